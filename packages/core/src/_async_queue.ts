@@ -1,0 +1,37 @@
+/**
+ * A push-based async iterable: producers `push`, one consumer iterates until `end`.
+ * Written here because the few libraries that do this bring more than the 30 lines it takes.
+ */
+export class AsyncQueue<T> implements AsyncIterable<T> {
+  #items: T[] = [];
+  #waiting: ((r: IteratorResult<T>) => void) | undefined;
+  #ended = false;
+
+  push(item: T): void {
+    if (this.#ended) return;
+    const waiting = this.#waiting;
+    if (waiting) {
+      this.#waiting = undefined;
+      waiting({ value: item, done: false });
+    } else {
+      this.#items.push(item);
+    }
+  }
+
+  end(): void {
+    this.#ended = true;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        if (this.#items.length) return Promise.resolve({ value: this.#items.shift()!, done: false });
+        if (this.#ended) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (this.#waiting = resolve));
+      },
+    };
+  }
+}

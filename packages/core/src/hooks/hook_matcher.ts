@@ -1,0 +1,78 @@
+const PLAIN_NAME = /^[A-Za-z0-9_-]+$/;
+const NAME_LIST = /^[A-Za-z0-9_-]+(?:\|[A-Za-z0-9_-]+)+$/;
+
+// Matchers come from a handful of settings entries, so the cache stays small; `null` records a
+// matcher that does not compile, so it is not recompiled for every call.
+const compiled = new Map<string, RegExp | null>();
+
+function compile(matcher: string): RegExp | null {
+  let regex = compiled.get(matcher);
+  if (regex === undefined) {
+    try {
+      regex = new RegExp(`^(?:${matcher})$`);
+    } catch {
+      regex = null;
+    }
+    compiled.set(matcher, regex);
+  }
+  return regex;
+}
+
+function matchesAll(matcher: string | undefined): boolean {
+  return matcher === undefined || matcher === '' || matcher === '*';
+}
+
+/**
+ * Whether a hook group's matcher selects a tool, with Claude Code's semantics: no matcher, `''`
+ * or `'*'` match every tool; a plain name (`[A-Za-z0-9_-]+`) matches exactly; `A|B` matches any
+ * of the names; anything else is a regular expression that must match the whole name. A matcher
+ * that is not a valid regular expression matches nothing ({@linkcode validateMatcher} says why).
+ *
+ * @param matcher The group's `matcher`.
+ * @param toolName The name of the tool being called.
+ * @returns `true` when the group's hooks run for this tool.
+ *
+ * @example
+ * ```ts
+ * matchesTool('Edit|Write', 'Write'); // true
+ * matchesTool('mcp__.*', 'mcp__github__search'); // true
+ * matchesTool('Bash', 'BashOutput'); // false: plain names match exactly
+ * ```
+ */
+export function matchesTool(matcher: string | undefined, toolName: string): boolean {
+  if (matchesAll(matcher)) return true;
+  // `matchesAll` ruled out undefined; the cast only tells the compiler so.
+  const m = matcher as string;
+  if (PLAIN_NAME.test(m)) return m === toolName;
+  if (NAME_LIST.test(m)) return m.split('|').includes(toolName);
+  return compile(m)?.test(toolName) ?? false;
+}
+
+/**
+ * Checks a matcher before it is used, so settings validation can report a matcher that would
+ * silently match nothing.
+ *
+ * @param matcher A hook group's `matcher`, as read from settings (any JSON value).
+ * @returns An actionable error message, or `undefined` when the matcher is fine.
+ *
+ * @example
+ * ```ts
+ * validateMatcher('Edit|Write'); // undefined
+ * validateMatcher('Bash('); // 'Hook matcher "Bash(" is not a valid regular expression: …'
+ * ```
+ */
+export function validateMatcher(matcher: unknown): string | undefined {
+  if (matcher === undefined) return undefined;
+  if (typeof matcher !== 'string') {
+    return `Hook matcher must be a string such as "Bash", "Edit|Write" or "*", got ${JSON.stringify(matcher) ?? String(matcher)}.`;
+  }
+  if (matchesAll(matcher) || PLAIN_NAME.test(matcher) || NAME_LIST.test(matcher)) return undefined;
+  try {
+    new RegExp(`^(?:${matcher})$`);
+    return undefined;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return `Hook matcher ${JSON.stringify(matcher)} is not a valid regular expression (${detail}); ` +
+      'use a tool name, names separated by "|", or escape the special characters.';
+  }
+}

@@ -1,0 +1,173 @@
+import { hookLabel } from './_hook_label.ts';
+import { hookTimeout } from './_hook_timeout.ts';
+import { runCommandHook } from './command_hook.ts';
+import { runFunctionHook } from './function_hook.ts';
+import { matchesTool } from './hook_matcher.ts';
+import type { HookDefinition, HookEvent, HookInput, HookRunResult, HooksConfig, HooksOutcome } from './types.ts';
+
+/** Options of {@linkcode runHooks}. */
+export interface RunHooksOptions {
+  /** Aborting kills running command hooks and stops waiting for function hooks. */
+  signal: AbortSignal;
+  /** Where command hooks run; also `TOOLSHED_PROJECT_DIR` / `CLAUDE_PROJECT_DIR`. */
+  cwd: string;
+  /** Extra environment variables for command hooks. */
+  env?: Record<string, string>;
+}
+
+type Behavior = 'allow' | 'deny' | 'ask';
+const STRENGTH: Record<Behavior, number> = { allow: 0, ask: 1, deny: 2 };
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n', 1)[0]?.trim() ?? '';
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+/** Identical hooks (same command, same function) from several groups or settings files run once. */
+function identity(hook: HookDefinition): unknown {
+  if (typeof hook === 'function') return hook;
+  return hook.type === 'command' ? `command:${hook.command}` : hook.fn;
+}
+
+function isFailClosed(hook: HookDefinition): boolean {
+  return typeof hook !== 'function' && hook.failClosed === true;
+}
+
+/** Why a hook failed (not counting exit 2 and deliberate blocks), or `undefined` when it did not. */
+function failure(hook: HookDefinition, result: HookRunResult): string | undefined {
+  const isCommand = typeof hook !== 'function' && hook.type === 'command';
+  if (result.startError !== undefined) return result.startError;
+  if (result.aborted) return 'was aborted before it finished';
+  if (result.timedOut) {
+    const timeout = hookTimeout(typeof hook === 'function' ? undefined : hook.timeout);
+    return `timed out after ${'seconds' in timeout ? timeout.seconds : '?'} s`;
+  }
+  if (!isCommand && result.exitCode === 1) {
+    return result.stderr.trim() === '' ? 'threw an error without a message' : `threw: ${firstLine(result.stderr)}`;
+  }
+  if (result.exitCode === null) return `was killed by ${result.signal ?? 'a signal'}`;
+  if (result.exitCode !== 0 && result.exitCode !== 2) {
+    const line = firstLine(result.stderr);
+    return line === '' ? `exited with code ${result.exitCode} and nothing on stderr` : `exited with code ${result.exitCode}: ${line}`;
+  }
+  if (result.outputError !== undefined) return `gave invalid output: ${result.outputError}`;
+  return undefined;
+}
+
+/**
+ * Runs the hooks of one event for one tool call and combines what they say. Every hook of every
+ * group whose matcher matches `input.tool_name` runs, all in parallel, each under its own
+ * timeout; results are combined in config order. Exit 2, `decision: "block"` and
+ * `continue: false` block (for PostToolUse* "blocked" means "flag the result to the model"); other
+ * failures are non-blocking errors unless the hook is `failClosed`. Never rejects.
+ *
+ * @param config The hooks config (`undefined`: nothing runs).
+ * @param event Which event's hooks to run.
+ * @param input What each hook gets (as JSON on stdin for command hooks).
+ * @param options Abort signal, working directory and extra environment.
+ * @returns The combined {@linkcode HooksOutcome}.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runHooks(
+ *   { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/no_rm.sh' }] }] },
+ *   'PreToolUse',
+ *   { session_id: 's1', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't1' },
+ *   { signal, cwd },
+ * );
+ * if (outcome.blocked) console.log(`Blocked by ${outcome.blocked.hook}: ${outcome.blocked.reason}`);
+ * ```
+ */
+export async function runHooks(
+  config: HooksConfig | undefined,
+  event: HookEvent,
+  input: HookInput,
+  options: RunHooksOptions,
+): Promise<HooksOutcome> {
+  const hooks: HookDefinition[] = [];
+  const seen = new Set<unknown>();
+  for (const group of config?.[event] ?? []) {
+    if (!matchesTool(group.matcher, input.tool_name)) continue;
+    for (const hook of group.hooks) {
+      const id = identity(hook);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      hooks.push(hook);
+    }
+  }
+
+  const results = await Promise.all(hooks.map((hook) => runOne(hook, input, options)));
+
+  const outcome: HooksOutcome = { additionalContext: [], errors: [], ran: hooks.length };
+  const systemMessages: string[] = [];
+  const block = (hook: string, reason: string): void => {
+    outcome.blocked ??= { reason, hook };
+  };
+
+  results.forEach((result, index) => {
+    const hook = hooks[index] as HookDefinition;
+    const label = result.hook;
+    const failed = failure(hook, result);
+    if (failed !== undefined) {
+      outcome.errors.push({ hook: label, message: failed });
+      if (isFailClosed(hook)) block(label, `the hook is fail-closed and it ${failed}`);
+      return;
+    }
+    if (result.exitCode === 2) {
+      const reason = result.stderr.trim();
+      block(label, reason === '' ? `Hook \`${label}\` exited with code 2 without giving a reason on stderr` : reason);
+      return;
+    }
+    const output = result.output;
+    if (output === undefined) return;
+    if (output.systemMessage !== undefined && output.systemMessage !== '') systemMessages.push(output.systemMessage);
+    if (output.continue === false) {
+      block(label, output.stopReason?.trim() || 'the hook returned continue: false without a stopReason');
+    }
+    if (output.decision === 'block') {
+      block(label, output.reason?.trim() || 'the hook returned decision: "block" without a reason');
+    }
+    const specific = output.hookSpecificOutput;
+    if (specific?.additionalContext !== undefined && specific.additionalContext !== '') {
+      outcome.additionalContext.push(specific.additionalContext);
+    }
+    if (event !== 'PreToolUse') return;
+    // Claude Code's older `decision: "approve"` means what `permissionDecision: "allow"` means now.
+    const behavior = specific?.permissionDecision ?? (output.decision === 'approve' ? 'allow' : undefined);
+    if (behavior !== undefined) {
+      const current = outcome.permissionDecision;
+      if (current === undefined || STRENGTH[behavior] > STRENGTH[current.behavior]) {
+        const reason = specific?.permissionDecisionReason ?? (specific?.permissionDecision === undefined ? output.reason : undefined);
+        outcome.permissionDecision = reason === undefined ? { behavior, hook: label } : { behavior, reason, hook: label };
+      }
+    }
+    if (specific?.updatedInput !== undefined) outcome.updatedInput = specific.updatedInput;
+  });
+
+  if (systemMessages.length > 0) outcome.systemMessages = systemMessages;
+  return outcome;
+}
+
+async function runOne(hook: HookDefinition, input: HookInput, options: RunHooksOptions): Promise<HookRunResult> {
+  try {
+    if (typeof hook === 'function' || hook.type === 'function') {
+      return await runFunctionHook(hook, input, { signal: options.signal });
+    }
+    if (hook.type === 'command') return await runCommandHook(hook, input, options);
+    const type = (hook as { type?: unknown }).type;
+    return badHook(hook, `unknown hook type ${JSON.stringify(type) ?? String(type)}; use "command" or "function"`);
+  } catch (error) {
+    // The runners never reject; this guards against a malformed hook object from settings.
+    return badHook(hook, `could not run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function badHook(hook: HookDefinition, startError: string): HookRunResult {
+  let label: string;
+  try {
+    label = hookLabel(hook);
+  } catch {
+    label = 'malformed hook';
+  }
+  return { hook: label, exitCode: null, stdout: '', stderr: '', timedOut: false, aborted: false, startError };
+}

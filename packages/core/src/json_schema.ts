@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { AnyTool, JsonSchema } from './tool.ts';
+
+const cache = new WeakMap<AnyTool, JsonSchema>();
+
+/**
+ * The JSON Schema of a tool's input, as sent to a model: the tool's own `inputJSONSchema` if it
+ * has one (MCP tools), otherwise zod 4's conversion of `inputSchema` (the input side, no
+ * `$schema` key). Cached per tool, so repeated requests are byte-identical and cheap.
+ *
+ * @param tool The tool.
+ * @returns A JSON Schema object with `type: "object"` at the top.
+ * @throws {TypeError} If the schema cannot be expressed in JSON Schema (a transform-only type, say).
+ *
+ * @example
+ * ```ts
+ * toolInputJsonSchema(readTool); // { type: 'object', properties: { file_path: {...} }, required: [...] }
+ * ```
+ */
+export function toolInputJsonSchema(tool: AnyTool): JsonSchema {
+  let schema = cache.get(tool);
+  if (schema) return schema;
+  if (tool.inputJSONSchema) {
+    schema = tool.inputJSONSchema;
+  } else {
+    try {
+      const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'throw' }) as JsonSchema;
+      schema = rest;
+    } catch (e) {
+      throw new TypeError(`The input schema of tool "${tool.name}" cannot be converted to JSON Schema: ${(e as Error).message}`);
+    }
+  }
+  if (schema.type !== 'object') schema = { type: 'object', ...schema };
+  cache.set(tool, schema);
+  return schema;
+}

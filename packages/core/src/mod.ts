@@ -1,0 +1,75 @@
+/**
+ * `@toolshed/core`: the tool contract, the pool, the seven-step pipeline, orchestration,
+ * permissions, hooks, result budgets and the file-state cache — what every Toolshed family
+ * plugs into and every agent loop talks to.
+ *
+ * ```ts
+ * import Anthropic from '@anthropic-ai/sdk';
+ * import { createSession } from '@toolshed/core';
+ *
+ * // Families come from their own packages: fileTools() from @toolshed/tool-fs, shellTools() from @toolshed/tool-shell, …
+ * const session = await createSession({ cwd: process.cwd(), families: [fileTools()], permissions: { allow: ['Edit(./src/**)'] } });
+ * const client = new Anthropic();
+ * const messages = [{ role: 'user', content: 'Fix the typo in src/a.ts' }];
+ * const reply = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, messages, tools: session.toolsFor('anthropic') });
+ * const results = await session.run(reply.content.filter((b) => b.type === 'tool_use'));
+ * messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: results });
+ * ```
+ *
+ * @module
+ */
+export { buildTool, DEFAULT_MAX_RESULT_SIZE_CHARS } from './tool.ts';
+export type {
+  AnyTool,
+  DescriptionContext,
+  JsonSchema,
+  ResourceAccess,
+  Tool,
+  ToolCallOptions,
+  ToolCallResult,
+  ToolDef,
+  ToolProgress,
+  ValidationResult,
+} from './tool.ts';
+export { contentToText } from './blocks.ts';
+export type { ContentBlock, DocumentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolResultContent, ToolUseBlock } from './blocks.ts';
+export { defineFamily } from './family.ts';
+export type { DeferralCandidate, DeferralPolicy, Family, FamilyDef, FamilySetupApi, ToolManifestEntry } from './family.ts';
+export { createSession, DEFAULT_TURN_BUDGET_CHARS } from './session.ts';
+export type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
+export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './context.ts';
+export { ToolshedError } from './errors.ts';
+export { createServices, serviceKey } from './services.ts';
+export type { ServiceKey, Services } from './services.ts';
+export { formatToolDefinition, PROVIDER_FORMATS } from './provider_format.ts';
+export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ProviderFormat, ProviderToolsOptions } from './provider_format.ts';
+export { toolInputJsonSchema } from './json_schema.ts';
+export { formatInputError } from './input_errors.ts';
+export { closestNames } from './closest_names.ts';
+export { describeError } from './describe_error.ts';
+export { deferredNoticeText } from './deferred_notice.ts';
+export { PERMISSION_MODES } from './permissions/types.ts';
+export type {
+  CanUseTool,
+  CanUseToolResult,
+  PermissionBehavior,
+  PermissionContext,
+  PermissionDecision,
+  PermissionMatcher,
+  PermissionMode,
+  PermissionOptions,
+  PermissionResult,
+  PermissionRule,
+} from './permissions/types.ts';
+export { HOOK_EVENTS } from './hooks/types.ts';
+export type {
+  CommandHook,
+  FunctionHook,
+  HookDefinition,
+  HookEvent,
+  HookFunction,
+  HookInput,
+  HookMatcherGroup,
+  HookOutput,
+  HooksConfig,
+} from './hooks/types.ts';

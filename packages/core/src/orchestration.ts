@@ -1,0 +1,107 @@
+import type { ToolUseBlock } from './blocks.ts';
+import type { CallOutcome } from './pipeline.ts';
+import type { ToolContext } from './context.ts';
+
+/** What {@linkcode executeTurn} needs from the session. */
+export interface TurnEnv {
+  /** How many concurrency-safe calls may run at once. */
+  concurrency: number;
+  /** Whether a block may run in parallel with other safe calls (false when unknown or invalid). */
+  isConcurrencySafe(block: ToolUseBlock): Promise<boolean>;
+  /** Runs one call through the pipeline. */
+  runCall(block: ToolUseBlock, signal: AbortSignal): Promise<CallOutcome>;
+  /** Makes a modifier's context the session's context. */
+  applyContextModifier(modifier: (ctx: ToolContext) => ToolContext): void;
+  /** Reports a problem with the input stream itself. */
+  notice(message: string): void;
+}
+
+interface Task {
+  index: number;
+  block: ToolUseBlock;
+  safe: boolean | undefined;
+  outcome: CallOutcome | undefined;
+}
+
+/**
+ * Runs one turn's calls as Claude Code does: consecutive concurrency-safe calls run in
+ * parallel (at most `concurrency` at once), any other call runs alone, in order. Blocks may
+ * arrive over time (an async iterable fed while the model streams); each starts as soon as
+ * the rules allow. Outcomes are delivered in the order of the blocks, through `onOutcome`.
+ * `contextModifier`s of a parallel batch are applied in block order once the batch ends; a
+ * lone call's modifier right after it.
+ *
+ * @param blocks The turn's `tool_use` blocks, at once or streamed.
+ * @param env The session's scheduler hooks.
+ * @param signal Aborts the turn: calls not started yet end as cancelled.
+ * @param onOutcome Called once per block, in block order.
+ * @returns Resolves when every call has finished and been delivered.
+ *
+ * @example
+ * ```ts
+ * await executeTurn(blocks, env, signal, (outcome) => results.push(outcome.result));
+ * ```
+ */
+export function executeTurn(
+  blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>,
+  env: TurnEnv,
+  signal: AbortSignal,
+  onOutcome: (outcome: CallOutcome) => void,
+): Promise<void> {
+  const limit = Math.max(1, env.concurrency);
+  const tasks: Task[] = [];
+  const modifiers: { index: number; modifier: (ctx: ToolContext) => ToolContext }[] = [];
+  let running = 0;
+  let runningUnsafe = false;
+  let nextStart = 0;
+  let nextDeliver = 0;
+  let inputDone = false;
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+
+  const pump = () => {
+    while (nextStart < tasks.length) {
+      const task = tasks[nextStart]!;
+      if (task.safe === undefined) break;
+      if (task.safe ? runningUnsafe || running >= limit : running > 0) break;
+      nextStart++;
+      start(task);
+    }
+    if (inputDone && nextDeliver === tasks.length) finish();
+  };
+
+  const start = (task: Task) => {
+    running++;
+    if (!task.safe) runningUnsafe = true;
+    void env.runCall(task.block, signal).then((outcome) => {
+      task.outcome = outcome;
+      running--;
+      if (!task.safe) runningUnsafe = false;
+      if (outcome.contextModifier) modifiers.push({ index: task.index, modifier: outcome.contextModifier });
+      if (running === 0 && modifiers.length) {
+        modifiers.sort((a, b) => a.index - b.index);
+        for (const { modifier } of modifiers.splice(0)) env.applyContextModifier(modifier);
+      }
+      while (tasks[nextDeliver]?.outcome) onOutcome(tasks[nextDeliver++]!.outcome!);
+      pump();
+    });
+  };
+
+  void (async () => {
+    try {
+      for await (const block of blocks) {
+        const task: Task = { index: tasks.length, block, safe: undefined, outcome: undefined };
+        tasks.push(task);
+        void env.isConcurrencySafe(block).then(
+          (safe) => (task.safe = safe),
+          () => (task.safe = false),
+        ).then(pump);
+      }
+    } catch (e) {
+      env.notice(`The stream of tool_use blocks failed after ${tasks.length} block(s): ${(e as Error)?.message ?? String(e)}`);
+    }
+    inputDone = true;
+    pump();
+  })();
+  return done;
+}

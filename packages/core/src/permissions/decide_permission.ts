@@ -1,0 +1,353 @@
+import type { ToolContext } from '../context.ts';
+import { describeError } from '../describe_error.ts';
+import type { AnyTool, ResourceAccess } from '../tool.ts';
+import { isPathInside } from './is_path_inside.ts';
+import { resolvePath } from './resolve_path.ts';
+import { ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
+import type {
+  HookPermissionDecision,
+  PermissionDecision,
+  PermissionMatcher,
+  PermissionResult,
+  PermissionRule,
+} from './types.ts';
+
+/** Options of {@linkcode decidePermission}. */
+export interface DecidePermissionOptions {
+  /**
+   * The PreToolUse hooks' combined permission decision, if a hook gave one. Its `deny` and
+   * `ask` come right after the rules of the same kind; its `allow` after the tool's own check.
+   * A deny rule always beats it.
+   */
+  hookDecision?: HookPermissionDecision | undefined;
+}
+
+/**
+ * Decides whether one call may run, in Claude Code's order:
+ *
+ * 1. a deny rule that matches → deny (always: over a hook's allow, in `bypassPermissions`);
+ * 2. a hook's deny → deny;
+ * 3. an ask rule that matches → ask;
+ * 4. a hook's ask → ask;
+ * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
+ *    unless it is a safety check); allow → allow; passthrough → go on;
+ * 6. a hook's allow → allow;
+ * 7. the mode: `bypassPermissions` allows; `plan` denies what is not read-only; `acceptEdits`
+ *    allows a call whose every path is inside the working directories;
+ * 8. an allow rule that matches → allow;
+ * 9. a read-only call → allow;
+ * 10. otherwise ask, with the rules that would allow the call as suggestions.
+ *
+ * In `dontAsk` mode, every ask becomes a deny. The decision never throws: when the tool's own
+ * checks (`isReadOnly`, `checkPermissions`, its permission matcher, `resources`) throw, the call
+ * is denied with a reason that quotes the error.
+ *
+ * @param tool The tool called.
+ * @param input The call's parsed (and validated) input.
+ * @param ctx The call's context; `ctx.permissions` holds the mode, the rules and the working
+ *   directories.
+ * @param options The hooks' decision, if any.
+ * @returns The decision, with a reason a person understands and, when a rule decided, the rule
+ *   and where it came from.
+ *
+ * @example
+ * ```ts
+ * const decision = await decidePermission(bashTool, { command: 'rm -rf build' }, ctx);
+ * // { behavior: 'deny', reason: 'Denied by rule "Bash(rm:*)" from /p/.toolshed/settings.json',
+ * //   rule: 'Bash(rm:*)', source: '/p/.toolshed/settings.json' }
+ * ```
+ */
+export async function decidePermission(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+  options: DecidePermissionOptions = {},
+): Promise<PermissionDecision> {
+  let decision: PermissionDecision;
+  try {
+    decision = await decide(tool, input, ctx, options.hookDecision);
+  } catch (e) {
+    decision = failClosed(tool, e);
+  }
+  if (decision.behavior === 'ask' && ctx.permissions?.mode === 'dontAsk') return askToDeny(decision);
+  return decision;
+}
+
+/**
+ * The text the model sees when a call is not run: for a deny, what was denied and by which rule,
+ * hook, check or mode; for an ask that nobody could answer (no `canUseTool`), why it asked and
+ * which rule to add to `permissions.allow` (the first suggestion) to allow it.
+ *
+ * @param toolName The tool's name.
+ * @param decision The decision of {@linkcode decidePermission}.
+ * @returns One or two sentences for a `tool_result` with `is_error: true`.
+ *
+ * @example
+ * ```ts
+ * denialMessage('Bash', { behavior: 'ask', reason: 'No rule allows Bash with this input; allow it with "Bash(npm run build)"', suggestions: ['Bash(npm run build)'] });
+ * // 'Permission to use Bash needs approval (No rule allows Bash …), and no one was available to
+ * //  approve it, so the call was not run. To allow it, add "Bash(npm run build)" to permissions.allow.'
+ * ```
+ */
+export function denialMessage(toolName: string, decision: PermissionDecision): string {
+  const reason = stripPeriod(decision.reason);
+  const hint = allowHint(decision);
+  if (decision.behavior === 'deny') {
+    if (decision.message) {
+      // A mode's message is written for the model whole; a tool's is the detail of a denial.
+      const text = decision.source === 'tool' ? `Permission to use ${toolName} was denied: ${decision.message}` : decision.message;
+      return joinSentences(text, hint);
+    }
+    if (decision.rule) {
+      return `Permission to use ${toolName} was denied by rule "${decision.rule}" from ${decision.source ?? 'the settings'}. Do not retry this call; if it is needed, ask the user to change the rule.`;
+    }
+    return joinSentences(`Permission to use ${toolName} was denied: ${reason}.`, hint);
+  }
+  if (decision.behavior === 'ask') {
+    const lead = `Permission to use ${toolName} needs approval (${reason}), and no one was available to approve it, so the call was not run.`;
+    if (decision.rule) {
+      return `${lead} To run such calls without asking, remove "${decision.rule}" from permissions.ask in ${decision.source ?? 'the settings'}.`;
+    }
+    return joinSentences(lead, hint);
+  }
+  return `Permission to use ${toolName} was granted: ${reason}.`;
+}
+
+async function decide(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+  hook: HookPermissionDecision | undefined,
+): Promise<PermissionDecision> {
+  const { mode, rules } = ctx.permissions;
+  const name = tool.name;
+  const matching = ruleFinder(tool, input);
+
+  // 1. Deny rules win over everything, hooks and bypassPermissions included.
+  const denyRule = await matching(rules.deny);
+  if (denyRule) return byRule('deny', denyRule, `Denied by rule "${denyRule.raw}" from ${denyRule.source}`);
+
+  // 2. A hook's deny.
+  if (hook?.behavior === 'deny') {
+    return { behavior: 'deny', reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
+  }
+
+  // 3. Ask rules beat allow rules, the tool's allow and the mode.
+  const askRule = await matching(rules.ask);
+  if (askRule) {
+    return { ...byRule('ask', askRule, `Rule "${askRule.raw}" from ${askRule.source} requires confirmation for this ${name} call`), suggestions: [] };
+  }
+
+  // 4. A hook's ask.
+  if (hook?.behavior === 'ask') {
+    return { behavior: 'ask', reason: withDetail(`PreToolUse hook "${hook.hook}" asks for confirmation`, hook.reason), source: 'hook', suggestions: [] };
+  }
+
+  // 5. The tool's own opinion.
+  const own = await guarded(`${name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
+  const fromTool = toolDecision(tool, own, mode);
+  if (fromTool) return fromTool;
+
+  // 6. A hook's allow.
+  if (hook?.behavior === 'allow') {
+    return { behavior: 'allow', reason: withDetail(`Allowed by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
+  }
+
+  // 7. The mode.
+  let readOnly: boolean | undefined;
+  const isReadOnly = async () => (readOnly ??= (await guarded(`${name}'s isReadOnly`, () => tool.isReadOnly(input))) === true);
+  if (mode === 'bypassPermissions') {
+    return { behavior: 'allow', reason: 'Allowed because the session is in bypassPermissions mode', source: 'mode' };
+  }
+  if (mode === 'plan' && !(await isReadOnly())) {
+    return {
+      behavior: 'deny',
+      reason: `Denied because the session is in plan mode, where only read-only calls run, and this ${name} call is not read-only`,
+      source: 'mode',
+      message: `${name} was not run: the session is in plan mode, where only read-only tools may run. ` +
+        `Keep researching with read-only tools, then present your plan to the user (with ExitPlanMode, if you have it) ` +
+        `instead of running ${name}; it can run once the plan is approved and plan mode is over.`,
+    };
+  }
+  if (mode === 'acceptEdits') {
+    const accesses = await guarded(`${name}'s resources`, () => tool.resources(input, ctx));
+    if (allInsideWorkingDirectories(accesses, ctx)) {
+      return {
+        behavior: 'allow',
+        reason: `Allowed because the session is in acceptEdits mode and every path this ${name} call touches is inside the working directories`,
+        source: 'mode',
+      };
+    }
+  }
+
+  // 8. Allow rules.
+  const allowRule = await matching(rules.allow);
+  if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
+
+  // 9. A tool with no opinion is allowed when the call only reads.
+  if (await isReadOnly()) return { behavior: 'allow', reason: `Allowed because this ${name} call is read-only`, source: 'tool' };
+
+  // 10. Nobody decided: ask, offering the rules that would allow the call.
+  const suggestions = suggestionsFor(tool, input);
+  const first = suggestions[0];
+  return {
+    behavior: 'ask',
+    reason: first ? `No rule allows ${name} with this input; allow it with "${first}"` : `No rule allows ${name} with this input`,
+    suggestions,
+  };
+}
+
+/** The tool's `checkPermissions` result as a decision, or undefined to go on. */
+function toolDecision(tool: AnyTool, result: PermissionResult, mode: string): PermissionDecision | undefined {
+  const name = tool.name;
+  switch (result?.behavior) {
+    case 'passthrough':
+      return undefined;
+    case 'deny': {
+      const decision: PermissionDecision = {
+        behavior: 'deny',
+        reason: withDetail(`Denied by ${name}'s own permission check`, result.reason ?? result.message),
+        source: 'tool',
+      };
+      if (result.message) decision.message = result.message;
+      return decision;
+    }
+    case 'ask': {
+      // bypassPermissions skips a tool's prompt, but not one that guards a protected path.
+      if (mode === 'bypassPermissions' && result.safety !== true) return undefined;
+      const decision: PermissionDecision = {
+        behavior: 'ask',
+        reason: withDetail(`${name}'s own permission check asks for confirmation`, result.reason ?? result.message),
+        source: 'tool',
+        suggestions: Array.isArray(result.suggestions) ? result.suggestions.filter((s) => typeof s === 'string') : [],
+      };
+      if (result.message) decision.message = result.message;
+      return decision;
+    }
+    case 'allow': {
+      const decision: PermissionDecision = {
+        behavior: 'allow',
+        reason: withDetail(`Allowed by ${name}'s own permission check`, result.reason),
+        source: 'tool',
+      };
+      if (result.updatedInput !== undefined) decision.updatedInput = result.updatedInput;
+      return decision;
+    }
+    default:
+      throw new CheckFailed(
+        `${name}'s checkPermissions`,
+        `returned ${JSON.stringify(result) ?? String(result)}, which is not a result with behavior allow, deny, ask or passthrough`,
+      );
+  }
+}
+
+/**
+ * Finds the first rule of a list that covers the call. The tool's matcher is prepared once, and
+ * only when a rule with a specifier names the tool, so a broken matcher cannot deny calls that
+ * no such rule is about.
+ */
+function ruleFinder(tool: AnyTool, input: unknown): (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined> {
+  let prepared: Promise<PermissionMatcher | undefined> | undefined;
+  const matcher = () =>
+    prepared ??= guarded(`${tool.name}'s preparePermissionMatcher`, async () => {
+      if (!tool.preparePermissionMatcher) return undefined;
+      const m = await tool.preparePermissionMatcher(input);
+      if (typeof m !== 'function') throw new CheckFailed(`${tool.name}'s preparePermissionMatcher`, `returned ${typeof m}, not a matcher function`);
+      return m;
+    });
+  return async (list) => {
+    for (const rule of list) {
+      if (!ruleMatchesTool(rule, tool)) continue;
+      if (rule.ruleContent === undefined) return rule;
+      const m = await matcher();
+      if (!m) continue; // a tool without a matcher never matches a rule with a specifier
+      const label = `${tool.name}'s permission matcher (checking rule "${rule.raw}")`;
+      if (await guarded(label, () => ruleMatchesCall(rule, tool, input, m))) return rule;
+    }
+    return undefined;
+  };
+}
+
+function allInsideWorkingDirectories(accesses: readonly ResourceAccess[], ctx: ToolContext): boolean {
+  if (!Array.isArray(accesses) || accesses.length === 0) return false;
+  const dirs = ctx.permissions.workingDirectories.map((dir) => resolvePath(dir, ctx.cwd));
+  return accesses.every((a) => {
+    if (!a || (a.access !== 'write' && a.access !== 'read') || typeof a.path !== 'string') return false;
+    const path = resolvePath(a.path, ctx.cwd);
+    return dirs.some((dir) => isPathInside(path, dir));
+  });
+}
+
+function suggestionsFor(tool: AnyTool, input: unknown): string[] {
+  try {
+    const list = tool.permissionSuggestions(input);
+    return Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+  } catch {
+    // Suggestions only help the user write a rule; a broken one must not change the decision.
+    return [];
+  }
+}
+
+function askToDeny(decision: PermissionDecision): PermissionDecision {
+  const denied: PermissionDecision = {
+    behavior: 'deny',
+    reason: `${stripPeriod(decision.reason)}; the session is in dontAsk mode, which denies whatever would ask`,
+    source: 'mode',
+  };
+  if (decision.suggestions && decision.suggestions.length > 0) denied.suggestions = decision.suggestions;
+  return denied;
+}
+
+function byRule(behavior: PermissionDecision['behavior'], rule: PermissionRule, reason: string): PermissionDecision {
+  return { behavior, reason, rule: rule.raw, source: rule.source };
+}
+
+/** A failure of one of the tool's own checks: which one (`what`) and how (`how`). */
+class CheckFailed extends Error {
+  constructor(readonly what: string, readonly how: string) {
+    super(`${what} ${how}`);
+  }
+}
+
+async function guarded<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof CheckFailed) throw e;
+    throw new CheckFailed(what, `threw an error: "${describeError(e)}"`);
+  }
+}
+
+function failClosed(tool: AnyTool, error: unknown): PermissionDecision {
+  const name = typeof tool?.name === 'string' ? tool.name : 'the tool';
+  if (error instanceof CheckFailed) {
+    return {
+      behavior: 'deny',
+      reason: `Denied because ${error.what} ${error.how}; a permission check that fails denies the call`,
+      source: 'tool',
+    };
+  }
+  return {
+    behavior: 'deny',
+    reason: `Denied because the permission check of ${name} failed: "${describeError(error)}"; a permission check that fails denies the call`,
+    source: 'tool',
+  };
+}
+
+function allowHint(decision: PermissionDecision): string {
+  const first = decision.suggestions?.[0];
+  return first ? `To allow it, add "${first}" to permissions.allow.` : '';
+}
+
+function withDetail(lead: string, detail: string | undefined): string {
+  const text = detail?.trim();
+  return text ? `${lead}: ${stripPeriod(text)}` : lead;
+}
+
+function stripPeriod(text: string): string {
+  return text.replace(/\.\s*$/, '');
+}
+
+function joinSentences(first: string, second: string): string {
+  return second ? `${first} ${second}` : first;
+}

@@ -1,0 +1,140 @@
+import { ToolshedError } from '../errors.ts';
+import { resolvePath } from './resolve_path.ts';
+import { parseRules } from './rule_parser.ts';
+import { PERMISSION_MODES } from './types.ts';
+import type { PermissionBehavior, PermissionContext, PermissionMode, PermissionOptions, PermissionRule } from './types.ts';
+
+/** The error code of permission options that are not rules (a bad mode, a list that is not a list). */
+export const PERMISSION_OPTIONS_INVALID = 'permission_options_invalid';
+
+const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
+
+/**
+ * Builds the permission state of a session from its `permissions` options (or one settings
+ * file's `permissions` key): parses the rule lists, checks the mode, and resolves the working
+ * directories. Problems are collected, not thrown, so that every one can be reported at once;
+ * what is wrong is left out (a bad rule) or kept at its safe default (a bad mode stays
+ * `default`), never loosened.
+ *
+ * @param options The permission options; undefined gives the defaults.
+ * @param cwd The session's working directory; relative additional directories resolve against it.
+ * @param source Where the options came from, named in errors and on every rule: `options`
+ *   (the default), `cli`, or a settings file path.
+ * @returns The context, and one error per problem (`permission_rule_invalid` or
+ *   `permission_options_invalid`).
+ *
+ * @example
+ * ```ts
+ * const { context, errors } = createPermissionContext(
+ *   { mode: 'acceptEdits', allow: ['Bash(npm test:*)'], additionalDirectories: ['../shared'] },
+ *   '/home/u/proj',
+ * );
+ * context.workingDirectories; // ['/home/u/proj', '/home/u/shared']
+ * errors.length;              // 0
+ * ```
+ */
+export function createPermissionContext(
+  options: PermissionOptions | undefined,
+  cwd: string,
+  source = 'options',
+): { context: PermissionContext; errors: ToolshedError[] } {
+  const errors: ToolshedError[] = [];
+  const opts: PermissionOptions = options ?? {};
+  const root = resolvePath(cwd, process.cwd());
+
+  let mode: PermissionMode = 'default';
+  if (opts.mode !== undefined) {
+    if (PERMISSION_MODES.includes(opts.mode)) mode = opts.mode;
+    else {
+      const valid = PERMISSION_MODES.map((m) => `"${m}"`).join(', ');
+      errors.push(invalidOption(`Permission mode ${describe(opts.mode)} (from ${source}) is not a mode: use one of ${valid}`));
+    }
+  }
+
+  const rules: Record<PermissionBehavior, PermissionRule[]> = { allow: [], deny: [], ask: [] };
+  for (const behavior of BEHAVIORS) {
+    const list: unknown = opts[behavior];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      errors.push(invalidOption(
+        `permissions.${behavior} (from ${source}) must be a list of rule strings, got ${describe(list)}: write for example ${behavior}: ["Bash(npm test:*)"]`,
+      ));
+      continue;
+    }
+    const parsed = parseRules(list as string[], behavior, source);
+    rules[behavior] = parsed.rules;
+    errors.push(...parsed.errors);
+  }
+
+  const workingDirectories = [root];
+  const extra: unknown = opts.additionalDirectories;
+  if (extra !== undefined && !Array.isArray(extra)) {
+    errors.push(invalidOption(
+      `permissions.additionalDirectories (from ${source}) must be a list of directory paths, got ${describe(extra)}: write for example additionalDirectories: ["../shared"]`,
+    ));
+  } else {
+    for (const dir of (extra ?? []) as unknown[]) {
+      if (typeof dir !== 'string' || dir.trim() === '') {
+        errors.push(invalidOption(
+          `permissions.additionalDirectories (from ${source}) has an entry ${describe(dir)} that is not a directory path: use a path such as "../shared" or "/srv/data"`,
+        ));
+        continue;
+      }
+      const resolved = resolvePath(dir, root);
+      if (!workingDirectories.includes(resolved)) workingDirectories.push(resolved);
+    }
+  }
+
+  return { context: { mode, rules, workingDirectories }, errors };
+}
+
+/**
+ * Layers one permission context over another, as settings files are layered: rules are
+ * concatenated (base first, so every source's rules count and deny still beats allow), working
+ * directories are joined without duplicates (the base's cwd stays first), and the mode is the
+ * layer's when it has one.
+ *
+ * @param base The lower layer (for example user settings).
+ * @param extra The upper layer (for example project settings); its `mode` wins when present.
+ * @returns A new context; neither argument is changed.
+ *
+ * @example
+ * ```ts
+ * const user = createPermissionContext({ allow: ['Read'] }, '/p', '~/.toolshed/settings.json').context;
+ * const project = createPermissionContext({ deny: ['WebFetch'] }, '/p', '/p/.toolshed/settings.json').context;
+ * const merged = mergePermissionContexts(user, { rules: project.rules });
+ * merged.rules.deny.map((r) => r.raw); // ['WebFetch']
+ * ```
+ */
+export function mergePermissionContexts(base: PermissionContext, extra: PermissionContextLayer): PermissionContext {
+  const dirs = [...base.workingDirectories];
+  for (const dir of extra.workingDirectories ?? []) if (!dirs.includes(dir)) dirs.push(dir);
+  return {
+    mode: extra.mode ?? base.mode,
+    rules: {
+      allow: [...base.rules.allow, ...(extra.rules?.allow ?? [])],
+      deny: [...base.rules.deny, ...(extra.rules?.deny ?? [])],
+      ask: [...base.rules.ask, ...(extra.rules?.ask ?? [])],
+    },
+    workingDirectories: dirs,
+  };
+}
+
+/** What {@linkcode mergePermissionContexts} layers on top: any part of a context. */
+export interface PermissionContextLayer {
+  mode?: PermissionMode | undefined;
+  rules?: Partial<PermissionContext['rules']> | undefined;
+  workingDirectories?: readonly string[] | undefined;
+}
+
+function invalidOption(message: string): ToolshedError {
+  return new ToolshedError(PERMISSION_OPTIONS_INVALID, message);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `"${value}"`;
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${String(value)} (a ${typeof value})`;
+}

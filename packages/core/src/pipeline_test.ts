@@ -1,0 +1,305 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { createSession } from './session.ts';
+import { buildTool } from './tool.ts';
+import { contentToText } from './blocks.ts';
+import type { SessionEvent } from './session_types.ts';
+import { bigTool, echoTool, failingTool, tempDir, use, writerTool } from './_test_tools.ts';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(() => cleanup());
+
+const text = (r: { content: Parameters<typeof contentToText>[0] }) => contentToText(r.content);
+
+describe('step 1: find', () => {
+  test('an unknown tool gets "No such tool available" with the closest names', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    const [result] = await session.run([use('t1', 'Eco', { text: 'x' })]);
+    expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 't1', is_error: true });
+    expect(text(result!)).toBe('No such tool available: Eco. Did you mean "Echo"?');
+  });
+
+  test('a tool is found by its alias', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    const [result] = await session.run([use('t1', 'Say', { text: 'hi' })]);
+    expect(result).toEqual({ type: 'tool_result', tool_use_id: 't1', content: 'hi' });
+  });
+});
+
+describe('step 2: parse', () => {
+  test('each bad field is named: missing, wrong type, unexpected key', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    const [missing, wrongType, extra] = await session.run([
+      use('a', 'Echo', {}),
+      use('b', 'Echo', { text: 5 }),
+      use('c', 'Echo', { text: 'x', loud: true }),
+    ]);
+    expect(missing!.is_error).toBe(true);
+    expect(text(missing!)).toContain('required parameter `text` is missing (expected string)');
+    expect(text(wrongType!)).toContain('parameter `text` should be a string, got number 5');
+    expect(text(extra!)).toContain('unexpected parameter `loud`');
+  });
+
+  test('an input that is not an object is refused in words', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    const [result] = await session.run([use('a', 'Echo', 'hello')]);
+    expect(text(result!)).toBe('Invalid input for tool "Echo": expected a JSON object of parameters, got string "hello".');
+  });
+});
+
+describe('step 3: validate', () => {
+  test("validateInput's message reaches the model", async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    const [result] = await session.run([use('a', 'Echo', { text: 'forbidden' })]);
+    expect(result).toMatchObject({ is_error: true, content: 'The text "forbidden" is not allowed; send another text.' });
+  });
+});
+
+describe('step 4: PreToolUse hooks', () => {
+  test('a command hook that exits 2 blocks the call and its stderr reaches the model', async () => {
+    const log: string[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { allow: ['Writer'] },
+      hooks: { PreToolUse: [{ matcher: 'Writer', hooks: [{ type: 'command', command: 'echo "writes are frozen today" >&2; exit 2' }] }] },
+    });
+    const [result] = await session.run([use('a', 'Writer', { line: 'x' })]);
+    expect(result!.is_error).toBe(true);
+    expect(text(result!)).toContain('writes are frozen today');
+    expect(log).toEqual([]);
+  });
+
+  test("a hook's updatedInput is parsed again, and an invalid one is refused", async () => {
+    const log: string[] = [];
+    const rewrite = (input: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse' as const, updatedInput: input } });
+    const good = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { allow: ['Writer'] },
+      hooks: { PreToolUse: [{ hooks: [() => rewrite({ line: 'rewritten' })] }] },
+    });
+    await good.run([use('a', 'Writer', { line: 'original' })]);
+    expect(log).toEqual([`write rewritten in ${dir}`]);
+
+    const bad = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { allow: ['Writer'] },
+      hooks: { PreToolUse: [{ hooks: [() => rewrite({ line: 42 })] }] },
+    });
+    const [result] = await bad.run([use('b', 'Writer', { line: 'original' })]);
+    expect(result!.is_error).toBe(true);
+    expect(text(result!)).toContain('The input that a PreToolUse hook rewrote is not valid');
+    expect(text(result!)).toContain('`line` should be a string');
+    expect(log).toHaveLength(1);
+  });
+
+  test('a command hook receives the call as JSON on stdin', async () => {
+    const out = path.join(dir, 'hook-input.json');
+    const session = await createSession({
+      cwd: dir,
+      tools: [echoTool],
+      sessionId: 'session-42',
+      hooks: { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(out)}` }] }] },
+    });
+    await session.run([use('t9', 'Echo', { text: 'hi' })]);
+    expect(JSON.parse(await readFile(out, 'utf8'))).toEqual({
+      session_id: 'session-42',
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Echo',
+      tool_input: { text: 'hi' },
+      tool_use_id: 't9',
+    });
+  });
+});
+
+describe('step 5: permission', () => {
+  test('a call that is not read-only is denied without canUseTool, naming the rule that would allow it', async () => {
+    const log: string[] = [];
+    const session = await createSession({ cwd: dir, tools: [writerTool(log)] });
+    const [result] = await session.run([use('a', 'Writer', { line: 'x' })]);
+    expect(result!.is_error).toBe(true);
+    expect(text(result!)).toContain('"Writer"');
+    expect(log).toEqual([]);
+  });
+
+  test('a deny rule beats a hook that allows', async () => {
+    const log: string[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { deny: ['Writer'], allow: ['Writer'] },
+      hooks: { PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { permissionDecision: 'allow' as const } })] }] },
+    });
+    // A blanket deny removes the tool from the pool altogether.
+    const [result] = await session.run([use('a', 'Writer', { line: 'x' })]);
+    expect(text(result!)).toContain('No such tool available: Writer');
+    expect(log).toEqual([]);
+  });
+
+  test('canUseTool is asked with suggestions, and its updatedInput is used', async () => {
+    const log: string[] = [];
+    const asked: unknown[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      canUseTool: async (toolName, input, { suggestions }) => {
+        asked.push({ toolName, input, suggestions });
+        return { behavior: 'allow', updatedInput: { line: 'approved' } };
+      },
+    });
+    const [result] = await session.run([use('a', 'Writer', { line: 'x' })]);
+    expect(result!.is_error).toBeUndefined();
+    expect(asked).toEqual([{ toolName: 'Writer', input: { line: 'x' }, suggestions: ['Writer'] }]);
+    expect(log).toEqual([`write approved in ${dir}`]);
+  });
+
+  test("canUseTool's deny message reaches the model", async () => {
+    const log: string[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      canUseTool: async () => ({ behavior: 'deny', message: 'not on a Friday' }),
+    });
+    const [result] = await session.run([use('a', 'Writer', { line: 'x' })]);
+    expect(result).toMatchObject({ is_error: true, content: 'Permission to use Writer was denied: not on a Friday' });
+  });
+
+  test('explain gives the decision without running the tool or its hooks', async () => {
+    const log: string[] = [];
+    const hookRuns: string[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { allow: ['Writer'] },
+      hooks: { PreToolUse: [{ hooks: [() => void hookRuns.push('ran')] }] },
+    });
+    const decision = await session.explain('Writer', { line: 'x' });
+    expect(decision).toMatchObject({ behavior: 'allow', rule: 'Writer', source: 'options' });
+    expect(log).toEqual([]);
+    expect(hookRuns).toEqual([]);
+  });
+});
+
+describe('step 6: call', () => {
+  test('a thrown error becomes a one-line classified message without a stack', async () => {
+    const session = await createSession({ cwd: dir, tools: [failingTool] });
+    const [result] = await session.run([use('a', 'Fail', { path: '/nope' })]);
+    expect(result).toMatchObject({ is_error: true, content: "Fail failed: ENOENT: no such file or directory, open '/nope'" });
+  });
+
+  test('progress reported by a tool arrives as events before its result', async () => {
+    const progressTool = buildTool({
+      name: 'Progress',
+      description: 'Reports two steps of progress.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      async call(_input, _ctx, { onProgress }) {
+        onProgress({ message: 'step 1' });
+        onProgress({ message: 'step 2' });
+        return { data: 'done' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [progressTool] });
+    const events: SessionEvent[] = [];
+    for await (const event of session.stream([use('p', 'Progress', {})])) events.push(event);
+    expect(events.filter((e) => e.type === 'progress' || e.type === 'result').map((e) => (e.type === 'progress' ? e.progress.message : e.type)))
+      .toEqual(['step 1', 'step 2', 'result']);
+  });
+});
+
+describe('step 7: post', () => {
+  test('an output over the limit is persisted whole and the model gets a preview with the path', async () => {
+    const session = await createSession({ cwd: dir, tools: [bigTool], stateDir: path.join(dir, 'state') });
+    const [result] = await session.run([use('big1', 'Big', { size: 120_000 })]);
+    const preview = text(result!);
+    const file = path.join(dir, 'state', 'tool-results', 'big1.txt');
+    expect(preview).toContain(file);
+    expect(preview.length).toBeLessThan(4_000);
+    const whole = await readFile(file, 'utf8');
+    expect(whole.length).toBe(120_000);
+    expect(whole.startsWith('line 0 ')).toBe(true);
+  });
+
+  test('PostToolUse additionalContext and a block flag reach the model in the result', async () => {
+    const session = await createSession({
+      cwd: dir,
+      tools: [echoTool],
+      hooks: {
+        PostToolUse: [{
+          matcher: 'Echo',
+          hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"contains a secret","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"scanned by secret-scan"}}'` }],
+        }],
+      },
+    });
+    const [result] = await session.run([use('a', 'Echo', { text: 'token=abc' })]);
+    const out = text(result!);
+    expect(out.startsWith('token=abc')).toBe(true);
+    expect(out).toContain('flagged this result: contains a secret');
+    expect(out).toContain('scanned by secret-scan');
+  });
+
+  test('a PostToolUse hook receives the tool_response', async () => {
+    const out = path.join(dir, 'post.json');
+    const session = await createSession({
+      cwd: dir,
+      tools: [echoTool],
+      hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: `cat > ${JSON.stringify(out)}` }] }] },
+    });
+    await session.run([use('a', 'Echo', { text: 'hello' })]);
+    expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ hook_event_name: 'PostToolUse', tool_response: 'hello' });
+  });
+
+  test('metrics count calls and errors per tool', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool, failingTool] });
+    await session.run([use('a', 'Echo', { text: 'x' }), use('b', 'Echo', {}), use('c', 'Fail', { path: 'p' })]);
+    const metrics = session.metrics();
+    expect(metrics.tools['Echo']).toMatchObject({ calls: 2, errors: 1 });
+    expect(metrics.tools['Fail']).toMatchObject({ calls: 1, errors: 1 });
+    expect(metrics.total).toMatchObject({ calls: 3, errors: 2 });
+  });
+});
+
+describe('the session never throws for model output', () => {
+  test('garbage blocks each get an error result in order', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    const results = await session.run([
+      use('a', 'Echo', null),
+      { type: 'tool_use', id: 'b', name: 42, input: {} } as never,
+      use('c', 'Echo', { text: 'ok' }),
+    ]);
+    expect(results.map((r) => [r.tool_use_id, r.is_error ?? false])).toEqual([['a', true], ['b', true], ['c', false]]);
+  });
+
+  test('a closed session answers calls with an error', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool] });
+    await session.close();
+    const [result] = await session.run([use('a', 'Echo', { text: 'x' })]);
+    expect(result).toMatchObject({ is_error: true, content: 'Echo was not run: the session is closed.' });
+  });
+});
+
+test('the context a tool changes persists for later calls', async () => {
+  const log: string[] = [];
+  const sub = path.join(dir, 'sub');
+  await writeFile(path.join(dir, 'marker'), '');
+  const cdTool = buildTool({
+    name: 'Cd',
+    description: 'Changes the working directory.',
+    inputSchema: z.strictObject({ to: z.string() }),
+    async call({ to }) {
+      return { data: `now in ${to}`, contextModifier: (ctx) => ({ ...ctx, cwd: to }) };
+    },
+  });
+  const session = await createSession({ cwd: dir, tools: [cdTool, writerTool(log)], permissions: { allow: ['Cd', 'Writer'] } });
+  await session.run([use('a', 'Cd', { to: sub }), use('b', 'Writer', { line: '1' })]);
+  await session.run([use('c', 'Writer', { line: '2' })]);
+  expect(log).toEqual([`write 1 in ${sub}`, `write 2 in ${sub}`]);
+  expect(session.cwd).toBe(sub);
+});

@@ -1,0 +1,353 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { link, mkdir, open, rename, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ContentBlock, ToolResultContent } from '../blocks.ts';
+
+/** How many characters of the start of a persisted output the model sees. */
+export const DEFAULT_PREVIEW_CHARS = 2_000;
+
+/** Results of one turn together over this many characters are persisted, largest first. */
+export const DEFAULT_TURN_BUDGET_CHARS = 200_000;
+
+// The preview is wrapped in these so a later pass (the turn budget) can tell a preview from an output.
+const PREVIEW_OPEN = '<persisted-output>';
+const PREVIEW_CLOSE = '</persisted-output>';
+
+// Filenames are capped well below the usual 255-byte limit, leaving room for a hash and a suffix.
+const MAX_FILE_STEM = 120;
+// How many `<id>-<n>.txt` names are tried when `<id>.txt` is already taken.
+const MAX_NAME_ATTEMPTS = 1_000;
+
+/** Options of {@linkcode persistLargeResult}. */
+export interface PersistLargeResultOptions {
+  /** The id of the `tool_use`; names the file (sanitized to `[A-Za-z0-9_-]`). */
+  toolUseId: string;
+  /** The session's state directory; the file goes to `<stateDir>/tool-results/`. */
+  stateDir: string;
+  /** Text over this many characters is persisted; `Infinity` never persists. */
+  maxChars: number;
+  /** How many characters of the start the preview shows. @default 2000 */
+  previewChars?: number;
+}
+
+/** What {@linkcode persistLargeResult} returns. */
+export interface PersistLargeResultOutcome {
+  /** The content for the model: the original, or a preview when the text was persisted. */
+  content: ToolResultContent;
+  /** The absolute path of the file with the whole text, when it was persisted. */
+  persistedPath?: string;
+  /** The text size of the original content (text blocks only). */
+  originalChars: number;
+  /** Why persisting failed; `content` is then the original, unchanged, so nothing is lost. */
+  persistError?: string;
+}
+
+/** One result of a turn, as {@linkcode applyTurnBudget} takes it. */
+export interface TurnBudgetItem {
+  content: ToolResultContent;
+  toolUseId: string;
+  /** The tool's `maxResultSizeChars`; `Infinity` means this result is never persisted. */
+  maxChars: number;
+}
+
+/** Options of {@linkcode applyTurnBudget}. */
+export interface ApplyTurnBudgetOptions {
+  /** The session's state directory; files go to `<stateDir>/tool-results/`. */
+  stateDir: string;
+  /** The turn's results together may have this many characters of text. @default 200000 */
+  budgetChars?: number;
+  /** How many characters of the start each preview shows. @default 2000 */
+  previewChars?: number;
+}
+
+/** One result of {@linkcode applyTurnBudget}, in the order of the items. */
+export interface TurnBudgetOutcome {
+  content: ToolResultContent;
+  /** Set when this call persisted the result. */
+  persistedPath?: string;
+  /** Why persisting this result failed; its content is then unchanged. */
+  persistError?: string;
+}
+
+/**
+ * Persists a result whose text is over `maxChars` to `<stateDir>/tool-results/<toolUseId>.txt` and
+ * returns a preview in its place: a header with the size, the limit, the path and how to read more
+ * (Read with offset/limit, or Grep), about `previewChars` characters of the start, and a line saying
+ * how much was left out. Only text blocks count and are persisted; images and documents stay as
+ * they are. The file is complete before this returns. When the write fails the original content is
+ * returned unchanged with `persistError` set, so the output is never lost.
+ *
+ * @param content The result's content.
+ * @param options The tool use id, the state directory, the limit and the preview size.
+ * @returns The content for the model, the file's path when persisted, and the original size.
+ * @throws {RangeError} When `maxChars` or `previewChars` is not a non-negative number.
+ *
+ * @example
+ * ```ts
+ * const out = await persistLargeResult('x'.repeat(60_000), {
+ *   toolUseId: 'toolu_1', stateDir: '/tmp/toolshed/s1', maxChars: 50_000,
+ * });
+ * out.persistedPath; // "/tmp/toolshed/s1/tool-results/toolu_1.txt"
+ * ```
+ */
+export async function persistLargeResult(
+  content: ToolResultContent,
+  options: PersistLargeResultOptions,
+): Promise<PersistLargeResultOutcome> {
+  const { toolUseId, stateDir, maxChars } = options;
+  const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
+  checkLimit('maxChars', maxChars);
+  checkPreviewChars(previewChars);
+  const originalChars = textSize(content);
+  if (originalChars <= maxChars) return { content, originalChars };
+
+  const header = `Output too large: ${fmt(originalChars)} characters, over this tool's limit of ${fmt(maxChars)} characters.`;
+  return await persistWithPreview(content, { toolUseId, stateDir, header, previewChars, originalChars, takenNames: undefined });
+}
+
+/**
+ * Keeps one turn's results within a total text budget: when their text sizes together exceed
+ * `budgetChars`, persists the largest first (as {@linkcode persistLargeResult} does) until the
+ * total fits or nothing is left to persist. Results of tools with `maxChars: Infinity` and
+ * results that are already previews are never persisted. Results come back in the order given.
+ *
+ * @param items The turn's results with their tool use ids and limits.
+ * @param options The state directory, the budget and the preview size.
+ * @returns One outcome per item, in the same order.
+ * @throws {RangeError} When `budgetChars` or `previewChars` is not a non-negative number.
+ *
+ * @example
+ * ```ts
+ * const out = await applyTurnBudget(
+ *   [{ content: big, toolUseId: 't1', maxChars: 50_000 }, { content: 'ok', toolUseId: 't2', maxChars: 50_000 }],
+ *   { stateDir: '/tmp/toolshed/s1', budgetChars: 200_000 },
+ * );
+ * ```
+ */
+export async function applyTurnBudget(
+  items: readonly TurnBudgetItem[],
+  options: ApplyTurnBudgetOptions,
+): Promise<TurnBudgetOutcome[]> {
+  const budgetChars = options.budgetChars ?? DEFAULT_TURN_BUDGET_CHARS;
+  const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
+  checkLimit('budgetChars', budgetChars);
+  checkPreviewChars(previewChars);
+
+  const outcomes: TurnBudgetOutcome[] = items.map((item) => ({ content: item.content }));
+  const sizes = items.map((item) => textSize(item.content));
+  let total = sizes.reduce((a, b) => a + b, 0);
+  if (total <= budgetChars) return outcomes;
+
+  const turnTotal = total;
+  const candidates = items
+    .map((item, index) => ({ item, index, size: sizes[index] ?? 0 }))
+    .filter(({ item, size }) => item.maxChars !== Infinity && size > 0 && !isPersistedPreview(firstText(item.content)))
+    // Array#sort is stable, so equal sizes keep the order of the turn.
+    .sort((a, b) => b.size - a.size);
+
+  // Two results of one turn with the same id must not land in the same file.
+  const takenNames = new Set<string>();
+  for (const { item, index, size } of candidates) {
+    if (total <= budgetChars) break;
+    const header = `Output too large for this turn: the turn's results came to ${fmt(turnTotal)} characters, ` +
+      `over the turn budget of ${fmt(budgetChars)}; this result alone has ${fmt(size)} characters.`;
+    const out = await persistWithPreview(item.content, {
+      toolUseId: item.toolUseId,
+      stateDir: options.stateDir,
+      header,
+      previewChars,
+      originalChars: size,
+      takenNames,
+    });
+    const newSize = textSize(out.content);
+    if (out.persistError !== undefined) {
+      outcomes[index] = { content: item.content, persistError: out.persistError };
+    } else if (out.persistedPath !== undefined) {
+      outcomes[index] = { content: out.content, persistedPath: out.persistedPath };
+      total += newSize - size;
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Whether `text` is a preview made by {@linkcode persistLargeResult} or {@linkcode applyTurnBudget},
+ * so that it is not persisted a second time.
+ *
+ * @param text The text of a result (for block content, its first text block).
+ * @returns `true` for a preview.
+ *
+ * @example
+ * ```ts
+ * isPersistedPreview('plain output'); // false
+ * ```
+ */
+export function isPersistedPreview(text: string): boolean {
+  return text.startsWith(`${PREVIEW_OPEN}\n`) && text.endsWith(`\n${PREVIEW_CLOSE}`) &&
+    text.includes('\nThe full output is saved to ');
+}
+
+interface PersistWithPreviewOptions {
+  toolUseId: string;
+  stateDir: string;
+  header: string;
+  previewChars: number;
+  originalChars: number;
+  takenNames: Set<string> | undefined;
+}
+
+async function persistWithPreview(
+  content: ToolResultContent,
+  options: PersistWithPreviewOptions,
+): Promise<PersistLargeResultOutcome> {
+  const { originalChars } = options;
+  const fullText = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const dir = join(resolve(options.stateDir), 'tool-results');
+  const stem = fileStem(options.toolUseId);
+
+  // A preview that is no shorter than the output would only make the turn bigger.
+  const sizeIfPersisted = buildPreview(fullText, join(dir, `${stem}.txt`), options.header, options.previewChars).length;
+  if (options.takenNames !== undefined && sizeIfPersisted >= originalChars) return { content, originalChars };
+
+  let path: string;
+  try {
+    path = await writeNew(dir, stem, fullText, options.takenNames);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      content,
+      originalChars,
+      persistError: `could not write the ${fmt(originalChars)}-character output to '${dir}': ${reason}. ` +
+        `Make the state directory '${options.stateDir}' writable, or choose another stateDir.`,
+    };
+  }
+  options.takenNames?.add(path);
+  const preview = buildPreview(fullText, path, options.header, options.previewChars);
+  return { content: replaceText(content, preview), persistedPath: path, originalChars };
+}
+
+function buildPreview(fullText: string, path: string, header: string, previewChars: number): string {
+  const start = cutPreview(fullText, previewChars);
+  const leftOut = fullText.length - start.length;
+  const tail = leftOut > 0
+    ? `… ${fmt(leftOut)} more characters not shown here; the whole output is in the file above.`
+    : '… nothing left out: the preview above is the whole output.';
+  return [
+    PREVIEW_OPEN,
+    header,
+    `The full output is saved to ${path}`,
+    `To read more, call Read with file_path "${path}" and offset/limit (in lines) to page through it, ` +
+    'or Grep with that path to find what you need.',
+    `Preview (first ${fmt(start.length)} characters):`,
+    start,
+    tail,
+    PREVIEW_CLOSE,
+  ].join('\n');
+}
+
+function cutPreview(text: string, previewChars: number): string {
+  if (text.length <= previewChars) return text;
+  const slice = text.slice(0, previewChars);
+  const lastNewline = slice.lastIndexOf('\n');
+  // A line boundary in the second half is "near"; further back the preview would lose too much.
+  if (lastNewline > previewChars * 0.5) return slice.slice(0, lastNewline);
+  // Never split a surrogate pair: half an emoji would become U+FFFD in the request.
+  const last = slice.charCodeAt(slice.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? slice.slice(0, -1) : slice;
+}
+
+function replaceText(content: ToolResultContent, preview: string): ToolResultContent {
+  if (typeof content === 'string') return preview;
+  const out: ContentBlock[] = [];
+  let placed = false;
+  for (const block of content) {
+    if (block.type !== 'text') out.push(block);
+    else if (!placed) {
+      out.push({ type: 'text', text: preview });
+      placed = true;
+    }
+  }
+  return out;
+}
+
+/** Sanitizes a tool use id into a file stem that cannot leave the directory. */
+function fileStem(toolUseId: string): string {
+  const clean = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_FILE_STEM);
+  if (clean === toolUseId && clean.length > 0) return clean;
+  // Ids that needed changes get a short hash, so `a/b` and `a.b` do not share a file.
+  const hash = createHash('sha256').update(toolUseId).digest('hex').slice(0, 10);
+  return clean.length > 0 ? `${clean}-${hash}` : `tool_result-${hash}`;
+}
+
+/**
+ * Writes `text` to a temp file in `dir`, flushes it, then gives it its final name. `link` is used
+ * rather than `rename` so an existing file (an id used twice, a replayed transcript) is never
+ * overwritten: the preview that pointed at it must stay true.
+ */
+async function writeNew(dir: string, stem: string, text: string, taken: Set<string> | undefined): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${stem}.${process.pid}.${randomUUID()}.tmp`);
+  try {
+    const handle = await open(tmp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
+      const target = join(dir, attempt === 0 ? `${stem}.txt` : `${stem}-${attempt}.txt`);
+      if (taken?.has(target)) continue;
+      try {
+        await link(tmp, target);
+        return target;
+      } catch (error) {
+        if (errnoCode(error) === 'EEXIST') continue;
+        // Filesystems without hard links: fall back to rename, which replaces an existing file.
+        if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errnoCode(error) ?? '')) {
+          await rename(tmp, target);
+          return target;
+        }
+        throw error;
+      }
+    }
+    throw new Error(`${MAX_NAME_ATTEMPTS} files named '${stem}*.txt' already exist`);
+  } finally {
+    await rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
+function errnoCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
+function textSize(content: ToolResultContent): number {
+  if (typeof content === 'string') return content.length;
+  let n = 0;
+  for (const block of content) if (block.type === 'text') n += block.text.length;
+  return n;
+}
+
+function firstText(content: ToolResultContent): string {
+  if (typeof content === 'string') return content;
+  for (const block of content) if (block.type === 'text') return block.text;
+  return '';
+}
+
+function checkLimit(name: string, value: number): void {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    throw new RangeError(`${name} must be a non-negative number or Infinity, got ${String(value)}.`);
+  }
+}
+
+function checkPreviewChars(value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`previewChars must be a non-negative integer, got ${String(value)}.`);
+  }
+}
+
+function fmt(n: number): string {
+  return n === Infinity ? 'unlimited' : n.toLocaleString('en-US');
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
+import type { ToolContext, ToolCatalog } from './context.ts';
+import type { Family, FamilySetupApi } from './family.ts';
+import type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
+import type { PermissionDecision } from './permissions/types.ts';
+import { defineFamily } from './family.ts';
+import { ToolshedError } from './errors.ts';
+import { ToolPool } from './pool.ts';
+import { runToolUse, type CallOutcome, type PipelineEnv } from './pipeline.ts';
+import { executeTurn } from './orchestration.ts';
+import { AsyncQueue } from './_async_queue.ts';
+import { createServices } from './services.ts';
+import { createPermissionContext } from './permissions/permission_context.ts';
+import { decidePermission } from './permissions/decide_permission.ts';
+import { FileStateCache } from './results/file_state_cache.ts';
+import { MetricsRecorder } from './results/metrics.ts';
+import { applyTurnBudget } from './results/result_budget.ts';
+import { formatToolDefinition, type ProviderFormat, type ProviderToolsOptions } from './provider_format.ts';
+import { formatInputError } from './input_errors.ts';
+import { describeError } from './describe_error.ts';
+import { DEFAULT_MAX_RESULT_SIZE_CHARS } from './tool.ts';
+import { deferredNoticeText } from './deferred_notice.ts';
+
+/** The aggregate result size of one turn past which the largest results are persisted. */
+export const DEFAULT_TURN_BUDGET_CHARS = 200_000;
+
+/**
+ * Creates a session: assembles the pool from the families, and returns the object an agent
+ * loop talks to — `toolsFor` for the request, `run`/`stream` for the model's `tool_use`
+ * blocks.
+ *
+ * @param options Working directory, families, permissions, hooks and the rest.
+ * @returns The session.
+ * @throws {ToolshedError} `permission_rule_invalid` or `permission_mode_invalid` when the
+ * permission options are wrong (a bad rule never silently loosens anything).
+ *
+ * @example
+ * ```ts
+ * const session = await createSession({
+ *   cwd: process.cwd(),
+ *   families: [fileTools()],
+ *   permissions: { mode: 'default', allow: ['Read'], deny: ['Read(./.env)'] },
+ * });
+ * const tools = session.toolsFor('anthropic');
+ * const results = await session.run(response.content.filter((b) => b.type === 'tool_use'));
+ * ```
+ */
+export async function createSession(options: SessionOptions): Promise<Session> {
+  if (!options || typeof options.cwd !== 'string' || options.cwd.length === 0) {
+    throw new TypeError(`createSession needs a cwd (a directory path), got ${JSON.stringify(options?.cwd)}`);
+  }
+  const cwd = path.resolve(options.cwd);
+  const id = options.sessionId ?? randomUUID();
+  const stateDir = path.resolve(options.stateDir ?? path.join(tmpdir(), 'toolshed', id));
+  const { context: permissions, errors } = createPermissionContext(options.permissions, cwd);
+  if (errors.length) {
+    throw new ToolshedError(errors[0]!.code, errors.map((e) => e.message).join('\n'), { cause: errors });
+  }
+  const services = createServices(options.services);
+  const fileState = new FileStateCache();
+  const metrics = new MetricsRecorder();
+  const cleanups: (() => void | Promise<void>)[] = [];
+  const notices: { level: 'info' | 'warn' | 'error'; message: string }[] = [];
+  const listeners = new Set<(event: SessionEvent) => void>();
+  const notice = (level: 'info' | 'warn' | 'error', message: string) => {
+    notices.push({ level, message });
+    for (const listener of listeners) listener({ type: 'notice', level, message });
+  };
+
+  const families: Family[] = [...(options.families ?? [])];
+  if (options.tools?.length) families.push(defineFamily({ name: 'custom', version: '0.0.0', tools: options.tools }));
+  const pool = new ToolPool({ families, permissions, cwd, notice });
+
+  const catalog: ToolCatalog = {
+    list: () => pool.list(),
+    get: (name) => pool.find(name),
+    load: (names) => pool.load(names),
+  };
+  // The context that persists between calls; a tool's contextModifier replaces it.
+  let baseContext: ToolContext = {
+    sessionId: id,
+    cwd,
+    stateDir,
+    toolUseId: '',
+    signal: options.signal ?? new AbortController().signal,
+    fileState,
+    permissions,
+    tools: catalog,
+    services,
+    onClose: (cleanup) => void cleanups.push(cleanup),
+  };
+
+  for (const family of families) {
+    if (!family.setup) continue;
+    const api: FamilySetupApi = {
+      sessionId: id,
+      cwd,
+      stateDir,
+      services,
+      setDeferralPolicy: (policy) => pool.setDeferralPolicy(policy),
+      refreshTools: () => pool.assemble(),
+      emit: (event) => notice(event.level, event.message),
+      onClose: (cleanup) => void cleanups.push(cleanup),
+    };
+    try {
+      await family.setup(api);
+    } catch (e) {
+      notice('error', `Family "${family.name}" failed to set up: ${describeError(e)}`);
+    }
+  }
+  await pool.assemble();
+
+  const requestCache = new Map<string, unknown[]>();
+  let cachedVersion = -1;
+  let closed = false;
+
+  const pipelineEnv = (emit: (event: SessionEvent) => void): PipelineEnv => ({
+    sessionId: id,
+    pool,
+    hooks: options.hooks,
+    canUseTool: options.canUseTool,
+    makeContext: (toolUseId, signal) => ({ ...baseContext, toolUseId, signal }),
+    emit,
+    maxResultSizeChars: options.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
+    metrics,
+  });
+
+  const runTurn = (
+    blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>,
+    runOptions: RunOptions | undefined,
+    emit: (event: SessionEvent) => void,
+    onOutcome: (outcome: CallOutcome) => void,
+  ): Promise<void> => {
+    const signals = [options.signal, runOptions?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+    const env = pipelineEnv((event) => {
+      emit(event);
+      for (const listener of listeners) listener(event);
+    });
+    return executeTurn(blocks, {
+      concurrency: options.concurrency ?? 10,
+      isConcurrencySafe: (block) => isConcurrencySafe(block),
+      runCall: (block, callSignal) => {
+        if (closed) return Promise.resolve(closedOutcome(block));
+        return runToolUse(block, env, callSignal);
+      },
+      applyContextModifier: (modifier) => {
+        try {
+          const next = modifier(baseContext);
+          // Per-call fields are not the modifier's to keep.
+          baseContext = { ...next, toolUseId: '', signal: baseContext.signal };
+        } catch (e) {
+          notice('warn', `A tool's context change failed and was skipped: ${describeError(e)}`);
+        }
+      },
+      notice: (message) => notice('error', message),
+    }, signal, onOutcome);
+  };
+
+  const isConcurrencySafe = async (block: ToolUseBlock): Promise<boolean> => {
+    const tool = await pool.resolve(block.name);
+    if (!tool) return true; // an unknown tool's error result touches nothing
+    const parsed = tool.inputSchema.safeParse(block.input);
+    if (!parsed.success) return true; // an invalid input ends at the parse step, touching nothing
+    try {
+      return tool.isConcurrencySafe(parsed.data) === true;
+    } catch {
+      return false;
+    }
+  };
+
+  const session: Session = {
+    id,
+    get cwd() {
+      return baseContext.cwd;
+    },
+    stateDir,
+
+    toolsFor: toolsFor as Session['toolsFor'],
+
+    async run(blocks, runOptions) {
+      const outcomes: CallOutcome[] = [];
+      await runTurn(checkBlocks(blocks), runOptions, () => {}, (outcome) => outcomes.push(outcome));
+      const budgeted = await applyTurnBudget(
+        outcomes.map((o) => ({ content: o.result.content, toolUseId: o.result.tool_use_id, maxChars: maxCharsOf(o) })),
+        { stateDir, budgetChars: options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS },
+      );
+      return outcomes.map((o, i) => ({ ...o.result, content: budgeted[i]!.content }));
+    },
+
+    stream(blocks, runOptions) {
+      const queue = new AsyncQueue<SessionEvent>();
+      const turnBudget = options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS;
+      let total = 0;
+      // Results are delivered in order while the turn is still running, so the turn budget
+      // here is greedy: a result that would take the turn past it is persisted.
+      let delivering = Promise.resolve();
+      const done = runTurn(blocks, runOptions, (event) => queue.push(event), (outcome) => {
+        delivering = delivering.then(async () => {
+          let result = outcome.result;
+          let persistedPath = outcome.persistedPath;
+          const size = textSize(result.content);
+          if (total + size > turnBudget) {
+            const [budgeted] = await applyTurnBudget([{ content: result.content, toolUseId: result.tool_use_id, maxChars: maxCharsOf(outcome) }], {
+              stateDir,
+              budgetChars: Math.max(0, turnBudget - total),
+            });
+            if (budgeted!.persistedPath) {
+              result = { ...result, content: budgeted!.content };
+              persistedPath = budgeted!.persistedPath;
+            }
+          }
+          total += textSize(result.content);
+          const event: SessionEvent = { type: 'result', toolUseId: result.tool_use_id, toolName: outcome.toolName, result, durationMs: outcome.durationMs };
+          if (persistedPath) event.persistedPath = persistedPath;
+          queue.push(event);
+        });
+      });
+      void done.then(() => delivering).then(() => queue.end());
+      return queue;
+    },
+
+    async explain(toolName: string, input: unknown): Promise<PermissionDecision> {
+      const tool = await pool.resolve(toolName);
+      if (!tool) return { behavior: 'deny', reason: `No such tool available: ${toolName}`, source: 'pool' };
+      const parsed = tool.inputSchema.safeParse(input);
+      if (!parsed.success) return { behavior: 'deny', reason: formatInputError(tool.name, parsed.error, input), source: 'schema' };
+      const ctx = { ...baseContext, toolUseId: 'explain', signal: new AbortController().signal };
+      return decidePermission(tool, parsed.data, ctx);
+    },
+
+    catalog: () => pool.list(),
+    deferredNotice: () => deferredNoticeText(pool.list().filter((e) => e.deferred && !e.loaded)),
+    metrics: () => metrics.snapshot(),
+    notices: () => [...notices],
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (e) {
+          notice('warn', `A cleanup step failed on close: ${describeError(e)}`);
+        }
+      }
+    },
+  };
+
+  function toolsFor(format: ProviderFormat, toolsOptions: ProviderToolsOptions = {}): unknown[] {
+    if (pool.version !== cachedVersion) {
+      requestCache.clear();
+      cachedVersion = pool.version;
+    }
+    const key = `${format}|${toolsOptions.nativeToolSearch ?? ''}`;
+    let tools = requestCache.get(key);
+    if (!tools) {
+      tools = pool.visibleDefinitions().map((def) => formatToolDefinition(def, format));
+      if (toolsOptions.nativeToolSearch) {
+        if (format !== 'anthropic') throw new RangeError(`nativeToolSearch is an Anthropic API feature; format "${format}" does not support it`);
+        const deferred = pool.deferredDefinitions().map((def) => ({ ...formatToolDefinition(def, format), defer_loading: true }));
+        const variant = toolsOptions.nativeToolSearch;
+        tools = [{ type: `tool_search_tool_${variant}_20251119`, name: `tool_search_tool_${variant}` }, ...tools, ...deferred]
+          .sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
+      }
+      requestCache.set(key, tools);
+    }
+    return tools;
+  }
+
+  function maxCharsOf(outcome: CallOutcome): number {
+    const tool = pool.find(outcome.toolName)?.tool;
+    return tool?.maxResultSizeChars === Infinity ? Infinity : options.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS;
+  }
+
+  return session;
+}
+
+/** Blocks that are not objects still get a result; they are normalized, not rejected. */
+function checkBlocks(blocks: readonly ToolUseBlock[]): ToolUseBlock[] {
+  if (!Array.isArray(blocks)) throw new TypeError(`session.run takes an array of tool_use blocks, got ${typeof blocks}`);
+  return blocks.map((b, i) => (b && typeof b === 'object' ? b : { type: 'tool_use', id: `invalid_${i}`, name: String(b), input: undefined }));
+}
+
+function closedOutcome(block: ToolUseBlock): CallOutcome {
+  return {
+    toolName: String(block.name),
+    durationMs: 0,
+    result: { type: 'tool_result', tool_use_id: String(block.id), content: `${String(block.name)} was not run: the session is closed.`, is_error: true },
+  };
+}
+
+function textSize(content: ToolResultBlock['content']): number {
+  if (typeof content === 'string') return content.length;
+  let n = 0;
+  for (const block of content) if (block.type === 'text') n += block.text.length;
+  return n;
+}

@@ -1,0 +1,93 @@
+import type { AnyTool } from './tool.ts';
+import type { Family } from './family.ts';
+import type { CatalogEntry } from './context.ts';
+import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
+import type { CanUseTool, PermissionDecision, PermissionOptions } from './permissions/types.ts';
+import type { HookEvent, HooksConfig } from './hooks/types.ts';
+import type { ServiceKey } from './services.ts';
+import type { ToolProgress } from './tool.ts';
+import type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ProviderFormat, ProviderToolsOptions } from './provider_format.ts';
+import type { SessionMetrics } from './results/metrics.ts';
+
+/** What {@linkcode createSession} takes. */
+export interface SessionOptions {
+  /** The working directory; relative paths resolve against it. */
+  cwd: string;
+  /** Tool families (`fileTools()`, `shellTools()`, `mcpServers(config)`, …). */
+  families?: readonly Family[];
+  /** Ad-hoc tools, as if in a family named `custom`. */
+  tools?: readonly AnyTool[];
+  /** Mode and rules; see DESIGN.md "Permissions and settings". */
+  permissions?: PermissionOptions;
+  /** PreToolUse / PostToolUse hooks, Claude Code's shape, plus in-process functions. */
+  hooks?: HooksConfig;
+  /** Answers `ask`; without it, ask is denied with the rule that would allow the call. */
+  canUseTool?: CanUseTool;
+  /** Where persisted results go. @default `<os tmpdir>/toolshed/<session id>` */
+  stateDir?: string;
+  /** Caps every tool's `maxResultSizeChars` (a tool with `Infinity` is never persisted). @default 50000 */
+  maxResultSizeChars?: number;
+  /** Results of one `run` together over this are persisted largest first. @default 200000 */
+  turnBudgetChars?: number;
+  /** How many concurrency-safe calls run at once. @default 10 */
+  concurrency?: number;
+  /** Aborts every running call; the session answers the rest with cancelled results. */
+  signal?: AbortSignal;
+  /** @default a random UUID */
+  sessionId?: string;
+  /** Services tools find through `ctx.services` (a model client, …). */
+  services?: Iterable<readonly [ServiceKey<unknown>, unknown]>;
+}
+
+/** An event of {@linkcode Session.stream}. */
+export type SessionEvent =
+  | { type: 'tool_start'; toolUseId: string; toolName: string; input: unknown }
+  | { type: 'progress'; toolUseId: string; toolName: string; progress: ToolProgress }
+  | { type: 'permission_request'; toolUseId: string; toolName: string; input: unknown; reason: string; suggestions: string[] }
+  | { type: 'permission_decision'; toolUseId: string; toolName: string; decision: PermissionDecision }
+  | { type: 'hook_error'; toolUseId: string; toolName: string; event: HookEvent; hook: string; message: string }
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string }
+  | {
+    type: 'result';
+    toolUseId: string;
+    toolName: string;
+    result: ToolResultBlock;
+    durationMs: number;
+    /** Set when the output was persisted by the result budget. */
+    persistedPath?: string;
+  };
+
+/** Options of one `run` or `stream`. */
+export interface RunOptions {
+  /** Aborts this run's calls (in addition to the session's signal). */
+  signal?: AbortSignal;
+}
+
+/** A session: a pool of tools, permissions and hooks, and the pipeline that runs calls. */
+export interface Session {
+  readonly id: string;
+  /** The current working directory (a tool's `contextModifier` may change it). */
+  readonly cwd: string;
+  readonly stateDir: string;
+  /** The request's tool definitions for a provider: sorted, cached, deferred tools left out. */
+  toolsFor(format: 'anthropic', options?: ProviderToolsOptions): AnthropicTool[];
+  toolsFor(format: 'openai', options?: ProviderToolsOptions): OpenAIChatTool[];
+  toolsFor(format: 'openai-responses', options?: ProviderToolsOptions): OpenAIResponsesTool[];
+  toolsFor(format: ProviderFormat, options?: ProviderToolsOptions): (AnthropicTool | OpenAIChatTool | OpenAIResponsesTool)[];
+  /** Runs one turn's calls; results in the order of the blocks. Never throws for model output. */
+  run(blocks: readonly ToolUseBlock[], options?: RunOptions): Promise<ToolResultBlock[]>;
+  /** Runs calls as their blocks arrive, yielding events; results in the order of the blocks. */
+  stream(blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>, options?: RunOptions): AsyncIterable<SessionEvent>;
+  /** The permission decision for a call, without running it or its hooks. */
+  explain(toolName: string, input: unknown): Promise<PermissionDecision>;
+  /** Every tool in the pool, deferred ones included. */
+  catalog(): readonly CatalogEntry[];
+  /** System-prompt text naming the deferred tools, or '' when none are deferred. */
+  deferredNotice(): string;
+  /** Per-tool calls, errors and durations. */
+  metrics(): SessionMetrics;
+  /** Notices from families (a server that failed to start, …) since the session started. */
+  notices(): readonly { level: 'info' | 'warn' | 'error'; message: string }[];
+  /** Runs every family's cleanup (kills background tasks, closes servers). Idempotent. */
+  close(): Promise<void>;
+}

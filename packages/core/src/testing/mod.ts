@@ -1,0 +1,17 @@
+/**
+ * Test helpers for family authors: the conformance check that every family in this repo
+ * also runs.
+ *
+ * ```ts
+ * import { checkFamily } from '@toolshed/core/testing';
+ * import { test, expect } from 'vitest';
+ * import { myTools } from './mod.ts';
+ *
+ * test('my family conforms', async () => {
+ *   expect(await checkFamily(myTools())).toEqual([]);
+ * });
+ * ```
+ *
+ * @module
+ */
+export { checkFamily, type ConformanceProblem } from './check_family.ts';

@@ -1,0 +1,238 @@
+import type { z } from 'zod';
+import type { ToolContext } from './context.ts';
+import type { PermissionMatcher, PermissionResult } from './permissions/types.ts';
+import { contentToText, type ToolResultContent } from './blocks.ts';
+
+/** A JSON Schema object, as sent to a model provider. */
+export type JsonSchema = Record<string, unknown>;
+
+/** What `validateInput` returns: ok, or a message the model can act on. */
+export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number | string };
+
+/** A progress report from a running call; `message` is a one-line human summary. */
+export interface ToolProgress {
+  message?: string;
+  [key: string]: unknown;
+}
+
+/** The third argument of {@linkcode ToolDef.call}. */
+export interface ToolCallOptions {
+  /** Reports progress; the session turns it into a `progress` event. */
+  onProgress: (progress: ToolProgress) => void;
+  /** Aborted when the session or the run is aborted. */
+  signal: AbortSignal;
+}
+
+/** What {@linkcode ToolDef.call} returns. */
+export interface ToolCallResult<Output> {
+  data: Output;
+  /** Extra messages for the conversation (for example a sub-agent's transcript). */
+  newMessages?: unknown[];
+  /**
+   * Changes the context of later calls (applied in order, after the call's batch finishes).
+   * The returned context becomes the session's context, so a `cwd` change persists.
+   */
+  contextModifier?: (ctx: ToolContext) => ToolContext;
+}
+
+/** One path an input touches, for the permission layer's path guard. */
+export interface ResourceAccess {
+  path: string;
+  access: 'read' | 'write';
+}
+
+/** What a tool's `description` may be given when it is computed. */
+export interface DescriptionContext {
+  cwd: string;
+}
+
+/**
+ * What {@linkcode buildTool} takes. Only `name`, `inputSchema`, `description` and `call` are
+ * required; every other field has a cautious default.
+ */
+export interface ToolDef<Schema extends z.ZodType = z.ZodType, Output = unknown> {
+  /** The name the model calls, `^[A-Za-z0-9_-]{1,64}$`. */
+  name: string;
+  /** Old names still accepted. @default [] */
+  aliases?: readonly string[];
+  /** Words ToolSearch matches on. */
+  searchHint?: string;
+  /** What the model reads about the tool: a string, or computed once per session. */
+  description: string | ((ctx: DescriptionContext) => string | Promise<string>);
+  /** The input's zod schema; the input type is inferred from it. */
+  inputSchema: Schema;
+  /** A JSON Schema to send instead of converting `inputSchema` (MCP tools keep the server's). */
+  inputJSONSchema?: JsonSchema;
+  /** The output's zod schema, for typed consumers. */
+  outputSchema?: z.ZodType;
+  /** Few-shot examples appended to the description. */
+  inputExamples?: readonly z.input<Schema>[];
+  /** Filtered out of the pool when false. @default true */
+  isEnabled?: () => boolean;
+  /** @default false */
+  isReadOnly?: (input: z.output<Schema>) => boolean;
+  /** May run in parallel with other concurrency-safe calls. @default false */
+  isConcurrencySafe?: (input: z.output<Schema>) => boolean;
+  /** Irreversible. @default false */
+  isDestructive?: (input: z.output<Schema>) => boolean;
+  /** Semantic checks after the schema, before permissions. @default ok */
+  validateInput?: (input: z.output<Schema>, ctx: ToolContext) => ValidationResult | Promise<ValidationResult>;
+  /** The tool's own permission opinion. @default passthrough */
+  checkPermissions?: (input: z.output<Schema>, ctx: ToolContext) => PermissionResult | Promise<PermissionResult>;
+  /** How rule specifiers such as `npm test:*` match this input. */
+  preparePermissionMatcher?: (input: z.output<Schema>) => PermissionMatcher | Promise<PermissionMatcher>;
+  /** Rules that would allow this input, offered to `canUseTool` and named in denials. */
+  permissionSuggestions?: (input: z.output<Schema>) => string[];
+  /** The paths this input reads or writes, for the permission layer's path guard. */
+  resources?: (input: z.output<Schema>, ctx: ToolContext) => ResourceAccess[] | Promise<ResourceAccess[]>;
+  /** Over it, the result is persisted and a preview returned; `Infinity` never persists. @default 50000 */
+  maxResultSizeChars?: number;
+  /** Deferred: only the name is sent until ToolSearch loads it. @default false */
+  shouldDefer?: boolean;
+  /** Never deferred. @default false */
+  alwaysLoad?: boolean;
+  /** Set by the MCP bridge for tools that come from an MCP server. @default false */
+  isMcp?: boolean;
+  /** What abort does to a running call. @default 'block' */
+  interruptBehavior?: 'cancel' | 'block';
+  /** @default the name */
+  userFacingName?: (input?: z.output<Schema>) => string;
+  /** One line about a call, for lists and logs. @default the first string field */
+  getToolUseSummary?: (input: z.output<Schema>) => string;
+  /** Plain text for a call. @default `Name(summary)` */
+  renderToolUse?: (input: z.output<Schema>) => string;
+  /** Plain text for a result. @default the mapped text */
+  renderResult?: (output: Output) => string;
+  /** Output to `tool_result` content. @default text as is, anything else as JSON */
+  mapResult?: (output: Output, toolUseId: string) => ToolResultContent;
+  /** Runs the tool. */
+  call: (input: z.output<Schema>, ctx: ToolContext, options: ToolCallOptions) => Promise<ToolCallResult<Output>>;
+}
+
+/**
+ * A tool with every default filled in: what the pool and the pipeline work with.
+ * The input and output types are erased at this level; {@linkcode buildTool} keeps them for
+ * the author.
+ */
+export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly searchHint: string | undefined;
+  readonly description: ToolDef<Schema, Output>['description'];
+  readonly inputSchema: Schema;
+  readonly inputJSONSchema: JsonSchema | undefined;
+  readonly outputSchema: z.ZodType | undefined;
+  readonly inputExamples: readonly z.input<Schema>[];
+  readonly maxResultSizeChars: number;
+  readonly shouldDefer: boolean;
+  readonly alwaysLoad: boolean;
+  readonly isMcp: boolean;
+  readonly interruptBehavior: 'cancel' | 'block';
+  isEnabled(): boolean;
+  isReadOnly(input: z.output<Schema>): boolean;
+  isConcurrencySafe(input: z.output<Schema>): boolean;
+  isDestructive(input: z.output<Schema>): boolean;
+  validateInput(input: z.output<Schema>, ctx: ToolContext): ValidationResult | Promise<ValidationResult>;
+  checkPermissions(input: z.output<Schema>, ctx: ToolContext): PermissionResult | Promise<PermissionResult>;
+  preparePermissionMatcher: ((input: z.output<Schema>) => PermissionMatcher | Promise<PermissionMatcher>) | undefined;
+  permissionSuggestions(input: z.output<Schema>): string[];
+  resources(input: z.output<Schema>, ctx: ToolContext): ResourceAccess[] | Promise<ResourceAccess[]>;
+  userFacingName(input?: z.output<Schema>): string;
+  getToolUseSummary(input: z.output<Schema>): string;
+  renderToolUse(input: z.output<Schema>): string;
+  renderResult(output: Output): string;
+  mapResult(output: Output, toolUseId: string): ToolResultContent;
+  call(input: z.output<Schema>, ctx: ToolContext, options: ToolCallOptions): Promise<ToolCallResult<Output>>;
+}
+
+/** A tool of any input and output, as kept in lists and pools. */
+// deno-lint-ignore no-explicit-any -- a pool holds tools of unrelated input types
+export type AnyTool = Tool<any, any>;
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Builds a {@linkcode Tool} from its definition, filling in the cautious defaults of
+ * DESIGN.md: not read-only, not concurrency-safe, not destructive, enabled, permission
+ * passthrough, results over 50 000 characters persisted.
+ *
+ * @param def The tool's definition.
+ * @returns The tool, typed by its schema and its `call`'s output.
+ * @throws {TypeError} If the name is not `^[A-Za-z0-9_-]{1,64}$` or `call` is missing.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * const echo = buildTool({
+ *   name: 'Echo',
+ *   description: 'Returns its text.',
+ *   inputSchema: z.object({ text: z.string() }),
+ *   isReadOnly: () => true,
+ *   isConcurrencySafe: () => true,
+ *   async call({ text }) { return { data: text }; },
+ * });
+ * ```
+ */
+export function buildTool<Schema extends z.ZodType, Output>(def: ToolDef<Schema, Output>): Tool<Schema, Output> {
+  if (typeof def?.name !== 'string' || !TOOL_NAME.test(def.name)) {
+    throw new TypeError(`Tool name ${JSON.stringify(def?.name)} is invalid: use 1 to 64 letters, digits, "_" or "-"`);
+  }
+  if (typeof def.call !== 'function') throw new TypeError(`Tool "${def.name}" has no call function`);
+  if (!def.inputSchema || typeof (def.inputSchema as z.ZodType).safeParse !== 'function') {
+    throw new TypeError(`Tool "${def.name}" needs a zod inputSchema`);
+  }
+  if (def.description === undefined) throw new TypeError(`Tool "${def.name}" has no description`);
+  const name = def.name;
+  const summary = def.getToolUseSummary ?? defaultSummary;
+  return {
+    name,
+    aliases: def.aliases ?? [],
+    searchHint: def.searchHint,
+    description: def.description,
+    inputSchema: def.inputSchema,
+    inputJSONSchema: def.inputJSONSchema,
+    outputSchema: def.outputSchema,
+    inputExamples: def.inputExamples ?? [],
+    maxResultSizeChars: def.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
+    shouldDefer: def.shouldDefer ?? false,
+    alwaysLoad: def.alwaysLoad ?? false,
+    isMcp: def.isMcp ?? false,
+    interruptBehavior: def.interruptBehavior ?? 'block',
+    isEnabled: def.isEnabled ?? (() => true),
+    isReadOnly: def.isReadOnly ?? (() => false),
+    isConcurrencySafe: def.isConcurrencySafe ?? (() => false),
+    isDestructive: def.isDestructive ?? (() => false),
+    validateInput: def.validateInput ?? (() => ({ result: true })),
+    checkPermissions: def.checkPermissions ?? (() => ({ behavior: 'passthrough' })),
+    preparePermissionMatcher: def.preparePermissionMatcher,
+    permissionSuggestions: def.permissionSuggestions ?? (() => [name]),
+    resources: def.resources ?? (() => []),
+    userFacingName: def.userFacingName ?? (() => name),
+    getToolUseSummary: summary,
+    renderToolUse: def.renderToolUse ?? ((input) => {
+      const s = summary(input);
+      return s ? `${name}(${s})` : name;
+    }),
+    renderResult: def.renderResult ?? ((output) => contentToText(mapResult(output))),
+    mapResult: def.mapResult ?? mapResult,
+    call: def.call,
+  };
+}
+
+/** The result size over which output is persisted, as Claude Code clamps it. */
+export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
+
+function mapResult(output: unknown): ToolResultContent {
+  if (typeof output === 'string') return output;
+  if (output === undefined) return '';
+  return JSON.stringify(output, null, 2);
+}
+
+function defaultSummary(input: unknown): string {
+  if (input && typeof input === 'object') {
+    for (const value of Object.values(input)) {
+      if (typeof value === 'string') return value.length > 80 ? `${value.slice(0, 77)}...` : value;
+    }
+  }
+  return '';
+}
