@@ -35,7 +35,7 @@ export { contentToText } from './blocks.ts';
 export type { ContentBlock, DocumentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolResultContent, ToolUseBlock } from './blocks.ts';
 export { defineFamily } from './family.ts';
 export type { DeferralCandidate, DeferralPolicy, Family, FamilyDef, FamilySetupApi, ToolManifestEntry } from './family.ts';
-export { createSession, DEFAULT_TURN_BUDGET_CHARS } from './session.ts';
+export { createSession } from './session.ts';
 export type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
 export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './context.ts';
 export { ToolshedError } from './errors.ts';
@@ -73,3 +73,20 @@ export type {
   HookOutput,
   HooksConfig,
 } from './hooks/types.ts';
+export { matchesTool, validateMatcher } from './hooks/hook_matcher.ts';
+export { runHooks, type RunHooksOptions } from './hooks/run_hooks.ts';
+export type { HookRunResult, HooksOutcome } from './hooks/types.ts';
+export { decidePermission, denialMessage, type DecidePermissionOptions } from './permissions/decide_permission.ts';
+export { formatRule, parseRule, parseRules } from './permissions/rule_parser.ts';
+export { matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './permissions/rule_matching.ts';
+export { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
+export { isPathInside } from './permissions/is_path_inside.ts';
+export { resolvePath } from './permissions/resolve_path.ts';
+export { FileStateCache, hashContent } from './results/file_state_cache.ts';
+export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
+export { MetricsRecorder } from './results/metrics.ts';
+export type { CallMetrics, SessionMetrics, ToolMetrics } from './results/metrics.ts';
+export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persistLargeResult } from './results/result_budget.ts';
+export type { PersistLargeResultOptions, PersistLargeResultOutcome } from './results/result_budget.ts';
+export { modelClientKey } from './model_client.ts';
+export type { ModelClient, ModelRequest } from './model_client.ts';

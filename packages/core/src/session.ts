@@ -17,15 +17,12 @@ import { createPermissionContext } from './permissions/permission_context.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
 import { MetricsRecorder } from './results/metrics.ts';
-import { applyTurnBudget } from './results/result_budget.ts';
+import { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS } from './results/result_budget.ts';
 import { formatToolDefinition, type ProviderFormat, type ProviderToolsOptions } from './provider_format.ts';
 import { formatInputError } from './input_errors.ts';
 import { describeError } from './describe_error.ts';
 import { DEFAULT_MAX_RESULT_SIZE_CHARS } from './tool.ts';
 import { deferredNoticeText } from './deferred_notice.ts';
-
-/** The aggregate result size of one turn past which the largest results are persisted. */
-export const DEFAULT_TURN_BUDGET_CHARS = 200_000;
 
 /**
  * Creates a session: assembles the pool from the families, and returns the object an agent
