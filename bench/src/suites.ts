@@ -1,0 +1,31 @@
+import type { BenchSuite } from './_suite.ts';
+import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
+import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
+
+/**
+ * Every suite, in the order `pnpm bench` runs them. A new `*_bench.ts` joins here.
+ *
+ * @example
+ * ```ts
+ * for (const suite of SUITES) console.log(`${suite.name}: ${suite.description}`);
+ * ```
+ */
+// deno-lint-ignore no-explicit-any -- suites differ in their parameter types
+export const SUITES: readonly BenchSuite<any>[] = [pipelineOverheadSuite, parallelSchedulingSuite];
+
+/**
+ * Finds a suite by name; the file name (`pipeline_overhead_bench`) is accepted too.
+ *
+ * @param name The suite's name.
+ * @returns The suite, or undefined.
+ *
+ * @example
+ * ```ts
+ * findSuite('pipeline_overhead')?.description;
+ * ```
+ */
+// deno-lint-ignore no-explicit-any -- see SUITES
+export function findSuite(name: string): BenchSuite<any> | undefined {
+  const bare = name.replace(/(_bench)?(\.ts)?$/, '');
+  return SUITES.find((s) => s.name === bare);
+}
