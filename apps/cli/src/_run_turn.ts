@@ -1,0 +1,44 @@
+import type { Session, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
+import type { CliIo } from './cli_io.ts';
+
+/** One call's outcome as the commands print it. */
+export interface TurnResult {
+  toolName: string;
+  result: ToolResultBlock;
+  durationMs: number;
+}
+
+/**
+ * Runs one turn through `session.stream`, writing what a person should see while it runs to
+ * stderr (progress in a TTY, hook failures and notices always), and returns the results in the
+ * order of the blocks.
+ *
+ * @param session The session.
+ * @param blocks The turn's `tool_use` blocks; their ids are unique.
+ * @param io The CLI's streams.
+ * @returns One result per block, in order.
+ */
+export async function runTurn(session: Session, blocks: readonly ToolUseBlock[], io: CliIo): Promise<TurnResult[]> {
+  const byId = new Map<string, TurnResult>();
+  for await (const event of session.stream(blocks)) {
+    if (event.type === 'result') {
+      byId.set(event.toolUseId, { toolName: event.toolName, result: event.result, durationMs: event.durationMs });
+    } else if (event.type === 'progress' && io.isTTY && event.progress.message) {
+      io.stderr.write(`toolshed: ${event.toolName}: ${event.progress.message}\n`);
+    } else if (event.type === 'hook_error') {
+      io.stderr.write(`toolshed: warn: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`);
+    } else if (event.type === 'notice') {
+      io.stderr.write(`toolshed: ${event.level}: ${event.message}\n`);
+    }
+  }
+  return blocks.map((block) => {
+    const found = byId.get(block.id);
+    if (found) return found;
+    // The session promises one result per block; if it ever breaks that, say so in the transcript.
+    return {
+      toolName: block.name,
+      durationMs: 0,
+      result: { type: 'tool_result', tool_use_id: block.id, content: `${block.name} returned no result (toolshed internal error).`, is_error: true },
+    };
+  });
+}

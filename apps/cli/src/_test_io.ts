@@ -1,0 +1,50 @@
+// A fake CliIo for in-process tests: collects stdout and stderr, feeds stdin from a string.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { AnyTool } from '@toolshed/core';
+import type { CliIo } from './cli_io.ts';
+import { runCli } from './run_cli.ts';
+
+/** What one in-process run of the CLI produced. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@linkcode cli}. */
+export interface FakeIoOptions {
+  stdin?: string;
+  isTTY?: boolean;
+  tools?: readonly AnyTool[];
+  env?: Record<string, string | undefined>;
+}
+
+/** A fake io and readers of what was written. */
+export function fakeIo(options: FakeIoOptions = {}): { io: CliIo; stdout: () => string; stderr: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: { write: (s: string) => out.push(s) },
+    stderr: { write: (s: string) => err.push(s) },
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    isTTY: options.isTTY ?? false,
+    env: options.env ?? {},
+    ...(options.tools ? { extraTools: options.tools } : {}),
+  };
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+/** Runs the CLI in-process with a fake io. */
+export async function cli(argv: readonly string[], options: FakeIoOptions = {}): Promise<CliRun> {
+  const { io, stdout, stderr } = fakeIo(options);
+  const code = await runCli(argv, io);
+  return { code, stdout: stdout(), stderr: stderr() };
+}
+
+/** A fresh temporary directory. */
+export function tempDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'toolshed-cli-'));
+}

@@ -1,0 +1,114 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parseCliArgs } from './args.ts';
+import { FAMILY_NAMES } from './families.ts';
+import { UsageError } from './usage_error.ts';
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseCliArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return e;
+    throw e;
+  }
+  throw new Error(`expected a usage error for ${JSON.stringify(argv)}`);
+}
+
+describe('parseCliArgs', () => {
+  test('parseCliArgs reads the command, its arguments and every common flag', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-args-'));
+    const parsed = parseCliArgs([
+      'call', 'Read', '{"a":1}', '--cwd', dir, '--only', 'fs,shell', '--only=web', '--mode', 'plan',
+      '--allow', 'Read', '--allow', 'Bash(ls:*)', '--deny', 'WebFetch', '--ask', 'Edit', '--settings', 's.json',
+      '--mcp-config', 'm.json', '--yes', '--json',
+    ]);
+    expect(parsed).toEqual({
+      kind: 'command',
+      command: 'call',
+      positionals: ['Read', '{"a":1}'],
+      args: {
+        cwd: dir, families: ['fs', 'shell', 'web'], mode: 'plan', allow: ['Read', 'Bash(ls:*)'], deny: ['WebFetch'], ask: ['Edit'],
+        settings: 's.json', mcpConfig: 'm.json', yes: true, json: true,
+      },
+    });
+  });
+
+  test('parseCliArgs defaults to the current directory, every family and no rules', () => {
+    const parsed = parseCliArgs(['tools']);
+    expect(parsed).toMatchObject({ kind: 'command', args: { cwd: process.cwd(), families: [...FAMILY_NAMES], mode: undefined, allow: [], yes: false, json: false } });
+  });
+
+  test('parseCliArgs finds the command after flags and takes - as an argument', () => {
+    expect(parseCliArgs(['--json', 'call', 'Echo', '-'])).toMatchObject({ command: 'call', positionals: ['Echo', '-'], args: { json: true } });
+  });
+
+  test('parseCliArgs resolves a relative --cwd against the base directory', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-args-'));
+    await mkdtemp(path.join(dir, 'sub-'));
+    const parsed = parseCliArgs(['tools', '--cwd', '.'], { baseDir: dir });
+    expect(parsed).toMatchObject({ args: { cwd: dir } });
+  });
+
+  test('parseCliArgs returns help for --help, -h and help <command>, before checking anything else', () => {
+    expect(parseCliArgs(['--help'])).toEqual({ kind: 'help', command: undefined });
+    expect(parseCliArgs(['call', '-h', '--bogus'])).toEqual({ kind: 'help', command: 'call' });
+    expect(parseCliArgs(['help', 'run'])).toEqual({ kind: 'help', command: 'run' });
+    expect(parseCliArgs(['--version'])).toEqual({ kind: 'version' });
+  });
+
+  test('parseCliArgs names the planned commands of DESIGN.md', () => {
+    expect(parseCliArgs(['demo'])).toEqual({ kind: 'planned', name: 'demo' });
+    expect(parseCliArgs(['mcp', 'serve', '--http', '3000'])).toEqual({ kind: 'planned', name: 'mcp serve' });
+    expect(parseCliArgs(['rules', 'lint'])).toEqual({ kind: 'planned', name: 'rules lint' });
+    expect(parseCliArgs(['search', 'files'])).toEqual({ kind: 'planned', name: 'search' });
+  });
+
+  test('parseCliArgs rejects a missing or unknown command with a suggestion', () => {
+    expect(usageError([]).message).toBe('No command given.');
+    expect(usageError(['cal']).message).toContain('Did you mean "call"?');
+    expect(usageError(['mcp', 'serv']).message).toContain('Did you mean "mcp serve"?');
+  });
+
+  test('parseCliArgs rejects an unknown flag, naming it and the command', () => {
+    const e = usageError(['call', 'Echo', '{}', '--jsn']);
+    expect(e.message).toBe('Unknown flag "--jsn" for "toolshed call". Did you mean "--json"?');
+    expect(e.command).toBe('call');
+    expect(usageError(['tools', '-x']).message).toContain('"-x"');
+  });
+
+  test('parseCliArgs rejects a value flag without its value, and a boolean flag with one', () => {
+    expect(usageError(['tools', '--cwd']).message).toContain('--cwd needs a value');
+    expect(usageError(['tools', '--mode', '--json']).message).toContain('--mode needs a value');
+    expect(usageError(['tools', '--json=yes']).message).toContain('takes no value');
+  });
+
+  test('parseCliArgs rejects the wrong number of arguments', () => {
+    expect(usageError(['call', 'Echo']).message).toContain('missing <json|->');
+    expect(usageError(['run']).message).toContain('missing <file|->');
+    const extra = usageError(['call', 'Echo', '{"text":', '"hi"}']);
+    expect(extra.message).toContain('unexpected ""hi"}"');
+    expect(extra.message).toContain('Quote the JSON input');
+  });
+
+  test('parseCliArgs rejects an unknown mode, listing the valid ones', () => {
+    const e = usageError(['tools', '--mode', 'acceptEdit']);
+    expect(e.message).toContain('Did you mean "acceptEdits"?');
+    expect(e.message).toContain('bypassPermissions');
+  });
+
+  test('parseCliArgs rejects an unknown family in --only, listing the valid ones', () => {
+    const e = usageError(['tools', '--only', 'fs,files']);
+    expect(e.message).toContain('Unknown family "files"');
+    expect(e.message).toContain(FAMILY_NAMES.join(', '));
+    expect(e.command).toBe('tools');
+  });
+
+  test('parseCliArgs rejects a --cwd that does not exist or is a file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-args-'));
+    await writeFile(path.join(dir, 'f'), '');
+    expect(usageError(['tools', '--cwd', path.join(dir, 'nope')]).message).toContain('does not exist');
+    expect(usageError(['tools', '--cwd', path.join(dir, 'f')]).message).toContain('is not a directory');
+  });
+});

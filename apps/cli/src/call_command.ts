@@ -1,0 +1,39 @@
+import { contentToText, type ToolUseBlock } from '@toolshed/core';
+import type { CommandInvocation } from './args.ts';
+import type { CliIo } from './cli_io.ts';
+import { readJsonInput } from './_read_input.ts';
+import { runTurn } from './_run_turn.ts';
+import { withSession } from './session_from_args.ts';
+
+/**
+ * `toolshed call <Tool> <json|-> [--json]`: one call through the whole pipeline. Prints the
+ * result text (an error result on stderr), or with `--json` the `tool_result` block.
+ *
+ * @param invocation The tool name, the input (or `-` for stdin) and the flags.
+ * @param io The CLI's streams.
+ * @returns 0 when the result is ok, 1 when it is an error.
+ * @throws {UsageError} When the input is not a JSON object.
+ *
+ * @example
+ * ```ts
+ * await callCommand({ positionals: ['Read', '{"file_path":"a.ts"}'], args }, io);
+ * ```
+ */
+export async function callCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
+  const { positionals, args } = invocation;
+  const name = positionals[0]!;
+  const input = await readJsonInput(positionals[1]!, { command: 'call', position: 2 }, io);
+  return withSession(args, io, async (session) => {
+    const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_cli_call', name, input };
+    const [outcome] = await runTurn(session, [block], io);
+    const result = outcome!.result;
+    if (args.json) {
+      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } else {
+      const text = contentToText(result.content);
+      const out = text.endsWith('\n') || text === '' ? text : `${text}\n`;
+      (result.is_error ? io.stderr : io.stdout).write(out);
+    }
+    return result.is_error ? 1 : 0;
+  });
+}

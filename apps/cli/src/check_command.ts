@@ -1,0 +1,87 @@
+import type { PermissionDecision } from '@toolshed/core';
+import type { CommandInvocation } from './args.ts';
+import type { CliIo } from './cli_io.ts';
+import { readJsonInput } from './_read_input.ts';
+import { withSession, type GivenRule } from './session_from_args.ts';
+
+/** What `toolshed check --json` prints: always these four keys, `null` where a decision has none. */
+export interface CheckOutput {
+  behavior: PermissionDecision['behavior'];
+  reason: string;
+  rule: string | null;
+  source: string | null;
+}
+
+/**
+ * `toolshed check <Tool> <json|-> [--json]`: the permission decision for a call, without running
+ * the tool or its hooks (`session.explain`). Prints `allow|ask|deny: reason (rule "X" from SOURCE)`,
+ * or with `--json` `{ "behavior", "reason", "rule", "source" }`.
+ *
+ * @param invocation The tool name, the input (or `-` for stdin) and the flags.
+ * @param io The CLI's streams.
+ * @returns 0: the decision was printed, whatever it is.
+ * @throws {UsageError} When the input is not a JSON object.
+ *
+ * @example
+ * ```ts
+ * await checkCommand({ positionals: ['Bash', '{"command":"rm -rf /"}'], args }, io);
+ * // deny: Denied by rule "Bash(rm:*)" from options (rule "Bash(rm:*)" from options)
+ * ```
+ */
+export async function checkCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
+  const { positionals, args } = invocation;
+  const name = positionals[0]!;
+  const input = await readJsonInput(positionals[1]!, { command: 'check', position: 2 }, io);
+  return withSession(args, io, async (session, { rules }) => {
+    const decision = blanketDenial(await session.explain(name, input), name, rules);
+    const output: CheckOutput = { behavior: decision.behavior, reason: decision.reason, rule: decision.rule ?? null, source: decision.source ?? null };
+    io.stdout.write(args.json ? `${JSON.stringify(output, null, 2)}\n` : `${formatDecision(output)}\n`);
+    return 0;
+  });
+}
+
+/**
+ * The one-line text form of a decision.
+ *
+ * @param decision The decision, as {@linkcode CheckOutput}.
+ * @returns `allow|ask|deny: reason (rule "X" from SOURCE)`; the part in parentheses only says
+ *   what the decision has.
+ *
+ * @example
+ * ```ts
+ * formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' }); // 'deny: Denied (rule "Bash" from cli)'
+ * ```
+ */
+export function formatDecision(decision: CheckOutput): string {
+  const origin = decision.rule !== null
+    ? ` (rule "${decision.rule}" from ${decision.source ?? 'an unknown source'})`
+    : decision.source !== null
+    ? ` (from ${decision.source})`
+    : '';
+  return `${decision.behavior}: ${decision.reason}${origin}`;
+}
+
+/**
+ * A deny rule without a specifier (`--deny Writer`) takes the tool out of the pool, so core's
+ * explain can only say "No such tool available". The rule is what decided, so name it.
+ */
+function blanketDenial(decision: PermissionDecision, name: string, rules: readonly GivenRule[]): PermissionDecision {
+  if (decision.behavior !== 'deny' || decision.source !== 'pool') return decision;
+  const rule = rules.find((r) => r.behavior === 'deny' && namesTool(r.raw.trim(), name));
+  if (!rule) return decision;
+  return {
+    behavior: 'deny',
+    reason: `Denied by rule "${rule.raw}" from ${rule.source}: a deny rule without a specifier removes ${name} from the pool`,
+    rule: rule.raw,
+    source: rule.source,
+  };
+}
+
+/** Whether a rule without a specifier names the tool: `Name`, `mcp__server` or `mcp__server__*`. */
+function namesTool(rule: string, name: string): boolean {
+  if (rule.includes('(')) return false;
+  if (rule === name) return true;
+  if (!rule.startsWith('mcp__')) return false;
+  const prefix = rule.endsWith('__*') ? rule.slice(0, -1) : rule.slice('mcp__'.length).includes('__') ? undefined : `${rule}__`;
+  return prefix !== undefined && name.startsWith(prefix) && name.length > prefix.length;
+}

@@ -1,0 +1,98 @@
+import type { Family } from '@toolshed/core';
+import { describeError } from '@toolshed/core';
+import { UsageError } from './usage_error.ts';
+
+/** The family names `--only` accepts, in the order they are loaded. */
+export const FAMILY_NAMES = ['fs', 'shell', 'web', 'agent', 'search', 'mcp'] as const;
+
+/** One of {@linkcode FAMILY_NAMES}. */
+export type FamilyName = (typeof FAMILY_NAMES)[number];
+
+/** Options of {@linkcode loadFamilies}. */
+export interface LoadFamiliesOptions {
+  /** The parsed `--mcp-config` file, passed to `mcpServers`. @default {} */
+  mcpConfig?: Record<string, unknown>;
+  /** The `--mcp-config` path as given, named when the bridge rejects the configuration. */
+  mcpConfigFile?: string;
+}
+
+// Imported on demand: `--only fs` does not load the other packages, and a package that is
+// missing or broken costs only its own family (a warning), never the whole CLI.
+const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Family>> = {
+  fs: async () => (await import('@toolshed/tool-fs')).fileTools(),
+  shell: async () => (await import('@toolshed/tool-shell')).shellTools(),
+  web: async () => (await import('@toolshed/tool-web')).webTools(),
+  agent: async () => (await import('@toolshed/tool-agent')).agentTools(),
+  search: async () => (await import('@toolshed/toolsearch')).toolSearch(),
+  mcp: async ({ mcpConfig, mcpConfigFile }) => {
+    const { mcpServers } = await import('@toolshed/mcp-bridge');
+    try {
+      // The bridge checks the shape itself (and says which server and key are wrong).
+      return mcpServers((mcpConfig ?? {}) as Parameters<typeof mcpServers>[0]);
+    } catch (e) {
+      if (mcpConfigFile === undefined || !(e instanceof TypeError)) throw e;
+      throw new UsageError(`The --mcp-config file "${mcpConfigFile}" is not a valid MCP configuration: ${e.message}`, { showUsage: false });
+    }
+  },
+};
+
+/**
+ * Reads the values of `--only` (each may be a comma-separated list) into family names.
+ *
+ * @param values Every `--only` value given; empty means all families.
+ * @returns The names, without duplicates, in {@linkcode FAMILY_NAMES} order.
+ * @throws {UsageError} For a name that is not a family, listing the valid ones.
+ *
+ * @example
+ * ```ts
+ * parseFamilyList(['fs,shell', 'web']); // ['fs', 'shell', 'web']
+ * parseFamilyList([]);                  // every family
+ * ```
+ */
+export function parseFamilyList(values: readonly string[]): FamilyName[] {
+  if (values.length === 0) return [...FAMILY_NAMES];
+  const wanted = new Set<string>();
+  for (const value of values) {
+    for (const part of value.split(',')) {
+      const name = part.trim();
+      if (name === '') continue;
+      if (!(FAMILY_NAMES as readonly string[]).includes(name)) {
+        throw new UsageError(`Unknown family "${name}" in --only. Valid families: ${FAMILY_NAMES.join(', ')} (for example --only fs,shell).`);
+      }
+      wanted.add(name);
+    }
+  }
+  if (wanted.size === 0) throw new UsageError(`--only names no family. Valid families: ${FAMILY_NAMES.join(', ')} (for example --only fs,shell).`);
+  return FAMILY_NAMES.filter((name) => wanted.has(name));
+}
+
+/**
+ * Builds the families for a session: imports each selected family package and calls its factory.
+ * A package that fails to import or to build its family is skipped with a warning: one broken
+ * family must not take the others down.
+ *
+ * @param names The families to load, from {@linkcode parseFamilyList}.
+ * @param options The MCP configuration.
+ * @returns The families that loaded, and one warning per family that did not.
+ * @throws {UsageError} When the MCP bridge rejects the `--mcp-config` configuration.
+ *
+ * @example
+ * ```ts
+ * const { families, warnings } = await loadFamilies(['fs', 'shell']);
+ * const session = await createSession({ cwd, families });
+ * ```
+ */
+export async function loadFamilies(
+  names: readonly FamilyName[],
+  options: LoadFamiliesOptions = {},
+): Promise<{ families: Family[]; warnings: string[] }> {
+  const settled = await Promise.allSettled(names.map((name) => LOADERS[name](options)));
+  const families: Family[] = [];
+  const warnings: string[] = [];
+  for (const outcome of settled) if (outcome.status === 'rejected' && outcome.reason instanceof UsageError) throw outcome.reason;
+  settled.forEach((outcome, i) => {
+    if (outcome.status === 'fulfilled') families.push(outcome.value);
+    else warnings.push(`The "${names[i]}" family could not be loaded (${describeError(outcome.reason)}); continuing without it. Leave it out with --only to silence this.`);
+  });
+  return { families, warnings };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, test } from 'vitest';
+import { runCli } from './run_cli.ts';
+import { cli, fakeIo, tempDir } from './_test_io.ts';
+import { testTools as tools } from './_test_tools.ts';
+
+describe('runCli', () => {
+  test('runCli prints the overall help on stdout for --help and help', async () => {
+    for (const argv of [['--help'], ['-h'], ['help']]) {
+      const r = await cli(argv);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Usage: toolshed <command>');
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  test('runCli prints the help of a command for <command> --help', async () => {
+    const r = await cli(['run', '--help']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^Usage: toolshed run <file\|->/);
+  });
+
+  test('runCli prints the version', async () => {
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^toolshed \d+\.\d+\.\d+/);
+  });
+
+  test('every usage error exits 2 with the message and the right usage on stderr', async () => {
+    const cases: [string[], string, string][] = [
+      [[], 'No command given.', 'Usage:\n  toolshed tools'],
+      [['lint'], 'Unknown command "lint"', 'Usage:\n  toolshed tools'],
+      [['call', 'Echo', '{}', '--frobnicate'], 'Unknown flag "--frobnicate"', 'Usage: toolshed call'],
+      [['call', 'Echo'], 'missing <json|->', 'Usage: toolshed call'],
+      [['check'], 'missing <Tool> <json|->', 'Usage: toolshed check'],
+      [['run', 'a.json', 'b.json'], 'unexpected "b.json"', 'Usage: toolshed run'],
+      [['tools', '--mode', 'yolo'], 'Unknown permission mode "yolo"', 'Usage: toolshed tools'],
+      [['tools', '--only', 'fs,lsp'], 'Unknown family "lsp"', 'Usage: toolshed tools'],
+      [['tools', '--cwd', '/no/such/dir'], '--cwd "/no/such/dir" does not exist', 'Usage: toolshed tools'],
+      [['tools', '--settings'], '--settings needs a value', 'Usage: toolshed tools'],
+      [['call', 'Echo', '{"text": "a",}'], 'is not valid JSON', 'Usage: toolshed call'],
+      [['run', '-'], 'is not valid JSON', 'Usage: toolshed run'],
+    ];
+    for (const [argv, message, usage] of cases) {
+      const r = await cli(argv, { tools, stdin: 'not json' });
+      expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain(usage);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  test('the planned commands say they are not yet implemented and exit 2, pointing at what exists', async () => {
+    for (const argv of [['demo'], ['search', 'files'], ['mcp', 'serve'], ['chat'], ['bench', '--quick'], ['rules', 'lint']]) {
+      const r = await cli(argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('is not yet implemented');
+      expect(r.stderr).toContain('tools, call, check, run');
+    }
+  });
+
+  test('an invalid permission rule from the flags exits 2 with core\'s message', async () => {
+    const cwd = await tempDir();
+    const r = await cli(['check', 'Echo', '{"text":"x"}', '--deny', 'Echo(unclosed', '--cwd', cwd], { tools });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Echo(unclosed');
+  });
+
+  test('an unexpected error prints one line and exits 1, without a stack', async () => {
+    const { io, stderr } = fakeIo();
+    io.stdout = { write: () => { throw new Error('EIO: the terminal went away'); } };
+    const code = await runCli(['--version'], io);
+    expect(code).toBe(1);
+    expect(stderr()).toBe('toolshed: EIO: the terminal went away\n');
+  });
+
+  test('TOOLSHED_DEBUG=1 adds the stack to an unexpected error', async () => {
+    const { io, stderr } = fakeIo({ env: { TOOLSHED_DEBUG: '1' } });
+    io.stdout = { write: () => { throw new Error('EIO: the terminal went away'); } };
+    expect(await runCli(['--version'], io)).toBe(1);
+    expect(stderr()).toMatch(/^toolshed: EIO: the terminal went away\nError: EIO: the terminal went away\n\s+at /);
+  });
+});

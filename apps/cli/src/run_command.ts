@@ -1,0 +1,82 @@
+import { contentToText, type ToolResultBlock } from '@toolshed/core';
+import type { CommandInvocation } from './args.ts';
+import type { CliIo } from './cli_io.ts';
+import { readJsonSource } from './_read_input.ts';
+import { runTurn, type TurnResult } from './_run_turn.ts';
+import { withSession } from './session_from_args.ts';
+import { parseTranscript } from './transcript.ts';
+
+/** Options of {@linkcode runCommand}. */
+export interface RunCommandOptions {
+  /** What a relative transcript path resolves against. @default process.cwd() */
+  baseDir?: string;
+}
+
+/**
+ * `toolshed run <file|-> [--json]`: replays a transcript — a JSON array of turns, each an array
+ * of `tool_use` blocks — through one session, turn after turn, so that state carries over (a
+ * Read in turn 1 counts for an Edit in turn 2). Prints each turn's results with tool name,
+ * ok/error and duration, or with `--json` `{ "turns": [[tool_result, ...], ...], "metrics": {...} }`.
+ *
+ * @param invocation The transcript path (or `-` for stdin) and the flags.
+ * @param io The CLI's streams.
+ * @param options Where a relative path starts.
+ * @returns 0 when every result is ok, 1 when any is an error.
+ * @throws {UsageError} When the file cannot be read, is not JSON, or is not a transcript (naming the turn).
+ *
+ * @example
+ * ```ts
+ * await runCommand({ positionals: ['transcript.json'], args }, io);
+ * ```
+ */
+export async function runCommand(invocation: CommandInvocation, io: CliIo, options: RunCommandOptions = {}): Promise<number> {
+  const { positionals, args } = invocation;
+  const { value, name } = await readJsonSource(positionals[0]!, 'run', io, options.baseDir ?? process.cwd());
+  const turns = parseTranscript(value, name);
+  return withSession(args, io, async (session) => {
+    const results: ToolResultBlock[][] = [];
+    let failed = 0;
+    let calls = 0;
+    let totalMs = 0;
+    for (const [i, turn] of turns.entries()) {
+      const started = performance.now();
+      const outcomes = await runTurn(session, turn, io);
+      const turnMs = performance.now() - started;
+      totalMs += turnMs;
+      calls += outcomes.length;
+      failed += outcomes.filter((o) => o.result.is_error).length;
+      results.push(outcomes.map((o) => o.result));
+      if (!args.json) io.stdout.write(formatTurn(i, outcomes, turnMs));
+    }
+    if (args.json) {
+      io.stdout.write(`${JSON.stringify({ turns: results, metrics: session.metrics() }, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${plural(turns.length, 'turn')}, ${plural(calls, 'call')}, ${plural(failed, 'error')}, ${ms(totalMs)}\n`);
+    }
+    return failed > 0 ? 1 : 0;
+  });
+}
+
+function formatTurn(index: number, outcomes: readonly TurnResult[], turnMs: number): string {
+  const lines = [`Turn ${index + 1}: ${plural(outcomes.length, 'call')} in ${ms(turnMs)}`];
+  const nameWidth = Math.max(0, ...outcomes.map((o) => o.toolName.length));
+  const idWidth = Math.max(0, ...outcomes.map((o) => o.result.tool_use_id.length));
+  for (const o of outcomes) {
+    const status = o.result.is_error ? 'error' : 'ok   ';
+    lines.push(`  ${status}  ${o.toolName.padEnd(nameWidth)}  ${o.result.tool_use_id.padEnd(idWidth)}  ${ms(o.durationMs).padStart(8)}  ${preview(contentToText(o.result.content))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function preview(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+function ms(value: number): string {
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,101 @@
+import type { AnyTool, CatalogEntry } from '@toolshed/core';
+import type { CommandInvocation } from './args.ts';
+import type { CliIo } from './cli_io.ts';
+import { withSession } from './session_from_args.ts';
+
+/** One row of `toolshed tools --json`. */
+export interface ToolRow {
+  name: string;
+  family: string;
+  /** For the input `{}`; null when `{}` is not a valid input (the flag varies by input) or the tool is not loaded. */
+  readOnly: boolean | null;
+  /** Like `readOnly`. */
+  concurrencySafe: boolean | null;
+  deferred: boolean;
+  description: string;
+}
+
+/**
+ * `toolshed tools [--json]`: the pool — name, family, read-only, concurrency-safe, deferred.
+ * Read-only and concurrency-safe are per input; they are computed for `{}` when it parses.
+ *
+ * @param invocation The flags (no positionals).
+ * @param io The CLI's streams.
+ * @returns The exit code, 0.
+ *
+ * @example
+ * ```ts
+ * await toolsCommand({ positionals: [], args }, io); // prints the table
+ * ```
+ */
+export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
+  const { args } = invocation;
+  return withSession(args, io, async (session) => {
+    const rows = session.catalog().map(toolRow);
+    if (args.json) {
+      io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return 0;
+    }
+    if (rows.length === 0) {
+      io.stdout.write(`No tools: the families loaded (${args.families.join(', ')}) have none yet.\n`);
+      return 0;
+    }
+    const unloaded = session.catalog().some((e) => !e.tool);
+    io.stdout.write(formatTable(rows, session.catalog()));
+    if (unloaded) io.stdout.write('\n? = the tool\'s family is loaded lazily and not imported yet.\n');
+    return 0;
+  });
+}
+
+/**
+ * The row of one catalog entry.
+ *
+ * @param entry An entry of `session.catalog()`.
+ * @returns The row, flags computed for the input `{}`.
+ *
+ * @example
+ * ```ts
+ * session.catalog().map(toolRow);
+ * ```
+ */
+export function toolRow(entry: CatalogEntry): ToolRow {
+  const { readOnly, concurrencySafe } = flagsForEmptyInput(entry.tool);
+  return { name: entry.name, family: entry.family, readOnly, concurrencySafe, deferred: entry.deferred, description: entry.description };
+}
+
+function flagsForEmptyInput(tool: AnyTool | undefined): { readOnly: boolean | null; concurrencySafe: boolean | null } {
+  const none = { readOnly: null, concurrencySafe: null };
+  if (!tool) return none;
+  let parsed;
+  try {
+    parsed = tool.inputSchema.safeParse({});
+  } catch {
+    return none;
+  }
+  if (!parsed.success) return none;
+  return { readOnly: flag(() => tool.isReadOnly(parsed.data)), concurrencySafe: flag(() => tool.isConcurrencySafe(parsed.data)) };
+}
+
+function flag(fn: () => unknown): boolean | null {
+  try {
+    const value = fn();
+    return typeof value === 'boolean' ? value : null;
+  } catch {
+    return null; // a flag function that throws on {} needs a real input to answer
+  }
+}
+
+function formatTable(rows: readonly ToolRow[], entries: readonly CatalogEntry[]): string {
+  const loaded = new Set(entries.filter((e) => e.tool).map((e) => e.name));
+  const yesNo = (row: ToolRow, value: boolean | null) => (value === null ? (loaded.has(row.name) ? 'varies' : '?') : value ? 'yes' : 'no');
+  const header = ['NAME', 'FAMILY', 'READ-ONLY', 'CONCURRENCY-SAFE', 'DEFERRED', 'DESCRIPTION'];
+  const cells = rows.map((r) => [r.name, r.family, yesNo(r, r.readOnly), yesNo(r, r.concurrencySafe), r.deferred ? 'yes' : 'no', firstLine(r.description)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), ...cells.map(line)].join('\n') + '\n';
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0]!.trim();
+  return line.length > 72 ? `${line.slice(0, 71)}…` : line;
+}
