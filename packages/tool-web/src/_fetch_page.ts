@@ -1,0 +1,223 @@
+import { STATUS_CODES } from 'node:http';
+import type { Readable } from 'node:stream';
+import { request } from 'undici';
+import { ToolshedError } from '@toolshed/core';
+import { pinnedAgent, type ConnectFunction } from './connect.ts';
+import { resolveGuardedHost, type LookupFunction } from './network_guard.ts';
+import { effectivePort } from './host_pattern.ts';
+import { readBody } from './_read_body.ts';
+import { classifyContentType, type ContentKind } from './_content_type.ts';
+
+/** What {@linkcode fetchPage} needs. */
+export interface FetchPageOptions {
+  lookup: LookupFunction | undefined;
+  connect: ConnectFunction;
+  /** Whether the user opened this URL's host to private addresses. */
+  privateAllowed: (url: URL) => boolean;
+  maxBytes: number;
+  maxRedirects: number;
+  timeoutMs: number;
+  userAgent: string;
+  signal: AbortSignal;
+  onProgress: (message: string) => void;
+}
+
+/** A page fetched: its bytes and what the server said about them. */
+export interface FetchedContent {
+  kind: 'content';
+  /** The URL after the http→https upgrade, before same-host redirects. */
+  requestedUrl: string;
+  finalUrl: string;
+  status: number;
+  statusText: string;
+  contentType: string;
+  contentKind: ContentKind;
+  body: Buffer;
+  truncated: boolean;
+  /** Reached through an explicitly opened private host. */
+  isPrivate: boolean;
+}
+
+/** A redirect to another host, reported rather than followed. */
+export interface FetchedRedirect {
+  kind: 'redirect';
+  requestedUrl: string;
+  /** The URL that answered with the redirect. */
+  fromUrl: string;
+  toUrl: string;
+  status: number;
+  statusText: string;
+  isPrivate: boolean;
+}
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Fetches one URL behind the network guard: every hop's host resolved and checked, each
+ * connection pinned to the checked addresses, http upgraded to https unless the host is an
+ * explicitly opened private one, same-host redirects followed (up to `maxRedirects`), a redirect
+ * to another host returned, binary types refused before their body is read, the body capped,
+ * and the whole exchange under one timeout.
+ *
+ * @param input The URL, already validated.
+ * @param options Limits, the resolver and connector, and the private-host opening.
+ * @returns The content or the cross-host redirect.
+ * @throws {ToolshedError} With a message for the model: refused, timed out, HTTP error, binary type, ….
+ *
+ * @example
+ * ```ts
+ * const page = await fetchPage(new URL('https://example.com/'), { lookup: undefined, connect: directConnect, privateAllowed: () => false,
+ *   maxBytes: 10 * 1024 * 1024, maxRedirects: 10, timeoutMs: 60_000, userAgent: 'x', signal, onProgress: console.log });
+ * if (page.kind === 'content') page.body.toString('utf8');
+ * ```
+ */
+export async function fetchPage(input: URL, options: FetchPageOptions): Promise<FetchedContent | FetchedRedirect> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timed out'));
+  }, options.timeoutMs);
+  const onOuterAbort = () => controller.abort(options.signal.reason ?? new Error('aborted'));
+  if (options.signal.aborted) onOuterAbort();
+  else options.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const progress = { received: 0 };
+  let current = new URL(input.href);
+  try {
+    return await run();
+  } catch (e) {
+    if (timedOut) {
+      const got = progress.received > 0 ? ` after receiving ${formatBytes(progress.received)}` : ' before the server answered';
+      throw new ToolshedError('web_fetch_timeout', `WebFetch timed out after ${formatSeconds(options.timeoutMs)} fetching "${current.href}"${got}; the server is slow or the body never ends. Try again later or another URL.`, { cause: e });
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', onOuterAbort);
+  }
+
+  async function run(): Promise<FetchedContent | FetchedRedirect> {
+    const signal = controller.signal;
+    let requestedUrl: string | undefined;
+    for (let hop = 0; ; hop++) {
+      const privateAllowed = options.privateAllowed(current);
+      const host = await resolveGuardedHost(current, {
+        lookup: options.lookup,
+        privateAllowed,
+        allowRule: `WebFetch(domain:${current.hostname})`,
+      });
+      // Claude Code upgrades http to https; an explicitly opened private host (a dev server) keeps http.
+      if (current.protocol === 'http:' && !host.isPrivate) {
+        current = new URL(current.href);
+        current.protocol = 'https:';
+      }
+      requestedUrl ??= current.href;
+      if (hop > 0) options.onProgress(`Following a redirect to ${current.href}`);
+      const agent = pinnedAgent(host, options.connect, signal);
+      try {
+        const response = await request(current, {
+          method: 'GET',
+          dispatcher: agent,
+          signal,
+          headers: {
+            'user-agent': options.userAgent,
+            accept: 'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/json;q=0.9, text/plain;q=0.8, */*;q=0.5',
+            'accept-encoding': 'gzip, deflate, br',
+          },
+        });
+        const status = response.statusCode;
+        const statusText = STATUS_CODES[status] ?? '';
+        if (REDIRECT.has(status)) {
+          discard(response.body);
+          const location = header(response.headers['location']);
+          if (!location) throw new ToolshedError('web_fetch_http', `"${current.href}" answered ${status} ${statusText} without a Location header, so there is nothing to follow.`);
+          let next: URL;
+          try {
+            next = new URL(location, current);
+          } catch {
+            throw new ToolshedError('web_fetch_http', `"${current.href}" redirects to ${JSON.stringify(location)}, which is not a valid URL.`);
+          }
+          if (!sameHost(current, next)) {
+            return { kind: 'redirect', requestedUrl, fromUrl: current.href, toUrl: next.href, status, statusText, isPrivate: host.isPrivate };
+          }
+          if (hop + 1 > options.maxRedirects) {
+            throw new ToolshedError('web_fetch_http', `"${requestedUrl}" redirected more than ${options.maxRedirects} times (last to "${next.href}"); it is probably a redirect loop.`);
+          }
+          current = next;
+          continue;
+        }
+        if (status < 200 || status >= 300) {
+          discard(response.body);
+          throw new ToolshedError('web_fetch_http', `"${current.href}" answered HTTP ${status}${statusText ? ` ${statusText}` : ''}; the page could not be fetched.`);
+        }
+        const contentType = header(response.headers['content-type']) ?? '';
+        const contentKind = classifyContentType(contentType);
+        if (contentKind === 'binary') {
+          discard(response.body);
+          const type = contentType.split(';')[0]!.trim();
+          throw new ToolshedError('web_fetch_unsupported_type', `"${current.href}" is "${type}" content, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`);
+        }
+        const { data, truncated } = await readBody(response.body, header(response.headers['content-encoding']), { maxBytes: options.maxBytes, progress });
+        return {
+          kind: 'content',
+          requestedUrl,
+          finalUrl: current.href,
+          status,
+          statusText,
+          contentType,
+          contentKind,
+          body: data,
+          truncated,
+          isPrivate: host.isPrivate,
+        };
+      } finally {
+        // Not awaited: closing waits for the socket to drain, and a torn-down body is already gone.
+        agent.destroy().catch(() => {});
+      }
+    }
+  }
+}
+
+/**
+ * Whether a redirect stays on the same host: the same name and port, or the http→https upgrade
+ * of the same name on default ports; never a downgrade to http, never credentials.
+ */
+function sameHost(from: URL, to: URL): boolean {
+  if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;
+  if (to.username || to.password) return false;
+  if (from.hostname.toLowerCase() !== to.hostname.toLowerCase()) return false;
+  if (from.protocol === 'https:' && to.protocol === 'http:') return false;
+  if (from.protocol === to.protocol) return effectivePort(from) === effectivePort(to);
+  return !from.port && !to.port;
+}
+
+/** Drops a body unread; undici reports destroying an unread body as an error nobody needs. */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A byte count for people: `512 B`, `12.3 KB`, `4.0 MB`.
+ *
+ * @param bytes The count.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * formatBytes(12_600); // '12.3 KB'
+ * ```
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,95 @@
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { ToolshedError } from '@toolshed/core';
+
+/** What {@linkcode readBody} read. */
+export interface BodyRead {
+  data: Buffer;
+  /** True when the body went past the cap and reading stopped there. */
+  truncated: boolean;
+}
+
+/**
+ * Reads a response body, decompressing gzip, deflate and br, and stops once `maxBytes` of
+ * decompressed data have arrived: the rest is never read (the connection is torn down), so
+ * neither a huge body nor a compression bomb is buffered past the cap.
+ *
+ * @param body The response body stream.
+ * @param contentEncoding The `content-encoding` header, if any.
+ * @param options `maxBytes`, and `progress`, whose `received` counts decompressed bytes as they come.
+ * @returns The bytes, at most `maxBytes`.
+ * @throws {ToolshedError} `web_fetch_decode` for an unknown encoding or a corrupt compressed body;
+ *   the stream's error (an abort) otherwise.
+ *
+ * @example
+ * ```ts
+ * const { data, truncated } = await readBody(response.body, response.headers['content-encoding'], { maxBytes: 1024, progress: { received: 0 } });
+ * ```
+ */
+export async function readBody(
+  body: Readable,
+  contentEncoding: string | undefined,
+  options: { maxBytes: number; progress: { received: number } },
+): Promise<BodyRead> {
+  const codings = (contentEncoding ?? '').toLowerCase().split(',').map((c) => c.trim()).filter((c) => c && c !== 'identity');
+  let stream: Readable = body;
+  const stages: Readable[] = [body];
+  // Codings are listed in the order they were applied; undo them last first.
+  for (const coding of [...codings].reverse()) {
+    const next = decoderFor(coding);
+    if (!next) {
+      body.on('error', () => {});
+      body.destroy();
+      throw new ToolshedError('web_fetch_decode', `The server sent the content encoded as "${coding}", which WebFetch cannot decode (it reads gzip, deflate and br).`);
+    }
+    stream.on('error', (e) => next.destroy(e));
+    stream.pipe(next);
+    stages.push(next);
+    stream = next;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of stream) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      if (size + buf.length > options.maxBytes) {
+        chunks.push(buf.subarray(0, options.maxBytes - size));
+        size = options.maxBytes;
+        options.progress.received = size;
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+      options.progress.received = size;
+    }
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('Z_')) {
+      throw new ToolshedError('web_fetch_decode', `The server said the content is encoded as "${codings.join(', ')}" but the body does not decode (${code}); the server is misbehaving, try again later.`, { cause: e });
+    }
+    throw e;
+  } finally {
+    for (const stage of stages) {
+      // Tearing down a body that was not read to its end is the point here, not an error.
+      stage.on('error', () => {});
+      if (!stage.destroyed) stage.destroy();
+    }
+  }
+  return { data: Buffer.concat(chunks, size), truncated };
+}
+
+function decoderFor(coding: string): Readable & NodeJS.WritableStream | undefined {
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,434 @@
+import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { buildTool, modelClientKey, ruleMatchesTool, ToolshedError, type Tool, type ToolContext, type ValidationResult } from '@toolshed/core';
+import { classifyAddress } from './address_policy.ts';
+import { directConnect, type ConnectFunction } from './connect.ts';
+import { FetchCache, type FetchCacheOptions } from './fetch_cache.ts';
+import { domainPatternOf, hostPatternMatches, matchDomainSpecifier, parseHostPattern, type HostPattern } from './host_pattern.ts';
+import type { LookupFunction } from './network_guard.ts';
+import { fetchPage, formatBytes } from './_fetch_page.ts';
+import { decodeText, sniffContent } from './_content_type.ts';
+import { htmlToMarkdown } from './html_to_markdown.ts';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** Input of {@linkcode webFetchTool}: Claude Code's fields. */
+export const webFetchInput = z.strictObject({
+  url: z.string().describe('The URL to fetch content from'),
+  prompt: z.string().describe('What to find out or extract from the fetched content'),
+});
+
+/** What a WebFetch call returns; the model sees `result`. */
+export interface WebFetchOutput {
+  /** The URL as asked for (after the http→https upgrade). */
+  url: string;
+  /** The URL the content came from, after same-host redirects. */
+  finalUrl: string;
+  /** The HTTP status (of the redirect, for a redirect to another host). */
+  code: number;
+  codeText: string;
+  contentType: string;
+  /** Bytes of content received (decompressed). */
+  bytes: number;
+  durationMs: number;
+  /** Served from the 15-minute cache. */
+  fromCache: boolean;
+  /** What the model reads. */
+  result: string;
+}
+
+/** Options of {@linkcode createWebFetchTool}. */
+export interface WebFetchOptions {
+  /**
+   * Private hosts the user opens to WebFetch (`localhost:3000`, `intranet.example`,
+   * `*.corp.internal`, `10.0.0.5`); everything else that resolves to a loopback, private or
+   * link-local address is refused. A `WebFetch(domain:HOST)` allow rule opens a host too.
+   * @default []
+   */
+  allowPrivateHosts?: readonly string[];
+  /**
+   * Hosts fetched without asking, as Claude Code preapproves documentation sites; other hosts
+   * need a `WebFetch(domain:…)` allow rule or the user's approval.
+   * @default DEFAULT_PREAPPROVED_HOSTS
+   */
+  preapprovedHosts?: readonly string[];
+  /** The whole exchange, redirects and body included. @default 60000 */
+  timeoutMs?: number;
+  /** Decompressed bytes read at most; the rest is never downloaded. @default 10485760 (10 MB) */
+  maxBytes?: number;
+  /** Characters of Markdown returned (or given to the model) at most. @default 100000 */
+  maxMarkdownChars?: number;
+  /** Same-host redirects followed. @default 10 */
+  maxRedirects?: number;
+  /** The cache of fetched pages, or false for none. @default 15 minutes, 50 000 000 characters */
+  cache?: FetchCacheOptions | false;
+  /** Extract the main content of HTML pages with Readability. @default true */
+  readability?: boolean;
+  /** @default `Toolshed-WebFetch/<version>` */
+  userAgent?: string;
+  /** Resolves host names (tests give fixed answers). @default `dns.lookup` with all addresses */
+  lookup?: LookupFunction;
+  /**
+   * Dials a checked address. Tests use it to reach a loopback server for a public address; it
+   * only ever receives addresses the guard has checked. @default {@linkcode directConnect}
+   */
+  connect?: ConnectFunction;
+}
+
+/**
+ * Documentation hosts WebFetch reads without asking, a short list in the spirit of Claude Code's.
+ * @example
+ * ```ts
+ * createWebFetchTool({ preapprovedHosts: [...DEFAULT_PREAPPROVED_HOSTS, 'docs.internal.example'] });
+ * ```
+ */
+export const DEFAULT_PREAPPROVED_HOSTS: readonly string[] = [
+  'developer.mozilla.org',
+  'docs.python.org',
+  'nodejs.org',
+  'www.typescriptlang.org',
+  'docs.rs',
+  'doc.rust-lang.org',
+  'go.dev',
+  'pkg.go.dev',
+  'docs.oracle.com',
+  'learn.microsoft.com',
+  'docs.github.com',
+  'docs.anthropic.com',
+  'docs.claude.com',
+  'react.dev',
+  'vuejs.org',
+  'docs.djangoproject.com',
+  'flask.palletsprojects.com',
+  'fastapi.tiangolo.com',
+  'kubernetes.io',
+  'docs.docker.com',
+  'www.postgresql.org',
+  'git-scm.com',
+];
+
+const MAX_URL_LENGTH = 2000;
+const RULE_TARGET = { name: 'WebFetch', aliases: [] as string[] };
+
+function describeWebFetch(limits: { maxBytes: number; maxMarkdownChars: number; timeoutMs: number }): string {
+  return `Fetches a URL and answers a prompt about its content.
+- Takes a URL and a prompt. HTML is converted to Markdown (main content only, without navigation or scripts); Markdown, JSON and plain text are read as they are.
+- When the session has a model for small tasks, the content is processed with your prompt and the answer returned; otherwise the Markdown is returned with your prompt restated at the top, and you answer it yourself.
+- Use it to read documentation, an article, an API response or any page the user points you to. To find pages, use WebSearch first if it is available.
+
+Usage notes:
+- The URL must be complete and valid, with http:// or https://. HTTP is upgraded to HTTPS (except for private hosts the user opened).
+- Read-only: it changes nothing, locally or remotely (GET only).
+- Text only: images, PDFs, archives and other binary content are refused. At most ${formatBytes(limits.maxBytes)} is downloaded and ${limits.maxMarkdownChars.toLocaleString('en-US')} characters of content returned; a call gives up after ${Math.round(limits.timeoutMs / 1000)} seconds.
+- Repeated fetches of the same URL within 15 minutes are served from a cache.
+- When a URL redirects to a different host, the redirect is not followed: the result gives the new URL, and you call WebFetch again with it (the user may be asked about the new host).
+- Loopback, private and link-local addresses (localhost, 10.x, 192.168.x, 169.254.169.254, …) are refused unless the user opened the host. Do not try other spellings of such an address.
+- Fetching from a host may need the user's approval; a denial names the rule that would allow it.`;
+}
+
+const MODEL_SYSTEM = 'You answer questions about a web page the user fetched. Use only the page content given. Be concise and specific.';
+
+const MODEL_GUIDE = `Answer from the content above only. Quote sparingly: short quotations in quotation marks (at most about 125 characters each), everything else in your own words. If the content does not answer the request, say so.`;
+
+type CachedPage =
+  | {
+    kind: 'content';
+    requestedUrl: string;
+    finalUrl: string;
+    status: number;
+    statusText: string;
+    contentType: string;
+    bytes: number;
+    text: string;
+    notes: string[];
+    isPrivate: boolean;
+  }
+  | { kind: 'redirect'; requestedUrl: string; fromUrl: string; toUrl: string; status: number; statusText: string; isPrivate: boolean };
+
+/**
+ * Builds a WebFetch tool with its own options and cache. {@linkcode webTools} calls it; use it
+ * directly to put WebFetch in a session without the rest of the family.
+ *
+ * @param options Limits, the private hosts the user opens, the cache, and (for tests) the
+ *   resolver and connector.
+ * @returns The tool.
+ * @throws {RangeError} If a limit is not a positive number or an `allowPrivateHosts` entry is not a host pattern.
+ *
+ * @example
+ * ```ts
+ * const fetchTool = createWebFetchTool({ allowPrivateHosts: ['localhost:3000'], timeoutMs: 10_000 });
+ * const session = await createSession({ cwd, tools: [fetchTool], permissions: { allow: ['WebFetch(domain:localhost)'] } });
+ * ```
+ */
+export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof webFetchInput, WebFetchOutput> {
+  const timeoutMs = positive('timeoutMs', options.timeoutMs, 60_000);
+  const maxBytes = positive('maxBytes', options.maxBytes, 10 * 1024 * 1024);
+  const maxMarkdownChars = positive('maxMarkdownChars', options.maxMarkdownChars, 100_000);
+  const maxRedirects = nonNegative('maxRedirects', options.maxRedirects, 10);
+  const openedHosts: HostPattern[] = (options.allowPrivateHosts ?? []).map((entry) => {
+    const pattern = parseHostPattern(entry);
+    if (!pattern) throw new RangeError(`allowPrivateHosts entry ${JSON.stringify(entry)} is not a host pattern: use "localhost", "localhost:3000", "10.0.0.5" or "*.corp.internal"`);
+    return pattern;
+  });
+  const preapproved = new Set((options.preapprovedHosts ?? DEFAULT_PREAPPROVED_HOSTS).map((h) => h.toLowerCase()));
+  const cache = options.cache === false ? undefined : new FetchCache<CachedPage>(options.cache ?? {});
+  const userAgent = options.userAgent ?? `Toolshed-WebFetch/${version} (+https://github.com/toolshed)`;
+  const connect = options.connect ?? directConnect;
+  const readability = options.readability ?? true;
+
+  /** Whether the user opened this URL's host to private addresses: the option, or a named domain allow rule. */
+  const privateAllowed = (url: URL, ctx: ToolContext): boolean => {
+    if (openedHosts.some((p) => hostPatternMatches(p, url))) return true;
+    return ctx.permissions.rules.allow.some((rule) => {
+      if (!ruleMatchesTool(rule, RULE_TARGET) || rule.ruleContent === undefined) return false;
+      const pattern = domainPatternOf(rule.ruleContent);
+      // `domain:*` allows every public host; it does not open private networks by accident.
+      return pattern !== undefined && pattern.scope !== 'any' && hostPatternMatches(pattern, url);
+    });
+  };
+
+  return buildTool({
+    name: 'WebFetch',
+    searchHint: 'fetch a web page or URL and read it as markdown',
+    description: describeWebFetch({ maxBytes, maxMarkdownChars, timeoutMs }),
+    inputSchema: webFetchInput,
+    inputExamples: [{ url: 'https://docs.python.org/3/library/asyncio.html', prompt: 'How do I run two coroutines concurrently?' }],
+    maxResultSizeChars: 100_000,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    interruptBehavior: 'cancel',
+    getToolUseSummary: ({ url }) => (url.length > 80 ? `${url.slice(0, 77)}...` : url),
+    renderResult: (output) => output.code >= 300 && output.code < 400
+      ? `Redirected to another host (${output.code} ${output.codeText})`
+      : `Received ${formatBytes(output.bytes)} (${output.code} ${output.codeText})${output.fromCache ? ', from cache' : ''}`,
+    mapResult: (output) => output.result,
+    validateInput: ({ url }) => validateUrl(url),
+    preparePermissionMatcher: ({ url }) => {
+      const parsed = tryUrl(url);
+      return (ruleContent) => parsed !== undefined && matchDomainSpecifier(ruleContent, parsed);
+    },
+    permissionSuggestions: ({ url }) => {
+      const parsed = tryUrl(url);
+      return parsed ? [`WebFetch(domain:${parsed.hostname})`] : [];
+    },
+    checkPermissions: ({ url }, ctx) => {
+      const parsed = tryUrl(url);
+      if (!parsed) return { behavior: 'deny', message: `"${url}" is not a valid URL.` };
+      const host = parsed.hostname;
+      const opened = privateAllowed(parsed, ctx);
+      const literal = literalNonPublic(parsed);
+      if (literal && !opened) {
+        return {
+          behavior: 'deny',
+          message: `WebFetch does not reach ${literal}. If the user wants it fetched, they can add "WebFetch(domain:${host})" to permissions.allow or pass allowPrivateHosts: ["${host}"] to webTools(); do not retry with another spelling of the address.`,
+        };
+      }
+      const allowRule = ctx.permissions.rules.allow.some((rule) =>
+        ruleMatchesTool(rule, RULE_TARGET) && (rule.ruleContent === undefined || matchDomainSpecifier(rule.ruleContent, parsed))
+      );
+      // A matching allow rule decides later in the pipeline, where the decision names it.
+      if (allowRule) return { behavior: 'passthrough' };
+      if (preapproved.has(host.toLowerCase())) return { behavior: 'allow', reason: `${host} is a preapproved documentation host` };
+      return {
+        behavior: 'ask',
+        reason: `WebFetch would fetch from ${host}, which no rule allows yet`,
+        suggestions: [`WebFetch(domain:${host})`],
+      };
+    },
+    async call({ url, prompt }, ctx, { onProgress, signal }) {
+      const started = performance.now();
+      const requested = new URL(url);
+      const key = requested.href;
+      let page = cache?.get(key);
+      let fromCache = page !== undefined;
+      // A page from an opened private host is served again only where the host is still open.
+      if (page?.isPrivate && !privateAllowed(new URL(page.kind === 'content' ? page.finalUrl : page.fromUrl), ctx)) {
+        page = undefined;
+        fromCache = false;
+      }
+      if (!page) {
+        onProgress({ message: `Fetching ${requested.href}` });
+        const fetched = await fetchPage(requested, {
+          lookup: options.lookup,
+          connect,
+          privateAllowed: (u) => privateAllowed(u, ctx),
+          maxBytes,
+          maxRedirects,
+          timeoutMs,
+          userAgent,
+          signal,
+          onProgress: (message) => onProgress({ message }),
+        });
+        if (fetched.kind === 'redirect') {
+          page = fetched;
+        } else {
+          const converted = await convert(fetched.body, fetched.contentType, fetched.contentKind, fetched.finalUrl, readability);
+          const notes: string[] = [];
+          if (fetched.truncated) notes.push(`[The body was cut at ${formatBytes(maxBytes)}; the rest was not downloaded.]`);
+          page = {
+            kind: 'content',
+            requestedUrl: fetched.requestedUrl,
+            finalUrl: fetched.finalUrl,
+            status: fetched.status,
+            statusText: fetched.statusText,
+            contentType: converted.type,
+            bytes: fetched.body.length,
+            text: converted.text,
+            notes,
+            isPrivate: fetched.isPrivate,
+          };
+        }
+        cache?.set(key, page, page.kind === 'content' ? page.text.length + 200 : 500);
+      }
+      const durationMs = () => Math.round(performance.now() - started);
+      if (page.kind === 'redirect') {
+        return {
+          data: {
+            url: page.requestedUrl,
+            finalUrl: page.fromUrl,
+            code: page.status,
+            codeText: page.statusText,
+            contentType: '',
+            bytes: 0,
+            durationMs: durationMs(),
+            fromCache,
+            result: redirectText(page, prompt),
+          },
+        };
+      }
+      let text = page.text;
+      const notes = [...page.notes];
+      if (text.length > maxMarkdownChars) {
+        notes.push(`[The content was truncated to ${maxMarkdownChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.]`);
+        text = text.slice(0, maxMarkdownChars);
+      }
+      const header = `${page.finalUrl} (${page.status} ${page.statusText}, ${page.contentType}, ${formatBytes(page.bytes)}${fromCache ? ', from the 15-minute cache' : ''})`;
+      const model = ctx.services.get(modelClientKey);
+      let result: string | undefined;
+      if (model && text.trim()) {
+        onProgress({ message: `Applying the prompt to ${formatBytes(page.bytes)} of content` });
+        try {
+          const answer = await model.complete({
+            system: MODEL_SYSTEM,
+            prompt: `Web page content from ${page.finalUrl}:\n---\n${text}\n---\n\n${prompt}\n\n${MODEL_GUIDE}`,
+            signal,
+          });
+          result = typeof answer === 'string' && answer.trim() ? answer : undefined;
+          if (result === undefined) notes.push('[The model gave no answer, so the content is returned instead.]');
+        } catch (e) {
+          if (signal.aborted) throw e;
+          notes.push(`[The model could not apply the prompt (${(e as Error)?.message ?? String(e)}), so the content is returned instead.]`);
+        }
+      }
+      if (result === undefined) {
+        const lead = !text.trim()
+          ? 'The page has no text content.'
+          : model
+          ? 'The model could not apply the prompt (see the note at the end), so the content follows; answer the prompt from it.'
+          : 'No model is set up to apply the prompt here, so the content follows; answer the prompt from it.';
+        result = [`Content of ${header}`, `Prompt: ${prompt}`, lead, '', '---', '', text, ...(notes.length ? ['', ...notes] : [])].join('\n');
+      }
+      return {
+        data: {
+          url: page.requestedUrl,
+          finalUrl: page.finalUrl,
+          code: page.status,
+          codeText: page.statusText,
+          contentType: page.contentType,
+          bytes: page.bytes,
+          durationMs: durationMs(),
+          fromCache,
+          result,
+        },
+      };
+    },
+  });
+}
+
+/**
+ * WebFetch with the default options; {@linkcode webTools} builds its own with the family's options.
+ *
+ * @example
+ * ```ts
+ * const session = await createSession({ cwd, tools: [webFetchTool], permissions: { allow: ['WebFetch(domain:example.com)'] } });
+ * ```
+ */
+export const webFetchTool: Tool<typeof webFetchInput, WebFetchOutput> = createWebFetchTool();
+
+async function convert(body: Buffer, contentType: string, kind: string, url: string, readability: boolean): Promise<{ text: string; type: string }> {
+  const sniffed = kind === 'unknown' ? sniffContent(body) : kind;
+  const declared = contentType.split(';')[0]!.trim() || 'unknown type';
+  if (sniffed === 'binary') {
+    throw new ToolshedError('web_fetch_unsupported_type', `"${url}" sent ${declared} content that is binary, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`);
+  }
+  const text = decodeText(body, contentType, sniffed === 'html');
+  if (sniffed === 'html') {
+    return { text: (await htmlToMarkdown(text, { url, readability })).markdown, type: `${declared}, converted to Markdown` };
+  }
+  return { text, type: declared };
+}
+
+function redirectText(page: Extract<CachedPage, { kind: 'redirect' }>, prompt: string): string {
+  const target = tryUrl(page.toUrl);
+  const privateNote = target ? literalNonPublic(target) : undefined;
+  const lines = [
+    'REDIRECT DETECTED: the URL redirects to a different host, and WebFetch does not follow such redirects on its own.',
+    '',
+    `Original URL: ${page.fromUrl}`,
+    `Redirect URL: ${page.toUrl}`,
+    `Status: ${page.status} ${page.statusText}`,
+    '',
+    'To fetch the content, call WebFetch again with:',
+    `- url: ${JSON.stringify(page.toUrl)}`,
+    `- prompt: ${JSON.stringify(prompt)}`,
+  ];
+  if (privateNote) lines.push('', `Note: the new URL points to ${privateNote}, which WebFetch refuses unless the user opens that host.`);
+  return lines.join('\n');
+}
+
+function validateUrl(url: string): ValidationResult {
+  if (url.length > MAX_URL_LENGTH) return { result: false, message: `The URL is ${url.length} characters long; WebFetch takes URLs of at most ${MAX_URL_LENGTH}.`, errorCode: 'url_too_long' };
+  if (/[\0-\x1f\x7f]/.test(url)) {
+    return { result: false, message: `The URL ${JSON.stringify(url)} contains control characters (NUL, CR, LF, tab, …); remove them.`, errorCode: 'url_control_characters' };
+  }
+  const parsed = tryUrl(url);
+  if (!parsed) return { result: false, message: `"${url}" is not a valid URL: give a complete URL such as "https://example.com/page".`, errorCode: 'url_invalid' };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { result: false, message: `WebFetch fetches http and https URLs only, not "${parsed.protocol}" ("${url}").`, errorCode: 'url_scheme' };
+  }
+  if (parsed.username || parsed.password) {
+    return { result: false, message: `The URL "${url}" carries a user name or password; WebFetch does not send credentials. Remove them from the URL.`, errorCode: 'url_credentials' };
+  }
+  if (!parsed.hostname) return { result: false, message: `The URL "${url}" has no host.`, errorCode: 'url_invalid' };
+  return { result: true };
+}
+
+/** For a URL whose host is written as a non-public address or a localhost name: what it is. */
+function literalNonPublic(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return `"${host}", a loopback name`;
+  if (!isIP(host)) return undefined;
+  const cls = classifyAddress(host);
+  return cls.kind === 'public' ? undefined : `${host}, ${/^[aeiou]/i.test(cls.range) ? 'an' : 'a'} ${cls.range} address`;
+}
+
+function tryUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new RangeError(`WebFetch option ${name} must be a positive number, got ${String(value)}`);
+  return value;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isInteger(value) && value >= 0)) throw new RangeError(`WebFetch option ${name} must be a whole number of at least 0, got ${String(value)}`);
+  return value;
+}
