@@ -1,22 +1,116 @@
 import { createRequire } from 'node:module';
 import { defineFamily, type Family } from '@toolshed/core';
+import { parseMcpConfig, type McpConfig } from './config.ts';
+import { McpServerSet } from './_server_set.ts';
+import type { McpServerStatus } from './server_status.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-/** Options of {@linkcode mcpServers}; none yet. */
-export type McpServersOptions = Record<string, unknown>;
+/** Options of {@linkcode mcpServers} and {@linkcode listMcpServers}. */
+export interface McpServersOptions {
+  /** What `${VAR}` in the configuration expands from. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** How long a server may take to connect and list its tools, in milliseconds (a server's `startTimeout` wins). @default 30000 */
+  startTimeoutMs?: number;
+  /** How long one call may take, in milliseconds (a server's `timeout` wins). @default 60000 */
+  toolTimeoutMs?: number;
+  /** The first wait before another reconnection attempt after a failed one; doubles per failure. @default 1000 */
+  reconnectDelayMs?: number;
+  /** The longest wait between reconnection attempts. @default 30000 */
+  maxReconnectDelayMs?: number;
+  /** Where stdio servers without a `cwd` start. @default the session's cwd */
+  cwd?: string;
+}
 
 /**
- * The `mcp` family: MCP servers as tools, and sessions served over MCP. Not yet implemented — the family is empty.
+ * The `mcp` family: the tools of MCP servers as Toolshed tools, named `mcp__<server>__<tool>`.
+ * Servers come from a `.mcp.json`-shaped object (Claude Code's format, `${VAR}` expanded) and
+ * connect concurrently when the session is created, each under a start timeout; one that fails
+ * is reported as a session notice and blocks no other. Servers offering resources add the
+ * `ListMcpResources` and `ReadMcpResource` tools. Closing the session closes the servers.
  *
- * @param config Reserved for the family's options.
+ * One family object serves one session at a time: call `mcpServers(config)` once per session.
+ *
+ * @param config `{ mcpServers: { name: { command, args, env, cwd } | { type: 'http' | 'sse', url, headers } } }`.
+ * @param options Timeouts, reconnection backoff, and where variables come from.
  * @returns The family, for `createSession({ families })`.
+ * @throws {TypeError} When the configuration is not of that shape (the message names the server and key).
  *
  * @example
  * ```ts
- * const session = await createSession({ cwd: process.cwd(), families: [mcpServers()] });
+ * const session = await createSession({
+ *   cwd: process.cwd(),
+ *   families: [mcpServers({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } })],
+ * });
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'mcp__everything__echo', input: { message: 'hi' } }]);
  * ```
  */
-export function mcpServers(_config: McpServersOptions = {}): Family {
-  return defineFamily({ name: 'mcp', version, tools: [] });
+export function mcpServers(config: McpConfig = {}, options: McpServersOptions = {}): Family {
+  const servers = parseMcpConfig(config, options.env ? { env: options.env } : {});
+  let active: McpServerSet | undefined;
+  return defineFamily({
+    name: 'mcp',
+    version,
+    external: true,
+    load: async () => active?.tools() ?? [],
+    async setup(api) {
+      if (active) {
+        throw new Error('this mcpServers() family already serves an open session; call mcpServers(config) again for each session');
+      }
+      const set = new McpServerSet(servers, {
+        ...connectionDefaults(options, api.cwd),
+        clientInfo: { name: 'toolshed', version },
+        onToolsChanged: () => {
+          if (active === set) void api.refreshTools().catch(() => {});
+        },
+        notice: (level, message) => api.emit({ type: 'notice', level, message }),
+      });
+      active = set;
+      api.onClose(async () => {
+        if (active === set) active = undefined;
+        await set.close();
+      });
+      await set.connectAll();
+    },
+  });
+}
+
+/**
+ * Connects to every configured server (concurrently, under the start timeout), reports where
+ * each stands and how many tools it has, and disconnects: what `toolshed mcp list` prints.
+ *
+ * @param config The `.mcp.json`-shaped configuration.
+ * @param options Timeouts and where variables come from; `cwd` is where stdio servers start.
+ * @returns One status per server, in configuration order.
+ * @throws {TypeError} When the configuration is not of the right shape.
+ *
+ * @example
+ * ```ts
+ * for (const s of await listMcpServers(config)) console.log(s.name, s.state, s.tools);
+ * ```
+ */
+export async function listMcpServers(config: McpConfig, options: McpServersOptions = {}): Promise<McpServerStatus[]> {
+  const servers = parseMcpConfig(config, options.env ? { env: options.env } : {});
+  const set = new McpServerSet(servers, {
+    ...connectionDefaults(options, options.cwd ?? process.cwd()),
+    clientInfo: { name: 'toolshed', version },
+    onToolsChanged: () => {},
+    notice: () => {},
+  });
+  try {
+    await set.connectAll();
+    return set.status();
+  } finally {
+    await set.close();
+  }
+}
+
+function connectionDefaults(options: McpServersOptions, cwd: string) {
+  return {
+    cwd: options.cwd ?? cwd,
+    startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
+    reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
+    maxReconnectDelayMs: options.maxReconnectDelayMs ?? 30_000,
+  };
 }

@@ -1,14 +1,28 @@
 /**
- * `@toolshed/mcp-bridge`: MCP servers as tools, and sessions served over MCP for Toolshed. **Not yet implemented**: this package
- * holds the family's factory, which returns an empty family until its issue lands.
+ * `@toolshed/mcp-bridge`: any MCP server's tools as Toolshed tools (`mcpServers(config)`), and
+ * any Toolshed session served to MCP clients (`serveSession`).
  *
  * ```ts
  * import { createSession } from '@toolshed/core';
  * import { mcpServers } from '@toolshed/mcp-bridge';
  *
- * const session = await createSession({ cwd: process.cwd(), families: [mcpServers()] });
+ * const session = await createSession({
+ *   cwd: process.cwd(),
+ *   families: [mcpServers({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } })],
+ *   permissions: { deny: ['mcp__everything__toggle-simulated-logging'] },
+ * });
+ * const results = await session.run([{ type: 'tool_use', id: 't1', name: 'mcp__everything__echo', input: { message: 'hi' } }]);
+ * await session.close(); // stops the servers
  * ```
  *
  * @module
  */
-export { mcpServers, type McpServersOptions } from './family.ts';
+export { listMcpServers, mcpServers, type McpServersOptions } from './family.ts';
+export { expandVariables, parseMcpConfig, type McpConfig, type McpRemoteServerConfig, type McpServerConfig, type McpStdioServerConfig, type ParseMcpConfigOptions } from './config.ts';
+export type { McpConnectionState, McpServerStatus } from './server_status.ts';
+export { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
+export { mapCallResult, type McpCallResult, type McpContentBlock } from './map_call_result.ts';
+export { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS, type BuildMcpToolOptions } from './mcp_tool.ts';
+export { listMcpResourcesTool, readMcpResourceTool, type ResourceServers } from './resource_tools.ts';
+export { serveSession, type ServedSession, type ServeSessionCommonOptions, type ServeSessionHttpOptions, type ServeSessionOptions, type ServeSessionStdioOptions } from './serve_session.ts';
+export { createMcpPermissionPrompt, type McpPermissionAsker, type McpPermissionPrompt, type McpPermissionPromptOptions } from './mcp_permission_prompt.ts';

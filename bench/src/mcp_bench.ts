@@ -1,0 +1,177 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Bench } from 'tinybench';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { contentToText, createSession, type Session, type ToolResultBlock, type ToolUseBlock } from '@toolshed/core';
+import { mcpServers } from '@toolshed/mcp-bridge';
+import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
+import { batched, taskRow } from './_task_stats.ts';
+
+/** Sizes and timings of {@linkcode mcpBridgeSuite}. */
+export interface McpBridgeParams {
+  /** Calls of the slow tool per turn. */
+  calls: number;
+  /** How long the slow read-only MCP tool takes, in milliseconds. */
+  latencyMs: number;
+  /** Measured turns per slow task. */
+  iterations: number;
+  /** Measuring time of each overhead task, in milliseconds. */
+  overheadTimeMs: number;
+  /** Minimum measured iterations of each overhead task. */
+  overheadIterations: number;
+  /** Calls per overhead sample (each sample is the mean of a batch). */
+  batch: number;
+}
+
+const TASK_SERIAL = 'serial: N session.run of 1 MCP call';
+const TASK_PARALLEL = 'parallel: 1 session.run of N MCP calls';
+const TASK_DIRECT = 'overhead: SDK client.callTool directly';
+const TASK_BRIDGE = 'overhead: session.run through the bridge';
+
+// The server the suite measures against: one read-only tool that waits, one that answers at
+// once. Written to a temp file at run time with the SDK's absolute URLs, so it needs no fixture.
+function serverSource(sdk: (sub: string) => string): string {
+  return `
+import { Server } from '${sdk('server/index.js')}';
+import { StdioServerTransport } from '${sdk('server/stdio.js')}';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '${sdk('types.js')}';
+const readOnly = { readOnlyHint: true };
+const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: 'wait', description: 'Waits ms milliseconds.', inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] }, annotations: readOnly },
+  { name: 'ping', description: 'Answers pong at once.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: readOnly },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name, arguments: args = {} } = request.params;
+  if (name === 'wait') await new Promise((resolve) => setTimeout(resolve, args.ms));
+  return { content: [{ type: 'text', text: name === 'wait' ? 'waited ' + args.ms + ' ms' : 'pong ' + (args.text ?? '') }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+}
+
+/** The ESM file URL of an SDK module (`require.resolve` gives the CommonJS build). */
+function sdkUrl(sub: string): string {
+  const cjs = createRequire(import.meta.url).resolve(`@modelcontextprotocol/sdk/${sub}`);
+  return pathToFileURL(cjs.replace(`${path.sep}dist${path.sep}cjs${path.sep}`, `${path.sep}dist${path.sep}esm${path.sep}`)).href;
+}
+
+/**
+ * MCP bridge: N calls of a read-only MCP tool that takes `latencyMs` (one second in a full run)
+ * in one `session.run` against the same calls one `session.run` after another (the bridge maps
+ * `readOnlyHint` to concurrency-safe, so the ideal speed-up is N); and the per-call overhead of
+ * the bridge — `session.run` of one call of an instant MCP tool — against the SDK client's
+ * `callTool` on the same server directly.
+ *
+ * @example
+ * ```ts
+ * const { summary } = await mcpBridgeSuite.run({ quick: true });
+ * summary.speedup;             // ≈ N
+ * summary.bridgeOverheadMs;    // what the bridge and the pipeline add per call
+ * ```
+ */
+export const mcpBridgeSuite: BenchSuite<McpBridgeParams> = {
+  name: 'mcp_bridge',
+  description: 'Speed-up of N parallel calls of a read-only one-second MCP tool in one session.run over the same calls one by one, and the per-call overhead of the bridge (session.run) over the MCP SDK client calling the same stdio server directly.',
+  defaults: {
+    full: { calls: 5, latencyMs: 1000, iterations: 3, overheadTimeMs: 1500, overheadIterations: 32, batch: 16 },
+    quick: { calls: 5, latencyMs: 200, iterations: 2, overheadTimeMs: 300, overheadIterations: 8, batch: 8 },
+  },
+  run: runMcpBridge,
+};
+
+async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<SuiteOutcome> {
+  const params = resolveParams(mcpBridgeSuite, options);
+  const { calls, latencyMs } = params;
+  if (!Number.isInteger(calls) || calls < 2) throw new RangeError(`mcp_bridge needs at least 2 calls per turn, got ${calls}`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-mcp-'));
+  const script = path.join(dir, 'bench_server.mjs');
+  await writeFile(script, serverSource(sdkUrl));
+  let session: Session | undefined;
+  const client = new Client({ name: 'bench-direct', version: '1.0.0' });
+  try {
+    session = await createSession({
+      cwd: dir,
+      stateDir: path.join(dir, 'state'),
+      concurrency: Math.max(10, calls),
+      families: [mcpServers({ mcpServers: { bench: { command: process.execPath, args: [script] } } })],
+    });
+    const failures: string[] = [];
+    for (const notice of session.notices()) if (notice.level === 'error') failures.push(notice.message);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [script] }));
+    const s = session;
+
+    const errors: string[] = [];
+    const expectOk = (results: readonly ToolResultBlock[]) => {
+      for (const r of results) if (r.is_error && errors.length < 5) errors.push(contentToText(r.content));
+    };
+    let n = 0;
+    const waitBlock = (): ToolUseBlock => ({ type: 'tool_use', id: `w${n++}`, name: 'mcp__bench__wait', input: { ms: latencyMs } });
+    const slow = new Bench({ name: 'mcp_bridge slow', time: 0, iterations: params.iterations, warmup: false, throws: true });
+    slow
+      .add(TASK_SERIAL, async () => {
+        for (let i = 0; i < calls; i++) expectOk(await s.run([waitBlock()]));
+      }, { async: true })
+      .add(TASK_PARALLEL, async () => expectOk(await s.run(Array.from({ length: calls }, waitBlock))), { async: true });
+    const slowRows = (await slow.run()).map((task) => taskRow(task));
+
+    const fast = new Bench({
+      name: 'mcp_bridge overhead',
+      time: params.overheadTimeMs,
+      iterations: params.overheadIterations,
+      warmup: true,
+      warmupTime: 0,
+      warmupIterations: 4,
+      throws: true,
+    });
+    const batch = params.batch;
+    fast
+      .add(TASK_DIRECT, batched(batch, async () => {
+        const r = await client.callTool({ name: 'ping', arguments: { text: 'x' } });
+        if (r.isError && errors.length < 5) errors.push(JSON.stringify(r.content));
+      }), { async: true })
+      .add(TASK_BRIDGE, batched(batch, async () => {
+        expectOk(await s.run([{ type: 'tool_use', id: `p${n++}`, name: 'mcp__bench__ping', input: { text: 'x' } }]));
+      }), { async: true });
+    const fastRows = (await fast.run()).map((task) => taskRow(task, batch));
+    if (errors.length) failures.push(`MCP calls failed while measured: ${errors.join(' | ')}`);
+
+    const rows: ResultRow[] = [...slowRows, ...fastRows];
+    const mean = (name: string) => rows.find((r) => r.task === name)!.meanMs;
+    const serial = mean(TASK_SERIAL);
+    const parallel = mean(TASK_PARALLEL);
+    const direct = mean(TASK_DIRECT);
+    const bridge = mean(TASK_BRIDGE);
+    const speedup = serial / parallel;
+    // Half the ideal: well below it the calls did not overlap at all (a scheduling regression).
+    if (speedup < calls / 2) failures.push(`Parallel MCP calls did not overlap: speed-up ${speedup.toFixed(2)} for ${calls} calls (expected close to ${calls})`);
+    const summary = {
+      calls,
+      latencyMs,
+      serialMeanMs: round(serial, 1),
+      parallelMeanMs: round(parallel, 1),
+      speedup: round(speedup, 2),
+      idealSpeedup: calls,
+      efficiency: round(speedup / calls, 3),
+      directCallMeanMs: round(direct, 3),
+      bridgeCallMeanMs: round(bridge, 3),
+      // What the bridge plus the seven-step pipeline add to one MCP call.
+      bridgeOverheadMs: round(bridge - direct, 3),
+      bridgeOverheadRatio: round(bridge / direct, 2),
+    };
+    return { results: rows, summary, failures };
+  } finally {
+    await client.close().catch(() => {});
+    await session?.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

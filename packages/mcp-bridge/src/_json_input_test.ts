@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest';
+import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+
+function check(schema: Record<string, unknown>, input: unknown): string {
+  const v = jsonSchemaValidator('T', schema);
+  if ('error' in v) throw new Error(v.error);
+  const r = v.validate(input);
+  return r.result ? 'ok' : r.message;
+}
+
+describe('jsonSchemaValidator', () => {
+  const schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      count: { type: 'integer', minimum: 1, maximum: 10 },
+      mode: { enum: ['fast', 'slow'] },
+      when: { type: 'string', format: 'date-time' },
+      nested: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  };
+
+  test('accepts a valid input, whatever draft the schema names', () => {
+    expect(check(schema, { path: 'a', count: 3, mode: 'fast', when: '2025-01-01T00:00:00Z', nested: { id: 1 } })).toBe('ok');
+  });
+
+  test('words each problem as core does for built-in tools', () => {
+    const message = check(schema, { count: 0, mode: 'medium', extra: 1, nested: {}, when: 'yesterday' });
+    expect(message.split('\n')[0]).toBe('Invalid input for tool "T":');
+    expect(message).toContain('- required parameter `path` is missing (expected string)');
+    expect(message).toContain('- unexpected parameter `extra`; remove it');
+    expect(message).toContain('- parameter `count`: must be >= 1, got number 0');
+    expect(message).toContain('- parameter `mode` must be one of "fast", "slow", got string "medium"');
+    expect(message).toContain('- required parameter `nested.id` is missing (expected number)');
+    expect(message).toContain('- parameter `when`: must match format "date-time"');
+    expect(message.endsWith('Fix these parameters and call the tool again.')).toBe(true);
+    expect(check(schema, { path: 5 })).toContain('parameter `path` should be a string, got number 5');
+  });
+
+  test('a schema that does not compile is reported instead of thrown', () => {
+    expect(jsonSchemaValidator('T', { type: 'object', properties: { a: { type: 'no-such-type' } } })).toHaveProperty('error');
+  });
+});
+
+describe('passthroughObjectSchema', () => {
+  test('passes objects through and refuses everything else', () => {
+    expect(passthroughObjectSchema.safeParse({ a: 1 })).toEqual({ success: true, data: { a: 1 } });
+    expect(passthroughObjectSchema.safeParse([1]).success).toBe(false);
+    expect(passthroughObjectSchema.safeParse(null).success).toBe(false);
+  });
+});

@@ -1,0 +1,323 @@
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from './config.ts';
+import type { McpCallResult } from './map_call_result.ts';
+import type { McpConnectionState } from './server_status.ts';
+
+/** A tool as a server lists it (the fields the bridge reads). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/** A resource as a server lists it. */
+export interface McpResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+
+/** What a connection needs besides its config. */
+export interface McpConnectionOptions {
+  /** Where a stdio server starts when its config has no `cwd`. */
+  cwd: string;
+  startTimeoutMs: number;
+  toolTimeoutMs: number;
+  /** The first wait before reconnecting after a failed attempt; doubles per failure. */
+  reconnectDelayMs: number;
+  maxReconnectDelayMs: number;
+  clientInfo: { name: string; version: string };
+  /** The server's tool list changed (a notification, or a reconnection found other tools). */
+  onToolsChanged: () => void;
+}
+
+const STDERR_LINES = 20;
+
+/**
+ * One MCP server, as the bridge holds it: connects (under a start timeout), lists tools,
+ * calls them with a timeout, progress and cancellation, notices when the server goes away, and
+ * reconnects on the next call, waiting longer after each failed attempt.
+ *
+ * @example
+ * ```ts
+ * const c = new McpConnection('fs', { command: 'mcp-server-filesystem', args: ['.'] }, options);
+ * await c.connect();
+ * if (c.state === 'connected') await c.callTool('list_directory', { path: '.' }, { signal, onProgress, toolName: 'mcp__fs__list_directory' });
+ * ```
+ */
+export class McpConnection {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  #options: McpConnectionOptions;
+  #client: Client | undefined;
+  #state: McpConnectionState = 'pending';
+  #error: string | undefined;
+  #tools: McpToolInfo[] = [];
+  #hasResources = false;
+  #connecting: Promise<void> | undefined;
+  #failures = 0;
+  #retryAt = 0;
+  #stderr: string[] = [];
+
+  constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
+    this.name = name;
+    this.config = config;
+    this.#options = options;
+  }
+
+  get state(): McpConnectionState {
+    return this.#state;
+  }
+
+  /** Why the server is not connected, when it is not. */
+  get error(): string | undefined {
+    return this.#error;
+  }
+
+  get tools(): readonly McpToolInfo[] {
+    return this.#tools;
+  }
+
+  /** Whether the server said it offers resources. */
+  get hasResources(): boolean {
+    return this.#hasResources;
+  }
+
+  /** `stdio`, `http` or `sse`. */
+  get transportType(): 'stdio' | 'http' | 'sse' {
+    return 'url' in this.config ? this.config.type : 'stdio';
+  }
+
+  /** The per-call timeout in milliseconds. */
+  get timeoutMs(): number {
+    return this.config.timeout ?? this.#options.toolTimeoutMs;
+  }
+
+  /** Connects; never throws — a failure is kept in `state` and `error`. */
+  connect(): Promise<void> {
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connect(): Promise<void> {
+    const before = JSON.stringify(this.#tools);
+    const startMs = this.config.startTimeout ?? this.#options.startTimeoutMs;
+    const client = new Client(this.#options.clientInfo, { capabilities: {} });
+    let transport: Transport;
+    try {
+      transport = this.#transport();
+    } catch (e) {
+      this.#fail(`its transport could not be created: ${(e as Error).message}`);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`it did not finish starting within ${startMs} ms`)), startMs);
+    });
+    try {
+      await Promise.race([client.connect(transport), timeout]);
+      const tools = await Promise.race([listAllTools(client), timeout]);
+      if (this.#state === 'closed') {
+        await client.close().catch(() => {});
+        return;
+      }
+      this.#tools = tools;
+      this.#hasResources = client.getServerCapabilities()?.resources !== undefined;
+    } catch (e) {
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+      this.#fail(e instanceof Error && e.message.startsWith('it did not') ? e.message : `${describe(e)}`);
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    client.onclose = () => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      if (this.#state === 'closed') return;
+      this.#state = 'disconnected';
+      this.#error = `the connection closed${this.#stderrTail()}`;
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        this.#tools = await listAllTools(client, this.timeoutMs);
+        this.#options.onToolsChanged();
+      } catch {
+        // A list that cannot be fetched now is fetched again at the next reconnection.
+      }
+    });
+    this.#client = client;
+    this.#state = 'connected';
+    this.#error = undefined;
+    this.#failures = 0;
+    if (JSON.stringify(this.#tools) !== before && before !== '[]') this.#options.onToolsChanged();
+  }
+
+  #fail(reason: string): void {
+    this.#state = this.#state === 'closed' ? 'closed' : 'failed';
+    this.#error = `${reason}${this.#stderrTail()}`;
+    this.#failures++;
+    const delay = Math.min(this.#options.maxReconnectDelayMs, this.#options.reconnectDelayMs * 2 ** (this.#failures - 1));
+    this.#retryAt = Date.now() + delay;
+  }
+
+  #transport(): Transport {
+    const config = this.config;
+    if ('url' in config) {
+      const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
+      const url = new URL(config.url);
+      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    }
+    this.#stderr = [];
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...config.env },
+      cwd: config.cwd ?? this.#options.cwd,
+      stderr: 'pipe',
+    });
+    // Kept for error messages: a server that dies usually says why on stderr. Read, so a chatty
+    // server never blocks on a full pipe.
+    const stderr = transport.stderr as Readable | null;
+    stderr?.setEncoding('utf8');
+    let partial = '';
+    stderr?.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) this.#stderr.push(line.trim());
+      if (this.#stderr.length > STDERR_LINES) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
+    });
+    return transport;
+  }
+
+  #stderrTail(): string {
+    const last = this.#stderr.at(-1);
+    return last ? ` (its last words on stderr: "${last.length > 300 ? `${last.slice(0, 297)}...` : last}")` : '';
+  }
+
+  /** The client, reconnecting first when the server went away; throws a message naming the server. */
+  async client(): Promise<Client> {
+    if (this.#client) return this.#client;
+    if (this.#state === 'closed') throw new Error(`MCP server "${this.name}" is closed: the session has ended.`);
+    if (this.#connecting) await this.#connecting;
+    else if (this.#state === 'pending') await this.connect();
+    else {
+      const wait = this.#retryAt - Date.now();
+      if (wait > 0) {
+        throw new Error(`MCP server "${this.name}" is not connected (${this.#error ?? 'unknown reason'}); the next reconnection attempt is in ${Math.ceil(wait / 1000)} s. Try again then.`);
+      }
+      await this.connect();
+    }
+    if (!this.#client) throw new Error(`MCP server "${this.name}" could not be reconnected: ${this.#error ?? 'unknown reason'}.`);
+    return this.#client;
+  }
+
+  /**
+   * Calls a tool: the per-call timeout, progress and cancellation go to the SDK. A connection
+   * that closes mid-call fails the call with a message naming the server.
+   */
+  async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string }): Promise<McpCallResult> {
+    const client = await this.client();
+    try {
+      return await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: this.timeoutMs,
+        onprogress: (p) => options.onProgress(p),
+      }) as McpCallResult;
+    } catch (e) {
+      throw this.#callError(e, client, options.toolName, options.signal);
+    }
+  }
+
+  /** Lists the server's resources (every page). */
+  async listResources(signal: AbortSignal): Promise<McpResourceInfo[]> {
+    const client = await this.client();
+    const out: McpResourceInfo[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listResources(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
+        out.push(...(page.resources as McpResourceInfo[]));
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (e) {
+      throw this.#callError(e, client, 'ListMcpResources', signal);
+    }
+    return out;
+  }
+
+  /** Reads one resource. */
+  async readResource(uri: string, signal: AbortSignal): Promise<{ contents: { uri: string; mimeType?: string | undefined; text?: string; blob?: string }[] }> {
+    const client = await this.client();
+    try {
+      return await client.readResource({ uri }, { signal, timeout: this.timeoutMs });
+    } catch (e) {
+      throw this.#callError(e, client, 'ReadMcpResource', signal);
+    }
+  }
+
+  #callError(e: unknown, client: Client, toolName: string, signal: AbortSignal): Error {
+    if (signal.aborted) return e instanceof Error ? e : new Error(String(e));
+    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+      return new Error(`MCP server "${this.name}" did not answer ${toolName} within ${this.timeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "timeout" (milliseconds) for server "${this.name}" in .mcp.json.`);
+    }
+    if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+      return new Error(`MCP server "${this.name}" closed the connection while ${toolName} was running${this.#stderrTail()}, so the outcome is unknown. The server is restarted on the next call.`);
+    }
+    if (!(e instanceof McpError) && this.transportType !== 'stdio') {
+      // A remote server that cannot be reached: drop the client so the next call reconnects.
+      if (this.#client === client) {
+        this.#client = undefined;
+        this.#state = 'disconnected';
+        this.#error = describe(e);
+        void client.close().catch(() => {});
+      }
+      return new Error(`MCP server "${this.name}" could not be reached while running ${toolName}: ${describe(e)}. It is reconnected on the next call.`);
+    }
+    return new Error(`MCP server "${this.name}" answered ${toolName} with an error: ${describe(e)}`);
+  }
+
+  /** Closes the connection (and ends a stdio server's process). */
+  async close(): Promise<void> {
+    this.#state = 'closed';
+    const client = this.#client;
+    this.#client = undefined;
+    if (this.#connecting) await this.#connecting.catch(() => {});
+    await client?.close().catch(() => {});
+    // A connection that finished while we waited closes its own client (it sees the closed state).
+  }
+}
+
+async function listAllTools(client: Client, timeout?: number): Promise<McpToolInfo[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const out: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, timeout ? { timeout } : {});
+    out.push(...(page.tools as McpToolInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = (e as { cause?: unknown }).cause;
+    const causeText = cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';
+    return `${e.message.split('\n')[0]}${causeText}`;
+  }
+  return String(e);
+}

@@ -1,0 +1,149 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contentToText, createSession, type Session, type SessionEvent, type ToolUseBlock } from '@toolshed/core';
+import { mcpServers } from './mod.ts';
+import { McpConnection } from './_server_connection.ts';
+import { FAULT_SERVER } from './testdata/_helpers.ts';
+
+let dir: string;
+let session: Session;
+const use = (name: string, input: unknown, id = `t_${name}_${Math.random().toString(36).slice(2, 8)}`): ToolUseBlock => ({ type: 'tool_use', id, name, input });
+const text = async (block: ToolUseBlock) => {
+  const [result] = await session.run([block]);
+  return { text: contentToText(result!.content), isError: result!.is_error === true, content: result!.content };
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-bridge-faults-'));
+  session = await createSession({
+    cwd: dir,
+    permissions: { allow: ['mcp__fault'] },
+    families: [mcpServers({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER], timeout: 400, env: { FAULT_MARKER: path.join(dir, 'cancelled.txt') } } } }, { reconnectDelayMs: 50 })],
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a server of our own that misbehaves', () => {
+  test('a server that crashes mid-call fails the call naming the server, and the next call restarts it', async () => {
+    const before = await text(use('mcp__fault__pid', {}));
+    const crash = await text(use('mcp__fault__crash', {}));
+    expect(crash.isError).toBe(true);
+    expect(crash.text).toContain('MCP server "fault" closed the connection while mcp__fault__crash was running');
+    expect(crash.text).toContain('crashing on purpose');
+    const after = await text(use('mcp__fault__pid', {}));
+    expect(after.isError).toBe(false);
+    expect(Number(after.text)).toBeGreaterThan(0);
+    expect(after.text).not.toBe(before.text);
+  });
+
+  test('a call past the server timeout is cancelled with a message naming the server and the fix', async () => {
+    const hang = await text(use('mcp__fault__hang', {}));
+    expect(hang.isError).toBe(true);
+    expect(hang.text).toContain('MCP server "fault" did not answer mcp__fault__hang within 400 ms');
+    expect(hang.text).toContain('raise "timeout"');
+    expect((await text(use('mcp__fault__pid', {}))).isError).toBe(false);
+  });
+
+  test('aborting a run sends an MCP cancellation that the server receives', async () => {
+    const controller = new AbortController();
+    const events: SessionEvent[] = [];
+    for await (const event of session.stream([use('mcp__fault__hang', {})], { signal: controller.signal })) {
+      events.push(event);
+      if (event.type === 'tool_start') setTimeout(() => controller.abort(), 50);
+    }
+    const result = events.find((e): e is Extract<SessionEvent, { type: 'result' }> => e.type === 'result')!;
+    expect(result.result.content).toContain('mcp__fault__hang was cancelled while it was running');
+    let marker = '';
+    for (let i = 0; i < 200 && !marker; i++) {
+      marker = await readFile(path.join(dir, 'cancelled.txt'), 'utf8').catch(() => '');
+      if (!marker) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(marker).toBe('cancelled by the client');
+  });
+
+  test('a changed tool list refreshes the pool', async () => {
+    expect(session.catalog().some((e) => e.name === 'mcp__fault__added')).toBe(false);
+    await text(use('mcp__fault__add_tool', {}));
+    for (let i = 0; i < 200 && !session.catalog().some((e) => e.name === 'mcp__fault__added'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(session.toolsFor('anthropic').some((t) => t.name === 'mcp__fault__added')).toBe(true);
+    expect((await text(use('mcp__fault__added', {}))).text).toBe('the added tool ran');
+  });
+
+  test('an isError result becomes an is_error result that keeps every line of the message', async () => {
+    const fail = await text(use('mcp__fault__fail', {}));
+    expect(fail.isError).toBe(true);
+    expect(fail.text).toContain('MCP server "fault" reported an error from "fail": first line of the failure | second line with the detail');
+  });
+
+  test('every content kind is mapped: image block, audio and resource notes, embedded text, resource link', async () => {
+    const kinds = await text(use('mcp__fault__kinds', {}));
+    const blocks = kinds.content as { type: string; text?: string }[];
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'image', 'text', 'text', 'text']);
+    expect(blocks[2]!.text).toMatch(/^\[audio of type audio\/wav, \d+ bytes: not shown to the model\]$/);
+    expect(blocks[3]!.text).toBe('[resource file:///notes.txt (text/plain)]\nembedded notes');
+    expect(blocks[4]!.text).toContain('[resource link] other.txt: file:///other.txt');
+  });
+
+  test('bad input is refused before the call with the validator naming each field', async () => {
+    const extra = await text(use('mcp__fault__sleep', { ms: 1, extra: true }));
+    expect(extra.text).toContain('unexpected parameter `extra`; remove it');
+    const negative = await text(use('mcp__fault__sleep', { ms: -1 }));
+    expect(negative.text).toContain('parameter `ms`: must be >= 0, got number -1');
+    const notObject = await text(use('mcp__fault__sleep', 'ms=1'));
+    expect(notObject.text).toContain('expected a JSON object of parameters, got string "ms=1"');
+  });
+
+  test('read-only calls of one turn run in parallel: every call starts before the first result', async () => {
+    const events: SessionEvent[] = [];
+    const blocks = [0, 1, 2].map((i) => use('mcp__fault__sleep', { ms: 150 }, `p${i}`));
+    for await (const event of session.stream(blocks)) events.push(event);
+    const kinds = events.filter((e) => e.type === 'tool_start' || e.type === 'result').map((e) => e.type);
+    expect(kinds).toEqual(['tool_start', 'tool_start', 'tool_start', 'result', 'result', 'result']);
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress.length).toBeGreaterThan(0);
+  });
+});
+
+describe('McpConnection', () => {
+  test('a server that cannot start is retried on the next call only after a backoff', async () => {
+    const connection = new McpConnection('ghost', { command: path.join(os.tmpdir(), 'no-such-mcp-server-binary') }, {
+      cwd: os.tmpdir(),
+      startTimeoutMs: 5000,
+      toolTimeoutMs: 1000,
+      reconnectDelayMs: 60_000,
+      maxReconnectDelayMs: 60_000,
+      clientInfo: { name: 'test', version: '0' },
+      onToolsChanged: () => {},
+    });
+    await connection.connect();
+    expect(connection.state).toBe('failed');
+    const signal = new AbortController().signal;
+    await expect(connection.callTool('x', {}, { signal, onProgress: () => {}, toolName: 'mcp__ghost__x' })).rejects.toThrow(/MCP server "ghost" is not connected .*next reconnection attempt is in 60 s/);
+    await connection.close();
+    expect(connection.state).toBe('closed');
+    await expect(connection.client()).rejects.toThrow('MCP server "ghost" is closed');
+  });
+
+  test('a server that does not finish starting within its start timeout is reported as failed', async () => {
+    // `sleep` never speaks MCP: the handshake waits until the start timeout.
+    const connection = new McpConnection('mute', { command: 'sleep', args: ['30'], startTimeout: 300 }, {
+      cwd: os.tmpdir(),
+      startTimeoutMs: 30_000,
+      toolTimeoutMs: 1000,
+      reconnectDelayMs: 10,
+      maxReconnectDelayMs: 10,
+      clientInfo: { name: 'test', version: '0' },
+      onToolsChanged: () => {},
+    });
+    await connection.connect();
+    expect(connection.state).toBe('failed');
+    expect(connection.error).toContain('it did not finish starting within 300 ms');
+    await connection.close();
+  });
+});

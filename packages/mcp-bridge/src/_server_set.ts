@@ -1,0 +1,106 @@
+import type { AnyTool } from '@toolshed/core';
+import type { McpServerConfig } from './config.ts';
+import { McpConnection, type McpConnectionOptions } from './_server_connection.ts';
+import type { McpServerStatus } from './server_status.ts';
+import { buildMcpTool } from './mcp_tool.ts';
+import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
+import { mcpToolName, uniqueToolName } from './tool_name.ts';
+
+/** What a server set is told by its session. */
+export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onToolsChanged'> {
+  onToolsChanged: () => void;
+  notice: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/**
+ * The servers of one session, and the tools they make (cached per tool list, so a tool keeps
+ * its identity until its server's list changes).
+ *
+ * @example
+ * ```ts
+ * const set = new McpServerSet(parseMcpConfig(config), { ...timeouts, clientInfo, onToolsChanged, notice });
+ * await set.connectAll();
+ * set.tools(); // mcp__<server>__<tool>, plus the resource tools when a server has resources
+ * await set.close();
+ * ```
+ */
+export class McpServerSet {
+  #connections: McpConnection[];
+  #notice: McpServerSetOptions['notice'];
+  #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
+  #resourceTools: AnyTool[];
+  #warnedSchemas = new Set<string>();
+  #warnedClashes = new Set<string>();
+
+  constructor(servers: Record<string, McpServerConfig>, options: McpServerSetOptions) {
+    this.#notice = options.notice;
+    this.#connections = Object.entries(servers).map(([name, config]) => new McpConnection(name, config, options));
+    const withResources = () => this.#connections.filter((c) => c.hasResources && c.state !== 'closed');
+    this.#resourceTools = [listMcpResourcesTool(withResources), readMcpResourceTool(withResources)];
+  }
+
+  /** Connects every server at once; each failure is reported and blocks no other server. */
+  async connectAll(): Promise<void> {
+    await Promise.all(this.#connections.map(async (c) => {
+      await c.connect();
+      if (c.state === 'failed') {
+        const where = c.transportType === 'stdio' ? 'its "command" and "args"' : 'its "url" and "headers"';
+        this.#notice('error', `MCP server "${c.name}" failed to start: ${c.error}. Its tools are not available; check ${where} in the MCP configuration.`);
+      }
+    }));
+  }
+
+  /** Every server's tools (a server that crashed keeps its tools: the next call reconnects it). */
+  tools(): AnyTool[] {
+    const out: AnyTool[] = [];
+    const taken = new Set<string>();
+    for (const connection of this.#connections) {
+      if (connection.state === 'closed') continue;
+      const key = JSON.stringify(connection.tools);
+      let cached = this.#cache.get(connection);
+      if (!cached || cached.key !== key) {
+        cached = { key, tools: [] };
+        const local = new Set<string>();
+        for (const info of connection.tools) {
+          const name = uniqueToolName(mcpToolName(connection.name, info.name), `${connection.name}\u0000${info.name}`, local);
+          local.add(name);
+          cached.tools.push(buildMcpTool(connection, info, { name, onSchemaProblem: (m) => this.#warnSchema(name, m) }));
+        }
+        this.#cache.set(connection, cached);
+      }
+      for (const tool of cached.tools) {
+        // Two servers whose names normalize alike ("a.b", "a_b"): the later one's tools are left out with a warning.
+        if (taken.has(tool.name)) {
+          if (this.#warnedClashes.has(`${connection.name}\u0000${tool.name}`)) continue;
+          this.#warnedClashes.add(`${connection.name}\u0000${tool.name}`);
+          this.#notice('warn', `Tool "${tool.name}" of MCP server "${connection.name}" is ignored: another server already has a tool of that name; rename one server in the MCP configuration.`);
+          continue;
+        }
+        taken.add(tool.name);
+        out.push(tool);
+      }
+    }
+    if (this.#connections.some((c) => c.hasResources && c.state !== 'closed')) out.push(...this.#resourceTools);
+    return out;
+  }
+
+  #warnSchema(name: string, message: string): void {
+    if (this.#warnedSchemas.has(name)) return;
+    this.#warnedSchemas.add(name);
+    this.#notice('warn', message);
+  }
+
+  /** Where each server stands. */
+  status(): McpServerStatus[] {
+    return this.#connections.map((c) => {
+      const status: McpServerStatus = { name: c.name, transport: c.transportType, state: c.state, tools: c.tools.length, resources: c.hasResources };
+      if (c.error !== undefined && c.state !== 'connected') status.error = c.error;
+      return status;
+    });
+  }
+
+  /** Closes every connection (ends stdio servers). */
+  async close(): Promise<void> {
+    await Promise.all(this.#connections.map((c) => c.close()));
+  }
+}

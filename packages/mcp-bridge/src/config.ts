@@ -1,0 +1,162 @@
+/** A server started as a child process and spoken to over its stdin and stdout. */
+export interface McpStdioServerConfig {
+  type?: 'stdio';
+  /** The executable. */
+  command: string;
+  /** @default [] */
+  args?: string[];
+  /** Added to the SDK's default environment (`PATH`, `HOME`, …). */
+  env?: Record<string, string>;
+  /** The child's working directory. @default the session's cwd */
+  cwd?: string;
+  /** Per-call timeout in milliseconds. @default the family's `toolTimeoutMs` (60 000) */
+  timeout?: number;
+  /** How long connecting may take, in milliseconds. @default the family's `startTimeoutMs` (30 000) */
+  startTimeout?: number;
+}
+
+/** A remote server, over Streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
+export interface McpRemoteServerConfig {
+  type: 'http' | 'sse';
+  url: string;
+  /** Sent with every request (an `Authorization` header, say). */
+  headers?: Record<string, string>;
+  /** Per-call timeout in milliseconds. @default the family's `toolTimeoutMs` (60 000) */
+  timeout?: number;
+  /** How long connecting may take, in milliseconds. @default the family's `startTimeoutMs` (30 000) */
+  startTimeout?: number;
+}
+
+/** One entry of `mcpServers` in a `.mcp.json` file. */
+export type McpServerConfig = McpStdioServerConfig | McpRemoteServerConfig;
+
+/** A `.mcp.json` file, Claude Code's format. */
+export interface McpConfig {
+  mcpServers?: Record<string, McpServerConfig>;
+}
+
+/** Options of {@linkcode parseMcpConfig}. */
+export interface ParseMcpConfigOptions {
+  /** What `${VAR}` and `${VAR:-default}` expand from. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** Named in error messages (a file path). @default 'the MCP configuration' */
+  source?: string;
+}
+
+const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeout', 'startTimeout']);
+
+/**
+ * Checks an MCP configuration in Claude Code's `.mcp.json` format and expands `${VAR}` and
+ * `${VAR:-default}` in every string (command, args, env values, cwd, url, header values).
+ * A missing variable without a default is an error rather than an empty string: a server
+ * started with a blank token fails later in a way that is much harder to understand.
+ *
+ * @param value The parsed JSON: `{ "mcpServers": { name: {...} } }`.
+ * @param options Where variables come from, and the name of the source for messages.
+ * @returns The servers by name, expanded.
+ * @throws {TypeError} When the value is not of that shape, naming the server, the key and the fix.
+ *
+ * @example
+ * ```ts
+ * const servers = parseMcpConfig({ mcpServers: { git: { command: 'mcp-server-git', args: ['--repo', '${REPO:-.}'] } } });
+ * servers.git; // { command: 'mcp-server-git', args: ['--repo', '.'] }
+ * ```
+ */
+export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = {}): Record<string, McpServerConfig> {
+  const source = options.source ?? 'the MCP configuration';
+  const env = options.env ?? process.env;
+  if (!isObject(value)) throw new TypeError(`${source} must be an object like {"mcpServers": {...}}, got ${describe(value)}`);
+  const servers = value.mcpServers;
+  if (servers === undefined) return {};
+  if (!isObject(servers)) throw new TypeError(`"mcpServers" in ${source} must be an object of servers by name, got ${describe(servers)}`);
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, raw] of Object.entries(servers)) {
+    const where = `server "${name}" in ${source}`;
+    if (name.length === 0) throw new TypeError(`${source} has a server with an empty name; give it a name such as "git"`);
+    if (!isObject(raw)) throw new TypeError(`${where} must be an object with "command" or "url", got ${describe(raw)}`);
+    for (const key of Object.keys(raw)) {
+      if (!KNOWN_KEYS.has(key)) throw new TypeError(`${where} has an unknown key "${key}"; the keys are ${[...KNOWN_KEYS].join(', ')}`);
+    }
+    const expand = (text: unknown, key: string): string => {
+      if (typeof text !== 'string') throw new TypeError(`"${key}" of ${where} must be a string, got ${describe(text)}`);
+      return expandVariables(text, env, `"${key}" of ${where}`);
+    };
+    const timeouts: { timeout?: number; startTimeout?: number } = {};
+    for (const key of ['timeout', 'startTimeout'] as const) {
+      const t = raw[key];
+      if (t === undefined) continue;
+      if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) throw new TypeError(`"${key}" of ${where} must be a positive number of milliseconds, got ${describe(t)}`);
+      timeouts[key] = t;
+    }
+    const type = raw.type ?? (raw.url !== undefined ? 'http' : 'stdio');
+    if (type === 'stdio') {
+      if (raw.command === undefined) throw new TypeError(`${where} needs a "command" (a stdio server) or a "url" with "type": "http" or "sse"`);
+      if (raw.url !== undefined || raw.headers !== undefined) throw new TypeError(`${where} is a stdio server; "url" and "headers" are for "type": "http" or "sse"`);
+      const server: McpStdioServerConfig = { command: expand(raw.command, 'command'), ...timeouts };
+      if (raw.args !== undefined) {
+        if (!Array.isArray(raw.args)) throw new TypeError(`"args" of ${where} must be a list of strings, got ${describe(raw.args)}`);
+        server.args = raw.args.map((a, i) => expand(a, `args[${i}]`));
+      }
+      if (raw.env !== undefined) server.env = expandRecord(raw.env, 'env', where, expand);
+      if (raw.cwd !== undefined) server.cwd = expand(raw.cwd, 'cwd');
+      out[name] = server;
+    } else if (type === 'http' || type === 'sse') {
+      if (raw.url === undefined) throw new TypeError(`${where} has "type": "${type}" but no "url"`);
+      if (raw.command !== undefined) throw new TypeError(`${where} has both "url" and "command"; keep one (a remote server or a local process)`);
+      const url = expand(raw.url, 'url');
+      try {
+        new URL(url);
+      } catch {
+        throw new TypeError(`"url" of ${where} is not a valid URL: "${url}"`);
+      }
+      const server: McpRemoteServerConfig = { type, url, ...timeouts };
+      if (raw.headers !== undefined) server.headers = expandRecord(raw.headers, 'headers', where, expand);
+      out[name] = server;
+    } else {
+      throw new TypeError(`"type" of ${where} must be "stdio", "http" or "sse", got ${describe(type)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` in a string, as Claude Code does in `.mcp.json`.
+ *
+ * @param text The string.
+ * @param env Where the variables come from.
+ * @param where Named in the error.
+ * @returns The expanded string.
+ * @throws {TypeError} When a variable without a default is not set.
+ *
+ * @example
+ * ```ts
+ * expandVariables('${HOME}/x and ${NOPE:-y}', { HOME: '/h' }, 'args[0]'); // '/h/x and y'
+ * ```
+ */
+export function expandVariables(text: string, env: Record<string, string | undefined>, where: string): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    if (value === '') return '';
+    throw new TypeError(`${where} uses \${${name}}, which is not set; set the environment variable or write \${${name}:-default}`);
+  });
+}
+
+function expandRecord(raw: unknown, key: string, where: string, expand: (text: unknown, key: string) => string): Record<string, string> {
+  if (!isObject(raw)) throw new TypeError(`"${key}" of ${where} must be an object of strings, got ${describe(raw)}`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) out[k] = expand(v, `${key}.${k}`);
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}

@@ -1,0 +1,96 @@
+import { buildTool, contentToText, type JsonSchema, type Tool, type ToolResultContent } from '@toolshed/core';
+import type { McpConnection, McpToolInfo } from './_server_connection.ts';
+import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+import { mapCallResult } from './map_call_result.ts';
+
+/** Descriptions longer than this are cut: some servers ship whole manuals in them. */
+export const MAX_MCP_DESCRIPTION_CHARS = 2048;
+
+/** What {@linkcode buildMcpTool} takes besides the tool. */
+export interface BuildMcpToolOptions {
+  /** The Toolshed name, from `mcpToolName` (made unique by the caller). */
+  name: string;
+  /** Told when the server's schema cannot be compiled (the server then checks the input itself). */
+  onSchemaProblem?: (message: string) => void;
+}
+
+/**
+ * Wraps one tool of an MCP server as a Toolshed {@linkcode Tool}: the server's JSON Schema sent
+ * as is and enforced before the call with a JSON Schema validator, annotations mapped to the
+ * flags (`readOnlyHint` → read-only and concurrency-safe, `destructiveHint` → destructive),
+ * progress, cancellation and the per-call timeout passed to the server, and an `isError`
+ * result turned into an `is_error` result.
+ *
+ * @param connection The server the tool belongs to.
+ * @param info The tool as the server lists it.
+ * @param options Its Toolshed name.
+ * @returns The tool, with `isMcp: true`.
+ *
+ * @example
+ * ```ts
+ * const tool = buildMcpTool(connection, { name: 'echo', inputSchema: { type: 'object' } }, { name: 'mcp__everything__echo' });
+ * ```
+ */
+export function buildMcpTool(connection: McpConnection, info: McpToolInfo, options: BuildMcpToolOptions): Tool {
+  const server = connection.name;
+  const schema: JsonSchema = info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : { type: 'object' };
+  const compiled = jsonSchemaValidator(options.name, schema);
+  if ('error' in compiled) {
+    options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
+  }
+  const annotations = info.annotations ?? {};
+  const readOnly = annotations.readOnlyHint === true;
+  const destructive = annotations.destructiveHint === true;
+  const title = info.title ?? annotations.title;
+  return buildTool({
+    name: options.name,
+    description: describeTool(info, server),
+    searchHint: `${server} ${info.name.replace(/[_.-]+/g, ' ')}${title ? ` ${title}` : ''}`,
+    inputSchema: passthroughObjectSchema,
+    inputJSONSchema: schema,
+    isMcp: true,
+    // The server runs the call; an abort is sent to it as an MCP cancellation and not waited for.
+    interruptBehavior: 'cancel',
+    isReadOnly: () => readOnly,
+    isConcurrencySafe: () => readOnly,
+    isDestructive: () => destructive,
+    validateInput: (input) => ('validate' in compiled ? compiled.validate(input) : { result: true }),
+    userFacingName: () => `${server} - ${title ?? info.name} (MCP)`,
+    permissionSuggestions: () => [options.name, `mcp__${options.name.split('__')[1] ?? server}`],
+    mapResult: (output: ToolResultContent) => output,
+    renderResult: (output: ToolResultContent) => contentToText(output),
+    async call(input, _ctx, { signal, onProgress }) {
+      const result = await connection.callTool(info.name, input, {
+        signal,
+        toolName: options.name,
+        onProgress: (p) => onProgress({
+          message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
+          progress: p.progress,
+          ...(p.total !== undefined ? { total: p.total } : {}),
+        }),
+      });
+      const content = mapCallResult(result, server);
+      if (result.isError) throw new McpToolError(server, info.name, contentToText(content));
+      return { data: content };
+    },
+  });
+}
+
+function describeTool(info: McpToolInfo, server: string): string {
+  let text = (info.description ?? '').trim();
+  if (text.length < 10) text = `${text ? `${text}. ` : ''}Tool "${info.name}" of MCP server "${server}".`;
+  if (text.length > MAX_MCP_DESCRIPTION_CHARS) text = `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS - 16).trimEnd()}… [truncated]`;
+  return text;
+}
+
+/**
+ * A tool result the server marked `isError`. The pipeline keeps only an error's first line,
+ * so the server's text is joined onto one line (and capped) to reach the model whole.
+ */
+class McpToolError extends Error {
+  constructor(server: string, tool: string, text: string) {
+    const flat = text.replace(/\s*\n\s*/g, ' | ').trim() || '(no message)';
+    super(`MCP server "${server}" reported an error from "${tool}": ${flat.length > 4000 ? `${flat.slice(0, 3997)}...` : flat}`);
+    this.name = 'Error';
+  }
+}

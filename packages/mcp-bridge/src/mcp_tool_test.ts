@@ -1,0 +1,65 @@
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FileStateCache, type ToolContext, type ToolProgress } from '@toolshed/core';
+import { McpConnection } from './_server_connection.ts';
+import { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS } from './mcp_tool.ts';
+import { FAULT_SERVER } from './testdata/_helpers.ts';
+
+let connection: McpConnection;
+
+beforeAll(async () => {
+  connection = new McpConnection('fault', { command: process.execPath, args: [FAULT_SERVER] }, {
+    cwd: os.tmpdir(),
+    startTimeoutMs: 15_000,
+    toolTimeoutMs: 10_000,
+    reconnectDelayMs: 10,
+    maxReconnectDelayMs: 10,
+    clientInfo: { name: 'test', version: '0' },
+    onToolsChanged: () => {},
+  });
+  await connection.connect();
+});
+
+afterAll(async () => {
+  await connection?.close();
+});
+
+const ctx = { cwd: os.tmpdir(), fileState: new FileStateCache() } as unknown as ToolContext;
+const info = (name: string) => connection.tools.find((t) => t.name === name)!;
+
+describe('buildMcpTool', () => {
+  test('takes the flags from the annotations and marks the tool as MCP and cancellable', () => {
+    const sleep = buildMcpTool(connection, info('sleep'), { name: 'mcp__fault__sleep' });
+    expect([sleep.isMcp, sleep.interruptBehavior, sleep.isReadOnly({}), sleep.isConcurrencySafe({}), sleep.isDestructive({})]).toEqual([true, 'cancel', true, true, false]);
+    const fail = buildMcpTool(connection, info('fail'), { name: 'mcp__fault__fail' });
+    expect([fail.isReadOnly({}), fail.isConcurrencySafe({}), fail.isDestructive({})]).toEqual([false, false, true]);
+    expect(sleep.inputJSONSchema).toBe(info('sleep').inputSchema);
+    expect(sleep.permissionSuggestions({})).toEqual(['mcp__fault__sleep', 'mcp__fault']);
+  });
+
+  test('caps a long description and fills in a missing one', () => {
+    const long = buildMcpTool(connection, { ...info('pid'), description: 'word '.repeat(1000) }, { name: 'mcp__fault__pid' });
+    expect((long.description as string).length).toBeLessThanOrEqual(MAX_MCP_DESCRIPTION_CHARS);
+    expect(long.description as string).toMatch(/… \[truncated\]$/);
+    const none = buildMcpTool(connection, { name: 'pid', inputSchema: { type: 'object' } }, { name: 'mcp__fault__pid' });
+    expect(none.description).toBe('Tool "pid" of MCP server "fault".');
+  });
+
+  test('calls the server, passing progress on, and throws for an isError result', async () => {
+    const sleep = buildMcpTool(connection, info('sleep'), { name: 'mcp__fault__sleep' });
+    const progress: ToolProgress[] = [];
+    const out = await sleep.call({ ms: 10 }, ctx, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    expect(out.data).toBe('slept 10 ms');
+    expect(progress).toEqual([{ message: 'sleeping', progress: 0, total: 1 }]);
+    const fail = buildMcpTool(connection, info('fail'), { name: 'mcp__fault__fail' });
+    await expect(fail.call({}, ctx, { signal: new AbortController().signal, onProgress: () => {} })).rejects.toThrow('MCP server "fault" reported an error from "fail"');
+  });
+
+  test('a schema that does not compile is reported once and the server checks the input', async () => {
+    const problems: string[] = [];
+    const tool = buildMcpTool(connection, { name: 'pid', inputSchema: { type: 'object', properties: { a: { type: 'bogus' } } } }, { name: 'mcp__fault__pid', onSchemaProblem: (m) => problems.push(m) });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('does not compile');
+    expect(await tool.validateInput({ a: 1 }, ctx)).toEqual({ result: true });
+  });
+});

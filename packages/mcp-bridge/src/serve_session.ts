@@ -1,0 +1,319 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { Readable, Writable } from 'node:stream';
+import { toolInputJsonSchema, type CatalogEntry, type ContentBlock, type Session, type SessionEvent, type ToolResultBlock } from '@toolshed/core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpPermissionAsker, McpPermissionPrompt } from './mcp_permission_prompt.ts';
+
+/** Options shared by both transports of {@linkcode serveSession}. */
+export interface ServeSessionCommonOptions {
+  /** Routes permission asks to the calling client as elicitation requests; see `createMcpPermissionPrompt`. */
+  permissionPrompt?: McpPermissionPrompt;
+  /** Which tools to serve. @default every tool of the session */
+  filter?: (entry: CatalogEntry) => boolean;
+  /** The server's name in the MCP handshake. @default 'toolshed' */
+  name?: string;
+  /** The server's version in the MCP handshake. @default '0.0.0' */
+  version?: string;
+}
+
+/** Serve over the process's stdin and stdout (or the streams given). */
+export interface ServeSessionStdioOptions extends ServeSessionCommonOptions {
+  transport: 'stdio';
+  /** @default process.stdin */
+  stdin?: Readable;
+  /** @default process.stdout */
+  stdout?: Writable;
+}
+
+/** Serve over Streamable HTTP. */
+export interface ServeSessionHttpOptions extends ServeSessionCommonOptions {
+  http: {
+    /** 0 picks a free port. */
+    port: number;
+    /** @default '127.0.0.1' */
+    host?: string;
+    /** @default '/mcp' */
+    path?: string;
+  };
+}
+
+/** What {@linkcode serveSession} takes. */
+export type ServeSessionOptions = ServeSessionStdioOptions | ServeSessionHttpOptions;
+
+/** A session being served. */
+export interface ServedSession {
+  /** The endpoint, for HTTP: `http://127.0.0.1:PORT/mcp`. */
+  readonly url: string | undefined;
+  /** Resolves when the server stops: stdin ended (stdio) or {@linkcode ServedSession.close} was called. */
+  readonly closed: Promise<void>;
+  /** Stops serving (the session itself stays open: its owner closes it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a session's tools to MCP clients, over stdio or Streamable HTTP. Tools are listed with
+ * their JSON Schema and annotations from their flags (`readOnlyHint`, `destructiveHint`), and
+ * every call runs through the session's pipeline — parsing, hooks, permissions, result budget —
+ * as a model's call would. A permission ask becomes an elicitation request to the client when
+ * the session was made with a {@linkcode McpPermissionPrompt}'s `canUseTool` and the client
+ * supports elicitation; otherwise the call is denied with the rule that would allow it.
+ * Progress events become progress notifications, and a client's cancellation aborts the call.
+ *
+ * @param session The session to serve.
+ * @param options `{ transport: 'stdio' }` or `{ http: { port, host } }`, and the permission prompt.
+ * @returns The running server.
+ * @throws {TypeError} When the options name neither transport.
+ * @throws {Error} When the HTTP port cannot be listened on (the message names host and port).
+ *
+ * @example
+ * ```ts
+ * const prompt = createMcpPermissionPrompt();
+ * const session = await createSession({ cwd: process.cwd(), families: [fileTools()], canUseTool: prompt.canUseTool });
+ * const served = await serveSession(session, { http: { port: 8931 }, permissionPrompt: prompt });
+ * console.log(`MCP endpoint: ${served.url}`);
+ * ```
+ */
+export async function serveSession(session: Session, options: ServeSessionOptions): Promise<ServedSession> {
+  if ('http' in options && options.http) return await serveHttp(session, options);
+  if ((options as ServeSessionStdioOptions).transport === 'stdio') return await serveStdio(session, options as ServeSessionStdioOptions);
+  throw new TypeError(`serveSession needs { transport: 'stdio' } or { http: { port } }, got ${JSON.stringify(options)}`);
+}
+
+async function serveStdio(session: Session, options: ServeSessionStdioOptions): Promise<ServedSession> {
+  const server = createMcpServer(session, options);
+  const stdin = options.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  server.onclose = () => resolveClosed();
+  // The client going away ends stdin; the SDK's transport does not notice that by itself.
+  stdin.once('end', () => void server.close());
+  await server.connect(transport);
+  return {
+    url: undefined,
+    closed,
+    async close() {
+      await server.close();
+      await closed;
+    },
+  };
+}
+
+async function serveHttp(session: Session, options: ServeSessionHttpOptions): Promise<ServedSession> {
+  const host = options.http.host ?? '127.0.0.1';
+  const endpoint = options.http.path ?? '/mcp';
+  // One transport and one MCP server per client session, all over the one Toolshed session.
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let port = options.http.port;
+  const servers = new Set<Server>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`);
+    if (url.pathname !== endpoint) return jsonError(res, 404, `Not found: the MCP endpoint is ${endpoint}`);
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      if (typeof sessionId === 'string') return jsonError(res, 404, `Unknown MCP session "${sessionId}": it ended or the server restarted; initialize again`);
+      if (req.method !== 'POST') return jsonError(res, 400, 'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)');
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, created),
+        // On a loopback address, a web page must not reach the tools through DNS rebinding.
+        ...(LOOPBACK.has(host) ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(port) } : {}),
+      });
+      const server = createMcpServer(session, options);
+      servers.add(server);
+      created.onclose = () => {
+        if (created.sessionId) transports.delete(created.sessionId);
+        servers.delete(server);
+      };
+      await server.connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res);
+  };
+
+  const httpServer: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) jsonError(res, 500, `Internal error: ${(e as Error).message}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', (e) => reject(new Error(`Could not serve MCP on ${host}:${options.http.port}: ${(e as Error).message}`, { cause: e })));
+    httpServer.listen(options.http.port, host, () => resolve());
+  });
+  port = (httpServer.address() as { port: number }).port;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`,
+    closed,
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...servers].map((s) => s.close().catch(() => {})));
+        httpServer.closeAllConnections();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        resolveClosed();
+      })();
+      return closing;
+    },
+  };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function loopbackHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+}
+
+function jsonError(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** The MCP server for one client: tools/list from the catalog, tools/call through the session. */
+function createMcpServer(session: Session, options: ServeSessionCommonOptions): Server {
+  const server = new Server({ name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  // The pool can change under a call (ToolSearch loads a tool, an MCP server of the session
+  // changes its list): after each call the names are compared with what this client was sent.
+  let listed: string | undefined;
+  const signature = () => JSON.stringify(listTools(session, options.filter).map((t) => t.name));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = listTools(session, options.filter);
+    listed = JSON.stringify(tools.map((t) => t.name));
+    return { tools };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (options.filter) {
+      const entry = session.catalog().find((e) => e.name === name);
+      if (entry && !options.filter(entry)) return { isError: true, content: [{ type: 'text', text: `No such tool available: ${name}` }] };
+    }
+    const id = `mcp_${randomUUID()}`;
+    const asker: McpPermissionAsker = async (toolName, input, askOptions) => {
+      const rules = askOptions.suggestions.length ? askOptions.suggestions.map((s) => `"${s}"`).join(' or ') : `"${toolName}"`;
+      const howToAllow = `To allow such calls, add ${rules} to permissions.allow of the served session (toolshed mcp serve --allow RULE).`;
+      if (!server.getClientCapabilities()?.elicitation) {
+        return { behavior: 'deny', message: `it needs approval (${askOptions.reason}) and the MCP client cannot be asked (it does not support elicitation). ${howToAllow}` };
+      }
+      try {
+        const answer = await server.elicitInput({
+          message: `Allow ${toolName}? ${askOptions.reason}\nInput: ${truncate(JSON.stringify(input), 1000)}`,
+          requestedSchema: {
+            type: 'object',
+            properties: { allow: { type: 'boolean', title: `Allow ${toolName}`, description: 'Run this call', default: false } },
+            required: ['allow'],
+          },
+        }, { relatedRequestId: extra.requestId, signal: askOptions.signal });
+        if (answer.action === 'accept' && answer.content?.allow === true) return { behavior: 'allow' };
+        return { behavior: 'deny', message: `the MCP client's user ${answer.action === 'cancel' ? 'dismissed the prompt' : 'declined'}. ${howToAllow}` };
+      } catch (e) {
+        return { behavior: 'deny', message: `the MCP client could not be asked (${(e as Error).message}). ${howToAllow}` };
+      }
+    };
+    const unregister = options.permissionPrompt?.register(id, asker);
+    const progressToken = request.params._meta?.progressToken;
+    let lastProgress = 0;
+    let result: ToolResultBlock | undefined;
+    try {
+      const block = { type: 'tool_use' as const, id, name, input: args ?? {} };
+      for await (const event of session.stream([block], { signal: extra.signal })) {
+        if (event.type === 'progress' && progressToken !== undefined) {
+          lastProgress = nextProgress(event, lastProgress);
+          const total = event.progress.total;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: {
+              progressToken,
+              progress: lastProgress,
+              ...(typeof total === 'number' ? { total } : {}),
+              ...(event.progress.message ? { message: event.progress.message } : {}),
+            },
+          }).catch(() => {});
+        } else if (event.type === 'result') {
+          result = event.result;
+        }
+      }
+    } finally {
+      unregister?.();
+    }
+    if (listed !== undefined && signature() !== listed) {
+      listed = undefined; // one notification until the client lists again
+      await server.sendToolListChanged().catch(() => {});
+    }
+    if (!result) return { isError: true, content: [{ type: 'text', text: `${name} produced no result.` }] };
+    const out: CallToolResult = { content: toMcpContent(result.content) };
+    if (result.is_error) out.isError = true;
+    return out;
+  });
+  return server;
+}
+
+function listTools(session: Session, filter: ServeSessionCommonOptions['filter']): McpTool[] {
+  const definitions = new Map(session.toolsFor('anthropic').map((d) => [d.name, d]));
+  return session.catalog().filter((e) => !filter || filter(e)).map((entry) => {
+    const definition = definitions.get(entry.name);
+    const tool = entry.tool;
+    let inputSchema: McpTool['inputSchema'] = { type: 'object' };
+    if (definition) inputSchema = definition.input_schema as McpTool['inputSchema'];
+    else if (tool) {
+      try {
+        inputSchema = toolInputJsonSchema(tool) as McpTool['inputSchema'];
+      } catch {
+        // A schema that cannot be expressed is checked by the pipeline at call time anyway.
+      }
+    }
+    const listed: McpTool = { name: entry.name, description: definition?.description ?? entry.description, inputSchema };
+    if (tool) {
+      // Flags may depend on the input; with none given, each says what it says of an empty call.
+      listed.annotations = { readOnlyHint: flag(() => tool.isReadOnly({})), destructiveHint: flag(() => tool.isDestructive({})) };
+      const title = flagText(() => tool.userFacingName());
+      if (title && title !== entry.name) listed.title = title;
+    }
+    return listed;
+  });
+}
+
+function flag(read: () => unknown): boolean {
+  try {
+    return read() === true;
+  } catch {
+    return false;
+  }
+}
+
+function flagText(read: () => string): string | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function nextProgress(event: Extract<SessionEvent, { type: 'progress' }>, last: number): number {
+  const reported = event.progress.progress;
+  // MCP requires progress to increase with every notification.
+  return typeof reported === 'number' && reported > last ? reported : last + 1;
+}
+
+function toMcpContent(content: ToolResultBlock['content']): CallToolResult['content'] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((block: ContentBlock, i) => {
+    if (block.type === 'text') return { type: 'text' as const, text: block.text };
+    if (block.type === 'image') return { type: 'image' as const, data: block.source.data, mimeType: block.source.media_type };
+    if (block.source.type === 'text') return { type: 'text' as const, text: block.source.data };
+    return { type: 'resource' as const, resource: { uri: `toolshed://document/${i}`, mimeType: block.source.media_type, blob: block.source.data } };
+  });
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}

@@ -1,0 +1,76 @@
+// A small MCP server for the bridge's fault tests: a tool that crashes the server mid-call,
+// one that never answers, one that changes the tool list, one that takes a set time (the bench's
+// read-only one-second tool), and results of every content kind. Plain JavaScript so it starts
+// fast, with the SDK's low-level Server so schemas are sent exactly as written here.
+import { writeFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const readOnly = { readOnlyHint: true, destructiveHint: false };
+const tools = [
+  { name: 'crash', description: 'Exits the server process in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
+  { name: 'hang', description: 'Never answers (until cancelled).', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
+  { name: 'pid', description: 'Returns the process id of the server.', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
+  {
+    name: 'sleep',
+    description: 'Waits the given number of milliseconds, reporting progress, then returns.',
+    inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'], additionalProperties: false },
+    annotations: readOnly,
+  },
+  { name: 'add_tool', description: 'Adds the tool "added" and tells the client the list changed.', inputSchema: { type: 'object', properties: {} } },
+  { name: 'fail', description: 'Answers with isError and a message on two lines.', inputSchema: { type: 'object', properties: {} }, annotations: { destructiveHint: true } },
+  { name: 'kinds', description: 'Returns one block of every content kind.', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
+  { name: 'big', description: 'Returns a long text of the given size.', inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] }, annotations: readOnly },
+];
+
+const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const { name, arguments: args = {} } = request.params;
+  switch (name) {
+    case 'crash':
+      process.stderr.write('fault-server: crashing on purpose\n');
+      setTimeout(() => process.exit(3), 20);
+      return await new Promise(() => {});
+    case 'hang':
+      // On the client's cancellation, note it where the test can see it.
+      return await new Promise((resolve) => extra.signal.addEventListener('abort', () => {
+        if (process.env.FAULT_MARKER) writeFileSync(process.env.FAULT_MARKER, 'cancelled by the client');
+        resolve({ content: [] });
+      }));
+    case 'pid':
+      return { content: [{ type: 'text', text: String(process.pid) }] };
+    case 'sleep': {
+      const token = request.params._meta?.progressToken;
+      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, total: 1, message: 'sleeping' } });
+      await new Promise((resolve) => setTimeout(resolve, args.ms));
+      return { content: [{ type: 'text', text: `slept ${args.ms} ms` }] };
+    }
+    case 'add_tool':
+      if (!tools.some((t) => t.name === 'added')) tools.push({ name: 'added', description: 'A tool that was added while the server ran.', inputSchema: { type: 'object' }, annotations: readOnly });
+      await server.sendToolListChanged();
+      return { content: [{ type: 'text', text: 'added' }] };
+    case 'added':
+      return { content: [{ type: 'text', text: 'the added tool ran' }] };
+    case 'fail':
+      return { isError: true, content: [{ type: 'text', text: 'first line of the failure\nsecond line with the detail' }] };
+    case 'kinds':
+      return {
+        content: [
+          { type: 'text', text: 'text block' },
+          { type: 'image', data: PNG, mimeType: 'image/png' },
+          { type: 'audio', data: 'UklGRiQAAABXQVZF', mimeType: 'audio/wav' },
+          { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'embedded notes' } },
+          { type: 'resource_link', uri: 'file:///other.txt', name: 'other.txt', mimeType: 'text/plain' },
+        ],
+        structuredContent: { answer: 42 },
+      };
+    case 'big':
+      return { content: [{ type: 'text', text: 'x'.repeat(args.chars) }] };
+    default:
+      return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
+  }
+});
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+
+const MAX_NAME = 64;
+
+/**
+ * Normalizes a server or tool name for a tool name: every character outside `[A-Za-z0-9_-]`
+ * becomes `_`.
+ *
+ * @param name A server's or a tool's name as given.
+ * @returns The name with only letters, digits, `_` and `-`.
+ *
+ * @example
+ * ```ts
+ * normalizeMcpName('my.server'); // 'my_server'
+ * ```
+ */
+export function normalizeMcpName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/**
+ * The Toolshed name of an MCP tool: `mcp__<server>__<tool>`, both parts normalized; a name
+ * over 64 characters is cut and ends with `_` and a short hash of the full original names, so
+ * two long names that share a prefix stay apart.
+ *
+ * @param server The server's name (the key in `.mcp.json`).
+ * @param tool The tool's name as the server lists it.
+ * @returns A name matching `^[A-Za-z0-9_-]{1,64}$`.
+ *
+ * @example
+ * ```ts
+ * mcpToolName('github', 'create_issue'); // 'mcp__github__create_issue'
+ * mcpToolName('my server', 'a.b');       // 'mcp__my_server__a_b'
+ * ```
+ */
+export function mcpToolName(server: string, tool: string): string {
+  const full = `mcp__${normalizeMcpName(server)}__${normalizeMcpName(tool)}`;
+  if (full.length <= MAX_NAME) return full;
+  const hash = shortHash(`${server}\u0000${tool}`);
+  return `${full.slice(0, MAX_NAME - hash.length - 1)}_${hash}`;
+}
+
+/**
+ * A name made unique against names already taken, by a hash suffix (two tools whose names
+ * differ only in characters that normalization replaces, `a.b` and `a_b`).
+ *
+ * @param name The normalized name.
+ * @param original What the hash is made from (the server's and the tool's original names).
+ * @param taken Names already used.
+ * @returns `name`, or a variant of it with a hash suffix that is not taken.
+ *
+ * @example
+ * ```ts
+ * uniqueToolName('mcp__s__a_b', 's\u0000a.b', new Set(['mcp__s__a_b'])); // 'mcp__s__a_b_3f9c1e'
+ * ```
+ */
+export function uniqueToolName(name: string, original: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  for (let salt = 0; ; salt++) {
+    const hash = shortHash(`${original}\u0000${salt}`);
+    const candidate = `${name.slice(0, MAX_NAME - hash.length - 1)}_${hash}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 6);
+}
