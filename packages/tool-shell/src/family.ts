@@ -1,22 +1,47 @@
 import { createRequire } from 'node:module';
 import { defineFamily, type Family } from '@toolshed/core';
+import { createBashTool } from './bash_tool.ts';
+import { loadBashParser } from './bash_parser.ts';
+import type { ShellToolsOptions } from './shell_options.ts';
+import { shellTasksKey, TaskRegistry } from './task_registry.ts';
+import { taskOutputTool } from './task_output_tool.ts';
+import { taskStopTool } from './task_stop_tool.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-/** Options of {@linkcode shellTools}; none yet. */
-export type ShellToolsOptions = Record<string, unknown>;
-
 /**
- * The `shell` family: Bash, TaskOutput and TaskStop. Not yet implemented — the family is empty.
+ * The `shell` family: Bash, TaskOutput and TaskStop. Its setup loads the bash grammar (so
+ * read-only classification works from the first call) and gives the session a background-task
+ * registry that `session.close()` empties, killing every task.
  *
- * @param options Reserved for the family's options.
+ * @param options Sandbox, timeouts, output cap; see {@linkcode ShellToolsOptions}.
  * @returns The family, for `createSession({ families })`.
+ * @throws {RangeError} If an option is out of range.
  *
  * @example
  * ```ts
- * const session = await createSession({ cwd: process.cwd(), families: [shellTools()] });
+ * const session = await createSession({
+ *   cwd: process.cwd(),
+ *   families: [shellTools({ sandbox: { enabled: true, autoAllow: true } })],
+ *   permissions: { allow: ['Bash(npm run test:*)'], deny: ['Bash(rm:*)', 'Read(./.env)'] },
+ * });
  * ```
  */
-export function shellTools(_options: ShellToolsOptions = {}): Family {
-  return defineFamily({ name: 'shell', version, tools: [] });
+export function shellTools(options: ShellToolsOptions = {}): Family {
+  const bash = createBashTool(options);
+  return defineFamily({
+    name: 'shell',
+    version,
+    tools: [bash, taskOutputTool, taskStopTool],
+    async setup(api) {
+      const registry = new TaskRegistry();
+      api.services.set(shellTasksKey, registry);
+      api.onClose(() => registry.stopAll());
+      try {
+        await loadBashParser();
+      } catch (e) {
+        api.emit({ type: 'notice', level: 'warn', message: `The bash grammar did not load (${(e as Error).message}); every Bash command will need approval.` });
+      }
+    },
+  });
 }

@@ -1,14 +1,44 @@
 /**
- * `@toolshed/tool-shell`: Bash, TaskOutput and TaskStop for Toolshed. **Not yet implemented**: this package
- * holds the family's factory, which returns an empty family until its issue lands.
+ * `@toolshed/tool-shell`: Bash that is safe to auto-approve, kills what it starts, and runs in
+ * the background — Bash, TaskOutput and TaskStop for Toolshed, with an optional bubblewrap
+ * sandbox.
  *
  * ```ts
  * import { createSession } from '@toolshed/core';
  * import { shellTools } from '@toolshed/tool-shell';
  *
- * const session = await createSession({ cwd: process.cwd(), families: [shellTools()] });
+ * const session = await createSession({
+ *   cwd: process.cwd(),
+ *   families: [shellTools()],
+ *   permissions: { allow: ['Bash(npm run test:*)'], deny: ['Bash(rm:*)', 'Read(./.env)'] },
+ * });
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'git status' } }]);
+ * await session.close(); // kills background tasks
  * ```
  *
  * @module
  */
-export { shellTools, type ShellToolsOptions } from './family.ts';
+export { shellTools } from './family.ts';
+export { bashInput, bashTool, createBashTool, formatBashOutput, type BashOutput } from './bash_tool.ts';
+export { taskOutputInput, taskOutputTool, type TaskOutputResult } from './task_output_tool.ts';
+export { taskStopInput, taskStopTool, type TaskStopResult } from './task_stop_tool.ts';
+export { resolveShellOptions, type ResolvedShellOptions, type SandboxOptions, type ShellToolsOptions } from './shell_options.ts';
+export {
+  analyzeCommand,
+  isBashParserLoaded,
+  loadBashParser,
+  type AnalyzeOptions,
+  type ShellAnalysis,
+  type ShellRedirect,
+  type ShellWord,
+  type SimpleCommand,
+} from './bash_parser.ts';
+export { classifyAnalysis, classifyCommand, type Classification } from './classify_command.ts';
+export { NOT_READ_ONLY_EXAMPLES, READ_ONLY_EXAMPLES } from './classification_examples.ts';
+export { commandMatcher, matchCommandRule, MAX_COMMAND_PARTS, splitCommand, type CommandPart, type CommandSplit } from './command_matcher.ts';
+export { commandResources, type CommandResources } from './command_resources.ts';
+export { checkShellPermissions } from './shell_permissions.ts';
+export { READ_ONLY_PROGRAMS, type ProgramRule } from './read_only_rules.ts';
+export { runCommand, startCommand, type CommandProgress, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
+export { bwrapArguments, findBwrap, SANDBOX_PROTECTED, SANDBOX_UNAVAILABLE, type SandboxSpec } from './sandbox.ts';
+export { MAX_UNREAD_CHARS, shellTasksKey, TaskRegistry, tasksOf, type BackgroundTask, type TaskStatus } from './task_registry.ts';

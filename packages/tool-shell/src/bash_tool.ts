@@ -1,0 +1,281 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { buildTool, isPathInside, resolvePath, type Tool, type ToolContext } from '@toolshed/core';
+import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parser.ts';
+import { classifyCommand } from './classify_command.ts';
+import { commandMatcher } from './command_matcher.ts';
+import { commandResources } from './command_resources.ts';
+import { findBwrap } from './sandbox.ts';
+import { checkShellPermissions } from './shell_permissions.ts';
+import { resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
+import { runCommand, type CommandResult } from './run_command.ts';
+import { tasksOf } from './task_registry.ts';
+
+/**
+ * Input of the Bash tool (Claude Code's fields).
+ *
+ * @example
+ * ```ts
+ * bashInput.parse({ command: 'npm test', timeout: 60_000 });
+ * ```
+ */
+export const bashInput = z.object({
+  command: z.string().min(1).describe('The command to execute'),
+  timeout: z.number().int().positive().max(600_000).optional().describe('Optional timeout in milliseconds (max 600000); default 120000'),
+  description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
+  run_in_background: z.boolean().optional().describe('Set to true to run this command in the background; read its output later with TaskOutput and stop it with TaskStop'),
+});
+
+/** What a Bash call returns. */
+export interface BashOutput {
+  /** stdout and stderr interleaved as they came; head and tail kept when over the cap. */
+  output: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** The run was aborted and the command killed. */
+  interrupted: boolean;
+  truncated: boolean;
+  /** Where the whole output is, when it was over the cap. */
+  fullOutputPath?: string;
+  /** Notes for the model: a reset cwd, killed background processes. */
+  notes: string[];
+  /** Set for `run_in_background`: the id for TaskOutput and TaskStop. */
+  backgroundTaskId?: string;
+  /** The timeout that applied, in milliseconds. */
+  timeoutMs?: number;
+}
+
+function description(opts: ResolvedShellOptions): string {
+  return `Executes a bash command in the session's working directory and returns its output (stdout and stderr interleaved), exit code and signal.
+
+- The working directory persists between calls: a \`cd\` into a directory inside the working directories sticks; a \`cd\` elsewhere is reset afterwards (with a note). Environment changes (export, variables) do not persist.
+- Standard input is /dev/null: interactive commands get end-of-file at once, so pass flags instead (\`git commit -m\`, \`npm init -y\`, \`apt-get -y\`).
+- \`timeout\` is in milliseconds (default ${opts.defaultTimeoutMs}, max ${opts.maxTimeoutMs}). On timeout or abort the whole process tree is killed, background \`&\` children included, and the output so far is returned.
+- Processes a command leaves running (\`server &\`) are stopped when it ends. For long-running commands (dev servers, watchers) use \`run_in_background: true\`: you get a task id at once; read new output with TaskOutput and stop it with TaskStop.
+- Output over ${opts.maxOutputChars} characters keeps its head and tail; the whole is saved to a file named in the result (read it with Read or Grep).
+- Prefer the dedicated tools for files (Read, Edit, Write, Glob, Grep) over cat, sed, find and grep where they exist.
+- Quote paths with spaces ("path with spaces"). Chain dependent commands with \`&&\`; independent read-only commands may be separate calls, which run in parallel.
+- Read-only commands (ls, cat, grep, rg, git status/log/diff, …) run without asking; others may need the user's approval.${
+    opts.sandbox ? `\n- Commands run in a sandbox: the filesystem is read-only except the working directories${opts.sandbox.allowWrite?.length ? ` and ${opts.sandbox.allowWrite.join(', ')}` : ''}, /tmp is private${opts.sandbox.network ? '' : ', and there is no network access'}.` : ''
+  }`;
+}
+
+/**
+ * Builds the Bash tool with the family's options (sandbox, timeouts, output cap).
+ *
+ * @param options The shell options.
+ * @returns The tool.
+ * @throws {RangeError} If an option is out of range.
+ *
+ * @example
+ * ```ts
+ * const bash = createBashTool({ sandbox: { enabled: true }, defaultTimeoutMs: 60_000 });
+ * const session = await createSession({ cwd, tools: [bash] });
+ * ```
+ */
+export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bashInput, BashOutput> {
+  const opts = resolveShellOptions(options);
+  return buildTool({
+    name: 'Bash',
+    searchHint: 'run shell command terminal bash execute script npm git test build',
+    description: description(opts),
+    inputSchema: bashInput,
+    inputExamples: [{ command: 'git status', description: 'Show working tree status' }, { command: 'npm run dev', run_in_background: true }],
+    isReadOnly: ({ command }) => isBashParserLoaded() && classifyCommand(command).readOnly,
+    isConcurrencySafe: ({ command, run_in_background }) => !run_in_background && isBashParserLoaded() && classifyCommand(command).readOnly,
+    isDestructive: ({ command }) => isDestructiveCommand(command),
+    async validateInput({ timeout }) {
+      await loadBashParser();
+      if (timeout !== undefined && timeout > opts.maxTimeoutMs) {
+        return { result: false, message: `timeout ${timeout} ms is over this session's maximum of ${opts.maxTimeoutMs} ms; pass at most ${opts.maxTimeoutMs}, or run the command with run_in_background.` };
+      }
+      return { result: true };
+    },
+    async checkPermissions({ command }, ctx) {
+      await loadBashParser();
+      return checkShellPermissions(command, ctx, opts);
+    },
+    async preparePermissionMatcher({ command }) {
+      await loadBashParser();
+      return commandMatcher(command);
+    },
+    permissionSuggestions: ({ command }) => suggestions(command),
+    async resources({ command }, ctx) {
+      await loadBashParser();
+      return commandResources(command, ctx.cwd).accesses;
+    },
+    getToolUseSummary: ({ command, description }) => description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),
+    renderToolUse: ({ command, run_in_background }) => `$ ${command}${run_in_background ? '  (background)' : ''}`,
+    mapResult: (output) => formatBashOutput(output),
+    async call(input, ctx, { onProgress, signal }) {
+      const sandbox = sandboxFor(opts, ctx);
+      if (input.run_in_background) {
+        const task = tasksOf(ctx).start(input.command, {
+          cwd: ctx.cwd,
+          logDir: path.join(ctx.stateDir, 'bash-tasks'),
+          description: input.description,
+          killGraceMs: opts.killGraceMs,
+          env: opts.env,
+          shell: opts.shell,
+          ...(sandbox ? { sandbox } : {}),
+        });
+        return {
+          data: {
+            output: `Started in the background with task id ${task.id}. Read its output with TaskOutput({"task_id":"${task.id}"}) and stop it with TaskStop. The whole output is logged to ${task.logPath}.`,
+            exitCode: null,
+            signal: null,
+            timedOut: false,
+            interrupted: false,
+            truncated: false,
+            notes: [],
+            backgroundTaskId: task.id,
+          },
+        };
+      }
+      const timeoutMs = Math.min(input.timeout ?? opts.defaultTimeoutMs, opts.maxTimeoutMs);
+      const result = await runCommand(input.command, {
+        cwd: ctx.cwd,
+        timeoutMs,
+        signal,
+        maxOutputChars: opts.maxOutputChars,
+        spillPath: path.join(ctx.stateDir, 'bash-output', `${safeName(ctx.toolUseId)}.txt`),
+        killGraceMs: opts.killGraceMs,
+        progressIntervalMs: opts.progressIntervalMs,
+        env: opts.env,
+        shell: opts.shell,
+        ...(sandbox ? { sandbox } : {}),
+        onProgress: (p) => onProgress({
+          message: p.lastLines.at(-1) ?? `running for ${Math.round(p.elapsedMs / 1000)} s`,
+          elapsedMs: Math.round(p.elapsedMs),
+          totalChars: p.totalChars,
+          lastLines: p.lastLines,
+        }),
+      });
+      const { notes, nextCwd } = cwdAfter(result, ctx);
+      const data = toOutput(result, notes, timeoutMs);
+      if (nextCwd === undefined) return { data };
+      return { data, contextModifier: (c: ToolContext) => ({ ...c, cwd: nextCwd }) };
+    },
+  });
+}
+
+/**
+ * The Bash tool with default options.
+ *
+ * @example
+ * ```ts
+ * const session = await createSession({ cwd, tools: [bashTool] });
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls -la' } }]);
+ * ```
+ */
+export const bashTool: Tool<typeof bashInput, BashOutput> = createBashTool();
+
+function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
+  if (!opts.sandbox) return undefined;
+  const bwrap = findBwrap(opts.sandbox.bwrapPath);
+  const writable = [
+    ...ctx.permissions.workingDirectories.map((d) => resolvePath(d, ctx.cwd)),
+    ...(opts.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd)),
+  ];
+  return { bwrap, writable, network: opts.sandbox.network ?? false };
+}
+
+/** The cwd the next call starts in: where the shell ended, if that is inside the working directories. */
+function cwdAfter(result: CommandResult, ctx: ToolContext): { notes: string[]; nextCwd: string | undefined } {
+  const notes: string[] = [];
+  if (result.killedStragglers) {
+    notes.push('Processes this command left running in the background were stopped when it ended; use run_in_background for long-running processes.');
+  }
+  const ended = result.finalCwd;
+  if (!ended || ended === ctx.cwd || samePath(ended, ctx.cwd)) return { notes, nextCwd: undefined };
+  const inside = ctx.permissions.workingDirectories.some((dir) => {
+    const resolved = resolvePath(dir, ctx.cwd);
+    return isPathInside(ended, resolved) || isPathInside(ended, real(resolved));
+  });
+  if (!inside) {
+    notes.push(`Shell cwd was reset to ${ctx.cwd}: ${ended} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}).`);
+    return { notes, nextCwd: undefined };
+  }
+  return { notes, nextCwd: ended };
+}
+
+function samePath(a: string, b: string): boolean {
+  return real(a) === real(b);
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function toOutput(result: CommandResult, notes: string[], timeoutMs: number): BashOutput {
+  const out: BashOutput = {
+    output: result.output,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    interrupted: result.aborted,
+    truncated: result.truncated,
+    notes,
+    timeoutMs,
+  };
+  if (result.fullOutputPath) out.fullOutputPath = result.fullOutputPath;
+  return out;
+}
+
+/**
+ * The text the model sees for a Bash result.
+ *
+ * @param output The call's output.
+ * @returns The output, then notes and how the command ended.
+ *
+ * @example
+ * ```ts
+ * formatBashOutput({ output: 'x\n', exitCode: 1, signal: null, timedOut: false, interrupted: false, truncated: false, notes: [] });
+ * // 'x\nExit code 1'
+ * ```
+ */
+export function formatBashOutput(output: BashOutput): string {
+  if (output.backgroundTaskId) return output.output;
+  const lines: string[] = [];
+  const text = output.output.replace(/\n$/, '');
+  if (text) lines.push(text);
+  for (const note of output.notes) lines.push(note);
+  if (output.timedOut) lines.push(`Command timed out after ${output.timeoutMs ?? '?'} ms and was killed with its whole process tree; the output above is what it printed until then.`);
+  else if (output.interrupted) lines.push('Command was aborted and killed with its whole process tree; the output above is what it printed until then.');
+  else if (output.signal) lines.push(`Command was killed by signal ${output.signal}.`);
+  else if (output.exitCode !== 0 && output.exitCode !== null) lines.push(`Exit code ${output.exitCode}`);
+  if (lines.length === 0) return '(no output)';
+  return lines.join('\n');
+}
+
+const DESTRUCTIVE = /(^|[\s;&|(])(rm|rmdir|shred|dd|mkfs(\.\w+)?|truncate|wipefs)\s|git\s+(reset\s+--hard|clean\s+-[a-z]*f|push\s+(-f|--force)|branch\s+-D|checkout\s+--\s)|>\s*\/dev\/sd/;
+
+function isDestructiveCommand(command: string): boolean {
+  return DESTRUCTIVE.test(` ${command} `);
+}
+
+function suggestions(command: string): string[] {
+  if (!isBashParserLoaded()) return [`Bash(${command})`];
+  const analysis = analyzeCommand(command);
+  if (!analysis.ok) return [`Bash(${command})`];
+  const out: string[] = [];
+  for (const c of analysis.commands) {
+    if (c.kind !== 'command' || !c.name?.literal) continue;
+    const words = [c.name, ...c.args];
+    // `npm run test …` → `npm run test:*`; `ls -la` → `ls:*`.
+    const prefix = words.slice(0, words.length > 2 && !words[1]!.value.startsWith('-') ? 2 : 1).map((w) => w.text).join(' ');
+    const rule = `Bash(${prefix}:*)`;
+    if (!out.includes(rule)) out.push(rule);
+  }
+  return out.length ? out : [`Bash(${command})`];
+}
+
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '_') || 'call';
+}

@@ -1,0 +1,210 @@
+import { matchWildcardSpecifier, type PermissionBehavior, type PermissionMatcher } from '@toolshed/core';
+import { analyzeCommand, type ShellWord, type SimpleCommand } from './bash_parser.ts';
+import { SHELLS, WRAPPERS } from './read_only_rules.ts';
+
+/**
+ * More simple commands than this in one call and the call asks, whatever the rules say.
+ *
+ * @example
+ * ```ts
+ * splitCommand(cmd).parts.length > MAX_COMMAND_PARTS; // then the call asks
+ * ```
+ */
+export const MAX_COMMAND_PARTS = 50;
+
+/** One simple command of a compound command, in the forms rules are matched against. */
+export interface CommandPart {
+  /** The part as written (environment prefixes included, redirections left out). */
+  text: string;
+  /** Forms an allow rule may match: as written, and with known wrappers looked through. */
+  allowForms: string[];
+  /**
+   * Forms a deny or ask rule may match: the allow forms, plus without environment prefixes,
+   * with quotes removed, with the program's directory removed, through wrappers with
+   * assignments, and the commands inside `bash -c '…'` and `eval`.
+   */
+  denyForms: string[];
+}
+
+/** What {@linkcode splitCommand} found. */
+export interface CommandSplit {
+  /** False when the command could not be parsed: only the whole string and a rough split are known. */
+  ok: boolean;
+  parts: CommandPart[];
+}
+
+const MAX_DEPTH = 3;
+
+/**
+ * Splits a command into its simple commands — through `&&`, `||`, `;`, `|`, newlines,
+ * subshells, substitutions, function bodies and control structures — each with the forms
+ * permission rules are matched against. A command that does not parse gives `ok: false`, the
+ * whole string as one part, and a rough split on shell operators for deny rules.
+ *
+ * @param command The command string.
+ * @returns The parts.
+ *
+ * @example
+ * ```ts
+ * await loadBashParser();
+ * splitCommand('timeout 5 rm -rf build && ls').parts.map((p) => p.denyForms.at(-1));
+ * // ['rm -rf build', 'ls']
+ * ```
+ */
+export function splitCommand(command: string): CommandSplit {
+  return split(command, 0);
+}
+
+function split(command: string, depth: number): CommandSplit {
+  const analysis = analyzeCommand(command);
+  if (!analysis.ok) {
+    const rough = command.split(/&&|\|\||[;&|\n(){}`]|\$\(/).map((s) => s.trim()).filter(Boolean);
+    const whole = command.trim();
+    return { ok: false, parts: [{ text: whole, allowForms: [], denyForms: [whole, ...rough, ...rough.map(stripPrefixes)] }] };
+  }
+  return { ok: true, parts: analysis.commands.map((c) => partOf(c, depth)) };
+}
+
+function partOf(command: SimpleCommand, depth: number): CommandPart {
+  const text = command.text;
+  if (command.kind !== 'command' || !command.name) return { text, allowForms: [text], denyForms: [text] };
+  const words = [command.name, ...command.args];
+  const allowForms = [text];
+  const denyForms = [text, ...formsOf(words)];
+  if (command.assignments.length === 0) {
+    for (const inner of unwrap(words, false)) allowForms.push(source(inner));
+  }
+  for (const inner of unwrap(words, true)) {
+    denyForms.push(...formsOf(inner));
+    denyForms.push(...nestedForms(inner, depth));
+  }
+  denyForms.push(...nestedForms(words, depth));
+  return { text, allowForms: unique(allowForms), denyForms: unique(denyForms) };
+}
+
+/** As written, with quotes removed, and with the program's directory removed. */
+function formsOf(words: readonly ShellWord[]): string[] {
+  const values = words.map((w) => w.value);
+  const base = values[0]?.replace(/^.*\//, '') ?? '';
+  return [source(words), values.join(' '), [base, ...values.slice(1)].join(' ')];
+}
+
+function source(words: readonly ShellWord[]): string {
+  return words.map((w) => w.text).join(' ');
+}
+
+/**
+ * The commands a wrapper runs: `timeout 5 rm x` → `rm x`, recursively. With `lenient` false
+ * (allow rules) `env` with assignments is not looked through, since the assignments change
+ * what the inner command does.
+ */
+function unwrap(words: readonly ShellWord[], lenient: boolean): ShellWord[][] {
+  const out: ShellWord[][] = [];
+  let current: ShellWord[] = [...words];
+  for (let guard = 0; guard < 8; guard++) {
+    const name = current[0]?.value.replace(/^.*\//, '');
+    if (!name || !Object.hasOwn(WRAPPERS, name)) break;
+    const wrapper = WRAPPERS[name]!;
+    let i = 1;
+    let leading = wrapper.leadingValues ?? 0;
+    let assigned = false;
+    while (i < current.length) {
+      const v = current[i]!.value;
+      if (v === '--') {
+        i++;
+        break;
+      }
+      if (v.startsWith('-') && v.length > 1) {
+        const flag = v.split('=')[0]!;
+        i += wrapper.optionsWithValue.includes(flag) && !v.includes('=') && !(flag.length === 2 && v.length > 2) ? 2 : 1;
+        continue;
+      }
+      if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
+        assigned = true;
+        i++;
+        continue;
+      }
+      if (leading > 0) {
+        leading--;
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (assigned && !lenient) break;
+    current = current.slice(i);
+    if (current.length === 0) break;
+    out.push(current);
+  }
+  return out;
+}
+
+/** The parts of `bash -c '…'`, `sh -c '…'` and `eval …`, for deny rules. */
+function nestedForms(words: readonly ShellWord[], depth: number): string[] {
+  if (depth >= MAX_DEPTH) return [];
+  const name = words[0]?.value.replace(/^.*\//, '');
+  let script: string | undefined;
+  if (name === 'eval') script = words.slice(1).map((w) => w.value).join(' ');
+  else if (name && SHELLS.includes(name)) {
+    const at = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w.value));
+    if (at !== -1) script = words[at + 1]?.value;
+  }
+  if (!script) return [];
+  return split(script, depth + 1).parts.flatMap((p) => p.denyForms);
+}
+
+function stripPrefixes(text: string): string {
+  return text.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '');
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list.filter((s) => s !== ''))];
+}
+
+/**
+ * Whether a `Bash(…)` rule's specifier covers a command, Claude Code's way: for a compound
+ * command an allow rule must match every part, while a deny or ask rule matches if any part
+ * does. Known wrappers are looked through (`timeout 5 rm -rf x` meets `Bash(rm:*)`), and so are
+ * `bash -c` and `eval` for deny and ask rules. A command that does not parse, or has more than
+ * {@linkcode MAX_COMMAND_PARTS} parts, matches no allow rule except its exact text.
+ *
+ * @param command The command string.
+ * @param ruleContent The rule's specifier (`npm run test:*`).
+ * @param behavior The list the rule is from.
+ * @returns True when the rule covers the command.
+ *
+ * @example
+ * ```ts
+ * await loadBashParser();
+ * matchCommandRule('npm run test -- --watch', 'npm run test:*', 'allow'); // true
+ * matchCommandRule('npm run test-evil', 'npm run test:*', 'allow');       // false
+ * matchCommandRule('ls && rm -rf /', 'rm:*', 'deny');                     // true
+ * ```
+ */
+export function matchCommandRule(command: string, ruleContent: string, behavior: PermissionBehavior): boolean {
+  const whole = command.trim();
+  if (behavior === 'allow' && !ruleContent.includes('*') && ruleContent === whole) return true;
+  const { ok, parts } = splitCommand(command);
+  if (behavior === 'allow') {
+    if (!ok || parts.length === 0 || parts.length > MAX_COMMAND_PARTS) return false;
+    return parts.every((p) => p.allowForms.some((form) => matchWildcardSpecifier(ruleContent, form)));
+  }
+  if (matchWildcardSpecifier(ruleContent, whole)) return true;
+  return parts.some((p) => p.denyForms.some((form) => matchWildcardSpecifier(ruleContent, form)));
+}
+
+/**
+ * The Bash tool's `preparePermissionMatcher`: {@linkcode matchCommandRule} bound to one command.
+ *
+ * @param command The command string.
+ * @returns The matcher the permission layer calls per rule.
+ *
+ * @example
+ * ```ts
+ * const matcher = commandMatcher('git status && git push');
+ * matcher('git status', 'allow'); // false: `git push` is not covered
+ * ```
+ */
+export function commandMatcher(command: string): PermissionMatcher {
+  return (ruleContent, behavior) => matchCommandRule(command, ruleContent, behavior);
+}

@@ -1,0 +1,344 @@
+/**
+ * The read-only allowlist as data: which programs a Bash call may run without asking, and which
+ * of their flags would make them write, run another program, or open a pager. Every entry says
+ * why in one line. What flags cannot express (a sed script, an awk program, a find expression,
+ * git's subcommands) is named in `check` and done in code by `classifyCommand`.
+ *
+ * Flag syntax: `--name` also covers `--name=value` and every abbreviation GNU getopt accepts
+ * (`--out` for `--output`); `-x` also covers bundles and attached values (`-uo`, `-ofile`).
+ *
+ * @module
+ */
+
+/** What the allowlist says about one program (or one git subcommand). */
+export interface ProgramRule {
+  /** One line: why running it does not change anything. */
+  reason: string;
+  /** Flags that write, execute or page, each with why. */
+  unsafeFlags?: Readonly<Record<string, string>>;
+  /** When set, every flag must be one of these (`-n` of sed, `-F` of awk). */
+  safeFlags?: readonly string[];
+  /** At most this many arguments that are not flags (`uniq IN OUT` writes OUT). */
+  maxPositionals?: number;
+  /** A check in code for what flags cannot express. */
+  check?: 'sed' | 'awk' | 'find' | 'git' | 'command' | 'git-branch' | 'git-tag' | 'git-remote' | 'git-config' | 'git-list-only';
+}
+
+/**
+ * Programs that only read, with the flags that would make them do more.
+ *
+ * @example
+ * ```ts
+ * READ_ONLY_PROGRAMS.sort?.unsafeFlags?.['-o']; // 'writes the result to a file'
+ * ```
+ */
+export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
+  // Listing and file facts
+  ls: { reason: 'lists directory entries' },
+  pwd: { reason: 'prints the working directory' },
+  cd: { reason: 'changes the shell\'s directory; the Bash tool keeps it inside the working directories' },
+  stat: { reason: 'prints file metadata' },
+  file: { reason: 'guesses file types', unsafeFlags: { '-C': 'compiles a magic file, writing it', '--compile': 'compiles a magic file, writing it' } },
+  du: { reason: 'sums disk usage' },
+  df: { reason: 'prints free disk space' },
+  tree: { reason: 'prints a directory tree', unsafeFlags: { '-o': 'writes the tree to a file', '-R': 'writes 00Tree.html files with -H' } },
+  realpath: { reason: 'resolves paths' },
+  readlink: { reason: 'prints a symlink\'s target' },
+  basename: { reason: 'strips directories from a path' },
+  dirname: { reason: 'strips the last part of a path' },
+  which: { reason: 'finds a program on PATH' },
+  whereis: { reason: 'finds a program\'s files' },
+  type: { reason: 'says what a name is (builtin, program, …)' },
+  command: { reason: 'only `command -v`/`-V`, which look a name up', check: 'command' },
+  find: { reason: 'searches files; -exec, -delete and -fprint are refused', check: 'find' },
+  fd: {
+    reason: 'searches files',
+    unsafeFlags: { '-x': 'runs a command per result', '--exec': 'runs a command per result', '-X': 'runs a command on all results', '--exec-batch': 'runs a command on all results' },
+  },
+
+  // Reading contents
+  cat: { reason: 'prints files' },
+  tac: { reason: 'prints files last line first' },
+  nl: { reason: 'prints files with line numbers' },
+  head: { reason: 'prints the start of files' },
+  tail: { reason: 'prints the end of files' },
+  wc: { reason: 'counts lines, words and bytes' },
+  grep: { reason: 'searches text' },
+  egrep: { reason: 'searches text' },
+  fgrep: { reason: 'searches text' },
+  rg: {
+    reason: 'ripgrep searches text',
+    unsafeFlags: { '--pre': 'runs a preprocessor program on every file', '--pre-glob': 'goes with --pre', '--hostname-bin': 'runs a program to get the hostname' },
+  },
+  strings: { reason: 'prints printable runs of bytes' },
+  od: { reason: 'dumps bytes' },
+  hexdump: { reason: 'dumps bytes' },
+  xxd: { reason: 'dumps bytes; a second file argument would be written', maxPositionals: 1 },
+  base64: { reason: 'encodes or decodes to standard output' },
+  md5sum: { reason: 'prints checksums' },
+  sha1sum: { reason: 'prints checksums' },
+  sha256sum: { reason: 'prints checksums' },
+  sha512sum: { reason: 'prints checksums' },
+  cksum: { reason: 'prints checksums' },
+  cmp: { reason: 'compares files' },
+  diff: { reason: 'compares files' },
+  comm: { reason: 'compares sorted files' },
+  jq: { reason: 'filters JSON to standard output; it cannot write files' },
+
+  // Text filters (standard input to standard output)
+  sort: {
+    reason: 'sorts lines',
+    unsafeFlags: { '-o': 'writes the result to a file', '--output': 'writes the result to a file', '--compress-program': 'runs a program to compress temporary files' },
+  },
+  uniq: { reason: 'drops repeated lines; a second file argument would be written', maxPositionals: 1 },
+  cut: { reason: 'cuts columns' },
+  tr: { reason: 'translates characters' },
+  column: { reason: 'formats columns' },
+  paste: { reason: 'merges lines' },
+  join: { reason: 'joins sorted files' },
+  fold: { reason: 'wraps lines' },
+  fmt: { reason: 'reflows text' },
+  expand: { reason: 'turns tabs into spaces' },
+  unexpand: { reason: 'turns spaces into tabs' },
+  rev: { reason: 'reverses lines' },
+  sed: { reason: 'only with -n and print commands (p, P, =, l, q), which print and never write', check: 'sed' },
+  awk: { reason: 'only programs without system(), pipes, getline from commands or output redirection', check: 'awk' },
+
+  // Facts about the system
+  echo: { reason: 'prints its arguments' },
+  printf: { reason: 'prints formatted text', unsafeFlags: { '-v': 'assigns the result to a shell variable' } },
+  true: { reason: 'does nothing' },
+  false: { reason: 'does nothing' },
+  seq: { reason: 'prints numbers' },
+  sleep: { reason: 'waits' },
+  date: { reason: 'prints the date', unsafeFlags: { '-s': 'sets the system clock', '--set': 'sets the system clock' } },
+  cal: { reason: 'prints a calendar' },
+  whoami: { reason: 'prints the user name' },
+  id: { reason: 'prints user and group ids' },
+  groups: { reason: 'prints group names' },
+  uname: { reason: 'prints the system name' },
+  hostname: { reason: 'prints the host name; an argument would set it', maxPositionals: 0, unsafeFlags: { '-F': 'sets the name from a file', '--file': 'sets the name from a file', '-b': 'sets a default name', '--boot': 'sets a default name' } },
+  uptime: { reason: 'prints the uptime' },
+  nproc: { reason: 'prints the number of CPUs' },
+  arch: { reason: 'prints the machine architecture' },
+  free: { reason: 'prints memory use' },
+  ps: { reason: 'lists processes' },
+  printenv: { reason: 'prints environment variables' },
+  env: { reason: 'prints the environment; with a command it would run it', maxPositionals: 0, safeFlags: ['-0', '--null'] },
+  locale: { reason: 'prints locale settings' },
+  tty: { reason: 'prints the terminal name' },
+
+  git: { reason: 'only the read-only subcommands below, without -c, pagers or output files', check: 'git' },
+};
+
+/**
+ * Options git takes before its subcommand: allowed ones, and the rest are refused.
+ *
+ * @example
+ * ```ts
+ * Object.hasOwn(GIT_GLOBAL_OPTIONS, '-c'); // false: `git -c` is refused
+ * ```
+ */
+export const GIT_GLOBAL_OPTIONS: Readonly<Record<string, string>> = {
+  '-C': 'runs in another directory (takes a value)',
+  '--no-pager': 'turns the pager off',
+  '-P': 'turns the pager off',
+  '--no-optional-locks': 'avoids writing the index',
+  '--literal-pathspecs': 'treats pathspecs literally',
+  '--no-replace-objects': 'ignores replace refs',
+};
+
+/**
+ * Flags refused on every git subcommand.
+ *
+ * @example
+ * ```ts
+ * GIT_UNSAFE_FLAGS['--output']; // 'writes to a file'
+ * ```
+ */
+export const GIT_UNSAFE_FLAGS: Readonly<Record<string, string>> = {
+  '--output': 'writes to a file',
+  '--ext-diff': 'runs an external diff program',
+  '--textconv': 'runs configured conversion programs',
+  '--paginate': 'opens a pager',
+  '--open-files-in-pager': 'opens matches in a pager (git grep -O)',
+  '--exec': 'runs a program',
+  '--upload-pack': 'runs a program',
+  '--receive-pack': 'runs a program',
+  '--filters': 'runs configured filter programs (git cat-file)',
+};
+
+/**
+ * Git subcommands that only read, each with its own limits.
+ *
+ * @example
+ * ```ts
+ * GIT_SUBCOMMANDS.log?.reason; // 'shows history'
+ * ```
+ */
+export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
+  status: { reason: 'shows the working tree status' },
+  log: { reason: 'shows history' },
+  show: { reason: 'shows objects' },
+  diff: { reason: 'shows changes' },
+  'diff-tree': { reason: 'compares trees' },
+  'diff-files': { reason: 'compares the index and the tree' },
+  'diff-index': { reason: 'compares a tree and the index' },
+  blame: { reason: 'annotates lines with commits' },
+  shortlog: { reason: 'summarizes history' },
+  whatchanged: { reason: 'shows history with changes' },
+  describe: { reason: 'names a commit from tags' },
+  'rev-parse': { reason: 'resolves revisions' },
+  'rev-list': { reason: 'lists commits' },
+  'ls-files': { reason: 'lists tracked files' },
+  'ls-tree': { reason: 'lists a tree' },
+  'ls-remote': { reason: 'lists remote refs', unsafeFlags: { '--upload-pack': 'runs a program' } },
+  'cat-file': { reason: 'prints an object' },
+  'show-ref': { reason: 'lists refs' },
+  'for-each-ref': { reason: 'lists refs' },
+  'name-rev': { reason: 'names revisions' },
+  'merge-base': { reason: 'finds a common ancestor' },
+  'count-objects': { reason: 'counts objects' },
+  'check-ignore': { reason: 'checks ignore rules' },
+  'check-attr': { reason: 'checks attributes' },
+  grep: { reason: 'searches tracked files', unsafeFlags: { '-O': 'opens matches in a pager' } },
+  cherry: { reason: 'finds unmerged commits' },
+  reflog: { reason: 'only listing (`git reflog`, `git reflog show`)', check: 'git-list-only' },
+  stash: { reason: 'only `git stash list` and `git stash show`', check: 'git-list-only' },
+  worktree: { reason: 'only `git worktree list`', check: 'git-list-only' },
+  branch: { reason: 'only listing flags; a name would create, delete or move a branch', check: 'git-branch' },
+  tag: { reason: 'only listing flags; a name would create a tag', check: 'git-tag' },
+  remote: { reason: 'only `git remote`, `-v`, `show` and `get-url`', check: 'git-remote' },
+  config: { reason: 'only reading (`--get`, `--list`, `get`, `list`)', check: 'git-config' },
+};
+
+/**
+ * What `git reflog|stash|worktree` may be followed by.
+ *
+ * @example
+ * ```ts
+ * GIT_LIST_SUBCOMMANDS.stash; // ['list', 'show']
+ * ```
+ */
+export const GIT_LIST_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  reflog: ['show'],
+  stash: ['list', 'show'],
+  worktree: ['list'],
+};
+
+/**
+ * Listing flags of `git branch` and `git tag`; anything else may create, delete or move.
+ *
+ * @example
+ * ```ts
+ * GIT_BRANCH_LIST_FLAGS.includes('-D'); // false
+ * ```
+ */
+export const GIT_BRANCH_LIST_FLAGS: readonly string[] = [
+  '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--color', '--no-color',
+  '--column', '--no-column', '--sort', '--format', '--merged', '--no-merged', '--contains', '--no-contains', '--points-at',
+  '-n', '-i', '--ignore-case', '--omit-empty',
+];
+
+/**
+ * Flags that take patterns or commits as positional arguments when listing branches or tags.
+ *
+ * @example
+ * ```ts
+ * GIT_LISTING_WITH_ARGS.includes('--contains'); // true: `git branch --contains HEAD` lists
+ * ```
+ */
+export const GIT_LISTING_WITH_ARGS: readonly string[] = ['-l', '--list', '--merged', '--no-merged', '--contains', '--no-contains', '--points-at'];
+
+/**
+ * Flags of `git config` that read.
+ *
+ * @example
+ * ```ts
+ * GIT_CONFIG_READ_FLAGS.includes('--unset'); // false
+ * ```
+ */
+export const GIT_CONFIG_READ_FLAGS: readonly string[] = [
+  '--get', '--get-all', '--get-regexp', '--get-urlmatch', '-l', '--list', '--global', '--system', '--local', '--worktree',
+  '--show-origin', '--show-scope', '--name-only', '-z', '--null', '--type', '--bool', '--int', '--path', '--default', '--includes', '--no-includes',
+];
+
+/**
+ * Flags of sed that do not write (no `-i`, no script files).
+ *
+ * @example
+ * ```ts
+ * SED_SAFE_FLAGS.includes('-i'); // false
+ * ```
+ */
+export const SED_SAFE_FLAGS: readonly string[] = [
+  '-n', '--quiet', '--silent', '-E', '-r', '--regexp-extended', '-s', '--separate', '-u', '--unbuffered', '-z', '--null-data',
+  '--posix', '-e', '--expression', '--debug', '--sandbox',
+];
+
+/**
+ * Flags of awk that do not load programs from files or write profiles and dumps.
+ *
+ * @example
+ * ```ts
+ * AWK_SAFE_FLAGS.includes('-f'); // false
+ * ```
+ */
+export const AWK_SAFE_FLAGS: readonly string[] = ['-F', '--field-separator', '-v', '--assign', '--posix', '-P', '--traditional', '-c', '-S', '--sandbox'];
+
+/**
+ * Primaries of find that run programs, delete or write files.
+ *
+ * @example
+ * ```ts
+ * FIND_UNSAFE_PRIMARIES['-delete']; // 'deletes files'
+ * ```
+ */
+export const FIND_UNSAFE_PRIMARIES: Readonly<Record<string, string>> = {
+  '-exec': 'runs a program per file',
+  '-execdir': 'runs a program per file',
+  '-ok': 'runs a program per file after asking',
+  '-okdir': 'runs a program per file after asking',
+  '-delete': 'deletes files',
+  '-fprint': 'writes the list to a file',
+  '-fprint0': 'writes the list to a file',
+  '-fprintf': 'writes the list to a file',
+  '-fls': 'writes the list to a file',
+};
+
+/**
+ * Programs that run another program given as an argument: looked through by permission rules.
+ *
+ * @example
+ * ```ts
+ * WRAPPERS.timeout?.leadingValues; // 1: the duration before the command
+ * ```
+ */
+export const WRAPPERS: Readonly<Record<string, { reason: string; optionsWithValue: readonly string[]; leadingValues?: number }>> = {
+  timeout: { reason: 'runs a command with a time limit', optionsWithValue: ['-s', '--signal', '-k', '--kill-after'], leadingValues: 1 },
+  nice: { reason: 'runs a command at another priority', optionsWithValue: ['-n', '--adjustment'] },
+  nohup: { reason: 'runs a command immune to hangups', optionsWithValue: [] },
+  time: { reason: 'times a command', optionsWithValue: ['-f', '--format', '-o', '--output'] },
+  env: { reason: 'runs a command in a changed environment', optionsWithValue: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'] },
+  stdbuf: { reason: 'runs a command with other buffering', optionsWithValue: ['-i', '-o', '-e', '--input', '--output', '--error'] },
+  ionice: { reason: 'runs a command at another I/O priority', optionsWithValue: ['-c', '-n', '--class', '--classdata'] },
+  command: { reason: 'runs a command, skipping functions', optionsWithValue: [] },
+  builtin: { reason: 'runs a builtin', optionsWithValue: [] },
+  exec: { reason: 'replaces the shell with a command', optionsWithValue: ['-a'] },
+  xargs: { reason: 'runs a command with arguments from input', optionsWithValue: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--replace'] },
+  sudo: { reason: 'runs a command as another user', optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'] },
+  doas: { reason: 'runs a command as another user', optionsWithValue: ['-u', '-C'] },
+  watch: { reason: 'runs a command repeatedly', optionsWithValue: ['-n', '--interval', '-d'] },
+  chroot: { reason: 'runs a command in another root', optionsWithValue: [], leadingValues: 1 },
+  unbuffer: { reason: 'runs a command without buffering', optionsWithValue: [] },
+};
+
+/**
+ * Shells and `eval`: their string argument is a command, parsed again for deny rules.
+ *
+ * @example
+ * ```ts
+ * SHELLS.includes('sh'); // true: `sh -c '…'` is parsed again for deny rules
+ * ```
+ */
+export const SHELLS: readonly string[] = ['bash', 'sh', 'zsh', 'dash', 'ksh'];

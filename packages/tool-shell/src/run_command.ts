@@ -1,0 +1,289 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { OutputCapture } from './_output_capture.ts';
+import { bwrapArguments } from './sandbox.ts';
+
+/** Options of {@linkcode startCommand} and {@linkcode runCommand}. */
+export interface RunCommandOptions {
+  /** Where the command starts. */
+  cwd: string;
+  /** Kill the command after this many milliseconds; `Infinity` for none (background tasks). */
+  timeoutMs: number;
+  /** Aborting kills the command. */
+  signal?: AbortSignal;
+  /** The returned output's cap in characters. @default 30000 */
+  maxOutputChars?: number;
+  /** Where the whole output goes when it is over the cap. */
+  spillPath?: string;
+  /** Between SIGTERM and SIGKILL, in milliseconds. @default 2000 */
+  killGraceMs?: number;
+  /** Called every `progressIntervalMs` while the command runs. */
+  onProgress?: (progress: CommandProgress) => void;
+  /** @default 1000 */
+  progressIntervalMs?: number;
+  /** Called with each decoded chunk of output (background tasks keep it). */
+  onOutput?: (text: string) => void;
+  /** Extra environment variables. */
+  env?: Readonly<Record<string, string>>;
+  /** @default 'bash' */
+  shell?: string;
+  /** Run under bubblewrap: the binary, the writable directories, the network. */
+  sandbox?: { bwrap: string; writable: readonly string[]; network: boolean };
+  /** Report the directory the shell ended in (a `cd` in the command). @default true */
+  trackCwd?: boolean;
+}
+
+/** A progress report of a running command. */
+export interface CommandProgress {
+  elapsedMs: number;
+  totalChars: number;
+  /** The last few lines of output. */
+  lastLines: string[];
+}
+
+/** How a command ended. */
+export interface CommandResult {
+  /** stdout and stderr interleaved as they came, capped (head and tail kept). */
+  output: string;
+  totalChars: number;
+  truncated: boolean;
+  fullOutputPath: string | undefined;
+  /** The shell's exit code; null when it was killed by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The directory the shell was in when it exited, when known. */
+  finalCwd: string | undefined;
+  /** Processes the command left behind (`cmd &`) were killed when the shell exited. */
+  killedStragglers: boolean;
+}
+
+/** A command that is running. */
+export interface RunningCommand {
+  readonly pid: number | undefined;
+  /** Resolves when the command and every process it started have ended. */
+  readonly done: Promise<CommandResult>;
+  /** Kills the whole process tree (SIGTERM, then SIGKILL after the grace). */
+  kill(): void;
+}
+
+let scratchDir: string | undefined;
+function scratch(): string {
+  if (scratchDir === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-shell-'));
+    scratchDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratchDir;
+}
+
+/**
+ * Starts `bash -c command` in its own process group with stdin from `/dev/null` (an interactive
+ * command reads EOF and never hangs), stdout and stderr merged into one stream in the order
+ * they were written, and the whole tree — background `&` children and grandchildren included —
+ * killed on timeout, on abort, or when the shell exits and leaves processes behind.
+ *
+ * @param command The command string.
+ * @param options Directory, timeout, signal, output cap, sandbox.
+ * @returns The running command.
+ * @throws {Error} If the process cannot be spawned at all (a missing shell).
+ *
+ * @example
+ * ```ts
+ * const running = startCommand('npm test', { cwd: '/p', timeoutMs: 60_000 });
+ * const result = await running.done;
+ * result.exitCode; // 0
+ * ```
+ */
+export function startCommand(command: string, options: RunCommandOptions): RunningCommand {
+  const started = performance.now();
+  const grace = options.killGraceMs ?? 2000;
+  const capture = new OutputCapture(options.maxOutputChars ?? 30_000, options.spillPath);
+  const trackCwd = options.trackCwd ?? true;
+  const cwdFile = trackCwd ? path.join(scratch(), `${randomUUID()}.cwd`) : undefined;
+  // One stream for both: `exec 2>&1` on the command's first line keeps line numbers in errors.
+  const prologue = `exec 2>&1; ${cwdFile ? `trap 'pwd -P >| ${shellQuote(cwdFile)}' EXIT; ` : ''}`;
+  const script = prologue + command;
+  const shell = options.shell ?? 'bash';
+  // No editor or credential prompt can wait for input that never comes (stdin is /dev/null).
+  const env = { ...process.env, GIT_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', ...options.env };
+  let child: ChildProcess;
+  if (options.sandbox) {
+    const writable = [...options.sandbox.writable, ...(cwdFile ? [path.dirname(cwdFile)] : [])];
+    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd });
+    child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  } else {
+    child = spawn(shell, ['-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  }
+  const pid = child.pid;
+  let timedOut = false;
+  let aborted = false;
+  let killing: Promise<void> | undefined;
+
+  const groupAlive = (): boolean => pid !== undefined && processGroupAlive(pid);
+  const signalGroup = (sig: NodeJS.Signals) => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  const killTree = (): Promise<void> => {
+    killing ??= (async () => {
+      signalGroup('SIGTERM');
+      const deadline = performance.now() + grace;
+      while (groupAlive() && performance.now() < deadline) await sleep(25);
+      if (groupAlive()) signalGroup('SIGKILL');
+    })();
+    return killing;
+  };
+
+  const onData = (chunk: Buffer) => {
+    const text = capture.push(chunk);
+    if (text && options.onOutput) options.onOutput(text);
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+
+  const timer = Number.isFinite(options.timeoutMs)
+    ? setTimeout(() => {
+      timedOut = true;
+      void killTree();
+    }, options.timeoutMs)
+    : undefined;
+  const progress = options.onProgress
+    ? setInterval(() => {
+      options.onProgress!({ elapsedMs: performance.now() - started, totalChars: capture.totalChars, lastLines: capture.lastLines() });
+    }, options.progressIntervalMs ?? 1000)
+    : undefined;
+  const onAbort = () => {
+    aborted = true;
+    void killTree();
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const streamsClosed = Promise.all([child.stdout!, child.stderr!].map((s) => new Promise<void>((resolve) => {
+    if (s.readableEnded || s.destroyed) resolve();
+    else s.once('close', () => resolve());
+  })));
+
+  const done = (async (): Promise<CommandResult> => {
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    let killedStragglers = false;
+    if (exit.error) {
+      const missingCwd = !existsSync(options.cwd);
+      const why = missingCwd ? `the working directory "${options.cwd}" does not exist` : exit.error.message;
+      capture.push(Buffer.from(`Could not start ${options.sandbox ? options.sandbox.bwrap : shell}: ${why}\n`));
+    } else {
+      // Background children may still hold the pipes open, or run with their output elsewhere:
+      // a command's processes end with it (run_in_background is for what should outlive it).
+      const drained = await Promise.race([streamsClosed.then(() => true), sleep(200).then(() => false)]);
+      // bubblewrap's own processes take a moment to go after the shell; real stragglers stay.
+      for (let i = 0; i < 4 && groupAlive(); i++) await sleep(25);
+      if (groupAlive()) {
+        killedStragglers = !timedOut && !aborted;
+        await killTree();
+      }
+      if (!drained) await Promise.race([streamsClosed, sleep(grace)]);
+    }
+    if (timer) clearTimeout(timer);
+    if (progress) clearInterval(progress);
+    options.signal?.removeEventListener('abort', onAbort);
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    let finalCwd: string | undefined;
+    if (cwdFile) {
+      try {
+        finalCwd = readFileSync(cwdFile, 'utf8').trim() || undefined;
+        rmSync(cwdFile, { force: true });
+      } catch {
+        // The shell did not get to its exit trap (killed, or replaced by `exec`).
+      }
+    }
+    const captured = await capture.finish();
+    return {
+      output: captured.text,
+      totalChars: captured.totalChars,
+      truncated: captured.truncated,
+      fullOutputPath: captured.fullOutputPath,
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut,
+      aborted,
+      finalCwd,
+      killedStragglers,
+    };
+  })();
+
+  return {
+    pid,
+    done,
+    kill: () => {
+      aborted = true;
+      void killTree();
+    },
+  };
+}
+
+/**
+ * {@linkcode startCommand} and wait for it.
+ *
+ * @param command The command string.
+ * @param options Directory, timeout, signal, output cap, sandbox.
+ * @returns How it ended.
+ *
+ * @example
+ * ```ts
+ * const { output, exitCode } = await runCommand('echo hi', { cwd: '/tmp', timeoutMs: 5000 });
+ * ```
+ */
+export function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
+  return startCommand(command, options).done;
+}
+
+/**
+ * Whether a process group has a live member. `kill(-pgid, 0)` also succeeds for zombies, which
+ * an init that does not reap (some containers) leaves behind; on Linux /proc tells them apart.
+ */
+function processGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

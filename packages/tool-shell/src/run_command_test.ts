@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCommand } from './run_command.ts';
+import { liveProcessesWith, uniqueSleep } from './testdata/processes.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-run-')));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('runCommand', () => {
+  test('the orphan check sees a live process by its marker', async () => {
+    const marker = uniqueSleep();
+    const child = spawn('sleep', [marker], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('spawn', resolve));
+    expect(liveProcessesWith(marker)).toEqual([child.pid]);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
+  test('a timeout kills the whole tree, background children included, and keeps the output so far', async () => {
+    const marker = uniqueSleep();
+    const result = await runCommand(`echo started; sleep ${marker} & sleep ${marker}`, { cwd: dir, timeoutMs: 1000, killGraceMs: 500 });
+    expect(result.timedOut).toBe(true);
+    expect(result.output).toBe('started\n');
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
+  test('a child that ignores SIGTERM is killed with SIGKILL after the grace', async () => {
+    const marker = uniqueSleep();
+    const result = await runCommand(`trap '' TERM; sleep ${marker}`, { cwd: dir, timeoutMs: 300, killGraceMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
+  test('aborting kills the tree', async () => {
+    const marker = uniqueSleep();
+    const controller = new AbortController();
+    const result = await runCommand(`echo ready; (sleep ${marker}) & sleep ${marker}`, {
+      cwd: dir,
+      timeoutMs: 60_000,
+      signal: controller.signal,
+      onOutput: (text) => {
+        if (text.includes('ready')) controller.abort();
+      },
+    });
+    expect(result.aborted).toBe(true);
+    expect(result.timedOut).toBe(false);
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
+  test('processes left running with & are stopped when the shell exits', async () => {
+    const marker = uniqueSleep();
+    const result = await runCommand(`sleep ${marker} > /dev/null & echo done`, { cwd: dir, timeoutMs: 60_000, killGraceMs: 500 });
+    expect(result.output).toBe('done\n');
+    expect(result.exitCode).toBe(0);
+    expect(result.killedStragglers).toBe(true);
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
+  test('an interactive read gets end-of-file at once instead of hanging', async () => {
+    const result = await runCommand('read x; echo "got:[$x] status:$?"', { cwd: dir, timeoutMs: 60_000 });
+    expect(result.timedOut).toBe(false);
+    expect(result.output).toBe('got:[] status:1\n');
+  });
+
+  test('stdout and stderr are interleaved in the order they were written', async () => {
+    const result = await runCommand('echo 1; echo 2 >&2; echo 3; echo 4 >&2; exit 3', { cwd: dir, timeoutMs: 60_000 });
+    expect(result.output).toBe('1\n2\n3\n4\n');
+    expect(result.exitCode).toBe(3);
+  });
+
+  test('huge output keeps its head and tail and saves the whole to a file', async () => {
+    const spillPath = path.join(dir, 'spill', 'huge.txt');
+    const result = await runCommand('seq 1 200000', { cwd: dir, timeoutMs: 60_000, maxOutputChars: 1000, spillPath });
+    expect(result.truncated).toBe(true);
+    expect(result.output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(result.output.endsWith('199999\n200000\n')).toBe(true);
+    expect(result.output).toContain(spillPath);
+    expect(result.output.length).toBeLessThan(1300);
+    const whole = await readFile(spillPath, 'utf8');
+    expect(whole.split('\n')).toHaveLength(200001);
+    expect(result.totalChars).toBe(whole.length);
+  });
+
+  test('binary and invalid UTF-8 output does not crash anything', async () => {
+    const result = await runCommand("head -c 20000 /dev/urandom; printf '\\xff\\xfe\\x00ok\\n'; echo done", { cwd: dir, timeoutMs: 60_000, maxOutputChars: 100_000 });
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain('\uFFFD');
+    expect(result.output.endsWith('ok\ndone\n')).toBe(true);
+  });
+
+  test('progress reports the last lines while the command runs', async () => {
+    const seen: string[][] = [];
+    const result = await runCommand('echo first; sleep 1; echo second', {
+      cwd: dir,
+      timeoutMs: 60_000,
+      progressIntervalMs: 50,
+      onProgress: (p) => seen.push(p.lastLines),
+    });
+    expect(result.output).toBe('first\nsecond\n');
+    expect(seen.some((lines) => lines.at(-1) === 'first')).toBe(true);
+  });
+
+  test('reports the directory the shell ended in', async () => {
+    const result = await runCommand('mkdir -p sub && cd sub', { cwd: dir, timeoutMs: 60_000 });
+    expect(result.finalCwd).toBe(path.join(dir, 'sub'));
+  });
+
+  test('a missing working directory is named in the output', async () => {
+    const result = await runCommand('ls', { cwd: path.join(dir, 'gone'), timeoutMs: 60_000 });
+    expect(result.exitCode).toBe(null);
+    expect(result.output).toContain(path.join(dir, 'gone'));
+  });
+});

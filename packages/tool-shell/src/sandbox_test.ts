@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { contentToText, createSession, type PermissionOptions, type Session } from '@toolshed/core';
+import { shellTools } from './family.ts';
+import { findBwrap } from './sandbox.ts';
+import type { SandboxOptions } from './shell_options.ts';
+
+let bwrap: string | undefined;
+try {
+  bwrap = findBwrap();
+} catch {
+  bwrap = undefined;
+}
+// Skipped only where bubblewrap is missing; the "no bubblewrap" test below runs everywhere.
+const withBwrap = describe.skipIf(bwrap === undefined);
+
+let root: string;
+let project: string;
+let outside: string;
+const sessions: Session[] = [];
+let seq = 0;
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-sandbox-')));
+  project = path.join(root, 'project');
+  outside = path.join(root, 'outside');
+  await mkdir(path.join(project, 'sub'), { recursive: true });
+  await mkdir(path.join(project, '.git', 'hooks'), { recursive: true });
+  await mkdir(outside, { recursive: true });
+});
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function open(sandbox: Partial<SandboxOptions> = {}, permissions: PermissionOptions = { mode: 'bypassPermissions' }): Promise<Session> {
+  const session = await createSession({
+    cwd: project,
+    families: [shellTools({ sandbox: { enabled: true, ...sandbox } })],
+    permissions,
+    stateDir: path.join(root, 'state', String(++seq)),
+  });
+  sessions.push(session);
+  return session;
+}
+
+async function bash(session: Session, command: string): Promise<{ text: string; isError: boolean }> {
+  const [result] = await session.run([{ type: 'tool_use', id: `toolu_${++seq}`, name: 'Bash', input: { command } }]);
+  return { text: contentToText(result!.content), isError: result!.is_error === true };
+}
+
+async function listen(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const server = net.createServer((socket) => {
+    count++;
+    socket.end('hello\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return { port, connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+withBwrap('the bubblewrap sandbox', () => {
+  test('writes inside the working directories work; a write outside fails and leaves nothing', async () => {
+    const session = await open();
+    expect((await bash(session, 'echo ok > inside.txt && cat inside.txt')).text).toBe('ok');
+    // Under /tmp (private in the sandbox) the outside directory is not even there.
+    expect((await bash(session, `echo x > ${outside}/f.txt`)).text).toMatch(/No such file or directory/);
+    expect(existsSync(path.join(outside, 'f.txt'))).toBe(false);
+    // Elsewhere the root is read-only.
+    const probe = path.join(os.homedir(), `.toolshed-sandbox-probe-${process.pid}`);
+    try {
+      expect((await bash(session, `echo x > ${probe}`)).text).toMatch(/Read-only file system/);
+      expect(existsSync(probe)).toBe(false);
+    } finally {
+      await rm(probe, { force: true });
+    }
+  });
+
+  test('allowWrite opens another directory', async () => {
+    const session = await open({ allowWrite: [outside] });
+    expect((await bash(session, `echo y > ${outside}/g.txt && cat ${outside}/g.txt`)).text).toBe('y');
+  });
+
+  test('/tmp is private to the command', async () => {
+    const session = await open();
+    const name = `/tmp/toolshed-sandbox-private-${process.pid}-${seq}`;
+    expect((await bash(session, `echo x > ${name} && cat ${name}`)).text).toBe('x');
+    expect(existsSync(name)).toBe(false);
+  });
+
+  test('git hooks inside a working directory stay read-only', async () => {
+    const session = await open();
+    // Through `sh -c` the path guard cannot see the write; the sandbox still stops it.
+    expect((await bash(session, "sh -c 'echo evil > .git/hooks/pre-commit'")).text).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  test('the network is blocked unless allowed', async () => {
+    const server = await listen();
+    try {
+      const connect = `exec 3<>/dev/tcp/127.0.0.1/${server.port} && head -1 <&3`;
+      const blocked = await bash(await open(), connect);
+      expect(blocked.text).not.toContain('hello');
+      expect(blocked.text).toMatch(/Connection refused|Network is unreachable|Cannot assign/);
+      expect(server.connections()).toBe(0);
+      const allowed = await bash(await open({ network: true }), connect);
+      expect(allowed.text).toBe('hello');
+      expect(server.connections()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the working directory still persists', async () => {
+    const session = await open();
+    await bash(session, 'cd sub');
+    expect((await bash(session, 'pwd')).text).toBe(path.join(project, 'sub'));
+  });
+
+  test('autoAllow approves sandboxed commands, but not what the sandbox cannot confine', async () => {
+    const session = await open({ autoAllow: true }, {});
+    expect(await session.explain('Bash', { command: 'npm test' })).toMatchObject({ behavior: 'allow', source: 'tool' });
+    expect((await session.explain('Bash', { command: 'echo x > /etc/evil' })).behavior).toBe('ask');
+    expect((await session.explain('Bash', { command: 'echo x > .git/hooks/post-checkout' })).behavior).toBe('ask');
+  });
+});
+
+describe('the sandbox without bubblewrap', () => {
+  test('fails with a clear error and never runs the command unsandboxed', async () => {
+    const session = await open({ bwrapPath: path.join(root, 'no-such-bwrap') });
+    const marker = path.join(project, 'ran.txt');
+    const result = await bash(session, `touch ${marker}`);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('bubblewrap (bwrap) was not found');
+    expect(existsSync(marker)).toBe(false);
+  });
+});

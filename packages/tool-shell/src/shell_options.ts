@@ -1,0 +1,81 @@
+/** The optional bubblewrap sandbox of {@linkcode ShellToolsOptions}. */
+export interface SandboxOptions {
+  /** Run every command under bubblewrap (Linux). Without bwrap, commands fail with a clear error. */
+  enabled: boolean;
+  /** Allow network access inside the sandbox. @default false */
+  network?: boolean;
+  /** Directories writable besides the working directories and a private `/tmp`. @default [] */
+  allowWrite?: readonly string[];
+  /**
+   * Run sandboxed commands without asking (deny and ask rules and the path guard still
+   * apply), as Claude Code's `autoAllowBashIfSandboxed`. @default false
+   */
+  autoAllow?: boolean;
+  /** The bubblewrap binary. @default the first `bwrap` on PATH, then `/usr/bin/bwrap` */
+  bwrapPath?: string;
+}
+
+/** Options of `shellTools()` and `createBashTool()`. */
+export interface ShellToolsOptions {
+  /** Run commands under bubblewrap. @default off */
+  sandbox?: SandboxOptions;
+  /** The timeout of a call that gives none, in milliseconds. @default 120000 */
+  defaultTimeoutMs?: number;
+  /** The largest timeout a call may ask for, in milliseconds. @default 600000 */
+  maxTimeoutMs?: number;
+  /** Output over this many characters keeps its head and tail; the whole is saved to a file. @default 30000 */
+  maxOutputChars?: number;
+  /** Between SIGTERM and SIGKILL when a command is stopped, in milliseconds. @default 2000 */
+  killGraceMs?: number;
+  /** How often a running command reports progress, in milliseconds. @default 1000 */
+  progressIntervalMs?: number;
+  /** Extra environment variables for every command. @default {} */
+  env?: Readonly<Record<string, string>>;
+  /** The shell that runs commands. @default 'bash' */
+  shell?: string;
+}
+
+/** {@linkcode ShellToolsOptions} with every default filled in. */
+export interface ResolvedShellOptions {
+  sandbox: SandboxOptions | undefined;
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+  maxOutputChars: number;
+  killGraceMs: number;
+  progressIntervalMs: number;
+  env: Readonly<Record<string, string>>;
+  shell: string;
+}
+
+/**
+ * Fills in the defaults of {@linkcode ShellToolsOptions} and checks the numbers.
+ *
+ * @param options The options given.
+ * @returns The options with defaults.
+ * @throws {RangeError} If a timeout, size or interval is not a positive number.
+ *
+ * @example
+ * ```ts
+ * resolveShellOptions({ defaultTimeoutMs: 5000 }).maxTimeoutMs; // 600000
+ * ```
+ */
+export function resolveShellOptions(options: ShellToolsOptions = {}): ResolvedShellOptions {
+  const positive = (name: string, value: number | undefined, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+      throw new RangeError(`shellTools option ${name} must be a positive number of milliseconds or characters, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+  const maxTimeoutMs = positive('maxTimeoutMs', options.maxTimeoutMs, 600_000);
+  return {
+    sandbox: options.sandbox?.enabled ? options.sandbox : undefined,
+    defaultTimeoutMs: Math.min(positive('defaultTimeoutMs', options.defaultTimeoutMs, 120_000), maxTimeoutMs),
+    maxTimeoutMs,
+    maxOutputChars: positive('maxOutputChars', options.maxOutputChars, 30_000),
+    killGraceMs: positive('killGraceMs', options.killGraceMs, 2_000),
+    progressIntervalMs: positive('progressIntervalMs', options.progressIntervalMs, 1_000),
+    env: options.env ?? {},
+    shell: options.shell ?? 'bash',
+  };
+}

@@ -1,0 +1,66 @@
+import { isPathInside, protectedPath, resolvePath, type PermissionResult, type ToolContext } from '@toolshed/core';
+import { commandResources } from './command_resources.ts';
+import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
+import type { ResolvedShellOptions } from './shell_options.ts';
+
+/**
+ * The Bash tool's own permission check. Core's decision has already applied the Bash deny and
+ * ask rules (through the command matcher) and the path guard over what `resources` declared
+ * (`Read(…)`/`Edit(…)` deny and ask rules, and later protected paths and the working
+ * directories); this adds what only the shell knows:
+ *
+ * 1. more than {@linkcode MAX_COMMAND_PARTS} simple commands → ask;
+ * 2. file arguments not known before the command runs (`cat $F`, `cat .e*`, a relative path
+ *    after `cd $DIR`) → ask when any `Read(…)` or `Edit(…)` deny or ask rule exists, since
+ *    the path guard cannot see them;
+ * 3. with the sandbox on and `autoAllow`, allow — unless the command declares a write outside
+ *    what the sandbox makes writable, a protected path, or a read outside the working
+ *    directories, which are left to core's guard;
+ * 4. otherwise no opinion (`passthrough`): rules, mode and read-only auto-approval decide.
+ *
+ * @param command The command string.
+ * @param ctx The call's context (cwd, permission rules, working directories).
+ * @param options The family's options (sandbox).
+ * @returns The tool's permission result.
+ *
+ * @example
+ * ```ts
+ * await loadBashParser();
+ * // With deny: ['Read(./.env)'] in the session:
+ * checkShellPermissions('cat $F', ctx, resolveShellOptions()).behavior; // 'ask'
+ * ```
+ */
+export function checkShellPermissions(command: string, ctx: ToolContext, options: ResolvedShellOptions): PermissionResult {
+  const split = splitCommand(command);
+  if (split.parts.length > MAX_COMMAND_PARTS) {
+    return {
+      behavior: 'ask',
+      reason: `the command has ${split.parts.length} parts, more than ${MAX_COMMAND_PARTS}, which is too many to check one by one`,
+      message: `This command has ${split.parts.length} simple commands (more than ${MAX_COMMAND_PARTS}); it needs approval as a whole.`,
+    };
+  }
+  const { rules, workingDirectories } = ctx.permissions;
+  const resources = commandResources(command, ctx.cwd);
+  if (resources.unknown.length > 0) {
+    const relevant = [...rules.deny, ...rules.ask].find((r) => r.toolName === 'Read' || r.toolName === 'Edit');
+    if (relevant) {
+      return {
+        behavior: 'ask',
+        reason: `the command uses files not known before it runs (${resources.unknown.slice(0, 3).join(', ')}), and rule "${relevant.raw}" could apply to them`,
+      };
+    }
+  }
+  if (options.sandbox?.autoAllow) {
+    const dirs = workingDirectories.map((d) => resolvePath(d, ctx.cwd));
+    const writable = [...dirs, ...(options.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd))];
+    const confined = resources.accesses.every((a) =>
+      a.access === 'write'
+        ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
+        : dirs.some((d) => isPathInside(a.path, d))
+    );
+    if (confined) {
+      return { behavior: 'allow', reason: 'the command runs in the bubblewrap sandbox (read-only root, writes only to the working directories and a private /tmp) and sandbox.autoAllow is on' };
+    }
+  }
+  return { behavior: 'passthrough' };
+}
