@@ -1,6 +1,6 @@
 /**
  * `@toolshed/core`: the tool contract, the pool, the seven-step pipeline, orchestration,
- * permissions, hooks, result budgets and the file-state cache — what every Toolshed family
+ * permissions (with the path guard), settings files, hooks, result budgets and the file-state cache — what every Toolshed family
  * plugs into and every agent loop talks to.
  *
  * ```ts
@@ -52,6 +52,7 @@ export { PERMISSION_MODES } from './permissions/types.ts';
 export type {
   CanUseTool,
   CanUseToolResult,
+  HookPermissionDecision,
   PermissionBehavior,
   PermissionContext,
   PermissionDecision,
@@ -62,6 +63,8 @@ export type {
   PermissionRule,
 } from './permissions/types.ts';
 export { HOOK_EVENTS } from './hooks/types.ts';
+export { mergeHooks } from './hooks/merge_hooks.ts';
+export { hookOutputSchema, validateHookOutput } from './hooks/hook_output.ts';
 export type {
   CommandHook,
   FunctionHook,
@@ -77,11 +80,41 @@ export { matchesTool, validateMatcher } from './hooks/hook_matcher.ts';
 export { runHooks, type RunHooksOptions } from './hooks/run_hooks.ts';
 export type { HookRunResult, HooksOutcome } from './hooks/types.ts';
 export { decidePermission, denialMessage, type DecidePermissionOptions } from './permissions/decide_permission.ts';
-export { formatRule, parseRule, parseRules } from './permissions/rule_parser.ts';
-export { matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './permissions/rule_matching.ts';
-export { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
+export { formatRule, parseRule, parseRules, PERMISSION_RULE_INVALID } from './permissions/rule_parser.ts';
+export { coveredOnly, findBlanketDenyRule, matchDomainSpecifier, matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './permissions/rule_matching.ts';
+export { createPermissionContext, mergePermissionContexts, PERMISSION_OPTIONS_INVALID } from './permissions/permission_context.ts';
+export type { PermissionContextLayer, PermissionPlacement } from './permissions/permission_context.ts';
 export { isPathInside } from './permissions/is_path_inside.ts';
 export { resolvePath } from './permissions/resolve_path.ts';
+export { PATH_UNRESOLVABLE, resolveRealPath, type ResolveRealPathOptions } from './permissions/resolve_real_path.ts';
+export { matchPathRule, parsePathSpecifier, pathRuleRoots } from './permissions/path_rule.ts';
+export type { PathAnchor, PathRuleBases, PathSpecifier } from './permissions/path_rule.ts';
+export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './permissions/protected_paths.ts';
+export {
+  caseInsensitivePaths,
+  findPathRule,
+  findProtectedWrite,
+  outsideWorkingDirectories,
+  PATH_RULE_COVERAGE,
+  pathRuleApplies,
+  pathRuleSuggestion,
+  realWorkingDirectories,
+  RESOURCE_INVALID,
+  resolveResources,
+  ruleCoversPath,
+} from './permissions/path_guard.ts';
+export type { FindPathRuleOptions, GuardedPath } from './permissions/path_guard.ts';
+export { checkRuleSpecifier, loosePrefixHint } from './permissions/check_rule_specifier.ts';
+export { lintRules } from './permissions/lint_rules.ts';
+export type { LintFinding, LintFindingKind, LintRulesOptions, RuleLayer } from './permissions/lint_rules.ts';
+export { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
+export type { LoadedSettings, LoadSettingsOptions } from './settings/load_settings.ts';
+export { readSettingsFile, type SettingsFileResult } from './settings/read_settings_file.ts';
+export { CLAUDE_CODE_SETTINGS_KEYS, PERMISSIONS_KEYS, settingsSchema, TOOLSHED_SETTINGS_KEYS, type SettingsFileContent } from './settings/settings_schema.ts';
+export { parseSettingSources, SETTING_SOURCES, settingsFileLocations } from './settings/setting_sources.ts';
+export type { SettingsFileLocation, SettingSource } from './settings/setting_sources.ts';
+export { lintSettings } from './settings/lint_settings.ts';
+export type { LintSettingsOptions, SettingsLintReport } from './settings/lint_settings.ts';
 export { FileStateCache, hashContent } from './results/file_state_cache.ts';
 export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
 export { MetricsRecorder } from './results/metrics.ts';

@@ -13,7 +13,9 @@ import { runToolUse, type CallOutcome, type PipelineEnv } from './pipeline.ts';
 import { executeTurn } from './orchestration.ts';
 import { AsyncQueue } from './_async_queue.ts';
 import { createServices } from './services.ts';
-import { createPermissionContext } from './permissions/permission_context.ts';
+import { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
+import { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
+import { mergeHooks } from './hooks/merge_hooks.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
 import { MetricsRecorder } from './results/metrics.ts';
@@ -31,8 +33,11 @@ import { deferredNoticeText } from './deferred_notice.ts';
  *
  * @param options Working directory, families, permissions, hooks and the rest.
  * @returns The session.
- * @throws {ToolshedError} `permission_rule_invalid` or `permission_mode_invalid` when the
- * permission options are wrong (a bad rule never silently loosens anything).
+ * @throws {ToolshedError} `settings_invalid` when a settings file of `settingsSources` (or
+ * `settingsFiles`) does not parse or has an unknown key, a bad rule, a bad mode or a bad hook
+ * (the message names the file, the key, the value and the fix); `permission_rule_invalid` or
+ * `permission_options_invalid` when the `permissions` option is wrong. A bad rule never
+ * silently loosens anything.
  *
  * @example
  * ```ts
@@ -52,15 +57,39 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const cwd = path.resolve(options.cwd);
   const id = options.sessionId ?? randomUUID();
   const stateDir = path.resolve(options.stateDir ?? path.join(tmpdir(), 'toolshed', id));
-  const { context: permissions, errors } = createPermissionContext(options.permissions, cwd);
+  const settings = await loadSettings({
+    cwd,
+    sources: options.settingsSources,
+    files: options.settingsFiles,
+    homeDir: options.homeDir,
+    caseInsensitivePaths: options.caseInsensitivePaths,
+  });
+  assertSettingsValid(settings);
+  const fromOptions = createPermissionContext(options.permissions, cwd, options.permissionsSource ?? 'options', {
+    homeDir: options.homeDir,
+    caseInsensitivePaths: options.caseInsensitivePaths,
+  });
+  const errors = fromOptions.errors;
   if (errors.length) {
     throw new ToolshedError(errors[0]!.code, errors.map((e) => e.message).join('\n'), { cause: errors });
   }
+  const permissions = mergePermissionContexts(settings.permissions, {
+    mode: options.permissions?.mode === undefined ? undefined : fromOptions.context.mode,
+    rules: fromOptions.context.rules,
+    workingDirectories: fromOptions.context.workingDirectories,
+  });
+  if (permissions.mode === 'bypassPermissions' && settings.bypassDisabledBy.length > 0) {
+    throw new ToolshedError(
+      SETTINGS_INVALID,
+      `The permission mode is bypassPermissions, but ${settings.bypassDisabledBy.map((f) => `"${f}"`).join(' and ')} set permissions.disableBypassPermissionsMode to "disable": choose another mode, or remove that key`,
+    );
+  }
+  const hooks = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
   const services = createServices(options.services);
   const fileState = new FileStateCache();
   const metrics = new MetricsRecorder();
   const cleanups: (() => void | Promise<void>)[] = [];
-  const notices: { level: 'info' | 'warn' | 'error'; message: string }[] = [];
+  const notices: { level: 'info' | 'warn' | 'error'; message: string }[] = settings.warnings.map((message) => ({ level: 'warn' as const, message }));
   const listeners = new Set<(event: SessionEvent) => void>();
   const notice = (level: 'info' | 'warn' | 'error', message: string) => {
     notices.push({ level, message });
@@ -117,7 +146,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const pipelineEnv = (emit: (event: SessionEvent) => void): PipelineEnv => ({
     sessionId: id,
     pool,
-    hooks: options.hooks,
+    hooks,
     canUseTool: options.canUseTool,
     makeContext: (toolUseId, signal) => ({ ...baseContext, toolUseId, signal }),
     emit,

@@ -5,6 +5,7 @@ import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
 import type { CanUseTool, PermissionDecision, PermissionOptions } from './permissions/types.ts';
 import type { HookEvent, HooksConfig } from './hooks/types.ts';
 import type { ServiceKey } from './services.ts';
+import type { SettingSource } from './settings/setting_sources.ts';
 import type { ToolProgress } from './tool.ts';
 import type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ProviderFormat, ProviderToolsOptions } from './provider_format.ts';
 import type { SessionMetrics } from './results/metrics.ts';
@@ -19,7 +20,10 @@ export interface SessionOptions {
   tools?: readonly AnyTool[];
   /** Mode and rules; see DESIGN.md "Permissions and settings". */
   permissions?: PermissionOptions;
-  /** PreToolUse / PostToolUse hooks, Claude Code's shape, plus in-process functions. */
+  /**
+   * PreToolUse / PostToolUse / PostToolUseFailure hooks, Claude Code's shape, plus in-process
+   * functions; run after the hooks of the settings files.
+   */
   hooks?: HooksConfig;
   /** Answers `ask`; without it, ask is denied with the rule that would allow the call. */
   canUseTool?: CanUseTool;
@@ -37,6 +41,26 @@ export interface SessionOptions {
   sessionId?: string;
   /** Services tools find through `ctx.services` (a model client, …). */
   services?: Iterable<readonly [ServiceKey<unknown>, unknown]>;
+  /**
+   * Which settings files to read: `user` (`~/.toolshed/settings.json`), `project`
+   * (`.toolshed/settings.json`), `local` (`.toolshed/settings.local.json`), `claude`
+   * (`.claude/settings.json` and `.claude/settings.local.json`). The library reads none unless
+   * asked; the CLI reads user, project and local. `permissions` and `hooks` given here come
+   * on top of them.
+   * @default []
+   */
+  settingsSources?: readonly SettingSource[];
+  /** Further settings files (the CLI's `--settings FILE`), read after the sources. @default [] */
+  settingsFiles?: readonly string[];
+  /** What `~` stands for in settings paths, rules and resources. @default os.homedir() */
+  homeDir?: string;
+  /** The `source` named for rules of `permissions` (the CLI passes `cli`). @default 'options' */
+  permissionsSource?: string;
+  /**
+   * Compare paths without regard to case (`.GIT/config` is `.git/config`).
+   * @default true on darwin and win32, false elsewhere
+   */
+  caseInsensitivePaths?: boolean;
 }
 
 /** An event of {@linkcode Session.stream}. */
@@ -78,7 +102,10 @@ export interface Session {
   run(blocks: readonly ToolUseBlock[], options?: RunOptions): Promise<ToolResultBlock[]>;
   /** Runs calls as their blocks arrive, yielding events; results in the order of the blocks. */
   stream(blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>, options?: RunOptions): AsyncIterable<SessionEvent>;
-  /** The permission decision for a call, without running it or its hooks. */
+  /**
+   * The permission decision for a call, without running it or its hooks: `behavior`, `reason`,
+   * and when a rule decided, the `rule` and its `source` (the settings file, `options` or `cli`).
+   */
   explain(toolName: string, input: unknown): Promise<PermissionDecision>;
   /** Every tool in the pool, deferred ones included. */
   catalog(): readonly CatalogEntry[];

@@ -1,9 +1,19 @@
 import type { ToolContext } from '../context.ts';
 import { describeError } from '../describe_error.ts';
-import type { AnyTool, ResourceAccess } from '../tool.ts';
-import { isPathInside } from './is_path_inside.ts';
-import { resolvePath } from './resolve_path.ts';
-import { ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
+import type { AnyTool } from '../tool.ts';
+import { ToolshedError } from '../errors.ts';
+import {
+  findPathRule,
+  findProtectedWrite,
+  type GuardedPath,
+  outsideWorkingDirectories,
+  PATH_RULE_COVERAGE,
+  pathRuleSuggestion,
+  resolveResources,
+  ruleCoversPath,
+} from './path_guard.ts';
+import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
+import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type {
   HookPermissionDecision,
   PermissionDecision,
@@ -25,22 +35,32 @@ export interface DecidePermissionOptions {
 /**
  * Decides whether one call may run, in Claude Code's order:
  *
- * 1. a deny rule that matches → deny (always: over a hook's allow, in `bypassPermissions`);
+ * 1. a deny rule that matches the call, or a `Read`/`Edit` path rule that covers one of the
+ *    paths the tool declares in `resources(input, ctx)` → deny (always: over a hook's allow, in
+ *    `bypassPermissions`);
  * 2. a hook's deny → deny;
- * 3. an ask rule that matches → ask;
+ * 3. an ask rule that matches the call or covers one of its paths → ask;
  * 4. a hook's ask → ask;
  * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
- *    unless it is a safety check); allow → allow; passthrough → go on;
- * 6. a hook's allow → allow;
- * 7. the mode: `bypassPermissions` allows; `plan` denies what is not read-only; `acceptEdits`
- *    allows a call whose every path is inside the working directories;
- * 8. an allow rule that matches → allow;
- * 9. a read-only call → allow;
- * 10. otherwise ask, with the rules that would allow the call as suggestions.
+ *    unless it is a safety check); passthrough → go on;
+ * 6. safety: a write to a protected path (`.toolshed/`, `.claude/`, `.mcp.json`, `.git/`
+ *    internals, shell start-up files) or any access to a device file → ask, in every mode,
+ *    unless an allow rule names the path; then the tool's allow → allow, when every path it
+ *    declared is inside the working directories (or named by an allow rule), else ask;
+ * 7. a hook's allow → allow;
+ * 8. the mode: `bypassPermissions` allows; `plan` denies what is not read-only;
+ * 9. a path outside the working directories that no allow path rule names → ask;
+ * 10. `acceptEdits` allows a file tool's call (Read/Edit families) whose paths are all inside;
+ * 11. an allow rule that matches → allow (for file tools, path rules covering every path too);
+ * 12. a read-only call → allow;
+ * 13. otherwise ask, with the rules that would allow the call as suggestions.
  *
- * In `dontAsk` mode, every ask becomes a deny. The decision never throws: when the tool's own
- * checks (`isReadOnly`, `checkPermissions`, its permission matcher, `resources`) throw, the call
- * is denied with a reason that quotes the error.
+ * Every declared path is resolved before it is matched: absolute, `..` collapsed, symlinks
+ * followed (a new file through its nearest existing parent); deny and ask rules see both the
+ * path as written and the real path, allow rules and the working-directory check only the
+ * real one. In `dontAsk` mode, every ask becomes a deny. The decision never throws: when the
+ * tool's own checks (`isReadOnly`, `checkPermissions`, its permission matcher, `resources`)
+ * throw, or a path loops through symlinks, the call is denied with a reason that says so.
  *
  * @param tool The tool called.
  * @param input The call's parsed (and validated) input.
@@ -122,10 +142,16 @@ async function decide(
   const { mode, rules } = ctx.permissions;
   const name = tool.name;
   const matching = ruleFinder(tool, input);
+  const paths = await guardedPaths(tool, input, ctx);
 
-  // 1. Deny rules win over everything, hooks and bypassPermissions included.
+  // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
+  //    covers every path the call declared (a shell redirection as much as an Edit).
   const denyRule = await matching(rules.deny);
   if (denyRule) return byRule('deny', denyRule, `Denied by rule "${denyRule.raw}" from ${denyRule.source}`);
+  const denyPath = findPathRule(rules.deny, name, paths, ctx);
+  if (denyPath) {
+    return byRule('deny', denyPath.rule, `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`);
+  }
 
   // 2. A hook's deny.
   if (hook?.behavior === 'deny') {
@@ -137,6 +163,13 @@ async function decide(
   if (askRule) {
     return { ...byRule('ask', askRule, `Rule "${askRule.raw}" from ${askRule.source} requires confirmation for this ${name} call`), suggestions: [] };
   }
+  const askPath = findPathRule(rules.ask, name, paths, ctx);
+  if (askPath) {
+    return {
+      ...byRule('ask', askPath.rule, `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}`),
+      suggestions: [],
+    };
+  }
 
   // 4. A hook's ask.
   if (hook?.behavior === 'ask') {
@@ -146,14 +179,42 @@ async function decide(
   // 5. The tool's own opinion.
   const own = await guarded(`${name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
   const fromTool = toolDecision(tool, own, mode);
-  if (fromTool) return fromTool;
+  // The tool's deny and ask decide now; its allow only after the path guard's safety checks.
+  if (fromTool && fromTool.behavior !== 'allow') return fromTool;
 
-  // 6. A hook's allow.
+  // 6. Safety checks no mode and no hook lifts: protected paths and device files.
+  const protectedWrite = findProtectedWrite(name, paths, ctx);
+  if (protectedWrite) {
+    const rule = protectedRuleSuggestion(protectedWrite.path.real[0] ?? protectedWrite.path.lexical, protectedWrite.protection.name);
+    return {
+      behavior: 'ask',
+      reason: `${capitalize(describePath(protectedWrite.path))} touches ${protectedWrite.protection.what}, which is protected: such writes always ask, in every mode, unless an allow rule names the path (such as "${rule}")`,
+      source: 'safety',
+      suggestions: [rule],
+    };
+  }
+  const device = paths.find((p) => p.device && !rules.allow.some((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })));
+  if (device) {
+    return {
+      behavior: 'ask',
+      reason: `${capitalize(describePath(device))} touches a device file, FIFO or socket, which can block or never end: it always asks, in every mode, unless an allow rule names the path`,
+      source: 'safety',
+      suggestions: [],
+    };
+  }
+
+  // The tool's allow: the paths it declared must still be inside the working directories.
+  if (fromTool) {
+    const outside = outsideWorkingDirectories(name, paths, ctx);
+    return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
+  }
+
+  // 7. A hook's allow.
   if (hook?.behavior === 'allow') {
     return { behavior: 'allow', reason: withDetail(`Allowed by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
   }
 
-  // 7. The mode.
+  // 8. The mode.
   let readOnly: boolean | undefined;
   const isReadOnly = async () => (readOnly ??= (await guarded(`${name}'s isReadOnly`, () => tool.isReadOnly(input))) === true);
   if (mode === 'bypassPermissions') {
@@ -169,25 +230,33 @@ async function decide(
         `instead of running ${name}; it can run once the plan is approved and plan mode is over.`,
     };
   }
-  if (mode === 'acceptEdits') {
-    const accesses = await guarded(`${name}'s resources`, () => tool.resources(input, ctx));
-    if (allInsideWorkingDirectories(accesses, ctx)) {
-      return {
-        behavior: 'allow',
-        reason: `Allowed because the session is in acceptEdits mode and every path this ${name} call touches is inside the working directories`,
-        source: 'mode',
-      };
+  // 9. Reads and writes outside the working directories ask, whatever else would allow them,
+  //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
+  const outside = outsideWorkingDirectories(name, paths, ctx);
+  if (outside.length > 0) return outsideAsk(outside, ctx);
+  if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
+    return {
+      behavior: 'allow',
+      reason: `Allowed because the session is in acceptEdits mode and every path this ${name} call touches is inside the working directories`,
+      source: 'mode',
+    };
+  }
+
+  // 11. Allow rules: one about the call, or path rules that cover every path of a file tool.
+  const allowRule = await matching(rules.allow);
+  if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
+  if (isFileTool(name) && paths.length > 0) {
+    const covering = paths.map((p) => rules.allow.find((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })));
+    if (covering.every((rule) => rule !== undefined)) {
+      const rule = covering[0]!;
+      return byRule('allow', rule, `Allowed by rule "${rule.raw}" from ${rule.source}`);
     }
   }
 
-  // 8. Allow rules.
-  const allowRule = await matching(rules.allow);
-  if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
-
-  // 9. A tool with no opinion is allowed when the call only reads.
+  // 12. A tool with no opinion is allowed when the call only reads.
   if (await isReadOnly()) return { behavior: 'allow', reason: `Allowed because this ${name} call is read-only`, source: 'tool' };
 
-  // 10. Nobody decided: ask, offering the rules that would allow the call.
+  // 13. Nobody decided: ask, offering the rules that would allow the call.
   const suggestions = suggestionsFor(tool, input);
   const first = suggestions[0];
   return {
@@ -195,6 +264,47 @@ async function decide(
     reason: first ? `No rule allows ${name} with this input; allow it with "${first}"` : `No rule allows ${name} with this input`,
     suggestions,
   };
+}
+
+/** The tool's declared paths, resolved; a broken `resources` or a symlink loop denies the call. */
+async function guardedPaths(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<GuardedPath[]> {
+  const accesses = await guarded(`${tool.name}'s resources`, () => tool.resources(input, ctx));
+  try {
+    return resolveResources(accesses ?? [], ctx);
+  } catch (e) {
+    if (ToolshedError.isInstance(e) && e.code === PATH_UNRESOLVABLE) throw new CheckFailed('path resolution', `failed: ${e.message}`);
+    throw new CheckFailed(`${tool.name}'s resources`, `gave an entry the path guard cannot check: ${describeError(e)}`);
+  }
+}
+
+/** Tools whose calls are what their paths are: path allow rules and acceptEdits decide them. */
+function isFileTool(name: string): boolean {
+  return PATH_RULE_COVERAGE.Read.includes(name) || PATH_RULE_COVERAGE.Edit.includes(name);
+}
+
+function describePath(path: GuardedPath): string {
+  const real = path.real[0];
+  const shown = real && real !== path.lexical ? `"${path.declared}" (really "${real}")` : `"${path.declared}"`;
+  return `the ${path.access === 'read' ? 'read of' : 'write to'} ${shown}`;
+}
+
+function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext): PermissionDecision {
+  const suggestions = outside.map(pathRuleSuggestion).filter((s, i, all) => all.indexOf(s) === i);
+  return {
+    behavior: 'ask',
+    reason: `${capitalize(describePath(outside[0]!))} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}); allow it with "${suggestions[0]}" or add its directory to permissions.additionalDirectories`,
+    suggestions,
+  };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function protectedRuleSuggestion(path: string, name: string): string {
+  const at = path.lastIndexOf(`/${name}`);
+  const base = at === -1 ? path : path.slice(0, at + name.length + 1);
+  return base === path ? `Edit(/${path})` : `Edit(/${base}/**)`;
 }
 
 /** The tool's `checkPermissions` result as a decision, or undefined to go on. */
@@ -257,7 +367,7 @@ function ruleFinder(tool: AnyTool, input: unknown): (list: readonly PermissionRu
     });
   return async (list) => {
     for (const rule of list) {
-      if (!ruleMatchesTool(rule, tool)) continue;
+      if (!ruleMatchesTool(rule, tool) || coveredOnly(rule, tool)) continue;
       if (rule.ruleContent === undefined) return rule;
       const m = await matcher();
       if (!m) continue; // a tool without a matcher never matches a rule with a specifier
@@ -266,16 +376,6 @@ function ruleFinder(tool: AnyTool, input: unknown): (list: readonly PermissionRu
     }
     return undefined;
   };
-}
-
-function allInsideWorkingDirectories(accesses: readonly ResourceAccess[], ctx: ToolContext): boolean {
-  if (!Array.isArray(accesses) || accesses.length === 0) return false;
-  const dirs = ctx.permissions.workingDirectories.map((dir) => resolvePath(dir, ctx.cwd));
-  return accesses.every((a) => {
-    if (!a || (a.access !== 'write' && a.access !== 'read') || typeof a.path !== 'string') return false;
-    const path = resolvePath(a.path, ctx.cwd);
-    return dirs.some((dir) => isPathInside(path, dir));
-  });
 }
 
 function suggestionsFor(tool: AnyTool, input: unknown): string[] {

@@ -1,6 +1,7 @@
 import { ToolshedError } from '../errors.ts';
 import { resolvePath } from './resolve_path.ts';
-import { parseRules } from './rule_parser.ts';
+import { checkRuleSpecifier } from './check_rule_specifier.ts';
+import { PERMISSION_RULE_INVALID, parseRules } from './rule_parser.ts';
 import { PERMISSION_MODES } from './types.ts';
 import type { PermissionBehavior, PermissionContext, PermissionMode, PermissionOptions, PermissionRule } from './types.ts';
 
@@ -20,6 +21,8 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
  * @param cwd The session's working directory; relative additional directories resolve against it.
  * @param source Where the options came from, named in errors and on every rule: `options`
  *   (the default), `cli`, or a settings file path.
+ * @param placement For a settings file: the `root` its `/x` specifiers are relative to, what its
+ *   relative `additionalDirectories` resolve against, the home directory, case folding.
  * @returns The context, and one error per problem (`permission_rule_invalid` or
  *   `permission_options_invalid`).
  *
@@ -37,10 +40,12 @@ export function createPermissionContext(
   options: PermissionOptions | undefined,
   cwd: string,
   source = 'options',
+  placement: PermissionPlacement = {},
 ): { context: PermissionContext; errors: ToolshedError[] } {
   const errors: ToolshedError[] = [];
   const opts: PermissionOptions = options ?? {};
   const root = resolvePath(cwd, process.cwd());
+  const home = placement.homeDir;
 
   let mode: PermissionMode = 'default';
   if (opts.mode !== undefined) {
@@ -62,8 +67,16 @@ export function createPermissionContext(
       continue;
     }
     const parsed = parseRules(list as string[], behavior, source);
-    rules[behavior] = parsed.rules;
     errors.push(...parsed.errors);
+    for (const rule of parsed.rules) {
+      const problem = checkRuleSpecifier(rule);
+      if (problem !== undefined) {
+        errors.push(new ToolshedError(PERMISSION_RULE_INVALID, `${problem} (permissions.${behavior}, from ${source})`));
+        continue;
+      }
+      if (placement.root !== undefined) rule.root = placement.root;
+      rules[behavior].push(rule);
+    }
   }
 
   const workingDirectories = [root];
@@ -80,12 +93,28 @@ export function createPermissionContext(
         ));
         continue;
       }
-      const resolved = resolvePath(dir, root);
+      const base = placement.directoriesRelativeTo ?? root;
+      const resolved = home !== undefined && (dir === '~' || dir.startsWith('~/')) ? resolvePath(dir.slice(1).replace(/^\//, ''), home) : resolvePath(dir, base);
       if (!workingDirectories.includes(resolved)) workingDirectories.push(resolved);
     }
   }
 
-  return { context: { mode, rules, workingDirectories }, errors };
+  const context: PermissionContext = { mode, rules, workingDirectories };
+  if (home !== undefined) context.homeDir = home;
+  if (placement.caseInsensitivePaths !== undefined) context.caseInsensitivePaths = placement.caseInsensitivePaths;
+  return { context, errors };
+}
+
+/** Where a layer of permission options sits: for {@linkcode createPermissionContext}. */
+export interface PermissionPlacement {
+  /** What settings-relative specifiers (`Read(/src/**)`) resolve against, set on every rule. @default cwd */
+  root?: string | undefined;
+  /** What relative `additionalDirectories` resolve against. @default cwd */
+  directoriesRelativeTo?: string | undefined;
+  /** What `~` stands for; kept on the context. @default os.homedir() */
+  homeDir?: string | undefined;
+  /** Kept on the context; see {@linkcode PermissionContext.caseInsensitivePaths}. */
+  caseInsensitivePaths?: boolean | undefined;
 }
 
 /**
@@ -109,7 +138,7 @@ export function createPermissionContext(
 export function mergePermissionContexts(base: PermissionContext, extra: PermissionContextLayer): PermissionContext {
   const dirs = [...base.workingDirectories];
   for (const dir of extra.workingDirectories ?? []) if (!dirs.includes(dir)) dirs.push(dir);
-  return {
+  const merged: PermissionContext = {
     mode: extra.mode ?? base.mode,
     rules: {
       allow: [...base.rules.allow, ...(extra.rules?.allow ?? [])],
@@ -118,6 +147,11 @@ export function mergePermissionContexts(base: PermissionContext, extra: Permissi
     },
     workingDirectories: dirs,
   };
+  const homeDir = extra.homeDir ?? base.homeDir;
+  if (homeDir !== undefined) merged.homeDir = homeDir;
+  const caseInsensitive = extra.caseInsensitivePaths ?? base.caseInsensitivePaths;
+  if (caseInsensitive !== undefined) merged.caseInsensitivePaths = caseInsensitive;
+  return merged;
 }
 
 /** What {@linkcode mergePermissionContexts} layers on top: any part of a context. */
@@ -125,6 +159,8 @@ export interface PermissionContextLayer {
   mode?: PermissionMode | undefined;
   rules?: Partial<PermissionContext['rules']> | undefined;
   workingDirectories?: readonly string[] | undefined;
+  homeDir?: string | undefined;
+  caseInsensitivePaths?: boolean | undefined;
 }
 
 function invalidOption(message: string): ToolshedError {

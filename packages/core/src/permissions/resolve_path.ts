@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
  * Resolves a path the way the permission layer compares paths: `~` and `~/…` against the home
  * directory, anything relative against `cwd`, then normalized (`.` and `..` removed).
  *
- * This is lexical only. Resolving symlinks (so that a link inside the project pointing outside
- * it is judged by its target) is planned; every path check of the permission layer goes through
- * this one function so that it can be added here.
+ * This is lexical only: symlinks are not followed. The path guard of the permission layer
+ * judges paths with {@linkcode resolveRealPath}, which follows them (so a link inside the
+ * project that points outside it is judged by its target).
  *
  * @param path The path as given (absolute, relative or `~`-prefixed).
  * @param cwd The directory relative paths are resolved against.

@@ -1,12 +1,15 @@
 import type { AnyTool } from '../tool.ts';
+import { PATH_RULE_COVERAGE } from './path_guard.ts';
 import type { PermissionContext, PermissionMatcher, PermissionRule } from './types.ts';
 
 /** What {@linkcode ruleMatchesTool} looks at: the pool can ask before a tool's code is loaded. */
 export type RuleTarget = Pick<AnyTool, 'name' | 'aliases'>;
 
 /**
- * Whether a rule is about a tool: by name, by one of its aliases, or, for the MCP forms
- * `mcp__server` and `mcp__server__*`, every tool whose name starts with `mcp__server__`.
+ * Whether a rule is about a tool: by name, by one of its aliases, through path-rule coverage
+ * (`Read` rules also cover Glob and Grep; `Edit` rules also cover Write, NotebookEdit and
+ * MultiEdit), or, for the MCP forms `mcp__server` and `mcp__server__*`, every tool whose name
+ * starts with `mcp__server__`.
  * The specifier is not looked at (see {@linkcode ruleMatchesCall}).
  *
  * @param rule A parsed rule.
@@ -18,11 +21,13 @@ export type RuleTarget = Pick<AnyTool, 'name' | 'aliases'>;
  * const rule = parseRule('mcp__github', 'deny', 'options');
  * ruleMatchesTool(rule, { name: 'mcp__github__create_issue', aliases: [] }); // true
  * ruleMatchesTool(rule, { name: 'mcp__githubx__list', aliases: [] });        // false
+ * ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name: 'Write', aliases: [] }); // true
  * ```
  */
 export function ruleMatchesTool(rule: Pick<PermissionRule, 'toolName'>, tool: RuleTarget): boolean {
   const name = rule.toolName;
   if (name === tool.name || tool.aliases.includes(name)) return true;
+  if ((name === 'Read' || name === 'Edit') && PATH_RULE_COVERAGE[name].includes(tool.name)) return true;
   const prefix = mcpServerPrefix(name);
   // The name decides, not `isMcp`: MCP tools are named `mcp__<server>__<tool>` by the bridge,
   // and a built-in tool cannot take such a name without meaning to.
@@ -57,6 +62,9 @@ export async function ruleMatchesCall(
 ): Promise<boolean> {
   if (!ruleMatchesTool(rule, tool)) return false;
   if (rule.ruleContent === undefined) return true;
+  // `Read(./src/**)` reaches Grep through coverage: its paths are the path guard's to match, not
+  // Grep's matcher (written for `Grep(...)` specifiers).
+  if (coveredOnly(rule, tool)) return false;
   const match = matcher ?? (tool.preparePermissionMatcher ? await tool.preparePermissionMatcher(input) : undefined);
   if (typeof match !== 'function') return false;
   return match(rule.ruleContent, rule.behavior) === true;
@@ -175,4 +183,59 @@ function mcpServerPrefix(toolName: string): string | undefined {
   const server = toolName.slice('mcp__'.length);
   if (server === '' || server.includes('__')) return undefined;
   return `${toolName}__`;
+}
+
+/**
+ * A `Read(...)`/`Edit(...)` rule with a specifier that reaches this tool only through coverage.
+ *
+ * @param rule The rule.
+ * @param tool The tool.
+ * @returns True when the path guard, not the tool's matcher, decides whether the rule matches.
+ *
+ * @example
+ * ```ts
+ * coveredOnly(parseRule('Read(./src/**)', 'deny', 'options'), { name: 'Grep', aliases: [] }); // true
+ * ```
+ */
+export function coveredOnly(rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>, tool: RuleTarget): boolean {
+  return rule.ruleContent !== undefined && (rule.toolName === 'Read' || rule.toolName === 'Edit') &&
+    rule.toolName !== tool.name && !tool.aliases.includes(rule.toolName);
+}
+
+/**
+ * Claude Code's `WebFetch(domain:example.com)` specifier: the host itself or any subdomain of
+ * it, compared after URL parsing (lower case, IDN to punycode, trailing dot dropped), and never
+ * a host that merely starts with it (`example.com.evil.test`) or ends with it without a dot
+ * (`notexample.com`). `domain:*.example.com` means subdomains only. The web family may use it
+ * in its `preparePermissionMatcher`.
+ *
+ * @param content The rule's specifier, `domain:<host>`.
+ * @param url The URL (or bare host) the call fetches.
+ * @returns True when the URL's host is covered; false for anything that does not parse.
+ *
+ * @example
+ * ```ts
+ * matchDomainSpecifier('domain:example.com', 'https://docs.example.com/x'); // true
+ * matchDomainSpecifier('domain:example.com', 'https://example.com.evil.test/'); // false
+ * ```
+ */
+export function matchDomainSpecifier(content: string, url: string): boolean {
+  if (!content.startsWith('domain:')) return false;
+  let pattern = content.slice('domain:'.length).trim().toLowerCase();
+  const subdomainsOnly = pattern.startsWith('*.');
+  if (subdomainsOnly) pattern = pattern.slice(2);
+  const wanted = hostOf(pattern);
+  const host = hostOf(url);
+  if (!wanted || !host) return false;
+  if (host === wanted) return !subdomainsOnly;
+  return host.endsWith(`.${wanted}`);
+}
+
+function hostOf(text: string): string | undefined {
+  try {
+    const host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).hostname;
+    return host.replace(/\.$/, '').toLowerCase() || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { buildTool } from '../tool.ts';
 import { createPermissionContext } from './permission_context.ts';
 import { parseRule } from './rule_parser.ts';
-import { findBlanketDenyRule, matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
+import { findBlanketDenyRule, matchDomainSpecifier, matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type { PermissionBehavior } from './types.ts';
 
 function tool(name: string, extra: { aliases?: string[]; isMcp?: boolean } = {}) {
@@ -176,5 +176,55 @@ describe('findBlanketDenyRule', () => {
   test('ignores deny rules with a specifier, which only deny some calls', () => {
     const { context } = createPermissionContext({ deny: ['Shell(rm:*)'] }, '/p');
     expect(findBlanketDenyRule(shell, context)).toBeUndefined();
+  });
+});
+
+describe('matchDomainSpecifier', () => {
+  const table: [content: string, url: string, matches: boolean][] = [
+    ['domain:example.com', 'https://example.com/docs', true],
+    ['domain:example.com', 'https://docs.example.com/x', true],
+    ['domain:example.com', 'http://a.b.example.com:8080/', true],
+    ['domain:example.com', 'https://EXAMPLE.com./', true],
+    ['domain:example.com', 'example.com', true],
+    ['domain:example.com', 'https://example.com.evil.test/', false],
+    ['domain:example.com', 'https://notexample.com/', false],
+    ['domain:example.com', 'https://evil.test/?u=example.com', false],
+    ['domain:example.com', 'https://example.com@evil.test/', false],
+    ['domain:*.example.com', 'https://docs.example.com/', true],
+    ['domain:*.example.com', 'https://example.com/', false],
+    ['domain:bücher.de', 'https://xn--bcher-kva.de/', true],
+    ['example.com', 'https://example.com/', false],
+    ['domain:example.com', 'not a url at all', false],
+  ];
+  test.each(table)('%j covers %j: %s', (content, url, matches) => {
+    expect(matchDomainSpecifier(content, url)).toBe(matches);
+  });
+});
+
+describe('path-rule coverage', () => {
+  test('a blanket Edit rule names Write and NotebookEdit, a blanket Read rule names Glob and Grep', () => {
+    for (const name of ['Edit', 'Write', 'NotebookEdit']) expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name, aliases: [] })).toBe(true);
+    for (const name of ['Read', 'Glob', 'Grep']) expect(ruleMatchesTool(parseRule('Read', 'deny', 'options'), { name, aliases: [] })).toBe(true);
+    expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name: 'Bash', aliases: [] })).toBe(false);
+    expect(ruleMatchesTool(parseRule('Write', 'deny', 'options'), { name: 'Edit', aliases: [] })).toBe(false);
+  });
+
+  test('a blanket Edit deny rule takes Write out of the pool', () => {
+    const { context } = createPermissionContext({ deny: ['Edit'] }, '/p');
+    expect(findBlanketDenyRule({ name: 'Write', aliases: [] }, context)?.raw).toBe('Edit');
+  });
+
+  test("a Read rule with a path is the path guard's to match, not Grep's matcher", async () => {
+    const grep = buildTool({
+      name: 'Grep',
+      description: 'searches',
+      inputSchema: z.object({ command: z.string() }),
+      preparePermissionMatcher: () => () => true,
+      async call() {
+        return { data: '' };
+      },
+    });
+    expect(await ruleMatchesCall(parseRule('Read(./src/**)', 'allow', 'options'), grep, { command: 'x' })).toBe(false);
+    expect(await ruleMatchesCall(parseRule('Grep(anything)', 'allow', 'options'), grep, { command: 'x' })).toBe(true);
   });
 });

@@ -39,6 +39,11 @@ export interface PermissionRule {
   source: string;
   /** The rule as written. */
   raw: string;
+  /**
+   * What a settings-relative path specifier (`Read(/src/**)`) is relative to: the directory
+   * holding the settings file's `.toolshed/` or `.claude/` folder. Absent: the session's cwd.
+   */
+  root?: string;
 }
 
 /** The permission part of session options (Claude Code's `permissions` settings key). */
@@ -58,6 +63,14 @@ export interface PermissionContext {
   rules: { allow: readonly PermissionRule[]; deny: readonly PermissionRule[]; ask: readonly PermissionRule[] };
   /** Absolute, resolved: cwd first, then additional directories. */
   workingDirectories: readonly string[];
+  /** What `~` stands for in rules and paths. @default os.homedir() */
+  homeDir?: string | undefined;
+  /**
+   * Compare paths without regard to case, as the file system does on macOS and Windows: then
+   * `.GIT/config` is protected like `.git/config` and `Read(./Secret)` covers `./secret`.
+   * @default true on darwin and win32, false elsewhere
+   */
+  caseInsensitivePaths?: boolean | undefined;
 }
 
 /**
@@ -69,7 +82,10 @@ export interface PermissionDecision {
   reason: string;
   /** The deciding rule as written, if a rule decided. */
   rule?: string;
-  /** Where the deciding rule came from (a settings file, `options`, `cli`, `hook`, `mode`, `tool`). */
+  /**
+   * Where the deciding rule came from: a settings file path, `options`, `cli`; or what decided
+   * without a rule: `hook`, `mode`, `tool`, `safety` (a protected path or device file).
+   */
   source?: string;
   /** For ask: the rules that would allow this call. */
   suggestions?: string[];

@@ -1,0 +1,166 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  createSession,
+  describeError,
+  type LintFinding,
+  lintSettings,
+  parseSettingSources,
+  type RuleLayer,
+  type SettingSource,
+  type SettingsLintReport,
+} from '@toolshed/core';
+import type { CliIo } from './cli_io.ts';
+import { loadFamilies, parseFamilyList } from './families.ts';
+import { UsageError } from './usage_error.ts';
+
+/** The help text of `toolshed rules`. */
+export const RULES_USAGE = [
+  'Usage: toolshed rules lint [--cwd DIR] [--setting-sources LIST] [--settings FILE] [--allow RULE] [--deny RULE] [--ask RULE] [--only LIST] [--json]',
+  '',
+  'Checks the permission rules of the settings files (and of --allow/--deny/--ask) and exits 1 when',
+  'it finds a problem: a rule naming a tool that is not in the pool, a malformed specifier, an allow',
+  'rule a deny rule always shadows, a Bash rule with a shell operator (&&, ||, ;, |) that can never',
+  'match, a path rule that points outside every working directory, or a settings file that does not',
+  'load (bad JSON, unknown key, bad mode). Warnings (a prefix without a word boundary) do not fail.',
+  '',
+  'Flags:',
+  '  --setting-sources LIST  Settings files to read: user,project,local,claude (default: user,project,local).',
+  '  --settings FILE         A further settings file, read after the sources (repeatable).',
+  '  --only LIST             Families whose tools count as existing (default: all).',
+  '  --json                  Print { files, findings, problems, warnings } as JSON.',
+  '',
+].join('\n');
+
+const OPTIONS = {
+  cwd: { type: 'string' },
+  'setting-sources': { type: 'string' },
+  settings: { type: 'string', multiple: true },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  ask: { type: 'string', multiple: true },
+  only: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `toolshed rules lint`: lints the permission rules of the settings files a session would read
+ * (user, project and local by default; `--setting-sources` chooses, as Claude Code's flag does)
+ * and of the rule flags, against the pool of the selected families. Prints one line per
+ * finding, then a summary; `--json` prints the report.
+ *
+ * @param argv The arguments after `toolshed rules` (`lint` first).
+ * @param io The CLI's streams (`extraTools` joins the pool in tests).
+ * @returns 0 when nothing is wrong (warnings allowed), 1 when a rule or settings file has a problem.
+ * @throws {UsageError} For a missing or unknown subcommand, an unknown flag, an unknown setting
+ *   source or family.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await rulesCommand(['lint', '--setting-sources', 'project,claude'], io);
+ * ```
+ */
+export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${describeError(e)}\n\n${RULES_USAGE}`, { showUsage: false });
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(RULES_USAGE);
+    return 0;
+  }
+  const [sub, ...rest] = positionals;
+  if (sub !== 'lint') {
+    const what = sub === undefined ? 'needs a subcommand' : `has no subcommand "${sub}"`;
+    throw new UsageError(`"toolshed rules" ${what}: the one subcommand is "lint".\n\n${RULES_USAGE}`, { showUsage: false });
+  }
+  if (rest.length > 0) throw new UsageError(`"toolshed rules lint" takes no arguments, got ${rest.map((r) => `"${r}"`).join(' ')}.\n\n${RULES_USAGE}`, { showUsage: false });
+
+  const cwd = path.resolve(values.cwd ?? '.');
+  let sources: SettingSource[];
+  try {
+    sources = values['setting-sources'] === undefined ? ['user', 'project', 'local'] : parseSettingSources(values['setting-sources']);
+  } catch (e) {
+    throw new UsageError(`${describeError(e)} (in --setting-sources).`, { showUsage: false });
+  }
+  const toolNames = await poolNames(parseFamilyList(values.only ?? []), io);
+  const flags: RuleLayer = { source: 'cli', allow: values.allow ?? [], deny: values.deny ?? [], ask: values.ask ?? [] };
+  const report = await lintSettings({
+    cwd,
+    sources,
+    files: (values.settings ?? []).map((f) => path.resolve(f)),
+    layers: [flags],
+    toolNames,
+    // The CLI's environment decides where the user settings are (tests give a temporary HOME).
+    homeDir: (io.env ?? process.env)['HOME'] || undefined,
+  });
+  const failed = report.problems.length > 0 || report.findings.some((f) => f.severity === 'error');
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return failed ? 1 : 0;
+  }
+  for (const warning of report.warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  io.stdout.write(formatReport(report));
+  return failed ? 1 : 0;
+}
+
+/**
+ * The text form of a lint report: the settings problems, then one line per finding, then a
+ * summary line naming the files that were read.
+ *
+ * @param report What `lintSettings` returned.
+ * @returns The text, ending in a newline.
+ *
+ * @example
+ * ```ts
+ * io.stdout.write(formatReport(await lintSettings({ cwd, sources: ['project'] })));
+ * ```
+ */
+export function formatReport(report: SettingsLintReport): string {
+  const lines: string[] = [];
+  for (const problem of report.problems) lines.push(`error [settings] ${problem}`);
+  for (const finding of report.findings) lines.push(formatFinding(finding));
+  const read = report.files.filter((f) => f.exists).map((f) => f.path);
+  const errors = report.problems.length + report.findings.filter((f) => f.severity === 'error').length;
+  const warnings = report.findings.length + report.problems.length - errors;
+  const from = read.length ? `settings files: ${read.join(', ')}` : 'no settings file found';
+  lines.push(
+    errors + warnings === 0
+      ? `No problems found (${from}).`
+      : `${count(errors, 'error')}, ${count(warnings, 'warning')} (${from}).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function formatFinding(finding: LintFinding): string {
+  return `${finding.severity} [${finding.kind}] ${finding.source}: ${finding.message}`;
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The names and aliases of the tools of the selected families (and the test hook's tools). */
+async function poolNames(families: Parameters<typeof loadFamilies>[0], io: CliIo): Promise<string[] | undefined> {
+  const loaded = await loadFamilies(families);
+  for (const warning of loaded.warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  const session = await createSession({ cwd: process.cwd(), families: loaded.families, tools: io.extraTools ?? [] });
+  try {
+    const names = new Set<string>();
+    for (const entry of session.catalog()) {
+      names.add(entry.name);
+      for (const alias of entry.tool?.aliases ?? []) names.add(alias);
+    }
+    if (loaded.warnings.length > 0) {
+      io.stderr.write('toolshed: warn: some families did not load, so rules naming unknown tools are not checked.\n');
+      return undefined;
+    }
+    return [...names];
+  } finally {
+    await session.close();
+  }
+}

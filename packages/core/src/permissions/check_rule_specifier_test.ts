@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { checkRuleSpecifier } from './check_rule_specifier.ts';
+import { createPermissionContext } from './permission_context.ts';
+import { parseRule } from './rule_parser.ts';
+
+describe('checkRuleSpecifier', () => {
+  const bad: [rule: string, fix: string][] = [
+    ['Bash(npm test*:)', 'did you mean "Bash(npm test:*)"?'],
+    ['Bash(npm test::*)', 'did you mean "Bash(npm test:*)"?'],
+    ['Bash(npm test:**)', 'did you mean "Bash(npm test:*)"?'],
+    ['Bash(npm test: *)', 'did you mean "Bash(npm test:*)"?'],
+    ['Bash(npm test:* --watch)', 'did you mean "Bash(npm test:*)"? For a wildcard in the middle write "*", as in "Bash(npm test * --watch)"'],
+    ['Read(!./src/**)', 'is negated'],
+    ['Edit(!.env)', 'is negated'],
+  ];
+  test.each(bad)('rejects %j and says how to fix it', (raw, fix) => {
+    const message = checkRuleSpecifier(parseRule(raw, 'allow', 'options'));
+    expect(message).toContain(`Permission rule "${raw}"`);
+    expect(message).toContain(fix);
+  });
+
+  test.each(['Bash', 'Bash(npm test:*)', 'Bash(npm test *)', 'Bash(npm test*)', 'Bash(git * main)', 'Read(./src/**)', 'WebFetch(domain:*.example.com)', 'Agent(Explore)', 'mcp__github__create_issue'])(
+    'accepts %j',
+    (raw) => {
+      expect(checkRuleSpecifier(parseRule(raw, 'allow', 'options'))).toBeUndefined();
+    },
+  );
+
+  test('createPermissionContext reports such a rule with its list and source, and leaves it out', () => {
+    const { context, errors } = createPermissionContext({ allow: ['Bash(npm test:* --watch)', 'Read'] }, '/p', '/p/.toolshed/settings.json');
+    expect(context.rules.allow.map((r) => r.raw)).toEqual(['Read']);
+    expect(errors[0]?.code).toBe('permission_rule_invalid');
+    expect(errors[0]?.message).toMatch(/\(permissions\.allow, from \/p\/\.toolshed\/settings\.json\)$/);
+  });
+
+  test('createPermissionContext sets the settings root on every rule and keeps the home directory', () => {
+    const { context } = createPermissionContext({ deny: ['Read(/x)'], additionalDirectories: ['~/notes', 'rel'] }, '/p', 'f', { root: '/r', homeDir: '/h', directoriesRelativeTo: '/r' });
+    expect(context.rules.deny[0]?.root).toBe('/r');
+    expect(context.homeDir).toBe('/h');
+    expect(context.workingDirectories).toEqual(['/p', '/h/notes', '/r/rel']);
+  });
+});

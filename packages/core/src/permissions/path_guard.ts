@@ -1,0 +1,333 @@
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { ToolContext } from '../context.ts';
+import { ToolshedError } from '../errors.ts';
+import type { ResourceAccess } from '../tool.ts';
+import { isPathInside } from './is_path_inside.ts';
+import { matchPathRule, type PathRuleBases } from './path_rule.ts';
+import { protectedPath, type ProtectedPath } from './protected_paths.ts';
+import { resolveRealPath } from './resolve_real_path.ts';
+import type { PermissionContext, PermissionRule } from './types.ts';
+
+/** The error code of a `resources()` entry the guard cannot check. */
+export const RESOURCE_INVALID = 'resource_invalid';
+
+/**
+ * Which tools a path rule covers, besides the tool it names: `Read(...)` rules also cover Glob
+ * and Grep, `Edit(...)` rules also cover Write, NotebookEdit and MultiEdit (Claude Code's
+ * coverage). Reads are checked against `Read` rules, writes against `Edit` rules.
+ */
+export const PATH_RULE_COVERAGE: Readonly<Record<'Read' | 'Edit', readonly string[]>> = {
+  Read: ['Read', 'Glob', 'Grep'],
+  Edit: ['Edit', 'Write', 'NotebookEdit', 'MultiEdit'],
+};
+
+/** Device files that are harmless to read or write (a shell's `> /dev/null`). */
+const HARMLESS_DEVICES = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'];
+
+/** One declared path, resolved for the guard. */
+export interface GuardedPath {
+  access: 'read' | 'write';
+  /** As the tool declared it. */
+  declared: string;
+  /** Absolute with `..` collapsed, symlinks not followed: what deny and ask rules also see. */
+  lexical: string;
+  /**
+   * Through symlinks: the physical path of the declared path, and of its lexical form when that
+   * differs (a tool may open either); every one must pass.
+   */
+  real: string[];
+  /** A character or block device, FIFO or socket (other than `/dev/null` and kin). */
+  device: boolean;
+  /** `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`: never outside anything that matters. */
+  harmless: boolean;
+}
+
+/**
+ * Resolves what a tool declared in `resources(input, ctx)` into the paths the guard checks.
+ *
+ * @param accesses The tool's declared accesses.
+ * @param ctx The call's context (cwd, home directory).
+ * @returns One {@linkcode GuardedPath} per access.
+ * @throws {ToolshedError} `resource_invalid` for an entry that is not `{ path, access }`;
+ *   `path_unresolvable` for circular symlinks. The permission layer denies on either.
+ *
+ * @example
+ * ```ts
+ * const [p] = resolveResources([{ path: 'link/new.txt', access: 'write' }], ctx);
+ * p.real; // ['/elsewhere/new.txt'] when link -> /elsewhere
+ * ```
+ */
+export function resolveResources(accesses: readonly ResourceAccess[], ctx: Pick<ToolContext, 'cwd' | 'permissions'>): GuardedPath[] {
+  if (!Array.isArray(accesses)) {
+    throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${typeof accesses}, not a list of { path, access }`);
+  }
+  const homeDir = ctx.permissions.homeDir ?? homedir();
+  return accesses.map((a) => {
+    if (!a || typeof a.path !== 'string' || a.path === '' || (a.access !== 'read' && a.access !== 'write')) {
+      throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write" }`);
+    }
+    if (a.path.includes('\0')) throw new ToolshedError(RESOURCE_INVALID, `resources() returned a path with a NUL byte: ${JSON.stringify(a.path)}`);
+    const lexical = a.path === '~' ? homeDir : a.path.startsWith('~/') ? resolve(homeDir, a.path.slice(2)) : resolve(ctx.cwd, a.path);
+    const real = [resolveRealPath(a.path, { cwd: ctx.cwd, homeDir })];
+    const viaLexical = resolveRealPath(lexical, { cwd: ctx.cwd, homeDir });
+    if (!real.includes(viaLexical)) real.push(viaLexical);
+    const harmless = HARMLESS_DEVICES.includes(lexical);
+    return { access: a.access, declared: a.path, lexical, real, device: !harmless && real.some(isDevice), harmless };
+  });
+}
+
+/**
+ * The session's working directories, resolved through symlinks (so that a project reached
+ * through a link, or macOS's `/tmp` → `/private/tmp`, still contains its own files).
+ *
+ * @param permissions The permission context.
+ * @param cwd What relative directories resolve against.
+ * @returns Absolute physical directories, without duplicates.
+ *
+ * @example
+ * ```ts
+ * realWorkingDirectories(ctx.permissions, ctx.cwd); // ['/private/tmp/proj']
+ * ```
+ */
+export function realWorkingDirectories(permissions: PermissionContext, cwd: string): string[] {
+  const homeDir = permissions.homeDir ?? homedir();
+  const out: string[] = [];
+  for (const dir of permissions.workingDirectories) {
+    let real: string;
+    try {
+      real = resolveRealPath(dir, { cwd, homeDir });
+    } catch {
+      real = resolve(cwd, dir);
+    }
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+/**
+ * Whether a path rule applies to one access of one tool: a `Read(...)` rule to every read, an
+ * `Edit(...)` rule to every write (whatever the tool, a shell redirection included), and a rule
+ * naming a covered file tool itself (`Write(...)`, `Grep(...)`) to that tool's accesses.
+ *
+ * @param rule The rule (its tool name and specifier).
+ * @param toolName The tool called.
+ * @param access The kind of access.
+ * @returns True when the rule's specifier should be matched against the path.
+ *
+ * @example
+ * ```ts
+ * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'write'); // true
+ * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'read');  // false
+ * ```
+ */
+export function pathRuleApplies(rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>, toolName: string, access: 'read' | 'write'): boolean {
+  if (rule.ruleContent === undefined) return false;
+  const family = access === 'read' ? 'Read' : 'Edit';
+  if (rule.toolName === family) return true;
+  return rule.toolName === toolName && PATH_RULE_COVERAGE[family].includes(toolName);
+}
+
+/** Options of {@linkcode findPathRule}. */
+export interface FindPathRuleOptions {
+  /**
+   * Match the physical paths only. Allow rules do (a link inside an allowed directory must not
+   * open what it points to); deny and ask rules also match the path as written.
+   */
+  realOnly?: boolean;
+}
+
+/**
+ * The first rule of a list that covers one of the guarded paths (for reads the `Read` rules,
+ * for writes the `Edit` rules, with the coverage of {@linkcode PATH_RULE_COVERAGE}).
+ *
+ * @param rules A rule list (deny, ask or allow).
+ * @param toolName The tool called.
+ * @param paths The guarded paths.
+ * @param ctx The call's context.
+ * @param options `realOnly` for allow rules.
+ * @returns The rule and the path it covers, or undefined.
+ *
+ * @example
+ * ```ts
+ * findPathRule(ctx.permissions.rules.deny, 'Bash', resolveResources([{ path: '.env', access: 'read' }], ctx), ctx);
+ * ```
+ */
+export function findPathRule(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  paths: readonly GuardedPath[],
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  options: FindPathRuleOptions = {},
+): { rule: PermissionRule; path: GuardedPath } | undefined {
+  for (const rule of rules) {
+    for (const path of paths) {
+      if (ruleCoversPath(rule, toolName, path, ctx, options)) return { rule, path };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether one rule covers one guarded path: every candidate form of the path is tried (deny
+ * and ask), or only the physical ones (allow: `realOnly`).
+ *
+ * @param rule The rule.
+ * @param toolName The tool called.
+ * @param path The guarded path.
+ * @param ctx The call's context.
+ * @param options `realOnly` for allow rules.
+ * @returns True when the rule covers the path.
+ *
+ * @example
+ * ```ts
+ * ruleCoversPath(parseRule('Edit(./src/**)', 'allow', 'options'), 'Write', path, ctx, { realOnly: true });
+ * ```
+ */
+export function ruleCoversPath(
+  rule: PermissionRule,
+  toolName: string,
+  path: GuardedPath,
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  options: FindPathRuleOptions = {},
+): boolean {
+  if (!pathRuleApplies(rule, toolName, path.access)) return false;
+  const bases = basesFor(rule, ctx);
+  const candidates = options.realOnly ? path.real : [path.lexical, ...path.real];
+  // Allow needs every physical form to match: a tool may open either.
+  if (options.realOnly) return candidates.every((p) => safeMatch(rule.ruleContent!, p, bases));
+  return candidates.some((p) => safeMatch(rule.ruleContent!, p, bases));
+}
+
+/**
+ * The first guarded write that is protected (see {@linkcode protectedPath}) and that no allow
+ * rule naming the protected file or directory unprotects.
+ *
+ * @param toolName The tool called.
+ * @param paths The guarded paths.
+ * @param ctx The call's context.
+ * @returns The path and why it is protected, or undefined.
+ *
+ * @example
+ * ```ts
+ * findProtectedWrite('Write', resolveResources([{ path: '.git/config', access: 'write' }], ctx), ctx);
+ * ```
+ */
+export function findProtectedWrite(
+  toolName: string,
+  paths: readonly GuardedPath[],
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): { path: GuardedPath; protection: ProtectedPath } | undefined {
+  const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
+  for (const path of paths) {
+    if (path.access !== 'write') continue;
+    for (const candidate of [path.lexical, ...path.real]) {
+      const protection = protectedPath(candidate, options);
+      if (!protection) continue;
+      if (explicitlyAllowed(toolName, path, protection, ctx)) break;
+      return { path, protection };
+    }
+  }
+  return undefined;
+}
+
+/** An allow rule that covers the path and mentions the protected name in its specifier. */
+function explicitlyAllowed(toolName: string, path: GuardedPath, protection: ProtectedPath, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): boolean {
+  const fold = (text: string) => (caseInsensitivePaths(ctx.permissions) ? text.toLowerCase() : text);
+  const name = fold(protection.name);
+  return ctx.permissions.rules.allow.some((rule) =>
+    rule.ruleContent !== undefined &&
+    fold(rule.ruleContent).split('/').includes(name) &&
+    ruleCoversPath(rule, toolName, path, ctx, { realOnly: true })
+  );
+}
+
+/**
+ * The guarded paths outside every working directory that no allow path rule clears.
+ *
+ * @param toolName The tool called.
+ * @param paths The guarded paths.
+ * @param ctx The call's context.
+ * @returns The paths that need a person's approval.
+ *
+ * @example
+ * ```ts
+ * outsideWorkingDirectories('Read', resolveResources([{ path: '/etc/passwd', access: 'read' }], ctx), ctx).length; // 1
+ * ```
+ */
+export function outsideWorkingDirectories(
+  toolName: string,
+  paths: readonly GuardedPath[],
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): GuardedPath[] {
+  const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
+  const fold = (text: string) => (caseInsensitivePaths(ctx.permissions) ? text.toLowerCase() : text);
+  return paths.filter((path) => {
+    if (path.harmless) return false;
+    const inside = path.real.every((p) => dirs.some((dir) => isPathInside(fold(p), fold(dir))));
+    if (inside) return false;
+    return !ctx.permissions.rules.allow.some((rule) => ruleCoversPath(rule, toolName, path, ctx, { realOnly: true }));
+  });
+}
+
+/**
+ * The rule that would allow one guarded path, for suggestions.
+ *
+ * @param path The guarded path.
+ * @returns `Read(//abs/path)` for a read, `Edit(//abs/path)` for a write, with the real path.
+ *
+ * @example
+ * ```ts
+ * pathRuleSuggestion({ access: 'read', real: ['/etc/hosts'], … }); // 'Read(//etc/hosts)'
+ * ```
+ */
+export function pathRuleSuggestion(path: GuardedPath): string {
+  const target = path.real[0] ?? path.lexical;
+  return `${path.access === 'read' ? 'Read' : 'Edit'}(/${target})`;
+}
+
+function basesFor(rule: PermissionRule, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): PathRuleBases {
+  return {
+    cwd: ctx.cwd,
+    homeDir: ctx.permissions.homeDir,
+    root: rule.root ?? ctx.cwd,
+    workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd),
+    caseInsensitive: caseInsensitivePaths(ctx.permissions),
+  };
+}
+
+function safeMatch(content: string, path: string, bases: PathRuleBases): boolean {
+  try {
+    return matchPathRule(content, path, bases);
+  } catch {
+    // A malformed pattern is reported when settings load; here it matches nothing.
+    return false;
+  }
+}
+
+function isDevice(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isCharacterDevice() || st.isBlockDevice() || st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the session compares paths without regard to case: the context's
+ * `caseInsensitivePaths`, or by default true on macOS and Windows (whose usual file systems
+ * fold case) and false elsewhere.
+ *
+ * @param permissions The permission context.
+ * @returns True when `.GIT` must be treated as `.git`.
+ *
+ * @example
+ * ```ts
+ * caseInsensitivePaths({ ...context, caseInsensitivePaths: true }); // true
+ * ```
+ */
+export function caseInsensitivePaths(permissions: Pick<PermissionContext, 'caseInsensitivePaths'>): boolean {
+  return permissions.caseInsensitivePaths ?? (process.platform === 'darwin' || process.platform === 'win32');
+}

@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest';
+import { protectedPath } from './protected_paths.ts';
+
+const home = '/home/u';
+
+describe('protectedPath', () => {
+  const table: [path: string, name: string | undefined][] = [
+    ['/home/u/proj/.toolshed/settings.json', '.toolshed'],
+    ['/home/u/proj/.claude/settings.local.json', '.claude'],
+    ['/home/u/proj/sub/.claude/commands/x.md', '.claude'],
+    ['/home/u/.toolshed/settings.json', '.toolshed'],
+    ['/home/u/proj/.mcp.json', '.mcp.json'],
+    ['/home/u/proj/.git/config', '.git'],
+    ['/home/u/proj/.git/hooks/pre-commit', '.git'],
+    ['/home/u/proj/.git/HEAD', '.git'],
+    ['/home/u/proj/.git', '.git'],
+    ['/home/u/proj/vendor/lib/.git/hooks/post-checkout', '.git'],
+    ['/home/u/proj/.git/objects/ab/cdef', undefined],
+    ['/home/u/proj/.git/refs/heads/main', undefined],
+    ['/home/u/.bashrc', '.bashrc'],
+    ['/home/u/.zshrc', '.zshrc'],
+    ['/home/u/.profile', '.profile'],
+    ['/home/u/.gitconfig', '.gitconfig'],
+    ['/home/u/.bash_profile', '.bash_profile'],
+    ['/home/u/proj/.bashrc', undefined],
+    ['/home/u/proj/src/a.ts', undefined],
+    ['/home/u/proj/.github/workflows/ci.yml', undefined],
+    ['/home/u/proj/.gitignore', undefined],
+    ['/home/u/proj/my.mcp.json', undefined],
+  ];
+  test.each(table)('%j is protected by %j', (path, name) => {
+    expect(protectedPath(path, { homeDir: home })?.name).toBe(name);
+  });
+
+  test.each(['/home/u/proj/.GIT/config', '/home/u/proj/.Claude/settings.json', '/home/u/.BashRC', '/home/u/proj/.MCP.json'])(
+    'protects the case variant %j only on a case-insensitive file system',
+    (path) => {
+      expect(protectedPath(path, { homeDir: home, caseInsensitive: true })).toBeDefined();
+      expect(protectedPath(path, { homeDir: home, caseInsensitive: false })).toBeUndefined();
+    },
+  );
+
+  test('says what the protected path is', () => {
+    expect(protectedPath('/p/.git/hooks/x', { homeDir: home })).toEqual({ name: '.git', what: 'git internals (config, hooks)' });
+    expect(protectedPath('/home/u/.zshrc', { homeDir: home })?.what).toBe('a shell or git start-up file');
+  });
+});

@@ -1,0 +1,139 @@
+import { basename, dirname, resolve } from 'node:path';
+import { ToolshedError } from '../errors.ts';
+import type { HookMatcherGroup, HooksConfig } from '../hooks/types.ts';
+import { createPermissionContext, mergePermissionContexts } from '../permissions/permission_context.ts';
+import type { PermissionContext, PermissionMode, PermissionOptions } from '../permissions/types.ts';
+import { readSettingsFile } from './read_settings_file.ts';
+import { type SettingSource, settingsFileLocations, type SettingsFileLocation } from './setting_sources.ts';
+
+/** The error code of settings that cannot be used: createSession throws it. */
+export const SETTINGS_INVALID = 'settings_invalid';
+
+/** Options of {@linkcode loadSettings}. */
+export interface LoadSettingsOptions {
+  /** The project directory (the session's cwd). */
+  cwd: string;
+  /** Which sources to read. @default [] (none) */
+  sources?: readonly SettingSource[] | undefined;
+  /** Further settings files (the CLI's `--settings FILE`), read after the sources, in order. */
+  files?: readonly string[] | undefined;
+  /** What `~` stands for. @default os.homedir() */
+  homeDir?: string | undefined;
+  /** See `PermissionContext.caseInsensitivePaths`. */
+  caseInsensitivePaths?: boolean | undefined;
+}
+
+/** What {@linkcode loadSettings} read and merged. */
+export interface LoadedSettings {
+  /** Every file looked at, lowest precedence first, and whether it exists. */
+  files: { source: SettingsFileLocation['source']; path: string; exists: boolean }[];
+  /** The merged permissions: rules from every file (each naming its file as `source`). */
+  permissions: PermissionContext;
+  /** The file whose `defaultMode` won, if any did. */
+  modeSource?: string;
+  /** Files that set `permissions.disableBypassPermissionsMode: "disable"`. */
+  bypassDisabledBy: string[];
+  /** The hooks of every file, groups concatenated per event; undefined when there are none. */
+  hooks: HooksConfig | undefined;
+  /** The highest file that sets `disableAllHooks`, and its value. */
+  disableAllHooks?: { value: boolean; source: string };
+  /** Ignored on purpose (hook events Toolshed does not run). */
+  warnings: string[];
+  /** One sentence per problem; a session must not start with any. */
+  errors: string[];
+}
+
+/**
+ * Reads the settings files of the chosen sources (and any extra files) and merges them,
+ * lowest to highest: `~/.toolshed/settings.json`, `.claude/settings.json`,
+ * `.claude/settings.local.json` (source `claude`), `.toolshed/settings.json`,
+ * `.toolshed/settings.local.json`, then `files`. The mode: the highest file's `defaultMode`;
+ * rule lists, additional directories and hook groups: concatenated. Every rule keeps its file
+ * as `source`, which `session.explain` reports. Problems are collected, not thrown: see
+ * {@linkcode assertSettingsValid}.
+ *
+ * @param options The project directory, the sources, extra files and the home directory.
+ * @returns The merged settings and every problem found.
+ *
+ * @example
+ * ```ts
+ * const settings = await loadSettings({ cwd: '/p', sources: ['user', 'project', 'local'] });
+ * assertSettingsValid(settings);
+ * settings.permissions.rules.deny.map((r) => `${r.raw} from ${r.source}`);
+ * ```
+ */
+export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const cwd = resolve(options.cwd);
+  const placement = { homeDir: options.homeDir, caseInsensitivePaths: options.caseInsensitivePaths };
+  const locations: SettingsFileLocation[] = settingsFileLocations(options.sources ?? [], { projectDir: cwd, homeDir: options.homeDir });
+  for (const file of options.files ?? []) {
+    const path = resolve(cwd, file);
+    let root = dirname(path);
+    if (basename(root) === '.toolshed' || basename(root) === '.claude') root = dirname(root);
+    locations.push({ source: 'file', path, root });
+  }
+  const results = await Promise.all(locations.map((l) => readSettingsFile(l.path)));
+
+  let permissions = createPermissionContext(undefined, cwd, 'settings', placement).context;
+  const loaded: LoadedSettings = { files: [], permissions, bypassDisabledBy: [], hooks: undefined, warnings: [], errors: [] };
+  const hooks: Record<string, HookMatcherGroup[]> = {};
+  locations.forEach((location, i) => {
+    const result = results[i]!;
+    loaded.files.push({ source: location.source, path: location.path, exists: result.exists });
+    loaded.warnings.push(...result.warnings);
+    loaded.errors.push(...result.errors);
+    if (!result.exists && location.source === 'file') {
+      loaded.errors.push(`Settings file "${location.path}" does not exist: check the path given with --settings.`);
+    }
+    const content = result.content;
+    if (!content) return;
+    const perms = content.permissions ?? {};
+    const layerOptions: PermissionOptions = {};
+    if (perms.allow) layerOptions.allow = perms.allow;
+    if (perms.deny) layerOptions.deny = perms.deny;
+    if (perms.ask) layerOptions.ask = perms.ask;
+    if (perms.additionalDirectories) layerOptions.additionalDirectories = perms.additionalDirectories;
+    if (perms.defaultMode) layerOptions.mode = perms.defaultMode as PermissionMode;
+    const layer = createPermissionContext(layerOptions, cwd, location.path, {
+      ...placement,
+      root: location.root,
+      directoriesRelativeTo: location.root,
+    });
+    // readSettingsFile checked the same things; anything left is reported, never dropped.
+    loaded.errors.push(...layer.errors.map((e) => `Settings file "${location.path}": ${e.message}`));
+    permissions = mergePermissionContexts(permissions, {
+      mode: perms.defaultMode === undefined ? undefined : layer.context.mode,
+      rules: layer.context.rules,
+      workingDirectories: layer.context.workingDirectories,
+    });
+    if (perms.defaultMode !== undefined) loaded.modeSource = location.path;
+    if (perms.disableBypassPermissionsMode === 'disable') loaded.bypassDisabledBy.push(location.path);
+    if (content.disableAllHooks !== undefined) loaded.disableAllHooks = { value: content.disableAllHooks, source: location.path };
+    for (const [event, groups] of Object.entries(content.hooks ?? {})) {
+      (hooks[event] ??= []).push(...(groups as HookMatcherGroup[]));
+    }
+  });
+  loaded.permissions = permissions;
+  if (Object.keys(hooks).length > 0) loaded.hooks = hooks as HooksConfig;
+  return loaded;
+}
+
+/**
+ * Throws when loaded settings have problems, so that a bad file never silently loosens
+ * anything.
+ *
+ * @param settings What {@linkcode loadSettings} returned.
+ * @throws {ToolshedError} `settings_invalid`, with every problem, one per line.
+ *
+ * @example
+ * ```ts
+ * assertSettingsValid(await loadSettings({ cwd, sources: ['project'] }));
+ * ```
+ */
+export function assertSettingsValid(settings: Pick<LoadedSettings, 'errors'>): void {
+  if (settings.errors.length === 0) return;
+  const count = settings.errors.length === 1 ? 'a problem' : `${settings.errors.length} problems`;
+  throw new ToolshedError(SETTINGS_INVALID, `The settings have ${count}; nothing was started:\n${settings.errors.map((e) => `- ${e}`).join('\n')}`, {
+    cause: settings.errors,
+  });
+}

@@ -1,0 +1,262 @@
+import { readFile } from 'node:fs/promises';
+import { closestNames } from '../closest_names.ts';
+import { validateMatcher } from '../hooks/hook_matcher.ts';
+import { HOOK_EVENTS } from '../hooks/types.ts';
+import { checkRuleSpecifier, loosePrefixHint } from '../permissions/check_rule_specifier.ts';
+import { parseRule } from '../permissions/rule_parser.ts';
+import { PERMISSION_MODES } from '../permissions/types.ts';
+import { jsonErrorOffset } from './_json_error_offset.ts';
+import {
+  CLAUDE_CODE_ONLY_HOOK_EVENTS,
+  CLAUDE_CODE_SETTINGS_KEYS,
+  COMMAND_HOOK_KEYS,
+  PERMISSIONS_KEYS,
+  settingsSchema,
+  type SettingsFileContent,
+  TOOLSHED_SETTINGS_KEYS,
+} from './settings_schema.ts';
+
+/** What {@linkcode readSettingsFile} found. */
+export interface SettingsFileResult {
+  /** The file as given. */
+  path: string;
+  /** False when there is no such file (not an error: every source is optional). */
+  exists: boolean;
+  /** The content, when the file exists and has no errors. */
+  content?: SettingsFileContent;
+  /** The parsed JSON, whenever the file is JSON (also when it has other errors): for linting. */
+  raw?: unknown;
+  /** One sentence per problem, each naming the file, the key path, the bad value and the fix. */
+  errors: string[];
+  /** The same problems with their key path (`permissions.allow[2]`; `''` for the file as a whole). */
+  issues: { key: string; message: string }[];
+  /** Things ignored on purpose (hook events Toolshed does not run) or probably not meant (`Bash(npm test*)`). */
+  warnings: string[];
+}
+
+/**
+ * Reads and checks one settings file. A missing file is not an error; a file that is not JSON,
+ * a key that is not known (with the closest known key suggested), a value of the wrong type, a
+ * rule that does not parse or cannot mean what it says, a mode that does not exist (with the
+ * valid ones listed), or a hook that is not a command each give one error. Never throws.
+ *
+ * @param path The file's absolute path.
+ * @returns What the file holds, or why it cannot be used.
+ *
+ * @example
+ * ```ts
+ * const result = await readSettingsFile('/p/.toolshed/settings.json');
+ * result.errors; // ['Settings file "/p/.toolshed/settings.json": permissions.defaultMode is "acceptedits", …']
+ * ```
+ */
+export async function readSettingsFile(path: string): Promise<SettingsFileResult> {
+  const result: SettingsFileResult = { path, exists: false, errors: [], issues: [], warnings: [] };
+  const fileProblem = (message: string) => {
+    result.errors.push(message);
+    result.issues.push({ key: '', message });
+  };
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return result;
+    result.exists = true;
+    const why = code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${(e as Error).message})`;
+    fileProblem(`Settings file "${path}" ${why}: make it a readable JSON file or remove it.`);
+    return result;
+  }
+  result.exists = true;
+  const fail = (key: string, problem: string, fix: string) => {
+    const message = `Settings file "${path}": ${key} ${problem}. ${fix}`;
+    result.errors.push(message);
+    result.issues.push({ key, message });
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    fileProblem(`Settings file "${path}" is not valid JSON (${describeJsonError(e as Error, text)}): fix the syntax; settings files are plain JSON, without comments or trailing commas.`);
+    return result;
+  }
+  result.raw = value;
+  if (!isObject(value)) {
+    fail('the top level', `is ${show(value)}, not an object`, 'Write an object such as {"permissions": {"allow": ["Read"]}}.');
+    return result;
+  }
+  const known = [...TOOLSHED_SETTINGS_KEYS, ...CLAUDE_CODE_SETTINGS_KEYS];
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, TOOLSHED_SETTINGS_KEYS));
+  }
+  checkPermissions(value['permissions'], fail, (message) => result.warnings.push(`Settings file "${path}": ${message}`));
+  if (value['disableAllHooks'] !== undefined && typeof value['disableAllHooks'] !== 'boolean') {
+    fail('disableAllHooks', `is ${show(value['disableAllHooks'])}, not true or false`, 'Write "disableAllHooks": true or false.');
+  }
+  const hooks = checkHooks(value['hooks'], fail, (message) => result.warnings.push(`Settings file "${path}": ${message}`));
+  if (result.errors.length > 0) return result;
+  const parsed = settingsSchema.safeParse({ ...value, ...(hooks === undefined ? {} : { hooks }) });
+  if (!parsed.success) {
+    // The checks above should have caught it; this keeps a gap in them from loosening anything.
+    for (const issue of parsed.error.issues) fail(issue.path.map(String).join('.') || 'the top level', `is invalid: ${issue.message}`, 'See the settings reference in the @toolshed/core README.');
+    return result;
+  }
+  result.content = parsed.data;
+  return result;
+}
+
+type Fail = (key: string, problem: string, fix: string) => void;
+
+function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) => void): void {
+  if (perms === undefined) return;
+  if (!isObject(perms)) {
+    fail('permissions', `is ${show(perms)}, not an object`, 'Write for example "permissions": {"allow": ["Read"], "deny": ["Read(./.env)"]}.');
+    return;
+  }
+  for (const key of Object.keys(perms)) {
+    if (!PERMISSIONS_KEYS.includes(key)) fail(`permissions.${key}`, 'is not a permissions key', didYouMean(key, PERMISSIONS_KEYS, PERMISSIONS_KEYS));
+  }
+  for (const behavior of ['allow', 'deny', 'ask'] as const) {
+    const list = perms[behavior];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      fail(`permissions.${behavior}`, `is ${show(list)}, not a list`, `Write a list of rule strings, for example "${behavior}": ["Bash(npm test:*)"].`);
+      continue;
+    }
+    list.forEach((raw: unknown, i) => {
+      const key = `permissions.${behavior}[${i}]`;
+      if (typeof raw !== 'string') {
+        fail(key, `is ${show(raw)}, not a string`, 'Write each rule as a string such as "Bash(npm test:*)".');
+        return;
+      }
+      try {
+        const rule = parseRule(raw, behavior, 'settings');
+        const problem = checkRuleSpecifier(rule);
+        if (problem !== undefined) fail(key, `is ${show(raw)}, which is not a usable rule`, `${problem}.`);
+        const loose = loosePrefixHint(rule);
+        if (loose !== undefined) warn(`${key}: ${loose}`);
+      } catch (e) {
+        const message = (e as Error).message.replace(/ \(permissions\.\w+, from settings\)$/, '');
+        fail(key, `is ${show(raw)}, which is not a valid rule`, `${message}.`);
+      }
+    });
+  }
+  const mode = perms['defaultMode'];
+  if (mode !== undefined && (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode))) {
+    const near = typeof mode === 'string' ? closestNames(mode, PERMISSION_MODES, { max: 1 }) : [];
+    fail('permissions.defaultMode', `is ${show(mode)}, not a permission mode`, `${near.length ? `Did you mean "${near[0]}"? ` : ''}Use one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}.`);
+  }
+  const dirs = perms['additionalDirectories'];
+  if (dirs !== undefined) {
+    if (!Array.isArray(dirs)) fail('permissions.additionalDirectories', `is ${show(dirs)}, not a list`, 'Write a list of directory paths, for example "additionalDirectories": ["../shared"].');
+    else {
+      dirs.forEach((dir: unknown, i) => {
+        if (typeof dir !== 'string' || dir.trim() === '') {
+          fail(`permissions.additionalDirectories[${i}]`, `is ${show(dir)}, not a directory path`, 'Write a path such as "../shared" or "/srv/data".');
+        }
+      });
+    }
+  }
+  const disable = perms['disableBypassPermissionsMode'];
+  if (disable !== undefined && disable !== 'disable') {
+    fail('permissions.disableBypassPermissionsMode', `is ${show(disable)}`, 'The only value is "disable"; remove the key to allow bypassPermissions.');
+  }
+}
+
+/** Checks `hooks`; returns it without the events Toolshed does not run. */
+function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void): Record<string, unknown> | undefined {
+  if (hooks === undefined) return undefined;
+  const example = '"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}';
+  if (!isObject(hooks)) {
+    fail('hooks', `is ${show(hooks)}, not an object`, `Write for example ${example}.`);
+    return undefined;
+  }
+  const kept: Record<string, unknown> = {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (CLAUDE_CODE_ONLY_HOOK_EVENTS.includes(event)) {
+      warn(`hooks.${event} is a Claude Code event that Toolshed does not run (it runs ${HOOK_EVENTS.join(', ')}); ignored.`);
+      continue;
+    }
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      fail(`hooks.${event}`, 'is not a hook event', didYouMean(event, [...HOOK_EVENTS, ...CLAUDE_CODE_ONLY_HOOK_EVENTS], HOOK_EVENTS));
+      continue;
+    }
+    kept[event] = groups;
+    if (!Array.isArray(groups)) {
+      fail(`hooks.${event}`, `is ${show(groups)}, not a list of matcher groups`, `Write for example ${example}.`);
+      continue;
+    }
+    groups.forEach((group: unknown, g) => {
+      const at = `hooks.${event}[${g}]`;
+      if (!isObject(group)) {
+        fail(at, `is ${show(group)}, not an object`, 'Write {"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}.');
+        return;
+      }
+      for (const key of Object.keys(group)) {
+        if (key !== 'matcher' && key !== 'hooks') fail(`${at}.${key}`, 'is not a key of a matcher group', didYouMean(key, ['matcher', 'hooks'], ['matcher', 'hooks']));
+      }
+      const matcherProblem = validateMatcher(group['matcher']);
+      if (matcherProblem !== undefined) fail(`${at}.matcher`, `is ${show(group['matcher'])}`, matcherProblem);
+      const list = group['hooks'];
+      if (!Array.isArray(list)) {
+        fail(`${at}.hooks`, `is ${show(list)}, not a list`, 'Write "hooks": [{"type": "command", "command": "..."}].');
+        return;
+      }
+      list.forEach((hook: unknown, h) => {
+        const hat = `${at}.hooks[${h}]`;
+        if (!isObject(hook)) {
+          fail(hat, `is ${show(hook)}, not an object`, 'Write {"type": "command", "command": "..."}.');
+          return;
+        }
+        for (const key of Object.keys(hook)) {
+          if (!COMMAND_HOOK_KEYS.includes(key)) fail(`${hat}.${key}`, 'is not a key of a command hook', didYouMean(key, COMMAND_HOOK_KEYS, COMMAND_HOOK_KEYS));
+        }
+        if (hook['type'] !== 'command') {
+          fail(`${hat}.type`, `is ${show(hook['type'])}`, 'Settings files hold command hooks only (Toolshed does not run prompt or agent hooks): write "type": "command".');
+        }
+        const command = hook['command'];
+        if (typeof command !== 'string' || command.trim() === '') {
+          fail(`${hat}.command`, `is ${show(command)}, not a command`, 'Write the shell command to run, for example "command": "./check.sh".');
+        }
+        const timeout = hook['timeout'];
+        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout))) {
+          fail(`${hat}.timeout`, `is ${show(timeout)}, not a positive number of seconds`, 'Write for example "timeout": 30.');
+        }
+        const failClosed = hook['failClosed'];
+        if (failClosed !== undefined && typeof failClosed !== 'boolean') {
+          fail(`${hat}.failClosed`, `is ${show(failClosed)}, not true or false`, 'Write "failClosed": true to block the call when the hook fails.');
+        }
+      });
+    });
+  }
+  return kept;
+}
+
+function didYouMean(key: string, candidates: readonly string[], listed: readonly string[]): string {
+  const near = closestNames(key, candidates, { max: 1 });
+  const valid = `Valid keys: ${listed.join(', ')}.`;
+  return near.length ? `Did you mean "${near[0]}"? ${valid}` : valid;
+}
+
+function describeJsonError(error: Error, text: string): string {
+  const offset = jsonErrorOffset(text);
+  const first = error.message.split('\n', 1)[0]!.replace(/, "[^"]*$/, '').replace(/ in JSON at position \d+.*$/, '');
+  if (offset === undefined) return first;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  const near = offset >= text.length ? 'the file ends too soon' : `unexpected ${JSON.stringify(text[offset])}`;
+  return `${near} at line ${line}, column ${column}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readSettingsFile } from './read_settings_file.ts';
+
+let dir: string;
+let n = 0;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolshed-settings-file-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function read(content: unknown) {
+  const file = join(dir, `settings-${n++}.json`);
+  await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return { file, result: await readSettingsFile(file) };
+}
+
+describe('readSettingsFile', () => {
+  test('reads permissions and hooks in Claude Code\'s shape', async () => {
+    const settings = {
+      $schema: 'https://json.schemastore.org/claude-code-settings.json',
+      permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'], ask: ['Bash(git push:*)'], defaultMode: 'acceptEdits', additionalDirectories: ['../shared'] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh', timeout: 5, failClosed: true }] }] },
+      env: { FOO: '1' },
+      model: 'claude-sonnet-4-5',
+    };
+    const { result } = await read(settings);
+    expect(result.errors).toEqual([]);
+    expect(result.exists).toBe(true);
+    expect(result.content?.permissions?.deny).toEqual(['Read(./.env)']);
+    expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks[0]).toEqual({ type: 'command', command: './check.sh', timeout: 5, failClosed: true });
+  });
+
+  test('treats a missing file as no settings, not an error', async () => {
+    const result = await readSettingsFile(join(dir, 'nope.json'));
+    expect(result).toEqual({ path: join(dir, 'nope.json'), exists: false, errors: [], issues: [], warnings: [] });
+  });
+
+  test('reports a directory where the file should be', async () => {
+    await mkdir(join(dir, 'as-dir.json'));
+    const result = await readSettingsFile(join(dir, 'as-dir.json'));
+    expect(result.errors).toEqual([`Settings file "${join(dir, 'as-dir.json')}" is a directory, not a file: make it a readable JSON file or remove it.`]);
+  });
+
+  test('reports JSON that does not parse with its line and column', async () => {
+    const { file, result } = await read('{\n  "permissions": {\n    "allow": ["Read",]\n  }\n}');
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(new RegExp(`^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON \\(.* at line 3, column \\d+\\): fix the syntax`));
+    expect(result.content).toBeUndefined();
+  });
+
+  const typos: [name: string, content: unknown, expected: string][] = [
+    ['an unknown top-level key suggests the closest known key', { permisions: { allow: [] } }, 'key "permisions" is not a settings key. Did you mean "permissions"?'],
+    ['an unknown permissions key suggests the closest', { permissions: { alow: ['Read'] } }, 'permissions.alow is not a permissions key. Did you mean "allow"?'],
+    ['a misspelt mode suggests the closest and lists the valid ones', { permissions: { defaultMode: 'acceptedits' } }, 'permissions.defaultMode is "acceptedits", not a permission mode. Did you mean "acceptEdits"? Use one of "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk".'],
+    ['a mode that is nothing like one lists the valid ones', { permissions: { defaultMode: 'yolo' } }, 'permissions.defaultMode is "yolo", not a permission mode. Use one of'],
+    ['a rule list that is a string', { permissions: { deny: 'Bash' } }, 'permissions.deny is "Bash", not a list. Write a list of rule strings'],
+    ['a rule that is not a string', { permissions: { allow: ['Read', 42] } }, 'permissions.allow[1] is number 42, not a string.'],
+    ['an unclosed rule names the index and the fix', { permissions: { allow: ['Read', 'Bash(npm test'] } }, 'permissions.allow[1] is "Bash(npm test", which is not a valid rule. Permission rule "Bash(npm test" is missing its closing ")": write "Bash(npm test)" or "Bash(npm test:*)".'],
+    ['a mangled prefix suggests the :* form', { permissions: { allow: ['Bash(npm test*:)'] } }, 'permissions.allow[0] is "Bash(npm test*:)", which is not a usable rule. Permission rule "Bash(npm test*:)" has a mangled prefix wildcard: did you mean "Bash(npm test:*)"?'],
+    ['a :* in the middle suggests the :* form', { permissions: { ask: ['Bash(npm test:* --watch)'] } }, 'did you mean "Bash(npm test:*)"?'],
+    ['a space before the parenthesis', { permissions: { deny: ['Bash (rm:*)'] } }, 'has a space between the tool name and "(": write "Bash(rm:*)"'],
+    ['a negated path rule', { permissions: { deny: ['Read(!./src/**)'] } }, 'is negated'],
+    ['additional directories that are not paths', { permissions: { additionalDirectories: [''] } }, 'permissions.additionalDirectories[0] is "", not a directory path.'],
+    ['an unknown hook event suggests the closest', { hooks: { PreToolUs: [] } }, 'hooks.PreToolUs is not a hook event. Did you mean "PreToolUse"?'],
+    ['a hook without a command', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } }, 'hooks.PreToolUse[0].hooks[0].command is missing, not a command.'],
+    ['a prompt hook, which Toolshed does not run', { hooks: { PreToolUse: [{ hooks: [{ type: 'prompt', command: 'x' }] }] } }, 'hooks.PreToolUse[0].hooks[0].type is "prompt". Settings files hold command hooks only'],
+    ['a misspelt hook key', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timout: 5 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timout is not a key of a command hook. Did you mean "timeout"?'],
+    ['a bad timeout', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] } }, 'hooks.PostToolUse[0].hooks[0].timeout is number -1, not a positive number of seconds.'],
+    ['a failClosed that is not a boolean', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', failClosed: 'yes' }] }] } }, 'failClosed is "yes", not true or false.'],
+    ['a matcher that is not a regular expression', { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [] }] } }, 'hooks.PreToolUse[0].matcher is "Bash(". Hook matcher "Bash(" is not a valid regular expression'],
+    ['a top level that is a list', [], 'the top level is a list, not an object.'],
+  ];
+  test.each(typos)('rejects %s, naming the file, the key, the value and the fix', async (_name, content, expected) => {
+    const { file, result } = await read(content);
+    expect(result.content).toBeUndefined();
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.errors[0]).toContain(`Settings file "${file}": `);
+    expect(result.errors.join('\n')).toContain(expected);
+  });
+
+  test('reports every problem of a file at once', async () => {
+    const { result } = await read({ permisions: {}, permissions: { allow: ['Bash(x'], defaultMode: 'nope' } });
+    expect(result.errors).toHaveLength(3);
+  });
+
+  test('accepts a Bash prefix without a word boundary, with a warning that suggests the :* form', async () => {
+    const { file, result } = await read({ permissions: { allow: ['Bash(npm test*)'] } });
+    expect(result.errors).toEqual([]);
+    expect(result.content?.permissions?.allow).toEqual(['Bash(npm test*)']);
+    expect(result.warnings).toEqual([
+      `Settings file "${file}": permissions.allow[0]: Rule "Bash(npm test*)" also matches commands that merely start with the same letters (such as "npm testx"): did you mean "Bash(npm test:*)"?`,
+    ]);
+  });
+
+  test('accepts and ignores Claude Code hook events it does not run, with a warning', async () => {
+    const { file, result } = await read({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x' }] }], PostToolUse: [] } });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([`Settings file "${file}": hooks.Stop is a Claude Code event that Toolshed does not run (it runs PreToolUse, PostToolUse, PostToolUseFailure); ignored.`]);
+    expect(result.content?.hooks).toEqual({ PostToolUse: [] });
+  });
+});
