@@ -1,5 +1,6 @@
 import type { AnyTool } from './tool.ts';
 import type { Services } from './services.ts';
+import type { PermissionContext } from './permissions/types.ts';
 
 /** What a lazy family tells ToolSearch about a tool before its code is imported. */
 export interface ToolManifestEntry {
@@ -36,6 +37,11 @@ export interface FamilySetupApi {
   readonly cwd: string;
   readonly stateDir: string;
   readonly services: Services;
+  /**
+   * The session's permission rules and mode, for a family that can avoid work a rule makes
+   * pointless (the MCP bridge skips a server that `deny: ['mcp__server']` removes).
+   */
+  readonly permissions: PermissionContext;
   /** Installs the session's deferral policy (the toolsearch family does). */
   setDeferralPolicy(policy: DeferralPolicy): void;
   /** Re-runs this family's loader and rebuilds the pool (an MCP server's list changed). */

@@ -1,6 +1,6 @@
 import type { AnyTool, ToolCallResult } from './tool.ts';
 import type { ToolContext } from './context.ts';
-import type { ToolResultBlock, ToolResultContent, ToolUseBlock } from './blocks.ts';
+import { contentToText, type ToolResultBlock, type ToolResultContent, type ToolUseBlock } from './blocks.ts';
 import type { HooksConfig, HooksOutcome, HookEvent } from './hooks/types.ts';
 import type { CanUseTool } from './permissions/types.ts';
 import type { SessionEvent } from './session_types.ts';
@@ -118,13 +118,16 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     const budget = await persistLargeResult(content, { toolUseId: id, stateDir: ctx.stateDir, maxChars });
     content = budget.content;
     if (budget.persistError) env.emit({ type: 'notice', level: 'warn', message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.` });
-    const post = await runEventHooks('PostToolUse', tool, input, ctx, { tool_response: output.data });
+    const isError = output.isError === true;
+    const post = isError
+      ? await runEventHooks('PostToolUseFailure', tool, input, ctx, { error: contentToText(content) })
+      : await runEventHooks('PostToolUse', tool, input, ctx, { tool_response: output.data });
     const notes = [...pre.additionalContext, ...post.additionalContext];
-    if (post.blocked) notes.unshift(`PostToolUse hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`);
+    if (post.blocked) notes.unshift(`${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`);
     const extra: Partial<CallOutcome> = {};
     if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
     if (output.contextModifier) extra.contextModifier = output.contextModifier;
-    return finish(appendText(content, notes), false, extra);
+    return finish(appendText(content, notes), isError, extra);
   }
 
   async function runEventHooks(event: HookEvent, tool: AnyTool, input: unknown, ctx: ToolContext, extra: { tool_response?: unknown; error?: string } = {}): Promise<HooksOutcome> {

@@ -303,3 +303,34 @@ test('the context a tool changes persists for later calls', async () => {
   expect(log).toEqual([`write 1 in ${sub}`, `write 2 in ${sub}`]);
   expect(session.cwd).toBe(sub);
 });
+
+test('a call that returns isError keeps its content, is marked is_error and runs PostToolUseFailure hooks', async () => {
+  const seen: string[] = [];
+  const failing = buildTool({
+    name: 'SoftFail',
+    description: 'Returns content that describes a failure.',
+    inputSchema: z.strictObject({}),
+    isReadOnly: () => true,
+    async call() {
+      return { data: [{ type: 'text' as const, text: 'exit status 3' }, { type: 'text' as const, text: 'stderr: boom' }], isError: true };
+    },
+    mapResult: (blocks) => blocks,
+  });
+  const session = await createSession({
+    cwd: dir,
+    tools: [failing],
+    hooks: {
+      PostToolUse: [{ hooks: [() => void seen.push('post')] }],
+      PostToolUseFailure: [{ hooks: [(input) => void seen.push(`failure: ${input.error}`)] }],
+    },
+  });
+  const [result] = await session.run([use('f', 'SoftFail', {})]);
+  expect(result).toEqual({
+    type: 'tool_result',
+    tool_use_id: 'f',
+    is_error: true,
+    content: [{ type: 'text', text: 'exit status 3' }, { type: 'text', text: 'stderr: boom' }],
+  });
+  expect(seen).toEqual(['failure: exit status 3\nstderr: boom']);
+  expect(session.metrics().tools['SoftFail']).toMatchObject({ calls: 1, errors: 1 });
+});

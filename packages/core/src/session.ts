@@ -17,6 +17,7 @@ import { createPermissionContext, mergePermissionContexts } from './permissions/
 import { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 import { mergeHooks } from './hooks/merge_hooks.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
+import { findBlanketDenyRule } from './permissions/rule_matching.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
 import { MetricsRecorder } from './results/metrics.ts';
 import { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS } from './results/result_budget.ts';
@@ -126,6 +127,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       cwd,
       stateDir,
       services,
+      permissions,
       setDeferralPolicy: (policy) => pool.setDeferralPolicy(policy),
       refreshTools: () => pool.assemble(),
       emit: (event) => notice(event.level, event.message),
@@ -251,7 +253,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
     async explain(toolName: string, input: unknown): Promise<PermissionDecision> {
       const tool = await pool.resolve(toolName);
-      if (!tool) return { behavior: 'deny', reason: `No such tool available: ${toolName}`, source: 'pool' };
+      if (!tool) {
+        // A blanket deny rule removes its tool from the pool; the decision still names the rule.
+        const rule = findBlanketDenyRule({ name: toolName, aliases: [] }, permissions);
+        if (rule) return { behavior: 'deny', reason: `Denied by rule "${rule.raw}" from ${rule.source}; the tool is left out of the pool`, rule: rule.raw, source: rule.source };
+        return { behavior: 'deny', reason: `No such tool available: ${toolName}`, source: 'pool' };
+      }
       const parsed = tool.inputSchema.safeParse(input);
       if (!parsed.success) return { behavior: 'deny', reason: formatInputError(tool.name, parsed.error, input), source: 'schema' };
       const ctx = { ...baseContext, toolUseId: 'explain', signal: new AbortController().signal };

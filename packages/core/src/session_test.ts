@@ -9,7 +9,7 @@ import { matchWildcardSpecifier } from './permissions/rule_matching.ts';
 import { createSession } from './session.ts';
 import type { SessionOptions } from './session_types.ts';
 import { buildTool } from './tool.ts';
-import { use } from './_test_tools.ts';
+import { echoTool, tempDir, use } from './_test_tools.ts';
 
 /** Read and Write stand-ins that declare their paths, and a Bash stand-in with a rule matcher. */
 const readTool = buildTool({
@@ -302,4 +302,20 @@ describe('an existing Claude Code project', () => {
     expect(text(blocked)).toBe('Bash was blocked by PreToolUse hook "grep -q "rm -rf" && { echo "no rm -rf here" >&2; exit 2; }; exit 0": no rm -rf here');
     expect(text(allowed)).toBe('ran npm run test -- --watch');
   });
+});
+
+test('explain names the blanket deny rule that removed a tool from the pool', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const session = await createSession({ cwd: dir, tools: [echoTool], permissions: { deny: ['Echo'] } });
+    expect(await session.explain('Echo', { text: 'x' })).toEqual({
+      behavior: 'deny',
+      reason: 'Denied by rule "Echo" from options; the tool is left out of the pool',
+      rule: 'Echo',
+      source: 'options',
+    });
+    expect((await session.explain('Nope', {})).reason).toBe('No such tool available: Nope');
+  } finally {
+    await cleanup();
+  }
 });

@@ -33,6 +33,13 @@ export interface ToolCallResult<Output> {
    * The returned context becomes the session's context, so a `cwd` change persists.
    */
   contextModifier?: (ctx: ToolContext) => ToolContext;
+  /**
+   * The call ran but failed in a way the model should see with its full content (an MCP
+   * result with `isError`, a command's output with its exit status): the result keeps the
+   * mapped content and is marked `is_error`, and PostToolUseFailure hooks run instead of
+   * PostToolUse. Thrown errors are for failures that have only a message.
+   */
+  isError?: boolean;
 }
 
 /** One path an input touches, for the permission layer's path guard. */
