@@ -139,7 +139,9 @@ export class ToolPool {
     // A lazy family with a tool the model must see now is imported now.
     const needed = new Set(this.#entries.filter((e) => !e.tool && this.isVisible(e.name)).map((e) => e.family));
     for (const family of needed) await this.#loadFamily(family);
-    for (const entry of this.#entries) if (entry.tool && this.isVisible(entry.name)) await this.#define(entry);
+    // Every loaded tool gets its definition now (deferred ones too): `toolsFor` is synchronous,
+    // and a request with `defer_loading` carries the deferred tools' full definitions.
+    for (const entry of this.#entries) if (entry.tool) await this.#define(entry);
   }
 
   /** Whether the tool is in the request: not deferred, or deferred and loaded. */
@@ -208,14 +210,9 @@ export class ToolPool {
     return this.#entries.filter((e) => e.definition && this.isVisible(e.name)).map((e) => e.definition!);
   }
 
-  /** Definitions of deferred tools whose code is loaded (for `defer_loading` requests). */
+  /** Definitions of deferred tools whose code is loaded (for `defer_loading` requests); a lazy family's unimported tools are not among them. */
   deferredDefinitions(): ToolDefinition[] {
     return this.#entries.filter((e) => e.definition && !this.isVisible(e.name)).map((e) => e.definition!);
-  }
-
-  /** Computes the definitions of every loaded deferred tool, so `deferredDefinitions` has them. */
-  async defineLoadedDeferred(): Promise<void> {
-    for (const entry of this.#entries) if (entry.tool && !entry.definition) await this.#define(entry);
   }
 
   async #loadFamily(family: Family): Promise<void> {

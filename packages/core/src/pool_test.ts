@@ -129,3 +129,27 @@ describe('toolsFor', () => {
     expect(session.toolsFor('anthropic')[0]!.description).toBe(`Works in ${dir}.\n\nExamples:\n{"n":1}`);
   });
 });
+
+test('nativeToolSearch marks deferred tools defer_loading and adds the server-side search tool', async () => {
+  const { dir: d, cleanup: c } = await tempDir();
+  try {
+    const family = defineFamily({
+      name: 'f',
+      version: '1',
+      tools: [echoTool, named('Later', { shouldDefer: true })],
+      setup: (api) => api.setDeferralPolicy((cs) => new Set(cs.filter((x) => x.shouldDefer).map((x) => x.name))),
+    });
+    const session = await createSession({ cwd: d, families: [family] });
+    expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['Echo']);
+    const native = session.toolsFor('anthropic', { nativeToolSearch: 'bm25' }) as unknown as Record<string, unknown>[];
+    expect(native.map((t) => [t['name'], t['defer_loading'] ?? false])).toEqual([
+      ['Echo', false],
+      ['Later', true],
+      ['tool_search_tool_bm25', false],
+    ]);
+    expect(native.find((t) => t['name'] === 'Later')).toMatchObject({ description: 'The Later tool, for tests.', input_schema: { type: 'object' } });
+    expect(() => session.toolsFor('openai', { nativeToolSearch: 'regex' })).toThrow('nativeToolSearch is an Anthropic API feature');
+  } finally {
+    await c();
+  }
+});

@@ -1,0 +1,134 @@
+import { Bench } from 'tinybench';
+import { analyzeQuery, bm25Ranker, createToolIndex, lexicalRanker, type SearchableTool } from '@toolshed/toolsearch';
+import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
+import { measureLazyStartup } from './_search_lazy_startup.ts';
+import { loadStableToolBench } from './_search_stabletoolbench.ts';
+import { taskRow } from './_task_stats.ts';
+
+/** Sizes and timings of {@linkcode searchLatencySuite}. */
+export interface SearchLatencyParams {
+  /** Tools in the large catalogue. */
+  catalogueSize: number;
+  /** Measuring time of each search task, in milliseconds. */
+  timeMs: number;
+  /** Index builds measured. */
+  buildIterations: number;
+  /** A keyword search over the large catalogue must average less than this, in milliseconds. */
+  maxKeywordQueryMs: number;
+  /** Child processes per variant of the lazy-family start-up measurement (0 skips it). */
+  startupRuns: number;
+}
+
+const TASK_BUILD = (n: number) => `createToolIndex, ${n.toLocaleString('en')} tools (default ranker)`;
+const TASK_KEYWORDS = (n: number) => `search ${n.toLocaleString('en')} tools, keyword query (default ranker)`;
+const TASK_LONG = (n: number) => `search ${n.toLocaleString('en')} tools, long request (default ranker)`;
+const TASK_BASELINE = (n: number) => `search ${n.toLocaleString('en')} tools, long request (plain BM25)`;
+
+/**
+ * Search latency: building the index of a large catalogue (StableToolBench's 2 479 APIs, copied
+ * with suffixed names up to the size asked), then searching it with keyword queries (what a
+ * model sends ToolSearch) and with whole natural-language requests, against plain BM25 in the
+ * same run; and the start-up time and memory a lazy family saves (child processes).
+ *
+ * @example
+ * ```ts
+ * const { summary } = await searchLatencySuite.run({ quick: true });
+ * summary.keywordQueryUs; // mean microseconds per keyword query over 10 000 tools
+ * ```
+ */
+export const searchLatencySuite: BenchSuite<SearchLatencyParams> = {
+  name: 'search_latency',
+  description: 'ToolSearch latency over 10 000 tools (index build, keyword and long queries, against plain BM25) and what a lazy family saves at start-up.',
+  defaults: {
+    full: { catalogueSize: 10_000, timeMs: 1500, buildIterations: 5, maxKeywordQueryMs: 1, startupRuns: 5 },
+    quick: { catalogueSize: 10_000, timeMs: 300, buildIterations: 2, maxKeywordQueryMs: 1, startupRuns: 1 },
+  },
+  run: runSearchLatency,
+};
+
+async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): Promise<SuiteOutcome> {
+  const params = resolveParams(searchLatencySuite, options);
+  const data = await loadStableToolBench();
+  const catalogue = grow(data.tools, params.catalogueSize);
+  const n = catalogue.length;
+  const longQueries = data.queries.map((q) => q.query);
+  // A model's ToolSearch query: a few keywords. Taken as the first three content words of each
+  // request, so they are not chosen to match any tool.
+  const keywordQueries = longQueries.map((q) => (analyzeQuery(q)?.text ?? q).split(/\s+/).filter((w) => analyzeQuery(w)).slice(0, 3).join(' '));
+
+  const index = createToolIndex(catalogue);
+  const baseline = createToolIndex(catalogue, { ranker: bm25Ranker() });
+  const failures: string[] = [];
+  if (index.search(keywordQueries[0]!).length === 0) failures.push(`The keyword query "${keywordQueries[0]}" found nothing in ${n} tools`);
+
+  const bench = new Bench({ name: searchLatencySuite.name, time: params.timeMs, iterations: 50, warmupTime: Math.min(200, params.timeMs), warmupIterations: 10, throws: true });
+  bench.add(TASK_KEYWORDS(n), cycle(keywordQueries, (q) => index.search(q)));
+  bench.add(TASK_LONG(n), cycle(longQueries, (q) => index.search(q)));
+  bench.add(TASK_BASELINE(n), cycle(longQueries, (q) => baseline.search(q)));
+  const searchRows = (await bench.run()).map((task) => taskRow(task));
+
+  const build = new Bench({ name: 'build', time: 0, iterations: params.buildIterations, warmup: false, throws: true });
+  build.add(TASK_BUILD(n), () => {
+    createToolIndex(catalogue, { ranker: lexicalRanker() });
+  });
+  const buildRows = (await build.run()).map((task) => taskRow(task));
+  const rows: ResultRow[] = [...buildRows, ...searchRows];
+
+  const row = (task: string) => rows.find((r) => r.task === task)!;
+  const keyword = row(TASK_KEYWORDS(n));
+  if (keyword.meanMs >= params.maxKeywordQueryMs) {
+    failures.push(`A keyword search over ${n} tools took ${keyword.meanMs.toFixed(3)} ms on average, not under ${params.maxKeywordQueryMs} ms`);
+  }
+
+  let startup: unknown = 'skipped (startupRuns: 0)';
+  if (params.startupRuns > 0) {
+    const results = await measureLazyStartup(data.tools, params.startupRuns);
+    const eager = results.find((r) => r.variant === 'eager, deferred')!;
+    const lazy = results.find((r) => r.variant === 'lazy, deferred')!;
+    if (lazy.importedAtStart) failures.push('The lazy family was imported before any of its tools was used');
+    if (!lazy.importedAfterSelect) failures.push('Selecting a tool of the lazy family did not import it');
+    startup = {
+      family: `${data.tools.length} StableToolBench APIs as tools, each with a zod input schema built when the module is imported`,
+      variants: results,
+      lazySavesMs: Math.round((eager.readyMs - lazy.readyMs) * 10) / 10,
+      lazySavesHeapMB: Math.round((eager.heapUsedMB - lazy.heapUsedMB) * 100) / 100,
+    };
+  }
+
+  const us = (ms: number) => Math.round(ms * 1000 * 10) / 10;
+  return {
+    results: rows,
+    summary: {
+      catalogue: `${n} tools: StableToolBench's ${data.tools.length} APIs${n > data.tools.length ? `, copied with suffixed names (_v1, _v2, …) up to ${n}` : ''}`,
+      keywordQueries: 'first three content words of each of the 765 StableToolBench requests',
+      indexBuildMs: Math.round(row(TASK_BUILD(n)).meanMs),
+      keywordQueryUs: us(keyword.meanMs),
+      keywordQueryP99Us: us(keyword.p99Ms),
+      longQueryUs: us(row(TASK_LONG(n)).meanMs),
+      longQueryP99Us: us(row(TASK_LONG(n)).p99Ms),
+      baselineLongQueryUs: us(row(TASK_BASELINE(n)).meanMs),
+      startup,
+    },
+    failures,
+  };
+}
+
+/** The catalogue grown to `size` tools by copies with suffixed names. */
+function grow(tools: readonly SearchableTool[], size: number): SearchableTool[] {
+  const out: SearchableTool[] = [];
+  for (let copy = 0; out.length < size; copy++) {
+    for (const tool of tools) {
+      if (out.length >= size) break;
+      out.push(copy === 0 ? tool : { ...tool, name: `${tool.name}_v${copy}` });
+    }
+  }
+  return out;
+}
+
+function cycle(queries: readonly string[], search: (q: string) => unknown): () => void {
+  let i = 0;
+  return () => {
+    search(queries[i]!);
+    i = (i + 1) % queries.length;
+  };
+}

@@ -1,0 +1,173 @@
+// Text analysis shared by the rankers: how names, descriptions and queries become terms.
+// Query and catalogue go through the same functions, so a term matches only itself.
+
+/** A tool name taken apart: its words, and whether it is an MCP tool (`mcp__server__tool`). */
+export interface NameParts {
+  /** Lower-case words of the name, in order (`mcp__slack__send_message` → slack, send, message). */
+  words: string[];
+  /** The same words, stemmed. */
+  stems: string[];
+  /** camelCase segments kept whole and lower-cased (`getInventory` → getinventory), so a query naming the identifier matches it. */
+  compounds: string[];
+  isMcp: boolean;
+  /** The server of an MCP name. */
+  server: string | undefined;
+}
+
+// Words that carry no meaning for choosing a tool. Short on purpose: a word such as "file",
+// "search" or "list" is a stopword in prose but the very thing a tool query is about.
+const STOPWORDS = new Set(
+  ('a an and are as at be been but by can could do does for from had has have he her his how i if in into is it its ' +
+    'me my no not of on or our please she should so some such than that the their them then there these they this ' +
+    'those to too us was we were what when where which who whom why will with would you your also just about any ' +
+    'want need like know tell give help am im let lets get got some more most very much many each every all ' +
+    'able sure could would might may must shall ive id youre theyre dont doesnt cant wont isnt arent').split(' '),
+);
+
+/**
+ * Splits an identifier or a run of text into lower-case words: on anything that is not a
+ * letter or digit, between camelCase humps (`getHTTPResponse` → get, http, response) and
+ * between letters and digits (`utf8` stays whole, `v2api` → v2, api is not attempted: digits
+ * stay with the letters before them).
+ */
+export function splitWords(text: string): string[] {
+  return scan(text, undefined);
+}
+
+/**
+ * Words, and (into `compounds`) the camelCase chunks whole. A hand-written scanner: index
+ * builds split every name, description and parameter, and regular expressions with Unicode
+ * classes were most of the build time. Text with non-ASCII characters takes the regex path.
+ */
+function scan(text: string, compounds: string[] | undefined): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let start = -1;
+  let chunkStart = -1;
+  let camel = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if (c > 127) return scanUnicode(text, compounds);
+    const lower = c >= 97 && c <= 122;
+    const upper = c >= 65 && c <= 90;
+    if (!lower && !upper && !(c >= 48 && c <= 57)) {
+      if (start >= 0) {
+        out.push(text.slice(start, i).toLowerCase());
+        if (camel && compounds) compounds.push(text.slice(chunkStart, i).toLowerCase());
+      }
+      start = -1;
+      camel = false;
+      continue;
+    }
+    if (start < 0) {
+      start = chunkStart = i;
+      continue;
+    }
+    if (upper) {
+      const prev = text.charCodeAt(i - 1);
+      const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      const prevLower = prev >= 97 && prev <= 122;
+      const prevUpper = prev >= 65 && prev <= 90;
+      // camelCase (`getHttp`) and an acronym before a word (`HTTPResponse`).
+      if (prevLower || (prevUpper && next >= 97 && next <= 122)) {
+        if (prevLower) camel = true;
+        out.push(text.slice(start, i).toLowerCase());
+        start = i;
+      }
+    }
+  }
+  return out;
+}
+
+function scanUnicode(text: string, compounds: string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (!chunk) continue;
+    if (compounds && /\p{Ll}\p{Lu}/u.test(chunk)) compounds.push(chunk.toLowerCase());
+    const spaced = chunk.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+    for (const word of spaced.split(' ')) if (word) out.push(word.toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * A light stemmer: plural and verb endings only (`messages` → message, `searching` → search,
+ * `queries` → query, `listed` → list), so "send message" finds `send_messages`. Deliberately
+ * conservative: a wrong merge costs more than a missed one.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(sses|xes|ches|shes|zzes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is|os|as)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = undouble(w.slice(0, -3));
+  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = undouble(w.endsWith('ied') ? `${w.slice(0, -3)}y` : w.slice(0, -2));
+  // A trailing silent e goes, so "create", "creates", "created" and "creating" meet.
+  if (w.length > 4 && w.endsWith('e') && !w.endsWith('ee')) w = w.slice(0, -1);
+  return w;
+}
+
+function undouble(w: string): string {
+  return /([bdgmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/** Whether a lower-case word is a stopword. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/** The stemmed content words of a text: split, stopwords and one-letter words dropped, stemmed. */
+export function terms(text: string): string[] {
+  const compounds: string[] = [];
+  const words = scan(text, compounds);
+  const out: string[] = compounds;
+  for (const word of words) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    out.push(stem(word));
+  }
+  return out;
+}
+
+/**
+ * Takes a tool name apart: `mcp__server__tool` names are MCP tools whose words are the
+ * server's and the tool's; other names split on `_`, `-`, `.` and camelCase.
+ */
+export function nameParts(name: string): NameParts {
+  const mcp = /^mcp__([^_].*?)__(.+)$/.exec(name);
+  const words = splitWords(name).filter((w) => !(mcp && w === 'mcp'));
+  return {
+    words,
+    stems: words.map(stem),
+    compounds: compoundsOf(mcp ? mcp[2]! : name),
+    isMcp: mcp !== null,
+    server: mcp ? mcp[1] : undefined,
+  };
+}
+
+/** Segments between `_`, `-`, `.` or spaces that are camelCase, lower-cased whole. */
+export function compoundsOf(text: string): string[] {
+  const compounds: string[] = [];
+  scan(text, compounds);
+  return compounds;
+}
+
+/** Names and descriptions of a JSON Schema's properties, nested ones included (depth-limited). */
+export function schemaText(schema: unknown, depth = 0): string {
+  if (!schema || typeof schema !== 'object' || depth > 3) return '';
+  const parts: string[] = [];
+  const properties = (schema as { properties?: unknown }).properties;
+  if (properties && typeof properties === 'object') {
+    for (const [key, value] of Object.entries(properties as Record<string, unknown>)) {
+      parts.push(key);
+      if (value && typeof value === 'object') {
+        const description = (value as { description?: unknown }).description;
+        if (typeof description === 'string') parts.push(description);
+        parts.push(schemaText(value, depth + 1));
+        const items = (value as { items?: unknown }).items;
+        if (items) parts.push(schemaText(items, depth + 1));
+      }
+    }
+  }
+  return parts.filter(Boolean).join(' ');
+}

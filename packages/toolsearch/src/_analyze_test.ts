@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { nameParts, schemaText, splitWords, stem, terms } from './_analyze.ts';
+
+describe('name and text analysis', () => {
+  test('splitWords splits camelCase, acronyms, snake_case, kebab-case and dots', () => {
+    expect(splitWords('getHTTPResponse')).toEqual(['get', 'http', 'response']);
+    expect(splitWords('send_slack-message.v2')).toEqual(['send', 'slack', 'message', 'v2']);
+    expect(splitWords('NotebookEdit')).toEqual(['notebook', 'edit']);
+    expect(splitWords('  ')).toEqual([]);
+  });
+
+  test('nameParts reads mcp__server__tool names as MCP tools of a server', () => {
+    expect(nameParts('mcp__slack__send_message')).toMatchObject({ words: ['slack', 'send', 'message'], isMcp: true, server: 'slack' });
+    expect(nameParts('mcp__my-server__listThings')).toMatchObject({ words: ['my', 'server', 'list', 'things'], isMcp: true, server: 'my-server' });
+    expect(nameParts('WebFetch')).toMatchObject({ words: ['web', 'fetch'], isMcp: false, server: undefined });
+    expect(nameParts('platform__getInventory').compounds).toEqual(['getinventory']);
+  });
+
+  test('stem merges plurals and verb forms but leaves short words and numbers alone', () => {
+    expect(['messages', 'message'].map(stem)).toEqual(['messag', 'messag']);
+    expect(['queries', 'query'].map(stem)).toEqual(['query', 'query']);
+    expect(['searching', 'searched', 'searches', 'search'].map(stem)).toEqual(['search', 'search', 'search', 'search']);
+    expect(['create', 'creates', 'created', 'creating'].map((w) => stem(w))).toEqual(['creat', 'creat', 'creat', 'creat']);
+    expect(['running', 'run'].map(stem)).toEqual(['run', 'run']);
+    expect(stem('status')).toBe('status');
+    expect(stem('bus')).toBe('bus');
+    expect(stem('utf8s')).toBe('utf8s');
+  });
+
+  test('terms drops stopwords and one-letter words and stems the rest', () => {
+    expect(terms('I want to send a message to the channels')).toEqual(['send', 'messag', 'channel']);
+  });
+
+  test('schemaText collects property names and descriptions, nested ones included', () => {
+    const text = schemaText({
+      type: 'object',
+      properties: { file_path: { type: 'string', description: 'Absolute path' }, options: { type: 'object', properties: { encoding: { type: 'string' } } } },
+    });
+    expect(text).toBe('file_path Absolute path options encoding');
+    expect(schemaText(undefined)).toBe('');
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, test } from 'vitest';
+import { analyzeQuery, createToolIndex, type SearchableTool } from './tool_index.ts';
+
+const catalogue: SearchableTool[] = [
+  { name: 'Read', description: 'Reads a file from the local filesystem.', searchHint: 'open view file contents' },
+  { name: 'Edit', description: 'Performs exact string replacements in files.' },
+  { name: 'NotebookEdit', description: 'Replaces the contents of a cell in a Jupyter notebook.', searchHint: 'jupyter ipynb' },
+  { name: 'WebFetch', description: 'Fetches a URL and returns its content as markdown.', inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'The address to fetch' } } } },
+  { name: 'mcp__slack__send_message', description: 'Posts a message to a Slack channel.', inputSchema: { type: 'object', properties: { channel: { type: 'string' } } } },
+  { name: 'mcp__slack__list_channels', description: 'Lists channels of the workspace.' },
+  { name: 'mcp__github__create_issue', description: 'Opens a new issue in a repository.' },
+  { name: 'mcp__github__send_invite', description: 'Invites a member to the organization.' },
+];
+
+describe('createToolIndex', () => {
+  const index = createToolIndex(catalogue);
+
+  test('a query that names a tool part ranks that tool first', () => {
+    expect(index.search('notebook')[0]?.name).toBe('NotebookEdit');
+    expect(index.search('jupyter cell')[0]?.name).toBe('NotebookEdit');
+    expect(index.search('fetch a web page url')[0]?.name).toBe('WebFetch');
+  });
+
+  test('MCP names split into server and tool words', () => {
+    expect(index.search('slack send message')[0]?.name).toBe('mcp__slack__send_message');
+    expect(index.search('github issue')[0]?.name).toBe('mcp__github__create_issue');
+  });
+
+  test('the exact name of a tool finds it first even where its words are common', () => {
+    expect(index.search('Edit')[0]?.name).toBe('Edit');
+    expect(index.search('mcp__github__send_invite', { maxResults: 1 })).toEqual([{ name: 'mcp__github__send_invite', score: expect.any(Number) }]);
+  });
+
+  test('a +word keeps only tools whose name contains it, and ranks them by the rest', () => {
+    const hits = index.search('+github send');
+    expect(hits.map((h) => h.name)).toEqual(['mcp__github__send_invite', 'mcp__github__create_issue']);
+    expect(index.search('+jira send')).toEqual([]);
+  });
+
+  test('plural and verb forms match (light stemming), and a part of a name word counts', () => {
+    expect(index.search('sending messages')[0]?.name).toBe('mcp__slack__send_message');
+    expect(index.search('channels')[0]?.name).toBe('mcp__slack__list_channels');
+    expect(index.search('book', { maxResults: 1 })[0]?.name).toBe('NotebookEdit');
+  });
+
+  test('parameter names and descriptions are searched', () => {
+    expect(index.search('address')[0]?.name).toBe('WebFetch');
+  });
+
+  test('empty, stopword-only and nonsense queries give an empty list, not an error', () => {
+    expect(index.search('')).toEqual([]);
+    expect(index.search('   ')).toEqual([]);
+    expect(index.search('the of and')).toEqual([]);
+    expect(index.search('qqqzzx')).toEqual([]);
+    expect(index.search('%$#'.repeat(50_000))).toEqual([]);
+    expect(index.search(undefined as unknown as string)).toEqual([]);
+  });
+
+  test('maxResults caps the hits and must be positive', () => {
+    expect(index.search('file', { maxResults: 2 })).toHaveLength(2);
+    expect(() => index.search('file', { maxResults: 0 })).toThrow(/maxResults must be a positive number, got 0/);
+  });
+
+  test('results are best first with ties broken by name', () => {
+    const hits = createToolIndex([{ name: 'b_tool', description: 'same words' }, { name: 'a_tool', description: 'same words' }]).search('same words');
+    expect(hits.map((h) => h.name)).toEqual(['a_tool', 'b_tool']);
+  });
+
+  test('a tool without a name is a TypeError that says which; a duplicate name is ignored', () => {
+    expect(() => createToolIndex([{ name: '', description: 'x' }])).toThrow(/Tool 0 of the catalogue has no name/);
+    expect(() => createToolIndex('tools' as unknown as SearchableTool[])).toThrow(/takes an array of tools, got string/);
+    expect(createToolIndex([{ name: 'A', description: 'x' }, { name: 'A', description: 'y' }]).size).toBe(1);
+  });
+});
+
+describe('analyzeQuery', () => {
+  test('analyzeQuery strips + marks into required words and stems the terms', () => {
+    expect(analyzeQuery('+slack send messages')).toEqual({ text: 'slack send messages', terms: ['slack', 'send', 'messag'], required: ['slack'] });
+    expect(analyzeQuery('+')).toBeUndefined();
+    expect(analyzeQuery('the')).toBeUndefined();
+  });
+});
+
+describe('name queries', () => {
+  test("a query of a tool name's words finds that tool first, unless two tools share those words", () => {
+    const index = createToolIndex([
+      { name: 'mcp__fs__list_allowed_directories', description: 'Lists the directories, all directories, the server may access.' },
+      { name: 'mcp__fs__list_directory', description: 'Lists a directory.' },
+      { name: 'mcp__b__send', description: 'Sends a message.' },
+      { name: 'mcp__a__send', description: 'Sends.' },
+    ]);
+    expect(index.search('list directory')[0]?.name).toBe('mcp__fs__list_directory');
+    expect(index.search('fs list directory')[0]?.name).toBe('mcp__fs__list_directory');
+    // "send" is the tool part of two names, so neither is promoted: the ranking decides.
+    const hits = index.search('send');
+    expect(hits.map((h) => h.name).sort()).toEqual(['mcp__a__send', 'mcp__b__send']);
+    expect(hits[0]!.score - hits[1]!.score).toBeLessThan(1); // a promoted name scores the best other score + 1
+  });
+});

@@ -1,0 +1,249 @@
+import { buildTool, closestNames, toolInputJsonSchema, type AnyTool, type CatalogEntry, type JsonSchema, type ToolContext, type ToolDefinition } from '@toolshed/core';
+import { MAX_RESULTS_LIMIT, TOOL_SEARCH_JSON_SCHEMA, toolSearchInputSchema, type ToolSearchInput } from './_input_schema.ts';
+import { TOOL_SEARCH_NAME } from './deferral_policy.ts';
+import { createToolIndex, type AsyncToolRanker, type SearchableTool, type ToolRanker, type ToolSearchHit } from './tool_index.ts';
+
+/** Options of {@linkcode createToolSearchTool}. */
+export interface ToolSearchToolOptions {
+  /** How keyword queries are ranked. @default lexicalRanker() */
+  ranker?: ToolRanker | AsyncToolRanker;
+}
+
+/** What one ToolSearch call found: the `data` of its result. */
+export interface ToolSearchOutput {
+  query: string;
+  /** `select` for `select:A,B`, `search` for keywords. */
+  kind: 'select' | 'search';
+  /** Definitions of the tools this call loaded (or that were loaded already), best first. */
+  tools: ToolDefinition[];
+  /** Names this call loaded. */
+  loaded: string[];
+  /** Names found that were loaded before this call. */
+  alreadyLoaded: string[];
+  /** Names found that are not deferred: they were in the tool list all along. */
+  alreadyAvailable: string[];
+  /** `select:` names that are no tool, each with the closest names. */
+  notFound: { name: string; suggestions: string[] }[];
+  /** Tools found whose code failed to load (their family's import failed). */
+  failed: string[];
+  /** How many tools were searchable (deferred). */
+  searched: number;
+  /** Set when nothing was found: what the model can do instead. */
+  hint?: string;
+}
+
+const DESCRIPTION = `Fetches the full definitions of deferred tools so they can be called. Deferred tools are named in the system prompt but their definitions (description and parameters) are not in your tool list; calling one before loading it may fail or be guessed wrong.
+
+Query forms:
+- "select:Read,Edit" loads those tools by exact name (use it when you know the names from the deferred list).
+- "slack send message" ranks the deferred tools by keywords and loads the best matches (up to max_results, default 5).
+- "+slack send" requires "slack" in the tool's name and ranks the matches by the other words.
+
+The result lists each tool's full definition (name, description, JSON Schema of its parameters). A loaded tool stays in your tool list for the rest of the session: call it directly afterwards, do not search for it again.`;
+
+/**
+ * Builds the ToolSearch tool: `select:A,B` loads tools by name, other queries rank the session's
+ * deferred tools and load the best; the result holds their full definitions.
+ *
+ * @param options The ranker for keyword queries.
+ * @returns The tool.
+ *
+ * @example
+ * ```ts
+ * const tool = createToolSearchTool({ ranker: hybridRanker([lexicalRanker(), embeddingRanker({ embed })]) });
+ * const session = await createSession({ cwd, tools: [tool, ...myTools] });
+ * ```
+ */
+export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTool {
+  const cache = new IndexCache(options.ranker);
+  return buildTool({
+    name: TOOL_SEARCH_NAME,
+    searchHint: 'find and load deferred tools by keyword or exact name',
+    description: DESCRIPTION,
+    inputSchema: toolSearchInputSchema as AnyTool['inputSchema'],
+    inputJSONSchema: TOOL_SEARCH_JSON_SCHEMA as unknown as JsonSchema,
+    alwaysLoad: true,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    // The definitions are what the model needs; a persisted preview of them would be useless.
+    maxResultSizeChars: Infinity,
+    validateInput(input: ToolSearchInput) {
+      const query = input.query.trim();
+      if (query === '') {
+        return { result: false, message: 'The query is empty. Give keywords ("send slack message") or load tools by name ("select:Read,Edit").' };
+      }
+      if (/^select:\s*$/i.test(query)) {
+        return { result: false, message: 'select: names no tool. Write the names after it, comma-separated, as in "select:Read,Edit".' };
+      }
+      return { result: true };
+    },
+    getToolUseSummary: (input: ToolSearchInput) => input.query,
+    mapResult: (output: ToolSearchOutput) => formatOutput(output),
+    async call(input: ToolSearchInput, ctx: ToolContext) {
+      const query = input.query.trim();
+      const select = /^select:(.*)$/is.exec(query);
+      if (select) return { data: await selectTools(query, select[1]!, ctx) };
+      return { data: await searchTools(query, input.max_results ?? 5, ctx, cache) };
+    },
+  });
+}
+
+
+function emptyOutput(query: string, kind: ToolSearchOutput['kind'], searched: number): ToolSearchOutput {
+  return { query, kind, tools: [], loaded: [], alreadyLoaded: [], alreadyAvailable: [], notFound: [], failed: [], searched };
+}
+
+function searchable(ctx: ToolContext): CatalogEntry[] {
+  return ctx.tools.list().filter((e) => e.deferred && e.name !== TOOL_SEARCH_NAME);
+}
+
+async function selectTools(query: string, list: string, ctx: ToolContext): Promise<ToolSearchOutput> {
+  const names = [...new Set(list.split(',').map((n) => n.trim()).filter(Boolean))];
+  const out = emptyOutput(query, 'select', searchable(ctx).length);
+  const wanted: CatalogEntry[] = [];
+  const all = ctx.tools.list();
+  for (const name of names) {
+    // Exact name or alias first; a model that writes "read" for "Read" means Read.
+    const entry = ctx.tools.get(name) ?? uniqueCaseInsensitive(all, name);
+    if (!entry) {
+      out.notFound.push({ name, suggestions: closestNames(name, all.map((e) => e.name), { max: 3 }) });
+    } else if (!entry.deferred) {
+      out.alreadyAvailable.push(entry.name);
+    } else if (!wanted.some((w) => w.name === entry.name)) {
+      wanted.push(entry);
+    }
+  }
+  await loadInto(out, wanted, ctx);
+  if (!out.tools.length && !out.alreadyAvailable.length) out.hint = nothingFoundHint(ctx);
+  return out;
+}
+
+function uniqueCaseInsensitive(entries: readonly CatalogEntry[], name: string): CatalogEntry | undefined {
+  const lower = name.toLowerCase();
+  const matches = entries.filter((e) => e.name.toLowerCase() === lower);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+async function searchTools(query: string, maxResults: number, ctx: ToolContext, cache: IndexCache): Promise<ToolSearchOutput> {
+  const entries = searchable(ctx);
+  const out = emptyOutput(query, 'search', entries.length);
+  if (entries.length === 0) {
+    out.hint = 'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
+    return out;
+  }
+  const hits = await cache.search(entries, query, Math.min(maxResults, MAX_RESULTS_LIMIT));
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  await loadInto(out, hits.map((h) => byName.get(h.name)!).filter(Boolean), ctx);
+  if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
+  return out;
+}
+
+async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[], ctx: ToolContext): Promise<void> {
+  if (!entries.length) return;
+  const before = new Map(entries.map((e) => [e.name, e.loaded]));
+  const definitions = await ctx.tools.load(entries.map((e) => e.name));
+  const got = new Map(definitions.map((d) => [d.name, d]));
+  for (const entry of entries) {
+    const definition = got.get(entry.name);
+    if (!definition) {
+      out.failed.push(entry.name);
+      continue;
+    }
+    out.tools.push(definition);
+    (before.get(entry.name) ? out.alreadyLoaded : out.loaded).push(entry.name);
+  }
+}
+
+function nothingFoundHint(ctx: ToolContext, query?: string): string {
+  const names = searchable(ctx).filter((e) => !e.loaded).map((e) => e.name);
+  const shown = names.slice(0, 30).join(', ');
+  const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
+  const required = query && /(^|\s)\+\S/.test(query) ? ' A "+word" must appear in the tool\'s name; drop the "+" to search descriptions too.' : '';
+  return names.length
+    ? `Try other keywords, or load by name with "select:<name>".${required} Deferred tools not yet loaded: ${shown}${more}.`
+    : 'Every deferred tool is already loaded; call it directly.';
+}
+
+/** The index over the deferred tools, rebuilt only when they change (a family loaded, a server's list changed). */
+class IndexCache {
+  readonly #ranker: ToolRanker | AsyncToolRanker | undefined;
+  #key = '';
+  #search: ((query: string, maxResults: number) => ToolSearchHit[] | Promise<ToolSearchHit[]>) | undefined;
+
+  constructor(ranker: ToolRanker | AsyncToolRanker | undefined) {
+    this.#ranker = ranker;
+  }
+
+  async search(entries: readonly CatalogEntry[], query: string, maxResults: number): Promise<ToolSearchHit[]> {
+    const key = entries.map((e) => `${e.name}\u0001${e.description.length}\u0001${e.tool ? 1 : 0}`).join('\u0002');
+    if (key !== this.#key || !this.#search) {
+      const tools = entries.map(searchableOf);
+      const ranker = this.#ranker;
+      if (ranker && 'async' in ranker && ranker.async) {
+        const index = createToolIndex(tools, { ranker });
+        this.#search = (q, n) => index.search(q, { maxResults: n });
+      } else {
+        const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
+        this.#search = (q, n) => index.search(q, { maxResults: n });
+      }
+      this.#key = key;
+    }
+    return this.#search(query, maxResults);
+  }
+}
+
+function searchableOf(entry: CatalogEntry): SearchableTool {
+  let inputSchema: JsonSchema | undefined;
+  try {
+    inputSchema = entry.tool ? toolInputJsonSchema(entry.tool) : undefined;
+  } catch {
+    inputSchema = undefined; // a schema that cannot be converted still has a name and description
+  }
+  return {
+    name: entry.name,
+    description: entry.description,
+    searchHint: entry.searchHint,
+    inputSchema,
+    // MCP tools group by server (from the name); others by family.
+    group: entry.isMcp ? undefined : `family:${entry.family}`,
+  };
+}
+
+/** The text the model reads. */
+function formatOutput(out: ToolSearchOutput): string {
+  const lines: string[] = [];
+  const what = out.kind === 'select' ? `for ${JSON.stringify(out.query)}` : `matching ${JSON.stringify(out.query)}`;
+  if (out.tools.length) {
+    const loaded = out.loaded.length ? `Loaded ${out.loaded.join(', ')}` : '';
+    const already = out.alreadyLoaded.length ? `${loaded ? '; ' : ''}${out.alreadyLoaded.join(', ')} ${out.alreadyLoaded.length > 1 ? 'were' : 'was'} loaded already` : '';
+    lines.push(`Found ${out.tools.length} tool${out.tools.length > 1 ? 's' : ''} ${what}. ${loaded}${already}. ${out.tools.length > 1 ? 'They are' : 'It is'} in your tool list for the rest of the session: call ${out.tools.length > 1 ? 'them' : 'it'} directly.`);
+    lines.push('<functions>');
+    for (const def of out.tools) {
+      lines.push(`<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`);
+    }
+    lines.push('</functions>');
+  } else if (out.kind === 'search') {
+    lines.push(`No deferred tool matches ${JSON.stringify(out.query)} (searched ${out.searched} deferred tool${out.searched === 1 ? '' : 's'}).`);
+  } else if (!out.alreadyAvailable.length) {
+    lines.push(`No tool was loaded ${what}.`);
+  }
+  if (out.alreadyAvailable.length) {
+    lines.push(`${out.alreadyAvailable.join(', ')} ${out.alreadyAvailable.length > 1 ? 'are' : 'is'} not deferred: already in your tool list, call ${out.alreadyAvailable.length > 1 ? 'them' : 'it'} directly.`);
+  }
+  for (const miss of out.notFound) {
+    lines.push(`No tool is named "${miss.name}".${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
+  }
+  if (out.failed.length) lines.push(`Could not load ${out.failed.join(', ')}: the code of ${out.failed.length > 1 ? 'their families' : 'its family'} failed to import (see the session's notices).`);
+  if (out.hint) lines.push(out.hint);
+  return lines.join('\n');
+}
+
+/**
+ * The ToolSearch tool with the default ranker; `toolSearch()` puts it in the session.
+ *
+ * @example
+ * ```ts
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:WebFetch' } }]);
+ * ```
+ */
+export const toolSearchTool: AnyTool = createToolSearchTool();
