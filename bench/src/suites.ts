@@ -1,6 +1,14 @@
 import type { BenchSuite } from './_suite.ts';
+import { fsGlobSuite } from './fs_glob_bench.ts';
+import { fsGrepSuite } from './fs_grep_bench.ts';
+import { mcpBridgeSuite } from './mcp_bench.ts';
 import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
 import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
+import { searchLatencySuite } from './search_latency_bench.ts';
+import { searchQualitySuite } from './search_quality_bench.ts';
+import { shellSuite } from './shell_bench.ts';
+import { tokenSavingsSuite } from './token_savings_bench.ts';
+import { webSuite } from './web_bench.ts';
 
 /**
  * Every suite, in the order `pnpm bench` runs them. A new `*_bench.ts` joins here.
@@ -11,7 +19,18 @@ import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
  * ```
  */
 // deno-lint-ignore no-explicit-any -- suites differ in their parameter types
-export const SUITES: readonly BenchSuite<any>[] = [pipelineOverheadSuite, parallelSchedulingSuite];
+export const SUITES: readonly BenchSuite<any>[] = [
+  pipelineOverheadSuite,
+  parallelSchedulingSuite,
+  fsGrepSuite,
+  fsGlobSuite,
+  shellSuite,
+  webSuite,
+  searchQualitySuite,
+  tokenSavingsSuite,
+  searchLatencySuite,
+  mcpBridgeSuite,
+];
 
 /**
  * Finds a suite by name; the file name (`pipeline_overhead_bench`) is accepted too.

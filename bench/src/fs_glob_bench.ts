@@ -1,0 +1,115 @@
+import { rm } from 'node:fs/promises';
+import fg from 'fast-glob';
+import { Bench } from 'tinybench';
+import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
+import { fileTools } from '@toolshed/tool-fs';
+import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
+import { taskRow } from './_task_stats.ts';
+import { makeSearchTree, rgDirect, type SearchTree } from './fs_grep_bench.ts';
+
+/** Sizes and timings of {@linkcode fsGlobSuite}. */
+export interface FsGlobParams {
+  /** Files in the generated tree (besides the ignored ones). */
+  files: number;
+  /** Files per folder. */
+  filesPerDir: number;
+  /** Measuring time per task, in milliseconds. */
+  timeMs: number;
+  /** Minimum measured iterations per task. */
+  iterations: number;
+}
+
+const TASK_FG = 'fast-glob directly (no .gitignore)';
+const TASK_FG_STATS = 'fast-glob directly + stats (no .gitignore)';
+const TASK_RG = 'rg --files directly';
+const TASK_GLOB_RG = 'Glob (ripgrep engine)';
+const TASK_GLOB_JS = 'Glob (JS engine)';
+
+/**
+ * Glob's cost: the Glob tool through a session, with the JS walker (its default) and with
+ * ripgrep's file walk (both honour .gitignore and sort newest first), against fast-glob run
+ * directly (which does not read .gitignore), with and without the mtimes a sort needs, and
+ * `rg --files`, on the same generated tree.
+ *
+ * @example
+ * ```ts
+ * const { summary } = await fsGlobSuite.run({ quick: true });
+ * summary.globOverFastGlob;
+ * ```
+ */
+export const fsGlobSuite: BenchSuite<FsGlobParams> = {
+  name: 'fs_glob',
+  description: 'The Glob tool (ripgrep walk and JS walk, .gitignore honoured, newest first) through a session against fast-glob and rg --files run directly, on a generated tree of 20 000 files.',
+  defaults: {
+    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8 },
+    quick: { files: 2_000, filesPerDir: 50, timeMs: 500, iterations: 3 },
+  },
+  run: runFsGlob,
+};
+
+async function runFsGlob(options: SuiteRunOptions<FsGlobParams>): Promise<SuiteOutcome> {
+  const params = resolveParams(fsGlobSuite, options);
+  const tree = await makeSearchTree(params.files, params.filesPerDir);
+  const sessions: Session[] = [];
+  try {
+    const rgSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'ripgrep' })] });
+    const jsSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'js' })] });
+    sessions.push(rgSession, jsSession);
+    let seq = 0;
+    const pattern = '**/*.ts';
+    const glob = (): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'Glob', input: { pattern } });
+    const fastGlob = () => fg(pattern, { cwd: tree.dir, dot: true, ignore: ['**/.git/**'] });
+
+    const failures: string[] = [];
+    const expectedTs = tree.files.filter((f) => f.endsWith('.ts')).length;
+    const fgCount = (await fastGlob()).length;
+    if (fgCount !== expectedTs + tree.ignoredFiles) failures.push(`fast-glob found ${fgCount} files, expected ${expectedTs + tree.ignoredFiles} (it does not read .gitignore)`);
+    for (const [label, session] of [['ripgrep', rgSession], ['js', jsSession]] as const) {
+      const [result] = await session.run([glob()]);
+      const text = result ? contentToText(result.content) : '';
+      const m = /showing the 100 newest of (\d+) files/.exec(text);
+      if (result?.is_error || !m || Number(m[1]) !== expectedTs) failures.push(`Glob (${label}) did not report ${expectedTs} files: ${text.slice(-200)}`);
+      if (text.includes('vendor/')) failures.push(`Glob (${label}) listed a git-ignored file`);
+    }
+    if (failures.length) return { results: [], summary: {}, failures };
+
+    const bench = new Bench({ name: fsGlobSuite.name, time: params.timeMs, iterations: params.iterations, warmup: true, warmupIterations: 1, throws: true });
+    bench
+      .add(TASK_FG, fastGlob, { async: true })
+      // With the mtimes a newest-first sort needs, which Glob reads and plain fast-glob does not.
+      .add(TASK_FG_STATS, () => fg(pattern, { cwd: tree.dir, dot: true, ignore: ['**/.git/**'], stats: true }), { async: true })
+      .add(TASK_RG, () => rgDirect(['--files', '--hidden', '--no-require-git', '--glob', '!.git', '--glob', '*.ts'], tree.dir), { async: true })
+      .add(TASK_GLOB_RG, () => rgSession.run([glob()]), { async: true })
+      .add(TASK_GLOB_JS, () => jsSession.run([glob()]), { async: true });
+    const rows = (await bench.run()).map((task) => taskRow(task));
+    return { results: rows, summary: summarize(rows, tree), failures };
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await rm(tree.dir, { recursive: true, force: true });
+  }
+}
+
+function summarize(rows: readonly ResultRow[], tree: SearchTree): Record<string, unknown> {
+  const mean = (task: string) => {
+    const row = rows.find((r) => r.task === task);
+    if (!row) throw new Error(`Benchmark task "${task}" has no result row`);
+    return row.meanMs;
+  };
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return {
+    files: tree.files.length,
+    ignoredFiles: tree.ignoredFiles,
+    fastGlobMeanMs: r(mean(TASK_FG)),
+    fastGlobStatsMeanMs: r(mean(TASK_FG_STATS)),
+    rgFilesMeanMs: r(mean(TASK_RG)),
+    globRgMeanMs: r(mean(TASK_GLOB_RG)),
+    globJsMeanMs: r(mean(TASK_GLOB_JS)),
+    // Glob as shipped (the JS walker unless searchEngine is 'ripgrep') over fast-glob run directly.
+    globOverFastGlob: r(mean(TASK_GLOB_JS) / mean(TASK_FG)),
+    // The same against fast-glob asked for the mtimes too: the like-for-like baseline for a sorted result.
+    globOverFastGlobWithStats: r(mean(TASK_GLOB_JS) / mean(TASK_FG_STATS)),
+    globRgOverFastGlob: r(mean(TASK_GLOB_RG) / mean(TASK_FG)),
+    // The JS walk against ripgrep's walk inside Glob: below 1, the JS walker is faster (why it is the default).
+    globJsOverGlobRg: r(mean(TASK_GLOB_JS) / mean(TASK_GLOB_RG)),
+  };
+}

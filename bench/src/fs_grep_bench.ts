@@ -1,0 +1,217 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Bench } from 'tinybench';
+import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
+import { fileTools } from '@toolshed/tool-fs';
+import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
+import { taskRow } from './_task_stats.ts';
+
+/** Sizes and timings of {@linkcode fsGrepSuite}. */
+export interface FsGrepParams {
+  /** Files in the generated tree (besides the ignored ones). */
+  files: number;
+  /** Files per folder. */
+  filesPerDir: number;
+  /** Measuring time per task, in milliseconds. */
+  timeMs: number;
+  /** Minimum measured iterations per task. */
+  iterations: number;
+}
+
+/** What {@linkcode makeSearchTree} made. */
+export interface SearchTree {
+  dir: string;
+  /** Files outside ignored folders, `/`-separated, relative. */
+  files: string[];
+  /** Of them, the files that contain {@linkcode NEEDLE}. */
+  needleFiles: string[];
+  /** Files under the git-ignored `vendor/` folder (which also contain the needle). */
+  ignoredFiles: number;
+}
+
+/** The word one file in fifty contains. */
+export const NEEDLE = 'needleWidget';
+
+/**
+ * Generates a source-like tree for the fs benchmarks: `files` TypeScript and Markdown files of
+ * about 30 lines in folders of `filesPerDir`, one in fifty containing {@linkcode NEEDLE}, plus a
+ * git-ignored `vendor/` folder (a tenth as many files, all containing the needle) that a correct
+ * search leaves out.
+ *
+ * @param files How many searchable files.
+ * @param filesPerDir Files per folder.
+ * @returns The tree.
+ *
+ * @example
+ * ```ts
+ * const tree = await makeSearchTree(20_000, 100);
+ * ```
+ */
+export async function makeSearchTree(files: number, filesPerDir: number): Promise<SearchTree> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-fs-'));
+  await writeFile(path.join(dir, '.gitignore'), 'vendor/\n');
+  const list: string[] = [];
+  const needleFiles: string[] = [];
+  const body = (i: number, needle: boolean) => {
+    const lines: string[] = [];
+    for (let l = 0; l < 30; l++) {
+      lines.push(l === 17 && needle ? `  const w${i} = new ${NEEDLE}(${l});` : `  export function f${i}_${l}(x: number): number { return x * ${l} + ${i % 97}; }`);
+    }
+    return `// file ${i}\n${lines.join('\n')}\n`;
+  };
+  const writes: Promise<void>[] = [];
+  const flush = async () => {
+    await Promise.all(writes.splice(0));
+  };
+  for (let i = 0; i < files; i++) {
+    const folder = `pkg${Math.floor(i / (filesPerDir * 10))}/mod${Math.floor(i / filesPerDir)}`;
+    const name = `${folder}/file${i}.${i % 5 === 0 ? 'md' : 'ts'}`;
+    if (i % filesPerDir === 0) await mkdir(path.join(dir, folder), { recursive: true });
+    const needle = i % 50 === 7;
+    list.push(name);
+    if (needle) needleFiles.push(name);
+    writes.push(writeFile(path.join(dir, name), body(i, needle)));
+    if (writes.length >= 256) await flush();
+  }
+  const ignored = Math.max(1, Math.floor(files / 10));
+  await mkdir(path.join(dir, 'vendor', 'lib'), { recursive: true });
+  for (let i = 0; i < ignored; i++) {
+    writes.push(writeFile(path.join(dir, 'vendor', 'lib', `v${i}.ts`), body(i, true)));
+    if (writes.length >= 256) await flush();
+  }
+  await flush();
+  return { dir, files: list, needleFiles, ignoredFiles: ignored };
+}
+
+/**
+ * Runs ripgrep directly, as a user would from a shell, and returns its stdout lines.
+ *
+ * @param args The arguments.
+ * @param cwd Where to run.
+ * @returns stdout split into lines.
+ * @throws {Error} When rg cannot start or exits with 2.
+ *
+ * @example
+ * ```ts
+ * await rgDirect(['-l', 'needle'], '/tmp/tree');
+ * ```
+ */
+export function rgDirect(args: readonly string[], cwd: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.env.RIPGREP_PATH ?? 'rg', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 2) return reject(new Error(`rg ${args.join(' ')} failed: ${err.trim()}`));
+      resolve(Buffer.concat(out).toString('utf8').split('\n').filter(Boolean));
+    });
+  });
+}
+
+const TASK_RG_FILES = 'rg -l directly';
+const TASK_GREP_RG_FILES = 'Grep files_with_matches (ripgrep engine)';
+const TASK_GREP_JS_FILES = 'Grep files_with_matches (JS engine)';
+const TASK_RG_CONTENT = 'rg -n directly';
+const TASK_GREP_RG_CONTENT = 'Grep content (ripgrep engine)';
+const TASK_GREP_JS_CONTENT = 'Grep content (JS engine)';
+
+/**
+ * Grep's cost: the Grep tool through a session, with its ripgrep engine and with its JS
+ * engine, against `rg` run directly on the same generated tree (20 000 files in a full run),
+ * in files_with_matches and content modes. Results are checked to agree before timing.
+ *
+ * @example
+ * ```ts
+ * const { summary } = await fsGrepSuite.run({ quick: true });
+ * summary.grepOverRg; // how many times slower Grep (ripgrep engine) is than rg itself
+ * ```
+ */
+export const fsGrepSuite: BenchSuite<FsGrepParams> = {
+  name: 'fs_grep',
+  description: 'The Grep tool (ripgrep engine and JS engine) through a session against rg run directly, on a generated tree of 20 000 files.',
+  defaults: {
+    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8 },
+    quick: { files: 2_000, filesPerDir: 50, timeMs: 500, iterations: 3 },
+  },
+  run: runFsGrep,
+};
+
+async function runFsGrep(options: SuiteRunOptions<FsGrepParams>): Promise<SuiteOutcome> {
+  const params = resolveParams(fsGrepSuite, options);
+  const tree = await makeSearchTree(params.files, params.filesPerDir);
+  const sessions: Session[] = [];
+  try {
+    const rgSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'ripgrep' })] });
+    const jsSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'js' })] });
+    sessions.push(rgSession, jsSession);
+    let seq = 0;
+    const grep = (input: Record<string, unknown>): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'Grep', input });
+    const filesInput = { pattern: NEEDLE, head_limit: 0 };
+    const contentInput = { pattern: NEEDLE, output_mode: 'content', head_limit: 0 };
+    // rg as a user runs it: the same flags the tool passes that change what is found.
+    const rgFilesArgs = ['-l', '--hidden', '--no-require-git', '--glob', '!.git', NEEDLE];
+    const rgContentArgs = ['-n', '--hidden', '--no-require-git', '--glob', '!.git', NEEDLE];
+
+    const failures: string[] = [];
+    const expected = [...tree.needleFiles].sort();
+    const direct = (await rgDirect(rgFilesArgs, tree.dir)).sort();
+    if (JSON.stringify(direct) !== JSON.stringify(expected)) failures.push(`rg -l found ${direct.length} files, expected ${expected.length}`);
+    for (const [label, session] of [['ripgrep', rgSession], ['js', jsSession]] as const) {
+      const [result] = await session.run([grep(filesInput)]);
+      const text = result ? contentToText(result.content) : '';
+      const found = text.split('\n').slice(1).sort();
+      if (result?.is_error || JSON.stringify(found) !== JSON.stringify(expected)) {
+        failures.push(`Grep (${label} engine) found ${found.length} files, expected ${expected.length}: ${text.slice(0, 200)}`);
+      }
+      const [content] = await session.run([grep(contentInput)]);
+      const lines = content ? contentToText(content.content).split('\n') : [];
+      if (content?.is_error || lines.length !== expected.length) failures.push(`Grep content (${label} engine) gave ${lines.length} lines, expected ${expected.length}`);
+    }
+    if (failures.length) return { results: [], summary: {}, failures };
+
+    const bench = new Bench({ name: fsGrepSuite.name, time: params.timeMs, iterations: params.iterations, warmup: true, warmupIterations: 1, throws: true });
+    bench
+      .add(TASK_RG_FILES, () => rgDirect(rgFilesArgs, tree.dir), { async: true })
+      .add(TASK_GREP_RG_FILES, () => rgSession.run([grep(filesInput)]), { async: true })
+      .add(TASK_GREP_JS_FILES, () => jsSession.run([grep(filesInput)]), { async: true })
+      .add(TASK_RG_CONTENT, () => rgDirect(rgContentArgs, tree.dir), { async: true })
+      .add(TASK_GREP_RG_CONTENT, () => rgSession.run([grep(contentInput)]), { async: true })
+      .add(TASK_GREP_JS_CONTENT, () => jsSession.run([grep(contentInput)]), { async: true });
+    const rows = (await bench.run()).map((task) => taskRow(task));
+    return { results: rows, summary: summarize(rows, tree), failures };
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await rm(tree.dir, { recursive: true, force: true });
+  }
+}
+
+function summarize(rows: readonly ResultRow[], tree: SearchTree): Record<string, unknown> {
+  const mean = (task: string) => {
+    const row = rows.find((r) => r.task === task);
+    if (!row) throw new Error(`Benchmark task "${task}" has no result row`);
+    return row.meanMs;
+  };
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return {
+    files: tree.files.length,
+    ignoredFiles: tree.ignoredFiles,
+    matchingFiles: tree.needleFiles.length,
+    rgMeanMs: r(mean(TASK_RG_FILES)),
+    grepRgMeanMs: r(mean(TASK_GREP_RG_FILES)),
+    grepJsMeanMs: r(mean(TASK_GREP_JS_FILES)),
+    // Grep (ripgrep engine) over rg itself: what the tool adds (spawn is common to both).
+    grepOverRg: r(mean(TASK_GREP_RG_FILES) / mean(TASK_RG_FILES)),
+    // The JS engine over rg itself, and over Grep's ripgrep engine.
+    jsOverRg: r(mean(TASK_GREP_JS_FILES) / mean(TASK_RG_FILES)),
+    jsOverGrepRg: r(mean(TASK_GREP_JS_FILES) / mean(TASK_GREP_RG_FILES)),
+    content: {
+      grepOverRg: r(mean(TASK_GREP_RG_CONTENT) / mean(TASK_RG_CONTENT)),
+      jsOverRg: r(mean(TASK_GREP_JS_CONTENT) / mean(TASK_RG_CONTENT)),
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, lstat, mkdir, open, readFile, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { hashContent } from '@toolshed/core';
+
+/** Options of {@linkcode writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /**
+   * The content hash the file must still have just before the rename; when it differs, nothing
+   * is written and {@linkcode ConcurrentChangeError} is thrown. Undefined: no check.
+   */
+  expectHash?: string | undefined;
+  /** The file must not exist yet (a create); if it appears meanwhile, nothing is written. @default false */
+  expectMissing?: boolean;
+}
+
+/**
+ * Thrown by {@linkcode writeFileAtomic} when the file changed between the check and the write.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await writeFileAtomic(file, bytes, { expectHash });
+ * } catch (e) {
+ *   if (e instanceof ConcurrentChangeError) console.log('someone else wrote it first');
+ * }
+ * ```
+ */
+export class ConcurrentChangeError extends Error {
+  /**
+   * @param file The path.
+   */
+  constructor(file: string) {
+    super(`${file} was changed by something else while it was being written; nothing was written. Read it again and redo the change.`);
+    this.name = 'ConcurrentChangeError';
+  }
+}
+
+/**
+ * Writes a file atomically: a temp file in the same folder, flushed, given the old file's mode
+ * (and owner, where allowed), then renamed over the target. Through a symlink the link's target
+ * is written and the link kept. Parent folders are created. On any failure the target is left
+ * as it was and the temp file removed.
+ *
+ * @param file The path to write (absolute).
+ * @param data The bytes.
+ * @param options A content hash the file must still have, or that it must not exist.
+ * @returns The path actually written (the symlink's target, when `file` is a link).
+ * @throws {ConcurrentChangeError} When `expectHash`/`expectMissing` no longer hold.
+ * @throws {Error} What the file system reports (no permission, disk full).
+ *
+ * @example
+ * ```ts
+ * await writeFileAtomic('/repo/a.ts', Buffer.from('x'), { expectHash: hashBefore });
+ * ```
+ */
+export async function writeFileAtomic(file: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<string> {
+  const target = await linkTarget(file);
+  const dir = path.dirname(target);
+  await mkdir(dir, { recursive: true });
+  const old = await stat(target).catch(() => undefined);
+  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', old ? old.mode & 0o7777 : 0o666);
+  let renamed = false;
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (old) {
+      // open() applies the umask; the old file's mode is what the user has and must stay.
+      await chmod(temp, old.mode & 0o7777);
+      await chown(temp, old.uid, old.gid).catch(() => undefined);
+    }
+    if (options.expectMissing && (await lstat(target).catch(() => undefined))) throw new ConcurrentChangeError(target);
+    if (options.expectHash !== undefined) {
+      const now = await readFile(target).catch(() => undefined);
+      if (now === undefined || hashContent(now) !== options.expectHash) throw new ConcurrentChangeError(target);
+    }
+    await rename(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) await unlink(temp).catch(() => undefined);
+  }
+  return target;
+}
+
+async function linkTarget(file: string): Promise<string> {
+  try {
+    return await realpath(file);
+  } catch {
+    // A dangling link is written at the place it points to, as `echo > link` would.
+    const st = await lstat(file).catch(() => undefined);
+    if (st?.isSymbolicLink()) {
+      return path.resolve(path.dirname(file), await readlink(file));
+    }
+    return file;
+  }
+}

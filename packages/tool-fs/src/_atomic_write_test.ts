@@ -1,0 +1,52 @@
+import { chmod, lstat, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { hashContent } from '@toolshed/core';
+import { ConcurrentChangeError, writeFileAtomic } from './_atomic_write.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-atomic-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('writeFileAtomic', () => {
+  test('refuses to rename over a file whose content changed since it was checked, and leaves it as it is', async () => {
+    const f = path.join(dir, 'a.txt');
+    await writeFile(f, 'v1');
+    const expected = hashContent('v1');
+    await writeFile(f, 'v2 from elsewhere');
+    await expect(writeFileAtomic(f, Buffer.from('mine'), { expectHash: expected })).rejects.toBeInstanceOf(ConcurrentChangeError);
+    expect(await readFile(f, 'utf8')).toBe('v2 from elsewhere');
+    expect(await readdir(dir)).toEqual(['a.txt']);
+  });
+
+  test('refuses to create a file that appeared meanwhile', async () => {
+    const f = path.join(dir, 'new.txt');
+    await writeFile(f, 'someone was first');
+    await expect(writeFileAtomic(f, Buffer.from('mine'), { expectMissing: true })).rejects.toThrow(/changed by something else/);
+    expect(await readFile(f, 'utf8')).toBe('someone was first');
+  });
+
+  test('keeps the mode of the file it replaces and writes through a symlink', async () => {
+    const target = path.join(dir, 't.sh');
+    await writeFile(target, 'old');
+    await chmod(target, 0o711);
+    await symlink('t.sh', path.join(dir, 'link'));
+    const written = await writeFileAtomic(path.join(dir, 'link'), Buffer.from('new'));
+    expect(written).toBe(await realpath(target));
+    expect((await stat(target)).mode & 0o777).toBe(0o711);
+    expect((await lstat(path.join(dir, 'link'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(target, 'utf8')).toBe('new');
+  });
+
+  test('a write that fails (a file where a folder should be) throws and leaves nothing behind', async () => {
+    await writeFile(path.join(dir, 'plain'), 'x');
+    await expect(writeFileAtomic(path.join(dir, 'plain', 'f.txt'), Buffer.from('y'))).rejects.toThrow(/EEXIST|ENOTDIR/);
+    expect(await readdir(dir)).toEqual(['plain']);
+    expect(await readFile(path.join(dir, 'plain'), 'utf8')).toBe('x');
+  });
+});

@@ -1,0 +1,165 @@
+import type { ContentBlock, ImageBlock } from '@toolshed/core';
+
+/** One cell of a Jupyter notebook (nbformat 4), as far as the file tools look at it. */
+export interface NotebookCell {
+  cell_type: 'code' | 'markdown' | 'raw' | string;
+  id?: string;
+  source: string | string[];
+  metadata?: Record<string, unknown>;
+  outputs?: NotebookOutput[];
+  execution_count?: number | null;
+  [key: string]: unknown;
+}
+
+/** One output of a code cell. */
+export interface NotebookOutput {
+  output_type: 'stream' | 'execute_result' | 'display_data' | 'error' | string;
+  text?: string | string[];
+  data?: Record<string, string | string[] | unknown>;
+  ename?: string;
+  evalue?: string;
+  traceback?: string[];
+  [key: string]: unknown;
+}
+
+/** A notebook file's JSON. */
+export interface Notebook {
+  cells: NotebookCell[];
+  metadata?: Record<string, unknown>;
+  nbformat?: number;
+  nbformat_minor?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Parses a notebook's text.
+ *
+ * @param text The file's text.
+ * @param file The path, for messages.
+ * @returns The notebook.
+ * @throws {SyntaxError} When the text is not JSON or has no `cells` list (the message names the file).
+ *
+ * @example
+ * ```ts
+ * parseNotebook('{"cells":[],"metadata":{},"nbformat":4,"nbformat_minor":5}', 'a.ipynb').cells; // []
+ * ```
+ */
+export function parseNotebook(text: string, file: string): Notebook {
+  let nb: unknown;
+  try {
+    nb = JSON.parse(text);
+  } catch (e) {
+    throw new SyntaxError(`${file} is not a valid notebook: its JSON does not parse (${(e as Error).message}).`);
+  }
+  if (!nb || typeof nb !== 'object' || !Array.isArray((nb as Notebook).cells)) {
+    throw new SyntaxError(`${file} is not a valid notebook: it has no "cells" list.`);
+  }
+  return nb as Notebook;
+}
+
+/**
+ * The text of a `source` or `text` field, which nbformat allows as a string or a list of lines.
+ *
+ * @param value The field.
+ * @returns The joined text.
+ *
+ * @example
+ * ```ts
+ * joinSource(['a\n', 'b']); // 'a\nb'
+ * ```
+ */
+export function joinSource(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((v) => String(v)).join('');
+  return '';
+}
+
+/**
+ * Finds a cell by its `id`, or by position (`"3"` or `"cell-3"`, 0-based) for notebooks whose
+ * cells have no ids.
+ *
+ * @param nb The notebook.
+ * @param cellId The id or position.
+ * @returns The index, or -1.
+ *
+ * @example
+ * ```ts
+ * findCell(nb, 'cell-0'); // 0
+ * ```
+ */
+export function findCell(nb: Notebook, cellId: string): number {
+  const byId = nb.cells.findIndex((c) => c.id === cellId);
+  if (byId !== -1) return byId;
+  const m = /^(?:cell-)?(\d+)$/.exec(cellId);
+  if (m) {
+    const index = Number(m[1]);
+    if (index < nb.cells.length) return index;
+  }
+  return -1;
+}
+
+// deno-lint-ignore no-control-regex -- ANSI colour codes in tracebacks
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const MAX_OUTPUT_CHARS = 10_000;
+
+/**
+ * Renders a notebook for Read: each cell with its id, type and source, then its outputs as text,
+ * and images in outputs as image blocks.
+ *
+ * @param nb The notebook.
+ * @returns The content blocks.
+ *
+ * @example
+ * ```ts
+ * renderNotebook(nb)[0]; // { type: 'text', text: '<cell id="a1" type="code" index="0">\nprint(1)\n</cell>…' }
+ * ```
+ */
+export function renderNotebook(nb: Notebook): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  let text = '';
+  const flush = () => {
+    if (text) blocks.push({ type: 'text', text });
+    text = '';
+  };
+  nb.cells.forEach((cell, index) => {
+    const id = cell.id ?? `cell-${index}`;
+    text += `<cell id="${id}" type="${cell.cell_type}" index="${index}">\n${joinSource(cell.source)}\n</cell>\n`;
+    for (const output of cell.outputs ?? []) {
+      const rendered = outputText(output);
+      if (rendered) text += `<output of="${id}">\n${clip(rendered)}\n</output>\n`;
+      const image = outputImage(output);
+      if (image) {
+        flush();
+        blocks.push(image);
+      }
+    }
+  });
+  flush();
+  if (blocks.length === 0) blocks.push({ type: 'text', text: '(the notebook has no cells)' });
+  return blocks;
+}
+
+function outputText(output: NotebookOutput): string {
+  if (output.output_type === 'stream') return joinSource(output.text);
+  if (output.output_type === 'error') {
+    const trace = (output.traceback ?? []).join('\n').replace(ANSI, '');
+    return `${output.ename ?? 'Error'}: ${output.evalue ?? ''}${trace ? `\n${trace}` : ''}`;
+  }
+  const data = output.data ?? {};
+  if ('text/plain' in data) return joinSource(data['text/plain']);
+  if ('text/markdown' in data) return joinSource(data['text/markdown']);
+  return '';
+}
+
+function outputImage(output: NotebookOutput): ImageBlock | undefined {
+  const data = output.data ?? {};
+  for (const mediaType of ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const) {
+    const value = data[mediaType];
+    if (value !== undefined) return { type: 'image', source: { type: 'base64', media_type: mediaType, data: joinSource(value).replace(/\s+/g, '') } };
+  }
+  return undefined;
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_OUTPUT_CHARS ? text : `${text.slice(0, MAX_OUTPUT_CHARS)}\n… [output truncated: ${text.length} characters]`;
+}

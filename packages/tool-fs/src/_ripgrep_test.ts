@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { findRipgrep, runRipgrep } from './_ripgrep.ts';
+import { resolveSearchEngine } from './_search_engine.ts';
+
+describe('findRipgrep', () => {
+  test('RIPGREP_PATH wins when it is executable, and a wrong one finds nothing', () => {
+    expect(findRipgrep({ RIPGREP_PATH: '/usr/bin/rg', PATH: '' })).toBe('/usr/bin/rg');
+    expect(findRipgrep({ RIPGREP_PATH: '/nonexistent/rg', PATH: '/usr/bin' })).toBeUndefined();
+  });
+
+  test('without RIPGREP_PATH it looks on PATH', () => {
+    expect(findRipgrep({ PATH: '/nonexistent:/usr/bin' })).toBe('/usr/bin/rg');
+    expect(findRipgrep({ PATH: '/nonexistent' })).toBeUndefined();
+  });
+});
+
+describe('resolveSearchEngine', () => {
+  test('"js" always gives the JS engine, and an explicit ripgrepPath is used as given', () => {
+    expect(resolveSearchEngine({ searchEngine: 'js' })).toEqual({ kind: 'js' });
+    expect(resolveSearchEngine({ ripgrepPath: '/opt/rg' })).toEqual({ kind: 'ripgrep', path: '/opt/rg' });
+  });
+});
+
+describe('runRipgrep', () => {
+  test('returns exit code and output of a real ripgrep run, and is killed by an abort', async () => {
+    const run = await runRipgrep('/usr/bin/rg', ['--version'], { cwd: '/' });
+    expect(run.code).toBe(0);
+    expect(run.stdout.toString()).toMatch(/^ripgrep /);
+  });
+
+  test('an abort kills a ripgrep that would never finish (blocked on a FIFO)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-rg-'));
+    try {
+      execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+      const controller = new AbortController();
+      const running = runRipgrep('/usr/bin/rg', ['x', 'fifo'], { cwd: dir, signal: controller.signal });
+      controller.abort(new Error('stop'));
+      await expect(running).rejects.toThrow('stop');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { contentToText, createSession, type PermissionOptions, type Session, type ToolResultBlock } from '@toolshed/core';
+import { fileTools, type FileToolsOptions } from './family.ts';
+
+/** A temp folder and a session on it, for tests. */
+export interface TestBench {
+  dir: string;
+  session: Session;
+  /** Runs one call; returns its text, error flag and raw block. */
+  call(name: string, input: unknown): Promise<{ text: string; isError: boolean; block: ToolResultBlock }>;
+  /** Removes the folder and closes the session. */
+  cleanup(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * Makes a real temp folder (symlinks resolved) and a session with the fs family on it, in
+ * `acceptEdits` mode so writes inside the folder are allowed.
+ *
+ * @param options The family's options and the session's permissions.
+ * @returns The bench.
+ *
+ * @example
+ * ```ts
+ * const bench = await makeBench();
+ * const { text } = await bench.call('Read', { file_path: 'a.txt' });
+ * await bench.cleanup();
+ * ```
+ */
+export async function makeBench(options: { family?: FileToolsOptions; permissions?: PermissionOptions } = {}): Promise<TestBench> {
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-fs-')));
+  const session = await createSession({
+    cwd: dir,
+    families: [fileTools(options.family ?? {})],
+    permissions: options.permissions ?? { mode: 'acceptEdits' },
+    stateDir: path.join(dir, '.state'),
+  });
+  return {
+    dir,
+    session,
+    async call(name, input) {
+      const [block] = await session.run([{ type: 'tool_use', id: `t${++counter}`, name, input }]);
+      return { text: contentToText(block!.content), isError: block!.is_error === true, block: block! };
+    },
+    async cleanup() {
+      await session.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

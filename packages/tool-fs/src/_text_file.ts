@@ -1,0 +1,130 @@
+/** How a text file's bytes are laid out, so an edit can write them back the same way. */
+export interface TextFormat {
+  /** The encoding, told by the byte order mark; UTF-8 without one. */
+  encoding: 'utf8' | 'utf16le';
+  /** The file starts with a byte order mark. */
+  bom: boolean;
+  /** The file's dominant line ending (`\r\n` when most of its line breaks are CRLF). */
+  lineEnding: '\n' | '\r\n';
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const UTF16LE_BOM = Buffer.from([0xff, 0xfe]);
+
+/** How many leading bytes are looked at for NUL bytes (git and ripgrep look at about as many). */
+const BINARY_SNIFF_BYTES = 8192;
+
+/**
+ * Whether bytes look binary: a NUL byte near the start, unless a UTF-16 byte order mark
+ * explains the NULs.
+ *
+ * @param bytes The file's bytes (or its first chunk).
+ * @returns True for binary content.
+ *
+ * @example
+ * ```ts
+ * isBinary(Buffer.from('a\0b')); // true
+ * ```
+ */
+export function isBinary(bytes: Uint8Array): boolean {
+  if (startsWith(bytes, UTF16LE_BOM)) return false;
+  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/**
+ * Decodes a text file's bytes, dropping a byte order mark, and tells its format.
+ *
+ * @param bytes The file's bytes.
+ * @returns The text (line endings as they are) and its {@linkcode TextFormat}.
+ *
+ * @example
+ * ```ts
+ * decodeText(Buffer.from('\uFEFFa\r\nb\r\n')).format; // { encoding: 'utf8', bom: true, lineEnding: '\r\n' }
+ * ```
+ */
+export function decodeText(bytes: Buffer): { text: string; format: TextFormat } {
+  let encoding: TextFormat['encoding'] = 'utf8';
+  let bom = false;
+  let body = bytes;
+  if (startsWith(bytes, UTF8_BOM)) {
+    bom = true;
+    body = bytes.subarray(3);
+  } else if (startsWith(bytes, UTF16LE_BOM)) {
+    bom = true;
+    encoding = 'utf16le';
+    body = bytes.subarray(2);
+  }
+  const text = body.toString(encoding);
+  return { text, format: { encoding, bom, lineEnding: dominantLineEnding(text) } };
+}
+
+/**
+ * Encodes text back into the layout it was read in (byte order mark and encoding; line endings
+ * are the caller's, since edits keep them in the text itself).
+ *
+ * @param text The text.
+ * @param format The format from {@linkcode decodeText}.
+ * @returns The bytes to write.
+ *
+ * @example
+ * ```ts
+ * encodeText('a', { encoding: 'utf8', bom: true, lineEnding: '\n' }); // <Buffer ef bb bf 61>
+ * ```
+ */
+export function encodeText(text: string, format: Pick<TextFormat, 'encoding' | 'bom'>): Buffer {
+  const body = Buffer.from(text, format.encoding);
+  if (!format.bom) return body;
+  return Buffer.concat([format.encoding === 'utf8' ? UTF8_BOM : UTF16LE_BOM, body]);
+}
+
+/**
+ * The line ending most of the text's line breaks use; `\n` for text without any.
+ *
+ * @param text The text.
+ * @returns `\r\n` or `\n`.
+ *
+ * @example
+ * ```ts
+ * dominantLineEnding('a\r\nb\r\nc\n'); // '\r\n'
+ * ```
+ */
+export function dominantLineEnding(text: string): '\n' | '\r\n' {
+  let crlf = 0;
+  let lf = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > lf ? '\r\n' : '\n';
+}
+
+/**
+ * Splits text into lines the way `cat -n` counts them: on `\n`, a `\r` before it dropped, and
+ * no empty last line for a final newline.
+ *
+ * @param text The text.
+ * @returns The lines.
+ *
+ * @example
+ * ```ts
+ * splitLines('a\r\nb\n'); // ['a', 'b']
+ * ```
+ */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.endsWith('\r')) lines[i] = line.slice(0, -1);
+  }
+  return lines;
+}
+
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest';
+import { applyReplacements, findReplacements, lineOf, noMatchMessage, straightenQuotes } from './_match.ts';
+
+describe('findReplacements', () => {
+  test('an exact match wins over the fallbacks', () => {
+    expect(findReplacements('a "b" c', '"b"', '"x"', false)).toEqual({ kind: 'ok', how: 'exact', replacements: [{ index: 2, length: 3, text: '"x"' }] });
+  });
+
+  test('straight quotes in old_string match curly ones, and the replacement takes the curly style, apostrophes included', () => {
+    const text = 'He said ‘it’s “fine”’.';
+    const result = findReplacements(text, `'it's "fine"'`, `'it's "great"'`, false);
+    expect(result.kind).toBe('ok');
+    if (result.kind !== 'ok') return;
+    expect(applyReplacements(text, result.replacements)).toBe('He said ‘it’s “great”’.');
+  });
+
+  test('LF in old_string matches the CRLF of the file', () => {
+    const result = findReplacements('a\r\nb\r\n', 'a\nb', 'a\r\nB', false);
+    expect(result).toMatchObject({ kind: 'ok', how: 'line endings' });
+  });
+
+  test('several matches without replace_all report the count and lines; with it, every one is replaced', () => {
+    expect(findReplacements('x\ny\nx\n', 'x', 'z', false)).toEqual({ kind: 'many', count: 2, lines: [1, 3] });
+    const all = findReplacements('x\ny\nx\n', 'x', 'z', true);
+    expect(all.kind === 'ok' && applyReplacements('x\ny\nx\n', all.replacements)).toBe('z\ny\nz\n');
+  });
+
+  test('nothing similar gives none', () => {
+    expect(findReplacements('abc', 'xyz', 'q', false)).toEqual({ kind: 'none' });
+  });
+});
+
+describe('helpers', () => {
+  test('straightenQuotes keeps the length, so indices carry over', () => {
+    const s = '“a” ‘b’';
+    expect(straightenQuotes(s)).toBe('"a" \'b\'');
+    expect(straightenQuotes(s).length).toBe(s.length);
+  });
+
+  test('lineOf counts 1-based lines', () => {
+    expect(lineOf('a\nb\nc', 0)).toBe(1);
+    expect(lineOf('a\nb\nc', 4)).toBe(3);
+  });
+
+  test('noMatchMessage says when nothing in the file resembles old_string', () => {
+    expect(noMatchMessage('alpha\nbeta\n', 'zzzz qqqq', '/f')).toContain('Nothing in the file resembles it');
+  });
+
+  test('noMatchMessage finds the closest region in a large file quickly by shared lines', () => {
+    const lines = Array.from({ length: 50_000 }, (_, i) => `const v${i} = ${i};`);
+    lines[31_000] = 'function target() {';
+    lines[31_001] = '  return 42;';
+    const message = noMatchMessage(lines.join('\n'), 'function target() {\n  return 41;', '/big.ts');
+    expect(message).toContain('The closest region is lines 31001-31002');
+  });
+});

@@ -1,0 +1,194 @@
+import type { Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
+import { writeFileAtomic } from '../_atomic_write.ts';
+import { checkReadFirst, recordWrite } from '../_freshness.ts';
+import { withPathLock } from '../_path_lock.ts';
+import { canonicalPath, deviceByName, missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
+import { decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
+import { applyReplacements, findReplacements, lineOf, noMatchMessage } from './_match.ts';
+import { numberLines } from '../read/_text.ts';
+
+/** Input of {@linkcode editTool}: Claude Code's fields. */
+export const editInput = z.strictObject({
+  file_path: z.string().min(1).describe('The path of the file to change (absolute, or relative to the working directory)'),
+  old_string: z.string().describe('The exact text to replace; empty only to create a new file'),
+  new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false: it must occur exactly once)'),
+});
+
+/** What {@linkcode editTool} returns. */
+export interface EditOutput {
+  filePath: string;
+  /** The file did not exist and was created (empty old_string). */
+  created: boolean;
+  replacements: number;
+  /** How old_string was found: exactly, by the file's line endings, with quotes straightened, or without copied line numbers. */
+  matchedBy: 'exact' | 'line endings' | 'quotes' | 'line numbers' | 'create';
+  /** Numbered lines around the change in the new file. */
+  snippet: string;
+}
+
+/** Files over this many bytes are not edited in memory. */
+const MAX_EDIT_BYTES = 256 * 1024 * 1024;
+
+const DESCRIPTION = `Performs an exact string replacement in a file.
+
+- Read the file first in this session: Edit refuses a file you have not read, or that changed on disk since you read it (then Read it again). After reading only part of a long file (offset/limit), you can edit within the lines you read.
+- old_string must match the file exactly, including whitespace and indentation. Copy it from Read's output without the line-number prefix (spaces, the number, a tab).
+- old_string must occur exactly once, or set replace_all to true to change every occurrence (useful for renaming). If it occurs several times, include more surrounding lines to make it unique.
+- If old_string is not found, the error shows the closest region of the file and how it differs, so you can fix old_string.
+- Curly quotes in the file match straight quotes in old_string; the file keeps its own quote style. Line endings (CRLF), a byte order mark, the final newline and the file mode are kept.
+- An empty old_string creates a new file with new_string as its content. For notebooks (.ipynb) use NotebookEdit; to rewrite a whole file use Write.`;
+
+/** A planned edit: everything needed to write, or why it cannot be done. */
+type EditPlan =
+  | { ok: false; message: string }
+  | {
+    ok: true;
+    abs: string;
+    key: string;
+    /** The bytes the file had when planned; undefined for a create. */
+    before: Buffer | undefined;
+    newText: string;
+    newBytes: Buffer;
+    replacements: number;
+    matchedBy: EditOutput['matchedBy'];
+    firstLine: number;
+    lastLine: number;
+  };
+
+/**
+ * Replaces an exact string in a file the session has read: keeps line endings, BOM, final
+ * newline and mode, writes atomically, and refuses a file that changed on disk since it was read
+ * (judged by content, not mtime).
+ *
+ * @example
+ * ```ts
+ * await session.run([{ type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'a.ts', old_string: 'foo', new_string: 'bar' } }]);
+ * ```
+ */
+export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof editInput, EditOutput>({
+  name: 'Edit',
+  searchHint: 'edit a file, replace text, modify code, change string',
+  description: DESCRIPTION,
+  inputSchema: editInput,
+  inputExamples: [{ file_path: 'src/main.ts', old_string: 'const retries = 3;', new_string: 'const retries = 5;' }],
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  getToolUseSummary: (input) => input.file_path,
+  permissionSuggestions: (input) => [`Edit(${input.file_path.startsWith('/') ? '/' : './'}${input.file_path.replace(/^\.?\//, '')})`, 'Edit'],
+  resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
+  async validateInput(input, ctx) {
+    if (input.old_string === input.new_string) {
+      return { result: false, message: 'old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.' };
+    }
+    if (path.extname(input.file_path).toLowerCase() === '.ipynb') {
+      return { result: false, message: `${input.file_path} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.` };
+    }
+    const plan = await planEdit(input, ctx);
+    return plan.ok ? { result: true } : { result: false, message: plan.message };
+  },
+  mapResult(output) {
+    if (output.created) return `Created ${output.filePath}:\n${output.snippet}`;
+    const what = output.replacements === 1 ? '' : ` (${output.replacements} occurrences replaced)`;
+    const how = output.matchedBy === 'quotes' ? ' old_string matched after straightening curly quotes; the file kept its quote style.' : output.matchedBy === 'line numbers' ? ' old_string matched after removing the line-number prefixes copied from Read.' : '';
+    return `The file ${output.filePath} has been updated${what}.${how} Here is the result of running \`cat -n\` on a snippet of the edited file:\n${output.snippet}`;
+  },
+  renderResult: (output) => (output.created ? `Created ${output.filePath}` : `Updated ${output.filePath} (${output.replacements} replacement${output.replacements === 1 ? '' : 's'})`),
+  async call(input, ctx) {
+    const key = await canonicalPath(toAbsolute(input.file_path, ctx.cwd));
+    return withPathLock(key, async () => {
+      // Planned again under the lock: the file may have changed since validateInput looked.
+      const plan = await planEdit(input, ctx);
+      if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
+      const written = await writeFileAtomic(plan.abs, plan.newBytes, plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) });
+      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
+      const lines = splitLines(plan.newText);
+      const from = Math.max(1, plan.firstLine - 4);
+      const to = Math.min(lines.length, plan.lastLine + 4, from + 59);
+      const output: EditOutput = {
+        filePath: plan.abs,
+        created: plan.before === undefined,
+        replacements: plan.replacements,
+        matchedBy: plan.matchedBy,
+        snippet: numberLines(lines.slice(from - 1, to), from),
+      };
+      return { data: output };
+    });
+  },
+});
+
+async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Promise<EditPlan> {
+  const abs = toAbsolute(input.file_path, ctx.cwd);
+  const fail = (message: string): EditPlan => ({ ok: false, message });
+  const device = deviceByName(abs);
+  if (device) return fail(`Cannot edit ${abs}: it is ${device}, not a regular file.`);
+  const key = await canonicalPath(abs);
+  let st: Stats;
+  try {
+    st = await stat(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(`Cannot edit ${abs}: ${(e as Error).message}`);
+    if (input.old_string !== '') return fail(`${await missingFileMessage(abs, ctx.cwd)} To create a file, use Write, or Edit with an empty old_string.`);
+    const newBytes = Buffer.from(input.new_string, 'utf8');
+    const lineCount = Math.max(1, splitLines(input.new_string).length);
+    return { ok: true, abs, key, before: undefined, newText: input.new_string, newBytes, replacements: 1, matchedBy: 'create', firstLine: 1, lastLine: lineCount };
+  }
+  if (st.isDirectory()) return fail(`${abs} is a directory; Edit changes files.`);
+  const special = specialKind(st);
+  if (special) return fail(`Cannot edit ${abs}: it is ${special}, not a regular file.`);
+  if (st.size > MAX_EDIT_BYTES) return fail(`${abs} is ${(st.size / 1048576).toFixed(0)} MB; Edit changes files up to ${MAX_EDIT_BYTES / 1048576} MB. Use a stream editor (sed) through Bash.`);
+  const before = await readFile(abs);
+  if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
+  const fresh = checkReadFirst(ctx.fileState, key, before, st);
+  if (!fresh.ok) return fail(fresh.message);
+  const { text, format } = decodeText(before);
+  const newString = format.lineEnding === '\r\n' ? input.new_string.replace(/\r?\n/g, '\r\n') : input.new_string;
+
+  if (input.old_string === '') {
+    if (text !== '') return fail(`old_string is empty but ${abs} already has content. Give the text to replace in old_string, or use Write to replace the whole file.`);
+    return finish(abs, key, before, format, newString, 1, 'create', 1, Math.max(1, splitLines(newString).length));
+  }
+  const match = findReplacements(text, input.old_string, newString, input.replace_all === true);
+  if (match.kind === 'none') return fail(noMatchMessage(text, input.old_string, abs));
+  if (match.kind === 'many') {
+    const shown = match.lines.slice(0, 20).join(', ') + (match.lines.length > 20 ? ', …' : '');
+    return fail(`old_string occurs ${match.count} times in ${abs} (lines ${shown}). Add surrounding lines to old_string so it matches one place, or set replace_all to true to change all of them.`);
+  }
+  const first = match.replacements[0]!;
+  const last = match.replacements[match.replacements.length - 1]!;
+  if (fresh.partial) {
+    const from = fresh.entry.offset ?? 1;
+    const to = from + (fresh.entry.limit ?? 0) - 1;
+    for (const r of match.replacements) {
+      const a = lineOf(text, r.index);
+      const b = lineOf(text, r.index + Math.max(0, r.length - 1));
+      if (a < from || b > to) {
+        return fail(`You read only lines ${from}-${to} of ${abs}, and old_string is at lines ${a}-${b}. Read that part of the file (offset=${Math.max(1, a - 20)}) before editing it.`);
+      }
+    }
+  }
+  const newText = applyReplacements(text, match.replacements);
+  const firstLine = lineOf(newText, first.index);
+  const shift = match.replacements.slice(0, -1).reduce((sum, r) => sum + r.text.length - r.length, 0);
+  const lastLine = lineOf(newText, last.index + shift + Math.max(0, last.text.length - 1));
+  return finish(abs, key, before, format, newText, match.replacements.length, match.how, firstLine, lastLine);
+}
+
+function finish(
+  abs: string,
+  key: string,
+  before: Buffer,
+  format: TextFormat,
+  newText: string,
+  replacements: number,
+  matchedBy: EditOutput['matchedBy'],
+  firstLine: number,
+  lastLine: number,
+): EditPlan {
+  return { ok: true, abs, key, before, newText, newBytes: encodeText(newText, format), replacements, matchedBy, firstLine, lastLine };
+}

@@ -1,0 +1,301 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { makeBench, type TestBench } from '../_test_session.ts';
+
+let bench: TestBench;
+beforeEach(async () => {
+  bench = await makeBench();
+});
+afterEach(async () => {
+  await bench.cleanup();
+});
+
+const file = (name: string) => path.join(bench.dir, name);
+async function put(name: string, content: string | Buffer): Promise<void> {
+  await mkdir(path.dirname(file(name)), { recursive: true });
+  await writeFile(file(name), content);
+}
+async function readThenEdit(name: string, input: Record<string, unknown>) {
+  const read = await bench.call('Read', { file_path: name });
+  expect(read.isError).toBe(false);
+  return bench.call('Edit', { file_path: name, ...input });
+}
+
+describe('Edit read-first and staleness rules', () => {
+  test('Edit refuses a file that was not read in this session', async () => {
+    await put('a.ts', 'const a = 1;\n');
+    const { text, isError } = await bench.call('Edit', { file_path: 'a.ts', old_string: '1', new_string: '2' });
+    expect(isError).toBe(true);
+    expect(text).toContain('File has not been read yet');
+    expect(await readFile(file('a.ts'), 'utf8')).toBe('const a = 1;\n');
+  });
+
+  test('Edit refuses a file whose content changed on disk since it was read', async () => {
+    await put('a.ts', 'const a = 1;\n');
+    await bench.call('Read', { file_path: 'a.ts' });
+    execFileSync(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(file('a.ts'))}, 'const a = 100;\\n')`]);
+    const { text, isError } = await bench.call('Edit', { file_path: 'a.ts', old_string: 'const a', new_string: 'let a' });
+    expect(isError).toBe(true);
+    expect(text).toContain('changed on disk since it was read');
+    expect(text).toContain('Read it again');
+    expect(await readFile(file('a.ts'), 'utf8')).toBe('const a = 100;\n');
+  });
+
+  test('Edit accepts a file whose mtime changed but whose content did not (a touch or a formatter)', async () => {
+    await put('a.ts', 'const a = 1;\n');
+    await bench.call('Read', { file_path: 'a.ts' });
+    const later = new Date(Date.now() + 60_000);
+    await utimes(file('a.ts'), later, later);
+    const { isError } = await bench.call('Edit', { file_path: 'a.ts', old_string: '1', new_string: '2' });
+    expect(isError).toBe(false);
+    expect(await readFile(file('a.ts'), 'utf8')).toBe('const a = 2;\n');
+  });
+
+  test('a second Edit needs no new Read: the first one updated the file-state cache', async () => {
+    await put('a.ts', 'a\nb\n');
+    await readThenEdit('a.ts', { old_string: 'a', new_string: 'A' });
+    const second = await bench.call('Edit', { file_path: 'a.ts', old_string: 'b', new_string: 'B' });
+    expect(second.isError).toBe(false);
+    expect(await readFile(file('a.ts'), 'utf8')).toBe('A\nB\n');
+  });
+
+  test('after a partial Read, Edit works inside the lines read and refuses outside them', async () => {
+    await put('p.txt', Array.from({ length: 100 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await bench.call('Read', { file_path: 'p.txt', offset: 1, limit: 10 });
+    const inside = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 5\n', new_string: 'row five\n' });
+    expect(inside.isError).toBe(false);
+    await bench.call('Read', { file_path: 'p.txt', offset: 1, limit: 10 });
+    const outside = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 50\n', new_string: 'row fifty\n' });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toContain('You read only lines 1-10');
+    expect(outside.text).toContain('lines 50-50');
+  });
+
+  test('two sessions editing one file: the second is refused as stale, no change is merged or lost', async () => {
+    await put('shared.txt', 'value = 1\n');
+    const other = await makeBench({ permissions: { mode: 'acceptEdits', additionalDirectories: [bench.dir] } });
+    try {
+      const shared = file('shared.txt');
+      expect((await bench.call('Read', { file_path: shared })).isError).toBe(false);
+      expect((await other.call('Read', { file_path: shared })).isError).toBe(false);
+      const [a, b] = await Promise.all([
+        bench.call('Edit', { file_path: shared, old_string: 'value = 1', new_string: 'value = 2' }),
+        other.call('Edit', { file_path: shared, old_string: 'value = 1', new_string: 'value = 3' }),
+      ]);
+      expect([a.isError, b.isError].sort()).toEqual([false, true]);
+      const loser = a.isError ? a : b;
+      expect(loser.text).toMatch(/changed on disk|was changed by something else/);
+      const final = await readFile(shared, 'utf8');
+      expect(final).toBe(a.isError ? 'value = 3\n' : 'value = 2\n');
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  test('Edit racing a real external writer never reports success over content it did not read', async () => {
+    await put('race.txt', 'n = 0\n');
+    const writer = `const fs=require('fs');for(let i=1;i<=400;i++){fs.writeFileSync(${JSON.stringify(file('race.txt'))}, 'n = '+i+'\\n')}`;
+    const child = (await import('node:child_process')).spawn(process.execPath, ['-e', writer]);
+    const done = new Promise((resolve) => child.on('exit', resolve));
+    const outcomes: string[] = [];
+    for (let k = 0; k < 15; k++) {
+      const read = await bench.call('Read', { file_path: 'race.txt' });
+      const m = /n = (\d+)/.exec(read.text);
+      if (!m) continue; // an empty file caught between truncate and write, or the unchanged stub
+      const edit = await bench.call('Edit', { file_path: 'race.txt', old_string: `n = ${m[1]}\n`, new_string: `n = ${m[1]} edited\n` });
+      outcomes.push(edit.isError ? 'refused' : 'ok');
+      if (edit.isError) expect(edit.text).toMatch(/changed on disk|changed by something else|not found|not been read|is empty/);
+    }
+    await done;
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect((await readdir(bench.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(await readFile(file('race.txt'), 'utf8')).toMatch(/^n = \d+( edited)?\n$/);
+  });
+});
+
+describe('Edit matching', () => {
+  test('Edit replaces an exact string and returns a numbered snippet of the changed region', async () => {
+    await put('a.ts', 'line1\nline2\nconst x = 1;\nline4\n');
+    const { text, isError } = await readThenEdit('a.ts', { old_string: 'const x = 1;', new_string: 'const x = 2;' });
+    expect(isError).toBe(false);
+    expect(text).toContain('has been updated');
+    expect(text).toContain('     3\tconst x = 2;');
+    expect(text).toContain('     1\tline1');
+  });
+
+  test('Edit with several matches and no replace_all says how many and on which lines', async () => {
+    await put('m.ts', 'foo\nbar\nfoo\nbaz\nfoo\n');
+    const { text, isError } = await readThenEdit('m.ts', { old_string: 'foo', new_string: 'qux' });
+    expect(isError).toBe(true);
+    expect(text).toContain('old_string occurs 3 times');
+    expect(text).toContain('(lines 1, 3, 5)');
+    expect(await readFile(file('m.ts'), 'utf8')).toBe('foo\nbar\nfoo\nbaz\nfoo\n');
+  });
+
+  test('Edit with replace_all replaces every occurrence', async () => {
+    await put('m.ts', 'foo\nbar\nfoo\n');
+    const { text } = await readThenEdit('m.ts', { old_string: 'foo', new_string: 'qux', replace_all: true });
+    expect(text).toContain('2 occurrences replaced');
+    expect(await readFile(file('m.ts'), 'utf8')).toBe('qux\nbar\nqux\n');
+  });
+
+  test('Edit with no match shows the closest region with line numbers and a diff against old_string', async () => {
+    await put('c.ts', 'import x;\n\nfunction add(a, b) {\n  return a + b;\n}\n\nexport { add };\n');
+    const { text, isError } = await readThenEdit('c.ts', { old_string: 'function add(a, b) {\n  return a - b;\n}', new_string: 'nope' });
+    expect(isError).toBe(true);
+    expect(text).toContain('old_string was not found');
+    expect(text).toContain('The closest region is lines 3-5');
+    expect(text).toContain('-    4   return a + b;');
+    expect(text).toContain('+        return a - b;');
+  });
+
+  test('a whitespace-only difference is shown with visible whitespace', async () => {
+    await put('w.py', 'def f():\n\treturn 1\n');
+    const { text } = await readThenEdit('w.py', { old_string: 'def f():\n    return 1', new_string: 'def f():\n    return 2' });
+    expect(text).toContain('"\\treturn 1"');
+    expect(text).toContain('"    return 1"');
+  });
+
+  test('Edit refuses old_string equal to new_string', async () => {
+    await put('a.ts', 'x\n');
+    const { text, isError } = await bench.call('Edit', { file_path: 'a.ts', old_string: 'x', new_string: 'x' });
+    expect(isError).toBe(true);
+    expect(text).toContain('old_string and new_string are the same');
+  });
+
+  test('Edit matches straight quotes against curly ones and keeps the file\'s curly style', async () => {
+    await put('q.md', 'She said “hello” and it’s fine.\n');
+    const { text, isError } = await readThenEdit('q.md', { old_string: 'She said "hello" and it\'s fine.', new_string: 'She said "goodbye" and it\'s fine.' });
+    expect(isError).toBe(false);
+    expect(text).toContain('curly quotes');
+    expect(await readFile(file('q.md'), 'utf8')).toBe('She said “goodbye” and it’s fine.\n');
+  });
+
+  test('Edit ignores line-number prefixes copied from Read output', async () => {
+    await put('n.ts', 'a\nb\nc\n');
+    const { isError } = await readThenEdit('n.ts', { old_string: '     2\tb\n     3\tc', new_string: '     2\tB\n     3\tC' });
+    expect(isError).toBe(false);
+    expect(await readFile(file('n.ts'), 'utf8')).toBe('a\nB\nC\n');
+  });
+
+  test('Edit handles unicode text', async () => {
+    await put('u.txt', 'naïve café ☕\n日本語 🎉 end\n');
+    await readThenEdit('u.txt', { old_string: '日本語 🎉', new_string: '中文 🚀' });
+    expect(await readFile(file('u.txt'), 'utf8')).toBe('naïve café ☕\n中文 🚀 end\n');
+  });
+
+  test('Edit on a notebook points to NotebookEdit', async () => {
+    await put('n.ipynb', '{"cells":[]}');
+    const { text, isError } = await bench.call('Edit', { file_path: 'n.ipynb', old_string: 'a', new_string: 'b' });
+    expect(isError).toBe(true);
+    expect(text).toContain('Use the NotebookEdit tool');
+  });
+});
+
+describe('Edit keeps what the user has', () => {
+  test('CRLF stays CRLF, also for new lines the model wrote with LF', async () => {
+    await put('w.txt', 'one\r\ntwo\r\nthree\r\n');
+    await readThenEdit('w.txt', { old_string: 'one\ntwo', new_string: 'one\ninserted\ntwo' });
+    expect(await readFile(file('w.txt'), 'utf8')).toBe('one\r\ninserted\r\ntwo\r\nthree\r\n');
+  });
+
+  test('a file with mixed line endings keeps the endings of the lines the edit did not touch', async () => {
+    await put('mix.txt', 'a\r\nb\nc\r\nd\n');
+    await readThenEdit('mix.txt', { old_string: 'c', new_string: 'C' });
+    expect(await readFile(file('mix.txt'), 'utf8')).toBe('a\r\nb\nC\r\nd\n');
+  });
+
+  test('a BOM is kept', async () => {
+    await put('bom.txt', '\uFEFFhello\n');
+    await readThenEdit('bom.txt', { old_string: 'hello', new_string: 'bye' });
+    const bytes = await readFile(file('bom.txt'));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString('utf8')).toBe('bye\n');
+  });
+
+  test('no final newline stays without one, a final newline stays', async () => {
+    await put('nofinal.txt', 'a\nb');
+    await readThenEdit('nofinal.txt', { old_string: 'b', new_string: 'c' });
+    expect(await readFile(file('nofinal.txt'), 'utf8')).toBe('a\nc');
+    await put('final.txt', 'a\nb\n');
+    await readThenEdit('final.txt', { old_string: 'b', new_string: 'c' });
+    expect(await readFile(file('final.txt'), 'utf8')).toBe('a\nc\n');
+  });
+
+  test('the file mode is kept', async () => {
+    await put('run.sh', '#!/bin/sh\necho hi\n');
+    await chmod(file('run.sh'), 0o750);
+    await readThenEdit('run.sh', { old_string: 'hi', new_string: 'bye' });
+    expect((await stat(file('run.sh'))).mode & 0o777).toBe(0o750);
+  });
+
+  test('through a symlink Edit updates the target and keeps the link', async () => {
+    await put('real.txt', 'target text\n');
+    await symlink('real.txt', file('link.txt'));
+    await readThenEdit('link.txt', { old_string: 'target', new_string: 'edited' });
+    expect((await lstat(file('link.txt'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(file('link.txt'))).toBe('real.txt');
+    expect(await readFile(file('real.txt'), 'utf8')).toBe('edited text\n');
+  });
+
+  test('a failed edit leaves the file byte-identical and no temp file behind', async () => {
+    const original = Buffer.from('\uFEFFkeep\r\nme\r\nas is', 'utf8');
+    await put('keep.txt', original);
+    const { isError } = await readThenEdit('keep.txt', { old_string: 'missing text', new_string: 'x' });
+    expect(isError).toBe(true);
+    expect((await readFile(file('keep.txt'))).equals(original)).toBe(true);
+    expect((await readdir(bench.dir)).filter((n) => n.includes('.tmp'))).toEqual([]);
+  });
+});
+
+describe('Edit on large and UTF-16 files', () => {
+  test('Edit changes one line of a 100 000-line file and leaves the rest byte-identical', async () => {
+    const body = Array.from({ length: 100_000 }, (_, i) => `row ${i} ${'.'.repeat(20)}`).join('\n') + '\n';
+    await put('big.txt', body);
+    await bench.call('Read', { file_path: 'big.txt', offset: 70_001, limit: 10 });
+    const { text, isError } = await bench.call('Edit', { file_path: 'big.txt', old_string: 'row 70005 ', new_string: 'ROW 70005 ' });
+    expect(isError).toBe(false);
+    expect(text).toContain(' 70006\tROW 70005 ');
+    expect(await readFile(file('big.txt'), 'utf8')).toBe(body.replace('row 70005 ', 'ROW 70005 '));
+  });
+
+  test('a UTF-16LE file is read as text and stays UTF-16LE with its BOM after an edit', async () => {
+    await put('wide.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\r\nwörld\r\n', 'utf16le')]));
+    const read = await bench.call('Read', { file_path: 'wide.txt' });
+    expect(read.text).toBe('     1\théllo\n     2\twörld');
+    await bench.call('Edit', { file_path: 'wide.txt', old_string: 'wörld', new_string: 'wörld\nagain' });
+    expect((await readFile(file('wide.txt'))).equals(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\r\nwörld\r\nagain\r\n', 'utf16le')]))).toBe(true);
+  });
+
+  test('a Read after an Edit returns the new content, not the "unchanged" stub', async () => {
+    await put('r.txt', 'one\ntwo\n');
+    await readThenEdit('r.txt', { old_string: 'two', new_string: 'TWO' });
+    const again = await bench.call('Read', { file_path: 'r.txt' });
+    expect(again.text).toBe('     1\tone\n     2\tTWO');
+  });
+});
+
+describe('Edit creating files', () => {
+  test('an empty old_string on a missing file creates it, parent folders included', async () => {
+    const { text, isError } = await bench.call('Edit', { file_path: 'new/dir/f.ts', old_string: '', new_string: 'export const x = 1;\n' });
+    expect(isError).toBe(false);
+    expect(text).toContain('Created');
+    expect(await readFile(file('new/dir/f.ts'), 'utf8')).toBe('export const x = 1;\n');
+  });
+
+  test('an empty old_string on a file with content is refused', async () => {
+    await put('full.txt', 'content\n');
+    const { text, isError } = await readThenEdit('full.txt', { old_string: '', new_string: 'x' });
+    expect(isError).toBe(true);
+    expect(text).toContain('old_string is empty but');
+  });
+
+  test('a non-empty old_string on a missing file says it does not exist', async () => {
+    const { text, isError } = await bench.call('Edit', { file_path: 'ghost.ts', old_string: 'a', new_string: 'b' });
+    expect(isError).toBe(true);
+    expect(text).toContain('File does not exist');
+    expect(text).toContain('use Write');
+  });
+});

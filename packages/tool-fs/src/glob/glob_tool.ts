@@ -1,0 +1,158 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { buildTool, type Tool } from '@toolshed/core';
+import { globToRegExp } from '../_glob_regex.ts';
+import { sortNewestFirst } from '../_mtimes.ts';
+import { missingFileMessage, toAbsolute } from '../_paths.ts';
+import { runRipgrep } from '../_ripgrep.ts';
+import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
+import { walkFiles } from '../_walk.ts';
+
+/** Input of {@linkcode globTool}: Claude Code's fields. */
+export const globInput = z.strictObject({
+  pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
+  path: z.string().optional().describe('The directory to search in; defaults to the working directory. Omit it rather than passing "undefined" or "null"'),
+});
+
+/** What {@linkcode globTool} returns. */
+export interface GlobOutput {
+  /** The folder searched; `filenames` are relative to it. */
+  root: string;
+  /** Newest first, at most {@linkcode MAX_GLOB_RESULTS}. */
+  filenames: string[];
+  /** How many files matched in all. */
+  numFiles: number;
+  truncated: boolean;
+}
+
+/** How many paths one Glob returns. */
+export const MAX_GLOB_RESULTS = 100;
+
+const DESCRIPTION = `Fast file pattern matching for any codebase size.
+
+- Supports glob patterns like "**/*.js" or "src/**/*.{ts,tsx}"; "*" stays within a folder, "**" crosses folders, so "*.ts" matches only at the top of the searched folder.
+- Returns matching file paths relative to the searched folder, most recently modified first, at most ${MAX_GLOB_RESULTS} (it says when there were more: then narrow the pattern or the path).
+- Files ignored by .gitignore (and .ignore) are left out, as is .git; hidden files are included.
+- Use it to find files by name. To search file contents use Grep. For open-ended searches that need several rounds, run several searches in one turn; they run in parallel.`;
+
+/**
+ * Builds a Glob tool with a given search engine (ripgrep's file walk or the JS walker).
+ *
+ * @param options Which engine; see {@linkcode SearchEngineOptions}.
+ * @returns The Glob tool.
+ *
+ * @example
+ * ```ts
+ * const jsGlob = createGlobTool({ searchEngine: 'js' });
+ * ```
+ */
+export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof globInput, GlobOutput> {
+  return buildTool({
+    name: 'Glob',
+    searchHint: 'find files by name pattern, list files, glob',
+    description: DESCRIPTION,
+    inputSchema: globInput,
+    inputExamples: [{ pattern: '**/*.test.ts' }, { pattern: '*.json', path: 'config' }],
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    getToolUseSummary: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+    resources: (input, ctx) => [{ path: toAbsolute(input.path ?? '.', ctx.cwd), access: 'read' }],
+    validateInput(input) {
+      try {
+        globToRegExp(input.pattern);
+      } catch (e) {
+        return { result: false, message: (e as Error).message };
+      }
+      return { result: true };
+    },
+    mapResult(output) {
+      if (output.numFiles === 0) return `No files found in ${output.root}.`;
+      const list = output.filenames.join('\n');
+      return output.truncated
+        ? `${list}\n(Results are truncated: showing the ${output.filenames.length} newest of ${output.numFiles} files. Narrow the pattern or the path.)`
+        : list;
+    },
+    renderResult: (output) => `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}`,
+    async call(input, ctx, { signal }) {
+      // Listing is cheap in JS and a spawn is not: ripgrep only when asked for (see SearchEngineOptions).
+      const engine: SearchEngine = options.searchEngine === 'ripgrep' ? resolveSearchEngine(options) : { kind: 'js' };
+      const root = toAbsolute(input.path ?? '.', ctx.cwd);
+      const st = await stat(root).catch(() => undefined);
+      if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd)).replace('File does not exist', 'Directory does not exist')}`);
+      if (!st.isDirectory()) throw new Error(`path ${root} is a file, not a directory; give the folder to search in.`);
+      const data = await globFiles(root, input.pattern, engine, signal);
+      return { data };
+    },
+  });
+}
+
+/**
+ * Finds files under `root` matching a glob, honouring ignore files, newest first.
+ *
+ * @param root The folder to search (absolute).
+ * @param pattern The glob.
+ * @param engine ripgrep or the JS walker.
+ * @param signal Stops the search.
+ * @returns The output of Glob.
+ * @throws {Error} When the search fails.
+ *
+ * @example
+ * ```ts
+ * await globFiles('/repo', '**\/*.ts', { kind: 'js' });
+ * ```
+ */
+export async function globFiles(root: string, pattern: string, engine: SearchEngine, signal?: AbortSignal): Promise<GlobOutput> {
+  let base = root;
+  let rel = pattern.replace(/^\.\//, '');
+  if (path.isAbsolute(rel) || rel.startsWith('../') || rel.startsWith('~/')) {
+    // An absolute or upward pattern: search from its fixed leading folders instead.
+    const full = toAbsolute(rel, root);
+    const parts = full.split('/');
+    const fixed = parts.findIndex((p) => /[*?[\]{}]/.test(p));
+    const cut = fixed === -1 ? parts.length - 1 : fixed;
+    base = parts.slice(0, cut).join('/') || '/';
+    rel = parts.slice(cut).join('/');
+  }
+  // Walk only below the pattern's fixed leading folders: `src/app/**/*.ts` need not list `docs/`.
+  const segments = rel.split('/');
+  const firstGlob = segments.findIndex((s) => /[*?[\]{}\\]/.test(s));
+  const prefix = firstGlob > 0 ? segments.slice(0, firstGlob).join('/') : '';
+  const start = prefix ? path.join(base, prefix) : base;
+  const startSt = await stat(start).catch(() => undefined);
+  let files: string[] = [];
+  if (startSt?.isDirectory()) {
+    files = engine.kind === 'ripgrep' ? await rgFiles(engine.path, base, prefix, signal) : await walkFiles(start, signal ? { signal } : {});
+    if (engine.kind === 'js' && prefix) files = files.map((f) => `${prefix}/${f}`);
+  } else if (firstGlob === -1 && startSt?.isFile()) {
+    files = [rel];
+  }
+  const re = globToRegExp(rel);
+  const matched = files.filter((f) => re.test(f));
+  const sorted = await sortNewestFirst(base, matched, signal);
+  const display = (f: string) => (base === root ? f : path.relative(root, path.join(base, f)));
+  return {
+    root,
+    filenames: sorted.slice(0, MAX_GLOB_RESULTS).map(display),
+    numFiles: sorted.length,
+    truncated: sorted.length > MAX_GLOB_RESULTS,
+  };
+}
+
+async function rgFiles(rg: string, base: string, prefix: string, signal: AbortSignal | undefined): Promise<string[]> {
+  const args = ['--files', '--hidden', '--no-require-git', '--glob', '!.git', '--null'];
+  if (prefix) args.push('--', prefix);
+  const run = await runRipgrep(rg, args, signal ? { cwd: base, signal } : { cwd: base });
+  if (run.code === 2 && run.stdout.length === 0) throw new Error(`ripgrep could not list ${base}: ${run.stderr.trim().split('\n').join(' ')}`);
+  return run.stdout.toString('utf8').split('\0').filter(Boolean).map((f) => f.replace(/^\.\//, ''));
+}
+
+/**
+ * Finds files by glob pattern, newest first, `.gitignore` respected, 100 at most.
+ *
+ * @example
+ * ```ts
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'Glob', input: { pattern: '**\/*.ts' } }]);
+ * ```
+ */
+export const globTool: Tool<typeof globInput, GlobOutput> = createGlobTool();

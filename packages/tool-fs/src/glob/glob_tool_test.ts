@@ -1,0 +1,92 @@
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { makeBench, type TestBench } from '../_test_session.ts';
+
+describe.each(['ripgrep', 'js'] as const)('Glob with the %s engine', (engine) => {
+  let bench: TestBench;
+  beforeEach(async () => {
+    bench = await makeBench({ family: { searchEngine: engine } });
+  });
+  afterEach(async () => {
+    await bench.cleanup();
+  });
+  async function put(name: string, content = 'x\n', ageSeconds = 0): Promise<void> {
+    const f = path.join(bench.dir, name);
+    await mkdir(path.dirname(f), { recursive: true });
+    await writeFile(f, content);
+    const t = new Date(Date.now() - ageSeconds * 1000);
+    await utimes(f, t, t);
+  }
+
+  test('Glob returns matches relative to the search root, newest first', async () => {
+    await put('src/old.ts', 'x', 300);
+    await put('src/new.ts', 'x', 10);
+    await put('src/deep/mid.ts', 'x', 100);
+    await put('src/a.js');
+    const { text } = await bench.call('Glob', { pattern: '**/*.ts' });
+    expect(text.split('\n')).toEqual(['src/new.ts', 'src/deep/mid.ts', 'src/old.ts']);
+  });
+
+  test('"*" stays within one folder and "**" crosses folders', async () => {
+    await put('top.ts');
+    await put('sub/inner.ts');
+    expect((await bench.call('Glob', { pattern: '*.ts' })).text).toBe('top.ts');
+    expect((await bench.call('Glob', { pattern: 'sub/*.{ts,js}' })).text).toBe('sub/inner.ts');
+  });
+
+  test('Glob leaves out files ignored by .gitignore (nested ones too) and .git, and includes hidden files', async () => {
+    await put('.gitignore', 'dist/\n*.log\n');
+    await put('pkg/.gitignore', 'generated.ts\n');
+    await put('dist/out.ts');
+    await put('app.log');
+    await put('pkg/generated.ts');
+    await put('pkg/kept.ts');
+    await put('.github/workflow.yml');
+    await put('.git/HEAD');
+    const files = (await bench.call('Glob', { pattern: '**/*' })).text.split('\n').sort();
+    expect(files).toEqual(['.github/workflow.yml', '.gitignore', 'pkg/.gitignore', 'pkg/kept.ts']);
+  });
+
+  test('Glob searches in path, and paths are relative to it', async () => {
+    await put('a/b/c.md');
+    await put('a/d.md');
+    const { text } = await bench.call('Glob', { pattern: '**/*.md', path: 'a' });
+    expect(text.split('\n').sort()).toEqual(['b/c.md', 'd.md']);
+  });
+
+  test('Glob returns at most 100 paths with a notice to narrow the pattern', async () => {
+    for (let i = 0; i < 130; i++) await put(`many/f${i}.txt`);
+    const { text } = await bench.call('Glob', { pattern: 'many/*.txt' });
+    const lines = text.split('\n');
+    expect(lines.length).toBe(101);
+    expect(lines[100]).toBe('(Results are truncated: showing the 100 newest of 130 files. Narrow the pattern or the path.)');
+  });
+
+  test('Glob says when nothing matched, and refuses a missing or non-folder path', async () => {
+    await put('a.txt');
+    expect((await bench.call('Glob', { pattern: '*.rs' })).text).toBe(`No files found in ${bench.dir}.`);
+    const missing = await bench.call('Glob', { pattern: '*', path: 'nope' });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain('Directory does not exist');
+    expect((await bench.call('Glob', { pattern: '*', path: 'a.txt' })).text).toContain('is a file, not a directory');
+  });
+
+  test('Glob does not follow symlinks, as ripgrep does not', async () => {
+    await put('real/x.ts');
+    await symlink(path.join(bench.dir, 'real'), path.join(bench.dir, 'linked'));
+    expect((await bench.call('Glob', { pattern: '**/*.ts' })).text).toBe('real/x.ts');
+  });
+
+  test('an absolute pattern is searched from its fixed folders', async () => {
+    await put('abs/q.json');
+    const { text } = await bench.call('Glob', { pattern: `${bench.dir}/abs/*.json` });
+    expect(text).toBe('abs/q.json');
+  });
+
+  test('a malformed pattern is refused with the position', async () => {
+    const { text, isError } = await bench.call('Glob', { pattern: 'src/{a,b' });
+    expect(isError).toBe(true);
+    expect(text).toContain('unclosed "{"');
+  });
+});

@@ -1,0 +1,57 @@
+/** One search, as both engines take it. */
+export interface GrepQuery {
+  pattern: string;
+  /** The folder the engine runs in; result paths are relative to it. */
+  dir: string;
+  /** A file (relative to `dir`) to search instead of the whole folder. */
+  file?: string;
+  mode: 'content' | 'files_with_matches' | 'count';
+  before: number;
+  after: number;
+  ignoreCase: boolean;
+  multiline: boolean;
+  /** ripgrep-style globs (`*.ts`, `!*.test.ts`). */
+  globs: string[];
+  /** A ripgrep file type (`ts`, `py`). */
+  type?: string;
+}
+
+/** One printed line of content mode. */
+export interface GrepLine {
+  /** 1-based line number. */
+  n: number;
+  /** A matching line (`:`) or a context line (`-`). */
+  match: boolean;
+  /** The line, already clipped to {@linkcode MAX_GREP_COLUMNS}. */
+  text: string;
+}
+
+/** What an engine found, paths relative to `dir`. */
+export type GrepFound =
+  | { mode: 'files_with_matches'; files: string[] }
+  | { mode: 'count'; counts: { file: string; count: number }[] }
+  | { mode: 'content'; groups: { file: string; lines: GrepLine[] }[] };
+
+/** Columns after which a line is clipped, as `rg --max-columns 500 --max-columns-preview` does. */
+export const MAX_GREP_COLUMNS = 500;
+
+/** What a clipped line ends with (ripgrep's own marker). */
+export const CLIPPED_MARKER = ' [... omitted end of long line]';
+
+/**
+ * An error in the query that the model must fix (a bad regex, an unknown type): shown as is.
+ *
+ * @example
+ * ```ts
+ * throw new GrepQueryError('unrecognized file type: foo');
+ * ```
+ */
+export class GrepQueryError extends Error {
+  /**
+   * @param message What was wrong.
+   */
+  constructor(message: string) {
+    // The name stays `Error`, so the pipeline shows the model the message alone.
+    super(message);
+  }
+}

@@ -1,0 +1,247 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { buildTool, isPathInside, type Tool } from '@toolshed/core';
+import { sortNewestFirst } from '../_mtimes.ts';
+import { missingFileMessage, toAbsolute } from '../_paths.ts';
+import { resolveSearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
+import { compilePattern, jsSearch } from './_js_engine.ts';
+import { rgSearch } from './_rg_engine.ts';
+import { GrepQueryError, MAX_GREP_COLUMNS, type GrepFound, type GrepQuery } from './_types.ts';
+
+/** Input of {@linkcode grepTool}: Claude Code's fields, dashes included. */
+export const grepInput = z.strictObject({
+  pattern: z.string().min(1).describe('The regular expression to search for in file contents (ripgrep syntax)'),
+  path: z.string().optional().describe('The file or directory to search in; defaults to the working directory'),
+  glob: z.string().optional().describe('Glob to filter files, e.g. "*.js" or "*.{ts,tsx}"; several separated by spaces or commas; "!x" excludes (rg --glob)'),
+  type: z.string().optional().describe('File type to search (rg --type), e.g. js, py, rust, go, java; more efficient than glob for standard types'),
+  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('"content" shows matching lines (with -A/-B/-C, -n, head_limit), "files_with_matches" shows file paths (the default), "count" shows match counts'),
+  '-A': z.number().int().min(0).optional().describe('Lines to show after each match (rg -A); output_mode "content" only'),
+  '-B': z.number().int().min(0).optional().describe('Lines to show before each match (rg -B); output_mode "content" only'),
+  '-C': z.number().int().min(0).optional().describe('Lines to show before and after each match (rg -C); output_mode "content" only'),
+  '-n': z.boolean().optional().describe('Show line numbers (rg -n); output_mode "content" only; default true'),
+  '-i': z.boolean().optional().describe('Case-insensitive search (rg -i)'),
+  multiline: z.boolean().optional().describe('Let patterns span lines, with "." matching newlines (rg -U --multiline-dotall); default false'),
+  head_limit: z.number().int().min(0).optional().describe('Return only the first N lines / files / counts (default 250; 0 for all)'),
+  offset: z.number().int().min(0).optional().describe('Skip the first N lines / files / counts before head_limit applies (default 0)'),
+});
+
+/** What {@linkcode grepTool} returns. */
+export interface GrepOutput {
+  mode: 'content' | 'files_with_matches' | 'count';
+  engine: 'ripgrep' | 'js';
+  /** Files with matches, in all. */
+  numFiles: number;
+  /** files_with_matches: the paths shown, newest first. */
+  filenames: string[];
+  /** content and count: the lines shown. */
+  lines: string[];
+  /** count: the total of matches over all files. */
+  numMatches?: number;
+  /** Set when head_limit cut the results. */
+  appliedLimit?: number;
+  appliedOffset?: number;
+}
+
+/** The default `head_limit`. */
+export const DEFAULT_HEAD_LIMIT = 250;
+
+const DESCRIPTION = `A powerful search tool built on ripgrep (with a built-in engine of the same behaviour when ripgrep is not installed).
+
+- ALWAYS use Grep for searching file contents; do not run grep or rg through Bash.
+- Full regex syntax (ripgrep's), e.g. "log.*Error", "function\\s+\\w+". Literal braces need escaping: "interface\\{\\}" finds "interface{}".
+- Filter files with glob (e.g. "*.js", "**/*.tsx") or type (e.g. "js", "py", "rust").
+- output_mode: "files_with_matches" (default) lists matching files, newest first; "content" shows matching lines with line numbers (-n, default on) and context (-A, -B, -C); "count" shows matches per file.
+- Results are limited by head_limit (default ${DEFAULT_HEAD_LIMIT}; 0 for all) after skipping offset; the result says when more exist.
+- Patterns match within a line; for patterns that span lines (e.g. "struct \\{[\\s\\S]*?field") set multiline: true.
+- Files ignored by .gitignore are skipped; hidden files are searched; .git is not. Lines longer than ${MAX_GREP_COLUMNS} characters are clipped.
+- Paths in results are relative to the working directory when inside it.`;
+
+/**
+ * Builds a Grep tool with a given engine.
+ *
+ * @param options Which engine; see {@linkcode SearchEngineOptions}.
+ * @returns The Grep tool.
+ *
+ * @example
+ * ```ts
+ * const jsGrep = createGrepTool({ searchEngine: 'js' });
+ * ```
+ */
+export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof grepInput, GrepOutput> {
+  return buildTool({
+    name: 'Grep',
+    searchHint: 'search file contents, find text, regex, ripgrep',
+    description: DESCRIPTION,
+    inputSchema: grepInput,
+    inputExamples: [
+      { pattern: 'TODO', output_mode: 'files_with_matches' },
+      { pattern: 'function\\s+load', type: 'ts', output_mode: 'content', '-C': 2 },
+    ],
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    getToolUseSummary: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+    resources: (input, ctx) => [{ path: toAbsolute(input.path ?? '.', ctx.cwd), access: 'read' }],
+    validateInput(input) {
+      if (resolveSearchEngine(options).kind === 'js') {
+        try {
+          compilePattern({ pattern: input.pattern, ignoreCase: input['-i'] === true, multiline: input.multiline === true });
+        } catch (e) {
+          return { result: false, message: (e as Error).message };
+        }
+      }
+      return { result: true };
+    },
+    mapResult: formatGrepResult,
+    renderResult: (output) =>
+      output.mode === 'files_with_matches' ? `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}` : `Found ${output.lines.length} line${output.lines.length === 1 ? '' : 's'}`,
+    async call(input, ctx, { signal }) {
+      const engine = resolveSearchEngine(options);
+      const target = toAbsolute(input.path ?? '.', ctx.cwd);
+      const st = await stat(target).catch(() => undefined);
+      if (!st) throw new Error((await missingFileMessage(target, ctx.cwd)).replace('File does not exist', 'Path does not exist'));
+      const mode = input.output_mode ?? 'files_with_matches';
+      const context = input['-C'] ?? 0;
+      const query: GrepQuery = {
+        pattern: input.pattern,
+        dir: st.isDirectory() ? target : path.dirname(target),
+        mode,
+        before: mode === 'content' ? (input['-B'] ?? context) : 0,
+        after: mode === 'content' ? (input['-A'] ?? context) : 0,
+        ignoreCase: input['-i'] === true,
+        multiline: input.multiline === true,
+        globs: splitGlobs(input.glob),
+      };
+      if (!st.isDirectory()) query.file = path.basename(target);
+      if (input.type !== undefined) query.type = input.type;
+      let found: GrepFound;
+      try {
+        found = engine.kind === 'ripgrep' ? await rgSearch(engine.path, query, signal) : await jsSearch(query, signal);
+      } catch (e) {
+        if (e instanceof GrepQueryError) throw new Error(e.message);
+        throw e;
+      }
+      const show = (rel: string) => {
+        const abs = path.join(query.dir, rel);
+        return isPathInside(abs, ctx.cwd) ? path.relative(ctx.cwd, abs) || path.basename(abs) : abs;
+      };
+      const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
+      const offset = input.offset ?? 0;
+      const page = <T>(items: T[]): { items: T[]; cut: boolean } => {
+        const rest = items.slice(offset);
+        return limit === 0 || rest.length <= limit ? { items: rest, cut: false } : { items: rest.slice(0, limit), cut: true };
+      };
+      const output: GrepOutput = { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [] };
+      if (found.mode === 'files_with_matches') {
+        const sorted = await sortNewestFirst(query.dir, found.files, signal);
+        output.numFiles = sorted.length;
+        const p = page(sorted.map(show));
+        output.filenames = p.items;
+        if (p.cut) output.appliedLimit = limit;
+        if (p.cut || offset > 0) output.appliedOffset = offset;
+      } else if (found.mode === 'count') {
+        const counts = [...found.counts].sort((a, b) => compare(a.file, b.file));
+        output.numFiles = counts.length;
+        output.numMatches = counts.reduce((s, c) => s + c.count, 0);
+        const p = page(counts.map((c) => `${show(c.file)}:${c.count}`));
+        output.lines = p.items;
+        if (p.cut) output.appliedLimit = limit;
+        if (p.cut || offset > 0) output.appliedOffset = offset;
+      } else {
+        const groups = [...found.groups].sort((a, b) => compare(a.file, b.file));
+        output.numFiles = groups.length;
+        const numbers = input['-n'] !== false;
+        const withContext = query.before > 0 || query.after > 0;
+        const lines: string[] = [];
+        for (const g of groups) {
+          const name = show(g.file);
+          let prev: number | undefined;
+          if (withContext && lines.length > 0) lines.push('--');
+          for (const l of g.lines) {
+            if (withContext && prev !== undefined && l.n !== prev + 1) lines.push('--');
+            const sep = l.match ? ':' : '-';
+            lines.push(numbers ? `${name}${sep}${l.n}${sep}${l.text}` : `${name}${sep}${l.text}`);
+            prev = l.n;
+          }
+        }
+        const p = page(lines);
+        output.lines = p.items;
+        if (p.cut) output.appliedLimit = limit;
+        if (p.cut || offset > 0) output.appliedOffset = offset;
+      }
+      return { data: output };
+    },
+  });
+}
+
+/**
+ * Splits Grep's `glob` field into globs: on whitespace and on commas outside braces, so
+ * `"*.ts,*.tsx"` is two globs and `"*.{ts,tsx}"` one.
+ *
+ * @param glob The field.
+ * @returns The globs.
+ *
+ * @example
+ * ```ts
+ * splitGlobs('*.ts,*.tsx !*.d.ts'); // ['*.ts', '*.tsx', '!*.d.ts']
+ * ```
+ */
+export function splitGlobs(glob: string | undefined): string[] {
+  if (!glob) return [];
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of glob) {
+    if (c === '{') depth++;
+    if (c === '}') depth = Math.max(0, depth - 1);
+    if ((c === ',' && depth === 0) || /\s/.test(c)) {
+      if (current) out.push(current);
+      current = '';
+    } else {
+      current += c;
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/**
+ * Maps a {@linkcode GrepOutput} to the text the model reads.
+ *
+ * @param output What Grep returned.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * formatGrepResult({ mode: 'files_with_matches', engine: 'js', numFiles: 0, filenames: [], lines: [] }); // 'No files found'
+ * ```
+ */
+export function formatGrepResult(output: GrepOutput): string {
+  const more = output.appliedLimit === undefined
+    ? ''
+    : `\n\n[Showing results with pagination = limit: ${output.appliedLimit}, offset: ${output.appliedOffset}. More results exist: continue with offset=${(output.appliedOffset ?? 0) + output.appliedLimit}.]`;
+  if (output.mode === 'files_with_matches') {
+    if (output.numFiles === 0) return 'No files found';
+    return `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}\n${output.filenames.join('\n')}${more}`;
+  }
+  if (output.mode === 'count') {
+    if (output.numFiles === 0) return 'No matches found';
+    return `${output.lines.join('\n')}\n\nFound ${output.numMatches} total occurrence${output.numMatches === 1 ? '' : 's'} across ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}.${more}`;
+  }
+  if (output.lines.length === 0) return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
+  return `${output.lines.join('\n')}${more}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Searches file contents with ripgrep (or the JS engine when ripgrep is missing).
+ *
+ * @example
+ * ```ts
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'Grep', input: { pattern: 'TODO', output_mode: 'content' } }]);
+ * ```
+ */
+export const grepTool: Tool<typeof grepInput, GrepOutput> = createGrepTool();

@@ -1,0 +1,172 @@
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { makeBench, type TestBench } from '../_test_session.ts';
+import { splitGlobs } from './grep_tool.ts';
+
+describe.each(['ripgrep', 'js'] as const)('Grep with the %s engine', (engine) => {
+  let bench: TestBench;
+  beforeEach(async () => {
+    bench = await makeBench({ family: { searchEngine: engine } });
+  });
+  afterEach(async () => {
+    await bench.cleanup();
+  });
+  async function put(name: string, content: string | Buffer, ageSeconds = 0): Promise<void> {
+    const f = path.join(bench.dir, name);
+    await mkdir(path.dirname(f), { recursive: true });
+    await writeFile(f, content);
+    const t = new Date(Date.now() - ageSeconds * 1000);
+    await utimes(f, t, t);
+  }
+  const grep = (input: Record<string, unknown>) => bench.call('Grep', input);
+
+  test('files_with_matches is the default and lists files newest first', async () => {
+    await put('old.ts', 'const needle = 1;\n', 500);
+    await put('new.ts', 'needle again\n', 5);
+    await put('none.ts', 'nothing\n');
+    const { text } = await grep({ pattern: 'needle' });
+    expect(text).toBe('Found 2 files\nnew.ts\nold.ts');
+  });
+
+  test('content mode prints path:line:text with line numbers on by default, and -n false drops them', async () => {
+    await put('a.txt', 'one\ntwo needle\nthree\n');
+    expect((await grep({ pattern: 'needle', output_mode: 'content' })).text).toBe('a.txt:2:two needle');
+    expect((await grep({ pattern: 'needle', output_mode: 'content', '-n': false })).text).toBe('a.txt:two needle');
+  });
+
+  test('-A, -B and -C add context lines, with -- between separate groups', async () => {
+    await put('c.txt', ['l1', 'hit1', 'l3', 'l4', 'l5', 'l6', 'hit7', 'l8'].join('\n') + '\n');
+    const after = await grep({ pattern: 'hit', output_mode: 'content', '-A': 1 });
+    expect(after.text).toBe('c.txt:2:hit1\nc.txt-3-l3\n--\nc.txt:7:hit7\nc.txt-8-l8');
+    const before = await grep({ pattern: 'hit7', output_mode: 'content', '-B': 2 });
+    expect(before.text).toBe('c.txt-5-l5\nc.txt-6-l6\nc.txt:7:hit7');
+    const around = await grep({ pattern: 'hit1', output_mode: 'content', '-C': 1 });
+    expect(around.text).toBe('c.txt-1-l1\nc.txt:2:hit1\nc.txt-3-l3');
+  });
+
+  test('count mode gives matching lines per file and the total', async () => {
+    await put('a.txt', 'x\nx\ny\n');
+    await put('b.txt', 'x\n');
+    const { text } = await grep({ pattern: 'x', output_mode: 'count' });
+    expect(text).toBe('a.txt:2\nb.txt:1\n\nFound 3 total occurrences across 2 files.');
+  });
+
+  test('-i makes the search case-insensitive', async () => {
+    await put('a.txt', 'Hello\n');
+    expect((await grep({ pattern: 'hello' })).text).toBe('No files found');
+    expect((await grep({ pattern: 'hello', '-i': true })).text).toBe('Found 1 file\na.txt');
+  });
+
+  test('multiline lets a pattern span lines, with every line of the match printed', async () => {
+    await put('m.rs', 'struct A {\n    field: u8,\n}\n');
+    expect((await grep({ pattern: 'A \\{.*field', output_mode: 'content' })).text).toBe('No matches found');
+    const { text } = await grep({ pattern: 'A \\{.*field', output_mode: 'content', multiline: true });
+    expect(text).toBe('m.rs:1:struct A {\nm.rs:2:    field: u8,');
+  });
+
+  test('glob filters files, with commas and negations, and type filters by language', async () => {
+    await put('a.ts', 'hit\n');
+    await put('b.tsx', 'hit\n');
+    await put('c.js', 'hit\n');
+    await put('d.test.ts', 'hit\n');
+    const globbed = await grep({ pattern: 'hit', glob: '*.ts,*.tsx !*.test.ts' });
+    expect(globbed.text.split('\n').slice(1).sort()).toEqual(['a.ts', 'b.tsx']);
+    const braces = await grep({ pattern: 'hit', glob: '*.{js,tsx}' });
+    expect(braces.text.split('\n').slice(1).sort()).toEqual(['b.tsx', 'c.js']);
+    const typed = await grep({ pattern: 'hit', type: 'js' });
+    expect(typed.text).toBe('Found 1 file\nc.js');
+  });
+
+  test('an unknown type is an error that names it', async () => {
+    await put('a.ts', 'hit\n');
+    const { text, isError } = await grep({ pattern: 'hit', type: 'nosuchlang' });
+    expect(isError).toBe(true);
+    expect(text).toContain('unrecognized file type: nosuchlang');
+  });
+
+  test('.gitignore is respected and .git is skipped; hidden files are searched', async () => {
+    await put('.gitignore', 'build/\n');
+    await put('build/out.js', 'hit\n');
+    await put('.git/config', 'hit\n');
+    await put('.env.example', 'hit\n');
+    await put('src/a.js', 'hit\n');
+    const { text } = await grep({ pattern: 'hit' });
+    expect(text.split('\n').slice(1).sort()).toEqual(['.env.example', 'src/a.js']);
+  });
+
+  test('head_limit (default 250) and offset page through results and say when more exist', async () => {
+    await put('many.txt', Array.from({ length: 300 }, (_, i) => `hit ${i + 1}`).join('\n') + '\n');
+    const first = await grep({ pattern: 'hit', output_mode: 'content' });
+    const lines = first.text.split('\n');
+    expect(lines[249]).toBe('many.txt:250:hit 250');
+    expect(first.text).toContain('[Showing results with pagination = limit: 250, offset: 0. More results exist: continue with offset=250.]');
+    const page = await grep({ pattern: 'hit', output_mode: 'content', head_limit: 2, offset: 298 });
+    expect(page.text).toBe('many.txt:299:hit 299\nmany.txt:300:hit 300');
+    const all = await grep({ pattern: 'hit', output_mode: 'content', head_limit: 0 });
+    expect(all.text.split('\n').length).toBe(300);
+  });
+
+  test('very long lines are clipped at 500 columns', async () => {
+    await put('wide.txt', `needle ${'w'.repeat(2000)}\n`);
+    const { text } = await grep({ pattern: 'needle', output_mode: 'content' });
+    expect(text).toBe(`wide.txt:1:needle ${'w'.repeat(493)} [... omitted end of long line]`);
+  });
+
+  test('binary files are skipped', async () => {
+    await put('bin.dat', Buffer.concat([Buffer.from('hit\n'), Buffer.from([0, 1, 2]), Buffer.from('hit\n')]));
+    await put('text.txt', 'hit\n');
+    expect((await grep({ pattern: 'hit' })).text).toBe('Found 1 file\ntext.txt');
+  });
+
+  test('path may be a file or a folder; missing paths get a clear error', async () => {
+    await put('dir/a.txt', 'hit\n');
+    await put('dir/b.txt', 'hit\n');
+    expect((await grep({ pattern: 'hit', path: 'dir/a.txt', output_mode: 'content' })).text).toBe('dir/a.txt:1:hit');
+    expect((await grep({ pattern: 'hit', path: 'dir', output_mode: 'count' })).text).toContain('dir/a.txt:1\ndir/b.txt:1');
+    const missing = await grep({ pattern: 'hit', path: 'nowhere' });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain('Path does not exist');
+  });
+
+  test('an invalid regex is an error quoting the regex engine\'s complaint', async () => {
+    await put('a.txt', 'x\n');
+    const { text, isError } = await grep({ pattern: 'foo(bar' });
+    expect(isError).toBe(true);
+    expect(text).toMatch(engine === 'ripgrep' ? /regex parse error.*unclosed group/ : /Invalid regular expression.*Unterminated group/);
+  });
+
+  test('a pattern with \\n is refused without multiline, as ripgrep refuses it', async () => {
+    await put('a.txt', 'a\nb\n');
+    const { text, isError } = await grep({ pattern: 'a\\nb' });
+    expect(isError).toBe(true);
+    expect(text).toMatch(/\\n|multiline/);
+  });
+
+  test('unicode and CRLF files are searched; the CR is not printed', async () => {
+    await put('u.txt', 'café ☕\r\nplain\r\n');
+    expect((await grep({ pattern: 'caf. ☕', output_mode: 'content' })).text).toBe('u.txt:1:café ☕');
+  });
+});
+
+describe('splitGlobs', () => {
+  test('splits on whitespace and commas outside braces', () => {
+    expect(splitGlobs('*.ts,*.tsx !*.d.ts')).toEqual(['*.ts', '*.tsx', '!*.d.ts']);
+    expect(splitGlobs('*.{ts,tsx}')).toEqual(['*.{ts,tsx}']);
+    expect(splitGlobs(undefined)).toEqual([]);
+  });
+});
+
+describe('Grep engine choice', () => {
+  test('with RIPGREP_PATH pointing nowhere and searchEngine "ripgrep", Grep says ripgrep is missing', async () => {
+    const bench = await makeBench({ family: { searchEngine: 'ripgrep', ripgrepPath: '/nonexistent/rg' } });
+    try {
+      await writeFile(path.join(bench.dir, 'a.txt'), 'hit\n');
+      const { text, isError } = await bench.call('Grep', { pattern: 'hit' });
+      expect(isError).toBe(true);
+      expect(text).toContain('Could not run ripgrep (/nonexistent/rg)');
+    } finally {
+      await bench.cleanup();
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import type { Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
+import { writeFileAtomic } from '../_atomic_write.ts';
+import { diffLines, formatDiff } from '../_diff.ts';
+import { checkReadFirst, recordWrite } from '../_freshness.ts';
+import { withPathLock } from '../_path_lock.ts';
+import { canonicalPath, deviceByName, specialKind, toAbsolute } from '../_paths.ts';
+import { decodeText, encodeText, isBinary, splitLines } from '../_text_file.ts';
+
+/** Input of {@linkcode writeTool}: Claude Code's fields. */
+export const writeInput = z.strictObject({
+  file_path: z.string().min(1).describe('The path of the file to write (absolute, or relative to the working directory)'),
+  content: z.string().describe('The whole content of the file'),
+});
+
+/** What {@linkcode writeTool} returns. */
+export interface WriteOutput {
+  type: 'create' | 'update';
+  filePath: string;
+  lines: number;
+  /** For an update: lines added and removed. */
+  added?: number;
+  removed?: number;
+  /** For an update: a short diff of the change. */
+  diff?: string;
+}
+
+const DESCRIPTION = `Writes a file, creating it (and its parent folders) or replacing all of its content.
+
+- To change part of an existing file, prefer Edit: it sends only the change.
+- An existing file must have been read in this session with Read first, and not changed on disk since; otherwise Write refuses (Read it again).
+- The write is atomic: readers never see half a file. An existing file keeps its mode, its byte order mark and, when content has no CR at all, its CRLF line endings.
+- Do not create documentation or README files unless asked.`;
+
+type WritePlan =
+  | { ok: false; message: string }
+  | { ok: true; abs: string; key: string; before: Buffer | undefined; beforeText: string | undefined; newBytes: Buffer; newText: string };
+
+/**
+ * Creates or overwrites a file atomically; an existing file must have been read first and be
+ * unchanged since. Returns whether it created or updated, with a short diff for an update.
+ *
+ * @example
+ * ```ts
+ * await session.run([{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'notes/todo.md', content: '# Todo\n' } }]);
+ * ```
+ */
+export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof writeInput, WriteOutput>({
+  name: 'Write',
+  searchHint: 'write a file, create a new file, overwrite file contents',
+  description: DESCRIPTION,
+  inputSchema: writeInput,
+  inputExamples: [{ file_path: 'src/config.json', content: '{\n  "debug": false\n}\n' }],
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  getToolUseSummary: (input) => input.file_path,
+  permissionSuggestions: (input) => [`Edit(${input.file_path.startsWith('/') ? '/' : './'}${input.file_path.replace(/^\.?\//, '')})`, 'Write'],
+  resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
+  async validateInput(input, ctx) {
+    const plan = await planWrite(input, ctx);
+    return plan.ok ? { result: true } : { result: false, message: plan.message };
+  },
+  mapResult(output) {
+    if (output.type === 'create') return `Created ${output.filePath} (${output.lines} line${output.lines === 1 ? '' : 's'}).`;
+    if (output.added === undefined) return `Updated ${output.filePath}, which was a binary file (${output.lines} line${output.lines === 1 ? '' : 's'} now).`;
+    const summary = `Updated ${output.filePath}: ${output.added} line${output.added === 1 ? '' : 's'} added, ${output.removed} removed (${output.lines} line${output.lines === 1 ? '' : 's'} now).`;
+    return output.diff ? `${summary}\n${output.diff}` : `${summary} The content is unchanged.`;
+  },
+  renderResult: (output) => `${output.type === 'create' ? 'Created' : 'Updated'} ${output.filePath}`,
+  async call(input, ctx) {
+    const key = await canonicalPath(toAbsolute(input.file_path, ctx.cwd));
+    return withPathLock(key, async () => {
+      const plan = await planWrite(input, ctx);
+      if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
+      const written = await writeFileAtomic(plan.abs, plan.newBytes, plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) });
+      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
+      const newLines = splitLines(plan.newText);
+      if (plan.before === undefined) return { data: { type: 'create', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };
+      if (plan.beforeText === undefined) return { data: { type: 'update', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };
+      const diff = diffLines(splitLines(plan.beforeText), newLines);
+      const output: WriteOutput = {
+        type: 'update',
+        filePath: plan.abs,
+        lines: newLines.length,
+        added: diff.filter((d) => d.op === '+').length,
+        removed: diff.filter((d) => d.op === '-').length,
+        diff: formatDiff(diff, { context: 1, maxLines: 30 }),
+      };
+      return { data: output };
+    });
+  },
+});
+
+async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): Promise<WritePlan> {
+  const abs = toAbsolute(input.file_path, ctx.cwd);
+  const fail = (message: string): WritePlan => ({ ok: false, message });
+  const device = deviceByName(abs);
+  if (device) return fail(`Cannot write ${abs}: it is ${device}, not a regular file.`);
+  const key = await canonicalPath(abs);
+  let st: Stats | undefined;
+  try {
+    st = await stat(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') {
+      if (code === 'ENOTDIR') return fail(`Cannot write ${abs}: a part of its folder path is a file, not a folder.`);
+      return fail(`Cannot write ${abs}: ${(e as Error).message}`);
+    }
+  }
+  if (!st) return { ok: true, abs, key, before: undefined, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };
+  if (st.isDirectory()) return fail(`${abs} is a directory; give the path of a file inside it.`);
+  const special = specialKind(st);
+  if (special) return fail(`Cannot write ${abs}: it is ${special}, not a regular file.`);
+  const before = await readFile(abs);
+  const fresh = checkReadFirst(ctx.fileState, key, before, st);
+  if (!fresh.ok) return fail(fresh.message.replace('then make the change', 'then write it'));
+  if (isBinary(before)) {
+    return { ok: true, abs, key, before, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };
+  }
+  const { text, format } = decodeText(before);
+  // A model writes LF; a CRLF file stays CRLF unless the new content chose its own line endings.
+  const newText = format.lineEnding === '\r\n' && !input.content.includes('\r') ? input.content.replace(/\n/g, '\r\n') : input.content;
+  return { ok: true, abs, key, before, beforeText: text, newBytes: encodeText(newText, format), newText };
+}

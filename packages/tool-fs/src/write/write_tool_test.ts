@@ -1,0 +1,85 @@
+import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { makeBench, type TestBench } from '../_test_session.ts';
+
+let bench: TestBench;
+beforeEach(async () => {
+  bench = await makeBench();
+});
+afterEach(async () => {
+  await bench.cleanup();
+});
+const file = (name: string) => path.join(bench.dir, name);
+
+describe('Write', () => {
+  test('Write creates a new file and its parent folders, and says it created it', async () => {
+    const { text, isError } = await bench.call('Write', { file_path: 'a/b/c.txt', content: 'one\ntwo\n' });
+    expect(isError).toBe(false);
+    expect(text).toBe(`Created ${file('a/b/c.txt')} (2 lines).`);
+    expect(await readFile(file('a/b/c.txt'), 'utf8')).toBe('one\ntwo\n');
+  });
+
+  test('Write refuses to overwrite a file that was not read first', async () => {
+    await writeFile(file('x.txt'), 'old\n');
+    const { text, isError } = await bench.call('Write', { file_path: 'x.txt', content: 'new\n' });
+    expect(isError).toBe(true);
+    expect(text).toContain('File has not been read yet');
+    expect(await readFile(file('x.txt'), 'utf8')).toBe('old\n');
+  });
+
+  test('Write refuses a file that changed since it was read, but not one that was only touched', async () => {
+    await writeFile(file('x.txt'), 'old\n');
+    await bench.call('Read', { file_path: 'x.txt' });
+    const later = new Date(Date.now() + 60_000);
+    await utimes(file('x.txt'), later, later);
+    expect((await bench.call('Write', { file_path: 'x.txt', content: 'mine\n' })).isError).toBe(false);
+    await writeFile(file('x.txt'), 'someone else\n');
+    const stale = await bench.call('Write', { file_path: 'x.txt', content: 'mine again\n' });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toContain('changed on disk');
+    expect(await readFile(file('x.txt'), 'utf8')).toBe('someone else\n');
+  });
+
+  test('Write of an existing file says it updated it, with a short diff summary', async () => {
+    await writeFile(file('x.txt'), 'a\nb\nc\n');
+    await bench.call('Read', { file_path: 'x.txt' });
+    const { text } = await bench.call('Write', { file_path: 'x.txt', content: 'a\nB\nc\nd\n' });
+    expect(text).toContain(`Updated ${file('x.txt')}: 2 lines added, 1 removed (4 lines now).`);
+    expect(text).toContain('-    2 b');
+    expect(text).toContain('+    2 B');
+    expect(text).toContain('+    4 d');
+  });
+
+  test('Write keeps the mode, a BOM and CRLF endings of the file it replaces', async () => {
+    await writeFile(file('w.bat'), '\uFEFF@echo off\r\necho 1\r\n');
+    await chmod(file('w.bat'), 0o741);
+    await bench.call('Read', { file_path: 'w.bat' });
+    await bench.call('Write', { file_path: 'w.bat', content: '@echo off\necho 2\n' });
+    expect(await readFile(file('w.bat'), 'utf8')).toBe('\uFEFF@echo off\r\necho 2\r\n');
+    expect((await stat(file('w.bat'))).mode & 0o777).toBe(0o741);
+  });
+
+  test('Write through a symlink replaces the target and keeps the link', async () => {
+    await writeFile(file('t.txt'), 'x\n');
+    await symlink('t.txt', file('l.txt'));
+    await bench.call('Read', { file_path: 'l.txt' });
+    expect((await bench.call('Write', { file_path: 'l.txt', content: 'y\n' })).isError).toBe(false);
+    expect((await lstat(file('l.txt'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(file('t.txt'), 'utf8')).toBe('y\n');
+    expect((await readdir(bench.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  test('Write refuses a directory and a path under a file', async () => {
+    await mkdir(file('d'));
+    expect((await bench.call('Write', { file_path: 'd', content: 'x' })).text).toContain('is a directory');
+    await writeFile(file('f'), 'x');
+    expect((await bench.call('Write', { file_path: 'f/g.txt', content: 'x' })).text).toContain('is a file, not a folder');
+  });
+
+  test('an Edit right after a Write needs no Read', async () => {
+    await bench.call('Write', { file_path: 'n.txt', content: 'hello\n' });
+    expect((await bench.call('Edit', { file_path: 'n.txt', old_string: 'hello', new_string: 'bye' })).isError).toBe(false);
+    expect(await readFile(file('n.txt'), 'utf8')).toBe('bye\n');
+  });
+});
