@@ -1,0 +1,4 @@
+/** The greeting shown to every visitor. */
+export function greet(name: string): string {
+  return `Helo, ${name}!`;
+}
