@@ -1,4 +1,5 @@
 // A fake CliIo for in-process tests: collects stdout and stderr, feeds stdin from a string.
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,12 @@ export interface FakeIoOptions {
   env?: Record<string, string | undefined>;
 }
 
+/**
+ * The HOME of every fake io unless a test gives its own: an empty directory, so that no test
+ * reads the real `~/.toolshed/settings.json` of whoever runs it.
+ */
+export const EMPTY_HOME = mkdtempSync(path.join(tmpdir(), 'toolshed-cli-home-'));
+
 /** A fake io and readers of what was written. */
 export function fakeIo(options: FakeIoOptions = {}): { io: CliIo; stdout: () => string; stderr: () => string } {
   const out: string[] = [];
@@ -31,7 +38,7 @@ export function fakeIo(options: FakeIoOptions = {}): { io: CliIo; stdout: () => 
     stderr: { write: (s: string) => err.push(s) },
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     isTTY: options.isTTY ?? false,
-    env: options.env ?? {},
+    env: { HOME: EMPTY_HOME, ...options.env },
     ...(options.tools ? { extraTools: options.tools } : {}),
   };
   return { io, stdout: () => out.join(''), stderr: () => err.join('') };

@@ -1,13 +1,16 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { closestNames, PERMISSION_MODES, type PermissionMode } from '@toolshed/core';
+import { closestNames, parseSettingSources, PERMISSION_MODES, SETTING_SOURCES, type PermissionMode, type SettingSource } from '@toolshed/core';
 import { parseFamilyList, type FamilyName } from './families.ts';
 import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'tools' | 'call' | 'check' | 'run';
+export type CommandName = 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules';
+
+/** The sources `--setting-sources` defaults to, as Claude Code's flag of that name does. */
+export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
 
 /** The flags every command takes, parsed and checked. */
 export interface CommonArgs {
@@ -20,12 +23,18 @@ export interface CommonArgs {
   allow: string[];
   deny: string[];
   ask: string[];
-  /** The `--settings` path as given (resolved by the settings reader). */
-  settings: string | undefined;
+  /** From `--setting-sources`: which settings files the session reads. @default ['user', 'project', 'local'] */
+  settingSources: SettingSource[];
+  /** The `--settings` paths as given, in order (relative to where the CLI was started). */
+  settings: string[];
   /** The `--mcp-config` path as given. */
   mcpConfig: string | undefined;
   yes: boolean;
   json: boolean;
+  /** `--http PORT` of `mcp serve`, as given; only set when given. */
+  http?: string | undefined;
+  /** `--corpus FILE` of `search`, as given; only set when given. */
+  corpus?: string | undefined;
 }
 
 /** What {@linkcode parseCliArgs} found on the command line. */
@@ -33,7 +42,9 @@ export type ParsedCommandLine =
   | { kind: 'help'; command: CommandName | undefined }
   | { kind: 'version' }
   | { kind: 'planned'; name: string }
-  | { kind: 'command'; command: CommandName; positionals: string[]; args: CommonArgs };
+  | { kind: 'command'; command: Exclude<CommandName, 'rules'>; positionals: string[]; args: CommonArgs }
+  /** `toolshed rules …`: the command parses its own flags, so it gets the raw arguments after `rules`. */
+  | { kind: 'rules'; argv: string[] };
 
 const OPTIONS = {
   cwd: { type: 'string' },
@@ -42,8 +53,11 @@ const OPTIONS = {
   allow: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
   ask: { type: 'string', multiple: true },
-  settings: { type: 'string' },
+  'setting-sources': { type: 'string' },
+  settings: { type: 'string', multiple: true },
   'mcp-config': { type: 'string' },
+  http: { type: 'string' },
+  corpus: { type: 'string' },
   yes: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -57,8 +71,17 @@ const VALUE_HINTS: Record<string, string> = {
   allow: "--allow 'Bash(npm test:*)'",
   deny: "--deny 'Read(./.env)'",
   ask: "--ask 'Bash(git push:*)'",
+  'setting-sources': '--setting-sources user,project',
   settings: '--settings .toolshed/settings.json',
   'mcp-config': '--mcp-config .mcp.json',
+  http: '--http 8931',
+  corpus: '--corpus tools.json',
+};
+
+/** Flags that belong to one command only. */
+const COMMAND_FLAGS: Partial<Record<string, { command: CommandName; usage: string }>> = {
+  http: { command: 'mcp', usage: 'toolshed mcp serve --http PORT' },
+  corpus: { command: 'search', usage: 'toolshed search <query> --corpus FILE' },
 };
 
 /** Options of {@linkcode parseCliArgs}. */
@@ -69,14 +92,17 @@ export interface ParseCliArgsOptions {
 
 /**
  * Parses the command line: the command word (anywhere among the flags), its positional arguments
- * and the common flags of DESIGN.md's CLI contract.
+ * and the common flags of DESIGN.md's CLI contract, plus `--setting-sources` (default
+ * `user,project,local`, as Claude Code's flag), `--http` (mcp) and `--corpus` (search).
  *
  * @param argv The arguments after `toolshed`.
  * @param options Where relative paths start.
- * @returns Help, version, a planned command, or a command with its checked arguments.
- * @throws {UsageError} For an unknown command or flag, a flag without its value, a value that is
- *   not valid (`--mode`, `--only`, `--cwd`), or the wrong number of arguments; the error names
- *   the command so its usage can be shown.
+ * @returns Help, version, a planned command, a command with its checked arguments, or for
+ *   `rules` the raw arguments (that command parses its own flags).
+ * @throws {UsageError} For an unknown command or flag, a flag of another command (`--http` is
+ *   `mcp`'s, `--corpus` is `search`'s), a flag without its value, a value that is not valid
+ *   (`--mode`, `--only`, `--cwd`, `--setting-sources`), or the wrong number of arguments; the
+ *   error names the command so its usage can be shown.
  *
  * @example
  * ```ts
@@ -101,9 +127,14 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
     if (topic === undefined) return { kind: 'help', command: undefined };
     return { kind: 'help', command: commandName(topic) };
   }
-  const planned = plannedCommand(positionals);
+  const planned = plannedCommand(word);
   if (planned) return { kind: 'planned', name: planned };
   const command = commandName(word);
+  if (command === 'rules') {
+    // `rules` has flags of its own (a repeatable --settings, no --yes): hand it everything else.
+    const at = tokens.find((t) => t.kind === 'positional')!.index;
+    return { kind: 'rules', argv: argv.filter((_, i) => i !== at) };
+  }
   if (has('help')) return { kind: 'help', command };
   if (has('version')) return { kind: 'version' };
 
@@ -121,10 +152,13 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
       allow: values.allow ?? [],
       deny: values.deny ?? [],
       ask: values.ask ?? [],
-      settings: values.settings,
+      settingSources: checkSettingSources(values['setting-sources'], command),
+      settings: values.settings ?? [],
       mcpConfig: values['mcp-config'],
       yes: values.yes === true,
       json: values.json === true,
+      ...(values.http !== undefined ? { http: values.http } : {}),
+      ...(values.corpus !== undefined ? { corpus: values.corpus } : {}),
     },
   };
 }
@@ -137,22 +171,15 @@ function commandName(word: string): CommandName {
   throw new UsageError(`Unknown command "${word}".${near.length ? ` Did you mean "${near[0]}"?` : ''}`);
 }
 
-/** `demo`, `mcp serve`, … : the planned command the words start with, if any. */
-function plannedCommand(positionals: readonly string[]): string | undefined {
-  for (const planned of PLANNED_COMMANDS) {
-    const words = planned.name.split(' ');
-    if (words[0] !== positionals[0]) continue;
-    // `toolshed mcp` alone names the planned group too: it says what is missing either way.
-    if (words.length === 1 || positionals[1] === undefined || positionals[1] === words[1]) return planned.name;
-    throw new UsageError(`Unknown command "${words[0]} ${positionals[1]}". Did you mean "${planned.name}"?`);
-  }
-  return undefined;
+/** `demo`, `chat`, `bench`: the planned command the word names, if any. */
+function plannedCommand(word: string): string | undefined {
+  return PLANNED_COMMANDS.find((planned) => planned.name === word)?.name;
 }
 
 type Token = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never;
 type FlagValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
-function collectFlags(tokens: readonly Token[], command: CommandName): FlagValues {
+function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'rules'>): FlagValues {
   const values: Record<string, string | string[] | boolean> = {};
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
@@ -160,6 +187,10 @@ function collectFlags(tokens: readonly Token[], command: CommandName): FlagValue
     if (!spec) {
       const near = closestNames(token.name, Object.keys(OPTIONS), { max: 1 });
       throw new UsageError(`Unknown flag "${token.rawName}" for "toolshed ${command}".${near.length ? ` Did you mean "--${near[0]}"?` : ''}`, { command });
+    }
+    const owner = COMMAND_FLAGS[token.name];
+    if (owner && owner.command !== command) {
+      throw new UsageError(`The flag ${token.rawName} belongs to "toolshed ${owner.command}" (${owner.usage}), not to "toolshed ${command}".`, { command });
     }
     if (spec.type === 'boolean') {
       if (token.value !== undefined) throw new UsageError(`The flag ${token.rawName} takes no value, got "${token.value}". Write ${token.rawName} alone.`, { command });
@@ -178,7 +209,10 @@ function collectFlags(tokens: readonly Token[], command: CommandName): FlagValue
 
 function checkArity(command: CommandName, rest: readonly string[]): void {
   const spec = COMMANDS.find((c) => c.name === command)!;
+  // `mcp` says itself which subcommand is missing or unknown, in words about serve and list.
+  if (spec.ownArguments) return;
   const wanted = spec.positionals;
+  if (spec.variadic && rest.length >= wanted.length) return;
   if (rest.length < wanted.length) {
     const missing = wanted.slice(rest.length).join(' ');
     throw new UsageError(`"toolshed ${command}" needs ${wanted.join(' ')}; missing ${missing}.`, { command });
@@ -203,6 +237,19 @@ function checkCwd(value: string | undefined, baseDir: string, command: CommandNa
   return dir;
 }
 
+function checkSettingSources(value: string | undefined, command: CommandName): SettingSource[] {
+  if (value === undefined) return [...DEFAULT_SETTING_SOURCES];
+  try {
+    return parseSettingSources(value);
+  } catch (e) {
+    const why = (e as Error).message;
+    throw new UsageError(
+      `--setting-sources "${value}" is not valid: ${why}${/[.?!]$/.test(why) ? ' ' : '. '}Write a comma-separated list of ${SETTING_SOURCES.join(', ')}, for example --setting-sources user,project (an empty value reads no settings file).`,
+      { command },
+    );
+  }
+}
+
 function checkMode(value: string | undefined, command: CommandName): PermissionMode | undefined {
   if (value === undefined) return undefined;
   if ((PERMISSION_MODES as readonly string[]).includes(value)) return value as PermissionMode;
@@ -223,7 +270,7 @@ function withCommand<T>(command: CommandName, fn: () => T): T {
   }
 }
 
-/** What a command function gets: its positional arguments and the common flags. */
+/** What a command function gets: its positional arguments and the flags. */
 export interface CommandInvocation {
   positionals: readonly string[];
   args: CommonArgs;

@@ -22,7 +22,7 @@ describe('parseCliArgs', () => {
     const parsed = parseCliArgs([
       'call', 'Read', '{"a":1}', '--cwd', dir, '--only', 'fs,shell', '--only=web', '--mode', 'plan',
       '--allow', 'Read', '--allow', 'Bash(ls:*)', '--deny', 'WebFetch', '--ask', 'Edit', '--settings', 's.json',
-      '--mcp-config', 'm.json', '--yes', '--json',
+      '--settings', 't.json', '--setting-sources', 'project,claude', '--mcp-config', 'm.json', '--yes', '--json',
     ]);
     expect(parsed).toEqual({
       kind: 'command',
@@ -30,7 +30,7 @@ describe('parseCliArgs', () => {
       positionals: ['Read', '{"a":1}'],
       args: {
         cwd: dir, families: ['fs', 'shell', 'web'], mode: 'plan', allow: ['Read', 'Bash(ls:*)'], deny: ['WebFetch'], ask: ['Edit'],
-        settings: 's.json', mcpConfig: 'm.json', yes: true, json: true,
+        settingSources: ['project', 'claude'], settings: ['s.json', 't.json'], mcpConfig: 'm.json', yes: true, json: true,
       },
     });
   });
@@ -38,6 +38,20 @@ describe('parseCliArgs', () => {
   test('parseCliArgs defaults to the current directory, every family and no rules', () => {
     const parsed = parseCliArgs(['tools']);
     expect(parsed).toMatchObject({ kind: 'command', args: { cwd: process.cwd(), families: [...FAMILY_NAMES], mode: undefined, allow: [], yes: false, json: false } });
+  });
+
+  test('parseCliArgs reads user, project and local settings by default, as Claude Code does, and none for an empty list', () => {
+    expect(parseCliArgs(['tools'])).toMatchObject({ args: { settingSources: ['user', 'project', 'local'], settings: [] } });
+    expect(parseCliArgs(['tools', '--setting-sources', ''])).toMatchObject({ args: { settingSources: [] } });
+    expect(parseCliArgs(['tools', '--setting-sources=claude, user'])).toMatchObject({ args: { settingSources: ['claude', 'user'] } });
+  });
+
+  test('parseCliArgs rejects an unknown setting source, suggesting the closest and listing the valid ones', () => {
+    const e = usageError(['check', 'Read', '{}', '--setting-sources', 'user,projet']);
+    expect(e.message).toContain('--setting-sources "user,projet" is not valid');
+    expect(e.message).toContain('did you mean "project"?');
+    expect(e.message).toContain('user, project, local, claude');
+    expect(e.command).toBe('check');
   });
 
   test('parseCliArgs finds the command after flags and takes - as an argument', () => {
@@ -60,15 +74,37 @@ describe('parseCliArgs', () => {
 
   test('parseCliArgs names the planned commands of DESIGN.md', () => {
     expect(parseCliArgs(['demo'])).toEqual({ kind: 'planned', name: 'demo' });
-    expect(parseCliArgs(['mcp', 'serve', '--http', '3000'])).toEqual({ kind: 'planned', name: 'mcp serve' });
-    expect(parseCliArgs(['rules', 'lint'])).toEqual({ kind: 'planned', name: 'rules lint' });
-    expect(parseCliArgs(['search', 'files'])).toEqual({ kind: 'planned', name: 'search' });
+    expect(parseCliArgs(['chat'])).toEqual({ kind: 'planned', name: 'chat' });
+    expect(parseCliArgs(['bench', 'persistence', '--quick'])).toEqual({ kind: 'planned', name: 'bench' });
+  });
+
+  test('parseCliArgs reads mcp with its subcommand and --http, leaving the subcommand to mcp to check', () => {
+    expect(parseCliArgs(['mcp', 'serve', '--http', '3000', '--only', 'fs'])).toMatchObject({ kind: 'command', command: 'mcp', positionals: ['serve'], args: { http: '3000', families: ['fs'] } });
+    expect(parseCliArgs(['mcp'])).toMatchObject({ kind: 'command', command: 'mcp', positionals: [] });
+    expect(parseCliArgs(['mcp', 'list'])).not.toHaveProperty('args.http');
+  });
+
+  test('parseCliArgs reads search with a query of one or more words and --corpus', () => {
+    expect(parseCliArgs(['search', 'send', 'slack', '--corpus', 't.json'])).toMatchObject({ command: 'search', positionals: ['send', 'slack'], args: { corpus: 't.json' } });
+    expect(usageError(['search']).message).toContain('missing <query>');
+  });
+
+  test('parseCliArgs hands rules everything after the word rules, its own flags included', () => {
+    expect(parseCliArgs(['rules', 'lint', '--settings', 'a.json', '--settings', 'b.json', '--json'])).toEqual({ kind: 'rules', argv: ['lint', '--settings', 'a.json', '--settings', 'b.json', '--json'] });
+    expect(parseCliArgs(['--json', 'rules', 'lint'])).toEqual({ kind: 'rules', argv: ['--json', 'lint'] });
+    expect(parseCliArgs(['rules', '--help'])).toEqual({ kind: 'rules', argv: ['--help'] });
+  });
+
+  test('parseCliArgs rejects a flag of another command, naming the command it belongs to', () => {
+    const http = usageError(['tools', '--http', '80']);
+    expect(http.message).toBe('The flag --http belongs to "toolshed mcp" (toolshed mcp serve --http PORT), not to "toolshed tools".');
+    expect(usageError(['call', 'Read', '{}', '--corpus', 't.json']).message).toContain('belongs to "toolshed search"');
   });
 
   test('parseCliArgs rejects a missing or unknown command with a suggestion', () => {
     expect(usageError([]).message).toBe('No command given.');
     expect(usageError(['cal']).message).toContain('Did you mean "call"?');
-    expect(usageError(['mcp', 'serv']).message).toContain('Did you mean "mcp serve"?');
+    expect(usageError(['serch', 'x']).message).toContain('Did you mean "search"?');
   });
 
   test('parseCliArgs rejects an unknown flag, naming it and the command', () => {

@@ -2,7 +2,7 @@ import type { PermissionDecision } from '@toolshed/core';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { readJsonInput } from './_read_input.ts';
-import { withSession, type GivenRule } from './session_from_args.ts';
+import { withSession } from './session_from_args.ts';
 
 /** What `toolshed check --json` prints: always these four keys, `null` where a decision has none. */
 export interface CheckOutput {
@@ -25,15 +25,17 @@ export interface CheckOutput {
  * @example
  * ```ts
  * await checkCommand({ positionals: ['Bash', '{"command":"rm -rf /"}'], args }, io);
- * // deny: Denied by rule "Bash(rm:*)" from options (rule "Bash(rm:*)" from options)
+ * // deny: Denied by rule "Bash(rm:*)" from cli (rule "Bash(rm:*)" from cli)
  * ```
  */
 export async function checkCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
   const { positionals, args } = invocation;
   const name = positionals[0]!;
   const input = await readJsonInput(positionals[1]!, { command: 'check', position: 2 }, io);
-  return withSession(args, io, async (session, { rules }) => {
-    const decision = blanketDenial(await session.explain(name, input), name, rules);
+  return withSession(args, io, async (session) => {
+    // A deny rule without a specifier (`--deny Write`) takes the tool out of the pool; core's
+    // explain still names that rule and its source rather than "No such tool available".
+    const decision = await session.explain(name, input);
     const output: CheckOutput = { behavior: decision.behavior, reason: decision.reason, rule: decision.rule ?? null, source: decision.source ?? null };
     io.stdout.write(args.json ? `${JSON.stringify(output, null, 2)}\n` : `${formatDecision(output)}\n`);
     return 0;
@@ -59,29 +61,4 @@ export function formatDecision(decision: CheckOutput): string {
     ? ` (from ${decision.source})`
     : '';
   return `${decision.behavior}: ${decision.reason}${origin}`;
-}
-
-/**
- * A deny rule without a specifier (`--deny Writer`) takes the tool out of the pool, so core's
- * explain can only say "No such tool available". The rule is what decided, so name it.
- */
-function blanketDenial(decision: PermissionDecision, name: string, rules: readonly GivenRule[]): PermissionDecision {
-  if (decision.behavior !== 'deny' || decision.source !== 'pool') return decision;
-  const rule = rules.find((r) => r.behavior === 'deny' && namesTool(r.raw.trim(), name));
-  if (!rule) return decision;
-  return {
-    behavior: 'deny',
-    reason: `Denied by rule "${rule.raw}" from ${rule.source}: a deny rule without a specifier removes ${name} from the pool`,
-    rule: rule.raw,
-    source: rule.source,
-  };
-}
-
-/** Whether a rule without a specifier names the tool: `Name`, `mcp__server` or `mcp__server__*`. */
-function namesTool(rule: string, name: string): boolean {
-  if (rule.includes('(')) return false;
-  if (rule === name) return true;
-  if (!rule.startsWith('mcp__')) return false;
-  const prefix = rule.endsWith('__*') ? rule.slice(0, -1) : rule.slice('mcp__'.length).includes('__') ? undefined : `${rule}__`;
-  return prefix !== undefined && name.startsWith(prefix) && name.length > prefix.length;
 }

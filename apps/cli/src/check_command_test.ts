@@ -52,7 +52,7 @@ describe('toolshed check', () => {
   test('check names a --deny rule without a specifier, which removes the tool from the pool', async () => {
     const cwd = await tempDir();
     const r = await cli(['check', 'Writer', '{"file_path":"a","content":"b"}', '--deny', 'Writer', '--json', '--cwd', cwd], { tools });
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('removes Writer from the pool'), rule: 'Writer', source: 'cli' });
+    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('left out of the pool'), rule: 'Writer', source: 'cli' });
   });
 
   test('check names the settings file as the source of its blanket deny rule', async () => {

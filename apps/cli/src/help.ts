@@ -1,4 +1,5 @@
 import { FAMILY_NAMES } from './families.ts';
+import { RULES_USAGE } from './rules_command.ts';
 
 /** One command the CLI runs today. */
 export interface CommandSpec {
@@ -6,12 +7,18 @@ export interface CommandSpec {
   name: string;
   /** The positional arguments, in order, as the usage line names them. */
   positionals: readonly string[];
+  /** The last positional takes one or more words (the query of `search`). */
+  variadic?: boolean;
+  /** The command checks its own arguments (`mcp` names the subcommand that is missing). */
+  ownArguments?: boolean;
   /** The usage line after `toolshed`. */
   synopsis: string;
   /** One line: what it does. */
   summary: string;
   /** More lines for `toolshed <command> --help`. */
   details: readonly string[];
+  /** Command lines to try, shown by the help. */
+  examples: readonly string[];
 }
 
 /** The commands that are built, in the order the help lists them. */
@@ -24,8 +31,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       'Read-only and concurrency-safe depend on the input; they are shown for an empty input {}',
       'and as "varies" (null in JSON) when {} is not a valid input for the tool.',
+      'Family notices (a tool that is disabled until configured, a server that failed) go to stderr.',
       'With --json: [{ name, family, readOnly, concurrencySafe, deferred, description }].',
     ],
+    examples: ['toolshed tools', 'toolshed tools --only fs,shell --json'],
   },
   {
     name: 'call',
@@ -35,7 +44,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       'The input is a JSON object, or - to read it from stdin.',
       'Prints the result text (errors on stderr); with --json, the tool_result block.',
-      `Example: toolshed call Read '{"file_path":"README.md"}'`,
+    ],
+    examples: [
+      `toolshed call Read '{"file_path":"README.md"}'`,
+      `echo '{"command":"npm test"}' | toolshed call Bash - --allow 'Bash(npm test:*)'`,
     ],
   },
   {
@@ -46,7 +58,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [
       'Prints "allow|ask|deny: reason (rule "X" from SOURCE)";',
       'with --json: { "behavior", "reason", "rule", "source" }. Exit 0 whatever the decision.',
-      `Example: toolshed check Bash '{"command":"rm -rf build"}' --deny 'Bash(rm:*)'`,
+      'SOURCE is "cli" for --allow/--deny/--ask and the settings file\'s path for its rules.',
+    ],
+    examples: [
+      `toolshed check Bash '{"command":"rm -rf build"}' --deny 'Bash(rm:*)'`,
+      `toolshed check Read '{"file_path":".env"}' --settings ci-settings.json --json`,
     ],
   },
   {
@@ -58,34 +74,90 @@ export const COMMANDS: readonly CommandSpec[] = [
       'All turns share one session, so a Read in turn 1 counts for an Edit in turn 2.',
       'Block ids must be unique across the transcript. Exit 0 when every result is ok, 1 otherwise.',
       'With --json: { "turns": [[tool_result, ...], ...], "metrics": {...} }.',
-      `Example: [[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.ts"}}]]`,
+      `A transcript: [[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.ts"}}]]`,
     ],
+    examples: ['toolshed run transcript.json', 'cat transcript.json | toolshed run - --json --yes'],
+  },
+  {
+    name: 'search',
+    positionals: ['<query>'],
+    variadic: true,
+    synopsis: 'search <query> [--corpus FILE] [--json]',
+    summary: "Show ToolSearch's ranking for a query (exit 0 matches, 1 none, 2 usage error).",
+    details: [
+      "Ranks the session's deferred tools (every tool when none is deferred), or with --corpus FILE",
+      'the tools of a JSON file: an array of { name, description, input_schema }, OpenAI function',
+      'tools, or a saved request with a "tools" array. Several words may come as several arguments.',
+      'With --json: { query, corpus, searched, results: [{ rank, name, score, description }] }.',
+    ],
+    examples: ['toolshed search "send slack message" --corpus tools.json', 'toolshed search cron schedule --json'],
+  },
+  {
+    name: 'mcp',
+    positionals: ['<serve|list>'],
+    ownArguments: true,
+    synopsis: 'mcp <serve|list> [--http PORT] [--json]',
+    summary: 'Serve the families to MCP clients (serve), or check the configured servers (list).',
+    details: [
+      'mcp serve: serves the session over stdio (stdout carries the protocol, messages go to stderr),',
+      '  or with --http PORT over Streamable HTTP at http://127.0.0.1:PORT/mcp until Ctrl-C. A call',
+      '  that needs approval is asked of the client (MCP elicitation); --yes allows every call.',
+      'mcp list: connects to every server of --mcp-config (default: .mcp.json in --cwd) and prints',
+      '  transport, status and tool count; exit 1 when a server failed, 2 when there is no config.',
+    ],
+    examples: [
+      'toolshed mcp serve --only fs,shell --allow Read',
+      'toolshed mcp serve --http 8931',
+      'toolshed mcp list --mcp-config .mcp.json --json',
+    ],
+  },
+  {
+    name: 'rules',
+    positionals: ['lint'],
+    synopsis: 'rules lint [--json]',
+    summary: 'Lint the permission rules of the settings files and flags (exit 1 on a problem).',
+    details: [],
+    examples: ['toolshed rules lint', 'toolshed rules lint --setting-sources project,claude --json'],
   },
 ];
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
-export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string }[] = [
+export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [
   { name: 'demo', synopsis: 'demo', summary: 'Replay a bundled agent session on a sample repo.' },
-  { name: 'search', synopsis: 'search <query> [--json]', summary: "Show ToolSearch's ranking for a query." },
-  { name: 'mcp serve', synopsis: 'mcp serve [--http PORT]', summary: 'Serve the selected families to MCP clients.' },
   { name: 'chat', synopsis: 'chat', summary: 'An agent loop with a real model.' },
-  { name: 'bench', synopsis: 'bench [suite] [--quick]', summary: 'Run the benchmark suites.' },
-  { name: 'rules lint', synopsis: 'rules lint', summary: 'Check permission rules and settings files.' },
+  {
+    name: 'bench',
+    synopsis: 'bench [suite] [--quick]',
+    summary: 'Run the benchmark suites.',
+    hint: 'Run the suites with "pnpm bench [suite] [--quick]" at the repository root.',
+  },
 ];
 
 const COMMON_FLAGS: readonly [string, string][] = [
   ['--cwd DIR', 'Working directory of the session (default: the current directory).'],
   ['--only LIST', `Families to load, comma-separated: ${FAMILY_NAMES.join(',')} (default: all).`],
   ['--mode MODE', 'Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk.'],
-  ['--allow RULE', 'Allow rule such as "Bash(npm test:*)" (repeatable).'],
+  ['--allow RULE', 'Allow rule such as "Bash(npm test:*)" (repeatable; source "cli").'],
   ['--deny RULE', 'Deny rule such as "Read(./.env)" (repeatable).'],
   ['--ask RULE', 'Ask rule: always ask before such a call (repeatable).'],
-  ['--settings FILE', 'Claude-Code-shaped settings JSON: { permissions, hooks }. Flags win over it.'],
+  ['--setting-sources LIST', 'Settings files to read: user,project,local,claude (default: user,project,local; "" for none).'],
+  ['--settings FILE', 'A further Claude-Code-shaped settings file, read after the sources (repeatable).'],
   ['--mcp-config FILE', 'MCP servers, in the format of .mcp.json.'],
   ['--yes', 'Answer every permission prompt with allow.'],
   ['--json', 'Machine-readable output.'],
   ['-h, --help', 'Show help.'],
   ['--version', 'Show the version.'],
+];
+
+const COMMAND_FLAGS: readonly [string, string][] = [
+  ['--http PORT', 'mcp serve: Streamable HTTP on 127.0.0.1:PORT instead of stdio (0 picks a free port).'],
+  ['--corpus FILE', 'search: rank the tools of a JSON file instead of the session.'],
+];
+
+const SETTINGS_NOTE = [
+  'Settings: user is ~/.toolshed/settings.json, project .toolshed/settings.json, local',
+  '.toolshed/settings.local.json, claude .claude/settings.json and .claude/settings.local.json.',
+  'Rule lists add up across files and flags (deny beats ask beats allow); --mode beats defaultMode.',
 ];
 
 function table(rows: readonly (readonly [string, string])[], indent = '  '): string {
@@ -98,13 +170,21 @@ function flagsText(): string {
     'Common flags:',
     table(COMMON_FLAGS),
     '',
+    'Flags of one command:',
+    table(COMMAND_FLAGS),
+    '',
+    ...SETTINGS_NOTE,
     'Without a TTY and without --yes, a call that needs approval is denied.',
   ].join('\n');
 }
 
+function examplesText(specs: readonly CommandSpec[]): string {
+  return ['Examples:', ...specs.flatMap((c) => c.examples.map((e) => `  ${e}`))].join('\n');
+}
+
 /**
- * The overall help: every command of DESIGN.md's CLI table (the planned ones marked) and the
- * common flags.
+ * The overall help: every command of DESIGN.md's CLI table (the planned ones marked), examples,
+ * the flags and the exit codes.
  *
  * @returns The text, ending in a newline.
  *
@@ -122,15 +202,19 @@ export function overallUsage(): string {
     'Commands:',
     table([...built, ...planned]),
     '',
+    examplesText(COMMANDS.map((c) => ({ ...c, examples: c.examples.slice(0, 1) }))),
+    '',
     flagsText(),
     '',
-    'Run "toolshed <command> --help" for more about a command.',
+    'Exit codes: 0 ok, 1 a tool error (or nothing found, a failed server, a rule problem), 2 a usage error.',
+    'Run "toolshed <command> --help" (or "toolshed help <command>") for more about a command.',
     '',
   ].join('\n');
 }
 
 /**
- * The help of one command: its usage line, what it does, and the common flags.
+ * The help of one command: its usage line, what it does, examples, and the flags. `rules` has
+ * flags of its own, so its help is {@linkcode RULES_USAGE}.
  *
  * @param name A command of {@linkcode COMMANDS}.
  * @returns The text, ending in a newline; the overall usage for a name that is not a command.
@@ -143,7 +227,8 @@ export function overallUsage(): string {
 export function commandUsage(name: string): string {
   const spec = COMMANDS.find((c) => c.name === name);
   if (!spec) return overallUsage();
-  return [`Usage: toolshed ${spec.synopsis} [flags]`, '', spec.summary, ...spec.details, '', flagsText(), ''].join('\n');
+  if (spec.name === 'rules') return [RULES_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
+  return [`Usage: toolshed ${spec.synopsis} [flags]`, '', spec.summary, ...spec.details, '', examplesText([spec]), '', flagsText(), ''].join('\n');
 }
 
 /**
@@ -169,9 +254,10 @@ export function usageHint(name: string | undefined): string {
 }
 
 /**
- * The message for a command of DESIGN.md that is not built yet, pointing at what exists.
+ * The message for a command of DESIGN.md that is not built yet, pointing at what exists (and,
+ * for `bench`, at `pnpm bench`).
  *
- * @param name The planned command, such as `demo` or `mcp serve`.
+ * @param name The planned command, such as `demo` or `bench`.
  * @returns One paragraph, ending in a newline.
  *
  * @example
@@ -181,5 +267,6 @@ export function usageHint(name: string | undefined): string {
  */
 export function notYetImplemented(name: string): string {
   const available = COMMANDS.map((c) => c.name).join(', ');
-  return `toolshed: "toolshed ${name}" is not yet implemented. The commands that work today are ${available}; run "toolshed --help" to see them.\n`;
+  const hint = PLANNED_COMMANDS.find((c) => c.name === name)?.hint;
+  return `toolshed: "toolshed ${name}" is not yet implemented.${hint ? ` ${hint}` : ''} The commands that work today are ${available}; run "toolshed --help" to see them.\n`;
 }

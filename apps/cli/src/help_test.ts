@@ -1,20 +1,38 @@
 import { describe, expect, test } from 'vitest';
 import { COMMANDS, commandUsage, notYetImplemented, overallUsage, PLANNED_COMMANDS, usageHint } from './help.ts';
+import { RULES_USAGE } from './rules_command.ts';
 
 describe('help', () => {
   test('overallUsage lists every command of the CLI contract and the common flags', () => {
     const text = overallUsage();
-    for (const command of ['tools', 'call', 'check', 'run', 'demo', 'search', 'mcp serve', 'chat', 'bench', 'rules lint']) {
+    for (const command of ['tools', 'call', 'check', 'run', 'search', 'mcp <serve|list>', 'rules lint', 'demo', 'chat', 'bench']) {
       expect(text).toContain(`toolshed ${command}`);
     }
-    for (const flag of ['--cwd', '--only', '--mode', '--allow', '--deny', '--ask', '--settings', '--mcp-config', '--yes', '--json']) {
+    for (const flag of ['--cwd', '--only', '--mode', '--allow', '--deny', '--ask', '--setting-sources', '--settings', '--mcp-config', '--yes', '--json', '--http', '--corpus']) {
       expect(text).toContain(flag);
     }
     expect(text.match(/not yet implemented/g)).toHaveLength(PLANNED_COMMANDS.length);
+    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual(['demo', 'chat', 'bench']);
+    expect(text).toContain('Exit codes: 0 ok');
   });
 
-  test('commandUsage starts with the usage line of the command', () => {
-    for (const command of COMMANDS) expect(commandUsage(command.name)).toMatch(new RegExp(`^Usage: toolshed ${command.name} `));
+  test('overallUsage shows an example for every built command', () => {
+    const examples = overallUsage().split('Examples:\n')[1]!.split('\n\n')[0]!;
+    for (const command of COMMANDS) expect(examples).toMatch(new RegExp(`^  toolshed ${command.name}( |$)`, 'm'));
+  });
+
+  test('commandUsage starts with the usage line of the command and shows its examples', () => {
+    for (const command of COMMANDS) {
+      const text = commandUsage(command.name);
+      expect(text).toMatch(new RegExp(`^Usage: toolshed ${command.name} `));
+      expect(command.examples.length).toBeGreaterThan(0);
+      for (const example of command.examples) expect(text).toContain(example);
+    }
+  });
+
+  test('commandUsage of rules is the rules usage, with its own flags', () => {
+    expect(commandUsage('rules').startsWith(RULES_USAGE.trimEnd())).toBe(true);
+    expect(commandUsage('rules')).not.toContain('--yes');
   });
 
   test('usageHint shows the command usage line and points at --help', () => {
@@ -25,6 +43,10 @@ describe('help', () => {
 
   test('notYetImplemented names the command and what works today', () => {
     expect(notYetImplemented('chat')).toContain('"toolshed chat" is not yet implemented');
-    expect(notYetImplemented('chat')).toContain('tools, call, check, run');
+    expect(notYetImplemented('chat')).toContain('tools, call, check, run, search, mcp, rules');
+  });
+
+  test('notYetImplemented points bench at pnpm bench', () => {
+    expect(notYetImplemented('bench')).toContain('"pnpm bench [suite] [--quick]"');
   });
 });

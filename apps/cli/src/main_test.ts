@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { EMPTY_HOME } from './_test_io.ts';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -17,7 +18,8 @@ function toolshed(args: string[], stdin = ''): Promise<{ code: number | null; st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
       cwd: cliDir,
-      env: { ...process.env, TOOLSHED_DEBUG: '' },
+      // An empty HOME: the child must not read the real ~/.toolshed/settings.json.
+      env: { ...process.env, TOOLSHED_DEBUG: '', HOME: EMPTY_HOME },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

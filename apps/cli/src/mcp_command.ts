@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import { createSession, describeError, ToolshedError, type CanUseTool, type Session } from '@toolshed/core';
+import { describeError, type CanUseTool } from '@toolshed/core';
 import { createMcpPermissionPrompt, listMcpServers, serveSession, type McpServerStatus } from '@toolshed/mcp-bridge';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
-import { mergePermissions } from './session_from_args.ts';
-import { readSettingsFile } from './settings_file.ts';
+import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 
 /** The flags of `toolshed mcp` beyond the common ones. */
@@ -26,8 +25,8 @@ export type McpListRow = McpServerStatus;
 /**
  * `toolshed mcp serve [--only …] [--http PORT]` and `toolshed mcp list [--json]`.
  *
- * `serve` builds a session from the common flags (families, settings, permission rules, MCP
- * config) and serves its tools to MCP clients over stdio — stdout then carries the protocol,
+ * `serve` builds a session from the common flags (families, settings sources and files,
+ * permission rules, MCP config) and serves its tools to MCP clients over stdio — stdout then carries the protocol,
  * and every message of the CLI goes to stderr — or over Streamable HTTP on 127.0.0.1:PORT
  * until interrupted. A call that needs approval is asked of the client through MCP
  * elicitation (with `--yes` it is allowed; a client without elicitation gets a denial naming
@@ -96,30 +95,20 @@ function parsePort(value: string): number {
 
 async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<number> {
   const port = args.http === undefined ? undefined : parsePort(args.http);
-  const baseDir = process.cwd();
-  const settings = args.settings === undefined ? undefined : await readSettingsFile(args.settings, baseDir);
-  const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, baseDir);
-  const { families, warnings } = await loadFamilies(args.families, mcpConfig ? { mcpConfig } : {});
-  for (const warning of [...(settings?.warnings ?? []), ...warnings]) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
+  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
   // stdin and stdout belong to the protocol (stdio) or to nobody (HTTP): asks go to the client.
   const prompt = createMcpPermissionPrompt();
   const canUseTool: CanUseTool = args.yes ? () => Promise.resolve({ behavior: 'allow' }) : prompt.canUseTool;
-  let session: Session;
-  try {
-    session = await createSession({
-      cwd: args.cwd,
-      families,
-      permissions: mergePermissions(settings?.permissions ?? {}, args),
-      ...(settings?.hooks ? { hooks: settings.hooks } : {}),
-      canUseTool,
-      ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
-    });
-  } catch (e) {
-    if (ToolshedError.isInstance(e) && e.code.startsWith('permission_')) {
-      throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
-    }
-    throw e;
-  }
+  // The same settings files, rules and sources as every other command (core reads and checks them).
+  const session = await createCliSession({
+    cwd: args.cwd,
+    families,
+    ...settingsOptions(args, io),
+    canUseTool,
+    ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
+  });
   for (const notice of session.notices()) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
   try {
     const tools = session.catalog().length;

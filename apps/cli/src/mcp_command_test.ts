@@ -1,17 +1,18 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { CommonArgs } from './args.ts';
 import { mcpCommand } from './mcp_command.ts';
-import { fakeIo, tempDir } from './_test_io.ts';
+import { runCli } from './run_cli.ts';
+import { cli, fakeIo, tempDir } from './_test_io.ts';
 import { testTools } from './_test_tools.ts';
 
 const FAULT_SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/mcp-bridge/src/testdata/fault_server.mjs');
 
-function argsFor(cwd: string, extra: Partial<CommonArgs> & { http?: string } = {}): CommonArgs & { http?: string } {
-  return { cwd, families: ['mcp'], mode: undefined, allow: [], deny: [], ask: [], settings: undefined, mcpConfig: undefined, yes: false, json: false, ...extra };
+function argsFor(cwd: string, extra: Partial<CommonArgs> = {}): CommonArgs {
+  return { cwd, families: ['mcp'], mode: undefined, allow: [], deny: [], ask: [], settingSources: [], settings: [], mcpConfig: undefined, yes: false, json: false, ...extra };
 }
 
 /** Collects stdout lines as JSON-RPC messages. */
@@ -115,6 +116,96 @@ describe('toolshed mcp serve', () => {
       expect(response.headers.get('mcp-session-id')).toMatch(/[0-9a-f-]{36}/);
       expect(await response.text()).toContain('"serverInfo"');
       controller.abort();
+      expect(await running).toBe(0);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('toolshed mcp through runCli', () => {
+  test('mcp list exits 2 without a config, with a config that is missing or not JSON, and for --http', async () => {
+    const cwd = await tempDir();
+    try {
+      const none = await cli(['mcp', 'list', '--cwd', cwd]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('No MCP servers to list: give --mcp-config FILE, or put a .mcp.json in');
+      const missing = await cli(['mcp', 'list', '--mcp-config', path.join(cwd, 'nope.json'), '--cwd', cwd]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('nope.json');
+      const broken = path.join(cwd, 'broken.json');
+      await writeFile(broken, '{"mcpServers": {');
+      const bad = await cli(['mcp', 'list', '--mcp-config', broken, '--cwd', cwd]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(`"${broken}" is not valid JSON`);
+      const http = await cli(['mcp', 'list', '--http', '80', '--cwd', cwd]);
+      expect(http.code).toBe(2);
+      expect(http.stderr).toContain('--http is a flag of "toolshed mcp serve"');
+      expect(http.stdout).toBe('');
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test('mcp list exits 1 when a configured server fails to start, and 0 when every one connects', async () => {
+    const cwd = await tempDir();
+    try {
+      await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }));
+      const ok = await cli(['mcp', 'list', '--json', '--cwd', cwd]);
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout)).toEqual([expect.objectContaining({ name: 'fault', state: 'connected' })]);
+      const config = path.join(cwd, 'gone.json');
+      await writeFile(config, JSON.stringify({ mcpServers: { gone: { command: path.join(cwd, 'missing') } } }));
+      const failed = await cli(['mcp', 'list', '--mcp-config', config, '--cwd', cwd]);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/^gone +stdio +failed/m);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test('mcp without a subcommand, or with an unknown one, exits 2 with the mcp usage', async () => {
+    for (const argv of [['mcp'], ['mcp', 'serv']]) {
+      const r = await cli(argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/needs a subcommand: serve or list|Unknown subcommand "mcp serv"/);
+      expect(r.stderr).toContain('Usage: toolshed mcp <serve|list>');
+    }
+  });
+
+  test('mcp serve refuses a settings file with a typo before serving, naming the file and the key', async () => {
+    const cwd = await tempDir();
+    try {
+      const file = path.join(cwd, 'settings.json');
+      await writeFile(file, JSON.stringify({ permissions: { denny: ['Writer'] } }));
+      const r = await cli(['mcp', 'serve', '--settings', file, '--cwd', cwd], { tools: testTools });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`Settings file "${file}": permissions.denny is not a permissions key`);
+      expect(r.stdout).toBe('');
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test('mcp serve leaves out a tool that a project settings file denies outright', async () => {
+    const cwd = await tempDir();
+    try {
+      await mkdir(path.join(cwd, '.toolshed'));
+      await writeFile(path.join(cwd, '.toolshed', 'settings.json'), JSON.stringify({ permissions: { deny: ['Writer'] } }));
+      const stdin = new PassThrough();
+      const { io, stdout } = fakeIo({ tools: testTools });
+      io.stdin = stdin;
+      const running = runCli(['mcp', 'serve', '--only', 'mcp', '--cwd', cwd], io);
+      const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+      await until(() => (jsonLines(stdout).length >= 1 ? true : undefined), 'the initialize answer');
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      const list = await until(() => jsonLines(stdout).find((m) => (m as { id?: number }).id === 2) as { result: { tools: { name: string }[] } } | undefined, 'tools/list');
+      const names = list.result.tools.map((t) => t.name);
+      expect(names).toContain('Echo');
+      expect(names).not.toContain('Writer');
+      stdin.end();
       expect(await running).toBe(0);
     } finally {
       await rm(cwd, { recursive: true, force: true });

@@ -18,15 +18,13 @@
  */
 export { runCli } from './run_cli.ts';
 export type { CliIo, TextSink } from './cli_io.ts';
-export { parseCliArgs } from './args.ts';
+export { DEFAULT_SETTING_SOURCES, parseCliArgs } from './args.ts';
 export type { CommandInvocation, CommandName, CommonArgs, ParsedCommandLine, ParseCliArgsOptions } from './args.ts';
 export { FAMILY_NAMES, loadFamilies, parseFamilyList } from './families.ts';
 export type { FamilyName, LoadFamiliesOptions } from './families.ts';
-export { readSettingsFile } from './settings_file.ts';
-export type { SettingsFile } from './settings_file.ts';
 export { readMcpConfigFile } from './mcp_config_file.ts';
-export { mergePermissions, withSession } from './session_from_args.ts';
-export type { GivenRule, SessionExtras } from './session_from_args.ts';
+export { createCliSession, settingsOptions, withSession } from './session_from_args.ts';
+export type { SettingsOptions } from './session_from_args.ts';
 export { parseTranscript } from './transcript.ts';
 export { UsageError } from './usage_error.ts';
 export { COMMANDS, commandUsage, notYetImplemented, overallUsage, PLANNED_COMMANDS, usageHint } from './help.ts';
@@ -38,3 +36,8 @@ export { checkCommand, formatDecision } from './check_command.ts';
 export type { CheckOutput } from './check_command.ts';
 export { runCommand } from './run_command.ts';
 export type { RunCommandOptions } from './run_command.ts';
+export { searchCommand } from './search_command.ts';
+export type { SearchArgs, SearchInvocation, SearchRow } from './search_command.ts';
+export { mcpCommand } from './mcp_command.ts';
+export type { McpCommandFlags, McpCommandInvocation, McpListRow } from './mcp_command.ts';
+export { formatReport, RULES_USAGE, rulesCommand } from './rules_command.ts';

@@ -2,7 +2,7 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatReport, rulesCommand } from './rules_command.ts';
-import { fakeIo, tempDir } from './_test_io.ts';
+import { cli, fakeIo, tempDir } from './_test_io.ts';
 import { testTools as tools } from './_test_tools.ts';
 
 /** A project and a home directory of its own, so the real ~/.toolshed is never read. */
@@ -100,5 +100,25 @@ describe('toolshed rules lint', () => {
       warnings: [],
     });
     expect(text).toBe('error [settings] p\nwarning [loose_prefix] cli: m\n1 error, 1 warning (settings files: /p/.toolshed/settings.json).\n');
+  });
+});
+
+describe('toolshed rules lint through runCli', () => {
+  test('exits 0 for good rules and 1 for a rule that names no tool, with flags before and after the command', async () => {
+    const { cwd, home } = await project({ '.toolshed/settings.json': { permissions: { allow: ['Echo'], deny: ['Writer(./secret.txt)'] } } });
+    const good = await cli(['--cwd', cwd, 'rules', 'lint', '--only', 'search'], { tools, env: { HOME: home } });
+    expect(good).toMatchObject({ code: 0, stderr: '' });
+    expect(good.stdout).toContain('No problems found');
+    const bad = await cli(['rules', 'lint', '--only', 'search', '--cwd', cwd, '--allow', 'Ecko', '--json'], { tools, env: { HOME: home } });
+    expect(bad.code).toBe(1);
+    const report = JSON.parse(bad.stdout) as { findings: { severity: string; rule: string; source: string }[] };
+    expect(report.findings).toContainEqual(expect.objectContaining({ severity: 'error', rule: 'Ecko', source: 'cli' }));
+  });
+
+  test('exits 2 for an unknown flag of rules lint, with the rules usage', async () => {
+    const r = await cli(['rules', 'lint', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Unknown option '--yes'");
+    expect(r.stderr).toContain('Usage: toolshed rules lint');
   });
 });

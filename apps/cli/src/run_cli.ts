@@ -5,17 +5,22 @@ import type { CliIo } from './cli_io.ts';
 import { callCommand } from './call_command.ts';
 import { checkCommand } from './check_command.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
+import { mcpCommand } from './mcp_command.ts';
+import { rulesCommand } from './rules_command.ts';
 import { runCommand } from './run_command.ts';
+import { searchCommand } from './search_command.ts';
 import { toolsCommand } from './tools_command.ts';
 import { UsageError } from './usage_error.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-const RUNNERS: Record<CommandName, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
+const RUNNERS: Record<Exclude<CommandName, 'rules'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
   tools: toolsCommand,
   call: callCommand,
   check: checkCommand,
   run: (invocation, io) => runCommand(invocation, io),
+  search: searchCommand,
+  mcp: mcpCommand,
 };
 
 /**
@@ -26,7 +31,9 @@ const RUNNERS: Record<CommandName, (invocation: CommandInvocation, io: CliIo) =>
  *
  * @param argv The arguments after `toolshed`.
  * @param io The streams to use, whether a person is at the terminal, and test hooks.
- * @returns The exit code: 0 ok, 1 a tool error (or an unexpected failure), 2 a usage error.
+ * @returns The exit code: 0 ok; 1 a tool error, no search match, a failed MCP server, a rule
+ *   problem found by `rules lint`, or an unexpected failure; 2 a usage error (including a bad
+ *   settings file).
  *
  * @example
  * ```ts
@@ -49,6 +56,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 2;
       case 'command':
         return await RUNNERS[parsed.command](parsed, io);
+      case 'rules':
+        return await rulesCommand(parsed.argv, io);
     }
   } catch (e) {
     if (e instanceof UsageError) {

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run_cli.ts';
 import { cli, fakeIo, tempDir } from './_test_io.ts';
@@ -50,11 +52,25 @@ describe('runCli', () => {
   });
 
   test('the planned commands say they are not yet implemented and exit 2, pointing at what exists', async () => {
-    for (const argv of [['demo'], ['search', 'files'], ['mcp', 'serve'], ['chat'], ['bench', '--quick'], ['rules', 'lint']]) {
+    for (const argv of [['demo'], ['chat'], ['bench', '--quick']]) {
       const r = await cli(argv);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('is not yet implemented');
-      expect(r.stderr).toContain('tools, call, check, run');
+      expect(r.stderr).toContain('tools, call, check, run, search, mcp, rules');
+    }
+    expect((await cli(['bench'])).stderr).toContain('pnpm bench');
+  });
+
+  test('help <command> and <command> --help print the help of search, mcp and rules', async () => {
+    for (const [argv, start] of [
+      [['help', 'search'], 'Usage: toolshed search <query>'],
+      [['mcp', '--help'], 'Usage: toolshed mcp <serve|list>'],
+      [['help', 'rules'], 'Usage: toolshed rules lint'],
+      [['rules', '--help'], 'Usage: toolshed rules lint'],
+    ] as const) {
+      const r = await cli(argv);
+      expect({ argv, code: r.code, stderr: r.stderr }).toEqual({ argv, code: 0, stderr: '' });
+      expect(r.stdout.startsWith(start)).toBe(true);
     }
   });
 
@@ -78,5 +94,35 @@ describe('runCli', () => {
     io.stdout = { write: () => { throw new Error('EIO: the terminal went away'); } };
     expect(await runCli(['--version'], io)).toBe(1);
     expect(stderr()).toMatch(/^toolshed: EIO: the terminal went away\nError: EIO: the terminal went away\n\s+at /);
+  });
+
+  test('search ranks the tools of a --corpus file through runCli: exit 0 with a match, 1 without, 2 without a query', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'tools.json');
+    await writeFile(file, JSON.stringify([
+      { name: 'mcp__slack__send_message', description: 'Posts a message to a Slack channel.', input_schema: { type: 'object' } },
+      { name: 'get_weather', description: 'Current weather for a city.', input_schema: { type: 'object' } },
+    ]));
+    const hit = await cli(['search', 'send', 'slack', 'message', '--corpus', file, '--json']);
+    expect(hit.code).toBe(0);
+    const out = JSON.parse(hit.stdout) as { query: string; corpus: string; results: { name: string }[] };
+    expect(out).toMatchObject({ query: 'send slack message', corpus: file });
+    expect(out.results[0]!.name).toBe('mcp__slack__send_message');
+    const miss = await cli(['search', 'qqqzzx', '--corpus', file]);
+    expect(miss.code).toBe(1);
+    expect(miss.stdout).toContain('No tool matches "qqqzzx"');
+    const empty = await cli(['search', '--corpus', file]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('missing <query>');
+    expect(empty.stderr).toContain('Usage: toolshed search <query>');
+  });
+
+  test("search without --corpus ranks the session's tools, with the common flags", async () => {
+    const cwd = await tempDir();
+    const r = await cli(['search', 'count', 'calls', '--only', 'search', '--cwd', cwd, '--json'], { tools });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { corpus: string; results: { name: string }[] };
+    expect(out.corpus).toBe('session');
+    expect(out.results[0]!.name).toBe('Counter');
   });
 });

@@ -1,41 +1,87 @@
-import { createSession, describeError, ToolshedError, type CanUseTool, type HooksConfig, type PermissionOptions, type Session } from '@toolshed/core';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { createSession, describeError, SETTINGS_INVALID, ToolshedError, type CanUseTool, type PermissionOptions, type Session, type SessionOptions } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
-import { readSettingsFile, type SettingsFile } from './settings_file.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { UsageError } from './usage_error.ts';
 
-/** A permission rule as the CLI was given it, with where it came from. */
-export interface GivenRule {
-  /** The rule as written, such as `Bash(npm test:*)`. */
-  raw: string;
-  behavior: 'allow' | 'deny' | 'ask';
-  /** `cli` for a flag, or the settings file's absolute path. */
-  source: string;
+/** The settings and permission part of the session options, as the CLI's flags give it. */
+export type SettingsOptions = Required<Pick<SessionOptions, 'settingsSources' | 'settingsFiles' | 'homeDir' | 'permissions' | 'permissionsSource'>>;
+
+/**
+ * The settings and permission options of a session built from the common flags. Core reads and
+ * checks the settings files (`--setting-sources`, then each `--settings FILE`) and names each
+ * file as the source of its rules; the flags' rules come on top with the source `cli`, and
+ * `--mode` beats any file's `defaultMode`.
+ *
+ * @param args The parsed common flags.
+ * @param io The CLI's environment: `HOME` there is the user settings' home (tests point it at a
+ *   temporary directory), else the account's home directory.
+ * @returns `settingsSources`, `settingsFiles` (absolute), `homeDir`, `permissions`, `permissionsSource`.
+ *
+ * @example
+ * ```ts
+ * const session = await createCliSession({ cwd: args.cwd, families, ...settingsOptions(args, io) });
+ * ```
+ */
+export function settingsOptions(args: CommonArgs, io: Pick<CliIo, 'env'>): SettingsOptions {
+  const permissions: PermissionOptions = { allow: args.allow, deny: args.deny, ask: args.ask };
+  if (args.mode !== undefined) permissions.mode = args.mode;
+  return {
+    settingsSources: args.settingSources,
+    // Paths on the command line are the user's, relative to where they typed it, not to --cwd.
+    settingsFiles: args.settings.map((file) => path.resolve(process.cwd(), file)),
+    // An empty HOME is no home: `~` would otherwise become the directory the CLI runs in.
+    homeDir: io.env?.['HOME'] || homedir(),
+    permissions,
+    permissionsSource: 'cli',
+  };
 }
 
-/** What {@linkcode withSession} gives a command besides the session. */
-export interface SessionExtras {
-  /** Every rule of the settings file and the flags, file first. */
-  rules: readonly GivenRule[];
+/**
+ * `createSession`, with the errors a person fixes on the command line turned into usage errors:
+ * a settings file that does not parse, has an unknown key, a bad rule or a bad mode (core's
+ * message names the file, the key path and the fix), and a bad `--allow`/`--deny`/`--ask` rule
+ * or `--mode`.
+ *
+ * @param options The session options.
+ * @returns The session.
+ * @throws {UsageError} For bad settings or permission rules (exit 2, without the usage text).
+ *
+ * @example
+ * ```ts
+ * const session = await createCliSession({ cwd: args.cwd, families, ...settingsOptions(args, io) });
+ * ```
+ */
+export async function createCliSession(options: SessionOptions): Promise<Session> {
+  try {
+    return await createSession(options);
+  } catch (e) {
+    if (ToolshedError.isInstance(e) && e.code === SETTINGS_INVALID) throw new UsageError(e.message, { showUsage: false });
+    if (ToolshedError.isInstance(e) && e.code.startsWith('permission_')) {
+      throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
+    }
+    throw e;
+  }
 }
 
 /**
  * Builds the session a command runs in from the common flags, runs `fn` with it, and closes it
- * whatever happens. Family notices (and warnings about families or settings) go to stderr.
+ * whatever happens. Family notices (a tool disabled until configured, a server that failed to
+ * start, settings keys that are ignored) and warnings about families go to stderr.
  *
- * Permissions: the `--settings` file's rules come first and the flags' rules are appended (rule
- * lists concatenate); `--mode` overrides the file's `defaultMode`. Prompts: with `--yes` every
- * ask is allowed; in a TTY the user is asked on stderr; otherwise there is no `canUseTool`, so
- * core denies the call and names the rule that would allow it.
+ * Settings and permissions: see {@linkcode settingsOptions}. Prompts: with `--yes` every ask is
+ * allowed; in a TTY the user is asked on stderr; otherwise there is no `canUseTool`, so core
+ * denies the call and names the rule that would allow it.
  *
  * @param args The parsed common flags.
  * @param io The CLI's streams (and the test hook `extraTools`).
- * @param fn The command's work; it gets the session and the rules as given, with their sources.
+ * @param fn The command's work.
  * @returns What `fn` returns.
- * @throws {UsageError} When the settings or MCP config file is wrong, or a permission rule or
+ * @throws {UsageError} When a settings or MCP config file is wrong, or a permission rule or
  *   mode does not parse.
  *
  * @example
@@ -46,36 +92,25 @@ export interface SessionExtras {
  * });
  * ```
  */
-export async function withSession<T>(
-  args: CommonArgs,
-  io: CliIo,
-  fn: (session: Session, extras: SessionExtras) => Promise<T>,
-): Promise<T> {
-  // Paths on the command line are the user's, relative to where they typed it, not to --cwd.
-  const baseDir = process.cwd();
-  const settings = args.settings === undefined ? undefined : await readSettingsFile(args.settings, baseDir);
-  const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, baseDir);
+export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>): Promise<T> {
+  const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
   const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
-  for (const warning of [...(settings?.warnings ?? []), ...warnings]) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
 
   const prompter = !args.yes && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
   const canUseTool = args.yes ? allowEverything : prompter ? askAtTerminal(prompter, io, () => session) : undefined;
   try {
-    session = await createSession({
+    session = await createCliSession({
       cwd: args.cwd,
       families,
-      permissions: mergePermissions(settings?.permissions ?? {}, args),
-      ...(settings?.hooks ? { hooks: settings.hooks satisfies HooksConfig } : {}),
+      ...settingsOptions(args, io),
       ...(canUseTool ? { canUseTool } : {}),
       ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (e) {
     prompter?.close();
-    if (ToolshedError.isInstance(e) && e.code.startsWith('permission_')) {
-      throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
-    }
     throw e;
   }
   let shown = 0;
@@ -86,7 +121,7 @@ export async function withSession<T>(
   };
   try {
     showNotices();
-    return await fn(session, { rules: givenRules(settings, args) });
+    return await fn(session);
   } finally {
     prompter?.close();
     try {
@@ -96,40 +131,6 @@ export async function withSession<T>(
     }
     showNotices();
   }
-}
-
-/**
- * The permission options of the session: the settings file's, with the flags' rules appended and
- * `--mode` winning over `defaultMode`.
- *
- * @param fromFile The settings file's permissions (`mode` holds its `defaultMode`).
- * @param args The flags.
- * @returns The merged options.
- *
- * @example
- * ```ts
- * mergePermissions({ mode: 'plan', deny: ['WebFetch'] }, { ...args, mode: 'default', deny: ['Bash'] });
- * // { mode: 'default', allow: [], deny: ['WebFetch', 'Bash'], ask: [] }
- * ```
- */
-export function mergePermissions(fromFile: PermissionOptions, args: Pick<CommonArgs, 'mode' | 'allow' | 'deny' | 'ask'>): PermissionOptions {
-  const mode = args.mode ?? fromFile.mode;
-  return {
-    ...(mode !== undefined ? { mode } : {}),
-    allow: [...(fromFile.allow ?? []), ...args.allow],
-    deny: [...(fromFile.deny ?? []), ...args.deny],
-    ask: [...(fromFile.ask ?? []), ...args.ask],
-    ...(fromFile.additionalDirectories ? { additionalDirectories: fromFile.additionalDirectories } : {}),
-  };
-}
-
-function givenRules(settings: SettingsFile | undefined, args: CommonArgs): GivenRule[] {
-  const rules: GivenRule[] = [];
-  for (const behavior of ['allow', 'deny', 'ask'] as const) {
-    for (const raw of settings?.permissions[behavior] ?? []) rules.push({ raw, behavior, source: settings!.path });
-    for (const raw of args[behavior]) rules.push({ raw, behavior, source: 'cli' });
-  }
-  return rules;
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });

@@ -57,3 +57,17 @@ describe('toolshed tools', () => {
     expect(r.stderr).toContain('Usage: toolshed tools [--json]');
   });
 });
+
+describe('toolshed tools notices', () => {
+  // The web family says on setup that WebSearch waits for a backend, unless the environment configures one.
+  test.skipIf(Boolean(process.env['BRAVE_API_KEY'] || process.env['SEARXNG_URL']))(
+    'tools prints the notices of the families on stderr, keeping stdout for the pool',
+    async () => {
+      const cwd = await tempDir();
+      const r = await cli(['tools', '--json', '--only', 'web', '--cwd', cwd]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^toolshed: info: WebSearch is disabled: .*BRAVE_API_KEY/m);
+      expect((JSON.parse(r.stdout) as { name: string }[]).map((row) => row.name)).toContain('WebFetch');
+    },
+  );
+});
