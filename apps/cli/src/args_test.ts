@@ -73,7 +73,6 @@ describe('parseCliArgs', () => {
   });
 
   test('parseCliArgs names the planned commands of DESIGN.md', () => {
-    expect(parseCliArgs(['demo'])).toEqual({ kind: 'planned', name: 'demo' });
     expect(parseCliArgs(['chat'])).toEqual({ kind: 'planned', name: 'chat' });
     expect(parseCliArgs(['bench', 'persistence', '--quick'])).toEqual({ kind: 'planned', name: 'bench' });
   });

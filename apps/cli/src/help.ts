@@ -24,6 +24,19 @@ export interface CommandSpec {
 /** The commands that are built, in the order the help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
+    name: 'demo',
+    positionals: [],
+    synopsis: 'demo [--json]',
+    summary: 'Replay a bundled agent session on a copy of a sample repo (what `pnpm start` runs).',
+    details: [
+      'A scripted agent fixes a typo in a temporary copy of apps/cli/demo/sample-repo with the fs, shell, web',
+      'and search families: a parallel batch, a deferred WebFetch found by ToolSearch (against a docs server',
+      'on 127.0.0.1), allow and deny rules, and a result too large to send, persisted with a preview.',
+      'Needs no network and no API key. Exit 1 when the session does not go as scripted.',
+    ],
+    examples: ['toolshed demo', 'toolshed demo --json'],
+  },
+  {
     name: 'tools',
     positionals: [],
     synopsis: 'tools [--json]',
@@ -123,7 +136,6 @@ export const COMMANDS: readonly CommandSpec[] = [
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
 export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [
-  { name: 'demo', synopsis: 'demo', summary: 'Replay a bundled agent session on a sample repo.' },
   { name: 'chat', synopsis: 'chat', summary: 'An agent loop with a real model.' },
   {
     name: 'bench',

@@ -12,7 +12,7 @@ describe('help', () => {
       expect(text).toContain(flag);
     }
     expect(text.match(/not yet implemented/g)).toHaveLength(PLANNED_COMMANDS.length);
-    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual(['demo', 'chat', 'bench']);
+    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual(['chat', 'bench']);
     expect(text).toContain('Exit codes: 0 ok');
   });
 

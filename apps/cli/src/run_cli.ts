@@ -4,6 +4,7 @@ import { parseCliArgs, type CommandInvocation, type CommandName } from './args.t
 import type { CliIo } from './cli_io.ts';
 import { callCommand } from './call_command.ts';
 import { checkCommand } from './check_command.ts';
+import { demoCommand } from './demo/mod.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
 import { mcpCommand } from './mcp_command.ts';
 import { rulesCommand } from './rules_command.ts';
@@ -15,6 +16,7 @@ import { UsageError } from './usage_error.ts';
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 const RUNNERS: Record<Exclude<CommandName, 'rules'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
+  demo: demoCommand,
   tools: toolsCommand,
   call: callCommand,
   check: checkCommand,

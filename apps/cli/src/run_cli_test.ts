@@ -29,8 +29,8 @@ describe('runCli', () => {
 
   test('every usage error exits 2 with the message and the right usage on stderr', async () => {
     const cases: [string[], string, string][] = [
-      [[], 'No command given.', 'Usage:\n  toolshed tools'],
-      [['lint'], 'Unknown command "lint"', 'Usage:\n  toolshed tools'],
+      [[], 'No command given.', 'Usage:\n  toolshed demo'],
+      [['lint'], 'Unknown command "lint"', 'Usage:\n  toolshed demo'],
       [['call', 'Echo', '{}', '--frobnicate'], 'Unknown flag "--frobnicate"', 'Usage: toolshed call'],
       [['call', 'Echo'], 'missing <json|->', 'Usage: toolshed call'],
       [['check'], 'missing <Tool> <json|->', 'Usage: toolshed check'],
@@ -51,12 +51,21 @@ describe('runCli', () => {
     }
   });
 
+  test('demo replays the bundled session and reports it as JSON with no problems', async () => {
+    const r = await cli(['demo', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { problems: string[]; greetingAfter: string; turns: unknown[] };
+    expect(report.problems).toEqual([]);
+    expect(report.greetingAfter).toContain('Hello,');
+    expect(report.turns.length).toBeGreaterThan(5);
+  });
+
   test('the planned commands say they are not yet implemented and exit 2, pointing at what exists', async () => {
-    for (const argv of [['demo'], ['chat'], ['bench', '--quick']]) {
+    for (const argv of [['chat'], ['bench', '--quick']]) {
       const r = await cli(argv);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('is not yet implemented');
-      expect(r.stderr).toContain('tools, call, check, run, search, mcp, rules');
+      expect(r.stderr).toContain('demo, tools, call, check, run, search, mcp, rules');
     }
     expect((await cli(['bench'])).stderr).toContain('pnpm bench');
   });

@@ -1,4 +1,4 @@
-import type { AnyTool, JsonSchema } from './tool.ts';
+import type { AnyTool, ObjectJsonSchema } from './tool.ts';
 import type { FileStateCache } from './results/file_state_cache.ts';
 import type { PermissionContext } from './permissions/types.ts';
 import type { Services } from './services.ts';
@@ -7,7 +7,7 @@ import type { Services } from './services.ts';
 export interface ToolDefinition {
   name: string;
   description: string;
-  inputSchema: JsonSchema;
+  inputSchema: ObjectJsonSchema;
 }
 
 /** One entry of the session's pool as tools see it (ToolSearch, the CLI). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AnyTool, JsonSchema } from './tool.ts';
+import type { AnyTool, JsonSchema, ObjectJsonSchema } from './tool.ts';
 
-const cache = new WeakMap<AnyTool, JsonSchema>();
+const cache = new WeakMap<AnyTool, ObjectJsonSchema>();
 
 /**
  * The JSON Schema of a tool's input, as sent to a model: the tool's own `inputJSONSchema` if it
@@ -17,9 +17,10 @@ const cache = new WeakMap<AnyTool, JsonSchema>();
  * toolInputJsonSchema(readTool); // { type: 'object', properties: { file_path: {...} }, required: [...] }
  * ```
  */
-export function toolInputJsonSchema(tool: AnyTool): JsonSchema {
-  let schema = cache.get(tool);
-  if (schema) return schema;
+export function toolInputJsonSchema(tool: AnyTool): ObjectJsonSchema {
+  const cached = cache.get(tool);
+  if (cached) return cached;
+  let schema: JsonSchema;
   if (tool.inputJSONSchema) {
     schema = tool.inputJSONSchema;
   } else {
@@ -30,7 +31,7 @@ export function toolInputJsonSchema(tool: AnyTool): JsonSchema {
       throw new TypeError(`The input schema of tool "${tool.name}" cannot be converted to JSON Schema: ${(e as Error).message}`);
     }
   }
-  if (schema.type !== 'object') schema = { type: 'object', ...schema };
-  cache.set(tool, schema);
-  return schema;
+  const objectSchema: ObjectJsonSchema = schema.type === 'object' ? (schema as ObjectJsonSchema) : { ...schema, type: 'object' };
+  cache.set(tool, objectSchema);
+  return objectSchema;
 }

@@ -23,6 +23,7 @@ export type {
   AnyTool,
   DescriptionContext,
   JsonSchema,
+  ObjectJsonSchema,
   ResourceAccess,
   Tool,
   ToolCallOptions,

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './tool.ts';
+import type { ObjectJsonSchema } from './tool.ts';
 import type { ToolDefinition } from './context.ts';
 
 /** The request formats {@linkcode Session.toolsFor} can produce. */
@@ -17,14 +17,14 @@ export interface ProviderToolsOptions {
 export interface AnthropicTool {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: ObjectJsonSchema;
   defer_loading?: boolean;
 }
 
 /** OpenAI Chat Completions tool definition. */
 export interface OpenAIChatTool {
   type: 'function';
-  function: { name: string; description: string; parameters: JsonSchema };
+  function: { name: string; description: string; parameters: ObjectJsonSchema };
 }
 
 /** OpenAI Responses API tool definition. */
@@ -32,7 +32,7 @@ export interface OpenAIResponsesTool {
   type: 'function';
   name: string;
   description: string;
-  parameters: JsonSchema;
+  parameters: ObjectJsonSchema;
   strict: false;
 }
 

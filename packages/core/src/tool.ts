@@ -6,6 +6,14 @@ import { contentToText, type ToolResultContent } from './blocks.ts';
 /** A JSON Schema object, as sent to a model provider. */
 export type JsonSchema = Record<string, unknown>;
 
+/** The JSON Schema of a tool's input: always an object at the top, as providers require. */
+export interface ObjectJsonSchema {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
 /** What `validateInput` returns: ok, or a message the model can act on. */
 export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: number | string };
 
