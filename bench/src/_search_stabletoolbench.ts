@@ -27,8 +27,12 @@ export interface StableToolBench {
   files: string[];
 }
 
-/** Where the data set lives in this repository's shared data. */
-export const STABLETOOLBENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/stabletoolbench');
+/**
+ * Where the data set lives: `TOOLSHED_STABLETOOLBENCH_DIR`, or the workplace's `shared/data/stabletoolbench`
+ * beside the repository.
+ */
+export const STABLETOOLBENCH_DIR = process.env['TOOLSHED_STABLETOOLBENCH_DIR']
+  ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/stabletoolbench');
 
 const FILES = ['G1_instruction.json', 'G1_category.json', 'G1_tool.json', 'G2_instruction.json', 'G2_category.json', 'G3_instruction.json'];
 

@@ -2,9 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { loadStableToolBench } from './_search_stabletoolbench.ts';
+import { existsSync } from 'node:fs';
+import { loadStableToolBench, STABLETOOLBENCH_DIR } from './_search_stabletoolbench.ts';
 
-test('loadStableToolBench pools every API of the shared data set into about 2 480 unique, valid tools', async () => {
+// The data set is not in the repository (it sits in the shared folder beside it, or where
+// TOOLSHED_STABLETOOLBENCH_DIR points); a clone without it skips this one test and says so.
+const haveData = existsSync(STABLETOOLBENCH_DIR);
+if (!haveData) console.warn(`Skipping the StableToolBench pooling test: no data set at ${STABLETOOLBENCH_DIR}`);
+
+test.skipIf(!haveData)('loadStableToolBench pools every API of the shared data set into about 2 480 unique, valid tools', async () => {
   const { tools, queries, files } = await loadStableToolBench();
   expect(files).toHaveLength(6);
   expect(tools.length).toBeGreaterThan(2400);
