@@ -1,0 +1,56 @@
+// DESIGN.md rule 3, checked: `pnpm pack` of each package gives a tarball that installs with npm in an
+// empty project and works there: every family passes the conformance check from the installed
+// `@toolshed/core/testing`, a session assembles their pool, and no family's published manifest
+// depends on another Toolshed package (core is a peer), so installing core and one family pulls in
+// no other family. Needs the npm registry; run after `pnpm build` (CI does: `pnpm check:pack`).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FACTORIES: Record<string, string> = {
+  'tool-fs': 'fileTools',
+  'tool-shell': 'shellTools',
+  'tool-web': 'webTools',
+  'tool-agent': 'agentTools',
+  toolsearch: 'toolSearch',
+  'mcp-bridge': 'mcpServers',
+};
+const work = mkdtempSync(path.join(tmpdir(), 'toolshed-pack-'));
+try {
+  const tarballs = new Map<string, string>();
+  for (const dir of readdirSync(path.join(root, 'packages'))) {
+    const out = execFileSync('pnpm', ['pack', '--pack-destination', work], { cwd: path.join(root, 'packages', dir), encoding: 'utf8' });
+    const file = out.trim().split('\n').reverse().find((l) => l.endsWith('.tgz'))!;
+    tarballs.set(dir, path.isAbsolute(file) ? file : path.join(work, path.basename(file)));
+  }
+  const app = path.join(work, 'app');
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], { cwd: app, stdio: 'inherit' });
+  const installed = readdirSync(path.join(app, 'node_modules', '@toolshed')).sort();
+  const lines = Object.entries(FACTORIES).map(([dir, factory]) => `import { ${factory} } from '@toolshed/${dir}';`);
+  writeFileSync(path.join(app, 'check.mjs'), `${lines.join('\n')}
+import { createSession } from '@toolshed/core';
+import { checkFamily } from '@toolshed/core/testing';
+const families = [${Object.values(FACTORIES).map((f) => `${f}()`).join(', ')}];
+for (const family of families) {
+  const problems = await checkFamily(family);
+  if (problems.length) throw new Error(family.name + ': ' + JSON.stringify(problems));
+}
+const session = await createSession({ cwd: process.cwd(), families });
+console.log(session.catalog().map((e) => e.name).join(' '));
+await session.close();
+`);
+  const names = execFileSync('node', ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
+  for (const pkg of Object.keys(FACTORIES)) {
+    const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', '@toolshed', pkg, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const families = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@toolshed/'));
+    if (families.length) throw new Error(`@toolshed/${pkg} depends on ${families.join(', ')}: a family depends on @toolshed/core only, as a peer`);
+  }
+  console.log(`Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
