@@ -119,8 +119,8 @@ export type { LintSettingsOptions, SettingsLintReport } from './settings/lint_se
 export { FileStateCache, hashContent } from './results/file_state_cache.ts';
 export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
 export { MetricsRecorder } from './results/metrics.ts';
-export type { CallMetrics, SessionMetrics, ToolMetrics } from './results/metrics.ts';
+export type { CallMetrics, MetricsRecorderOptions, SessionMetrics, ToolMetrics } from './results/metrics.ts';
 export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persistLargeResult } from './results/result_budget.ts';
-export type { PersistLargeResultOptions, PersistLargeResultOutcome } from './results/result_budget.ts';
+export type { ApplyTurnBudgetOptions, PersistLargeResultOptions, PersistLargeResultOutcome, TurnBudgetItem, TurnBudgetOutcome } from './results/result_budget.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';

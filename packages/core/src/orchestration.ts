@@ -1,6 +1,7 @@
 import type { ToolUseBlock } from './blocks.ts';
 import type { CallOutcome } from './pipeline.ts';
 import type { ToolContext } from './context.ts';
+import { describeError } from './describe_error.ts';
 
 /** What {@linkcode executeTurn} needs from the session. */
 export interface TurnEnv {
@@ -73,7 +74,9 @@ export function executeTurn(
   const start = (task: Task) => {
     running++;
     if (!task.safe) runningUnsafe = true;
-    void env.runCall(task.block, signal).then((outcome) => {
+    // runCall does not reject; should it ever, the call still ends as an error result, or
+    // the turn would never finish.
+    void env.runCall(task.block, signal).catch((e) => failedOutcome(task.block, e)).then((outcome) => {
       task.outcome = outcome;
       running--;
       if (!task.safe) runningUnsafe = false;
@@ -89,19 +92,35 @@ export function executeTurn(
 
   void (async () => {
     try {
-      for await (const block of blocks) {
-        const task: Task = { index: tasks.length, block, safe: undefined, outcome: undefined };
+      for await (const raw of blocks) {
+        const task: Task = { index: tasks.length, block: toToolUse(raw, tasks.length), safe: undefined, outcome: undefined };
         tasks.push(task);
-        void env.isConcurrencySafe(block).then(
+        void env.isConcurrencySafe(task.block).then(
           (safe) => (task.safe = safe),
           () => (task.safe = false),
         ).then(pump);
       }
     } catch (e) {
-      env.notice(`The stream of tool_use blocks failed after ${tasks.length} block(s): ${(e as Error)?.message ?? String(e)}`);
+      env.notice(`The stream of tool_use blocks failed after ${tasks.length} block(s): ${describeError(e)}. The blocks received before it were run; no later block was.`);
     }
     inputDone = true;
     pump();
   })();
   return done;
+}
+
+// A block that is not an object (`null`, a string a buggy loop sent) becomes a `tool_use` of
+// that name, so it gets its own error result instead of breaking the turn.
+function toToolUse(raw: unknown, index: number): ToolUseBlock {
+  if (raw !== null && typeof raw === 'object') return raw as ToolUseBlock;
+  return { type: 'tool_use', id: `invalid_${index}`, name: String(raw), input: undefined };
+}
+
+function failedOutcome(block: ToolUseBlock, error: unknown): CallOutcome {
+  const name = String(block.name);
+  return {
+    toolName: name,
+    durationMs: 0,
+    result: { type: 'tool_result', tool_use_id: String(block.id), content: `${name} failed: ${describeError(error)}`, is_error: true },
+  };
 }

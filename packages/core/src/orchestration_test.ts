@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createSession } from './session.ts';
@@ -150,4 +151,127 @@ describe('session.stream', () => {
     for await (const event of session.stream([use('a', 'Gate', { gate: 'A' })])) types.push(event.type);
     expect(types).toEqual(['permission_decision', 'tool_start', 'result']);
   });
+});
+
+describe('abort and interruptBehavior', () => {
+  test("on abort a 'block' tool is waited for and its real result returned; later calls are cancelled", async () => {
+    const log: string[] = [];
+    let release!: () => void;
+    const blocking = buildTool({
+      name: 'Migrate',
+      description: 'Must not be interrupted halfway.',
+      inputSchema: z.strictObject({}),
+      interruptBehavior: 'block',
+      async call(_input, _ctx, { signal }) {
+        log.push('start');
+        await new Promise<void>((r) => (release = r));
+        log.push(`end, aborted=${signal.aborted}`);
+        return { data: 'migration complete' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [blocking, writerTool(log)], permissions: { allow: ['Migrate', 'Writer'] } });
+    const controller = new AbortController();
+    const running = session.run([use('m', 'Migrate', {}), use('w', 'Writer', { line: 'after' })], { signal: controller.signal });
+    await until(() => log.includes('start'));
+    controller.abort();
+    let settled = false;
+    void running.then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).toBe(false); // still waiting for the blocking call
+    release();
+    const results = await running;
+    expect(results[0]).toEqual({ type: 'tool_result', tool_use_id: 'm', content: 'migration complete' });
+    expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('cancelled before it started') });
+    expect(log).toEqual(['start', 'end, aborted=true']);
+  });
+});
+
+describe('session.stream with a faulty input', () => {
+  test('an async iterable that throws midway: earlier blocks run, a notice says why, the stream ends', async () => {
+    const { gates, session } = await setup();
+    openGate(gates, 'A');
+    async function* blocks(): AsyncGenerator<ToolUseBlock> {
+      yield use('a', 'Gate', { gate: 'A' });
+      throw new Error('connection reset by the model API');
+    }
+    const events: SessionEvent[] = [];
+    for await (const event of session.stream(blocks())) events.push(event);
+    expect(events.filter((e) => e.type === 'result').map((e) => (e as { toolUseId: string }).toolUseId)).toEqual(['a']);
+    expect(events.filter((e) => e.type === 'notice')).toEqual([{
+      type: 'notice',
+      level: 'error',
+      message: 'The stream of tool_use blocks failed after 1 block(s): connection reset by the model API. The blocks received before it were run; no later block was.',
+    }]);
+  });
+
+  test('a null or string block in an async iterable gets an error result in its place', async () => {
+    const { gates, session } = await setup();
+    openGate(gates, 'A');
+    async function* blocks(): AsyncGenerator<unknown> {
+      yield null;
+      yield use('a', 'Gate', { gate: 'A' });
+      yield 'Gate';
+    }
+    const results: { toolUseId: string; content: unknown; isError: boolean }[] = [];
+    for await (const event of session.stream(blocks() as AsyncIterable<ToolUseBlock>)) {
+      if (event.type === 'result') results.push({ toolUseId: event.toolUseId, content: event.result.content, isError: event.result.is_error === true });
+    }
+    expect(results.map((r) => [r.toolUseId, r.isError])).toEqual([['invalid_0', true], ['a', false], ['invalid_2', true]]);
+    expect(results[0]!.content).toContain('No such tool available: null');
+  });
+});
+
+describe('the per-turn aggregate budget', () => {
+  const fixed = buildTool({
+    name: 'Sized',
+    description: 'Returns `size` copies of its letter.',
+    inputSchema: z.strictObject({ letter: z.string().length(1), size: z.number().int() }),
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    async call({ letter, size }) {
+      return { data: letter.repeat(size) };
+    },
+  });
+  // 35 000 characters in all against a budget of 30 000.
+  const turn = [use('l', 'Sized', { letter: 'l', size: 20_000 }), use('s', 'Sized', { letter: 's', size: 5_000 }), use('m', 'Sized', { letter: 'm', size: 10_000 })];
+  const shape = (content: unknown) => ((content as string).length >= 5_000 ? 'whole' : 'preview');
+
+  test('run persists the largest results first until the turn fits', async () => {
+    const session = await createSession({ cwd: dir, tools: [fixed], stateDir: `${dir}/state`, turnBudgetChars: 30_000 });
+    const results = await session.run(turn);
+    // The 20 000 one, the largest, goes; a preview plus 15 000 fits.
+    expect(results.map((r) => shape(r.content))).toEqual(['preview', 'whole', 'whole']);
+    expect(await readFile(`${dir}/state/tool-results/l.txt`, 'utf8')).toBe('l'.repeat(20_000));
+  });
+
+  test('stream is greedy, in block order: the result that would take the turn past the budget is persisted', async () => {
+    const session = await createSession({ cwd: dir, tools: [fixed], stateDir: `${dir}/state`, turnBudgetChars: 30_000 });
+    const shapes: string[] = [];
+    for await (const event of session.stream(turn)) {
+      if (event.type === 'result') shapes.push(`${shape(event.result.content)}${event.persistedPath ? ' persisted' : ''}`);
+    }
+    // Results are delivered as they come, so an earlier one cannot be taken back: 20 000 + 5 000
+    // fit, the third would pass 30 000.
+    expect(shapes).toEqual(['whole', 'whole', 'preview persisted']);
+  });
+});
+
+test('an abort while canUseTool is pending ends the call as cancelled, even if the prompt ignores the signal', async () => {
+  const log: string[] = [];
+  let asked = false;
+  const session = await createSession({
+    cwd: dir,
+    tools: [writerTool(log)],
+    canUseTool: () => {
+      asked = true;
+      return new Promise(() => {}); // a prompt nobody answers
+    },
+  });
+  const controller = new AbortController();
+  const running = session.run([use('w', 'Writer', { line: 'x' })], { signal: controller.signal });
+  await until(() => asked);
+  controller.abort();
+  const [result] = await running;
+  expect(result).toMatchObject({ is_error: true, content: 'Writer was cancelled while it waited for permission: the run was aborted. Nothing further was done for this call.' });
+  expect(log).toEqual([]);
 });

@@ -162,8 +162,10 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     env.emit({ type: 'permission_request', toolUseId: id, toolName: tool.name, input, reason: decision.reason, suggestions });
     let answer;
     try {
-      answer = await env.canUseTool(tool.name, input, { signal, suggestions, toolUseId: id, reason: decision.reason });
+      // A prompt that ignores the signal must not hold an aborted turn open.
+      answer = await untilAborted(Promise.resolve().then(() => env.canUseTool!(tool.name, input, { signal, suggestions, toolUseId: id, reason: decision.reason })), signal);
     } catch (e) {
+      if (signal.aborted) return { ok: false, message: cancelledMessage(tool, 'while it waited for permission') };
       return { ok: false, message: `Permission to use ${tool.name} was not granted: the permission prompt failed (${describeError(e)}).` };
     }
     if (answer?.behavior !== 'allow') {
@@ -206,12 +208,16 @@ function callWithInterrupt(
 ): Promise<ToolCallResult<unknown>> {
   // Through a promise, so a tool whose `call` throws synchronously still ends as a rejection.
   const running = Promise.resolve().then(() => tool.call(input, ctx, { signal, onProgress }));
-  if (tool.interruptBehavior !== 'cancel') return running;
+  return tool.interruptBehavior === 'cancel' ? untilAborted(running, signal) : running;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (the work itself goes on unobserved). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason ?? new Error('aborted'));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

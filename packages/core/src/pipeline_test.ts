@@ -334,3 +334,132 @@ test('a call that returns isError keeps its content, is marked is_error and runs
   expect(seen).toEqual(['failure: exit status 3\nstderr: boom']);
   expect(session.metrics().tools['SoftFail']).toMatchObject({ calls: 1, errors: 1 });
 });
+
+/** Hooks with one PreToolUse function hook that decides the permission. */
+function deciding(permissionDecision: 'allow' | 'deny' | 'ask', permissionDecisionReason: string) {
+  return { PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { hookEventName: 'PreToolUse' as const, permissionDecision, permissionDecisionReason } })] }] };
+}
+
+describe('failure paths not covered above', () => {
+  test('a validateInput that throws is a one-line error result, and the tool is not called', async () => {
+    const calls: string[] = [];
+    const brittle = buildTool({
+      name: 'Brittle',
+      description: 'Its input check throws.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      validateInput: () => {
+        throw new Error('lookup table missing\n    at check (brittle.js:1:1)');
+      },
+      async call() {
+        calls.push('called');
+        return { data: 'ran' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [brittle] });
+    const [result] = await session.run([use('v', 'Brittle', {})]);
+    expect(result).toMatchObject({ is_error: true, content: 'Brittle could not check its input: lookup table missing' });
+    expect(calls).toEqual([]);
+  });
+
+  test("a PreToolUse hook's deny decision refuses the call with the hook's reason", async () => {
+    const log: string[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { allow: ['Writer'] },
+      hooks: deciding('deny', 'no writes on Fridays'),
+    });
+    const [result] = await session.run([use('d', 'Writer', { line: 'x' })]);
+    expect(result!.is_error).toBe(true);
+    expect(text(result!)).toContain('no writes on Fridays');
+    expect(log).toEqual([]);
+  });
+
+  test("a PreToolUse hook's ask decision goes to canUseTool even for an allowed call", async () => {
+    const log: string[] = [];
+    const asked: string[] = [];
+    const session = await createSession({
+      cwd: dir,
+      tools: [writerTool(log)],
+      permissions: { allow: ['Writer'] },
+      canUseTool: async (name, _input, { reason }) => {
+        asked.push(`${name}: ${reason}`);
+        return { behavior: 'deny', message: 'not this one' };
+      },
+      hooks: deciding('ask', 'double-check writes'),
+    });
+    const [result] = await session.run([use('q', 'Writer', { line: 'x' })]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('double-check writes');
+    expect(text(result!)).toBe('Permission to use Writer was denied: not this one');
+    expect(log).toEqual([]);
+  });
+
+  test('a tool whose isConcurrencySafe throws runs alone, not in the parallel batch, and still answers', async () => {
+    const log: string[] = [];
+    const odd = buildTool({
+      name: 'Odd',
+      description: 'Its concurrency check throws.',
+      inputSchema: z.strictObject({ n: z.number() }),
+      isReadOnly: () => true,
+      isConcurrencySafe: () => {
+        throw new Error('cannot tell');
+      },
+      async call({ n }) {
+        log.push(`odd ${n}`);
+        return { data: `odd ${n}` };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [odd, echoTool] });
+    const results = await session.run([use('1', 'Echo', { text: 'a' }), use('2', 'Odd', { n: 2 }), use('3', 'Echo', { text: 'b' })]);
+    expect(results.map((r) => [r.tool_use_id, r.content, r.is_error ?? false])).toEqual([['1', 'a', false], ['2', 'odd 2', false], ['3', 'b', false]]);
+  });
+
+  test('a contextModifier that throws is skipped with a notice in the stream, and the context is kept', async () => {
+    const broken = buildTool({
+      name: 'BadCd',
+      description: 'Returns a context change that throws.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      async call() {
+        return { data: 'done', contextModifier: () => { throw new Error('no such directory'); } };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [broken, echoTool] });
+    const events: SessionEvent[] = [];
+    for await (const event of session.stream([use('m', 'BadCd', {}), use('e', 'Echo', { text: 'after' })])) events.push(event);
+    const notice = events.find((e) => e.type === 'notice');
+    expect(notice).toMatchObject({ level: 'warn', message: "A tool's context change failed and was skipped: no such directory" });
+    expect(events.filter((e) => e.type === 'result').map((e) => (e as { result: { content: unknown } }).result.content)).toEqual(['done', 'after']);
+    expect(session.cwd).toBe(dir);
+  });
+});
+
+describe('close', () => {
+  test('runs every cleanup once, newest first, survives a failing one, and is idempotent', async () => {
+    const order: string[] = [];
+    const registrar = buildTool({
+      name: 'Register',
+      description: 'Registers a cleanup for the session.',
+      inputSchema: z.strictObject({ name: z.string(), fail: z.boolean().default(false) }),
+      isReadOnly: () => true,
+      async call({ name, fail }, ctx) {
+        ctx.onClose(async () => {
+          order.push(name);
+          if (fail) throw new Error(`${name} would not stop`);
+        });
+        return { data: 'registered' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [registrar] });
+    await session.run([use('1', 'Register', { name: 'first' }), use('2', 'Register', { name: 'second', fail: true }), use('3', 'Register', { name: 'third' })]);
+    const first = session.close();
+    await session.close(); // a second close waits for the cleanups the first one started
+    expect(order).toEqual(['third', 'second', 'first']);
+    await first;
+    await session.close();
+    expect(order).toEqual(['third', 'second', 'first']);
+    expect(session.notices()).toEqual([{ level: 'warn', message: 'A cleanup step failed on close: second would not stop' }]);
+  });
+});

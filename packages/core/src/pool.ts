@@ -4,6 +4,7 @@ import type { CatalogEntry, ToolDefinition } from './context.ts';
 import type { PermissionContext } from './permissions/types.ts';
 import { toolInputJsonSchema } from './json_schema.ts';
 import { ruleMatchesTool } from './permissions/rule_matching.ts';
+import { describeError } from './describe_error.ts';
 
 /** One tool in the pool: loaded (`tool`) or known only from a lazy family's manifest. */
 interface PoolEntry {
@@ -135,13 +136,33 @@ export class ToolPool {
       isMcp: e.tool?.isMcp ?? e.manifest?.isMcp ?? false,
       definitionChars: e.tool ? definitionChars(e.tool, e.tool.description) : 0,
     }));
-    this.#deferred = policy ? new Set(policy(candidates)) : new Set();
+    let deferred: Iterable<string> = [];
+    try {
+      deferred = policy ? policy(candidates) : [];
+    } catch (e) {
+      this.#options.notice('error', `The deferral policy failed, so no tool is deferred: ${describeError(e)}`);
+    }
+    this.#deferred = new Set(deferred);
     // A lazy family with a tool the model must see now is imported now.
     const needed = new Set(this.#entries.filter((e) => !e.tool && this.isVisible(e.name)).map((e) => e.family));
     for (const family of needed) await this.#loadFamily(family);
     // Every loaded tool gets its definition now (deferred ones too): `toolsFor` is synchronous,
     // and a request with `defer_loading` carries the deferred tools' full definitions.
-    for (const entry of this.#entries) if (entry.tool) await this.#define(entry);
+    // A tool whose definition cannot be built (its description() throws, its schema has no
+    // JSON Schema form) is left out with a notice; one broken tool must not stop the session.
+    const broken = new Set<PoolEntry>();
+    for (const entry of this.#entries) {
+      if (!entry.tool) continue;
+      try {
+        await this.#define(entry);
+      } catch (e) {
+        broken.add(entry);
+        this.#options.notice('error', `Tool "${entry.name}" of family "${entry.family.name}" is left out: its definition could not be built (${describeError(e)})`);
+      }
+    }
+    if (broken.size === 0) return;
+    this.#entries = this.#entries.filter((e) => !broken.has(e));
+    for (const [name, entry] of this.#byName) if (broken.has(entry)) this.#byName.delete(name);
   }
 
   /** Whether the tool is in the request: not deferred, or deferred and loaded. */
@@ -195,11 +216,13 @@ export class ToolPool {
       if (!entry) continue;
       if (!entry.tool) await this.#loadFamily(entry.family);
       if (!entry.tool) continue;
+      // Defined first: a tool whose definition fails must not count as loaded without one.
+      const definition = await this.#define(entry);
       if (!this.#loaded.has(entry.name)) {
         this.#loaded.add(entry.name);
         changed = true;
       }
-      out.push(await this.#define(entry));
+      out.push(definition);
     }
     if (changed) this.#version++;
     return out;

@@ -49,6 +49,38 @@ describe('the pool', () => {
     expect(session.notices()[0]!.message).toBe('Tools of "mcp" could not be listed: server exited with code 1');
   });
 
+  test('a tool whose definition cannot be built is left out with a notice, and the session starts', async () => {
+    const badDescription = named('Gamma', { aliases: ['G'], description: async () => {
+      throw new Error('template missing');
+    } });
+    const badSchema = buildTool({ name: 'Delta', description: 'Takes a date.', inputSchema: z.strictObject({ when: z.date() }), async call() {
+      return { data: '' };
+    } });
+    const session = await createSession({ cwd: dir, tools: [badDescription, badSchema, echoTool] });
+    expect(session.catalog().map((e) => e.name)).toEqual(['Echo']);
+    expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['Echo']);
+    expect(session.notices().map((n) => n.message)).toEqual([
+      'Tool "Delta" of family "custom" is left out: its definition could not be built (TypeError: The input schema of tool "Delta" cannot be converted to JSON Schema: Date cannot be represented in JSON Schema)',
+      'Tool "Gamma" of family "custom" is left out: its definition could not be built (template missing)',
+    ]);
+    const [byAlias] = await session.run([use('g', 'G', {})]);
+    expect(byAlias).toMatchObject({ is_error: true, content: expect.stringContaining('No such tool available: G') });
+  });
+
+  test('a deferral policy that throws defers nothing, with a notice', async () => {
+    const family = defineFamily({
+      name: 'deferring',
+      version: '1',
+      tools: [named('Alpha'), named('Beta')],
+      setup: (api) => api.setDeferralPolicy(() => {
+        throw new Error('context window unknown');
+      }),
+    });
+    const session = await createSession({ cwd: dir, families: [family] });
+    expect(session.catalog().map((e) => [e.name, e.deferred])).toEqual([['Alpha', false], ['Beta', false]]);
+    expect(session.notices()).toEqual([{ level: 'error', message: 'The deferral policy failed, so no tool is deferred: context window unknown' }]);
+  });
+
   test('a lazy family is not loaded until one of its tools is called', async () => {
     let loads = 0;
     const lazy = defineFamily({

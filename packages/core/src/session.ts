@@ -91,10 +91,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const metrics = new MetricsRecorder();
   const cleanups: (() => void | Promise<void>)[] = [];
   const notices: { level: 'info' | 'warn' | 'error'; message: string }[] = settings.warnings.map((message) => ({ level: 'warn' as const, message }));
-  const listeners = new Set<(event: SessionEvent) => void>();
+  // The emitters of the turns running now: a notice raised during a turn (a failed context
+  // change, a broken block stream) also reaches the events of `stream`.
+  const turnEmitters = new Set<(event: SessionEvent) => void>();
   const notice = (level: 'info' | 'warn' | 'error', message: string) => {
     notices.push({ level, message });
-    for (const listener of listeners) listener({ type: 'notice', level, message });
+    for (const emit of turnEmitters) emit({ type: 'notice', level, message });
   };
 
   const families: Family[] = [...(options.families ?? [])];
@@ -144,6 +146,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const requestCache = new Map<string, unknown[]>();
   let cachedVersion = -1;
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   const pipelineEnv = (emit: (event: SessionEvent) => void): PipelineEnv => ({
     sessionId: id,
@@ -164,10 +167,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   ): Promise<void> => {
     const signals = [options.signal, runOptions?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
-    const env = pipelineEnv((event) => {
-      emit(event);
-      for (const listener of listeners) listener(event);
-    });
+    const env = pipelineEnv(emit);
+    turnEmitters.add(emit);
     return executeTurn(blocks, {
       concurrency: options.concurrency ?? 10,
       isConcurrencySafe: (block) => isConcurrencySafe(block),
@@ -185,7 +186,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
         }
       },
       notice: (message) => notice('error', message),
-    }, signal, onOutcome);
+    }, signal, onOutcome).finally(() => turnEmitters.delete(emit));
   };
 
   const isConcurrencySafe = async (block: ToolUseBlock): Promise<boolean> => {
@@ -270,16 +271,20 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     metrics: () => metrics.snapshot(),
     notices: () => [...notices],
 
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const cleanup of cleanups.splice(0).reverse()) {
-        try {
-          await cleanup();
-        } catch (e) {
-          notice('warn', `A cleanup step failed on close: ${describeError(e)}`);
+    close() {
+      // Every caller waits for the same cleanups: a second close() must not resolve while the
+      // first is still killing processes.
+      closing ??= (async () => {
+        closed = true;
+        for (const cleanup of cleanups.splice(0).reverse()) {
+          try {
+            await cleanup();
+          } catch (e) {
+            notice('warn', `A cleanup step failed on close: ${describeError(e)}`);
+          }
         }
-      }
+      })();
+      return closing;
     },
   };
 
@@ -312,10 +317,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   return session;
 }
 
-/** Blocks that are not objects still get a result; they are normalized, not rejected. */
-function checkBlocks(blocks: readonly ToolUseBlock[]): ToolUseBlock[] {
+/** Blocks that are not objects still get a result (the orchestrator normalizes them); a non-list is misuse. */
+function checkBlocks(blocks: readonly ToolUseBlock[]): readonly ToolUseBlock[] {
   if (!Array.isArray(blocks)) throw new TypeError(`session.run takes an array of tool_use blocks, got ${typeof blocks}`);
-  return blocks.map((b, i) => (b && typeof b === 'object' ? b : { type: 'tool_use', id: `invalid_${i}`, name: String(b), input: undefined }));
+  return blocks;
 }
 
 function closedOutcome(block: ToolUseBlock): CallOutcome {

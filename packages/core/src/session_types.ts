@@ -31,7 +31,12 @@ export interface SessionOptions {
   stateDir?: string;
   /** Caps every tool's `maxResultSizeChars` (a tool with `Infinity` is never persisted). @default 50000 */
   maxResultSizeChars?: number;
-  /** Results of one `run` together over this are persisted largest first. @default 200000 */
+  /**
+   * Results of one turn together over this are persisted: by `run` largest first, once the
+   * turn has ended; by `stream` greedily in block order, since a result already yielded cannot
+   * be taken back (the first result that would take the turn past the budget is persisted).
+   * @default 200000
+   */
   turnBudgetChars?: number;
   /** How many concurrency-safe calls run at once. @default 10 */
   concurrency?: number;
@@ -100,7 +105,11 @@ export interface Session {
   toolsFor(format: ProviderFormat, options?: ProviderToolsOptions): (AnthropicTool | OpenAIChatTool | OpenAIResponsesTool)[];
   /** Runs one turn's calls; results in the order of the blocks. Never throws for model output. */
   run(blocks: readonly ToolUseBlock[], options?: RunOptions): Promise<ToolResultBlock[]>;
-  /** Runs calls as their blocks arrive, yielding events; results in the order of the blocks. */
+  /**
+   * Runs calls as their blocks arrive, yielding events; results in the order of the blocks.
+   * Session notices raised during the turn (a failed context change, a block stream that
+   * threw) are yielded too. The turn budget is applied greedily (see `turnBudgetChars`).
+   */
   stream(blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>, options?: RunOptions): AsyncIterable<SessionEvent>;
   /**
    * The permission decision for a call, without running it or its hooks: `behavior`, `reason`,

@@ -26,6 +26,8 @@ export const hookOutputSchema = z.looseObject({
   }).optional(),
 });
 
+const MISPLACED = ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'] as const;
+
 const ARTICLE: Record<string, string> = {
   boolean: 'a boolean',
   string: 'a string',
@@ -68,7 +70,13 @@ function oneOf(values: readonly unknown[]): string {
  */
 export function validateHookOutput(value: unknown): { output: HookOutput } | { error: string } {
   const parsed = hookOutputSchema.safeParse(value);
-  if (parsed.success) return { output: parsed.data as HookOutput };
+  if (parsed.success) {
+    // Unknown keys pass (Claude Code adds fields), but these at the top level are a common slip
+    // that would silently do nothing.
+    const misplaced = MISPLACED.filter((key) => key in parsed.data);
+    if (misplaced.length === 0) return { output: parsed.data as HookOutput };
+    return { error: misplaced.map((key) => `${key} belongs inside hookSpecificOutput, not at the top level; write {"hookSpecificOutput": {"${key}": …}}`).join('; ') };
+  }
   const messages = parsed.error.issues.map((issue) => {
     const field = issue.path.length === 0 ? 'the output' : issue.path.map(String).join('.');
     const got = show(at(value, issue.path));

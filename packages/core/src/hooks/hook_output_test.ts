@@ -12,6 +12,13 @@ describe('validateHookOutput', () => {
     expect(validateHookOutput(value)).toEqual({ output: value });
   });
 
+  test('names a hookSpecificOutput field put at the top level, where it would do nothing', () => {
+    expect(validateHookOutput({ additionalContext: 'lint passed' })).toEqual({
+      error: 'additionalContext belongs inside hookSpecificOutput, not at the top level; write {"hookSpecificOutput": {"additionalContext": …}}',
+    });
+    expect(validateHookOutput({ permissionDecision: 'deny', updatedInput: {} })).toMatchObject({ error: expect.stringContaining('permissionDecision belongs inside hookSpecificOutput') });
+  });
+
   test('names a nested field with a bad enum value, listing the allowed values and the value given', () => {
     expect(validateHookOutput({ hookSpecificOutput: { permissionDecision: 'maybe' } })).toEqual({
       error: 'hookSpecificOutput.permissionDecision must be allow, deny or ask, got "maybe"',

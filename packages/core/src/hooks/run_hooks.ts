@@ -48,7 +48,11 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
   if (result.exitCode === null) return `was killed by ${result.signal ?? 'a signal'}`;
   if (result.exitCode !== 0 && result.exitCode !== 2) {
     const line = firstLine(result.stderr);
-    return line === '' ? `exited with code ${result.exitCode} and nothing on stderr` : `exited with code ${result.exitCode}: ${line}`;
+    const said = line === '' ? `exited with code ${result.exitCode} and nothing on stderr` : `exited with code ${result.exitCode}: ${line}`;
+    // bash's own codes for a command it could not find or run: the hook never ran at all.
+    if (isCommand && result.exitCode === 127) return `${said} (the command was not found: check the hook's command, its path relative to the session's cwd, and PATH)`;
+    if (isCommand && result.exitCode === 126) return `${said} (the command could not be executed: make the script executable with chmod +x)`;
+    return said;
   }
   if (result.outputError !== undefined) return `gave invalid output: ${result.outputError}`;
   return undefined;

@@ -149,6 +149,24 @@ describe('runHooks', () => {
     expect(failure.blocked?.reason).toBe('the hook returned decision: "block" without a reason');
   });
 
+  test('a hook whose command does not exist (exit 127) is a non-blocking error that says so; fail-closed it blocks', async () => {
+    const missing = await run({ PreToolUse: [{ hooks: [command('./hooks/not-there.sh')] }] });
+    expect(missing.blocked).toBeUndefined();
+    expect(missing.errors).toHaveLength(1);
+    expect(missing.errors[0]!.message).toMatch(/^exited with code 127: .*not-there\.sh: No such file or directory \(the command was not found: check the hook's command, its path relative to the session's cwd, and PATH\)$/);
+    const strict = await run({ PreToolUse: [{ hooks: [command('no-such-guard-command --check', { failClosed: true })] }] });
+    expect(strict.blocked?.reason).toContain('exited with code 127');
+    expect(strict.blocked?.reason).toContain('the command was not found');
+  });
+
+  test('a hook that prints more than 1 MB of JSON is a non-blocking error saying it was cut off', async () => {
+    const hook = command(`node -e 'process.stdout.write(JSON.stringify({ hookSpecificOutput: { additionalContext: "x".repeat(1500000) } }))'`);
+    const outcome = await run({ PreToolUse: [{ hooks: [hook] }] });
+    expect(outcome.blocked).toBeUndefined();
+    expect(outcome.additionalContext).toEqual([]);
+    expect(outcome.errors[0]!.message).toBe('gave invalid output: stdout starts with "{" but was cut off at the 1 MB output limit; print one JSON object, or plain text that does not start with "{"');
+  });
+
   test('another non-zero exit is a non-blocking error with the exit code and the first line of stderr', async () => {
     const hook = command('echo "lint config missing" >&2; echo "second line" >&2; exit 1');
     const outcome = await run({ PreToolUse: [{ hooks: [hook] }] });

@@ -1,3 +1,4 @@
+import { PATH_RULE_COVERAGE } from './path_guard.ts';
 import { parsePathSpecifier } from './path_rule.ts';
 import { formatRule } from './rule_parser.ts';
 import type { PermissionRule } from './types.ts';
@@ -35,7 +36,7 @@ export function checkRuleSpecifier(rule: Pick<PermissionRule, 'toolName' | 'rule
       return `Permission rule "${rule.raw}" has ":*" before its end, where it is not a prefix wildcard: ":*" only works at the end; did you mean "${fixed}"? For a wildcard in the middle write "*", as in "${wildcard}"`;
     }
   }
-  if (rule.toolName === 'Read' || rule.toolName === 'Edit') {
+  if (PATH_RULE_COVERAGE.Read.includes(rule.toolName) || PATH_RULE_COVERAGE.Edit.includes(rule.toolName)) {
     try {
       parsePathSpecifier(content);
     } catch (e) {

@@ -12,6 +12,11 @@ describe('checkRuleSpecifier', () => {
     ['Bash(npm test:* --watch)', 'did you mean "Bash(npm test:*)"? For a wildcard in the middle write "*", as in "Bash(npm test * --watch)"'],
     ['Read(!./src/**)', 'is negated'],
     ['Edit(!.env)', 'is negated'],
+    ['Read(./.env )', 'starts or ends with white space, so it would only match a name that does too: did you mean "./.env"?'],
+    ['Edit( src/**)', 'did you mean "src/**"?'],
+    ['Read(.\\secrets\\**)', 'uses "\\" as a path separator: permission rules use "/" on every system; did you mean "./secrets/**"?'],
+    ['Write(src\\a.ts)', 'did you mean "src/a.ts"?'],
+    ['Grep(.\\secrets)', 'as a path separator'],
   ];
   test.each(bad)('rejects %j and says how to fix it', (raw, fix) => {
     const message = checkRuleSpecifier(parseRule(raw, 'allow', 'options'));
@@ -19,7 +24,7 @@ describe('checkRuleSpecifier', () => {
     expect(message).toContain(fix);
   });
 
-  test.each(['Bash', 'Bash(npm test:*)', 'Bash(npm test *)', 'Bash(npm test*)', 'Bash(git * main)', 'Read(./src/**)', 'WebFetch(domain:*.example.com)', 'Agent(Explore)', 'mcp__github__create_issue'])(
+  test.each(['Bash', 'Bash(npm test:*)', 'Bash(npm test *)', 'Bash(npm test*)', 'Bash(git * main)', 'Read(./src/**)', 'Read(./literal\\*star)', 'WebFetch(domain:*.example.com)', 'Agent(Explore)', 'mcp__github__create_issue'])(
     'accepts %j',
     (raw) => {
       expect(checkRuleSpecifier(parseRule(raw, 'allow', 'options'))).toBeUndefined();

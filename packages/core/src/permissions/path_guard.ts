@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { ToolContext } from '../context.ts';
 import { ToolshedError } from '../errors.ts';
 import type { ResourceAccess } from '../tool.ts';
+import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { matchPathRule, type PathRuleBases } from './path_rule.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
@@ -234,7 +235,8 @@ export function findProtectedWrite(
 
 /** An allow rule that covers the path and mentions the protected name in its specifier. */
 function explicitlyAllowed(toolName: string, path: GuardedPath, protection: ProtectedPath, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): boolean {
-  const fold = (text: string) => (caseInsensitivePaths(ctx.permissions) ? text.toLowerCase() : text);
+  const nocase = caseInsensitivePaths(ctx.permissions);
+  const fold = (text: string) => foldPath(text, nocase);
   const name = fold(protection.name);
   return ctx.permissions.rules.allow.some((rule) =>
     rule.ruleContent !== undefined &&
@@ -262,7 +264,8 @@ export function outsideWorkingDirectories(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
 ): GuardedPath[] {
   const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
-  const fold = (text: string) => (caseInsensitivePaths(ctx.permissions) ? text.toLowerCase() : text);
+  const nocase = caseInsensitivePaths(ctx.permissions);
+  const fold = (text: string) => foldPath(text, nocase);
   return paths.filter((path) => {
     if (path.harmless) return false;
     const inside = path.real.every((p) => dirs.some((dir) => isPathInside(fold(p), fold(dir))));

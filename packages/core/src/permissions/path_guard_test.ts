@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -81,6 +81,8 @@ beforeAll(async () => {
   await symlink(join(proj, 'loop-a'), join(proj, 'loop-b'));
   await symlink('/dev/zero', join(proj, 'zero-link'));
   await symlink(join(proj, '.git', 'hooks'), join(proj, 'hooks-link'));
+  await link(join(proj, 'secret.txt'), join(proj, 'hard-link.txt'));
+  await writeFile(join(proj, 'caf\u00e9.txt'), 'c');
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -145,6 +147,51 @@ describe('the path guard resolves paths before matching (hostile inputs)', () =>
     { name: 'a shell redirection to /dev/null is harmless', tool: 'Bash', bash: { command: 'echo hi', writes: ['/dev/null'] }, permissions: { allow: ['Bash(echo:*)'] }, expected: { behavior: 'allow', rule: 'Bash(echo:*)' } },
   ];
   test.each(rows)('$name', async (row) => check(row, await decide(row)));
+});
+
+describe('the path guard holds against odd spellings of a path', () => {
+  const NFD = 'cafe\u0301.txt';
+  const rows: Row[] = [
+    { name: 'a trailing slash does not escape a deny rule', tool: 'Read', path: '.env/', permissions: { deny: ['Read(./.env)'] }, expected: { behavior: 'deny', rule: 'Read(./.env)' } },
+    { name: '/./ and // segments do not escape a deny rule', tool: 'Read', path: 'src/.././/./.env', permissions: { deny: ['Read(./.env)'] }, expected: { behavior: 'deny', rule: 'Read(./.env)' } },
+    { name: 'an absolute path with /./ does not escape a deny rule', tool: 'Read', path: '/./PROJ/./.env', permissions: { deny: ['Read(./.env)'] }, expected: { behavior: 'deny', rule: 'Read(./.env)' } },
+    { name: 'a component too long for the file system (ENAMETOOLONG) fails closed', tool: 'Read', path: `src/${'a'.repeat(300)}/x.txt`, expected: { behavior: 'deny' }, reasonContains: 'too long for the file system' },
+    { name: 'an over-long component fails closed even in bypassPermissions', tool: 'Write', path: `${'b'.repeat(300)}.txt`, permissions: { mode: 'bypassPermissions' }, expected: { behavior: 'deny' }, reasonContains: 'ENAMETOOLONG' },
+    { name: '~user is not a home directory: Node opens <cwd>/~root/.bashrc, so it is judged there', tool: 'Write', path: '~root/.bashrc', permissions: { mode: 'acceptEdits' }, expected: { behavior: 'allow', source: 'mode' } },
+    { name: 'an NFD spelling of a denied NFC name is denied on a case-insensitive file system', tool: 'Read', path: NFD, caseInsensitive: true, permissions: { deny: ['Read(./caf\u00e9.txt)'] }, expected: { behavior: 'deny', rule: 'Read(./caf\u00e9.txt)' } },
+    { name: 'an NFD spelling in upper case is denied on a case-insensitive file system', tool: 'Read', path: NFD.toUpperCase(), caseInsensitive: true, permissions: { deny: ['Read(./caf\u00e9.txt)'] }, expected: { behavior: 'deny' } },
+    { name: 'an NFD spelling is another file on a case-sensitive file system', tool: 'Read', path: NFD, caseInsensitive: false, permissions: { deny: ['Read(./caf\u00e9.txt)'] }, expected: { behavior: 'allow' } },
+    // A hard link is the same file under another name; no path-based check can see that. Deny
+    // rules name paths, so protect secrets with file permissions as well (README "The path guard").
+    { name: 'a hard link to a denied file cannot be told apart by its path (a documented limit)', tool: 'Read', path: 'hard-link.txt', permissions: { deny: ['Read(./secret.txt)'] }, expected: { behavior: 'allow' } },
+  ];
+  test.each(rows)('$name', async (row) => {
+    // '/./PROJ/' stands for the project's absolute path, which the table cannot know.
+    const fixed = row.path?.startsWith('/./PROJ/') ? { ...row, path: `/.${proj}/.${row.path.slice('/./PROJ'.length)}` } : row;
+    check(fixed, await decide(fixed));
+  });
+
+  test.skipIf(process.platform !== 'linux')('/proc/self/root and /proc/self/cwd are followed like any symlink', async () => {
+    const row: Row = { name: '', tool: 'Read', path: `/proc/self/root${proj}/.env`, permissions: { deny: ['Read(./.env)'] }, expected: { behavior: 'deny', rule: 'Read(./.env)' } };
+    check(row, await decide(row));
+    const write: Row = { name: '', tool: 'Write', path: `/proc/self/root${proj}/.toolshed/settings.json`, permissions: { mode: 'bypassPermissions' }, expected: { behavior: 'ask', source: 'safety' } };
+    check(write, await decide(write));
+    const escape: Row = { name: '', tool: 'Read', path: `/proc/self/root${proj}/../outside/data.txt`, permissions: { allow: ['Read(./**)'] }, expected: { behavior: 'ask' }, reasonContains: 'outside the working directories' };
+    check(escape, await decide(escape));
+  });
+
+  test('a relative .. from a symlinked cwd is judged both where the kernel and where path.resolve would go', async () => {
+    // cwd is <root>/proj-link -> <root>/proj. The kernel takes "../outside" from the real
+    // directory; a tool that does path.resolve(cwd, p) goes to <root>/outside too here, but to
+    // <root>/<x> in general. Both must be inside for an allow.
+    const linkDir = join(root, 'proj-link');
+    await symlink(proj, linkDir).catch(() => {});
+    const { context } = createPermissionContext({ allow: ['Edit(./**)'], deny: ['Read(./.env)'] }, linkDir, SETTINGS, { homeDir: home, caseInsensitivePaths: false });
+    const ctx = testContext({ cwd: linkDir, permissions: context });
+    expect(await decidePermission(TOOLS.Read!, { file_path: '../proj/.env' }, ctx)).toMatchObject({ behavior: 'deny', rule: 'Read(./.env)' });
+    expect(await decidePermission(TOOLS.Write!, { file_path: '../outside/x.txt' }, ctx)).toMatchObject({ behavior: 'ask' });
+    expect(await decidePermission(TOOLS.Write!, { file_path: 'src/new.ts' }, ctx)).toMatchObject({ behavior: 'allow', rule: 'Edit(./**)' });
+  });
 });
 
 describe('the path guard protects configuration, git internals and shell start-up files', () => {
@@ -281,5 +328,26 @@ describe('the path guard fails closed on what it cannot check', () => {
     const decision = await decidePermission(declaring(resources), {}, testContext({ cwd: proj, permissions: context }));
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toContain(reason);
+  });
+
+  test('a resources() that throws denies the call, even in bypassPermissions, with a one-line reason', async () => {
+    const tool = buildTool({
+      name: 'Odd',
+      description: 'cannot say what it touches',
+      inputSchema: z.object({}),
+      isReadOnly: () => true,
+      resources: () => {
+        throw new TypeError('cannot parse the command\n    at parse (odd.js:1:1)');
+      },
+      async call() {
+        return { data: '' };
+      },
+    });
+    const { context } = createPermissionContext({ mode: 'bypassPermissions' }, proj);
+    const decision = await decidePermission(tool, {}, testContext({ cwd: proj, permissions: context }));
+    expect(decision.behavior).toBe('deny');
+    expect(decision.reason).toContain("Odd's resources");
+    expect(decision.reason).toContain('TypeError: cannot parse the command');
+    expect(decision.reason).not.toContain('odd.js');
   });
 });

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ToolshedError } from '../errors.ts';
+import { foldPath } from './_fold_path.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import { PERMISSION_RULE_INVALID } from './rule_parser.ts';
 
@@ -38,7 +39,9 @@ export interface PathRuleBases {
  * @param content The specifier inside `Read(...)` or `Edit(...)`.
  * @returns The anchor and the pattern after it.
  * @throws {ToolshedError} `permission_rule_invalid` for a negated pattern (`!x`), which a
- *   permission rule cannot express: write a deny rule instead.
+ *   permission rule cannot express (write a deny rule instead); for white space at either end
+ *   (`./.env ` would match only `.env `); and for a backslash used as a path separator
+ *   (`.\secrets\**`), which is never one in a rule.
  *
  * @example
  * ```ts
@@ -52,6 +55,20 @@ export function parsePathSpecifier(content: string): PathSpecifier {
     throw new ToolshedError(
       PERMISSION_RULE_INVALID,
       `Path pattern "${content}" is negated: permission rules have no "!" patterns; put "${content.slice(1)}" in another list (deny, ask or allow) instead`,
+    );
+  }
+  if (content !== content.trim()) {
+    throw new ToolshedError(
+      PERMISSION_RULE_INVALID,
+      `Path pattern ${JSON.stringify(content)} starts or ends with white space, so it would only match a name that does too: did you mean "${content.trim()}"?`,
+    );
+  }
+  // A backslash escapes a glob character (a literal star); before anything else it is a
+  // Windows separator, which would make the rule match nothing and a deny rule hold nothing.
+  if (/\\(?![*?[\]{}()!+@\\])/.test(content)) {
+    throw new ToolshedError(
+      PERMISSION_RULE_INVALID,
+      `Path pattern ${JSON.stringify(content)} uses "\\" as a path separator: permission rules use "/" on every system; did you mean "${content.replaceAll('\\', '/')}"?`,
     );
   }
   const clean = (text: string) => text.replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '');
@@ -123,7 +140,7 @@ export function pathRuleRoots(content: string, bases: PathRuleBases): { dirs: st
 export function matchPathRule(content: string, path: string, bases: PathRuleBases): boolean {
   const { dirs, glob, anywhere } = pathRuleRoots(content, bases);
   const nocase = bases.caseInsensitive === true;
-  const fold = (text: string) => (nocase ? text.toLowerCase() : text);
+  const fold = (text: string) => foldPath(text, nocase);
   const target = fold(path);
   let isMatch: ((test: string) => boolean) | undefined;
   for (const dir of dirs) {
@@ -135,7 +152,7 @@ export function matchPathRule(content: string, path: string, bases: PathRuleBase
       if (/^(\*\*\/?)+$/.test(glob)) return true;
       continue;
     }
-    isMatch ??= picomatch(glob, { dot: true, nocase });
+    isMatch ??= picomatch(nocase ? glob.normalize('NFC') : glob, { dot: true, nocase });
     for (let k = 1; k <= segments.length; k++) {
       if (isMatch(anywhere ? segments[k - 1]! : segments.slice(0, k).join('/'))) return true;
     }

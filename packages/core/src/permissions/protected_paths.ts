@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
+import { foldPath } from './_fold_path.ts';
 
 /** Shell and git start-up files in the home directory: a write there runs code in later shells. */
 export const PROTECTED_HOME_FILES: readonly string[] = [
@@ -48,7 +49,7 @@ export function protectedPath(
   path: string,
   options: { homeDir?: string | undefined; caseInsensitive?: boolean | undefined } = {},
 ): ProtectedPath | undefined {
-  const fold = (text: string) => (options.caseInsensitive ? text.toLowerCase() : text);
+  const fold = (text: string) => foldPath(text, options.caseInsensitive);
   const segments = path.split('/').filter((s) => s !== '');
   for (let i = 0; i < segments.length; i++) {
     const segment = fold(segments[i]!);

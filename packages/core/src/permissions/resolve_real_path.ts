@@ -31,7 +31,8 @@ export interface ResolveRealPathOptions {
  * @param options `cwd` and `homeDir`.
  * @returns The absolute physical path.
  * @throws {ToolshedError} With code `path_unresolvable` when symlinks loop (or more than 40 are
- *   followed): the message names the path. It never hangs.
+ *   followed), or when the path is too long for the file system to look at (ENAMETOOLONG),
+ *   so that the guard fails closed: the message names the path. It never hangs.
  *
  * @example
  * ```ts
@@ -69,7 +70,14 @@ export function resolveRealPath(path: string, options: ResolveRealPathOptions): 
     let isLink = false;
     try {
       isLink = lstatSync(candidate).isSymbolicLink();
-    } catch {
+    } catch (e) {
+      // Too long to look at is too long to vouch for: a link could hide below it (fail closed).
+      if ((e as NodeJS.ErrnoException).code === 'ENAMETOOLONG') {
+        throw new ToolshedError(
+          PATH_UNRESOLVABLE,
+          `The path "${path.length > 200 ? `${path.slice(0, 200)}…` : path}" cannot be resolved: it is too long for the file system (ENAMETOOLONG at ${candidate.length} characters); use a shorter path`,
+        );
+      }
       // ENOENT, ENOTDIR, EACCES: nothing to follow here; the rest is taken as written.
       resolved.push(segment);
       missing = 1;

@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { closestNames } from '../closest_names.ts';
 import { validateMatcher } from '../hooks/hook_matcher.ts';
 import { HOOK_EVENTS } from '../hooks/types.ts';
 import { checkRuleSpecifier, loosePrefixHint } from '../permissions/check_rule_specifier.ts';
 import { parseRule } from '../permissions/rule_parser.ts';
 import { PERMISSION_MODES } from '../permissions/types.ts';
-import { jsonErrorOffset } from './_json_error_offset.ts';
+import { jsonDuplicateKey, jsonErrorOffset } from './_json_scan.ts';
 import {
   CLAUDE_CODE_ONLY_HOOK_EVENTS,
   CLAUDE_CODE_SETTINGS_KEYS,
@@ -34,6 +34,8 @@ export interface SettingsFileResult {
   warnings: string[];
 }
 
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
 /**
  * Reads and checks one settings file. A missing file is not an error; a file that is not JSON,
  * a key that is not known (with the closest known key suggested), a value of the wrong type, a
@@ -57,6 +59,21 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
   };
   let text: string;
   try {
+    // Looked at before it is read: a FIFO or /dev/zero in a cloned repository's settings
+    // would otherwise hang the session at start or fill the memory.
+    const info = await stat(path);
+    const why = info.isDirectory()
+      ? 'is a directory, not a file'
+      : !info.isFile()
+      ? 'is not a regular file (a FIFO, socket or device)'
+      : info.size > MAX_SETTINGS_BYTES
+      ? `is ${info.size} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`
+      : undefined;
+    if (why !== undefined) {
+      result.exists = true;
+      fileProblem(`Settings file "${path}" ${why}: make it a readable JSON file or remove it.`);
+      return result;
+    }
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -72,11 +89,20 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
     result.errors.push(message);
     result.issues.push({ key, message });
   };
+  // A byte-order mark is how some Windows editors start a UTF-8 file; it is not content.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     fileProblem(`Settings file "${path}" is not valid JSON (${describeJsonError(e as Error, text)}): fix the syntax; settings files are plain JSON, without comments or trailing commas.`);
+    return result;
+  }
+  // JSON.parse keeps the last of two equal keys: a second "permissions" object would silently
+  // drop the deny rules of the first.
+  const duplicate = jsonDuplicateKey(text);
+  if (duplicate !== undefined) {
+    fileProblem(`Settings file "${path}": the key ${duplicate} appears twice in one object, and only the last would count: merge the two into one.`);
     return result;
   }
   result.raw = value;

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -46,6 +47,37 @@ describe('readSettingsFile', () => {
     expect(result.errors).toEqual([`Settings file "${join(dir, 'as-dir.json')}" is a directory, not a file: make it a readable JSON file or remove it.`]);
   });
 
+  test('reports a FIFO or device where the file should be instead of hanging on it', async () => {
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect((await readSettingsFile(fifo)).errors).toEqual([`Settings file "${fifo}" is not a regular file (a FIFO, socket or device): make it a readable JSON file or remove it.`]);
+    const device = join(dir, 'zero.json');
+    await symlink('/dev/zero', device);
+    expect((await readSettingsFile(device)).errors[0]).toContain('is not a regular file');
+  });
+
+  test('reports a file larger than 1 MB without parsing it', async () => {
+    const { file, result } = await read(`{"permissions": {"allow": [${'"Read",'.repeat(200_000)}"Read"]}}`);
+    expect(result.errors).toEqual([expect.stringMatching(new RegExp(`^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is \\d+ bytes, more than the 1 MB a settings file may have`))]);
+  });
+
+  test('reads a file that starts with a UTF-8 byte-order mark', async () => {
+    const { result } = await read('\uFEFF{"permissions": {"deny": ["Read(./.env)"]}}');
+    expect(result.errors).toEqual([]);
+    expect(result.content?.permissions?.deny).toEqual(['Read(./.env)']);
+  });
+
+  test('rejects a key given twice, which would silently drop the deny rules of the first', async () => {
+    const { file, result } = await read('{"permissions": {"deny": ["Read(./.env)"]},\n "permissions": {"allow": ["Bash"]}}');
+    expect(result.errors).toEqual([`Settings file "${file}": the key permissions appears twice in one object, and only the last would count: merge the two into one.`]);
+    expect(result.content).toBeUndefined();
+  });
+
+  test('rejects comments, as Claude Code does, saying settings are plain JSON', async () => {
+    const { result } = await read('{\n  // keep secrets out\n  "permissions": {"deny": ["Read(./.env)"]}\n}');
+    expect(result.errors[0]).toContain('is not valid JSON (unexpected "/" at line 2, column 3): fix the syntax; settings files are plain JSON, without comments or trailing commas.');
+  });
+
   test('reports JSON that does not parse with its line and column', async () => {
     const { file, result } = await read('{\n  "permissions": {\n    "allow": ["Read",]\n  }\n}');
     expect(result.errors).toHaveLength(1);
@@ -65,12 +97,16 @@ describe('readSettingsFile', () => {
     ['a :* in the middle suggests the :* form', { permissions: { ask: ['Bash(npm test:* --watch)'] } }, 'did you mean "Bash(npm test:*)"?'],
     ['a space before the parenthesis', { permissions: { deny: ['Bash (rm:*)'] } }, 'has a space between the tool name and "(": write "Bash(rm:*)"'],
     ['a negated path rule', { permissions: { deny: ['Read(!./src/**)'] } }, 'is negated'],
+    ['a path rule with a trailing space', { permissions: { deny: ['Read(./.env )'] } }, 'permissions.deny[0] is "Read(./.env )", which is not a usable rule. Permission rule "Read(./.env )": Path pattern "./.env " starts or ends with white space'],
+    ['a path rule with Windows separators', { permissions: { deny: ['Read(.\\secrets\\**)'] } }, 'did you mean "./secrets/**"?'],
     ['additional directories that are not paths', { permissions: { additionalDirectories: [''] } }, 'permissions.additionalDirectories[0] is "", not a directory path.'],
     ['an unknown hook event suggests the closest', { hooks: { PreToolUs: [] } }, 'hooks.PreToolUs is not a hook event. Did you mean "PreToolUse"?'],
     ['a hook without a command', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } }, 'hooks.PreToolUse[0].hooks[0].command is missing, not a command.'],
     ['a prompt hook, which Toolshed does not run', { hooks: { PreToolUse: [{ hooks: [{ type: 'prompt', command: 'x' }] }] } }, 'hooks.PreToolUse[0].hooks[0].type is "prompt". Settings files hold command hooks only'],
     ['a misspelt hook key', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timout: 5 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timout is not a key of a command hook. Did you mean "timeout"?'],
     ['a bad timeout', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] } }, 'hooks.PostToolUse[0].hooks[0].timeout is number -1, not a positive number of seconds.'],
+    ['a timeout of 0', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timeout is number 0, not a positive number of seconds.'],
+    ['a timeout that is a string', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: '30' }] }] } }, 'hooks.PreToolUse[0].hooks[0].timeout is "30", not a positive number of seconds.'],
     ['a failClosed that is not a boolean', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', failClosed: 'yes' }] }] } }, 'failClosed is "yes", not true or false.'],
     ['a matcher that is not a regular expression', { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [] }] } }, 'hooks.PreToolUse[0].matcher is "Bash(". Hook matcher "Bash(" is not a valid regular expression'],
     ['a top level that is a list', [], 'the top level is a list, not an object.'],

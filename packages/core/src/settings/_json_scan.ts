@@ -12,6 +12,28 @@
  * ```
  */
 export function jsonErrorOffset(text: string): number | undefined {
+  return scanJson(text).errorOffset;
+}
+
+/**
+ * The key path of the first key that appears twice in one object, as in
+ * `{"permissions": {…}, "permissions": {…}}`. `JSON.parse` keeps the last silently, which in a
+ * settings file would drop the first object's deny rules.
+ *
+ * @param text JSON text (it need not be valid; the scan stops at the first syntax error).
+ * @returns The dotted key path (`permissions`, `permissions.deny`, `hooks.PreToolUse[0].matcher`), or undefined.
+ *
+ * @example
+ * ```ts
+ * jsonDuplicateKey('{"a": {"b": 1, "b": 2}}'); // 'a.b'
+ * ```
+ */
+export function jsonDuplicateKey(text: string): string | undefined {
+  return scanJson(text).duplicateKey;
+}
+
+function scanJson(text: string): { errorOffset?: number; duplicateKey?: string } {
+  let duplicateKey: string | undefined;
   let i = 0;
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
@@ -38,21 +60,27 @@ export function jsonErrorOffset(text: string): number | undefined {
     if (!m || m[0] === '') fail();
     i += m![0].length;
   };
-  const value = (): void => {
+  const value = (path: string): void => {
     ws();
     const ch = text[i];
     if (ch === '{') {
       i++;
       ws();
       if (text[i] === '}') return void i++;
+      const keys = new Set<string>();
       for (;;) {
         ws();
         if (text[i] !== '"') fail();
+        const start = i;
         string();
+        const key = JSON.parse(text.slice(start, i)) as string;
+        const keyPath = path ? `${path}.${key}` : key;
+        if (keys.has(key)) duplicateKey ??= keyPath;
+        keys.add(key);
         ws();
         if (text[i] !== ':') fail();
         i++;
-        value();
+        value(keyPath);
         ws();
         if (text[i] === ',') {
           i++;
@@ -66,8 +94,8 @@ export function jsonErrorOffset(text: string): number | undefined {
       i++;
       ws();
       if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
+      for (let index = 0; ; index++) {
+        value(`${path}[${index}]`);
         ws();
         if (text[i] === ',') {
           i++;
@@ -85,12 +113,12 @@ export function jsonErrorOffset(text: string): number | undefined {
     fail();
   };
   try {
-    value();
+    value('');
     ws();
     if (i < text.length) fail();
-    return undefined;
+    return duplicateKey === undefined ? {} : { duplicateKey };
   } catch (offset) {
-    if (typeof offset === 'number') return Math.min(offset, text.length);
+    if (typeof offset === 'number') return { errorOffset: Math.min(offset, text.length) };
     throw offset;
   }
 }
