@@ -6,6 +6,12 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   #items: T[] = [];
   #waiting: ((r: IteratorResult<T>) => void) | undefined;
   #ended = false;
+  #onReturn: (() => void) | undefined;
+
+  /** @param onReturn Called once if the consumer stops early (`break` out of `for await`). */
+  constructor(onReturn?: () => void) {
+    this.#onReturn = onReturn;
+  }
 
   push(item: T): void {
     if (this.#ended) return;
@@ -31,6 +37,13 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
         if (this.#items.length) return Promise.resolve({ value: this.#items.shift()!, done: false });
         if (this.#ended) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => (this.#waiting = resolve));
+      },
+      return: () => {
+        const stoppedEarly = !this.#ended;
+        this.#items = [];
+        this.end();
+        if (stoppedEarly) this.#onReturn?.();
+        return Promise.resolve({ value: undefined, done: true });
       },
     };
   }

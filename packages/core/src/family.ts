@@ -1,4 +1,4 @@
-import type { AnyTool } from './tool.ts';
+import type { AnyTool, ToolDef } from './tool.ts';
 import type { Services } from './services.ts';
 import type { PermissionContext } from './permissions/types.ts';
 
@@ -10,6 +10,8 @@ export interface ToolManifestEntry {
   searchHint?: string;
   /** @default true: a lazy family's tools are deferred unless they say otherwise. */
   shouldDefer?: boolean;
+  /** The tool's feature flag, as {@linkcode ToolDef.feature}. */
+  feature?: string;
   alwaysLoad?: boolean;
   isMcp?: boolean;
 }

@@ -275,3 +275,17 @@ test('an abort while canUseTool is pending ends the call as cancelled, even if t
   expect(result).toMatchObject({ is_error: true, content: 'Writer was cancelled while it waited for permission: the run was aborted. Nothing further was done for this call.' });
   expect(log).toEqual([]);
 });
+
+test('leaving a stream early aborts the calls still running and ends the turn', async () => {
+  const { log, session } = await setup();
+  const seen: string[] = [];
+  for await (const event of session.stream([use('a', 'Gate', { gate: 'A' }), use('w', 'Writer', { line: 'W' })])) {
+    seen.push(event.type);
+    if (event.type === 'tool_start') break;
+  }
+  // Gate is cancellable: it was given up; the writer behind it never started.
+  await until(() => session.metrics().total.calls === 2);
+  expect(seen).toEqual(['permission_decision', 'tool_start']);
+  expect(log).toEqual(['start A']);
+  expect(session.metrics().total.errors).toBe(2);
+});

@@ -23,6 +23,8 @@ export interface PoolOptions {
   cwd: string;
   /** Reports clashes and load failures. */
   notice: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Feature flags: stage 1 keeps a tool with a `feature` only when its flag is true. @default {} */
+  features?: Readonly<Record<string, boolean>>;
 }
 
 /**
@@ -85,8 +87,14 @@ export class ToolPool {
         }
       }
     }
+    // Stage 1: feature flags.
+    const flags = this.#options.features ?? {};
+    const flagged = (e: PoolEntry) => {
+      const feature = e.tool?.feature ?? e.manifest?.feature;
+      return feature === undefined || flags[feature] === true;
+    };
     const byName = new Map<string, PoolEntry>();
-    for (const entry of builtIn.filter((e) => this.#keeps(e))) {
+    for (const entry of builtIn.filter((e) => flagged(e) && this.#keeps(e))) {
       const clash = byName.get(entry.name);
       if (clash) {
         notice('warn', `Tool "${entry.name}" of family "${entry.family.name}" is ignored: family "${clash.family.name}" already has a tool of that name`);
@@ -94,7 +102,7 @@ export class ToolPool {
       }
       byName.set(entry.name, entry);
     }
-    for (const entry of external.filter((e) => this.#keeps(e))) {
+    for (const entry of external.filter((e) => flagged(e) && this.#keeps(e))) {
       const clash = byName.get(entry.name);
       if (clash) {
         notice('warn', `Tool "${entry.name}" from "${entry.family.name}" is ignored: the built-in tool of that name wins`);

@@ -185,3 +185,20 @@ test('nativeToolSearch marks deferred tools defer_loading and adds the server-si
     await c();
   }
 });
+
+test('stage 1: a tool behind a feature flag joins the pool only when the flag is on', async () => {
+  const { dir: d, cleanup: c } = await tempDir();
+  try {
+    const tools = [named('Stable'), named('Experimental', { feature: 'experimental-tools' })];
+    const off = await createSession({ cwd: d, tools });
+    expect(off.catalog().map((e) => e.name)).toEqual(['Stable']);
+    const stillOff = await createSession({ cwd: d, tools, features: { 'experimental-tools': false } });
+    expect(stillOff.catalog().map((e) => e.name)).toEqual(['Stable']);
+    const on = await createSession({ cwd: d, tools, features: { 'experimental-tools': true } });
+    expect(on.catalog().map((e) => e.name)).toEqual(['Experimental', 'Stable']);
+    const [result] = await off.run([use('x', 'Experimental', {})]);
+    expect(result!.content).toContain('No such tool available: Experimental');
+  } finally {
+    await c();
+  }
+});

@@ -101,7 +101,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   const families: Family[] = [...(options.families ?? [])];
   if (options.tools?.length) families.push(defineFamily({ name: 'custom', version: '0.0.0', tools: options.tools }));
-  const pool = new ToolPool({ families, permissions, cwd, notice });
+  const pool = new ToolPool({ families, permissions, cwd, notice, features: options.features ?? {} });
 
   const catalog: ToolCatalog = {
     list: () => pool.list(),
@@ -221,13 +221,16 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     },
 
     stream(blocks, runOptions) {
-      const queue = new AsyncQueue<SessionEvent>();
+      // A consumer that stops reading (`break`) aborts the turn: nobody would see its results.
+      const stopped = new AbortController();
+      const queue = new AsyncQueue<SessionEvent>(() => stopped.abort(new Error('The consumer stopped reading the event stream')));
+      const signal = runOptions?.signal ? AbortSignal.any([runOptions.signal, stopped.signal]) : stopped.signal;
       const turnBudget = options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS;
       let total = 0;
       // Results are delivered in order while the turn is still running, so the turn budget
       // here is greedy: a result that would take the turn past it is persisted.
       let delivering = Promise.resolve();
-      const done = runTurn(blocks, runOptions, (event) => queue.push(event), (outcome) => {
+      const done = runTurn(blocks, { signal }, (event) => queue.push(event), (outcome) => {
         delivering = delivering.then(async () => {
           let result = outcome.result;
           let persistedPath = outcome.persistedPath;

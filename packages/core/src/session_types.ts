@@ -44,6 +44,12 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** @default a random UUID */
   sessionId?: string;
+  /**
+   * Feature flags: a tool (or manifest entry) with `feature: 'x'` joins the pool only when
+   * `features.x` is true (stage 1 of the pool).
+   * @default {}
+   */
+  features?: Readonly<Record<string, boolean>>;
   /** Services tools find through `ctx.services` (a model client, …). */
   services?: Iterable<readonly [ServiceKey<unknown>, unknown]>;
   /**

@@ -104,6 +104,11 @@ export interface ToolDef<Schema extends z.ZodType = z.ZodType, Output = unknown>
   maxResultSizeChars?: number;
   /** Deferred: only the name is sent until ToolSearch loads it. @default false */
   shouldDefer?: boolean;
+  /**
+   * A feature flag: the tool joins the pool only in sessions created with
+   * `features: { [feature]: true }` (stage 1 of the pool). For experimental tools.
+   */
+  feature?: string;
   /** Never deferred. @default false */
   alwaysLoad?: boolean;
   /** Set by the MCP bridge for tools that come from an MCP server. @default false */
@@ -140,6 +145,7 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
   readonly inputExamples: readonly z.input<Schema>[];
   readonly maxResultSizeChars: number;
   readonly shouldDefer: boolean;
+  readonly feature: string | undefined;
   readonly alwaysLoad: boolean;
   readonly isMcp: boolean;
   readonly interruptBehavior: 'cancel' | 'block';
@@ -210,6 +216,7 @@ export function buildTool<Schema extends z.ZodType, Output>(def: ToolDef<Schema,
     inputExamples: def.inputExamples ?? [],
     maxResultSizeChars: def.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
     shouldDefer: def.shouldDefer ?? false,
+    feature: def.feature,
     alwaysLoad: def.alwaysLoad ?? false,
     isMcp: def.isMcp ?? false,
     interruptBehavior: def.interruptBehavior ?? 'block',
