@@ -1,49 +1,64 @@
-import { formatInputError, type JsonSchema, type Tool, type ValidationResult } from '@toolshed/core';
+import { formatInputError, type JsonSchema, type ValidationResult } from '@toolshed/core';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-
-/** The zod type a Tool's `inputSchema` has, named without importing zod (not a dependency here). */
-type InputSchema = Tool['inputSchema'];
+import { z } from 'zod';
 
 // ajv-formats is CommonJS; under ESM its default import is the module object or the function.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2019 | Ajv2020) => unknown;
 
-let shared: Ajv | undefined;
-function ajv(): Ajv {
-  if (!shared) {
+type Dialect = 'draft-07' | '2019-09' | '2020-12';
+const validators = new Map<Dialect, Ajv | Ajv2019 | Ajv2020>();
+
+function ajv(dialect: Dialect): Ajv | Ajv2019 | Ajv2020 {
+  let instance = validators.get(dialect);
+  if (!instance) {
     // verbose: errors carry their parent schema, so a missing field's expected type can be named.
     // strict: false — servers' schemas carry keywords ajv does not know (`title` variants, vendor
     // extensions); a JSON Schema validator must ignore what it does not understand.
-    shared = new Ajv({ allErrors: true, strict: false, validateFormats: true, verbose: true });
-    addFormats(shared);
+    // addUsedSchema: false — two servers (or one server's refreshed list) may reuse an `$id`.
+    const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, addUsedSchema: false };
+    instance = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    addFormats(instance);
+    validators.set(dialect, instance);
   }
-  return shared;
+  return instance;
 }
 
 /**
- * An `inputSchema` that accepts any JSON object and leaves the checking to
+ * The dialects to try for a schema: the one its `$schema` names, else MCP's default, 2020-12
+ * (SEP-1613), then draft-07 for the older servers that wrote draft-07 without saying so
+ * (tuple `items: [...]` does not compile as 2020-12).
+ */
+function dialectsOf(schema: JsonSchema): Dialect[] {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : undefined;
+  if (declared === undefined) return ['2020-12', 'draft-07'];
+  if (declared.includes('2020-12')) return ['2020-12'];
+  if (declared.includes('2019-09')) return ['2019-09'];
+  // draft-04, -06 and -07 differ little for input checking; ajv's default class reads them.
+  return ['draft-07'];
+}
+
+/**
+ * An `inputSchema` that accepts any JSON object, unknown keys kept, and leaves the checking to
  * {@linkcode jsonSchemaValidator}: MCP tools and the resource tools describe their input in
- * JSON Schema, and a conversion to zod would lose what zod cannot say. Only `safeParse` is
- * implemented, which is all the pipeline asks of an input schema once `inputJSONSchema` is set
- * (core sends that schema as is). A non-object input fails here, and core words it as for a
- * built-in tool.
+ * JSON Schema, and a conversion to zod would lose what zod cannot say. Core sends the tool's
+ * `inputJSONSchema` to the model instead of converting this one. A non-object input fails
+ * here, and core words it as for a built-in tool.
  *
  * @example
  * ```ts
  * passthroughObjectSchema.safeParse({ a: 1 }); // { success: true, data: { a: 1 } }
  * ```
  */
-export const passthroughObjectSchema = {
-  safeParse(input: unknown) {
-    if (input !== null && typeof input === 'object' && !Array.isArray(input)) return { success: true, data: input };
-    return { success: false, error: { issues: [{ code: 'invalid_type', expected: 'object', path: [], message: 'expected an object' }] } };
-  },
-} as unknown as InputSchema;
+export const passthroughObjectSchema = z.looseObject({});
 
 /**
  * Compiles a JSON Schema into a `validateInput` whose messages are the ones core writes for a
  * built-in tool's zod errors ("required parameter `x` is missing", "parameter `x` should be a
- * string, got number 5", "unexpected parameter `y`").
+ * string, got number 5", "unexpected parameter `y`"). The schema is read in the dialect its
+ * `$schema` names (draft-07, 2019-09, 2020-12), or as 2020-12 — MCP's default — when it names none.
  *
  * @param toolName The tool, named in the message.
  * @param schema The JSON Schema of the input.
@@ -57,18 +72,24 @@ export const passthroughObjectSchema = {
  * ```
  */
 export function jsonSchemaValidator(toolName: string, schema: JsonSchema): { validate: (input: unknown) => ValidationResult } | { error: string } {
-  let check: ValidateFunction;
-  try {
-    // `$schema` names a draft ajv may not have loaded (2020-12); the keywords are what matter.
-    const { $schema: _ignored, ...rest } = schema;
-    check = ajv().compile(rest);
-  } catch (e) {
-    return { error: (e as Error).message };
+  let check: ValidateFunction | undefined;
+  let error = '';
+  // `$schema` is read here to pick the dialect; left in, ajv would look for that meta-schema.
+  const { $schema: _dialect, ...rest } = schema;
+  for (const dialect of dialectsOf(schema)) {
+    try {
+      check = ajv(dialect).compile(rest);
+      break;
+    } catch (e) {
+      error ||= (e as Error).message;
+    }
   }
+  if (!check) return { error };
+  const compiled = check;
   return {
     validate(input: unknown): ValidationResult {
-      if (check(input)) return { result: true };
-      const issues = (check.errors ?? []).map((error) => issueOf(error));
+      if (compiled(input)) return { result: true };
+      const issues = (compiled.errors ?? []).map((error) => issueOf(error));
       // core's formatter takes a zod error; only `issues` is read.
       const message = formatInputError(toolName, { issues } as unknown as Parameters<typeof formatInputError>[1], input);
       return { result: false, message };

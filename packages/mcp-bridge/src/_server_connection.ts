@@ -1,13 +1,14 @@
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './config.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
+import { listAllTools } from './_tool_list.ts';
 
 /** A tool as a server lists it (the fields the bridge reads). */
 export interface McpToolInfo {
@@ -64,6 +65,7 @@ export class McpConnection {
   #state: McpConnectionState = 'pending';
   #error: string | undefined;
   #tools: McpToolInfo[] = [];
+  #toolProblems: string[] = [];
   #hasResources = false;
   #connecting: Promise<void> | undefined;
   #failures = 0;
@@ -87,6 +89,11 @@ export class McpConnection {
 
   get tools(): readonly McpToolInfo[] {
     return this.#tools;
+  }
+
+  /** What was wrong with the last tool list: tools left out or repaired, one sentence each. */
+  get toolProblems(): readonly string[] {
+    return this.#toolProblems;
   }
 
   /** Whether the server said it offers resources. */
@@ -125,25 +132,46 @@ export class McpConnection {
     }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`it did not finish starting within ${startMs} ms`)), startMs);
+      timer = setTimeout(() => reject(new StartTimeout(`it did not finish starting within ${startMs} ms`)), startMs);
     });
+    // A stdio server that logs to stdout breaks the protocol; the SDK skips such lines and
+    // reports them here, which is what explains a handshake that never completes.
+    let notMcp: string | undefined;
+    client.onerror = (e) => {
+      if (e instanceof SyntaxError) notMcp ??= e.message.length > 200 ? `${e.message.slice(0, 197)}...` : e.message;
+      else if (e.name === 'ZodError') notMcp ??= 'JSON that is not a JSON-RPC message';
+    };
     try {
       await Promise.race([client.connect(transport), timeout]);
-      const tools = await Promise.race([listAllTools(client), timeout]);
+      const list = await Promise.race([listAllTools(client), timeout]);
       if (this.#state === 'closed') {
         await client.close().catch(() => {});
         return;
       }
-      this.#tools = tools;
+      this.#tools = list.tools;
+      this.#toolProblems = list.problems;
       this.#hasResources = client.getServerCapabilities()?.resources !== undefined;
     } catch (e) {
+      // A server that failed to start gets no graceful shutdown: the SDK's close waits two
+      // seconds for a stdio server to exit on its own before it sends SIGTERM.
+      terminate(transport);
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
-      this.#fail(e instanceof Error && e.message.startsWith('it did not') ? e.message : `${describe(e)}`);
+      let reason = e instanceof StartTimeout ? e.message : describe(e);
+      if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+        reason = this.transportType === 'stdio' ? 'its process exited before it finished the MCP handshake' : 'it closed the connection before it finished the MCP handshake';
+      }
+      const status = (e as { code?: unknown }).code;
+      if (this.transportType !== 'stdio' && (status === 401 || status === 403)) {
+        reason = `it refused the connection with HTTP ${status} (${reason}): it needs authorization. Give a token in "headers" (for example "Authorization": "Bearer \${TOKEN}"); OAuth sign-in is not supported`;
+      }
+      if (notMcp) reason += `; it wrote lines to stdout that are not MCP messages (${notMcp}): a stdio server must write only JSON-RPC to stdout and its logs to stderr`;
+      this.#fail(reason);
       return;
     } finally {
       clearTimeout(timer);
     }
+    client.onerror = () => {};
     client.onclose = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
@@ -153,7 +181,9 @@ export class McpConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
-        this.#tools = await listAllTools(client, this.timeoutMs);
+        const list = await listAllTools(client, this.timeoutMs);
+        this.#tools = list.tools;
+        this.#toolProblems = list.problems;
         this.#options.onToolsChanged();
       } catch {
         // A list that cannot be fetched now is fetched again at the next reconnection.
@@ -230,43 +260,59 @@ export class McpConnection {
    * that closes mid-call fails the call with a message naming the server.
    */
   async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string }): Promise<McpCallResult> {
-    const client = await this.client();
-    try {
-      return await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
-        signal: options.signal,
-        timeout: this.timeoutMs,
-        onprogress: (p) => options.onProgress(p),
-      }) as McpCallResult;
-    } catch (e) {
-      throw this.#callError(e, client, options.toolName, options.signal);
-    }
+    return await this.#request(options.toolName, options.signal, async (client) => await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+      signal: options.signal,
+      timeout: this.timeoutMs,
+      onprogress: (p) => options.onProgress(p),
+    }) as McpCallResult);
   }
 
   /** Lists the server's resources (every page). */
   async listResources(signal: AbortSignal): Promise<McpResourceInfo[]> {
-    const client = await this.client();
-    const out: McpResourceInfo[] = [];
-    let cursor: string | undefined;
-    try {
+    return await this.#request('ListMcpResources', signal, async (client) => {
+      const out: McpResourceInfo[] = [];
+      let cursor: string | undefined;
       do {
         const page = await client.listResources(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
         out.push(...(page.resources as McpResourceInfo[]));
         cursor = page.nextCursor;
       } while (cursor);
-    } catch (e) {
-      throw this.#callError(e, client, 'ListMcpResources', signal);
-    }
-    return out;
+      return out;
+    });
   }
 
   /** Reads one resource. */
   async readResource(uri: string, signal: AbortSignal): Promise<{ contents: { uri: string; mimeType?: string | undefined; text?: string; blob?: string }[] }> {
-    const client = await this.client();
+    return await this.#request('ReadMcpResource', signal, async (client) => await client.readResource({ uri }, { signal, timeout: this.timeoutMs }));
+  }
+
+  /**
+   * Runs one request on the client, reconnecting first when needed. A Streamable HTTP server
+   * that has forgotten our session (it restarted) refuses the request before running it, so
+   * the request is sent once more on a new session instead of failing.
+   */
+  async #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
+    let client = await this.client();
     try {
-      return await client.readResource({ uri }, { signal, timeout: this.timeoutMs });
+      return await run(client);
     } catch (e) {
-      throw this.#callError(e, client, 'ReadMcpResource', signal);
+      if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
+      this.#drop(client, describe(e));
     }
+    client = await this.client();
+    try {
+      return await run(client);
+    } catch (e) {
+      throw this.#callError(e, client, what, signal);
+    }
+  }
+
+  #drop(client: Client, reason: string): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.#state = 'disconnected';
+    this.#error = reason;
+    void client.close().catch(() => {});
   }
 
   #callError(e: unknown, client: Client, toolName: string, signal: AbortSignal): Error {
@@ -279,12 +325,7 @@ export class McpConnection {
     }
     if (!(e instanceof McpError) && this.transportType !== 'stdio') {
       // A remote server that cannot be reached: drop the client so the next call reconnects.
-      if (this.#client === client) {
-        this.#client = undefined;
-        this.#state = 'disconnected';
-        this.#error = describe(e);
-        void client.close().catch(() => {});
-      }
+      this.#drop(client, describe(e));
       return new Error(`MCP server "${this.name}" could not be reached while running ${toolName}: ${describe(e)}. It is reconnected on the next call.`);
     }
     return new Error(`MCP server "${this.name}" answered ${toolName} with an error: ${describe(e)}`);
@@ -301,19 +342,30 @@ export class McpConnection {
   }
 }
 
-async function listAllTools(client: Client, timeout?: number): Promise<McpToolInfo[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
-  const out: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : {}, timeout ? { timeout } : {});
-    out.push(...(page.tools as McpToolInfo[]));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out;
+class StartTimeout extends Error {}
+
+/** The HTTP server no longer knows the session (404 per the spec; some servers answer 400). */
+function sessionGone(e: unknown): boolean {
+  return e instanceof StreamableHTTPError && (e.code === 404 || (e.code === 400 && /session/i.test(e.message)));
+}
+
+function terminate(transport: Transport): void {
+  const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+  if (pid === null) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // It has exited already.
+  }
 }
 
 function describe(e: unknown): string {
+  const issues = (e as { issues?: { path?: PropertyKey[]; message?: string }[] } | null)?.issues;
+  if (e instanceof Error && Array.isArray(issues) && issues[0]) {
+    // A zod error's message is its issues as JSON, of which the first line says nothing.
+    const where = issues[0].path?.map(String).join('.') || 'the answer';
+    return `its answer does not follow the MCP schema (${where}: ${issues[0].message ?? 'invalid'})`;
+  }
   if (e instanceof Error) {
     const cause = (e as { cause?: unknown }).cause;
     const causeText = cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';

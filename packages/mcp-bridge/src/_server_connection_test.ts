@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession, type Session, type SessionEvent, type ToolUseBlock } from '@toolshed/core';
 import { mcpServers } from './mod.ts';
 import { McpConnection } from './_server_connection.ts';
-import { FAULT_SERVER } from './testdata/_helpers.ts';
+import { BAD_START_SERVER, FAULT_SERVER } from './testdata/_helpers.ts';
 
 let dir: string;
 let session: Session;
+const failureHooks: string[] = [];
 const use = (name: string, input: unknown, id = `t_${name}_${Math.random().toString(36).slice(2, 8)}`): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const text = async (block: ToolUseBlock) => {
   const [result] = await session.run([block]);
@@ -19,7 +20,12 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-bridge-faults-'));
   session = await createSession({
     cwd: dir,
+    stateDir: path.join(dir, 'state'),
     permissions: { allow: ['mcp__fault'] },
+    hooks: {
+      PostToolUse: [{ matcher: 'mcp__fault__fail', hooks: [() => void failureHooks.push('PostToolUse')] }],
+      PostToolUseFailure: [{ matcher: 'mcp__fault__fail', hooks: [(input) => void failureHooks.push(`${input.tool_name}: ${input.error}`)] }],
+    },
     families: [mcpServers({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER], timeout: 400, env: { FAULT_MARKER: path.join(dir, 'cancelled.txt') } } } }, { reconnectDelayMs: 50 })],
   });
 });
@@ -75,10 +81,15 @@ describe('a server of our own that misbehaves', () => {
     expect((await text(use('mcp__fault__added', {}))).text).toBe('the added tool ran');
   });
 
-  test('an isError result becomes an is_error result that keeps every line of the message', async () => {
+  test('an isError result becomes an is_error result that keeps its lines and images, and runs PostToolUseFailure hooks', async () => {
     const fail = await text(use('mcp__fault__fail', {}));
     expect(fail.isError).toBe(true);
-    expect(fail.text).toContain('MCP server "fault" reported an error from "fail": first line of the failure | second line with the detail');
+    expect(fail.content).toEqual([
+      { type: 'text', text: 'first line of the failure\nsecond line with the detail' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBOR/) } },
+    ]);
+    expect(failureHooks).toEqual(['mcp__fault__fail: first line of the failure\nsecond line with the detail\n[image]']);
+    expect(session.metrics().tools['mcp__fault__fail']).toMatchObject({ calls: 1, errors: 1 });
   });
 
   test('every content kind is mapped: image block, audio and resource notes, embedded text, resource link', async () => {
@@ -99,6 +110,17 @@ describe('a server of our own that misbehaves', () => {
     expect(notObject.text).toContain('expected a JSON object of parameters, got string "ms=1"');
   });
 
+  test('a huge result is saved whole by the result budget and the model gets a preview with the path', async () => {
+    const [big] = await session.run([use('mcp__fault__big', { chars: 2_000_000 }, 'toolu_huge')]);
+    expect(big!.is_error).toBeUndefined();
+    const preview = contentToText(big!.content);
+    expect(preview).toContain('Output too large: 2,000,000 characters');
+    expect(preview.length).toBeLessThan(5000);
+    const saved = path.join(dir, 'state', 'tool-results', 'toolu_huge.txt');
+    expect(preview).toContain(saved);
+    expect(await readFile(saved, 'utf8')).toBe('x'.repeat(2_000_000));
+  });
+
   test('read-only calls of one turn run in parallel: every call starts before the first result', async () => {
     const events: SessionEvent[] = [];
     const blocks = [0, 1, 2].map((i) => use('mcp__fault__sleep', { ms: 150 }, `p${i}`));
@@ -111,16 +133,12 @@ describe('a server of our own that misbehaves', () => {
 });
 
 describe('McpConnection', () => {
+  const options = { cwd: os.tmpdir(), startTimeoutMs: 30_000, toolTimeoutMs: 5000, reconnectDelayMs: 10, maxReconnectDelayMs: 10, clientInfo: { name: 'test', version: '0' }, onToolsChanged: () => {} };
+  const ghostServer = { command: path.join(os.tmpdir(), 'no-such-mcp-server-binary') };
+  const badStart = (mode: string, extra: string[] = []) => ({ command: process.execPath, args: [BAD_START_SERVER, mode, ...extra], startTimeout: 500 });
+
   test('a server that cannot start is retried on the next call only after a backoff', async () => {
-    const connection = new McpConnection('ghost', { command: path.join(os.tmpdir(), 'no-such-mcp-server-binary') }, {
-      cwd: os.tmpdir(),
-      startTimeoutMs: 5000,
-      toolTimeoutMs: 1000,
-      reconnectDelayMs: 60_000,
-      maxReconnectDelayMs: 60_000,
-      clientInfo: { name: 'test', version: '0' },
-      onToolsChanged: () => {},
-    });
+    const connection = new McpConnection('ghost', ghostServer, { ...options, reconnectDelayMs: 60_000, maxReconnectDelayMs: 60_000 });
     await connection.connect();
     expect(connection.state).toBe('failed');
     const signal = new AbortController().signal;
@@ -130,20 +148,67 @@ describe('McpConnection', () => {
     await expect(connection.client()).rejects.toThrow('MCP server "ghost" is closed');
   });
 
-  test('a server that does not finish starting within its start timeout is reported as failed', async () => {
-    // `sleep` never speaks MCP: the handshake waits until the start timeout.
-    const connection = new McpConnection('mute', { command: 'sleep', args: ['30'], startTimeout: 300 }, {
-      cwd: os.tmpdir(),
-      startTimeoutMs: 30_000,
-      toolTimeoutMs: 1000,
-      reconnectDelayMs: 10,
-      maxReconnectDelayMs: 10,
-      clientInfo: { name: 'test', version: '0' },
-      onToolsChanged: () => {},
-    });
+  test('each failed reconnection doubles the wait before the next attempt, up to the longest wait', async () => {
+    const ghost = (maxReconnectDelayMs: number) => new McpConnection('ghost', ghostServer, { ...options, reconnectDelayMs: 700, maxReconnectDelayMs });
+    const doubling = ghost(30_000);
+    const capped = ghost(800);
+    const call = (c: McpConnection) => c.callTool('x', {}, { signal: new AbortController().signal, onProgress: () => {}, toolName: 'mcp__ghost__x' }).then(() => 'ok', (e: Error) => e.message);
+    await Promise.all([doubling.connect(), capped.connect()]);
+    expect(await call(doubling)).toMatch(/next reconnection attempt is in 1 s/);
+    await new Promise((r) => setTimeout(r, 750));
+    // The wait is over: this call tries again, and that attempt fails too.
+    expect(await call(doubling)).toMatch(/^MCP server "ghost" could not be reconnected: .*ENOENT/);
+    expect(await call(capped)).toMatch(/^MCP server "ghost" could not be reconnected/);
+    expect(await call(doubling)).toMatch(/next reconnection attempt is in 2 s/);
+    expect(await call(capped)).toMatch(/next reconnection attempt is in 1 s/);
+    await Promise.all([doubling.close(), capped.close()]);
+  });
+
+  test('a server that never answers initialize fails at its start timeout and its process is ended', async () => {
+    const pidFile = path.join(dir, 'silent.pid');
+    const connection = new McpConnection('mute', badStart('silent', [pidFile]), options);
     await connection.connect();
     expect(connection.state).toBe('failed');
-    expect(connection.error).toContain('it did not finish starting within 300 ms');
+    expect(connection.error).toBe('it did not finish starting within 500 ms');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    let alive = true;
+    for (let i = 0; i < 200 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 25));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+    await connection.close();
+  });
+
+  test('a server that writes only garbage to stdout fails, and the error says stdout must carry only MCP', async () => {
+    const connection = new McpConnection('chatty', badStart('garbage'), options);
+    await connection.connect();
+    expect(connection.state).toBe('failed');
+    expect(connection.error).toMatch(/^it did not finish starting within 500 ms; it wrote lines to stdout that are not MCP messages \(.*garbage.*\): a stdio server must write only JSON-RPC to stdout and its logs to stderr$/);
+    await connection.close();
+  });
+
+  test('a server that logs a few non-MCP lines to stdout before serving still connects and works', async () => {
+    const connection = new McpConnection('noisy', { command: process.execPath, args: [BAD_START_SERVER, 'noisy'] }, options);
+    await connection.connect();
+    try {
+      expect(connection.state).toBe('connected');
+      const result = await connection.callTool('pid', {}, { signal: new AbortController().signal, onProgress: () => {}, toolName: 'mcp__noisy__pid' });
+      expect(Number((result.content![0] as { text: string }).text)).toBeGreaterThan(0);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test('a server that exits at once is reported with its last words on stderr', async () => {
+    const connection = new McpConnection('quitter', badStart('exit'), options);
+    await connection.connect();
+    expect(connection.state).toBe('failed');
+    expect(connection.error).toBe('its process exited before it finished the MCP handshake (its last words on stderr: "fatal: MISSING_TOKEN is not set")');
     await connection.close();
   });
 });

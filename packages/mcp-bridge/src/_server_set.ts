@@ -31,6 +31,7 @@ export class McpServerSet {
   #resourceTools: AnyTool[];
   #warnedSchemas = new Set<string>();
   #warnedClashes = new Set<string>();
+  #warned = new Set<string>();
 
   constructor(servers: Record<string, McpServerConfig>, options: McpServerSetOptions) {
     this.#notice = options.notice;
@@ -56,6 +57,7 @@ export class McpServerSet {
     const taken = new Set<string>();
     for (const connection of this.#connections) {
       if (connection.state === 'closed') continue;
+      for (const problem of connection.toolProblems) this.#warnOnce(`MCP server "${connection.name}": ${problem}.`);
       const key = JSON.stringify(connection.tools);
       let cached = this.#cache.get(connection);
       if (!cached || cached.key !== key) {
@@ -87,6 +89,12 @@ export class McpServerSet {
   #warnSchema(name: string, message: string): void {
     if (this.#warnedSchemas.has(name)) return;
     this.#warnedSchemas.add(name);
+    this.#notice('warn', message);
+  }
+
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
     this.#notice('warn', message);
   }
 

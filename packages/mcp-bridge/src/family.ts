@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import { defineFamily, type Family } from '@toolshed/core';
-import { parseMcpConfig, type McpConfig } from './config.ts';
+import { defineFamily, findBlanketDenyRule, type Family, type PermissionContext, type PermissionRule } from '@toolshed/core';
+import { parseMcpConfig, type McpConfig, type McpServerConfig } from './config.ts';
 import { McpServerSet } from './_server_set.ts';
+import { normalizeMcpName } from './tool_name.ts';
 import type { McpServerStatus } from './server_status.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -26,7 +27,8 @@ export interface McpServersOptions {
  * The `mcp` family: the tools of MCP servers as Toolshed tools, named `mcp__<server>__<tool>`.
  * Servers come from a `.mcp.json`-shaped object (Claude Code's format, `${VAR}` expanded) and
  * connect concurrently when the session is created, each under a start timeout; one that fails
- * is reported as a session notice and blocks no other. Servers offering resources add the
+ * is reported as a session notice and blocks no other. A server that a deny rule removes whole
+ * (`mcp__server`, `mcp__server__*`) is not started at all. Servers offering resources add the
  * `ListMcpResources` and `ReadMcpResource` tools. Closing the session closes the servers.
  *
  * One family object serves one session at a time: call `mcpServers(config)` once per session.
@@ -57,7 +59,7 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
       if (active) {
         throw new Error('this mcpServers() family already serves an open session; call mcpServers(config) again for each session');
       }
-      const set = new McpServerSet(servers, {
+      const set = new McpServerSet(allowedServers(servers, api.permissions, (message) => api.emit({ type: 'notice', level: 'info', message })), {
         ...connectionDefaults(options, api.cwd),
         clientInfo: { name: 'toolshed', version },
         onToolsChanged: () => {
@@ -113,4 +115,24 @@ function connectionDefaults(options: McpServersOptions, cwd: string) {
     reconnectDelayMs: options.reconnectDelayMs ?? 1_000,
     maxReconnectDelayMs: options.maxReconnectDelayMs ?? 30_000,
   };
+}
+
+/**
+ * The servers left once those a blanket deny rule removes whole are taken out: starting one
+ * would run a process (or open a connection) whose every tool the pool then drops.
+ */
+function allowedServers(servers: Record<string, McpServerConfig>, permissions: PermissionContext, notice: (message: string) => void): Record<string, McpServerConfig> {
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, config] of Object.entries(servers)) {
+    const rule = serverDenyRule(name, permissions);
+    if (rule) notice(`MCP server "${name}" is not started: deny rule "${rule.raw}" from ${rule.source} removes all of its tools.`);
+    else out[name] = config;
+  }
+  return out;
+}
+
+function serverDenyRule(server: string, permissions: PermissionContext): PermissionRule | undefined {
+  // No tool can be named `…__*`, so only a rule for the whole server (`mcp__s`, `mcp__s__*`,
+  // `mcp__*`) matches this name; a rule naming one tool of the server does not.
+  return findBlanketDenyRule({ name: `mcp__${normalizeMcpName(server)}__*`, aliases: [] }, permissions);
 }

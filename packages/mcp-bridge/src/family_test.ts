@@ -3,10 +3,11 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { buildTool, contentToText, createSession, type Session, type SessionEvent, type ToolUseBlock } from '@toolshed/core';
 import { checkFamily } from '@toolshed/core/testing';
 import { listMcpServers, mcpServers } from './mod.ts';
-import { EVERYTHING, FAULT_SERVER, FILESYSTEM, freePort, startProcess, stopProcess } from './testdata/_helpers.ts';
+import { BAD_START_SERVER, EVERYTHING, FAULT_SERVER, FILESYSTEM, freePort, startProcess, stopProcess } from './testdata/_helpers.ts';
 
 // The npm servers take a moment to start, so each transport's session is made once and shared.
 let dir: string;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const echoBuiltIn = buildTool({
     name: 'mcp__everything__get-env',
     description: 'A built-in tool that happens to take an MCP name.',
-    inputSchema: passthrough(),
+    inputSchema: z.looseObject({}),
     inputJSONSchema: { type: 'object' },
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
@@ -39,7 +40,7 @@ beforeAll(async () => {
       stateDir: path.join(dir, 'state-stdio'),
       tools: [echoBuiltIn],
       maxResultSizeChars: 3000,
-      permissions: { allow: ['mcp__fs__write_file'], deny: ['mcp__everything__toggle-simulated-logging', 'mcp__broken'] },
+      permissions: { allow: ['mcp__fs__write_file'], deny: ['mcp__everything__toggle-simulated-logging'] },
       families: [mcpServers({
         mcpServers: {
           everything: { command: EVERYTHING, args: ['${EVERYTHING_TRANSPORT:-stdio}'] },
@@ -61,11 +62,6 @@ afterAll(async () => {
   await stopProcess(httpServer);
   await rm(dir, { recursive: true, force: true });
 });
-
-function passthrough() {
-  // The same trick the bridge uses: zod is not a dependency of this package.
-  return { safeParse: (input: unknown) => ({ success: true, data: input }) } as never;
-}
 
 describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
   test('each server tool joins the pool as mcp__<server>__<tool> with the server schema kept as is', () => {
@@ -172,7 +168,8 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
     expect(await readFile(path.join(dir, 'out.txt'), 'utf8')).toBe('written over MCP');
     const [outside] = await stdio.run([use('mcp__fs__read_text_file', { path: '/etc/hostname' })]);
     expect(outside!.is_error).toBe(true);
-    expect(outside!.content).toContain('MCP server "fs"');
+    // The server's own message, as it wrote it.
+    expect(outside!.content).toMatch(/^Access denied - path outside allowed directories: \/etc\/hostname/);
   });
 
   test('a result over the size limit goes through the result budget', async () => {
@@ -242,6 +239,16 @@ describe('mcpServers over Streamable HTTP (server-everything)', () => {
     expect(list!.content).toContain('demo://resource/static/document/');
   });
 
+  test('a remote server that restarted between calls (and forgot the session) gets a new session, and the call succeeds', async () => {
+    const [before] = await http.run([use('mcp__remote__echo', { message: 'first session' })]);
+    expect(contentToText(before!.content)).toContain('first session');
+    await stopProcess(httpServer);
+    httpServer = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(httpPort) }, ready: /listening on port/i });
+    const [after] = await http.run([use('mcp__remote__echo', { message: 'new session' })]);
+    expect(after!.is_error).toBeUndefined();
+    expect(contentToText(after!.content)).toContain('new session');
+  });
+
   test('a remote server that goes away fails the call naming it, and is reconnected once it is back', async () => {
     await stopProcess(httpServer);
     const [down] = await http.run([use('mcp__remote__echo', { message: 'anyone?' })]);
@@ -284,20 +291,84 @@ describe('server names', () => {
   });
 });
 
-describe('permission rules on MCP tools', () => {
-  test('a rule naming a server (mcp__server) removes all of its tools', async () => {
+describe('tool lists written a little off', () => {
+  test('one odd tool does not fail its server: it is repaired or left out with a warning naming it', async () => {
     const session = await createSession({
       cwd: dir,
-      permissions: { deny: ['mcp__fs'] },
-      families: [mcpServers({ mcpServers: { fs: { command: FILESYSTEM, args: [dir] } } })],
+      permissions: { allow: ['mcp__odd'] },
+      families: [mcpServers({ mcpServers: { odd: { command: process.execPath, args: [BAD_START_SERVER, 'odd'] }, nolist: { command: process.execPath, args: [BAD_START_SERVER, 'nolist'] } } })],
     });
     try {
-      expect(session.catalog().filter((e) => e.name.startsWith('mcp__fs__'))).toEqual([]);
-      const [denied] = await session.run([use('mcp__fs__read_text_file', { path: path.join(dir, 'hello.txt') })]);
-      expect(denied!.content).toContain('No such tool available: mcp__fs__read_text_file');
+      expect(session.catalog().map((e) => e.name).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__odd__bare', 'mcp__odd__untyped']);
+      const warnings = session.notices().filter((n) => n.level === 'warn').map((n) => n.message);
+      expect(warnings).toEqual(expect.arrayContaining([
+        'MCP server "odd": tool "untyped" has an inputSchema without "type": "object"; it was added.',
+        'MCP server "odd": a tool without a name was left out: {"description":"No name at all.","inputSchema":{"type":"object"}}.',
+        'MCP server "odd": tool "stringly" was left out: its inputSchema has "type": "string", and tool inputs are objects.',
+      ]));
+      const untyped = session.toolsFor('anthropic').find((t) => t.name === 'mcp__odd__untyped')!;
+      expect(untyped.input_schema).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+      const [missing, ok] = await session.run([use('mcp__odd__untyped', {}, 'm'), use('mcp__odd__untyped', { text: 'hi' }, 'o')]);
+      expect(missing!.content).toContain('required parameter `text` is missing (expected string)');
+      expect(ok!.content).toBe('untyped: {"text":"hi"}');
+      // A server whose answer is not a tool list at all fails, saying where the answer went wrong.
+      expect(session.notices().find((n) => n.level === 'error')?.message).toMatch(/^MCP server "nolist" failed to start: its answer does not follow the MCP schema \(tools: .+\)\./);
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('remote servers that refuse us', () => {
+  test('a server that answers 401 is reported as needing authorization, with the header to add', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Bearer realm="mcp"', 'content-type': 'application/json' });
+      res.end('{"error":"unauthorized"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = server.address() as { port: number };
+    try {
+      const statuses = await listMcpServers({ mcpServers: { http: { type: 'http', url: `http://127.0.0.1:${port}/mcp` }, sse: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } } });
+      for (const status of statuses) {
+        expect(status.state).toBe('failed');
+        expect(status.error).toMatch(/^it refused the connection with HTTP 401 \(.+\): it needs authorization\. Give a token in "headers" \(for example "Authorization": "Bearer \$\{TOKEN\}"\); OAuth sign-in is not supported$/);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('permission rules on MCP tools', () => {
+  test('a server that a deny rule removes whole (mcp__server) is never started, and its tools are denied by that rule', async () => {
+    // Each "server" writes a marker file the moment its process starts.
+    const marker = (name: string) => path.join(dir, `spawned-${name}.txt`);
+    const spawnMarker = (name: string) => ({ command: process.execPath, args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker(name)] });
+    const session = await createSession({
+      cwd: dir,
+      permissions: { deny: ['mcp__fs', 'mcp__wild__*', 'mcp__fault__crash'] },
+      families: [mcpServers({ mcpServers: { fs: spawnMarker('fs'), wild: spawnMarker('wild'), fault: { command: process.execPath, args: [FAULT_SERVER] } } })],
+    });
+    try {
+      expect(session.notices()).toEqual(expect.arrayContaining([
+        { level: 'info', message: 'MCP server "fs" is not started: deny rule "mcp__fs" from options removes all of its tools.' },
+        { level: 'info', message: 'MCP server "wild" is not started: deny rule "mcp__wild__*" from options removes all of its tools.' },
+      ]));
+      // A rule naming one tool of a server leaves the server running, without that tool.
+      const names = session.catalog().map((e) => e.name);
+      expect(names).toContain('mcp__fault__pid');
+      expect(names).not.toContain('mcp__fault__crash');
+      const [denied] = await session.run([use('mcp__fs__read_text_file', { path: path.join(dir, 'hello.txt') })]);
+      expect(denied!.is_error).toBe(true);
+      expect(denied!.content).toContain('No such tool available: mcp__fs__read_text_file');
+      expect(await session.explain('mcp__fs__read_text_file', {})).toMatchObject({ behavior: 'deny', rule: 'mcp__fs' });
+    } finally {
+      await session.close();
+    }
+    await expect(readFile(marker('fs'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(marker('wild'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });
 

@@ -19,7 +19,7 @@ export interface BuildMcpToolOptions {
  * as is and enforced before the call with a JSON Schema validator, annotations mapped to the
  * flags (`readOnlyHint` → read-only and concurrency-safe, `destructiveHint` → destructive),
  * progress, cancellation and the per-call timeout passed to the server, and an `isError`
- * result turned into an `is_error` result.
+ * result kept whole (text, images) as an `is_error` result.
  *
  * @param connection The server the tool belongs to.
  * @param info The tool as the server lists it.
@@ -70,8 +70,11 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
         }),
       });
       const content = mapCallResult(result, server);
-      if (result.isError) throw new McpToolError(server, info.name, contentToText(content));
-      return { data: content };
+      if (!result.isError) return { data: content };
+      // The server's own words, images and all, reach the model as an is_error result (and
+      // PostToolUseFailure hooks run); only an empty error gets a line of its own.
+      const empty = typeof content === 'string' ? content.trim() === '' : content.length === 0;
+      return { data: empty ? `MCP server "${server}" reported an error from "${info.name}" without a message.` : content, isError: true };
     },
   });
 }
@@ -81,16 +84,4 @@ function describeTool(info: McpToolInfo, server: string): string {
   if (text.length < 10) text = `${text ? `${text}. ` : ''}Tool "${info.name}" of MCP server "${server}".`;
   if (text.length > MAX_MCP_DESCRIPTION_CHARS) text = `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS - 16).trimEnd()}… [truncated]`;
   return text;
-}
-
-/**
- * A tool result the server marked `isError`. The pipeline keeps only an error's first line,
- * so the server's text is joined onto one line (and capped) to reach the model whole.
- */
-class McpToolError extends Error {
-  constructor(server: string, tool: string, text: string) {
-    const flat = text.replace(/\s*\n\s*/g, ' | ').trim() || '(no message)';
-    super(`MCP server "${server}" reported an error from "${tool}": ${flat.length > 4000 ? `${flat.slice(0, 3997)}...` : flat}`);
-    this.name = 'Error';
-  }
 }

@@ -45,14 +45,18 @@ describe('buildMcpTool', () => {
     expect(none.description).toBe('Tool "pid" of MCP server "fault".');
   });
 
-  test('calls the server, passing progress on, and throws for an isError result', async () => {
+  test('calls the server, passing progress on, and marks an isError result as such with its content', async () => {
     const sleep = buildMcpTool(connection, info('sleep'), { name: 'mcp__fault__sleep' });
     const progress: ToolProgress[] = [];
     const out = await sleep.call({ ms: 10 }, ctx, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
     expect(out.data).toBe('slept 10 ms');
     expect(progress).toEqual([{ message: 'sleeping', progress: 0, total: 1 }]);
     const fail = buildMcpTool(connection, info('fail'), { name: 'mcp__fault__fail' });
-    await expect(fail.call({}, ctx, { signal: new AbortController().signal, onProgress: () => {} })).rejects.toThrow('MCP server "fault" reported an error from "fail"');
+    const failed = await fail.call({}, ctx, { signal: new AbortController().signal, onProgress: () => {} });
+    expect(failed.isError).toBe(true);
+    expect((failed.data as { type: string }[]).map((b) => b.type)).toEqual(['text', 'image']);
+    const silent = await fail.call({ empty: true }, ctx, { signal: new AbortController().signal, onProgress: () => {} });
+    expect(silent).toEqual({ data: 'MCP server "fault" reported an error from "fail" without a message.', isError: true });
   });
 
   test('a schema that does not compile is reported once and the server checks the input', async () => {

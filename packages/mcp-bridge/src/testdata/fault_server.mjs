@@ -20,7 +20,7 @@ const tools = [
     annotations: readOnly,
   },
   { name: 'add_tool', description: 'Adds the tool "added" and tells the client the list changed.', inputSchema: { type: 'object', properties: {} } },
-  { name: 'fail', description: 'Answers with isError and a message on two lines.', inputSchema: { type: 'object', properties: {} }, annotations: { destructiveHint: true } },
+  { name: 'fail', description: 'Answers with isError: a message on two lines and a screenshot (no content with empty: true).', inputSchema: { type: 'object', properties: { empty: { type: 'boolean' } } }, annotations: { destructiveHint: true } },
   { name: 'kinds', description: 'Returns one block of every content kind.', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
   { name: 'big', description: 'Returns a long text of the given size.', inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] }, annotations: readOnly },
 ];
@@ -55,7 +55,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     case 'added':
       return { content: [{ type: 'text', text: 'the added tool ran' }] };
     case 'fail':
-      return { isError: true, content: [{ type: 'text', text: 'first line of the failure\nsecond line with the detail' }] };
+      if (args.empty) return { isError: true, content: [] };
+      return { isError: true, content: [{ type: 'text', text: 'first line of the failure\nsecond line with the detail' }, { type: 'image', data: PNG, mimeType: 'image/png' }] };
     case 'kinds':
       return {
         content: [

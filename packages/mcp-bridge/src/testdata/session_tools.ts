@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildTool, type AnyTool } from '@toolshed/core';
-import { z } from './_zod.ts';
+import { z } from 'zod';
 
 export function sessionTools(): AnyTool[] {
   return [

@@ -1,0 +1,93 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
+import type { McpToolInfo } from './_server_connection.ts';
+
+// Each tool is checked on its own below: with the SDK's strict schema for the whole list, one
+// tool written a little off (an `inputSchema` without `"type": "object"`, common in the wild)
+// would fail the whole server.
+const lenientPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/** A server's tool list: the tools usable as they are (or once repaired), and what was wrong with the others. */
+export interface ToolList {
+  tools: McpToolInfo[];
+  /** One sentence per tool left out or repaired, naming it. */
+  problems: string[];
+}
+
+/**
+ * Lists every page of a server's tools, keeping each tool that can be used and saying why any
+ * other was left out.
+ *
+ * @param client A connected client.
+ * @param timeout The request timeout in milliseconds; the SDK's default when left out.
+ * @returns The tools and the problems found.
+ * @throws Whatever the request throws (the server is gone, the answer is not a list at all).
+ *
+ * @example
+ * ```ts
+ * const { tools, problems } = await listAllTools(client, 30_000);
+ * ```
+ */
+export async function listAllTools(client: Client, timeout?: number): Promise<ToolList> {
+  const out: ToolList = { tools: [], problems: [] };
+  if (!client.getServerCapabilities()?.tools) return out;
+  let cursor: string | undefined;
+  do {
+    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, lenientPage, timeout ? { timeout } : {});
+    for (const raw of page.tools) {
+      const checked = toolInfo(raw);
+      if (checked.tool) out.tools.push(checked.tool);
+      if (checked.problem) out.problems.push(checked.problem);
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * One listed tool as the bridge uses it. A missing `inputSchema` stands for a tool without
+ * parameters, and an object schema that does not say `"type": "object"` gets it (model APIs
+ * require it); a tool without a name, or whose input is not an object, is left out.
+ *
+ * @param raw One entry of `tools` in a `tools/list` answer.
+ * @returns The tool, a problem, or both (a repaired tool).
+ *
+ * @example
+ * ```ts
+ * toolInfo({ name: 'echo', inputSchema: { properties: { text: { type: 'string' } } } });
+ * // { tool: { name: 'echo', inputSchema: { type: 'object', properties: … } }, problem: 'tool "echo": …' }
+ * ```
+ */
+export function toolInfo(raw: unknown): { tool?: McpToolInfo; problem?: string } {
+  if (!isObject(raw) || typeof raw.name !== 'string' || raw.name === '') {
+    return { problem: `a tool without a name was left out: ${truncate(JSON.stringify(raw) ?? String(raw), 120)}` };
+  }
+  const name = raw.name;
+  let problem: string | undefined;
+  let inputSchema: Record<string, unknown>;
+  if (raw.inputSchema === undefined) {
+    inputSchema = { type: 'object' };
+  } else if (!isObject(raw.inputSchema)) {
+    return { problem: `tool "${name}" was left out: its inputSchema is not a JSON Schema object` };
+  } else if (raw.inputSchema.type === undefined) {
+    inputSchema = { type: 'object', ...raw.inputSchema };
+    problem = `tool "${name}" has an inputSchema without "type": "object"; it was added`;
+  } else if (raw.inputSchema.type !== 'object') {
+    return { problem: `tool "${name}" was left out: its inputSchema has "type": ${JSON.stringify(raw.inputSchema.type)}, and tool inputs are objects` };
+  } else {
+    inputSchema = raw.inputSchema;
+  }
+  const tool: McpToolInfo = { name, inputSchema };
+  if (typeof raw.title === 'string') tool.title = raw.title;
+  if (typeof raw.description === 'string') tool.description = raw.description;
+  if (isObject(raw.annotations)) tool.annotations = raw.annotations as NonNullable<McpToolInfo['annotations']>;
+  return problem ? { tool, problem } : { tool };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
