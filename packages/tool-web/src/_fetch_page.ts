@@ -6,14 +6,19 @@ import { pinnedAgent, type ConnectFunction } from './connect.ts';
 import { resolveGuardedHost, type LookupFunction } from './network_guard.ts';
 import { effectivePort } from './host_pattern.ts';
 import { readBody } from './_read_body.ts';
+import { startDeadline } from './_deadline.ts';
 import { classifyContentType, type ContentKind } from './_content_type.ts';
 
 /** What {@linkcode fetchPage} needs. */
 export interface FetchPageOptions {
   lookup: LookupFunction | undefined;
   connect: ConnectFunction;
-  /** Whether the user opened this URL's host to private addresses. */
-  privateAllowed: (url: URL) => boolean;
+  /**
+   * How far the user opened this URL's host: `none`; `private` (a `WebFetch(domain:…)` rule for
+   * a name: private addresses but not link-local ones); `all` (`allowPrivateHosts`, or a rule
+   * that names the address itself).
+   */
+  opening: (url: URL) => HostOpening;
   maxBytes: number;
   maxRedirects: number;
   timeoutMs: number;
@@ -21,6 +26,9 @@ export interface FetchPageOptions {
   signal: AbortSignal;
   onProgress: (message: string) => void;
 }
+
+/** How far the user opened a host to non-public addresses; see {@linkcode FetchPageOptions}. */
+export type HostOpening = 'none' | 'private' | 'all';
 
 /** A page fetched: its bytes and what the server said about them. */
 export interface FetchedContent {
@@ -66,45 +74,37 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
  *
  * @example
  * ```ts
- * const page = await fetchPage(new URL('https://example.com/'), { lookup: undefined, connect: directConnect, privateAllowed: () => false,
+ * const page = await fetchPage(new URL('https://example.com/'), { lookup: undefined, connect: directConnect, opening: () => 'none',
  *   maxBytes: 10 * 1024 * 1024, maxRedirects: 10, timeoutMs: 60_000, userAgent: 'x', signal, onProgress: console.log });
  * if (page.kind === 'content') page.body.toString('utf8');
  * ```
  */
 export async function fetchPage(input: URL, options: FetchPageOptions): Promise<FetchedContent | FetchedRedirect> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error('timed out'));
-  }, options.timeoutMs);
-  const onOuterAbort = () => controller.abort(options.signal.reason ?? new Error('aborted'));
-  if (options.signal.aborted) onOuterAbort();
-  else options.signal.addEventListener('abort', onOuterAbort, { once: true });
+  const deadline = startDeadline(options.signal, options.timeoutMs);
   const progress = { received: 0 };
   let current = new URL(input.href);
   try {
     return await run();
   } catch (e) {
-    if (timedOut) {
+    if (deadline.timedOut) {
       const got = progress.received > 0 ? ` after receiving ${formatBytes(progress.received)}` : ' before the server answered';
       throw new ToolshedError('web_fetch_timeout', `WebFetch timed out after ${formatSeconds(options.timeoutMs)} fetching "${current.href}"${got}; the server is slow or the body never ends. Try again later or another URL.`, { cause: e });
     }
     throw e;
   } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener('abort', onOuterAbort);
+    deadline.dispose();
   }
 
   async function run(): Promise<FetchedContent | FetchedRedirect> {
-    const signal = controller.signal;
+    const signal = deadline.signal;
     let requestedUrl: string | undefined;
     for (let hop = 0; ; hop++) {
-      const privateAllowed = options.privateAllowed(current);
+      const opening = options.opening(current);
       const host = await resolveGuardedHost(current, {
         lookup: options.lookup,
-        privateAllowed,
-        allowRule: `WebFetch(domain:${current.hostname})`,
+        privateAllowed: opening !== 'none',
+        linkLocalAllowed: opening === 'all',
+        allowRule: `WebFetch(domain:${current.hostname.replace(/\.+$/, '') || current.hostname})`,
       });
       // Claude Code upgrades http to https; an explicitly opened private host (a dev server) keeps http.
       if (current.protocol === 'http:' && !host.isPrivate) {

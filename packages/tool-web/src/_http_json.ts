@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { ToolshedError } from '@toolshed/core';
 import { readBody } from './_read_body.ts';
+import { startDeadline } from './_deadline.ts';
 
 /** What {@linkcode getJson} needs. */
 export interface GetJsonOptions {
@@ -27,20 +28,12 @@ export interface GetJsonOptions {
  * ```
  */
 export async function getJson(url: URL, options: GetJsonOptions): Promise<unknown> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error('timed out'));
-  }, options.timeoutMs);
-  const onAbort = () => controller.abort(options.signal.reason);
-  if (options.signal.aborted) onAbort();
-  else options.signal.addEventListener('abort', onAbort, { once: true });
+  const deadline = startDeadline(options.signal, options.timeoutMs);
   const where = `${url.origin}${url.pathname}`;
   try {
     const response = await request(url, {
       method: 'GET',
-      signal: controller.signal,
+      signal: deadline.signal,
       headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...options.headers },
     });
     const encoding = response.headers['content-encoding'];
@@ -57,13 +50,12 @@ export async function getJson(url: URL, options: GetJsonOptions): Promise<unknow
     }
   } catch (e) {
     if (ToolshedError.isInstance(e)) throw e;
-    if (timedOut) throw new ToolshedError('web_search_failed', `${options.service} did not answer within ${options.timeoutMs / 1000} s (${where}); try again later.`, { cause: e });
+    if (deadline.timedOut) throw new ToolshedError('web_search_failed', `${options.service} did not answer within ${options.timeoutMs / 1000} s (${where}); try again later.`, { cause: e });
     if (options.signal.aborted) throw e;
     const code = (e as { code?: unknown }).code;
     throw new ToolshedError('web_search_failed', `Could not reach ${options.service} at ${where}${typeof code === 'string' ? ` (${code})` : ''}: ${(e as Error).message}`, { cause: e });
   } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener('abort', onAbort);
+    deadline.dispose();
   }
 }
 

@@ -21,6 +21,8 @@ export interface AddressClass {
   family: 0 | 4 | 6;
   /** The range it falls in, in words: `loopback (127.0.0.0/8)`. */
   range: string;
+  /** For an IPv4-mapped, -translated or -compatible IPv6 address: the IPv4 address inside. */
+  embeddedV4?: string;
 }
 
 type V4Range = readonly [base: number, prefix: number, kind: AddressKind, label: string];
@@ -53,7 +55,9 @@ const V4_RANGES: readonly V4Range[] = [
  * came from somewhere that should not be trusted.
  *
  * IPv4-mapped (`::ffff:127.0.0.1`) and IPv4-compatible IPv6 addresses are never public; NAT64
- * (`64:ff9b::/96`) and 6to4 (`2002::/16`) addresses are judged by the IPv4 address inside.
+ * (`64:ff9b::/96`) and 6to4 (`2002::/16`) addresses are judged by the IPv4 address inside;
+ * Teredo (`2001::/32`), the rest of `2001::/23` and local-use NAT64 (`64:ff9b:1::/48`) are
+ * never public (what they tunnel to cannot be checked).
  *
  * @param address An IPv4 or IPv6 address, without brackets; an IPv6 zone (`%eth0`) is ignored.
  * @returns Its kind, family and range.
@@ -104,17 +108,27 @@ function classifyV6(g: readonly number[]): AddressClass {
   if (zeroUpTo(7) && at(7) === 1) return { kind: 'loopback', family: 6, range: 'loopback (::1)' };
   const embedded = ((at(6) << 16) | at(7)) >>> 0;
   if (zeroUpTo(5) && at(5) === 0xffff) {
-    return { kind: 'ipv4-mapped', family: 6, range: `IPv4-mapped IPv6 (::ffff:0:0/96, holding ${v4String(embedded)})` };
+    return { kind: 'ipv4-mapped', family: 6, range: `IPv4-mapped IPv6 (::ffff:0:0/96, holding ${v4String(embedded)})`, embeddedV4: v4String(embedded) };
   }
   if (zeroUpTo(4) && at(4) === 0xffff && at(5) === 0) {
-    return { kind: 'ipv4-mapped', family: 6, range: `IPv4-translated IPv6 (::ffff:0:0:0/96, holding ${v4String(embedded)})` };
+    return { kind: 'ipv4-mapped', family: 6, range: `IPv4-translated IPv6 (::ffff:0:0:0/96, holding ${v4String(embedded)})`, embeddedV4: v4String(embedded) };
   }
-  if (zeroUpTo(6)) return { kind: 'ipv4-mapped', family: 6, range: `IPv4-compatible IPv6 (::/96, holding ${v4String(embedded)})` };
+  if (zeroUpTo(6)) return { kind: 'ipv4-mapped', family: 6, range: `IPv4-compatible IPv6 (::/96, holding ${v4String(embedded)})`, embeddedV4: v4String(embedded) };
   if (at(0) === 0x64 && at(1) === 0xff9b && at(2) === 0 && at(3) === 0 && at(4) === 0 && at(5) === 0) {
     const inner = classifyV4(embedded);
     if (inner.kind !== 'public') return { ...inner, family: 6, range: `NAT64 (64:ff9b::/96) of ${inner.range}` };
     return { kind: 'public', family: 6, range: 'public' };
   }
+  // Local-use NAT64 (RFC 8215) puts the IPv4 address at a place each network chooses, so it
+  // cannot be judged from inside; no public web server is reached through it.
+  if (at(0) === 0x64 && at(1) === 0xff9b && at(2) === 1) return { kind: 'reserved', family: 6, range: 'local-use NAT64 (64:ff9b:1::/48)' };
+  // Teredo (2001::/32) tunnels to an IPv4 address hidden in the last 32 bits (inverted), and the
+  // rest of 2001::/23 is protocol plumbing (benchmarking, ORCHID, AMT…), not web servers.
+  if (at(0) === 0x2001 && at(1) === 0) {
+    const client = (~(((at(6) << 16) | at(7)) >>> 0)) >>> 0;
+    return { kind: 'reserved', family: 6, range: `Teredo tunnel (2001::/32, to ${v4String(client)})` };
+  }
+  if (at(0) === 0x2001 && at(1) < 0x200) return { kind: 'reserved', family: 6, range: 'IETF protocol assignments (2001::/23)' };
   if (at(0) === 0x2002) {
     const inner = classifyV4(((at(1) << 16) | at(2)) >>> 0);
     if (inner.kind !== 'public') return { ...inner, family: 6, range: `6to4 (2002::/16) of ${inner.range}` };
@@ -127,7 +141,7 @@ function classifyV6(g: readonly number[]): AddressClass {
   if (at(0) === 0x2001 && at(1) === 0x0db8) return { kind: 'reserved', family: 6, range: 'documentation (2001:db8::/32)' };
   if (at(0) === 0x0100 && at(1) === 0 && at(2) === 0 && at(3) === 0) return { kind: 'reserved', family: 6, range: 'discard-only (100::/64)' };
   // Global unicast is 2000::/3; anything else is unassigned and has no business in a DNS answer.
-  if ((at(0) & 0xe000) !== 0x2000) return { kind: 'reserved', family: 6, range: 'not global unicast (outside 2000::/3)' };
+  if ((at(0) & 0xe000) !== 0x2000) return { kind: 'reserved', family: 6, range: 'unassigned (outside global unicast, 2000::/3)' };
   return { kind: 'public', family: 6, range: 'public' };
 }
 

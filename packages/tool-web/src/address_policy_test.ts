@@ -32,6 +32,20 @@ describe('classifyAddress', () => {
     ['fe80::1%eth0', 'link-local'],
     ['ff02::1', 'multicast'],
     ['2001:db8::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'reserved'],
+    ['2001::1', 'reserved'],
+    ['2001:2::1', 'reserved'],
+    ['2001:10::1', 'reserved'],
+    ['64:ff9b:1::7f00:1', 'reserved'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'link-local'],
+    ['::ffff:0:127.0.0.1', 'ipv4-mapped'],
+    ['0:0:0:0:0:ffff:127.0.0.1', 'ipv4-mapped'],
+    ['fec0::1', 'private'],
+    ['100::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['2001:4860:4860::8888', 'public'],
+    ['2002:808:808::1', 'public'],
     ['8.8.8.8', 'public'],
     ['172.32.0.1', 'public'],
     ['100.128.0.1', 'public'],
@@ -50,6 +64,11 @@ describe('classifyAddress', () => {
   test('classifyAddress names the range in words a person can check', () => {
     expect(classifyAddress('169.254.169.254').range).toContain('cloud metadata');
     expect(classifyAddress('::ffff:10.0.0.1').range).toContain('holding 10.0.0.1');
+    expect(classifyAddress('::ffff:a9fe:a9fe').embeddedV4).toBe('169.254.169.254');
+    expect(classifyAddress('::7f00:1').embeddedV4).toBe('127.0.0.1');
+    expect(classifyAddress('fe80::1').embeddedV4).toBeUndefined();
+    // Teredo stores the client's IPv4 address inverted: 0x80ff:fffe is 127.0.0.1.
+    expect(classifyAddress('2001:0:4136:e378:8000:63bf:80ff:fffe').range).toBe('Teredo tunnel (2001::/32, to 127.0.0.1)');
   });
 
   test('isPublicAddress is true only for public addresses', () => {

@@ -39,6 +39,8 @@ export type ConnectFunction = (target: ConnectTarget) => Promise<Socket>;
  * ```
  */
 export async function directConnect(target: ConnectTarget): Promise<Socket> {
+  // Not even a SYN for a call that was interrupted already.
+  if (target.signal.aborted) throw target.signal.reason ?? new Error('aborted');
   const socket: Socket = target.protocol === 'https:'
     ? tlsConnect({
       host: target.address,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { defineFamily, type Family } from '@toolshed/core';
 import { createWebFetchTool, type WebFetchOptions } from './web_fetch.ts';
-import { createWebSearchTool, WEB_SEARCH_SETUP_HINT, type WebSearchOptions } from './web_search.ts';
+import { createWebSearchTool, webSearchDisabledNotice, type WebSearchOptions } from './web_search.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -34,7 +34,7 @@ export function webTools(options: WebToolsOptions = {}): Family {
     version,
     tools: [fetchTool, searchTool],
     setup(api) {
-      if (!searchTool.isEnabled()) api.emit({ type: 'notice', level: 'info', message: WEB_SEARCH_SETUP_HINT });
+      if (!searchTool.isEnabled()) api.emit({ type: 'notice', ...webSearchDisabledNotice(options) });
     },
   });
 }

@@ -52,6 +52,19 @@ describe('webTools', () => {
     }
   });
 
+  test('a SEARXNG_URL that is no URL leaves WebSearch out with a warning naming the variable, and WebFetch still works', async () => {
+    const session = await createSession({ cwd: dir, stateDir: dir, families: [webTools({ env: { SEARXNG_URL: 'localhost:8888' } })] });
+    try {
+      expect(session.catalog().map((e) => e.name)).toEqual(['WebFetch']);
+      expect(session.notices()).toEqual([{
+        level: 'warn',
+        message: 'WebSearch is disabled: SEARXNG_URL "localhost:8888" is not an http or https URL: set it to the SearXNG instance\'s address, such as "http://localhost:8888".',
+      }]);
+    } finally {
+      await session.close();
+    }
+  });
+
   test('with a backend, WebSearch is in the pool and no notice is given', async () => {
     const session = await createSession({ cwd: dir, stateDir: dir, families: [webTools({ search: searxngSearchBackend({ url: 'http://localhost:8888' }) })] });
     try {

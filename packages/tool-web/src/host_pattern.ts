@@ -134,7 +134,7 @@ export function normalizeHost(host: string): string {
   try {
     const parsed = new URL(`http://${text}/`);
     if (parsed.port || parsed.username || parsed.password || parsed.pathname !== '/') return '';
-    return parsed.hostname.replace(/\.$/, '');
+    return parsed.hostname.replace(/\.+$/, '');
   } catch {
     return '';
   }

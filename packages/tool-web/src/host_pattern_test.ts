@@ -43,6 +43,8 @@ describe('host patterns and domain rules', () => {
   test('normalizeHost and effectivePort follow the URL parser', () => {
     expect(normalizeHost('0x7f.1')).toBe('127.0.0.1');
     expect(normalizeHost('::1')).toBe('[::1]');
+    expect(normalizeHost('LocalHost..')).toBe('localhost');
+    expect(hostPatternMatches(parseHostPattern('localhost')!, new URL('http://localhost../'))).toBe(true);
     expect(normalizeHost('a b')).toBe('');
     expect(effectivePort(new URL('http://x/'))).toBe(80);
     expect(effectivePort(new URL('https://x:8443/'))).toBe(8443);

@@ -28,4 +28,30 @@ describe('htmlToMarkdown', () => {
     const { markdown } = await htmlToMarkdown('<table><tr><th>a|b</th><th>c</th></tr><tr><td>1</td></tr></table>', { readability: false });
     expect(markdown).toBe('| a\\|b | c |\n| --- | --- |\n| 1 |  |');
   });
+
+  test('htmlToMarkdown drops scripts and styles of a page over its HTML limit and converts only the first part', async () => {
+    const html = `<html><head><title>Big</title><style>${'x{}'.repeat(500)}</style></head><body><p>first words</p>`
+      + `<script>${'var a = 1;'.repeat(500)}</script><scripts-are-content>kept tag</scripts-are-content>`
+      + `${'<p>filler paragraph</p>'.repeat(200)}<p>last words</p></body></html>`;
+    const { markdown, convertedHtmlChars } = await htmlToMarkdown(html, { readability: false, maxHtmlChars: 3000 });
+    expect(convertedHtmlChars).toBe(3000);
+    expect(markdown).toContain('first words');
+    expect(markdown).toContain('kept tag');
+    expect(markdown).toContain('filler paragraph');
+    expect(markdown).not.toContain('last words');
+    expect(markdown).not.toContain('var a');
+    const whole = await htmlToMarkdown(html, { readability: false });
+    expect(whole.convertedHtmlChars).toBeUndefined();
+    expect(whole.markdown).toContain('last words');
+  });
+
+  test('htmlToMarkdown strips many script and style blocks in one linear pass and rejects a bad limit', async () => {
+    // 200 000 style blocks before a single script: a search for the next <script> from every
+    // style block would scan the 3 MB page 200 000 times.
+    const html = `<html><body><p>before</p>${'<style></style>'.repeat(200_000)}<p>middle</p><script>x()</script><p>after</p><script>`;
+    const { markdown, convertedHtmlChars } = await htmlToMarkdown(html, { readability: false, maxHtmlChars: 1000 });
+    expect(markdown).toBe('before\n\nmiddle\n\nafter');
+    expect(convertedHtmlChars).toBeUndefined();
+    await expect(htmlToMarkdown('<p>x</p>', { maxHtmlChars: 0 })).rejects.toThrow(RangeError);
+  });
 });

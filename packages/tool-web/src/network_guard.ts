@@ -32,6 +32,14 @@ export interface ResolveGuardedHostOptions {
   lookup?: LookupFunction | undefined;
   /** Whether the user opened this URL's host to private addresses (a rule or `allowPrivateHosts`). */
   privateAllowed: boolean;
+  /**
+   * Whether an opened host may also reach link-local addresses, where cloud metadata services
+   * live (169.254.169.254, fe80::/10). WebFetch withholds them from a name opened only by a
+   * `WebFetch(domain:…)` rule: such rules are also how a user approves a public site, whose DNS
+   * could later point at the metadata service.
+   * @default privateAllowed
+   */
+  linkLocalAllowed?: boolean;
   /** How to name the opening for this host in a refusal, e.g. `WebFetch(domain:localhost)`. */
   allowRule: string;
 }
@@ -40,10 +48,11 @@ export interface ResolveGuardedHostOptions {
  * WebFetch's network guard: resolves a URL's host and checks every address it resolves to.
  * Loopback, private, link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local,
  * IPv4-mapped IPv6, unspecified, multicast and reserved addresses are refused unless the user
- * opened the host explicitly; a name whose answers mix public and private addresses is refused
- * whole, since the connection could go to either. `localhost` and `*.localhost` count as
- * loopback whatever a resolver says. The caller connects to the returned addresses only, so the
- * name is never looked up a second time (no DNS rebinding between check and connect).
+ * opened the host explicitly (link-local ones only when `linkLocalAllowed` says so too); a name
+ * whose answers mix public and private addresses is refused whole, since the connection could
+ * go to either. `localhost` and `*.localhost` count as loopback whatever a resolver says. The
+ * caller connects to the returned addresses only, so the name is never looked up a second time
+ * (no DNS rebinding between check and connect).
  *
  * @param url The URL about to be fetched.
  * @param options The resolver, and whether the host is explicitly opened.
@@ -71,7 +80,9 @@ export async function resolveGuardedHost(url: URL, options: ResolveGuardedHostOp
       // The URL parser turns every valid numeric spelling into a dotted quad; what is left is malformed.
       throw blocked(`the host "${hostname}" of "${href}" looks like an IPv4 address in an unusual spelling`);
     }
-    const isLocalhost = hostname === 'localhost' || hostname.endsWith('.localhost');
+    // Every trailing dot, not just the root's: `localhost..` must not reach a resolver as a new name.
+    const name = hostname.replace(/\.+$/, '');
+    const isLocalhost = name === 'localhost' || name.endsWith('.localhost');
     if (isLocalhost && !options.privateAllowed) {
       throw blocked(`"${hostname}" is a loopback name (localhost), which WebFetch does not reach${howToOpen(hostname, options)}`);
     }
@@ -93,12 +104,23 @@ export async function resolveGuardedHost(url: URL, options: ResolveGuardedHostOp
     if (cls.kind !== 'public') refused.push({ address, cls });
     addresses.push({ address, family: cls.family === 6 ? 6 : 4 });
   }
-  if (refused.length > 0 && !options.privateAllowed) {
-    const what = refused.map(({ address, cls }) => `${address} is ${article(cls.range)} ${cls.range} address`).join('; ');
-    const via = isIP(hostname) ? '' : answers.length > 1 ? `"${hostname}" resolves to ${addresses.map((a) => a.address).join(', ')}, and ` : `"${hostname}" resolves to ${refused[0]!.address}, and `;
+  const linkLocalAllowed = options.linkLocalAllowed ?? options.privateAllowed;
+  const unopened = refused.filter(({ cls }) => !options.privateAllowed || (!linkLocalAllowed && isLinkLocal(cls)));
+  if (unopened.length > 0) {
+    const what = unopened.map(({ address, cls }) => `${address} is ${article(cls.range)} ${cls.range} address`).join('; ');
+    const via = isIP(hostname) ? '' : answers.length > 1 ? `"${hostname}" resolves to ${addresses.map((a) => a.address).join(', ')}, and ` : `"${hostname}" resolves to ${unopened[0]!.address}, and `;
+    if (options.privateAllowed) {
+      throw blocked(`${via}${what}, which WebFetch does not reach for a name opened by a WebFetch(domain:…) rule: link-local addresses (cloud metadata) are reached only when allowPrivateHosts: ["${hostname}"] is passed to webTools() or a rule names the address itself. Do not retry with another spelling of the address`);
+    }
     throw blocked(`${via}${what}, which WebFetch does not reach${howToOpen(hostname, options)}`);
   }
   return { hostname, addresses, isPrivate: refused.length > 0 };
+}
+
+/** Link-local, or an IPv6 form that holds a link-local IPv4 address (`::ffff:169.254.169.254`). */
+function isLinkLocal(cls: AddressClass): boolean {
+  if (cls.kind === 'link-local') return true;
+  return cls.embeddedV4 !== undefined && classifyAddress(cls.embeddedV4).kind === 'link-local';
 }
 
 async function defaultLookup(hostname: string): Promise<{ address: string; family: number }[]> {

@@ -27,6 +27,15 @@ const ANSWERS: Record<string, string[]> = {
   'empty.test': [],
   'localhost': ['93.184.216.34'],
   'api.localhost': ['93.184.216.34'],
+  'localhost.': ['93.184.216.34'],
+  'teredo.test': ['2001:0:4136:e378:8000:63bf:80ff:fffe'],
+  '6to4.test': ['2002:a00:1::1'],
+  'nat64-local.test': ['64:ff9b:1::a00:1'],
+  'zoned.test': ['fe80::1%lo'],
+  'dotted-mapped.test': ['::ffff:127.0.0.1'],
+  'compat.test': ['::7f00:1'],
+  // `lоcalhost` with a Cyrillic о, as the URL parser spells it: a look-alike of localhost.
+  'xn--lcalhost-nbh': ['127.0.0.1'],
 };
 
 let dir: string;
@@ -60,9 +69,24 @@ describe('resolveGuardedHost', () => {
     expect(await guard('http://loopback.test/', true)).toMatchObject({ isPrivate: true, addresses: [{ address: '127.0.0.1', family: 4 }] });
   });
 
+  test('resolveGuardedHost keeps link-local addresses closed for a host opened without linkLocalAllowed, in every spelling', async () => {
+    const opened = (url: string) =>
+      resolveGuardedHost(new URL(url), { lookup: fixedLookup(ANSWERS), privateAllowed: true, linkLocalAllowed: false, allowRule: 'WebFetch(domain:x)' });
+    expect(await opened('http://loopback.test/')).toMatchObject({ isPrivate: true });
+    expect(await opened('http://ula.test/')).toMatchObject({ isPrivate: true });
+    await expect(opened('http://metadata.test/')).rejects.toThrow('link-local addresses (cloud metadata) are reached only when allowPrivateHosts: ["metadata.test"] is passed');
+    await expect(opened('http://nat64.test/')).rejects.toThrow('64:ff9b::a9fe:a9fe is a NAT64');
+    await expect(opened('http://[::ffff:169.254.169.254]/')).rejects.toThrow('holding 169.254.169.254');
+    await expect(opened('http://zoned.test/')).rejects.toThrow('fe80::1%lo is a link-local');
+    // linkLocalAllowed defaults to privateAllowed.
+    expect(await guard('http://metadata.test/', true)).toMatchObject({ isPrivate: true, addresses: [{ address: '169.254.169.254', family: 4 }] });
+  });
+
   test('resolveGuardedHost treats localhost names as loopback whatever the resolver says', async () => {
     await expect(guard('http://localhost/')).rejects.toThrow('loopback name');
     await expect(guard('http://api.localhost/')).rejects.toThrow('loopback name');
+    // The resolver answers a public address for `localhost.`: only the name tells it is loopback.
+    await expect(guard('http://localhost../')).rejects.toThrow('loopback name');
   });
 
   test('resolveGuardedHost refuses resolver answers that are not IP addresses, even for an opened host', async () => {
@@ -117,6 +141,34 @@ describe('the SSRF table: WebFetch refuses every one of these, and nothing reach
     ['a host with a NUL byte', () => 'http://evil.test%00.public.test/'],
     ['a host with CR LF', () => 'http://public.test\r\n.evil/'],
     ['a host with an encoded CR LF', () => 'http://public.test%0d%0aHost:evil/'],
+    ['IPv4-mapped loopback in hex', () => `http://[::ffff:7f00:1]:${port()}/`],
+    ['IPv4-mapped loopback written out in full', () => `http://[0:0:0:0:0:ffff:127.0.0.1]:${port()}/`],
+    ['IPv4-translated loopback', () => `http://[::ffff:0:127.0.0.1]:${port()}/`],
+    ['IPv4-compatible loopback', () => `http://[::127.0.0.1]:${port()}/`],
+    ['link-local IPv6 with a zone', () => `http://[fe80::1%25lo]:${port()}/`],
+    ['6to4 of loopback', () => `http://[2002:7f00:1::]:${port()}/`],
+    ['Teredo to loopback', () => `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port()}/`],
+    ['local-use NAT64', () => `http://[64:ff9b:1::7f00:1]:${port()}/`],
+    ['IPv6 loopback over https', () => `https://[::1]:${port()}/`],
+    ['localhost with a trailing dot', () => `http://localhost.:${port()}/`],
+    ['localhost with two trailing dots', () => `http://localhost..:${port()}/`],
+    ['localhost in capitals', () => `http://LOCALHOST:${port()}/`],
+    ['localhost in circled letters (IDN mapping)', () => `http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ:${port()}/`],
+    ['localhost percent-encoded', () => `http://%6c%6f%63%61%6c%68%6f%73%74:${port()}/`],
+    ['loopback percent-encoded', () => `http://%31%32%37.0.0.1:${port()}/`],
+    ['loopback with ideographic dots', () => `http://127。0。0。1:${port()}/`],
+    ['loopback with a trailing dot', () => `http://127.0.0.1.:${port()}/`],
+    ['loopback as 0x7f000001', () => `http://0x7f000001:${port()}/`],
+    ['unspecified IPv4 as 0', () => `http://0:${port()}/`],
+    ['loopback behind a public-looking user name', () => `http://public.test@127.0.0.1:${port()}/`],
+    ['loopback on the default port', () => 'http://127.0.0.1/'],
+    ['a name that resolves to Teredo', () => `http://teredo.test:${port()}/`],
+    ['a name that resolves to 6to4 of a private address', () => `http://6to4.test:${port()}/`],
+    ['a name that resolves to local-use NAT64', () => `http://nat64-local.test:${port()}/`],
+    ['a name that resolves to link-local IPv6 with a zone', () => `http://zoned.test:${port()}/`],
+    ['a name that resolves to a dotted IPv4-mapped loopback', () => `http://dotted-mapped.test:${port()}/`],
+    ['a name that resolves to IPv4-compatible loopback', () => `http://compat.test:${port()}/`],
+    ['a look-alike of localhost (Cyrillic о) that resolves to loopback', () => `http://lоcalhost:${port()}/`],
   ];
 
   test(`the table has at least 25 entries (${table.length})`, () => {
@@ -136,7 +188,7 @@ describe('the SSRF table: WebFetch refuses every one of these, and nothing reach
     try {
       const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: url(), prompt: 'read it' } }]);
       expect(result?.is_error).toBe(true);
-      expect(contentToText(result!.content)).toMatch(/refused|does not reach|not a valid URL|control characters/);
+      expect(contentToText(result!.content)).toMatch(/refused|does not reach|not a valid URL|control characters|user name or password/);
     } finally {
       await session.close();
     }

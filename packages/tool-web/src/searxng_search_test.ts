@@ -85,6 +85,21 @@ describe('searxngSearchBackend against a loopback server speaking the SearXNG JS
       .rejects.toThrow(`Could not reach SearXNG at ${origin}/search (ECONNREFUSED)`);
   });
 
+  test('searxngSearchBackend gives up on an instance that never answers once its timeout passes, and stops on the caller\'s abort', async () => {
+    const server = await startServer(() => {
+      // Takes the request and never answers.
+    });
+    servers.push(server);
+    const backend = searxngSearchBackend({ url: server.origin, timeoutMs: 200 });
+    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: new AbortController().signal }))
+      .rejects.toThrow(`SearXNG did not answer within 0.2 s (${server.origin}/search); try again later.`);
+    const caller = new AbortController();
+    const slow = searxngSearchBackend({ url: server.origin, timeoutMs: 60_000 });
+    const pending = slow.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: caller.signal });
+    caller.abort(new Error('interrupted by the user'));
+    await expect(pending).rejects.toThrow('interrupted by the user');
+  });
+
   test('searxngSearchBackend refuses a URL that is not http(s)', () => {
     expect(() => searxngSearchBackend({ url: 'ftp://x' })).toThrow(TypeError);
     expect(() => searxngSearchBackend({ url: 'nope' })).toThrow('such as "http://localhost:8888"');

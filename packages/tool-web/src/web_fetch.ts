@@ -7,7 +7,7 @@ import { directConnect, type ConnectFunction } from './connect.ts';
 import { FetchCache, type FetchCacheOptions } from './fetch_cache.ts';
 import { domainPatternOf, hostPatternMatches, matchDomainSpecifier, parseHostPattern, type HostPattern } from './host_pattern.ts';
 import type { LookupFunction } from './network_guard.ts';
-import { fetchPage, formatBytes } from './_fetch_page.ts';
+import { fetchPage, formatBytes, type HostOpening } from './_fetch_page.ts';
 import { decodeText, sniffContent } from './_content_type.ts';
 import { htmlToMarkdown } from './html_to_markdown.ts';
 
@@ -177,16 +177,25 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
   const connect = options.connect ?? directConnect;
   const readability = options.readability ?? true;
 
-  /** Whether the user opened this URL's host to private addresses: the option, or a named domain allow rule. */
-  const privateAllowed = (url: URL, ctx: ToolContext): boolean => {
-    if (openedHosts.some((p) => hostPatternMatches(p, url))) return true;
-    return ctx.permissions.rules.allow.some((rule) => {
+  /**
+   * How far the user opened this URL's host: `allowPrivateHosts` opens it all the way; a domain
+   * allow rule that names it opens it to private addresses, and to link-local ones (cloud
+   * metadata) only when the rule names the address itself, since the same rule is how a user
+   * approves a public site whose DNS could later point at the metadata service.
+   */
+  const opening = (url: URL, ctx: ToolContext): HostOpening => {
+    if (openedHosts.some((p) => hostPatternMatches(p, url))) return 'all';
+    const byRule = ctx.permissions.rules.allow.some((rule) => {
       if (!ruleMatchesTool(rule, RULE_TARGET) || rule.ruleContent === undefined) return false;
       const pattern = domainPatternOf(rule.ruleContent);
       // `domain:*` allows every public host; it does not open private networks by accident.
       return pattern !== undefined && pattern.scope !== 'any' && hostPatternMatches(pattern, url);
     });
+    if (!byRule) return 'none';
+    // A pattern matches an address only when it is that address (hostPatternMatches).
+    return isIP(url.hostname.replace(/^\[|\]$/g, '')) ? 'all' : 'private';
   };
+  const privateAllowed = (url: URL, ctx: ToolContext): boolean => opening(url, ctx) !== 'none';
 
   return buildTool({
     name: 'WebFetch',
@@ -210,12 +219,12 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
     },
     permissionSuggestions: ({ url }) => {
       const parsed = tryUrl(url);
-      return parsed ? [`WebFetch(domain:${parsed.hostname})`] : [];
+      return parsed ? [`WebFetch(domain:${ruleHost(parsed)})`] : [];
     },
     checkPermissions: ({ url }, ctx) => {
       const parsed = tryUrl(url);
       if (!parsed) return { behavior: 'deny', message: `"${url}" is not a valid URL.` };
-      const host = parsed.hostname;
+      const host = ruleHost(parsed);
       const opened = privateAllowed(parsed, ctx);
       const literal = literalNonPublic(parsed);
       if (literal && !opened) {
@@ -252,7 +261,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
         const fetched = await fetchPage(requested, {
           lookup: options.lookup,
           connect,
-          privateAllowed: (u) => privateAllowed(u, ctx),
+          opening: (u) => opening(u, ctx),
           maxBytes,
           maxRedirects,
           timeoutMs,
@@ -266,6 +275,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
           const converted = await convert(fetched.body, fetched.contentType, fetched.contentKind, fetched.finalUrl, readability);
           const notes: string[] = [];
           if (fetched.truncated) notes.push(`[The body was cut at ${formatBytes(maxBytes)}; the rest was not downloaded.]`);
+          if (converted.note) notes.push(converted.note);
           page = {
             kind: 'content',
             requestedUrl: fetched.requestedUrl,
@@ -356,7 +366,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
  */
 export const webFetchTool: Tool<typeof webFetchInput, WebFetchOutput> = createWebFetchTool();
 
-async function convert(body: Buffer, contentType: string, kind: string, url: string, readability: boolean): Promise<{ text: string; type: string }> {
+async function convert(body: Buffer, contentType: string, kind: string, url: string, readability: boolean): Promise<{ text: string; type: string; note?: string }> {
   const sniffed = kind === 'unknown' ? sniffContent(body) : kind;
   const declared = contentType.split(';')[0]!.trim() || 'unknown type';
   if (sniffed === 'binary') {
@@ -364,27 +374,44 @@ async function convert(body: Buffer, contentType: string, kind: string, url: str
   }
   const text = decodeText(body, contentType, sniffed === 'html');
   if (sniffed === 'html') {
-    return { text: (await htmlToMarkdown(text, { url, readability })).markdown, type: `${declared}, converted to Markdown` };
+    const converted = await htmlToMarkdown(text, { url, readability });
+    const type = `${declared}, converted to Markdown`;
+    if (converted.convertedHtmlChars === undefined) return { text: converted.markdown, type };
+    const note = `[The page has ${text.length.toLocaleString('en-US')} characters of HTML; only the first ${converted.convertedHtmlChars.toLocaleString('en-US')} (scripts and styles left out) were converted.]`;
+    return { text: converted.markdown, type, note };
   }
   return { text, type: declared };
 }
 
 function redirectText(page: Extract<CachedPage, { kind: 'redirect' }>, prompt: string): string {
   const target = tryUrl(page.toUrl);
-  const privateNote = target ? literalNonPublic(target) : undefined;
+  const from = tryUrl(page.fromUrl);
+  const change = target && from ? redirectChange(from, target) : 'a different host';
   const lines = [
-    'REDIRECT DETECTED: the URL redirects to a different host, and WebFetch does not follow such redirects on its own.',
+    `REDIRECT DETECTED: the URL redirects to ${change}, and WebFetch does not follow such redirects on its own.`,
     '',
     `Original URL: ${page.fromUrl}`,
     `Redirect URL: ${page.toUrl}`,
     `Status: ${page.status} ${page.statusText}`,
     '',
-    'To fetch the content, call WebFetch again with:',
-    `- url: ${JSON.stringify(page.toUrl)}`,
-    `- prompt: ${JSON.stringify(prompt)}`,
   ];
+  if (target && target.protocol !== 'http:' && target.protocol !== 'https:') {
+    lines.push(`WebFetch fetches http and https URLs only, so the new URL cannot be fetched; tell the user where the page points.`);
+    return lines.join('\n');
+  }
+  lines.push('To fetch the content, call WebFetch again with:', `- url: ${JSON.stringify(page.toUrl)}`, `- prompt: ${JSON.stringify(prompt)}`);
+  const privateNote = target ? literalNonPublic(target) : undefined;
   if (privateNote) lines.push('', `Note: the new URL points to ${privateNote}, which WebFetch refuses unless the user opens that host.`);
   return lines.join('\n');
+}
+
+/** What a redirect that is not followed changes, in words for the model. */
+function redirectChange(from: URL, to: URL): string {
+  if (to.protocol !== 'http:' && to.protocol !== 'https:') return `a "${to.protocol}" URL`;
+  if (from.hostname !== to.hostname) return 'a different host';
+  if (to.username || to.password) return 'a URL with a user name or password';
+  if (from.protocol === 'https:' && to.protocol === 'http:') return 'plain http (a downgrade from https)';
+  return 'a different port';
 }
 
 function validateUrl(url: string): ValidationResult {
@@ -406,11 +433,16 @@ function validateUrl(url: string): ValidationResult {
 
 /** For a URL whose host is written as a non-public address or a localhost name: what it is. */
 function literalNonPublic(url: URL): string | undefined {
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return `"${host}", a loopback name`;
   if (!isIP(host)) return undefined;
   const cls = classifyAddress(host);
   return cls.kind === 'public' ? undefined : `${host}, ${/^[aeiou]/i.test(cls.range) ? 'an' : 'a'} ${cls.range} address`;
+}
+
+/** A URL's host as a rule or `allowPrivateHosts` names it: without the trailing dots of `localhost.`. */
+function ruleHost(url: URL): string {
+  return url.hostname.replace(/\.+$/, '') || url.hostname;
 }
 
 function tryUrl(url: string): URL | undefined {

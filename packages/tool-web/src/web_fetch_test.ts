@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { contentToText, createSession, modelClientKey, type ModelRequest, type PermissionOptions, type SessionEvent } from '@toolshed/core';
-import { webTools, type ConnectTarget, type WebToolsOptions } from './mod.ts';
+import { contentToText, createSession, modelClientKey, type CanUseTool, type ModelRequest, type PermissionOptions, type SessionEvent } from '@toolshed/core';
+import { directConnect, webTools, type ConnectFunction, type ConnectTarget, type WebToolsOptions } from './mod.ts';
 import { fixedLookup, loopbackConnect, startServer, type LoopbackServer } from './testdata/loopback_server.ts';
 
 let dir: string;
@@ -265,6 +265,24 @@ describe('WebFetch on loopback servers', () => {
     expect(server.requests).toEqual(['GET /moved']);
   });
 
+  test('WebFetch says what a redirect it does not follow changes: the port, the scheme, or a scheme it cannot fetch', async () => {
+    const server = await serve((req, res) => {
+      const to = { '/port': `http://127.0.0.1:${server.port + 1}/x`, '/file': 'file:///etc/passwd', '/creds': `http://user:pw@127.0.0.1:${server.port}/y` }[req.url ?? ''];
+      res.writeHead(302, { location: to ?? '/' });
+      res.end();
+    });
+    const port = await fetchWith(localFamily(), { url: `${server.origin}/port` });
+    expect(port.text).toContain('REDIRECT DETECTED: the URL redirects to a different port,');
+    expect(port.text).toContain(`- url: "http://127.0.0.1:${server.port + 1}/x"`);
+    const file = await fetchWith(localFamily(), { url: `${server.origin}/file` });
+    expect(file.text).toContain('REDIRECT DETECTED: the URL redirects to a "file:" URL,');
+    expect(file.text).toContain('the new URL cannot be fetched');
+    expect(file.text).not.toContain('call WebFetch again');
+    const creds = await fetchWith(localFamily(), { url: `${server.origin}/creds` });
+    expect(creds.text).toContain('redirects to a URL with a user name or password');
+    expect(server.requests).toEqual(['GET /port', 'GET /file', 'GET /creds']);
+  });
+
   test('WebFetch answers HTTP errors with the status', async () => {
     const server = await serve((_req, res) => {
       res.writeHead(404, { 'content-type': 'text/html' });
@@ -452,6 +470,274 @@ describe('WebFetch on public hosts (a fake public name mapped to a loopback serv
     expect(isError).toBe(true);
     expect(text).toContain('169.254.169.254 is a link-local');
     expect(server.requests).toEqual(['GET /start']);
+  });
+});
+
+describe('WebFetch limits against hostile servers', () => {
+  test('WebFetch stops decompressing a gzip bomb at its byte cap and tears the connection down', async () => {
+    // One gzip member of 16 MB of zeros is about 16 KB; gunzip reads concatenated members, so
+    // 1 000 of them claim 16 GB. The server must see the connection closed long before that.
+    const member = gzipSync(Buffer.alloc(16 * 1024 * 1024));
+    const total = 1000;
+    let sent = 0;
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      res.on('close', () => closed());
+      const pump = () => {
+        while (sent < total) {
+          sent++;
+          if (!res.write(member)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const { text, isError } = await fetchWith(localFamily({ maxBytes: 1024 * 1024, maxMarkdownChars: 100 }), { url: `${server.origin}/bomb` });
+    await connectionClosed;
+    expect(isError).toBe(false);
+    expect(text).toContain('[The body was cut at 1.0 MB; the rest was not downloaded.]');
+    expect(text).toContain('(200 OK, text/plain, 1.0 MB)');
+    expect(sent).toBeLessThan(total);
+  });
+
+  test('WebFetch gives up on a body that keeps trickling once its timeout passes', async () => {
+    // A byte every 20 ms never leaves the connection idle: only a timeout on the whole exchange stops it.
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      const timer = setInterval(() => res.write('.'), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const { text, isError } = await fetchWith(localFamily({ timeoutMs: 500 }), { url: `${server.origin}/drip` });
+    expect(isError).toBe(true);
+    expect(text).toContain('WebFetch timed out after 0.5 s');
+    expect(text).toMatch(/after receiving \d+ B/);
+  });
+
+  test('WebFetch gives up on a server that never sends its headers once its timeout passes', async () => {
+    const server = await serve(() => {
+      // Accepts the request and never answers.
+    });
+    const { text, isError } = await fetchWith(localFamily({ timeoutMs: 300 }), { url: `${server.origin}/silent` });
+    expect(isError).toBe(true);
+    expect(text).toContain('WebFetch timed out after 0.3 s');
+    expect(text).toContain('before the server answered');
+  });
+
+  test('WebFetch converts at most 2 000 000 characters of a huge HTML page and says so', async () => {
+    const paragraph = '<p>Plenty of words in a paragraph of a very long page.</p>\n';
+    const html = `<!doctype html><html><head><title>Huge</title></head><body>${paragraph.repeat(Math.ceil(2_050_000 / paragraph.length))}<p>the very end</p></body></html>`;
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(html);
+    });
+    const { text, isError } = await fetchWith(localFamily({ maxMarkdownChars: 2000 }), { url: `${server.origin}/huge.html` });
+    expect(isError).toBe(false);
+    expect(text).toContain('Plenty of words');
+    expect(text).toContain(`[The page has ${html.length.toLocaleString('en-US')} characters of HTML; only the first 2,000,000 (scripts and styles left out) were converted.]`);
+  });
+
+  test('WebFetch fetches a URL again once its cache entry is 15 minutes old', async () => {
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end(`version ${server.requests.length}`);
+    });
+    let now = 1_000_000;
+    const family = localFamily({ cache: { now: () => now } });
+    const url = `${server.origin}/page`;
+    expect((await fetchWith(family, { url })).text).toContain('version 1');
+    now += 15 * 60 * 1000 - 1;
+    const fresh = await fetchWith(family, { url });
+    expect(fresh.text).toContain('version 1');
+    expect(fresh.text).toContain('from the 15-minute cache');
+    now += 1;
+    const stale = await fetchWith(family, { url });
+    expect(stale.text).toContain('version 2');
+    expect(stale.text).not.toContain('from the 15-minute cache');
+    expect(server.requests).toEqual(['GET /page', 'GET /page']);
+  });
+});
+
+describe('WebFetch connects where the guard checked', () => {
+  test('WebFetch looks a name up once per hop and dials the checked address itself (no second lookup)', async () => {
+    const server = await serve((req, res) => {
+      if (req.url === '/first') {
+        res.writeHead(302, { location: '/second' });
+        return void res.end();
+      }
+      res.setHeader('content-type', 'text/plain');
+      res.end('pinned');
+    });
+    const asked: string[] = [];
+    // `dev.test` exists only in this resolver: a lookup anywhere else would fail the fetch.
+    const lookup = fixedLookup({ 'dev.test': ['127.0.0.1'] }, asked);
+    const targets: ConnectTarget[] = [];
+    const connect: ConnectFunction = (target) => {
+      targets.push(target);
+      return directConnect(target);
+    };
+    const family = webTools({ search: false, lookup, connect, allowPrivateHosts: [`dev.test:${server.port}`] });
+    const { text, isError } = await fetchWith(family, { url: `http://dev.test:${server.port}/first` });
+    expect(isError).toBe(false);
+    expect(text).toContain('pinned');
+    expect(asked).toEqual(['dev.test', 'dev.test']);
+    expect(targets.map((t) => [t.address, t.port, t.hostname])).toEqual([['127.0.0.1', server.port, 'dev.test'], ['127.0.0.1', server.port, 'dev.test']]);
+    expect(server.headers.map((h) => h.host)).toEqual([`dev.test:${server.port}`, `dev.test:${server.port}`]);
+  });
+
+  test('WebFetch reads a backslash after a public host as the start of the path, as browsers do, never as userinfo', async () => {
+    const server = await serve((req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end(`path ${req.url}`);
+    });
+    const targets: ConnectTarget[] = [];
+    const family = webTools({ search: false, lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }), connect: loopbackConnect(server.port, targets) });
+    const { text, isError } = await fetchWith(family, { url: `http://public.example\\@127.0.0.1:${server.port}/` });
+    expect(isError).toBe(false);
+    expect(text).toContain(`path /@127.0.0.1:${server.port}/`);
+    expect(targets.map((t) => t.address)).toEqual(['93.184.216.34']);
+  });
+
+  test('A WebFetch(domain:localhost) rule does not open a look-alike name that resolves to loopback', async () => {
+    const server = await serve((_req, res) => res.end('never'));
+    const family = webTools({ search: false, lookup: fixedLookup({ 'xn--lcalhost-nbh': ['127.0.0.1'] }) });
+    // `lоcalhost` with a Cyrillic о.
+    const { text, isError } = await fetchWith(family, { url: `http://lоcalhost:${server.port}/` }, { permissions: { allow: ['WebFetch(domain:localhost)', 'WebFetch'] } });
+    expect(isError).toBe(true);
+    expect(text).toContain('"xn--lcalhost-nbh" resolves to 127.0.0.1');
+    expect(text).toContain('WebFetch(domain:xn--lcalhost-nbh)');
+    expect(server.connections).toBe(0);
+  });
+});
+
+describe('WebFetch permissions with a canUseTool prompt', () => {
+  async function runWithPrompt(
+    family: Family,
+    permissions: PermissionOptions,
+    urls: readonly string[],
+    answer: (url: string) => 'allow' | 'deny',
+  ): Promise<{ prompts: { url: string; suggestions: string[] }[]; results: { text: string; isError: boolean }[] }> {
+    const prompts: { url: string; suggestions: string[] }[] = [];
+    const canUseTool: CanUseTool = async (_name, input, { suggestions }) => {
+      const url = (input as { url: string }).url;
+      prompts.push({ url, suggestions });
+      return answer(url) === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: 'not this one' };
+    };
+    const session = await createSession({ cwd: dir, stateDir: dir, families: [family], permissions, canUseTool });
+    const results: { text: string; isError: boolean }[] = [];
+    try {
+      for (const [i, url] of urls.entries()) {
+        const [result] = await session.run([{ type: 'tool_use', id: `p${i}`, name: 'WebFetch', input: { url, prompt: 'Summarize' } }]);
+        results.push({ text: contentToText(result!.content), isError: result!.is_error === true });
+      }
+    } finally {
+      await session.close();
+    }
+    return { prompts, results };
+  }
+
+  test('A WebFetch(domain:…) allow rule fetches without prompting, and a host it does not cover is fetched once the prompt approves', async () => {
+    const server = await serve((req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end(`served ${req.headers.host}`);
+    });
+    const lookup = fixedLookup({ 'docs.allowed.example': ['93.184.216.34'], 'other.example': ['93.184.216.35'], 'refused.example': ['93.184.216.36'] });
+    const family = webTools({ search: false, lookup, connect: loopbackConnect(server.port) });
+    const { prompts, results } = await runWithPrompt(
+      family,
+      { allow: ['WebFetch(domain:allowed.example)'] },
+      ['https://docs.allowed.example/a', 'https://other.example/b', 'https://refused.example/c'],
+      (url) => (url.includes('refused') ? 'deny' : 'allow'),
+    );
+    expect(results.map((r) => r.isError)).toEqual([false, false, true]);
+    expect(results[0]!.text).toContain('served docs.allowed.example');
+    expect(results[1]!.text).toContain('served other.example');
+    expect(results[2]!.text).toContain('not this one');
+    expect(prompts).toEqual([
+      { url: 'https://other.example/b', suggestions: ['WebFetch(domain:other.example)'] },
+      { url: 'https://refused.example/c', suggestions: ['WebFetch(domain:refused.example)'] },
+    ]);
+    expect(server.requests).toEqual(['GET /a', 'GET /b']);
+  });
+
+  test('A WebFetch(domain:localhost) allow rule opens localhost on any port without prompting; approving a prompt does not', async () => {
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end('dev server');
+    });
+    const lookup = fixedLookup({ localhost: ['127.0.0.1'] });
+    const url = `http://localhost:${server.port}/health`;
+    const opened = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:localhost)'] }, [url], () => 'deny');
+    expect(opened.prompts).toEqual([]);
+    expect(opened.results[0]!.isError).toBe(false);
+    expect(opened.results[0]!.text).toContain('dev server');
+    // Without the rule, the literal loopback name is denied before anyone is asked.
+    const closed = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:example.com)'] }, [url], () => 'allow');
+    expect(closed.prompts).toEqual([]);
+    expect(closed.results[0]!.isError).toBe(true);
+    expect(closed.results[0]!.text).toContain('they can add "WebFetch(domain:localhost)" to permissions.allow');
+    expect(server.requests).toEqual(['GET /health']);
+  });
+
+  test('A WebFetch(domain:…) rule for a name does not open cloud metadata when its DNS points there; allowPrivateHosts or a rule naming the address does', async () => {
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end('metadata credentials');
+    });
+    const lookup = fixedLookup({ 'approved.example': ['169.254.169.254'] });
+    // Every connection goes to the loopback server, never to 169.254.169.254 itself.
+    const connect = loopbackConnect(server.port);
+    const url = 'http://approved.example/latest/meta-data/';
+    const byRule = await runWithPrompt(webTools({ search: false, lookup, connect }), { allow: ['WebFetch(domain:approved.example)'] }, [url], () => 'allow');
+    expect(byRule.prompts).toEqual([]);
+    expect(byRule.results[0]!.isError).toBe(true);
+    expect(byRule.results[0]!.text).toContain('169.254.169.254 is a link-local, where cloud metadata services live (169.254.0.0/16) address');
+    expect(byRule.results[0]!.text).toContain('reached only when allowPrivateHosts: ["approved.example"] is passed to webTools() or a rule names the address itself');
+    expect(server.connections).toBe(0);
+
+    const byOption = await runWithPrompt(webTools({ search: false, lookup, connect, allowPrivateHosts: ['approved.example'] }), { allow: ['WebFetch(domain:approved.example)'] }, [url], () => 'deny');
+    expect(byOption.results[0]!.text).toContain('metadata credentials');
+    const byAddress = await runWithPrompt(webTools({ search: false, lookup, connect }), { allow: ['WebFetch(domain:169.254.169.254)'] }, ['http://169.254.169.254/latest/meta-data/'], () => 'deny');
+    expect(byAddress.results[0]!.text).toContain('metadata credentials');
+    expect(server.requests).toEqual(['GET /latest/meta-data/', 'GET /latest/meta-data/']);
+  });
+
+  test('A refusal of localhost. names the rule without the trailing dot, and that rule opens it', async () => {
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end('dotted');
+    });
+    const lookup = fixedLookup({ localhost: ['127.0.0.1'] });
+    const url = `http://localhost.:${server.port}/`;
+    const refused = await runWithPrompt(webTools({ search: false, lookup }), {}, [url], () => 'allow');
+    expect(refused.results[0]!.text).toContain('add "WebFetch(domain:localhost)" to permissions.allow or pass allowPrivateHosts: ["localhost"]');
+    const opened = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:localhost)'] }, [url], () => 'deny');
+    expect(opened.results[0]!.text).toContain('dotted');
+    expect(server.requests).toEqual(['GET /']);
+  });
+
+  test('Approving a prompt for a name that resolves to a private address does not open it, while a WebFetch(domain:…) rule for it does', async () => {
+    const server = await serve((_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.end('intranet page');
+    });
+    const lookup = fixedLookup({ 'wiki.corp.example': ['127.0.0.1'] });
+    const url = `http://wiki.corp.example:${server.port}/home`;
+    const approved = await runWithPrompt(webTools({ search: false, lookup }), {}, [url], () => 'allow');
+    expect(approved.prompts).toHaveLength(1);
+    expect(approved.results[0]!.isError).toBe(true);
+    expect(approved.results[0]!.text).toContain('"wiki.corp.example" resolves to 127.0.0.1');
+    expect(approved.results[0]!.text).toContain('add "WebFetch(domain:wiki.corp.example)" to permissions.allow');
+    expect(server.connections).toBe(0);
+
+    const opened = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:wiki.corp.example)'] }, [url], () => 'deny');
+    expect(opened.prompts).toEqual([]);
+    expect(opened.results[0]!.isError).toBe(false);
+    // An opened private host keeps http: a dev or intranet server rarely speaks https.
+    expect(opened.results[0]!.text).toContain(`Content of ${url}`);
+    expect(opened.results[0]!.text).toContain('intranet page');
+    expect(server.requests).toEqual(['GET /home']);
   });
 });
 

@@ -64,7 +64,7 @@ const DESCRIPTION = `Searches the web and returns the results as a Markdown list
  *
  * @param env The environment.
  * @returns The backend, or undefined when neither is set.
- * @throws {TypeError} If `SEARXNG_URL` is not an http(s) URL.
+ * @throws {TypeError} If `SEARXNG_URL` is not an http(s) URL (the message names the variable).
  *
  * @example
  * ```ts
@@ -75,13 +75,49 @@ export function searchBackendFromEnv(env: Readonly<Record<string, string | undef
   const braveKey = env['BRAVE_API_KEY']?.trim() || env['BRAVE_SEARCH_API_KEY']?.trim();
   if (braveKey) return braveSearchBackend({ apiKey: braveKey });
   const searxng = env['SEARXNG_URL']?.trim();
-  if (searxng) return searxngSearchBackend({ url: searxng });
-  return undefined;
+  if (!searxng) return undefined;
+  try {
+    return searxngSearchBackend({ url: searxng });
+  } catch {
+    throw new TypeError(`SEARXNG_URL ${JSON.stringify(searxng)} is not an http or https URL: set it to the SearXNG instance's address, such as "http://localhost:8888"`);
+  }
+}
+
+/**
+ * What the user is told when WebSearch is off for want of a working backend: how to configure
+ * one, or what is wrong with the configuration in the environment (a `SEARXNG_URL` that is no URL).
+ *
+ * @param options The options WebSearch was built with.
+ * @returns The notice: a `warn` naming the bad variable, or an `info` with
+ *   {@linkcode WEB_SEARCH_SETUP_HINT} when nothing is configured.
+ *
+ * @example
+ * ```ts
+ * webSearchDisabledNotice({ env: { SEARXNG_URL: 'localhost:8888' } });
+ * // { level: 'warn', message: 'WebSearch is disabled: SEARXNG_URL "localhost:8888" is not an http or https URL: …' }
+ * ```
+ */
+export function webSearchDisabledNotice(options: WebSearchOptions = {}): { level: 'info' | 'warn'; message: string } {
+  const { problem } = configuredBackend(options);
+  if (problem) return { level: 'warn', message: `WebSearch is disabled: ${problem}.` };
+  return { level: 'info', message: WEB_SEARCH_SETUP_HINT };
+}
+
+function configuredBackend(options: WebSearchOptions): { backend: SearchBackend | undefined; problem: string | undefined } {
+  if (options.search === false) return { backend: undefined, problem: undefined };
+  if (options.search) return { backend: options.search, problem: undefined };
+  try {
+    return { backend: searchBackendFromEnv(options.env ?? process.env), problem: undefined };
+  } catch (e) {
+    // A bad variable turns WebSearch off with a notice; it must not break the session.
+    return { backend: undefined, problem: (e as Error).message };
+  }
 }
 
 /**
  * Builds a WebSearch tool over a search backend. Without one (none given and none in the
- * environment) the tool is disabled: `isEnabled()` is false and the session leaves it out.
+ * environment, or a malformed `SEARXNG_URL`) the tool is disabled: `isEnabled()` is false and
+ * the session leaves it out.
  *
  * @param options The backend, the result count, deferral.
  * @returns The tool.
@@ -100,9 +136,7 @@ export function createWebSearchTool(options: WebSearchOptions = {}): Tool<typeof
   // Resolved on first use, so importing the package does not read the environment.
   let resolved: SearchBackend | undefined | null = null;
   const backend = (): SearchBackend | undefined => {
-    if (resolved === null) {
-      resolved = options.search === false ? undefined : options.search ?? searchBackendFromEnv(options.env ?? process.env);
-    }
+    if (resolved === null) resolved = configuredBackend(options).backend;
     return resolved;
   };
   return buildTool({

@@ -136,12 +136,15 @@ describe('WebSearch configuration', () => {
     expect(searchBackendFromEnv({ SEARXNG_URL: 'http://localhost:8888' })?.name).toBe('SearXNG');
     expect(searchBackendFromEnv({ BRAVE_API_KEY: '  ' })).toBeUndefined();
     expect(searchBackendFromEnv({})).toBeUndefined();
+    expect(() => searchBackendFromEnv({ SEARXNG_URL: 'localhost:8888' })).toThrow('SEARXNG_URL "localhost:8888" is not an http or https URL');
   });
 
   test('createWebSearchTool is disabled without a backend and enabled with one from the environment', () => {
     expect(createWebSearchTool({ env: {} }).isEnabled()).toBe(false);
     expect(createWebSearchTool({ search: false, env: { BRAVE_API_KEY: 'k' } }).isEnabled()).toBe(false);
     expect(createWebSearchTool({ env: { SEARXNG_URL: 'http://localhost:8888' } }).isEnabled()).toBe(true);
+    // A malformed variable disables the tool; it does not throw out of isEnabled().
+    expect(createWebSearchTool({ env: { SEARXNG_URL: 'ftp://x' } }).isEnabled()).toBe(false);
   });
 
   test('createWebSearchTool rejects a result count out of range', () => {
