@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Bench } from 'tinybench';
 import { analyzeQuery, bm25Ranker, createToolIndex, lexicalRanker, type SearchableTool } from '@toolshed/toolsearch';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
@@ -103,10 +104,15 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
       keywordQueries: 'first three content words of each of the 765 StableToolBench requests',
       indexBuildMs: Math.round(row(TASK_BUILD(n)).meanMs),
       keywordQueryUs: us(keyword.meanMs),
+      // The median beside the mean and p99: on a shared machine the tail is other processes'.
+      keywordQueryP50Us: us(keyword.p50Ms),
       keywordQueryP99Us: us(keyword.p99Ms),
       longQueryUs: us(row(TASK_LONG(n)).meanMs),
+      longQueryP50Us: us(row(TASK_LONG(n)).p50Ms),
       longQueryP99Us: us(row(TASK_LONG(n)).p99Ms),
       baselineLongQueryUs: us(row(TASK_BASELINE(n)).meanMs),
+      baselineLongQueryP50Us: us(row(TASK_BASELINE(n)).p50Ms),
+      loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
       startup,
     },
     failures,

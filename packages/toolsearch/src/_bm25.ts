@@ -80,6 +80,11 @@ export class Bm25 {
     return tf > 0 ? (idf * tf * (this.#params.k1 + 1)) / (tf + this.#norms[doc]!) : 0;
   }
 
+  /** The documents that hold the term and the term's weighted frequency in each (shared, do not change). */
+  entries(term: string): { readonly docs: Int32Array; readonly tfs: Float64Array } | undefined {
+    return this.#postings.get(term);
+  }
+
   /** The documents that hold the term (shared, do not change). */
   postings(term: string): Int32Array | undefined {
     return this.#postings.get(term)?.docs;

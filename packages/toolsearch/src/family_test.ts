@@ -176,6 +176,44 @@ describe('ToolSearch in a session', () => {
     expect(lower.text).toContain('Loaded NotebookEdit.');
   });
 
+  test('select: takes names split by commas or spaces, drops duplicates and empty entries, and reads case when only one tool fits', async () => {
+    const session = await open([builtins(), mcp(), toolSearch({ mode: 'always' })]);
+    const spaced = await runOne(session, search('select:  Read  Edit ,, Read,'));
+    expect(spaced.isError).toBe(false);
+    expect(spaced.text).toContain('Found 2 tools for "select:  Read  Edit ,, Read,". Loaded Read, Edit.');
+    expect(spaced.text.match(/<function>/g)).toHaveLength(2);
+    const upper = await runOne(session, search('SELECT:MCP__SLACK__LIST_CHANNELS'));
+    expect(upper.text).toContain('Loaded mcp__slack__list_channels.');
+    const mixed = await runOne(session, search('select:mcp__slack__send_message,mcp__slack__send'));
+    expect(mixed.text).toContain('Loaded mcp__slack__send_message.');
+    expect(mixed.text).toContain('No tool is named "mcp__slack__send". Did you mean "mcp__slack__send_message"');
+    expect(names(session)).toEqual(['Edit', 'Pinned', 'Read', 'ToolSearch', 'mcp__slack__list_channels', 'mcp__slack__send_message']);
+  });
+
+  test('select: of a name two tools share but for case loads neither and names both', async () => {
+    const twins = defineFamily({ name: 'twins', version: '1.0.0', tools: [makeTool('Fetch'), makeTool('fetch')] });
+    const session = await open([twins, toolSearch({ mode: 'always' })]);
+    const { text } = await runOne(session, search('select:FETCH'));
+    expect(text).toContain('No tool is named "FETCH". Did you mean');
+    expect(text).toContain('"Fetch"');
+    expect(text).toContain('"fetch"');
+    expect(names(session)).toEqual(['ToolSearch']);
+  });
+
+  test('a query of stopwords or symbols says it has no word to search for; a huge one is not echoed back whole', async () => {
+    const session = await open([builtins(), mcp(), toolSearch({ mode: 'always' })]);
+    const stop = await runOne(session, search('the of and'));
+    expect(stop.isError).toBe(false);
+    expect(stop.text).toContain('"the of and" has no word to search for');
+    expect(stop.text).toContain('select:<name>');
+    const huge = await runOne(session, search(`zzqqx ${'%$#'.repeat(50_000)}`));
+    expect(huge.text).toContain('No deferred tool matches "zzqqx %$#');
+    expect(huge.text.length).toBeLessThan(2_000);
+    const plus = await runOne(session, search('+ + +'));
+    expect(plus.text).toContain('has no word to search for');
+    expect(names(session)).toEqual(['Pinned', 'ToolSearch']);
+  });
+
   test('an empty query is an error the model can act on, and a query of nonsense a clear no-match', async () => {
     const session = await open([builtins(), mcp(), toolSearch({ mode: 'always' })]);
     const empty = await runOne(session, search('   '));
@@ -262,6 +300,16 @@ describe('lazy families', () => {
     expect(counters.__toolsearchLazyChartImports).toBeUndefined();
     expect(names(session)).toContain('PdfExtract');
     expect(names(session)).not.toContain('PdfMerge');
+    // Once imported, the lazy tool's definition is the code's, the same on every request, and
+    // loading a sibling later adds it without changing a byte of the definitions already sent.
+    const request = session.toolsFor('anthropic').map((t) => JSON.stringify(t));
+    expect(session.toolsFor('anthropic').map((t) => JSON.stringify(t))).toEqual(request);
+    expect(session.deferredNotice()).toContain('- pdf: PdfMerge');
+    await runOne(session, search('select:PdfMerge'));
+    const later = session.toolsFor('anthropic').map((t) => JSON.stringify(t));
+    expect(later.filter((t) => !t.includes('"name":"PdfMerge"'))).toEqual(request);
+    expect(later).toHaveLength(request.length + 1);
+    expect(session.deferredNotice()).not.toContain('- pdf:');
 
     // Calling a lazy tool directly imports its family too.
     const called = await runOne(session, { type: 'tool_use', id: 'l1', name: 'ChartRender', input: {} });

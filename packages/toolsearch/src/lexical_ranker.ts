@@ -23,7 +23,12 @@ export interface LexicalRankerOptions {
    * about what one saturated BM25 match of that term adds. @default 0.5
    */
   keywordWeight?: number;
-  /** Weight of the match of the tool's group (MCP server, `group__tool` prefix) as one document. @default 1 */
+  /**
+   * Weight of the match of the tool's group (MCP server, `group__tool` prefix) as one document.
+   * Half a match: at 1 it won most on StableToolBench, whose queries are made by sampling APIs
+   * of one tool or category, but lost queries on a catalogue it never saw (bench
+   * `search_quality`, `heldOut`), where one request usually wants one tool. @default 0.5
+   */
   groupWeight?: number;
   /**
    * How much a query term already covered by a better result is discounted when ordering the
@@ -76,7 +81,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
   const k1 = options.k1 ?? 2;
   const b = options.b ?? 0.75;
   const keywordWeight = options.keywordWeight ?? 0.5;
-  const groupWeight = options.groupWeight ?? 1;
+  const groupWeight = options.groupWeight ?? 0.5;
   const diversity = options.diversity ?? 0.7;
   return {
     name: 'lexical',
@@ -107,36 +112,40 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         for (const [term, w] of docs[i]!) groupDocs[groupOf[i]!]!.set(term, (groupDocs[groupOf[i]!]!.get(term) ?? 0) + w);
       });
       const groups = new Bm25(groupDocs, { k1, b });
+      // Each group's tools, so a query that matches few groups touches only their tools.
+      const members = Array.from({ length: groupIds.size }, () => [] as number[]);
+      for (let i = 0; i < tools.length; i++) members[groupOf[i]!]!.push(i);
+
+      // What a term adds to each tool — BM25 plus its keyword points — depends on the term and
+      // the catalogue only, not on the rest of the query: computed on a term's first search
+      // and kept, so a search is one pass over a short typed array per term.
+      const contributions = new TermCache((term) => {
+        const idf = bm25.idf(term);
+        const unit = keywordWeight > 0 ? (keywordWeight * (k1 + 1) * idf) / topPoints : 0;
+        const own = bm25.entries(term);
+        return keywords.contributions(term, points, unit, own, (tf, i) => bm25.scoreOf(tf, i, idf));
+      });
 
       return (query: AnalyzedQuery) => {
-        const idfs = new Map(query.terms.map((t) => [t, bm25.idf(t)]));
-        // What one term adds to one tool, for the re-ordering. Only for a term the tool holds
-        // (name, hint, description, parameters); a partial name match stays in the rest of the
-        // score, undiscounted, which keeps this cheap enough to run on every search.
-        const termScore = (term: string, i: number): number => {
-          const tf = docs[i]!.get(term);
-          if (tf === undefined) return 0;
-          const idf = idfs.get(term)!;
-          let score = bm25.scoreOf(tf, i, idf);
-          if (keywordWeight > 0) score += ((keywordWeight * (k1 + 1) * idf) / topPoints) * keywords.points(term, i, points);
-          return score;
-        };
+        const postings = query.terms.map((t) => contributions.get(t));
         const scores = new Float64Array(tools.length);
-        bm25.accumulate(query.terms, scores);
-        if (keywordWeight > 0) {
-          for (const term of query.terms) {
-            // A term's points, scaled so a whole-name hit of a term is worth about one
-            // saturated BM25 match of it: rare terms count, "data" and "info" hardly.
-            const unit = (keywordWeight * (k1 + 1) * idfs.get(term)!) / topPoints;
-            if (unit > 0) keywords.accumulate(term, points, scores, unit);
-          }
+        for (const { docs, values } of postings) {
+          for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += values[j]!;
         }
         if (groupWeight > 0 && groupDocs.length < tools.length) {
           const g = new Float64Array(groupDocs.length);
           groups.accumulate(query.terms, g, groupWeight);
-          for (let i = 0; i < scores.length; i++) if (scores[i]! > 0) scores[i]! += g[groupOf[i]!]!;
+          for (let id = 0; id < g.length; id++) {
+            const lift = g[id]!;
+            if (!(lift > 0)) continue;
+            for (const i of members[id]!) if (scores[i]! > 0) scores[i]! += lift;
+          }
         }
-        if (diversity > 0 && query.terms.length > 1) diversify(scores, query.terms, termScore, diversity);
+        // For the re-ordering, what one term adds to one tool — only for a term the tool holds
+        // (name, hint, description, parameters); a partial name match stays in the rest of
+        // the score, undiscounted.
+        const termScore = (t: number, i: number): number => postings[t]!.held(i);
+        if (diversity > 0 && query.terms.length > 1) diversify(scores, query.terms.length, termScore, diversity);
         return scores;
       };
     },
@@ -148,39 +157,19 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
  * odds and the upcoming fixtures"): each pick discounts the terms earlier picks already cover.
  * Scores are rewritten only among the candidates, so the order below them is untouched.
  */
-function diversify(scores: Float64Array, terms: readonly string[], termScore: (term: string, i: number) => number, discount: number): void {
-  const pool = 30;
-  const candidates: number[] = [];
-  let floor = 0;
-  for (let i = 0; i < scores.length; i++) {
-    const score = scores[i]!;
-    if (!(score > floor)) continue;
-    if (candidates.length < pool) {
-      candidates.push(i);
-      if (candidates.length === pool) {
-        candidates.sort((x, y) => scores[y]! - scores[x]!);
-        floor = scores[candidates[pool - 1]!]!;
-      }
-      continue;
-    }
-    let at = pool - 1;
-    while (at > 0 && score > scores[candidates[at - 1]!]!) at--;
-    candidates.splice(at, 0, i);
-    candidates.pop();
-    floor = scores[candidates[pool - 1]!]!;
-  }
-  if (candidates.length < pool) candidates.sort((x, y) => scores[y]! - scores[x]!);
+function diversify(scores: Float64Array, k: number, termScore: (term: number, i: number) => number, discount: number): void {
+  const candidates = bestCandidates(scores, 30);
   if (candidates.length < 3) return;
   const m = candidates.length;
-  const k = terms.length;
   const contributions = new Float64Array(m * k);
-  const rest = new Float64Array(m);
+  // Each candidate's gain if picked next: its score with every term at its current worth. A
+  // term's worth is multiplied by the discount each time a pick covers it, and only the gains of
+  // candidates holding that term change, so a pick updates the gains instead of recomputing them.
+  const gains = new Float64Array(m);
   for (let c = 0; c < m; c++) {
-    let sum = 0;
-    for (let t = 0; t < k; t++) sum += contributions[c * k + t] = termScore(terms[t]!, candidates[c]!);
-    rest[c] = scores[candidates[c]!]! - sum;
+    gains[c] = scores[candidates[c]!]!;
+    for (let t = 0; t < k; t++) contributions[c * k + t] = termScore(t, candidates[c]!);
   }
-  // Each term's current worth: multiplied by the discount each time a pick covers it.
   const worth = new Float64Array(k).fill(1);
   const taken = new Uint8Array(m);
   const chosen: number[] = [];
@@ -188,21 +177,49 @@ function diversify(scores: Float64Array, terms: readonly string[], termScore: (t
     let best = -1;
     let bestGain = -Infinity;
     for (let c = 0; c < m; c++) {
-      if (taken[c]) continue;
-      let gain = rest[c]!;
-      for (let t = 0; t < k; t++) gain += contributions[c * k + t]! * worth[t]!;
-      if (gain > bestGain) {
+      if (!taken[c] && gains[c]! > bestGain) {
         best = c;
-        bestGain = gain;
+        bestGain = gains[c]!;
       }
     }
     taken[best] = 1;
     chosen.push(best);
-    for (let t = 0; t < k; t++) if (contributions[best * k + t]! > 0) worth[t]! *= discount;
+    for (let t = 0; t < k; t++) {
+      if (!(contributions[best * k + t]! > 0)) continue;
+      const loss = worth[t]! * (1 - discount);
+      worth[t]! *= discount;
+      for (let c = 0; c < m; c++) if (!taken[c]) gains[c]! -= contributions[c * k + t]! * loss;
+    }
   }
   // The candidates keep their band of scores, in the new order.
   const band = chosen.map((c) => scores[candidates[c]!]!).sort((x, y) => y - x);
   chosen.forEach((c, rank) => (scores[candidates[c]!] = band[rank]!));
+}
+
+/**
+ * The indices of the `pool` highest positive scores, best first, ties in index order: one pass
+ * with an insertion into a short sorted list, which a long query over a large catalogue rarely
+ * needs once the list is full.
+ */
+function bestCandidates(scores: Float64Array, pool: number): number[] {
+  const index = new Int32Array(pool);
+  const value = new Float64Array(pool);
+  let size = 0;
+  let floor = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i]!;
+    if (!(score > floor)) continue;
+    let at = size < pool ? size++ : pool - 1;
+    while (at > 0 && score > value[at - 1]!) {
+      value[at] = value[at - 1]!;
+      index[at] = index[at - 1]!;
+      at--;
+    }
+    value[at] = score;
+    index[at] = i;
+    if (size === pool) floor = value[pool - 1]!;
+  }
+  return Array.from(index.subarray(0, size));
 }
 
 /** Which tools hold a term in their name (whole or part), hint or description. */
@@ -216,11 +233,13 @@ class KeywordIndex {
   readonly #wordTools: number[][] = [];
   readonly #trigrams = new Map<string, number[]>();
   readonly #marks: Uint32Array;
+  readonly #scratch: Float64Array;
   #stamp = 0;
 
   constructor(tools: readonly AnalyzedTool[]) {
     this.#tools = tools;
     this.#marks = new Uint32Array(tools.length);
+    this.#scratch = new Float64Array(tools.length);
     const wordIds = new Map<string, number>();
     tools.forEach((tool, i) => {
       for (const s of new Set([...tool.name.stems, ...tool.name.compounds])) push(this.#name, s, i);
@@ -240,39 +259,62 @@ class KeywordIndex {
     });
   }
 
-  /** The points one term earns one tool. */
-  points(term: string, i: number, points: KeywordPoints): number {
-    const tool = this.#tools[i]!;
-    const mcp = tool.name.isMcp;
-    let total = 0;
-    if (tool.name.stems.includes(term) || tool.name.compounds.includes(term)) total += mcp ? points.nameMcp : points.name;
-    else if (term.length >= 3 && tool.name.words.some((w) => w.includes(term))) total += mcp ? points.partialMcp : points.partial;
-    if (tool.hint.includes(term)) total += points.hint;
-    if (tool.description.includes(term)) total += points.description;
-    return total;
-  }
-
-  accumulate(term: string, points: KeywordPoints, scores: Float64Array, scale: number): void {
+  /**
+   * What a term adds to every tool that matches it: `own(tf, i)` (the BM25 part) for the tools
+   * whose document holds the term, plus `unit` × the term's keyword points.
+   */
+  contributions(
+    term: string,
+    points: KeywordPoints,
+    unit: number,
+    own: { readonly docs: Int32Array; readonly tfs: Float64Array } | undefined,
+    bm25: (tf: number, i: number) => number,
+  ): TermContributions {
     const tools = this.#tools;
+    const values = this.#scratch;
+    const touched: number[] = [];
     // Stamps instead of sets: no allocation per term, which matters over 10 000 tools.
-    const stamp = ++this.#stamp;
+    const seen = ++this.#stamp;
     const marks = this.#marks;
-    for (const i of this.#name.get(term) ?? []) {
-      marks[i] = stamp;
-      scores[i]! += scale * (tools[i]!.name.isMcp ? points.nameMcp : points.name);
-    }
-    if (term.length >= 3) {
-      // Part of a name word: "mail" in "gmail", "hook" in "webhooks"; once per tool.
-      for (const id of this.#wordsContaining(term)) {
-        for (const i of this.#wordTools[id]!) {
-          if (marks[i] === stamp) continue;
-          marks[i] = stamp;
-          scores[i]! += scale * (tools[i]!.name.isMcp ? points.partialMcp : points.partial);
-        }
+    const add = (i: number, value: number) => {
+      if (marks[i] !== seen) {
+        marks[i] = seen;
+        values[i] = 0;
+        touched.push(i);
+      }
+      values[i]! += value;
+    };
+    const holds = new Set<number>();
+    if (own) {
+      for (let j = 0; j < own.docs.length; j++) {
+        add(own.docs[j]!, bm25(own.tfs[j]!, own.docs[j]!));
+        holds.add(own.docs[j]!);
       }
     }
-    for (const i of this.#hint.get(term) ?? []) scores[i]! += scale * points.hint;
-    for (const i of this.#description.get(term) ?? []) scores[i]! += scale * points.description;
+    if (unit > 0) {
+      const named = new Set<number>();
+      for (const i of this.#name.get(term) ?? []) {
+        named.add(i);
+        add(i, unit * (tools[i]!.name.isMcp ? points.nameMcp : points.name));
+      }
+      if (term.length >= 3) {
+        // Part of a name word: "mail" in "gmail", "hook" in "webhooks"; once per tool.
+        for (const id of this.#wordsContaining(term)) {
+          for (const i of this.#wordTools[id]!) {
+            if (named.has(i)) continue;
+            named.add(i);
+            add(i, unit * (tools[i]!.name.isMcp ? points.partialMcp : points.partial));
+          }
+        }
+      }
+      for (const i of this.#hint.get(term) ?? []) add(i, unit * points.hint);
+      for (const i of this.#description.get(term) ?? []) add(i, unit * points.description);
+    }
+    touched.sort((x, y) => x - y);
+    const docs = Int32Array.from(touched);
+    const out = Float64Array.from(touched, (i) => values[i]!);
+    const held = Uint8Array.from(touched, (i) => (holds.has(i) ? 1 : 0));
+    return new TermContributions(docs, out, held);
   }
 
   #wordsContaining(term: string): number[] {
@@ -283,6 +325,66 @@ class KeywordIndex {
       if (!rarest || list.length < rarest.length) rarest = list;
     }
     return (rarest ?? []).filter((id) => this.#words[id]!.includes(term));
+  }
+}
+
+/** What one term adds to the tools that match it, in tool order. */
+class TermContributions {
+  readonly docs: Int32Array;
+  readonly values: Float64Array;
+  readonly #held: Uint8Array;
+
+  constructor(docs: Int32Array, values: Float64Array, held: Uint8Array) {
+    this.docs = docs;
+    this.values = values;
+    this.#held = held;
+  }
+
+  /** The term's contribution to tool `i` if the tool's own text holds the term, else 0. */
+  held(i: number): number {
+    let lo = 0;
+    let hi = this.docs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = this.docs[mid]!;
+      if (d === i) return this.#held[mid] ? this.values[mid]! : 0;
+      if (d < i) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  get size(): number {
+    return this.docs.length;
+  }
+}
+
+/**
+ * Term contributions by term, computed on first use. Bounded by the entries it holds, so a
+ * stream of odd queries cannot grow it without limit: when full it starts over.
+ */
+class TermCache {
+  // About 13 MB at most (a doc id, a value and a flag per entry).
+  static readonly MAX_ENTRIES = 1_000_000;
+  readonly #compute: (term: string) => TermContributions;
+  readonly #map = new Map<string, TermContributions>();
+  #entries = 0;
+
+  constructor(compute: (term: string) => TermContributions) {
+    this.#compute = compute;
+  }
+
+  get(term: string): TermContributions {
+    let hit = this.#map.get(term);
+    if (hit) return hit;
+    hit = this.#compute(term);
+    if (this.#entries + hit.size > TermCache.MAX_ENTRIES) {
+      this.#map.clear();
+      this.#entries = 0;
+    }
+    this.#map.set(term, hit);
+    this.#entries += hit.size + 1;
+    return hit;
   }
 }
 

@@ -26,6 +26,7 @@ export {
   analyzeQuery,
   analyzeTool,
   createToolIndex,
+  MAX_QUERY_TERMS,
   type AnalyzedQuery,
   type AnalyzedTool,
   type AsyncToolIndex,

@@ -186,11 +186,21 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
 }
 
 /**
+ * The most distinct words of a query that are searched; later ones are ignored.
+ *
+ * @example
+ * ```ts
+ * analyzeQuery(longRequest)!.terms.length <= MAX_QUERY_TERMS; // true
+ * ```
+ */
+export const MAX_QUERY_TERMS = 64;
+
+/**
  * Analyzes a query as the index does: `+word` marks a required name word; the rest are
  * stemmed content words.
  *
  * @param query The query.
- * @returns The analyzed query, or undefined when it has no word to search for.
+ * @returns The analyzed query (its first {@linkcode MAX_QUERY_TERMS} distinct words), or undefined when it has no word to search for.
  *
  * @example
  * ```ts
@@ -214,7 +224,9 @@ export function analyzeQuery(query: string): AnalyzedQuery | undefined {
   const text = plain.join(' ');
   // Required words count as terms even when they are stopwords: the user asked for them.
   const all = [...required.map(stem), ...terms(text)];
-  const unique = [...new Set(all)];
+  // A bound on the work one query can cause: no request needs more distinct words than this,
+  // and a pasted log or a runaway model would otherwise touch every posting of the index.
+  const unique = [...new Set(all)].slice(0, MAX_QUERY_TERMS);
   if (unique.length === 0) return undefined;
   return { text, terms: unique, required: [...new Set(required)] };
 }
@@ -258,7 +270,9 @@ function maxResultsOf(options: IndexSearchOptions | undefined): number {
 function satisfiesRequired(tool: AnalyzedTool, required: readonly string[]): boolean {
   return required.every((word) => {
     const stemmed = stem(word);
-    return tool.name.stems.includes(stemmed) || tool.name.words.some((w) => w.includes(word));
+    // The whole name as well as its words: "+mcp" and "+mcp__slack" hold "mcp", which an MCP
+    // tool's words leave out.
+    return tool.name.stems.includes(stemmed) || tool.name.words.some((w) => w.includes(word)) || tool.tool.name.toLowerCase().includes(word);
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeQuery, createToolIndex, type SearchableTool } from './tool_index.ts';
+import { analyzeQuery, createToolIndex, MAX_QUERY_TERMS, type SearchableTool } from './tool_index.ts';
 
 const catalogue: SearchableTool[] = [
   { name: 'Read', description: 'Reads a file from the local filesystem.', searchHint: 'open view file contents' },
@@ -35,6 +35,31 @@ describe('createToolIndex', () => {
     const hits = index.search('+github send');
     expect(hits.map((h) => h.name)).toEqual(['mcp__github__send_invite', 'mcp__github__create_issue']);
     expect(index.search('+jira send')).toEqual([]);
+  });
+
+  test('a +word may be written with the mcp__ prefix of the name, which MCP name words leave out', () => {
+    expect(index.search('+mcp__slack send').map((h) => h.name)).toEqual(['mcp__slack__send_message', 'mcp__slack__list_channels']);
+    expect(index.search('+mcp send').map((h) => h.name).sort()).toEqual(['mcp__github__send_invite', 'mcp__slack__send_message']);
+    expect(index.search('+Slack_Send').map((h) => h.name)).toEqual(['mcp__slack__send_message']);
+  });
+
+  test('regular-expression characters, unicode, a huge query and stopwords find nothing or the right tool, never throw', () => {
+    expect(index.search('.*+?^${}()|[]\\ (a+)+$')).toEqual([]);
+    expect(index.search('🌦️ 天气 погода')).toEqual([]);
+    expect(index.search('the of and to')).toEqual([]);
+    expect(index.search('\u0000slack\u0000send')[0]?.name).toBe('mcp__slack__send_message');
+    expect(index.search('jupyter '.repeat(200_000))[0]?.name).toBe('NotebookEdit');
+    expect(index.search('x'.repeat(100_000))).toEqual([]);
+  });
+
+  test('a search gives the same ranking the first time and after other searches have warmed the index', () => {
+    const queries = ['slack send message', 'read a file', 'github issue invite', 'fetch url markdown', 'jupyter notebook cell'];
+    const fresh = queries.map((q) => createToolIndex(catalogue).search(q, { maxResults: 8 }));
+    const warm = createToolIndex(catalogue);
+    for (let round = 0; round < 3; round++) {
+      for (const q of [...queries].reverse()) warm.search(q);
+    }
+    expect(queries.map((q) => warm.search(q, { maxResults: 8 }))).toEqual(fresh);
   });
 
   test('plural and verb forms match (light stemming), and a part of a name word counts', () => {
@@ -78,6 +103,14 @@ describe('analyzeQuery', () => {
     expect(analyzeQuery('+slack send messages')).toEqual({ text: 'slack send messages', terms: ['slack', 'send', 'messag'], required: ['slack'] });
     expect(analyzeQuery('+')).toBeUndefined();
     expect(analyzeQuery('the')).toBeUndefined();
+  });
+
+  test('analyzeQuery keeps the required words and the first MAX_QUERY_TERMS distinct words of a long request', () => {
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}x`);
+    const parsed = analyzeQuery(`+slack ${words.join(' ')}`)!;
+    expect(parsed.terms).toHaveLength(MAX_QUERY_TERMS);
+    expect(parsed.terms.slice(0, 3)).toEqual(['slack', 'word0x', 'word1x']);
+    expect(parsed.required).toEqual(['slack']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { buildTool, closestNames, toolInputJsonSchema, type AnyTool, type CatalogEntry, type JsonSchema, type ToolContext, type ToolDefinition } from '@toolshed/core';
 import { MAX_RESULTS_LIMIT, TOOL_SEARCH_JSON_SCHEMA, toolSearchInputSchema, type ToolSearchInput } from './_input_schema.ts';
 import { TOOL_SEARCH_NAME } from './deferral_policy.ts';
-import { createToolIndex, type AsyncToolRanker, type SearchableTool, type ToolRanker, type ToolSearchHit } from './tool_index.ts';
+import { analyzeQuery, createToolIndex, type AsyncToolRanker, type SearchableTool, type ToolRanker, type ToolSearchHit } from './tool_index.ts';
 
 /** Options of {@linkcode createToolSearchTool}. */
 export interface ToolSearchToolOptions {
@@ -98,7 +98,9 @@ function searchable(ctx: ToolContext): CatalogEntry[] {
 }
 
 async function selectTools(query: string, list: string, ctx: ToolContext): Promise<ToolSearchOutput> {
-  const names = [...new Set(list.split(',').map((n) => n.trim()).filter(Boolean))];
+  // Commas, and spaces too: no tool name holds a space (the providers forbid it), and a model
+  // that writes "select:Read Edit" means two tools.
+  const names = [...new Set(list.split(/[\s,]+/).filter(Boolean))];
   const out = emptyOutput(query, 'select', searchable(ctx).length);
   const wanted: CatalogEntry[] = [];
   const all = ctx.tools.list();
@@ -129,6 +131,11 @@ async function searchTools(query: string, maxResults: number, ctx: ToolContext, 
   const out = emptyOutput(query, 'search', entries.length);
   if (entries.length === 0) {
     out.hint = 'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
+    return out;
+  }
+  if (!analyzeQuery(query)) {
+    // Stopwords, punctuation or symbols only: a ranking would come back empty without saying why.
+    out.hint = `${quoted(query)} has no word to search for (only stopwords, punctuation or symbols). Use words that name what the tool does ("send slack message"), or load by name with "select:<name>".`;
     return out;
   }
   const hits = await cache.search(entries, query, Math.min(maxResults, MAX_RESULTS_LIMIT));
@@ -209,10 +216,15 @@ function searchableOf(entry: CatalogEntry): SearchableTool {
   };
 }
 
+/** A query in quotes for the model, cut short: echoing a huge query back would cost its tokens twice. */
+function quoted(query: string): string {
+  return JSON.stringify(query.length > 200 ? `${query.slice(0, 200)}…` : query);
+}
+
 /** The text the model reads. */
 function formatOutput(out: ToolSearchOutput): string {
   const lines: string[] = [];
-  const what = out.kind === 'select' ? `for ${JSON.stringify(out.query)}` : `matching ${JSON.stringify(out.query)}`;
+  const what = out.kind === 'select' ? `for ${quoted(out.query)}` : `matching ${quoted(out.query)}`;
   if (out.tools.length) {
     const loaded = out.loaded.length ? `Loaded ${out.loaded.join(', ')}` : '';
     const already = out.alreadyLoaded.length ? `${loaded ? '; ' : ''}${out.alreadyLoaded.join(', ')} ${out.alreadyLoaded.length > 1 ? 'were' : 'was'} loaded already` : '';
@@ -223,7 +235,7 @@ function formatOutput(out: ToolSearchOutput): string {
     }
     lines.push('</functions>');
   } else if (out.kind === 'search') {
-    lines.push(`No deferred tool matches ${JSON.stringify(out.query)} (searched ${out.searched} deferred tool${out.searched === 1 ? '' : 's'}).`);
+    lines.push(`No deferred tool matches ${quoted(out.query)} (searched ${out.searched} deferred tool${out.searched === 1 ? '' : 's'}).`);
   } else if (!out.alreadyAvailable.length) {
     lines.push(`No tool was loaded ${what}.`);
   }
@@ -231,7 +243,7 @@ function formatOutput(out: ToolSearchOutput): string {
     lines.push(`${out.alreadyAvailable.join(', ')} ${out.alreadyAvailable.length > 1 ? 'are' : 'is'} not deferred: already in your tool list, call ${out.alreadyAvailable.length > 1 ? 'them' : 'it'} directly.`);
   }
   for (const miss of out.notFound) {
-    lines.push(`No tool is named "${miss.name}".${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
+    lines.push(`No tool is named ${quoted(miss.name)}.${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
   }
   if (out.failed.length) lines.push(`Could not load ${out.failed.join(', ')}: the code of ${out.failed.length > 1 ? 'their families' : 'its family'} failed to import (see the session's notices).`);
   if (out.hint) lines.push(out.hint);

@@ -1,0 +1,57 @@
+/** What {@linkcode groupedNoticeText} needs of a deferred tool (a subset of core's `CatalogEntry`). */
+export interface NoticeEntry {
+  name: string;
+  family: string;
+  isMcp: boolean;
+}
+
+/**
+ * A proposal for core's `deferredNoticeText` at scale, measured by the token suite: the same
+ * notice, but names that share a `<prefix>__` (an MCP server's `mcp__<server>__`, an API's
+ * `<api>__`) are written once per prefix in brace form, `mcp__github__{create_issue, send_invite}`,
+ * so a catalogue of hundreds of API tools does not repeat each API's name for every endpoint.
+ * Every full name can still be read off the text for `select:`.
+ *
+ * @param deferred The deferred, not yet loaded, tools.
+ * @returns The notice, or '' when nothing is deferred.
+ *
+ * @example
+ * ```ts
+ * groupedNoticeText([
+ *   { name: 'mcp__github__create_issue', family: 'mcp', isMcp: true },
+ *   { name: 'mcp__github__send_invite', family: 'mcp', isMcp: true },
+ * ]); // "…\n- MCP server github: mcp__github__{create_issue, send_invite}"
+ * ```
+ */
+export function groupedNoticeText(deferred: readonly NoticeEntry[]): string {
+  if (deferred.length === 0) return '';
+  const groups = new Map<string, string[]>();
+  for (const entry of deferred) {
+    const group = entry.isMcp ? `MCP server ${entry.name.split('__')[1] ?? entry.family}` : entry.family;
+    groups.set(group, [...(groups.get(group) ?? []), entry.name]);
+  }
+  const lines = [...groups].map(([group, names]) => `- ${group}: ${braced(names)}`);
+  return [
+    'These tools are available but not loaded yet; their definitions are not in your tool list.',
+    'To use one, first call ToolSearch with `select:<name>[,<name>...]` (or a keyword query), then call the tool.',
+    // Said only where it is used: a short list pays nothing for it.
+    ...(lines.some((l) => l.includes('__{')) ? ['Names that share a prefix are written once per prefix: `api__{a, b}` stands for `api__a` and `api__b`.'] : []),
+    ...lines,
+  ].join('\n');
+}
+
+/** Names in order, those sharing a `…__` prefix with another name folded into one brace group. */
+function braced(names: readonly string[]): string {
+  const byPrefix = new Map<string, string[]>();
+  for (const name of names) {
+    const at = name.lastIndexOf('__');
+    const prefix = at > 0 ? name.slice(0, at + 2) : '';
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), name]);
+  }
+  const parts: string[] = [];
+  for (const [prefix, members] of byPrefix) {
+    if (!prefix || members.length === 1) parts.push(...members);
+    else parts.push(`${prefix}{${members.map((m) => m.slice(prefix.length)).join(', ')}}`);
+  }
+  return parts.join(', ');
+}
