@@ -4,7 +4,6 @@ import path from 'node:path';
 import { contentToText, createSession, defineFamily, type Family, type Session } from '@toolshed/core';
 import { toolSearch, type DeferralMode } from '@toolshed/toolsearch';
 import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
-import { groupedNoticeText } from './_tokens_grouped_notice.ts';
 import { loadStableToolBench } from './_search_stabletoolbench.ts';
 import { loadBuiltinFamilies } from './_tokens_builtin_families.ts';
 import { createTokenCounters, type TokenCounter } from './_tokens_count.ts';
@@ -31,7 +30,7 @@ interface ScenarioResult {
   /** `toolsFor('anthropic')` with every definition. */
   allLoaded: Counts;
   /** Per deferral mode: the request (tools + notice), what was deferred, the share saved. */
-  modes: Record<string, { deferredTools: number; request: Counts; toolsOnly: Counts; notice: Counts; savedPercent: Counts; proposedGroupedNotice: { notice: Counts; savedPercent: Counts } }>;
+  modes: Record<string, { deferredTools: number; request: Counts; toolsOnly: Counts; notice: Counts; savedPercent: Counts }>;
   /** After one ToolSearch that loads `searchResults` tools (mode `always`). */
   afterSearch: { query: string; loaded: string[]; request: Counts; savedPercent: Counts; searchResult: Counts } | undefined;
 }
@@ -146,15 +145,12 @@ async function measure(dir: string, families: readonly Family[], query: string, 
       const toolsOnly = count(JSON.stringify(session.toolsFor('anthropic')));
       const notice = count(session.deferredNotice());
       const request = sum(toolsOnly, notice);
-      // The notice as proposed for core (names sharing a prefix written once), for comparison.
-      const grouped = count(groupedNoticeText(session.catalog().filter((e) => e.deferred && !e.loaded)));
       result.modes[mode] = {
         deferredTools: session.catalog().filter((e) => e.deferred).length,
         request,
         toolsOnly,
         notice,
         savedPercent: saved(request, allLoaded),
-        proposedGroupedNotice: { notice: grouped, savedPercent: saved(sum(toolsOnly, grouped), allLoaded) },
       };
       if (mode === 'always' && result.modes[mode]!.deferredTools > 0) {
         const [found] = await session.run([{ type: 'tool_use', id: 'search_1', name: 'ToolSearch', input: { query, max_results: params.searchResults } }]);

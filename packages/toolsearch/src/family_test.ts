@@ -80,8 +80,8 @@ describe('deferral in a session', () => {
     expect(names(session)).toEqual(['Edit', 'Pinned', 'Read', 'ToolSearch']);
     const notice = session.deferredNotice();
     expect(notice).toContain('- basic: NotebookEdit');
-    expect(notice).toContain('- MCP server slack: mcp__slack__list_channels, mcp__slack__send_message');
-    expect(notice).toContain('- MCP server github: mcp__github__create_issue, mcp__github__send_invite');
+    expect(notice).toContain('- MCP server slack: mcp__slack__{list_channels, send_message}');
+    expect(notice).toContain('- MCP server github: mcp__github__{create_issue, send_invite}');
     expect(notice).toMatch(/ToolSearch with `select:/);
   });
 

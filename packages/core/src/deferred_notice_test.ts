@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { groupedNoticeText } from './_tokens_grouped_notice.ts';
+import { deferredNoticeText } from './deferred_notice.ts';
 
-test('groupedNoticeText folds names that share a prefix into braces and keeps lone names whole', () => {
-  const text = groupedNoticeText([
+test('deferredNoticeText groups by family or MCP server, folds names that share a prefix into braces and keeps lone names whole', () => {
+  const text = deferredNoticeText([
     { name: 'mcp__github__create_issue', family: 'mcp', isMcp: true },
     { name: 'mcp__github__send_invite', family: 'mcp', isMcp: true },
     { name: 'mcp__slack__post', family: 'mcp', isMcp: true },
@@ -17,7 +17,7 @@ test('groupedNoticeText folds names that share a prefix into braces and keeps lo
     '- apis: OpenWeather__{current, forecast}, Lone__one',
     '- fs: NotebookEdit',
   ]);
-  expect(groupedNoticeText([])).toBe('');
+  expect(deferredNoticeText([])).toBe('');
   // Without a brace group the notice does not explain braces.
-  expect(groupedNoticeText([{ name: 'Read', family: 'fs', isMcp: false }]).split('\n')).toHaveLength(3);
+  expect(deferredNoticeText([{ name: 'Read', family: 'fs', isMcp: false }]).split('\n')).toHaveLength(3);
 });
