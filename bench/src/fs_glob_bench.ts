@@ -24,12 +24,17 @@ const TASK_FG_STATS = 'fast-glob directly + stats (no .gitignore)';
 const TASK_RG = 'rg --files directly';
 const TASK_GLOB_RG = 'Glob (ripgrep engine)';
 const TASK_GLOB_JS = 'Glob (JS engine)';
+const TASK_GLOB_DENY = 'Glob (JS engine, 3 deny rules)';
+
+/** Deny rules of the kinds users write (a file, a folder, a glob); none matches a file of the tree, so results agree. */
+const DENY_RULES = ['Read(./.env)', 'Read(./secrets/**)', 'Read(**/*.pem)'];
 
 /**
  * Glob's cost: the Glob tool through a session, with the JS walker (its default) and with
  * ripgrep's file walk (both honour .gitignore and sort newest first), against fast-glob run
  * directly (which does not read .gitignore), with and without the mtimes a sort needs, and
- * `rg --files`, on the same generated tree.
+ * `rg --files`, on the same generated tree; and Glob with three deny rules, which it checks every
+ * file found against.
  *
  * @example
  * ```ts
@@ -54,7 +59,9 @@ async function runFsGlob(options: SuiteRunOptions<FsGlobParams>): Promise<SuiteO
   try {
     const rgSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'ripgrep' })] });
     const jsSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'js' })] });
-    sessions.push(rgSession, jsSession);
+    // Glob leaves out what a deny rule covers: this session measures that check on every file found.
+    const denySession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'js' })], permissions: { deny: DENY_RULES } });
+    sessions.push(rgSession, jsSession, denySession);
     let seq = 0;
     const pattern = '**/*.ts';
     const glob = (): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'Glob', input: { pattern } });
@@ -64,7 +71,7 @@ async function runFsGlob(options: SuiteRunOptions<FsGlobParams>): Promise<SuiteO
     const expectedTs = tree.files.filter((f) => f.endsWith('.ts')).length;
     const fgCount = (await fastGlob()).length;
     if (fgCount !== expectedTs + tree.ignoredFiles) failures.push(`fast-glob found ${fgCount} files, expected ${expectedTs + tree.ignoredFiles} (it does not read .gitignore)`);
-    for (const [label, session] of [['ripgrep', rgSession], ['js', jsSession]] as const) {
+    for (const [label, session] of [['ripgrep', rgSession], ['js', jsSession], ['js, deny rules', denySession]] as const) {
       const [result] = await session.run([glob()]);
       const text = result ? contentToText(result.content) : '';
       const m = /showing the 100 newest of (\d+) files/.exec(text);
@@ -80,7 +87,8 @@ async function runFsGlob(options: SuiteRunOptions<FsGlobParams>): Promise<SuiteO
       .add(TASK_FG_STATS, () => fg(pattern, { cwd: tree.dir, dot: true, ignore: ['**/.git/**'], stats: true }), { async: true })
       .add(TASK_RG, () => rgDirect(['--files', '--hidden', '--no-require-git', '--glob', '!.git', '--glob', '*.ts'], tree.dir), { async: true })
       .add(TASK_GLOB_RG, () => rgSession.run([glob()]), { async: true })
-      .add(TASK_GLOB_JS, () => jsSession.run([glob()]), { async: true });
+      .add(TASK_GLOB_JS, () => jsSession.run([glob()]), { async: true })
+      .add(TASK_GLOB_DENY, () => denySession.run([glob()]), { async: true });
     const rows = (await bench.run()).map((task) => taskRow(task));
     return { results: rows, summary: summarize(rows, tree), failures };
   } finally {
@@ -111,5 +119,8 @@ function summarize(rows: readonly ResultRow[], tree: SearchTree): Record<string,
     globRgOverFastGlob: r(mean(TASK_GLOB_RG) / mean(TASK_FG)),
     // The JS walk against ripgrep's walk inside Glob: below 1, the JS walker is faster (why it is the default).
     globJsOverGlobRg: r(mean(TASK_GLOB_JS) / mean(TASK_GLOB_RG)),
+    globDenyMeanMs: r(mean(TASK_GLOB_DENY)),
+    // What checking every file found against three deny rules costs (1 = nothing).
+    denyRulesOverGlobJs: r(mean(TASK_GLOB_DENY) / mean(TASK_GLOB_JS)),
   };
 }

@@ -33,22 +33,140 @@ export function checkReadFirst(cache: FileStateCache, key: string, bytes: Uint8A
   return { ok: true, partial: check.status === 'partial', entry };
 }
 
+/** The lines of a file the model has seen, 1-based and inclusive. */
+export interface LineRange {
+  from: number;
+  to: number;
+}
+
 /**
  * Records in the cache what a write left on disk, so a following Edit needs no new Read. The
- * entry has no range: Read's "unchanged" stub answers only repeats of a Read, and the model
- * has not seen the whole new file.
+ * entry has no Read behind it, so Read's "unchanged" stub never answers from it. When the
+ * model had seen only `seen` lines of the file before the write, the entry stays partial over
+ * those lines: an edit inside a partial read must not unlock the lines never read.
  *
  * @param cache The session's file-state cache.
  * @param key The canonical path.
  * @param bytes What was written.
  * @param text The text that was written.
  * @param st The file's stat after the write.
+ * @param seen The lines the model has seen of the new text, when not all of them.
  *
  * @example
  * ```ts
  * recordWrite(ctx.fileState, key, bytes, text, await stat(key));
  * ```
  */
-export function recordWrite(cache: FileStateCache, key: string, bytes: Uint8Array, text: string, st: Stats): void {
-  cache.record(key, { contentHash: hashContent(bytes), mtimeMs: st.mtimeMs, size: st.size, partial: false, content: text });
+export function recordWrite(cache: FileStateCache, key: string, bytes: Uint8Array, text: string, st: Stats, seen?: LineRange): void {
+  const base = { contentHash: hashContent(bytes), mtimeMs: st.mtimeMs, size: st.size };
+  if (seen === undefined) {
+    cache.record(key, { ...base, partial: false, content: text });
+    return;
+  }
+  cache.record(key, { ...base, partial: true, offset: seen.from, limit: Math.max(0, seen.to - seen.from + 1) });
+}
+
+/** What one Read showed of a text file (or of a notebook, counted in cells). */
+export interface ReadShown {
+  contentHash: string;
+  mtimeMs: number;
+  size: number;
+  /** The first line shown (1-based). */
+  start: number;
+  /** How many lines were shown. */
+  shown: number;
+  /** Lines in the whole file. */
+  total: number;
+  /** The whole text, when it was read whole (kept for diffs). */
+  text?: string | undefined;
+}
+
+interface ReadMark {
+  seq: number;
+  start: number;
+  shown: number;
+  contentHash: string;
+}
+
+// What each Read showed, per session cache: the "unchanged" stub answers only a repeat of a Read
+// whose result the model already had when it asked again (not a sibling in the same parallel
+// batch), and never from an entry that an Edit or Write recorded.
+const marks = new WeakMap<FileStateCache, Map<string, ReadMark>>();
+let sequence = 0;
+
+/**
+ * A ticket taken when a Read starts; a read recorded after it was not visible to the model when
+ * it asked for this one.
+ *
+ * @returns A number that grows with every ticket and every recorded read.
+ *
+ * @example
+ * ```ts
+ * const ticket = readTicket();
+ * // … read the file …
+ * if (isRepeatRead(ctx.fileState, key, shown, ticket)) return stub;
+ * ```
+ */
+export function readTicket(): number {
+  return ++sequence;
+}
+
+/**
+ * Whether a Read would show exactly what an earlier, finished Read of this session showed: the
+ * same lines of the same content, recorded before this Read started, and the cache still
+ * holding that content (an integrator may clear it, after compacting the conversation say).
+ *
+ * @param cache The session's file-state cache.
+ * @param key The canonical path.
+ * @param shown What this Read would show.
+ * @param ticket From {@linkcode readTicket}, taken when this Read started.
+ * @returns True when a short "unchanged" stub may answer instead.
+ *
+ * @example
+ * ```ts
+ * if (isRepeatRead(ctx.fileState, key, { contentHash, start: 1, shown: 40 }, ticket)) return { type: 'unchanged' };
+ * ```
+ */
+export function isRepeatRead(cache: FileStateCache, key: string, shown: Pick<ReadShown, 'contentHash' | 'start' | 'shown'>, ticket: number): boolean {
+  const mark = marks.get(cache)?.get(key);
+  if (!mark || mark.seq > ticket) return false;
+  if (mark.start !== shown.start || mark.shown !== shown.shown || mark.contentHash !== shown.contentHash) return false;
+  return cache.get(key)?.contentHash === shown.contentHash;
+}
+
+/**
+ * Records a Read in the cache. Reads of one unchanged file add up: a range that overlaps or
+ * touches the lines read before widens them (all lines read make a full read), and a full read
+ * stays full when a part is read again; a range apart from the earlier one replaces it.
+ *
+ * @param cache The session's file-state cache.
+ * @param key The canonical path.
+ * @param read What was shown.
+ *
+ * @example
+ * ```ts
+ * recordRead(ctx.fileState, key, { contentHash, mtimeMs, size, start: 1, shown: 40, total: 40, text });
+ * ```
+ */
+export function recordRead(cache: FileStateCache, key: string, read: ReadShown): void {
+  let from = read.start;
+  let to = read.start + read.shown - 1;
+  const before = cache.get(key);
+  if (before !== undefined && before.contentHash === read.contentHash) {
+    const was = before.partial ? { from: before.offset ?? 1, to: (before.offset ?? 1) + (before.limit ?? 0) - 1 } : { from: 1, to: read.total };
+    if (was.from <= to + 1 && from <= was.to + 1) {
+      from = Math.min(from, was.from);
+      to = Math.max(to, was.to);
+    }
+  }
+  const whole = from <= 1 && to >= read.total;
+  const base = { contentHash: read.contentHash, mtimeMs: read.mtimeMs, size: read.size };
+  if (whole) {
+    cache.record(key, { ...base, partial: false, offset: 1, limit: read.total, ...(read.text !== undefined ? { content: read.text } : {}) });
+  } else {
+    cache.record(key, { ...base, partial: true, offset: from, limit: to - from + 1 });
+  }
+  let perCache = marks.get(cache);
+  if (!perCache) marks.set(cache, (perCache = new Map()));
+  perCache.set(key, { seq: ++sequence, start: read.start, shown: read.shown, contentHash: read.contentHash });
 }

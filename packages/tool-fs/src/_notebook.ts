@@ -102,41 +102,64 @@ export function findCell(nb: Notebook, cellId: string): number {
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 const MAX_OUTPUT_CHARS = 10_000;
 
+/** Options of {@linkcode renderNotebook}. */
+export interface RenderNotebookOptions {
+  /** The first cell to show, 0-based. @default 0 */
+  start?: number;
+  /** How many cells to show at most. @default all */
+  limit?: number;
+  /** Characters of text (sources and outputs) after which no further cell is shown; the first cell always is. @default Infinity */
+  maxChars?: number;
+}
+
 /**
  * Renders a notebook for Read: each cell with its id, type and source, then its outputs as text,
  * and images in outputs as image blocks.
  *
  * @param nb The notebook.
- * @returns The content blocks.
+ * @param options Which cells, and the cap on their text.
+ * @returns The content blocks and how many cells they show.
  *
  * @example
  * ```ts
- * renderNotebook(nb)[0]; // { type: 'text', text: '<cell id="a1" type="code" index="0">\nprint(1)\n</cell>…' }
+ * renderNotebook(nb).blocks[0]; // { type: 'text', text: '<cell id="a1" type="code" index="0">\nprint(1)\n</cell>…' }
  * ```
  */
-export function renderNotebook(nb: Notebook): ContentBlock[] {
+export function renderNotebook(nb: Notebook, options: RenderNotebookOptions = {}): { blocks: ContentBlock[]; shown: number } {
+  const start = options.start ?? 0;
+  const end = Math.min(nb.cells.length, start + (options.limit ?? nb.cells.length));
+  const maxChars = options.maxChars ?? Infinity;
   const blocks: ContentBlock[] = [];
   let text = '';
+  let chars = 0;
+  let shown = 0;
   const flush = () => {
     if (text) blocks.push({ type: 'text', text });
     text = '';
   };
-  nb.cells.forEach((cell, index) => {
+  for (let index = start; index < end; index++) {
+    const cell = nb.cells[index]!;
     const id = cell.id ?? `cell-${index}`;
-    text += `<cell id="${id}" type="${cell.cell_type}" index="${index}">\n${joinSource(cell.source)}\n</cell>\n`;
+    let part = `<cell id="${id}" type="${cell.cell_type}" index="${index}">\n${joinSource(cell.source)}\n</cell>\n`;
+    const images: ImageBlock[] = [];
     for (const output of cell.outputs ?? []) {
       const rendered = outputText(output);
-      if (rendered) text += `<output of="${id}">\n${clip(rendered)}\n</output>\n`;
+      if (rendered) part += `<output of="${id}">\n${clip(rendered)}\n</output>\n`;
       const image = outputImage(output);
-      if (image) {
-        flush();
-        blocks.push(image);
-      }
+      if (image) images.push(image);
     }
-  });
+    if (shown > 0 && chars + part.length > maxChars) break;
+    chars += part.length;
+    shown++;
+    text += part;
+    if (images.length > 0) {
+      flush();
+      blocks.push(...images);
+    }
+  }
   flush();
-  if (blocks.length === 0) blocks.push({ type: 'text', text: '(the notebook has no cells)' });
-  return blocks;
+  if (blocks.length === 0) blocks.push({ type: 'text', text: nb.cells.length === 0 ? '(the notebook has no cells)' : '(no cells in the range asked for)' });
+  return { blocks, shown };
 }
 
 function outputText(output: NotebookOutput): string {

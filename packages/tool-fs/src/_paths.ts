@@ -1,7 +1,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { closestNames, resolvePath } from '@toolshed/core';
+import { closestNames, isPathInside, realWorkingDirectories, resolvePath, type ToolContext } from '@toolshed/core';
 
 /**
  * Resolves a path a model gave against the session's working directory (`~` against home).
@@ -39,6 +39,26 @@ export async function canonicalPath(abs: string): Promise<string> {
     if (parent === abs) return abs;
     return path.join(await canonicalPath(parent), path.basename(abs));
   }
+}
+
+/**
+ * The `Edit(...)` rule that names one file as the model gave it, in Claude Code's rule syntax:
+ * `//abs` for an absolute path (a single `/` would be relative to the settings file), `~/…` as
+ * is, `./rel` for a path relative to the working directory.
+ *
+ * @param given The path as the model gave it.
+ * @returns The rule, for permission suggestions.
+ *
+ * @example
+ * ```ts
+ * editRuleFor('/repo/a.ts'); // 'Edit(//repo/a.ts)'
+ * editRuleFor('src/a.ts');   // 'Edit(./src/a.ts)'
+ * ```
+ */
+export function editRuleFor(given: string): string {
+  if (given.startsWith('~/')) return `Edit(${path.posix.normalize(given)})`;
+  if (path.isAbsolute(given)) return `Edit(/${path.normalize(given)})`;
+  return `Edit(./${path.normalize(given).replace(/^\.\//, '')})`;
 }
 
 // Paths that are devices or streams whatever they point to: reading them blocks or never ends.
@@ -87,11 +107,30 @@ export function specialKind(st: Stats): string | undefined {
 }
 
 /**
+ * Whether a path lies inside the session's working directories (symlinks resolved), where a
+ * tool may say what else is in a folder before the permission layer has looked at the call.
+ *
+ * @param abs An absolute path.
+ * @param ctx The call's context.
+ * @returns True inside a working directory.
+ *
+ * @example
+ * ```ts
+ * await insideWorkingDirectories('/repo/src/a.ts', ctx); // true for a session on /repo
+ * ```
+ */
+export async function insideWorkingDirectories(abs: string, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): Promise<boolean> {
+  const real = await canonicalPath(abs);
+  return realWorkingDirectories(ctx.permissions, ctx.cwd).some((dir) => isPathInside(real, dir));
+}
+
+/**
  * A one-line message for a missing file, with the near names in its folder ("did you mean")
  * or the first missing folder on the way.
  *
  * @param abs The absolute path that does not exist.
  * @param cwd The session's cwd, to say it when the path was relative.
+ * @param options `listNear: false` leaves the folder's names out (for a check that runs before permissions). @default { listNear: true }
  * @returns The message.
  *
  * @example
@@ -99,8 +138,9 @@ export function specialKind(st: Stats): string | undefined {
  * await missingFileMessage('/repo/src/mian.ts', '/repo'); // 'File does not exist: /repo/src/mian.ts. Did you mean /repo/src/main.ts?'
  * ```
  */
-export async function missingFileMessage(abs: string, cwd: string): Promise<string> {
+export async function missingFileMessage(abs: string, cwd: string, options: { listNear?: boolean } = {}): Promise<string> {
   const head = `File does not exist: ${abs}.`;
+  if (options.listNear === false) return `${head} The session's working directory is ${cwd}.`;
   const dir = path.dirname(abs);
   let names: string[];
   try {

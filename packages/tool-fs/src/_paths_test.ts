@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { canonicalPath, deviceByName, missingFileMessage, toAbsolute } from './_paths.ts';
+import { canonicalPath, deviceByName, editRuleFor, missingFileMessage, toAbsolute } from './_paths.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -45,5 +45,14 @@ describe('toAbsolute and missingFileMessage', () => {
     expect(await missingFileMessage(path.join(dir, 'index.js'), dir)).toContain(`Did you mean ${path.join(dir, 'index.ts')}?`);
     expect(await missingFileMessage(path.join(dir, 'readme.md'), dir)).toContain(path.join(dir, 'README.md'));
     expect(await missingFileMessage(path.join(dir, 'zzz.bin'), dir)).toContain(`The session's working directory is ${dir}`);
+  });
+});
+
+describe('editRuleFor', () => {
+  test('an absolute path gets the // form, home and relative paths their own', () => {
+    expect(editRuleFor('/repo/src/a.ts')).toBe('Edit(//repo/src/a.ts)');
+    expect(editRuleFor('~/notes/x.md')).toBe('Edit(~/notes/x.md)');
+    expect(editRuleFor('./src/../src/a.ts')).toBe('Edit(./src/a.ts)');
+    expect(editRuleFor('src/a.ts')).toBe('Edit(./src/a.ts)');
   });
 });

@@ -22,9 +22,11 @@ export interface WalkOptions {
 }
 
 interface Rules {
-  /** The folder the rules are relative to, from the walk's root (`''` for the root, `..`-prefixed for parents). */
+  /** The folder the rules are relative to, from the walk's root (`''` for the root, `^`-prefixed for parents: see {@linkcode parentRules}). */
   base: string;
   ig: Ignore;
+  /** For a parent's rules: they ignore the walk's root itself. */
+  rootIgnored?: boolean;
 }
 
 /**
@@ -102,14 +104,19 @@ async function parentRules(root: string): Promise<Rules[]> {
     if (found) rules.unshift({ base: path.relative(parent, root).split(path.sep).join('/'), ig: found.ig });
   }
   // For a parent, `base` holds the walk root's path relative to that parent (a prefix to add).
-  return rules.map((r) => ({ ...r, base: `^${r.base}` }));
+  // ripgrep matches each path against a parent's rules on its own, not through its folders, so a
+  // root inside an ignored folder (`path: "node_modules/x"`) is searched, as the model asked.
+  return rules.map((r) => ({ ...r, base: `^${r.base}`, rootIgnored: r.ig.test(`${r.base}/`).ignored }));
 }
 
 function isIgnored(rules: readonly Rules[], rel: string, dir: boolean): boolean {
   let ignored = false;
-  for (const { base, ig } of rules) {
+  for (const { base, ig, rootIgnored } of rules) {
     let local: string;
-    if (base.startsWith('^')) local = `${base.slice(1)}/${rel}`;
+    // `ignore` answers for a path under an ignored folder with that folder's verdict; by the name
+    // alone, the rules without a slash (`*.log`, `node_modules`) still apply, as in ripgrep.
+    if (rootIgnored) local = rel.slice(rel.lastIndexOf('/') + 1);
+    else if (base.startsWith('^')) local = `${base.slice(1)}/${rel}`;
     else if (base === '') local = rel;
     else if (rel.startsWith(`${base}/`)) local = rel.slice(base.length + 1);
     else continue;

@@ -52,6 +52,18 @@ describe('walkFiles', () => {
     expect(await rgFiles(path.join(dir, 'inner'))).toEqual(['kept.txt']);
   });
 
+  test('a root inside an ignored folder is listed, as ripgrep lists it, with the name-only rules above still applied', async () => {
+    await put('.gitignore', 'node_modules\n*.log\n');
+    await put('node_modules/pkg/index.js');
+    await put('node_modules/pkg/lib/util.js');
+    await put('node_modules/pkg/debug.log');
+    await put('node_modules/pkg/node_modules/dep/x.js');
+    const root = path.join(dir, 'node_modules', 'pkg');
+    const files = (await walkFiles(root)).sort();
+    expect(files).toEqual(['index.js', 'lib/util.js']);
+    expect(files).toEqual(await rgFiles(root));
+  });
+
   test('globs override as rg --glob does: a positive glob includes an ignored file, a negative one excludes', async () => {
     await put('.gitignore', 'secret.ts\nbuild/\n');
     await put('secret.ts');

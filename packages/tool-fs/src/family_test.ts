@@ -162,4 +162,27 @@ describe('permission rules on paths', () => {
       await bench.cleanup();
     }
   });
+
+  test('the rule a denial suggests for an absolute path is one that allows that edit when added', async () => {
+    const asking = await makeBench({ permissions: { mode: 'default' } });
+    try {
+      const target = path.join(asking.dir, 'a.txt');
+      await writeFile(target, 'a\n');
+      await asking.call('Read', { file_path: target });
+      const denied = await asking.call('Edit', { file_path: target, old_string: 'a', new_string: 'A' });
+      expect(denied.isError).toBe(true);
+      const rule = /add "(Edit\([^"]+\))" to permissions\.allow/.exec(denied.text)?.[1];
+      expect(rule).toBe(`Edit(/${target})`);
+      const allowed = await makeBench({ permissions: { mode: 'default', allow: [rule!], additionalDirectories: [asking.dir] } });
+      try {
+        await allowed.call('Read', { file_path: target });
+        expect(await allowed.call('Edit', { file_path: target, old_string: 'a', new_string: 'A' })).toMatchObject({ isError: false });
+        expect(await readFile(target, 'utf8')).toBe('A\n');
+      } finally {
+        await allowed.cleanup();
+      }
+    } finally {
+      await asking.cleanup();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { applyReplacements, findReplacements, lineOf, noMatchMessage, straightenQuotes } from './_match.ts';
+import { applyReplacements, findReplacements, lineOf, linesOf, noMatchMessage, straightenQuotes } from './_match.ts';
 
 describe('findReplacements', () => {
   test('an exact match wins over the fallbacks', () => {
@@ -52,5 +52,13 @@ describe('helpers', () => {
     lines[31_001] = '  return 42;';
     const message = noMatchMessage(lines.join('\n'), 'function target() {\n  return 41;', '/big.ts');
     expect(message).toContain('The closest region is lines 31001-31002');
+  });
+});
+
+describe('linesOf', () => {
+  test('gives the same lines as lineOf for many indices, long lines and empty lines included', () => {
+    const text = ['', 'abc', 'x'.repeat(5000), '', 'tail'].join('\n');
+    const indices = [0, 1, 2, 3, 4, 5, 100, 4999, 5005, 5006, 5007, 5008, text.length - 1];
+    expect(linesOf(text, indices)).toEqual(indices.map((i) => lineOf(text, i)));
   });
 });

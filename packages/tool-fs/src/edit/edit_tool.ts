@@ -4,11 +4,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
 import { writeFileAtomic } from '../_atomic_write.ts';
-import { checkReadFirst, recordWrite } from '../_freshness.ts';
+import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
-import { canonicalPath, deviceByName, missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
+import { canonicalPath, deviceByName, editRuleFor, insideWorkingDirectories, missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
 import { decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
-import { applyReplacements, findReplacements, lineOf, noMatchMessage } from './_match.ts';
+import { applyReplacements, findReplacements, lineOf, linesOf, noMatchMessage } from './_match.ts';
 import { numberLines } from '../read/_text.ts';
 
 /** Input of {@linkcode editTool}: Claude Code's fields. */
@@ -36,7 +36,7 @@ const MAX_EDIT_BYTES = 256 * 1024 * 1024;
 
 const DESCRIPTION = `Performs an exact string replacement in a file.
 
-- Read the file first in this session: Edit refuses a file you have not read, or that changed on disk since you read it (then Read it again). After reading only part of a long file (offset/limit), you can edit within the lines you read.
+- Read the file first in this session: Edit refuses a file you have not read, or that changed on disk since you read it (then Read it again). After reading only part of a long file (offset/limit), you can edit within the lines you read (reads of neighbouring parts add up).
 - old_string must match the file exactly, including whitespace and indentation. Copy it from Read's output without the line-number prefix (spaces, the number, a tab).
 - old_string must occur exactly once, or set replace_all to true to change every occurrence (useful for renaming). If it occurs several times, include more surrounding lines to make it unique.
 - If old_string is not found, the error shows the closest region of the file and how it differs, so you can fix old_string.
@@ -58,6 +58,8 @@ type EditPlan =
     matchedBy: EditOutput['matchedBy'];
     firstLine: number;
     lastLine: number;
+    /** After a partial Read: the lines the model has seen of the new text. */
+    seen?: LineRange;
   };
 
 /**
@@ -79,7 +81,7 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   getToolUseSummary: (input) => input.file_path,
-  permissionSuggestions: (input) => [`Edit(${input.file_path.startsWith('/') ? '/' : './'}${input.file_path.replace(/^\.?\//, '')})`, 'Edit'],
+  permissionSuggestions: (input) => [editRuleFor(input.file_path), 'Edit'],
   resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     if (input.old_string === input.new_string) {
@@ -105,7 +107,7 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       const plan = await planEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
       const written = await writeFileAtomic(plan.abs, plan.newBytes, plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) });
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
+      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen);
       const lines = splitLines(plan.newText);
       const from = Math.max(1, plan.firstLine - 4);
       const to = Math.min(lines.length, plan.lastLine + 4, from + 59);
@@ -133,7 +135,11 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(`Cannot edit ${abs}: ${(e as Error).message}`);
-    if (input.old_string !== '') return fail(`${await missingFileMessage(abs, ctx.cwd)} To create a file, use Write, or Edit with an empty old_string.`);
+    if (input.old_string !== '') {
+      // This runs in validateInput, before permissions: name neighbours only inside the working directories.
+      const missing = await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx) });
+      return fail(`${missing} To create a file, use Write, or Edit with an empty old_string.`);
+    }
     const newBytes = Buffer.from(input.new_string, 'utf8');
     const lineCount = Math.max(1, splitLines(input.new_string).length);
     return { ok: true, abs, key, before: undefined, newText: input.new_string, newBytes, replacements: 1, matchedBy: 'create', firstLine: 1, lastLine: lineCount };
@@ -161,22 +167,37 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   }
   const first = match.replacements[0]!;
   const last = match.replacements[match.replacements.length - 1]!;
-  if (fresh.partial) {
-    const from = fresh.entry.offset ?? 1;
-    const to = from + (fresh.entry.limit ?? 0) - 1;
-    for (const r of match.replacements) {
-      const a = lineOf(text, r.index);
-      const b = lineOf(text, r.index + Math.max(0, r.length - 1));
-      if (a < from || b > to) {
-        return fail(`You read only lines ${from}-${to} of ${abs}, and old_string is at lines ${a}-${b}. Read that part of the file (offset=${Math.max(1, a - 20)}) before editing it.`);
-      }
-    }
-  }
   const newText = applyReplacements(text, match.replacements);
   const firstLine = lineOf(newText, first.index);
   const shift = match.replacements.slice(0, -1).reduce((sum, r) => sum + r.text.length - r.length, 0);
   const lastLine = lineOf(newText, last.index + shift + Math.max(0, last.text.length - 1));
-  return finish(abs, key, before, format, newText, match.replacements.length, match.how, firstLine, lastLine);
+  let seen: LineRange | undefined;
+  if (fresh.partial) {
+    const from = fresh.entry.offset ?? 1;
+    const to = from + (fresh.entry.limit ?? 0) - 1;
+    const outside: number[] = [];
+    const starts = linesOf(text, match.replacements.map((r) => r.index));
+    const ends = linesOf(text, match.replacements.map((r) => r.index + Math.max(0, r.length - 1)));
+    starts.forEach((a, k) => {
+      if (a < from || ends[k]! > to) outside.push(a);
+    });
+    if (outside.length > 0) {
+      const where = outside.length === 1 ? `line ${outside[0]}` : `lines ${outside.slice(0, 10).join(', ')}${outside.length > 10 ? ', …' : ''}`;
+      const which = match.replacements.length === 1 ? 'old_string is' : `${outside.length} of the ${match.replacements.length} occurrences of old_string are`;
+      return fail(`You have read only ${describeLines(from, to)} of ${abs}, and ${which} at ${where}, outside them. ` +
+        `Read that part first (Read with offset=${Math.max(1, outside[0]! - 20)} and limit=${Math.max(100, (outside[outside.length - 1]! - outside[0]!) + 41)}), then edit it.`);
+    }
+    const delta = splitLines(newText).length - splitLines(text).length;
+    seen = { from, to: Math.max(from - 1, to + delta) };
+  }
+  const plan = finish(abs, key, before, format, newText, match.replacements.length, match.how, firstLine, lastLine);
+  if (plan.ok && seen !== undefined) plan.seen = seen;
+  return plan;
+}
+
+function describeLines(from: number, to: number): string {
+  if (to < from) return 'none of the lines';
+  return from === to ? `line ${from}` : `lines ${from}-${to}`;
 }
 
 function finish(

@@ -69,8 +69,37 @@ describe('Edit read-first and staleness rules', () => {
     await bench.call('Read', { file_path: 'p.txt', offset: 1, limit: 10 });
     const outside = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 50\n', new_string: 'row fifty\n' });
     expect(outside.isError).toBe(true);
-    expect(outside.text).toContain('You read only lines 1-10');
-    expect(outside.text).toContain('lines 50-50');
+    expect(outside.text).toContain('You have read only lines 1-10');
+    expect(outside.text).toContain('at line 50, outside them');
+    expect(outside.text).toContain('Read with offset=30');
+  });
+
+  test('an Edit inside a partial Read does not unlock the lines never read', async () => {
+    await put('p.txt', Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await bench.call('Read', { file_path: 'p.txt', offset: 10, limit: 5 });
+    const inside = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 12\n', new_string: 'row 12a\nrow 12b\n' });
+    expect(inside.isError).toBe(false);
+    const before = await readFile(file('p.txt'));
+    const unseen = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 30\n', new_string: 'X\n' });
+    expect(unseen.isError).toBe(true);
+    // The read lines grew by the one the edit added: 10-15 now.
+    expect(unseen.text).toContain('You have read only lines 10-15');
+    expect(unseen.text).toContain('at line 31');
+    expect(await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 14\n', new_string: 'row fourteen\n' })).toMatchObject({ isError: false });
+    expect((await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 15\n', new_string: 'X\n' })).isError).toBe(true);
+    const all = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 4', new_string: 'R4', replace_all: true });
+    expect(all.text).toContain('of the 11 occurrences of old_string are at lines 4, 41, 42');
+    expect(await readFile(file('p.txt'), 'utf8')).toBe(before.toString('utf8').replace('row 14\n', 'row fourteen\n'));
+  });
+
+  test('Reads of neighbouring ranges add up, so an Edit may span both', async () => {
+    await put('p.txt', Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await bench.call('Read', { file_path: 'p.txt', offset: 1, limit: 20 });
+    await bench.call('Read', { file_path: 'p.txt', offset: 21, limit: 10 });
+    const across = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 20\nrow 21\n', new_string: 'rows 20-21\n' });
+    expect(across.isError).toBe(false);
+    const beyond = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 40\n', new_string: 'X\n' });
+    expect(beyond.text).toContain('You have read only lines 1-29');
   });
 
   test('two sessions editing one file: the second is refused as stale, no change is merged or lost', async () => {
@@ -132,6 +161,17 @@ describe('Edit matching', () => {
     expect(text).toContain('old_string occurs 3 times');
     expect(text).toContain('(lines 1, 3, 5)');
     expect(await readFile(file('m.ts'), 'utf8')).toBe('foo\nbar\nfoo\nbaz\nfoo\n');
+  });
+
+  test('Edit with 100 000 matches and no replace_all answers with the count (line numbers found in one pass)', async () => {
+    await put('many.txt', 'x = 1\n'.repeat(100_000));
+    await bench.call('Read', { file_path: 'many.txt', limit: 10 });
+    const { text, isError } = await bench.call('Edit', { file_path: 'many.txt', old_string: 'x = 1', new_string: 'y' });
+    expect(isError).toBe(true);
+    expect(text).toContain('old_string occurs 100000 times');
+    expect(text).toContain('(lines 1, 2, 3,');
+    const all = await bench.call('Edit', { file_path: 'many.txt', old_string: 'x = 1', new_string: 'y', replace_all: true });
+    expect(all.text).toContain('99990 of the 100000 occurrences of old_string are at lines 11, 12,');
   });
 
   test('Edit with replace_all replaces every occurrence', async () => {
@@ -297,5 +337,21 @@ describe('Edit creating files', () => {
     expect(isError).toBe(true);
     expect(text).toContain('File does not exist');
     expect(text).toContain('use Write');
+  });
+
+  test('a missing file suggests near names inside the working directory, but lists no folder outside it', async () => {
+    await put('ghost.ts', 'a\n');
+    const inside = await bench.call('Edit', { file_path: 'ghost.tsx', old_string: 'a', new_string: 'b' });
+    expect(inside.text).toContain(`Did you mean ${file('ghost.ts')}?`);
+    const outside = await makeBench();
+    try {
+      await writeFile(path.join(outside.dir, 'secret.txt'), 's\n');
+      const { text, isError } = await bench.call('Edit', { file_path: path.join(outside.dir, 'secret.tx'), old_string: 'a', new_string: 'b' });
+      expect(isError).toBe(true);
+      expect(text).toContain('File does not exist');
+      expect(text).not.toContain('secret.txt');
+    } finally {
+      await outside.cleanup();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { missingFileMessage, toAbsolute } from '../_paths.ts';
 import { runRipgrep } from '../_ripgrep.ts';
 import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
 import { walkFiles } from '../_walk.ts';
+import { deniedPathTest } from '../_denied_paths.ts';
 
 /** Input of {@linkcode globTool}: Claude Code's fields. */
 export const globInput = z.strictObject({
@@ -33,7 +34,7 @@ const DESCRIPTION = `Fast file pattern matching for any codebase size.
 
 - Supports glob patterns like "**/*.js" or "src/**/*.{ts,tsx}"; "*" stays within a folder, "**" crosses folders, so "*.ts" matches only at the top of the searched folder.
 - Returns matching file paths relative to the searched folder, most recently modified first, at most ${MAX_GLOB_RESULTS} (it says when there were more: then narrow the pattern or the path).
-- Files ignored by .gitignore (and .ignore) are left out, as is .git; hidden files are included.
+- Files ignored by .gitignore (and .ignore) are left out, as is .git, and so are files your permission rules deny reading; hidden files are included.
 - Use it to find files by name. To search file contents use Grep. For open-ended searches that need several rounds, run several searches in one turn; they run in parallel.`;
 
 /**
@@ -57,7 +58,8 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     getToolUseSummary: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
-    resources: (input, ctx) => [{ path: toAbsolute(input.path ?? '.', ctx.cwd), access: 'read' }],
+    // An absolute or upward pattern (`/etc/**`, `../x/*`) searches its own fixed folders: those are what is read.
+    resources: (input, ctx) => [{ path: globBase(toAbsolute(input.path ?? '.', ctx.cwd), input.pattern).base, access: 'read' }],
     validateInput(input) {
       try {
         globToRegExp(input.pattern);
@@ -81,10 +83,21 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
       const st = await stat(root).catch(() => undefined);
       if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd)).replace('File does not exist', 'Directory does not exist')}`);
       if (!st.isDirectory()) throw new Error(`path ${root} is a file, not a directory; give the folder to search in.`);
-      const data = await globFiles(root, input.pattern, engine, signal);
+      const exclude = deniedPathTest('Glob', globBase(root, input.pattern).base, ctx);
+      const data = await globFiles(root, input.pattern, { engine, signal, ...(exclude ? { exclude } : {}) });
       return { data };
     },
   });
+}
+
+/** Options of {@linkcode globFiles}. */
+export interface GlobFilesOptions {
+  /** ripgrep's file listing or the JS walker. @default { kind: 'js' } */
+  engine?: SearchEngine;
+  /** Stops the search. */
+  signal?: AbortSignal;
+  /** Leaves out the files it returns true for (paths relative to the pattern's base folder): deny rules. */
+  exclude?: (rel: string) => boolean;
 }
 
 /**
@@ -92,28 +105,18 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
  *
  * @param root The folder to search (absolute).
  * @param pattern The glob.
- * @param engine ripgrep or the JS walker.
- * @param signal Stops the search.
+ * @param options The engine, a signal and files to leave out.
  * @returns The output of Glob.
  * @throws {Error} When the search fails.
  *
  * @example
  * ```ts
- * await globFiles('/repo', '**\/*.ts', { kind: 'js' });
+ * await globFiles('/repo', '**\/*.ts', { engine: { kind: 'js' } });
  * ```
  */
-export async function globFiles(root: string, pattern: string, engine: SearchEngine, signal?: AbortSignal): Promise<GlobOutput> {
-  let base = root;
-  let rel = pattern.replace(/^\.\//, '');
-  if (path.isAbsolute(rel) || rel.startsWith('../') || rel.startsWith('~/')) {
-    // An absolute or upward pattern: search from its fixed leading folders instead.
-    const full = toAbsolute(rel, root);
-    const parts = full.split('/');
-    const fixed = parts.findIndex((p) => /[*?[\]{}]/.test(p));
-    const cut = fixed === -1 ? parts.length - 1 : fixed;
-    base = parts.slice(0, cut).join('/') || '/';
-    rel = parts.slice(cut).join('/');
-  }
+export async function globFiles(root: string, pattern: string, options: GlobFilesOptions = {}): Promise<GlobOutput> {
+  const { engine = { kind: 'js' }, signal, exclude } = options;
+  const { base, rel } = globBase(root, pattern);
   // Walk only below the pattern's fixed leading folders: `src/app/**/*.ts` need not list `docs/`.
   const segments = rel.split('/');
   const firstGlob = segments.findIndex((s) => /[*?[\]{}\\]/.test(s));
@@ -128,7 +131,7 @@ export async function globFiles(root: string, pattern: string, engine: SearchEng
     files = [rel];
   }
   const re = globToRegExp(rel);
-  const matched = files.filter((f) => re.test(f));
+  const matched = files.filter((f) => re.test(f) && !exclude?.(f));
   const sorted = await sortNewestFirst(base, matched, signal);
   const display = (f: string) => (base === root ? f : path.relative(root, path.join(base, f)));
   return {
@@ -137,6 +140,18 @@ export async function globFiles(root: string, pattern: string, engine: SearchEng
     numFiles: sorted.length,
     truncated: sorted.length > MAX_GLOB_RESULTS,
   };
+}
+
+/** Where a pattern is searched from: `root`, or an absolute or upward pattern's fixed leading folders. */
+function globBase(root: string, pattern: string): { base: string; rel: string } {
+  const rel = pattern.replace(/^\.\//, '');
+  // `..` anywhere (`src/../../etc/*`) would walk outside `root` too: resolve it like an absolute pattern.
+  if (!(path.isAbsolute(rel) || rel.startsWith('~/') || rel.split('/').includes('..'))) return { base: root, rel };
+  const full = toAbsolute(rel, root);
+  const parts = full.split('/');
+  const fixed = parts.findIndex((p) => /[*?[\]{}]/.test(p));
+  const cut = fixed === -1 ? parts.length - 1 : fixed;
+  return { base: parts.slice(0, cut).join('/') || '/', rel: parts.slice(cut).join('/') };
 }
 
 async function rgFiles(rg: string, base: string, prefix: string, signal: AbortSignal | undefined): Promise<string[]> {

@@ -48,6 +48,15 @@ describe.each(['ripgrep', 'js'] as const)('Glob with the %s engine', (engine) =>
     expect(files).toEqual(['.github/workflow.yml', '.gitignore', 'pkg/.gitignore', 'pkg/kept.ts']);
   });
 
+  test('Glob lists files in a git-ignored folder when the pattern or the path names it', async () => {
+    await writeFile(path.join(bench.dir, '.gitignore'), 'node_modules/\n');
+    await mkdir(path.join(bench.dir, 'node_modules', 'pkg'), { recursive: true });
+    await writeFile(path.join(bench.dir, 'node_modules', 'pkg', 'index.d.ts'), 'export {};\n');
+    expect((await bench.call('Glob', { pattern: '**/*.d.ts' })).text).toBe(`No files found in ${bench.dir}.`);
+    expect((await bench.call('Glob', { pattern: 'node_modules/pkg/*.d.ts' })).text).toBe('node_modules/pkg/index.d.ts');
+    expect((await bench.call('Glob', { pattern: '*.d.ts', path: 'node_modules/pkg' })).text).toBe('index.d.ts');
+  });
+
   test('Glob searches in path, and paths are relative to it', async () => {
     await put('a/b/c.md');
     await put('a/d.md');

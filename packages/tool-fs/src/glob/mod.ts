@@ -3,4 +3,4 @@
  *
  * @module
  */
-export { createGlobTool, globFiles, globInput, globTool, MAX_GLOB_RESULTS, type GlobOutput } from './glob_tool.ts';
+export { createGlobTool, globFiles, globInput, globTool, MAX_GLOB_RESULTS, type GlobFilesOptions, type GlobOutput } from './glob_tool.ts';

@@ -39,15 +39,61 @@ export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'ignoreCase' |
   if (!query.multiline && /(^|[^\\])(\\\\)*\\n/.test(source)) {
     throw new GrepQueryError(`The regex ${JSON.stringify(query.pattern)} matches a line break ("\\n"), which only works with multiline: true.`);
   }
+  source = translateRustSyntax(source);
   try {
-    return new RegExp(source, `${flags}u`);
+    // `\x{e9}` is Rust's spelling of JS's `\u{e9}` (Unicode mode only).
+    return new RegExp(source.replace(/(?<=(?:^|[^\\])(?:\\\\)*)\\x\{([0-9A-Fa-f]{1,6})\}/g, '\\u{$1}'), `${flags}u`);
   } catch {
     try {
       return new RegExp(source, flags);
     } catch (e) {
-      throw new GrepQueryError(`The regex ${JSON.stringify(query.pattern)} is invalid: ${(e as Error).message}`);
+      const hint = /\(\?[a-zA-Z-]*[:)]/.test(source)
+        ? ' Inline flags are supported only at the start, as (?i), (?s) or (?m); set -i or multiline instead of (?x), (?U) or (?i:…).'
+        : '';
+      throw new GrepQueryError(`The regex ${JSON.stringify(query.pattern)} is invalid: ${(e as Error).message}.${hint}`);
     }
   }
+}
+
+// ripgrep's POSIX classes are ASCII, so they translate to plain ranges inside a bracket.
+const POSIX_CLASSES: Record<string, string> = {
+  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9',
+  graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z',
+  word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+};
+
+/** Rewrites the Rust-only syntax a JS RegExp has an equivalent for: `[[:alpha:]]` classes. */
+function translateRustSyntax(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      out += source.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (inClass && c === '[' && source[i + 1] === ':') {
+      const m = /^\[:([a-z]+):\]/.exec(source.slice(i));
+      const range = m ? POSIX_CLASSES[m[1]!] : undefined;
+      if (m && range) {
+        out += range;
+        i += m[0].length - 1;
+        continue;
+      }
+    }
+    if (c === '[' && !inClass) {
+      inClass = true;
+      out += c;
+      // A `]` right after `[` or `[^` is a literal in both syntaxes.
+      if (source[i + 1] === '^') out += source[++i];
+      if (source[i + 1] === ']') out += source[++i];
+      continue;
+    }
+    if (c === ']' && inClass) inClass = false;
+    out += c;
+  }
+  return out;
 }
 
 /**

@@ -33,7 +33,10 @@ export async function rgSearch(rg: string, query: GrepQuery, signal?: AbortSigna
   if (query.file) args.push(query.file);
   const run = await runRipgrep(rg, args, signal ? { cwd: query.dir, signal } : { cwd: query.dir });
   if (run.code === 2 && run.stderr.trim()) {
-    throw new GrepQueryError(`ripgrep rejected the search: ${run.stderr.trim().split('\n').map((l) => l.trim()).filter(Boolean).join(' ')}`);
+    // Kept on its lines: ripgrep's caret under the bad part of the regex only reads that way.
+    const complaint = run.stderr.trim().replace(/\n*Consider enabling PCRE2[\s\S]*$/, '\n\nGrep has no PCRE2 mode: write the pattern without backreferences or look-around.');
+    const hint = /unrecognized file type/.test(complaint) ? '\nGive a ripgrep type name such as ts, js, py, rust, go, java, md (`rg --type-list` lists them all), or filter with glob instead.' : '';
+    throw new GrepQueryError(`ripgrep rejected the search:\n${complaint}${hint}`);
   }
   const text = run.stdout.toString('utf8');
   if (query.mode === 'files_with_matches') return { mode: 'files_with_matches', files: text.split('\0').filter(Boolean).map(clean) };

@@ -2,8 +2,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, isPathInside, type Tool } from '@toolshed/core';
+import { deniedPathTest } from '../_denied_paths.ts';
+import { globToRegExp } from '../_glob_regex.ts';
 import { sortNewestFirst } from '../_mtimes.ts';
-import { missingFileMessage, toAbsolute } from '../_paths.ts';
+import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
 import { resolveSearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
 import { compilePattern, jsSearch } from './_js_engine.ts';
 import { rgSearch } from './_rg_engine.ts';
@@ -38,6 +40,8 @@ export interface GrepOutput {
   lines: string[];
   /** count: the total of matches over all files. */
   numMatches?: number;
+  /** Why the search could not run (a regex or type the engine rejected); the call is an error. */
+  error?: string;
   /** Set when head_limit cut the results. */
   appliedLimit?: number;
   appliedOffset?: number;
@@ -54,7 +58,7 @@ const DESCRIPTION = `A powerful search tool built on ripgrep (with a built-in en
 - output_mode: "files_with_matches" (default) lists matching files, newest first; "content" shows matching lines with line numbers (-n, default on) and context (-A, -B, -C); "count" shows matches per file.
 - Results are limited by head_limit (default ${DEFAULT_HEAD_LIMIT}; 0 for all) after skipping offset; the result says when more exist.
 - Patterns match within a line; for patterns that span lines (e.g. "struct \\{[\\s\\S]*?field") set multiline: true.
-- Files ignored by .gitignore are skipped; hidden files are searched; .git is not. Lines longer than ${MAX_GREP_COLUMNS} characters are clipped.
+- Files ignored by .gitignore, and files your permission rules deny reading, are skipped; hidden files are searched; .git is not. Lines longer than ${MAX_GREP_COLUMNS} characters are clipped.
 - Paths in results are relative to the working directory when inside it.`;
 
 /**
@@ -83,6 +87,14 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
     getToolUseSummary: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
     resources: (input, ctx) => [{ path: toAbsolute(input.path ?? '.', ctx.cwd), access: 'read' }],
     validateInput(input) {
+      // Both engines get the same complaint, which the JS walker would otherwise not make (it matched nothing).
+      for (const glob of splitGlobs(input.glob)) {
+        try {
+          globToRegExp(glob.startsWith('!') ? glob.slice(1) : glob);
+        } catch (e) {
+          return { result: false, message: `${(e as Error).message} Fix the glob field (escape a literal bracket or brace as [[] or [{]).` };
+        }
+      }
       if (resolveSearchEngine(options).kind === 'js') {
         try {
           compilePattern({ pattern: input.pattern, ignoreCase: input['-i'] === true, multiline: input.multiline === true });
@@ -94,12 +106,15 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
     },
     mapResult: formatGrepResult,
     renderResult: (output) =>
-      output.mode === 'files_with_matches' ? `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}` : `Found ${output.lines.length} line${output.lines.length === 1 ? '' : 's'}`,
+      output.error !== undefined ? output.error.split('\n')[0]! : output.mode === 'files_with_matches' ? `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}` : `Found ${output.lines.length} line${output.lines.length === 1 ? '' : 's'}`,
     async call(input, ctx, { signal }) {
       const engine = resolveSearchEngine(options);
       const target = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(target).catch(() => undefined);
       if (!st) throw new Error((await missingFileMessage(target, ctx.cwd)).replace('File does not exist', 'Path does not exist'));
+      // ripgrep would block on a FIFO or read /dev/zero forever, even with the permission layer's approval.
+      const special = specialKind(st);
+      if (special) throw new Error(`Cannot search ${target}: it is ${special}, not a file or a folder; reading it could block or never end.`);
       const mode = input.output_mode ?? 'files_with_matches';
       const context = input['-C'] ?? 0;
       const query: GrepQuery = {
@@ -118,9 +133,12 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       try {
         found = engine.kind === 'ripgrep' ? await rgSearch(engine.path, query, signal) : await jsSearch(query, signal);
       } catch (e) {
-        if (e instanceof GrepQueryError) throw new Error(e.message);
+        // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
+        if (e instanceof GrepQueryError) return { data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message }, isError: true };
         throw e;
       }
+      const denied = deniedPathTest('Grep', query.dir, ctx);
+      if (denied) found = withoutDenied(found, denied);
       const show = (rel: string) => {
         const abs = path.join(query.dir, rel);
         return isPathInside(abs, ctx.cwd) ? path.relative(ctx.cwd, abs) || path.basename(abs) : abs;
@@ -217,6 +235,7 @@ export function splitGlobs(glob: string | undefined): string[] {
  * ```
  */
 export function formatGrepResult(output: GrepOutput): string {
+  if (output.error !== undefined) return output.error;
   const more = output.appliedLimit === undefined
     ? ''
     : `\n\n[Showing results with pagination = limit: ${output.appliedLimit}, offset: ${output.appliedOffset}. More results exist: continue with offset=${(output.appliedOffset ?? 0) + output.appliedLimit}.]`;
@@ -230,6 +249,13 @@ export function formatGrepResult(output: GrepOutput): string {
   }
   if (output.lines.length === 0) return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
   return `${output.lines.join('\n')}${more}`;
+}
+
+/** What a search found, less the files a deny rule covers (the permission layer saw only the folder). */
+function withoutDenied(found: GrepFound, denied: (rel: string) => boolean): GrepFound {
+  if (found.mode === 'files_with_matches') return { mode: found.mode, files: found.files.filter((f) => !denied(f)) };
+  if (found.mode === 'count') return { mode: found.mode, counts: found.counts.filter((c) => !denied(c.file)) };
+  return { mode: found.mode, groups: found.groups.filter((g) => !denied(g.file)) };
 }
 
 function compare(a: string, b: string): number {

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
 import { splitGlobs } from './grep_tool.ts';
+import { compilePattern } from './_js_engine.ts';
 
 describe.each(['ripgrep', 'js'] as const)('Grep with the %s engine', (engine) => {
   let bench: TestBench;
@@ -78,11 +80,22 @@ describe.each(['ripgrep', 'js'] as const)('Grep with the %s engine', (engine) =>
     expect(typed.text).toBe('Found 1 file\nc.js');
   });
 
+  test('a malformed glob is refused with its position, not searched as matching nothing', async () => {
+    await put('a.txt', 'x\n');
+    for (const glob of ['[', '*.{ts', '!{a,b']) {
+      const { text, isError } = await grep({ pattern: 'x', glob });
+      expect(isError).toBe(true);
+      expect(text).toMatch(/has an unclosed "[[{]" at position \d+\. Fix the glob field/);
+    }
+  });
+
   test('an unknown type is an error that names it', async () => {
     await put('a.ts', 'hit\n');
     const { text, isError } = await grep({ pattern: 'hit', type: 'nosuchlang' });
     expect(isError).toBe(true);
     expect(text).toContain('unrecognized file type: nosuchlang');
+    // Either engine says which names it knows.
+    expect(text).toMatch(/ts, js, py|known here: .*\bts\b/);
   });
 
   test('.gitignore is respected and .git is skipped; hidden files are searched', async () => {
@@ -93,6 +106,21 @@ describe.each(['ripgrep', 'js'] as const)('Grep with the %s engine', (engine) =>
     await put('src/a.js', 'hit\n');
     const { text } = await grep({ pattern: 'hit' });
     expect(text.split('\n').slice(1).sort()).toEqual(['.env.example', 'src/a.js']);
+  });
+
+  test('a path inside a git-ignored folder is searched, as the model asked for it', async () => {
+    await put('.gitignore', 'node_modules/\n');
+    await put('node_modules/pkg/index.js', 'export const needle = 1;\n');
+    expect((await grep({ pattern: 'needle' })).text).toBe('No files found');
+    expect((await grep({ pattern: 'needle', path: 'node_modules/pkg' })).text).toBe('Found 1 file\nnode_modules/pkg/index.js');
+  });
+
+  test('Rust regex spellings work: POSIX classes and \\x{…} escapes', async () => {
+    await put('a.txt', 'plain needle\n42 needle\ncafé\n');
+    const count = (pattern: string) => grep({ pattern, output_mode: 'count' }).then((r) => r.text);
+    expect(await count('[[:alpha:]]+ needle')).toBe('a.txt:1\n\nFound 1 total occurrence across 1 file.');
+    expect(await count('^[[:digit:]]+ ')).toBe('a.txt:1\n\nFound 1 total occurrence across 1 file.');
+    expect(await count('caf\\x{e9}')).toBe('a.txt:1\n\nFound 1 total occurrence across 1 file.');
   });
 
   test('head_limit (default 250) and offset page through results and say when more exist', async () => {
@@ -129,11 +157,36 @@ describe.each(['ripgrep', 'js'] as const)('Grep with the %s engine', (engine) =>
     expect(missing.text).toContain('Path does not exist');
   });
 
+  test('a FIFO given as path is refused without blocking, even when a rule allows reading it', async () => {
+    const allowed = await makeBench({ family: { searchEngine: engine }, permissions: { mode: 'acceptEdits', allow: ['Read(./pipe)'] } });
+    try {
+      execFileSync('mkfifo', [path.join(allowed.dir, 'pipe')]);
+      const { text, isError } = await allowed.call('Grep', { pattern: 'x', path: 'pipe' });
+      expect(isError).toBe(true);
+      expect(text).toContain('it is a FIFO (named pipe), not a file or a folder');
+    } finally {
+      await allowed.cleanup();
+    }
+  });
+
   test('an invalid regex is an error quoting the regex engine\'s complaint', async () => {
     await put('a.txt', 'x\n');
     const { text, isError } = await grep({ pattern: 'foo(bar' });
     expect(isError).toBe(true);
-    expect(text).toMatch(engine === 'ripgrep' ? /regex parse error.*unclosed group/ : /Invalid regular expression.*Unterminated group/);
+    expect(text).toMatch(engine === 'ripgrep' ? /regex parse error:\n +foo\(bar\n +\^\n(.|\n)*unclosed group/ : /Invalid regular expression.*Unterminated group/);
+  });
+
+  test('ripgrep\'s refusal of look-around keeps its caret and does not offer a --pcre2 flag Grep lacks', async () => {
+    await put('a.txt', 'x\n');
+    const { text, isError } = await grep({ pattern: 'foo(?=bar)' });
+    if (engine === 'js') {
+      expect(isError).toBe(false); // JS regexes have look-around
+      return;
+    }
+    expect(isError).toBe(true);
+    expect(text).toContain('foo(?=bar)\n       ^^^\nerror: look-around');
+    expect(text).not.toContain('--pcre2');
+    expect(text).toContain('Grep has no PCRE2 mode');
   });
 
   test('a pattern with \\n is refused without multiline, as ripgrep refuses it', async () => {
@@ -168,5 +221,11 @@ describe('Grep engine choice', () => {
     } finally {
       await bench.cleanup();
     }
+  });
+});
+
+describe('compilePattern (the JS engine)', () => {
+  test('a flag group it cannot translate is refused with what to do instead', () => {
+    expect(() => compilePattern({ pattern: '(?x) a b', ignoreCase: false, multiline: false })).toThrow(/set -i or multiline instead of \(\?x\)/);
   });
 });

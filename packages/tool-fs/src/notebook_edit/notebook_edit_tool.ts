@@ -5,10 +5,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
 import { writeFileAtomic } from '../_atomic_write.ts';
-import { checkReadFirst, recordWrite } from '../_freshness.ts';
+import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { findCell, parseNotebook, type Notebook, type NotebookCell } from '../_notebook.ts';
 import { withPathLock } from '../_path_lock.ts';
-import { canonicalPath, missingFileMessage, toAbsolute } from '../_paths.ts';
+import { canonicalPath, editRuleFor, insideWorkingDirectories, missingFileMessage, toAbsolute } from '../_paths.ts';
 import { decodeText, encodeText } from '../_text_file.ts';
 
 /** Input of {@linkcode notebookEditTool}: Claude Code's fields. */
@@ -42,7 +42,7 @@ const DESCRIPTION = `Replaces, inserts or deletes one cell of a Jupyter notebook
 
 type NotebookPlan =
   | { ok: false; message: string }
-  | { ok: true; abs: string; key: string; before: Buffer; newText: string; newBytes: Buffer; output: NotebookEditOutput };
+  | { ok: true; abs: string; key: string; before: Buffer; newText: string; newBytes: Buffer; output: NotebookEditOutput; seen?: LineRange };
 
 /**
  * Replaces, inserts or deletes a notebook cell by id (or position), keeping the notebook's JSON
@@ -63,7 +63,7 @@ export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput
   isConcurrencySafe: () => false,
   isDestructive: (input) => input.edit_mode === 'delete',
   getToolUseSummary: (input) => input.notebook_path,
-  permissionSuggestions: (input) => [`NotebookEdit(${input.notebook_path.startsWith('/') ? '/' : './'}${input.notebook_path.replace(/^\.?\//, '')})`, 'NotebookEdit'],
+  permissionSuggestions: (input) => [editRuleFor(input.notebook_path), 'NotebookEdit'],
   resources: (input, ctx) => [{ path: toAbsolute(input.notebook_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     if (path.extname(input.notebook_path).toLowerCase() !== '.ipynb') {
@@ -83,7 +83,7 @@ export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput
       const plan = await planNotebookEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
       const written = await writeFileAtomic(plan.abs, plan.newBytes, { expectHash: hashContent(plan.before) });
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
+      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen);
       return { data: plan.output };
     });
   },
@@ -97,7 +97,7 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
   try {
     st = await stat(abs);
   } catch {
-    return fail(await missingFileMessage(abs, ctx.cwd));
+    return fail(await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx) }));
   }
   if (!st.isFile()) return fail(`${abs} is not a regular file.`);
   const before = await readFile(abs);
@@ -120,6 +120,17 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
     }
   } else if (mode !== 'insert') {
     return fail(`cell_id is required to ${mode} a cell; Read the notebook to see the cell ids.`);
+  }
+  // After a Read of some cells only (offset/limit count cells for notebooks), only those may change.
+  let seen: LineRange | undefined;
+  if (fresh.partial) {
+    const from = fresh.entry.offset ?? 1;
+    const to = from + (fresh.entry.limit ?? 0) - 1;
+    if (index !== -1 && (index + 1 < from || index + 1 > to)) {
+      return fail(`You have read only cells ${from}-${to} of ${abs}, and cell "${input.cell_id}" is cell ${index + 1}. Read it first (Read with offset=${index + 1}), then edit it.`);
+    }
+    const delta = mode === 'insert' ? 1 : mode === 'delete' ? -1 : 0;
+    seen = index === -1 && from > 1 ? { from: from + 1, to: to + 1 } : { from, to: Math.max(from - 1, to + delta) };
   }
   const withIds = (nb.nbformat ?? 4) > 4 || ((nb.nbformat ?? 4) === 4 && (nb.nbformat_minor ?? 0) >= 5);
   let output: NotebookEditOutput;
@@ -154,7 +165,7 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
     output = { notebookPath: abs, editMode: 'replace', cellId: cell.id ?? `cell-${index}`, cellType: cell.cell_type, index, cells: nb.cells.length };
   }
   const newText = serializeLike(nb, text);
-  return { ok: true, abs, key, before, newText, newBytes: encodeText(newText, format), output };
+  return { ok: true, abs, key, before, newText, newBytes: encodeText(newText, format), output, ...(seen ? { seen } : {}) };
 }
 
 /** nbformat stores source as a list of lines (each but the last ending in `\n`); keep the cell's form. */

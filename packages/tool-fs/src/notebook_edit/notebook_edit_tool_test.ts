@@ -103,3 +103,38 @@ describe('NotebookEdit', () => {
     expect(broken.isError).toBe(true);
   });
 });
+
+describe('notebooks too large for one Read', () => {
+  const big = {
+    cells: Array.from({ length: 30 }, (_, i) => ({
+      cell_type: 'code', execution_count: i, id: `c${i + 1}`, metadata: {},
+      outputs: [{ output_type: 'stream', name: 'stdout', text: [`${'out '.repeat(2000)}\n`] }], source: [`print(${i + 1})`],
+    })),
+    metadata: {}, nbformat: 4, nbformat_minor: 5,
+  };
+
+  test('Read caps a notebook\'s text, pages by cells with offset, and NotebookEdit changes only the cells read', async () => {
+    await writeFile(nbPath(), JSON.stringify(big, null, 1));
+    const first = await bench.call('Read', { file_path: 'a.ipynb' });
+    expect(first.text.length).toBeLessThan(110_000);
+    const m = /Showing cells 1-(\d+) of 30 \(output capped at about 25000 tokens per Read\)\. Continue with offset=(\d+)/.exec(first.text);
+    expect(m).not.toBeNull();
+    const next = Number(m![2]);
+    expect(next).toBe(Number(m![1]) + 1);
+    expect(first.text).not.toContain(`<cell id="c${next}"`);
+
+    const unseen = await bench.call('NotebookEdit', { notebook_path: 'a.ipynb', cell_id: 'c30', new_source: 'print(0)' });
+    expect(unseen.isError).toBe(true);
+    expect(unseen.text).toContain(`You have read only cells 1-${next - 1}`);
+    expect(unseen.text).toContain('cell "c30" is cell 30. Read it first (Read with offset=30)');
+    expect((await bench.call('NotebookEdit', { notebook_path: 'a.ipynb', cell_id: 'c1', new_source: 'print(0)' })).isError).toBe(false);
+    // The edit kept the rest locked.
+    expect((await bench.call('NotebookEdit', { notebook_path: 'a.ipynb', cell_id: 'c30', new_source: 'print(0)' })).isError).toBe(true);
+
+    const last = await bench.call('Read', { file_path: 'a.ipynb', offset: 29, limit: 2 });
+    expect(last.text).toContain('<cell id="c29" type="code" index="28">');
+    expect(last.text).toContain('<cell id="c30" type="code" index="29">');
+    expect(last.text).not.toContain('Showing cells');
+    expect((await bench.call('NotebookEdit', { notebook_path: 'a.ipynb', cell_id: 'c30', new_source: 'print(0)' })).isError).toBe(false);
+  });
+});

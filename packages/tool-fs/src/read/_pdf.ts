@@ -86,3 +86,29 @@ export async function extractPdfText(data: Uint8Array, pages: string | undefined
     await doc.destroy();
   }
 }
+
+/**
+ * The leading pages whose text fits in `maxChars` (always at least one page, cut with a marker
+ * when it alone is over), so a Read of dense pages stays within Read's output cap.
+ *
+ * @param pages The extracted pages, in order.
+ * @param maxChars The cap on the text of all kept pages.
+ * @returns The pages kept; fewer than given when the cap stopped them.
+ *
+ * @example
+ * ```ts
+ * capPdfPages([{ page: 1, text: 'a' }, { page: 2, text: 'b'.repeat(200_000) }], 100_000).length; // 1
+ * ```
+ */
+export function capPdfPages(pages: readonly PdfPage[], maxChars: number): PdfPage[] {
+  const kept: PdfPage[] = [];
+  let chars = 0;
+  for (const page of pages) {
+    // 40: the "--- Page n of m ---" heading each page gets.
+    const cost = page.text.length + 40;
+    if (chars + cost > maxChars && kept.length > 0) break;
+    kept.push(page.text.length > maxChars ? { page: page.page, text: `${page.text.slice(0, maxChars)}… [page truncated: ${page.text.length} characters]` } : page);
+    chars += cost;
+  }
+  return kept;
+}

@@ -122,6 +122,23 @@ describe('Read of an unchanged range', () => {
     expect(again.text).not.toContain('\tone');
   });
 
+  test('two identical Reads in one parallel batch both return the content; a later Read gets the stub', async () => {
+    await writeFile(path.join(bench.dir, 'a.txt'), 'one\ntwo\n');
+    const results = await bench.session.run([
+      { type: 'tool_use', id: 'p1', name: 'Read', input: { file_path: 'a.txt' } },
+      { type: 'tool_use', id: 'p2', name: 'Read', input: { file_path: 'a.txt' } },
+    ]);
+    expect(results.map((r) => r.content)).toEqual(['     1\tone\n     2\ttwo', '     1\tone\n     2\ttwo']);
+    expect((await bench.call('Read', { file_path: 'a.txt' })).text).toMatch(/^File unchanged since your last Read/);
+  });
+
+  test('Read of a range inside a whole file already read returns that range, not the stub', async () => {
+    await writeFile(path.join(bench.dir, 'a.txt'), 'one\ntwo\nthree\n');
+    await bench.call('Read', { file_path: 'a.txt' });
+    expect((await bench.call('Read', { file_path: 'a.txt', offset: 2, limit: 1 })).text).toMatch(/^     2\ttwo\n/);
+    expect((await bench.call('Read', { file_path: 'a.txt', offset: 2, limit: 1 })).text).toMatch(/^File unchanged/);
+  });
+
   test('Read returns the content again after the file changed or for another range', async () => {
     await writeFile(path.join(bench.dir, 'a.txt'), 'one\ntwo\n');
     await bench.call('Read', { file_path: 'a.txt' });
@@ -201,6 +218,8 @@ describe('Read of images, PDFs and notebooks', () => {
     expect(text).toContain('<output of="c1">\n1\n\n</output>');
     expect(text).toContain('ValueError: bad\nTraceback');
     expect(blocks.some((b) => b.type === 'image')).toBe(true);
+    const again = await bench.call('Read', { file_path: 'n.ipynb' });
+    expect(again.text).toContain('File unchanged since your last Read of it (cells 1-2 of');
   });
 });
 

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../_atomic_write.ts';
 import { diffLines, formatDiff } from '../_diff.ts';
 import { checkReadFirst, recordWrite } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
-import { canonicalPath, deviceByName, specialKind, toAbsolute } from '../_paths.ts';
+import { canonicalPath, deviceByName, editRuleFor, specialKind, toAbsolute } from '../_paths.ts';
 import { decodeText, encodeText, isBinary, splitLines } from '../_text_file.ts';
 
 /** Input of {@linkcode writeTool}: Claude Code's fields. */
@@ -30,7 +30,7 @@ export interface WriteOutput {
 const DESCRIPTION = `Writes a file, creating it (and its parent folders) or replacing all of its content.
 
 - To change part of an existing file, prefer Edit: it sends only the change.
-- An existing file must have been read in this session with Read first, and not changed on disk since; otherwise Write refuses (Read it again).
+- An existing file must have been read in this session with Read first (all of it: Write replaces every line), and not changed on disk since; otherwise Write refuses (Read it again).
 - The write is atomic: readers never see half a file. An existing file keeps its mode, its byte order mark and, when content has no CR at all, its CRLF line endings.
 - Do not create documentation or README files unless asked.`;
 
@@ -56,7 +56,7 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   getToolUseSummary: (input) => input.file_path,
-  permissionSuggestions: (input) => [`Edit(${input.file_path.startsWith('/') ? '/' : './'}${input.file_path.replace(/^\.?\//, '')})`, 'Write'],
+  permissionSuggestions: (input) => [editRuleFor(input.file_path), 'Write'],
   resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     const plan = await planWrite(input, ctx);
@@ -115,7 +115,21 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
   if (special) return fail(`Cannot write ${abs}: it is ${special}, not a regular file.`);
   const before = await readFile(abs);
   const fresh = checkReadFirst(ctx.fileState, key, before, st);
+  if (!fresh.ok && isBinary(before) && ctx.fileState.get(key) === undefined) {
+    // Read refuses binary files, so "read it first" would send the model in a circle.
+    return fail(`${abs} is a binary file, which Read cannot show, so Write will not replace it unseen. ` +
+      'If it should be replaced, remove it first (rm through Bash, which asks for approval), then Write the new file.');
+  }
   if (!fresh.ok) return fail(fresh.message.replace('then make the change', 'then write it'));
+  if (fresh.partial) {
+    // Write replaces every line, so it needs every line read: otherwise it would drop text the model never saw.
+    const from = fresh.entry.offset ?? 1;
+    const to = from + (fresh.entry.limit ?? 0) - 1;
+    const total = splitLines(decodeText(before).text).length;
+    const next = from > 1 ? `offset=1 and limit=${from - 1}` : `offset=${to + 1}`;
+    return fail(`You have read only lines ${from}-${to} of the ${total} lines of ${abs}, and Write replaces the whole file. ` +
+      `Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`);
+  }
   if (isBinary(before)) {
     return { ok: true, abs, key, before, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };
   }

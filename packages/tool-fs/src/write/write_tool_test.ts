@@ -83,3 +83,40 @@ describe('Write', () => {
     expect(await readFile(file('n.txt'), 'utf8')).toBe('bye\n');
   });
 });
+
+describe('Write after a partial Read', () => {
+  test('Write refuses a file read only in part, and writes it once the Reads add up to all of it', async () => {
+    await writeFile(path.join(bench.dir, 'long.txt'), Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await bench.call('Read', { file_path: 'long.txt', limit: 10 });
+    const refused = await bench.call('Write', { file_path: 'long.txt', content: 'short\n' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('You have read only lines 1-10 of the 30 lines');
+    expect(refused.text).toContain('Read with offset=11');
+    expect(await readFile(path.join(bench.dir, 'long.txt'), 'utf8')).toContain('row 30');
+    await bench.call('Read', { file_path: 'long.txt', offset: 11 });
+    const written = await bench.call('Write', { file_path: 'long.txt', content: 'short\n' });
+    expect(written.isError).toBe(false);
+    expect(await readFile(path.join(bench.dir, 'long.txt'), 'utf8')).toBe('short\n');
+  });
+});
+
+describe('Write over files Read cannot show as text', () => {
+  test('a binary file is refused with what to do instead of "read it first", and left as it was', async () => {
+    const bytes = Buffer.from([1, 0, 2, 0, 3]);
+    await writeFile(path.join(bench.dir, 'blob.bin'), bytes);
+    expect((await bench.call('Read', { file_path: 'blob.bin' })).text).toContain('binary file');
+    const { text, isError } = await bench.call('Write', { file_path: 'blob.bin', content: 'text\n' });
+    expect(isError).toBe(true);
+    expect(text).toContain('is a binary file, which Read cannot show');
+    expect(text).toContain('remove it first');
+    expect(await readFile(path.join(bench.dir, 'blob.bin'))).toEqual(bytes);
+  });
+
+  test('an image the model has Read may be replaced by Write', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    await writeFile(path.join(bench.dir, 'dot.png'), png);
+    await bench.call('Read', { file_path: 'dot.png' });
+    const { isError } = await bench.call('Write', { file_path: 'dot.png', content: 'not an image any more\n' });
+    expect(isError).toBe(false);
+  });
+});
