@@ -155,6 +155,9 @@ export function analyzeCommand(command: string, options: AnalyzeOptions = {}): S
   if (!parser) return fail('the bash parser is not loaded (call loadBashParser first)');
   const maxLength = options.maxLength ?? 20_000;
   if (command.length > maxLength) return fail(`the command is longer than ${maxLength} characters`);
+  // bash joins a backslash-newline inside a word (`-del\⏎ete` is `-delete`, `r\⏎m` is `rm`,
+  // `&\⏎&` is `&&`); the grammar splits the word there. After a blank both agree.
+  if (/[^\s]\\\n/.test(command)) return fail('a backslash-newline inside a word joins it for bash but splits it for the parser');
   const deadline = performance.now() + (options.timeoutMs ?? 50);
   let timedOut = false;
   parser.reset();
@@ -172,19 +175,27 @@ export function analyzeCommand(command: string, options: AnalyzeOptions = {}): S
     // flagged, so classification fails closed on it.
     if (/\r/.test(command)) analysis.constructs.add('carriage_return');
     if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(command)) analysis.constructs.add('control_character');
-    const result = root.hasError
-      ? fail('the command has a syntax error (or a construct the parser does not understand)')
-      : (new Walker(analysis).statement(root, false), analysis);
+    let result: ShellAnalysis;
+    if (root.hasError) result = fail('the command has a syntax error (or a construct the parser does not understand)');
+    else {
+      const walker = new Walker(analysis);
+      walker.statement(root, false);
+      // A here-document the grammar ends elsewhere than bash does hides the commands between
+      // the two ends from every check (deny rules included): nothing after it is known.
+      result = walker.broken ? fail(walker.broken) : analysis;
+    }
     // isReadOnly, isConcurrencySafe, the permission matcher and resources all parse the same
     // command within one call; a small cache makes that one parse. Results are never mutated.
-    if (useCache) {
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(command, result);
-    }
+    if (useCache) remember(command, result);
     return result;
   } finally {
     tree.delete();
   }
+}
+
+function remember(command: string, analysis: ShellAnalysis): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(command, analysis);
 }
 
 const STRUCTURAL = new Set(['program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command']);
@@ -195,6 +206,9 @@ const CONTROL = new Set([
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
 class Walker {
+  /** Set when the tree cannot be trusted to be what bash runs. */
+  broken: string | undefined;
+
   constructor(readonly out: ShellAnalysis) {}
 
   statement(node: Node, nested: boolean): void {
@@ -313,6 +327,11 @@ class Walker {
           continue;
         }
         if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || child.type === 'heredoc_content') continue;
+        // `cat <<EOF > file`: the grammar hangs the redirections after the start under it.
+        if (REDIRECTS.has(child.type)) {
+          this.redirect(child, undefined, nested);
+          continue;
+        }
         if (child.type === 'heredoc_body') {
           for (const part of child.namedChildren) {
             if (!part || part.type === 'heredoc_content') continue;
@@ -333,6 +352,10 @@ class Walker {
         else if (!child.isNamed) operator += child.type;
         else if (field === 'destination' || isWordNode(child.type)) target = this.word(child, nested);
       }
+    }
+    if (node.type === 'heredoc_redirect') {
+      const problem = heredocMismatch(node, operator === '<<-');
+      if (problem) this.broken ??= problem;
     }
     const redirect: ShellRedirect = { operator, fd, target };
     this.out.redirects.push(redirect);
@@ -399,9 +422,18 @@ class Walker {
         this.out.constructs.add('arithmetic');
         this.visitNested(node);
         return { text, value: text, literal: false };
+      case 'ansi_c_string': {
+        // `$'\x72m'` is `rm` to bash: deny rules must see it so. Only escapes decoded exactly
+        // make the word literal.
+        const decoded = decodeAnsiC(text.slice(2, -1));
+        return { text, value: decoded.value, literal: decoded.exact };
+      }
+      case 'translated_string': {
+        // `$"…"` is looked up in a message catalog; without one it is the string itself.
+        const inner = node.namedChildren.find((c) => c?.type === 'string');
+        return { text, value: inner ? this.word(inner, nested).value : text, literal: false };
+      }
       case 'brace_expression':
-      case 'ansi_c_string':
-      case 'translated_string':
         return { text, value: text, literal: false };
       case 'array':
         this.out.constructs.add('array');
@@ -435,11 +467,79 @@ class Walker {
   }
 }
 
+/**
+ * Why bash would end a here-document elsewhere than the grammar did, or undefined when both
+ * agree. bash ends it at the first line that equals the delimiter after quote removal
+ * (`<<E"O"F` and `<<E\OF` end at `EOF`, leading tabs stripped for `<<-`); the grammar compares
+ * the raw text (`E"O"F`), so a body line `EOF` would end bash's document early and run the
+ * lines the grammar took for the body.
+ */
+function heredocMismatch(node: Node, stripTabs: boolean): string | undefined {
+  const start = node.children.find((c) => c?.type === 'heredoc_start');
+  const end = node.children.find((c) => c?.type === 'heredoc_end');
+  if (!start) return 'a here-document has no delimiter';
+  const delimiter = heredocDelimiter(start.text);
+  if (delimiter === undefined) return `the here-document delimiter \`${start.text}\` is not a plain or fully quoted word, and bash may end the document elsewhere than the parser`;
+  if (!end) return `the here-document \`${start.text}\` has no end line`;
+  const text = node.text;
+  const firstLine = text.indexOf('\n');
+  if (firstLine === -1 || !text.endsWith(end.text)) return `the here-document \`${start.text}\` could not be delimited`;
+  const lines = text.slice(firstLine + 1, text.length - end.text.length).split('\n');
+  const endIndent = lines.pop() ?? '';
+  const trim = (line: string) => (stripTabs ? line.replace(/^\t+/, '') : line);
+  if (lines.some((line) => trim(line) === delimiter)) return `bash ends the here-document \`${start.text}\` at an earlier line \`${delimiter}\` than the parser does`;
+  if (end.text !== delimiter || trim(endIndent) !== '') return `bash does not end the here-document \`${start.text}\` where the parser does`;
+  return undefined;
+}
+
+/** The delimiter bash compares body lines with: the word after quote removal; undefined when unsure. */
+function heredocDelimiter(word: string): string | undefined {
+  let out = '';
+  const token = /'([^']*)'|"([^"\\$`]*)"|\\([^\n])|([^'"\\$`\s<>&|;()]+)/y;
+  let at = 0;
+  while (at < word.length) {
+    token.lastIndex = at;
+    const m = token.exec(word);
+    if (!m) return undefined;
+    out += m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+    at = token.lastIndex;
+  }
+  return out === '' ? undefined : out;
+}
+
 function isWordNode(type: string): boolean {
   return [
     'word', 'string', 'raw_string', 'concatenation', 'number', 'simple_expansion', 'expansion', 'command_substitution',
     'process_substitution', 'arithmetic_expansion', 'brace_expression', 'ansi_c_string', 'translated_string', 'array',
   ].includes(type);
+}
+
+const ANSI_C_SIMPLE: Readonly<Record<string, string>> = {
+  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+
+/**
+ * The value of a `$'…'` string's content. `exact` is false where bash could read it otherwise
+ * (`\c`, `\u`, an unknown escape, a NUL that ends the string): the value is then a best effort.
+ */
+function decodeAnsiC(body: string): { value: string; exact: boolean } {
+  let exact = true;
+  let value = body.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/gs, (_, esc: string) => {
+    if (esc[0] === 'x' && esc.length > 1) return String.fromCharCode(parseInt(esc.slice(1), 16));
+    if (/^[0-7]/.test(esc)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
+    const simple = ANSI_C_SIMPLE[esc];
+    if (simple !== undefined) return simple;
+    exact = false;
+    return `\\${esc}`;
+  });
+  // bash's `\xff` is one byte, not the character U+00FF.
+  if (/[^\x00-\x7f]/.test(value) && /\\(x[89a-fA-F]|[2-3][0-7]{2})/.test(body)) exact = false;
+  const nul = value.indexOf('\0');
+  if (nul !== -1) {
+    value = value.slice(0, nul);
+    exact = false;
+  }
+  return { value, exact };
 }
 
 /** Backslash removal outside quotes: `\x` is `x`, a backslash-newline vanishes. */

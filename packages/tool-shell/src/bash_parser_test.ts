@@ -33,4 +33,32 @@ describe('analyzeCommand', () => {
     expect(slow).toMatchObject({ ok: false, error: 'parsing took too long' });
     expect(isBashParserLoaded()).toBe(true);
   });
+
+  test('fails closed on a here-document that bash ends at another line than the grammar', () => {
+    // bash ends `<<E"O"F` at a line `EOF`: the `rm` line runs, though the grammar reads it as body.
+    for (const command of ['cat <<E"O"F\nhi\nEOF\nrm -rf x\nE"O"F', "cat <<$'EOF'\nhi\nEOF\nrm x\n$'EOF'", 'cat <<EOF\nhi\n EOF\nrm x\nEOF']) {
+      const a = analyzeCommand(command);
+      expect(a.ok, command).toBe(false);
+      expect(a.error, command).toMatch(/here-document/);
+    }
+    expect(analyzeCommand("cat <<'EOF'\n$(x)\nEOF").ok).toBe(true);
+    expect(analyzeCommand('cat <<-EOF | grep a\n\thi\n\tEOF\nls').commands.map((c) => c.name?.value)).toEqual(['cat', 'grep', 'ls']);
+  });
+
+  test('records a redirection written after a here-document start', () => {
+    const a = analyzeCommand('cat <<EOF > out.txt\nhi\nEOF');
+    expect(a.constructs.size).toBe(0);
+    expect(a.redirects.map((r) => [r.operator, r.target?.value])).toEqual([['>', 'out.txt'], ['<<', undefined]]);
+  });
+
+  test('fails closed on a backslash-newline inside a word, which bash joins and the grammar splits', () => {
+    // `find . -del\⏎ete` runs `find . -delete` in bash; the grammar sees `-del` and `ete`.
+    expect(analyzeCommand('find . -del\\\nete').error).toContain('backslash-newline');
+    expect(analyzeCommand('ls -la \\\n  src').ok).toBe(true);
+  });
+
+  test('reads ANSI-C strings as bash does, and marks what it cannot decode exactly', () => {
+    const [cmd] = analyzeCommand("echo $'\\x72m' $'a\\tb' $'\\u00e9' $'x\\0y'").commands;
+    expect(cmd!.args.map((w) => [w.value, w.literal])).toEqual([['rm', true], ['a\tb', true], ['\\u00e9', false], ['x', false]]);
+  });
 });

@@ -1,10 +1,10 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, isPathInside, resolvePath, type Tool, type ToolContext } from '@toolshed/core';
 import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parser.ts';
 import { classifyCommand } from './classify_command.ts';
-import { commandMatcher } from './command_matcher.ts';
+import { commandMatcher, splitCommand } from './command_matcher.ts';
 import { commandResources } from './command_resources.ts';
 import { findBwrap } from './sandbox.ts';
 import { checkShellPermissions } from './shell_permissions.ts';
@@ -84,7 +84,9 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     inputSchema: bashInput,
     inputExamples: [{ command: 'git status', description: 'Show working tree status' }, { command: 'npm run dev', run_in_background: true }],
     isReadOnly: ({ command }) => isBashParserLoaded() && classifyCommand(command).readOnly,
-    isConcurrencySafe: ({ command, run_in_background }) => !run_in_background && isBashParserLoaded() && classifyCommand(command).readOnly,
+    // A `cd` moves the session for the calls after it, so it does not run beside them.
+    isConcurrencySafe: ({ command, run_in_background }) =>
+      !run_in_background && isBashParserLoaded() && classifyCommand(command).readOnly && !analyzeCommand(command).commands.some((c) => c.name?.value === 'cd'),
     isDestructive: ({ command }) => isDestructiveCommand(command),
     async validateInput({ timeout }) {
       await loadBashParser();
@@ -111,13 +113,15 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     mapResult: (output) => formatBashOutput(output),
     async call(input, ctx, { onProgress, signal }) {
       const sandbox = sandboxFor(opts, ctx);
+      const env = isBashParserLoaded() && classifyCommand(input.command).readOnly ? readOnlyEnv(opts.env) : opts.env;
+      const start = startDirectory(ctx);
       if (input.run_in_background) {
         const task = tasksOf(ctx).start(input.command, {
-          cwd: ctx.cwd,
+          cwd: start.cwd,
           logDir: path.join(ctx.stateDir, 'bash-tasks'),
           description: input.description,
           killGraceMs: opts.killGraceMs,
-          env: opts.env,
+          env,
           shell: opts.shell,
           ...(sandbox ? { sandbox } : {}),
         });
@@ -136,14 +140,14 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
       }
       const timeoutMs = Math.min(input.timeout ?? opts.defaultTimeoutMs, opts.maxTimeoutMs);
       const result = await runCommand(input.command, {
-        cwd: ctx.cwd,
+        cwd: start.cwd,
         timeoutMs,
         signal,
         maxOutputChars: opts.maxOutputChars,
         spillPath: path.join(ctx.stateDir, 'bash-output', `${safeName(ctx.toolUseId)}.txt`),
         killGraceMs: opts.killGraceMs,
         progressIntervalMs: opts.progressIntervalMs,
-        env: opts.env,
+        env,
         shell: opts.shell,
         ...(sandbox ? { sandbox } : {}),
         onProgress: (p) => onProgress({
@@ -153,10 +157,16 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
           lastLines: p.lastLines,
         }),
       });
-      const { notes, nextCwd } = cwdAfter(result, ctx);
+      const after = cwdAfter(result, { ...ctx, cwd: start.cwd });
+      const notes = [...start.notes, ...after.notes];
+      // After a reset the session moves to where the command ran, unless it cd'd on from there.
+      const nextCwd = after.nextCwd ?? (start.cwd !== ctx.cwd ? start.cwd : undefined);
       const data = toOutput(result, notes, timeoutMs);
-      if (nextCwd === undefined) return { data };
-      return { data, contextModifier: (c: ToolContext) => ({ ...c, cwd: nextCwd }) };
+      // A non-zero exit is an answer the model reads (as in Claude Code); a shell that never
+      // started is a failed call.
+      const failed = result.startError !== undefined ? { isError: true } : {};
+      if (nextCwd === undefined) return { data, ...failed };
+      return { data, ...failed, contextModifier: (c: ToolContext) => ({ ...c, cwd: nextCwd }) };
     },
   });
 }
@@ -172,6 +182,19 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
  */
 export const bashTool: Tool<typeof bashInput, BashOutput> = createBashTool();
 
+/**
+ * The environment of a command that runs without asking because it is read-only. A repository
+ * can carry a bare repository as plain files (`vendor/x.git/config`); `git -C vendor/x.git status`
+ * would then run its `core.fsmonitor` program. `safe.bareRepository=explicit`, given as
+ * command-line configuration (which a repository cannot override), makes git refuse such a
+ * repository unless named with `--git-dir`.
+ */
+function readOnlyEnv(base: Readonly<Record<string, string>>): Record<string, string> {
+  const count = Number(base.GIT_CONFIG_COUNT ?? process.env.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isInteger(count) && count >= 0 ? count : 0;
+  return { ...base, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };
+}
+
 function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
   if (!opts.sandbox) return undefined;
   const bwrap = findBwrap(opts.sandbox.bwrapPath);
@@ -179,7 +202,25 @@ function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
     ...ctx.permissions.workingDirectories.map((d) => resolvePath(d, ctx.cwd)),
     ...(opts.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd)),
   ];
-  return { bwrap, writable, network: opts.sandbox.network ?? false };
+  return {
+    bwrap,
+    writable,
+    network: opts.sandbox.network ?? false,
+    allowUnixSockets: opts.sandbox.allowUnixSockets ?? false,
+    quarantineDir: path.join(ctx.stateDir, 'sandbox-quarantine'),
+  };
+}
+
+/**
+ * Where a command starts: the session's cwd, or — when that directory was removed since a `cd`
+ * into it — the first working directory, with a note, as Claude Code resets a vanished cwd.
+ */
+function startDirectory(ctx: ToolContext): { cwd: string; notes: string[] } {
+  if (existsSync(ctx.cwd)) return { cwd: ctx.cwd, notes: [] };
+  const root = ctx.permissions.workingDirectories[0];
+  const fallback = root === undefined ? undefined : resolvePath(root, ctx.cwd);
+  if (fallback === undefined || fallback === ctx.cwd || !existsSync(fallback)) return { cwd: ctx.cwd, notes: [] };
+  return { cwd: fallback, notes: [`The working directory ${ctx.cwd} no longer exists; the command ran in ${fallback} instead, which is now the working directory.`] };
 }
 
 /** The cwd the next call starts in: where the shell ended, if that is inside the working directories. */
@@ -257,7 +298,10 @@ export function formatBashOutput(output: BashOutput): string {
 const DESTRUCTIVE = /(^|[\s;&|(])(rm|rmdir|shred|dd|mkfs(\.\w+)?|truncate|wipefs)\s|git\s+(reset\s+--hard|clean\s+-[a-z]*f|push\s+(-f|--force)|branch\s+-D|checkout\s+--\s)|>\s*\/dev\/sd/;
 
 function isDestructiveCommand(command: string): boolean {
-  return DESTRUCTIVE.test(` ${command} `);
+  if (DESTRUCTIVE.test(` ${command} `)) return true;
+  // Through quotes, paths and wrappers too: `\rm x`, `/bin/rm x`, `timeout 5 rm x`, `sh -c 'rm x'`.
+  if (!isBashParserLoaded()) return false;
+  return splitCommand(command).parts.some((p) => p.denyForms.some((form) => DESTRUCTIVE.test(` ${form} `)));
 }
 
 function suggestions(command: string): string[] {

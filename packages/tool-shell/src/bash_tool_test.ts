@@ -60,6 +60,31 @@ describe('Bash through a session', () => {
     expect(session.cwd).toBe(project);
   });
 
+  test('a working directory removed after a cd is reset to the project, with a note', async () => {
+    const session = await open();
+    await mkdir(path.join(project, 'doomed'));
+    await run(session, 'Bash', { command: 'cd doomed' });
+    expect(session.cwd).toBe(path.join(project, 'doomed'));
+    await rm(path.join(project, 'doomed'), { recursive: true });
+    const result = await run(session, 'Bash', { command: 'pwd' });
+    expect(result).toEqual({ text: `${project}\nThe working directory ${path.join(project, 'doomed')} no longer exists; the command ran in ${project} instead, which is now the working directory.`, isError: false });
+    expect(session.cwd).toBe(project);
+  });
+
+  test('a shell that cannot start is an error result; a non-zero exit is not', async () => {
+    const session = await open({ mode: 'bypassPermissions' }, { shell: path.join(root, 'no-such-shell') });
+    const result = await run(session, 'Bash', { command: 'echo hi' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain(`Could not start ${path.join(root, 'no-such-shell')}`);
+    expect((await run(await open(), 'Bash', { command: 'exit 7' }))).toEqual({ text: 'Exit code 7', isError: false });
+  });
+
+  test('a cd and a command after it in the same turn run one after the other', async () => {
+    const session = await open({});
+    const results = await session.run([call('Bash', { command: 'cd sub' }), call('Bash', { command: 'pwd' })]);
+    expect(results.map((r) => contentToText(r.content))).toEqual(['(no output)', path.join(project, 'sub')]);
+  });
+
   test('environment changes do not persist between calls', async () => {
     const session = await open();
     await run(session, 'Bash', { command: 'export TOOLSHED_TEST_VAR=1' });
@@ -207,6 +232,16 @@ describe('permission decisions (what `toolshed check Bash` prints)', () => {
     expect(result.text).not.toContain('secret');
   });
 
+  test('listing or searching outside the working directories asks, inside it does not', async () => {
+    const session = await open({});
+    for (const command of ['ls /etc', 'find / -name "*.pem"', 'ls ~/.ssh', 'cd /etc && ls', 'git -C / log']) {
+      expect((await session.explain('Bash', { command })).behavior, command).toBe('ask');
+    }
+    for (const command of ['ls -la', 'ls *.ts', 'find . -name "*.ts"', 'tree sub', 'du -sh .']) {
+      expect((await session.explain('Bash', { command })).behavior, command).toBe('allow');
+    }
+  });
+
   test('writes outside the working directories and Edit rules are checked', async () => {
     const session = await open({ allow: ['Bash'], deny: ['Edit(./locked/**)'] });
     expect((await session.explain('Bash', { command: 'echo x > /etc/evil' })).behavior).toBe('ask');
@@ -232,6 +267,37 @@ describe('permission decisions (what `toolshed check Bash` prints)', () => {
     expect((await session.explain('Bash', { command: 'echo hi' })).behavior).toBe('allow');
     expect((await session.explain('Bash', { command: `echo payload > ${os.homedir()}/.bashrc` })).behavior).toBe('ask');
     expect((await session.explain('Bash', { command: 'echo payload > ~/.bashrc' })).behavior).toBe('ask');
+  });
+
+  test('a here-document written to a file meets Edit rules', async () => {
+    const session = await open({ allow: ['Bash'], deny: ['Edit(./locked/**)'] });
+    expect(await session.explain('Bash', { command: 'cat <<EOF > locked/a.txt\nhi\nEOF' })).toMatchObject({ behavior: 'deny', rule: 'Edit(./locked/**)' });
+  });
+
+  test('a command hidden behind a here-document bash ends early is not read-only and meets deny rules', async () => {
+    const session = await open({ allow: ['Bash'], deny: ['Bash(touch:*)'] });
+    const command = 'cat <<E"O"F\nhi\nEOF\ntouch pwned\nE"O"F';
+    expect(await session.explain('Bash', { command })).toMatchObject({ behavior: 'deny', rule: 'Bash(touch:*)' });
+    const plain = await open({});
+    expect((await plain.explain('Bash', { command })).behavior).toBe('ask');
+  });
+
+  test('an auto-approved git command does not run the config of a bare repository committed as files', async () => {
+    // A repository can carry `vendor/evil.git/{HEAD,config,objects,refs}` as plain files; its
+    // config runs core.fsmonitor on `git status` unless git refuses implicit bare repositories.
+    const marker = path.join(root, `fsmonitor-ran-${seq}`);
+    const bare = path.join(project, 'vendor', 'evil.git');
+    await mkdir(path.join(bare, 'objects'), { recursive: true });
+    await mkdir(path.join(bare, 'refs'), { recursive: true });
+    await writeFile(path.join(bare, 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(path.join(bare, 'config'), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = touch ${marker}; false\n`);
+    const session = await open({});
+    const command = 'git -C vendor/evil.git status';
+    expect((await session.explain('Bash', { command })).behavior).toBe('allow');
+    const result = await run(session, 'Bash', { command });
+    expect(result.text).toContain('safe.bareRepository');
+    expect(existsSync(marker)).toBe(false);
+    await rm(path.join(project, 'vendor'), { recursive: true, force: true });
   });
 
   test('plan mode runs read-only commands only', async () => {

@@ -1,3 +1,4 @@
+import { awkProgramProblem } from './_awk_program.ts';
 import { analyzeCommand, type AnalyzeOptions, type ShellAnalysis, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import {
   AWK_SAFE_FLAGS,
@@ -108,7 +109,11 @@ function redirectProblem(r: ShellRedirect): string | undefined {
     if (/^\/dev\/(tcp|udp)\//.test(target.value)) return `the input redirection \`<${target.text}\` opens a network connection`;
     return undefined;
   }
-  if ((op === '>&' || op === '<&') && target?.literal && /^(\d+|-)$/.test(target.value)) return undefined;
+  if ((op === '>&' || op === '<&') && target?.literal && /^\d+$/.test(target.value) && Number(target.value) > 2) {
+    // Only 0, 1 and 2 are open in the Bash tool; a higher one is whatever the host left open.
+    return `the redirection \`${op}${target.text}\` uses file descriptor ${target.value}, which may be a file or socket left open by the host`;
+  }
+  if ((op === '>&' || op === '<&') && target?.literal && /^([0-2]|-)$/.test(target.value)) return undefined;
   if (op === '<>') return `the redirection \`<>${target?.text ?? ''}\` opens a file for writing`;
   if (target?.literal && HARMLESS_TARGETS.has(target.value)) return undefined;
   return `the output redirection \`${op}${target?.text ?? ''}\` writes a file`;
@@ -284,11 +289,7 @@ function awkProblem(args: readonly ShellWord[]): string | undefined {
     if (!flagAllowed(v, AWK_SAFE_FLAGS)) return `\`awk ${v}\` is not a flag known to be read-only (-f loads a program file; -o, -p and -d write files)`;
   }
   if (program === undefined) return '`awk` has no program';
-  if (/\bsystem\b/.test(program)) return 'the awk program calls system(), which runs a command';
-  if (program.replace(/\|\|/g, '').includes('|')) return 'the awk program pipes to or from a command';
-  if (/\b(print|printf)\b[^;{}\n]*>/.test(program)) return 'the awk program redirects output to a file';
-  if (program.includes('@')) return 'the awk program uses a gawk directive (@include, @load) or an indirect call';
-  return undefined;
+  return awkProgramProblem(program);
 }
 
 function findProblem(args: readonly ShellWord[]): string | undefined {
@@ -343,7 +344,9 @@ function gitSubcommandProblem(label: string, rule: ProgramRule, args: readonly S
     case 'git-remote': {
       const first = positionals[0];
       if (first === undefined) return flags.every((f) => f === '-v' || f === '--verbose') ? undefined : `\`${label} ${flags[0]}\` is not a listing flag`;
-      return first === 'show' || first === 'get-url' ? undefined : `\`${label} ${first}\` changes the remotes`;
+      if (first === 'get-url') return undefined;
+      if (first === 'show') return flags.includes('-n') ? undefined : `\`${label} show\` without -n contacts the remote over the network`;
+      return `\`${label} ${first}\` changes the remotes`;
     }
     case 'git-config': {
       if (positionals[0] === 'get' || positionals[0] === 'list') {

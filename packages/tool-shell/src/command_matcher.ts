@@ -1,6 +1,7 @@
 import { matchWildcardSpecifier, type PermissionBehavior, type PermissionMatcher } from '@toolshed/core';
 import { analyzeCommand, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { SHELLS, WRAPPERS } from './read_only_rules.ts';
+import { unwrapOnce } from './_unwrap.ts';
 
 /**
  * More simple commands than this in one call and the call asks, whatever the rules say.
@@ -58,7 +59,8 @@ export function splitCommand(command: string): CommandSplit {
 function split(command: string, depth: number): CommandSplit {
   const analysis = analyzeCommand(command);
   if (!analysis.ok) {
-    const rough = command.split(/&&|\|\||[;&|\n(){}`]|\$\(/).map((s) => s.trim()).filter(Boolean);
+    // bash joins backslash-newlines before it reads words (`r\⏎m x` runs `rm x`).
+    const rough = command.replace(/\\\n/g, '').split(/&&|\|\||[;&|\n(){}`]|\$\(/).map((s) => s.trim()).filter(Boolean);
     const whole = command.trim();
     return { ok: false, parts: [{ text: whole, allowForms: [], denyForms: [whole, ...rough, ...rough.map(stripPrefixes)] }] };
   }
@@ -96,61 +98,76 @@ function source(words: readonly ShellWord[]): string {
 /**
  * The commands a wrapper runs: `timeout 5 rm x` → `rm x`, recursively. With `lenient` false
  * (allow rules) `env` with assignments is not looked through, since the assignments change
- * what the inner command does.
+ * what the inner command does, nor a wrapper with `notForAllow` (`sudo`, `xargs`, `watch`, …).
  */
 function unwrap(words: readonly ShellWord[], lenient: boolean): ShellWord[][] {
   const out: ShellWord[][] = [];
-  let current: ShellWord[] = [...words];
+  let current: readonly ShellWord[] = words;
   for (let guard = 0; guard < 8; guard++) {
-    const name = current[0]?.value.replace(/^.*\//, '');
-    if (!name || !Object.hasOwn(WRAPPERS, name)) break;
-    const wrapper = WRAPPERS[name]!;
-    let i = 1;
-    let leading = wrapper.leadingValues ?? 0;
-    let assigned = false;
-    while (i < current.length) {
-      const v = current[i]!.value;
-      if (v === '--') {
-        i++;
-        break;
-      }
-      if (v.startsWith('-') && v.length > 1) {
-        const flag = v.split('=')[0]!;
-        i += wrapper.optionsWithValue.includes(flag) && !v.includes('=') && !(flag.length === 2 && v.length > 2) ? 2 : 1;
-        continue;
-      }
-      if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
-        assigned = true;
-        i++;
-        continue;
-      }
-      if (leading > 0) {
-        leading--;
-        i++;
-        continue;
-      }
-      break;
-    }
-    if (assigned && !lenient) break;
-    current = current.slice(i);
-    if (current.length === 0) break;
-    out.push(current);
+    const found = unwrapOnce(current);
+    if (!found || (!lenient && (found.assigned || WRAPPERS[found.wrapper]?.notForAllow !== undefined))) break;
+    current = found.inner;
+    out.push(found.inner);
   }
   return out;
 }
 
-/** The parts of `bash -c '…'`, `sh -c '…'` and `eval …`, for deny rules. */
+/**
+ * For deny rules, what else a command runs: the parts of `bash -c '…'` (also `bash -c -- '…'`),
+ * `eval …` and `env -S '…'`, the commands of `find -exec|-execdir|-ok|-okdir … ;`, and git
+ * with its global options left out (`git -C x push` meets `Bash(git push:*)`).
+ */
 function nestedForms(words: readonly ShellWord[], depth: number): string[] {
   if (depth >= MAX_DEPTH) return [];
   const name = words[0]?.value.replace(/^.*\//, '');
+  if (name === 'find') return findExecForms(words, depth);
+  if (name === 'git') {
+    const sub = gitWithoutGlobalOptions(words);
+    return sub ? formsOf(sub) : [];
+  }
   let script: string | undefined;
   if (name === 'eval') script = words.slice(1).map((w) => w.value).join(' ');
   else if (name && SHELLS.includes(name)) {
     const at = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w.value));
-    if (at !== -1) script = words[at + 1]?.value;
+    if (at !== -1) script = words[at + 1]?.value === '--' ? words[at + 2]?.value : words[at + 1]?.value;
+  } else if (name === 'env') {
+    for (let i = 1; i < words.length && script === undefined; i++) {
+      const v = words[i]!.value;
+      if (v === '-S' || v === '--split-string') script = words[i + 1]?.value;
+      else if (v.startsWith('--split-string=')) script = v.slice('--split-string='.length);
+      else if (/^-[^-]*S./.test(v)) script = v.slice(v.indexOf('S') + 1);
+    }
   }
   if (!script) return [];
   return split(script, depth + 1).parts.flatMap((p) => p.denyForms);
+}
+
+const FIND_EXEC = ['-exec', '-execdir', '-ok', '-okdir'];
+
+function findExecForms(words: readonly ShellWord[], depth: number): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    if (!FIND_EXEC.includes(words[i]!.value)) continue;
+    const end = words.findIndex((w, j) => j > i && (w.value === ';' || w.value === '+'));
+    const inner = words.slice(i + 1, end === -1 ? undefined : end);
+    if (inner.length === 0) continue;
+    out.push(...formsOf(inner), ...nestedForms(inner, depth + 1));
+    for (const wrapped of unwrap(inner, true)) out.push(...formsOf(wrapped));
+  }
+  return out;
+}
+
+const GIT_OPTIONS_WITH_VALUE = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path'];
+
+/** `git -C x --no-pager push` → `git push`; undefined when there are no global options. */
+function gitWithoutGlobalOptions(words: readonly ShellWord[]): ShellWord[] | undefined {
+  let i = 1;
+  while (i < words.length && words[i]!.value.startsWith('-')) {
+    const v = words[i]!.value;
+    i += GIT_OPTIONS_WITH_VALUE.includes(v) && v !== '--exec-path' ? 2 : 1;
+  }
+  if (i === 1 || i >= words.length) return undefined;
+  return [words[0]!, ...words.slice(i)];
 }
 
 function stripPrefixes(text: string): string {

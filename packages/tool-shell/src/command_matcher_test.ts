@@ -44,11 +44,28 @@ describe('matchCommandRule', () => {
       'eval rm x',
       'for f in a; do rm $f; done',
       'f() { rm x; }',
+      'find . -name "*.tmp" -exec rm {} +',
+      'find . -execdir timeout 5 rm -f {} \\;',
+      'env -S "rm x"',
+      'env -iS"rm x"',
+      'bash -c -- "rm x"',
+      'r\\\nm -rf x',
+      "$'rm' -rf x",
+      "$'\\x72\\x6d' -rf x",
+      '$"rm" -rf x',
     ]) {
       expect(matchCommandRule(command, 'rm:*', 'deny'), command).toBe(true);
     }
     expect(matchCommandRule('ls -la && git status', 'rm:*', 'deny')).toBe(false);
     expect(matchCommandRule('echo rm', 'rm:*', 'deny')).toBe(false);
+  });
+
+  test('a deny rule for a git subcommand meets it behind git\'s global options, an allow rule does not', () => {
+    for (const command of ['git -C ../other push', 'git --no-pager push --force', 'git -c core.sshCommand=x push']) {
+      expect(matchCommandRule(command, 'git push:*', 'deny'), command).toBe(true);
+      expect(matchCommandRule(command, 'git push:*', 'allow'), command).toBe(false);
+    }
+    expect(matchCommandRule('find . -name rm', 'rm:*', 'deny')).toBe(false);
   });
 
   test('an ask rule matches like a deny rule', () => {
@@ -58,6 +75,11 @@ describe('matchCommandRule', () => {
   test('wrappers are looked through for allow rules too, but not env with assignments', () => {
     expect(matchCommandRule('timeout 60 npm test', 'npm test:*', 'allow')).toBe(true);
     expect(matchCommandRule('env NODE_OPTIONS=--require=evil npm test', 'npm test:*', 'allow')).toBe(false);
+    for (const command of ['sudo npm test', 'doas npm test', 'echo x | xargs npm test', 'watch npm test', 'chroot /x npm test', 'exec -a x npm test']) {
+      expect(matchCommandRule(command, 'npm test:*', 'allow'), command).toBe(false);
+      expect(matchCommandRule(command, 'npm test:*', 'deny'), command).toBe(true);
+    }
+    expect(matchCommandRule('nohup nice -n5 stdbuf -oL npm test', 'npm test:*', 'allow')).toBe(true);
     expect(matchCommandRule('NODE_OPTIONS=x npm test', 'npm test:*', 'allow')).toBe(false);
   });
 

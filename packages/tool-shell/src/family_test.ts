@@ -21,9 +21,15 @@ test('Bash is read-only and concurrency-safe only for read-only commands in the 
   expect(bash.isReadOnly({ command: 'git log --oneline -5' })).toBe(true);
   expect(bash.isConcurrencySafe({ command: 'git log --oneline -5' })).toBe(true);
   expect(bash.isConcurrencySafe({ command: 'git log --oneline -5', run_in_background: true })).toBe(false);
+  // A cd changes where the next calls of the turn run, so they wait for it.
+  expect(bash.isReadOnly({ command: 'cd src' })).toBe(true);
+  expect(bash.isConcurrencySafe({ command: 'cd src' })).toBe(false);
   expect(bash.isReadOnly({ command: 'npm install' })).toBe(false);
   expect(bash.isDestructive({ command: 'rm -rf build' })).toBe(true);
   expect(bash.isDestructive({ command: 'ls' })).toBe(false);
+  for (const command of ['\\rm -rf x', '/bin/rm x', 'timeout 5 rm -rf x', "sh -c 'rm x'", 'sudo git push --force']) {
+    expect(bash.isDestructive({ command }), command).toBe(true);
+  }
 });
 
 test('shellTools rejects an option out of range', () => {

@@ -39,6 +39,15 @@ export { commandMatcher, matchCommandRule, MAX_COMMAND_PARTS, splitCommand, type
 export { commandResources, type CommandResources } from './command_resources.ts';
 export { checkShellPermissions } from './shell_permissions.ts';
 export { READ_ONLY_PROGRAMS, type ProgramRule } from './read_only_rules.ts';
-export { runCommand, startCommand, type CommandProgress, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
-export { bwrapArguments, findBwrap, SANDBOX_PROTECTED, SANDBOX_UNAVAILABLE, type SandboxSpec } from './sandbox.ts';
+export { RUN_MARK_VAR, runCommand, startCommand, type CommandProgress, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
+export {
+  bwrapArguments,
+  findBwrap,
+  missingProtectedEntries,
+  quarantineCreated,
+  SANDBOX_PROTECTED,
+  SANDBOX_UNAVAILABLE,
+  type SandboxSpec,
+  unixSocketFilter,
+} from './sandbox.ts';
 export { MAX_UNREAD_CHARS, shellTasksKey, TaskRegistry, tasksOf, type BackgroundTask, type TaskStatus } from './task_registry.ts';

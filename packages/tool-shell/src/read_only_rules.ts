@@ -102,7 +102,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   unexpand: { reason: 'turns spaces into tabs' },
   rev: { reason: 'reverses lines' },
   sed: { reason: 'only with -n and print commands (p, P, =, l, q), which print and never write', check: 'sed' },
-  awk: { reason: 'only programs without system(), pipes, getline from commands or output redirection', check: 'awk' },
+  awk: { reason: 'only programs without system(), pipes, getline from files or commands, or output redirection', check: 'awk' },
 
   // Facts about the system
   echo: { reason: 'prints its arguments' },
@@ -192,7 +192,6 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   'rev-list': { reason: 'lists commits' },
   'ls-files': { reason: 'lists tracked files' },
   'ls-tree': { reason: 'lists a tree' },
-  'ls-remote': { reason: 'lists remote refs', unsafeFlags: { '--upload-pack': 'runs a program' } },
   'cat-file': { reason: 'prints an object' },
   'show-ref': { reason: 'lists refs' },
   'for-each-ref': { reason: 'lists refs' },
@@ -208,7 +207,9 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   worktree: { reason: 'only `git worktree list`', check: 'git-list-only' },
   branch: { reason: 'only listing flags; a name would create, delete or move a branch', check: 'git-branch' },
   tag: { reason: 'only listing flags; a name would create a tag', check: 'git-tag' },
-  remote: { reason: 'only `git remote`, `-v`, `show` and `get-url`', check: 'git-remote' },
+  // `git ls-remote URL` and `git remote show NAME` contact a server: a URL the model writes is a
+  // channel out of the machine, so neither runs without asking (`git remote show -n` is local).
+  remote: { reason: 'only `git remote`, `-v`, `show -n` and `get-url`, which do not contact the remote', check: 'git-remote' },
   config: { reason: 'only reading (`--get`, `--list`, `get`, `list`)', check: 'git-config' },
 };
 
@@ -307,14 +308,16 @@ export const FIND_UNSAFE_PRIMARIES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Programs that run another program given as an argument: looked through by permission rules.
+ * Programs that run another program given as an argument: looked through by permission rules —
+ * by deny and ask rules always, by allow rules unless `notForAllow` says why not (`sudo npm test`
+ * is not what `Bash(npm test:*)` allowed).
  *
  * @example
  * ```ts
  * WRAPPERS.timeout?.leadingValues; // 1: the duration before the command
  * ```
  */
-export const WRAPPERS: Readonly<Record<string, { reason: string; optionsWithValue: readonly string[]; leadingValues?: number }>> = {
+export const WRAPPERS: Readonly<Record<string, { reason: string; optionsWithValue: readonly string[]; leadingValues?: number; notForAllow?: string }>> = {
   timeout: { reason: 'runs a command with a time limit', optionsWithValue: ['-s', '--signal', '-k', '--kill-after'], leadingValues: 1 },
   nice: { reason: 'runs a command at another priority', optionsWithValue: ['-n', '--adjustment'] },
   nohup: { reason: 'runs a command immune to hangups', optionsWithValue: [] },
@@ -324,12 +327,12 @@ export const WRAPPERS: Readonly<Record<string, { reason: string; optionsWithValu
   ionice: { reason: 'runs a command at another I/O priority', optionsWithValue: ['-c', '-n', '--class', '--classdata'] },
   command: { reason: 'runs a command, skipping functions', optionsWithValue: [] },
   builtin: { reason: 'runs a builtin', optionsWithValue: [] },
-  exec: { reason: 'replaces the shell with a command', optionsWithValue: ['-a'] },
-  xargs: { reason: 'runs a command with arguments from input', optionsWithValue: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--replace'] },
-  sudo: { reason: 'runs a command as another user', optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'] },
-  doas: { reason: 'runs a command as another user', optionsWithValue: ['-u', '-C'] },
-  watch: { reason: 'runs a command repeatedly', optionsWithValue: ['-n', '--interval', '-d'] },
-  chroot: { reason: 'runs a command in another root', optionsWithValue: [], leadingValues: 1 },
+  exec: { reason: 'replaces the shell with a command', optionsWithValue: ['-a'], notForAllow: 'it can rename the program (-a) and replaces the shell' },
+  xargs: { reason: 'runs a command with arguments from input', notForAllow: 'the arguments come from input, not the command line', optionsWithValue: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--replace'] },
+  sudo: { reason: 'runs a command as another user', notForAllow: 'it runs the command as another user', optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'] },
+  doas: { reason: 'runs a command as another user', optionsWithValue: ['-u', '-C'], notForAllow: 'it runs the command as another user' },
+  watch: { reason: 'runs a command repeatedly', optionsWithValue: ['-n', '--interval', '-d'], notForAllow: 'it runs the command again and again' },
+  chroot: { reason: 'runs a command in another root', optionsWithValue: [], leadingValues: 1, notForAllow: 'the command runs from another root' },
   unbuffer: { reason: 'runs a command without buffering', optionsWithValue: [] },
 };
 

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { OutputCapture } from './_output_capture.ts';
-import { bwrapArguments } from './sandbox.ts';
+import { bwrapArguments, missingProtectedEntries, quarantineCreated, unixSocketFilter } from './sandbox.ts';
 
 /** Options of {@linkcode startCommand} and {@linkcode runCommand}. */
 export interface RunCommandOptions {
@@ -31,7 +32,15 @@ export interface RunCommandOptions {
   /** @default 'bash' */
   shell?: string;
   /** Run under bubblewrap: the binary, the writable directories, the network. */
-  sandbox?: { bwrap: string; writable: readonly string[]; network: boolean };
+  sandbox?: {
+    bwrap: string;
+    writable: readonly string[];
+    network: boolean;
+    /** Let commands create Unix sockets (which reach daemons outside the sandbox). @default false */
+    allowUnixSockets?: boolean;
+    /** Where protected entries the command creates (`.mcp.json`, `.toolshed`, …) are moved. @default a scratch directory */
+    quarantineDir?: string;
+  };
   /** Report the directory the shell ended in (a `cd` in the command). @default true */
   trackCwd?: boolean;
 }
@@ -60,6 +69,8 @@ export interface CommandResult {
   finalCwd: string | undefined;
   /** Processes the command left behind (`cmd &`) were killed when the shell exited. */
   killedStragglers: boolean;
+  /** Why the shell could not be started at all (a missing working directory or shell). */
+  startError: string | undefined;
 }
 
 /** A command that is running. */
@@ -72,13 +83,33 @@ export interface RunningCommand {
 }
 
 let scratchDir: string | undefined;
+/**
+ * One directory per user for the files that report where a shell ended, reused by every process
+ * (a directory per process was left behind whenever a worker ended without an exit event). It is
+ * trusted only when it is a real directory of ours that no one else can write.
+ */
 function scratch(): string {
-  if (scratchDir === undefined) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-shell-'));
-    scratchDir = dir;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (scratchDir !== undefined) return scratchDir;
+  const uid = process.getuid?.();
+  const shared = path.join(os.tmpdir(), `toolshed-shell-${uid ?? 'user'}`);
+  try {
+    mkdirSync(shared, { mode: 0o700 });
+  } catch {
+    // It exists already (or cannot be made): checked below.
   }
-  return scratchDir;
+  try {
+    const st = lstatSync(shared);
+    if (st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0) {
+      scratchDir = shared;
+      return shared;
+    }
+  } catch {
+    // Fall back to a private directory.
+  }
+  const own = mkdtempSync(path.join(os.tmpdir(), 'toolshed-shell-'));
+  process.once('exit', () => rmSync(own, { recursive: true, force: true }));
+  scratchDir = own;
+  return own;
 }
 
 /**
@@ -104,18 +135,36 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   const grace = options.killGraceMs ?? 2000;
   const capture = new OutputCapture(options.maxOutputChars ?? 30_000, options.spillPath);
   const trackCwd = options.trackCwd ?? true;
-  const cwdFile = trackCwd ? path.join(scratch(), `${randomUUID()}.cwd`) : undefined;
+  // Each command gets its own directory for the file: in the sandbox only it is writable.
+  const cwdDir = trackCwd ? path.join(scratch(), randomUUID()) : undefined;
+  if (cwdDir) mkdirSync(cwdDir, { mode: 0o700 });
+  const cwdFile = cwdDir ? path.join(cwdDir, 'cwd') : undefined;
   // One stream for both: `exec 2>&1` on the command's first line keeps line numbers in errors.
   const prologue = `exec 2>&1; ${cwdFile ? `trap 'pwd -P >| ${shellQuote(cwdFile)}' EXIT; ` : ''}`;
   const script = prologue + command;
   const shell = options.shell ?? 'bash';
   // No editor or credential prompt can wait for input that never comes (stdin is /dev/null).
-  const env = { ...process.env, GIT_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', ...options.env };
+  // Every process of the command inherits this mark, also one that leaves the process group
+  // with `setsid`; killing the tree also kills whatever still carries it (Linux).
+  const mark = randomUUID();
+  const env = { ...process.env, GIT_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', ...options.env, [RUN_MARK_VAR]: mark };
   let child: ChildProcess;
+  const unprotected = options.sandbox ? missingProtectedEntries(options.sandbox.writable) : [];
   if (options.sandbox) {
-    const writable = [...options.sandbox.writable, ...(cwdFile ? [path.dirname(cwdFile)] : [])];
-    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd });
-    child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const writable = [...options.sandbox.writable, ...(cwdDir ? [cwdDir] : [])];
+    // bwrap reads the seccomp program from a pipe on its fd 3 (no file a sandboxed command could
+    // replace) and closes it before running the command.
+    const filter = options.sandbox.allowUnixSockets ? undefined : unixSocketFilter();
+    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd, ...(filter === undefined ? {} : { seccompFd: 3 }) });
+    const stdio: Array<'ignore' | 'pipe'> = filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+    child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], { cwd: options.cwd, env, stdio, detached: true });
+    const program = child.stdio[3] as Writable | null | undefined;
+    if (filter !== undefined && program) {
+      program.on('error', () => {
+        // bwrap failed to start; its exit reports why.
+      });
+      program.end(filter);
+    }
   } else {
     child = spawn(shell, ['-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   }
@@ -124,13 +173,17 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   let aborted = false;
   let killing: Promise<void> | undefined;
 
-  const groupAlive = (): boolean => pid !== undefined && processGroupAlive(pid);
+  const since = pid === undefined ? undefined : startTicks(pid);
+  const escaped = (): number[] => (since === undefined || pid === undefined ? [] : markedProcesses(mark, since, pid));
+  const groupAlive = (): boolean => pid !== undefined && (processGroupAlive(pid) || escaped().length > 0);
   const signalGroup = (sig: NodeJS.Signals) => {
     if (pid === undefined) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      // The group is gone already.
+    for (const target of [-pid, ...escaped()]) {
+      try {
+        process.kill(target, sig);
+      } catch {
+        // Gone already.
+      }
     }
   };
   const killTree = (): Promise<void> => {
@@ -179,16 +232,18 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       child.once('exit', (code, signal) => resolve({ code, signal }));
     });
     let killedStragglers = false;
+    let startError: string | undefined;
     if (exit.error) {
       const missingCwd = !existsSync(options.cwd);
       const why = missingCwd ? `the working directory "${options.cwd}" does not exist` : exit.error.message;
-      capture.push(Buffer.from(`Could not start ${options.sandbox ? options.sandbox.bwrap : shell}: ${why}\n`));
+      startError = `Could not start ${options.sandbox ? options.sandbox.bwrap : shell}: ${why}`;
+      capture.push(Buffer.from(`${startError}\n`));
     } else {
       // Background children may still hold the pipes open, or run with their output elsewhere:
       // a command's processes end with it (run_in_background is for what should outlive it).
       const drained = await Promise.race([streamsClosed.then(() => true), sleep(200).then(() => false)]);
       // bubblewrap's own processes take a moment to go after the shell; real stragglers stay.
-      for (let i = 0; i < 4 && groupAlive(); i++) await sleep(25);
+      for (let i = 0; i < 4 && pid !== undefined && processGroupAlive(pid); i++) await sleep(25);
       if (groupAlive()) {
         killedStragglers = !timedOut && !aborted;
         await killTree();
@@ -201,12 +256,20 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
     child.stdout!.destroy();
     child.stderr!.destroy();
     let finalCwd: string | undefined;
-    if (cwdFile) {
+    if (cwdFile && cwdDir) {
       try {
         finalCwd = readFileSync(cwdFile, 'utf8').trim() || undefined;
-        rmSync(cwdFile, { force: true });
       } catch {
         // The shell did not get to its exit trap (killed, or replaced by `exec`).
+      }
+      rmSync(cwdDir, { recursive: true, force: true });
+    }
+    if (options.sandbox) {
+      const notes = quarantineCreated(unprotected, options.sandbox.quarantineDir ?? path.join(scratch(), 'quarantine'));
+      if (notes.length > 0) {
+        const text = `\n${notes.join('\n')}\n`;
+        capture.push(Buffer.from(text));
+        options.onOutput?.(text);
       }
     }
     const captured = await capture.finish();
@@ -221,6 +284,7 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       aborted,
       finalCwd,
       killedStragglers,
+      startError,
     };
   })();
 
@@ -278,6 +342,59 @@ function processGroupAlive(pgid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The environment variable that marks a command's processes.
+ *
+ * @example
+ * ```ts
+ * process.env[RUN_MARK_VAR]; // set inside a command the Bash tool runs
+ * ```
+ */
+export const RUN_MARK_VAR = 'TOOLSHED_SHELL_RUN';
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), on Linux. */
+function startTicks(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Live processes outside the shell's group that carry the command's mark in their environment:
+ * those that left it with `setsid` or a daemon's double fork. Only processes started after the
+ * shell are read, so this stays cheap.
+ */
+function markedProcesses(mark: string, since: number, shellPid: number): number[] {
+  const needle = `${RUN_MARK_VAR}=${mark}`;
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    // pids grow until they wrap (at pid_max, 4M on 64-bit Linux): one older than the shell was
+    // not started by it, and skipping it keeps this to a handful of reads.
+    if (!/^\d+$/.test(entry) || Number(entry) <= shellPid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z' || fields[0] === 'X' || Number(fields[2]) === shellPid || Number(fields[19]) < since) continue;
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
+      if (environ.split('\0').includes(needle)) found.push(Number(entry));
+    } catch {
+      // Gone, or another user's process.
+    }
+  }
+  return found;
 }
 
 function shellQuote(text: string): string {

@@ -65,6 +65,21 @@ describe('runCommand', () => {
     expect(liveProcessesWith(marker)).toEqual([]);
   });
 
+  test('a timeout also kills a child that left the process group with setsid', async () => {
+    const marker = uniqueSleep();
+    const result = await runCommand(`setsid sleep ${marker} & sleep ${marker}`, { cwd: dir, timeoutMs: 800, killGraceMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
+  test('a setsid child left running when the shell exits is stopped too', async () => {
+    const marker = uniqueSleep();
+    const result = await runCommand(`(setsid sleep ${marker} > /dev/null 2>&1 &); echo done`, { cwd: dir, timeoutMs: 60_000, killGraceMs: 300 });
+    expect(result.output).toBe('done\n');
+    expect(result.killedStragglers).toBe(true);
+    expect(liveProcessesWith(marker)).toEqual([]);
+  });
+
   test('an interactive read gets end-of-file at once instead of hanging', async () => {
     const result = await runCommand('read x; echo "got:[$x] status:$?"', { cwd: dir, timeoutMs: 60_000 });
     expect(result.timedOut).toBe(false);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession, type PermissionOptions, type Session } from '@toolshed/core';
 import { shellTools } from './family.ts';
-import { findBwrap } from './sandbox.ts';
+import { findBwrap, unixSocketFilter } from './sandbox.ts';
 import type { SandboxOptions } from './shell_options.ts';
 
 let bwrap: string | undefined;
@@ -102,6 +102,27 @@ withBwrap('the bubblewrap sandbox', () => {
     expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
+  test('.git cannot be renamed away to plant hooks in a new one', async () => {
+    const session = await open();
+    // Through `sh -c` the path guard sees nothing; the sandbox alone has to hold.
+    const result = await bash(session, "sh -c 'mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'");
+    expect(result.text).toMatch(/Device or resource busy/);
+    expect(existsSync(path.join(project, '.git2'))).toBe(false);
+    expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  test('settings and .mcp.json a command creates are moved out of the project, with a note', async () => {
+    const session = await open();
+    const result = await bash(session, `sh -c 'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made'`);
+    expect(result.text).toMatch(/^made\n/);
+    expect(result.text).toContain(`The sandbox does not let commands create ${path.join(project, '.toolshed')}`);
+    expect(result.text).toContain(`create ${path.join(project, '.mcp.json')}`);
+    expect(existsSync(path.join(project, '.toolshed'))).toBe(false);
+    expect(existsSync(path.join(project, '.mcp.json'))).toBe(false);
+    const moved = /it was moved to (\S+)\. Use/.exec(result.text)?.[1];
+    expect(moved && existsSync(path.join(moved, 'settings.local.json'))).toBe(true);
+  });
+
   test('the network is blocked unless allowed', async () => {
     const server = await listen();
     try {
@@ -118,6 +139,33 @@ withBwrap('the bubblewrap sandbox', () => {
     }
   });
 
+  test('a Unix socket outside cannot be reached unless allowUnixSockets is set; socketpair still works', async () => {
+    // A socket on the read-only root (a Docker daemon's, an agent's) is reachable without a
+    // network; the seccomp filter refuses to create one.
+    const socketPath = path.join(project, `daemon-${seq}.sock`);
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.end('secret\n');
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const connect = `node -e "require('net').connect(process.argv[1]).on('data', (d) => process.stdout.write(d)).on('error', (e) => console.log(e.code))" ${socketPath}`;
+      const blocked = await bash(await open(), connect);
+      expect(blocked.text).toBe('EPERM');
+      expect(connections).toBe(0);
+      // Node's IPC channel is a socketpair, which reaches nothing outside and is not refused.
+      const ipc = `const c = require('child_process').spawn(process.execPath, ['-e', 'process.send(1)'], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] }); c.on('message', (m) => { console.log('ipc', m); process.exit(0); });`;
+      const pair = await bash(await open(), `node -e "${ipc}"`);
+      expect(pair.text).toBe('ipc 1');
+      const allowed = await bash(await open({ allowUnixSockets: true }), connect);
+      expect(allowed.text).toBe('secret');
+      expect(connections).toBe(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('the working directory still persists', async () => {
     const session = await open();
     await bash(session, 'cd sub');
@@ -129,6 +177,14 @@ withBwrap('the bubblewrap sandbox', () => {
     expect(await session.explain('Bash', { command: 'npm test' })).toMatchObject({ behavior: 'allow', source: 'tool' });
     expect((await session.explain('Bash', { command: 'echo x > /etc/evil' })).behavior).toBe('ask');
     expect((await session.explain('Bash', { command: 'echo x > .git/hooks/post-checkout' })).behavior).toBe('ask');
+  });
+});
+
+describe('unixSocketFilter', () => {
+  test('is eleven BPF instructions for x64 and arm64, and refuses an architecture it does not know', () => {
+    expect(unixSocketFilter('x64')).toHaveLength(88);
+    expect(unixSocketFilter('arm64').equals(unixSocketFilter('x64'))).toBe(false);
+    expect(() => unixSocketFilter('riscv64')).toThrow(/"riscv64".*allowUnixSockets: true/);
   });
 });
 

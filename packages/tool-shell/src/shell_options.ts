@@ -11,6 +11,12 @@ export interface SandboxOptions {
    * apply), as Claude Code's `autoAllowBashIfSandboxed`. @default false
    */
   autoAllow?: boolean;
+  /**
+   * Let sandboxed commands create Unix sockets. Off, a seccomp filter refuses them: a socket
+   * on the read-only root (a Docker daemon's, an SSH agent's) would otherwise reach a process
+   * outside the sandbox even with the network off. @default false
+   */
+  allowUnixSockets?: boolean;
   /** The bubblewrap binary. @default the first `bwrap` on PATH, then `/usr/bin/bwrap` */
   bwrapPath?: string;
 }

@@ -1,4 +1,5 @@
 import { isPathInside, protectedPath, resolvePath, type PermissionResult, type ToolContext } from '@toolshed/core';
+import { classifyCommand } from './classify_command.ts';
 import { commandResources } from './command_resources.ts';
 import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
 import type { ResolvedShellOptions } from './shell_options.ts';
@@ -62,5 +63,8 @@ export function checkShellPermissions(command: string, ctx: ToolContext, options
       return { behavior: 'allow', reason: 'the command runs in the bubblewrap sandbox (read-only root, writes only to the working directories and a private /tmp) and sandbox.autoAllow is on' };
     }
   }
-  return { behavior: 'passthrough' };
+  // Rules, the mode and read-only auto-approval decide; the message says why the command is
+  // not read-only, for a permission layer that shows it.
+  const classification = classifyCommand(command);
+  return classification.readOnly ? { behavior: 'passthrough' } : { behavior: 'passthrough', message: `It is not read-only: ${classification.reason}.` };
 }
