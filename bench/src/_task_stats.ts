@@ -104,3 +104,22 @@ export function formatDuration(ms: number): string {
 function formatRate(perSecond: number): string {
   return perSecond >= 100 ? Math.round(perSecond).toLocaleString('en-US') : perSecond.toPrecision(3);
 }
+
+/**
+ * The row of one task, by name; a missing row is a bug in the suite, so it throws.
+ *
+ * @param rows The suite's rows.
+ * @param task The task's name.
+ * @returns The row.
+ * @throws {Error} When no row has that name.
+ *
+ * @example
+ * ```ts
+ * const direct = rowOf(rows, 'direct tool.call').meanMs;
+ * ```
+ */
+export function rowOf(rows: readonly ResultRow[], task: string): ResultRow {
+  const row = rows.find((r) => r.task === task);
+  if (!row) throw new Error(`Benchmark task "${task}" has no result row`);
+  return row;
+}

@@ -4,7 +4,7 @@ import { Bench } from 'tinybench';
 import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
 import { fileTools } from '@toolshed/tool-fs';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
-import { taskRow } from './_task_stats.ts';
+import { rowOf, taskRow } from './_task_stats.ts';
 import { makeSearchTree, rgDirect, type SearchTree } from './fs_grep_bench.ts';
 
 /** Sizes and timings of {@linkcode fsGlobSuite}. */
@@ -98,11 +98,7 @@ async function runFsGlob(options: SuiteRunOptions<FsGlobParams>): Promise<SuiteO
 }
 
 function summarize(rows: readonly ResultRow[], tree: SearchTree): Record<string, unknown> {
-  const mean = (task: string) => {
-    const row = rows.find((r) => r.task === task);
-    if (!row) throw new Error(`Benchmark task "${task}" has no result row`);
-    return row.meanMs;
-  };
+  const mean = (task: string) => rowOf(rows, task).meanMs;
   const r = (x: number) => Math.round(x * 100) / 100;
   return {
     files: tree.files.length,

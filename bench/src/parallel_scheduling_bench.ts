@@ -6,7 +6,7 @@ import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { buildTool, contentToText, createSession, type Session, type ToolResultBlock, type ToolUseBlock } from '@toolshed/core';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
-import { taskRow } from './_task_stats.ts';
+import { rowOf, taskRow } from './_task_stats.ts';
 
 /** Sizes and timings of {@linkcode parallelSchedulingSuite}. */
 export interface ParallelSchedulingParams {
@@ -243,12 +243,6 @@ function shuffledDelays(calls: number, latencyMs: number): number[] {
 function withoutProblems(check: OrderingCheck): Omit<OrderingCheck, 'problems'> {
   const { problems: _problems, ...rest } = check;
   return rest;
-}
-
-function rowOf(rows: readonly ResultRow[], task: string): ResultRow {
-  const row = rows.find((r) => r.task === task);
-  if (!row) throw new Error(`Benchmark task "${task}" has no result row`);
-  return row;
 }
 
 function round(value: number, digits: number): number {

@@ -5,7 +5,7 @@ import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { buildTool, contentToText, createSession, type Session, type ToolCallOptions, type ToolContext, type ToolUseBlock } from '@toolshed/core';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
-import { batched, taskRow } from './_task_stats.ts';
+import { batched, rowOf, taskRow } from './_task_stats.ts';
 
 /** Sizes and timings of {@linkcode pipelineOverheadSuite}. */
 export interface PipelineOverheadParams {
@@ -149,11 +149,7 @@ async function runPipelineOverhead(options: SuiteRunOptions<PipelineOverheadPara
 }
 
 function summarize(rows: readonly ResultRow[]): Record<string, unknown> {
-  const row = (task: string): ResultRow => {
-    const found = rows.find((r) => r.task === task);
-    if (!found) throw new Error(`Benchmark task "${task}" has no result row`);
-    return found;
-  };
+  const row = (task: string): ResultRow => rowOf(rows, task);
   const [direct, pipeline, allow, hook] = [row(TASK_DIRECT), row(TASK_PIPELINE), row(TASK_ALLOW), row(TASK_HOOK)];
   const us = (ms: number) => round(ms * 1000, 3);
   return {

@@ -7,7 +7,7 @@ import { Bench } from 'tinybench';
 import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
 import { htmlToMarkdown, webTools } from '@toolshed/tool-web';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
-import { batched, taskRow } from './_task_stats.ts';
+import { batched, rowOf, taskRow } from './_task_stats.ts';
 
 /** Sizes and timings of {@linkcode webSuite}. */
 export interface WebBenchParams {
@@ -139,11 +139,7 @@ async function runWeb(options: SuiteRunOptions<WebBenchParams>): Promise<SuiteOu
 }
 
 function summarize(rows: readonly ResultRow[], pageBytes: number, readabilityChars: number, bodyChars: number): Record<string, unknown> {
-  const row = (task: string): ResultRow => {
-    const found = rows.find((r) => r.task === task);
-    if (!found) throw new Error(`Benchmark task "${task}" has no result row`);
-    return found;
-  };
+  const row = (task: string): ResultRow => rowOf(rows, task);
   const [readability, body, cold, hit] = [row(TASK_READABILITY), row(TASK_BODY), row(TASK_COLD), row(TASK_HIT)];
   const mbps = (ms: number) => round(pageBytes / (1024 * 1024) / (ms / 1000), 2);
   return {

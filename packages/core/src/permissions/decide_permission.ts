@@ -259,9 +259,11 @@ async function decide(
   // 13. Nobody decided: ask, offering the rules that would allow the call.
   const suggestions = suggestionsFor(tool, input);
   const first = suggestions[0];
+  // A passthrough may say why the tool had no opinion ("it is not read-only: it writes a.txt").
+  const why = own?.behavior === 'passthrough' && typeof own.message === 'string' && own.message ? ` (${own.message})` : '';
   return {
     behavior: 'ask',
-    reason: first ? `No rule allows ${name} with this input; allow it with "${first}"` : `No rule allows ${name} with this input`,
+    reason: first ? `No rule allows ${name} with this input${why}; allow it with "${first}"` : `No rule allows ${name} with this input${why}`,
     suggestions,
   };
 }

@@ -509,3 +509,22 @@ describe('denialMessage', () => {
     expect(message).not.toContain('permissions.allow');
   });
 });
+
+test("the final ask repeats why a passthrough tool had no opinion, so toolshed check can show it", async () => {
+  const tool = buildTool({
+    name: 'Runner',
+    description: 'Runs a thing for the tests.',
+    inputSchema: z.strictObject({ cmd: z.string() }),
+    checkPermissions: () => ({ behavior: 'passthrough', message: 'it is not read-only: it writes out.txt' }),
+    permissionSuggestions: ({ cmd }) => [`Runner(${cmd})`],
+    async call() {
+      return { data: 'ran' };
+    },
+  });
+  const decision = await decidePermission(tool, { cmd: 'make' }, testContext({}));
+  expect(decision).toMatchObject({
+    behavior: 'ask',
+    reason: 'No rule allows Runner with this input (it is not read-only: it writes out.txt); allow it with "Runner(make)"',
+    suggestions: ['Runner(make)'],
+  });
+});
