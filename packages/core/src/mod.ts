@@ -124,3 +124,15 @@ export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persist
 export type { ApplyTurnBudgetOptions, PersistLargeResultOptions, PersistLargeResultOutcome, TurnBudgetItem, TurnBudgetOutcome } from './results/result_budget.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
+export {
+  functionCallOutputsForOpenAIResponses,
+  toolMessagesForOpenAIChat,
+  toolUsesFromOpenAIChat,
+  toolUsesFromOpenAIResponses,
+} from './provider_messages.ts';
+export type {
+  OpenAIChatToolCall,
+  OpenAIChatToolMessage,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+} from './provider_messages.ts';

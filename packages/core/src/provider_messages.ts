@@ -1,0 +1,117 @@
+import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
+import { contentToText } from './blocks.ts';
+
+/** A tool call of an OpenAI Chat Completions assistant message (`message.tool_calls[i]`). */
+export interface OpenAIChatToolCall {
+  id: string;
+  type?: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A `function_call` output item of the OpenAI Responses API. */
+export interface OpenAIResponsesFunctionCall {
+  type: 'function_call';
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The `role: "tool"` message that answers one Chat Completions tool call. */
+export interface OpenAIChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/** The `function_call_output` input item that answers one Responses API function call. */
+export interface OpenAIResponsesFunctionCallOutput {
+  type: 'function_call_output';
+  call_id: string;
+  output: string;
+}
+
+/**
+ * Turns the tool calls of an OpenAI Chat Completions message into `tool_use` blocks for
+ * `session.run`. Arguments that are not valid JSON are passed on as the raw string, so the
+ * pipeline answers that call with an input error the model can act on instead of throwing.
+ *
+ * @param toolCalls `message.tool_calls` (undefined or empty gives no blocks).
+ * @returns One block per call, in order.
+ *
+ * @example
+ * ```ts
+ * const message = completion.choices[0].message;
+ * const results = await session.run(toolUsesFromOpenAIChat(message.tool_calls));
+ * messages.push(message, ...toolMessagesForOpenAIChat(results));
+ * ```
+ */
+export function toolUsesFromOpenAIChat(toolCalls: readonly OpenAIChatToolCall[] | null | undefined): ToolUseBlock[] {
+  return (toolCalls ?? []).map((call) => ({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) }));
+}
+
+/**
+ * Turns the `function_call` items of an OpenAI Responses API output into `tool_use` blocks;
+ * other items (messages, reasoning) are skipped.
+ *
+ * @param output `response.output`.
+ * @returns One block per function call, in order.
+ *
+ * @example
+ * ```ts
+ * const results = await session.run(toolUsesFromOpenAIResponses(response.output));
+ * input.push(...response.output, ...functionCallOutputsForOpenAIResponses(results));
+ * ```
+ */
+export function toolUsesFromOpenAIResponses(output: readonly { type: string }[]): ToolUseBlock[] {
+  return output
+    .filter((item): item is OpenAIResponsesFunctionCall => item.type === 'function_call')
+    .map((call) => ({ type: 'tool_use', id: call.call_id, name: call.name, input: parseArguments(call.arguments) }));
+}
+
+/**
+ * The Chat Completions `role: "tool"` messages for a turn's results. OpenAI tool messages
+ * carry text only: an image block becomes `[image]` (send images in a user message if the
+ * model needs them), and an error result is prefixed with `Error:` since there is no
+ * `is_error` flag.
+ *
+ * @param results What `session.run` returned.
+ * @returns One message per result, in order.
+ *
+ * @example
+ * ```ts
+ * messages.push(...toolMessagesForOpenAIChat(await session.run(blocks)));
+ * ```
+ */
+export function toolMessagesForOpenAIChat(results: readonly ToolResultBlock[]): OpenAIChatToolMessage[] {
+  return results.map((r) => ({ role: 'tool', tool_call_id: r.tool_use_id, content: resultText(r) }));
+}
+
+/**
+ * The Responses API `function_call_output` items for a turn's results (text, as
+ * {@linkcode toolMessagesForOpenAIChat}).
+ *
+ * @param results What `session.run` returned.
+ * @returns One item per result, in order.
+ *
+ * @example
+ * ```ts
+ * input.push(...functionCallOutputsForOpenAIResponses(await session.run(blocks)));
+ * ```
+ */
+export function functionCallOutputsForOpenAIResponses(results: readonly ToolResultBlock[]): OpenAIResponsesFunctionCallOutput[] {
+  return results.map((r) => ({ type: 'function_call_output', call_id: r.tool_use_id, output: resultText(r) }));
+}
+
+function parseArguments(text: string): unknown {
+  if (text === '' || text === undefined) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function resultText(result: ToolResultBlock): string {
+  const text = contentToText(result.content);
+  return result.is_error ? `Error: ${text}` : text;
+}
