@@ -82,6 +82,20 @@ export interface RunningCommand {
   kill(): void;
 }
 
+/**
+ * The prologue's first part: bash closes every descriptor but 0, 1 and 2 before the command runs.
+ * Node passes on whatever the host process inherited without close-on-exec (a parent's pipe, a
+ * make jobserver's fds), and libuv closes nothing in the child, so otherwise every command —
+ * sandboxed ones too — could read from or write to a pipe it was never meant to see. bwrap's
+ * seccomp fd is closed by bwrap itself. The glob reads the directory in the shell, no extra
+ * process: about 0.1 ms per command, measured against a bare `bash -c`. Its own directory fd is
+ * closed by the time the loop runs, and closing it again is harmless. `{var}>&-` reaches fds
+ * above 9, which dash cannot name, so shells other than bash skip the loop.
+ */
+const CLOSE_INHERITED_FDS = process.platform === 'linux'
+  ? 'if [ -n "${BASH_VERSION-}" ]; then for __toolshed_fd in /proc/$$/fd/*; do __toolshed_fd=${__toolshed_fd##*/}; case $__toolshed_fd in 0|1|2) ;; *[!0-9]*) ;; *) exec {__toolshed_fd}>&- ;; esac; done; unset __toolshed_fd; fi; '
+  : '';
+
 let scratchDir: string | undefined;
 /**
  * One directory per user for the files that report where a shell ended, reused by every process
@@ -115,8 +129,9 @@ function scratch(): string {
 /**
  * Starts `bash -c command` in its own process group with stdin from `/dev/null` (an interactive
  * command reads EOF and never hangs), stdout and stderr merged into one stream in the order
- * they were written, and the whole tree — background `&` children and grandchildren included —
- * killed on timeout, on abort, or when the shell exits and leaves processes behind.
+ * they were written, no other inherited descriptor (bash on Linux closes all but 0–2 first), and
+ * the whole tree — background `&` children and grandchildren included — killed on timeout, on
+ * abort, or when the shell exits and leaves processes behind.
  *
  * @param command The command string.
  * @param options Directory, timeout, signal, output cap, sandbox.
@@ -140,7 +155,7 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   if (cwdDir) mkdirSync(cwdDir, { mode: 0o700 });
   const cwdFile = cwdDir ? path.join(cwdDir, 'cwd') : undefined;
   // One stream for both: `exec 2>&1` on the command's first line keeps line numbers in errors.
-  const prologue = `exec 2>&1; ${cwdFile ? `trap 'pwd -P >| ${shellQuote(cwdFile)}' EXIT; ` : ''}`;
+  const prologue = `${CLOSE_INHERITED_FDS}exec 2>&1; ${cwdFile ? `trap 'pwd -P >| ${shellQuote(cwdFile)}' EXIT; ` : ''}`;
   const script = prologue + command;
   const shell = options.shell ?? 'bash';
   // No editor or credential prompt can wait for input that never comes (stdin is /dev/null).

@@ -1,10 +1,20 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCommand } from './run_command.ts';
+import { findBwrap } from './sandbox.ts';
 import { liveProcessesWith, uniqueSleep } from './testdata/processes.ts';
+
+let bwrap: string | undefined;
+try {
+  bwrap = findBwrap();
+} catch {
+  bwrap = undefined;
+}
 
 let dir: string;
 beforeAll(async () => {
@@ -134,4 +144,75 @@ describe('runCommand', () => {
     expect(result.exitCode).toBe(null);
     expect(result.output).toContain(path.join(dir, 'gone'));
   });
+
+  test('a command can still open and use descriptors of its own above 2', async () => {
+    const result = await runCommand('exec 5>own.txt; echo five >&5; exec {v}>>own.txt; echo "v$v" >&$v; cat <(echo sub) <<<here; cat own.txt', { cwd: dir, timeoutMs: 60_000 });
+    expect(result.output).toBe('sub\nfive\nv10\n');
+  });
+});
+
+/** The child's report and what it wrote to the pipe on its fd 100. */
+interface InheritedFdRun {
+  held: string[];
+  outputs: string[];
+  pipe: string;
+}
+
+/**
+ * Starts testdata/inherited_fd_child.ts with a pipe on fd 100 that it inherits without
+ * close-on-exec, as the host's own parent might leave one, and collects what reached the pipe.
+ */
+function runWithInheritedFd(cwd: string, mode: 'plain' | 'sandbox'): Promise<InheritedFdRun> {
+  const script = fileURLToPath(new URL('./testdata/inherited_fd_child.ts', import.meta.url));
+  const packageDir = fileURLToPath(new URL('..', import.meta.url));
+  const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', script, cwd, mode], {
+    cwd: packageDir,
+    stdio: ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(97).fill('ignore'), 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let pipe = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const inherited = (child.stdio as ReadonlyArray<unknown>)[100] as Readable;
+  inherited.on('data', (d: Buffer) => (pipe += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) reject(new Error(`inherited_fd_child exited with ${code}: ${stderr}`));
+      else resolve({ ...(JSON.parse(stdout) as Omit<InheritedFdRun, 'pipe'>), pipe });
+    });
+  });
+}
+
+/** The fds of an `ls -l /proc/N/fd` listing other than 0–2 and the lister's own directory. */
+function foreignFds(listing: string): string[] {
+  return [...listing.matchAll(/ (\d+) -> (.*)$/gm)]
+    .filter(([, fd, target]) => !['0', '1', '2'].includes(fd!) && !/^\/proc\/\d+\/fd$/.test(target!))
+    .map(([, fd, target]) => `${fd} -> ${target}`);
+}
+
+describe('descriptors the host process inherited', () => {
+  const check = (run: InheritedFdRun) => {
+    // The setup leaks as intended: the host holds fd 100 and a bare spawn writes to it.
+    expect(run.held).toContain('100');
+    expect(run.pipe).toBe('control\n');
+    const [listing, write, grandchild, background] = run.outputs;
+    expect(listing).toMatch(/ 0 -> /);
+    expect(foreignFds(listing!)).toEqual([]);
+    expect(write).toContain('100: Bad file descriptor');
+    expect(write).toContain('write=1');
+    expect(foreignFds(grandchild!)).toEqual([]);
+    expect(background).toContain('100: Bad file descriptor');
+    expect(background).toMatch(/ 1 -> /);
+    expect(foreignFds(background!)).toEqual([]);
+  };
+
+  test('do not reach commands the Bash tool runs, their children or background tasks', async () => {
+    check(await runWithInheritedFd(dir, 'plain'));
+  }, 60_000);
+
+  test.skipIf(bwrap === undefined)('do not reach sandboxed commands either', async () => {
+    check(await runWithInheritedFd(dir, 'sandbox'));
+  }, 60_000);
 });
