@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import { describeError, type CanUseTool } from '@toolshed/core';
+import { defineFamily, describeError, type CanUseTool, type PermissionContext } from '@toolshed/core';
 import { createMcpPermissionPrompt, listMcpServers, serveSession, type McpServerStatus } from '@toolshed/mcp-bridge';
-import type { CommandInvocation } from './args.ts';
+import type { CommandInvocation, CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
@@ -33,12 +33,16 @@ export type McpListRow = McpServerStatus;
  * the rule to add with `--allow`).
  *
  * `list` connects to every server of `--mcp-config` (default: `.mcp.json` in the working
- * directory) and prints each one's transport, status and tool count. Exit 1 when a server failed.
+ * directory) and prints each one's transport, status and tool count. A server that the
+ * permission rules (settings files, `--deny`) remove whole (`mcp__server`) is not started, as
+ * in a session, and is listed as `denied` with the rule and the file it comes from. Exit 1
+ * when a server failed (a denied one is not a failure).
  *
  * @param invocation `positionals` is `['serve']` or `['list']`; `args.http` is the `--http` value.
  * @param io The CLI's streams.
  * @returns The exit code: 0 ok, 1 a server of `list` failed, 2 usage error.
- * @throws {UsageError} For a missing or unknown subcommand, a bad `--http` port, or a bad config file.
+ * @throws {UsageError} For a missing or unknown subcommand, a bad `--http` port, a bad config
+ *   file, or a settings file or permission rule that is not valid.
  *
  * @example
  * ```ts
@@ -67,21 +71,36 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
     file = project;
   }
   const config = await readMcpConfigFile(file, baseDir);
+  const permissions = await sessionPermissions(args, io);
   let statuses: McpServerStatus[];
   try {
-    statuses = await listMcpServers(config, { cwd: args.cwd });
+    statuses = await listMcpServers(config, { cwd: args.cwd, permissions });
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(`The --mcp-config file "${file}" is not valid: ${e.message}`, { showUsage: false });
     throw e;
   }
   if (args.json) io.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
   else io.stdout.write(statuses.length ? formatTable(statuses) : `No servers in ${file}.\n`);
-  return statuses.some((s) => s.state !== 'connected') ? 1 : 0;
+  return statuses.some((s) => s.state !== 'connected' && s.state !== 'denied') ? 1 : 0;
+}
+
+/**
+ * The permission rules a session of these flags would have: core reads the settings files and
+ * merges them with `--allow`/`--deny`/`--ask` exactly as for `mcp serve`, and hands the result
+ * to each family's setup, where it is taken.
+ */
+async function sessionPermissions(args: CommonArgs, io: CliIo): Promise<PermissionContext> {
+  let permissions: PermissionContext | undefined;
+  const probe = defineFamily({ name: 'mcp-list', version: '0.0.0', tools: [], setup: (api) => void (permissions = api.permissions) });
+  const session = await createCliSession({ cwd: args.cwd, families: [probe], ...settingsOptions(args, io) });
+  for (const notice of session.notices()) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+  await session.close();
+  return permissions!;
 }
 
 function formatTable(statuses: readonly McpServerStatus[]): string {
   const header = ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'ERROR'];
-  const cells = statuses.map((s) => [s.name, s.transport, s.state, String(s.tools), s.resources ? 'yes' : 'no', s.error ?? '']);
+  const cells = statuses.map((s) => [s.name, s.transport, s.state, String(s.tools), s.resources ? 'yes' : 'no', s.deniedBy ? `deny rule "${s.deniedBy.rule}" from ${s.deniedBy.source}` : (s.error ?? '')]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
   return `${[line(header), ...cells.map(line)].join('\n')}\n`;

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,57 @@ describe('toolshed mcp list', () => {
       await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { x: { url: 'not a url', type: 'http' } } }));
       await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd) }, io)).rejects.toThrow('"url" of server "x" in the MCP configuration is not a valid URL: "not a url"');
       await expect(mcpCommand({ positionals: ['serve'], args: argsFor(cwd, { http: 'eighty' }) }, io)).rejects.toThrow('--http needs a port number from 0 to 65535, got "eighty"');
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A "server" that only writes a marker file when its process starts: proof it was started. */
+function markerServer(marker: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker] };
+}
+
+describe('toolshed mcp list and the permission rules', () => {
+  test('a server that a settings file or --deny removes whole is listed as denied with the rule and its source, and is not started', async () => {
+    const cwd = await tempDir();
+    try {
+      await mkdir(path.join(cwd, '.toolshed'));
+      const settingsFile = path.join(cwd, '.toolshed', 'settings.json');
+      await writeFile(settingsFile, JSON.stringify({ permissions: { deny: ['mcp__blocked'] } }));
+      const config = path.join(cwd, 'servers.json');
+      await writeFile(config, JSON.stringify({ mcpServers: {
+        fault: { command: process.execPath, args: [FAULT_SERVER] },
+        blocked: markerServer(path.join(cwd, 'blocked-started')),
+        flagged: markerServer(path.join(cwd, 'flagged-started')),
+      } }));
+      const { io, stdout } = fakeIo();
+      const code = await mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: config, settingSources: ['project'], deny: ['mcp__flagged__*', 'mcp__fault__crash'] }) }, io);
+      expect(code).toBe(0); // a denied server is the user's choice, not a failure
+      const lines = stdout().trimEnd().split('\n');
+      // A rule naming one tool leaves its server running.
+      expect(lines[1]).toMatch(/^fault +stdio +connected +8 +no$/);
+      expect(lines[2]).toMatch(/^blocked +stdio +denied +0 +no +deny rule "mcp__blocked" from (.*)$/);
+      expect(lines[2]).toContain(settingsFile);
+      expect(lines[3]).toMatch(/^flagged +stdio +denied +0 +no +deny rule "mcp__flagged__\*" from cli$/);
+      await expect(readFile(path.join(cwd, 'blocked-started'), 'utf8')).rejects.toThrow(/ENOENT/);
+      await expect(readFile(path.join(cwd, 'flagged-started'), 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test('mcp list --json --deny reports the denial as deniedBy, and a bad rule is a usage error before any server starts', async () => {
+    const cwd = await tempDir();
+    try {
+      await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
+      const r = await cli(['mcp', 'list', '--json', '--deny', 'mcp__remote', '--cwd', cwd]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([{ name: 'remote', transport: 'http', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__remote', source: 'cli' } }]);
+      const bad = await cli(['mcp', 'list', '--deny', 'mcp__remote(', '--cwd', cwd]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('The permission settings are not valid');
+      expect(bad.stdout).toBe('');
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }

@@ -23,6 +23,16 @@ export interface McpServersOptions {
   cwd?: string;
 }
 
+/** Options of {@linkcode listMcpServers}. */
+export interface ListMcpServersOptions extends McpServersOptions {
+  /**
+   * The permission rules a session would have (as `FamilySetupApi.permissions` gives them): a
+   * server that a deny rule removes whole is reported as `denied`, with the rule, and not started.
+   * @default no rules
+   */
+  permissions?: PermissionContext;
+}
+
 /**
  * The `mcp` family: the tools of MCP servers as Toolshed tools, named `mcp__<server>__<tool>`.
  * Servers come from a `.mcp.json`-shaped object (Claude Code's format, `${VAR}` expanded) and
@@ -59,7 +69,11 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
       if (active) {
         throw new Error('this mcpServers() family already serves an open session; call mcpServers(config) again for each session');
       }
-      const set = new McpServerSet(allowedServers(servers, api.permissions, (message) => api.emit({ type: 'notice', level: 'info', message })), {
+      const { allowed, denied } = partitionServers(servers, api.permissions);
+      for (const [name, rule] of denied) {
+        api.emit({ type: 'notice', level: 'info', message: `MCP server "${name}" is not started: deny rule "${rule.raw}" from ${rule.source} removes all of its tools.` });
+      }
+      const set = new McpServerSet(allowed, {
         ...connectionDefaults(options, api.cwd),
         clientInfo: { name: 'toolshed', version },
         onToolsChanged: () => {
@@ -79,21 +93,26 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
 
 /**
  * Connects to every configured server (concurrently, under the start timeout), reports where
- * each stands and how many tools it has, and disconnects: what `toolshed mcp list` prints.
+ * each stands and how many tools it has, and disconnects: what `toolshed mcp list` prints. With
+ * `permissions`, a server that a deny rule removes whole is not started, as in a session, and
+ * is reported as `denied` with the rule and its source.
  *
  * @param config The `.mcp.json`-shaped configuration.
- * @param options Timeouts and where variables come from; `cwd` is where stdio servers start.
+ * @param options Timeouts, where variables come from, `cwd` (where stdio servers start) and the
+ *   session's `permissions`.
  * @returns One status per server, in configuration order.
  * @throws {TypeError} When the configuration is not of the right shape.
  *
  * @example
  * ```ts
- * for (const s of await listMcpServers(config)) console.log(s.name, s.state, s.tools);
+ * const { context } = createPermissionContext({ deny: ['mcp__github'] }, process.cwd());
+ * for (const s of await listMcpServers(config, { permissions: context })) console.log(s.name, s.state, s.deniedBy?.rule ?? s.tools);
  * ```
  */
-export async function listMcpServers(config: McpConfig, options: McpServersOptions = {}): Promise<McpServerStatus[]> {
+export async function listMcpServers(config: McpConfig, options: ListMcpServersOptions = {}): Promise<McpServerStatus[]> {
   const servers = parseMcpConfig(config, options.env ? { env: options.env } : {});
-  const set = new McpServerSet(servers, {
+  const { allowed, denied } = options.permissions ? partitionServers(servers, options.permissions) : { allowed: servers, denied: new Map<string, PermissionRule>() };
+  const set = new McpServerSet(allowed, {
     ...connectionDefaults(options, options.cwd ?? process.cwd()),
     clientInfo: { name: 'toolshed', version },
     onToolsChanged: () => {},
@@ -101,7 +120,12 @@ export async function listMcpServers(config: McpConfig, options: McpServersOptio
   });
   try {
     await set.connectAll();
-    return set.status();
+    const started = new Map(set.status().map((s) => [s.name, s]));
+    return Object.entries(servers).map(([name, server]) => {
+      const rule = denied.get(name);
+      if (!rule) return started.get(name)!;
+      return { name, transport: 'url' in server ? server.type : 'stdio', state: 'denied', tools: 0, resources: false, deniedBy: { rule: rule.raw, source: rule.source } };
+    });
   } finally {
     await set.close();
   }
@@ -118,17 +142,18 @@ function connectionDefaults(options: McpServersOptions, cwd: string) {
 }
 
 /**
- * The servers left once those a blanket deny rule removes whole are taken out: starting one
- * would run a process (or open a connection) whose every tool the pool then drops.
+ * Splits the servers into those to start and those a blanket deny rule removes whole: starting
+ * one of those would run a process (or open a connection) whose every tool the pool then drops.
  */
-function allowedServers(servers: Record<string, McpServerConfig>, permissions: PermissionContext, notice: (message: string) => void): Record<string, McpServerConfig> {
-  const out: Record<string, McpServerConfig> = {};
+function partitionServers(servers: Record<string, McpServerConfig>, permissions: PermissionContext): { allowed: Record<string, McpServerConfig>; denied: Map<string, PermissionRule> } {
+  const allowed: Record<string, McpServerConfig> = {};
+  const denied = new Map<string, PermissionRule>();
   for (const [name, config] of Object.entries(servers)) {
     const rule = serverDenyRule(name, permissions);
-    if (rule) notice(`MCP server "${name}" is not started: deny rule "${rule.raw}" from ${rule.source} removes all of its tools.`);
-    else out[name] = config;
+    if (rule) denied.set(name, rule);
+    else allowed[name] = config;
   }
-  return out;
+  return { allowed, denied };
 }
 
 function serverDenyRule(server: string, permissions: PermissionContext): PermissionRule | undefined {

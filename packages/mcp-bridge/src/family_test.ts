@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildTool, contentToText, createSession, type Session, type SessionEvent, type ToolUseBlock } from '@toolshed/core';
+import { buildTool, contentToText, createPermissionContext, createSession, type Session, type SessionEvent, type ToolUseBlock } from '@toolshed/core';
 import { checkFamily } from '@toolshed/core/testing';
 import { listMcpServers, mcpServers } from './mod.ts';
 import { BAD_START_SERVER, EVERYTHING, FAULT_SERVER, FILESYSTEM, freePort, startProcess, stopProcess } from './testdata/_helpers.ts';
@@ -389,5 +389,23 @@ describe('listMcpServers', () => {
     expect(statuses[0]!.tools).toBeGreaterThan(5);
     expect(statuses[1]!.resources).toBe(true);
     expect(statuses[2]!.error).toMatch(/ENOENT|spawn/);
+  });
+
+  test('with the session permissions, a server that a deny rule removes whole is reported as denied (rule and source) and never started', async () => {
+    const marker = path.join(dir, 'spawned-listed.txt');
+    const { context } = createPermissionContext({ deny: ['mcp__listed', 'mcp__remote__*', 'mcp__fault__crash'] }, dir, 'cli');
+    const statuses = await listMcpServers({
+      mcpServers: {
+        listed: { command: process.execPath, args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker] },
+        fault: { command: process.execPath, args: [FAULT_SERVER] },
+        remote: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+      },
+    }, { permissions: context });
+    expect(statuses).toEqual([
+      { name: 'listed', transport: 'stdio', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__listed', source: 'cli' } },
+      expect.objectContaining({ name: 'fault', state: 'connected', tools: 8 }),
+      { name: 'remote', transport: 'sse', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__remote__*', source: 'cli' } },
+    ]);
+    await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });

@@ -48,8 +48,10 @@ describe('buildMcpTool', () => {
   test('calls the server, passing progress on, and marks an isError result as such with its content', async () => {
     const sleep = buildMcpTool(connection, info('sleep'), { name: 'mcp__fault__sleep' });
     const progress: ToolProgress[] = [];
-    const out = await sleep.call({ ms: 10 }, ctx, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
-    expect(out.data).toBe('slept 10 ms');
+    // The SDK drops a progress notification that it reads in the same chunk as the result, so
+    // the server sleeps long enough for the two to arrive apart even on a loaded machine.
+    const out = await sleep.call({ ms: 250 }, ctx, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    expect(out.data).toBe('slept 250 ms');
     expect(progress).toEqual([{ message: 'sleeping', progress: 0, total: 1 }]);
     const fail = buildMcpTool(connection, info('fail'), { name: 'mcp__fault__fail' });
     const failed = await fail.call({}, ctx, { signal: new AbortController().signal, onProgress: () => {} });

@@ -38,6 +38,16 @@ export interface ServeSessionHttpOptions extends ServeSessionCommonOptions {
     host?: string;
     /** @default '/mcp' */
     path?: string;
+    /**
+     * How long a client session may go without a request before it is closed, in milliseconds.
+     * The SDK client does not end its session when it goes away, so without this each client
+     * that disconnected would keep its MCP server object in memory for as long as the process
+     * runs. A request still in progress (a call, an open notification stream) keeps its session;
+     * a client that comes back with an expired session id gets 404 "Session not found" and
+     * initializes again. `Infinity` keeps sessions until the client ends them with DELETE.
+     * @default 600000 (10 minutes)
+     */
+    idleTimeoutMs?: number;
   };
 }
 
@@ -50,7 +60,13 @@ export interface ServedSession {
   readonly url: string | undefined;
   /** Resolves when the server stops: stdin ended (stdio) or {@linkcode ServedSession.close} was called. */
   readonly closed: Promise<void>;
-  /** Stops serving (the session itself stays open: its owner closes it). */
+  /**
+   * How many MCP client sessions are open now: over HTTP, those initialized (or being initialized)
+   * and not yet ended by DELETE, the idle timeout or {@linkcode ServedSession.close}; over stdio,
+   * 1 until it closes.
+   */
+  sessionCount(): number;
+  /** Stops serving and closes every client session (the session itself stays open: its owner closes it). */
   close(): Promise<void>;
 }
 
@@ -63,10 +79,14 @@ export interface ServedSession {
  * supports elicitation; otherwise the call is denied with the rule that would allow it.
  * Progress events become progress notifications, and a client's cancellation aborts the call.
  *
+ * Over HTTP each client gets its own MCP session; one that sends no request for
+ * `http.idleTimeoutMs` (10 minutes by default) is closed, as the SDK client does not end its
+ * session when it goes away.
+ *
  * @param session The session to serve.
- * @param options `{ transport: 'stdio' }` or `{ http: { port, host } }`, and the permission prompt.
+ * @param options `{ transport: 'stdio' }` or `{ http: { port, host, idleTimeoutMs } }`, and the permission prompt.
  * @returns The running server.
- * @throws {TypeError} When the options name neither transport.
+ * @throws {TypeError} When the options name neither transport, or `http.idleTimeoutMs` is not a positive number.
  * @throws {Error} When the HTTP port cannot be listened on (the message names host and port).
  *
  * @example
@@ -93,9 +113,12 @@ async function serveStdio(session: Session, options: ServeSessionStdioOptions): 
   // The client going away ends stdin; the SDK's transport does not notice that by itself.
   stdin.once('end', () => void server.close());
   await server.connect(transport);
+  let open = true;
+  void closed.then(() => (open = false));
   return {
     url: undefined,
     closed,
+    sessionCount: () => (open ? 1 : 0),
     async close() {
       await server.close();
       await closed;
@@ -103,50 +126,117 @@ async function serveStdio(session: Session, options: ServeSessionStdioOptions): 
   };
 }
 
+/** One MCP client's session over HTTP. */
+interface HttpClientSession {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  /** When its last request ended (or began, while none is in progress). */
+  lastSeen: number;
+  /** Requests of this session still being answered (an open SSE stream counts). */
+  inFlight: number;
+}
+
+const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+
 async function serveHttp(session: Session, options: ServeSessionHttpOptions): Promise<ServedSession> {
   const host = options.http.host ?? '127.0.0.1';
   const endpoint = options.http.path ?? '/mcp';
+  const idleTimeoutMs = options.http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  if (typeof idleTimeoutMs !== 'number' || Number.isNaN(idleTimeoutMs) || idleTimeoutMs <= 0) {
+    throw new TypeError(`serveSession: http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got ${JSON.stringify(idleTimeoutMs)}`);
+  }
   // One transport and one MCP server per client session, all over the one Toolshed session.
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, HttpClientSession>();
+  // Servers made for an initialize request that has not produced a session (yet): counted so
+  // that close() ends them too.
+  const starting = new Set<Server>();
   let port = options.http.port;
-  const servers = new Set<Server>();
+
+  const endSession = (id: string, entry: HttpClientSession) => {
+    if (sessions.get(id) === entry) sessions.delete(id);
+    return entry.server.close().catch(() => {});
+  };
+
+  const track = (entry: HttpClientSession, res: ServerResponse) => {
+    entry.inFlight++;
+    entry.lastSeen = Date.now();
+    res.once('close', () => {
+      entry.inFlight--;
+      entry.lastSeen = Date.now();
+    });
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`);
-    if (url.pathname !== endpoint) return jsonError(res, 404, `Not found: the MCP endpoint is ${endpoint}`);
+    if (url.pathname !== endpoint) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${endpoint}`);
     const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (!transport) {
-      if (typeof sessionId === 'string') return jsonError(res, 404, `Unknown MCP session "${sessionId}": it ended or the server restarted; initialize again`);
-      if (req.method !== 'POST') return jsonError(res, 400, 'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)');
-      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void transports.set(id, created),
-        // On a loopback address, a web page must not reach the tools through DNS rebinding.
-        ...(LOOPBACK.has(host) ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(port) } : {}),
-      });
-      const server = createMcpServer(session, options);
-      servers.add(server);
-      created.onclose = () => {
-        if (created.sessionId) transports.delete(created.sessionId);
-        servers.delete(server);
-      };
-      await server.connect(created);
-      transport = created;
+    const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (entry) {
+      track(entry, res);
+      return await entry.transport.handleRequest(req, res);
     }
-    await transport.handleRequest(req, res);
+    if (typeof sessionId === 'string') {
+      // The SDK's own answer for an unknown session (404, -32001), which tells a client to initialize again.
+      return jsonError(res, 404, -32001, `Session not found: MCP session "${sessionId}" has ended (it was idle, was deleted, or the server restarted); send initialize again without an Mcp-Session-Id header`);
+    }
+    if (req.method !== 'POST') return jsonError(res, 400, -32000, 'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)');
+    const server = createMcpServer(session, options);
+    const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        const fresh: HttpClientSession = { transport: created, server, lastSeen: Date.now(), inFlight: 0 };
+        sessions.set(id, fresh);
+        starting.delete(server);
+        track(fresh, res);
+      },
+      // On a loopback address, a web page must not reach the tools through DNS rebinding.
+      ...(LOOPBACK.has(host) ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(port) } : {}),
+    });
+    created.onclose = () => {
+      starting.delete(server);
+      const id = created.sessionId;
+      const known = id === undefined ? undefined : sessions.get(id);
+      if (id !== undefined && known?.transport === created) sessions.delete(id);
+    };
+    starting.add(server);
+    await server.connect(created);
+    try {
+      await created.handleRequest(req, res);
+    } finally {
+      // A first request that was refused (not an initialize, a bad Host, bad JSON) made no
+      // session: its server must not stay behind.
+      if (created.sessionId === undefined || !sessions.has(created.sessionId)) {
+        starting.delete(server);
+        await server.close().catch(() => {});
+      }
+    }
   };
+
+  const sweep = () => {
+    const now = Date.now();
+    for (const [id, entry] of sessions) {
+      if (entry.inFlight === 0 && now - entry.lastSeen >= idleTimeoutMs) void endSession(id, entry);
+    }
+  };
+  // Checked a few times per timeout, so a session is closed at most ~1.25 timeouts after its last request.
+  const sweeper = Number.isFinite(idleTimeoutMs) ? setInterval(sweep, Math.max(10, Math.min(idleTimeoutMs / 4, 60_000))) : undefined;
+  sweeper?.unref();
 
   const httpServer: HttpServer = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) jsonError(res, 500, `Internal error: ${(e as Error).message}`);
+      if (!res.headersSent) jsonError(res, 500, -32603, `Internal error: ${(e as Error).message}`);
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', (e) => reject(new Error(`Could not serve MCP on ${host}:${options.http.port}: ${(e as Error).message}`, { cause: e })));
-    httpServer.listen(options.http.port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', (e) => reject(new Error(`Could not serve MCP on ${host}:${options.http.port}: ${(e as Error).message}`, { cause: e })));
+      httpServer.listen(options.http.port, host, () => resolve());
+    });
+  } catch (e) {
+    if (sweeper) clearInterval(sweeper);
+    throw e;
+  }
   port = (httpServer.address() as { port: number }).port;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -154,9 +244,14 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`,
     closed,
+    sessionCount: () => sessions.size + starting.size,
     close() {
       closing ??= (async () => {
-        await Promise.all([...servers].map((s) => s.close().catch(() => {})));
+        if (sweeper) clearInterval(sweeper);
+        await Promise.all([
+          ...[...sessions].map(([id, entry]) => endSession(id, entry)),
+          ...[...starting].map((s) => s.close().catch(() => {})),
+        ]);
         httpServer.closeAllConnections();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         resolveClosed();
@@ -172,9 +267,9 @@ function loopbackHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }
 
-function jsonError(res: ServerResponse, status: number, message: string): void {
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** The MCP server for one client: tools/list from the catalog, tools/call through the session. */

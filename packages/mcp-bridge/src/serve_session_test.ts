@@ -153,7 +153,9 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
   test('a request with an unknown session id or to another path is refused with a clear error', async () => {
     const wrongSession = await fetch(served.url!, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': 'nope', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(wrongSession.status).toBe(404);
-    expect(((await wrongSession.json()) as { error: { message: string } }).error.message).toContain('Unknown MCP session "nope"');
+    const body = (await wrongSession.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32001);
+    expect(body.error.message).toContain('Session not found: MCP session "nope" has ended');
     const wrongPath = await fetch(new URL('/other', served.url!), { method: 'POST', body: '{}' });
     expect(wrongPath.status).toBe(404);
   });
@@ -161,6 +163,7 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
   test('a request whose Host is not the loopback address is refused (DNS rebinding)', async () => {
     const { request } = await import('node:http');
     const url = new URL(served.url!);
+    const before = served.sessionCount();
     const status = await new Promise<number>((resolve, reject) => {
       const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
         res.resume();
@@ -170,6 +173,7 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
     });
     expect(status).toBe(403);
+    expect(served.sessionCount()).toBe(before); // the refused initialize left no server behind
   });
 
   test('a session whose pool changes tells its clients with tools/list_changed (MCP server → bridge → session → MCP client)', async () => {
@@ -217,4 +221,101 @@ describe('serveSession with the MCP inspector CLI as a client nobody here wrote'
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toContain('does not support elicitation');
   }, 60_000);
+});
+
+/** Polls until `check` holds; the wait is generous, so only a behaviour that never happens fails. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 600 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+}
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+describe('serveSession over Streamable HTTP: idle client sessions', () => {
+  test('a client that goes away without DELETE has its session closed after idleTimeoutMs, and its id then gets 404 Session not found', async () => {
+    const idle = await serveSession(session, { http: { port: 0, idleTimeoutMs: 150 } });
+    const client = new Client({ name: 'leaver', version: '1' });
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(idle.url!));
+      await client.connect(transport);
+      expect(textOf(await client.callTool({ name: 'Echo', arguments: { text: 'before' } }))).toBe('echo: before');
+      expect(idle.sessionCount()).toBe(1);
+      const oldId = transport.sessionId!;
+      await client.close(); // the SDK client does not send DELETE
+      await until(() => idle.sessionCount() === 0, 'the idle session to be closed');
+      const expired = await post(idle.url!, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': oldId, 'mcp-protocol-version': '2025-06-18' });
+      expect(expired.status).toBe(404);
+      const body = (await expired.json()) as { error: { code: number; message: string } };
+      expect(body.error.code).toBe(-32001);
+      expect(body.error.message).toContain(`Session not found: MCP session "${oldId}" has ended`);
+      // The client reconnects by initializing again.
+      const again = new Client({ name: 'back', version: '1' });
+      await again.connect(new StreamableHTTPClientTransport(new URL(idle.url!)));
+      expect(textOf(await again.callTool({ name: 'Echo', arguments: { text: 'after' } }))).toBe('echo: after');
+      expect(idle.sessionCount()).toBe(1);
+      await again.close();
+    } finally {
+      await idle.close();
+    }
+    expect(idle.sessionCount()).toBe(0);
+  });
+
+  test('a session whose call outlasts the idle timeout is kept until the call ends, and an idle raw session is closed', async () => {
+    const idle = await serveSession(session, { http: { port: 0, idleTimeoutMs: 100 } });
+    const busy = new Client({ name: 'busy', version: '1' });
+    try {
+      // A raw session (no notification stream held open) that sends one request and goes quiet.
+      const init = await post(idle.url!, INITIALIZE);
+      expect(init.status).toBe(200);
+      await init.text();
+      await busy.connect(new StreamableHTTPClientTransport(new URL(idle.url!)));
+      expect(idle.sessionCount()).toBe(2);
+      const progress: number[] = [];
+      const call = busy.callTool({ name: 'Slow', arguments: { steps: 40 } }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      });
+      // The raw session is closed while the slow call is still reporting progress...
+      await until(() => idle.sessionCount() === 1, 'the raw session to be closed');
+      expect(progress.length).toBeLessThan(40);
+      // ...and the busy one survives it: the call completes and the session still answers.
+      expect(textOf(await call)).toBe('done after 40 steps');
+      expect(textOf(await busy.callTool({ name: 'Echo', arguments: { text: 'still here' } }))).toBe('echo: still here');
+    } finally {
+      await busy.close();
+      await idle.close();
+    }
+  });
+
+  test('close() ends every client session, and a refused first request leaves no session behind', async () => {
+    const served2 = await serveSession(session, { http: { port: 0 } });
+    const a = new Client({ name: 'a', version: '1' });
+    const b = new Client({ name: 'b', version: '1' });
+    let closedA = false;
+    try {
+      const notInitialize = await post(served2.url!, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect(notInitialize.status).toBe(400);
+      const notJson = await fetch(served2.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{oops' });
+      expect(notJson.status).toBe(400);
+      expect(served2.sessionCount()).toBe(0);
+      await a.connect(new StreamableHTTPClientTransport(new URL(served2.url!)));
+      await b.connect(new StreamableHTTPClientTransport(new URL(served2.url!)));
+      a.onclose = () => void (closedA = true);
+      expect(served2.sessionCount()).toBe(2);
+    } finally {
+      await served2.close();
+    }
+    expect(served2.sessionCount()).toBe(0);
+    await expect(b.callTool({ name: 'Echo', arguments: { text: 'x' } })).rejects.toThrow();
+    await Promise.all([a.close(), b.close()]);
+    expect(closedA).toBe(true);
+  });
+
+  test('an idle timeout that is not a positive number is refused, naming the value', async () => {
+    await expect(serveSession(session, { http: { port: 0, idleTimeoutMs: 0 } })).rejects.toThrow('http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got 0');
+    await expect(serveSession(session, { http: { port: 0, idleTimeoutMs: Number.NaN } })).rejects.toThrow(/idleTimeoutMs .* got null/);
+  });
 });

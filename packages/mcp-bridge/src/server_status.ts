@@ -5,13 +5,18 @@
  */
 export type McpConnectionState = 'pending' | 'connected' | 'failed' | 'disconnected' | 'closed';
 
-/** Where one configured server stands: what `toolshed mcp list` prints (see `listMcpServers`). */
+/**
+ * Where one configured server stands: what `toolshed mcp list` prints (see `listMcpServers`).
+ * `denied` is a server that a deny rule removes whole (`mcp__server`), so it was not started.
+ */
 export interface McpServerStatus {
   name: string;
   transport: 'stdio' | 'http' | 'sse';
-  state: McpConnectionState;
-  /** Why it is not connected, when it is not. */
+  state: McpConnectionState | 'denied';
+  /** Why it is not connected, when it failed or went away. */
   error?: string;
+  /** The deny rule that kept a `denied` server from starting, and where it comes from (a settings file, `cli`, `options`). */
+  deniedBy?: { rule: string; source: string };
   /** How many tools it lists. */
   tools: number;
   resources: boolean;
