@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPermissionContext, ruleCoversPath } from '@toolshed/core';
+import { createPermissionContext, findPathRule, resolveResources } from '@toolshed/core';
 import { deniedPathTest } from './_denied_paths.ts';
 import { makeBench, type TestBench } from './_test_session.ts';
 
@@ -75,8 +75,12 @@ describe('Glob patterns that leave the searched folder', () => {
 });
 
 describe('deniedPathTest', () => {
-  test('agrees with the permission layer\'s own rule matching on every path, rule by rule', async () => {
-    const cwd = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-deny-')));
+  test('agrees with the permission layer\'s own verdict on every path, rule by rule, also for a folder searched through a symlink', async () => {
+    const base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-deny-')));
+    const cwd = path.join(base, 'proj');
+    await mkdir(cwd);
+    // The same project searched as `base/link`: found paths are below the link, the rules name the target.
+    await symlink(cwd, path.join(base, 'link'));
     try {
       const rules = [
         'Read(.env)', 'Read(.env*)', 'Read(*.pem)', 'Read(**/*.pem)', 'Read(./secret/**)', 'Read(./secret)', 'Read(./config/prod.json)',
@@ -87,20 +91,26 @@ describe('deniedPathTest', () => {
         'config/prod.json', 'config/prod.json.bak', 'id_rsa', 'x/id_dsa', 'id_rsa.pub', 'a/z/b.txt', 'a/z/y/b.txt', 'k.key', 'q/.gitignore',
         'logs/app.log', 'x.tar.gz', 'xtar.gz', '..odd/.env', 'pem', '.pem', 'config', 'logs', 'config/dev.json', 'deep/secret/x',
       ];
+      let covered = 0;
       for (const raw of rules) {
         const { context, errors } = createPermissionContext({ deny: [raw] }, cwd);
         expect(errors).toEqual([]);
         const ctx = { cwd, permissions: context };
-        const test = deniedPathTest('Grep', cwd, ctx)!;
-        const rule = ctx.permissions.rules.deny[0]!;
-        for (const rel of paths) {
-          const abs = path.join(cwd, rel);
-          const guarded = { access: 'read' as const, declared: abs, lexical: abs, real: [abs], device: false, harmless: false };
-          expect([raw, rel, test(rel)]).toEqual([raw, rel, ruleCoversPath(rule, 'Grep', guarded, ctx)]);
+        for (const root of [cwd, path.join(base, 'link')]) {
+          const test = deniedPathTest('Grep', root, ctx)!;
+          for (const rel of paths) {
+            const guarded = resolveResources([{ path: path.join(root, rel), access: 'read' }], ctx);
+            const expected = findPathRule(ctx.permissions.rules.deny, 'Grep', guarded, ctx) !== undefined;
+            if (expected) covered++;
+            expect([raw, root, rel, test(rel)]).toEqual([raw, root, rel, expected]);
+          }
         }
       }
+      // The table is not all one answer: some pairs are covered, most are not.
+      expect(covered).toBeGreaterThan(100);
+      expect(covered).toBeLessThan(900);
     } finally {
-      await rm(cwd, { recursive: true, force: true });
+      await rm(base, { recursive: true, force: true });
     }
   });
 });

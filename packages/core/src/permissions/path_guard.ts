@@ -6,7 +6,7 @@ import { ToolshedError } from '../errors.ts';
 import type { ResourceAccess } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
-import { matchPathRule, type PathRuleBases } from './path_rule.ts';
+import { compilePathRule, type CompiledPathRule } from './path_rule.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
@@ -162,9 +162,10 @@ export function findPathRule(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
   options: FindPathRuleOptions = {},
 ): { rule: PermissionRule; path: GuardedPath } | undefined {
+  const compile = pathRuleCompiler(ctx);
   for (const rule of rules) {
     for (const path of paths) {
-      if (ruleCoversPath(rule, toolName, path, ctx, options)) return { rule, path };
+      if (coversGuardedPath(compile, rule, toolName, path, options)) return { rule, path };
     }
   }
   return undefined;
@@ -193,12 +194,22 @@ export function ruleCoversPath(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
   options: FindPathRuleOptions = {},
 ): boolean {
+  return coversGuardedPath(pathRuleCompiler(ctx), rule, toolName, path, options);
+}
+
+function coversGuardedPath(
+  compile: PathRuleCompiler,
+  rule: PermissionRule,
+  toolName: string,
+  path: GuardedPath,
+  options: FindPathRuleOptions,
+): boolean {
   if (!pathRuleApplies(rule, toolName, path.access)) return false;
-  const bases = basesFor(rule, ctx);
-  const candidates = options.realOnly ? path.real : [path.lexical, ...path.real];
+  const compiled = compile(rule);
+  if (compiled === undefined) return false;
   // Allow needs every physical form to match: a tool may open either.
-  if (options.realOnly) return candidates.every((p) => safeMatch(rule.ruleContent!, p, bases));
-  return candidates.some((p) => safeMatch(rule.ruleContent!, p, bases));
+  if (options.realOnly) return path.real.every((p) => safeCovers(compiled, p));
+  return safeCovers(compiled, path.lexical) || path.real.some((p) => safeCovers(compiled, p));
 }
 
 /**
@@ -238,10 +249,11 @@ function explicitlyAllowed(toolName: string, path: GuardedPath, protection: Prot
   const nocase = caseInsensitivePaths(ctx.permissions);
   const fold = (text: string) => foldPath(text, nocase);
   const name = fold(protection.name);
+  const compile = pathRuleCompiler(ctx);
   return ctx.permissions.rules.allow.some((rule) =>
     rule.ruleContent !== undefined &&
     fold(rule.ruleContent).split('/').includes(name) &&
-    ruleCoversPath(rule, toolName, path, ctx, { realOnly: true })
+    coversGuardedPath(compile, rule, toolName, path, { realOnly: true })
   );
 }
 
@@ -266,11 +278,12 @@ export function outsideWorkingDirectories(
   const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
   const nocase = caseInsensitivePaths(ctx.permissions);
   const fold = (text: string) => foldPath(text, nocase);
+  const compile = pathRuleCompiler(ctx, dirs);
   return paths.filter((path) => {
     if (path.harmless) return false;
     const inside = path.real.every((p) => dirs.some((dir) => isPathInside(fold(p), fold(dir))));
     if (inside) return false;
-    return !ctx.permissions.rules.allow.some((rule) => ruleCoversPath(rule, toolName, path, ctx, { realOnly: true }));
+    return !ctx.permissions.rules.allow.some((rule) => coversGuardedPath(compile, rule, toolName, path, { realOnly: true }));
   });
 }
 
@@ -290,21 +303,72 @@ export function pathRuleSuggestion(path: GuardedPath): string {
   return `${path.access === 'read' ? 'Read' : 'Edit'}(/${target})`;
 }
 
-function basesFor(rule: PermissionRule, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): PathRuleBases {
-  return {
-    cwd: ctx.cwd,
-    homeDir: ctx.permissions.homeDir,
-    root: rule.root ?? ctx.cwd,
-    workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd),
-    caseInsensitive: caseInsensitivePaths(ctx.permissions),
+/** Compiles a path rule once per check; undefined for a rule whose pattern is malformed. */
+export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | undefined;
+
+/**
+ * Compiles the path rules of one check against one call's context, each rule once (see
+ * {@linkcode compilePathRule}: its glob is cached for good, its roots are resolved here). The
+ * working directories are resolved through symlinks at most once, and only when a bare-name rule
+ * (`.env`, `*.pem`), the one kind matched below them, is compiled. Keep the compiler for one
+ * check only: what it resolved goes stale when a symlink changes.
+ *
+ * @param ctx The call's context.
+ * @param workingDirectories The real working directories, when the caller has them already.
+ * @returns A compiler: the compiled rule, or undefined for a malformed pattern (reported when
+ *   settings load; here it matches nothing).
+ *
+ * @example
+ * ```ts
+ * const compile = pathRuleCompiler(ctx);
+ * const denied = ctx.permissions.rules.deny.filter((rule) => compile(rule)?.covers('/p/.env'));
+ * ```
+ */
+export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, workingDirectories?: readonly string[]): PathRuleCompiler {
+  let dirs = workingDirectories;
+  const caseInsensitive = caseInsensitivePaths(ctx.permissions);
+  const compiled = new Map<PermissionRule, CompiledPathRule | undefined>();
+  return (rule) => {
+    if (compiled.has(rule)) return compiled.get(rule);
+    let result: CompiledPathRule | undefined;
+    if (rule.ruleContent !== undefined) {
+      try {
+        result = compilePathRule(rule.ruleContent, {
+          cwd: ctx.cwd,
+          homeDir: ctx.permissions.homeDir,
+          root: rule.root ?? ctx.cwd,
+          caseInsensitive,
+          // Read only for a bare name: the other anchors need no realpath of every working directory.
+          get workingDirectories() {
+            return (dirs ??= realWorkingDirectories(ctx.permissions, ctx.cwd));
+          },
+        });
+      } catch {
+        // A malformed pattern is reported when settings load; here it matches nothing.
+      }
+    }
+    compiled.set(rule, result);
+    return result;
   };
 }
 
-function safeMatch(content: string, path: string, bases: PathRuleBases): boolean {
+/**
+ * Whether a compiled rule covers a path, false when its glob cannot be compiled.
+ *
+ * @param rule The compiled rule.
+ * @param path An absolute path.
+ * @param whole Only by the whole path, not by a parent folder (see {@linkcode CompiledPathRule.coversWhole}).
+ * @returns The verdict.
+ *
+ * @example
+ * ```ts
+ * safeCovers(pathRuleCompiler(ctx)(rule)!, '/p/.env'); // true for Read(.env)
+ * ```
+ */
+export function safeCovers(rule: CompiledPathRule, path: string, whole = false): boolean {
   try {
-    return matchPathRule(content, path, bases);
+    return whole ? rule.coversWhole(path) : rule.covers(path);
   } catch {
-    // A malformed pattern is reported when settings load; here it matches nothing.
     return false;
   }
 }

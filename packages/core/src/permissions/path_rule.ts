@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ToolshedError } from '../errors.ts';
 import { foldPath } from './_fold_path.ts';
+import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import { PERMISSION_RULE_INVALID } from './rule_parser.ts';
 
@@ -97,24 +98,8 @@ export function parsePathSpecifier(content: string): PathSpecifier {
  * ```
  */
 export function pathRuleRoots(content: string, bases: PathRuleBases): { dirs: string[]; glob: string; anywhere: boolean } {
-  const spec = parsePathSpecifier(content);
-  const home = bases.homeDir ?? homedir();
-  if (spec.anchor === 'anywhere') {
-    return { dirs: [...bases.workingDirectories], glob: spec.pattern, anywhere: true };
-  }
-  const anchorDir = spec.anchor === 'absolute' ? '/' : spec.anchor === 'home' ? home : spec.anchor === 'settings' ? bases.root ?? bases.cwd : bases.cwd;
-  const scan = picomatch.scan(spec.pattern);
-  const literal = scan.isGlob ? scan.base : spec.pattern;
-  const glob = scan.isGlob ? scan.glob : '';
-  const lexical = resolve(anchorDir, literal);
-  const dirs = [lexical];
-  try {
-    const real = resolveRealPath(lexical, { cwd: bases.cwd, homeDir: home });
-    if (real !== lexical) dirs.push(real);
-  } catch {
-    // A rule whose directory loops through symlinks keeps its lexical root only.
-  }
-  return { dirs, glob, anywhere: false };
+  const parsed = parsedPathRule(content, bases.caseInsensitive === true);
+  return { dirs: rootsOf(parsed, bases), glob: parsed.glob, anywhere: parsed.anywhere };
 }
 
 /**
@@ -122,6 +107,9 @@ export function pathRuleRoots(content: string, bases: PathRuleBases): { dirs: st
  * when it matches the path or one of its parent directories (as a .gitignore entry for a
  * directory covers everything in it): `Read(./secrets)` covers `./secrets/key`. `*` matches
  * within one path segment, `**` across segments; dotfiles are matched like other names.
+ *
+ * Each call resolves the rule's root through symlinks again (links change between calls); to
+ * test many paths against one rule, compile it once with {@linkcode compilePathRule}.
  *
  * @param content The rule's specifier, for example `./src/**` or `//etc/passwd`.
  * @param path An absolute path, already resolved (see {@linkcode resolveRealPath}).
@@ -138,24 +126,170 @@ export function pathRuleRoots(content: string, bases: PathRuleBases): { dirs: st
  * ```
  */
 export function matchPathRule(content: string, path: string, bases: PathRuleBases): boolean {
-  const { dirs, glob, anywhere } = pathRuleRoots(content, bases);
+  return compilePathRule(content, bases).covers(path);
+}
+
+/** A path rule made ready to test many paths: see {@linkcode compilePathRule}. */
+export interface CompiledPathRule {
+  /**
+   * Whether the rule covers the path, itself or through one of its parent directories: the
+   * verdict of {@linkcode matchPathRule}.
+   * @throws {Error} When picomatch cannot compile the glob (the guard takes that as no match).
+   */
+  covers(path: string): boolean;
+  /**
+   * Whether the rule covers the path without help from its parent directory: the pattern
+   * matches the whole path (or, for a bare name, its last segment), or the path is one of the
+   * rule's roots. `covers(p)` is `coversWhole(p) || covers(dirname(p))`, which lets a caller
+   * that tests the files of one folder judge the folder once.
+   * @throws {Error} As `covers`.
+   */
+  coversWhole(path: string): boolean;
+}
+
+/**
+ * Compiles a path rule for testing many paths: the specifier is parsed and its glob compiled
+ * once per specifier (kept in a small cache, since neither depends on the file system), and the
+ * rule's roots are resolved through symlinks once per call of this function. The roots are not
+ * cached across calls on purpose: a symlink made after a rule was compiled (`ln -s ~/.ssh
+ * secrets`) must still be followed the next time the rule is checked.
+ *
+ * Paths are compared as strings below the roots, so give absolute, normalized paths (a path
+ * with `.`, `..` or `//` in it is normalized first, at some cost).
+ *
+ * @param content The rule's specifier.
+ * @param bases What the anchors stand for (`workingDirectories` is read only for a bare name).
+ * @returns The compiled rule.
+ * @throws {ToolshedError} As {@linkcode parsePathSpecifier}.
+ *
+ * @example
+ * ```ts
+ * const rule = compilePathRule('./secret/**', { cwd: '/p', workingDirectories: ['/p'] });
+ * files.filter((f) => !rule.covers(f)); // one resolution of /p/secret, one compiled glob
+ * ```
+ */
+export function compilePathRule(content: string, bases: PathRuleBases): CompiledPathRule {
   const nocase = bases.caseInsensitive === true;
-  const fold = (text: string) => foldPath(text, nocase);
-  const target = fold(path);
-  let isMatch: ((test: string) => boolean) | undefined;
-  for (const dir of dirs) {
-    const rel = relative(fold(dir), target);
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
-    if (glob === '') return true;
-    const segments = rel === '' ? [] : rel.split(sep);
-    if (segments.length === 0) {
-      if (/^(\*\*\/?)+$/.test(glob)) return true;
-      continue;
+  const parsed = parsedPathRule(content, nocase);
+  const dirs = rootsOf(parsed, bases).map((dir) => foldPath(dir, nocase));
+  const prefixes = dirs.map((dir) => (dir.endsWith(sep) ? dir : `${dir}${sep}`));
+  const { glob, anywhere, allStars } = parsed;
+  const targetOf = (path: string): string => {
+    // A filter asks every rule about the same path in turn: prepare it once.
+    if (path === lastTarget.path && nocase === lastTarget.nocase) return lastTarget.target;
+    const folded = foldPath(path, nocase);
+    const target = isNormalAbsolute(folded) ? folded : resolve(folded);
+    // A relative path resolves against process.cwd(), which may change: not kept.
+    if (path.startsWith('/')) lastTarget = { path, nocase, target };
+    return target;
+  };
+  /**
+   * The rule's verdict on a path: below each root, the path itself and (unless `whole`) each of
+   * its parents. One loop for both methods, so that they agree on roots, anchors and folding.
+   */
+  const match = (path: string, whole: boolean): boolean => {
+    const target = targetOf(path);
+    for (let i = 0; i < dirs.length; i++) {
+      let rel: string;
+      if (target === dirs[i]) rel = '';
+      else if (target.startsWith(prefixes[i]!)) rel = target.slice(prefixes[i]!.length);
+      else continue;
+      if (glob === '') return true;
+      if (rel === '') {
+        if (allStars) return true;
+        continue;
+      }
+      const isMatch = parsed.matcher();
+      if (whole) {
+        // The path itself: a bare name's last segment, or all of the path below the root.
+        if (isMatch(anywhere ? rel.slice(rel.lastIndexOf(sep) + 1) : sep === '/' ? rel : rel.split(sep).join('/'))) return true;
+        continue;
+      }
+      // The path and each parent below the root, as a .gitignore entry for a folder covers what is in it.
+      const segments = rel.split(sep);
+      let prefix = '';
+      for (let n = 0; n < segments.length; n++) {
+        const segment = segments[n]!;
+        prefix = n === 0 ? segment : `${prefix}/${segment}`;
+        if (isMatch(anywhere ? segment : prefix)) return true;
+      }
     }
-    isMatch ??= picomatch(nocase ? glob.normalize('NFC') : glob, { dot: true, nocase });
-    for (let k = 1; k <= segments.length; k++) {
-      if (isMatch(anywhere ? segments[k - 1]! : segments.slice(0, k).join('/'))) return true;
-    }
+    return false;
+  };
+  return { covers: (path) => match(path, false), coversWhole: (path) => match(path, true) };
+}
+
+/** The last path a compiled rule prepared, folded and normalized: shared by every rule. */
+let lastTarget = { path: '', nocase: false, target: '' };
+
+/** What a specifier compiles to, before the file system is asked anything. */
+interface ParsedPathRule {
+  anchor: PathAnchor;
+  /** The leading part without glob characters, relative to the anchor. */
+  literal: string;
+  glob: string;
+  anywhere: boolean;
+  /** The glob is only `**` (`**`, `** /**`): it also covers its root itself. */
+  allStars: boolean;
+  /** The glob's matcher, compiled on first use (a rule whose paths never reach it never needs it). */
+  matcher: () => (test: string) => boolean;
+}
+
+/** Parsed specifiers by case folding and content; cleared when full, as a session has few rules. */
+const parsedCache = new Map<string, ParsedPathRule>();
+const PARSED_CACHE_LIMIT = 1000;
+
+function parsedPathRule(content: string, nocase: boolean): ParsedPathRule {
+  const key = `${nocase ? 'i' : 's'}${content}`;
+  const cached = parsedCache.get(key);
+  if (cached !== undefined) return cached;
+  const spec = parsePathSpecifier(content);
+  let literal: string;
+  let glob: string;
+  if (spec.anchor === 'anywhere') {
+    literal = '';
+    glob = spec.pattern;
+  } else {
+    const scan = picomatch.scan(spec.pattern);
+    literal = scan.isGlob ? scan.base : spec.pattern;
+    glob = scan.isGlob ? scan.glob : '';
   }
-  return false;
+  let isMatch: ((test: string) => boolean) | undefined;
+  const parsed: ParsedPathRule = {
+    anchor: spec.anchor,
+    literal,
+    glob,
+    anywhere: spec.anchor === 'anywhere',
+    allStars: /^(\*\*\/?)+$/.test(glob),
+    matcher: () => (isMatch ??= compileGlob(nocase ? glob.normalize('NFC') : glob, nocase)),
+  };
+  if (parsedCache.size >= PARSED_CACHE_LIMIT) parsedCache.clear();
+  parsedCache.set(key, parsed);
+  return parsed;
+}
+
+/** The rule's root directories: lexical and, when it differs, through symlinks. */
+function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
+  if (parsed.anywhere) return [...bases.workingDirectories];
+  const home = bases.homeDir ?? homedir();
+  const anchorDir = parsed.anchor === 'absolute' ? '/' : parsed.anchor === 'home' ? home : parsed.anchor === 'settings' ? bases.root ?? bases.cwd : bases.cwd;
+  const lexical = resolve(anchorDir, parsed.literal);
+  const dirs = [lexical];
+  try {
+    const real = resolveRealPath(lexical, { cwd: bases.cwd, homeDir: home });
+    if (real !== lexical) dirs.push(real);
+  } catch {
+    // A rule whose directory loops through symlinks keeps its lexical root only.
+  }
+  return dirs;
+}
+
+/**
+ * What `picomatch(glob, { dot: true, nocase })` returns, without the result object its matcher
+ * builds on every call (a third of a search filter's time): picomatch's own test is "not empty,
+ * and the glob itself or a match of its regular expression".
+ */
+function compileGlob(glob: string, nocase: boolean): (test: string) => boolean {
+  const re = picomatch.makeRe(glob, { dot: true, nocase });
+  return (test) => test !== '' && (test === glob || re.test(test));
 }

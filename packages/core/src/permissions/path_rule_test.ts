@@ -1,5 +1,8 @@
+import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { matchPathRule, parsePathSpecifier, type PathRuleBases } from './path_rule.ts';
+import { compilePathRule, matchPathRule, parsePathSpecifier, type PathRuleBases } from './path_rule.ts';
 
 // Paths that do not exist on disk resolve lexically, which keeps this table about the grammar.
 const bases: PathRuleBases = {
@@ -33,8 +36,9 @@ describe('parsePathSpecifier', () => {
   });
 });
 
+const P = '/nonexistent-ts/proj';
+
 describe('matchPathRule', () => {
-  const P = '/nonexistent-ts/proj';
   const table: [content: string, path: string, matches: boolean][] = [
     // cwd-relative, with * within a segment and ** across segments
     ['./src/**', `${P}/src/a/b/c.ts`, true],
@@ -84,6 +88,13 @@ describe('matchPathRule', () => {
     expect(matchPathRule(content, path, bases)).toBe(matches);
   });
 
+  test('judges a path with "..", "." or "//" in it as the path it resolves to', () => {
+    expect(matchPathRule('./.env', `${P}/src/../.env`, bases)).toBe(true);
+    expect(matchPathRule('./src/*.ts', `${P}/src//./a.ts`, bases)).toBe(true);
+    expect(matchPathRule('./src/**', `${P}/src/../docs/a.md`, bases)).toBe(false);
+    expect(matchPathRule('./src/**', `${P}/src/`, bases)).toBe(true);
+  });
+
   test.each([
     ['./Secret.txt', '/nonexistent-ts/proj/secret.txt'],
     ['./SRC/**', '/nonexistent-ts/proj/src/a.ts'],
@@ -92,5 +103,47 @@ describe('matchPathRule', () => {
   ])('on a case-insensitive file system %j covers %j', (content, path) => {
     expect(matchPathRule(content, path, { ...bases, caseInsensitive: true })).toBe(true);
     expect(matchPathRule(content, path, bases)).toBe(false);
+  });
+});
+
+describe('compilePathRule', () => {
+  const contents = ['./src/**', './src/*.ts', './src/**/*.ts', './.env', './secrets', '.env', '*.pem', '//etc/**', '//', '~/.ssh/**', '/config/**', './**', './*.ts', './src/[ab].ts', 'secrets/', './a/*/b'];
+  const paths = [`${P}/src/a/b/c.ts`, `${P}/src`, `${P}/src/a.ts`, `${P}/.env`, `${P}/a/b/.env`, `${P}/secrets/deep/key.pem`, '/etc/passwd', '/',
+    '/nonexistent-ts/home/.ssh/id_rsa', '/nonexistent-ts/settings-root/config/a.json', `${P}/dir.ts/inner.txt`, `${P}/a/x/b/c`, `${P}/secrets`, `${P}`];
+
+  test('gives the verdict of matchPathRule on every path', () => {
+    for (const content of contents) {
+      const rule = compilePathRule(content, bases);
+      for (const path of paths) expect([content, path, rule.covers(path)]).toEqual([content, path, matchPathRule(content, path, bases)]);
+    }
+  });
+
+  test('covers a path exactly when it covers the path as a whole or covers its folder', () => {
+    for (const caseInsensitive of [false, true]) {
+      for (const content of contents) {
+        const rule = compilePathRule(content, { ...bases, caseInsensitive });
+        for (const path of paths.filter((p) => p !== '/')) {
+          expect([content, path, rule.covers(path)]).toEqual([content, path, rule.coversWhole(path) || rule.covers(dirname(path))]);
+        }
+      }
+    }
+  });
+
+  test('resolves the rule\'s folder through symlinks on each compile, so a link made later is followed', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolshed-path-rule-')));
+    try {
+      const linkBases: PathRuleBases = { cwd: join(dir, 'proj'), workingDirectories: [join(dir, 'proj')] };
+      await mkdir(join(dir, 'proj'));
+      await mkdir(join(dir, 'elsewhere'));
+      const before = compilePathRule('./secrets/**', linkBases);
+      expect(matchPathRule('./secrets/**', join(dir, 'elsewhere/key'), linkBases)).toBe(false);
+      await symlink(join(dir, 'elsewhere'), join(dir, 'proj/secrets'));
+      expect(matchPathRule('./secrets/**', join(dir, 'elsewhere/key'), linkBases)).toBe(true);
+      expect(compilePathRule('./secrets/**', linkBases).covers(join(dir, 'elsewhere/key'))).toBe(true);
+      // A compiled rule keeps what it resolved: build one per check.
+      expect(before.covers(join(dir, 'elsewhere/key'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
