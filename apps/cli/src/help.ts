@@ -29,9 +29,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     synopsis: 'demo [--json]',
     summary: 'Replay a bundled agent session on a copy of a sample repo (what `pnpm start` runs).',
     details: [
-      'A scripted agent fixes a typo in a temporary copy of apps/cli/demo/sample-repo with the fs, shell, web',
-      'and search families: a parallel batch, a deferred WebFetch found by ToolSearch (against a docs server',
-      'on 127.0.0.1), allow and deny rules, and a result too large to send, persisted with a preview.',
+      'A scripted agent fixes a typo in a temporary copy of apps/cli/demo/sample-repo with the fs, shell, web,',
+      'search and MCP families: parallel batches, deferred tools loaded by ToolSearch (an issue-tracker MCP',
+      'server over stdio, WebFetch against a docs server on 127.0.0.1), allow and deny rules, and a result',
+      'too large to send, persisted with a preview.',
       'Needs no network and no API key. Exit 1 when the session does not go as scripted.',
     ],
     examples: ['toolshed demo', 'toolshed demo --json'],

@@ -66,6 +66,7 @@ function check(report: DemoReport): string[] {
   }
   if (!calls.some((c) => c.persisted)) problems.push('no result was persisted by the result budget');
   if (!calls.some((c) => c.tool === 'WebFetch' && c.ok)) problems.push('WebFetch (found through ToolSearch) did not succeed');
+  if (!calls.some((c) => c.tool === 'mcp__tracker__get_issue' && c.ok)) problems.push('the issue tracker\'s MCP tool (loaded through ToolSearch) did not succeed');
   if (!report.turns.some((t) => t.peakParallel > 1)) problems.push('no calls ran in parallel');
   return problems;
 }

@@ -9,8 +9,8 @@ export interface DemoTurn {
 
 /**
  * The bundled agent session: the turns a model would send to fix the greeting's typo in the
- * sample repository. It touches every family, meets allow and deny rules, finds a deferred
- * tool with ToolSearch, produces a result too large to send, and runs a parallel batch.
+ * sample repository. It touches the fs, shell, web, search and MCP families, meets allow and
+ * deny rules, finds deferred tools with ToolSearch, produces a result too large to send, and runs a parallel batch.
  *
  * @param docsUrl The style guide's URL on the loopback docs server.
  * @returns The turns, in order.
@@ -29,12 +29,18 @@ export function demoScript(docsUrl: string): DemoTurn[] {
       blocks: [use('Glob', { pattern: '**/*.ts' }), use('Grep', { pattern: 'TODO', output_mode: 'content' }), use('Read', { file_path: 'README.md' })],
     },
     {
-      narration: 'Find the style guide with ToolSearch (WebFetch is deferred), then read it.',
-      blocks: [use('ToolSearch', { query: 'fetch a web page and read it as markdown', max_results: 1 })],
+      narration: 'Load deferred tools with ToolSearch: the issue tracker (an MCP server) by name, a web fetcher by query.',
+      blocks: [
+        use('ToolSearch', { query: 'select:mcp__tracker__get_issue' }),
+        use('ToolSearch', { query: 'fetch a web page and read it as markdown', max_results: 1 }),
+      ],
     },
     {
-      narration: 'Fetch the style guide from the docs server (a WebFetch(domain:…) rule allows that host).',
-      blocks: [use('WebFetch', { url: docsUrl, prompt: 'How must a greeting start?' })],
+      narration: 'Read the bug report and the style guide it points to, in parallel (a WebFetch(domain:…) rule allows the docs host).',
+      blocks: [
+        use('mcp__tracker__get_issue', { id: 42 }),
+        use('WebFetch', { url: docsUrl, prompt: 'How must a greeting start?' }),
+      ],
     },
     {
       narration: 'Read the greeting, then fix "Helo" (an Edit rule allows edits under src/).',

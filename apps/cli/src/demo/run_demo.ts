@@ -5,9 +5,10 @@ import { fileTools } from '@toolshed/tool-fs';
 import { shellTools } from '@toolshed/tool-shell';
 import { webTools } from '@toolshed/tool-web';
 import { toolSearch } from '@toolshed/toolsearch';
+import { mcpServers } from '@toolshed/mcp-bridge';
 import { demoScript } from './demo_script.ts';
 import { startDocsServer } from './docs_server.ts';
-import { copySampleRepo } from './sample_repo.ts';
+import { copySampleRepo, TRACKER_SERVER } from './sample_repo.ts';
 
 /** One call of the demo, as the summary table shows it. */
 export interface DemoCall {
@@ -52,10 +53,10 @@ export interface RunDemoOptions {
 
 /**
  * Runs the bundled agent session on a fresh copy of the sample repository: every turn of
- * {@linkcode demoScript} goes through a real session with the fs, shell, web and search
- * families; permission rules (`Edit(./src/**)` and `WebFetch(domain:127.0.0.1)` allowed,
- * `Read(./.env)` and `Bash(rm:*)` denied); a deferred WebFetch found by ToolSearch and run
- * against a loopback docs server; and the result budget. Needs no network and no API key.
+ * {@linkcode demoScript} goes through a real session with the fs, shell, web, search and MCP
+ * families (an issue-tracker MCP server over stdio); permission rules (`Edit(./src/**)` and `WebFetch(domain:127.0.0.1)` allowed,
+ * `Read(./.env)` and `Bash(rm:*)` denied); deferred tools (the tracker's, and WebFetch run against a
+ * loopback docs server) loaded by ToolSearch; and the result budget. Needs no network and no API key.
  *
  * @param options Live-output callback and sizes.
  * @returns What happened, call by call.
@@ -79,6 +80,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoReport>
         shellTools(),
         webTools({ allowPrivateHosts: [docs.host] }),
         toolSearch({ mode: 'always', alwaysLoad: ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash'] }),
+        mcpServers({ mcpServers: { tracker: { command: process.execPath, args: [TRACKER_SERVER] } } }),
       ],
       permissions: { mode: 'default', allow: ['Edit(./src/**)', 'WebFetch(domain:127.0.0.1)'], deny: ['Read(./.env)', 'Bash(rm:*)'] },
     });

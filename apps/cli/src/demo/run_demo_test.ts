@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { runDemo } from './run_demo.ts';
 
-test('the demo fixes the typo, denies what the rules forbid, persists a large result and runs a parallel batch', async () => {
+test('the demo fixes the typo, calls a deferred MCP tool, denies what the rules forbid, persists a large result and runs a parallel batch', async () => {
   const starts: number[] = [];
   const report = await runDemo({ logLines: 3_000, onTurn: (e) => void (e.kind === 'start' && starts.push(e.index)) });
   const calls = report.turns.flatMap((t) => t.calls);
@@ -16,6 +16,10 @@ test('the demo fixes the typo, denies what the rules forbid, persists a large re
   expect(byCall(/rm -rf/)).toMatchObject({ ok: false, decision: 'deny', why: 'rule Bash(rm:*)' });
   expect(byCall(/^Edit/)).toMatchObject({ ok: true, decision: 'allow', why: 'rule Edit(./src/**)' });
   expect(calls.find((c) => c.tool === 'WebFetch')).toMatchObject({ ok: true, decision: 'allow' });
+  // The tracker's MCP tool was deferred, loaded by ToolSearch, and answered over stdio.
+  expect(report.deferredTools).toContain('mcp__tracker__get_issue');
+  expect(calls.find((c) => c.tool === 'mcp__tracker__get_issue')).toMatchObject({ ok: true, decision: 'allow', firstLine: '#42 The greeting has a typo [bug, good first issue]' });
+  expect(report.turns[2]!.peakParallel).toBe(2);
   const persisted = calls.find((c) => c.persisted);
   // 3 000 lines, every third a warning: the saved file holds all 1 000 of them.
   expect(persisted?.tool).toBe('Grep');

@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 /** The bundled sample repository (from `src/demo/` and from `dist/demo/` alike). */
 export const SAMPLE_REPO_DIR = fileURLToPath(new URL('../../demo/sample-repo/', import.meta.url));
 
+/** The demo's issue-tracker MCP server (a script run with this Node over stdio). */
+export const TRACKER_SERVER = fileURLToPath(new URL('../../demo/tracker_server.mjs', import.meta.url));
+
 /** A working copy of the sample repository, removed by `dispose`. */
 export interface SampleRepoCopy {
   dir: string;
