@@ -175,7 +175,9 @@ export class ToolPool {
 
   /** Whether the tool is in the request: not deferred, or deferred and loaded. */
   isVisible(name: string): boolean {
-    return !this.#deferred.has(name) || this.#loaded.has(name);
+    if (this.#deferred.has(name)) return this.#loaded.has(name);
+    if (this.#byName.get(name)?.tool?.onlyWhenDeferring) return this.#deferred.size > 0;
+    return true;
   }
 
   /** Whether the tool is deferred (whether or not it has been loaded since). */

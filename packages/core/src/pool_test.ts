@@ -202,3 +202,24 @@ test('stage 1: a tool behind a feature flag joins the pool only when the flag is
     await c();
   }
 });
+
+test('a tool marked onlyWhenDeferring is in the request only while something is deferred, and stays callable', async () => {
+  const { dir: d, cleanup: c } = await tempDir();
+  try {
+    const finder = named('Finder', { onlyWhenDeferring: true, isReadOnly: () => true });
+    const deferAll = (defer: boolean) => defineFamily({
+      name: 'f',
+      version: '1',
+      tools: [finder, named('Later', { shouldDefer: true })],
+      setup: (api) => api.setDeferralPolicy((cs) => new Set(defer ? cs.filter((x) => x.shouldDefer).map((x) => x.name) : [])),
+    });
+    const deferring = await createSession({ cwd: d, families: [deferAll(true)] });
+    expect(deferring.toolsFor('anthropic').map((t) => t.name)).toEqual(['Finder']);
+    const idle = await createSession({ cwd: d, families: [deferAll(false)] });
+    expect(idle.toolsFor('anthropic').map((t) => t.name)).toEqual(['Later']);
+    const [result] = await idle.run([use('f', 'Finder', {})]);
+    expect(result).toMatchObject({ content: 'Finder' });
+  } finally {
+    await c();
+  }
+});

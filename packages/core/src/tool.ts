@@ -111,6 +111,12 @@ export interface ToolDef<Schema extends z.ZodType = z.ZodType, Output = unknown>
   feature?: string;
   /** Never deferred. @default false */
   alwaysLoad?: boolean;
+  /**
+   * Sent to the model only while some tool of the pool is deferred (ToolSearch: with nothing to
+   * find, it would cost its definition's tokens on every request for nothing). It can still be
+   * called. @default false
+   */
+  onlyWhenDeferring?: boolean;
   /** Set by the MCP bridge for tools that come from an MCP server. @default false */
   isMcp?: boolean;
   /** What abort does to a running call. @default 'block' */
@@ -147,6 +153,7 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
   readonly shouldDefer: boolean;
   readonly feature: string | undefined;
   readonly alwaysLoad: boolean;
+  readonly onlyWhenDeferring: boolean;
   readonly isMcp: boolean;
   readonly interruptBehavior: 'cancel' | 'block';
   isEnabled(): boolean;
@@ -218,6 +225,7 @@ export function buildTool<Schema extends z.ZodType, Output>(def: ToolDef<Schema,
     shouldDefer: def.shouldDefer ?? false,
     feature: def.feature,
     alwaysLoad: def.alwaysLoad ?? false,
+    onlyWhenDeferring: def.onlyWhenDeferring ?? false,
     isMcp: def.isMcp ?? false,
     interruptBehavior: def.interruptBehavior ?? 'block',
     isEnabled: def.isEnabled ?? (() => true),

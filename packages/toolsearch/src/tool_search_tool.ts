@@ -63,6 +63,7 @@ export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTo
     inputSchema: toolSearchInputSchema as AnyTool['inputSchema'],
     inputJSONSchema: TOOL_SEARCH_JSON_SCHEMA as unknown as JsonSchema,
     alwaysLoad: true,
+    onlyWhenDeferring: true,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     // The definitions are what the model needs; a persisted preview of them would be useless.
