@@ -56,9 +56,10 @@ export interface LexicalRankerOptions {
   siblingMinTerms?: number;
   /**
    * Pseudo-relevance feedback (RM3-style): the words of the best `feedbackDocs` tools of a
-   * first pass, weighted by the tools' scores, expand the query by `feedbackTerms` words at
-   * `feedbackWeight` for a task statement (at least `siblingMinTerms` words), so tools that
-   * share no word with the task can still be reached. 0 turns it off. @default 0.2
+   * first pass, weighted by the tools' scores and the words' idf, expand the query by
+   * `feedbackTerms` words at `feedbackWeight` (BM25 only) for a task statement (at least
+   * `siblingMinTerms` words, one request), so tools that share no word with the task can still
+   * be reached. 0 turns it off. @default 0.2
    */
   feedbackWeight?: number;
   /** Tools of the first pass that feed the expansion. @default 3 */
@@ -167,9 +168,9 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       // are not, and kept apart so the pairs do not change the length of the word documents.
       const pairs = phraseWeight > 0 ? new Bm25(tools.map((t) => {
         const m = new Map<string, number>();
-        addTerms(m, phrases(t.name.words.join(' ')), fields.name);
-        addTerms(m, phrases(t.tool.searchHint ?? ''), fields.hint);
-        addTerms(m, phrases(typeof t.tool.description === 'string' ? t.tool.description : ''), fields.description);
+        addPairs(m, t.name.stems, fields.name);
+        addPairs(m, t.hint, fields.hint);
+        addPairs(m, t.description, fields.description);
         return m;
       }), { k1, b }) : undefined;
 
@@ -186,7 +187,10 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         const scores = new Float64Array(tools.length);
         const postings = accumulate(query.terms, undefined, scores);
         const taskStatement = query.terms.length >= siblingMinTerms;
-        if (feedbackWeight > 0 && taskStatement) {
+        const requests = query.terms.length > 1 ? requestCount(query.text) : 1;
+        // A list of distinct requests names each of its needs; one task in several steps leaves
+        // some unsaid, which is where the expansion helps (and the list's re-ordering does not).
+        if (feedbackWeight > 0 && taskStatement && requests < diversityMinRequests) {
           // RM3-style: the first pass's best tools vote for words, by score; the query is
           // expanded by the words they share most, at a lower weight than its own.
           const best = bestCandidates(scores, feedbackDocs);
@@ -199,10 +203,16 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
             for (const [term, w] of doc) votes.set(term, (votes.get(term) ?? 0) + (scores[i]! / top) * (w / length));
           }
           const own = new Set(query.terms);
-          const expansion = [...votes].filter(([term]) => !own.has(term)).sort((x, y) => y[1] - x[1]).slice(0, feedbackTerms);
+          // A word counts by its vote times its idf: one that most tools hold says little.
+          const expansion: [string, number][] = [];
+          for (const [term, vote] of votes) if (!own.has(term)) expansion.push([term, vote * bm25.idf(term)]);
+          expansion.sort((x, y) => y[1] - x[1]);
+          expansion.length = Math.min(expansion.length, feedbackTerms);
           if (expansion.length) {
             const max = expansion[0]![1];
-            accumulate(expansion.map(([t]) => t), expansion.map(([, v]) => (feedbackWeight * v) / max), scores);
+            // BM25 alone for the added words: their keyword points would need a look-up per word
+            // (partial name matches) that the per-term cache was not sized for.
+            for (const [term, vote] of expansion) bm25.accumulate([term], scores, (feedbackWeight * vote) / max);
           }
         }
         if (pairs) {
@@ -230,7 +240,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         // (name, hint, description, parameters); a partial name match stays in the rest of
         // the score, undiscounted.
         const termScore = (t: number, i: number): number => postings[t]!.held(i);
-        if (diversity > 0 && query.terms.length > 1 && requestCount(query.text) >= diversityMinRequests) {
+        if (diversity > 0 && query.terms.length > 1 && requests >= diversityMinRequests) {
           diversify(scores, query.terms.length, termScore, diversity);
         }
         return scores;
@@ -472,6 +482,14 @@ class TermCache {
     this.#map.set(term, hit);
     this.#entries += hit.size + 1;
     return hit;
+  }
+}
+
+/** Adds the adjacent pairs of an analyzed term list ("pull request") to a term-weight map. */
+function addPairs(into: Map<string, number>, terms: readonly string[], weight: number): void {
+  for (let i = 1; i < terms.length; i++) {
+    const pair = `${terms[i - 1]} ${terms[i]}`;
+    into.set(pair, (into.get(pair) ?? 0) + weight);
   }
 }
 
