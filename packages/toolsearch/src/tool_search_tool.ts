@@ -128,9 +128,9 @@ function uniqueCaseInsensitive(entries: readonly CatalogEntry[], name: string): 
 }
 
 async function searchTools(query: string, maxResults: number, ctx: ToolContext, cache: IndexCache): Promise<ToolSearchOutput> {
-  const entries = searchable(ctx);
-  const out = emptyOutput(query, 'search', entries.length);
-  if (entries.length === 0) {
+  const current = cache.current(ctx);
+  const out = emptyOutput(query, 'search', current.size);
+  if (current.size === 0) {
     out.hint = 'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
     return out;
   }
@@ -139,9 +139,9 @@ async function searchTools(query: string, maxResults: number, ctx: ToolContext, 
     out.hint = `${quoted(query)} has no word to search for (only stopwords, punctuation or symbols). Use words that name what the tool does ("send slack message"), or load by name with "select:<name>".`;
     return out;
   }
-  const hits = await cache.search(entries, query, Math.min(maxResults, MAX_RESULTS_LIMIT));
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  await loadInto(out, hits.map((h) => byName.get(h.name)!).filter(Boolean), ctx);
+  const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
+  // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
+  await loadInto(out, hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined), ctx);
   if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
   return out;
 }
@@ -172,31 +172,55 @@ function nothingFoundHint(ctx: ToolContext, query?: string): string {
     : 'Every deferred tool is already loaded; call it directly.';
 }
 
-/** The index over the deferred tools, rebuilt only when they change (a family loaded, a server's list changed). */
+/** The deferred tools' index as one search sees it. */
+interface CurrentIndex {
+  readonly size: number;
+  entry(name: string): CatalogEntry | undefined;
+  search(query: string, maxResults: number): ToolSearchHit[] | Promise<ToolSearchHit[]>;
+}
+
+/**
+ * The index over the deferred tools, kept beside the pool: while the pool's catalogue version
+ * is unchanged a search neither lists the pool nor compares it (which at 20 000 tools cost 30
+ * times the ranking); when it changes, or the catalogue has no version, the deferred tools are
+ * listed and the index rebuilt only if they differ.
+ */
 class IndexCache {
   readonly #ranker: ToolRanker | AsyncToolRanker | undefined;
+  #version: number | undefined;
   #key = '';
-  #search: ((query: string, maxResults: number) => ToolSearchHit[] | Promise<ToolSearchHit[]>) | undefined;
+  #current: CurrentIndex | undefined;
 
   constructor(ranker: ToolRanker | AsyncToolRanker | undefined) {
     this.#ranker = ranker;
   }
 
-  async search(entries: readonly CatalogEntry[], query: string, maxResults: number): Promise<ToolSearchHit[]> {
+  current(ctx: ToolContext): CurrentIndex {
+    const version = ctx.tools.version;
+    if (this.#current && typeof version === 'number' && version === this.#version) return this.#current;
+    const entries = searchable(ctx);
     const key = entries.map((e) => `${e.name}\u0001${e.description.length}\u0001${e.tool ? 1 : 0}`).join('\u0002');
-    if (key !== this.#key || !this.#search) {
-      const tools = entries.map(searchableOf);
-      const ranker = this.#ranker;
-      if (ranker && 'async' in ranker && ranker.async) {
-        const index = createToolIndex(tools, { ranker });
-        this.#search = (q, n) => index.search(q, { maxResults: n });
-      } else {
-        const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
-        this.#search = (q, n) => index.search(q, { maxResults: n });
-      }
+    if (!this.#current || key !== this.#key) {
+      this.#current = this.#build(entries);
       this.#key = key;
     }
-    return this.#search(query, maxResults);
+    this.#version = typeof version === 'number' ? version : undefined;
+    return this.#current;
+  }
+
+  #build(entries: readonly CatalogEntry[]): CurrentIndex {
+    const tools = entries.map(searchableOf);
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const ranker = this.#ranker;
+    let search: CurrentIndex['search'];
+    if (ranker && 'async' in ranker && ranker.async) {
+      const index = createToolIndex(tools, { ranker });
+      search = (q, n) => index.search(q, { maxResults: n });
+    } else {
+      const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
+      search = (q, n) => index.search(q, { maxResults: n });
+    }
+    return { size: entries.length, entry: (name) => byName.get(name), search };
   }
 }
 
@@ -212,8 +236,9 @@ function searchableOf(entry: CatalogEntry): SearchableTool {
     description: entry.description,
     searchHint: entry.searchHint,
     inputSchema,
-    // MCP tools group by server (from the name); others by family.
-    group: entry.isMcp ? undefined : `family:${entry.family}`,
+    // The tool's own group (the MCP bridge gives the server), else MCP tools by the server in
+    // their name, others by family.
+    group: entry.searchGroup || (entry.isMcp ? undefined : `family:${entry.family}`),
   };
 }
 
