@@ -28,6 +28,12 @@ export interface ToolSearchOutput {
   failed: string[];
   /** How many tools were searchable (deferred). */
   searched: number;
+  /**
+   * For a task statement (eight or more content words): the best result's siblings — deferred
+   * tools of the same group (MCP server) that this call did not return, not loaded — named so
+   * the model can load the next steps' tools with `select:` instead of searching again.
+   */
+  siblings?: { group: string; names: string[] };
   /** Set when nothing was found: what the model can do instead. */
   hint?: string;
 }
@@ -139,12 +145,24 @@ async function searchTools(query: string, maxResults: number, ctx: ToolContext, 
     out.hint = `${quoted(query)} has no word to search for (only stopwords, punctuation or symbols). Use words that name what the tool does ("send slack message"), or load by name with "select:<name>".`;
     return out;
   }
+  const parsed = analyzeQuery(query)!;
   const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
   // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
   await loadInto(out, hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined), ctx);
   if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
+  else if (parsed.terms.length >= TASK_STATEMENT_TERMS) {
+    const group = current.groupOf(out.tools[0]!.name);
+    const returned = new Set(hits.map((h) => h.name));
+    const names = group ? current.members(group).filter((n) => !returned.has(n)) : [];
+    if (group && names.length) out.siblings = { group: group.replace(/^(mcp|family):/, ''), names: names.slice(0, MAX_SIBLINGS) };
+  }
   return out;
 }
+
+/** Content words from which a query reads as a task in several steps. */
+const TASK_STATEMENT_TERMS = 8;
+/** Sibling names shown at most. */
+const MAX_SIBLINGS = 15;
 
 async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[], ctx: ToolContext): Promise<void> {
   if (!entries.length) return;
@@ -176,6 +194,10 @@ function nothingFoundHint(ctx: ToolContext, query?: string): string {
 interface CurrentIndex {
   readonly size: number;
   entry(name: string): CatalogEntry | undefined;
+  /** The search group of a tool (its searchGroup, MCP server or family). */
+  groupOf(name: string): string | undefined;
+  /** The deferred tools of a group, by name. */
+  members(group: string): readonly string[];
   search(query: string, maxResults: number): ToolSearchHit[] | Promise<ToolSearchHit[]>;
 }
 
@@ -211,6 +233,17 @@ class IndexCache {
   #build(entries: readonly CatalogEntry[]): CurrentIndex {
     const tools = entries.map(searchableOf);
     const byName = new Map(entries.map((e) => [e.name, e]));
+    const groups = new Map<string, string>();
+    const members = new Map<string, string[]>();
+    for (const tool of tools) {
+      const server = /^mcp__(.+?)__/.exec(tool.name)?.[1];
+      const group = tool.group ?? (server ? `mcp:${server}` : undefined);
+      if (!group) continue;
+      groups.set(tool.name, group);
+      const list = members.get(group);
+      if (list) list.push(tool.name);
+      else members.set(group, [tool.name]);
+    }
     const ranker = this.#ranker;
     let search: CurrentIndex['search'];
     if (ranker && 'async' in ranker && ranker.async) {
@@ -220,7 +253,7 @@ class IndexCache {
       const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
       search = (q, n) => index.search(q, { maxResults: n });
     }
-    return { size: entries.length, entry: (name) => byName.get(name), search };
+    return { size: entries.length, entry: (name) => byName.get(name), groupOf: (name) => groups.get(name), members: (group) => members.get(group) ?? [], search };
   }
 }
 
@@ -270,6 +303,9 @@ function formatOutput(out: ToolSearchOutput): string {
   }
   for (const miss of out.notFound) {
     lines.push(`No tool is named ${quoted(miss.name)}.${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
+  }
+  if (out.siblings) {
+    lines.push(`Other tools of ${out.siblings.group}, not loaded, for the task's other steps: ${out.siblings.names.join(', ')}. Load the ones you need with "select:<name>,<name>".`);
   }
   if (out.failed.length) lines.push(`Could not load ${out.failed.join(', ')}: the code of ${out.failed.length > 1 ? 'their families' : 'its family'} failed to import (see the session's notices).`);
   if (out.hint) lines.push(out.hint);

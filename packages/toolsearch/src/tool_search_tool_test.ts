@@ -167,3 +167,22 @@ test("ToolSearch gives the ranker each tool's searchGroup, and a session's catal
   // Loading a tool did not rebuild the index: the ranker prepared once.
   expect(groups.sort()).toEqual(['create_issue=mcp:github', 'list_issues=mcp:github', 'post=family:remote']);
 });
+
+test('ToolSearch names the best result\'s sibling tools for a task statement, and not for a few keywords', async () => {
+  const gh = ['create_branch', 'create_pull_request', 'merge_pull_request', 'list_issues', 'add_issue_comment'].map((n) =>
+    makeTool(`mcp__github__${n}`, { description: `GitHub: ${n.replace(/_/g, ' ')}.`, shouldDefer: true, isMcp: true }),
+  );
+  const other = makeTool('mcp__slack__post_message', { description: 'Posts a message to a Slack channel.', shouldDefer: true, isMcp: true });
+  const session = await createSession({ cwd: dir, stateDir: dir, families: [defineFamily({ name: 'mcp', version: '1.0.0', tools: [...gh, other] }), toolSearch({ mode: 'always' })] });
+  sessions.push(session);
+  const task = 'make a new branch off main for the login fix, change the readme there, and open a pull request for review';
+  const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: task, max_results: 2 } }]);
+  const text = contentToText(result!.content);
+  expect(text).toMatch(/Other tools of github, not loaded, for the task's other steps: .*mcp__github__/);
+  expect(text).not.toMatch(/Other tools.*mcp__slack__post_message/);
+  // Named, not loaded: the request stays small until the model selects them.
+  const loaded = session.toolsFor('anthropic').map((t) => t.name);
+  expect(loaded.filter((n) => n.startsWith('mcp__github__'))).toHaveLength(2);
+  const [short] = await session.run([{ type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'pull request', max_results: 2 } }]);
+  expect(contentToText(short!.content)).not.toContain('Other tools of');
+});
