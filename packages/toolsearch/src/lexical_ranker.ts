@@ -166,13 +166,17 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
 
       // Word pairs in order, as their own BM25 index: a phrase is evidence its two words apart
       // are not, and kept apart so the pairs do not change the length of the word documents.
-      const pairs = phraseWeight > 0 ? new Bm25(tools.map((t) => {
-        const m = new Map<string, number>();
-        addPairs(m, t.name.stems, fields.name);
-        addPairs(m, t.hint, fields.hint);
-        addPairs(m, t.description, fields.description);
-        return m;
-      }), { k1, b }) : undefined;
+      // Built on the first query that has a word pair, not with the index: most of a session's
+      // searches are a few keywords, and a catalogue that is never searched should not pay for it.
+      let pairs: Bm25 | undefined;
+      const pairIndex = () =>
+        (pairs ??= new Bm25(tools.map((t) => {
+          const m = new Map<string, number>();
+          addPairs(m, t.name.stems, fields.name);
+          addPairs(m, t.hint, fields.hint);
+          addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
+          return m;
+        }), { k1, b }));
 
       const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
         const postings = terms.map((t) => contributions.get(t));
@@ -215,9 +219,9 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
             for (const [term, vote] of expansion) bm25.accumulate([term], scores, (feedbackWeight * vote) / max);
           }
         }
-        if (pairs) {
+        if (phraseWeight > 0) {
           const queryPairs = [...new Set(phrases(query.text))];
-          if (queryPairs.length) pairs.accumulate(queryPairs, scores, phraseWeight);
+          if (queryPairs.length) pairIndex().accumulate(queryPairs, scores, phraseWeight);
         }
         if (groupWeight > 0 && groupDocs.length < tools.length) {
           const g = new Float64Array(groupDocs.length);
@@ -485,9 +489,16 @@ class TermCache {
   }
 }
 
+/**
+ * Pairs taken from a description at most: its opening says what the tool does; the rest (usage
+ * notes, examples) adds pairs that cost index time and match little.
+ */
+const MAX_DESCRIPTION_PAIRS = 24;
+
 /** Adds the adjacent pairs of an analyzed term list ("pull request") to a term-weight map. */
-function addPairs(into: Map<string, number>, terms: readonly string[], weight: number): void {
-  for (let i = 1; i < terms.length; i++) {
+function addPairs(into: Map<string, number>, terms: readonly string[], weight: number, max = Infinity): void {
+  const end = Math.min(terms.length, max + 1);
+  for (let i = 1; i < end; i++) {
     const pair = `${terms[i - 1]} ${terms[i]}`;
     into.set(pair, (into.get(pair) ?? 0) + weight);
   }
