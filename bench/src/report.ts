@@ -117,7 +117,7 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportOu
 export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
   let compiled;
   try {
-    compiled = compile(spec as Parameters<typeof compile>[0]).spec;
+    compiled = compile(spec as unknown as Parameters<typeof compile>[0]).spec;
   } catch (e) {
     throw new Error(`The chart's Vega-Lite spec does not compile (mark ${JSON.stringify(spec.mark)}, title ${JSON.stringify(spec.title)}): ${(e as Error).message}`, { cause: e });
   }
