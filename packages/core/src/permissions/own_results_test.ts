@@ -71,7 +71,7 @@ async function persistBig(s: Session): Promise<string> {
 describe('ownResultsRead', () => {
   test('a Read of a saved result outside the working directories is allowed without a rule and without a prompt', async () => {
     const prompts: string[] = [];
-    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool], canUseTool: async (name) => (prompts.push(name), { behavior: 'deny' }) });
+    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool], canUseTool: async (name) => (prompts.push(name), { behavior: 'deny', message: 'no prompt expected' }) });
     const saved = await persistBig(session);
     expect(saved.startsWith(sessionResultsDir(stateDir))).toBe(true);
     const [read] = await session.run([use('t2', 'Read', { file_path: saved })]);
