@@ -33,7 +33,12 @@ export function quotedDeniedFile(
   text: string,
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
 ): { path: string; rule: PermissionRule } | undefined {
-  const filters = READING_TOOLS.map((tool) => deniedPathFilter(tool, ctx)).filter((f) => f !== undefined);
+  // Read's filter holds every Read(...) rule; Grep's and Glob's add only the rules naming them.
+  const deny = ctx.permissions.rules.deny;
+  const filters = READING_TOOLS
+    .filter((tool) => tool === 'Read' || deny.some((rule) => rule.toolName === tool && rule.ruleContent !== undefined))
+    .map((tool) => deniedPathFilter(tool, ctx))
+    .filter((f) => f !== undefined);
   if (filters.length === 0) return undefined;
   const seen = new Set<string>();
   const check = (candidate: string): { path: string; rule: PermissionRule } | undefined => {
