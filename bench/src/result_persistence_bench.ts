@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, contentToText, createSession, isPersistedPreview, type AnyTool, type Session, type ToolUseBlock } from '@toolshed/core';
+import { buildTool, contentToText, createSession, isPersistedPreview, persistLargeResult, type AnyTool, type Session, type ToolUseBlock } from '@toolshed/core';
 import { fileTools } from '@toolshed/tool-fs';
 import { shellTools } from '@toolshed/tool-shell';
 import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
@@ -35,7 +35,7 @@ export interface PolicyFigures {
   /** Outputs saved to a file, and their size. */
   savedOutputs: number;
   savedMB: number;
-  /** Time spent saving, per MB saved (Toolshed: the whole `session.run` of the turns that saved). */
+  /** Time spent saving, per MB saved (Toolshed: `persistLargeResult` of each saved output, fsync included; the baselines: `writeFile`). */
   persistMsPerMB: number | null;
   needles: number;
   /** Needles in what the model was sent. */
@@ -148,24 +148,22 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
     sessions.push(replay);
     const toolshedTurns: PolicyOutput[][] = [];
     const toolshedSaving = { ms: 0, bytes: 0, outputs: 0 };
+    const timingDir = path.join(work, 'persist-timing');
     for (const turn of turnInputs) {
-      const started = performance.now();
       const results = await replay.run(turn.map((item) => ({ type: 'tool_use', id: item.id, name: item.tool, input: { id: item.id } })));
-      const ms = performance.now() - started;
       const outputs: PolicyOutput[] = [];
-      let savedHere = 0;
-      for (const result of results) {
+      for (const [i, result] of results.entries()) {
         const text = contentToText(result.content);
         const savedPath = isPersistedPreview(text) ? /The full output is saved to (.+)$/m.exec(text)?.[1] : undefined;
         if (savedPath) {
-          savedHere++;
+          toolshedSaving.outputs++;
           toolshedSaving.bytes += (await stat(savedPath)).size;
+          // The time to persist, measured on its own: the same output through persistLargeResult (fsync included).
+          const started = performance.now();
+          await persistLargeResult(turn[i]!.text, { toolUseId: `timing_${turn[i]!.id}`, stateDir: timingDir, maxChars: 0 });
+          toolshedSaving.ms += performance.now() - started;
         }
         outputs.push(savedPath ? { sent: text, savedPath } : { sent: text });
-      }
-      if (savedHere > 0) {
-        toolshedSaving.ms += ms;
-        toolshedSaving.outputs += savedHere;
       }
       toolshedTurns.push(outputs);
     }
@@ -292,7 +290,7 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
         toolLimits: Object.fromEntries([...new Set(captured.map((c) => c.tool))].map((t) => [t, limits[t] === Infinity ? 'Infinity' : limits[t]])),
         toolshedTokensSavedVsNoLimitPercent: round(100 * (1 - toolshed.totalTokens / policies['no-limit']!.totalTokens), 1),
         fewestTokensWithFullRecall: fewest?.[0] ?? null,
-        calls_: captured.map((c) => ({ id: c.id, tool: c.tool, input: c.input, chars: c.text.length, lines: c.text.split('\n').length, isError: c.isError })),
+        outputs: captured.map((c) => ({ id: c.id, tool: c.tool, input: c.input, chars: c.text.length, lines: c.text.split('\n').length, isError: c.isError })),
         policies,
         table,
       },
