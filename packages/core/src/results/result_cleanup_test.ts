@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { contentToText } from '../blocks.ts';
@@ -87,6 +87,28 @@ describe('session results on close', () => {
     const error = await createSession({ cwd, homeDir: home, tools: [bigTool] }).then(() => undefined, (e: unknown) => e);
     expect(ToolshedError.isInstance(error) && error.code).toBe(STATE_DIR_UNSAFE);
     expect((error as Error).message).toContain('is a symlink');
+  });
+
+  test('a session whose home folder is missing keeps its state in a per-user 0700 folder of the temporary folder, and refuses a symlink there', async () => {
+    const savedTmp = process.env.TMPDIR;
+    const tmp = path.join(box.dir, 'tmp');
+    await mkdir(tmp);
+    process.env.TMPDIR = tmp;
+    try {
+      const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+      const { session, saved } = await persistOne({ homeDir: path.join(box.dir, 'no-home') });
+      expect(session.stateDir).toBe(path.join(tmp, `toolshed-${uid}`, session.id));
+      expect((await stat(path.dirname(session.stateDir))).mode & 0o777).toBe(0o700);
+      await session.close();
+      await expect(stat(saved)).rejects.toThrow(/ENOENT/);
+      await rm(path.join(tmp, `toolshed-${uid}`), { recursive: true });
+      await symlink(box.dir, path.join(tmp, `toolshed-${uid}`));
+      const error = await createSession({ cwd, homeDir: path.join(box.dir, 'no-home') }).then(() => undefined, (e: unknown) => e);
+      expect(ToolshedError.isInstance(error) && error.code).toBe(STATE_DIR_UNSAFE);
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    }
   });
 
   test('createSession rejects a keepResults that is neither a boolean nor { maxAgeMs }', async () => {
