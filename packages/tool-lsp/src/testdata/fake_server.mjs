@@ -1,0 +1,30 @@
+// A language server that misbehaves on purpose, for the LSP tool's fault tests.
+//   node fake_server.mjs hang            never answers anything, not even initialize
+//   node fake_server.mjs hang-requests   answers initialize, then never answers a request
+//   node fake_server.mjs crash-once DIR  answers initialize; the first definition request in DIR exits with code 3,
+//                                         later ones (a restarted server) answer with no definition
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+
+const [mode, dir] = process.argv.slice(2);
+const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+const never = () => new Promise(() => {});
+connection.onRequest((method) => {
+  if (mode === 'hang') return never();
+  if (method === 'initialize') return { capabilities: { definitionProvider: true, textDocumentSync: 1 } };
+  if (method === 'shutdown') return null;
+  if (mode === 'hang-requests') return never();
+  if (mode === 'crash-once' && method === 'textDocument/definition') {
+    const marker = path.join(dir, 'crashed-once');
+    if (!existsSync(marker)) {
+      writeFileSync(marker, String(process.pid));
+      process.stderr.write('fake server: crashing on purpose\n');
+      process.exit(3);
+    }
+    return null;
+  }
+  return null;
+});
+connection.onNotification('exit', () => process.exit(0));
+connection.listen();
