@@ -20,8 +20,10 @@ export interface LspServerStart {
   config: LspServerConfig;
   /** Absolute working directories: the workspace folders; the first is the root. */
   roots: readonly string[];
-  /** Milliseconds for `initialize` and for each request. */
+  /** Milliseconds for each request. */
   timeoutMs: number;
+  /** Milliseconds for the process to start and answer `initialize`. */
+  startTimeoutMs: number;
   /** The environment the server starts with (before `config.env`). */
   env: NodeJS.ProcessEnv;
 }
@@ -46,6 +48,7 @@ export class LspServer {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #connection: MessageConnection;
   readonly #docs = new Map<string, OpenDocument>();
+  readonly #opening = new Map<string, Promise<void>>();
   #stderr = '';
   #exit: Promise<never>;
   #dead: ToolshedError | undefined;
@@ -117,7 +120,7 @@ export class LspServer {
     });
     const server = new LspServer(start, child);
     try {
-      await server.request('initialize', server.#initializeParams(), undefined);
+      await server.request('initialize', server.#initializeParams(), undefined, start.startTimeoutMs);
       await server.#connection.sendNotification('initialized', {});
     } catch (e) {
       server.kill();
@@ -146,7 +149,7 @@ export class LspServer {
    * whichever comes first. A timeout kills the process: a server that hung once is not trusted
    * with the next call.
    */
-  async request<R>(method: string, params: unknown, signal: AbortSignal | undefined): Promise<R> {
+  async request<R>(method: string, params: unknown, signal: AbortSignal | undefined, timeoutMs = this.#start.timeoutMs): Promise<R> {
     if (this.#dead) throw this.#dead;
     const cancel = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
@@ -155,12 +158,12 @@ export class LspServer {
       timer = setTimeout(() => {
         const error = new ToolshedError(
           LSP_SERVER_TIMEOUT,
-          `The ${this.#start.language} language server ("${this.commandLine}") did not answer ${method} within ${this.#start.timeoutMs} ms; it was stopped and will be started again on the next call.`,
+          `The ${this.#start.language} language server ("${this.commandLine}") did not answer ${method} within ${timeoutMs} ms; it was stopped and will be started again on the next call.`,
         );
         this.#dead ??= error;
         this.kill();
         reject(error);
-      }, this.#start.timeoutMs);
+      }, timeoutMs);
     });
     const aborted = new Promise<never>((_, reject) => {
       if (!signal) return;
@@ -208,12 +211,20 @@ export class LspServer {
   async open(file: string): Promise<void> {
     if (this.#dead) throw this.#dead;
     if (this.#docs.has(file)) return;
-    const info = await stat(file);
-    const text = await readFile(file, 'utf8');
-    this.#docs.set(file, { version: 1, text, mtimeMs: info.mtimeMs, size: info.size });
-    await this.#connection.sendNotification('textDocument/didOpen', {
-      textDocument: { uri: fileUri(file), languageId: languageIdOf(file, this.#start.config), version: 1, text },
-    });
+    // Two calls of one batch may open the same file: the second waits for the first's didOpen.
+    let opening = this.#opening.get(file);
+    if (!opening) {
+      opening = (async () => {
+        const info = await stat(file);
+        const text = await readFile(file, 'utf8');
+        this.#docs.set(file, { version: 1, text, mtimeMs: info.mtimeMs, size: info.size });
+        await this.#connection.sendNotification('textDocument/didOpen', {
+          textDocument: { uri: fileUri(file), languageId: languageIdOf(file, this.#start.config), version: 1, text },
+        });
+      })().finally(() => this.#opening.delete(file));
+      this.#opening.set(file, opening);
+    }
+    await opening;
   }
 
   async #refresh(file: string, doc: OpenDocument): Promise<void> {

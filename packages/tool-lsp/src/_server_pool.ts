@@ -5,6 +5,7 @@ import type { LspServerConfig } from './server_config.ts';
 export interface ServerPoolOptions {
   roots: readonly string[];
   timeoutMs: number;
+  startTimeoutMs: number;
   env: NodeJS.ProcessEnv;
 }
 

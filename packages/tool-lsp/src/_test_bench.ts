@@ -55,16 +55,24 @@ let counter = 0;
  * ```
  */
 export async function makeBench(
-  options: { family?: LspToolsOptions; permissions?: PermissionOptions; source?: string | false; subdir?: string } = {},
+  options: {
+    /** The family's options, or a function of the temp root that makes them. */
+    family?: LspToolsOptions | ((root: string) => LspToolsOptions);
+    /** The session's permissions, or a function of the temp root that makes them. */
+    permissions?: PermissionOptions | ((root: string) => PermissionOptions);
+    source?: string | false;
+    /** Put the project (and the session's cwd) in this folder of the temp root. */
+    subdir?: string;
+  } = {},
 ): Promise<LspBench> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-lsp-')));
   const dir = options.subdir ? path.join(root, options.subdir) : root;
   if (options.source !== false) await cp(options.source ?? FIXTURE, dir, { recursive: true });
   const session = await createSession({
     cwd: dir,
-    families: [lspTools(options.family ?? { servers: { typescript: realTypeScriptServer() }, timeoutMs: 60_000 })],
+    families: [lspTools((typeof options.family === 'function' ? options.family(root) : options.family) ?? { servers: { typescript: realTypeScriptServer() }, timeoutMs: 60_000 })],
     stateDir: path.join(root, '.state'),
-    ...(options.permissions ? { permissions: options.permissions } : {}),
+    ...(options.permissions ? { permissions: typeof options.permissions === 'function' ? options.permissions(root) : options.permissions } : {}),
   });
   return {
     dir,

@@ -15,7 +15,7 @@ export interface LspToolsOptions extends LspToolOptions {}
  * @param options The servers (merged over {@linkcode DEFAULT_LSP_SERVERS}), the timeout, deferral.
  * @returns The family, for `createSession({ families })`.
  * @throws {TypeError} For a malformed server (see {@linkcode checkServerConfigs}).
- * @throws {RangeError} For a `timeoutMs` that is not a positive number.
+ * @throws {RangeError} For a `timeoutMs` or `startTimeoutMs` that is not a positive number.
  *
  * @example
  * ```ts

@@ -78,8 +78,10 @@ export interface LspToolOptions {
    * removes a default. @default DEFAULT_LSP_SERVERS (TypeScript/JavaScript, Python)
    */
   servers?: Readonly<Record<string, LspServerConfig | false>>;
-  /** Milliseconds a server has to start, and to answer each request. @default 30000 */
+  /** Milliseconds a server has to answer each request. @default 30000 */
   timeoutMs?: number;
+  /** Milliseconds a server has to start and answer `initialize` (a big project loads slowly). @default 60000 */
+  startTimeoutMs?: number;
   /** The servers' environment. @default process.env */
   env?: NodeJS.ProcessEnv;
   /** Deferred: only the name is sent until ToolSearch loads it. @default true */
@@ -108,7 +110,7 @@ Usage:
  * @param options The servers, the timeout, the environment.
  * @returns The tool.
  * @throws {TypeError} For a server without a command or extensions, or an extension claimed twice.
- * @throws {RangeError} For a `timeoutMs` that is not a positive number.
+ * @throws {RangeError} For a `timeoutMs` or `startTimeoutMs` that is not a positive number.
  *
  * @example
  * ```ts
@@ -118,7 +120,11 @@ Usage:
  */
 export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInput, LspOutput> {
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`lspTools: timeoutMs must be a positive number, got ${JSON.stringify(options.timeoutMs)}`);
+  if (typeof startTimeoutMs !== 'number' || !(startTimeoutMs > 0)) {
+    throw new RangeError(`lspTools: startTimeoutMs must be a positive number, got ${JSON.stringify(options.startTimeoutMs)}`);
+  }
   const merged: Record<string, LspServerConfig> = { ...DEFAULT_LSP_SERVERS };
   for (const [name, config] of Object.entries(options.servers ?? {})) {
     if (config === false) delete merged[name];
@@ -130,7 +136,7 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
   const poolFor = (ctx: ToolContext): ServerPool => {
     let pool = pools.get(ctx.sessionId);
     if (!pool) {
-      const created = new ServerPool({ roots: ctx.permissions.workingDirectories.length ? ctx.permissions.workingDirectories : [ctx.cwd], timeoutMs, env });
+      const created = new ServerPool({ roots: ctx.permissions.workingDirectories.length ? ctx.permissions.workingDirectories : [ctx.cwd], timeoutMs, startTimeoutMs, env });
       pools.set(ctx.sessionId, created);
       ctx.onClose(async () => {
         pools.delete(ctx.sessionId);
