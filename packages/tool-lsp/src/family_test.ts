@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -69,6 +69,18 @@ describe('lspTools', () => {
     expect(() => lspTools({ servers: { go: { command: 'gopls', extensions: ['go'] } } })).toThrow('servers.go.extensions has "go": write an extension with its dot, such as ".ts"');
     expect(() => lspTools({ servers: { deno: { command: 'deno', args: ['lsp'], extensions: ['.ts'] } } })).toThrow('servers.deno.extensions has ".ts", which servers.typescript already serves');
     expect(() => lspTools({ servers: { typescript: false, deno: { command: 'deno', args: ['lsp'], extensions: ['.ts'] } } })).not.toThrow();
+  });
+
+  test('a server given for a language with a default keeps the default\'s other fields', async () => {
+    const session = await createSession({ cwd: dir, stateDir: dir, families: [lspTools({ env: { PATH: '/nonexistent-toolshed-path' }, servers: { typescript: { command: 'my-ts-server', extensions: ['.ts'] } } })] });
+    try {
+      await writeFile(path.join(dir, 'a.ts'), 'export const a = 1;\n');
+      const [result] = await session.run([{ type: 'tool_use', id: 'm1', name: 'LSP', input: { operation: 'documentSymbol', filePath: 'a.ts' } }]);
+      expect(result!.is_error).toBe(true);
+      expect(String(result!.content)).toContain('"my-ts-server" was not found on PATH. To use LSP on these files, install it (npm install -g typescript-language-server typescript)');
+    } finally {
+      await session.close();
+    }
   });
 
   test('the defaults serve TypeScript/JavaScript and Python through npm packages', () => {

@@ -74,8 +74,8 @@ export interface LspOutput {
 /** Options of {@linkcode createLspTool}. */
 export interface LspToolOptions {
   /**
-   * Language servers by language name, merged over {@linkcode DEFAULT_LSP_SERVERS}; `false`
-   * removes a default. @default DEFAULT_LSP_SERVERS (TypeScript/JavaScript, Python)
+   * Language servers by language name, merged over {@linkcode DEFAULT_LSP_SERVERS} (a language
+   * that has a default is merged field by field over it); `false` removes a default. @default DEFAULT_LSP_SERVERS (TypeScript/JavaScript, Python)
    */
   servers?: Readonly<Record<string, LspServerConfig | false>>;
   /** Milliseconds a server has to answer each request. @default 30000 */
@@ -128,7 +128,9 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
   const merged: Record<string, LspServerConfig> = { ...DEFAULT_LSP_SERVERS };
   for (const [name, config] of Object.entries(options.servers ?? {})) {
     if (config === false) delete merged[name];
-    else merged[name] = config;
+    // Field by field over the default of the same language: `{ typescript: { command } }` keeps
+    // the default's initialization options and install hint.
+    else merged[name] = { ...DEFAULT_LSP_SERVERS[name], ...config };
   }
   const servers = checkServerConfigs(merged);
   const env = options.env ?? process.env;
