@@ -43,6 +43,9 @@ for (const family of families) {
 }
 const session = await createSession({ cwd: process.cwd(), families });
 console.log(session.catalog().map((e) => e.name).join(' '));
+// A deferred family's tool is found by ToolSearch from the installed packages.
+const [found] = await session.run([{ type: 'tool_use', id: 's1', name: 'ToolSearch', input: { query: 'find references to a symbol', max_results: 3 } }]);
+if (found.is_error || !JSON.stringify(found.content).includes('LSP')) throw new Error('ToolSearch did not find LSP: ' + JSON.stringify(found.content));
 await session.close();
 `);
   const names = execFileSync('node', ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();

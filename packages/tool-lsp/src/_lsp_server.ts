@@ -82,6 +82,8 @@ export class LspServer {
         return items.map(() => null);
       }
       if (method === 'workspace/workspaceFolders') return this.#folders();
+      // The LSP tool is read-only: a server's edits (a code action's) are never applied.
+      if (method === 'workspace/applyEdit') return { applied: false, failureReason: 'This client is read-only and applies no edits.' };
       return null;
     });
     this.#connection.onNotification(() => {});
@@ -103,6 +105,10 @@ export class LspServer {
       cwd: start.roots[0],
       env: { ...start.env, ...config.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so that a hung server is killed with the processes it started
+      // (typescript-language-server runs tsserver as a child). It still exits with us: the
+      // `initialize` request names our pid, and servers end when their stdin closes.
+      detached: process.platform !== 'win32',
     });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
@@ -279,9 +285,17 @@ export class LspServer {
     this.kill();
   }
 
-  /** Ends the process now. */
+  /** Ends the process and its process group now. */
   kill(): void {
     this.#connection.dispose();
+    const pid = this.#child.pid;
+    if (pid !== undefined && process.platform !== 'win32') {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
   }
 

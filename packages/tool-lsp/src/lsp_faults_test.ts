@@ -35,6 +35,25 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     }
   });
 
+  test('a hung server is killed with the processes it started', async () => {
+    let childPidFile = '';
+    const b = await makeBench({
+      family: (root) => {
+        childPidFile = path.join(root, 'child.pid');
+        return { servers: { typescript: fake('hang-with-child', root) }, startTimeoutMs: 1500 };
+      },
+    });
+    try {
+      const { text } = await b.call(definition);
+      expect(text).toContain('did not answer initialize within 1500 ms');
+      const childPid = Number(await readFile(childPidFile, 'utf8'));
+      await waitFor(() => !alive(childPid));
+      expect(alive(childPid)).toBe(false);
+    } finally {
+      await b.cleanup();
+    }
+  });
+
   test('a server that hangs on a request is stopped: the call fails with the method, and the next call starts a new server', async () => {
     const b = await makeBench({ family: { servers: { typescript: fake('hang-requests') }, timeoutMs: 800, startTimeoutMs: 30_000 } });
     try {

@@ -157,6 +157,8 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     shouldDefer: options.defer ?? true,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
+    // Nothing is changed by a call: an abort cancels the request at once.
+    interruptBehavior: 'cancel',
     async description() {
       return DESCRIPTION;
     },

@@ -1,17 +1,24 @@
 // A language server that misbehaves on purpose, for the LSP tool's fault tests.
 //   node fake_server.mjs hang            never answers anything, not even initialize
 //   node fake_server.mjs hang-requests   answers initialize, then never answers a request
+//   node fake_server.mjs hang-with-child DIR
+//                                        starts a child process (its pid in DIR/child.pid), then never answers
 //   node fake_server.mjs crash-once DIR  answers initialize; the first definition request in DIR exits with code 3,
 //                                         later ones (a restarted server) answer with no definition
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 const [mode, dir] = process.argv.slice(2);
+if (mode === 'hang-with-child') {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  writeFileSync(path.join(dir, 'child.pid'), String(child.pid));
+}
 const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 const never = () => new Promise(() => {});
 connection.onRequest((method) => {
-  if (mode === 'hang') return never();
+  if (mode === 'hang' || mode === 'hang-with-child') return never();
   if (method === 'initialize') return { capabilities: { definitionProvider: true, textDocumentSync: 1 } };
   if (method === 'shutdown') return null;
   if (mode === 'hang-requests') return never();
