@@ -53,6 +53,7 @@ export class LspServer {
   #exit: Promise<never>;
   #dead: ToolshedError | undefined;
   #stopping = false;
+  #capabilities: Record<string, unknown> = {};
 
   private constructor(start: LspServerStart, child: ChildProcessWithoutNullStreams) {
     this.#start = start;
@@ -126,7 +127,8 @@ export class LspServer {
     });
     const server = new LspServer(start, child);
     try {
-      await server.request('initialize', server.#initializeParams(), undefined, start.startTimeoutMs);
+      const result = await server.request<{ capabilities?: Record<string, unknown> } | null>('initialize', server.#initializeParams(), undefined, start.startTimeoutMs);
+      server.#capabilities = result?.capabilities ?? {};
       await server.#connection.sendNotification('initialized', {});
     } catch (e) {
       server.kill();
@@ -143,6 +145,12 @@ export class LspServer {
   /** The process id, while it runs. */
   get pid(): number | undefined {
     return this.#child.pid;
+  }
+
+  /** Whether the server announced a capability (`definitionProvider`) in its `initialize` answer. */
+  supports(capability: string): boolean {
+    const value = this.#capabilities[capability];
+    return value !== undefined && value !== null && value !== false;
   }
 
   /** False once the process exited, was killed, or stopped answering. */

@@ -122,6 +122,19 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     }
   });
 
+  test('an operation the server did not announce is refused with the capability it lacks, and the server stays up', async () => {
+    const b = await makeBench({ family: (root) => ({ servers: { typescript: fake('crash-once', root) }, timeoutMs: 10_000 }) });
+    try {
+      const hover = await b.call({ operation: 'hover', filePath: 'src/main.ts', line: 5, character: 37 });
+      expect(hover.isError).toBe(true);
+      expect(hover.text).toContain(`does not support hover (it announced no hoverProvider); use another operation, or Grep.`);
+      const symbols = await b.call({ operation: 'documentSymbol', filePath: 'src/main.ts' });
+      expect(symbols).toEqual({ isError: false, text: 'No symbols found in src/main.ts.' });
+    } finally {
+      await b.cleanup();
+    }
+  });
+
   test('a server that is not installed is a clear error naming the package to install', async () => {
     const b = await makeBench({ family: { env: { PATH: '/nonexistent-toolshed-path' } } });
     try {

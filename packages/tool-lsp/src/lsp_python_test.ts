@@ -20,6 +20,10 @@ describe('LSP with the default Python server (pyright)', { timeout: 120_000 }, (
       const symbols = await b.call({ operation: 'documentSymbol', filePath: 'shapes.py' });
       expect(symbols.text).toContain('Class Circle (line 1)\n  Method __init__ (line 4)');
       expect(symbols.text).toContain('Function total_area (line 11)');
+      // pyright has no implementationProvider: the call says so instead of failing obscurely.
+      const implementation = await b.call({ operation: 'goToImplementation', filePath: 'app.py', line: 3, character: 19 });
+      expect(implementation.isError).toBe(true);
+      expect(implementation.text).toContain('The python language server ("pyright-langserver --stdio") does not support goToImplementation (it announced no implementationProvider)');
     } finally {
       await b.cleanup();
     }

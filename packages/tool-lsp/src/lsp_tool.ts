@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
+import { buildTool, resolvePath, type Tool, type ToolContext } from '@toolshed/core';
 import type {
   CallHierarchyIncomingCall,
   CallHierarchyItem,
@@ -44,6 +44,19 @@ export const LSP_OPERATIONS = [
 export type LspOperation = (typeof LSP_OPERATIONS)[number];
 
 const MAX_OPENED_TARGETS = 10;
+
+/** The server capability each operation needs, as `initialize` announces it. */
+const CAPABILITIES: Readonly<Record<LspOperation, string>> = {
+  goToDefinition: 'definitionProvider',
+  findReferences: 'referencesProvider',
+  hover: 'hoverProvider',
+  documentSymbol: 'documentSymbolProvider',
+  workspaceSymbol: 'workspaceSymbolProvider',
+  goToImplementation: 'implementationProvider',
+  prepareCallHierarchy: 'callHierarchyProvider',
+  incomingCalls: 'callHierarchyProvider',
+  outgoingCalls: 'callHierarchyProvider',
+};
 const NO_POSITION: readonly LspOperation[] = ['documentSymbol', 'workspaceSymbol'];
 
 /** The default `head_limit`: results shown per call. */
@@ -165,7 +178,7 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     getToolUseSummary: (input) => `${input.operation} ${input.filePath}${input.line !== undefined ? `:${input.line}:${input.character ?? 1}` : ''}`,
     resources: (input) => [{ path: input.filePath, access: 'read' }],
     async validateInput(input, ctx) {
-      const file = path.resolve(ctx.cwd, input.filePath);
+      const file = resolvePath(input.filePath, ctx.cwd);
       if (!NO_POSITION.includes(input.operation) && (input.line === undefined || input.character === undefined)) {
         return { result: false, message: `${input.operation} needs line and character (1-based, as editors show them) of the symbol in "${input.filePath}"; got ${input.line === undefined ? 'no line' : `line ${input.line}`} and ${input.character === undefined ? 'no character' : `character ${input.character}`}.` };
       }
@@ -184,9 +197,13 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
       return { result: true };
     },
     async call(input, ctx, { signal }) {
-      const file = path.resolve(ctx.cwd, input.filePath);
+      const file = resolvePath(input.filePath, ctx.cwd);
       const { language, config } = serverForFile(servers, file)!;
       const server = await poolFor(ctx).get(language, config);
+      const capability = CAPABILITIES[input.operation];
+      if (!server.supports(capability)) {
+        throw new Error(`The ${language} language server ("${server.commandLine}") does not support ${input.operation} (it announced no ${capability}); use another operation, or Grep.`);
+      }
       await server.sync(file);
       const text = server.openText(file) ?? (await readFile(file, 'utf8'));
       const lines = text.split(/\r?\n/);

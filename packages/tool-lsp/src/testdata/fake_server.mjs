@@ -19,7 +19,7 @@ const connection = createMessageConnection(new StreamMessageReader(process.stdin
 const never = () => new Promise(() => {});
 connection.onRequest((method) => {
   if (mode === 'hang' || mode === 'hang-with-child') return never();
-  if (method === 'initialize') return { capabilities: { definitionProvider: true, textDocumentSync: 1 } };
+  if (method === 'initialize') return { capabilities: { definitionProvider: true, documentSymbolProvider: true, textDocumentSync: 1 } };
   if (method === 'shutdown') return null;
   if (mode === 'hang-requests') return never();
   if (mode === 'crash-once' && method === 'textDocument/definition') {
