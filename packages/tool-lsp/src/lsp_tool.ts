@@ -16,6 +16,7 @@ import { z } from 'zod';
 import {
   callItemLine,
   callLines,
+  type LocationView,
   hoverMarkdown,
   locationLines,
   symbolOutline,
@@ -212,8 +213,9 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
         if (input.line > lines.length) throw new RangeError(`line ${input.line} is past the end of "${input.filePath}", which has ${lines.length} lines.`);
         position = { line: input.line - 1, character: input.character - 1 };
       }
-      const where = position ? `${locationView(ctx).display(file)}:${input.line}:${input.character}` : locationView(ctx).display(file);
-      const answer = await runOperation(server, input, file, position, lines, where, ctx, signal);
+      const view = locationView(ctx);
+      const where = position ? `${view.display(file)}:${input.line}:${input.character}` : view.display(file);
+      const answer = await runOperation({ server, input, file, position, lines, where, view, signal });
       const paged = page(answer.items, input.head_limit ?? DEFAULT_LSP_HEAD_LIMIT, input.offset ?? 0);
       const parts = [answer.items.length === 0 ? answer.empty : answer.header(answer.items.length)];
       if (paged.items.length) parts.push(paged.items.join('\n'));
@@ -235,17 +237,23 @@ interface Answer {
 
 type LspInput = z.output<typeof lspInput>;
 
-async function runOperation(
-  server: LspServer,
-  input: LspInput,
-  file: string,
-  position: { line: number; character: number } | undefined,
-  lines: readonly string[],
-  where: string,
-  ctx: ToolContext,
-  signal: AbortSignal,
-): Promise<Answer> {
-  const view = locationView(ctx);
+/** What one operation works with. */
+interface OperationCall {
+  server: LspServer;
+  input: LspInput;
+  /** The file asked about, absolute. */
+  file: string;
+  /** 0-based, when the input gave one. */
+  position: { line: number; character: number } | undefined;
+  /** The file's lines, as the server has them. */
+  lines: readonly string[];
+  /** `path:line:col` of the position, for messages. */
+  where: string;
+  view: LocationView;
+  signal: AbortSignal;
+}
+
+async function runOperation({ server, input, file, position, lines, where, view, signal }: OperationCall): Promise<Answer> {
   const textDocument = { uri: fileUri(file) };
   const at = { textDocument, position: position! };
   const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
