@@ -67,6 +67,22 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     }
   });
 
+  test('aborting the run cancels a call that waits on the server, long before its timeout; close() ends a server that ignores shutdown', async () => {
+    const b = await makeBench({ family: { servers: { typescript: fake('hang-requests') }, timeoutMs: 600_000 } });
+    try {
+      const controller = new AbortController();
+      const running = b.session.run([{ type: 'tool_use', id: 'a1', name: 'LSP', input: definition }], { signal: controller.signal });
+      setTimeout(() => controller.abort(), 1000);
+      const [result] = await running;
+      expect(result!.is_error).toBe(true);
+      expect(String(result!.content)).toMatch(/cancel/i);
+      // The server answers no shutdown either: close() gives it a moment, then kills it.
+      await b.session.close();
+    } finally {
+      await b.cleanup();
+    }
+  });
+
   test('a server that crashes during a request is one error result with its exit and stderr; the next call restarts it', async () => {
     let marker = '';
     const b = await makeBench({

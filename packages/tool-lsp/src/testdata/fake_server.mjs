@@ -1,6 +1,6 @@
 // A language server that misbehaves on purpose, for the LSP tool's fault tests.
 //   node fake_server.mjs hang            never answers anything, not even initialize
-//   node fake_server.mjs hang-requests   answers initialize, then never answers a request
+//   node fake_server.mjs hang-requests   answers initialize, then never answers a request (not even shutdown)
 //   node fake_server.mjs hang-with-child DIR
 //                                        starts a child process (its pid in DIR/child.pid), then never answers
 //   node fake_server.mjs crash-once DIR  answers initialize; the first definition request in DIR exits with code 3,
@@ -20,8 +20,8 @@ const never = () => new Promise(() => {});
 connection.onRequest((method) => {
   if (mode === 'hang' || mode === 'hang-with-child') return never();
   if (method === 'initialize') return { capabilities: { definitionProvider: true, documentSymbolProvider: true, textDocumentSync: 1 } };
+  if (mode === 'hang-requests') return never(); // shutdown included: close() must kill it
   if (method === 'shutdown') return null;
-  if (mode === 'hang-requests') return never();
   if (mode === 'crash-once' && method === 'textDocument/definition') {
     const marker = path.join(dir, 'crashed-once');
     if (!existsSync(marker)) {
