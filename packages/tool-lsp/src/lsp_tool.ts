@@ -288,6 +288,16 @@ async function runOperation({ server, input, file, position, lines, where, view,
       };
     }
     case 'hover': {
+      // A hover quotes the symbol's declaration (a literal type shows a value, a doc comment its
+      // text): where the symbol is defined in a file Read is denied, it is not shown.
+      if (server.supports('definitionProvider')) {
+        const targets = toLocations(await server.request<Location | Location[] | LocationLink[] | null>('textDocument/definition', at, signal));
+        for (const target of targets) {
+          if (target.file !== file && !(await view.listed(target.file))) {
+            throw new Error(`The symbol at ${where} is defined in a file the permission rules deny, so its hover is not shown.`);
+          }
+        }
+      }
       const markdown = hoverMarkdown(await server.request<Hover | null>('textDocument/hover', at, signal));
       return {
         items: markdown === undefined ? [] : [markdown],

@@ -199,6 +199,23 @@ describe('LSP and the path guard', { timeout: 120_000 }, () => {
     }
   });
 
+  test('hover does not quote a symbol whose definition is in a file a Read deny rule covers', async () => {
+    const b = await makeBench({ permissions: { deny: ['Read(./src/secret.ts)'] } });
+    try {
+      await writeFile(path.join(b.dir, 'src/secret.ts'), "/** The live key. */\nexport const API_KEY = 'sk-live-123';\n");
+      await writeFile(path.join(b.dir, 'src/client.ts'), "import { API_KEY } from './secret.ts';\nexport const header = `Bearer ${API_KEY}`;\n");
+      const hover = await b.call({ operation: 'hover', filePath: 'src/client.ts', line: 2, character: 35 });
+      expect(hover.text).not.toContain('sk-live-123');
+      expect(hover.text).not.toContain('The live key');
+      expect(hover.isError).toBe(true);
+      expect(hover.text).toContain('is defined in a file the permission rules deny');
+      const ordinary = await b.call({ operation: 'hover', filePath: 'src/main.ts', line: 5, character: 37 });
+      expect(ordinary.text).toContain('(alias) add(a: number, b: number): number');
+    } finally {
+      await b.cleanup();
+    }
+  });
+
   test('a file outside the working directories is not asked about without permission', async () => {
     const b = await makeBench({ subdir: 'app' });
     try {
