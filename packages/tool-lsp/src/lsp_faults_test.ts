@@ -40,12 +40,12 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     const b = await makeBench({
       family: (root) => {
         childPidFile = path.join(root, 'child.pid');
-        return { servers: { typescript: fake('hang-with-child', root) }, startTimeoutMs: 1500 };
+        return { servers: { typescript: fake('hang-with-child', root) }, timeoutMs: 1000 };
       },
     });
     try {
       const { text } = await b.call(definition);
-      expect(text).toContain('did not answer initialize within 1500 ms');
+      expect(text).toContain('did not answer textDocument/definition within 1000 ms');
       const childPid = Number(await readFile(childPidFile, 'utf8'));
       await waitFor(() => !alive(childPid));
       expect(alive(childPid)).toBe(false);

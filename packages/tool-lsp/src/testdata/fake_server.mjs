@@ -2,7 +2,8 @@
 //   node fake_server.mjs hang            never answers anything, not even initialize
 //   node fake_server.mjs hang-requests   answers initialize, then never answers a request (not even shutdown)
 //   node fake_server.mjs hang-with-child DIR
-//                                        starts a child process (its pid in DIR/child.pid), then never answers
+//                                        starts a child process (its pid in DIR/child.pid), answers initialize,
+//                                        then never answers a request
 //   node fake_server.mjs crash-once DIR  answers initialize; the first definition request in DIR exits with code 3,
 //                                         later ones (a restarted server) answer with no definition
 import { spawn } from 'node:child_process';
@@ -18,9 +19,9 @@ if (mode === 'hang-with-child') {
 const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 const never = () => new Promise(() => {});
 connection.onRequest((method) => {
-  if (mode === 'hang' || mode === 'hang-with-child') return never();
+  if (mode === 'hang') return never();
   if (method === 'initialize') return { capabilities: { definitionProvider: true, documentSymbolProvider: true, textDocumentSync: 1 } };
-  if (mode === 'hang-requests') return never(); // shutdown included: close() must kill it
+  if (mode === 'hang-requests' || mode === 'hang-with-child') return never(); // shutdown included: close() must kill it
   if (method === 'shutdown') return null;
   if (mode === 'crash-once' && method === 'textDocument/definition') {
     const marker = path.join(dir, 'crashed-once');
