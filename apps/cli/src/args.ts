@@ -7,7 +7,7 @@ import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules';
+export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules' | 'trust';
 
 /** The sources `--setting-sources` defaults to, as Claude Code's flag of that name does. */
 export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];

@@ -133,6 +133,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [],
     examples: ['toolshed rules lint', 'toolshed rules lint --setting-sources project,claude --json'],
   },
+  {
+    name: 'trust',
+    positionals: ['[DIR]'],
+    ownArguments: true,
+    synopsis: 'trust [DIR] [--json]',
+    summary: "Trust a project folder's settings files (default: --cwd), so that they apply whole.",
+    details: [
+      'Until a folder is trusted, its .toolshed/ and .claude/ settings may only tighten: deny and ask',
+      'rules apply; allow rules, acceptEdits/bypassPermissions, additionalDirectories and hooks are',
+      'ignored with one notice, and its .mcp.json is not used by default. The list of trusted folders',
+      'is ~/.toolshed/trusted-projects.json; a trusted folder\'s subfolders are trusted too.',
+    ],
+    examples: ['toolshed trust', 'toolshed trust ../cloned-repo'],
+  },
 ];
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
