@@ -18,7 +18,7 @@
  * @module
  */
 export { listMcpServers, mcpServers, type ListMcpServersOptions, type McpServersOptions } from './family.ts';
-export { expandVariables, parseMcpConfig, type McpConfig, type McpRemoteServerConfig, type McpServerConfig, type McpStdioServerConfig, type ParseMcpConfigOptions } from './config.ts';
+export { expandVariables, parseMcpConfig, type McpConfig, type McpRemoteServerConfig, type McpServerConfig, type McpServerPermissionConfig, type McpStdioServerConfig, type ParseMcpConfigOptions } from './config.ts';
 export type { McpConnectionState, McpServerStatus } from './server_status.ts';
 export { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 export { mapCallResult, type McpCallResult, type McpContentBlock } from './map_call_result.ts';
