@@ -139,4 +139,5 @@ export type {
   OpenAIChatToolMessage,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesOutputItem,
 } from './provider_messages.ts';
