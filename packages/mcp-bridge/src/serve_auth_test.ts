@@ -54,7 +54,7 @@ const stateTools: AnyTool[] = [
     inputSchema: z.strictObject({ file: z.string() }),
     isReadOnly: () => true,
     async call({ file }, ctx) {
-      ctx.fileState.record(path.resolve(ctx.cwd, file), { contentHash: 'x', mtimeMs: 1, size: 1 });
+      ctx.fileState.record(path.resolve(ctx.cwd, file), { contentHash: 'x', mtimeMs: 1, size: 1, partial: false });
       return { data: 'recorded' };
     },
   }),
