@@ -313,12 +313,12 @@ function untilInterrupted(signal: AbortSignal | undefined): Promise<void> {
       signal.addEventListener('abort', () => resolve(), { once: true });
       return;
     }
+    // SIGHUP too: a closed terminal must still remove the token file.
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const s of signals) process.off(s, stop);
       resolve();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    for (const s of signals) process.once(s, stop);
   });
 }
