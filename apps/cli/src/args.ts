@@ -7,7 +7,7 @@ import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules' | 'bench';
+export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules' | 'bench' | 'trust';
 
 /** The sources `--setting-sources` defaults to, as Claude Code's flag of that name does. */
 export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
@@ -35,6 +35,12 @@ export interface CommonArgs {
   http?: string | undefined;
   /** `--corpus FILE` of `search`, as given; only set when given. */
   corpus?: string | undefined;
+  /** `--approve deny|elicit|tty` of `mcp serve`, as given; only set when given. */
+  approve?: string | undefined;
+  /** `--token-file FILE` of `mcp serve --http`, as given; only set when given. */
+  tokenFile?: string | undefined;
+  /** `--no-auth` of `mcp serve --http`; only set when given. */
+  noAuth?: boolean | undefined;
 }
 
 /** What {@linkcode parseCliArgs} found on the command line. */
@@ -59,6 +65,9 @@ const OPTIONS = {
   settings: { type: 'string', multiple: true },
   'mcp-config': { type: 'string' },
   http: { type: 'string' },
+  approve: { type: 'string' },
+  'token-file': { type: 'string' },
+  'no-auth': { type: 'boolean' },
   corpus: { type: 'string' },
   yes: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -77,12 +86,17 @@ const VALUE_HINTS: Record<string, string> = {
   settings: '--settings .toolshed/settings.json',
   'mcp-config': '--mcp-config .mcp.json',
   http: '--http 8931',
+  approve: '--approve elicit',
+  'token-file': '--token-file ~/.toolshed/mcp.token',
   corpus: '--corpus tools.json',
 };
 
 /** Flags that belong to one command only. */
 const COMMAND_FLAGS: Partial<Record<string, { command: CommandName; usage: string }>> = {
   http: { command: 'mcp', usage: 'toolshed mcp serve --http PORT' },
+  approve: { command: 'mcp', usage: 'toolshed mcp serve --approve deny|elicit|tty' },
+  'token-file': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --token-file FILE' },
+  'no-auth': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --no-auth' },
   corpus: { command: 'search', usage: 'toolshed search <query> --corpus FILE' },
 };
 
@@ -165,6 +179,9 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
       json: values.json === true,
       ...(values.http !== undefined ? { http: values.http } : {}),
       ...(values.corpus !== undefined ? { corpus: values.corpus } : {}),
+      ...(values.approve !== undefined ? { approve: values.approve } : {}),
+      ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+      ...(values['no-auth'] === true ? { noAuth: true } : {}),
     },
   };
 }

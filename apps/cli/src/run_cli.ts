@@ -12,6 +12,7 @@ import { rulesCommand } from './rules_command.ts';
 import { runCommand } from './run_command.ts';
 import { searchCommand } from './search_command.ts';
 import { toolsCommand } from './tools_command.ts';
+import { trustCommand } from './trust_command.ts';
 import { UsageError } from './usage_error.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -24,6 +25,7 @@ const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, (invocation: Comm
   run: (invocation, io) => runCommand(invocation, io),
   search: searchCommand,
   mcp: mcpCommand,
+  trust: trustCommand,
 };
 
 /**

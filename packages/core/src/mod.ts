@@ -65,6 +65,7 @@ export type {
 } from './permissions/types.ts';
 export { HOOK_EVENTS } from './hooks/types.ts';
 export { mergeHooks } from './hooks/merge_hooks.ts';
+export { failClosedHooks } from './hooks/fail_closed_hooks.ts';
 export { hookOutputSchema, validateHookOutput } from './hooks/hook_output.ts';
 export type {
   CommandHook,
@@ -117,6 +118,8 @@ export { parseSettingSources, SETTING_SOURCES, settingsFileLocations } from './s
 export type { SettingsFileLocation, SettingSource } from './settings/setting_sources.ts';
 export { lintSettings } from './settings/lint_settings.ts';
 export type { LintSettingsOptions, SettingsLintReport } from './settings/lint_settings.ts';
+export { declineProjectTrust, isProjectTrusted, readTrustList, trustFilePath, trustProject } from './settings/project_trust.ts';
+export type { ProjectTrustOptions, TrustList } from './settings/project_trust.ts';
 export { FileStateCache, hashContent } from './results/file_state_cache.ts';
 export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
 export { MetricsRecorder } from './results/metrics.ts';

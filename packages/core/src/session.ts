@@ -16,6 +16,7 @@ import { createServices } from './services.ts';
 import { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
 import { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 import { mergeHooks } from './hooks/merge_hooks.ts';
+import { failClosedHooks } from './hooks/fail_closed_hooks.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
 import { findBlanketDenyRule } from './permissions/rule_matching.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
@@ -73,6 +74,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     files: options.settingsFiles,
     homeDir: options.homeDir,
     caseInsensitivePaths: options.caseInsensitivePaths,
+    trustedProject: options.trustedProject,
   });
   assertSettingsValid(settings);
   const fromOptions = createPermissionContext(options.permissions, cwd, options.permissionsSource ?? 'options', {
@@ -94,7 +96,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       `The permission mode is bypassPermissions, but ${settings.bypassDisabledBy.map((f) => `"${f}"`).join(' and ')} set permissions.disableBypassPermissionsMode to "disable": choose another mode, or remove that key`,
     );
   }
-  const hooks = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
+  const merged = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
+  const hooks = settings.failClosedHooks?.value === true ? failClosedHooks(merged) : merged;
   const services = createServices(options.services);
   const fileState = new FileStateCache();
   const metrics = new MetricsRecorder();

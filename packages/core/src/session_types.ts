@@ -78,6 +78,14 @@ export interface SessionOptions {
    * @default []
    */
   settingsSources?: readonly SettingSource[];
+  /**
+   * Whether the settings files inside the project (`.toolshed/`, `.claude/`) apply whole: allow
+   * rules, permissive modes, additional directories and hooks included. Until the folder is
+   * trusted they may only tighten (deny and ask rules, `disableBypassPermissionsMode`), and a
+   * notice names what was ignored. User settings and `settingsFiles` are always trusted.
+   * @default whether the user trusted the folder with `toolshed trust DIR` (`isProjectTrusted`)
+   */
+  trustedProject?: boolean;
   /** Further settings files (the CLI's `--settings FILE`), read after the sources. @default [] */
   settingsFiles?: readonly string[];
   /** What `~` stands for in settings paths, rules and resources. @default os.homedir() */

@@ -1,5 +1,23 @@
+/** What a server's own claims may decide, and which arguments are paths: every transport takes them. */
+export interface McpServerPermissionConfig {
+  /**
+   * `"readOnlyHint"`: the user trusts this server's `readOnlyHint` annotations, so its tools
+   * that say they only read are allowed without asking, as a built-in read-only tool is.
+   * Without it, an annotation decides only concurrency and how a call is shown, never its
+   * permission: each tool asks unless a rule (`mcp__server`, `mcp__server__tool`) allows it.
+   */
+  trust?: 'readOnlyHint';
+  /**
+   * Names of the tools' arguments that are file paths (a string or a list of strings), such as
+   * `["path", "paths", "source", "destination"]`. The path guard then sees them: `Read(...)` and
+   * `Edit(...)` deny and ask rules cover them (a read when the tool says it is read-only,
+   * otherwise a read and a write), and a path outside the working directories asks.
+   */
+  pathArguments?: string[];
+}
+
 /** A server started as a child process and spoken to over its stdin and stdout. */
-export interface McpStdioServerConfig {
+export interface McpStdioServerConfig extends McpServerPermissionConfig {
   type?: 'stdio';
   /** The executable. */
   command: string;
@@ -16,7 +34,7 @@ export interface McpStdioServerConfig {
 }
 
 /** A remote server, over Streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
-export interface McpRemoteServerConfig {
+export interface McpRemoteServerConfig extends McpServerPermissionConfig {
   type: 'http' | 'sse';
   url: string;
   /** Sent with every request (an `Authorization` header, say). */
@@ -43,7 +61,7 @@ export interface ParseMcpConfigOptions {
   source?: string;
 }
 
-const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeout', 'startTimeout']);
+const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeout', 'startTimeout', 'trust', 'pathArguments']);
 
 /**
  * Checks an MCP configuration in Claude Code's `.mcp.json` format and expands `${VAR}` and
@@ -88,11 +106,12 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
       if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) throw new TypeError(`"${key}" of ${where} must be a positive number of milliseconds, got ${describe(t)}`);
       timeouts[key] = t;
     }
+    const permission = permissionConfig(raw, where);
     const type = raw.type ?? (raw.url !== undefined ? 'http' : 'stdio');
     if (type === 'stdio') {
       if (raw.command === undefined) throw new TypeError(`${where} needs a "command" (a stdio server) or a "url" with "type": "http" or "sse"`);
       if (raw.url !== undefined || raw.headers !== undefined) throw new TypeError(`${where} is a stdio server; "url" and "headers" are for "type": "http" or "sse"`);
-      const server: McpStdioServerConfig = { command: expand(raw.command, 'command'), ...timeouts };
+      const server: McpStdioServerConfig = { command: expand(raw.command, 'command'), ...timeouts, ...permission };
       if (raw.args !== undefined) {
         if (!Array.isArray(raw.args)) throw new TypeError(`"args" of ${where} must be a list of strings, got ${describe(raw.args)}`);
         server.args = raw.args.map((a, i) => expand(a, `args[${i}]`));
@@ -109,7 +128,7 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
       } catch {
         throw new TypeError(`"url" of ${where} is not a valid URL: "${url}"`);
       }
-      const server: McpRemoteServerConfig = { type, url, ...timeouts };
+      const server: McpRemoteServerConfig = { type, url, ...timeouts, ...permission };
       if (raw.headers !== undefined) server.headers = expandRecord(raw.headers, 'headers', where, expand);
       out[name] = server;
     } else {
@@ -141,6 +160,24 @@ export function expandVariables(text: string, env: Record<string, string | undef
     if (value === '') return '';
     throw new TypeError(`${where} uses \${${name}}, which is not set; set the environment variable or write \${${name}:-default}`);
   });
+}
+
+function permissionConfig(raw: Record<string, unknown>, where: string): McpServerPermissionConfig {
+  const out: McpServerPermissionConfig = {};
+  if (raw.trust !== undefined) {
+    if (raw.trust !== 'readOnlyHint') {
+      throw new TypeError(`"trust" of ${where} must be "readOnlyHint" (allow the tools the server says are read-only without asking), got ${describe(raw.trust)}; remove it to ask before every tool that no rule allows`);
+    }
+    out.trust = 'readOnlyHint';
+  }
+  if (raw.pathArguments !== undefined) {
+    const list = raw.pathArguments;
+    if (!Array.isArray(list) || list.some((a) => typeof a !== 'string' || a === '')) {
+      throw new TypeError(`"pathArguments" of ${where} must be a list of argument names such as ["path", "paths"], got ${describe(list)}`);
+    }
+    out.pathArguments = [...list] as string[];
+  }
+  return out;
 }
 
 function expandRecord(raw: unknown, key: string, where: string, expand: (text: unknown, key: string) => string): Record<string, string> {

@@ -43,8 +43,8 @@ beforeAll(async () => {
       permissions: { allow: ['mcp__fs__write_file'], deny: ['mcp__everything__toggle-simulated-logging'] },
       families: [mcpServers({
         mcpServers: {
-          everything: { command: EVERYTHING, args: ['${EVERYTHING_TRANSPORT:-stdio}'] },
-          fs: { command: FILESYSTEM, args: [dir] },
+          everything: { command: EVERYTHING, args: ['${EVERYTHING_TRANSPORT:-stdio}'], trust: 'readOnlyHint' },
+          fs: { command: FILESYSTEM, args: [dir], trust: 'readOnlyHint' },
           broken: { command: path.join(dir, 'no-such-server') },
         },
       })],
@@ -52,7 +52,7 @@ beforeAll(async () => {
     createSession({
       cwd: dir,
       stateDir: path.join(dir, 'state-http'),
-      families: [mcpServers({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:${MCP_TEST_PORT}/mcp' } } }, { env: { MCP_TEST_PORT: String(httpPort) } })],
+      families: [mcpServers({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:${MCP_TEST_PORT}/mcp', trust: 'readOnlyHint' } } }, { env: { MCP_TEST_PORT: String(httpPort) } })],
     }),
   ]);
 });
@@ -265,7 +265,7 @@ describe('mcpServers over the HTTP+SSE transport (server-everything)', () => {
   test('connects to an SSE server and calls its tools', async () => {
     const port = await freePort();
     const server = await startProcess(EVERYTHING, ['sse'], { env: { PORT: String(port) }, ready: /running on port/i });
-    const session = await createSession({ cwd: dir, families: [mcpServers({ mcpServers: { legacy: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } } })] });
+    const session = await createSession({ cwd: dir, families: [mcpServers({ mcpServers: { legacy: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, trust: 'readOnlyHint' } } })] });
     try {
       expect(session.notices().filter((n) => n.level === 'error')).toEqual([]);
       const [sum] = await session.run([use('mcp__legacy__get-sum', { a: 20, b: 22 })]);

@@ -1,4 +1,4 @@
-import { buildTool, contentToText, type JsonSchema, type Tool, type ToolResultContent } from '@toolshed/core';
+import { buildTool, contentToText, type JsonSchema, type ResourceAccess, type Tool, type ToolResultContent } from '@toolshed/core';
 import type { McpConnection, McpToolInfo } from './_server_connection.ts';
 import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 import { mapCallResult } from './map_call_result.ts';
@@ -17,7 +17,10 @@ export interface BuildMcpToolOptions {
 /**
  * Wraps one tool of an MCP server as a Toolshed {@linkcode Tool}: the server's JSON Schema sent
  * as is and enforced before the call with a JSON Schema validator, annotations mapped to the
- * flags (`readOnlyHint` → read-only and concurrency-safe, `destructiveHint` → destructive),
+ * flags (`readOnlyHint` → read-only and concurrency-safe, `destructiveHint` → destructive: they
+ * decide concurrency and display; a read-only tool is allowed without asking only when the
+ * server's config says `trust: "readOnlyHint"`, else a rule must allow it), the config's
+ * `pathArguments` declared as paths to the path guard,
  * progress, cancellation and the per-call timeout passed to the server, and an `isError`
  * result kept whole (text, images) as an `is_error` result.
  *
@@ -39,8 +42,12 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
   }
   const annotations = info.annotations ?? {};
+  // The server's own claims: they decide concurrency and how a call is shown. They decide
+  // permission only where the user trusts them (`trust: "readOnlyHint"` in the config).
   const readOnly = annotations.readOnlyHint === true;
+  const trusted = readOnly && connection.config.trust === 'readOnlyHint';
   const destructive = annotations.destructiveHint === true;
+  const pathArguments = connection.config.pathArguments ?? [];
   const title = info.title ?? annotations.title;
   return buildTool({
     name: options.name,
@@ -54,6 +61,25 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     interruptBehavior: 'cancel',
     isReadOnly: () => readOnly,
     isConcurrencySafe: () => readOnly,
+    resources: (input) => pathResources(input, pathArguments, trusted),
+    checkPermissions: (input) => {
+      const bad = pathArguments.find((key) => !isPathValue((input as Record<string, unknown>)[key]));
+      if (bad !== undefined) {
+        return {
+          behavior: 'ask',
+          message: `argument "${bad}" of ${options.name} is a path argument (pathArguments of MCP server "${server}"), but its value is not a path or a list of paths, so the path rules cannot check it`,
+        };
+      }
+      // Core never allows an MCP tool for being read-only: only a rule, or this trust, does.
+      if (trusted) return { behavior: 'allow', reason: `MCP server "${server}" says this tool only reads (readOnlyHint), and its config trusts that` };
+      if (readOnly) {
+        return {
+          behavior: 'passthrough',
+          message: `MCP server "${server}" says this tool only reads (readOnlyHint), but a server's own claim does not decide permission; allow it with a rule, or set "trust": "readOnlyHint" for the server in the MCP config`,
+        };
+      }
+      return { behavior: 'passthrough' };
+    },
     isDestructive: () => destructive,
     validateInput: (input) => ('validate' in compiled ? compiled.validate(input) : { result: true }),
     userFacingName: () => `${server} - ${title ?? info.name} (MCP)`,
@@ -78,6 +104,27 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
       return { data: empty ? `MCP server "${server}" reported an error from "${info.name}" without a message.` : content, isError: true };
     },
   });
+}
+
+/**
+ * The paths a call names in its path arguments: reads when the (trusted) tool only reads, else
+ * reads and writes, so that both `Read(...)` and `Edit(...)` rules see them.
+ */
+function pathResources(input: unknown, keys: readonly string[], readOnly: boolean): ResourceAccess[] {
+  const out: ResourceAccess[] = [];
+  for (const key of keys) {
+    const value = (input as Record<string, unknown> | undefined)?.[key];
+    const paths = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    for (const path of paths) {
+      out.push({ path, access: 'read' });
+      if (!readOnly) out.push({ path, access: 'write' });
+    }
+  }
+  return out;
+}
+
+function isPathValue(value: unknown): boolean {
+  return value === undefined || (typeof value === 'string' && value !== '') || (Array.isArray(value) && value.every((v) => typeof v === 'string' && v !== ''));
 }
 
 function describeTool(info: McpToolInfo, server: string): string {

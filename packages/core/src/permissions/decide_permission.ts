@@ -54,7 +54,7 @@ export interface DecidePermissionOptions {
  * 9. a path outside the working directories that no allow path rule names → ask;
  * 10. `acceptEdits` allows a file tool's call (Read/Edit families) whose paths are all inside;
  * 11. an allow rule that matches → allow (for file tools, path rules covering every path too);
- * 12. a read-only call → allow;
+ * 12. a read-only call → allow (not for MCP tools: their read-only flag is the server's claim);
  * 13. otherwise ask, with the rules that would allow the call as suggestions.
  *
  * Every declared path is resolved before it is matched: absolute, `..` collapsed, symlinks
@@ -258,8 +258,10 @@ async function decide(
     }
   }
 
-  // 12. A tool with no opinion is allowed when the call only reads.
-  if (await isReadOnly()) return { behavior: 'allow', reason: `Allowed because this ${name} call is read-only`, source: 'tool' };
+  // 12. A tool with no opinion is allowed when the call only reads. An MCP tool's read-only
+  //     flag is its server's claim (readOnlyHint): it decides concurrency and display, never
+  //     permission; a server the user trusts allows through its tools' checkPermissions.
+  if (!tool.isMcp && (await isReadOnly())) return { behavior: 'allow', reason: `Allowed because this ${name} call is read-only`, source: 'tool' };
 
   // 13. Nobody decided: ask, offering the rules that would allow the call.
   const suggestions = suggestionsFor(tool, input);

@@ -32,6 +32,9 @@ export function makeTool(name: string, options: MakeToolOptions = {}): AnyTool {
     shouldDefer: options.shouldDefer ?? false,
     alwaysLoad: options.alwaysLoad ?? false,
     isMcp: options.isMcp ?? false,
+    // An MCP tool's read-only flag does not allow it by itself: these stand for tools of a server
+    // whose config trusts its readOnlyHint, which allow through their own check.
+    ...(options.isMcp ? { checkPermissions: () => ({ behavior: 'allow' as const }) } : {}),
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     async call() {
