@@ -13,6 +13,9 @@ import {
   ruleCoversPath,
 } from './path_guard.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
+import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
+import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
+import type { ResourceAccess } from '../tool.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type {
   HookPermissionDecision,
@@ -36,7 +39,8 @@ export interface DecidePermissionOptions {
  * Decides whether one call may run, in Claude Code's order:
  *
  * 1. a deny rule that matches the call, or a `Read`/`Edit` path rule that covers one of the
- *    paths the tool declares in `resources(input, ctx)` → deny (always: over a hook's allow, in
+ *    paths the tool declares in `resources(input, ctx)` (for a `folder` entry, any path under
+ *    it; the links below a folder count as paths too) → deny (always: over a hook's allow, in
  *    `bypassPermissions`);
  * 2. a hook's deny → deny;
  * 3. an ask rule that matches the call or covers one of its paths → ask;
@@ -44,12 +48,16 @@ export interface DecidePermissionOptions {
  * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
  *    unless it is a safety check); passthrough → go on;
  * 6. safety: a write to a protected path (`.toolshed/`, `.claude/`, `.mcp.json`, `.git/`
- *    internals, shell start-up files) or any access to a device file → ask, in every mode,
- *    unless an allow rule names the path; then the tool's allow → allow, when every path it
- *    declared is inside the working directories (or named by an allow rule), else ask;
+ *    internals, shell start-up files), a folder write that may reach one, or any access to a
+ *    device file → ask, in every mode, unless an allow rule names the path; a path the tool
+ *    could not know before the call (`kind: 'unknown'`) → ask, in every mode, when a deny or
+ *    ask path rule could cover it (reads) or always (writes, as protected paths could be
+ *    behind it); then the tool's allow → allow, when every path it declared is inside the
+ *    working directories (or named by an allow rule) and none is unknown, else ask;
  * 7. a hook's allow → allow;
  * 8. the mode: `bypassPermissions` allows; `plan` denies what is not read-only;
- * 9. a path outside the working directories that no allow path rule names → ask;
+ * 9. a path outside the working directories that no allow path rule names, or any unknown
+ *    path → ask;
  * 10. `acceptEdits` allows a file tool's call (Read/Edit families) whose paths are all inside;
  * 11. an allow rule that matches → allow (for file tools, path rules covering every path too);
  * 12. a read-only call → allow;
@@ -142,7 +150,10 @@ async function decide(
   const { mode, rules } = ctx.permissions;
   const name = tool.name;
   const matching = ruleFinder(tool, input);
-  const paths = await guardedPaths(tool, input, ctx);
+  const walks: FolderWalks = new Map();
+  const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
+  // A folder entry touches every file under it: the links below it lead where they point.
+  const paths = [...declared, ...folderLinks(declared, ctx, walks)];
 
   // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
   //    covers every path the call declared (a shell redirection as much as an Edit).
@@ -151,6 +162,10 @@ async function decide(
   const denyPath = findPathRule(rules.deny, name, paths, ctx);
   if (denyPath) {
     return byRule('deny', denyPath.rule, `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`);
+  }
+  const denyFolder = findRuleUnderFolder(rules.deny, name, paths, ctx, walks);
+  if (denyFolder) {
+    return byRule('deny', denyFolder.rule, `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`);
   }
 
   // 2. A hook's deny.
@@ -170,6 +185,13 @@ async function decide(
       suggestions: [],
     };
   }
+  const askFolder = findRuleUnderFolder(rules.ask, name, paths, ctx, walks);
+  if (askFolder) {
+    return {
+      ...byRule('ask', askFolder.rule, `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`),
+      suggestions: [],
+    };
+  }
 
   // 4. A hook's ask.
   if (hook?.behavior === 'ask') {
@@ -183,7 +205,7 @@ async function decide(
   if (fromTool && fromTool.behavior !== 'allow') return fromTool;
 
   // 6. Safety checks no mode and no hook lifts: protected paths and device files.
-  const protectedWrite = findProtectedWrite(name, paths, ctx);
+  const protectedWrite = findProtectedWrite(name, paths, ctx) ?? protectedUnderFolder(paths, ctx, walks);
   if (protectedWrite) {
     const rule = protectedRuleSuggestion(protectedWrite.path.real[0] ?? protectedWrite.path.lexical, protectedWrite.protection.name);
     return {
@@ -203,8 +225,13 @@ async function decide(
     };
   }
 
+  // Paths not known before the call runs: a deny, ask or protected rule could be behind them.
+  const unknownSafety = unknownSafetyAsk(name, unknown, ctx);
+  if (unknownSafety) return unknownSafety;
+
   // The tool's allow: the paths it declared must still be inside the working directories.
   if (fromTool) {
+    if (unknown.length > 0) return unknownAccessAsk(unknown);
     const outside = outsideWorkingDirectories(name, paths, ctx);
     return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
   }
@@ -234,6 +261,7 @@ async function decide(
   //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
   const outside = outsideWorkingDirectories(name, paths, ctx);
   if (outside.length > 0) return outsideAsk(outside, ctx);
+  if (unknown.length > 0) return unknownAccessAsk(unknown);
   if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
     return {
       behavior: 'allow',
@@ -268,11 +296,16 @@ async function decide(
   };
 }
 
-/** The tool's declared paths, resolved; a broken `resources` or a symlink loop denies the call. */
-async function guardedPaths(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<GuardedPath[]> {
+/**
+ * The tool's declared paths, resolved, and its unknown entries apart; a broken `resources` or a
+ * symlink loop denies the call.
+ */
+async function guardedPaths(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<{ paths: GuardedPath[]; unknown: ResourceAccess[] }> {
   const accesses = await guarded(`${tool.name}'s resources`, () => tool.resources(input, ctx));
+  const list = Array.isArray(accesses) ? accesses : accesses ?? [];
+  const unknown = Array.isArray(list) ? list.filter((a) => a?.kind === 'unknown' && (a.access === 'read' || a.access === 'write')) : [];
   try {
-    return resolveResources(accesses ?? [], ctx);
+    return { paths: resolveResources(Array.isArray(list) ? list.filter((a) => a?.kind !== 'unknown') : list, ctx), unknown };
   } catch (e) {
     if (ToolshedError.isInstance(e) && e.code === PATH_UNRESOLVABLE) throw new CheckFailed('path resolution', `failed: ${e.message}`);
     throw new CheckFailed(`${tool.name}'s resources`, `gave an entry the path guard cannot check: ${describeError(e)}`);
