@@ -106,7 +106,7 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     permissionSuggestions: ({ command }) => suggestions(command),
     async resources({ command }, ctx) {
       await loadBashParser();
-      return commandResources(command, ctx.cwd).accesses;
+      return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses;
     },
     getToolUseSummary: ({ command, description }) => description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),
     renderToolUse: ({ command, run_in_background }) => `$ ${command}${run_in_background ? '  (background)' : ''}`,
