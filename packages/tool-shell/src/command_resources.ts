@@ -6,7 +6,6 @@ import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand 
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
-import { READ_ONLY_PROGRAMS } from './read_only_rules.ts';
 
 /** What {@linkcode commandResources} found. */
 export interface CommandResources {
@@ -262,10 +261,9 @@ function declareCommand(
   if (!use) {
     if (!NO_FILES.has(name)) {
       incomplete();
-      // A read-only program whose arguments are not understood would be auto-approved without
-      // its files being checked: what it opens is not known. (Any other program asks, or is
-      // allowed by a rule about the command, whatever it opens.)
-      if (Object.hasOwn(READ_ONLY_PROGRAMS, name) && args.length > 0) addUnknown(`the files \`${name}\` opens (no table of its arguments)`, 'read');
+      // Its arguments are not understood: what it opens is not known. (An allow rule about the
+      // command still allows it where no deny or ask rule could be behind what it opens.)
+      addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
     }
     return;
   }

@@ -45,8 +45,10 @@ export function checkShellPermissions(command: string, ctx: ToolContext, options
     const dirs = workingDirectories.map((d) => resolvePath(d, ctx.cwd));
     const writable = [...dirs, ...(options.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd))];
     const confined = resources.accesses.every((a) =>
+      // The sandbox masks what deny rules name, so an unknown read stays inside; an unknown
+      // write could reach a protected file inside the working directories.
       a.kind === 'unknown'
-        ? false
+        ? a.access === 'read'
         : a.access === 'write'
         ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
         : dirs.some((d) => isPathInside(a.path, d))

@@ -53,11 +53,11 @@ export interface DecidePermissionOptions {
  *    could not know before the call (`kind: 'unknown'`) → ask, in every mode, when a deny or
  *    ask path rule could cover it (reads) or always (writes, as protected paths could be
  *    behind it); then the tool's allow → allow, when every path it declared is inside the
- *    working directories (or named by an allow rule) and none is unknown, else ask;
+ *    working directories (or named by an allow rule), else ask;
  * 7. a hook's allow → allow;
  * 8. the mode: `bypassPermissions` allows; `plan` denies what is not read-only;
- * 9. a path outside the working directories that no allow path rule names, or any unknown
- *    path → ask;
+ * 9. a path outside the working directories that no allow path rule names → ask; an unknown
+ *    path that no allow rule about the call covers → ask;
  * 10. `acceptEdits` allows a file tool's call (Read/Edit families) whose paths are all inside;
  * 11. an allow rule that matches → allow (for file tools, path rules covering every path too);
  * 12. a read-only call → allow;
@@ -231,7 +231,6 @@ async function decide(
 
   // The tool's allow: the paths it declared must still be inside the working directories.
   if (fromTool) {
-    if (unknown.length > 0) return unknownAccessAsk(unknown);
     const outside = outsideWorkingDirectories(name, paths, ctx);
     return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
   }
@@ -261,7 +260,8 @@ async function decide(
   //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
   const outside = outsideWorkingDirectories(name, paths, ctx);
   if (outside.length > 0) return outsideAsk(outside, ctx);
-  if (unknown.length > 0) return unknownAccessAsk(unknown);
+  // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
+  if (unknown.length > 0 && !(await matching(rules.allow))) return unknownAccessAsk(unknown);
   if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
     return {
       behavior: 'allow',
