@@ -8,6 +8,8 @@ export interface ExpandContext {
   cwd: string | undefined;
   /** What `~` stands for. */
   home: string;
+  /** Told of every directory a glob lists (bash reads it to expand the pattern). */
+  onList?: (dir: string) => void;
 }
 
 /** At most this many words from one brace list or glob; past it the word is not expanded. */
@@ -44,7 +46,7 @@ export function expandWord(word: ShellWord, ctx: ExpandContext): string[] | unde
     const t = tilde(item, item, ctx);
     if (t === UNKNOWN) return undefined;
     const value = t ?? item;
-    const matches = glob(value, ctx.cwd);
+    const matches = glob(value, ctx.cwd, ctx.onList);
     if (!matches) return undefined;
     out.push(...matches);
     if (out.length > MAX_EXPANSION) return undefined;
@@ -113,7 +115,7 @@ function findBrace(text: string): { start: number; end: number; parts: string[] 
 }
 
 /** Glob expansion against the directory now; undefined when the directory is not known. */
-function glob(value: string, cwd: string | undefined): string[] | undefined {
+function glob(value: string, cwd: string | undefined, onList: ((dir: string) => void) | undefined): string[] | undefined {
   if (!/[*?[]/.test(value)) return [value];
   const absolute = value.startsWith('/');
   if (!absolute && cwd === undefined) return undefined;
@@ -129,8 +131,10 @@ function glob(value: string, cwd: string | undefined): string[] | undefined {
       if (!re) return undefined;
       for (const b of bases) {
         let names: string[];
+        const listed = path.resolve(cwd ?? '/', b || '.');
+        onList?.(listed);
         try {
-          names = readdirSync(path.resolve(cwd ?? '/', b || '.'));
+          names = readdirSync(listed);
         } catch {
           continue;
         }

@@ -3,9 +3,10 @@
  * value that is not a file (attached, `=`, or the next word); `optional` takes a value only when
  * attached (`-w8`, `--width=8`), never the next word; `read`/`write` take a file read or written;
  * `value2` takes two words (`jq --arg NAME VALUE`); `read2` takes two, the second a file read
- * (`jq --rawfile NAME FILE`).
+ * (`jq --rawfile NAME FILE`); `names` takes a file read whose lines name more files
+ * (`wc --files0-from F`), which are not known before the command runs.
  */
-export type Arity = 'flag' | 'value' | 'optional' | 'read' | 'write' | 'value2' | 'read2';
+export type Arity = 'flag' | 'value' | 'optional' | 'read' | 'write' | 'value2' | 'read2' | 'names';
 
 /** How a program uses its arguments: which options take a value, which positionals are files. */
 export interface FileUse {
@@ -49,7 +50,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   head: { files: 'read', options: o('value', '-n', '-c', '--lines', '--bytes') },
   tail: { files: 'read', options: { ...o('value', '-n', '-c', '--lines', '--bytes', '-s', '--pid', '--sleep-interval', '--max-unchanged-stats'), ...o('optional', '--follow') } },
   less: { files: 'read' }, more: { files: 'read' },
-  wc: { files: 'read', options: o('read', '--files0-from') },
+  wc: { files: 'read', options: o('names', '--files0-from') },
   strings: { files: 'read', options: o('value', '-n', '-t', '-e', '--bytes', '--radix', '--encoding', '-s', '--output-separator') },
   od: { files: 'read', options: { ...o('value', '-A', '--address-radix', '-j', '--skip-bytes', '-N', '--read-bytes', '-t', '--format', '--endian', '-S'), ...o('optional', '-w', '--width', '--strings') } },
   hexdump: { files: 'read', options: { ...o('value', '-e', '-n', '-s'), ...o('read', '-f') } },
@@ -67,7 +68,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     },
   },
   comm: { files: 'read', options: o('value', '--output-delimiter') },
-  file: { files: 'read', options: { ...o('value', '-F', '--separator', '-P', '--parameter', '-e', '--exclude', '--exclude-quiet'), ...o('read', '-m', '--magic-file', '-f', '--files-from') } },
+  file: { files: 'read', options: { ...o('value', '-F', '--separator', '-P', '--parameter', '-e', '--exclude', '--exclude-quiet'), ...o('read', '-m', '--magic-file'), ...o('names', '-f', '--files-from') } },
   stat: { files: 'read', options: { ...o('value', '-c', '--format', '--printf'), ...o('optional', '--cached') } },
   sort: {
     files: 'read',
@@ -75,7 +76,8 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
       ...o('value', '-k', '--key', '-t', '--field-separator', '-T', '--temporary-directory', '-S', '--buffer-size', '--parallel', '--batch-size', '--sort'),
       ...o('optional', '--debug'),
       ...o('write', '-o', '--output'),
-      ...o('read', '--files0-from', '--random-source'),
+      ...o('read', '--random-source'),
+      ...o('names', '--files0-from'),
     },
   },
   // `date -f FILE` prints each line it cannot parse, so it shows the file; `-r FILE` reads its time.
@@ -100,11 +102,11 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     skipUnless: ['-f', '--from-file'],
     options: { ...o('value', '--indent', '--tab', '--seq'), ...o('value2', '--arg', '--argjson'), ...o('read2', '--slurpfile', '--rawfile'), ...o('read', '-f', '--from-file'), ...o('value', '-L', '--library-path') },
   },
-  ls: { files: 'read', lister: true, options: { ...o('value', '-I', '--ignore', '-T', '--tabsize', '-w', '--width', '--block-size', '--format', '--hide', '--indicator-style', '--quoting-style', '--sort', '--time', '--time-style'), ...o('optional', '--color', '--hyperlink', '--classify', '-F') } },
-  tree: { files: 'read', lister: true, options: { ...o('value', '-L', '-P', '-I', '-H', '-T', '--filelimit', '--timefmt', '--charset', '--sort'), ...o('write', '-o') } },
-  du: { files: 'read', lister: true, options: { ...o('value', '-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'), ...o('optional', '--time'), ...o('read', '-X', '--exclude-from', '--files0-from') } },
+  ls: { files: 'read', lister: true, recursiveWith: ['-R', '--recursive'], options: { ...o('value', '-I', '--ignore', '-T', '--tabsize', '-w', '--width', '--block-size', '--format', '--hide', '--indicator-style', '--quoting-style', '--sort', '--time', '--time-style'), ...o('optional', '--color', '--hyperlink', '--classify', '-F') } },
+  tree: { files: 'read', lister: true, recursive: true, options: { ...o('value', '-L', '-P', '-I', '-H', '-T', '--filelimit', '--timefmt', '--charset', '--sort'), ...o('write', '-o') } },
+  du: { files: 'read', lister: true, recursive: true, options: { ...o('value', '-d', '--max-depth', '-B', '--block-size', '-t', '--threshold', '--exclude', '--time-style'), ...o('optional', '--time'), ...o('read', '-X', '--exclude-from'), ...o('names', '--files0-from') } },
   tee: { files: 'write' }, touch: { files: 'write', options: { ...o('value', '-d', '--date', '-t', '--time'), ...o('read', '-r', '--reference') } },
-  mkdir: { files: 'write', options: o('value', '-m', '--mode') }, rm: { files: 'write', recursiveWith: ['-r', '-R', '--recursive'] }, rmdir: { files: 'write' },
+  mkdir: { files: 'write', options: { ...o('value', '-m', '--mode', '--context'), ...o('flag', '-p', '--parents') } }, rm: { files: 'write', recursiveWith: ['-r', '-R', '--recursive'] }, rmdir: { files: 'write' },
   shred: { files: 'write', options: o('value', '-n', '--iterations', '-s', '--size', '--random-source') },
   truncate: { files: 'write', options: { ...o('value', '-s', '--size'), ...o('read', '-r', '--reference') } },
   cp: { files: 'copy', recursiveWith: ['-r', '-R', '--recursive', '-a', '--archive'], options: { ...o('value', '-S', '--suffix'), ...o('optional', '--backup', '--preserve', '--reflink', '--sparse', '--update'), ...o('write', '-t', '--target-directory') } },

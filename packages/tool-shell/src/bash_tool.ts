@@ -192,7 +192,8 @@ export const bashTool: Tool<typeof bashInput, BashOutput> = createBashTool();
 function readOnlyEnv(base: Readonly<Record<string, string>>): Record<string, string> {
   const count = Number(base.GIT_CONFIG_COUNT ?? process.env.GIT_CONFIG_COUNT ?? 0);
   const n = Number.isInteger(count) && count >= 0 ? count : 0;
-  return { ...base, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };
+  // GIT_OPTIONAL_LOCKS=0: `git status` does not refresh (write) .git/index for a read-only call.
+  return { ...base, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };
 }
 
 function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {

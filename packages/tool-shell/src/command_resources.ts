@@ -79,8 +79,12 @@ export function commandResources(command: string, cwd: string, options: CommandR
   let dir: string | undefined = cwd;
   let moved = false;
 
+  const listedDirs: string[] = [];
   const resolveWord = (word: ShellWord, base: string | undefined): string[] | undefined => {
-    const values = expandWord(word, { cwd: base, home });
+    listedDirs.length = 0;
+    const values = expandWord(word, { cwd: base, home, onList: (d) => listedDirs.push(d) });
+    // A glob reads the directories it lists.
+    for (const d of listedDirs) accesses.push({ path: d, access: 'read' });
     if (values === undefined) return undefined;
     const out: string[] = [];
     for (const value of values) {
@@ -136,6 +140,13 @@ export function commandResources(command: string, cwd: string, options: CommandR
         dir = undefined;
       }
       moved = true;
+      const name = cmd.name.value;
+      // `source f` reads f and runs what is in it; `eval` runs its words: what they open is not known.
+      if (name === 'source' || name === '.') makeAdd(base)(cmd.args[0], 'read');
+      if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd') addUnknown(`what \`${cmd.text}\` runs`, 'read');
+      if (name === 'pushd' || name === 'popd' || name === 'builtin' || name === 'command') {
+        if (cmd.args.length > 0 && name !== 'builtin' && name !== 'command') makeAdd(base)(cmd.args[0], 'read');
+      }
       continue;
     }
     declareCommand(cmd, base, home, makeAdd, addUnknown, () => (complete = false));
@@ -151,8 +162,9 @@ type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folde
 
 /** Whether a command changes the shell's directory (or may: `source`, `eval`). */
 function changesDirectory(cmd: SimpleCommand): boolean {
-  const name = cmd.name?.value;
-  return name === 'cd' || name === 'pushd' || name === 'popd' || name === 'source' || name === '.' || name === 'eval' || name === 'exec';
+  let name = cmd.name?.value;
+  if ((name === 'builtin' || name === 'command') && cmd.args[0]) name = cmd.args[0].value;
+  return name === 'cd' || name === 'pushd' || name === 'popd' || name === 'source' || name === '.' || name === 'eval';
 }
 
 /** A plain `cd` the guard can follow: at the top level, surely run, with a known target. */
@@ -191,7 +203,8 @@ function cdTarget(cmd: SimpleCommand, dir: string, home: string): string | undef
   const next = path.resolve(dir, value);
   try {
     if (!statSync(next).isDirectory()) return undefined;
-    return physical ? realpathSync.native(path.join(dir, value)) : next;
+    // -P resolves links first, so `link/..` is the parent of where the link points.
+    return physical ? realpathSync.native(value.startsWith('/') ? value : `${dir}/${value}`) : next;
   } catch {
     // A cd that fails leaves the shell where it was; the guard cannot know which.
     return undefined;
@@ -268,7 +281,7 @@ function declareCommand(
     return;
   }
   const listed = use.lister ? listerAdd(add) : add;
-  const files = filesOf(use, name, args, listed);
+  const files = filesOf(use, name, args, listed, addUnknown, dir);
   if ((use.lister || use.defaultDir || files.recursive) && files.count === 0 && use.files !== 'none' && !(name === 'rg' && files.noFiles)) {
     add(DOT, 'read', files.recursive || use.recursive ? 'folder' : undefined);
   }
@@ -288,20 +301,17 @@ function listerAdd(add: Add): Add {
 
 function declareFind(args: readonly ShellWord[], add: Add): void {
   // The paths come after find's own options (-H, -L, -P, -D x, -O1) and before the
-  // expression (`find -L src lib -name x`); none means `.`. With -L (or -follow) links are
-  // followed: the start folders are taken in whole.
+  // expression (`find -L src lib -name x`); none means `.`. find walks every start folder, so
+  // each is a folder entry (links inside are checked where they lead).
   let first = 0;
-  let follow = false;
-  while (first < args.length && /^-([HLP]|O\d*|D)$/.test(args[first]!.value)) {
-    if (args[first]!.value === '-L') follow = true;
-    first += args[first]!.value === '-D' ? 2 : 1;
-  }
+  while (first < args.length && /^-([HLP]|O\d*|D)$/.test(args[first]!.value)) first += args[first]!.value === '-D' ? 2 : 1;
   const rest = args.slice(first);
-  if (rest.some((a) => a.value === '-follow')) follow = true;
   const end = rest.findIndex((a) => /^[-(!)]/.test(a.value));
   const starts = end === -1 ? rest : rest.slice(0, end);
   const listed = listerAdd(add);
-  const kind = follow ? 'folder' : undefined;
+  const kind = 'folder' as const;
+  // It opens the current folder too, to come back to it.
+  add(DOT, 'read');
   if (starts.length === 0) listed(DOT, 'read', kind);
   for (const start of starts) listed(start, 'read', kind);
   // `-files0-from F` reads names from F, and reports the ones it cannot find.
@@ -337,7 +347,7 @@ function declareGit(args: readonly ShellWord[], dir: string | undefined, home: s
     for (const a of rest) if (!a.value.startsWith('-') || !a.literal) add(a, 'read', 'folder');
     return;
   }
-  if (sub === undefined) return;
+  if (sub === undefined || sub === '--version' || sub === 'help') return;
   const patchLog = sub !== 'log' || rest.some((a) => /^(-p|-u|--patch|-L|-U\d*|--unified|--word-diff|--full-diff|--stat|--numstat|--raw|-G|-S|--textconv)/.test(a.value) || /^-[a-zA-Z]*p/.test(a.value));
   if (GIT_CONTENT.has(sub) && patchLog) {
     if (elsewhere || !repoDir.literal || dir === undefined) {
@@ -352,7 +362,15 @@ function declareGit(args: readonly ShellWord[], dir: string | undefined, home: s
     add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir, expanded[0]!)), literal: true }, 'read', 'history');
     return;
   }
-  if (repoDir !== DOT) listerAdd(add)(repoDir, 'read');
+  // Any other subcommand reads the repository's own files (and compares the working tree with
+  // its index) but prints no contents: the repository is declared as read, for the
+  // working-directory check.
+  const expanded = dir === undefined ? undefined : expandWord(repoDir, { cwd: dir, home });
+  if (!expanded || expanded.length !== 1 || elsewhere) {
+    addUnknown(`the repository \`git ${sub}\` reads`, 'read');
+    return;
+  }
+  add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir!, expanded[0]!)), literal: true }, 'read');
 }
 
 /** The top of the repository holding a folder (the folder itself when none). */
@@ -381,7 +399,14 @@ function longOption(table: Readonly<Record<string, Arity>>, flag: string): Arity
 }
 
 /** Declares the file arguments of one known program; returns how many file arguments it has. */
-function filesOf(use: FileUse, name: string, args: readonly ShellWord[], add: Add): { count: number; recursive: boolean; noFiles: boolean } {
+function filesOf(
+  use: FileUse,
+  name: string,
+  args: readonly ShellWord[],
+  add: Add,
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+  dir: string | undefined,
+): { count: number; recursive: boolean; noFiles: boolean } {
   const positionals: ShellWord[] = [];
   const table = use.options ?? {};
   let skip = use.skip ?? 0;
@@ -393,16 +418,23 @@ function filesOf(use: FileUse, name: string, args: readonly ShellWord[], add: Ad
     if (arity === 'flag') return i;
     if (arity === 'optional') return i;
     if (arity === 'value2') return i + 2;
+    if (arity === 'names') {
+      add(attached !== undefined ? { ...arg, value: attached, text: attached } : args[i + 1], 'read');
+      addUnknown(`the files named in \`${attached ?? args[i + 1]?.text ?? ''}\` (${name} ${arg.value.replace(/=.*/, '')})`, 'read');
+      return attached !== undefined ? i : i + 1;
+    }
     if (arity === 'read2') {
       add(args[i + 2], 'read');
       return i + 2;
     }
     const kind = arity === 'read' ? 'read' : arity === 'write' ? 'write' : undefined;
+    // A target directory (`cp -t DIR`) receives files: everything under it may be written.
+    const into = kind === 'write' && /^(-t|--target-directory)/.test(arg.value) ? 'folder' as const : undefined;
     if (attached !== undefined) {
-      if (kind) add({ ...arg, value: attached, text: attached }, kind);
+      if (kind) add({ ...arg, value: attached, text: attached }, kind, into);
       return i;
     }
-    if (kind) add(args[i + 1], kind);
+    if (kind) add(args[i + 1], kind, into);
     return i + 1;
   };
   for (let i = 0; i < args.length; i++) {
@@ -458,13 +490,23 @@ function filesOf(use: FileUse, name: string, args: readonly ShellWord[], add: Ad
       if (sedInPlace) for (const f of files) add(f, 'read');
       break;
     case 'write':
-      for (const f of files) add(f, 'write', folder);
+      for (const f of files) {
+        add(f, 'write', folder);
+        // `mkdir -p a/b/c` makes (and opens) every folder on the way.
+        if (name === 'mkdir' && args.some((a) => a.value === '-p' || a.value === '--parents' || /^-[a-z]*p/.test(a.value)) && f.literal && !f.value.startsWith('/')) {
+          const parts = f.value.split('/').filter((s) => s !== '' && s !== '.');
+          for (let k = 1; k < parts.length; k++) add({ text: parts.slice(0, k).join('/'), value: parts.slice(0, k).join('/'), literal: true }, 'write');
+        }
+      }
       break;
     case 'copy':
-      files.forEach((f, i) => add(f, i === files.length - 1 && files.length > 1 ? 'write' : 'read', folder));
+      files.forEach((f, i) => {
+        const last = i === files.length - 1 && files.length > 1;
+        add(f, last ? 'write' : 'read', last && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : folder);
+      });
       break;
     case 'move':
-      for (const f of files) add(f, 'write');
+      files.forEach((f, i) => add(f, 'write', i === files.length - 1 && files.length > 1 && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : undefined));
       if (files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
       break;
     case 'uniq':
@@ -474,6 +516,15 @@ function filesOf(use: FileUse, name: string, args: readonly ShellWord[], add: Ad
       return { count: 0, recursive, noFiles };
   }
   return { count: files.length, recursive, noFiles };
+}
+
+function isDirectory(word: ShellWord, dir: string | undefined): boolean {
+  if (!word.literal) return true;
+  try {
+    return statSync(path.resolve(dir ?? '/', word.value)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {
