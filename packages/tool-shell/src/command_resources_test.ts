@@ -32,7 +32,8 @@ describe('commandResources', () => {
   });
 
   test('redirections and cp, mv, rm, tee destinations are writes', () => {
-    expect(list('cp .env /tmp/x')).toEqual(['read:/p/.env', 'write:/tmp/x']);
+    expect(list('cp .env /nonexistent/x')).toEqual(['read:/p/.env', 'write:/nonexistent/x']);
+    expect(list('cp .env a.txt sub')).toEqual(['read:/p/.env', 'read:/p/a.txt', 'folder:/p/sub']);
     expect(list('echo x > out.txt 2>/dev/null')).toEqual(['write:/p/out.txt']);
     expect(list('ls | tee log.txt')).toContain('write:/p/log.txt');
     expect(list('rm -rf build')).toEqual(['folder:/p/build']);
@@ -76,9 +77,10 @@ describe('commandResources', () => {
   });
 
   test('expansions resolve when provable, else are unknown', () => {
-    expect(list('cat secre?.txt')).toEqual(['read:/p/secret.txt']);
-    expect(list('cat .en?')).toEqual(['read:/p/.env']);
-    expect(list('cat src/*.ts')).toEqual(['read:/p/src/a.ts', 'read:/p/src/b.ts']);
+    // A glob reads the folder it lists, then the files it matched.
+    expect(list('cat secre?.txt')).toEqual(['read:/p', 'read:/p/secret.txt']);
+    expect(list('cat .en?')).toEqual(['read:/p', 'read:/p/.env']);
+    expect(list('cat src/*.ts')).toEqual(['read:/p/src', 'read:/p/src/a.ts', 'read:/p/src/b.ts']);
     expect(list('cat *')).not.toContain('read:/p/.env');
     expect(list('cat {a,in}.txt')).toEqual(['read:/p/a.txt', 'read:/p/in.txt']);
     expect(list('cat ~+/.env')).toEqual(['read:/p/.env']);
@@ -110,13 +112,13 @@ describe('commandResources', () => {
     expect(list('rg KEY')).toEqual(['folder:/p']);
     expect(list('rg --hidden KEY src')).toEqual(['folder:/p/src']);
     expect(list('diff -r src lib')).toEqual(['folder:/p/src', 'folder:/p/lib']);
-    expect(list('find -L . -name x')).toEqual(['folder:/p']);
+    expect(list('find -L . -name x')).toEqual(['read:/p', 'folder:/p']);
     expect(list('git grep --no-index KEY')).toContain('folder:/p');
     for (const command of ['git show HEAD:secrets/key', 'git log -p', 'git blame a.txt', 'git cat-file -p HEAD:.env']) {
       expect(list(command), command).toEqual(['history:/p']);
     }
-    expect(list('git status')).toEqual([]);
-    expect(list('git log --oneline')).toEqual([]);
+    expect(list('git status')).toEqual(['read:/p']);
+    expect(list('git log --oneline')).toEqual(['read:/p']);
   });
 
   test('git diff --no-index reads its paths; listers read the directories they list', () => {
@@ -124,7 +126,7 @@ describe('commandResources', () => {
     expect(list('ls')).toEqual(['read:/p']);
     expect(list('ls -la --sort size -w 80 /etc')).toEqual(['read:/etc']);
     expect(list('ls src/*.ts')).toEqual(['read:/p/src']);
-    expect(list('cd /etc && tree')).toEqual(['read:/etc']);
+    expect(list('cd /etc && tree')).toEqual(['folder:/etc']);
     expect(list('git -C ../other status')).toEqual([`read:${join(p, '..', 'other')}`]);
   });
 
