@@ -6,6 +6,7 @@ import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parse
 import { classifyCommand } from './classify_command.ts';
 import { commandMatcher, splitCommand } from './command_matcher.ts';
 import { commandResources } from './command_resources.ts';
+import { sandboxMasks } from './_sandbox_masks.ts';
 import { findBwrap } from './sandbox.ts';
 import { checkShellPermissions } from './shell_permissions.ts';
 import { resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
@@ -209,6 +210,8 @@ function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
     network: opts.sandbox.network ?? false,
     allowUnixSockets: opts.sandbox.allowUnixSockets ?? false,
     quarantineDir: path.join(ctx.stateDir, 'sandbox-quarantine'),
+    // The sandbox enforces what the guard does: deny-listed paths and the home's secrets are hidden.
+    masked: sandboxMasks(ctx),
   };
 }
 

@@ -40,6 +40,8 @@ export interface RunCommandOptions {
     allowUnixSockets?: boolean;
     /** Where protected entries the command creates (`.mcp.json`, `.toolshed`, …) are moved. @default a scratch directory */
     quarantineDir?: string;
+    /** Paths hidden from the command (deny-listed files, the home directory's secrets). @default [] */
+    masked?: readonly string[];
   };
   /** Report the directory the shell ended in (a `cd` in the command). @default true */
   trackCwd?: boolean;
@@ -170,7 +172,7 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
     // bwrap reads the seccomp program from a pipe on its fd 3 (no file a sandboxed command could
     // replace) and closes it before running the command.
     const filter = options.sandbox.allowUnixSockets ? undefined : unixSocketFilter();
-    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd, ...(filter === undefined ? {} : { seccompFd: 3 }) });
+    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd, masked: options.sandbox.masked ?? [], ...(filter === undefined ? {} : { seccompFd: 3 }) });
     const stdio: Array<'ignore' | 'pipe'> = filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
     child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], { cwd: options.cwd, env, stdio, detached: true });
     const program = child.stdio[3] as Writable | null | undefined;
