@@ -324,6 +324,7 @@ function suggestions(command: string): string[] {
   return out.length ? out : [`Bash(${command})`];
 }
 
+/** A file name for a tool-use id, one per distinct id: `_` and every other character outside `[A-Za-z0-9-]` become `_XX`. */
 function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9_-]/g, '_') || 'call';
+  return id.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.codePointAt(0)!.toString(16).padStart(2, '0')}`) || 'call';
 }

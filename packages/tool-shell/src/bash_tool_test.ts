@@ -42,6 +42,21 @@ async function run(session: Session, name: string, input: Record<string, unknown
 }
 
 describe('Bash through a session', () => {
+  test('two tool-use ids that differ only in . and _ save their output to two files', async () => {
+    const session = await open();
+    const big = (id: string, n: number) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command: `seq ${n} 40000 | sed 's/^/${n}:/'` } });
+    const [a] = await session.run([big('toolu_x.y', 1)]);
+    const [b] = await session.run([big('toolu_x_y', 2)]);
+    const pathOf = (text: string) => /saved in (\S+);/.exec(text)?.[1];
+    const fa = pathOf(contentToText(a!.content));
+    const fb = pathOf(contentToText(b!.content));
+    expect(fa).toBeDefined();
+    expect(fb).toBeDefined();
+    expect(fa).not.toBe(fb);
+    expect((await readFile(fa!, 'utf8')).startsWith('1:1\n')).toBe(true);
+    expect((await readFile(fb!, 'utf8')).startsWith('2:2\n')).toBe(true);
+  });
+
   test('runs a command and reports a failing exit code', async () => {
     const session = await open();
     expect(await run(session, 'Bash', { command: 'echo hello' })).toEqual({ text: 'hello', isError: false });
