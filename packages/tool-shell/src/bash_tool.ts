@@ -190,8 +190,8 @@ export const bashTool: Tool<typeof bashInput, BashOutput> = createBashTool();
  * command-line configuration (which a repository cannot override), makes git refuse such a
  * repository unless named with `--git-dir`.
  */
-function readOnlyEnv(base: Readonly<Record<string, string>>): Record<string, string> {
-  const count = Number(base.GIT_CONFIG_COUNT ?? process.env.GIT_CONFIG_COUNT ?? 0);
+function readOnlyEnv(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const count = Number((Object.hasOwn(base, 'GIT_CONFIG_COUNT') ? base.GIT_CONFIG_COUNT : process.env.GIT_CONFIG_COUNT) ?? 0);
   const n = Number.isInteger(count) && count >= 0 ? count : 0;
   // GIT_OPTIONAL_LOCKS=0: `git status` does not refresh (write) .git/index for a read-only call.
   return { ...base, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };

@@ -321,3 +321,30 @@ describe('permission decisions (what `toolshed check Bash` prints)', () => {
     expect((await plan.explain('Bash', { command: 'touch x' })).behavior).toBe('deny');
   });
 });
+
+describe('the environment policy of shellTools({ env })', () => {
+  test('inherit (the default) passes the host environment; clean and only leave secrets out', async () => {
+    process.env.TOOLSHED_TEST_API_KEY = 'sk-secret-value';
+    process.env.TOOLSHED_TEST_NODE_FLAG = 'kept';
+    try {
+      const inherit = await open();
+      expect((await run(inherit, 'Bash', { command: 'echo "[$TOOLSHED_TEST_API_KEY]"' })).text).toContain('[sk-secret-value]');
+      const clean = await open({ mode: 'bypassPermissions' }, { env: { inherit: 'clean', set: { EXTRA: 'x' } } });
+      const out = (await run(clean, 'Bash', { command: 'echo "[$TOOLSHED_TEST_API_KEY][$EXTRA][${PATH:+path}]"' })).text;
+      expect(out).toContain('[][x][path]');
+      const only = await open({ mode: 'bypassPermissions' }, { env: { inherit: 'only', names: ['TOOLSHED_TEST_NODE_*'] } });
+      expect((await run(only, 'Bash', { command: 'echo "[$TOOLSHED_TEST_API_KEY][$TOOLSHED_TEST_NODE_FLAG]"' })).text).toContain('[][kept]');
+    } finally {
+      delete process.env.TOOLSHED_TEST_API_KEY;
+      delete process.env.TOOLSHED_TEST_NODE_FLAG;
+    }
+  });
+
+  test('printing the environment or a secret-looking variable is not auto-approved', async () => {
+    const session = await open({ mode: 'default' });
+    for (const command of ['printenv', 'env', 'echo $API_KEY', 'ps e', 'echo ${GH_TOKEN}']) {
+      expect((await session.explain('Bash', { command })).behavior, command).toBe('ask');
+    }
+    expect((await session.explain('Bash', { command: 'echo $PATH' })).behavior).toBe('allow');
+  });
+});

@@ -23,6 +23,7 @@ export { bashInput, bashTool, createBashTool, formatBashOutput, type BashOutput 
 export { taskOutputInput, taskOutputTool, type TaskOutputResult } from './task_output_tool.ts';
 export { taskStopInput, taskStopTool, type TaskStopResult } from './task_stop_tool.ts';
 export { resolveShellOptions, type ResolvedShellOptions, type SandboxOptions, type ShellToolsOptions } from './shell_options.ts';
+export { BASE_ENV_NAMES, isShellEnvPolicy, policyEnvironment, type ShellEnvPolicy } from './shell_env.ts';
 export {
   analyzeCommand,
   isBashParserLoaded,

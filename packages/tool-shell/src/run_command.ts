@@ -28,7 +28,8 @@ export interface RunCommandOptions {
   /** Called with each decoded chunk of output (background tasks keep it). */
   onOutput?: (text: string) => void;
   /** Extra environment variables. */
-  env?: Readonly<Record<string, string>>;
+  /** Variables over the inherited environment; `undefined` removes one. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** @default 'bash' */
   shell?: string;
   /** Run under bubblewrap: the binary, the writable directories, the network. */
