@@ -229,6 +229,8 @@ function declareCommand(
       const at = words.findIndex((w, i) => i > 0 && (w.value === '-C' || w.value === '--chdir' || w.value.startsWith('--chdir=') || /^-[a-zA-Z]*C/.test(w.value)));
       if (at !== -1) dir = undefined;
     }
+    // `command -v NAME` / `-V` only looks a name up.
+    if (head === 'command' && words.slice(1).some((w) => w.value === '-v' || w.value === '-V')) return;
     if (head === 'chroot' || (head === 'sudo' && words.some((w) => /^(-D|--chdir)/.test(w.value)))) {
       addUnknown(`the files of \`${cmd.text}\` (run in another root or directory)`, 'read');
       return;
