@@ -37,7 +37,7 @@ export {
 export { classifyAnalysis, classifyCommand, type Classification } from './classify_command.ts';
 export { NOT_READ_ONLY_EXAMPLES, READ_ONLY_EXAMPLES } from './classification_examples.ts';
 export { commandMatcher, matchCommandRule, MAX_COMMAND_PARTS, splitCommand, type CommandPart, type CommandSplit } from './command_matcher.ts';
-export { commandResources, type CommandResources } from './command_resources.ts';
+export { commandResources, type CommandResources, type CommandResourcesOptions } from './command_resources.ts';
 export { checkShellPermissions } from './shell_permissions.ts';
 export { READ_ONLY_PROGRAMS, type ProgramRule } from './read_only_rules.ts';
 export { RUN_MARK_VAR, runCommand, startCommand, type CommandProgress, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
@@ -46,6 +46,7 @@ export {
   findBwrap,
   missingProtectedEntries,
   quarantineCreated,
+  SANDBOX_HOME_SECRETS,
   SANDBOX_PROTECTED,
   SANDBOX_UNAVAILABLE,
   type SandboxSpec,
