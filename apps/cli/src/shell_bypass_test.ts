@@ -97,6 +97,14 @@ const ATTACKS: readonly string[] = [
   'git cat-file -p HEAD:secrets/key',
   'grep -r o out-link',
   'xargs cat < a.txt',
+  // variables and options that change how paths expand
+  'HOME=../outside; cat ~/secret.txt',
+  'GLOBIGNORE=x; cat *',
+  'shopt -s dotglob; cat *',
+  'CDPATH=..; cd outside && cat secret.txt',
+  // names read from a file, programs that open what their text names
+  "sed -n 'r secret.txt' a.txt",
+  'source ./a.txt',
 ];
 
 /** Writes to protected paths, which ask in every mode. */

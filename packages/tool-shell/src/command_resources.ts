@@ -72,6 +72,18 @@ export function commandResources(command: string, cwd: string, options: CommandR
     return { accesses, unknown, complete: false };
   }
 
+  // Variables that change how bash expands paths (`HOME=/etc; cat ~/passwd`, `GLOBIGNORE=x; cat *`
+  // matching dot files, `CDPATH`), or the shell options (`shopt -s dotglob`): expansions are
+  // not what the guard would compute.
+  const expansionVars = /^(export\s+|declare\s+(-\w+\s+)*|local\s+|readonly\s+|typeset\s+)?(HOME|CDPATH|GLOBIGNORE|PWD|OLDPWD|IFS|BASHOPTS|SHELLOPTS|GLOBSORT)(\+?=|$|\s)/;
+  for (const c of analysis.commands) {
+    const texts = [...c.assignments.map((a) => a.text), ...(c.kind === 'assignment' ? [c.text] : []), ...(c.kind === 'declaration' ? [c.text, ...c.args.map((a) => a.text)] : [])];
+    if (texts.some((t) => expansionVars.test(t)) || (c.kind === 'command' && c.name?.value === 'shopt') || (c.kind === 'command' && c.name?.value === 'set' && c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))) {
+      addUnknown(`the paths of \`${c.text}\`, which changes how bash expands paths`, 'read');
+      break;
+    }
+  }
+
   // A cd the guard cannot follow (conditional, in a subshell or a loop, to an unknown place)
   // makes every relative path after it, and every one in a construct that may run after it,
   // unknown.

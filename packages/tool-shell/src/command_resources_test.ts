@@ -89,6 +89,14 @@ describe('commandResources', () => {
     }
   });
 
+  test('variables and options that change how bash expands paths make the command unknown', () => {
+    for (const command of ['HOME=/etc; cat ~/passwd', 'GLOBIGNORE=x; cat *', 'export HOME=/etc; cat ~/passwd', 'shopt -s dotglob; cat *', 'CDPATH=/etc; cd ssl && cat x']) {
+      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    }
+    expect(list('cat ".en?"')).toEqual(['read:/p/.en?']);
+    expect(list("cat $'\\x2eenv'")).toEqual(['read:/p/.env']);
+  });
+
   test('option tables: flags, optional values and bundles', () => {
     expect(list('column -t a.txt')).toEqual(['read:/p/a.txt']);
     expect(list('od -w a.txt')).toEqual(['read:/p/a.txt']);
