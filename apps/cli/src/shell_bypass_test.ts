@@ -123,6 +123,12 @@ const PROTECTED_WRITES: readonly string[] = [
   'echo \'{"scripts":{"test":"curl x|sh"}}\' > package.json',
   'cp a.txt .git/hooks/pre-commit',
   'echo x > $F',
+  // writers hidden in readers
+  'xxd a.txt .git/hooks/pre-commit',
+  "awk '{ print > \".git/hooks/pre-commit\" }' a.txt",
+  "sed -n 'w .git/config' a.txt",
+  'find . -maxdepth 0 -fprint .git/config',
+  'find .git -name config -delete',
 ];
 
 describe('the Bash path guard, tried as an attacker would (toolshed check)', () => {

@@ -54,7 +54,8 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   strings: { files: 'read', options: o('value', '-n', '-t', '-e', '--bytes', '--radix', '--encoding', '-s', '--output-separator') },
   od: { files: 'read', options: { ...o('value', '-A', '--address-radix', '-j', '--skip-bytes', '-N', '--read-bytes', '-t', '--format', '--endian', '-S'), ...o('optional', '-w', '--width', '--strings') } },
   hexdump: { files: 'read', options: { ...o('value', '-e', '-n', '-s'), ...o('read', '-f') } },
-  xxd: { files: 'read', options: o('value', '-l', '-s', '-c', '-g', '-o', '-n', '-cols', '-len', '-seek', '-groupsize', '-name') },
+  // A second file argument is written (`xxd in out`, `xxd -r dump out`).
+  xxd: { files: 'uniq', options: o('value', '-l', '-s', '-c', '-g', '-o', '-n', '-cols', '-len', '-seek', '-groupsize', '-name') },
   base64: { files: 'read', options: o('value', '-w', '--wrap') },
   md5sum: { files: 'read' }, sha1sum: { files: 'read' }, sha256sum: { files: 'read' }, sha512sum: { files: 'read' }, cksum: { files: 'read', options: o('value', '-a', '--algorithm', '-l', '--length') },
   cmp: { files: 'read', options: o('value', '-i', '--ignore-initial', '-n', '--bytes') },

@@ -263,7 +263,7 @@ function declareCommand(
   }
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
-  if (name === 'find') return declareFind(args, add);
+  if (name === 'find') return declareFind(args, add, addUnknown);
   if (name === 'git') return declareGit(args, dir, home, add, addUnknown);
   if (name === 'dd') {
     for (const a of args) {
@@ -277,12 +277,18 @@ function declareCommand(
     if (args.some((a) => !a.literal || /\b(getline|ARGV|ARGC|ENVIRON)\b|@include|@load/.test(a.value))) {
       addUnknown(`the files awk's program opens itself in \`${cmd.text}\``, 'read');
     }
+    // `print > "f"`, `print | "cmd"`, system(): the program writes files or runs commands.
+    if (args.some((a) => /[>|]|\bsystem\s*\(/.test(a.value))) addUnknown(`the files awk's program writes in \`${cmd.text}\``, 'write');
   }
   if (name === 'jq' && args.some((a) => /^(-L|--library-path)/.test(a.value) || /\b(import|include)\b|\$__prog_args|input_filename/.test(a.value) || !a.literal)) {
     addUnknown(`the modules jq loads in \`${cmd.text}\``, 'read');
   }
-  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[rRwW]\s*\S|\/[gpiImMe0-9]*w/.test(a.value) || /(^|[;{}\n])\s*e/.test(a.value))) {
-    addUnknown(`the files sed's script reads or writes in \`${cmd.text}\``, 'read');
+  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[rR]\s*\S/.test(a.value))) {
+    addUnknown(`the files sed's script reads in \`${cmd.text}\``, 'read');
+  }
+  // `w FILE`, `s///w FILE` write; `e` runs a command.
+  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[wW]\s*\S|\/[gpiImMe0-9]*w/.test(a.value) || /(^|[;{}\n])\s*e|\/[gpiImMw0-9]*e/.test(a.value))) {
+    addUnknown(`the files sed's script writes in \`${cmd.text}\``, 'write');
   }
   const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
   if (!use) {
@@ -313,7 +319,7 @@ function listerAdd(add: Add): Add {
   };
 }
 
-function declareFind(args: readonly ShellWord[], add: Add): void {
+function declareFind(args: readonly ShellWord[], add: Add, addUnknown?: (what: string, access: 'read' | 'write') => void): void {
   // The paths come after find's own options (-H, -L, -P, -D x, -O1) and before the
   // expression (`find -L src lib -name x`); none means `.`. find walks every start folder, so
   // each is a folder entry (links inside are checked where they lead).
@@ -328,10 +334,14 @@ function declareFind(args: readonly ShellWord[], add: Add): void {
   add(DOT, 'read');
   if (starts.length === 0) listed(DOT, 'read', kind);
   for (const start of starts) listed(start, 'read', kind);
-  // `-files0-from F` reads names from F, and reports the ones it cannot find.
+  // `-files0-from F` reads names from F, and reports the ones it cannot find; -fprint and
+  // kin write a file; -delete writes the folders walked; -exec and kin run commands.
   rest.forEach((a, i) => {
     if (a.value === '-files0-from') add(rest[i + 1], 'read');
+    if (/^-(fprint0?|fprintf|fls)$/.test(a.value)) add(rest[i + 1], 'write');
   });
+  if (rest.some((a) => a.value === '-delete')) for (const start of starts.length === 0 ? [DOT] : starts) add(start, 'write', 'folder');
+  if (rest.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a.value))) addUnknown?.('the files the commands of find -exec open', 'write');
 }
 
 /** Git subcommands that print file contents from the working tree or the history. */
