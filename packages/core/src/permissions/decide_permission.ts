@@ -41,7 +41,8 @@ export interface DecidePermissionOptions {
  * 1. a deny rule that matches the call, or a `Read`/`Edit` path rule that covers one of the
  *    paths the tool declares in `resources(input, ctx)` (for a `folder` entry, any path under
  *    it; the links below a folder count as paths too) → deny (always: over a hook's allow, in
- *    `bypassPermissions`);
+ *    `bypassPermissions`); a deny rule that only may cover a path under a folder (too large to
+ *    walk, or a repository's history) → ask, in every mode, after a hook's deny;
  * 2. a hook's deny → deny;
  * 3. an ask rule that matches the call or covers one of its paths → ask;
  * 4. a hook's ask → ask;
@@ -164,13 +165,23 @@ async function decide(
     return byRule('deny', denyPath.rule, `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`);
   }
   const denyFolder = findRuleUnderFolder(rules.deny, name, paths, ctx, walks);
-  if (denyFolder) {
+  if (denyFolder?.surely) {
     return byRule('deny', denyFolder.rule, `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`);
   }
 
   // 2. A hook's deny.
   if (hook?.behavior === 'deny') {
     return { behavior: 'deny', reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
+  }
+
+  // A deny rule that may cover a file under a folder (too large to walk, or a history): ask.
+  if (denyFolder) {
+    return {
+      behavior: 'ask',
+      reason: `${capitalize(describePath(denyFolder.path))} takes in every file under it${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode`,
+      source: 'safety',
+      suggestions: [],
+    };
   }
 
   // 3. Ask rules beat allow rules, the tool's allow and the mode.

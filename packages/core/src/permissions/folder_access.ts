@@ -69,26 +69,26 @@ function isFolder(path: string): boolean {
 }
 
 /**
- * Whether a Read/Edit rule could cover some path under a folder: the rule covers the folder
- * itself, or the rule's own root lies under the folder, or its glob reaches below the folder
- * (`**`, or more segments than lie between its root and the folder), or (for a rule by bare name,
- * `.env`, `*.pem`) an entry of the folder matches it — any entry when the folder's repository
- * history is read too, or the folder is too large to walk.
+ * Whether a Read/Edit rule covers some path under a folder: `covers` when it surely does (it
+ * covers the folder itself, its own root is an existing path under the folder, or an entry found
+ * by walking the folder matches it), `maybe` when that cannot be known (the folder is too large
+ * to walk, or a repository's history is read, which may hold what the folder no longer does),
+ * `false` when it does not.
  *
  * @param rule The rule.
  * @param toolName The tool called.
  * @param folder A guarded path of kind `folder`.
  * @param ctx The call's context.
  * @param walks The check's folder walks.
- * @returns True when the rule may cover a path under the folder.
+ * @returns `covers`, `maybe` or false.
  *
  * @example
  * ```ts
  * // deny: ['Read(./secrets/**)']; `grep -r key .` declares { path: '/p', kind: 'folder' }
- * ruleUnderFolder(rule, 'Bash', folder, ctx); // true
+ * ruleUnderFolder(rule, 'Bash', folder, ctx); // 'covers'
  * ```
  */
-export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: GuardedPath, ctx: Ctx, walks: FolderWalks = new Map()): boolean {
+export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: GuardedPath, ctx: Ctx, walks: FolderWalks = new Map()): 'covers' | 'maybe' | false {
   if (!pathRuleApplies(rule, toolName, folder.access) || rule.ruleContent === undefined) return false;
   const compile = pathRuleCompiler(ctx);
   const compiled = compile(rule);
@@ -96,7 +96,7 @@ export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: 
   const nocase = caseInsensitivePaths(ctx.permissions);
   const fold = (text: string) => foldPath(text, nocase);
   const forms = [folder.lexical, ...folder.real].filter((f, i, all) => all.indexOf(f) === i);
-  if (forms.some((f) => safeCovers(compiled, f))) return true;
+  if (forms.some((f) => safeCovers(compiled, f))) return 'covers';
   let roots: { dirs: string[]; glob: string; anywhere: boolean };
   try {
     roots = pathRuleRoots(rule.ruleContent, {
@@ -109,39 +109,52 @@ export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: 
   } catch {
     return false;
   }
+  let reaches = roots.anywhere;
   if (!roots.anywhere) {
     for (const form of forms) {
       for (const dir of roots.dirs) {
-        if (isPathInside(fold(dir), fold(form))) return true;
-        if (roots.glob !== '' && isPathInside(fold(form), fold(dir))) {
-          if (roots.glob.includes('**')) return true;
+        // The rule's own folder or file lies under the folder.
+        if (isPathInside(fold(dir), fold(form))) {
+          if (exists(dir)) return 'covers';
+          reaches = true;
+        } else if (roots.glob !== '' && isPathInside(fold(form), fold(dir))) {
+          // The folder lies under the rule's root, and its glob may reach below the folder.
           const depth = relative(dir, form).split('/').filter((s) => s !== '').length;
-          if (roots.glob.split('/').length > depth) return true;
+          if (roots.glob.includes('**') || roots.glob.split('/').length > depth) reaches = true;
         }
       }
     }
-    return false;
   }
-  if (folder.history) return true;
+  if (!reaches) return false;
+  let truncated = false;
   for (const form of forms) {
     if (!isFolder(form)) continue;
     const walk = walkFolder(form, walks);
-    if (walk.truncated) return true;
-    if (walk.entries.some((entry) => safeCovers(compiled, entry))) return true;
+    if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
+    truncated ||= walk.truncated;
   }
-  return false;
+  return truncated || folder.history ? 'maybe' : false;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
- * The first rule of a list that may cover a path under one of the call's folder entries (see
- * {@linkcode ruleUnderFolder}).
+ * The first rule of a list that covers (or may cover) a path under one of the call's folder
+ * entries (see {@linkcode ruleUnderFolder}); a rule that surely covers one comes first.
  *
  * @param rules A rule list (deny or ask).
  * @param toolName The tool called.
  * @param paths The guarded paths; only those of kind `folder` are looked at.
  * @param ctx The call's context.
  * @param walks The check's folder walks.
- * @returns The rule and the folder, or undefined.
+ * @returns The rule, the folder, and whether the rule surely covers a path under it.
  *
  * @example
  * ```ts
@@ -154,12 +167,17 @@ export function findRuleUnderFolder(
   paths: readonly GuardedPath[],
   ctx: Ctx,
   walks: FolderWalks = new Map(),
-): { rule: PermissionRule; path: GuardedPath } | undefined {
+): { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined {
+  let maybe: { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined;
   for (const path of paths) {
     if (path.kind !== 'folder') continue;
-    for (const rule of rules) if (ruleUnderFolder(rule, toolName, path, ctx, walks)) return { rule, path };
+    for (const rule of rules) {
+      const verdict = ruleUnderFolder(rule, toolName, path, ctx, walks);
+      if (verdict === 'covers') return { rule, path, surely: true };
+      if (verdict === 'maybe') maybe ??= { rule, path, surely: false };
+    }
   }
-  return undefined;
+  return maybe;
 }
 
 /**

@@ -61,8 +61,11 @@ describe('folder and unknown resources', () => {
     // A bare-name rule covers a folder that holds such a file, not one that does not.
     expect((await decide([{ path: proj, access: 'read', kind: 'folder' }], { deny: ['Read(.env)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
     expect((await decide([inside], { deny: ['Read(.env)'] })).behavior).toBe('allow');
-    // A repository's history holds what the folder no longer does.
-    expect((await decide([{ ...inside, history: true }], { deny: ['Read(.env)'] })).behavior).toBe('deny');
+    // A repository's history may hold what the folder no longer does: that cannot be known, so it asks.
+    expect(await decide([{ ...inside, history: true }], { deny: ['Read(.env)'], mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask', source: 'safety' });
+    expect((await decide([{ ...inside, history: true }], { deny: ['Read(./src/a.ts)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    // A rule whose folder does not exist under a plain folder covers nothing there.
+    expect((await decide([inside], { deny: ['Read(./src/gone/**)'] })).behavior).toBe('allow');
   });
 
   test('a folder write that may reach a protected path asks in every mode', async () => {
