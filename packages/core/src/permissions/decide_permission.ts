@@ -16,6 +16,7 @@ import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import type { ResourceAccess } from '../tool.ts';
+import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type {
   HookPermissionDecision,
@@ -43,7 +44,8 @@ export interface DecidePermissionOptions {
  *    it; the links below a folder count as paths too) → deny (always: over a hook's allow, in
  *    `bypassPermissions`); a deny rule that only may cover a path under a folder (too large to
  *    walk, or a repository's history) → ask, in every mode, after a hook's deny;
- * 2. a hook's deny → deny;
+ * 2. a hook's deny → deny; then a Read, Grep or Glob that only reads the session's own saved
+ *    results (`<stateDir>/tool-results`) → allow ({@linkcode ownResultsRead});
  * 3. an ask rule that matches the call or covers one of its paths → ask;
  * 4. a hook's ask → ask;
  * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
@@ -173,6 +175,9 @@ async function decide(
   if (hook?.behavior === 'deny') {
     return { behavior: 'deny', reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
   }
+  // A Read, Grep or Glob of the session's own saved results is allowed and never asks (own_results.ts).
+  const ownResults = unknown.length === 0 ? ownResultsRead(name, paths, ctx) : undefined;
+  if (ownResults) return ownResults;
 
   // A deny rule that may cover a file under a folder (too large to walk, or a history): ask.
   if (denyFolder) {
