@@ -43,6 +43,10 @@ export interface GuardedPath {
   device: boolean;
   /** `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`: never outside anything that matters. */
   harmless: boolean;
+  /** `folder`: some path under it (see `ResourceAccess.kind`); absent for an exact path. */
+  kind?: 'folder';
+  /** A folder whose repository history is read as well. */
+  history?: boolean;
 }
 
 /**
@@ -66,8 +70,8 @@ export function resolveResources(accesses: readonly ResourceAccess[], ctx: Pick<
   }
   const homeDir = ctx.permissions.homeDir ?? homedir();
   return accesses.map((a) => {
-    if (!a || typeof a.path !== 'string' || a.path === '' || (a.access !== 'read' && a.access !== 'write')) {
-      throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write" }`);
+    if (!a || typeof a.path !== 'string' || a.path === '' || (a.access !== 'read' && a.access !== 'write') || (a.kind !== undefined && a.kind !== 'path' && a.kind !== 'folder')) {
+      throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write", kind?: "path" | "folder" } (unknown entries are taken out before paths are resolved)`);
     }
     if (a.path.includes('\0')) throw new ToolshedError(RESOURCE_INVALID, `resources() returned a path with a NUL byte: ${JSON.stringify(a.path)}`);
     const lexical = a.path === '~' ? homeDir : a.path.startsWith('~/') ? resolve(homeDir, a.path.slice(2)) : resolve(ctx.cwd, a.path);
@@ -75,7 +79,12 @@ export function resolveResources(accesses: readonly ResourceAccess[], ctx: Pick<
     const viaLexical = resolveRealPath(lexical, { cwd: ctx.cwd, homeDir });
     if (!real.includes(viaLexical)) real.push(viaLexical);
     const harmless = HARMLESS_DEVICES.includes(lexical);
-    return { access: a.access, declared: a.path, lexical, real, device: !harmless && real.some(isDevice), harmless };
+    const guarded: GuardedPath = { access: a.access, declared: a.path, lexical, real, device: !harmless && real.some(isDevice), harmless };
+    if (a.kind === 'folder') {
+      guarded.kind = 'folder';
+      if (a.history === true) guarded.history = true;
+    }
+    return guarded;
   });
 }
 

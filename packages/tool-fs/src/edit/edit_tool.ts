@@ -137,7 +137,7 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(`Cannot edit ${abs}: ${(e as Error).message}`);
     if (input.old_string !== '') {
       // This runs in validateInput, before permissions: name neighbours only inside the working directories.
-      const missing = await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx) });
+      const missing = await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx), ctx });
       return fail(`${missing} To create a file, use Write, or Edit with an empty old_string.`);
     }
     const newBytes = Buffer.from(input.new_string, 'utf8');

@@ -81,7 +81,7 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
       const engine: SearchEngine = options.searchEngine === 'ripgrep' ? resolveSearchEngine(options) : { kind: 'js' };
       const root = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(root).catch(() => undefined);
-      if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd)).replace('File does not exist', 'Directory does not exist')}`);
+      if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd, { ctx })).replace('File does not exist', 'Directory does not exist')}`);
       if (!st.isDirectory()) throw new Error(`path ${root} is a file, not a directory; give the folder to search in.`);
       const exclude = deniedPathTest('Glob', globBase(root, input.pattern).base, ctx);
       const data = await globFiles(root, input.pattern, { engine, signal, ...(exclude ? { exclude } : {}) });

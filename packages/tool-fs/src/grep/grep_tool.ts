@@ -111,7 +111,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       const engine = resolveSearchEngine(options);
       const target = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(target).catch(() => undefined);
-      if (!st) throw new Error((await missingFileMessage(target, ctx.cwd)).replace('File does not exist', 'Path does not exist'));
+      if (!st) throw new Error((await missingFileMessage(target, ctx.cwd, { ctx })).replace('File does not exist', 'Path does not exist'));
       // ripgrep would block on a FIFO or read /dev/zero forever, even with the permission layer's approval.
       const special = specialKind(st);
       if (special) throw new Error(`Cannot search ${target}: it is ${special}, not a file or a folder; reading it could block or never end.`);
