@@ -8,6 +8,7 @@ import { checkReadFirst, recordWrite } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
 import { canonicalPath, deviceByName, editRuleFor, specialKind, toAbsolute } from '../_paths.ts';
 import { decodeText, encodeText, isBinary, splitLines } from '../_text_file.ts';
+import { DEFAULT_READ_LINES, MAX_READ_OUTPUT_CHARS } from '../read/_text.ts';
 
 /** Input of {@linkcode writeTool}: Claude Code's fields. */
 export const writeInput = z.strictObject({
@@ -127,8 +128,13 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
     const to = from + (fresh.entry.limit ?? 0) - 1;
     const total = splitLines(decodeText(before).text).length;
     const next = from > 1 ? `offset=1 and limit=${from - 1}` : `offset=${to + 1}`;
-    return fail(`You have read only lines ${from}-${to} of the ${total} lines of ${abs}, and Write replaces the whole file. ` +
-      `Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`);
+    const head = `You have read only lines ${from}-${to} of the ${total} lines of ${abs}, and Write replaces the whole file. `;
+    if (total > DEFAULT_READ_LINES || st.size > MAX_READ_OUTPUT_CHARS) {
+      // More than one Read shows: reading all of it to rewrite it is rarely what is wanted.
+      return fail(`${head}It is larger than one Read shows, so use Edit to change the lines you read (Edit needs only the text it replaces). ` +
+        `To replace the whole file, Read the rest first (Read with ${next}; reads of an unchanged file add up), then Write.`);
+    }
+    return fail(`${head}Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`);
   }
   if (isBinary(before)) {
     return { ok: true, abs, key, before, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };
