@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, isPathInside, type Tool } from '@toolshed/core';
 import { deniedPathTest } from '../_denied_paths.ts';
-import { globToRegExp } from '../_glob_regex.ts';
+import { compileGlob } from '../_glob_match.ts';
 import { sortNewestFirst } from '../_mtimes.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
 import { resolveSearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
@@ -90,7 +90,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       // Both engines get the same complaint, which the JS walker would otherwise not make (it matched nothing).
       for (const glob of splitGlobs(input.glob)) {
         try {
-          globToRegExp(glob.startsWith('!') ? glob.slice(1) : glob);
+          compileGlob(glob.startsWith('!') ? glob.slice(1) : glob);
         } catch (e) {
           return { result: false, message: `${(e as Error).message} Fix the glob field (escape a literal bracket or brace as [[] or [{]).` };
         }
