@@ -229,8 +229,10 @@ function whitespaceOnlyDiffers(line: string, a: readonly string[], b: readonly s
 
 /** Line comparisons the closest-region search may make when scoring windows (so windows ≤ this / old_string's lines). */
 export const MAX_SCORED_LINES = 200_000;
+/** Up to this many line comparisons in all, every window of the file is scored rather than ranked first. */
+const SCORE_ALL_LINES = 20_000;
 /** Votes (file line, old_string line) pairs that may be counted to rank where windows start. */
-const MAX_VOTES = 2_000_000;
+const MAX_VOTES = 500_000;
 /** Milliseconds after which the search answers with the best window found so far. */
 const SEARCH_BUDGET_MS = 250;
 
@@ -246,7 +248,7 @@ export interface ClosestRegion {
 
 /**
  * The window of the file most similar to `oldLines`, within a fixed budget: in a small file
- * every window is scored; in a large one the windows are ranked first by how many of their
+ * every window is scored; in a larger one the windows are ranked first by how many of their
  * lines equal (trimmed) the line of old_string they would align with, and only the best
  * `MAX_SCORED_LINES / oldLines.length` are scored. Whatever the sizes, it answers with what it has
  * after 250 ms.
@@ -274,7 +276,7 @@ export function closestRegion(fileLines: readonly string[], oldLines: readonly s
   const lastStart = Math.max(0, fileLines.length - k);
   const maxWindows = Math.max(1, Math.floor(MAX_SCORED_LINES / k));
   let starts: number[];
-  if (lastStart + 1 <= maxWindows) {
+  if ((lastStart + 1) * k <= SCORE_ALL_LINES) {
     starts = Array.from({ length: lastStart + 1 }, (_, s) => s);
   } else {
     starts = rankedStarts(fileLines, oldLines, oldGrams, gramsOf, lastStart, began + budget / 2).slice(0, maxWindows);
@@ -316,18 +318,31 @@ function rankedStarts(
     if (at) at.push(i);
     else trimmedOld.set(t, [i]);
   });
-  const votes = new Map<number, number>();
-  let cast = 0;
-  outer: for (let j = 0; j < fileLines.length; j++) {
+  // Where each of old_string's lines occurs in the file.
+  const inFile = new Map<string, number[]>();
+  for (let j = 0; j < fileLines.length; j++) {
     if ((j & 4095) === 0 && performance.now() > deadline) break;
-    const at = trimmedOld.get(fileLines[j]!.trim());
-    if (!at) continue;
-    for (const i of at) {
-      const s = Math.min(lastStart, Math.max(0, j - i));
-      votes.set(s, (votes.get(s) ?? 0) + 1);
-      if (++cast >= MAX_VOTES) break outer;
+    const t = fileLines[j]!.trim();
+    if (!trimmedOld.has(t)) continue;
+    const at = inFile.get(t);
+    if (at) at.push(j);
+    else inFile.set(t, [j]);
+  }
+  // Rare lines vote first: a line found once in each places the window; `}` found everywhere says little.
+  const shared = [...inFile].map(([t, js]) => ({ js, is: trimmedOld.get(t)!, pairs: js.length * trimmedOld.get(t)!.length }));
+  shared.sort((x, y) => x.pairs - y.pairs);
+  const counts = new Float64Array(lastStart + 1);
+  let cast = 0;
+  outer: for (const { js, is } of shared) {
+    for (const j of js) {
+      for (const i of is) {
+        counts[Math.min(lastStart, Math.max(0, j - i))]! += 1;
+        if (++cast >= MAX_VOTES) break outer;
+      }
     }
   }
+  const votes = new Map<number, number>();
+  if (cast > 0) for (let s = 0; s <= lastStart; s++) if (counts[s]! > 0) votes.set(s, counts[s]!);
   if (votes.size === 0) {
     // No shared line: align on the lines most like old_string's first non-blank line.
     const anchor = Math.max(0, oldLines.findIndex((l) => l.trim() !== ''));
