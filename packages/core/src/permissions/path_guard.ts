@@ -6,7 +6,8 @@ import { ToolshedError } from '../errors.ts';
 import type { ResourceAccess } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
-import { compilePathRule, type CompiledPathRule } from './path_rule.ts';
+import { compileSessionPathRule } from './compiled_rules_cache.ts';
+import type { CompiledPathRule } from './path_rule.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
@@ -333,7 +334,7 @@ export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, 
     let result: CompiledPathRule | undefined;
     if (rule.ruleContent !== undefined) {
       try {
-        result = compilePathRule(rule.ruleContent, {
+        result = compileSessionPathRule(rule, {
           cwd: ctx.cwd,
           homeDir: ctx.permissions.homeDir,
           root: rule.root ?? ctx.cwd,
