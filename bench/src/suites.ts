@@ -1,4 +1,5 @@
 import type { BenchSuite } from './_suite.ts';
+import { fsEditSuite } from './fs_edit_bench.ts';
 import { fsGlobSuite } from './fs_glob_bench.ts';
 import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
@@ -24,6 +25,7 @@ export const SUITES: readonly BenchSuite<any>[] = [
   parallelSchedulingSuite,
   fsGrepSuite,
   fsGlobSuite,
+  fsEditSuite,
   shellSuite,
   webSuite,
   searchQualitySuite,

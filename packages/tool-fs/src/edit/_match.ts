@@ -211,8 +211,9 @@ export function noMatchMessage(text: string, oldString: string, file: string): s
   }
   const region = fileLines.slice(best.start, best.start + oldLines.length);
   const diff = diffLines(region, oldLines).map((d) => ({ ...d, n: d.op === '+' ? 0 : best.start + d.n }));
+  const differsInSpaceOnly = whitespaceOnlyDiffers(region, oldLines);
   const rendered = diff.slice(0, 40).map((d) => {
-    const visible = whitespaceOnlyDiffers(d.line, region, oldLines) ? JSON.stringify(d.line) : d.line;
+    const visible = differsInSpaceOnly(d.line) ? JSON.stringify(d.line) : d.line;
     return d.op === '+' ? `+      ${visible}` : `${d.op} ${String(d.n).padStart(4)} ${visible}`;
   });
   if (diff.length > 40) rendered.push(`… (${diff.length - 40} more lines)`);
@@ -222,9 +223,20 @@ export function noMatchMessage(text: string, oldString: string, file: string): s
     'Copy the text from the file exactly (whitespace and indentation included) and try again.';
 }
 
-function whitespaceOnlyDiffers(line: string, a: readonly string[], b: readonly string[]): boolean {
+/** A test: some other line of either side equals this one but for white space (then the diff shows it quoted). */
+function whitespaceOnlyDiffers(a: readonly string[], b: readonly string[]): (line: string) => boolean {
   const squash = (s: string) => s.replace(/\s+/g, '');
-  return [...a, ...b].some((other) => other !== line && squash(other) === squash(line));
+  const bySquash = new Map<string, Set<string>>();
+  for (const line of [...a, ...b]) {
+    const key = squash(line);
+    let lines = bySquash.get(key);
+    if (!lines) bySquash.set(key, (lines = new Set()));
+    lines.add(line);
+  }
+  return (line) => {
+    const same = bySquash.get(squash(line));
+    return same !== undefined && (same.size > 1 || !same.has(line));
+  };
 }
 
 /** Line comparisons the closest-region search may make when scoring windows (so windows ≤ this / old_string's lines). */
