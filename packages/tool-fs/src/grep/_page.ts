@@ -88,8 +88,12 @@ export class GrepPage implements GrepSink {
   #files = 0;
   #lastFile: string | undefined;
   #lastDenied = false;
+  /** How the current file is shown: worked out once per file, not per line. */
+  #lastName = '';
   #prev: number | undefined;
   #full = false;
+  /** content with no limit: lines kept per file as they come, printed in path order at the end. */
+  #groups: Map<string, GrepLine[]> | undefined;
 
   /**
    * @param options The mode, the page and how to show paths.
@@ -97,6 +101,12 @@ export class GrepPage implements GrepSink {
   constructor(options: GrepPageOptions) {
     this.#o = options;
     this.#keep = options.limit === 0 ? Infinity : options.offset + options.limit;
+    if (options.mode === 'content' && options.limit === 0) this.#groups = new Map();
+  }
+
+  /** With a limit, lines must come in path order so the search can stop; without one, any order does. */
+  get wantsOrder(): boolean {
+    return this.#groups === undefined;
   }
 
   /** True once a line past the page has come (content mode): nothing later can be shown. */
@@ -118,6 +128,16 @@ export class GrepPage implements GrepSink {
   }
 
   line(rel: string, line: GrepLine): void {
+    if (this.#groups !== undefined) {
+      const lines = this.#groups.get(rel);
+      if (lines) lines.push(line);
+      else this.#groups.set(rel, [line]);
+      return;
+    }
+    this.#printLine(rel, line);
+  }
+
+  #printLine(rel: string, line: GrepLine): void {
     if (this.#full) return;
     if (rel !== this.#lastFile) {
       this.#lastFile = rel;
@@ -125,6 +145,7 @@ export class GrepPage implements GrepSink {
       if (this.#lastDenied) return;
       this.#files++;
       this.#prev = undefined;
+      this.#lastName = this.#o.show(rel);
       if (this.#o.withContext && this.#printed > 0) this.#print(() => '--');
     } else if (this.#lastDenied) {
       return;
@@ -134,7 +155,7 @@ export class GrepPage implements GrepSink {
     this.#prev = line.n;
     this.#print(() => {
       const sep = line.match ? ':' : '-';
-      const name = this.#o.show(rel);
+      const name = this.#lastName;
       return this.#o.numbers ? `${name}${sep}${line.n}${sep}${line.text}` : `${name}${sep}${line.text}`;
     });
   }
@@ -147,6 +168,11 @@ export class GrepPage implements GrepSink {
   result(): GrepPageResult {
     const { mode, offset } = this.#o;
     if (mode === 'content') {
+      const groups = this.#groups;
+      if (groups !== undefined) {
+        this.#groups = undefined;
+        for (const rel of [...groups.keys()].sort(comparePaths)) for (const line of groups.get(rel)!) this.#printLine(rel, line);
+      }
       return { numFiles: this.#files, filenames: [], lines: this.#lines, cut: this.#full };
     }
     this.#trim();

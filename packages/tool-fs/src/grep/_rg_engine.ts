@@ -40,17 +40,24 @@ export async function rgSearch(rg: string, query: GrepQuery, sink: GrepSink, sig
       return false;
     };
   } else {
-    // In path order, so that a page is the same page every time, and the run can stop at its end.
-    args.push('--sort', 'path', '--line-number', '--with-filename', '--no-heading', '--max-columns', String(MAX_GREP_COLUMNS), '--max-columns-preview');
+    // In path order, so that a page is the same page every time, and the run can stop at its end
+    // (with no limit the sink sorts, and ripgrep keeps its threads).
+    if (sink.wantsOrder) args.push('--sort', 'path');
+    args.push('--line-number', '--with-filename', '--no-heading', '--max-columns', String(MAX_GREP_COLUMNS), '--max-columns-preview');
     if (query.before) args.push('--before-context', String(query.before));
     if (query.after) args.push('--after-context', String(query.after));
     onRecord = (r) => {
       const nul = r.indexOf('\0');
       if (nul === -1) return false; // `--` separators: rebuilt from line numbers when printing
-      const m = /^(\d+)([:-])([\s\S]*)$/.exec(r.slice(nul + 1));
-      if (!m) return false;
-      const text = m[3]!.replace(/\r$/, '').replace(/ \[\.\.\. omitted end of long line\]$/, CLIPPED_MARKER);
-      sink.line(clean(r.slice(0, nul)), { n: Number(m[1]), match: m[2] === ':', text });
+      // `N:text` for a match, `N-text` for context.
+      let at = nul + 1;
+      while (at < r.length && r.charCodeAt(at) >= 48 && r.charCodeAt(at) <= 57) at++;
+      const sep = r[at];
+      if (at === nul + 1 || (sep !== ':' && sep !== '-')) return false;
+      let text = r.slice(at + 1);
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (text.endsWith(RG_CLIPPED)) text = `${text.slice(0, -RG_CLIPPED.length)}${CLIPPED_MARKER}`;
+      sink.line(clean(r.slice(0, nul)), { n: Number(r.slice(nul + 1, at)), match: sep === ':', text });
       return sink.full;
     };
   }
@@ -70,6 +77,9 @@ export async function rgSearch(rg: string, query: GrepQuery, sink: GrepSink, sig
   }
   return { stopped: run.stopped };
 }
+
+/** What `--max-columns-preview` ends a clipped line with. */
+const RG_CLIPPED = ' [... omitted end of long line]';
 
 function clean(file: string): string {
   return file.startsWith('./') ? file.slice(2) : file;

@@ -39,6 +39,11 @@ export interface GrepSink {
   line(rel: string, line: GrepLine): void;
   /** True once the rest of the search cannot change what is returned: the engine may stop. */
   readonly full: boolean;
+  /**
+   * content: lines must come in path order (so that the search can stop at the page's end);
+   * false when every line is kept anyway, and the sink sorts them itself.
+   */
+  readonly wantsOrder: boolean;
 }
 
 /** Columns after which a line is clipped, as `rg --max-columns 500 --max-columns-preview` does. */
