@@ -149,6 +149,7 @@ async function pathologicalPattern(failures: string[]): Promise<{ rows: ResultRo
     if (!check || !contentToText(check.content).startsWith('No files found')) failures.push(`Glob ${PATHOLOGICAL} matched a file it should not`);
     const summary = { pattern: PATHOLOGICAL, names: 20, p50Ms: Math.round(bad!.p50Ms * 100) / 100, plainP50Ms: Math.round(plain!.p50Ms * 100) / 100, goalMs: PATHOLOGICAL_GOAL_MS };
     gate(`Glob ${PATHOLOGICAL} over 20 names, ms`, summary.p50Ms, PATHOLOGICAL_GOAL_MS, failures);
+    // A backtracking matcher would take seconds here, whatever the load: the median is gate enough.
     return { rows: [plain!, bad!], summary };
   } finally {
     await session.close();

@@ -4,6 +4,7 @@ import { fsGlobSuite } from './fs_glob_bench.ts';
 import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
 import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
+import { pipelineGrowthSuite } from './pipeline_growth_bench.ts';
 import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
 import { searchLatencySuite } from './search_latency_bench.ts';
 import { searchQualitySuite } from './search_quality_bench.ts';
@@ -22,6 +23,7 @@ import { webSuite } from './web_bench.ts';
 // deno-lint-ignore no-explicit-any -- suites differ in their parameter types
 export const SUITES: readonly BenchSuite<any>[] = [
   pipelineOverheadSuite,
+  pipelineGrowthSuite,
   parallelSchedulingSuite,
   fsGrepSuite,
   fsGlobSuite,

@@ -85,6 +85,23 @@ export function cachedRealPath(lexical: string, homeDir: string): string {
   return real;
 }
 
+/**
+ * The cache's epoch after this turn's refresh: it moves whenever a path some root's resolution
+ * looked up is found changed, so a value derived from cached roots at an epoch still holds
+ * while the epoch is the same.
+ *
+ * @returns The epoch.
+ *
+ * @example
+ * ```ts
+ * if (compiled.epoch !== rootCacheEpoch()) compiled = recompile();
+ * ```
+ */
+export function rootCacheEpoch(): number {
+  refresh();
+  return epoch;
+}
+
 /** Once per turn: finds which looked-up paths changed, folder by folder. */
 function refresh(): void {
   const now = currentTurn();
