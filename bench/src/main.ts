@@ -15,7 +15,8 @@ import { findSuite, SUITES } from './suites.ts';
 import { runSuites } from './run_suites.ts';
 import type { BenchSuite } from './_suite.ts';
 
-const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+// TOOLSHED_BENCH_RESULTS: another folder, so a quick check (CI's) leaves the committed figures alone.
+const RESULTS_DIR = process.env.TOOLSHED_BENCH_RESULTS || fileURLToPath(new URL('../results/', import.meta.url));
 
 /** What the command line asked for. */
 export interface BenchArgs {

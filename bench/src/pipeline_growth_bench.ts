@@ -107,7 +107,9 @@ async function runPipelineGrowth(options: SuiteRunOptions<PipelineGrowthParams>)
       didYouMean: { poolSize: params.poolSize, ...didYouMean },
       goals: GOALS,
     };
-    gate(`Read with ${last.rules} deny rules over none`, last.overNone, GOALS.rulesRatio, failures);
+    // Gated on the medians taken in turns: a Read of 0.4 ms has a best run that load hardly touches
+    // in one task and not the other, so the ratio of best runs swings more than the medians'.
+    gate(`Read with ${last.rules} deny rules over none (medians)`, last.overNone, GOALS.rulesRatio, failures);
     for (const [label, ms] of Object.entries(best)) gate(`did you mean (${label}, best of ${params.rounds}), ms`, ms, GOALS.didYouMeanMs, failures);
     return { results: rows, summary, failures };
   } finally {

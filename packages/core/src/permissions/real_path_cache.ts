@@ -133,12 +133,16 @@ function folderStamp(dir: string): string {
   }
 }
 
-/** What a looked-up path is: missing, or its inode, change time and kind (a link with its target). */
+/**
+ * What a looked-up path is, as far as resolving through it goes: missing, or its inode and kind
+ * (a link with its target). Not its times: a folder's change as files come and go in it does
+ * not change where a path through it leads.
+ */
 function entryStamp(p: string): string {
   try {
     const st = lstatSync(p, { bigint: true });
     const kind = st.isSymbolicLink() ? `l>${readlinkSync(p)}` : st.isDirectory() ? 'd' : 'f';
-    return `${st.ino}:${st.ctimeNs}:${kind}`;
+    return `${st.dev}:${st.ino}:${kind}`;
   } catch (e) {
     return `!${(e as NodeJS.ErrnoException).code ?? 'error'}`;
   }
