@@ -136,4 +136,5 @@ export type {
   OpenAIChatToolMessage,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesOutputItem,
 } from './provider_messages.ts';
