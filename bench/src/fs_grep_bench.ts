@@ -141,7 +141,7 @@ export const fsGrepSuite: BenchSuite<FsGrepParams> = {
   name: 'fs_grep',
   description: 'The Grep tool (ripgrep engine and JS engine) through a session against rg run directly, on a generated tree of 20 000 files.',
   defaults: {
-    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8, rounds: 7 },
+    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8, rounds: 3 },
     quick: { files: 2_000, filesPerDir: 50, timeMs: 300, iterations: 3, rounds: 3 },
   },
   run: runFsGrep,

@@ -23,17 +23,17 @@ import { webSuite } from './web_bench.ts';
 // deno-lint-ignore no-explicit-any -- suites differ in their parameter types
 export const SUITES: readonly BenchSuite<any>[] = [
   pipelineOverheadSuite,
-  pipelineGrowthSuite,
   parallelSchedulingSuite,
   fsGrepSuite,
   fsGlobSuite,
-  fsEditSuite,
   shellSuite,
   webSuite,
   searchQualitySuite,
   tokenSavingsSuite,
   searchLatencySuite,
   mcpBridgeSuite,
+  fsEditSuite,
+  pipelineGrowthSuite,
 ];
 
 /**
