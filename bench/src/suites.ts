@@ -6,6 +6,7 @@ import { mcpBridgeSuite } from './mcp_bench.ts';
 import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
 import { pipelineGrowthSuite } from './pipeline_growth_bench.ts';
 import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
+import { resultPersistenceSuite } from './result_persistence_bench.ts';
 import { searchLatencySuite } from './search_latency_bench.ts';
 import { searchQualitySuite } from './search_quality_bench.ts';
 import { shellSuite } from './shell_bench.ts';
@@ -32,6 +33,7 @@ export const SUITES: readonly BenchSuite<any>[] = [
   tokenSavingsSuite,
   searchLatencySuite,
   mcpBridgeSuite,
+  resultPersistenceSuite,
   fsEditSuite,
   pipelineGrowthSuite,
 ];
