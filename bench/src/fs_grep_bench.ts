@@ -252,15 +252,12 @@ async function outputGrowth(
       { name: `Grep content, ${label} (JS engine)`, run: () => jsSession.run([grep(input)]) },
     ], rounds);
     rows.push(base!, viaRg!, viaJs!);
-    const [result] = await rgSession.run([grep(input)]);
-    const lines = result ? contentToText(result.content).split('\n').filter((l) => l.includes(':')).length : 0;
     const rgPeakMb = rgMaxRssMb(['-n', '--hidden', '--no-require-git', '--glob', '!.git', EVERY_LINE], tree.dir);
     const grepPeakMb = await peakRssGrowthMb(() => rgSession.run([grep(input)]));
     const jsPeakMb = await peakRssGrowthMb(() => jsSession.run([grep(input)]));
     const ratio = Math.round((viaRg!.p50Ms / base!.p50Ms) * 100) / 100;
     table.push({
       headLimit: limit || 'all',
-      linesReturned: lines,
       rgMs: Math.round(base!.p50Ms * 10) / 10,
       grepMs: Math.round(viaRg!.p50Ms * 10) / 10,
       grepOverRg: ratio,
