@@ -6,7 +6,8 @@ import { ToolshedError } from '../errors.ts';
 import type { ResourceAccess } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
-import { compilePathRule, type CompiledPathRule } from './path_rule.ts';
+import { compileSessionPathRule } from './compiled_rules_cache.ts';
+import type { CompiledPathRule } from './path_rule.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
@@ -316,8 +317,9 @@ export function pathRuleSuggestion(path: GuardedPath): string {
 export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | undefined;
 
 /**
- * Compiles the path rules of one check against one call's context, each rule once (see
- * {@linkcode compilePathRule}: its glob is cached for good, its roots are resolved here). The
+ * Compiles the path rules of one check against one call's context (see
+ * {@linkcode compileSessionPathRule}: a rule is compiled once per session and kept while its
+ * roots hold). The
  * working directories are resolved through symlinks at most once, and only when a bare-name rule
  * (`.env`, `*.pem`), the one kind matched below them, is compiled. Keep the compiler for one
  * check only: what it resolved goes stale when a symlink changes.
@@ -336,13 +338,12 @@ export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | unde
 export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, workingDirectories?: readonly string[]): PathRuleCompiler {
   let dirs = workingDirectories;
   const caseInsensitive = caseInsensitivePaths(ctx.permissions);
-  const compiled = new Map<PermissionRule, CompiledPathRule | undefined>();
+  // Compiled rules are kept per session with the rule objects (compileSessionPathRule): no map per check.
   return (rule) => {
-    if (compiled.has(rule)) return compiled.get(rule);
     let result: CompiledPathRule | undefined;
     if (rule.ruleContent !== undefined) {
       try {
-        result = compilePathRule(rule.ruleContent, {
+        result = compileSessionPathRule(rule, {
           cwd: ctx.cwd,
           homeDir: ctx.permissions.homeDir,
           root: rule.root ?? ctx.cwd,
@@ -356,7 +357,6 @@ export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, 
         // A malformed pattern is reported when settings load; here it matches nothing.
       }
     }
-    compiled.set(rule, result);
     return result;
   };
 }
