@@ -73,7 +73,7 @@ describe('parseCliArgs', () => {
   });
 
   test('parseCliArgs names the planned commands of DESIGN.md', () => {
-    expect(parseCliArgs(['chat'])).toEqual({ kind: 'planned', name: 'chat' });
+    expect(parseCliArgs(['bench'])).toEqual({ kind: 'planned', name: 'bench' });
     expect(parseCliArgs(['bench', 'persistence', '--quick'])).toEqual({ kind: 'planned', name: 'bench' });
   });
 

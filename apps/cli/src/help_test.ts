@@ -12,7 +12,7 @@ describe('help', () => {
       expect(text).toContain(flag);
     }
     expect(text.match(/not yet implemented/g)).toHaveLength(PLANNED_COMMANDS.length);
-    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual(['chat', 'bench']);
+    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual(['bench']);
     expect(text).toContain('Exit codes: 0 ok');
   });
 
@@ -42,8 +42,8 @@ describe('help', () => {
   });
 
   test('notYetImplemented names the command and what works today', () => {
-    expect(notYetImplemented('chat')).toContain('"toolshed chat" is not yet implemented');
-    expect(notYetImplemented('chat')).toContain('tools, call, check, run, search, mcp, rules');
+    expect(notYetImplemented('bench')).toContain('"toolshed bench" is not yet implemented');
+    expect(notYetImplemented('bench')).toContain('tools, call, check, run, search, mcp, chat, rules');
   });
 
   test('notYetImplemented points bench at pnpm bench', () => {

@@ -3,6 +3,7 @@ import { describeError } from '@toolshed/core';
 import { parseCliArgs, type CommandInvocation, type CommandName } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { callCommand } from './call_command.ts';
+import { chatCommand } from './chat_command.ts';
 import { checkCommand } from './check_command.ts';
 import { demoCommand } from './demo/mod.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
@@ -23,6 +24,7 @@ const RUNNERS: Record<Exclude<CommandName, 'rules'>, (invocation: CommandInvocat
   run: (invocation, io) => runCommand(invocation, io),
   search: searchCommand,
   mcp: mcpCommand,
+  chat: chatCommand,
 };
 
 /**

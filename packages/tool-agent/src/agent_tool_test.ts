@@ -214,3 +214,11 @@ test('a deny rule naming an agent type stops that type only', async () => {
   expect((await callAgent({ subagent_type: 'Plan' }, 'ag2')).text).toMatch(/^ran/);
   expect(existsSync(session!.stateDir)).toBe(true);
 });
+
+test('an agent definition\'s model alias picks the model of the sub-agent\'s requests', async () => {
+  await setup({ agents: { quick: { description: 'quick', prompt: 'CHILD quick', model: 'haiku' } }, script: () => text('fast') });
+  await callAgent({ subagent_type: 'quick' });
+  expect(server!.requests[0]!.body.model).toBe('claude-haiku-5-5');
+  await callAgent({ subagent_type: 'quick', model: 'claude-opus-5' }, 'ag2');
+  expect(server!.requests[1]!.body.model).toBe('claude-opus-5');
+});

@@ -26,7 +26,7 @@ export interface AnthropicClientLike {
 export interface AnthropicModelOptions {
   /** The client (`new Anthropic()`); its retry settings (`maxRetries`) apply. */
   client: AnthropicClientLike;
-  /** The model id, e.g. `claude-sonnet-4-5`. */
+  /** The model id, e.g. `claude-sonnet-5-5`. */
   model: string;
   /** @default 8192 */
   maxTokens?: number;
@@ -57,7 +57,7 @@ interface AnthropicEvent {
  * @example
  * ```ts
  * import Anthropic from '@anthropic-ai/sdk';
- * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-4-5' });
+ * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const result = await runAgent({ session, model, prompt: 'Fix the typo in src/a.ts' });
  * ```
  */

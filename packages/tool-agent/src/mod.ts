@@ -11,7 +11,7 @@
  * import { agentTools, anthropicModel, runAgent } from '@toolshed/tool-agent';
  *
  * const session = await createSession({ cwd: process.cwd(), families: [fileTools(), agentTools()] });
- * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-4-5' });
+ * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const result = await runAgent({ session, model, prompt: 'Find and fix the typo in src/' });
  * console.log(result.text);
  * await session.close();

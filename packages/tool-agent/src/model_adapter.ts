@@ -53,14 +53,14 @@ export type ModelStreamEvent =
  *
  * @example
  * ```ts
- * const model: ModelAdapter = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-4-5' });
+ * const model: ModelAdapter = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const turn = await model.turn({ messages: [{ role: 'user', content: 'hi' }], tools: session.toolsFor(model.format) });
  * ```
  */
 export interface ModelAdapter {
   /** The tool format the adapter sends: pass `session.toolsFor(format)`. */
   readonly format: ProviderFormat;
-  /** The model id, e.g. `claude-sonnet-4-5`. */
+  /** The model id, e.g. `claude-sonnet-5-5`. */
   readonly model: string;
   /** The provider, for messages and metrics: `anthropic`, `openai-chat`, `openai-responses`. */
   readonly provider: string;
@@ -107,7 +107,7 @@ export class ModelError extends Error {
  *
  * @example
  * ```ts
- * throw modelErrorOf('anthropic', 'claude-sonnet-4-5', e);
+ * throw modelErrorOf('anthropic', 'claude-sonnet-5-5', e);
  * ```
  */
 export function modelErrorOf(provider: string, model: string, e: unknown, signal?: AbortSignal): Error {

@@ -5,13 +5,13 @@ import type { ModelAdapter } from './model_adapter.ts';
  *
  * @example
  * ```ts
- * ANTHROPIC_MODEL_ALIASES.haiku; // 'claude-haiku-4-5'
+ * ANTHROPIC_MODEL_ALIASES.haiku; // 'claude-haiku-5-5'
  * ```
  */
 export const ANTHROPIC_MODEL_ALIASES: Readonly<Record<string, string>> = {
-  sonnet: 'claude-sonnet-4-5',
-  opus: 'claude-opus-4-1',
-  haiku: 'claude-haiku-4-5',
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
+  haiku: 'claude-haiku-5-5',
 };
 
 /**
@@ -27,7 +27,7 @@ export const ANTHROPIC_MODEL_ALIASES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * modelFor(anthropicModel({ client, model: 'claude-sonnet-4-5' }), 'haiku').model; // 'claude-haiku-4-5'
+ * modelFor(anthropicModel({ client, model: 'claude-sonnet-4-5' }), 'haiku').model; // 'claude-haiku-5-5'
  * ```
  */
 export function modelFor(parent: ModelAdapter, model: string | undefined, aliases: Readonly<Record<string, string>> = ANTHROPIC_MODEL_ALIASES): ModelAdapter {

@@ -86,7 +86,7 @@ const isMessage = (m: unknown): m is AgentMessage =>
  *
  * @example
  * ```ts
- * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-4-5' });
+ * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const result = await runAgent({ session, model, prompt: 'Fix the typo in src/greeting.ts' });
  * console.log(result.text, result.stopReason, result.usage);
  * ```
