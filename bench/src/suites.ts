@@ -1,4 +1,5 @@
 import type { BenchSuite } from './_suite.ts';
+import { agentLoopSuite } from './agent_loop_bench.ts';
 import { fsGlobSuite } from './fs_glob_bench.ts';
 import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
@@ -30,6 +31,7 @@ export const SUITES: readonly BenchSuite<any>[] = [
   tokenSavingsSuite,
   searchLatencySuite,
   mcpBridgeSuite,
+  agentLoopSuite,
 ];
 
 /**

@@ -20,8 +20,9 @@ export interface FakeReply {
   /** Answer with this HTTP error instead (429s carry `retry-after-ms: 1`). */
   error?: { status: number; message?: string };
   /**
-   * Streamed replies only: after the block at `afterBlock` is complete, wait for `until` before
-   * sending the rest (to show that a call starts while the model still writes).
+   * The model writes on after the block at `afterBlock`: a streamed reply waits for `until`
+   * after that block before sending the rest (a call can start meanwhile); a whole reply waits
+   * for it before it is sent at all.
    */
   pause?: { afterBlock: number; until: Promise<unknown> };
 }
@@ -97,6 +98,7 @@ export async function startFakeModelServer(script: FakeScript): Promise<FakeMode
     const model = String(body.model ?? 'fake-model');
     const renderer = api === 'anthropic' ? anthropic : api === 'openai-chat' ? openaiChat : openaiResponses;
     if (!request.stream) {
+      if (reply.pause) await reply.pause.until;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(renderer.whole(reply, model)));
       return;
