@@ -136,6 +136,7 @@ export type {
   OpenAIChatToolMessage,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesOutputItem,
 } from './provider_messages.ts';
 export { childSessionKey, narrowerMode, openChildSession } from './child_session.ts';
 export type { ChildSessionOpener, ChildSessionOptions } from './child_session.ts';
