@@ -222,3 +222,12 @@ test('an agent definition\'s model alias picks the model of the sub-agent\'s req
   await callAgent({ subagent_type: 'quick', model: 'claude-opus-5' }, 'ag2');
   expect(server!.requests[1]!.body.model).toBe('claude-opus-5');
 });
+
+test('SendMessage to "*" reaches every running background agent', async () => {
+  await setup({ script: () => ({ content: [use('w1', 'Wait', {})] }) });
+  await callAgent({ subagent_type: 'general-purpose', run_in_background: true, name: 'one' });
+  await callAgent({ subagent_type: 'general-purpose', run_in_background: true, name: 'two' }, 'ag2');
+  const [result] = await session!.run([use('s1', 'SendMessage', { to: '*', message: 'wrap up', summary: 'ask both to finish' })]);
+  expect(result!.is_error).toBeUndefined();
+  expect(contentToText(result!.content)).toMatch(/^Message queued for \* \(task agent_\S+, agent_\S+\); each reads it at its next turn\.$/);
+});
