@@ -71,6 +71,19 @@ describe('toolshed chat', () => {
     expect(JSON.stringify(server.requests[2]!.body.messages)).toMatch(/Edit\(/);
   });
 
+  test('without a TTY, chat reads one message per line until the input ends, keeps the conversation, and prints the metrics', async () => {
+    const { cwd, greeting } = await project();
+    server = await startFakeModelServer([{ content: [use('r1', 'Read', { file_path: greeting })] }, say('It has a typo.'), say('Yes, "Helo".')]);
+    const r = await cli(['chat', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], { stdin: 'what is in greeting.ts?\n\nwhich typo?\n', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('● Read');
+    expect(r.stdout).toContain('It has a typo.');
+    expect(r.stdout).toContain('Yes, "Helo".');
+    expect(r.stderr).toMatch(/Session: 1 tool call \(Read 1\), 0 failed; model: 3 turns, 30 tokens in, 15 out\./);
+    // The second message was sent with the whole conversation before it.
+    expect(JSON.stringify(server.requests[2]!.body.messages)).toContain('what is in greeting.ts?');
+  });
+
   test('a model failure ends -p with exit 1 and the reason', async () => {
     const { cwd } = await project();
     server = await startFakeModelServer([{ error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }]);
