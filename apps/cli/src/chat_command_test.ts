@@ -180,3 +180,17 @@ describe.skipIf(!hasScript)('toolshed chat in a terminal', () => {
     }
   }, 90_000);
 });
+
+test('toolshed tools lists the agents of the user\'s HOME and the project, and reports a broken agent file', async () => {
+  const cwd = await tempDir();
+  const home = await tempDir();
+  mkdirSync(path.join(home, '.claude', 'agents'), { recursive: true });
+  mkdirSync(path.join(cwd, '.toolshed', 'agents'), { recursive: true });
+  writeFileSync(path.join(home, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews diffs\n---\nYou review diffs.\n');
+  writeFileSync(path.join(cwd, '.toolshed', 'agents', 'broken.md'), '---\ndescription: no body\n---\n');
+  const r = await cli(['tools', '--json', '--only', 'agent', '--cwd', cwd, '--setting-sources', ''], { env: { HOME: home } });
+  expect(r.code).toBe(0);
+  const agent = (JSON.parse(r.stdout) as { name: string; description: string }[]).find((t) => t.name === 'Agent')!;
+  expect(agent.description).toContain('- reviewer: Reviews diffs');
+  expect(r.stderr).toMatch(/broken\.md: the prompt .* is empty/);
+});

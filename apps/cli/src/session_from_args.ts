@@ -94,7 +94,8 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  */
 export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>, options: WithSessionOptions = {}): Promise<T> {
   const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
-  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  const homeDir = settingsOptions(args, io).homeDir;
+  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig, homeDir } : { homeDir });
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
 
   const own = args.yes ? undefined : options.canUseTool?.(() => session);

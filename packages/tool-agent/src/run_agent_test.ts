@@ -150,3 +150,29 @@ test('runAgent without a prompt or messages is a TypeError', async () => {
   const model = await setup([]);
   await expect(runAgent({ session: session!, model })).rejects.toThrow(TypeError);
 });
+
+test('the tool list is taken again every turn: a tool loaded mid-run is in the next request, and the deferred notice is in the system prompt', async () => {
+  const { buildTool, defineFamily } = await import('@toolshed/core');
+  const { z } = await import('zod');
+  const hidden = buildTool({ name: 'Hidden', description: 'A deferred tool', inputSchema: z.object({}), isReadOnly: () => true, shouldDefer: true, async call() { return { data: 'found' }; } });
+  const loader = buildTool({
+    name: 'Loader', description: 'Loads Hidden', inputSchema: z.object({}), isReadOnly: () => true,
+    async call(_input, ctx) {
+      await ctx.tools.load(['Hidden']);
+      return { data: 'loaded' };
+    },
+  });
+  const family = defineFamily({
+    name: 'deferring', version: '1.0.0', tools: [hidden, loader],
+    setup: (api) => api.setDeferralPolicy((candidates) => new Set(candidates.filter((c) => c.name === 'Hidden').map((c) => c.name))),
+  });
+  server = await startFakeModelServer([{ content: [use('l', 'Loader', {})] }, { content: [use('h', 'Hidden', {})] }, { content: [{ type: 'text', text: 'ok' }] }]);
+  session = await createSession({ cwd: mkdtempSync(path.join(tmpdir(), 'run-agent-')), families: [family] });
+  const model = anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
+  const result = await runAgent({ session, model, system: 'S', prompt: 'x' });
+  const names = (i: number) => (server!.requests[i]!.body.tools as { name: string }[]).map((t) => t.name);
+  expect(names(0)).toEqual(['Loader']);
+  expect(String(server.requests[0]!.body.system)).toContain('Hidden');
+  expect(names(1)).toEqual(['Hidden', 'Loader']);
+  expect(result.toolCalls).toEqual({ Loader: 1, Hidden: 1 });
+});
