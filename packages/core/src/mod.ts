@@ -123,6 +123,12 @@ export { MetricsRecorder } from './results/metrics.ts';
 export type { CallMetrics, MetricsRecorderOptions, SessionMetrics, ToolMetrics } from './results/metrics.ts';
 export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persistLargeResult } from './results/result_budget.ts';
 export type { ApplyTurnBudgetOptions, PersistLargeResultOptions, PersistLargeResultOutcome, TurnBudgetItem, TurnBudgetOutcome } from './results/result_budget.ts';
+export { deniedQuoteGuard, quotedDeniedFile } from './results/denied_quote_guard.ts';
+export { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
+export type { KeepResults, RemoveSessionResultsOptions } from './results/result_cleanup.ts';
+export { assertPrivateDir, prepareStateDir, STATE_DIR_UNSAFE, stateDirName } from './state_dir.ts';
+export type { PrepareStateDirOptions, StateDirPlace } from './state_dir.ts';
+export { ownResultsRead, sessionResultsDir } from './permissions/own_results.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {
