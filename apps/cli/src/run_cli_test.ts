@@ -36,7 +36,7 @@ describe('runCli', () => {
       [['check'], 'missing <Tool> <json|->', 'Usage: toolshed check'],
       [['run', 'a.json', 'b.json'], 'unexpected "b.json"', 'Usage: toolshed run'],
       [['tools', '--mode', 'yolo'], 'Unknown permission mode "yolo"', 'Usage: toolshed tools'],
-      [['tools', '--only', 'fs,lsp'], 'Unknown family "lsp"', 'Usage: toolshed tools'],
+      [['tools', '--only', 'fs,lps'], 'Unknown family "lps"', 'Usage: toolshed tools'],
       [['tools', '--cwd', '/no/such/dir'], '--cwd "/no/such/dir" does not exist', 'Usage: toolshed tools'],
       [['tools', '--settings'], '--settings needs a value', 'Usage: toolshed tools'],
       [['call', 'Echo', '{"text": "a",}'], 'is not valid JSON', 'Usage: toolshed call'],
