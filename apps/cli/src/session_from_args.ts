@@ -94,14 +94,18 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * });
  * ```
  */
-export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>, options: WithSessionOptions = {}): Promise<T> {
   const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
-  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  const homeDir = settingsOptions(args, io).homeDir;
+  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig, homeDir } : { homeDir });
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
 
-  const prompter = io.isTTY ? createPrompter(io) : undefined;
+  const own = args.yes ? undefined : options.canUseTool?.(() => session);
+  // A command with its own prompts (chat) keeps the terminal to itself; the others ask here,
+  // for permissions (unless --yes) and, once, whether to trust the project's settings.
+  const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
-  const canUseTool = args.yes ? allowEverything : prompter ? askAtTerminal(prompter, io, () => session) : undefined;
+  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? askAtTerminal(prompter, io, () => session) : undefined);
   try {
     if (prompter) await askToTrustProject(args.cwd, args.settingSources, settingsOptions(args, io).homeDir, prompter, io);
     session = await createCliSession({
@@ -134,6 +138,12 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
     }
     showNotices();
   }
+}
+
+/** Options of {@linkcode withSession}. */
+export interface WithSessionOptions {
+  /** The command's own prompt (chat's allow once / always / deny), instead of the y/N one; `--yes` still wins. */
+  canUseTool?: (getSession: () => Session | undefined) => CanUseTool | undefined;
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });

@@ -147,3 +147,13 @@ export type {
   OpenAIResponsesFunctionCallOutput,
   OpenAIResponsesOutputItem,
 } from './provider_messages.ts';
+export { childSessionKey, narrowerMode, openChildSession } from './child_session.ts';
+export type { ChildSessionOpener, ChildSessionOptions } from './child_session.ts';
+export { BackgroundTasks, backgroundTasksKey, backgroundTasksOf, MAX_UNREAD_CHARS, UnreadBuffer } from './tasks/background_tasks.ts';
+export type { BackgroundTask, TaskStatus } from './tasks/background_tasks.ts';
+export { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog, taskLogName } from './tasks/task_log.ts';
+export type { TaskLog, TaskLogOptions } from './tasks/task_log.ts';
+export { taskOutputInput, taskOutputTool, unknownTaskMessage } from './tasks/task_output_tool.ts';
+export type { TaskOutputResult } from './tasks/task_output_tool.ts';
+export { taskStopInput, taskStopTool } from './tasks/task_stop_tool.ts';
+export type { TaskStopResult } from './tasks/task_stop_tool.ts';

@@ -52,4 +52,4 @@ export {
   type SandboxSpec,
   unixSocketFilter,
 } from './sandbox.ts';
-export { MAX_UNREAD_CHARS, shellTasksKey, TaskRegistry, tasksOf, type BackgroundTask, type TaskStatus } from './task_registry.ts';
+export { MAX_UNREAD_CHARS, shellTasksKey, TaskRegistry, tasksOf, type BackgroundTask, type TaskRegistryOptions, type TaskStatus } from './task_registry.ts';
