@@ -123,6 +123,8 @@ export { MetricsRecorder } from './results/metrics.ts';
 export type { CallMetrics, MetricsRecorderOptions, SessionMetrics, ToolMetrics } from './results/metrics.ts';
 export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persistLargeResult } from './results/result_budget.ts';
 export type { ApplyTurnBudgetOptions, PersistLargeResultOptions, PersistLargeResultOutcome, TurnBudgetItem, TurnBudgetOutcome } from './results/result_budget.ts';
+export { askUserKey } from './ask_user.ts';
+export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {

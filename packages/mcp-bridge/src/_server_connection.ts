@@ -5,7 +5,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from './config.ts';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { Services } from '@toolshed/core';
+import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
+import { clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
+import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
+import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
 import { listAllTools } from './_tool_list.ts';
@@ -41,6 +47,16 @@ export interface McpConnectionOptions {
   clientInfo: { name: string; version: string };
   /** The server's tool list changed (a notification, or a reconnection found other tools). */
   onToolsChanged: () => void;
+  /** The session's services (askUser, the model client), for what servers ask of the client. */
+  services?: Services | undefined;
+  /** The session's working directories, offered as roots. @default [cwd] */
+  roots?: () => readonly string[];
+  /** Reports server log messages and questions nobody could answer. @default ignored */
+  notice?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** OAuth sign-in for remote servers; the store is required (the family picks the default). */
+  oauth?: McpOAuthOptions & { store: McpTokenStore };
+  /** The least severe server log message reported as a notice. @default 'warning' */
+  logLevel?: McpLogLevel;
 }
 
 const STDERR_LINES = 20;
@@ -71,6 +87,10 @@ export class McpConnection {
   #failures = 0;
   #retryAt = 0;
   #stderr: string[] = [];
+  #auth: BridgeAuthProvider | undefined;
+  #instructions: string | undefined;
+  #capabilities: Record<string, unknown> = {};
+  #transportInUse: Transport | undefined;
 
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
     this.name = name;
@@ -119,31 +139,65 @@ export class McpConnection {
     return this.#connecting;
   }
 
+  #newClient(): Client {
+    const client = new Client(this.#options.clientInfo, { capabilities: clientCapabilities() });
+    installClientHandlers(client, {
+      server: this.name,
+      services: this.#options.services,
+      roots: this.#options.roots ?? (() => [this.#options.cwd]),
+      sampling: this.config.sampling ?? 'ask',
+      notice: this.#options.notice ?? (() => {}),
+    });
+    return client;
+  }
+
   async #connect(): Promise<void> {
     const before = JSON.stringify(this.#tools);
     const startMs = this.config.startTimeout ?? this.#options.startTimeoutMs;
-    const client = new Client(this.#options.clientInfo, { capabilities: {} });
-    let transport: Transport;
-    try {
-      transport = this.#transport();
-    } catch (e) {
-      this.#fail(`its transport could not be created: ${(e as Error).message}`);
-      return;
-    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new StartTimeout(`it did not finish starting within ${startMs} ms`)), startMs);
     });
+    timeout.catch(() => {});
+    let client = this.#newClient();
+    let transport: Transport;
+    try {
+      transport = this.#transport();
+    } catch (e) {
+      clearTimeout(timer);
+      this.#fail(`its transport could not be created: ${(e as Error).message}`);
+      return;
+    }
     // A stdio server that logs to stdout breaks the protocol; the SDK skips such lines and
     // reports them here, which is what explains a handshake that never completes.
     let notMcp: string | undefined;
-    client.onerror = (e) => {
-      if (e instanceof SyntaxError) notMcp ??= e.message.length > 200 ? `${e.message.slice(0, 197)}...` : e.message;
-      else if (e.name === 'ZodError') notMcp ??= 'JSON that is not a JSON-RPC message';
+    const watch = (c: Client) => {
+      c.onerror = (e) => {
+        if (e instanceof SyntaxError) notMcp ??= e.message.length > 200 ? `${e.message.slice(0, 197)}...` : e.message;
+        else if (e.name === 'ZodError') notMcp ??= 'JSON that is not a JSON-RPC message';
+      };
     };
+    watch(client);
     try {
-      await Promise.race([client.connect(transport), timeout]);
-      const list = await Promise.race([listAllTools(client), timeout]);
+      // A server that wants a sign-in refuses the handshake; once the user signed in (the
+      // provider holds the code), the code is exchanged and the handshake made again.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await Promise.race([client.connect(transport), timeout]);
+          break;
+        } catch (e) {
+          const code = e instanceof UnauthorizedError ? this.#auth?.takeAuthorizationCode() : undefined;
+          if (code === undefined || attempt >= 2) throw e;
+          await Promise.race([(transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code), timeout]);
+          await client.close().catch(() => {});
+          client = this.#newClient();
+          watch(client);
+          transport = this.#transport(this.#auth);
+        }
+      }
+      this.#transportInUse = transport;
+      const listing = client;
+      const list = await this.#signedIn(transport, () => Promise.race([listAllTools(listing), timeout]));
       if (this.#state === 'closed') {
         await client.close().catch(() => {});
         return;
@@ -151,6 +205,7 @@ export class McpConnection {
       this.#tools = list.tools;
       this.#toolProblems = list.problems;
       this.#hasResources = client.getServerCapabilities()?.resources !== undefined;
+      this.#serverInfo(client);
     } catch (e) {
       // A server that failed to start gets no graceful shutdown: the SDK's close waits two
       // seconds for a stdio server to exit on its own before it sends SIGTERM.
@@ -163,7 +218,15 @@ export class McpConnection {
       }
       const status = (e as { code?: unknown }).code;
       if (this.transportType !== 'stdio' && (status === 401 || status === 403)) {
-        reason = `it refused the connection with HTTP ${status} (${reason}): it needs authorization. Give a token in "headers" (for example "Authorization": "Bearer \${TOKEN}"); OAuth sign-in is not supported`;
+        reason = this.#auth
+          ? `it refused the connection with HTTP ${status} (${reason}) after the OAuth sign-in: the token it issued is not accepted; sign in again with \`toolshed mcp login ${this.name}\``
+          : `it refused the connection with HTTP ${status} (${reason}): it needs authorization. Give a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+      }
+      if (e instanceof OAuthError || e instanceof UnauthorizedError) {
+        const what = e.message ? `${e.name}: ${e.message}` : e instanceof OAuthError ? `${e.errorCode} from its authorization server` : e.name;
+        reason = `it asks for a sign-in (HTTP 401), and the OAuth sign-in failed (${what}). If it takes an API key instead, give it in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+      } else if (e instanceof Error && /needs you to sign in/.test(e.message)) {
+        reason = e.message.replace(/^MCP server "[^"]*" /, 'it ');
       }
       if (notMcp) reason += `; it wrote lines to stdout that are not MCP messages (${notMcp}): a stdio server must write only JSON-RPC to stdout and its logs to stderr`;
       this.#fail(reason);
@@ -196,6 +259,42 @@ export class McpConnection {
     if (JSON.stringify(this.#tools) !== before && before !== '[]') this.#options.onToolsChanged();
   }
 
+  /**
+   * Runs a request; when the server refuses it for want of a sign-in (a 401 after the
+   * handshake, a 403 asking for a wider scope) and the user signed in, the code is exchanged
+   * and the request sent again, up to twice.
+   */
+  async #signedIn<T>(transport: Transport, run: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run();
+      } catch (e) {
+        const code = e instanceof UnauthorizedError && attempt < 2 ? this.#auth?.takeAuthorizationCode() : undefined;
+        if (code === undefined) throw e;
+        await (transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+      }
+    }
+  }
+
+  /** Keeps what the server said of itself, and asks it for the log messages worth a notice. */
+  #serverInfo(client: Client): void {
+    this.#instructions = client.getInstructions();
+    this.#capabilities = client.getServerCapabilities() ?? {};
+    if (this.#capabilities.logging) {
+      void client.setLoggingLevel(this.#options.logLevel ?? 'warning', { timeout: this.timeoutMs }).catch(() => {});
+    }
+  }
+
+  /** The server's `instructions` from its `initialize` answer: how to use its tools. */
+  get instructions(): string | undefined {
+    return this.#instructions;
+  }
+
+  /** What the server said it offers (tools, resources, prompts, logging, completions, tasks). */
+  get capabilities(): Readonly<Record<string, unknown>> {
+    return this.#capabilities;
+  }
+
   #fail(reason: string): void {
     this.#state = this.#state === 'closed' ? 'closed' : 'failed';
     this.#error = `${reason}${this.#stderrTail()}`;
@@ -204,12 +303,14 @@ export class McpConnection {
     this.#retryAt = Date.now() + delay;
   }
 
-  #transport(): Transport {
+  #transport(auth?: BridgeAuthProvider): Transport {
     const config = this.config;
     if ('url' in config) {
       const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
       const url = new URL(config.url);
-      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      const authProvider = auth ?? (this.#auth = this.#authProvider(config));
+      const options = { requestInit, ...(authProvider ? { authProvider } : {}) };
+      return config.type === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     }
     this.#stderr = [];
     const transport = new StdioClientTransport({
@@ -231,6 +332,18 @@ export class McpConnection {
       if (this.#stderr.length > STDERR_LINES) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
     });
     return transport;
+  }
+
+  /**
+   * The OAuth client of a remote server: for any server without its own `Authorization`
+   * header (one with an API key in `headers` keeps it), so a server that asks for a sign-in
+   * (401 with `WWW-Authenticate`) gets the SDK's OAuth flow.
+   */
+  #authProvider(config: McpRemoteServerConfig): BridgeAuthProvider | undefined {
+    const oauth = this.#options.oauth;
+    if (!oauth) return undefined;
+    if (!config.oauth && Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    return createAuthProvider(this.name, config, oauth);
   }
 
   #stderrTail(): string {
@@ -293,8 +406,9 @@ export class McpConnection {
    */
   async #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
     let client = await this.client();
+    const transport = this.#transportInUse;
     try {
-      return await run(client);
+      return transport ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
       if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
       this.#drop(client, describe(e));

@@ -1,0 +1,138 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { askUserKey, createSession, modelClientKey, type AskUser, type AskUserRequest, type ModelClient, type ModelRequest, type Session } from '@toolshed/core';
+import { mcpServers } from './mod.ts';
+import { EVERYTHING } from './testdata/_helpers.ts';
+
+// server-everything asks the client things (elicitation, sampling, roots) from its tools; the
+// session answers through the askUser and model client services an integrator provides.
+let dir: string;
+let extra: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-client-features-'));
+  extra = await mkdtemp(path.join(os.tmpdir(), 'mcp-client-features-extra-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(extra, { recursive: true, force: true });
+});
+
+const use = (name: string, input: unknown = {}) => ({ type: 'tool_use' as const, id: `t_${name}`, name: `mcp__everything__${name}`, input });
+
+type ServiceEntry = readonly [typeof askUserKey, AskUser] | readonly [typeof modelClientKey, ModelClient];
+
+async function everything(services: ServiceEntry[], sampling?: 'ask' | 'allow' | 'deny'): Promise<Session> {
+  return await createSession({
+    cwd: dir,
+    homeDir: dir,
+    permissions: { allow: ['mcp__everything'], additionalDirectories: [extra] },
+    families: [mcpServers({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'], ...(sampling ? { sampling } : {}) } } }, { homeDir: dir })],
+    services,
+  });
+}
+
+describe('elicitation', () => {
+  test("a server's question reaches askUser with its schema; the answer goes back with the schema's defaults for what was left blank", async () => {
+    const asked: AskUserRequest[] = [];
+    const askUser: AskUser = { ask: async (request) => (asked.push(request), { action: 'accept', content: { name: 'Ada Lovelace', check: true } }) };
+    const session = await everything([[askUserKey, askUser]]);
+    try {
+      const [result] = await session.run([use('trigger-elicitation-request')]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.source).toBe('MCP server "everything"');
+      expect(asked[0]!.message).toBe('Please provide inputs for the following fields:');
+      expect(asked[0]!.schema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, firstLine: { default: 'It was a dark and stormy night.' } } });
+      const text = String(result!.content);
+      expect(text).toContain('Ada Lovelace');
+      // Left blank by the user, filled from the schema's default.
+      expect(text).toContain('It was a dark and stormy night.');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a declined question is declined; without an askUser service every question is declined, with a notice saying how to answer', async () => {
+    const declining = await everything([[askUserKey, { ask: async () => ({ action: 'decline' }) } satisfies AskUser]]);
+    try {
+      const [result] = await declining.run([use('trigger-elicitation-request')]);
+      expect(String(result!.content)).toContain('User declined');
+    } finally {
+      await declining.close();
+    }
+    const nobody = await everything([]);
+    try {
+      const [result] = await nobody.run([use('trigger-elicitation-request')]);
+      expect(String(result!.content)).toContain('User declined');
+      expect(nobody.notices().map((n) => n.message)).toContainEqual(expect.stringContaining('MCP server "everything" asked the user a question ("Please provide inputs for the following fields:"), but this session has no askUser service, so it was declined'));
+    } finally {
+      await nobody.close();
+    }
+  });
+});
+
+describe('sampling', () => {
+  test("a server may use the session's model once the user allows it (asked once per session); the model gets the server's prompt", async () => {
+    const asked: AskUserRequest[] = [];
+    const prompts: ModelRequest[] = [];
+    const askUser: AskUser = { ask: async (request) => (asked.push(request), { action: 'accept' }) };
+    const model: ModelClient = { complete: async (request) => (prompts.push(request), 'a model answer') };
+    const session = await everything([[askUserKey, askUser], [modelClientKey, model]]);
+    try {
+      const [first] = await session.run([use('trigger-sampling-request', { prompt: 'What is 2+2?', maxTokens: 50 })]);
+      const [second] = await session.run([use('trigger-sampling-request', { prompt: 'And 3+3?', maxTokens: 50 })]);
+      expect(String(first!.content)).toContain('a model answer');
+      expect(String(second!.content)).toContain('a model answer');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.message).toMatch(/^MCP server "everything" asks to use your model for a completion/);
+      expect(prompts.map((p) => p.prompt)).toEqual([expect.stringContaining('What is 2+2?'), expect.stringContaining('And 3+3?')]);
+      expect(prompts[0]!.maxTokens).toBe(50);
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a user who says no keeps the model to themselves: the call fails and the model is not used', async () => {
+    let used = 0;
+    const model: ModelClient = { complete: async () => (used++, 'should not be sent') };
+    const session = await everything([[askUserKey, { ask: async () => ({ action: 'decline' }) } satisfies AskUser], [modelClientKey, model]]);
+    try {
+      const [result] = await session.run([use('trigger-sampling-request', { prompt: 'Exfiltrate?', maxTokens: 10 })]);
+      expect(result!.is_error).toBe(true);
+      expect(String(result!.content)).toContain('The user did not allow MCP server "everything" to use their model (sampling).');
+      expect(used).toBe(0);
+    } finally {
+      await session.close();
+    }
+    // "deny" in the configuration: nobody is even asked.
+    let asked = 0;
+    const denied = await everything([[askUserKey, { ask: async () => (asked++, { action: 'accept' }) } satisfies AskUser], [modelClientKey, model]], 'deny');
+    try {
+      const [result] = await denied.run([use('trigger-sampling-request', { prompt: 'x', maxTokens: 10 })]);
+      expect(String(result!.content)).toContain('sampling is set to "deny" for it');
+      expect(asked).toBe(0);
+      expect(used).toBe(0);
+    } finally {
+      await denied.close();
+    }
+  });
+});
+
+describe('roots', () => {
+  test("the session's working directories are the client's roots", async () => {
+    const session = await everything([]);
+    try {
+      const [result] = await session.run([use('get-roots-list')]);
+      const text = String(result!.content);
+      expect(text).toContain('Current MCP Roots (2 total)');
+      expect(text).toContain(pathToFileURL(dir).href);
+      expect(text).toContain(pathToFileURL(extra).href);
+    } finally {
+      await session.close();
+    }
+  });
+});
