@@ -19,6 +19,7 @@
  */
 export { defaultTokenFile, listMcpServers, mcpServers, type ListMcpServersOptions, type McpServersOptions } from './family.ts';
 export { createAuthProvider, credentialsKey, type BridgeAuthProvider, type McpAuthorize, type McpAuthorizeRequest, type McpOAuthOptions } from './oauth_provider.ts';
+export { loginMcpServer, type LoginMcpServerOptions, type LoginMcpServerResult } from './mcp_login.ts';
 export { fileTokenStore, memoryTokenStore, type McpStoredCredentials, type McpTokenStore } from './oauth_store.ts';
 export { MCP_LOG_LEVELS, type McpLogLevel, type McpSamplingPolicy } from './_client_handlers.ts';
 export { expandVariables, parseMcpConfig, type McpConfig, type McpOAuthServerConfig, type McpRemoteServerConfig, type McpServerConfig, type McpStdioServerConfig, type ParseMcpConfigOptions } from './config.ts';
