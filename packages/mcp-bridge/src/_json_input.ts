@@ -54,6 +54,23 @@ function dialectsOf(schema: JsonSchema): Dialect[] {
  */
 export const passthroughObjectSchema = z.looseObject({});
 
+let compilations = 0;
+
+/**
+ * How many schemas {@linkcode jsonSchemaValidator} has compiled in this process: tests count
+ * them to check that connecting compiles none.
+ *
+ * @returns The count.
+ *
+ * @example
+ * ```ts
+ * const before = schemaCompilations();
+ * ```
+ */
+export function schemaCompilations(): number {
+  return compilations;
+}
+
 /**
  * Compiles a JSON Schema into a `validateInput` whose messages are the ones core writes for a
  * built-in tool's zod errors ("required parameter `x` is missing", "parameter `x` should be a
@@ -76,6 +93,7 @@ export function jsonSchemaValidator(toolName: string, schema: JsonSchema): { val
   let error = '';
   // `$schema` is read here to pick the dialect; left in, ajv would look for that meta-schema.
   const { $schema: _dialect, ...rest } = schema;
+  compilations++;
   for (const dialect of dialectsOf(schema)) {
     try {
       check = ajv(dialect).compile(rest);

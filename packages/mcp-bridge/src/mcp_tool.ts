@@ -34,10 +34,17 @@ export interface BuildMcpToolOptions {
 export function buildMcpTool(connection: McpConnection, info: McpToolInfo, options: BuildMcpToolOptions): Tool {
   const server = connection.name;
   const schema: JsonSchema = info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : { type: 'object' };
-  const compiled = jsonSchemaValidator(options.name, schema);
-  if ('error' in compiled) {
-    options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
-  }
+  // Compiled on the first call, not when the server's list arrives: a server with thousands of
+  // tools would otherwise spend its connection compiling schemas most of which are never used.
+  let compiled: ReturnType<typeof jsonSchemaValidator> | undefined;
+  const validator = () => {
+    if (compiled) return compiled;
+    compiled = jsonSchemaValidator(options.name, schema);
+    if ('error' in compiled) {
+      options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
+    }
+    return compiled;
+  };
   const annotations = info.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
   const destructive = annotations.destructiveHint === true;
@@ -54,7 +61,10 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     isReadOnly: () => readOnly,
     isConcurrencySafe: () => readOnly,
     isDestructive: () => destructive,
-    validateInput: (input) => ('validate' in compiled ? compiled.validate(input) : { result: true }),
+    validateInput: (input) => {
+      const v = validator();
+      return 'validate' in v ? v.validate(input) : { result: true };
+    },
     userFacingName: () => `${server} - ${title ?? info.name} (MCP)`,
     permissionSuggestions: () => [options.name, `mcp__${options.name.split('__')[1] ?? server}`],
     mapResult: (output: ToolResultContent) => output,
