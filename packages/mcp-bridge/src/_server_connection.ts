@@ -22,6 +22,10 @@ export interface McpToolInfo {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** The JSON Schema the tool's `structuredContent` follows. */
+  outputSchema?: Record<string, unknown>;
+  /** `execution.taskSupport` (2025-11-25): whether the tool runs as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 }
 
@@ -57,6 +61,8 @@ export interface McpConnectionOptions {
   oauth?: McpOAuthOptions & { store: McpTokenStore };
   /** The least severe server log message reported as a notice. @default 'warning' */
   logLevel?: McpLogLevel;
+  /** The hard maximum of a call that keeps reporting progress. @default 1800000 (30 minutes) */
+  maxToolTimeoutMs?: number;
 }
 
 const STDERR_LINES = 20;
@@ -88,6 +94,9 @@ export class McpConnection {
   #retryAt = 0;
   #stderr: string[] = [];
   #auth: BridgeAuthProvider | undefined;
+  #probing = false;
+  /** Why a remote server's connection was given up, for the calls it fails. */
+  #lost: string | undefined;
   #instructions: string | undefined;
   #capabilities: Record<string, unknown> = {};
   #transportInUse: Transport | undefined;
@@ -129,6 +138,11 @@ export class McpConnection {
   /** The per-call timeout in milliseconds. */
   get timeoutMs(): number {
     return this.config.timeout ?? this.#options.toolTimeoutMs;
+  }
+
+  /** The longest a call may run while it reports progress, in milliseconds. */
+  get maxTimeoutMs(): number {
+    return Math.max(this.timeoutMs, this.#options.maxToolTimeoutMs ?? 1_800_000);
   }
 
   /** Connects; never throws — a failure is kept in `state` and `error`. */
@@ -234,7 +248,7 @@ export class McpConnection {
     } finally {
       clearTimeout(timer);
     }
-    client.onerror = () => {};
+    client.onerror = (e) => this.#transportError(client, e);
     client.onclose = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
@@ -253,6 +267,7 @@ export class McpConnection {
       }
     });
     this.#client = client;
+    this.#lost = undefined;
     this.#state = 'connected';
     this.#error = undefined;
     this.#failures = 0;
@@ -293,6 +308,30 @@ export class McpConnection {
   /** What the server said it offers (tools, resources, prompts, logging, completions, tasks). */
   get capabilities(): Readonly<Record<string, unknown>> {
     return this.#capabilities;
+  }
+
+  /**
+   * A remote server's stream broke (its process died, the network went away): the SDK retries
+   * a resumable stream and then gives up, but a call whose answer was on that stream would wait
+   * for its full timeout. When the server no longer answers a ping, the connection is dropped
+   * at once, and the calls in flight fail with the reason the transport gave.
+   */
+  #transportError(client: Client, e: Error): void {
+    if (this.transportType === 'stdio' || this.#client !== client) return;
+    if (!/SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|terminated/i.test(e.message)) return;
+    if (this.#probing) return;
+    this.#probing = true;
+    void client.ping({ timeout: 3_000 }).then(
+      () => {
+        this.#probing = false;
+      },
+      (ping: unknown) => {
+        this.#probing = false;
+        if (this.#client !== client) return;
+        this.#lost = `${e.message.split('\n')[0]}; it no longer answers (${describe(ping)})`;
+        this.#drop(client, `its HTTP connection was lost: ${this.#lost}`);
+      },
+    );
   }
 
   #fail(reason: string): void {
@@ -376,6 +415,9 @@ export class McpConnection {
     return await this.#request(options.toolName, options.signal, async (client) => await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
       signal: options.signal,
       timeout: this.timeoutMs,
+      // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: this.maxTimeoutMs,
       onprogress: (p) => options.onProgress(p),
     }) as McpCallResult);
   }
@@ -431,10 +473,16 @@ export class McpConnection {
 
   #callError(e: unknown, client: Client, toolName: string, signal: AbortSignal): Error {
     if (signal.aborted) return e instanceof Error ? e : new Error(String(e));
+    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout && /Maximum total timeout/.test(e.message)) {
+      return new Error(`MCP server "${this.name}" kept reporting progress on ${toolName} but did not finish within the hard limit of ${this.maxTimeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().`);
+    }
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
       return new Error(`MCP server "${this.name}" did not answer ${toolName} within ${this.timeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "timeout" (milliseconds) for server "${this.name}" in .mcp.json.`);
     }
     if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+      if (this.#lost && this.transportType !== 'stdio') {
+        return new Error(`MCP server "${this.name}" went away while ${toolName} was running (${this.#lost}), so the outcome is unknown. It is reconnected on the next call.`);
+      }
       return new Error(`MCP server "${this.name}" closed the connection while ${toolName} was running${this.#stderrTail()}, so the outcome is unknown. The server is restarted on the next call.`);
     }
     if (!(e instanceof McpError) && this.transportType !== 'stdio') {

@@ -34,6 +34,11 @@ export interface McpServersOptions {
   oauth?: McpOAuthOptions;
   /** The least severe server log message reported as a session notice. @default 'warning' */
   logLevel?: McpLogLevel;
+  /**
+   * A call's timeout (`timeout`, `toolTimeoutMs`) restarts at each progress notification the
+   * server sends; this is the hard maximum of such a call. @default 1800000 (30 minutes)
+   */
+  maxToolTimeoutMs?: number;
   /** The user's home, holding the settings folder `.toolshed/`. @default the session's `homeDir`, else os.homedir() */
   homeDir?: string;
 }
@@ -167,6 +172,7 @@ function connectionDefaults(options: McpServersOptions, cwd: string, sessionHome
   return {
     oauth: { ...options.oauth, store: options.oauth?.store ?? fileTokenStore(defaultTokenFile(options.homeDir ?? sessionHome)) },
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    ...(options.maxToolTimeoutMs ? { maxToolTimeoutMs: options.maxToolTimeoutMs } : {}),
     cwd: options.cwd ?? cwd,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
     toolTimeoutMs: options.toolTimeoutMs ?? 60_000,

@@ -1,6 +1,6 @@
 import { buildTool, contentToText, type JsonSchema, type Tool, type ToolResultContent } from '@toolshed/core';
 import type { McpConnection, McpToolInfo } from './_server_connection.ts';
-import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 import { mapCallResult } from './map_call_result.ts';
 
 /** Descriptions longer than this are cut: some servers ship whole manuals in them. */
@@ -45,6 +45,18 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     }
     return compiled;
   };
+  // The result's structuredContent is checked against the tool's outputSchema (compiled on the
+  // first result): a mismatch is an error result naming each field, not data the model trusts.
+  let output: ReturnType<typeof outputSchemaValidator> | undefined;
+  const checkOutput = (structured: unknown): string | undefined => {
+    output ??= outputSchemaValidator(info.outputSchema!);
+    const where = `tool "${info.name}" of MCP server "${server}"`;
+    if ('error' in output) return undefined;
+    if (structured === undefined) return `The result of ${where} has no structuredContent, though the tool declares an outputSchema; the server broke its own contract, so its result is not used.`;
+    const problems = output.check(structured);
+    if (problems.length === 0) return undefined;
+    return `The result of ${where} does not match the tool's outputSchema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. The server broke its own contract, so its result is not used.`;
+  };
   const annotations = info.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
   const destructive = annotations.destructiveHint === true;
@@ -79,6 +91,10 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
           ...(p.total !== undefined ? { total: p.total } : {}),
         }),
       });
+      if (!result.isError && info.outputSchema) {
+        const mismatch = checkOutput(result.structuredContent);
+        if (mismatch) return { data: mismatch, isError: true };
+      }
       const content = mapCallResult(result, server);
       if (!result.isError) return { data: content };
       // The server's own words, images and all, reach the model as an is_error result (and
