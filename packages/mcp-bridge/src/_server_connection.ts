@@ -411,7 +411,8 @@ export class McpConnection {
    * Calls a tool: the per-call timeout, progress and cancellation go to the SDK. A connection
    * that closes mid-call fails the call with a message naming the server.
    */
-  async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string }): Promise<McpCallResult> {
+  async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string; task?: boolean }): Promise<McpCallResult> {
+    if (options.task) return await this.#request(options.toolName, options.signal, async (client) => await this.#callAsTask(client, tool, args, options));
     return await this.#request(options.toolName, options.signal, async (client) => await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
       signal: options.signal,
       timeout: this.timeoutMs,
@@ -420,6 +421,43 @@ export class McpConnection {
       maxTotalTimeout: this.maxTimeoutMs,
       onprogress: (p) => options.onProgress(p),
     }) as McpCallResult);
+  }
+
+  /**
+   * Calls a task-augmented tool (MCP 2025-11-25): the server answers with a task at once, the
+   * SDK polls it to the end, each status is a progress event, and an abort cancels the task.
+   */
+  async #callAsTask(client: Client, tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; message?: string }) => void; toolName: string }): Promise<McpCallResult> {
+    let taskId: string | undefined;
+    let step = 0;
+    const onAbort = () => {
+      if (taskId) void client.experimental.tasks.cancelTask(taskId).catch(() => {});
+    };
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const stream = client.experimental.tasks.callToolStream({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: this.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.maxTimeoutMs,
+        task: {},
+      });
+      for await (const message of stream) {
+        if (message.type === 'taskCreated') {
+          taskId = message.task.taskId;
+          options.onProgress({ progress: step++, message: `task ${taskId} started` });
+        } else if (message.type === 'taskStatus') {
+          options.onProgress({ progress: step++, message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}` });
+        } else if (message.type === 'result') {
+          return message.result as McpCallResult;
+        } else if (message.type === 'error') {
+          throw message.error;
+        }
+      }
+      throw new Error(`the task of ${options.toolName} ended without a result`);
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Lists the server's resources (every page). */
@@ -432,6 +470,16 @@ export class McpConnection {
         out.push(...(page.resources as McpResourceInfo[]));
         cursor = page.nextCursor;
       } while (cursor);
+      // Resource templates (`file:///{path}`): listed with the resources, for the model to fill in.
+      try {
+        do {
+          const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
+          for (const t of page.resourceTemplates) out.push({ uriTemplate: t.uriTemplate, name: t.name, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description } : {}), ...(t.mimeType ? { mimeType: t.mimeType } : {}) } as unknown as McpResourceInfo);
+          cursor = page.nextCursor;
+        } while (cursor);
+      } catch (e) {
+        if (!(e instanceof McpError && e.code === ErrorCode.MethodNotFound)) throw e;
+      }
       return out;
     });
   }

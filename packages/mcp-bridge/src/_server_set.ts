@@ -44,6 +44,10 @@ export class McpServerSet {
   async connectAll(): Promise<void> {
     await Promise.all(this.#connections.map(async (c) => {
       await c.connect();
+      if (c.state === 'connected' && c.instructions?.trim()) {
+        const text = c.instructions.trim();
+        this.#notice('info', `MCP server "${c.name}" says how to use its tools: ${text.length > 2000 ? `${text.slice(0, 1999)}…` : text}`);
+      }
       if (c.state === 'failed') {
         const where = c.transportType === 'stdio' ? 'its "command" and "args"' : 'its "url" and "headers"';
         this.#notice('error', `MCP server "${c.name}" failed to start: ${c.error}. Its tools are not available; check ${where} in the MCP configuration.`);
@@ -103,6 +107,7 @@ export class McpServerSet {
     return this.#connections.map((c) => {
       const status: McpServerStatus = { name: c.name, transport: c.transportType, state: c.state, tools: c.tools.length, resources: c.hasResources };
       if (c.error !== undefined && c.state !== 'connected') status.error = c.error;
+      if (c.instructions) status.instructions = c.instructions;
       return status;
     });
   }

@@ -136,3 +136,35 @@ describe('roots', () => {
     }
   });
 });
+
+describe('tasks (2025-11-25)', () => {
+  test('a tool that must run as a task is called as one: its statuses are progress events and its result comes back', async () => {
+    const session = await everything([]);
+    try {
+      const events: { type: string; progress?: { message?: string } }[] = [];
+      for await (const e of session.stream([use('simulate-research-query', { topic: 'tide pools' })])) events.push(e as (typeof events)[number]);
+      const result = events.find((e) => e.type === 'result') as unknown as { result: { content: unknown; is_error?: boolean } };
+      expect(result.result.is_error).toBeFalsy();
+      expect(String(result.result.content)).toContain('Research Report: tide pools');
+      const messages = events.filter((e) => e.type === 'progress').map((e) => e.progress?.message ?? '');
+      expect(messages[0]).toMatch(/^task \S+ started$/);
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+});
+
+describe('instructions and resource templates', () => {
+  test("the server's instructions reach the integrator as a notice, and ListMcpResources lists its templates beside its resources", async () => {
+    const session = await everything([]);
+    try {
+      expect(session.notices().find((n) => n.message.startsWith('MCP server "everything" says how to use its tools: '))?.level).toBe('info');
+      const [list] = await session.run([{ type: 'tool_use', id: 'l', name: 'ListMcpResources', input: {} }]);
+      const entries = JSON.parse(String(list!.content)) as { uri?: string; uriTemplate?: string }[];
+      expect(entries.some((e) => e.uri !== undefined)).toBe(true);
+      expect(entries.filter((e) => e.uriTemplate !== undefined).map((e) => e.uriTemplate)).toEqual(expect.arrayContaining([expect.stringMatching(/\{[^}]+\}/)]));
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -85,6 +85,8 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
       const result = await connection.callTool(info.name, input, {
         signal,
         toolName: options.name,
+        // A tool that must run as a task (2025-11-25) is called as one; others are called plainly.
+        task: info.execution?.taskSupport === 'required',
         onProgress: (p) => onProgress({
           message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
           progress: p.progress,
