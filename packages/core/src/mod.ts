@@ -138,4 +138,5 @@ export type {
   OpenAIChatToolMessage,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesOutputItem,
 } from './provider_messages.ts';

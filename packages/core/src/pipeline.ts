@@ -38,7 +38,7 @@ export interface CallOutcome {
 }
 
 /**
- * Runs one `tool_use` through the seven steps of DESIGN.md — find, parse, validate,
+ * Runs one `tool_use` through the seven steps of docs/architecture.md — find, parse, validate,
  * PreToolUse hooks, permission, call, post — and returns its `tool_result`. Every failure is
  * an `is_error` result in words a model can act on; this function does not throw.
  *

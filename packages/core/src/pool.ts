@@ -28,7 +28,7 @@ export interface PoolOptions {
 }
 
 /**
- * The session's registry of tools, assembled in the three stages of DESIGN.md: (1) every
+ * The session's registry of tools, assembled in the three stages of docs/architecture.md: (1) every
  * tool of the built-in families; (2) without disabled tools and tools a blanket deny rule
  * names; (3) external (MCP) tools merged in, a built-in winning a name clash; sorted by name
  * so the request prefix stays byte-stable for prompt caching.

@@ -27,8 +27,15 @@ export interface OpenAIChatToolMessage {
 export interface OpenAIResponsesFunctionCallOutput {
   type: 'function_call_output';
   call_id: string;
-  output: string;
+  /** Text, or — when the result holds images or PDFs — the Responses API's list of input items. */
+  output: string | OpenAIResponsesOutputItem[];
 }
+
+/** One item of a `function_call_output`'s list form (the Responses API takes text, images and files). */
+export type OpenAIResponsesOutputItem =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; filename: string; file_data: string };
 
 /**
  * Turns the tool calls of an OpenAI Chat Completions message into `tool_use` blocks for
@@ -58,8 +65,10 @@ export function toolUsesFromOpenAIChat(toolCalls: readonly OpenAIChatToolCall[] 
  *
  * @example
  * ```ts
+ * // With `previous_response_id: response.id` the next request sends only the outputs
+ * // (examples/src/openai_responses_loop.ts is the whole loop, type-checked against openai 6):
  * const results = await session.run(toolUsesFromOpenAIResponses(response.output));
- * input.push(...response.output, ...functionCallOutputsForOpenAIResponses(results));
+ * const input = functionCallOutputsForOpenAIResponses(results);
  * ```
  */
 export function toolUsesFromOpenAIResponses(output: readonly { type: string }[]): ToolUseBlock[] {
@@ -87,8 +96,9 @@ export function toolMessagesForOpenAIChat(results: readonly ToolResultBlock[]): 
 }
 
 /**
- * The Responses API `function_call_output` items for a turn's results (text, as
- * {@linkcode toolMessagesForOpenAIChat}).
+ * The Responses API `function_call_output` items for a turn's results. A text result is a
+ * string; a result with images or PDFs is the API's list form, so the model sees them
+ * (`input_image` / `input_file` as base64 data URLs). An error result is prefixed with `Error:`.
  *
  * @param results What `session.run` returned.
  * @returns One item per result, in order.
@@ -99,7 +109,22 @@ export function toolMessagesForOpenAIChat(results: readonly ToolResultBlock[]): 
  * ```
  */
 export function functionCallOutputsForOpenAIResponses(results: readonly ToolResultBlock[]): OpenAIResponsesFunctionCallOutput[] {
-  return results.map((r) => ({ type: 'function_call_output', call_id: r.tool_use_id, output: resultText(r) }));
+  return results.map((r) => ({ type: 'function_call_output', call_id: r.tool_use_id, output: responsesOutput(r) }));
+}
+
+function responsesOutput(result: ToolResultBlock): string | OpenAIResponsesOutputItem[] {
+  const { content } = result;
+  const hasMedia = typeof content !== 'string' && content.some((b) => b.type === 'image' || (b.type === 'document' && b.source.type === 'base64'));
+  if (!hasMedia) return resultText(result);
+  const items: OpenAIResponsesOutputItem[] = result.is_error ? [{ type: 'input_text', text: 'Error:' }] : [];
+  for (const [i, block] of content.entries()) {
+    if (block.type === 'text') items.push({ type: 'input_text', text: block.text });
+    else if (block.type === 'image') items.push({ type: 'input_image', image_url: `data:${block.source.media_type};base64,${block.source.data}`, detail: 'auto' });
+    else if (block.source.type === 'base64') {
+      items.push({ type: 'input_file', filename: block.title ?? `document-${i + 1}.pdf`, file_data: `data:${block.source.media_type};base64,${block.source.data}` });
+    } else items.push({ type: 'input_text', text: block.source.data });
+  }
+  return items;
 }
 
 function parseArguments(text: string): unknown {

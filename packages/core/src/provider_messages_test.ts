@@ -6,6 +6,8 @@ import {
   toolUsesFromOpenAIChat,
   toolUsesFromOpenAIResponses,
 } from './provider_messages.ts';
+import { z } from 'zod';
+import { buildTool } from './tool.ts';
 import { echoTool, tempDir } from './_test_tools.ts';
 
 let dir: string;
@@ -39,4 +41,43 @@ test('an OpenAI Responses turn runs through the session and answers with functio
   const blocks = toolUsesFromOpenAIResponses(output);
   expect(blocks).toEqual([{ type: 'tool_use', id: 'fc_1', name: 'Echo', input: { text: 'yo' } }]);
   expect(functionCallOutputsForOpenAIResponses(await session.run(blocks))).toEqual([{ type: 'function_call_output', call_id: 'fc_1', output: 'yo' }]);
+});
+
+test('a Responses result with an image or a PDF is sent as input items, so the model sees them; text stays a string', async () => {
+  const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+  const screenshotTool = buildTool({
+    name: 'Screenshot',
+    description: 'Takes a screenshot',
+    inputSchema: z.object({ fail: z.boolean().optional() }),
+    isReadOnly: () => true,
+    async call({ fail }) {
+      return { data: { fail: fail ?? false } };
+    },
+    mapResult: ({ fail }) => [
+      { type: 'text', text: fail ? 'partial capture' : 'the page' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+      { type: 'document', title: 'report.pdf', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } },
+    ],
+  });
+  const session = await createSession({ cwd: dir, tools: [screenshotTool, echoTool] });
+  const outputs = functionCallOutputsForOpenAIResponses(await session.run([
+    { type: 'tool_use', id: 'fc_1', name: 'Screenshot', input: {} },
+    { type: 'tool_use', id: 'fc_2', name: 'Echo', input: { text: 'plain' } },
+  ]));
+  expect(outputs).toEqual([
+    {
+      type: 'function_call_output',
+      call_id: 'fc_1',
+      output: [
+        { type: 'input_text', text: 'the page' },
+        { type: 'input_image', image_url: `data:image/png;base64,${png}`, detail: 'auto' },
+        { type: 'input_file', filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' },
+      ],
+    },
+    { type: 'function_call_output', call_id: 'fc_2', output: 'plain' },
+  ]);
+  expect(outputs[0]!.output).not.toContain('[image]');
+  // Chat Completions tool messages carry text only, and say what was left out.
+  const chat = toolMessagesForOpenAIChat(await session.run([{ type: 'tool_use', id: 'c1', name: 'Screenshot', input: {} }]));
+  expect(chat[0]!.content).toBe('the page\n[image]\n[document]');
 });

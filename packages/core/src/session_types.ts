@@ -18,7 +18,7 @@ export interface SessionOptions {
   families?: readonly Family[];
   /** Ad-hoc tools, as if in a family named `custom`. */
   tools?: readonly AnyTool[];
-  /** Mode and rules; see DESIGN.md "Permissions and settings". */
+  /** Mode and rules (Claude Code's rule strings; see the core README, "Permissions"). */
   permissions?: PermissionOptions;
   /**
    * PreToolUse / PostToolUse / PostToolUseFailure hooks, Claude Code's shape, plus in-process

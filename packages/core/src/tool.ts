@@ -181,7 +181,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Builds a {@linkcode Tool} from its definition, filling in the cautious defaults of
- * DESIGN.md: not read-only, not concurrency-safe, not destructive, enabled, permission
+ * docs/architecture.md: not read-only, not concurrency-safe, not destructive, enabled, permission
  * passthrough, results over 50 000 characters persisted.
  *
  * @param def The tool's definition.

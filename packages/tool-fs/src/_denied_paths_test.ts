@@ -5,10 +5,11 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createPermissionContext, findPathRule, resolveResources } from '@toolshed/core';
 import { deniedPathTest } from './_denied_paths.ts';
 import { makeBench, type TestBench } from './_test_session.ts';
+import { SEARCH_ENGINES } from './_test_engines.ts';
 
 const DENY = ['Read(.env)', 'Read(./secret/**)', 'Read(**/*.pem)', 'Read(./config/prod.json)'];
 
-describe.each(['ripgrep', 'js'] as const)('Glob and Grep with deny rules, %s engine', (engine) => {
+describe.each(SEARCH_ENGINES)('Glob and Grep with deny rules, %s engine', (engine) => {
   let bench: TestBench;
   beforeEach(async () => {
     bench = await makeBench({ family: { searchEngine: engine }, permissions: { mode: 'default', deny: DENY } });

@@ -5,15 +5,18 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { findRipgrep, runRipgrep } from './_ripgrep.ts';
 import { resolveSearchEngine } from './_search_engine.ts';
+import { RIPGREP } from './_test_engines.ts';
 
-describe('findRipgrep', () => {
+const rgDir = path.dirname(RIPGREP ?? '/usr/bin/rg');
+
+describe.skipIf(RIPGREP === undefined)('findRipgrep', () => {
   test('RIPGREP_PATH wins when it is executable, and a wrong one finds nothing', () => {
-    expect(findRipgrep({ RIPGREP_PATH: '/usr/bin/rg', PATH: '' })).toBe('/usr/bin/rg');
-    expect(findRipgrep({ RIPGREP_PATH: '/nonexistent/rg', PATH: '/usr/bin' })).toBeUndefined();
+    expect(findRipgrep({ RIPGREP_PATH: RIPGREP, PATH: '' })).toBe(RIPGREP);
+    expect(findRipgrep({ RIPGREP_PATH: '/nonexistent/rg', PATH: rgDir })).toBeUndefined();
   });
 
   test('without RIPGREP_PATH it looks on PATH', () => {
-    expect(findRipgrep({ PATH: '/nonexistent:/usr/bin' })).toBe('/usr/bin/rg');
+    expect(findRipgrep({ PATH: `/nonexistent:${rgDir}` })).toBe(RIPGREP);
     expect(findRipgrep({ PATH: '/nonexistent' })).toBeUndefined();
   });
 });
@@ -25,9 +28,9 @@ describe('resolveSearchEngine', () => {
   });
 });
 
-describe('runRipgrep', () => {
+describe.skipIf(RIPGREP === undefined)('runRipgrep', () => {
   test('returns exit code and output of a real ripgrep run, and is killed by an abort', async () => {
-    const run = await runRipgrep('/usr/bin/rg', ['--version'], { cwd: '/' });
+    const run = await runRipgrep(RIPGREP!, ['--version'], { cwd: '/' });
     expect(run.code).toBe(0);
     expect(run.stdout.toString()).toMatch(/^ripgrep /);
   });
@@ -37,7 +40,7 @@ describe('runRipgrep', () => {
     try {
       execFileSync('mkfifo', [path.join(dir, 'fifo')]);
       const controller = new AbortController();
-      const running = runRipgrep('/usr/bin/rg', ['x', 'fifo'], { cwd: dir, signal: controller.signal });
+      const running = runRipgrep(RIPGREP!, ['x', 'fifo'], { cwd: dir, signal: controller.signal });
       controller.abort(new Error('stop'));
       await expect(running).rejects.toThrow('stop');
     } finally {

@@ -2,8 +2,9 @@ import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
+import { SEARCH_ENGINES } from '../_test_engines.ts';
 
-describe.each(['ripgrep', 'js'] as const)('Glob with the %s engine', (engine) => {
+describe.each(SEARCH_ENGINES)('Glob with the %s engine', (engine) => {
   let bench: TestBench;
   beforeEach(async () => {
     bench = await makeBench({ family: { searchEngine: engine } });

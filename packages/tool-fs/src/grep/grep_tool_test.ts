@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
 import { splitGlobs } from './grep_tool.ts';
 import { compilePattern } from './_js_engine.ts';
+import { SEARCH_ENGINES } from '../_test_engines.ts';
 
-describe.each(['ripgrep', 'js'] as const)('Grep with the %s engine', (engine) => {
+describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
   let bench: TestBench;
   beforeEach(async () => {
     bench = await makeBench({ family: { searchEngine: engine } });
