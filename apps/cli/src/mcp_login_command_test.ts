@@ -3,7 +3,12 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run_cli.ts';
 import { cli, fakeIo, tempDir } from './_test_io.ts';
-import { startOAuthFixture } from '../../../packages/mcp-bridge/src/testdata/oauth_fixture.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// mcp-bridge's loopback OAuth authorization server and protected MCP server (outside this
+// package's sources, so imported by path).
+const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/mcp-bridge/src/testdata/oauth_fixture.ts');
+const { startOAuthFixture } = (await import(pathToFileURL(FIXTURE).href)) as { startOAuthFixture: () => Promise<{ url: string; close: () => Promise<void> }> };
 
 describe('toolshed mcp login', () => {
   test('prints the sign-in URL, waits for the browser at the loopback redirect, and stores the tokens in ~/.toolshed', async () => {
