@@ -484,6 +484,30 @@ export class McpConnection {
     });
   }
 
+  /** Whether the server said it offers prompts. */
+  get hasPrompts(): boolean {
+    return this.#capabilities.prompts !== undefined;
+  }
+
+  /** Lists the server's prompts (every page). */
+  async listPrompts(signal: AbortSignal): Promise<{ name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }[]> {
+    return await this.#request('ListMcpPrompts', signal, async (client) => {
+      const out: Awaited<ReturnType<McpConnection['listPrompts']>> = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listPrompts(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
+        out.push(...(page.prompts as typeof out));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    });
+  }
+
+  /** Gets one prompt, filled with its arguments. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<{ description?: string | undefined; messages: { role: string; content: unknown }[] }> {
+    return await this.#request('GetMcpPrompt', signal, async (client) => await client.getPrompt({ name, arguments: args }, { signal, timeout: this.timeoutMs }));
+  }
+
   /** Reads one resource. */
   async readResource(uri: string, signal: AbortSignal): Promise<{ contents: { uri: string; mimeType?: string | undefined; text?: string; blob?: string }[] }> {
     return await this.#request('ReadMcpResource', signal, async (client) => await client.readResource({ uri }, { signal, timeout: this.timeoutMs }));

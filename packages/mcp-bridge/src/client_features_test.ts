@@ -168,3 +168,22 @@ describe('instructions and resource templates', () => {
     }
   });
 });
+
+describe('prompts', () => {
+  test('ListMcpPrompts lists the prompts with their arguments, and GetMcpPrompt fills one in', async () => {
+    const session = await everything([]);
+    try {
+      const [list] = await session.run([{ type: 'tool_use', id: 'l', name: 'ListMcpPrompts', input: {} }]);
+      const prompts = JSON.parse(String(list!.content)) as { server: string; name: string; arguments?: { name: string }[] }[];
+      expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt']));
+      expect(prompts.find((p) => p.name === 'args-prompt')!.arguments!.map((a) => a.name)).toContain('city');
+      const [got] = await session.run([{ type: 'tool_use', id: 'g', name: 'GetMcpPrompt', input: { server: 'everything', name: 'args-prompt', arguments: { city: 'Lisbon' } } }]);
+      expect(got!.is_error).toBeFalsy();
+      expect(String(got!.content)).toMatch(/^\[user\] .*Lisbon/m);
+      const [bad] = await session.run([{ type: 'tool_use', id: 'b', name: 'GetMcpPrompt', input: { server: 'nope', name: 'x' } }]);
+      expect(String(bad!.content)).toContain('No connected MCP server named "nope" offers prompts. Servers with prompts: "everything".');
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -28,5 +28,6 @@ export { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 export { mapCallResult, type McpCallResult, type McpContentBlock } from './map_call_result.ts';
 export { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS, type BuildMcpToolOptions } from './mcp_tool.ts';
 export { listMcpResourcesTool, readMcpResourceTool, type ResourceServers } from './resource_tools.ts';
+export { getMcpPromptTool, listMcpPromptsTool, type PromptServers } from './prompt_tools.ts';
 export { serveSession, type ServedSession, type ServeSessionCommonOptions, type ServeSessionHttpOptions, type ServeSessionOptions, type ServeSessionStdioOptions } from './serve_session.ts';
 export { createMcpPermissionPrompt, type McpPermissionAsker, type McpPermissionPrompt, type McpPermissionPromptOptions } from './mcp_permission_prompt.ts';
