@@ -4,6 +4,7 @@ import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
 import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
 import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
+import { resultPersistenceSuite } from './result_persistence_bench.ts';
 import { searchLatencySuite } from './search_latency_bench.ts';
 import { searchQualitySuite } from './search_quality_bench.ts';
 import { shellSuite } from './shell_bench.ts';
@@ -30,6 +31,7 @@ export const SUITES: readonly BenchSuite<any>[] = [
   tokenSavingsSuite,
   searchLatencySuite,
   mcpBridgeSuite,
+  resultPersistenceSuite,
 ];
 
 /**

@@ -7,7 +7,7 @@ import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules';
+export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules' | 'bench';
 
 /** The sources `--setting-sources` defaults to, as Claude Code's flag of that name does. */
 export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
@@ -42,7 +42,9 @@ export type ParsedCommandLine =
   | { kind: 'help'; command: CommandName | undefined }
   | { kind: 'version' }
   | { kind: 'planned'; name: string }
-  | { kind: 'command'; command: Exclude<CommandName, 'rules'>; positionals: string[]; args: CommonArgs }
+  | { kind: 'command'; command: Exclude<CommandName, 'rules' | 'bench'>; positionals: string[]; args: CommonArgs }
+  /** `toolshed bench …`: the bench parses its own arguments (bench_command.ts). */
+  | { kind: 'bench'; argv: string[] }
   /** `toolshed rules …`: the command parses its own flags, so it gets the raw arguments after `rules`. */
   | { kind: 'rules'; argv: string[] };
 
@@ -135,6 +137,10 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
     const at = tokens.find((t) => t.kind === 'positional')!.index;
     return { kind: 'rules', argv: argv.filter((_, i) => i !== at) };
   }
+  if (command === 'bench') {
+    const at = tokens.find((t) => t.kind === 'positional')!.index;
+    return { kind: 'bench', argv: argv.filter((_, i) => i !== at) };
+  }
   if (has('help')) return { kind: 'help', command };
   if (has('version')) return { kind: 'version' };
 
@@ -179,7 +185,7 @@ function plannedCommand(word: string): string | undefined {
 type Token = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never;
 type FlagValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
-function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'rules'>): FlagValues {
+function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'rules' | 'bench'>): FlagValues {
   const values: Record<string, string | string[] | boolean> = {};
   for (const token of tokens) {
     if (token.kind !== 'option') continue;

@@ -74,7 +74,12 @@ describe('parseCliArgs', () => {
 
   test('parseCliArgs names the planned commands of DESIGN.md', () => {
     expect(parseCliArgs(['chat'])).toEqual({ kind: 'planned', name: 'chat' });
-    expect(parseCliArgs(['bench', 'persistence', '--quick'])).toEqual({ kind: 'planned', name: 'bench' });
+  });
+
+  test('parseCliArgs hands bench the arguments after it, for the bench to parse', () => {
+    expect(parseCliArgs(['bench', 'result_persistence', '--quick'])).toEqual({ kind: 'bench', argv: ['result_persistence', '--quick'] });
+    expect(parseCliArgs(['bench', '--help'])).toEqual({ kind: 'bench', argv: ['--help'] });
+    expect(parseCliArgs(['help', 'bench'])).toEqual({ kind: 'help', command: 'bench' });
   });
 
   test('parseCliArgs reads mcp with its subcommand and --http, leaving the subcommand to mcp to check', () => {

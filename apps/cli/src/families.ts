@@ -3,7 +3,7 @@ import { describeError } from '@toolshed/core';
 import { UsageError } from './usage_error.ts';
 
 /** The family names `--only` accepts, in the order they are loaded. */
-export const FAMILY_NAMES = ['fs', 'shell', 'web', 'agent', 'search', 'mcp'] as const;
+export const FAMILY_NAMES = ['fs', 'shell', 'web', 'agent', 'search', 'lsp', 'mcp'] as const;
 
 /** One of {@linkcode FAMILY_NAMES}. */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
@@ -24,6 +24,7 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
   web: async () => (await import('@toolshed/tool-web')).webTools(),
   agent: async () => (await import('@toolshed/tool-agent')).agentTools(),
   search: async () => (await import('@toolshed/toolsearch')).toolSearch(),
+  lsp: async () => (await import('@toolshed/tool-lsp')).lspTools(),
   mcp: async ({ mcpConfig, mcpConfigFile }) => {
     const { mcpServers } = await import('@toolshed/mcp-bridge');
     try {

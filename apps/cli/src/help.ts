@@ -1,5 +1,6 @@
 import { FAMILY_NAMES } from './families.ts';
 import { RULES_USAGE } from './rules_command.ts';
+import { BENCH_USAGE } from './bench_command.ts';
 
 /** One command the CLI runs today. */
 export interface CommandSpec {
@@ -136,17 +137,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [],
     examples: ['toolshed rules lint', 'toolshed rules lint --setting-sources project,claude --json'],
   },
+  {
+    name: 'bench',
+    positionals: [],
+    synopsis: 'bench [suite...] [--quick]',
+    summary: 'Run the benchmark suites of a checkout; write bench/results/report.md with SVG charts.',
+    details: [],
+    examples: ['toolshed bench result_persistence --quick', 'toolshed bench --help'],
+  },
 ];
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
 export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [
   { name: 'chat', synopsis: 'chat', summary: 'An agent loop with a real model.' },
-  {
-    name: 'bench',
-    synopsis: 'bench [suite] [--quick]',
-    summary: 'Run the benchmark suites.',
-    hint: 'Run the suites with "pnpm bench [suite] [--quick]" at the repository root.',
-  },
 ];
 
 const COMMON_FLAGS: readonly [string, string][] = [
@@ -244,6 +247,7 @@ export function commandUsage(name: string): string {
   const spec = COMMANDS.find((c) => c.name === name);
   if (!spec) return overallUsage();
   if (spec.name === 'rules') return [RULES_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
+  if (spec.name === 'bench') return [BENCH_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
   return [`Usage: toolshed ${spec.synopsis} [flags]`, '', spec.summary, ...spec.details, '', examplesText([spec]), '', flagsText(), ''].join('\n');
 }
 

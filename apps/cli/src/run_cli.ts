@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { describeError } from '@toolshed/core';
 import { parseCliArgs, type CommandInvocation, type CommandName } from './args.ts';
 import type { CliIo } from './cli_io.ts';
+import { benchCommand } from './bench_command.ts';
 import { callCommand } from './call_command.ts';
 import { checkCommand } from './check_command.ts';
 import { demoCommand } from './demo/mod.ts';
@@ -15,7 +16,7 @@ import { UsageError } from './usage_error.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-const RUNNERS: Record<Exclude<CommandName, 'rules'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
+const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
   demo: demoCommand,
   tools: toolsCommand,
   call: callCommand,
@@ -60,6 +61,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await RUNNERS[parsed.command](parsed, io);
       case 'rules':
         return await rulesCommand(parsed.argv, io);
+      case 'bench':
+        return await benchCommand(parsed.argv, io);
     }
   } catch (e) {
     if (e instanceof UsageError) {

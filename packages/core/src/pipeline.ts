@@ -11,6 +11,7 @@ import { formatInputError } from './input_errors.ts';
 import { runHooks } from './hooks/run_hooks.ts';
 import { decidePermission, denialMessage } from './permissions/decide_permission.ts';
 import { persistLargeResult } from './results/result_budget.ts';
+import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { describeError } from './describe_error.ts';
 
 /** What the pipeline needs from its session. */
@@ -115,7 +116,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     // 7. Post: map, apply the result budget, PostToolUse hooks.
     let content = tool.mapResult(output.data, id);
     const maxChars = Math.min(tool.maxResultSizeChars, tool.maxResultSizeChars === Infinity ? Infinity : env.maxResultSizeChars);
-    const budget = await persistLargeResult(content, { toolUseId: id, stateDir: ctx.stateDir, maxChars });
+    const budget = await persistLargeResult(content, { toolUseId: id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) });
     content = budget.content;
     if (budget.persistError) env.emit({ type: 'notice', level: 'warn', message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.` });
     const isError = output.isError === true;

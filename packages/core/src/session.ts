@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
 import type { ToolContext, ToolCatalog } from './context.ts';
@@ -26,6 +26,10 @@ import { formatInputError } from './input_errors.ts';
 import { describeError } from './describe_error.ts';
 import { DEFAULT_MAX_RESULT_SIZE_CHARS } from './tool.ts';
 import { deferredNoticeText } from './deferred_notice.ts';
+import { prepareStateDir } from './state_dir.ts';
+import { sessionResultsDir } from './permissions/own_results.ts';
+import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
+import { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
 
 /**
  * Creates a session: assembles the pool from the families, and returns the object an agent
@@ -57,7 +61,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   }
   const cwd = path.resolve(options.cwd);
   const id = options.sessionId ?? randomUUID();
-  const stateDir = path.resolve(options.stateDir ?? path.join(tmpdir(), 'toolshed', id));
+  const keepResults = checkKeepResults(options.keepResults ?? false);
+  // The default place is per user and private (state_dir.ts); a stateDir given is the caller's.
+  const place = options.stateDir === undefined ? await prepareStateDir({ sessionId: id, homeDir: options.homeDir }) : undefined;
+  const stateDir = place?.dir ?? path.resolve(options.stateDir!);
+  // What this session saved, for close(): a stateDir the caller chose keeps everything else.
+  const persisted = new Set<string>();
   const settings = await loadSettings({
     cwd,
     sources: options.settingsSources,
@@ -168,6 +177,11 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const signals = [options.signal, runOptions?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
     const env = pipelineEnv(emit);
+    const record = onOutcome;
+    onOutcome = (outcome) => {
+      if (outcome.persistedPath) persisted.add(outcome.persistedPath);
+      record(outcome);
+    };
     turnEmitters.add(emit);
     return executeTurn(blocks, {
       concurrency: options.concurrency ?? 10,
@@ -213,10 +227,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     async run(blocks, runOptions) {
       const outcomes: CallOutcome[] = [];
       await runTurn(checkBlocks(blocks), runOptions, () => {}, (outcome) => outcomes.push(outcome));
+      const refuseToSave = deniedQuoteGuard(baseContext);
       const budgeted = await applyTurnBudget(
-        outcomes.map((o) => ({ content: o.result.content, toolUseId: o.result.tool_use_id, maxChars: maxCharsOf(o) })),
+        outcomes.map((o) => ({ content: o.result.content, toolUseId: o.result.tool_use_id, maxChars: maxCharsOf(o), refuseToSave })),
         { stateDir, budgetChars: options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS },
       );
+      for (const b of budgeted) if (b.persistedPath) persisted.add(b.persistedPath);
       return outcomes.map((o, i) => ({ ...o.result, content: budgeted[i]!.content }));
     },
 
@@ -236,13 +252,17 @@ export async function createSession(options: SessionOptions): Promise<Session> {
           let persistedPath = outcome.persistedPath;
           const size = textSize(result.content);
           if (total + size > turnBudget) {
-            const [budgeted] = await applyTurnBudget([{ content: result.content, toolUseId: result.tool_use_id, maxChars: maxCharsOf(outcome) }], {
+            const item = { content: result.content, toolUseId: result.tool_use_id, maxChars: maxCharsOf(outcome), refuseToSave: deniedQuoteGuard(baseContext) };
+            const [budgeted] = await applyTurnBudget([item], {
               stateDir,
               budgetChars: Math.max(0, turnBudget - total),
             });
             if (budgeted!.persistedPath) {
               result = { ...result, content: budgeted!.content };
               persistedPath = budgeted!.persistedPath;
+              persisted.add(persistedPath);
+            } else if (budgeted!.notSavedReason) {
+              result = { ...result, content: budgeted!.content };
             }
           }
           total += textSize(result.content);
@@ -285,6 +305,18 @@ export async function createSession(options: SessionOptions): Promise<Session> {
           } catch (e) {
             notice('warn', `A cleanup step failed on close: ${describeError(e)}`);
           }
+        }
+        // Last, once families have stopped what writes there (background tasks' logs).
+        try {
+          if (keepResults === false) await removeSessionResults({ stateDir, ownsStateDir: place !== undefined, files: persisted });
+          else if (keepResults !== true) {
+            const dirs = place
+              ? (await readdir(place.root).catch(() => [] as string[])).map((name) => sessionResultsDir(path.join(place.root, name)))
+              : [sessionResultsDir(stateDir)];
+            await sweepOldResults(dirs, keepResults.maxAgeMs, { removeEmptyParents: place !== undefined });
+          }
+        } catch (e) {
+          notice('warn', `Removing the session's saved results from "${stateDir}" failed on close: ${describeError(e)}`);
         }
       })();
       return closing;

@@ -13,6 +13,7 @@ import {
   ruleCoversPath,
 } from './path_guard.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
+import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type {
   HookPermissionDecision,
@@ -38,7 +39,8 @@ export interface DecidePermissionOptions {
  * 1. a deny rule that matches the call, or a `Read`/`Edit` path rule that covers one of the
  *    paths the tool declares in `resources(input, ctx)` → deny (always: over a hook's allow, in
  *    `bypassPermissions`);
- * 2. a hook's deny → deny;
+ * 2. a hook's deny → deny; then a Read, Grep or Glob that only reads the session's own saved
+ *    results (`<stateDir>/tool-results`) → allow ({@linkcode ownResultsRead});
  * 3. an ask rule that matches the call or covers one of its paths → ask;
  * 4. a hook's ask → ask;
  * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
@@ -157,6 +159,9 @@ async function decide(
   if (hook?.behavior === 'deny') {
     return { behavior: 'deny', reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
   }
+  // A Read, Grep or Glob of the session's own saved results is allowed and never asks (own_results.ts).
+  const ownResults = ownResultsRead(name, paths, ctx);
+  if (ownResults) return ownResults;
 
   // 3. Ask rules beat allow rules, the tool's allow and the mode.
   const askRule = await matching(rules.ask);
