@@ -114,6 +114,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   const catalog: ToolCatalog = {
     list: () => pool.list(),
+    get version() {
+      return pool.catalogVersion;
+    },
     get: (name) => pool.find(name),
     load: (names) => pool.load(names),
   };

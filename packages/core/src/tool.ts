@@ -72,6 +72,11 @@ export interface ToolDef<Schema extends z.ZodType = z.ZodType, Output = unknown>
   aliases?: readonly string[];
   /** Words ToolSearch matches on. */
   searchHint?: string;
+  /**
+   * The group ToolSearch also searches this tool as part of (an MCP server, an API): a query
+   * about the group lifts its tools. @default the tool's family (an MCP tool: its server, from the name)
+   */
+  searchGroup?: string;
   /** What the model reads about the tool: a string, or computed once per session. */
   description: string | ((ctx: DescriptionContext) => string | Promise<string>);
   /** The input's zod schema; the input type is inferred from it. */
@@ -144,6 +149,7 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
   readonly name: string;
   readonly aliases: readonly string[];
   readonly searchHint: string | undefined;
+  readonly searchGroup?: string | undefined;
   readonly description: ToolDef<Schema, Output>['description'];
   readonly inputSchema: Schema;
   readonly inputJSONSchema: JsonSchema | undefined;
@@ -216,6 +222,7 @@ export function buildTool<Schema extends z.ZodType, Output>(def: ToolDef<Schema,
     name,
     aliases: def.aliases ?? [],
     searchHint: def.searchHint,
+    searchGroup: def.searchGroup,
     description: def.description,
     inputSchema: def.inputSchema,
     inputJSONSchema: def.inputJSONSchema,

@@ -65,6 +65,7 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     name: options.name,
     description: describeTool(info, server),
     searchHint: `${server} ${info.name.replace(/[_.-]+/g, ' ')}${title ? ` ${title}` : ''}`,
+    searchGroup: `mcp:${server}`,
     inputSchema: passthroughObjectSchema,
     inputJSONSchema: schema,
     isMcp: true,

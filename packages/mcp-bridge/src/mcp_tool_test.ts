@@ -36,6 +36,8 @@ describe('buildMcpTool', () => {
     expect([fail.isReadOnly({}), fail.isConcurrencySafe({}), fail.isDestructive({})]).toEqual([false, false, true]);
     expect(sleep.inputJSONSchema).toBe(info('sleep').inputSchema);
     expect(sleep.permissionSuggestions({})).toEqual(['mcp__fault__sleep', 'mcp__fault']);
+    // ToolSearch searches the server's tools also as one group.
+    expect(sleep.searchGroup).toBe('mcp:fault');
   });
 
   test('caps a long description and fills in a missing one', () => {

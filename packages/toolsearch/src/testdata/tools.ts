@@ -6,6 +6,7 @@ import { buildTool, type AnyTool } from '@toolshed/core';
 export interface MakeToolOptions {
   description?: string;
   searchHint?: string;
+  searchGroup?: string;
   shouldDefer?: boolean;
   alwaysLoad?: boolean;
   isMcp?: boolean;
@@ -25,6 +26,7 @@ export function makeTool(name: string, options: MakeToolOptions = {}): AnyTool {
     name,
     description: options.description ?? `The ${name} tool, for tests.`,
     ...(options.searchHint ? { searchHint: options.searchHint } : {}),
+    ...(options.searchGroup ? { searchGroup: options.searchGroup } : {}),
     inputSchema: anyObject as AnyTool['inputSchema'],
     inputJSONSchema: { type: 'object', properties: options.properties ?? {} },
     shouldDefer: options.shouldDefer ?? false,
