@@ -124,11 +124,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       '  terminal; --yes allows every call.',
       'mcp list: connects to every server of --mcp-config (default: .mcp.json in --cwd) and prints',
       '  transport, status and tool count; exit 1 when a server failed, 2 when there is no config.',
+      'mcp login SERVER: signs in to a remote server with OAuth (the browser comes back to 127.0.0.1);',
+      '  the tokens go to ~/.toolshed/mcp-oauth.json (0600), where sessions find them.',
     ],
     examples: [
       'toolshed mcp serve --only fs,shell --allow Read',
       'toolshed mcp serve --http 8931',
       'toolshed mcp list --mcp-config .mcp.json --json',
+      'toolshed mcp login github',
     ],
   },
   {

@@ -10,6 +10,7 @@ import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
+import { mcpLoginCommand } from './mcp_login_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -64,13 +65,14 @@ export type McpListRow = McpServerStatus;
  */
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
+  if (sub === 'login') return mcpLoginCommand(rest, invocation.args, io);
   if (rest.length) throw new UsageError(`"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`, { command: 'mcp' });
   if (sub === 'serve') return serve(invocation.args, io);
   if (sub === 'list') {
     if (invocation.args.http !== undefined) throw new UsageError('--http is a flag of "toolshed mcp serve", not of "toolshed mcp list".', { command: 'mcp' });
     return list(invocation.args, io);
   }
-  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve or list.' : `Unknown subcommand "mcp ${sub}": use "mcp serve" or "mcp list".`, { command: 'mcp' });
+  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve, list or login.' : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`, { command: 'mcp' });
 }
 
 async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<number> {

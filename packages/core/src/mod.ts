@@ -132,6 +132,8 @@ export type { KeepResults, RemoveSessionResultsOptions } from './results/result_
 export { assertPrivateDir, prepareStateDir, STATE_DIR_UNSAFE, stateDirName } from './state_dir.ts';
 export type { PrepareStateDirOptions, StateDirPlace } from './state_dir.ts';
 export { ownResultsRead, sessionResultsDir } from './permissions/own_results.ts';
+export { askUserKey } from './ask_user.ts';
+export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {
