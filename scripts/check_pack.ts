@@ -15,6 +15,7 @@ const FACTORIES: Record<string, string> = {
   'tool-shell': 'shellTools',
   'tool-web': 'webTools',
   'tool-agent': 'agentTools',
+  'tool-lsp': 'lspTools',
   toolsearch: 'toolSearch',
   'mcp-bridge': 'mcpServers',
 };
@@ -42,6 +43,9 @@ for (const family of families) {
 }
 const session = await createSession({ cwd: process.cwd(), families });
 console.log(session.catalog().map((e) => e.name).join(' '));
+// A deferred family's tool is found by ToolSearch from the installed packages.
+const [found] = await session.run([{ type: 'tool_use', id: 's1', name: 'ToolSearch', input: { query: 'find references to a symbol', max_results: 3 } }]);
+if (found.is_error || !JSON.stringify(found.content).includes('LSP')) throw new Error('ToolSearch did not find LSP: ' + JSON.stringify(found.content));
 await session.close();
 `);
   const names = execFileSync('node', ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
@@ -50,7 +54,24 @@ await session.close();
     const families = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@toolshed/'));
     if (families.length) throw new Error(`@toolshed/${pkg} depends on ${families.join(', ')}: a family depends on @toolshed/core only, as a peer`);
   }
-  console.log(`Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}`);
+  // The LSP family works from its tarball against a real server installed beside it, as an
+  // integrator's project would have it (typescript-language-server finds the project's typescript).
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'typescript-language-server@^5.3.0', 'typescript@^5.9.3'], { cwd: app, stdio: 'inherit' });
+  writeFileSync(path.join(app, 'lib.ts'), 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n');
+  writeFileSync(path.join(app, 'use.ts'), "import { greet } from './lib';\nexport const text = greet('you');\n");
+  writeFileSync(path.join(app, 'lsp.mjs'), `import { createSession, contentToText } from '@toolshed/core';
+import { lspTools } from '@toolshed/tool-lsp';
+const command = ${JSON.stringify(path.join(app, 'node_modules', '.bin', 'typescript-language-server'))};
+const session = await createSession({ cwd: process.cwd(), families: [lspTools({ servers: { typescript: { command, args: ['--stdio'], extensions: ['.ts'] } } })] });
+const [result] = await session.run([{ type: 'tool_use', id: 'l1', name: 'LSP', input: { operation: 'goToDefinition', filePath: 'use.ts', line: 2, character: 21 } }]);
+await session.close();
+console.log(contentToText(result.content));
+`);
+  const definition = execFileSync('node', ['lsp.mjs'], { cwd: app, encoding: 'utf8' }).trim();
+  if (!definition.includes('lib.ts:1:17: export function greet(name: string): string {')) {
+    throw new Error(`@toolshed/tool-lsp from its tarball did not find the definition: ${definition}`);
+  }
+  console.log(`Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}; LSP: ${definition.split('\n').pop()}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

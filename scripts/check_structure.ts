@@ -3,7 +3,7 @@
 //   2. Core imports no family, no MCP SDK, no CLI library.
 //   3. Every workspace package has `src/mod.ts` and no `index.ts`; its manifest has an exports map.
 //   4. Every name `mod.ts` exports exists in the module it names.
-//   5. The README's integrator example is the one `pnpm typecheck` checks.
+//   5. The READMEs' integrator examples are the ones `pnpm typecheck` checks.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,10 +86,16 @@ function checkModExports(modFile: string): void {
   }
 }
 
-// 5. The README's integrator example is the type-checked examples/src/quick_start.ts, word for word.
-const example = readFileSync(path.join(root, 'examples', 'src', 'quick_start.ts'), 'utf8').trim();
-if (!readFileSync(path.join(root, 'README.md'), 'utf8').includes(example)) {
-  problems.push('README.md: the integrator example differs from examples/src/quick_start.ts (the type-checked copy); update one from the other');
+// 5. The READMEs' integrator examples are the type-checked files of examples/src, word for word.
+const QUOTED_EXAMPLES: [example: string, readme: string][] = [
+  ['quick_start.ts', 'README.md'],
+  ['lsp_quick_start.ts', 'packages/tool-lsp/README.md'],
+];
+for (const [file, readme] of QUOTED_EXAMPLES) {
+  const example = readFileSync(path.join(root, 'examples', 'src', file), 'utf8').trim();
+  if (!readFileSync(path.join(root, readme), 'utf8').includes(example)) {
+    problems.push(`${readme}: the integrator example differs from examples/src/${file} (the type-checked copy); update one from the other`);
+  }
 }
 
 if (problems.length) {

@@ -28,11 +28,16 @@ export interface StableToolBench {
 }
 
 /**
- * Where the data set lives: `TOOLSHED_STABLETOOLBENCH_DIR`, or the workplace's `shared/data/stabletoolbench`
- * beside the repository.
+ * Where the data set lives: `TOOLSHED_STABLETOOLBENCH_DIR`, or the copy in the repository,
+ * `bench/data/stabletoolbench` (Apache-2.0, see its README and LICENSE).
+ *
+ * @example
+ * ```ts
+ * const { tools } = await loadStableToolBench(STABLETOOLBENCH_DIR);
+ * ```
  */
 export const STABLETOOLBENCH_DIR = process.env['TOOLSHED_STABLETOOLBENCH_DIR']
-  ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/stabletoolbench');
+  ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/stabletoolbench');
 
 const FILES = ['G1_instruction.json', 'G1_category.json', 'G1_tool.json', 'G2_instruction.json', 'G2_category.json', 'G3_instruction.json'];
 

@@ -1,6 +1,7 @@
 /**
  * `tsx src/main.ts [suite...] [--quick]`: runs the named benchmark suites, or all of them, and
- * writes `bench/results/<suite>.json` for each. Exit 0 when every check held, 1 when a suite's
+ * writes `bench/results/<suite>.json` for each, then `bench/results/report.md` with SVG charts
+ * (quick runs write to `bench/results/quick/` instead). Exit 0 when every check held, 1 when a suite's
  * check failed (for instance results out of block order), 2 for a usage error.
  *
  * ```sh
@@ -14,8 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { findSuite, SUITES } from './suites.ts';
 import { runSuites } from './run_suites.ts';
 import type { BenchSuite } from './_suite.ts';
+import { writeReport } from './report.ts';
 
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+// Quick runs never overwrite the committed full-run results (gitignored).
+const QUICK_RESULTS_DIR = fileURLToPath(new URL('../results/quick/', import.meta.url));
 
 /** What the command line asked for. */
 export interface BenchArgs {
@@ -71,11 +75,14 @@ async function main(): Promise<number> {
     return 2;
   }
   if (args.help) {
-    console.log(`${USAGE}\n${suiteList()}\nResults: ${RESULTS_DIR}<suite>.json`);
+    console.log(`${USAGE}\n${suiteList()}\nResults: ${RESULTS_DIR}<suite>.json and report.md (quick runs: ${QUICK_RESULTS_DIR})`);
     return 0;
   }
   console.log(`Toolshed bench: ${args.suites.map((s) => s.name).join(', ')}${args.quick ? ' (quick)' : ''} on Node ${process.version}`);
-  const { failures } = await runSuites(args.suites, { quick: args.quick, resultsDir: RESULTS_DIR });
+  const resultsDir = args.quick ? QUICK_RESULTS_DIR : RESULTS_DIR;
+  const { failures } = await runSuites(args.suites, { quick: args.quick, resultsDir });
+  const report = await writeReport({ outDir: resultsDir, fullResultsDir: RESULTS_DIR, refreshed: args.suites.map((s) => s.name), quick: args.quick });
+  console.log(`\nReport: ${report.file} (${report.charts.length} charts${report.skipped.length ? `; not drawn: ${report.skipped.join('; ')}` : ''})`);
   if (failures.length) {
     console.error(`\n${failures.length} check(s) failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
     return 1;

@@ -1,6 +1,8 @@
 import os from 'node:os';
 import { Bench } from 'tinybench';
-import { analyzeQuery, bm25Ranker, createToolIndex, lexicalRanker, type SearchableTool } from '@toolshed/toolsearch';
+import { createSession, defineFamily, type JsonSchema } from '@toolshed/core';
+import { analyzeQuery, bm25Ranker, createToolIndex, lexicalRanker, toolSearch, type SearchableTool } from '@toolshed/toolsearch';
+import { toolsFromDefinitions } from './_tokens_mcp_catalogue.ts';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { measureLazyStartup } from './_search_lazy_startup.ts';
 import { loadStableToolBench } from './_search_stabletoolbench.ts';
@@ -18,6 +20,10 @@ export interface SearchLatencyParams {
   maxKeywordQueryMs: number;
   /** Child processes per variant of the lazy-family start-up measurement (0 skips it). */
   startupRuns: number;
+  /** Deferred tools of the session whose ToolSearch call is timed against the ranker alone (0 skips it). */
+  toolSearchPoolSize: number;
+  /** The ToolSearch call may take at most this multiple of the ranking on the built index. */
+  maxToolSearchRatio: number;
 }
 
 const TASK_BUILD = (n: number) => `createToolIndex, ${n.toLocaleString('en')} tools (default ranker)`;
@@ -41,8 +47,8 @@ export const searchLatencySuite: BenchSuite<SearchLatencyParams> = {
   name: 'search_latency',
   description: 'ToolSearch latency over 10 000 tools (index build, keyword and long queries, against plain BM25) and what a lazy family saves at start-up.',
   defaults: {
-    full: { catalogueSize: 10_000, timeMs: 1500, buildIterations: 5, maxKeywordQueryMs: 1, startupRuns: 5 },
-    quick: { catalogueSize: 10_000, timeMs: 300, buildIterations: 2, maxKeywordQueryMs: 1, startupRuns: 1 },
+    full: { catalogueSize: 10_000, timeMs: 1500, buildIterations: 5, maxKeywordQueryMs: 1, startupRuns: 5, toolSearchPoolSize: 20_000, maxToolSearchRatio: 1.5 },
+    quick: { catalogueSize: 10_000, timeMs: 300, buildIterations: 2, maxKeywordQueryMs: 1, startupRuns: 1, toolSearchPoolSize: 20_000, maxToolSearchRatio: 1.5 },
   },
   run: runSearchLatency,
 };
@@ -96,6 +102,18 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
     };
   }
 
+  let toolSearchCall: unknown = 'skipped (toolSearchPoolSize: 0)';
+  if (params.toolSearchPoolSize > 0) {
+    // Tool names are at most 64 characters: a copy's suffix goes at the end of a cut name.
+    const pool = grow(data.tools, params.toolSearchPoolSize).map((t) => (t.name.length > 64 ? { ...t, name: `${t.name.slice(0, 56)}_${t.name.slice(-7)}` } : t));
+    const measured = await measureToolSearchCall(pool, keywordQueries, params.timeMs);
+    rows.push(...measured.rows);
+    toolSearchCall = measured.summary;
+    if (measured.summary.ratio > params.maxToolSearchRatio) {
+      failures.push(`A ToolSearch call over ${measured.summary.tools} deferred tools took ${measured.summary.ratio}× the ranking alone, over the ${params.maxToolSearchRatio}× allowed`);
+    }
+  }
+
   const us = (ms: number) => Math.round(ms * 1000 * 10) / 10;
   return {
     results: rows,
@@ -112,11 +130,53 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
       longQueryP99Us: us(row(TASK_LONG(n)).p99Ms),
       baselineLongQueryUs: us(row(TASK_BASELINE(n)).meanMs),
       baselineLongQueryP50Us: us(row(TASK_BASELINE(n)).p50Ms),
+      toolSearchCall,
       loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
       startup,
     },
     failures,
   };
+}
+
+/**
+ * A whole ToolSearch call through a session's pipeline (`session.run`) over a pool of deferred
+ * tools, against the default ranker's search of an index built from the same tools: what the
+ * tool adds outside the ranking (listing the pool, the key, loading, the result text).
+ */
+async function measureToolSearchCall(catalogue: readonly SearchableTool[], queries: readonly string[], timeMs: number) {
+  const tools = toolsFromDefinitions(catalogue.map((t) => ({ name: t.name, description: t.description, inputSchema: (t.inputSchema ?? { type: 'object' }) as JsonSchema })), { isMcp: true });
+  const family = defineFamily({ name: 'catalogue', version: '0.0.0', external: true, tools });
+  const session = await createSession({ cwd: os.tmpdir(), families: [family, toolSearch({ mode: 'always' })], settingsSources: [] });
+  try {
+    const index = createToolIndex(catalogue);
+    let n = 0;
+    const call = () => session.run([{ type: 'tool_use', id: `t${n}`, name: 'ToolSearch', input: { query: queries[n++ % queries.length]! } }]);
+    await call(); // builds the index
+    const taskCall = `ToolSearch call through session.run, ${catalogue.length.toLocaleString('en')} deferred tools`;
+    const taskRank = `ranking alone (index.search), ${catalogue.length.toLocaleString('en')} tools`;
+    const bench = new Bench({ name: 'toolsearch_call', time: timeMs, iterations: 50, warmupTime: Math.min(200, timeMs), warmupIterations: 10, throws: true });
+    bench.add(taskCall, async () => {
+      await call();
+    });
+    bench.add(taskRank, cycle(queries, (q) => index.search(q)));
+    const rows = (await bench.run()).map((task) => taskRow(task));
+    const callRow = rows.find((r) => r.task === taskCall)!;
+    const rankRow = rows.find((r) => r.task === taskRank)!;
+    return {
+      rows,
+      summary: {
+        tools: catalogue.length,
+        callUs: Math.round(callRow.meanMs * 10_000) / 10,
+        rankingUs: Math.round(rankRow.meanMs * 10_000) / 10,
+        callP50Us: Math.round(callRow.p50Ms * 10_000) / 10,
+        rankingP50Us: Math.round(rankRow.p50Ms * 10_000) / 10,
+        // Medians: on a shared machine a mean carries other processes' pauses.
+        ratio: Math.round((callRow.p50Ms / rankRow.p50Ms) * 100) / 100,
+      },
+    };
+  } finally {
+    await session.close();
+  }
 }
 
 /** The catalogue grown to `size` tools by copies with suffixed names. */

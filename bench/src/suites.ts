@@ -1,9 +1,13 @@
 import type { BenchSuite } from './_suite.ts';
+import { fsEditSuite } from './fs_edit_bench.ts';
+import { agentLoopSuite } from './agent_loop_bench.ts';
 import { fsGlobSuite } from './fs_glob_bench.ts';
 import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
 import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
+import { pipelineGrowthSuite } from './pipeline_growth_bench.ts';
 import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
+import { resultPersistenceSuite } from './result_persistence_bench.ts';
 import { searchLatencySuite } from './search_latency_bench.ts';
 import { searchQualitySuite } from './search_quality_bench.ts';
 import { shellSuite } from './shell_bench.ts';
@@ -30,6 +34,10 @@ export const SUITES: readonly BenchSuite<any>[] = [
   tokenSavingsSuite,
   searchLatencySuite,
   mcpBridgeSuite,
+  resultPersistenceSuite,
+  fsEditSuite,
+  pipelineGrowthSuite,
+  agentLoopSuite,
 ];
 
 /**

@@ -7,7 +7,7 @@ import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules';
+export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'chat' | 'rules' | 'bench' | 'trust';
 
 /** The sources `--setting-sources` defaults to, as Claude Code's flag of that name does. */
 export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
@@ -35,6 +35,20 @@ export interface CommonArgs {
   http?: string | undefined;
   /** `--corpus FILE` of `search`, as given; only set when given. */
   corpus?: string | undefined;
+  /** `--approve deny|elicit|tty` of `mcp serve`, as given; only set when given. */
+  approve?: string | undefined;
+  /** `--token-file FILE` of `mcp serve --http`, as given; only set when given. */
+  tokenFile?: string | undefined;
+  /** `--no-auth` of `mcp serve --http`; only set when given. */
+  noAuth?: boolean | undefined;
+  /** `-p`/`--print` of `chat`: one prompt, non-interactive; only set when given. */
+  print?: boolean | undefined;
+  /** `--model ID` of `chat`; only set when given. */
+  model?: string | undefined;
+  /** `--provider` of `chat` (anthropic, openai, openai-responses); only set when given. */
+  provider?: string | undefined;
+  /** `--max-turns N` of `chat`, as given; only set when given. */
+  maxTurns?: string | undefined;
 }
 
 /** What {@linkcode parseCliArgs} found on the command line. */
@@ -42,7 +56,9 @@ export type ParsedCommandLine =
   | { kind: 'help'; command: CommandName | undefined }
   | { kind: 'version' }
   | { kind: 'planned'; name: string }
-  | { kind: 'command'; command: Exclude<CommandName, 'rules'>; positionals: string[]; args: CommonArgs }
+  | { kind: 'command'; command: Exclude<CommandName, 'rules' | 'bench'>; positionals: string[]; args: CommonArgs }
+  /** `toolshed bench …`: the bench parses its own arguments (bench_command.ts). */
+  | { kind: 'bench'; argv: string[] }
   /** `toolshed rules …`: the command parses its own flags, so it gets the raw arguments after `rules`. */
   | { kind: 'rules'; argv: string[] };
 
@@ -57,7 +73,14 @@ const OPTIONS = {
   settings: { type: 'string', multiple: true },
   'mcp-config': { type: 'string' },
   http: { type: 'string' },
+  approve: { type: 'string' },
+  'token-file': { type: 'string' },
+  'no-auth': { type: 'boolean' },
   corpus: { type: 'string' },
+  print: { type: 'boolean', short: 'p' },
+  model: { type: 'string' },
+  provider: { type: 'string' },
+  'max-turns': { type: 'string' },
   yes: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -75,13 +98,25 @@ const VALUE_HINTS: Record<string, string> = {
   settings: '--settings .toolshed/settings.json',
   'mcp-config': '--mcp-config .mcp.json',
   http: '--http 8931',
+  approve: '--approve elicit',
+  'token-file': '--token-file ~/.toolshed/mcp.token',
   corpus: '--corpus tools.json',
+  model: '--model claude-sonnet-5-5',
+  provider: '--provider openai',
+  'max-turns': '--max-turns 20',
 };
 
 /** Flags that belong to one command only. */
 const COMMAND_FLAGS: Partial<Record<string, { command: CommandName; usage: string }>> = {
   http: { command: 'mcp', usage: 'toolshed mcp serve --http PORT' },
+  approve: { command: 'mcp', usage: 'toolshed mcp serve --approve deny|elicit|tty' },
+  'token-file': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --token-file FILE' },
+  'no-auth': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --no-auth' },
   corpus: { command: 'search', usage: 'toolshed search <query> --corpus FILE' },
+  print: { command: 'chat', usage: 'toolshed chat -p PROMPT' },
+  model: { command: 'chat', usage: 'toolshed chat --model ID' },
+  provider: { command: 'chat', usage: 'toolshed chat --provider openai' },
+  'max-turns': { command: 'chat', usage: 'toolshed chat --max-turns 20' },
 };
 
 /** Options of {@linkcode parseCliArgs}. */
@@ -116,7 +151,12 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
   const positionals = tokens.flatMap((t) => (t.kind === 'positional' ? [t.value] : []));
   const has = (name: string) => tokens.some((t) => t.kind === 'option' && t.name === name);
 
-  const word = positionals[0];
+  let word = positionals[0];
+  // `toolshed -p "prompt"` is `toolshed chat -p "prompt"`: every word is the prompt.
+  if (has('print') && (word === undefined || !COMMANDS.some((c) => c.name === word))) {
+    word = 'chat';
+    positionals.unshift('chat');
+  }
   if (word === undefined) {
     if (has('version')) return { kind: 'version' };
     if (has('help')) return { kind: 'help', command: undefined };
@@ -134,6 +174,10 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
     // `rules` has flags of its own (a repeatable --settings, no --yes): hand it everything else.
     const at = tokens.find((t) => t.kind === 'positional')!.index;
     return { kind: 'rules', argv: argv.filter((_, i) => i !== at) };
+  }
+  if (command === 'bench') {
+    const at = tokens.find((t) => t.kind === 'positional')!.index;
+    return { kind: 'bench', argv: argv.filter((_, i) => i !== at) };
   }
   if (has('help')) return { kind: 'help', command };
   if (has('version')) return { kind: 'version' };
@@ -159,6 +203,13 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
       json: values.json === true,
       ...(values.http !== undefined ? { http: values.http } : {}),
       ...(values.corpus !== undefined ? { corpus: values.corpus } : {}),
+      ...(values.approve !== undefined ? { approve: values.approve } : {}),
+      ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
+      ...(values['no-auth'] === true ? { noAuth: true } : {}),
+      ...(values.print !== undefined ? { print: values.print } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(values.provider !== undefined ? { provider: values.provider } : {}),
+      ...(values['max-turns'] !== undefined ? { maxTurns: values['max-turns'] } : {}),
     },
   };
 }
@@ -179,7 +230,7 @@ function plannedCommand(word: string): string | undefined {
 type Token = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never;
 type FlagValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
-function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'rules'>): FlagValues {
+function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'rules' | 'bench'>): FlagValues {
   const values: Record<string, string | string[] | boolean> = {};
   for (const token of tokens) {
     if (token.kind !== 'option') continue;

@@ -72,9 +72,17 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--version'])).toEqual({ kind: 'version' });
   });
 
-  test('parseCliArgs names the planned commands of DESIGN.md', () => {
-    expect(parseCliArgs(['chat'])).toEqual({ kind: 'planned', name: 'chat' });
-    expect(parseCliArgs(['bench', 'persistence', '--quick'])).toEqual({ kind: 'planned', name: 'bench' });
+  test('parseCliArgs reads toolshed -p PROMPT as chat -p, every word the prompt', () => {
+    expect(parseCliArgs(['-p', 'what', 'is', 'this?']).kind).toBe('command');
+    const chat = parseCliArgs(['-p', 'what', 'is', 'this?', '--model', 'm1']) as { command: string; positionals: string[]; args: { print?: boolean; model?: string } };
+    expect([chat.command, chat.positionals, chat.args.print, chat.args.model]).toEqual(['chat', ['what', 'is', 'this?'], true, 'm1']);
+    expect(() => parseCliArgs(['tools', '--model', 'm1'])).toThrow(/belongs to "toolshed chat"/);
+  });
+
+  test('parseCliArgs hands bench the arguments after it, for the bench to parse', () => {
+    expect(parseCliArgs(['bench', 'result_persistence', '--quick'])).toEqual({ kind: 'bench', argv: ['result_persistence', '--quick'] });
+    expect(parseCliArgs(['bench', '--help'])).toEqual({ kind: 'bench', argv: ['--help'] });
+    expect(parseCliArgs(['help', 'bench'])).toEqual({ kind: 'help', command: 'bench' });
   });
 
   test('parseCliArgs reads mcp with its subcommand and --http, leaving the subcommand to mcp to check', () => {

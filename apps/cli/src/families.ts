@@ -3,7 +3,7 @@ import { describeError } from '@toolshed/core';
 import { UsageError } from './usage_error.ts';
 
 /** The family names `--only` accepts, in the order they are loaded. */
-export const FAMILY_NAMES = ['fs', 'shell', 'web', 'agent', 'search', 'mcp'] as const;
+export const FAMILY_NAMES = ['fs', 'shell', 'web', 'agent', 'search', 'lsp', 'mcp'] as const;
 
 /** One of {@linkcode FAMILY_NAMES}. */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
@@ -14,6 +14,8 @@ export interface LoadFamiliesOptions {
   mcpConfig?: Record<string, unknown>;
   /** The `--mcp-config` path as given, named when the bridge rejects the configuration. */
   mcpConfigFile?: string;
+  /** The user's home (the CLI's `HOME`): where the agent family reads `~/.claude/agents`. @default os.homedir() */
+  homeDir?: string;
 }
 
 // Imported on demand: `--only fs` does not load the other packages, and a package that is
@@ -22,8 +24,9 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
   fs: async () => (await import('@toolshed/tool-fs')).fileTools(),
   shell: async () => (await import('@toolshed/tool-shell')).shellTools(),
   web: async () => (await import('@toolshed/tool-web')).webTools(),
-  agent: async () => (await import('@toolshed/tool-agent')).agentTools(),
+  agent: async ({ homeDir }) => (await import('@toolshed/tool-agent')).agentTools(homeDir ? { homeDir } : {}),
   search: async () => (await import('@toolshed/toolsearch')).toolSearch(),
+  lsp: async () => (await import('@toolshed/tool-lsp')).lspTools(),
   mcp: async ({ mcpConfig, mcpConfigFile }) => {
     const { mcpServers } = await import('@toolshed/mcp-bridge');
     try {

@@ -4,7 +4,7 @@ import { UsageError } from './usage_error.ts';
 
 describe('parseFamilyList', () => {
   test('parseFamilyList gives every family when --only is absent', () => {
-    expect(parseFamilyList([])).toEqual(['fs', 'shell', 'web', 'agent', 'search', 'mcp']);
+    expect(parseFamilyList([])).toEqual(['fs', 'shell', 'web', 'agent', 'search', 'lsp', 'mcp']);
   });
 
   test('parseFamilyList merges repeated and comma-separated values in the canonical order', () => {
@@ -12,8 +12,8 @@ describe('parseFamilyList', () => {
   });
 
   test('parseFamilyList rejects an unknown family and a list with no names', () => {
-    expect(() => parseFamilyList(['fs,lsp'])).toThrow(UsageError);
-    expect(() => parseFamilyList(['fs,lsp'])).toThrow(/Unknown family "lsp".*fs, shell, web, agent, search, mcp/);
+    expect(() => parseFamilyList(['fs,lps'])).toThrow(UsageError);
+    expect(() => parseFamilyList(['fs,lps'])).toThrow(/Unknown family "lps".*fs, shell, web, agent, search, lsp, mcp/);
     expect(() => parseFamilyList([','])).toThrow(/names no family/);
   });
 });

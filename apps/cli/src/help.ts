@@ -1,5 +1,6 @@
 import { FAMILY_NAMES } from './families.ts';
 import { RULES_USAGE } from './rules_command.ts';
+import { BENCH_USAGE } from './bench_command.ts';
 
 /** One command the CLI runs today. */
 export interface CommandSpec {
@@ -110,19 +111,49 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'mcp',
     positionals: ['<serve|list>'],
     ownArguments: true,
-    synopsis: 'mcp <serve|list> [--http PORT] [--json]',
+    synopsis: 'mcp <serve|list> [--http PORT] [--approve deny|elicit|tty] [--json]',
     summary: 'Serve the families to MCP clients (serve), or check the configured servers (list).',
     details: [
       'mcp serve: serves the session over stdio (stdout carries the protocol, messages go to stderr),',
-      '  or with --http PORT over Streamable HTTP at http://127.0.0.1:PORT/mcp until Ctrl-C. A call',
-      '  that needs approval is asked of the client (MCP elicitation); --yes allows every call.',
+      '  or with --http PORT over Streamable HTTP at http://127.0.0.1:PORT/mcp until Ctrl-C. Over HTTP',
+      '  clients send "Authorization: Bearer <token>": the token is printed once and written to',
+      '  ~/.toolshed/mcp-serve-PORT.token (0600), or read from --token-file FILE; --no-auth serves',
+      '  without one (loopback only, with a warning). Each HTTP client gets its own session.',
+      '  --approve deny|elicit|tty: who answers a call that needs approval — nobody (default: the',
+      "  denial names the rule to --allow), the client's user (MCP elicitation), or you at this",
+      '  terminal; --yes allows every call.',
       'mcp list: connects to every server of --mcp-config (default: .mcp.json in --cwd) and prints',
       '  transport, status and tool count; exit 1 when a server failed, 2 when there is no config.',
+      'mcp login SERVER: signs in to a remote server with OAuth (the browser comes back to 127.0.0.1);',
+      '  the tokens go to ~/.toolshed/mcp-oauth.json (0600), where sessions find them.',
     ],
     examples: [
       'toolshed mcp serve --only fs,shell --allow Read',
       'toolshed mcp serve --http 8931',
       'toolshed mcp list --mcp-config .mcp.json --json',
+      'toolshed mcp login github',
+    ],
+  },
+  {
+    name: 'chat',
+    positionals: [],
+    variadic: true,
+    synopsis: 'chat [--model ID] [--provider P] [-p PROMPT [--json]]',
+    summary: 'Chat with an agent on the selected families: a real model, streamed, with permission prompts.',
+    details: [
+      'The model: ANTHROPIC_API_KEY (Anthropic; ANTHROPIC_BASE_URL is honoured), or OPENAI_API_KEY and/or',
+      'OPENAI_BASE_URL (OpenAI, or an OpenAI-compatible server: llama.cpp, Ollama, vLLM). --provider picks one:',
+      'anthropic, openai (Chat Completions) or openai-responses; --model the model id. No key: exit 2.',
+      'Interactive: tool calls are shown as they run; a permission prompt offers allow once, always for',
+      'the suggested rule, or deny. Ctrl-C aborts the running turn; Ctrl-C at the prompt (or twice) exits;',
+      '/exit quits. The session\'s metrics and the tokens used are printed at the end.',
+      '-p/--print PROMPT (also "toolshed -p PROMPT"): one prompt, non-interactive; prints the answer, with',
+      '--json the whole run. Without a TTY and without --yes, whatever would ask is denied. --max-turns N.',
+    ],
+    examples: [
+      'toolshed chat',
+      'OPENAI_BASE_URL=http://127.0.0.1:8080/v1 toolshed chat --model qwen3',
+      'toolshed -p "What does src/main.ts do?" --only fs --json',
     ],
   },
   {
@@ -133,17 +164,32 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: [],
     examples: ['toolshed rules lint', 'toolshed rules lint --setting-sources project,claude --json'],
   },
+  {
+    name: 'bench',
+    positionals: [],
+    synopsis: 'bench [suite...] [--quick]',
+    summary: 'Run the benchmark suites of a checkout; write bench/results/report.md with SVG charts.',
+    details: [],
+    examples: ['toolshed bench result_persistence --quick', 'toolshed bench --help'],
+  },
+  {
+    name: 'trust',
+    positionals: ['[DIR]'],
+    ownArguments: true,
+    synopsis: 'trust [DIR] [--json]',
+    summary: "Trust a project folder's settings files (default: --cwd), so that they apply whole.",
+    details: [
+      'Until a folder is trusted, its .toolshed/ and .claude/ settings may only tighten: deny and ask',
+      'rules apply; allow rules, acceptEdits/bypassPermissions, additionalDirectories and hooks are',
+      'ignored with one notice, and its .mcp.json is not used by default. The list of trusted folders',
+      'is ~/.toolshed/trusted-projects.json; a trusted folder\'s subfolders are trusted too.',
+    ],
+    examples: ['toolshed trust', 'toolshed trust ../cloned-repo'],
+  },
 ];
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
 export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [
-  { name: 'chat', synopsis: 'chat', summary: 'An agent loop with a real model.' },
-  {
-    name: 'bench',
-    synopsis: 'bench [suite] [--quick]',
-    summary: 'Run the benchmark suites.',
-    hint: 'Run the suites with "pnpm bench [suite] [--quick]" at the repository root.',
-  },
 ];
 
 const COMMON_FLAGS: readonly [string, string][] = [
@@ -241,6 +287,7 @@ export function commandUsage(name: string): string {
   const spec = COMMANDS.find((c) => c.name === name);
   if (!spec) return overallUsage();
   if (spec.name === 'rules') return [RULES_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
+  if (spec.name === 'bench') return [BENCH_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
   return [`Usage: toolshed ${spec.synopsis} [flags]`, '', spec.summary, ...spec.details, '', examplesText([spec]), '', flagsText(), ''].join('\n');
 }
 

@@ -1,12 +1,16 @@
-import { existsSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, openSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import { defineFamily, describeError, type CanUseTool, type PermissionContext } from '@toolshed/core';
-import { createMcpPermissionPrompt, listMcpServers, serveSession, type McpServerStatus } from '@toolshed/mcp-bridge';
+import { defineFamily, describeError, isProjectTrusted, type CanUseTool, type Family, type PermissionContext, type Session } from '@toolshed/core';
+import { createMcpPermissionPrompt, listMcpServers, serveSession, type McpPermissionAsker, type McpServerStatus } from '@toolshed/mcp-bridge';
 import type { CommandInvocation, CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
+import { createPrompter, type Prompter } from './_prompter.ts';
+import { mcpLoginCommand } from './mcp_login_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -14,6 +18,12 @@ import { UsageError } from './usage_error.ts';
 export interface McpCommandFlags {
   /** `--http PORT` of `mcp serve`, as given; stdio when absent. */
   http?: string | undefined;
+  /** `--approve deny|elicit|tty`: who answers a permission ask. @default 'deny' */
+  approve?: string | undefined;
+  /** `--token-file FILE`: the bearer token HTTP clients must send (else one is generated). */
+  tokenFile?: string | undefined;
+  /** `--no-auth`: serve HTTP without a token (loopback only; a warning is printed). */
+  noAuth?: boolean | undefined;
 }
 
 /** What {@linkcode mcpCommand} takes: the common invocation, and `--http` once the parser knows it. */
@@ -26,11 +36,15 @@ export type McpListRow = McpServerStatus;
  * `toolshed mcp serve [--only …] [--http PORT]` and `toolshed mcp list [--json]`.
  *
  * `serve` builds a session from the common flags (families, settings sources and files,
- * permission rules, MCP config) and serves its tools to MCP clients over stdio — stdout then carries the protocol,
- * and every message of the CLI goes to stderr — or over Streamable HTTP on 127.0.0.1:PORT
- * until interrupted. A call that needs approval is asked of the client through MCP
- * elicitation (with `--yes` it is allowed; a client without elicitation gets a denial naming
- * the rule to add with `--allow`).
+ * permission rules, MCP config) and serves its tools to MCP clients over stdio — stdout then
+ * carries the protocol, and every message of the CLI goes to stderr — or over Streamable HTTP
+ * on 127.0.0.1:PORT until interrupted. Over HTTP every request must carry a bearer token:
+ * generated per start, printed once and written to `~/.toolshed/mcp-serve-PORT.token` (0600),
+ * or read from `--token-file FILE`; `--no-auth` serves without one, with a warning. Each HTTP
+ * client session gets its own Toolshed session. Who answers a call that needs approval is
+ * `--approve`: `deny` (default; the denial names the rule to add with `--allow`), `elicit`
+ * (the client's user decides, through MCP elicitation) or `tty` (the serving user, at the
+ * terminal); `--yes` allows every call.
  *
  * `list` connects to every server of `--mcp-config` (default: `.mcp.json` in the working
  * directory) and prints each one's transport, status and tool count. A server that the
@@ -51,13 +65,14 @@ export type McpListRow = McpServerStatus;
  */
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
+  if (sub === 'login') return mcpLoginCommand(rest, invocation.args, io);
   if (rest.length) throw new UsageError(`"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`, { command: 'mcp' });
   if (sub === 'serve') return serve(invocation.args, io);
   if (sub === 'list') {
     if (invocation.args.http !== undefined) throw new UsageError('--http is a flag of "toolshed mcp serve", not of "toolshed mcp list".', { command: 'mcp' });
     return list(invocation.args, io);
   }
-  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve or list.' : `Unknown subcommand "mcp ${sub}": use "mcp serve" or "mcp list".`, { command: 'mcp' });
+  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve, list or login.' : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`, { command: 'mcp' });
 }
 
 async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<number> {
@@ -67,6 +82,10 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
     const project = path.join(args.cwd, '.mcp.json');
     if (!existsSync(project)) {
       throw new UsageError(`No MCP servers to list: give --mcp-config FILE, or put a .mcp.json in ${args.cwd} (for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}).`, { showUsage: false });
+    }
+    // Its servers are commands that the repository's author chose: not run from a folder the user has not trusted.
+    if (!(await isProjectTrusted(args.cwd, { homeDir: settingsOptions(args, io).homeDir }))) {
+      throw new UsageError(`The .mcp.json in ${args.cwd} belongs to a project folder that is not trusted, so its servers (commands the repository chose) were not started. Run "toolshed trust ${args.cwd}" to use it by default, or name it once with --mcp-config ${project}.`, { showUsage: false });
     }
     file = project;
   }
@@ -114,21 +133,43 @@ function parsePort(value: string): number {
 
 async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<number> {
   const port = args.http === undefined ? undefined : parsePort(args.http);
+  const approve = parseApprove(args.approve);
+  if (port === undefined && (args.tokenFile !== undefined || args.noAuth)) {
+    throw new UsageError(`${args.noAuth ? '--no-auth' : '--token-file'} is a flag of "toolshed mcp serve --http PORT": over stdio the client that started the server is the only one.`, { command: 'mcp' });
+  }
+  if (args.noAuth && args.tokenFile !== undefined) throw new UsageError('--no-auth and --token-file exclude each other: serve with a token, or without one.', { command: 'mcp' });
+  const token = args.tokenFile === undefined ? undefined : await readTokenFile(args.tokenFile);
   const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
-  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  // Each client session gets families of its own: an MCP family serves one session at a time.
+  const familiesOf = () => loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  const { families, warnings } = await familiesOf();
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
-  // stdin and stdout belong to the protocol (stdio) or to nobody (HTTP): asks go to the client.
+  // stdin and stdout belong to the protocol (stdio) or to nobody (HTTP): who approves an ask is
+  // --approve (deny by default), or --yes, which allows every call.
   const prompt = createMcpPermissionPrompt();
   const canUseTool: CanUseTool = args.yes ? () => Promise.resolve({ behavior: 'allow' }) : prompt.canUseTool;
-  // The same settings files, rules and sources as every other command (core reads and checks them).
-  const session = await createCliSession({
+  const newSession = (familiesOfSession: Family[]) => createCliSession({
     cwd: args.cwd,
-    families,
+    families: familiesOfSession,
     ...settingsOptions(args, io),
     canUseTool,
     ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
   });
-  for (const notice of session.notices()) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+  // The same settings files, rules and sources as every other command (core reads and checks
+  // them): made once now, so that a bad file stops the command before anything is served.
+  const session = await newSession(families);
+  const printed = new Set<string>();
+  const printNotices = (s: Session) => {
+    for (const notice of s.notices()) {
+      if (printed.has(notice.message)) continue;
+      printed.add(notice.message);
+      io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+    }
+  };
+  printNotices(session);
+  const asker = approve === 'tty' ? terminalApprover(io, port !== undefined) : undefined;
+  const approveOption = asker?.approve ?? (approve === 'tty' ? 'deny' : approve);
+  let sessionOpen = true;
   try {
     const tools = session.catalog().length;
     if (port === undefined) {
@@ -138,24 +179,133 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
           callback();
         },
       });
-      const served = await serveSession(session, { transport: 'stdio', stdin: io.stdin as Readable, stdout, permissionPrompt: prompt });
-      io.stderr.write(`toolshed: serving ${tools} tools over stdio (families: ${args.families.join(', ')})\n`);
+      const served = await serveSession(session, { transport: 'stdio', stdin: io.stdin as Readable, stdout, permissionPrompt: prompt, approve: approveOption });
+      io.stderr.write(`toolshed: serving ${tools} tools over stdio (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)})\n`);
       io.signal?.addEventListener('abort', () => void served.close(), { once: true });
       await served.closed;
-    } else {
-      const served = await serveSession(session, { http: { port }, permissionPrompt: prompt });
-      io.stderr.write(`toolshed: serving ${tools} tools at ${served.url} (families: ${args.families.join(', ')}); Ctrl-C stops\n`);
+      return 0;
+    }
+    // Over HTTP every client session gets a Toolshed session of its own (cwd, read state, tasks).
+    sessionOpen = false;
+    await session.close();
+    const served = await serveSession(async () => {
+      const s = await newSession((await familiesOf()).families);
+      printNotices(s);
+      return s;
+    }, { http: { port, ...(token !== undefined ? { token } : {}), ...(args.noAuth ? { noAuth: true } : {}) }, permissionPrompt: prompt, approve: approveOption });
+    let tokenFile: string | undefined;
+    try {
+      if (args.noAuth) {
+        io.stderr.write('toolshed: warn: serving WITHOUT authentication (--no-auth): any process on this machine can call these tools as you. Use it only for clients that cannot send an Authorization header.\n');
+      } else if (args.tokenFile === undefined) {
+        tokenFile = await writeTokenFile(served.token!, served.url!, io);
+        io.stderr.write(`toolshed: token: ${served.token} (written to ${tokenFile}, mode 0600; clients send "Authorization: Bearer <token>")\n`);
+      } else {
+        io.stderr.write(`toolshed: clients must send the token of ${args.tokenFile} as "Authorization: Bearer <token>"\n`);
+      }
+      io.stderr.write(`toolshed: serving ${tools} tools at ${served.url} (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)}); Ctrl-C stops\n`);
       await untilInterrupted(io.signal);
+    } finally {
       await served.close();
+      if (tokenFile !== undefined) await rm(tokenFile, { force: true }).catch(() => {});
     }
     return 0;
   } finally {
-    try {
-      await session.close();
-    } catch (e) {
-      io.stderr.write(`toolshed: warn: closing the session failed: ${describeError(e)}\n`);
+    asker?.close();
+    if (sessionOpen) {
+      try {
+        await session.close();
+      } catch (e) {
+        io.stderr.write(`toolshed: warn: closing the session failed: ${describeError(e)}\n`);
+      }
     }
   }
+}
+
+type Approve = 'deny' | 'elicit' | 'tty';
+
+function parseApprove(value: string | undefined): Approve {
+  if (value === undefined) return 'deny';
+  if (value === 'deny' || value === 'elicit' || value === 'tty') return value;
+  throw new UsageError(`--approve must be deny, elicit or tty, got "${value}". deny (the default): asks are denied, naming the rule to add; elicit: the MCP client's user decides; tty: you decide at this terminal.`, { command: 'mcp' });
+}
+
+function describeApprove(approve: Approve, yes: boolean): string {
+  if (yes) return 'all allowed (--yes)';
+  return approve === 'deny' ? 'denied, naming the rule to add (--approve deny)' : approve === 'elicit' ? "the client's user decides (--approve elicit)" : 'asked at this terminal (--approve tty)';
+}
+
+/**
+ * `--approve tty`: the serving user answers at a terminal. Over HTTP the CLI's own stdin is
+ * free when it is a terminal; over stdio (stdin is the protocol) it opens /dev/tty.
+ */
+function terminalApprover(io: CliIo, http: boolean): { approve: McpPermissionAsker; close: () => void } {
+  let prompter: Prompter;
+  if (http && io.isTTY) {
+    prompter = createPrompter(io);
+  } else {
+    let fd: number;
+    try {
+      fd = openSync('/dev/tty', 'r+');
+    } catch (e) {
+      throw new UsageError(`--approve tty needs a terminal to ask at, and /dev/tty could not be opened (${(e as Error).message}); use --approve deny (and --allow RULE) or --approve elicit.`, { command: 'mcp' });
+    }
+    const input = createReadStream('', { fd, autoClose: false });
+    const output = createWriteStream('', { fd, autoClose: false });
+    const closeTty = () => {
+      input.destroy();
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    };
+    const inner = createPrompter({ stdin: input, stderr: { write: (text: string) => output.write(text) } });
+    prompter = { ask: inner.ask, close: () => (inner.close(), closeTty()) };
+  }
+  return {
+    approve: async (toolName, input, { reason, signal }) => {
+      const shown = JSON.stringify(input);
+      const answer = await Promise.race([
+        prompter.ask(`toolshed: an MCP client calls ${toolName}, which needs approval: ${reason}\n  input: ${shown.length > 500 ? `${shown.slice(0, 497)}...` : shown}\nAllow? [y/N] `),
+        new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
+      ]);
+      if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) return { behavior: 'allow' };
+      return { behavior: 'deny', message: answer === undefined ? 'no answer at the serving terminal' : 'the serving user declined at the terminal' };
+    },
+    close: () => prompter.close(),
+  };
+}
+
+async function readTokenFile(file: string): Promise<string> {
+  const full = path.resolve(process.cwd(), file);
+  let info;
+  let text: string;
+  try {
+    info = await stat(full);
+    text = await readFile(full, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--token-file "${file}" cannot be read (${(e as Error).message}); put a random token of at least 16 characters in it, for example: openssl rand -hex 32 > ${file} && chmod 600 ${file}`, { command: 'mcp', showUsage: false });
+  }
+  if ((info.mode & 0o077) !== 0) {
+    throw new UsageError(`--token-file "${file}" can be read by other users (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${file}.`, { command: 'mcp', showUsage: false });
+  }
+  const token = text.trim();
+  if (token.length < 16 || /\s/.test(token)) {
+    throw new UsageError(`--token-file "${file}" must hold one token of at least 16 characters without spaces; for example: openssl rand -hex 32 > ${file}`, { command: 'mcp', showUsage: false });
+  }
+  return token;
+}
+
+/** Writes the generated token where only this user can read it: ~/.toolshed/mcp-serve-PORT.token. */
+async function writeTokenFile(token: string, url: string, io: CliIo): Promise<string> {
+  const home = io.env?.['HOME'] || homedir();
+  const dir = path.join(home, '.toolshed');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, `mcp-serve-${new URL(url).port}.token`);
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return file;
 }
 
 function untilInterrupted(signal: AbortSignal | undefined): Promise<void> {
@@ -165,12 +315,12 @@ function untilInterrupted(signal: AbortSignal | undefined): Promise<void> {
       signal.addEventListener('abort', () => resolve(), { once: true });
       return;
     }
+    // SIGHUP too: a closed terminal must still remove the token file.
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      for (const s of signals) process.off(s, stop);
       resolve();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    for (const s of signals) process.once(s, stop);
   });
 }

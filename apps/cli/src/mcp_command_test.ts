@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { trustProject } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import { mcpCommand } from './mcp_command.ts';
 import { runCli } from './run_cli.ts';
@@ -51,7 +52,13 @@ describe('toolshed mcp list', () => {
     const cwd = await tempDir();
     try {
       await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }));
-      const { io, stdout } = fakeIo();
+      const home = path.join(cwd, 'home');
+      await mkdir(home);
+      // The project's own .mcp.json starts commands the repository chose: only in a trusted folder.
+      const untrusted = fakeIo({ env: { HOME: home } });
+      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd, { json: true }) }, untrusted.io)).rejects.toThrow(/not trusted.*toolshed trust/);
+      await trustProject(cwd, { homeDir: home });
+      const { io, stdout } = fakeIo({ env: { HOME: home } });
       expect(await mcpCommand({ positionals: ['list'], args: argsFor(cwd, { json: true }) }, io)).toBe(0);
       expect(JSON.parse(stdout())).toEqual([{ name: 'fault', transport: 'stdio', state: 'connected', tools: 8, resources: false }]);
     } finally {
@@ -64,10 +71,10 @@ describe('toolshed mcp list', () => {
     try {
       const { io } = fakeIo();
       await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd) }, io)).rejects.toThrow(/give --mcp-config FILE, or put a \.mcp\.json in/);
-      await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow('Unknown subcommand "mcp lsit": use "mcp serve" or "mcp list".');
-      await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow('needs a subcommand: serve or list');
+      await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow('Unknown subcommand "mcp lsit": use "mcp serve", "mcp list" or "mcp login <server>".');
+      await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow('needs a subcommand: serve, list or login');
       await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { x: { url: 'not a url', type: 'http' } } }));
-      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd) }, io)).rejects.toThrow('"url" of server "x" in the MCP configuration is not a valid URL: "not a url"');
+      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: path.join(cwd, '.mcp.json') }) }, io)).rejects.toThrow('"url" of server "x" in the MCP configuration is not a valid URL: "not a url"');
       await expect(mcpCommand({ positionals: ['serve'], args: argsFor(cwd, { http: 'eighty' }) }, io)).rejects.toThrow('--http needs a port number from 0 to 65535, got "eighty"');
     } finally {
       await rm(cwd, { recursive: true, force: true });
@@ -113,10 +120,10 @@ describe('toolshed mcp list and the permission rules', () => {
     const cwd = await tempDir();
     try {
       await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
-      const r = await cli(['mcp', 'list', '--json', '--deny', 'mcp__remote', '--cwd', cwd]);
+      const r = await cli(['mcp', 'list', '--json', '--deny', 'mcp__remote', '--mcp-config', path.join(cwd, '.mcp.json'), '--cwd', cwd]);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([{ name: 'remote', transport: 'http', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__remote', source: 'cli' } }]);
-      const bad = await cli(['mcp', 'list', '--deny', 'mcp__remote(', '--cwd', cwd]);
+      const bad = await cli(['mcp', 'list', '--deny', 'mcp__remote(', '--mcp-config', path.join(cwd, '.mcp.json'), '--cwd', cwd]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('The permission settings are not valid');
       expect(bad.stdout).toBe('');
@@ -154,13 +161,18 @@ describe('toolshed mcp serve', () => {
     const cwd = await tempDir();
     try {
       const controller = new AbortController();
-      const { io, stderr } = fakeIo({ tools: testTools });
+      const home = path.join(cwd, 'home');
+      await mkdir(home);
+      const { io, stderr } = fakeIo({ tools: testTools, env: { HOME: home } });
       io.signal = controller.signal;
       const running = mcpCommand({ positionals: ['serve'], args: argsFor(cwd, { http: '0' }) }, io);
       const url = await until(() => /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr())?.[1], 'the endpoint line');
+      const token = /token: (\S+) \(written to (\S+), mode 0600/.exec(stderr())!;
+      expect(await readFile(token[2]!, 'utf8')).toBe(`${token[1]}\n`);
+      expect(token[2]).toBe(path.join(home, '.toolshed', `mcp-serve-${new URL(url).port}.token`));
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token[1]}` },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
       });
       expect(response.status).toBe(200);
@@ -168,6 +180,8 @@ describe('toolshed mcp serve', () => {
       expect(await response.text()).toContain('"serverInfo"');
       controller.abort();
       expect(await running).toBe(0);
+      // The token of this start is gone with it.
+      await expect(readFile(token[2]!, 'utf8')).rejects.toThrow(/ENOENT/);
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }
@@ -202,7 +216,7 @@ describe('toolshed mcp through runCli', () => {
     const cwd = await tempDir();
     try {
       await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }));
-      const ok = await cli(['mcp', 'list', '--json', '--cwd', cwd]);
+      const ok = await cli(['mcp', 'list', '--json', '--mcp-config', path.join(cwd, '.mcp.json'), '--cwd', cwd]);
       expect(ok.code).toBe(0);
       expect(JSON.parse(ok.stdout)).toEqual([expect.objectContaining({ name: 'fault', state: 'connected' })]);
       const config = path.join(cwd, 'gone.json');
@@ -219,7 +233,7 @@ describe('toolshed mcp through runCli', () => {
     for (const argv of [['mcp'], ['mcp', 'serv']]) {
       const r = await cli(argv);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/needs a subcommand: serve or list|Unknown subcommand "mcp serv"/);
+      expect(r.stderr).toMatch(/needs a subcommand: serve, list or login|Unknown subcommand "mcp serv"/);
       expect(r.stderr).toContain('Usage: toolshed mcp <serve|list>');
     }
   });

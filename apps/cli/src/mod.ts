@@ -41,3 +41,4 @@ export type { SearchArgs, SearchInvocation, SearchRow } from './search_command.t
 export { mcpCommand } from './mcp_command.ts';
 export type { McpCommandFlags, McpCommandInvocation, McpListRow } from './mcp_command.ts';
 export { formatReport, RULES_USAGE, rulesCommand } from './rules_command.ts';
+export { BENCH_USAGE, benchCommand, type BenchCommandOptions } from './bench_command.ts';

@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { describeError } from '@toolshed/core';
 import { parseCliArgs, type CommandInvocation, type CommandName } from './args.ts';
 import type { CliIo } from './cli_io.ts';
+import { benchCommand } from './bench_command.ts';
 import { callCommand } from './call_command.ts';
+import { chatCommand } from './chat_command.ts';
 import { checkCommand } from './check_command.ts';
 import { demoCommand } from './demo/mod.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
@@ -11,11 +13,12 @@ import { rulesCommand } from './rules_command.ts';
 import { runCommand } from './run_command.ts';
 import { searchCommand } from './search_command.ts';
 import { toolsCommand } from './tools_command.ts';
+import { trustCommand } from './trust_command.ts';
 import { UsageError } from './usage_error.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-const RUNNERS: Record<Exclude<CommandName, 'rules'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
+const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
   demo: demoCommand,
   tools: toolsCommand,
   call: callCommand,
@@ -23,6 +26,8 @@ const RUNNERS: Record<Exclude<CommandName, 'rules'>, (invocation: CommandInvocat
   run: (invocation, io) => runCommand(invocation, io),
   search: searchCommand,
   mcp: mcpCommand,
+  trust: trustCommand,
+  chat: chatCommand,
 };
 
 /**
@@ -60,6 +65,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await RUNNERS[parsed.command](parsed, io);
       case 'rules':
         return await rulesCommand(parsed.argv, io);
+      case 'bench':
+        return await benchCommand(parsed.argv, io);
     }
   } catch (e) {
     if (e instanceof UsageError) {

@@ -6,6 +6,7 @@ import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
+import { askToTrustProject } from './_trust_prompt.ts';
 import { UsageError } from './usage_error.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
@@ -73,7 +74,8 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * whatever happens. Family notices (a tool disabled until configured, a server that failed to
  * start, settings keys that are ignored) and warnings about families go to stderr.
  *
- * Settings and permissions: see {@linkcode settingsOptions}. Prompts: with `--yes` every ask is
+ * Settings and permissions: see {@linkcode settingsOptions}. In a TTY, a project folder whose
+ * untrusted settings would be partly ignored is asked about once (see `toolshed trust`). Prompts: with `--yes` every ask is
  * allowed; in a TTY the user is asked on stderr; otherwise there is no `canUseTool`, so core
  * denies the call and names the rule that would allow it.
  *
@@ -92,15 +94,20 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * });
  * ```
  */
-export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>, options: WithSessionOptions = {}): Promise<T> {
   const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
-  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  const homeDir = settingsOptions(args, io).homeDir;
+  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig, homeDir } : { homeDir });
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
 
-  const prompter = !args.yes && io.isTTY ? createPrompter(io) : undefined;
+  const own = args.yes ? undefined : options.canUseTool?.(() => session);
+  // A command with its own prompts (chat) keeps the terminal to itself; the others ask here,
+  // for permissions (unless --yes) and, once, whether to trust the project's settings.
+  const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
-  const canUseTool = args.yes ? allowEverything : prompter ? askAtTerminal(prompter, io, () => session) : undefined;
+  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? askAtTerminal(prompter, io, () => session) : undefined);
   try {
+    if (prompter) await askToTrustProject(args.cwd, args.settingSources, settingsOptions(args, io).homeDir, prompter, io);
     session = await createCliSession({
       cwd: args.cwd,
       families,
@@ -131,6 +138,12 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
     }
     showNotices();
   }
+}
+
+/** Options of {@linkcode withSession}. */
+export interface WithSessionOptions {
+  /** The command's own prompt (chat's allow once / always / deny), instead of the y/N one; `--yes` still wins. */
+  canUseTool?: (getSession: () => Session | undefined) => CanUseTool | undefined;
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });

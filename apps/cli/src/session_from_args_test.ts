@@ -3,7 +3,7 @@ import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buildTool } from '@toolshed/core';
+import { buildTool, trustProject } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import { FAMILY_NAMES } from './families.ts';
 import { settingsOptions, withSession } from './session_from_args.ts';
@@ -219,6 +219,7 @@ describe('--setting-sources', () => {
 
   test('rules of --settings, of the flags and of the settings sources each name their own source', async () => {
     const { cwd, home, projectFile } = await projectAndHome({ permissions: { allow: ['Writer(project*)'] } }, {});
+    await trustProject(cwd, { homeDir: home });
     const extra = await settingsFile(path.dirname(cwd), { permissions: { allow: ['Writer(extra*)'] } }, 'extra.json');
     const input = (name: string) => `{"file_path":"${name}.txt","content":"x"}`;
     const flags = ['--settings', extra, '--allow', 'Writer(flag*)', '--cwd', cwd];

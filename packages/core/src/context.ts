@@ -16,6 +16,8 @@ export interface CatalogEntry {
   family: string;
   description: string;
   searchHint: string | undefined;
+  /** The tool's search group (`searchGroup`), when it names one. */
+  searchGroup?: string | undefined;
   isMcp: boolean;
   /** Not in the request until loaded. */
   deferred: boolean;
@@ -29,6 +31,12 @@ export interface CatalogEntry {
 export interface ToolCatalog {
   /** Every tool in the pool, deferred ones included, sorted by name. */
   list(): readonly CatalogEntry[];
+  /**
+   * Changes whenever what `list()` returns changes, except for `loaded` (tools added or removed,
+   * what is deferred, a lazy family's code imported); a search index kept beside the pool is
+   * rebuilt only when it changes. Absent: the caller compares `list()` itself.
+   */
+  readonly version?: number;
   /** One entry by name or alias. */
   get(name: string): CatalogEntry | undefined;
   /**

@@ -65,6 +65,7 @@ export type {
 } from './permissions/types.ts';
 export { HOOK_EVENTS } from './hooks/types.ts';
 export { mergeHooks } from './hooks/merge_hooks.ts';
+export { failClosedHooks } from './hooks/fail_closed_hooks.ts';
 export { hookOutputSchema, validateHookOutput } from './hooks/hook_output.ts';
 export type {
   CommandHook,
@@ -117,12 +118,22 @@ export { parseSettingSources, SETTING_SOURCES, settingsFileLocations } from './s
 export type { SettingsFileLocation, SettingSource } from './settings/setting_sources.ts';
 export { lintSettings } from './settings/lint_settings.ts';
 export type { LintSettingsOptions, SettingsLintReport } from './settings/lint_settings.ts';
+export { declineProjectTrust, isProjectTrusted, readTrustList, trustFilePath, trustProject } from './settings/project_trust.ts';
+export type { ProjectTrustOptions, TrustList } from './settings/project_trust.ts';
 export { FileStateCache, hashContent } from './results/file_state_cache.ts';
 export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
 export { MetricsRecorder } from './results/metrics.ts';
 export type { CallMetrics, MetricsRecorderOptions, SessionMetrics, ToolMetrics } from './results/metrics.ts';
 export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persistLargeResult } from './results/result_budget.ts';
 export type { ApplyTurnBudgetOptions, PersistLargeResultOptions, PersistLargeResultOutcome, TurnBudgetItem, TurnBudgetOutcome } from './results/result_budget.ts';
+export { deniedQuoteGuard, quotedDeniedFile } from './results/denied_quote_guard.ts';
+export { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
+export type { KeepResults, RemoveSessionResultsOptions } from './results/result_cleanup.ts';
+export { assertPrivateDir, prepareStateDir, STATE_DIR_UNSAFE, stateDirName } from './state_dir.ts';
+export type { PrepareStateDirOptions, StateDirPlace } from './state_dir.ts';
+export { ownResultsRead, sessionResultsDir } from './permissions/own_results.ts';
+export { askUserKey } from './ask_user.ts';
+export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {
@@ -138,3 +149,13 @@ export type {
   OpenAIResponsesFunctionCallOutput,
   OpenAIResponsesOutputItem,
 } from './provider_messages.ts';
+export { childSessionKey, narrowerMode, openChildSession } from './child_session.ts';
+export type { ChildSessionOpener, ChildSessionOptions } from './child_session.ts';
+export { BackgroundTasks, backgroundTasksKey, backgroundTasksOf, MAX_UNREAD_CHARS, UnreadBuffer } from './tasks/background_tasks.ts';
+export type { BackgroundTask, TaskStatus } from './tasks/background_tasks.ts';
+export { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog, taskLogName } from './tasks/task_log.ts';
+export type { TaskLog, TaskLogOptions } from './tasks/task_log.ts';
+export { taskOutputInput, taskOutputTool, unknownTaskMessage } from './tasks/task_output_tool.ts';
+export type { TaskOutputResult } from './tasks/task_output_tool.ts';
+export { taskStopInput, taskStopTool } from './tasks/task_stop_tool.ts';
+export type { TaskStopResult } from './tasks/task_stop_tool.ts';

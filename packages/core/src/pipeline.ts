@@ -11,6 +11,7 @@ import { formatInputError } from './input_errors.ts';
 import { runHooks } from './hooks/run_hooks.ts';
 import { decidePermission, denialMessage } from './permissions/decide_permission.ts';
 import { persistLargeResult } from './results/result_budget.ts';
+import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { describeError } from './describe_error.ts';
 
 /** What the pipeline needs from its session. */
@@ -35,6 +36,8 @@ export interface CallOutcome {
   persistedPath?: string;
   /** Applied by the orchestrator, in order, after the call's batch. */
   contextModifier?: ToolCallResult<unknown>['contextModifier'];
+  /** Messages the tool asks the loop to append after the results. */
+  newMessages?: unknown[];
 }
 
 /**
@@ -115,7 +118,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     // 7. Post: map, apply the result budget, PostToolUse hooks.
     let content = tool.mapResult(output.data, id);
     const maxChars = Math.min(tool.maxResultSizeChars, tool.maxResultSizeChars === Infinity ? Infinity : env.maxResultSizeChars);
-    const budget = await persistLargeResult(content, { toolUseId: id, stateDir: ctx.stateDir, maxChars });
+    const budget = await persistLargeResult(content, { toolUseId: id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) });
     content = budget.content;
     if (budget.persistError) env.emit({ type: 'notice', level: 'warn', message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.` });
     const isError = output.isError === true;
@@ -127,6 +130,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     const extra: Partial<CallOutcome> = {};
     if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
     if (output.contextModifier) extra.contextModifier = output.contextModifier;
+    if (output.newMessages?.length) extra.newMessages = output.newMessages;
     return finish(appendText(content, notes), isError, extra);
   }
 

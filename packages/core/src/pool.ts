@@ -51,6 +51,7 @@ export class ToolPool {
   #loaded = new Set<string>();
   #policy: DeferralPolicy | undefined;
   #version = 0;
+  #catalogVersion = 0;
 
   constructor(options: PoolOptions) {
     this.#options = options;
@@ -59,6 +60,11 @@ export class ToolPool {
   /** Changes whenever the set of tools or what is deferred changes; request caches key on it. */
   get version(): number {
     return this.#version;
+  }
+
+  /** Changes whenever the tools, what is deferred or a tool's code changes, but not when a deferred tool is loaded (see `ToolCatalog.version`). */
+  get catalogVersion(): number {
+    return this.#catalogVersion;
   }
 
   /** Installs a deferral policy; takes effect at the next {@linkcode assemble}. */
@@ -96,6 +102,8 @@ export class ToolPool {
     const byName = new Map<string, PoolEntry>();
     for (const entry of builtIn.filter((e) => flagged(e) && this.#keeps(e))) {
       const clash = byName.get(entry.name);
+      // Two families may list the same shared tool (core's TaskOutput): one entry, no warning.
+      if (clash && clash.tool !== undefined && clash.tool === entry.tool) continue;
       if (clash) {
         notice('warn', `Tool "${entry.name}" of family "${entry.family.name}" is ignored: family "${clash.family.name}" already has a tool of that name`);
         continue;
@@ -118,6 +126,7 @@ export class ToolPool {
     }
     await this.#applyDeferral();
     this.#version++;
+    this.#catalogVersion++;
   }
 
   /** Stage 2: enabled, and not removed by a blanket deny rule (`deny: ['WebFetch']`). */
@@ -257,6 +266,7 @@ export class ToolPool {
       return;
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
+    this.#catalogVersion++;
     for (const entry of this.#entries) {
       if (entry.family !== family || entry.tool) continue;
       entry.tool = byName.get(entry.name);
@@ -288,6 +298,7 @@ export class ToolPool {
       family: entry.family.name,
       description,
       searchHint: entry.tool?.searchHint ?? entry.manifest?.searchHint,
+      searchGroup: entry.tool?.searchGroup,
       isMcp: entry.tool?.isMcp ?? entry.manifest?.isMcp ?? false,
       deferred: this.#deferred.has(entry.name),
       loaded: this.#loaded.has(entry.name),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
 import type { ToolContext, ToolCatalog } from './context.ts';
@@ -16,6 +16,7 @@ import { createServices } from './services.ts';
 import { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
 import { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 import { mergeHooks } from './hooks/merge_hooks.ts';
+import { failClosedHooks } from './hooks/fail_closed_hooks.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
 import { findBlanketDenyRule } from './permissions/rule_matching.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
@@ -26,6 +27,20 @@ import { formatInputError } from './input_errors.ts';
 import { describeError } from './describe_error.ts';
 import { DEFAULT_MAX_RESULT_SIZE_CHARS } from './tool.ts';
 import { deferredNoticeText } from './deferred_notice.ts';
+import { prepareStateDir } from './state_dir.ts';
+import { sessionResultsDir } from './permissions/own_results.ts';
+import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
+import { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
+import { childSessionKey, INHERITED_FROM_PARENT, narrowerMode, type ChildSessionOptions } from './child_session.ts';
+import { parseRule } from './permissions/rule_parser.ts';
+import type { PermissionContext } from './permissions/types.ts';
+import type { HooksConfig } from './hooks/types.ts';
+
+/** What a parent hands a child session (see `child_session.ts`); not part of the public options. */
+interface Inherited {
+  permissions: PermissionContext;
+  hooks: HooksConfig | undefined;
+}
 
 /**
  * Creates a session: assembles the pool from the families, and returns the object an agent
@@ -57,13 +72,19 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   }
   const cwd = path.resolve(options.cwd);
   const id = options.sessionId ?? randomUUID();
-  const stateDir = path.resolve(options.stateDir ?? path.join(tmpdir(), 'toolshed', id));
+  const keepResults = checkKeepResults(options.keepResults ?? false);
+  // The default place is per user and private (state_dir.ts); a stateDir given is the caller's.
+  const place = options.stateDir === undefined ? await prepareStateDir({ sessionId: id, homeDir: options.homeDir }) : undefined;
+  const stateDir = place?.dir ?? path.resolve(options.stateDir!);
+  // What this session saved, for close(): a stateDir the caller chose keeps everything else.
+  const persisted = new Set<string>();
   const settings = await loadSettings({
     cwd,
     sources: options.settingsSources,
     files: options.settingsFiles,
     homeDir: options.homeDir,
     caseInsensitivePaths: options.caseInsensitivePaths,
+    trustedProject: options.trustedProject,
   });
   assertSettingsValid(settings);
   const fromOptions = createPermissionContext(options.permissions, cwd, options.permissionsSource ?? 'options', {
@@ -74,7 +95,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   if (errors.length) {
     throw new ToolshedError(errors[0]!.code, errors.map((e) => e.message).join('\n'), { cause: errors });
   }
-  const permissions = mergePermissionContexts(settings.permissions, {
+  const inherited = (options as SessionOptions & { [INHERITED_FROM_PARENT]?: Inherited })[INHERITED_FROM_PARENT];
+  const permissions = inherited ? inherited.permissions : mergePermissionContexts(settings.permissions, {
     mode: options.permissions?.mode === undefined ? undefined : fromOptions.context.mode,
     rules: fromOptions.context.rules,
     workingDirectories: fromOptions.context.workingDirectories,
@@ -85,8 +107,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       `The permission mode is bypassPermissions, but ${settings.bypassDisabledBy.map((f) => `"${f}"`).join(' and ')} set permissions.disableBypassPermissionsMode to "disable": choose another mode, or remove that key`,
     );
   }
-  const hooks = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
+  const merged = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
+  const hooks = inherited ? inherited.hooks : settings.failClosedHooks?.value === true ? failClosedHooks(merged) : merged;
   const services = createServices(options.services);
+  services.set(childSessionKey, { open: (child) => openChild(child) });
   const fileState = new FileStateCache();
   const metrics = new MetricsRecorder();
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -105,6 +129,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   const catalog: ToolCatalog = {
     list: () => pool.list(),
+    get version() {
+      return pool.catalogVersion;
+    },
     get: (name) => pool.find(name),
     load: (names) => pool.load(names),
   };
@@ -168,6 +195,11 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const signals = [options.signal, runOptions?.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
     const env = pipelineEnv(emit);
+    const record = onOutcome;
+    onOutcome = (outcome) => {
+      if (outcome.persistedPath) persisted.add(outcome.persistedPath);
+      record(outcome);
+    };
     turnEmitters.add(emit);
     return executeTurn(blocks, {
       concurrency: options.concurrency ?? 10,
@@ -213,10 +245,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     async run(blocks, runOptions) {
       const outcomes: CallOutcome[] = [];
       await runTurn(checkBlocks(blocks), runOptions, () => {}, (outcome) => outcomes.push(outcome));
+      const refuseToSave = deniedQuoteGuard(baseContext);
       const budgeted = await applyTurnBudget(
-        outcomes.map((o) => ({ content: o.result.content, toolUseId: o.result.tool_use_id, maxChars: maxCharsOf(o) })),
+        outcomes.map((o) => ({ content: o.result.content, toolUseId: o.result.tool_use_id, maxChars: maxCharsOf(o), refuseToSave })),
         { stateDir, budgetChars: options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS },
       );
+      for (const b of budgeted) if (b.persistedPath) persisted.add(b.persistedPath);
       return outcomes.map((o, i) => ({ ...o.result, content: budgeted[i]!.content }));
     },
 
@@ -236,18 +270,23 @@ export async function createSession(options: SessionOptions): Promise<Session> {
           let persistedPath = outcome.persistedPath;
           const size = textSize(result.content);
           if (total + size > turnBudget) {
-            const [budgeted] = await applyTurnBudget([{ content: result.content, toolUseId: result.tool_use_id, maxChars: maxCharsOf(outcome) }], {
+            const item = { content: result.content, toolUseId: result.tool_use_id, maxChars: maxCharsOf(outcome), refuseToSave: deniedQuoteGuard(baseContext) };
+            const [budgeted] = await applyTurnBudget([item], {
               stateDir,
               budgetChars: Math.max(0, turnBudget - total),
             });
             if (budgeted!.persistedPath) {
               result = { ...result, content: budgeted!.content };
               persistedPath = budgeted!.persistedPath;
+              persisted.add(persistedPath);
+            } else if (budgeted!.notSavedReason) {
+              result = { ...result, content: budgeted!.content };
             }
           }
           total += textSize(result.content);
           const event: SessionEvent = { type: 'result', toolUseId: result.tool_use_id, toolName: outcome.toolName, result, durationMs: outcome.durationMs };
           if (persistedPath) event.persistedPath = persistedPath;
+          if (outcome.newMessages) event.newMessages = outcome.newMessages;
           queue.push(event);
         });
       });
@@ -286,10 +325,61 @@ export async function createSession(options: SessionOptions): Promise<Session> {
             notice('warn', `A cleanup step failed on close: ${describeError(e)}`);
           }
         }
+        // Last, once families have stopped what writes there (background tasks' logs).
+        try {
+          if (keepResults === false) await removeSessionResults({ stateDir, ownsStateDir: place !== undefined, files: persisted });
+          else if (keepResults !== true) {
+            const dirs = place
+              ? (await readdir(place.root).catch(() => [] as string[])).map((name) => sessionResultsDir(path.join(place.root, name)))
+              : [sessionResultsDir(stateDir)];
+            await sweepOldResults(dirs, keepResults.maxAgeMs, { removeEmptyParents: place !== undefined });
+          }
+        } catch (e) {
+          notice('warn', `Removing the session's saved results from "${stateDir}" failed on close: ${describeError(e)}`);
+        }
       })();
       return closing;
     },
   };
+
+  /**
+   * A child session: same cwd, families, hooks and canUseTool; the parent's permission context
+   * (its rules wherever they came from, its working directories) plus blanket deny rules for
+   * the tools it may not have, and a mode never more permissive than the parent's.
+   */
+  async function openChild(child: ChildSessionOptions = {}): Promise<Session> {
+    if (closed) throw new ToolshedError('session_closed', 'The session is closed; no child session can be opened from it');
+    const source = child.source ?? 'child session';
+    const toolName = (rule: string) => rule.replace(/\(.*$/s, '').trim();
+    const keep = child.tools && !child.tools.includes('*') ? new Set(child.tools.map(toolName)) : undefined;
+    const removed = new Set<string>(child.disallowedTools ?? []);
+    if (keep) {
+      for (const entry of pool.list()) {
+        if (keep.has(entry.name) || entry.tool?.aliases.some((a) => keep.has(a))) continue;
+        removed.add(entry.name);
+      }
+    }
+    const current = baseContext.permissions;
+    const childPermissions: PermissionContext = {
+      ...current,
+      mode: narrowerMode(current.mode, child.mode),
+      rules: { ...current.rules, deny: [...current.rules.deny, ...[...removed].map((name) => parseRule(name, 'deny', source))] },
+    };
+    const childId = child.sessionId ?? randomUUID();
+    const signals = [options.signal, child.signal].filter((s): s is AbortSignal => s !== undefined);
+    const { permissions: _permissions, signal: _signal, hooks: _hooks, ...rest } = options;
+    const childOptions: SessionOptions & { [INHERITED_FROM_PARENT]: Inherited } = {
+      ...rest,
+      cwd: baseContext.cwd,
+      sessionId: childId,
+      stateDir: child.stateDir ?? path.join(stateDir, 'children', childId),
+      settingsSources: [],
+      settingsFiles: [],
+      [INHERITED_FROM_PARENT]: { permissions: childPermissions, hooks },
+    };
+    if (signals.length) childOptions.signal = AbortSignal.any(signals);
+    return createSession(childOptions);
+  }
 
   function toolsFor(format: ProviderFormat, toolsOptions: ProviderToolsOptions = {}): unknown[] {
     if (pool.version !== cachedVersion) {

@@ -65,7 +65,7 @@ async function put(path: string, content: unknown): Promise<void> {
 }
 
 function session(options: Partial<SessionOptions> = {}) {
-  return createSession({ cwd: proj, homeDir: home, tools, caseInsensitivePaths: false, ...options });
+  return createSession({ cwd: proj, homeDir: home, tools, caseInsensitivePaths: false, trustedProject: true, ...options });
 }
 
 const text = (r: ToolResultBlock | undefined) => contentToText(r!.content);
@@ -282,7 +282,7 @@ describe('an existing Claude Code project', () => {
     await mkdir(join(toolshedDir, 'src'), { recursive: true });
     await writeFile(join(toolshedDir, '.env'), 'K=V');
     await put(join(toolshedDir, '.toolshed', 'settings.json'), claudeSettings);
-    const viaToolshed = await createSession({ cwd: toolshedDir, homeDir: home, tools, settingsSources: ['project'], caseInsensitivePaths: false });
+    const viaToolshed = await createSession({ cwd: toolshedDir, homeDir: home, tools, settingsSources: ['project'], caseInsensitivePaths: false, trustedProject: true });
 
     const expected = ['allow', 'deny', 'ask', 'ask', 'deny', 'allow', 'allow', 'ask', 'allow', 'deny', 'ask', 'ask'];
     const claudeDecisions = await Promise.all(calls.map(([name, input]) => viaClaude.explain(name, input)));

@@ -27,8 +27,25 @@ export interface SessionOptions {
   hooks?: HooksConfig;
   /** Answers `ask`; without it, ask is denied with the rule that would allow the call. */
   canUseTool?: CanUseTool;
-  /** Where persisted results go. @default `<os tmpdir>/toolshed/<session id>` */
+  /**
+   * Where persisted results (`<stateDir>/tool-results/`) and other session state go. The default
+   * is the session's own folder in a per-user private place, mode 0700:
+   * `$XDG_STATE_HOME/toolshed/<session id>`, else `~/.toolshed/state/<session id>` (`~` being
+   * `homeDir`), else `<os tmpdir>/toolshed-<uid>/<session id>`; a symlink or another user's folder
+   * at the root's place makes `createSession` throw `state_dir_unsafe`. Whatever the folder, a
+   * Read, Grep or Glob of the session's own results needs no rule and never asks.
+   * @default the per-user place above
+   */
   stateDir?: string;
+  /**
+   * What `close()` does with the results the session saved: `false` removes them (the whole
+   * default state folder; with a `stateDir` given, only the files this session saved), `true`
+   * keeps them, `{ maxAgeMs }` keeps them and removes saved results older than that (of every
+   * session in the default place, or in `<stateDir>/tool-results`), as opencode keeps its
+   * truncation files for 7 days (`{ maxAgeMs: 7 * 24 * 3_600_000 }`).
+   * @default false
+   */
+  keepResults?: boolean | { readonly maxAgeMs: number };
   /** Caps every tool's `maxResultSizeChars` (a tool with `Infinity` is never persisted). @default 50000 */
   maxResultSizeChars?: number;
   /**
@@ -61,6 +78,14 @@ export interface SessionOptions {
    * @default []
    */
   settingsSources?: readonly SettingSource[];
+  /**
+   * Whether the settings files inside the project (`.toolshed/`, `.claude/`) apply whole: allow
+   * rules, permissive modes, additional directories and hooks included. Until the folder is
+   * trusted they may only tighten (deny and ask rules, `disableBypassPermissionsMode`), and a
+   * notice names what was ignored. User settings and `settingsFiles` are always trusted.
+   * @default whether the user trusted the folder with `toolshed trust DIR` (`isProjectTrusted`)
+   */
+  trustedProject?: boolean;
   /** Further settings files (the CLI's `--settings FILE`), read after the sources. @default [] */
   settingsFiles?: readonly string[];
   /** What `~` stands for in settings paths, rules and resources. @default os.homedir() */
@@ -90,6 +115,8 @@ export type SessionEvent =
     durationMs: number;
     /** Set when the output was persisted by the result budget. */
     persistedPath?: string;
+    /** Messages the tool asks the loop to append after this turn's results (its `newMessages`). */
+    newMessages?: unknown[];
   };
 
 /** Options of one `run` or `stream`. */
@@ -130,6 +157,9 @@ export interface Session {
   metrics(): SessionMetrics;
   /** Notices from families (a server that failed to start, …) since the session started. */
   notices(): readonly { level: 'info' | 'warn' | 'error'; message: string }[];
-  /** Runs every family's cleanup (kills background tasks, closes servers). Idempotent. */
+  /**
+   * Runs every family's cleanup (kills background tasks, closes servers), then removes the
+   * results the session saved unless `keepResults` keeps them. Idempotent.
+   */
   close(): Promise<void>;
 }

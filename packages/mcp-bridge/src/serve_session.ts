@@ -6,12 +6,33 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { checkHttpRequest, generateToken, LOOPBACK_HOSTS } from './_http_guard.ts';
 import type { McpPermissionAsker, McpPermissionPrompt } from './mcp_permission_prompt.ts';
+
+/**
+ * Makes the Toolshed session of one MCP client session: over HTTP each client gets its own
+ * (cwd, file-state cache, tasks, metrics), closed when its MCP session ends.
+ */
+export type ServeSessionFactory = (client: { mcpSessionId: string | undefined }) => Promise<Session>;
+
+/**
+ * Who answers a permission ask of a call that came in over MCP: `deny` — nobody, the call is
+ * denied with the rule that would allow it; `elicit` — the client's user decides (an
+ * elicitation request to the client that made the call); a function — the serving user
+ * decides (the CLI's `--approve tty` asks at its terminal).
+ */
+export type ServeApprove = 'deny' | 'elicit' | McpPermissionAsker;
 
 /** Options shared by both transports of {@linkcode serveSession}. */
 export interface ServeSessionCommonOptions {
-  /** Routes permission asks to the calling client as elicitation requests; see `createMcpPermissionPrompt`. */
+  /** Routes permission asks of each call to {@linkcode ServeSessionCommonOptions.approve}; see `createMcpPermissionPrompt`. */
   permissionPrompt?: McpPermissionPrompt;
+  /**
+   * Who may approve an ask (with `permissionPrompt`). A client must not approve its own calls
+   * unless the serving user chose so: `elicit` means "the client's user decides".
+   * @default 'deny'
+   */
+  approve?: ServeApprove;
   /** Which tools to serve. @default every tool of the session */
   filter?: (entry: CatalogEntry) => boolean;
   /** The server's name in the MCP handshake. @default 'toolshed' */
@@ -36,6 +57,20 @@ export interface ServeSessionHttpOptions extends ServeSessionCommonOptions {
     port: number;
     /** @default '127.0.0.1' */
     host?: string;
+    /**
+     * The bearer token every request must carry (`Authorization: Bearer <token>`); at least 16
+     * characters. When neither this nor `noAuth` is given, one is generated
+     * ({@linkcode ServedSession.token}).
+     */
+    token?: string;
+    /**
+     * Serve without a token, for clients that cannot send a header. Loopback hosts only; Host and
+     * Origin are still checked.
+     * @default false
+     */
+    noAuth?: boolean;
+    /** Browser origins allowed besides the loopback ones (`http://localhost:6274` is loopback already). @default [] */
+    allowedOrigins?: string[];
     /** @default '/mcp' */
     path?: string;
     /**
@@ -58,6 +93,8 @@ export type ServeSessionOptions = ServeSessionStdioOptions | ServeSessionHttpOpt
 export interface ServedSession {
   /** The endpoint, for HTTP: `http://127.0.0.1:PORT/mcp`. */
   readonly url: string | undefined;
+  /** The bearer token HTTP clients must send; undefined over stdio and with `noAuth`. */
+  readonly token: string | undefined;
   /** Resolves when the server stops: stdin ended (stdio) or {@linkcode ServedSession.close} was called. */
   readonly closed: Promise<void>;
   /**
@@ -74,42 +111,84 @@ export interface ServedSession {
  * Serves a session's tools to MCP clients, over stdio or Streamable HTTP. Tools are listed with
  * their JSON Schema and annotations from their flags (`readOnlyHint`, `destructiveHint`), and
  * every call runs through the session's pipeline — parsing, hooks, permissions, result budget —
- * as a model's call would. A permission ask becomes an elicitation request to the client when
- * the session was made with a {@linkcode McpPermissionPrompt}'s `canUseTool` and the client
- * supports elicitation; otherwise the call is denied with the rule that would allow it.
- * Progress events become progress notifications, and a client's cancellation aborts the call.
+ * as a model's call would. Progress events become progress notifications, and a client's
+ * cancellation aborts the call.
  *
- * Over HTTP each client gets its own MCP session; one that sends no request for
- * `http.idleTimeoutMs` (10 minutes by default) is closed, as the SDK client does not end its
- * session when it goes away.
+ * Who approves a permission ask is the serving user's choice (`approve`, with the session made
+ * with a {@linkcode McpPermissionPrompt}'s `canUseTool`): by default nobody, and the call is
+ * denied with the rule that would allow it; `elicit` sends the ask to the calling client as an
+ * elicitation request (the client's user decides); a function decides itself.
  *
- * @param session The session to serve.
- * @param options `{ transport: 'stdio' }` or `{ http: { port, host, idleTimeoutMs } }`, and the permission prompt.
+ * Over HTTP: the server binds 127.0.0.1 unless told otherwise; every request must carry the
+ * bearer token (`http.token`, or the generated {@linkcode ServedSession.token}) unless
+ * `http.noAuth` (loopback only); a `Host` that is not the loopback address and a browser
+ * `Origin` that is not a loopback one are refused with 403, a missing or wrong token with 401.
+ * Each client gets its own MCP session and — when `session` is a factory — its own Toolshed
+ * session (cwd, file-state cache, tasks, metrics), closed when the MCP session ends (DELETE,
+ * `http.idleTimeoutMs` of silence, or {@linkcode ServedSession.close}). A single `Session`
+ * given instead is shared by every client and closed by its owner.
+ *
+ * @param session The session to serve, or a factory making one per client session.
+ * @param options `{ transport: 'stdio' }` or `{ http: { port, host, token, noAuth, idleTimeoutMs } }`, the permission prompt and `approve`.
  * @returns The running server.
- * @throws {TypeError} When the options name neither transport, or `http.idleTimeoutMs` is not a positive number.
+ * @throws {TypeError} When the options name neither transport, `http.idleTimeoutMs` is not a
+ *   positive number, the token is shorter than 16 characters, or `noAuth` is asked for on a
+ *   host that is not a loopback address.
  * @throws {Error} When the HTTP port cannot be listened on (the message names host and port).
  *
  * @example
  * ```ts
  * const prompt = createMcpPermissionPrompt();
- * const session = await createSession({ cwd: process.cwd(), families: [fileTools()], canUseTool: prompt.canUseTool });
- * const served = await serveSession(session, { http: { port: 8931 }, permissionPrompt: prompt });
- * console.log(`MCP endpoint: ${served.url}`);
+ * const served = await serveSession(
+ *   () => createSession({ cwd: process.cwd(), families: [fileTools()], canUseTool: prompt.canUseTool }),
+ *   { http: { port: 8931 }, permissionPrompt: prompt, approve: 'deny' },
+ * );
+ * console.log(`MCP endpoint: ${served.url}, token: ${served.token}`);
  * ```
  */
-export async function serveSession(session: Session, options: ServeSessionOptions): Promise<ServedSession> {
-  if ('http' in options && options.http) return await serveHttp(session, options);
-  if ((options as ServeSessionStdioOptions).transport === 'stdio') return await serveStdio(session, options as ServeSessionStdioOptions);
+export async function serveSession(session: Session | ServeSessionFactory, options: ServeSessionOptions): Promise<ServedSession> {
+  if ('http' in options && options.http) return await serveHttp(sessionSource(session), options);
+  if ((options as ServeSessionStdioOptions).transport === 'stdio') return await serveStdio(sessionSource(session), options as ServeSessionStdioOptions);
   throw new TypeError(`serveSession needs { transport: 'stdio' } or { http: { port } }, got ${JSON.stringify(options)}`);
 }
 
-async function serveStdio(session: Session, options: ServeSessionStdioOptions): Promise<ServedSession> {
-  const server = createMcpServer(session, options);
+/** Where the sessions come from: one given (shared, its owner closes it) or a factory (one per client, closed here). */
+interface SessionSource {
+  /** A lazily made session for one client, and how to let it go. */
+  open(mcpSessionId: () => string | undefined): { get: () => Promise<Session>; release: () => Promise<void> };
+}
+
+function sessionSource(session: Session | ServeSessionFactory): SessionSource {
+  if (typeof session !== 'function') return { open: () => ({ get: () => Promise.resolve(session), release: () => Promise.resolve() }) };
+  return {
+    open(mcpSessionId) {
+      let made: Promise<Session> | undefined;
+      let released = false;
+      return {
+        get: () => {
+          if (released) return Promise.reject(new Error('This MCP session has ended; initialize a new one.'));
+          made ??= session({ mcpSessionId: mcpSessionId() });
+          return made;
+        },
+        release: async () => {
+          released = true;
+          const pending = made;
+          made = undefined;
+          if (pending) await pending.then((s) => s.close(), () => {});
+        },
+      };
+    },
+  };
+}
+
+async function serveStdio(source: SessionSource, options: ServeSessionStdioOptions): Promise<ServedSession> {
+  const client = source.open(() => undefined);
+  const server = createMcpServer(client.get, options);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  server.onclose = () => resolveClosed();
+  server.onclose = () => void client.release().finally(resolveClosed);
   // The client going away ends stdin; the SDK's transport does not notice that by itself.
   stdin.once('end', () => void server.close());
   await server.connect(transport);
@@ -117,6 +196,7 @@ async function serveStdio(session: Session, options: ServeSessionStdioOptions): 
   void closed.then(() => (open = false));
   return {
     url: undefined,
+    token: undefined,
     closed,
     sessionCount: () => (open ? 1 : 0),
     async close() {
@@ -130,6 +210,8 @@ async function serveStdio(session: Session, options: ServeSessionStdioOptions): 
 interface HttpClientSession {
   transport: StreamableHTTPServerTransport;
   server: Server;
+  /** Closes the client's Toolshed session (when it has one of its own). */
+  release: () => Promise<void>;
   /** When its last request ended (or began, while none is in progress). */
   lastSeen: number;
   /** Requests of this session still being answered (an open SSE stream counts). */
@@ -138,8 +220,19 @@ interface HttpClientSession {
 
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
-async function serveHttp(session: Session, options: ServeSessionHttpOptions): Promise<ServedSession> {
+async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions): Promise<ServedSession> {
   const host = options.http.host ?? '127.0.0.1';
+  if (options.http.noAuth === true && options.http.token !== undefined) {
+    throw new TypeError('serveSession: http.noAuth and http.token exclude each other; give a token, or noAuth for clients that cannot send one');
+  }
+  if (options.http.noAuth === true && !LOOPBACK_HOSTS.has(host)) {
+    throw new TypeError(`serveSession: http.noAuth serves on loopback addresses only (127.0.0.1, localhost, ::1), got host ${JSON.stringify(host)}; give a token to serve on another address`);
+  }
+  if (options.http.token !== undefined && (typeof options.http.token !== 'string' || options.http.token.trim().length < 16)) {
+    throw new TypeError('serveSession: http.token must be a string of at least 16 characters (a random one is generated when none is given)');
+  }
+  const token = options.http.noAuth === true ? undefined : (options.http.token?.trim() ?? generateToken());
+  const allowedOrigins = options.http.allowedOrigins ?? [];
   const endpoint = options.http.path ?? '/mcp';
   const idleTimeoutMs = options.http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (typeof idleTimeoutMs !== 'number' || Number.isNaN(idleTimeoutMs) || idleTimeoutMs <= 0) {
@@ -154,7 +247,7 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
 
   const endSession = (id: string, entry: HttpClientSession) => {
     if (sessions.get(id) === entry) sessions.delete(id);
-    return entry.server.close().catch(() => {});
+    return entry.server.close().catch(() => {}).then(entry.release);
   };
 
   const track = (entry: HttpClientSession, res: ServerResponse) => {
@@ -167,7 +260,9 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`);
+    const refused = checkHttpRequest(req, { host, port, token, allowedOrigins });
+    if (refused) return jsonError(res, refused.status, -32000, refused.message, refused.headers);
+    const url = new URL(req.url ?? '/', `http://${host.includes(':') ? `[${host}]` : host}`);
     if (url.pathname !== endpoint) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${endpoint}`);
     const sessionId = req.headers['mcp-session-id'];
     const entry = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -180,11 +275,13 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
       return jsonError(res, 404, -32001, `Session not found: MCP session "${sessionId}" has ended (it was idle, was deleted, or the server restarted); send initialize again without an Mcp-Session-Id header`);
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)');
-    const server = createMcpServer(session, options);
-    const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    let created: StreamableHTTPServerTransport | undefined;
+    const client = source.open(() => created?.sessionId);
+    const server = createMcpServer(client.get, options);
+    created = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const fresh: HttpClientSession = { transport: created, server, lastSeen: Date.now(), inFlight: 0 };
+        const fresh: HttpClientSession = { transport: created!, server, release: client.release, lastSeen: Date.now(), inFlight: 0 };
         sessions.set(id, fresh);
         starting.delete(server);
         track(fresh, res);
@@ -192,22 +289,26 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
       // On a loopback address, a web page must not reach the tools through DNS rebinding.
       ...(LOOPBACK.has(host) ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(port) } : {}),
     });
-    created.onclose = () => {
+    const transport = created;
+    transport.onclose = () => {
       starting.delete(server);
-      const id = created.sessionId;
+      const id = transport.sessionId;
       const known = id === undefined ? undefined : sessions.get(id);
-      if (id !== undefined && known?.transport === created) sessions.delete(id);
+      if (id !== undefined && known?.transport === transport) sessions.delete(id);
+      // A DELETE from the client, the idle sweep or close(): its Toolshed session ends with it.
+      void client.release();
     };
     starting.add(server);
-    await server.connect(created);
+    await server.connect(transport);
     try {
-      await created.handleRequest(req, res);
+      await transport.handleRequest(req, res);
     } finally {
       // A first request that was refused (not an initialize, a bad Host, bad JSON) made no
       // session: its server must not stay behind.
-      if (created.sessionId === undefined || !sessions.has(created.sessionId)) {
+      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
         starting.delete(server);
         await server.close().catch(() => {});
+        await client.release();
       }
     }
   };
@@ -243,6 +344,7 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`,
+    token,
     closed,
     sessionCount: () => sessions.size + starting.size,
     close() {
@@ -261,32 +363,35 @@ async function serveHttp(session: Session, options: ServeSessionHttpOptions): Pr
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const LOOPBACK = LOOPBACK_HOSTS;
 
 function loopbackHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** The MCP server for one client: tools/list from the catalog, tools/call through the session. */
-function createMcpServer(session: Session, options: ServeSessionCommonOptions): Server {
+function createMcpServer(getSession: () => Promise<Session>, options: ServeSessionCommonOptions): Server {
   const server = new Server({ name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
   // The pool can change under a call (ToolSearch loads a tool, an MCP server of the session
   // changes its list): after each call the names are compared with what this client was sent.
   let listed: string | undefined;
-  const signature = () => JSON.stringify(listTools(session, options.filter).map((t) => t.name));
+  const signature = (session: Session) => JSON.stringify(listTools(session, options.filter).map((t) => t.name));
+  const approve = options.approve ?? 'deny';
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const session = await getSession();
     const tools = listTools(session, options.filter);
     listed = JSON.stringify(tools.map((t) => t.name));
     return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const session = await getSession();
     const { name, arguments: args } = request.params;
     if (options.filter) {
       const entry = session.catalog().find((e) => e.name === name);
@@ -296,6 +401,13 @@ function createMcpServer(session: Session, options: ServeSessionCommonOptions): 
     const asker: McpPermissionAsker = async (toolName, input, askOptions) => {
       const rules = askOptions.suggestions.length ? askOptions.suggestions.map((s) => `"${s}"`).join(' or ') : `"${toolName}"`;
       const howToAllow = `To allow such calls, add ${rules} to permissions.allow of the served session (toolshed mcp serve --allow RULE).`;
+      if (typeof approve === 'function') return approve(toolName, input, askOptions);
+      if (approve !== 'elicit') {
+        return {
+          behavior: 'deny',
+          message: `it needs approval (${askOptions.reason}), and this server lets no one approve calls (approve: deny, the default; an MCP client may not approve its own calls). ${howToAllow} Or start the server with --approve elicit to let the client's user decide, or --approve tty to decide at the server's terminal.`,
+        };
+      }
       if (!server.getClientCapabilities()?.elicitation) {
         return { behavior: 'deny', message: `it needs approval (${askOptions.reason}) and the MCP client cannot be asked (it does not support elicitation). ${howToAllow}` };
       }
@@ -340,7 +452,7 @@ function createMcpServer(session: Session, options: ServeSessionCommonOptions): 
     } finally {
       unregister?.();
     }
-    if (listed !== undefined && signature() !== listed) {
+    if (listed !== undefined && signature(session) !== listed) {
       listed = undefined; // one notification until the client lists again
       await server.sendToolListChanged().catch(() => {});
     }

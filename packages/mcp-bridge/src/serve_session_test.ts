@@ -47,7 +47,7 @@ beforeAll(async () => {
   bareClient = new Client({ name: 'bare', version: '1' });
   const prompt = createMcpPermissionPrompt();
   session = await createSession({ cwd: httpDir, tools: sessionTools(), canUseTool: prompt.canUseTool });
-  served = await serveSession(session, { http: { port: 0 }, permissionPrompt: prompt });
+  served = await serveSession(session, { http: { port: 0, noAuth: true }, permissionPrompt: prompt, approve: 'elicit' });
   httpClient = elicitingClient();
   await Promise.all([
     stdioClient.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, dir], cwd: PACKAGE_DIR, stderr: 'ignore' })),
@@ -133,7 +133,7 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
     expect(await readFile(path.join(httpDir, 'h.txt'), 'utf8')).toBe('http');
   });
 
-  test('several clients share the one session, and progress arrives over HTTP', async () => {
+  test('several clients share one session given as an object (not a factory), and progress arrives over HTTP', async () => {
     const second = new Client({ name: 'second', version: '1' });
     await second.connect(new StreamableHTTPClientTransport(new URL(served.url!)));
     try {
@@ -183,7 +183,7 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
       permissions: { allow: ['mcp__fault'] },
       families: [mcpServers({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } })],
     });
-    const chainedServer = await serveSession(chained, { http: { port: 0 } });
+    const chainedServer = await serveSession(chained, { http: { port: 0, noAuth: true } });
     const client = new Client({ name: 'chain', version: '1' });
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changed++);
@@ -237,7 +237,7 @@ const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 
 describe('serveSession over Streamable HTTP: idle client sessions', () => {
   test('a client that goes away without DELETE has its session closed after idleTimeoutMs, and its id then gets 404 Session not found', async () => {
-    const idle = await serveSession(session, { http: { port: 0, idleTimeoutMs: 150 } });
+    const idle = await serveSession(session, { http: { port: 0, idleTimeoutMs: 150, noAuth: true } });
     const client = new Client({ name: 'leaver', version: '1' });
     try {
       const transport = new StreamableHTTPClientTransport(new URL(idle.url!));
@@ -265,7 +265,7 @@ describe('serveSession over Streamable HTTP: idle client sessions', () => {
   });
 
   test('a session whose call outlasts the idle timeout is kept until the call ends, and an idle raw session is closed', async () => {
-    const idle = await serveSession(session, { http: { port: 0, idleTimeoutMs: 100 } });
+    const idle = await serveSession(session, { http: { port: 0, idleTimeoutMs: 100, noAuth: true } });
     const busy = new Client({ name: 'busy', version: '1' });
     try {
       // A raw session (no notification stream held open) that sends one request and goes quiet.
@@ -291,7 +291,7 @@ describe('serveSession over Streamable HTTP: idle client sessions', () => {
   });
 
   test('close() ends every client session, and a refused first request leaves no session behind', async () => {
-    const served2 = await serveSession(session, { http: { port: 0 } });
+    const served2 = await serveSession(session, { http: { port: 0, noAuth: true } });
     const a = new Client({ name: 'a', version: '1' });
     const b = new Client({ name: 'b', version: '1' });
     let closedA = false;

@@ -130,6 +130,31 @@ export function terms(text: string): string[] {
 }
 
 /**
+ * The word pairs of a text, in order: adjacent content words (stopwords and one-letter words
+ * left out, stemmed) joined by a space, so "open a pull request" gives "open pull" and "pull
+ * request". A phrase two tools share is stronger evidence than its two words apart.
+ */
+export function phrases(text: string): string[] {
+  const words: string[] = [];
+  for (const word of scan(text, undefined)) if (word.length >= 2 && !STOPWORDS.has(word)) words.push(stem(word));
+  const out: string[] = [];
+  for (let i = 1; i < words.length; i++) out.push(`${words[i - 1]} ${words[i]}`);
+  return out;
+}
+
+/**
+ * How many requests a query holds: its sentences (ended by `.`, `?` or `!` before a further
+ * word) plus the words that open another request inside one ("also", "additionally",
+ * "furthermore", "moreover"). A list of distinct needs reads "… ? Also, …"; one task in several
+ * steps is usually one sentence with commas and "then".
+ */
+export function requestCount(text: string): number {
+  const sentences = text.split(/[.?!]+\s+(?=\S)/).filter((s) => /[\p{L}\p{N}]/u.test(s)).length;
+  const openers = (text.match(/\b(also|additionally|furthermore|moreover|besides)\b/gi) ?? []).length;
+  return Math.max(1, sentences) + openers;
+}
+
+/**
  * Takes a tool name apart: `mcp__server__tool` names are MCP tools whose words are the
  * server's and the tool's; other names split on `_`, `-`, `.` and camelCase.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { nameParts, schemaText, splitWords, stem, terms } from './_analyze.ts';
+import { nameParts, schemaText, splitWords, stem, terms, phrases, requestCount } from './_analyze.ts';
 
 describe('name and text analysis', () => {
   test('splitWords splits camelCase, acronyms, snake_case, kebab-case and dots', () => {
@@ -39,4 +39,18 @@ describe('name and text analysis', () => {
     expect(text).toBe('file_path Absolute path options encoding');
     expect(schemaText(undefined)).toBe('');
   });
+});
+
+test('phrases are adjacent content words, stemmed, in order', () => {
+  expect(phrases('Open a pull request')).toEqual(['open pull', 'pull request']);
+  expect(phrases('Create pull requests')).toEqual(['creat pull', 'pull request']);
+  expect(phrases('the')).toEqual([]);
+});
+
+test('requestCount tells a list of requests from one task in several steps', () => {
+  expect(requestCount('Make a branch, change the README there, and then open a pull request')).toBe(1);
+  expect(requestCount('What is the weather in Paris? Also, find me a hotel.')).toBe(3);
+  expect(requestCount('Get the odds. Then list the fixtures!')).toBe(2);
+  expect(requestCount('version 1.2 of node.js')).toBe(1);
+  expect(requestCount('')).toBe(1);
 });

@@ -13,8 +13,12 @@ export interface EmbeddingRankerOptions {
 
 /**
  * A ranker by cosine similarity of embeddings, with the embedding function the integrator
- * supplies (an API, a local model). The catalogue is embedded once, on the first search; each
- * query is embedded when it is searched.
+ * supplies (an API, a local model; {@linkcode openAiEmbeddings} makes one for any
+ * OpenAI-compatible `/v1/embeddings` endpoint). The catalogue is embedded once, on the first
+ * search; each query is embedded when it is searched. Where an embedder exists, the
+ * recommended setting is `hybridRanker([lexicalRanker(), embeddingRanker({ embed })])`: the
+ * embeddings reach tools that share no word with the request, the lexical ranks keep exact
+ * names and rare words.
  *
  * @param options The embedding function and batch size.
  * @returns An asynchronous ranker: `createToolIndex(tools, { ranker })` gives an index whose `search` returns a promise.
@@ -22,7 +26,8 @@ export interface EmbeddingRankerOptions {
  *
  * @example
  * ```ts
- * const ranker = embeddingRanker({ embed: async (texts) => (await openai.embeddings.create({ model: 'text-embedding-3-small', input: [...texts] })).data.map((d) => d.embedding) });
+ * const embed = openAiEmbeddings({ baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-small', apiKey: process.env.OPENAI_API_KEY });
+ * const ranker = hybridRanker([lexicalRanker(), embeddingRanker({ embed })]);
  * const hits = await createToolIndex(tools, { ranker }).search('send a chat message');
  * ```
  */

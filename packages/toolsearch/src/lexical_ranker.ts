@@ -1,4 +1,5 @@
 import { addTerms, Bm25 } from './_bm25.ts';
+import { phrases, requestCount } from './_analyze.ts';
 import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './tool_index.ts';
 
 /** Options of {@linkcode lexicalRanker}. Every default is what the bench measures. */
@@ -32,9 +33,39 @@ export interface LexicalRankerOptions {
   groupWeight?: number;
   /**
    * How much a query term already covered by a better result is discounted when ordering the
-   * best 30 (0 turns this off, 1 never discounts). @default 0.7
+   * best 30 (0 turns this off, 1 never discounts). Applied only to a query that reads as a list
+   * of distinct requests (see `diversityMinRequests`): on one task in several steps it pushed
+   * sibling tools of one server down. @default 0.7
    */
   diversity?: number;
+  /**
+   * The re-ordering above runs only when the query holds at least this many requests
+   * (sentences, plus "also", "additionally" …); `Infinity` turns it off. @default 2
+   */
+  diversityMinRequests?: number;
+  /** Weight of word pairs ("pull request", "knowledge graph") matched in order, as BM25 over pairs. 0 turns it off. @default 0.25 */
+  phraseWeight?: number;
+  /**
+   * Sibling tools of the best result's group are offered with it when the query reads as a
+   * multi-step task (at least `siblingMinTerms` content words): each sibling that matches the
+   * query gains this share of its own score. Off by default: on every set of the bench it cost
+   * NDCG@10 and MRR (ToolSearch instead names the siblings beside its results). @default 0
+   */
+  siblingWeight?: number;
+  /** How many content words make a query a task statement, for the sibling lift and the feedback. @default 8 */
+  siblingMinTerms?: number;
+  /**
+   * Pseudo-relevance feedback (RM3-style): the words of the best `feedbackDocs` tools of a
+   * first pass, weighted by the tools' scores and the words' idf, expand the query by
+   * `feedbackTerms` words at `feedbackWeight` (BM25 only) for a task statement (at least
+   * `siblingMinTerms` words, one request), so tools that share no word with the task can still
+   * be reached. 0 turns it off. @default 0.2
+   */
+  feedbackWeight?: number;
+  /** Tools of the first pass that feed the expansion. @default 3 */
+  feedbackDocs?: number;
+  /** Words added by the expansion. @default 10 */
+  feedbackTerms?: number;
 }
 
 /** Points per matched query term, Claude Code's ToolSearch weights. */
@@ -83,6 +114,13 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
   const keywordWeight = options.keywordWeight ?? 0.5;
   const groupWeight = options.groupWeight ?? 0.5;
   const diversity = options.diversity ?? 0.7;
+  const diversityMinRequests = options.diversityMinRequests ?? 2;
+  const phraseWeight = options.phraseWeight ?? 0.25;
+  const siblingWeight = options.siblingWeight ?? 0;
+  const siblingMinTerms = options.siblingMinTerms ?? 8;
+  const feedbackWeight = options.feedbackWeight ?? 0.2;
+  const feedbackDocs = options.feedbackDocs ?? 3;
+  const feedbackTerms = options.feedbackTerms ?? 10;
   return {
     name: 'lexical',
     prepare(tools) {
@@ -126,11 +164,64 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         return keywords.contributions(term, points, unit, own, (tf, i) => bm25.scoreOf(tf, i, idf));
       });
 
+      // Word pairs in order, as their own BM25 index: a phrase is evidence its two words apart
+      // are not, and kept apart so the pairs do not change the length of the word documents.
+      // Built on the first query that has a word pair, not with the index: most of a session's
+      // searches are a few keywords, and a catalogue that is never searched should not pay for it.
+      let pairs: Bm25 | undefined;
+      const pairIndex = () =>
+        (pairs ??= new Bm25(tools.map((t) => {
+          const m = new Map<string, number>();
+          addPairs(m, t.name.stems, fields.name);
+          addPairs(m, t.hint, fields.hint);
+          addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
+          return m;
+        }), { k1, b }));
+
+      const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
+        const postings = terms.map((t) => contributions.get(t));
+        postings.forEach(({ docs, values }, t) => {
+          const w = weights ? weights[t]! : 1;
+          for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += w * values[j]!;
+        });
+        return postings;
+      };
+
       return (query: AnalyzedQuery) => {
-        const postings = query.terms.map((t) => contributions.get(t));
         const scores = new Float64Array(tools.length);
-        for (const { docs, values } of postings) {
-          for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += values[j]!;
+        const postings = accumulate(query.terms, undefined, scores);
+        const taskStatement = query.terms.length >= siblingMinTerms;
+        const requests = query.terms.length > 1 ? requestCount(query.text) : 1;
+        // A list of distinct requests names each of its needs; one task in several steps leaves
+        // some unsaid, which is where the expansion helps (and the list's re-ordering does not).
+        if (feedbackWeight > 0 && taskStatement && requests < diversityMinRequests) {
+          // RM3-style: the first pass's best tools vote for words, by score; the query is
+          // expanded by the words they share most, at a lower weight than its own.
+          const best = bestCandidates(scores, feedbackDocs);
+          const votes = new Map<string, number>();
+          const top = best.length ? scores[best[0]!]! : 0;
+          for (const i of best) {
+            const doc = docs[i]!;
+            let length = 0;
+            for (const w of doc.values()) length += w;
+            for (const [term, w] of doc) votes.set(term, (votes.get(term) ?? 0) + (scores[i]! / top) * (w / length));
+          }
+          const own = new Set(query.terms);
+          // A word counts by its vote times its idf: one that most tools hold says little.
+          const expansion: [string, number][] = [];
+          for (const [term, vote] of votes) if (!own.has(term)) expansion.push([term, vote * bm25.idf(term)]);
+          expansion.sort((x, y) => y[1] - x[1]);
+          expansion.length = Math.min(expansion.length, feedbackTerms);
+          if (expansion.length) {
+            const max = expansion[0]![1];
+            // BM25 alone for the added words: their keyword points would need a look-up per word
+            // (partial name matches) that the per-term cache was not sized for.
+            for (const [term, vote] of expansion) bm25.accumulate([term], scores, (feedbackWeight * vote) / max);
+          }
+        }
+        if (phraseWeight > 0) {
+          const queryPairs = [...new Set(phrases(query.text))];
+          if (queryPairs.length) pairIndex().accumulate(queryPairs, scores, phraseWeight);
         }
         if (groupWeight > 0 && groupDocs.length < tools.length) {
           const g = new Float64Array(groupDocs.length);
@@ -141,11 +232,21 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
             for (const i of members[id]!) if (scores[i]! > 0) scores[i]! += lift;
           }
         }
+        if (siblingWeight > 0 && taskStatement && groupDocs.length < tools.length) {
+          // One task in several steps mostly needs tools of one server: the best result's
+          // siblings that match the task at all move up together.
+          const [first] = bestCandidates(scores, 1);
+          if (first !== undefined) {
+            for (const i of members[groupOf[first]!]!) if (i !== first && scores[i]! > 0) scores[i]! *= 1 + siblingWeight;
+          }
+        }
         // For the re-ordering, what one term adds to one tool — only for a term the tool holds
         // (name, hint, description, parameters); a partial name match stays in the rest of
         // the score, undiscounted.
         const termScore = (t: number, i: number): number => postings[t]!.held(i);
-        if (diversity > 0 && query.terms.length > 1) diversify(scores, query.terms.length, termScore, diversity);
+        if (diversity > 0 && query.terms.length > 1 && requests >= diversityMinRequests) {
+          diversify(scores, query.terms.length, termScore, diversity);
+        }
         return scores;
       };
     },
@@ -385,6 +486,21 @@ class TermCache {
     this.#map.set(term, hit);
     this.#entries += hit.size + 1;
     return hit;
+  }
+}
+
+/**
+ * Pairs taken from a description at most: its opening says what the tool does; the rest (usage
+ * notes, examples) adds pairs that cost index time and match little.
+ */
+const MAX_DESCRIPTION_PAIRS = 24;
+
+/** Adds the adjacent pairs of an analyzed term list ("pull request") to a term-weight map. */
+function addPairs(into: Map<string, number>, terms: readonly string[], weight: number, max = Infinity): void {
+  const end = Math.min(terms.length, max + 1);
+  for (let i = 1; i < end; i++) {
+    const pair = `${terms[i - 1]} ${terms[i]}`;
+    into.set(pair, (into.get(pair) ?? 0) + weight);
   }
 }
 

@@ -62,17 +62,67 @@ describe('lexicalRanker', () => {
     expect(ranked.indexOf('Betting__upcoming_events')).toBeLessThan(ranked.indexOf('Concerts__upcoming_events'));
   });
 
-  test('diversity orders the first results so that they cover different words of the query', () => {
+  test('diversity orders the first results of a list of requests so that they cover its different needs', () => {
     const tools = [
       { name: 'weather_today', description: 'Weather forecast for today: temperature, rain and wind.' },
       { name: 'weather_week', description: 'Weather forecast for the week: temperature, rain and wind per day.' },
       { name: 'flight_search', description: 'Search for flights to a city.' },
       ...['stocks', 'news', 'translate', 'music', 'recipes'].map((name) => ({ name, description: `Unrelated ${name} tool.` })),
     ];
-    const plain = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0 }) }).search('weather forecast temperature rain wind and flights', { maxResults: 3 });
-    const diverse = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search('weather forecast temperature rain wind and flights', { maxResults: 3 });
+    const list = 'What is the weather forecast, temperature, rain and wind? Also find flights.';
+    const plain = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0 }) }).search(list, { maxResults: 3 });
+    const diverse = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search(list, { maxResults: 3 });
     expect(plain.map((h) => h.name).indexOf('flight_search')).toBe(2);
     expect(diverse.map((h) => h.name).indexOf('flight_search')).toBeLessThan(2);
     expect(diverse.map((h) => h.name).sort()).toEqual(plain.map((h) => h.name).sort());
+    // One request in one sentence is one task: its steps' tools are not pushed apart.
+    const task = 'weather forecast temperature rain wind and flights';
+    expect(createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search(task, { maxResults: 3 })).toEqual(
+      createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0 }) }).search(task, { maxResults: 3 }),
+    );
+  });
+
+  test('a phrase matched in order outranks the same two words apart', () => {
+    const tools = [
+      { name: 'create_review', description: 'Create a review on a pull request.' },
+      { name: 'request_pull', description: 'Send a request to pull the latest data into a review queue.' },
+    ];
+    const s = scoresOf(tools, 'review the pull request', { phraseWeight: 0.25, feedbackWeight: 0 });
+    const off = scoresOf(tools, 'review the pull request', { phraseWeight: 0, feedbackWeight: 0 });
+    expect(s.create_review! - off.create_review!).toBeGreaterThan(0);
+    expect(s.request_pull).toBe(off.request_pull);
+  });
+
+  test('pseudo-relevance feedback reaches, for a task statement, a tool that shares no word with it', () => {
+    const tools = [
+      { name: 'kubectl_get', description: 'Get or list Kubernetes resources such as pods in a namespace of the cluster.' },
+      { name: 'kubectl_logs', description: 'Logs of Kubernetes pods in a namespace of the cluster.' },
+      { name: 'describe_resource', description: 'Kubernetes namespace cluster resource details.' },
+      { name: 'recipes', description: 'Cooking recipes.' },
+    ];
+    const task = 'show every pod and the logs in staging, which one keeps crashing and restarting?';
+    expect(scoresOf(tools, task, { feedbackWeight: 0 }).describe_resource).toBe(0);
+    const s = scoresOf(tools, task, { feedbackWeight: 0.2 });
+    expect(s.describe_resource).toBeGreaterThan(0);
+    expect(s.recipes).toBe(0);
+    // A short query is not expanded.
+    expect(scoresOf(tools, 'pod logs', { feedbackWeight: 0.2 }).describe_resource).toBe(0);
+  });
+
+  test('the sibling lift, when asked for, moves the best result\'s siblings up for a task statement only', () => {
+    const tools = [
+      { name: 'mcp__gh__create_branch', description: 'Create a branch in a repository.' },
+      { name: 'mcp__gh__create_pull_request', description: 'Open a pull request in a repository.' },
+      { name: 'mcp__other__pull_weather', description: 'Pull the weather forecast for a city.' },
+    ];
+    const task = 'make a branch for the fix in the repository, then open a pull request and pull the change';
+    const off = scoresOf(tools, task, { siblingWeight: 0 });
+    const on = scoresOf(tools, task, { siblingWeight: 0.3 });
+    // The best result keeps its score; its sibling gains 30 %.
+    const ratios = [on.mcp__gh__create_pull_request! / off.mcp__gh__create_pull_request!, on.mcp__gh__create_branch! / off.mcp__gh__create_branch!].sort();
+    expect(ratios[0]).toBeCloseTo(1, 5);
+    expect(ratios[1]).toBeCloseTo(1.3, 5);
+    expect(on.mcp__other__pull_weather).toBe(off.mcp__other__pull_weather);
+    expect(scoresOf(tools, 'branch pull request', { siblingWeight: 0.3 })).toEqual(scoresOf(tools, 'branch pull request', { siblingWeight: 0 }));
   });
 });

@@ -42,3 +42,4 @@ export { lexicalRanker, type FieldWeights, type KeywordPoints, type LexicalRanke
 export { bm25Ranker, type Bm25RankerOptions } from './bm25_ranker.ts';
 export { embeddingRanker, type EmbedFunction, type EmbeddingRankerOptions } from './embedding_ranker.ts';
 export { hybridRanker, type HybridRankerOptions } from './hybrid_ranker.ts';
+export { openAiEmbeddings, type OpenAiEmbeddingsOptions } from './openai_embeddings.ts';

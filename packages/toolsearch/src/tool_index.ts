@@ -11,7 +11,7 @@ export interface SearchableTool {
   inputSchema?: Record<string, unknown> | undefined;
   /**
    * Tools of one group are searched also as a whole (a family, an MCP server, an API).
-   * @default the MCP server of an `mcp__server__tool` name, else the part before `__`, else the tool alone
+   * @default the MCP server of an `mcp__server__tool` name, else the part before `__`, else the server the description names (`(server: x)`, `x MCP server`), else the tool alone
    */
   group?: string | undefined;
 }
@@ -93,6 +93,13 @@ export interface AsyncToolIndex {
 export interface ToolIndexOptions<R extends ToolRanker | AsyncToolRanker = ToolRanker> {
   /** How tools are scored. @default lexicalRanker() */
   ranker?: R;
+  /**
+   * Where a catalogue keeps each tool's group (its server, API or plugin) when not in `group`:
+   * the name of a string field of the entries (`'server'`), or a function of the entry. An
+   * entry whose field is empty falls back to `group` and the default grouping.
+   * @default the `group` field
+   */
+  groupField?: string | ((tool: SearchableTool) => string | undefined);
 }
 
 /**
@@ -122,6 +129,10 @@ export function createToolIndex(
   options: ToolIndexOptions<ToolRanker | AsyncToolRanker> = {},
 ): ToolIndex | AsyncToolIndex {
   if (!Array.isArray(tools)) throw new TypeError(`createToolIndex takes an array of tools, got ${typeof tools}`);
+  const groupField = options.groupField;
+  if (groupField !== undefined && typeof groupField !== 'string' && typeof groupField !== 'function') {
+    throw new TypeError(`groupField must be a field name or a function, got ${typeof groupField}`);
+  }
   const analyzed: AnalyzedTool[] = [];
   const seen = new Set<string>();
   for (const [i, tool] of tools.entries()) {
@@ -130,7 +141,8 @@ export function createToolIndex(
     }
     if (seen.has(tool.name)) continue;
     seen.add(tool.name);
-    analyzed.push(analyzeTool(tool));
+    const named = groupField === undefined ? undefined : typeof groupField === 'function' ? groupField(tool) : (tool as unknown as Record<string, unknown>)[groupField];
+    analyzed.push(analyzeTool(typeof named === 'string' && named ? { ...tool, group: named } : tool));
   }
   const ranker = options.ranker ?? lexicalRanker();
   const exact = exactNames(analyzed);
@@ -180,7 +192,7 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
     hint: terms(hint),
     description: terms(description),
     parameters: terms(params),
-    group: typeof tool.group === 'string' && tool.group ? tool.group : groupOfName(tool.name, name),
+    group: typeof tool.group === 'string' && tool.group ? tool.group : groupOfName(tool.name, name, description),
     text: [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'),
   };
 }
@@ -255,10 +267,14 @@ function exactNames(tools: readonly AnalyzedTool[]): Map<string, number> {
   return exact;
 }
 
-function groupOfName(toolName: string, parts: NameParts): string {
+function groupOfName(toolName: string, parts: NameParts, description: string): string {
   if (parts.server !== undefined) return `mcp:${parts.server}`;
   const at = toolName.indexOf('__');
-  return at > 0 ? `prefix:${toolName.slice(0, at)}` : `tool:${toolName}`;
+  if (at > 0) return `prefix:${toolName.slice(0, at)}`;
+  // Catalogues that flatten several servers often keep the server only in the description.
+  const named = /\(server:\s*([\p{L}\p{N}][\p{L}\p{N}._-]*)\s*\)/iu.exec(description) ?? /\b([\p{L}\p{N}][\p{L}\p{N}._-]*) MCP server\b/iu.exec(description);
+  if (named && !/^(the|an?|this|that|your|our|my|remote|local)$/i.test(named[1]!)) return `mcp:${named[1]!.toLowerCase()}`;
+  return `tool:${toolName}`;
 }
 
 function maxResultsOf(options: IndexSearchOptions | undefined): number {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeQuery, createToolIndex, MAX_QUERY_TERMS, type SearchableTool } from './tool_index.ts';
+import { analyzeQuery, analyzeTool, createToolIndex, MAX_QUERY_TERMS, type AnalyzedTool, type SearchableTool, type ToolRanker } from './tool_index.ts';
 
 const catalogue: SearchableTool[] = [
   { name: 'Read', description: 'Reads a file from the local filesystem.', searchHint: 'open view file contents' },
@@ -128,5 +128,38 @@ describe('name queries', () => {
     const hits = index.search('send');
     expect(hits.map((h) => h.name).sort()).toEqual(['mcp__a__send', 'mcp__b__send']);
     expect(hits[0]!.score - hits[1]!.score).toBeLessThan(1); // a promoted name scores the best other score + 1
+  });
+});
+
+describe('groups', () => {
+  test('a tool whose description names its server is grouped by that server', () => {
+    const group = (description: string, name = 'create_issue') => analyzeTool({ name, description }).group;
+    expect(group('Opens an issue (server: GitHub)')).toBe('mcp:github');
+    expect(group('Opens an issue. Part of the github MCP server.')).toBe('mcp:github');
+    expect(group('List issues (server: github)', 'list_issues')).toBe(group('Opens an issue (server: GitHub)'));
+    // "the MCP server" names no server; nor does a description without one.
+    expect(group('Restarts the MCP server.')).toBe('tool:create_issue');
+    expect(group('Opens an issue.')).toBe('tool:create_issue');
+    // A name that carries its server wins over the description.
+    expect(analyzeTool({ name: 'mcp__gh__create_issue', description: '(server: other)' }).group).toBe('mcp:gh');
+  });
+
+  test('createToolIndex takes the group from the field a catalogue names, or from a function', () => {
+    const seen: string[][] = [];
+    const spy: ToolRanker = {
+      name: 'groups',
+      prepare: (tools: readonly AnalyzedTool[]) => {
+        seen.push(tools.map((t) => t.group));
+        return () => tools.map(() => 1);
+      },
+    };
+    const tools = [
+      { name: 'create_issue', description: 'Opens an issue.', server: 'github' },
+      { name: 'post_message', description: 'Posts a message.', server: '' , group: 'chat' },
+    ];
+    createToolIndex(tools, { ranker: spy, groupField: 'server' });
+    createToolIndex(tools, { ranker: spy, groupField: (t) => `fn:${t.name}` });
+    expect(seen).toEqual([['github', 'chat'], ['fn:create_issue', 'fn:post_message']]);
+    expect(() => createToolIndex(tools, { groupField: 3 as unknown as string })).toThrow(/groupField must be a field name or a function, got number/);
   });
 });

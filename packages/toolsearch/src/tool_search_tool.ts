@@ -28,6 +28,12 @@ export interface ToolSearchOutput {
   failed: string[];
   /** How many tools were searchable (deferred). */
   searched: number;
+  /**
+   * For a task statement (eight or more content words): the best result's siblings — deferred
+   * tools of the same group (MCP server) that this call did not return, not loaded — named so
+   * the model can load the next steps' tools with `select:` instead of searching again.
+   */
+  siblings?: { group: string; names: string[] };
   /** Set when nothing was found: what the model can do instead. */
   hint?: string;
 }
@@ -128,9 +134,9 @@ function uniqueCaseInsensitive(entries: readonly CatalogEntry[], name: string): 
 }
 
 async function searchTools(query: string, maxResults: number, ctx: ToolContext, cache: IndexCache): Promise<ToolSearchOutput> {
-  const entries = searchable(ctx);
-  const out = emptyOutput(query, 'search', entries.length);
-  if (entries.length === 0) {
+  const current = cache.current(ctx);
+  const out = emptyOutput(query, 'search', current.size);
+  if (current.size === 0) {
     out.hint = 'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
     return out;
   }
@@ -139,12 +145,24 @@ async function searchTools(query: string, maxResults: number, ctx: ToolContext, 
     out.hint = `${quoted(query)} has no word to search for (only stopwords, punctuation or symbols). Use words that name what the tool does ("send slack message"), or load by name with "select:<name>".`;
     return out;
   }
-  const hits = await cache.search(entries, query, Math.min(maxResults, MAX_RESULTS_LIMIT));
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  await loadInto(out, hits.map((h) => byName.get(h.name)!).filter(Boolean), ctx);
+  const parsed = analyzeQuery(query)!;
+  const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
+  // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
+  await loadInto(out, hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined), ctx);
   if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
+  else if (parsed.terms.length >= TASK_STATEMENT_TERMS) {
+    const group = current.groupOf(out.tools[0]!.name);
+    const returned = new Set(hits.map((h) => h.name));
+    const names = group ? current.members(group).filter((n) => !returned.has(n)) : [];
+    if (group && names.length) out.siblings = { group: group.replace(/^(mcp|family):/, ''), names: names.slice(0, MAX_SIBLINGS) };
+  }
   return out;
 }
+
+/** Content words from which a query reads as a task in several steps. */
+const TASK_STATEMENT_TERMS = 8;
+/** Sibling names shown at most. */
+const MAX_SIBLINGS = 15;
 
 async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[], ctx: ToolContext): Promise<void> {
   if (!entries.length) return;
@@ -172,31 +190,70 @@ function nothingFoundHint(ctx: ToolContext, query?: string): string {
     : 'Every deferred tool is already loaded; call it directly.';
 }
 
-/** The index over the deferred tools, rebuilt only when they change (a family loaded, a server's list changed). */
+/** The deferred tools' index as one search sees it. */
+interface CurrentIndex {
+  readonly size: number;
+  entry(name: string): CatalogEntry | undefined;
+  /** The search group of a tool (its searchGroup, MCP server or family). */
+  groupOf(name: string): string | undefined;
+  /** The deferred tools of a group, by name. */
+  members(group: string): readonly string[];
+  search(query: string, maxResults: number): ToolSearchHit[] | Promise<ToolSearchHit[]>;
+}
+
+/**
+ * The index over the deferred tools, kept beside the pool: while the pool's catalogue version
+ * is unchanged a search neither lists the pool nor compares it (which at 20 000 tools cost 30
+ * times the ranking); when it changes, or the catalogue has no version, the deferred tools are
+ * listed and the index rebuilt only if they differ.
+ */
 class IndexCache {
   readonly #ranker: ToolRanker | AsyncToolRanker | undefined;
+  #version: number | undefined;
   #key = '';
-  #search: ((query: string, maxResults: number) => ToolSearchHit[] | Promise<ToolSearchHit[]>) | undefined;
+  #current: CurrentIndex | undefined;
 
   constructor(ranker: ToolRanker | AsyncToolRanker | undefined) {
     this.#ranker = ranker;
   }
 
-  async search(entries: readonly CatalogEntry[], query: string, maxResults: number): Promise<ToolSearchHit[]> {
+  current(ctx: ToolContext): CurrentIndex {
+    const version = ctx.tools.version;
+    if (this.#current && typeof version === 'number' && version === this.#version) return this.#current;
+    const entries = searchable(ctx);
     const key = entries.map((e) => `${e.name}\u0001${e.description.length}\u0001${e.tool ? 1 : 0}`).join('\u0002');
-    if (key !== this.#key || !this.#search) {
-      const tools = entries.map(searchableOf);
-      const ranker = this.#ranker;
-      if (ranker && 'async' in ranker && ranker.async) {
-        const index = createToolIndex(tools, { ranker });
-        this.#search = (q, n) => index.search(q, { maxResults: n });
-      } else {
-        const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
-        this.#search = (q, n) => index.search(q, { maxResults: n });
-      }
+    if (!this.#current || key !== this.#key) {
+      this.#current = this.#build(entries);
       this.#key = key;
     }
-    return this.#search(query, maxResults);
+    this.#version = typeof version === 'number' ? version : undefined;
+    return this.#current;
+  }
+
+  #build(entries: readonly CatalogEntry[]): CurrentIndex {
+    const tools = entries.map(searchableOf);
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const groups = new Map<string, string>();
+    const members = new Map<string, string[]>();
+    for (const tool of tools) {
+      const server = /^mcp__(.+?)__/.exec(tool.name)?.[1];
+      const group = tool.group ?? (server ? `mcp:${server}` : undefined);
+      if (!group) continue;
+      groups.set(tool.name, group);
+      const list = members.get(group);
+      if (list) list.push(tool.name);
+      else members.set(group, [tool.name]);
+    }
+    const ranker = this.#ranker;
+    let search: CurrentIndex['search'];
+    if (ranker && 'async' in ranker && ranker.async) {
+      const index = createToolIndex(tools, { ranker });
+      search = (q, n) => index.search(q, { maxResults: n });
+    } else {
+      const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
+      search = (q, n) => index.search(q, { maxResults: n });
+    }
+    return { size: entries.length, entry: (name) => byName.get(name), groupOf: (name) => groups.get(name), members: (group) => members.get(group) ?? [], search };
   }
 }
 
@@ -212,8 +269,9 @@ function searchableOf(entry: CatalogEntry): SearchableTool {
     description: entry.description,
     searchHint: entry.searchHint,
     inputSchema,
-    // MCP tools group by server (from the name); others by family.
-    group: entry.isMcp ? undefined : `family:${entry.family}`,
+    // The tool's own group (the MCP bridge gives the server), else MCP tools by the server in
+    // their name, others by family.
+    group: entry.searchGroup || (entry.isMcp ? undefined : `family:${entry.family}`),
   };
 }
 
@@ -245,6 +303,9 @@ function formatOutput(out: ToolSearchOutput): string {
   }
   for (const miss of out.notFound) {
     lines.push(`No tool is named ${quoted(miss.name)}.${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
+  }
+  if (out.siblings) {
+    lines.push(`Other tools of ${out.siblings.group}, not loaded, for the task's other steps: ${out.siblings.names.join(', ')}. Load the ones you need with "select:<name>,<name>".`);
   }
   if (out.failed.length) lines.push(`Could not load ${out.failed.join(', ')}: the code of ${out.failed.length > 1 ? 'their families' : 'its family'} failed to import (see the session's notices).`);
   if (out.hint) lines.push(out.hint);

@@ -93,3 +93,96 @@ test('ToolSearch rejects a max_results that is not a whole number from 1 to 25, 
   expect(texts[3]).toContain('expected a JSON object of parameters, got string "job"');
   expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['ToolSearch']);
 });
+
+test('ToolSearch lists the pool and builds its index once while the pool is unchanged, and again after it changes', async () => {
+  const tools = Array.from({ length: 50 }, (_, i) => makeTool(`tool_${i}`, { description: `Does thing number ${i}.`, shouldDefer: true }));
+  const entries = tools.map((tool) => ({ name: tool.name, family: 'f', description: `Does thing number ${tool.name.slice(5)}.`, searchHint: undefined, isMcp: false, deferred: true, loaded: false, tool }));
+  let lists = 0;
+  let prepares = 0;
+  let version = 1;
+  const catalog = {
+    list: () => {
+      lists++;
+      return entries;
+    },
+    get: (name: string) => entries.find((e) => e.name === name),
+    load: async (names: readonly string[]) => names.map((name) => ({ name, description: 'x', inputSchema: { type: 'object' as const, properties: {} } })),
+    get version() {
+      return version;
+    },
+  };
+  const counting: ToolRanker = {
+    name: 'counting',
+    prepare(analyzed) {
+      prepares++;
+      return lexicalRanker().prepare(analyzed);
+    },
+  };
+  const tool = createToolSearchTool({ ranker: counting });
+  const ctx = { tools: catalog } as unknown as Parameters<typeof tool.call>[1];
+  const search = async (query: string) => (await tool.call({ query }, ctx, { onProgress: () => {}, signal: new AbortController().signal })).data as { loaded: string[]; searched: number };
+  for (let i = 0; i < 20; i++) expect((await search(`thing number ${i}`)).searched).toBe(50);
+  expect([lists, prepares]).toEqual([1, 1]);
+  // A new version with the same deferred tools: listed again, not re-indexed.
+  version++;
+  await search('thing number 3');
+  expect([lists, prepares]).toEqual([2, 1]);
+  // A tool more: listed and re-indexed.
+  entries.push({ ...entries[0]!, name: 'tool_new', description: 'Does the new thing.', tool: makeTool('tool_new', { shouldDefer: true }) });
+  version++;
+  expect((await search('new thing')).searched).toBe(51);
+  expect([lists, prepares]).toEqual([3, 2]);
+  // A catalogue without a version is listed on every search, as before.
+  const unversioned = { list: catalog.list, get: catalog.get, load: catalog.load };
+  const plain = createToolSearchTool({ ranker: counting });
+  const before = lists;
+  for (let i = 0; i < 3; i++) await plain.call({ query: 'thing' }, { tools: unversioned } as unknown as Parameters<typeof tool.call>[1], { onProgress: () => {}, signal: new AbortController().signal });
+  expect(lists - before).toBe(3);
+});
+
+test("ToolSearch gives the ranker each tool's searchGroup, and a session's catalogue keeps its version while tools are loaded", async () => {
+  const groups: string[] = [];
+  const spy: ToolRanker = {
+    name: 'spy',
+    prepare(analyzed) {
+      groups.push(...analyzed.map((t) => `${t.tool.name}=${t.group}`));
+      return lexicalRanker().prepare(analyzed);
+    },
+  };
+  const family = defineFamily({
+    name: 'remote',
+    version: '1.0.0',
+    tools: [
+      makeTool('create_issue', { description: 'Opens an issue.', shouldDefer: true, searchGroup: 'mcp:github' }),
+      makeTool('list_issues', { description: 'Lists issues.', shouldDefer: true, searchGroup: 'mcp:github' }),
+      makeTool('post', { description: 'Posts a note.', shouldDefer: true }),
+    ],
+  });
+  const session = await createSession({ cwd: dir, stateDir: dir, families: [family, toolSearch({ ranker: spy })] });
+  sessions.push(session);
+  await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'open an issue' } }]);
+  const [second] = await session.run([{ type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'list issues' } }]);
+  // The first search loaded both issue tools; the second, from the cached index, still knows that.
+  expect(contentToText(second!.content)).toContain('list_issues, create_issue were loaded already');
+  // Loading a tool did not rebuild the index: the ranker prepared once.
+  expect(groups.sort()).toEqual(['create_issue=mcp:github', 'list_issues=mcp:github', 'post=family:remote']);
+});
+
+test('ToolSearch names the best result\'s sibling tools for a task statement, and not for a few keywords', async () => {
+  const gh = ['create_branch', 'create_pull_request', 'merge_pull_request', 'list_issues', 'add_issue_comment'].map((n) =>
+    makeTool(`mcp__github__${n}`, { description: `GitHub: ${n.replace(/_/g, ' ')}.`, shouldDefer: true, isMcp: true }),
+  );
+  const other = makeTool('mcp__slack__post_message', { description: 'Posts a message to a Slack channel.', shouldDefer: true, isMcp: true });
+  const session = await createSession({ cwd: dir, stateDir: dir, families: [defineFamily({ name: 'mcp', version: '1.0.0', tools: [...gh, other] }), toolSearch({ mode: 'always' })] });
+  sessions.push(session);
+  const task = 'make a new branch off main for the login fix, change the readme there, and open a pull request for review';
+  const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: task, max_results: 2 } }]);
+  const text = contentToText(result!.content);
+  expect(text).toMatch(/Other tools of github, not loaded, for the task's other steps: .*mcp__github__/);
+  expect(text).not.toMatch(/Other tools.*mcp__slack__post_message/);
+  // Named, not loaded: the request stays small until the model selects them.
+  const loaded = session.toolsFor('anthropic').map((t) => t.name);
+  expect(loaded.filter((n) => n.startsWith('mcp__github__'))).toHaveLength(2);
+  const [short] = await session.run([{ type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'pull request', max_results: 2 } }]);
+  expect(contentToText(short!.content)).not.toContain('Other tools of');
+});

@@ -80,7 +80,8 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoReport>
         shellTools(),
         webTools({ allowPrivateHosts: [docs.host] }),
         toolSearch({ mode: 'always', alwaysLoad: ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash'] }),
-        mcpServers({ mcpServers: { tracker: { command: process.execPath, args: [TRACKER_SERVER] } } }),
+        // Our own bundled server: its readOnlyHint may decide (an unknown server's would not).
+        mcpServers({ mcpServers: { tracker: { command: process.execPath, args: [TRACKER_SERVER], trust: 'readOnlyHint' } } }),
       ],
       permissions: { mode: 'default', allow: ['Edit(./src/**)', 'WebFetch(domain:127.0.0.1)'], deny: ['Read(./.env)', 'Bash(rm:*)'] },
     });

@@ -148,6 +148,7 @@ export function runCommandHook(
       };
       if (exitSignal !== null) result.signal = exitSignal;
       if (startError !== undefined) result.startError = startError;
+      if (stdout.truncated()) result.outputTruncated = true;
       if (exitCode === 0 && !timedOut && !aborted) {
         const parsed = parseHookStdout(result.stdout, stdout.truncated());
         if (parsed.output !== undefined) result.output = parsed.output;

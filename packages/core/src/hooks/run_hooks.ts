@@ -29,6 +29,14 @@ function identity(hook: HookDefinition): unknown {
   return hook.type === 'command' ? `command:${hook.command}` : hook.fn;
 }
 
+/** A block reason the model reads: a hook that echoes a large input must not flood the context. */
+const MAX_REASON_CHARS = 10_000;
+
+function capReason(reason: string): string {
+  if (reason.length <= MAX_REASON_CHARS) return reason;
+  return `${reason.slice(0, MAX_REASON_CHARS)}… [the hook's reason was cut at ${MAX_REASON_CHARS} characters of ${reason.length}]`;
+}
+
 function isFailClosed(hook: HookDefinition): boolean {
   return typeof hook !== 'function' && hook.failClosed === true;
 }
@@ -111,6 +119,14 @@ export async function runHooks(
   results.forEach((result, index) => {
     const hook = hooks[index] as HookDefinition;
     const label = result.hook;
+    // Exit 2 blocks whatever the hook printed. Before the call, output past the cap blocks too:
+    // the model chooses the input, and a hook that quotes it must not be switched off by an
+    // input large enough to cut its decision short.
+    if (event === 'PreToolUse' && result.exitCode === 0 && result.outputTruncated === true && !result.timedOut && !result.aborted) {
+      outcome.errors.push({ hook: label, message: 'printed more than the 1 MB output limit; its decision could not be read' });
+      block(label, `the hook printed more than the 1 MB output limit, so its decision could not be read and the call was blocked. Do not retry with the same input; if the call is needed, make the input smaller (for example, write a large file in parts)`);
+      return;
+    }
     const failed = failure(hook, result);
     if (failed !== undefined) {
       outcome.errors.push({ hook: label, message: failed });
@@ -118,7 +134,7 @@ export async function runHooks(
       return;
     }
     if (result.exitCode === 2) {
-      const reason = result.stderr.trim();
+      const reason = capReason(result.stderr.trim());
       block(label, reason === '' ? `Hook \`${label}\` exited with code 2 without giving a reason on stderr` : reason);
       return;
     }

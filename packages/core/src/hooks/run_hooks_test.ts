@@ -159,12 +159,25 @@ describe('runHooks', () => {
     expect(strict.blocked?.reason).toContain('the command was not found');
   });
 
-  test('a hook that prints more than 1 MB of JSON is a non-blocking error saying it was cut off', async () => {
+  test('before the call, a hook that prints more than 1 MB blocks: its decision could not be read', async () => {
     const hook = command(`node -e 'process.stdout.write(JSON.stringify({ hookSpecificOutput: { additionalContext: "x".repeat(1500000) } }))'`);
     const outcome = await run({ PreToolUse: [{ hooks: [hook] }] });
+    expect(outcome.blocked?.reason).toMatch(/^the hook printed more than the 1 MB output limit, so its decision could not be read/);
+    expect(outcome.additionalContext).toEqual([]);
+  });
+
+  test('after the call, a hook that prints more than 1 MB of JSON is a non-blocking error saying it was cut off', async () => {
+    const hook = command(`node -e 'process.stdout.write(JSON.stringify({ hookSpecificOutput: { additionalContext: "x".repeat(1500000) } }))'`);
+    const outcome = await run({ PostToolUse: [{ hooks: [hook] }] }, 'PostToolUse');
     expect(outcome.blocked).toBeUndefined();
     expect(outcome.additionalContext).toEqual([]);
     expect(outcome.errors[0]!.message).toBe('gave invalid output: stdout starts with "{" but was cut off at the 1 MB output limit; print one JSON object, or plain text that does not start with "{"');
+  });
+
+  test('a block reason on stderr is cut to 10 000 characters', async () => {
+    const outcome = await run({ PreToolUse: [{ hooks: [command(`node -e 'process.stderr.write("y".repeat(50000))'; exit 2`)] }] });
+    expect(outcome.blocked!.reason.length).toBeLessThan(10_200);
+    expect(outcome.blocked!.reason).toMatch(/cut at 10000 characters of 50000\]$/);
   });
 
   test('another non-zero exit is a non-blocking error with the exit code and the first line of stderr', async () => {

@@ -97,6 +97,11 @@ export interface HookRunResult {
   output?: HookOutput;
   /** Why the output that looked like JSON was rejected, naming the field. */
   outputError?: string;
+  /**
+   * Standard output ran past the 1 MB cap, so what the hook decided could not be read whole.
+   * A PreToolUse hook that exits 0 with such output blocks the call.
+   */
+  outputTruncated?: boolean;
 }
 
 /** All hooks of one event for one call, combined. */

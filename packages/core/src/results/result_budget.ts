@@ -28,6 +28,12 @@ export interface PersistLargeResultOptions {
   maxChars: number;
   /** How many characters of the start the preview shows. @default 2000 */
   previewChars?: number;
+  /**
+   * Says why an output must not be saved (see {@linkcode deniedQuoteGuard}), or undefined to save
+   * it. A refused output is cut to `maxChars` characters in place, with a note of the reason,
+   * and no file is written.
+   */
+  refuseToSave?: ((text: string) => string | undefined) | undefined;
 }
 
 /** What {@linkcode persistLargeResult} returns. */
@@ -40,6 +46,8 @@ export interface PersistLargeResultOutcome {
   originalChars: number;
   /** Why persisting failed; `content` is then the original, unchanged, so nothing is lost. */
   persistError?: string;
+  /** Why the output was not saved (from `refuseToSave`); `content` is then cut, with a note. */
+  notSavedReason?: string;
 }
 
 /** One result of a turn, as {@linkcode applyTurnBudget} takes it. */
@@ -48,6 +56,8 @@ export interface TurnBudgetItem {
   toolUseId: string;
   /** The tool's `maxResultSizeChars`; `Infinity` means this result is never persisted. */
   maxChars: number;
+  /** As {@linkcode PersistLargeResultOptions.refuseToSave}; a refused result is cut to the preview size. */
+  refuseToSave?: ((text: string) => string | undefined) | undefined;
 }
 
 /** Options of {@linkcode applyTurnBudget}. */
@@ -67,6 +77,8 @@ export interface TurnBudgetOutcome {
   persistedPath?: string;
   /** Why persisting this result failed; its content is then unchanged. */
   persistError?: string;
+  /** Why this result was not saved but cut (from the item's `refuseToSave`). */
+  notSavedReason?: string;
 }
 
 /**
@@ -102,7 +114,16 @@ export async function persistLargeResult(
   if (originalChars <= maxChars) return { content, originalChars };
 
   const header = `Output too large: ${fmt(originalChars)} characters, over this tool's limit of ${fmt(maxChars)} characters.`;
-  return await persistWithPreview(content, { toolUseId, stateDir, header, previewChars, originalChars, takenNames: undefined });
+  return await persistWithPreview(content, {
+    toolUseId,
+    stateDir,
+    header,
+    previewChars,
+    originalChars,
+    takenNames: undefined,
+    refuseToSave: options.refuseToSave,
+    keepIfRefused: maxChars,
+  });
 }
 
 /**
@@ -158,10 +179,15 @@ export async function applyTurnBudget(
       previewChars,
       originalChars: size,
       takenNames,
+      refuseToSave: item.refuseToSave,
+      keepIfRefused: previewChars,
     });
     const newSize = textSize(out.content);
     if (out.persistError !== undefined) {
       outcomes[index] = { content: item.content, persistError: out.persistError };
+    } else if (out.notSavedReason !== undefined) {
+      outcomes[index] = { content: out.content, notSavedReason: out.notSavedReason };
+      total += newSize - size;
     } else if (out.persistedPath !== undefined) {
       outcomes[index] = { content: out.content, persistedPath: out.persistedPath };
       total += newSize - size;
@@ -194,6 +220,9 @@ interface PersistWithPreviewOptions {
   previewChars: number;
   originalChars: number;
   takenNames: Set<string> | undefined;
+  refuseToSave: ((text: string) => string | undefined) | undefined;
+  /** How many characters of the start a refused output keeps. */
+  keepIfRefused: number;
 }
 
 async function persistWithPreview(
@@ -204,6 +233,16 @@ async function persistWithPreview(
   const fullText = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
   const dir = join(resolve(options.stateDir), 'tool-results');
   const stem = fileStem(options.toolUseId);
+
+  // An output that quotes a file a deny rule guards is never copied where that rule does not reach.
+  const refusal = options.refuseToSave?.(fullText);
+  if (refusal !== undefined) {
+    const start = cutPreview(fullText, options.keepIfRefused);
+    const note = `[${options.header} It was not saved to a file: ${refusal}. ` +
+      `Only the first ${fmt(start.length)} characters are shown; narrow the call (a more specific pattern or path, ` +
+      `or one that leaves that file out) to see the rest.]`;
+    return { content: replaceText(content, `${start}\n${note}`), originalChars, notSavedReason: refusal };
+  }
 
   // A preview that is no shorter than the output would only make the turn bigger.
   const sizeIfPersisted = buildPreview(fullText, join(dir, `${stem}.txt`), options.header, options.previewChars).length;
@@ -285,7 +324,7 @@ function fileStem(toolUseId: string): string {
  * overwritten: the preview that pointed at it must stay true.
  */
 async function writeNew(dir: string, stem: string, text: string, taken: Set<string> | undefined): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = join(dir, `.${stem}.${process.pid}.${randomUUID()}.tmp`);
   try {
     const handle = await open(tmp, 'wx', 0o600);

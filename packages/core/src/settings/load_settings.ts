@@ -1,9 +1,11 @@
-import { basename, dirname, resolve } from 'node:path';
+import path, { basename, dirname, resolve } from 'node:path';
 import { ToolshedError } from '../errors.ts';
 import type { HookMatcherGroup, HooksConfig } from '../hooks/types.ts';
 import { createPermissionContext, mergePermissionContexts } from '../permissions/permission_context.ts';
 import type { PermissionContext, PermissionMode, PermissionOptions } from '../permissions/types.ts';
+import { isProjectTrusted } from './project_trust.ts';
 import { readSettingsFile } from './read_settings_file.ts';
+import type { SettingsFileContent } from './settings_schema.ts';
 import { type SettingSource, settingsFileLocations, type SettingsFileLocation } from './setting_sources.ts';
 
 /** The error code of settings that cannot be used: createSession throws it. */
@@ -21,6 +23,15 @@ export interface LoadSettingsOptions {
   homeDir?: string | undefined;
   /** See `PermissionContext.caseInsensitivePaths`. */
   caseInsensitivePaths?: boolean | undefined;
+  /**
+   * Whether the settings files inside the project (`.toolshed/`, `.claude/`) apply whole. Until
+   * then they may only tighten: their deny and ask rules, `disableBypassPermissionsMode`,
+   * `failClosedHooks` and a mode of `default`, `plan` or `dontAsk` apply; their allow rules,
+   * `acceptEdits`/`bypassPermissions`, additional directories, hooks and `disableAllHooks`
+   * are ignored, with one warning naming them. User settings and `files` are always trusted.
+   * @default whether the user trusted the folder (`toolshed trust DIR`, see `isProjectTrusted`)
+   */
+  trustedProject?: boolean | undefined;
 }
 
 /** What {@linkcode loadSettings} read and merged. */
@@ -37,6 +48,13 @@ export interface LoadedSettings {
   hooks: HooksConfig | undefined;
   /** The highest file that sets `disableAllHooks`, and its value. */
   disableAllHooks?: { value: boolean; source: string };
+  /** The highest file that sets `failClosedHooks`, and its value. */
+  failClosedHooks?: { value: boolean; source: string };
+  /**
+   * Set when the project's settings files were read as untrusted and something in them was
+   * ignored: the folder, and what was ignored (file by file). The warning in `warnings` says it.
+   */
+  untrustedProject?: { dir: string; ignored: { file: string; what: string[] }[] };
   /** Ignored on purpose (hook events Toolshed does not run). */
   warnings: string[];
   /** One sentence per problem; a session must not start with any. */
@@ -73,6 +91,10 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     locations.push({ source: 'file', path, root });
   }
   const results = await Promise.all(locations.map((l) => readSettingsFile(l.path)));
+  const inProject = (l: SettingsFileLocation) => l.source === 'project' || l.source === 'local' || l.source === 'claude';
+  const needsTrust = locations.some((l, i) => inProject(l) && results[i]!.content !== undefined);
+  const trusted = !needsTrust || (options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir })));
+  const ignored: { file: string; what: string[] }[] = [];
 
   let permissions = createPermissionContext(undefined, cwd, 'settings', placement).context;
   const loaded: LoadedSettings = { files: [], permissions, bypassDisabledBy: [], hooks: undefined, warnings: [], errors: [] };
@@ -85,8 +107,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     if (!result.exists && location.source === 'file') {
       loaded.errors.push(`Settings file "${location.path}" does not exist: check the path given with --settings.`);
     }
-    const content = result.content;
+    let content = result.content;
     if (!content) return;
+    if (!trusted && inProject(location)) {
+      const tightened = tightenOnly(content);
+      content = tightened.content;
+      if (tightened.ignored.length) ignored.push({ file: location.path, what: tightened.ignored });
+    }
     const perms = content.permissions ?? {};
     const layerOptions: PermissionOptions = {};
     if (perms.allow) layerOptions.allow = perms.allow;
@@ -109,13 +136,53 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     if (perms.defaultMode !== undefined) loaded.modeSource = location.path;
     if (perms.disableBypassPermissionsMode === 'disable') loaded.bypassDisabledBy.push(location.path);
     if (content.disableAllHooks !== undefined) loaded.disableAllHooks = { value: content.disableAllHooks, source: location.path };
+    if (content.failClosedHooks !== undefined) loaded.failClosedHooks = { value: content.failClosedHooks, source: location.path };
     for (const [event, groups] of Object.entries(content.hooks ?? {})) {
       (hooks[event] ??= []).push(...(groups as HookMatcherGroup[]));
     }
   });
   loaded.permissions = permissions;
   if (Object.keys(hooks).length > 0) loaded.hooks = hooks as HooksConfig;
+  if (ignored.length > 0) {
+    loaded.untrustedProject = { dir: cwd, ignored };
+    loaded.warnings.push(untrustedNotice(cwd, ignored));
+  }
   return loaded;
+}
+
+/** Modes that only take away: a project may set them without being trusted. */
+const TIGHT_MODES: readonly string[] = ['default', 'plan', 'dontAsk'];
+
+/** Claude Code keys that loosen or run something; Toolshed ignores them anyway, and says so for an untrusted project. */
+const LOOSENING_CLAUDE_KEYS = ['env', 'apiKeyHelper', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'statusLine', 'awsAuthRefresh', 'awsCredentialExport', 'otelHeadersHelper'];
+
+/** What an untrusted project file keeps: what can only tighten. */
+function tightenOnly(content: SettingsFileContent): { content: SettingsFileContent; ignored: string[] } {
+  const ignored: string[] = [];
+  const perms = content.permissions ?? {};
+  const kept: NonNullable<SettingsFileContent['permissions']> = {};
+  if (perms.deny) kept.deny = perms.deny;
+  if (perms.ask) kept.ask = perms.ask;
+  if (perms.disableBypassPermissionsMode) kept.disableBypassPermissionsMode = perms.disableBypassPermissionsMode;
+  if (perms.allow?.length) ignored.push(`${perms.allow.length === 1 ? 'the allow rule' : `${perms.allow.length} allow rules`} ${perms.allow.map((r) => JSON.stringify(r)).join(', ')}`);
+  if (perms.defaultMode !== undefined) {
+    if (TIGHT_MODES.includes(perms.defaultMode)) kept.defaultMode = perms.defaultMode;
+    else ignored.push(`defaultMode "${perms.defaultMode}"`);
+  }
+  if (perms.additionalDirectories?.length) ignored.push(`additionalDirectories ${perms.additionalDirectories.map((d) => JSON.stringify(d)).join(', ')}`);
+  const out: SettingsFileContent = { permissions: kept };
+  if (content.failClosedHooks === true) out.failClosedHooks = true;
+  const events = Object.keys(content.hooks ?? {});
+  if (events.length) ignored.push(`hooks (${events.join(', ')})`);
+  if (content.disableAllHooks === true) ignored.push('disableAllHooks');
+  for (const key of LOOSENING_CLAUDE_KEYS) if ((content as Record<string, unknown>)[key] !== undefined) ignored.push(key);
+  return { content: out, ignored };
+}
+
+function untrustedNotice(dir: string, ignored: { file: string; what: string[] }[]): string {
+  const parts = ignored.map((i) => `from ${path.relative(dir, i.file) || i.file}: ${i.what.join('; ')}`);
+  return `The project folder "${dir}" is not trusted, so its settings files may only tighten permissions: ignored ${parts.join('; ')}. ` +
+    `Its deny and ask rules apply. If you trust this folder's settings, run "toolshed trust ${dir}" (a library caller passes trustedProject: true to createSession).`;
 }
 
 /**

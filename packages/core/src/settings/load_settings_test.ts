@@ -39,7 +39,7 @@ describe('loadSettings', () => {
     await put(user, { permissions: { allow: ['Read'], deny: ['WebFetch'] } });
     await put(project, { permissions: { allow: ['Bash(npm test:*)'], ask: ['Bash(git push:*)'] } });
     await put(local, { permissions: { deny: ['Read(./.env)'] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['user', 'project', 'local'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project', 'local'] });
     assertSettingsValid(settings);
     expect(settings.permissions.rules.allow.map((r) => [r.raw, r.source])).toEqual([['Read', user], ['Bash(npm test:*)', project]]);
     expect(settings.permissions.rules.deny.map((r) => [r.raw, r.source])).toEqual([['WebFetch', user], ['Read(./.env)', local]]);
@@ -51,7 +51,7 @@ describe('loadSettings', () => {
     await put(join(home, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'plan' } });
     await put(join(proj, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'acceptEdits' } });
     await put(join(proj, '.toolshed', 'settings.local.json'), { permissions: { allow: ['Read'] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['user', 'project', 'local'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project', 'local'] });
     expect(settings.permissions.mode).toBe('acceptEdits');
     expect(settings.modeSource).toBe(join(proj, '.toolshed', 'settings.json'));
   });
@@ -59,7 +59,7 @@ describe('loadSettings', () => {
   test('resolves additional directories and settings-relative rules against the settings root', async () => {
     await put(join(home, '.toolshed', 'settings.json'), { permissions: { additionalDirectories: ['notes'], deny: ['Read(/private/**)'] } });
     await put(join(proj, '.toolshed', 'settings.json'), { permissions: { additionalDirectories: ['../shared', '~/docs'] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['user', 'project'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project'] });
     expect(settings.permissions.workingDirectories).toEqual([proj, join(home, 'notes'), join(root, 'shared'), join(home, 'docs')]);
     expect(settings.permissions.rules.deny[0]?.root).toBe(home);
     expect(settings.permissions.homeDir).toBe(home);
@@ -68,7 +68,7 @@ describe('loadSettings', () => {
   test('concatenates hook groups across files, lowest first', async () => {
     await put(join(home, '.toolshed', 'settings.json'), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'user.sh' }] }] } });
     await put(join(proj, '.toolshed', 'settings.json'), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'project.sh' }] }], PostToolUse: [{ hooks: [{ type: 'command', command: 'post.sh' }] }] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['user', 'project'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project'] });
     expect(settings.hooks?.PreToolUse?.map((g) => (g.hooks[0] as { command: string }).command)).toEqual(['user.sh', 'project.sh']);
     expect(settings.hooks?.PostToolUse).toHaveLength(1);
   });
@@ -76,16 +76,16 @@ describe('loadSettings', () => {
   test('reads Claude Code\'s .claude/settings.json and settings.local.json through the claude source', async () => {
     await put(join(proj, '.claude', 'settings.json'), { permissions: { deny: ['Bash(rm:*)'] } });
     await put(join(proj, '.claude', 'settings.local.json'), { permissions: { allow: ['Bash(ls:*)'] } });
-    const without = await loadSettings({ cwd: proj, homeDir: home, sources: ['project'] });
+    const without = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['project'] });
     expect(without.permissions.rules.deny).toEqual([]);
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['claude'] });
     expect(settings.permissions.rules.deny.map((r) => r.source)).toEqual([join(proj, '.claude', 'settings.json')]);
     expect(settings.permissions.rules.allow.map((r) => r.source)).toEqual([join(proj, '.claude', 'settings.local.json')]);
   });
 
   test('reads extra files after the sources and reports one that does not exist', async () => {
     await put(join(root, 'extra.json'), { permissions: { defaultMode: 'dontAsk' } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['project'], files: ['../extra.json', '../missing.json'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['project'], files: ['../extra.json', '../missing.json'] });
     expect(settings.permissions.mode).toBe('dontAsk');
     expect(settings.errors).toEqual([`Settings file "${join(root, 'missing.json')}" does not exist: check the path given with --settings.`]);
   });
@@ -93,7 +93,7 @@ describe('loadSettings', () => {
   test('collects the problems of every file, and assertSettingsValid throws them all', async () => {
     await put(join(home, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'acceptedits' } });
     await writeFile(join(proj, '.toolshed', 'settings.json'), '{ "permissions": ');
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['user', 'project'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project'] });
     expect(settings.errors).toHaveLength(2);
     let error: unknown;
     try {
@@ -110,7 +110,7 @@ describe('loadSettings', () => {
   test('records disableAllHooks and disableBypassPermissionsMode with their files', async () => {
     const project = join(proj, '.toolshed', 'settings.json');
     await put(project, { disableAllHooks: true, permissions: { disableBypassPermissionsMode: 'disable' } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, sources: ['project'] });
+    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['project'] });
     expect(settings.disableAllHooks).toEqual({ value: true, source: project });
     expect(settings.bypassDisabledBy).toEqual([project]);
   });

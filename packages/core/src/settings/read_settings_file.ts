@@ -118,6 +118,9 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
   if (value['disableAllHooks'] !== undefined && typeof value['disableAllHooks'] !== 'boolean') {
     fail('disableAllHooks', `is ${show(value['disableAllHooks'])}, not true or false`, 'Write "disableAllHooks": true or false.');
   }
+  if (value['failClosedHooks'] !== undefined && typeof value['failClosedHooks'] !== 'boolean') {
+    fail('failClosedHooks', `is ${show(value['failClosedHooks'])}, not true or false`, 'Write "failClosedHooks": true to make every PreToolUse hook block its call when it fails.');
+  }
   const hooks = checkHooks(value['hooks'], fail, (message) => result.warnings.push(`Settings file "${path}": ${message}`));
   if (result.errors.length > 0) return result;
   const parsed = settingsSchema.safeParse({ ...value, ...(hooks === undefined ? {} : { hooks }) });

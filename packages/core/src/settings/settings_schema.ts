@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PERMISSION_MODES } from '../permissions/types.ts';
 
 /** Keys of a settings file that Toolshed reads. */
-export const TOOLSHED_SETTINGS_KEYS: readonly string[] = ['$schema', 'permissions', 'hooks'];
+export const TOOLSHED_SETTINGS_KEYS: readonly string[] = ['$schema', 'permissions', 'hooks', 'failClosedHooks'];
 
 /**
  * Top-level keys of Claude Code's `settings.json` that Toolshed accepts and ignores, so that a
@@ -86,6 +86,8 @@ export const settingsSchema = z.looseObject({
     disableBypassPermissionsMode: z.literal('disable').optional(),
   }).optional(),
   disableAllHooks: z.boolean().optional(),
+  /** Every PreToolUse hook blocks its call on any error, timeout or malformed reply. */
+  failClosedHooks: z.boolean().optional(),
   hooks: z.record(
     z.string(),
     z.array(z.looseObject({

@@ -6,6 +6,7 @@ import { buildTool, type AnyTool } from '@toolshed/core';
 export interface MakeToolOptions {
   description?: string;
   searchHint?: string;
+  searchGroup?: string;
   shouldDefer?: boolean;
   alwaysLoad?: boolean;
   isMcp?: boolean;
@@ -25,11 +26,15 @@ export function makeTool(name: string, options: MakeToolOptions = {}): AnyTool {
     name,
     description: options.description ?? `The ${name} tool, for tests.`,
     ...(options.searchHint ? { searchHint: options.searchHint } : {}),
+    ...(options.searchGroup ? { searchGroup: options.searchGroup } : {}),
     inputSchema: anyObject as AnyTool['inputSchema'],
     inputJSONSchema: { type: 'object', properties: options.properties ?? {} },
     shouldDefer: options.shouldDefer ?? false,
     alwaysLoad: options.alwaysLoad ?? false,
     isMcp: options.isMcp ?? false,
+    // An MCP tool's read-only flag does not allow it by itself: these stand for tools of a server
+    // whose config trusts its readOnlyHint, which allow through their own check.
+    ...(options.isMcp ? { checkPermissions: () => ({ behavior: 'allow' as const }) } : {}),
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     async call() {

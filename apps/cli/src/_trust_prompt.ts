@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { declineProjectTrust, loadSettings, readTrustList, trustProject, type SettingSource } from '@toolshed/core';
+import type { CliIo } from './cli_io.ts';
+import type { Prompter } from './_prompter.ts';
+
+/**
+ * In a terminal, asks once whether to trust a project folder whose settings files hold things
+ * that an untrusted folder may not set (allow rules, a permissive mode, hooks). Yes adds it to
+ * the trust list; no is remembered there too, so the question is not asked again (`toolshed
+ * trust DIR` still trusts it later). Does nothing when the folder is trusted or declined, when
+ * nothing would be ignored, or when the trust list cannot be read.
+ *
+ * @param dir The project folder (`--cwd`).
+ * @param sources The settings sources the command reads.
+ * @param homeDir Whose trust list.
+ * @param prompter Asks on stderr, reads stdin.
+ * @param io Where the explanation goes.
+ * @returns Whether the folder was trusted now.
+ */
+export async function askToTrustProject(dir: string, sources: readonly SettingSource[], homeDir: string, prompter: Prompter, io: Pick<CliIo, 'stderr'>): Promise<boolean> {
+  let declined: string[];
+  try {
+    declined = (await readTrustList({ homeDir })).declined;
+  } catch {
+    return false;
+  }
+  const settings = await loadSettings({ cwd: dir, homeDir, sources });
+  const untrusted = settings.untrustedProject;
+  if (!untrusted || declined.some((d) => d === untrusted.dir)) return false;
+  const lines = untrusted.ignored.map((i) => `  ${path.relative(dir, i.file)}: ${i.what.join('; ')}\n`).join('');
+  io.stderr.write(`toolshed: the settings files of ${dir} are not trusted; until they are, only their deny and ask rules apply. Ignored:\n${lines}`);
+  const answer = await prompter.ask(`Trust ${dir}, so that these apply (they can allow commands and run hooks)? [y/N] `);
+  if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) {
+    await trustProject(dir, { homeDir });
+    io.stderr.write(`toolshed: trusted ${dir}.\n`);
+    return true;
+  }
+  await declineProjectTrust(dir, { homeDir }).catch(() => {});
+  io.stderr.write(`toolshed: not trusted; you will not be asked again for this folder. Run "toolshed trust ${dir}" to trust it later.\n`);
+  return false;
+}

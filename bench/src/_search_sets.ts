@@ -1,0 +1,59 @@
+import type { SearchableTool } from '@toolshed/toolsearch';
+import { loadHeldOutCatalogue } from './_search_held_out.ts';
+import { loadMcpTasks } from './_search_mcp_tasks.ts';
+import { loadStableToolBench, type BenchQuery } from './_search_stabletoolbench.ts';
+
+/** One catalogue with its queries, as search_quality scores it. */
+export interface SearchSet {
+  name: string;
+  /** `single`: each query states one need (the 1.15× goal applies); `multi`: several tools per query. */
+  kind: 'single' | 'multi';
+  source: string;
+  /** How the queries came about, for the record. */
+  queries: BenchQuery[];
+  tools: SearchableTool[];
+  note: string;
+}
+
+/**
+ * Every development and held-out set of search_quality: StableToolBench (lists of distinct
+ * APIs), `mcp_tasks` task statements and single needs (real MCP servers), and the held-out
+ * catalogue (two reference MCP servers and the built-in families; starts the servers).
+ *
+ * @param options `heldOut: false` leaves out the set that starts servers; `maxQueries` cuts StableToolBench.
+ * @returns The sets, and a reason for each one that could not be loaded.
+ *
+ * @example
+ * ```ts
+ * const { sets } = await loadSearchSets({ heldOut: true });
+ * ```
+ */
+export async function loadSearchSets(options: { heldOut?: boolean; maxQueries?: number } = {}): Promise<{ sets: SearchSet[]; skipped: Record<string, string> }> {
+  const sets: SearchSet[] = [];
+  const skipped: Record<string, string> = {};
+  const stb = await loadStableToolBench();
+  sets.push({
+    name: 'stabletoolbench',
+    kind: 'multi',
+    source: 'StableToolBench solvable queries G1–G3 (THUNLP-MT/StableToolBench aa4ed9f), pooled',
+    tools: stb.tools,
+    queries: options.maxQueries ? stb.queries.slice(0, options.maxQueries) : stb.queries,
+    note: 'Queries list distinct APIs of one tool or category; the defaults before issue 19 were tuned here.',
+  });
+  const mcp = await loadMcpTasks();
+  const mcpSource = `bench/data/mcp_tasks: ${mcp.tools.length} tools of ${mcp.servers.length} MCP servers from npm (tools/list)`;
+  sets.push({ name: 'mcp_tasks.multiStep', kind: 'multi', source: mcpSource, tools: mcp.tools, queries: mcp.multiStep, note: 'Task statements (median 18 words) needing 2–3 tools, mostly of one server; written before any ranking run.' });
+  sets.push({ name: 'mcp_tasks.singleNeed', kind: 'single', source: mcpSource, tools: mcp.tools, queries: mcp.singleNeed, note: 'Short requests for one need; written before any ranking run.' });
+  if (options.heldOut !== false) {
+    try {
+      const held = await loadHeldOutCatalogue();
+      sets.push({ name: 'heldOut', kind: 'single', source: held.sources.join('; '), tools: held.tools, queries: held.queries, note: 'Written from the tool names before any ranker ran on it; never tuned on.' });
+    } catch (e) {
+      // The servers are dev dependencies of the MCP bridge; without them the other sets still answer.
+      skipped['heldOut'] = `the held-out catalogue could not be built: ${(e as Error).message}`;
+    }
+  } else {
+    skipped['heldOut'] = 'heldOut: false';
+  }
+  return { sets, skipped };
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import type { ToolContext } from '../context.ts';
+import { foldPath } from './_fold_path.ts';
+import { isPathInside } from './is_path_inside.ts';
+import { caseInsensitivePaths, type GuardedPath, PATH_RULE_COVERAGE } from './path_guard.ts';
+import { resolveRealPath } from './resolve_real_path.ts';
+import type { PermissionDecision } from './types.ts';
+
+/**
+ * The folder of a session's saved results: `<stateDir>/tool-results`.
+ *
+ * @param stateDir The session's state folder.
+ * @returns The folder's path.
+ *
+ * @example
+ * ```ts
+ * sessionResultsDir('/home/me/.toolshed/state/s1'); // '/home/me/.toolshed/state/s1/tool-results'
+ * ```
+ */
+export function sessionResultsDir(stateDir: string): string {
+  return path.join(path.resolve(stateDir), 'tool-results');
+}
+
+/**
+ * The allowance for a session's own saved results: a `Read`, `Grep` or `Glob` call whose every
+ * declared path is a read that is really (through symlinks) inside the session's
+ * `<stateDir>/tool-results` is allowed without a rule and never asks. What is there is what the
+ * session's own calls returned, over their size limit: the model was allowed to see it, and the
+ * preview tells it to read the file. Writes there go through the rules as any write does, and so
+ * do other tools' reads (a `cat` through Bash). The permission layer applies it after deny rules
+ * and a hook's deny, which still win; an output quoting a denied file is never saved there (see
+ * {@linkcode deniedQuoteGuard}).
+ *
+ * @param toolName The tool called.
+ * @param paths The call's guarded paths.
+ * @param ctx The call's context (its `stateDir`).
+ * @returns The allow decision, or undefined when the call is not only such a read.
+ *
+ * @example
+ * ```ts
+ * ownResultsRead('Read', resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), ctx)?.behavior; // 'allow'
+ * ```
+ */
+export function ownResultsRead(
+  toolName: string,
+  paths: readonly GuardedPath[],
+  ctx: Pick<ToolContext, 'cwd' | 'stateDir' | 'permissions'>,
+): PermissionDecision | undefined {
+  if (!PATH_RULE_COVERAGE.Read.includes(toolName) || paths.length === 0 || typeof ctx.stateDir !== 'string' || ctx.stateDir === '') return undefined;
+  if (paths.some((p) => p.access !== 'read' || p.device)) return undefined;
+  let dir: string;
+  try {
+    dir = resolveRealPath(sessionResultsDir(ctx.stateDir), { cwd: ctx.cwd, homeDir: ctx.permissions.homeDir });
+  } catch {
+    return undefined;
+  }
+  const nocase = caseInsensitivePaths(ctx.permissions);
+  const inside = (p: string) => isPathInside(foldPath(p, nocase), foldPath(dir, nocase));
+  if (!paths.every((p) => p.real.length > 0 && p.real.every(inside))) return undefined;
+  return {
+    behavior: 'allow',
+    reason: `Allowed because this ${toolName} call only reads results this session saved (in ${dir})`,
+    source: 'session',
+  };
+}

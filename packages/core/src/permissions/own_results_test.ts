@@ -1,0 +1,133 @@
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { contentToText } from '../blocks.ts';
+import { createSession } from '../session.ts';
+import type { Session } from '../session_types.ts';
+import { buildTool } from '../tool.ts';
+import { bigTool, tempDir, use } from '../_test_tools.ts';
+import { decidePermission } from './decide_permission.ts';
+import { ownResultsRead, sessionResultsDir } from './own_results.ts';
+import { resolveResources } from './path_guard.ts';
+import { testContext } from './_test_context.ts';
+
+/** A Read that really reads, and a Write that declares a write: both declare their paths. */
+const readTool = buildTool({
+  name: 'Read',
+  description: 'reads a file',
+  inputSchema: z.strictObject({ file_path: z.string() }),
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  maxResultSizeChars: Infinity,
+  resources: ({ file_path }) => [{ path: file_path, access: 'read' as const }],
+  async call({ file_path }) {
+    return { data: await readFile(file_path, 'utf8') };
+  },
+});
+const writeTool = buildTool({
+  name: 'Write',
+  description: 'writes a file',
+  inputSchema: z.strictObject({ file_path: z.string(), content: z.string() }),
+  resources: ({ file_path }) => [{ path: file_path, access: 'write' as const }],
+  async call({ file_path, content }) {
+    await writeFile(file_path, content);
+    return { data: `wrote ${file_path}` };
+  },
+});
+const catTool = buildTool({
+  name: 'Cat',
+  description: 'reads a file, but is not a file tool',
+  inputSchema: z.strictObject({ file_path: z.string() }),
+  isReadOnly: () => true,
+  resources: ({ file_path }) => [{ path: file_path, access: 'read' as const }],
+  async call({ file_path }) {
+    return { data: await readFile(file_path, 'utf8') };
+  },
+});
+
+let box: { dir: string; cleanup: () => Promise<void> };
+let cwd: string;
+let stateDir: string;
+let session: Session;
+beforeEach(async () => {
+  box = await tempDir('toolshed-own-results-');
+  cwd = path.join(box.dir, 'proj');
+  stateDir = path.join(box.dir, 'state');
+  await mkdir(cwd);
+});
+afterEach(async () => {
+  await session?.close();
+  await box.cleanup();
+});
+
+async function persistBig(s: Session): Promise<string> {
+  const [result] = await s.run([use('t1', 'Big', { size: 60_000 })]);
+  const match = /The full output is saved to (\S+)/.exec(contentToText(result!.content));
+  expect(match).not.toBeNull();
+  return match![1]!;
+}
+
+describe('ownResultsRead', () => {
+  test('a Read of a saved result outside the working directories is allowed without a rule and without a prompt', async () => {
+    const prompts: string[] = [];
+    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool], canUseTool: async (name) => (prompts.push(name), { behavior: 'deny', message: 'no prompt expected' }) });
+    const saved = await persistBig(session);
+    expect(saved.startsWith(sessionResultsDir(stateDir))).toBe(true);
+    const [read] = await session.run([use('t2', 'Read', { file_path: saved })]);
+    expect(read!.is_error).toBeUndefined();
+    expect(contentToText(read!.content)).toHaveLength(60_000);
+    expect(prompts).toEqual([]);
+    const decision = await session.explain('Read', { file_path: saved });
+    expect(decision).toMatchObject({ behavior: 'allow', source: 'session' });
+    expect(decision.reason).toContain('only reads results this session saved');
+  });
+
+  test('a deny rule still beats the allowance for the session\'s own results', async () => {
+    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool], permissions: { deny: [`Read(/${stateDir}/**)`] } });
+    const saved = await persistBig(session);
+    const [read] = await session.run([use('t2', 'Read', { file_path: saved })]);
+    expect(read!.is_error).toBe(true);
+    expect(contentToText(read!.content)).toContain('denied by rule');
+  });
+
+  test('writes to the results folder, other tools\' reads and other folders of the state still go through the rules', async () => {
+    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool, writeTool, catTool] });
+    const saved = await persistBig(session);
+    const other = path.join(stateDir, 'bash-output', 'x.txt');
+    await mkdir(path.dirname(other), { recursive: true });
+    await writeFile(other, 'not a saved result');
+    for (const [name, input] of [
+      ['Write', { file_path: saved, content: 'changed' }],
+      ['Write', { file_path: path.join(path.dirname(saved), 'new.txt'), content: 'planted' }],
+      ['Cat', { file_path: saved }],
+      ['Read', { file_path: other }],
+      ['Read', { file_path: `${sessionResultsDir(stateDir)}/../bash-output/x.txt` }],
+    ] as const) {
+      expect((await session.explain(name, input)).behavior, `${name} ${JSON.stringify(input)}`).toBe('ask');
+    }
+    expect(await readFile(saved, 'utf8')).toHaveLength(60_000);
+  });
+
+  test('a symlink in the results folder that points elsewhere is not covered by the allowance', async () => {
+    const secret = path.join(box.dir, 'secret.txt');
+    await writeFile(secret, 'top secret');
+    const results = sessionResultsDir(stateDir);
+    await mkdir(results, { recursive: true });
+    await symlink(secret, path.join(results, 'link.txt'));
+    const ctx = { ...testContext({ cwd }), stateDir };
+    const paths = resolveResources([{ path: path.join(results, 'link.txt'), access: 'read' }], ctx);
+    expect(ownResultsRead('Read', paths, ctx)).toBeUndefined();
+    expect((await decidePermission(readTool, { file_path: path.join(results, 'link.txt') }, ctx)).behavior).toBe('ask');
+  });
+
+  test('Grep and Glob of the results folder are allowed; a call that also reads elsewhere is not', () => {
+    const ctx = { ...testContext({ cwd }), stateDir };
+    const results = sessionResultsDir(stateDir);
+    expect(ownResultsRead('Grep', resolveResources([{ path: results, access: 'read' }], ctx), ctx)?.behavior).toBe('allow');
+    expect(ownResultsRead('Glob', resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), ctx)?.behavior).toBe('allow');
+    const mixed = resolveResources([{ path: `${results}/t1.txt`, access: 'read' }, { path: '/etc/hosts', access: 'read' }], ctx);
+    expect(ownResultsRead('Grep', mixed, ctx)).toBeUndefined();
+    expect(ownResultsRead('Grep', resolveResources([{ path: stateDir, access: 'read' }], ctx), ctx)).toBeUndefined();
+  });
+});

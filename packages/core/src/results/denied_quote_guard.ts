@@ -1,0 +1,107 @@
+import type { ToolContext } from '../context.ts';
+import { deniedPathFilter } from '../permissions/denied_path_filter.ts';
+import { pathRuleApplies } from '../permissions/path_guard.ts';
+import type { PermissionRule } from '../permissions/types.ts';
+
+// Longer "paths" are not paths; they would only cost folder lookups.
+const MAX_CANDIDATE_CHARS = 1_024;
+// The tools whose deny rules guard reading a file's text (a saved result is read with any of them).
+const READING_TOOLS = ['Read', 'Grep', 'Glob'];
+
+/**
+ * The first file a tool's output quotes that a deny rule guards, such as `./.env` in the output of
+ * `grep -rn KEY .` (`./.env:3:KEY=…`) or `git log -p` (`diff --git a/.env b/.env`). Looked for:
+ * the part of each line before its first `:` (grep and ripgrep's `path:line:text`), the whole line
+ * (`-l` lists, Glob's list, `find`), and the paths of diff headers (`diff --git a/x b/y`,
+ * `--- a/x`, `+++ b/x`). The rules are the deny rules of `Read`, `Grep` and `Glob` (every
+ * `Read(...)` rule among them), matched as {@linkcode deniedPathFilter} matches them.
+ *
+ * The test leans to caution: a line that merely looks like `.env: …` counts. Its only use is to
+ * keep such an output from being saved to a file (see {@linkcode deniedQuoteGuard}).
+ *
+ * @param text The output.
+ * @param ctx The call's context (working directory and rules).
+ * @returns The quoted path (absolute) and the rule that guards it, or undefined.
+ *
+ * @example
+ * ```ts
+ * // deny: ['Read(./.env)']
+ * quotedDeniedFile('./.env:1:API_KEY=abc\nsrc/a.ts:4:key', ctx); // { path: '/repo/.env', rule: … }
+ * ```
+ */
+export function quotedDeniedFile(
+  text: string,
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): { path: string; rule: PermissionRule } | undefined {
+  // Read's filter holds every Read(...) rule; Grep's and Glob's add only the rules naming them.
+  const deny = ctx.permissions.rules.deny;
+  const filters = READING_TOOLS
+    .filter((tool) => tool === 'Read' || deny.some((rule) => rule.toolName === tool && rule.ruleContent !== undefined))
+    .map((tool) => deniedPathFilter(tool, ctx))
+    .filter((f) => f !== undefined);
+  if (filters.length === 0) return undefined;
+  const seen = new Set<string>();
+  const check = (candidate: string): { path: string; rule: PermissionRule } | undefined => {
+    const trimmed = candidate.trim();
+    if (trimmed === '' || trimmed.length > MAX_CANDIDATE_CHARS || seen.has(trimmed) || trimmed.includes('\0')) return undefined;
+    seen.add(trimmed);
+    const path = trimmed.startsWith('/') ? trimmed : `${ctx.cwd}/${trimmed}`;
+    for (const filter of filters) {
+      const rule = filter(normalize(path));
+      if (rule) return { path: normalize(path), rule };
+    }
+    return undefined;
+  };
+  for (const line of text.split('\n')) {
+    const diff = /^diff --git a\/(.+?) b\/(.+)$/.exec(line);
+    const header = /^(?:---|\+\+\+) [ab]\/(.+)$/.exec(line);
+    const colon = line.indexOf(':');
+    const candidates = [
+      ...(diff ? [diff[1]!, diff[2]!] : []),
+      ...(header ? [header[1]!] : []),
+      ...(colon > 0 ? [line.slice(0, colon)] : []),
+      line,
+    ];
+    for (const candidate of candidates) {
+      const hit = check(candidate);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The `refuseToSave` check of {@linkcode persistLargeResult} for one call: it refuses to save an
+ * output that quotes a file a deny rule guards, because the saved copy (read with Read or Grep,
+ * which a session allows for its own results) would show that file's text where the rule does
+ * not reach. Undefined when the context has no deny rule with a path, so that saving costs nothing
+ * extra.
+ *
+ * @param ctx The call's context.
+ * @returns The check, or undefined.
+ *
+ * @example
+ * ```ts
+ * await persistLargeResult(content, { toolUseId, stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) });
+ * ```
+ */
+export function deniedQuoteGuard(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): ((text: string) => string | undefined) | undefined {
+  if (!ctx.permissions.rules.deny.some((rule) => READING_TOOLS.some((tool) => pathRuleApplies(rule, tool, 'read')))) return undefined;
+  return (text) => {
+    const hit = quotedDeniedFile(text, ctx);
+    return hit
+      ? `it quotes "${hit.path}", which rule "${hit.rule.raw}" from ${hit.rule.source} denies, and a saved copy would not be guarded by that rule`
+      : undefined;
+  };
+}
+
+/** `/a/./b/../c` → `/a/c`, without touching the file system. */
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return `/${out.join('/')}`;
+}
