@@ -5,7 +5,7 @@ import { agentTools } from './mod.ts';
 test('the agent family passes the conformance check', async () => {
   const family = agentTools();
   expect(family.name).toBe('agent');
-  expect(family.tools?.map((t) => t.name)).toEqual(['Agent', 'SendMessage', 'TaskOutput', 'TaskStop']);
+  expect(family.tools?.map((t) => t.name)).toEqual(['Agent', 'SendMessage', 'TaskOutput', 'TaskStop', 'TodoWrite', 'TaskCreate', 'TaskGet', 'TaskUpdate', 'TaskList', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'EnterWorktree', 'ExitWorktree', 'Skill', 'Sleep']);
   expect(await checkFamily(family)).toEqual([]);
 });
 

@@ -2,7 +2,8 @@
  * `@toolshed/tool-agent`: Toolshed runs agents. Model adapters for the Anthropic Messages API and
  * OpenAI Chat Completions / Responses (typed against the SDK clients you pass in; the SDKs are
  * optional peer dependencies), the `runAgent` loop, the Agent tool (alias Task) with sub-agents
- * in narrowed child sessions, background agents and SendMessage.
+ * in narrowed child sessions, background agents and SendMessage, and the planning tools
+ * (TodoWrite, file-backed task lists, AskUserQuestion, plan mode, worktrees, Skill, Sleep).
  *
  * ```ts
  * import Anthropic from '@anthropic-ai/sdk';
@@ -42,3 +43,24 @@ export {
 } from './agent_tool.ts';
 export { sendMessageInput, sendMessageTool, type SendMessageResult } from './send_message_tool.ts';
 export { ANTHROPIC_MODEL_ALIASES, modelFor } from './model_for.ts';
+export { askUserQuestionInput, askUserQuestionTool, QUESTION_UNANSWERED, type QuestionAnswer } from './ask_user_question_tool.ts';
+export { createPlanModeTools, enterPlanModeInput, exitPlanModeInput } from './plan_mode_tools.ts';
+export { loadSkills, type LoadSkillsOptions, type Skill, type SkillDefinition, type SkillProblem } from './skill/load_skills.ts';
+export { createSkillTool, SKILL_NOT_FOUND, skillInput } from './skill/skill_tool.ts';
+export { MAX_SLEEP_SECONDS, sleepInput, sleepTool } from './sleep_tool.ts';
+export { taskListFolder, type TaskListLocationOptions } from './task_list/task_list_location.ts';
+export {
+  corruptMessage,
+  isCorrupt,
+  TaskStore,
+  type CorruptTask,
+  type TaskChanges,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStoreOptions,
+  type TaskUpdateOutcome,
+  type TaskUpdateRefusal,
+} from './task_list/task_store.ts';
+export { TASK_REFUSED, taskCreateInput, taskGetInput, taskListInput, taskListTools, taskUpdateInput, type TaskListToolsOptions } from './task_list/task_tools.ts';
+export { createTodoWriteTool, renderChecklist, todoWriteInput, type Todo, type TodoWriteOutput } from './todo_write_tool.ts';
+export { createWorktreeTools, enterWorktreeInput, exitWorktreeInput, WORKTREE_FAILED, type WorktreeSession } from './worktree/worktree_tools.ts';
