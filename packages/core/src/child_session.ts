@@ -20,6 +20,14 @@ export interface ChildSessionOptions {
    * @default the parent's mode
    */
   mode?: PermissionMode | undefined;
+  /**
+   * A folder the child works in instead of the parent's cwd — a git worktree the opener made of
+   * the parent's project, for a sub-agent whose edits must stay apart. It becomes the child's
+   * only working directory; the parent's rules hold there as they are (`./` rules are relative
+   * to it, as to any cwd).
+   * @default the parent's cwd and working directories
+   */
+  cwd?: string | undefined;
   /** @default a random UUID */
   sessionId?: string | undefined;
   /** @default `<parent stateDir>/children/<child id>` */

@@ -364,13 +364,14 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       ...current,
       mode: narrowerMode(current.mode, child.mode),
       rules: { ...current.rules, deny: [...current.rules.deny, ...[...removed].map((name) => parseRule(name, 'deny', source))] },
+      ...(child.cwd !== undefined ? { workingDirectories: [path.resolve(child.cwd)] } : {}),
     };
     const childId = child.sessionId ?? randomUUID();
     const signals = [options.signal, child.signal].filter((s): s is AbortSignal => s !== undefined);
     const { permissions: _permissions, signal: _signal, hooks: _hooks, ...rest } = options;
     const childOptions: SessionOptions & { [INHERITED_FROM_PARENT]: Inherited } = {
       ...rest,
-      cwd: baseContext.cwd,
+      cwd: child.cwd !== undefined ? path.resolve(child.cwd) : baseContext.cwd,
       sessionId: childId,
       stateDir: child.stateDir ?? path.join(stateDir, 'children', childId),
       settingsSources: [],

@@ -21,6 +21,7 @@ import { runAgent, type AgentEvent, type RunAgentResult } from './run_agent.ts';
 import { modelFor as defaultModelFor } from './model_for.ts';
 import type { ModelAdapter } from './model_adapter.ts';
 import { activeModels } from './_active_models.ts';
+import { createGitWorktree } from './worktree/worktree_tools.ts';
 
 /**
  * Input of the Agent tool (Claude Code's fields).
@@ -37,6 +38,7 @@ export const agentInput = z.object({
   model: z.string().min(1).optional().describe('A model for this agent: sonnet, opus, haiku or a model id; default the agent definition\'s, else yours'),
   run_in_background: z.boolean().optional().describe('Run the agent in the background: returns a task id at once; read its output with TaskOutput, stop it with TaskStop'),
   name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A name for a background agent, so SendMessage can reach it while it runs'),
+  isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a new git worktree of the project on its own branch, so its edits stay out of your checkout until merged'),
 });
 
 /** What the Agent tool returns. */
@@ -47,6 +49,9 @@ export interface AgentToolResult {
   task_id?: string;
   /** The sub-agent's final text (empty for a background agent). */
   text: string;
+  /** With `isolation: "worktree"`: the worktree holding the agent's changes, and its branch. */
+  worktree_path?: string;
+  worktree_branch?: string;
   /** One line: tool calls, tokens, seconds, why it stopped. */
   summary: string;
   stop_reason: string;
@@ -240,7 +245,10 @@ ${describeAgents(config.agentsFor(cwd))}
       const controller = new AbortController();
       // The parent's abort aborts a foreground child; a background one lives until TaskStop or close.
       const childSignal = background ? controller.signal : AbortSignal.any([signal, controller.signal]);
+      // isolation: "worktree" — a fresh worktree of the project is the child's only working directory.
+      const worktree = input.isolation === 'worktree' ? await createGitWorktree({ cwd: ctx.cwd, stateDir: ctx.stateDir, name: agentId.replace(/[^A-Za-z0-9._-]/g, '-'), signal }) : undefined;
       const child = await openChildSession(ctx, {
+        ...(worktree ? { cwd: worktree.cwd } : {}),
         tools: agent.tools,
         disallowedTools: [...(agent.disallowedTools ?? []), ...SUB_AGENT_EXCLUDED_TOOLS],
         mode: agent.permissionMode,
@@ -259,7 +267,8 @@ ${describeAgents(config.agentsFor(cwd))}
           if (event.type === 'session' && event.event.type === 'tool_start') onProgress({ message: `${agent.name}: ${event.event.toolName}`, agent: agentId, tool: event.event.toolName });
         });
         await writeTranscript(transcriptPath, meta, result);
-        const data: AgentToolResult = { agent_id: agentId, subagent_type: agent.name, text: result.text, summary: summaryLine(agent.name, result), stop_reason: result.stopReason, transcript_path: transcriptPath };
+        const where = worktree ? ` Its changes are in the worktree ${worktree.worktreePath} on branch ${worktree.branch} (kept: review and merge it, or remove it with git worktree remove).` : '';
+        const data: AgentToolResult = { agent_id: agentId, subagent_type: agent.name, text: result.text, summary: `${summaryLine(agent.name, result)}${where}`, stop_reason: result.stopReason, transcript_path: transcriptPath, ...(worktree ? { worktree_path: worktree.worktreePath, worktree_branch: worktree.branch } : {}) };
         if (result.stopReason === 'aborted' && signal.aborted) throw new Error(`The ${agent.name} agent was aborted`);
         return { data, ...(result.stopReason === 'model_error' ? { isError: true } : {}) };
       }

@@ -231,3 +231,42 @@ test('SendMessage to "*" reaches every running background agent', async () => {
   expect(result!.is_error).toBeUndefined();
   expect(contentToText(result!.content)).toMatch(/^Message queued for \* \(task agent_\S+, agent_\S+\); each reads it at its next turn\.$/);
 });
+
+test('with isolation "worktree" the sub-agent\'s edits land in its own worktree, not in the main checkout', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { realpathSync } = await import('node:fs');
+  const { z } = await import('zod');
+  const { buildTool } = await import('@toolshed/core');
+  const repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-wt-')));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(path.join(repo, 'a.txt'), 'main\n');
+  git('add', '.');
+  git('commit', '-qm', 'first');
+  // A file tool that allows itself only inside the working directories, as Write does in acceptEdits.
+  const putTool = buildTool({
+    name: 'Put',
+    description: 'Writes a file',
+    inputSchema: z.object({ file_path: z.string(), text: z.string() }),
+    resources: ({ file_path }, ctx) => [{ path: path.resolve(ctx.cwd, file_path), access: 'write' as const }],
+    checkPermissions: () => ({ behavior: 'allow' }),
+    async call({ file_path, text: body }, ctx) {
+      writeFileSync(path.resolve(ctx.cwd, file_path), body);
+      return { data: `wrote ${path.resolve(ctx.cwd, file_path)}` };
+    },
+  });
+  server = await startFakeModelServer((r) => (lastUserText(r).includes('tool_result') ? text('edited a.txt') : { content: [use('p1', 'Put', { file_path: 'a.txt', text: 'agent\n' })] }));
+  const model = anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
+  session = await createSession({ cwd: repo, stateDir: path.join(repo, '..', `${path.basename(repo)}-state`), families: [agentTools({ agents: {}, model, homeDir: repo, agentFiles: [] })], tools: [putTool] });
+  const out = await callAgent({ subagent_type: 'general-purpose', isolation: 'worktree' });
+  expect(out.isError).toBe(false);
+  const worktree = /in the worktree (\S+) on branch (\S+)/.exec(out.text);
+  expect(worktree).not.toBeNull();
+  expect(readFileSync(path.join(worktree![1]!, 'a.txt'), 'utf8')).toBe('agent\n');
+  expect(readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('main\n');
+  expect(git('branch', '--list', '--format=%(refname:short)', worktree![2]!).trim()).toBe(worktree![2]);
+  // The worktree outlives the session, for the user to review and merge.
+  await session.close();
+  session = undefined;
+  expect(existsSync(worktree![1]!)).toBe(true);
+});

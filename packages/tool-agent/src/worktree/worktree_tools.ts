@@ -61,24 +61,13 @@ export function createWorktreeTools(): AnyTool[] {
       return { result: true };
     },
     async call({ name }, ctx) {
-      const top = (await git(ctx.cwd, ['rev-parse', '--show-toplevel'], ctx.signal)).stdout.trim();
-      const headCommit = (await git(ctx.cwd, ['rev-parse', 'HEAD'], ctx.signal)).stdout.trim();
-      const label = name ?? `wt-${randomBytes(4).toString('hex')}`;
-      const branch = `toolshed/${label}`;
-      const parent = path.join(ctx.stateDir, 'worktrees');
-      await mkdir(parent, { recursive: true, mode: 0o700 });
-      const target = path.join(parent, label);
-      const made = await git(top, ['worktree', 'add', '-b', branch, target, headCommit], ctx.signal);
-      if (made.code !== 0) throw new ToolshedError(WORKTREE_FAILED, `git worktree add failed: ${firstLine(made.stderr)}. Choose another name, or remove the branch "${branch}" if it is left over.`);
-      const worktreePath = await realpath(target);
-      const realTop = await realpath(top);
-      const sub = path.relative(realTop, await realpath(ctx.cwd));
-      const cwd = path.join(worktreePath, sub);
+      const made = await createGitWorktree({ cwd: ctx.cwd, stateDir: ctx.stateDir, ...(name ? { name } : {}), signal: ctx.signal });
+      const { worktreePath, branch, headCommit, cwd, repoTop: realTop } = made;
       const state: WorktreeSession = { worktreePath, branch, headCommit, originalCwd: ctx.cwd, originalWorkingDirectories: ctx.permissions.workingDirectories };
       ctx.onClose(() => void active.delete(ctx.sessionId));
       active.set(ctx.sessionId, state);
       return {
-        data: `Created the worktree ${worktreePath} on branch ${branch} (from ${headCommit.slice(0, 12)}); the session now works in ${cwd}. Commit there; leave with ExitWorktree.`,
+        data: `Created the worktree ${worktreePath} on branch ${branch} (from ${headCommit.slice(0, 12)}); the session now works in ${cwd}. Commit there; leave with ExitWorktree. Closing the session keeps it.`,
         contextModifier: (next: ToolContext) => ({
           ...next,
           cwd,
@@ -125,6 +114,55 @@ export function createWorktreeTools(): AnyTool[] {
   });
 
   return [enter, exit];
+}
+
+/** A git worktree made by {@linkcode createGitWorktree}. */
+export interface GitWorktree {
+  /** The worktree's folder (symlinks resolved). */
+  worktreePath: string;
+  /** Its new branch, `toolshed/<name>`. */
+  branch: string;
+  /** The commit it started from. */
+  headCommit: string;
+  /** The folder in the worktree that matches the cwd it was made from. */
+  cwd: string;
+  /** The main checkout's top folder (symlinks resolved). */
+  repoTop: string;
+}
+
+/**
+ * Makes a git worktree of the repository holding `cwd` on a new branch `toolshed/<name>`, under
+ * `<stateDir>/worktrees/<name>` (kept when the session closes). Used by EnterWorktree and by the
+ * Agent tool's `isolation: "worktree"`.
+ *
+ * @param options Where from, where to, the name and an abort signal.
+ * @returns The worktree.
+ * @throws {ToolshedError} `worktree_failed` when `cwd` is not in a repository with a commit, or git refuses.
+ *
+ * @example
+ * ```ts
+ * const wt = await createGitWorktree({ cwd: '/repo/src', stateDir: ctx.stateDir, name: 'fix' });
+ * wt.cwd; // '<stateDir>/worktrees/fix/src'
+ * ```
+ */
+export async function createGitWorktree(options: { cwd: string; stateDir: string; name?: string; signal?: AbortSignal }): Promise<GitWorktree> {
+  const { cwd: from, stateDir, signal } = options;
+  const top = await git(from, ['rev-parse', '--show-toplevel'], signal);
+  if (top.code !== 0) throw new ToolshedError(WORKTREE_FAILED, `The working directory ${from} is not inside a git repository, so no worktree can be made.`);
+  const head = await git(from, ['rev-parse', '--verify', 'HEAD'], signal);
+  if (head.code !== 0) throw new ToolshedError(WORKTREE_FAILED, 'The repository has no commit yet; commit once before making a worktree.');
+  const headCommit = head.stdout.trim();
+  const label = options.name ?? `wt-${randomBytes(4).toString('hex')}`;
+  const branch = `toolshed/${label}`;
+  const parent = path.join(stateDir, 'worktrees');
+  await mkdir(parent, { recursive: true, mode: 0o700 });
+  const target = path.join(parent, label);
+  const made = await git(top.stdout.trim(), ['worktree', 'add', '-b', branch, target, headCommit], signal);
+  if (made.code !== 0) throw new ToolshedError(WORKTREE_FAILED, `git worktree add failed: ${firstLine(made.stderr)}. Choose another name, or remove the branch "${branch}" if it is left over.`);
+  const worktreePath = await realpath(target);
+  const repoTop = await realpath(top.stdout.trim());
+  const sub = path.relative(repoTop, await realpath(from));
+  return { worktreePath, branch, headCommit, cwd: path.join(worktreePath, sub), repoTop };
 }
 
 async function unsavedWork(state: WorktreeSession, signal: AbortSignal): Promise<string | undefined | ''> {
