@@ -1,5 +1,5 @@
 import { contentToText, type CanUseTool, type Session, type SessionMetrics } from '@toolshed/core';
-import { runAgent, type AgentEvent, type AgentMessage, type ModelAdapter, type ModelUsage, type RunAgentResult } from '@toolshed/tool-agent';
+import { renderChecklist, runAgent, todoWriteInput, type AgentEvent, type AgentMessage, type ModelAdapter, type ModelUsage, type RunAgentResult } from '@toolshed/tool-agent';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { chatModel } from './_chat_model.ts';
@@ -129,6 +129,7 @@ async function interactive(session: Session, model: ModelAdapter, prompter: Prom
 /** Writes a turn as it happens: the model's text, then each call and its outcome. */
 class TurnView {
   #atLineStart = true;
+  readonly #inputs = new Map<string, unknown>();
 
   constructor(readonly session: Session, readonly io: CliIo) {}
 
@@ -137,7 +138,12 @@ class TurnView {
       this.io.stdout.write(event.text);
       this.#atLineStart = event.text.endsWith('\n');
     } else if (event.type === 'session' && event.event.type === 'tool_start') {
+      this.#inputs.set(event.event.toolUseId, event.event.input);
       this.#line(`● ${this.#render(event.event.toolName, event.event.input)}`);
+    } else if (event.type === 'session' && event.event.type === 'result' && event.event.toolName === 'TodoWrite' && !event.event.result.is_error) {
+      // The todo list is shown whole, as a checklist, each time the model changes it.
+      const todos = todoWriteInput.safeParse(this.#inputs.get(event.event.toolUseId));
+      if (todos.success) for (const line of renderChecklist(todos.data.todos).split('\n')) this.#line(`  ${line}`);
     } else if (event.type === 'session' && event.event.type === 'result') {
       const text = contentToText(event.event.result.content).trim().split('\n');
       const first = (text[0] ?? '').slice(0, 120);

@@ -84,6 +84,20 @@ describe('toolshed chat', () => {
     expect(JSON.stringify(server.requests[2]!.body.messages)).toContain('what is in greeting.ts?');
   });
 
+  test('chat shows the todo list as a checklist each time the model changes it', async () => {
+    const { cwd } = await project();
+    const todos = [
+      { content: 'Find the typo', status: 'completed', activeForm: 'Finding the typo' },
+      { content: 'Fix the greeting', status: 'in_progress', activeForm: 'Fixing the greeting' },
+      { content: 'Run the tests', status: 'pending', activeForm: 'Running the tests' },
+    ];
+    server = await startFakeModelServer([{ content: [use('t1', 'TodoWrite', { todos })] }, say('Planned.')]);
+    const r = await cli(['chat', '--cwd', cwd, '--only', 'agent', '--setting-sources', ''], { stdin: 'plan it\n', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, HOME: EMPTY_HOME } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  [x] Find the typo\n  [~] Fixing the greeting\n  [ ] Run the tests\n');
+    expect(r.stdout).toContain('Planned.');
+  });
+
   test('a model failure ends -p with exit 1 and the reason', async () => {
     const { cwd } = await project();
     server = await startFakeModelServer([{ error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }]);
