@@ -32,7 +32,7 @@ export interface CapturedOutput {
  *
  * @example
  * ```ts
- * const capture = new OutputCapture(30_000, '/tmp/state/bash-output/t1.txt');
+ * const capture = new OutputCapture(30_000, '/tmp/state/tool-results/bash-t1.txt');
  * capture.push(Buffer.from('hello\n'));
  * (await capture.finish()).text; // 'hello\n'
  * ```

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, isPathInside, resolvePath, type Tool, type ToolContext } from '@toolshed/core';
+import { buildTool, isPathInside, resolvePath, sessionResultsDir, type Tool, type ToolContext } from '@toolshed/core';
 import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parser.ts';
 import { classifyCommand } from './classify_command.ts';
 import { commandMatcher, splitCommand } from './command_matcher.ts';
@@ -145,7 +145,9 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
         timeoutMs,
         signal,
         maxOutputChars: opts.maxOutputChars,
-        spillPath: path.join(ctx.stateDir, 'bash-output', `${safeName(ctx.toolUseId)}.txt`),
+        // Beside the session's other saved results, where the session's own Read and Grep may
+        // always look (and which close() removes).
+        spillPath: path.join(sessionResultsDir(ctx.stateDir), `bash-${safeName(ctx.toolUseId)}.txt`),
         killGraceMs: opts.killGraceMs,
         progressIntervalMs: opts.progressIntervalMs,
         env,
