@@ -7,6 +7,7 @@ import { createPrompter, type Prompter } from './_prompter.ts';
 import { readStdin } from './_read_input.ts';
 import { withSession } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
+import { terminalAskUser } from './_terminal_ask_user.ts';
 
 function systemPrompt(session: Session): string {
   return `You are a coding agent working in ${session.cwd} through the tools you are given. Read before you change anything, keep changes small, and say briefly what you did.`;
@@ -47,6 +48,7 @@ export async function chatCommand(invocation: CommandInvocation, io: CliIo): Pro
   try {
     return await withSession(args, io, (session) => interactive(session, model, prompter, maxTurns, io, positionals.join(' ')), {
       canUseTool: (getSession) => (io.isTTY ? askInChat(prompter, io, always, getSession) : undefined),
+      ...(io.isTTY ? { askUser: terminalAskUser(prompter, io) } : {}),
     });
   } finally {
     prompter.close();

@@ -193,6 +193,32 @@ describe.skipIf(!hasScript)('toolshed chat in a terminal', () => {
       term.kill();
     }
   }, 90_000);
+
+  test('AskUserQuestion asks in the terminal and the model gets the choice', async () => {
+    const { cwd } = await project();
+    const question = { question: 'Which database?', header: 'Database', options: [{ label: 'PostgreSQL', description: 'relational' }, { label: 'SQLite', description: 'one file' }] };
+    server = await startFakeModelServer([{ content: [use('q1', 'AskUserQuestion', { questions: [question] })] }, say('Going with it.')]);
+    const term = inTerminal(['chat', '--cwd', cwd, '--only', 'agent', '--setting-sources', ''], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    try {
+      await term.waitFor('> ');
+      term.type('set up the store\n');
+      await term.waitFor('AskUserQuestion asks: Which database?');
+      await term.waitFor('2. SQLite');
+      await term.waitFor('Database (a number): ');
+      term.type('7\n');
+      await term.waitFor('is not a number between 1 and 2');
+      term.type('2\n');
+      await term.waitFor('Database: other (text): ');
+      term.type('\n');
+      await term.waitFor('Going with it.');
+      expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('\\"Which database?\\" → SQLite');
+      await term.waitFor('> ');
+      term.type('\x03');
+      expect(await term.exited).toBe(130);
+    } finally {
+      term.kill();
+    }
+  }, 90_000);
 });
 
 test('toolshed tools lists the agents of the user\'s HOME and the project, and reports a broken agent file', async () => {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createSession, describeError, SETTINGS_INVALID, ToolshedError, type CanUseTool, type PermissionOptions, type Session, type SessionOptions } from '@toolshed/core';
+import { askUserKey, createSession, describeError, SETTINGS_INVALID, ToolshedError, type AskUser, type CanUseTool, type PermissionOptions, type Session, type SessionOptions } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
@@ -8,6 +8,7 @@ import { readMcpConfigFile } from './mcp_config_file.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
 import { UsageError } from './usage_error.ts';
+import { terminalAskUser } from './_terminal_ask_user.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
 export type SettingsOptions = Required<Pick<SessionOptions, 'settingsSources' | 'settingsFiles' | 'homeDir' | 'permissions' | 'permissionsSource'>>;
@@ -114,6 +115,8 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
       ...settingsOptions(args, io),
       ...(canUseTool ? { canUseTool } : {}),
       ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
+      // Questions of AskUserQuestion and MCP elicitation: the command's own, else the terminal's.
+      ...(options.askUser ?? prompter ? { services: [[askUserKey, options.askUser ?? terminalAskUser(prompter!, io)] as const] } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (e) {
@@ -144,6 +147,8 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
 export interface WithSessionOptions {
   /** The command's own prompt (chat's allow once / always / deny), instead of the y/N one; `--yes` still wins. */
   canUseTool?: (getSession: () => Session | undefined) => CanUseTool | undefined;
+  /** The command's own answers to questions (chat's, on its prompt); a terminal gets one by default. */
+  askUser?: AskUser | undefined;
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });
