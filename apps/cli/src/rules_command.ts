@@ -25,7 +25,7 @@ export const RULES_USAGE = [
   'load (bad JSON, unknown key, bad mode). Warnings (a prefix without a word boundary) do not fail.',
   '',
   'Flags:',
-  '  --setting-sources LIST  Settings files to read: user,project,local,claude (default: user,project,local).',
+  '  --setting-sources LIST  Settings files to read: user,project,local,claude (default: all four).',
   '  --settings FILE         A further settings file, read after the sources (repeatable).',
   '  --only LIST             Families whose tools count as existing (default: all).',
   '  --json                  Print { files, findings, problems, warnings } as JSON.',
