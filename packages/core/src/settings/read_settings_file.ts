@@ -138,7 +138,16 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
   }
   const hooks = checkHooks(value['hooks'], fail, warn);
   if (result.errors.length > 0) return result;
-  const parsed = settingsSchema.safeParse({ ...value, ...(hooks === undefined ? {} : { hooks }), ...(env === undefined ? {} : { env }) });
+  // Claude Code's permissions keys that Toolshed does not use were warned about above: dropped.
+  const permissions = isObject(value['permissions'])
+    ? Object.fromEntries(Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)))
+    : value['permissions'];
+  const parsed = settingsSchema.safeParse({
+    ...value,
+    ...(permissions === undefined ? {} : { permissions }),
+    ...(hooks === undefined ? {} : { hooks }),
+    ...(env === undefined ? {} : { env }),
+  });
   if (!parsed.success) {
     // The checks above should have caught it; this keeps a gap in them from loosening anything.
     for (const issue of parsed.error.issues) fail(issue.path.map(String).join('.') || 'the top level', `is invalid: ${issue.message}`, 'See the settings reference in the @toolshed/core README.');
