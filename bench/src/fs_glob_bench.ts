@@ -1,10 +1,13 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import fg from 'fast-glob';
 import { Bench } from 'tinybench';
 import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
 import { fileTools } from '@toolshed/tool-fs';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { rowOf, taskRow } from './_task_stats.ts';
+import { gate, measureInterleaved } from './_interleaved.ts';
 import { makeSearchTree, rgDirect, type SearchTree } from './fs_grep_bench.ts';
 
 /** Sizes and timings of {@linkcode fsGlobSuite}. */
@@ -47,7 +50,7 @@ export const fsGlobSuite: BenchSuite<FsGlobParams> = {
   description: 'The Glob tool (ripgrep walk and JS walk, .gitignore honoured, newest first) through a session against fast-glob and rg --files run directly, on a generated tree of 20 000 files.',
   defaults: {
     full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8 },
-    quick: { files: 2_000, filesPerDir: 50, timeMs: 500, iterations: 3 },
+    quick: { files: 2_000, filesPerDir: 50, timeMs: 300, iterations: 3 },
   },
   run: runFsGlob,
 };
@@ -90,7 +93,8 @@ async function runFsGlob(options: SuiteRunOptions<FsGlobParams>): Promise<SuiteO
       .add(TASK_GLOB_JS, () => jsSession.run([glob()]), { async: true })
       .add(TASK_GLOB_DENY, () => denySession.run([glob()]), { async: true });
     const rows = (await bench.run()).map((task) => taskRow(task));
-    return { results: rows, summary: summarize(rows, tree), failures };
+    const pathological = await pathologicalPattern(failures);
+    return { results: [...rows, ...pathological.rows], summary: { ...summarize(rows, tree), pathological: pathological.summary }, failures };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await rm(tree.dir, { recursive: true, force: true });
@@ -119,4 +123,36 @@ function summarize(rows: readonly ResultRow[], tree: SearchTree): Record<string,
     // What checking every file found against three deny rules costs (1 = nothing).
     denyRulesOverGlobJs: r(mean(TASK_GLOB_DENY) / mean(TASK_GLOB_JS)),
   };
+}
+
+/** A pattern under which a backtracking regex takes seconds on 20 names (×3.5 per extra star). */
+const PATHOLOGICAL = '*a*a*a*a*a*a*a*a*b';
+/** The issue's goal for it: 5 ms over 20 names. */
+const PATHOLOGICAL_GOAL_MS = 5;
+
+/**
+ * Glob with {@linkcode PATHOLOGICAL} over a folder of 20 names of 30 to 50 `a`s (none matches),
+ * against `*.txt` over the same folder, timed in turns: the matcher's work must not explode.
+ */
+async function pathologicalPattern(failures: string[]): Promise<{ rows: ResultRow[]; summary: Record<string, unknown> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-glob-names-'));
+  const session = await createSession({ cwd: dir, families: [fileTools()] });
+  try {
+    for (let i = 0; i < 20; i++) await writeFile(path.join(dir, `${'a'.repeat(30 + i)}c.txt`), '');
+    let seq = 0;
+    const glob = (pattern: string) => session.run([{ type: 'tool_use', id: `toolu_p${++seq}`, name: 'Glob', input: { pattern } }]);
+    const [plain, bad] = await measureInterleaved([
+      { name: 'Glob *.txt over 20 names', run: () => glob('*.txt') },
+      { name: `Glob ${PATHOLOGICAL} over 20 names`, run: () => glob(PATHOLOGICAL) },
+    ], 9);
+    const [check] = await glob(PATHOLOGICAL);
+    if (!check || !contentToText(check.content).startsWith('No files found')) failures.push(`Glob ${PATHOLOGICAL} matched a file it should not`);
+    const summary = { pattern: PATHOLOGICAL, names: 20, p50Ms: Math.round(bad!.p50Ms * 100) / 100, plainP50Ms: Math.round(plain!.p50Ms * 100) / 100, goalMs: PATHOLOGICAL_GOAL_MS };
+    gate(`Glob ${PATHOLOGICAL} over 20 names, ms`, summary.p50Ms, PATHOLOGICAL_GOAL_MS, failures);
+    // A backtracking matcher would take seconds here, whatever the load: the median is gate enough.
+    return { rows: [plain!, bad!], summary };
+  } finally {
+    await session.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { contentToText, createSession, type Session, type ToolUseBlock } from '@
 import { fileTools } from '@toolshed/tool-fs';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { rowOf, taskRow } from './_task_stats.ts';
+import { bestRatio, gate, measureInterleaved } from './_interleaved.ts';
 
 /** Sizes and timings of {@linkcode fsGrepSuite}. */
 export interface FsGrepParams {
@@ -18,7 +19,12 @@ export interface FsGrepParams {
   timeMs: number;
   /** Minimum measured iterations per task. */
   iterations: number;
+  /** Rounds of each output-size case (timed in turns with its rg baseline). */
+  rounds: number;
 }
+
+/** The issue's goal: Grep at most 1.3× rg's time, at any output size. */
+const GOAL_OVER_RG = 1.3;
 
 /** What {@linkcode makeSearchTree} made. */
 export interface SearchTree {
@@ -135,8 +141,8 @@ export const fsGrepSuite: BenchSuite<FsGrepParams> = {
   name: 'fs_grep',
   description: 'The Grep tool (ripgrep engine and JS engine) through a session against rg run directly, on a generated tree of 20 000 files.',
   defaults: {
-    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8 },
-    quick: { files: 2_000, filesPerDir: 50, timeMs: 500, iterations: 3 },
+    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8, rounds: 3 },
+    quick: { files: 2_000, filesPerDir: 50, timeMs: 300, iterations: 3, rounds: 3 },
   },
   run: runFsGrep,
 };
@@ -183,7 +189,10 @@ async function runFsGrep(options: SuiteRunOptions<FsGrepParams>): Promise<SuiteO
       .add(TASK_GREP_RG_CONTENT, () => rgSession.run([grep(contentInput)]), { async: true })
       .add(TASK_GREP_JS_CONTENT, () => jsSession.run([grep(contentInput)]), { async: true });
     const rows = (await bench.run()).map((task) => taskRow(task));
-    return { results: rows, summary: summarize(rows, tree), failures };
+    const summary = summarize(rows, tree);
+    gate('Grep files_with_matches over rg -l', summary.grepOverRg as number, GOAL_OVER_RG, failures);
+    const growth = await outputGrowth(tree, rgSession, jsSession, params.rounds, grep, failures);
+    return { results: [...rows, ...growth.rows], summary: { ...summary, outputGrowth: growth.table }, failures };
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
     await rm(tree.dir, { recursive: true, force: true });
@@ -210,4 +219,90 @@ function summarize(rows: readonly ResultRow[], tree: SearchTree): Record<string,
       jsOverRg: r(mean(TASK_GREP_JS_CONTENT) / mean(TASK_RG_CONTENT)),
     },
   };
+}
+
+/** The rg flags Grep passes that change what is found, for the baselines. */
+const RG_FLAGS = "--hidden --no-require-git --glob '!.git'";
+/** Matches every one of the 30 function lines of every file: output grows with head_limit. */
+const EVERY_LINE = 'return';
+
+/**
+ * How Grep's content mode grows with the output asked for: `head_limit` 10, 1 000 and all, on
+ * a pattern matching nearly every line, against `rg -n … | head -N` (and `rg -n` for all) timed
+ * in turns, with the memory the call adds to the process (peak RSS growth, sampled) beside
+ * ripgrep's own peak RSS where `/usr/bin/time` can tell it.
+ */
+async function outputGrowth(
+  tree: SearchTree,
+  rgSession: Session,
+  jsSession: Session,
+  rounds: number,
+  grep: (input: Record<string, unknown>) => ToolUseBlock,
+  failures: string[],
+): Promise<{ rows: ResultRow[]; table: Record<string, unknown>[] }> {
+  const rows: ResultRow[] = [];
+  const table: Record<string, unknown>[] = [];
+  for (const limit of [10, 1000, 0]) {
+    const input = { pattern: EVERY_LINE, output_mode: 'content', head_limit: limit };
+    const command = `rg -n ${RG_FLAGS} ${EVERY_LINE}${limit ? ` | head -${limit}` : ''}`;
+    const label = limit ? `head_limit ${limit}` : 'all lines';
+    const [base, viaRg, viaJs] = await measureInterleaved([
+      { name: `${command}`, run: () => shell(command, tree.dir) },
+      { name: `Grep content, ${label} (ripgrep engine)`, run: () => rgSession.run([grep(input)]) },
+      { name: `Grep content, ${label} (JS engine)`, run: () => jsSession.run([grep(input)]) },
+    ], rounds);
+    rows.push(base!, viaRg!, viaJs!);
+    const rgPeakMb = rgMaxRssMb(['-n', '--hidden', '--no-require-git', '--glob', '!.git', EVERY_LINE], tree.dir);
+    const grepPeakMb = await peakRssGrowthMb(() => rgSession.run([grep(input)]));
+    const jsPeakMb = await peakRssGrowthMb(() => jsSession.run([grep(input)]));
+    const ratio = Math.round((viaRg!.p50Ms / base!.p50Ms) * 100) / 100;
+    table.push({
+      headLimit: limit || 'all',
+      rgMs: Math.round(base!.p50Ms * 10) / 10,
+      grepMs: Math.round(viaRg!.p50Ms * 10) / 10,
+      grepOverRg: ratio,
+      jsMs: Math.round(viaJs!.p50Ms * 10) / 10,
+      jsOverRg: Math.round((viaJs!.p50Ms / base!.p50Ms) * 100) / 100,
+      grepPeakRssGrowthMb: grepPeakMb,
+      jsPeakRssGrowthMb: jsPeakMb,
+      rgPeakRssMb: rgPeakMb,
+    });
+    // Every line returned also means the whole result is formatted and persisted by the
+    // pipeline (result budget), which rg piped nowhere does not do: reported, not gated.
+    if (limit !== 0) gate(`Grep content (${label}) over ${command} (fastest runs)`, bestRatio(viaRg!, base!), GOAL_OVER_RG, failures);
+  }
+  return { rows, table };
+}
+
+function shell(command: string, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
+/** ripgrep's peak RSS in MB by `/usr/bin/time -f %M`, or null where that is not there. */
+function rgMaxRssMb(args: readonly string[], cwd: string): number | null {
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.env.RIPGREP_PATH ?? 'rg', ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const kb = Number(run.stderr?.trim().split('\n').pop());
+  return run.status === null || !Number.isFinite(kb) ? null : Math.round(kb / 102.4) / 10;
+}
+
+/** How far the process's RSS rises above where it was while `operation` runs (sampled every few ms), in MB. */
+async function peakRssGrowthMb(operation: () => Promise<unknown>): Promise<number> {
+  globalThis.gc?.();
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 2);
+  try {
+    await operation();
+  } finally {
+    clearInterval(timer);
+  }
+  peak = Math.max(peak, process.memoryUsage.rss());
+  return Math.round((peak - start) / 104857.6) / 10;
 }

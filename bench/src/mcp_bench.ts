@@ -25,12 +25,20 @@ export interface McpBridgeParams {
   overheadIterations: number;
   /** Calls per overhead sample (each sample is the mean of a batch). */
   batch: number;
+  /** Tools of the large server whose connection is timed. */
+  connectTools: number;
+  /** Measured connections of each connect task. */
+  connectIterations: number;
 }
 
 const TASK_SERIAL = 'serial: N session.run of 1 MCP call';
 const TASK_PARALLEL = 'parallel: 1 session.run of N MCP calls';
 const TASK_DIRECT = 'overhead: SDK client.callTool directly';
 const TASK_BRIDGE = 'overhead: session.run through the bridge';
+const TASK_CONNECT_SDK = 'connect: SDK Client connect + listTools of a large server';
+const TASK_CONNECT_BRIDGE = 'connect: createSession with mcpServers of the same server';
+/** What the issue allows the bridge over the SDK, for connecting and for one call. */
+const MAX_RATIO = 1.3;
 
 // The server the suite measures against: one read-only tool that waits, one that answers at
 // once. Written to a temp file at run time with the SDK's absolute URLs, so it needs no fixture.
@@ -41,9 +49,22 @@ import { StdioServerTransport } from '${sdk('server/stdio.js')}';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '${sdk('types.js')}';
 const readOnly = { readOnlyHint: true };
 const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
+// BENCH_EXTRA_TOOLS more tools, each with a schema of a realistic size (a large catalogue).
+const extra = Array.from({ length: Number(process.env.BENCH_EXTRA_TOOLS ?? 0) }, (_, i) => ({
+  name: 'tool_' + i,
+  description: 'Tool number ' + i + ' of a large catalogue.',
+  inputSchema: { type: 'object', properties: {
+    id: { type: 'string', pattern: '^[a-z0-9-]+$', description: 'The id' },
+    count: { type: 'integer', minimum: 1, maximum: 100 },
+    mode: { type: 'string', enum: ['fast', 'slow', 'auto'] },
+    tags: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 10 },
+    options: { type: 'object', properties: { dry: { type: 'boolean' }, email: { type: 'string', format: 'email' } }, additionalProperties: false },
+  }, required: ['id'], additionalProperties: false },
+}));
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
   { name: 'wait', description: 'Waits ms milliseconds.', inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] }, annotations: readOnly },
   { name: 'ping', description: 'Answers pong at once.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: readOnly },
+  ...extra,
 ] }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const { name, arguments: args = {} } = request.params;
@@ -78,8 +99,8 @@ export const mcpBridgeSuite: BenchSuite<McpBridgeParams> = {
   name: 'mcp_bridge',
   description: 'Speed-up of N parallel calls of a read-only one-second MCP tool in one session.run over the same calls one by one, and the per-call overhead of the bridge (session.run) over the MCP SDK client calling the same stdio server directly.',
   defaults: {
-    full: { calls: 5, latencyMs: 1000, iterations: 3, overheadTimeMs: 1500, overheadIterations: 32, batch: 16 },
-    quick: { calls: 5, latencyMs: 200, iterations: 2, overheadTimeMs: 300, overheadIterations: 8, batch: 8 },
+    full: { calls: 5, latencyMs: 1000, iterations: 3, overheadTimeMs: 1500, overheadIterations: 32, batch: 16, connectTools: 2000, connectIterations: 5 },
+    quick: { calls: 5, latencyMs: 200, iterations: 2, overheadTimeMs: 300, overheadIterations: 8, batch: 8, connectTools: 2000, connectIterations: 2 },
   },
   run: runMcpBridge,
 };
@@ -138,15 +159,37 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
         expectOk(await s.run([{ type: 'tool_use', id: `p${n++}`, name: 'mcp__bench__ping', input: { text: 'x' } }]));
       }), { async: true });
     const fastRows = (await fast.run()).map((task) => taskRow(task, batch));
+
+    // Connecting to a server of connectTools tools: the SDK client's handshake and list, and a
+    // session with the bridge (handshake, list, building the tools; no schema compiled yet).
+    const largeEnv = { ...process.env, BENCH_EXTRA_TOOLS: String(params.connectTools) } as Record<string, string>;
+    const connect = new Bench({ name: 'mcp_bridge connect', time: 0, iterations: params.connectIterations, warmup: true, warmupTime: 0, warmupIterations: 1, throws: true });
+    connect
+      .add(TASK_CONNECT_SDK, async () => {
+        const c = new Client({ name: 'bench-direct', version: '1.0.0' });
+        await c.connect(new StdioClientTransport({ command: process.execPath, args: [script], env: largeEnv }));
+        const listed = await c.listTools();
+        if (listed.tools.length < params.connectTools && errors.length < 5) errors.push(`the SDK listed ${listed.tools.length} tools`);
+        await c.close();
+      }, { async: true })
+      .add(TASK_CONNECT_BRIDGE, async () => {
+        const large = await createSession({ cwd: dir, stateDir: path.join(dir, 'state-large'), families: [mcpServers({ mcpServers: { large: { command: process.execPath, args: [script], env: { BENCH_EXTRA_TOOLS: String(params.connectTools) } } } })] });
+        if (large.catalog().length < params.connectTools && errors.length < 5) errors.push(`the session has ${large.catalog().length} tools`);
+        await large.close();
+      }, { async: true });
+    const connectRows = (await connect.run()).map((task) => taskRow(task));
     if (errors.length) failures.push(`MCP calls failed while measured: ${errors.join(' | ')}`);
 
-    const rows: ResultRow[] = [...slowRows, ...fastRows];
+    const rows: ResultRow[] = [...slowRows, ...fastRows, ...connectRows];
     const mean = (name: string) => rows.find((r) => r.task === name)!.meanMs;
     const serial = mean(TASK_SERIAL);
     const parallel = mean(TASK_PARALLEL);
     const direct = mean(TASK_DIRECT);
     const bridge = mean(TASK_BRIDGE);
     const speedup = serial / parallel;
+    const connectRatio = mean(TASK_CONNECT_BRIDGE) / mean(TASK_CONNECT_SDK);
+    if (connectRatio > MAX_RATIO) failures.push(`Connecting through the bridge took ${connectRatio.toFixed(2)}× the SDK client's connect + list at ${params.connectTools} tools (allowed: ${MAX_RATIO}×)`);
+    if (!options.quick && bridge / direct > MAX_RATIO) failures.push(`One MCP call through session.run took ${(bridge / direct).toFixed(2)}× the SDK's callTool (allowed: ${MAX_RATIO}×)`);
     // Half the ideal: well below it the calls did not overlap at all (a scheduling regression).
     if (speedup < calls / 2) failures.push(`Parallel MCP calls did not overlap: speed-up ${speedup.toFixed(2)} for ${calls} calls (expected close to ${calls})`);
     const summary = {
@@ -162,6 +205,10 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
       // What the bridge plus the seven-step pipeline add to one MCP call.
       bridgeOverheadMs: round(bridge - direct, 3),
       bridgeOverheadRatio: round(bridge / direct, 2),
+      connectTools: params.connectTools,
+      sdkConnectMeanMs: round(mean(TASK_CONNECT_SDK), 1),
+      bridgeConnectMeanMs: round(mean(TASK_CONNECT_BRIDGE), 1),
+      connectRatio: round(connectRatio, 2),
     };
     return { results: rows, summary, failures };
   } finally {

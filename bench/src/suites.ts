@@ -1,8 +1,11 @@
 import type { BenchSuite } from './_suite.ts';
+import { fsEditSuite } from './fs_edit_bench.ts';
+import { agentLoopSuite } from './agent_loop_bench.ts';
 import { fsGlobSuite } from './fs_glob_bench.ts';
 import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
 import { parallelSchedulingSuite } from './parallel_scheduling_bench.ts';
+import { pipelineGrowthSuite } from './pipeline_growth_bench.ts';
 import { pipelineOverheadSuite } from './pipeline_overhead_bench.ts';
 import { resultPersistenceSuite } from './result_persistence_bench.ts';
 import { searchLatencySuite } from './search_latency_bench.ts';
@@ -32,6 +35,9 @@ export const SUITES: readonly BenchSuite<any>[] = [
   searchLatencySuite,
   mcpBridgeSuite,
   resultPersistenceSuite,
+  fsEditSuite,
+  pipelineGrowthSuite,
+  agentLoopSuite,
 ];
 
 /**

@@ -7,7 +7,7 @@ import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'rules' | 'bench' | 'trust';
+export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'chat' | 'rules' | 'bench' | 'trust';
 
 /**
  * The sources `--setting-sources` defaults to: Toolshed's files and Claude Code's
@@ -45,6 +45,14 @@ export interface CommonArgs {
   tokenFile?: string | undefined;
   /** `--no-auth` of `mcp serve --http`; only set when given. */
   noAuth?: boolean | undefined;
+  /** `-p`/`--print` of `chat`: one prompt, non-interactive; only set when given. */
+  print?: boolean | undefined;
+  /** `--model ID` of `chat`; only set when given. */
+  model?: string | undefined;
+  /** `--provider` of `chat` (anthropic, openai, openai-responses); only set when given. */
+  provider?: string | undefined;
+  /** `--max-turns N` of `chat`, as given; only set when given. */
+  maxTurns?: string | undefined;
 }
 
 /** What {@linkcode parseCliArgs} found on the command line. */
@@ -73,6 +81,10 @@ const OPTIONS = {
   'token-file': { type: 'string' },
   'no-auth': { type: 'boolean' },
   corpus: { type: 'string' },
+  print: { type: 'boolean', short: 'p' },
+  model: { type: 'string' },
+  provider: { type: 'string' },
+  'max-turns': { type: 'string' },
   yes: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -93,6 +105,9 @@ const VALUE_HINTS: Record<string, string> = {
   approve: '--approve elicit',
   'token-file': '--token-file ~/.toolshed/mcp.token',
   corpus: '--corpus tools.json',
+  model: '--model claude-sonnet-5-5',
+  provider: '--provider openai',
+  'max-turns': '--max-turns 20',
 };
 
 /** Flags that belong to one command only. */
@@ -102,6 +117,10 @@ const COMMAND_FLAGS: Partial<Record<string, { command: CommandName; usage: strin
   'token-file': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --token-file FILE' },
   'no-auth': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --no-auth' },
   corpus: { command: 'search', usage: 'toolshed search <query> --corpus FILE' },
+  print: { command: 'chat', usage: 'toolshed chat -p PROMPT' },
+  model: { command: 'chat', usage: 'toolshed chat --model ID' },
+  provider: { command: 'chat', usage: 'toolshed chat --provider openai' },
+  'max-turns': { command: 'chat', usage: 'toolshed chat --max-turns 20' },
 };
 
 /** Options of {@linkcode parseCliArgs}. */
@@ -136,7 +155,12 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
   const positionals = tokens.flatMap((t) => (t.kind === 'positional' ? [t.value] : []));
   const has = (name: string) => tokens.some((t) => t.kind === 'option' && t.name === name);
 
-  const word = positionals[0];
+  let word = positionals[0];
+  // `toolshed -p "prompt"` is `toolshed chat -p "prompt"`: every word is the prompt.
+  if (has('print') && (word === undefined || !COMMANDS.some((c) => c.name === word))) {
+    word = 'chat';
+    positionals.unshift('chat');
+  }
   if (word === undefined) {
     if (has('version')) return { kind: 'version' };
     if (has('help')) return { kind: 'help', command: undefined };
@@ -186,6 +210,10 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
       ...(values.approve !== undefined ? { approve: values.approve } : {}),
       ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
       ...(values['no-auth'] === true ? { noAuth: true } : {}),
+      ...(values.print !== undefined ? { print: values.print } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(values.provider !== undefined ? { provider: values.provider } : {}),
+      ...(values['max-turns'] !== undefined ? { maxTurns: values['max-turns'] } : {}),
     },
   };
 }

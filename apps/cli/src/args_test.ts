@@ -72,8 +72,11 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--version'])).toEqual({ kind: 'version' });
   });
 
-  test('parseCliArgs names the planned commands of DESIGN.md', () => {
-    expect(parseCliArgs(['chat'])).toEqual({ kind: 'planned', name: 'chat' });
+  test('parseCliArgs reads toolshed -p PROMPT as chat -p, every word the prompt', () => {
+    expect(parseCliArgs(['-p', 'what', 'is', 'this?']).kind).toBe('command');
+    const chat = parseCliArgs(['-p', 'what', 'is', 'this?', '--model', 'm1']) as { command: string; positionals: string[]; args: { print?: boolean; model?: string } };
+    expect([chat.command, chat.positionals, chat.args.print, chat.args.model]).toEqual(['chat', ['what', 'is', 'this?'], true, 'm1']);
+    expect(() => parseCliArgs(['tools', '--model', 'm1'])).toThrow(/belongs to "toolshed chat"/);
   });
 
   test('parseCliArgs hands bench the arguments after it, for the bench to parse', () => {

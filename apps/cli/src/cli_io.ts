@@ -22,6 +22,11 @@ export interface CliIo {
   isTTY: boolean;
   /** Aborts running tool calls (Ctrl-C); they end as cancelled results and the session still closes. */
   signal?: AbortSignal;
+  /**
+   * Takes Ctrl-C over while the listener is registered (chat: abort the turn, then exit),
+   * instead of aborting `signal`. Returns the function that unregisters it.
+   */
+  onInterrupt?: (listener: () => void) => () => void;
   /** Reads `TOOLSHED_DEBUG`. @default process.env */
   env?: Record<string, string | undefined>;
   /**

@@ -14,6 +14,8 @@ export interface LoadFamiliesOptions {
   mcpConfig?: Record<string, unknown>;
   /** The `--mcp-config` path as given, named when the bridge rejects the configuration. */
   mcpConfigFile?: string;
+  /** The user's home (the CLI's `HOME`): where the agent family reads `~/.claude/agents`. @default os.homedir() */
+  homeDir?: string;
 }
 
 // Imported on demand: `--only fs` does not load the other packages, and a package that is
@@ -22,7 +24,7 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
   fs: async () => (await import('@toolshed/tool-fs')).fileTools(),
   shell: async () => (await import('@toolshed/tool-shell')).shellTools(),
   web: async () => (await import('@toolshed/tool-web')).webTools(),
-  agent: async () => (await import('@toolshed/tool-agent')).agentTools(),
+  agent: async ({ homeDir }) => (await import('@toolshed/tool-agent')).agentTools(homeDir ? { homeDir } : {}),
   search: async () => (await import('@toolshed/toolsearch')).toolSearch(),
   lsp: async () => (await import('@toolshed/tool-lsp')).lspTools(),
   mcp: async ({ mcpConfig, mcpConfigFile }) => {

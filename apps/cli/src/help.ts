@@ -124,11 +124,36 @@ export const COMMANDS: readonly CommandSpec[] = [
       '  terminal; --yes allows every call.',
       'mcp list: connects to every server of --mcp-config (default: .mcp.json in --cwd) and prints',
       '  transport, status and tool count; exit 1 when a server failed, 2 when there is no config.',
+      'mcp login SERVER: signs in to a remote server with OAuth (the browser comes back to 127.0.0.1);',
+      '  the tokens go to ~/.toolshed/mcp-oauth.json (0600), where sessions find them.',
     ],
     examples: [
       'toolshed mcp serve --only fs,shell --allow Read',
       'toolshed mcp serve --http 8931',
       'toolshed mcp list --mcp-config .mcp.json --json',
+      'toolshed mcp login github',
+    ],
+  },
+  {
+    name: 'chat',
+    positionals: [],
+    variadic: true,
+    synopsis: 'chat [--model ID] [--provider P] [-p PROMPT [--json]]',
+    summary: 'Chat with an agent on the selected families: a real model, streamed, with permission prompts.',
+    details: [
+      'The model: ANTHROPIC_API_KEY (Anthropic; ANTHROPIC_BASE_URL is honoured), or OPENAI_API_KEY and/or',
+      'OPENAI_BASE_URL (OpenAI, or an OpenAI-compatible server: llama.cpp, Ollama, vLLM). --provider picks one:',
+      'anthropic, openai (Chat Completions) or openai-responses; --model the model id. No key: exit 2.',
+      'Interactive: tool calls are shown as they run; a permission prompt offers allow once, always for',
+      'the suggested rule, or deny. Ctrl-C aborts the running turn; Ctrl-C at the prompt (or twice) exits;',
+      '/exit quits. The session\'s metrics and the tokens used are printed at the end.',
+      '-p/--print PROMPT (also "toolshed -p PROMPT"): one prompt, non-interactive; prints the answer, with',
+      '--json the whole run. Without a TTY and without --yes, whatever would ask is denied. --max-turns N.',
+    ],
+    examples: [
+      'toolshed chat',
+      'OPENAI_BASE_URL=http://127.0.0.1:8080/v1 toolshed chat --model qwen3',
+      'toolshed -p "What does src/main.ts do?" --only fs --json',
     ],
   },
   {
@@ -165,7 +190,6 @@ export const COMMANDS: readonly CommandSpec[] = [
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
 export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [
-  { name: 'chat', synopsis: 'chat', summary: 'An agent loop with a real model.' },
 ];
 
 const COMMON_FLAGS: readonly [string, string][] = [

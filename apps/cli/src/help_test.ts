@@ -11,8 +11,8 @@ describe('help', () => {
     for (const flag of ['--cwd', '--only', '--mode', '--allow', '--deny', '--ask', '--setting-sources', '--settings', '--mcp-config', '--yes', '--json', '--http', '--corpus']) {
       expect(text).toContain(flag);
     }
-    expect(text.match(/not yet implemented/g)).toHaveLength(PLANNED_COMMANDS.length);
-    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual(['chat']);
+    expect(text.match(/not yet implemented/g) ?? []).toHaveLength(PLANNED_COMMANDS.length);
+    expect(PLANNED_COMMANDS.map((c) => c.name)).toEqual([]);
     expect(text).toContain('Exit codes: 0 ok');
   });
 
@@ -42,8 +42,8 @@ describe('help', () => {
   });
 
   test('notYetImplemented names the command and what works today', () => {
-    expect(notYetImplemented('chat')).toContain('"toolshed chat" is not yet implemented');
-    expect(notYetImplemented('chat')).toContain('tools, call, check, run, search, mcp, rules');
+    expect(notYetImplemented('trust')).toContain('"toolshed trust" is not yet implemented');
+    expect(notYetImplemented('trust')).toContain('tools, call, check, run, search, mcp, chat, rules, bench');
   });
 
   test('the help of bench says what it runs, where the report goes and what --quick does', () => {

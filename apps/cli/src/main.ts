@@ -10,7 +10,13 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 // The first Ctrl-C cancels the running calls, so the session still closes (background shells are
 // killed, servers stopped); a second one quits at once.
 const interrupt = new AbortController();
+// A command that handles Ctrl-C itself (chat: abort the turn, then exit) takes it over.
+const interruptListeners = new Set<() => void>();
 process.on('SIGINT', () => {
+  if (interruptListeners.size) {
+    for (const listener of interruptListeners) listener();
+    return;
+  }
   if (interrupt.signal.aborted) process.exit(130);
   process.stderr.write('\ntoolshed: interrupted; cancelling the running tools (press Ctrl-C again to quit now)\n');
   interrupt.abort();
@@ -22,6 +28,10 @@ try {
     stderr: process.stderr,
     stdin: process.stdin,
     signal: interrupt.signal,
+    onInterrupt: (listener) => {
+      interruptListeners.add(listener);
+      return () => void interruptListeners.delete(listener);
+    },
     // Prompts need a person on both ends: answers from stdin, questions on stderr.
     isTTY: Boolean(process.stdin.isTTY && process.stderr.isTTY),
   });

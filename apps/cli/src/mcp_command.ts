@@ -11,6 +11,7 @@ import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
+import { mcpLoginCommand } from './mcp_login_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -65,13 +66,14 @@ export type McpListRow = McpServerStatus;
  */
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
+  if (sub === 'login') return mcpLoginCommand(rest, invocation.args, io);
   if (rest.length) throw new UsageError(`"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`, { command: 'mcp' });
   if (sub === 'serve') return serve(invocation.args, io);
   if (sub === 'list') {
     if (invocation.args.http !== undefined) throw new UsageError('--http is a flag of "toolshed mcp serve", not of "toolshed mcp list".', { command: 'mcp' });
     return list(invocation.args, io);
   }
-  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve or list.' : `Unknown subcommand "mcp ${sub}": use "mcp serve" or "mcp list".`, { command: 'mcp' });
+  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve, list or login.' : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`, { command: 'mcp' });
 }
 
 async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<number> {
@@ -143,7 +145,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   const project = await readProjectFiles(args, homeDir);
   if (project.read.length > 0) io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
-  const mcpOptions = project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile } : {};
+  const mcpOptions = project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir } : { homeDir };
   // Each client session gets families of its own: an MCP family serves one session at a time.
   const familiesOf = () => loadFamilies(args.families, mcpOptions);
   const { families, warnings } = await familiesOf();

@@ -71,8 +71,8 @@ describe('toolshed mcp list', () => {
     try {
       const { io } = fakeIo();
       await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd) }, io)).rejects.toThrow(/give --mcp-config FILE, or put a \.mcp\.json in/);
-      await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow('Unknown subcommand "mcp lsit": use "mcp serve" or "mcp list".');
-      await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow('needs a subcommand: serve or list');
+      await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow('Unknown subcommand "mcp lsit": use "mcp serve", "mcp list" or "mcp login <server>".');
+      await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow('needs a subcommand: serve, list or login');
       await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { x: { url: 'not a url', type: 'http' } } }));
       await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: path.join(cwd, '.mcp.json') }) }, io)).rejects.toThrow('"url" of server "x" in the MCP configuration is not a valid URL: "not a url"');
       await expect(mcpCommand({ positionals: ['serve'], args: argsFor(cwd, { http: 'eighty' }) }, io)).rejects.toThrow('--http needs a port number from 0 to 65535, got "eighty"');
@@ -233,7 +233,7 @@ describe('toolshed mcp through runCli', () => {
     for (const argv of [['mcp'], ['mcp', 'serv']]) {
       const r = await cli(argv);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/needs a subcommand: serve or list|Unknown subcommand "mcp serv"/);
+      expect(r.stderr).toMatch(/needs a subcommand: serve, list or login|Unknown subcommand "mcp serv"/);
       expect(r.stderr).toContain('Usage: toolshed mcp <serve|list>');
     }
   });

@@ -4,6 +4,7 @@ import { parseCliArgs, type CommandInvocation, type CommandName } from './args.t
 import type { CliIo } from './cli_io.ts';
 import { benchCommand } from './bench_command.ts';
 import { callCommand } from './call_command.ts';
+import { chatCommand } from './chat_command.ts';
 import { checkCommand } from './check_command.ts';
 import { demoCommand } from './demo/mod.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
@@ -26,6 +27,7 @@ const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, (invocation: Comm
   search: searchCommand,
   mcp: mcpCommand,
   trust: trustCommand,
+  chat: chatCommand,
 };
 
 /**

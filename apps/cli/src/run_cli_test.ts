@@ -60,15 +60,6 @@ describe('runCli', () => {
     expect(report.turns.length).toBeGreaterThan(5);
   });
 
-  test('the planned commands say they are not yet implemented and exit 2, pointing at what exists', async () => {
-    for (const argv of [['chat']]) {
-      const r = await cli(argv);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain('is not yet implemented');
-      expect(r.stderr).toContain('demo, tools, call, check, run, search, mcp, rules');
-    }
-  });
-
   test('help <command> and <command> --help print the help of search, mcp and rules', async () => {
     for (const [argv, start] of [
       [['help', 'search'], 'Usage: toolshed search <query>'],

@@ -91,7 +91,7 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
   const { families, warnings } = await loadFamilies(
     args.families,
-    project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile } : {},
+    project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir } : { homeDir },
   );
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
   return families;
@@ -122,13 +122,17 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
  * });
  * ```
  */
-export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>): Promise<T> {
-  const prompter = io.isTTY ? createPrompter(io) : undefined;
+export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>, options: WithSessionOptions = {}): Promise<T> {
+  const homeDir = settingsOptions(args, io).homeDir;
+  const own = args.yes ? undefined : options.canUseTool?.(() => session);
+  // A command with its own prompts (chat) keeps the terminal to itself; the others ask here,
+  // for permissions (unless --yes) and, once, whether to trust the project's settings.
+  const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
-  const canUseTool = args.yes ? allowEverything : prompter ? askAtTerminal(prompter, io, () => session) : undefined;
+  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? askAtTerminal(prompter, io, () => session) : undefined);
   let families: Family[];
   try {
-    const homeDir = settingsOptions(args, io).homeDir;
+    // Asked before the families are built: trusting the folder decides whether .mcp.json's servers start.
     if (prompter) await askToTrustProject(args.cwd, args.settingSources, homeDir, prompter, io);
     families = await familiesFor(args, io, homeDir);
   } catch (e) {
@@ -166,6 +170,12 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
     }
     showNotices();
   }
+}
+
+/** Options of {@linkcode withSession}. */
+export interface WithSessionOptions {
+  /** The command's own prompt (chat's allow once / always / deny), instead of the y/N one; `--yes` still wins. */
+  canUseTool?: (getSession: () => Session | undefined) => CanUseTool | undefined;
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });

@@ -1,5 +1,13 @@
+/** Longer names are compared by their first this many characters: no real name is that long, and the work stays bounded. */
+const MAX_COMPARED_LENGTH = 128;
+
 /**
  * The names closest to `name` by edit distance (case-insensitive), for "did you mean" hints.
+ *
+ * The cost is bounded whatever the input: names are compared by their first 128 characters, a
+ * candidate whose length alone puts it too far away is skipped without a distance, and each
+ * distance stops as soon as it passes the worst of the `max` best found so far (so a pool of
+ * 10 000 names and a name of 1 000 characters take a few milliseconds).
  *
  * @param name What was asked for.
  * @param candidates What exists.
@@ -13,27 +21,105 @@
  */
 export function closestNames(name: string, candidates: Iterable<string>, options: { max?: number; maxDistance?: number } = {}): string[] {
   const max = options.max ?? 3;
-  const limit = Math.max(2, Math.ceil(name.length * (options.maxDistance ?? 0.5)));
-  const lower = name.toLowerCase();
-  const scored: { candidate: string; distance: number }[] = [];
+  if (max <= 0) return [];
+  const lower = name.slice(0, MAX_COMPARED_LENGTH).toLowerCase();
+  const limit = Math.max(2, Math.ceil(lower.length * (options.maxDistance ?? 0.5)));
+  // The best `max` so far, sorted; once full, a candidate must do at least as well as the last.
+  const best: { candidate: string; distance: number }[] = [];
+  const bound = () => (best.length < max ? limit : best[best.length - 1]!.distance);
   for (const candidate of candidates) {
-    const c = candidate.toLowerCase();
-    const distance = c.includes(lower) || lower.includes(c) ? Math.abs(c.length - lower.length) / 2 : levenshtein(lower, c);
-    if (distance <= limit) scored.push({ candidate, distance });
+    const c = candidate.slice(0, MAX_COMPARED_LENGTH).toLowerCase();
+    const cut = bound();
+    const gap = Math.abs(c.length - lower.length);
+    if (gap / 2 > cut) continue; // too far by length alone, even as a part of the other
+    let distance: number;
+    if (c.includes(lower) || lower.includes(c)) distance = gap / 2;
+    else if (gap > cut) continue; // an edit distance is at least the difference in length
+    else distance = boundedLevenshtein(lower, c, Math.floor(cut));
+    if (distance > cut) continue;
+    const entry = { candidate, distance };
+    let at = best.length;
+    while (at > 0 && compare(best[at - 1]!, entry) > 0) at--;
+    best.splice(at, 0, entry);
+    if (best.length > max) best.pop();
   }
-  scored.sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate));
-  return scored.slice(0, max).map((s) => s.candidate);
+  return best.map((s) => s.candidate);
 }
 
-// Written here rather than pulled in: twenty lines, and core keeps zod as its only dependency.
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+function compare(a: { candidate: string; distance: number }, b: { candidate: string; distance: number }): number {
+  return a.distance - b.distance || a.candidate.localeCompare(b.candidate);
+}
+
+let rowA = new Int32Array(MAX_COMPARED_LENGTH + 1);
+let rowB = new Int32Array(MAX_COMPARED_LENGTH + 1);
+/** Per character code, the positions of the 32-character pattern where it occurs (Myers' bit vectors). */
+let peq: Int32Array | undefined;
+
+/**
+ * Levenshtein distance, or more than `cap` when it exceeds `cap`. When one side has at most 32
+ * characters, Myers' bit-parallel algorithm does a column in a few word operations; otherwise a
+ * band of the table around its diagonal, stopped once a whole row is past `cap`. Written here
+ * rather than pulled in: a few lines, and core keeps few dependencies.
+ */
+function boundedLevenshtein(a: string, b: string, cap: number): number {
+  if (a.length === 0 || b.length === 0) return a.length + b.length;
+  if (b.length <= 32) return myers(b, a);
+  if (a.length <= 32) return myers(a, b);
+  return bandedLevenshtein(a, b, cap);
+}
+
+/** Myers (1999): the edit distance between `pattern` (1 to 32 characters) and `text`. */
+function myers(pattern: string, text: string): number {
+  const table = (peq ??= new Int32Array(65536));
+  const n = pattern.length;
+  for (let i = 0; i < n; i++) table[pattern.charCodeAt(i)]! |= 1 << i;
+  const last = 1 << (n - 1);
+  let pv = -1;
+  let mv = 0;
+  let score = n;
+  for (let j = 0; j < text.length; j++) {
+    const eq = table[text.charCodeAt(j)]!;
+    const xv = eq | mv;
+    const xh = (((eq & pv) + pv) ^ pv) | eq;
+    let ph = mv | ~(xh | pv);
+    let mh = pv & xh;
+    if (ph & last) score++;
+    if (mh & last) score--;
+    ph = (ph << 1) | 1;
+    mh <<= 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+  }
+  for (let i = 0; i < n; i++) table[pattern.charCodeAt(i)] = 0;
+  return score;
+}
+
+/** Ukkonen's band: only cells within `cap` of the diagonal can stay within `cap`. */
+function bandedLevenshtein(a: string, b: string, cap: number): number {
+  const over = cap + 1;
+  if (rowA.length <= b.length) {
+    rowA = new Int32Array(b.length + 1);
+    rowB = new Int32Array(b.length + 1);
+  }
+  let prev = rowA;
+  let row = rowB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j <= cap ? j : over;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    const from = Math.max(1, i - cap);
+    const to = Math.min(b.length, i + cap);
+    row[from - 1] = from === 1 && i <= cap ? i : over;
+    let rowMin = row[from - 1]!;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j++) {
+      const v = Math.min(over, prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      row[j] = v;
+      if (v < rowMin) rowMin = v;
     }
+    if (to < b.length) row[to + 1] = over;
+    if (rowMin > cap) return over;
+    const t = prev;
     prev = row;
+    row = t;
   }
   return prev[b.length]!;
 }

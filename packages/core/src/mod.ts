@@ -133,6 +133,8 @@ export type { KeepResults, RemoveSessionResultsOptions } from './results/result_
 export { assertPrivateDir, prepareStateDir, STATE_DIR_UNSAFE, stateDirName } from './state_dir.ts';
 export type { PrepareStateDirOptions, StateDirPlace } from './state_dir.ts';
 export { ownResultsRead, sessionResultsDir } from './permissions/own_results.ts';
+export { askUserKey } from './ask_user.ts';
+export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {
@@ -148,3 +150,13 @@ export type {
   OpenAIResponsesFunctionCallOutput,
   OpenAIResponsesOutputItem,
 } from './provider_messages.ts';
+export { childSessionKey, narrowerMode, openChildSession } from './child_session.ts';
+export type { ChildSessionOpener, ChildSessionOptions } from './child_session.ts';
+export { BackgroundTasks, backgroundTasksKey, backgroundTasksOf, MAX_UNREAD_CHARS, UnreadBuffer } from './tasks/background_tasks.ts';
+export type { BackgroundTask, TaskStatus } from './tasks/background_tasks.ts';
+export { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog, taskLogName } from './tasks/task_log.ts';
+export type { TaskLog, TaskLogOptions } from './tasks/task_log.ts';
+export { taskOutputInput, taskOutputTool, unknownTaskMessage } from './tasks/task_output_tool.ts';
+export type { TaskOutputResult } from './tasks/task_output_tool.ts';
+export { taskStopInput, taskStopTool } from './tasks/task_stop_tool.ts';
+export type { TaskStopResult } from './tasks/task_stop_tool.ts';

@@ -6,6 +6,12 @@ export interface ModelRequest {
   system?: string;
   /** The user's text. */
   prompt: string;
+  /**
+   * A conversation to continue, oldest first, when there is more than one turn (an MCP
+   * server's sampling request); `prompt` is then its last user message. A client that reads
+   * only `prompt` still answers the last question.
+   */
+  messages?: readonly { role: 'user' | 'assistant'; content: string }[];
   /** @default the client's own default */
   maxTokens?: number;
   signal?: AbortSignal;

@@ -36,6 +36,8 @@ export interface CallOutcome {
   persistedPath?: string;
   /** Applied by the orchestrator, in order, after the call's batch. */
   contextModifier?: ToolCallResult<unknown>['contextModifier'];
+  /** Messages the tool asks the loop to append after the results. */
+  newMessages?: unknown[];
 }
 
 /**
@@ -128,6 +130,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     const extra: Partial<CallOutcome> = {};
     if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
     if (output.contextModifier) extra.contextModifier = output.contextModifier;
+    if (output.newMessages?.length) extra.newMessages = output.newMessages;
     return finish(appendText(content, notes), isError, extra);
   }
 

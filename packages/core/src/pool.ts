@@ -102,6 +102,8 @@ export class ToolPool {
     const byName = new Map<string, PoolEntry>();
     for (const entry of builtIn.filter((e) => flagged(e) && this.#keeps(e))) {
       const clash = byName.get(entry.name);
+      // Two families may list the same shared tool (core's TaskOutput): one entry, no warning.
+      if (clash && clash.tool !== undefined && clash.tool === entry.tool) continue;
       if (clash) {
         notice('warn', `Tool "${entry.name}" of family "${entry.family.name}" is ignored: family "${clash.family.name}" already has a tool of that name`);
         continue;

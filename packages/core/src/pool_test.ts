@@ -223,3 +223,12 @@ test('a tool marked onlyWhenDeferring is in the request only while something is 
     await c();
   }
 });
+
+test('two families that list the same shared tool object give one entry and no clash notice', async () => {
+  const a = defineFamily({ name: 'a', version: '1.0.0', tools: [echoTool] });
+  const b = defineFamily({ name: 'b', version: '1.0.0', tools: [echoTool] });
+  const session = await createSession({ cwd: dir, families: [a, b] });
+  expect(session.catalog().filter((e) => e.name === echoTool.name)).toHaveLength(1);
+  expect(session.notices()).toEqual([]);
+  await session.close();
+});

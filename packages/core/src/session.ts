@@ -31,6 +31,16 @@ import { prepareStateDir } from './state_dir.ts';
 import { sessionResultsDir } from './permissions/own_results.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
+import { childSessionKey, INHERITED_FROM_PARENT, narrowerMode, type ChildSessionOptions } from './child_session.ts';
+import { parseRule } from './permissions/rule_parser.ts';
+import type { PermissionContext } from './permissions/types.ts';
+import type { HooksConfig } from './hooks/types.ts';
+
+/** What a parent hands a child session (see `child_session.ts`); not part of the public options. */
+interface Inherited {
+  permissions: PermissionContext;
+  hooks: HooksConfig | undefined;
+}
 
 /**
  * Creates a session: assembles the pool from the families, and returns the object an agent
@@ -85,7 +95,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   if (errors.length) {
     throw new ToolshedError(errors[0]!.code, errors.map((e) => e.message).join('\n'), { cause: errors });
   }
-  const permissions = mergePermissionContexts(settings.permissions, {
+  const inherited = (options as SessionOptions & { [INHERITED_FROM_PARENT]?: Inherited })[INHERITED_FROM_PARENT];
+  const permissions = inherited ? inherited.permissions : mergePermissionContexts(settings.permissions, {
     mode: options.permissions?.mode === undefined ? undefined : fromOptions.context.mode,
     rules: fromOptions.context.rules,
     workingDirectories: fromOptions.context.workingDirectories,
@@ -97,8 +108,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     );
   }
   const merged = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
-  const hooks = settings.failClosedHooks?.value === true ? failClosedHooks(merged) : merged;
+  const hooks = inherited ? inherited.hooks : settings.failClosedHooks?.value === true ? failClosedHooks(merged) : merged;
   const services = createServices(options.services);
+  services.set(childSessionKey, { open: (child) => openChild(child) });
   const fileState = new FileStateCache();
   const metrics = new MetricsRecorder();
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -275,6 +287,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
           total += textSize(result.content);
           const event: SessionEvent = { type: 'result', toolUseId: result.tool_use_id, toolName: outcome.toolName, result, durationMs: outcome.durationMs };
           if (persistedPath) event.persistedPath = persistedPath;
+          if (outcome.newMessages) event.newMessages = outcome.newMessages;
           queue.push(event);
         });
       });
@@ -329,6 +342,46 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       return closing;
     },
   };
+
+  /**
+   * A child session: same cwd, families, hooks and canUseTool; the parent's permission context
+   * (its rules wherever they came from, its working directories) plus blanket deny rules for
+   * the tools it may not have, and a mode never more permissive than the parent's.
+   */
+  async function openChild(child: ChildSessionOptions = {}): Promise<Session> {
+    if (closed) throw new ToolshedError('session_closed', 'The session is closed; no child session can be opened from it');
+    const source = child.source ?? 'child session';
+    const toolName = (rule: string) => rule.replace(/\(.*$/s, '').trim();
+    const keep = child.tools && !child.tools.includes('*') ? new Set(child.tools.map(toolName)) : undefined;
+    const removed = new Set<string>(child.disallowedTools ?? []);
+    if (keep) {
+      for (const entry of pool.list()) {
+        if (keep.has(entry.name) || entry.tool?.aliases.some((a) => keep.has(a))) continue;
+        removed.add(entry.name);
+      }
+    }
+    const current = baseContext.permissions;
+    const childPermissions: PermissionContext = {
+      ...current,
+      mode: narrowerMode(current.mode, child.mode),
+      rules: { ...current.rules, deny: [...current.rules.deny, ...[...removed].map((name) => parseRule(name, 'deny', source))] },
+      ...(child.cwd !== undefined ? { workingDirectories: [path.resolve(child.cwd)] } : {}),
+    };
+    const childId = child.sessionId ?? randomUUID();
+    const signals = [options.signal, child.signal].filter((s): s is AbortSignal => s !== undefined);
+    const { permissions: _permissions, signal: _signal, hooks: _hooks, ...rest } = options;
+    const childOptions: SessionOptions & { [INHERITED_FROM_PARENT]: Inherited } = {
+      ...rest,
+      cwd: child.cwd !== undefined ? path.resolve(child.cwd) : baseContext.cwd,
+      sessionId: childId,
+      stateDir: child.stateDir ?? path.join(stateDir, 'children', childId),
+      settingsSources: [],
+      settingsFiles: [],
+      [INHERITED_FROM_PARENT]: { permissions: childPermissions, hooks },
+    };
+    if (signals.length) childOptions.signal = AbortSignal.any(signals);
+    return createSession(childOptions);
+  }
 
   function toolsFor(format: ProviderFormat, toolsOptions: ProviderToolsOptions = {}): unknown[] {
     if (pool.version !== cachedVersion) {

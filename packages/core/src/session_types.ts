@@ -115,6 +115,8 @@ export type SessionEvent =
     durationMs: number;
     /** Set when the output was persisted by the result budget. */
     persistedPath?: string;
+    /** Messages the tool asks the loop to append after this turn's results (its `newMessages`). */
+    newMessages?: unknown[];
   };
 
 /** Options of one `run` or `stream`. */

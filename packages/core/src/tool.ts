@@ -50,10 +50,37 @@ export interface ToolCallResult<Output> {
   isError?: boolean;
 }
 
-/** One path an input touches, for the permission layer's path guard. */
+/**
+ * One path an input touches, for the permission layer's path guard. Three kinds:
+ *
+ * - `path` (the default, what `{ path, access }` means): exactly this file or folder;
+ * - `folder`: some path under this folder (a recursive reader such as `grep -r`, a history
+ *   reader such as `git log -p` with `history: true`): the guard treats it as touching every
+ *   file under it, so a deny rule below the folder denies and an ask rule asks;
+ * - `unknown`: a path the tool could not work out before the call runs (`cat $F`); `path`
+ *   then describes it for a person (the word as written). Unknown asks, in every mode, and
+ *   `bypassPermissions` too when a deny or ask path rule (or, for a write, a protected path)
+ *   could be touched.
+ *
+ * @example
+ * ```ts
+ * const accesses: ResourceAccess[] = [
+ *   { path: '/p/a.txt', access: 'read' },
+ *   { path: '/p', access: 'read', kind: 'folder', history: true },
+ *   { path: '`$F`', access: 'read', kind: 'unknown' },
+ * ];
+ * ```
+ */
 export interface ResourceAccess {
   path: string;
   access: 'read' | 'write';
+  /** @default 'path' */
+  kind?: 'path' | 'folder' | 'unknown';
+  /**
+   * For a `folder`: it is a repository whose history is read too, so files that are no longer
+   * in the folder (or never were in the working tree) count as under it.
+   */
+  history?: boolean;
 }
 
 /** What a tool's `description` may be given when it is computed. */

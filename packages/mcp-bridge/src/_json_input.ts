@@ -54,6 +54,23 @@ function dialectsOf(schema: JsonSchema): Dialect[] {
  */
 export const passthroughObjectSchema = z.looseObject({});
 
+let compilations = 0;
+
+/**
+ * How many schemas {@linkcode jsonSchemaValidator} has compiled in this process: tests count
+ * them to check that connecting compiles none.
+ *
+ * @returns The count.
+ *
+ * @example
+ * ```ts
+ * const before = schemaCompilations();
+ * ```
+ */
+export function schemaCompilations(): number {
+  return compilations;
+}
+
 /**
  * Compiles a JSON Schema into a `validateInput` whose messages are the ones core writes for a
  * built-in tool's zod errors ("required parameter `x` is missing", "parameter `x` should be a
@@ -76,6 +93,7 @@ export function jsonSchemaValidator(toolName: string, schema: JsonSchema): { val
   let error = '';
   // `$schema` is read here to pick the dialect; left in, ajv would look for that meta-schema.
   const { $schema: _dialect, ...rest } = schema;
+  compilations++;
   for (const dialect of dialectsOf(schema)) {
     try {
       check = ajv(dialect).compile(rest);
@@ -95,6 +113,53 @@ export function jsonSchemaValidator(toolName: string, schema: JsonSchema): { val
       return { result: false, message };
     },
   };
+}
+
+/**
+ * Compiles the JSON Schema of a tool's `structuredContent` (its `outputSchema`) into a check
+ * that names each field that does not match, or says the schema does not compile.
+ *
+ * @param schema The output schema.
+ * @returns A check giving the mismatches (none: it matches), or the compile error.
+ *
+ * @example
+ * ```ts
+ * const v = outputSchemaValidator({ type: 'object', properties: { n: { type: 'integer' } } });
+ * if ('check' in v) v.check({ n: 'x' }); // ['structuredContent.n must be integer (got string "x")']
+ * ```
+ */
+export function outputSchemaValidator(schema: JsonSchema): { check: (value: unknown) => string[] } | { error: string } {
+  const { $schema: _dialect, ...rest } = schema;
+  let error = '';
+  for (const dialect of dialectsOf(schema)) {
+    try {
+      compilations++;
+      const compiled = ajv(dialect).compile(rest);
+      return {
+        check(value: unknown): string[] {
+          if (compiled(value)) return [];
+          return (compiled.errors ?? []).map((e) => {
+            const field = ['structuredContent', ...e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))];
+            if (e.keyword === 'required') field.push(String((e.params as { missingProperty?: unknown }).missingProperty));
+            const got = e.keyword === 'required' ? 'missing' : `got ${describeValue(e.data)}`;
+            const what = e.keyword === 'required' ? 'is required' : (e.message ?? `does not match (${e.keyword})`);
+            return `${field.join('.')} ${what} (${got})`;
+          });
+        },
+      };
+    } catch (e) {
+      error ||= (e as Error).message;
+    }
+  }
+  return { error };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }
 
 interface ZodLikeIssue {

@@ -5,7 +5,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from './config.ts';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { Services } from '@toolshed/core';
+import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
+import { clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
+import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
+import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
 import { listAllTools } from './_tool_list.ts';
@@ -16,6 +22,10 @@ export interface McpToolInfo {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** The JSON Schema the tool's `structuredContent` follows. */
+  outputSchema?: Record<string, unknown>;
+  /** `execution.taskSupport` (2025-11-25): whether the tool runs as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 }
 
@@ -41,6 +51,18 @@ export interface McpConnectionOptions {
   clientInfo: { name: string; version: string };
   /** The server's tool list changed (a notification, or a reconnection found other tools). */
   onToolsChanged: () => void;
+  /** The session's services (askUser, the model client), for what servers ask of the client. */
+  services?: Services | undefined;
+  /** The session's working directories, offered as roots. @default [cwd] */
+  roots?: () => readonly string[];
+  /** Reports server log messages and questions nobody could answer. @default ignored */
+  notice?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** OAuth sign-in for remote servers; the store is required (the family picks the default). */
+  oauth?: McpOAuthOptions & { store: McpTokenStore };
+  /** The least severe server log message reported as a notice. @default 'warning' */
+  logLevel?: McpLogLevel;
+  /** The hard maximum of a call that keeps reporting progress. @default 1800000 (30 minutes) */
+  maxToolTimeoutMs?: number;
 }
 
 const STDERR_LINES = 20;
@@ -71,6 +93,13 @@ export class McpConnection {
   #failures = 0;
   #retryAt = 0;
   #stderr: string[] = [];
+  #auth: BridgeAuthProvider | undefined;
+  #probing = false;
+  /** Why a remote server's connection was given up, for the calls it fails. */
+  #lost: string | undefined;
+  #instructions: string | undefined;
+  #capabilities: Record<string, unknown> = {};
+  #transportInUse: Transport | undefined;
 
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
     this.name = name;
@@ -111,6 +140,11 @@ export class McpConnection {
     return this.config.timeout ?? this.#options.toolTimeoutMs;
   }
 
+  /** The longest a call may run while it reports progress, in milliseconds. */
+  get maxTimeoutMs(): number {
+    return Math.max(this.timeoutMs, this.#options.maxToolTimeoutMs ?? 1_800_000);
+  }
+
   /** Connects; never throws — a failure is kept in `state` and `error`. */
   connect(): Promise<void> {
     this.#connecting ??= this.#connect().finally(() => {
@@ -119,31 +153,65 @@ export class McpConnection {
     return this.#connecting;
   }
 
+  #newClient(): Client {
+    const client = new Client(this.#options.clientInfo, { capabilities: clientCapabilities() });
+    installClientHandlers(client, {
+      server: this.name,
+      services: this.#options.services,
+      roots: this.#options.roots ?? (() => [this.#options.cwd]),
+      sampling: this.config.sampling ?? 'ask',
+      notice: this.#options.notice ?? (() => {}),
+    });
+    return client;
+  }
+
   async #connect(): Promise<void> {
     const before = JSON.stringify(this.#tools);
     const startMs = this.config.startTimeout ?? this.#options.startTimeoutMs;
-    const client = new Client(this.#options.clientInfo, { capabilities: {} });
-    let transport: Transport;
-    try {
-      transport = this.#transport();
-    } catch (e) {
-      this.#fail(`its transport could not be created: ${(e as Error).message}`);
-      return;
-    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new StartTimeout(`it did not finish starting within ${startMs} ms`)), startMs);
     });
+    timeout.catch(() => {});
+    let client = this.#newClient();
+    let transport: Transport;
+    try {
+      transport = this.#transport();
+    } catch (e) {
+      clearTimeout(timer);
+      this.#fail(`its transport could not be created: ${(e as Error).message}`);
+      return;
+    }
     // A stdio server that logs to stdout breaks the protocol; the SDK skips such lines and
     // reports them here, which is what explains a handshake that never completes.
     let notMcp: string | undefined;
-    client.onerror = (e) => {
-      if (e instanceof SyntaxError) notMcp ??= e.message.length > 200 ? `${e.message.slice(0, 197)}...` : e.message;
-      else if (e.name === 'ZodError') notMcp ??= 'JSON that is not a JSON-RPC message';
+    const watch = (c: Client) => {
+      c.onerror = (e) => {
+        if (e instanceof SyntaxError) notMcp ??= e.message.length > 200 ? `${e.message.slice(0, 197)}...` : e.message;
+        else if (e.name === 'ZodError') notMcp ??= 'JSON that is not a JSON-RPC message';
+      };
     };
+    watch(client);
     try {
-      await Promise.race([client.connect(transport), timeout]);
-      const list = await Promise.race([listAllTools(client), timeout]);
+      // A server that wants a sign-in refuses the handshake; once the user signed in (the
+      // provider holds the code), the code is exchanged and the handshake made again.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await Promise.race([client.connect(transport), timeout]);
+          break;
+        } catch (e) {
+          const code = e instanceof UnauthorizedError ? this.#auth?.takeAuthorizationCode() : undefined;
+          if (code === undefined || attempt >= 2) throw e;
+          await Promise.race([(transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code), timeout]);
+          await client.close().catch(() => {});
+          client = this.#newClient();
+          watch(client);
+          transport = this.#transport(this.#auth);
+        }
+      }
+      this.#transportInUse = transport;
+      const listing = client;
+      const list = await this.#signedIn(transport, () => Promise.race([listAllTools(listing), timeout]));
       if (this.#state === 'closed') {
         await client.close().catch(() => {});
         return;
@@ -151,6 +219,7 @@ export class McpConnection {
       this.#tools = list.tools;
       this.#toolProblems = list.problems;
       this.#hasResources = client.getServerCapabilities()?.resources !== undefined;
+      this.#serverInfo(client);
     } catch (e) {
       // A server that failed to start gets no graceful shutdown: the SDK's close waits two
       // seconds for a stdio server to exit on its own before it sends SIGTERM.
@@ -163,7 +232,15 @@ export class McpConnection {
       }
       const status = (e as { code?: unknown }).code;
       if (this.transportType !== 'stdio' && (status === 401 || status === 403)) {
-        reason = `it refused the connection with HTTP ${status} (${reason}): it needs authorization. Give a token in "headers" (for example "Authorization": "Bearer \${TOKEN}"); OAuth sign-in is not supported`;
+        reason = this.#auth
+          ? `it refused the connection with HTTP ${status} (${reason}) after the OAuth sign-in: the token it issued is not accepted; sign in again with \`toolshed mcp login ${this.name}\``
+          : `it refused the connection with HTTP ${status} (${reason}): it needs authorization. Give a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+      }
+      if (e instanceof OAuthError || e instanceof UnauthorizedError) {
+        const what = e.message ? `${e.name}: ${e.message}` : e instanceof OAuthError ? `${e.errorCode} from its authorization server` : e.name;
+        reason = `it asks for a sign-in (HTTP 401), and the OAuth sign-in failed (${what}). If it takes an API key instead, give it in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
+      } else if (e instanceof Error && /needs you to sign in/.test(e.message)) {
+        reason = e.message.replace(/^MCP server "[^"]*" /, 'it ');
       }
       if (notMcp) reason += `; it wrote lines to stdout that are not MCP messages (${notMcp}): a stdio server must write only JSON-RPC to stdout and its logs to stderr`;
       this.#fail(reason);
@@ -171,7 +248,7 @@ export class McpConnection {
     } finally {
       clearTimeout(timer);
     }
-    client.onerror = () => {};
+    client.onerror = (e) => this.#transportError(client, e);
     client.onclose = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
@@ -190,10 +267,71 @@ export class McpConnection {
       }
     });
     this.#client = client;
+    this.#lost = undefined;
     this.#state = 'connected';
     this.#error = undefined;
     this.#failures = 0;
     if (JSON.stringify(this.#tools) !== before && before !== '[]') this.#options.onToolsChanged();
+  }
+
+  /**
+   * Runs a request; when the server refuses it for want of a sign-in (a 401 after the
+   * handshake, a 403 asking for a wider scope) and the user signed in, the code is exchanged
+   * and the request sent again, up to twice.
+   */
+  async #signedIn<T>(transport: Transport, run: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run();
+      } catch (e) {
+        const code = e instanceof UnauthorizedError && attempt < 2 ? this.#auth?.takeAuthorizationCode() : undefined;
+        if (code === undefined) throw e;
+        await (transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code);
+      }
+    }
+  }
+
+  /** Keeps what the server said of itself, and asks it for the log messages worth a notice. */
+  #serverInfo(client: Client): void {
+    this.#instructions = client.getInstructions();
+    this.#capabilities = client.getServerCapabilities() ?? {};
+    if (this.#capabilities.logging) {
+      void client.setLoggingLevel(this.#options.logLevel ?? 'warning', { timeout: this.timeoutMs }).catch(() => {});
+    }
+  }
+
+  /** The server's `instructions` from its `initialize` answer: how to use its tools. */
+  get instructions(): string | undefined {
+    return this.#instructions;
+  }
+
+  /** What the server said it offers (tools, resources, prompts, logging, completions, tasks). */
+  get capabilities(): Readonly<Record<string, unknown>> {
+    return this.#capabilities;
+  }
+
+  /**
+   * A remote server's stream broke (its process died, the network went away): the SDK retries
+   * a resumable stream and then gives up, but a call whose answer was on that stream would wait
+   * for its full timeout. When the server no longer answers a ping, the connection is dropped
+   * at once, and the calls in flight fail with the reason the transport gave.
+   */
+  #transportError(client: Client, e: Error): void {
+    if (this.transportType === 'stdio' || this.#client !== client) return;
+    if (!/SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|terminated/i.test(e.message)) return;
+    if (this.#probing) return;
+    this.#probing = true;
+    void client.ping({ timeout: 3_000 }).then(
+      () => {
+        this.#probing = false;
+      },
+      (ping: unknown) => {
+        this.#probing = false;
+        if (this.#client !== client) return;
+        this.#lost = `${e.message.split('\n')[0]}; it no longer answers (${describe(ping)})`;
+        this.#drop(client, `its HTTP connection was lost: ${this.#lost}`);
+      },
+    );
   }
 
   #fail(reason: string): void {
@@ -204,12 +342,14 @@ export class McpConnection {
     this.#retryAt = Date.now() + delay;
   }
 
-  #transport(): Transport {
+  #transport(auth?: BridgeAuthProvider): Transport {
     const config = this.config;
     if ('url' in config) {
       const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
       const url = new URL(config.url);
-      return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      const authProvider = auth ?? (this.#auth = this.#authProvider(config));
+      const options = { requestInit, ...(authProvider ? { authProvider } : {}) };
+      return config.type === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     }
     this.#stderr = [];
     const transport = new StdioClientTransport({
@@ -231,6 +371,18 @@ export class McpConnection {
       if (this.#stderr.length > STDERR_LINES) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
     });
     return transport;
+  }
+
+  /**
+   * The OAuth client of a remote server: for any server without its own `Authorization`
+   * header (one with an API key in `headers` keeps it), so a server that asks for a sign-in
+   * (401 with `WWW-Authenticate`) gets the SDK's OAuth flow.
+   */
+  #authProvider(config: McpRemoteServerConfig): BridgeAuthProvider | undefined {
+    const oauth = this.#options.oauth;
+    if (!oauth) return undefined;
+    if (!config.oauth && Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    return createAuthProvider(this.name, config, oauth);
   }
 
   #stderrTail(): string {
@@ -259,12 +411,53 @@ export class McpConnection {
    * Calls a tool: the per-call timeout, progress and cancellation go to the SDK. A connection
    * that closes mid-call fails the call with a message naming the server.
    */
-  async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string }): Promise<McpCallResult> {
+  async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string; task?: boolean }): Promise<McpCallResult> {
+    if (options.task) return await this.#request(options.toolName, options.signal, async (client) => await this.#callAsTask(client, tool, args, options));
     return await this.#request(options.toolName, options.signal, async (client) => await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
       signal: options.signal,
       timeout: this.timeoutMs,
+      // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: this.maxTimeoutMs,
       onprogress: (p) => options.onProgress(p),
     }) as McpCallResult);
+  }
+
+  /**
+   * Calls a task-augmented tool (MCP 2025-11-25): the server answers with a task at once, the
+   * SDK polls it to the end, each status is a progress event, and an abort cancels the task.
+   */
+  async #callAsTask(client: Client, tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; message?: string }) => void; toolName: string }): Promise<McpCallResult> {
+    let taskId: string | undefined;
+    let step = 0;
+    const onAbort = () => {
+      if (taskId) void client.experimental.tasks.cancelTask(taskId).catch(() => {});
+    };
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const stream = client.experimental.tasks.callToolStream({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: this.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.maxTimeoutMs,
+        task: {},
+      });
+      for await (const message of stream) {
+        if (message.type === 'taskCreated') {
+          taskId = message.task.taskId;
+          options.onProgress({ progress: step++, message: `task ${taskId} started` });
+        } else if (message.type === 'taskStatus') {
+          options.onProgress({ progress: step++, message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}` });
+        } else if (message.type === 'result') {
+          return message.result as McpCallResult;
+        } else if (message.type === 'error') {
+          throw message.error;
+        }
+      }
+      throw new Error(`the task of ${options.toolName} ended without a result`);
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Lists the server's resources (every page). */
@@ -277,8 +470,42 @@ export class McpConnection {
         out.push(...(page.resources as McpResourceInfo[]));
         cursor = page.nextCursor;
       } while (cursor);
+      // Resource templates (`file:///{path}`): listed with the resources, for the model to fill in.
+      try {
+        do {
+          const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
+          for (const t of page.resourceTemplates) out.push({ uriTemplate: t.uriTemplate, name: t.name, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description } : {}), ...(t.mimeType ? { mimeType: t.mimeType } : {}) } as unknown as McpResourceInfo);
+          cursor = page.nextCursor;
+        } while (cursor);
+      } catch (e) {
+        if (!(e instanceof McpError && e.code === ErrorCode.MethodNotFound)) throw e;
+      }
       return out;
     });
+  }
+
+  /** Whether the server said it offers prompts. */
+  get hasPrompts(): boolean {
+    return this.#capabilities.prompts !== undefined;
+  }
+
+  /** Lists the server's prompts (every page). */
+  async listPrompts(signal: AbortSignal): Promise<{ name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }[]> {
+    return await this.#request('ListMcpPrompts', signal, async (client) => {
+      const out: Awaited<ReturnType<McpConnection['listPrompts']>> = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listPrompts(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
+        out.push(...(page.prompts as typeof out));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    });
+  }
+
+  /** Gets one prompt, filled with its arguments. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<{ description?: string | undefined; messages: { role: string; content: unknown }[] }> {
+    return await this.#request('GetMcpPrompt', signal, async (client) => await client.getPrompt({ name, arguments: args }, { signal, timeout: this.timeoutMs }));
   }
 
   /** Reads one resource. */
@@ -293,8 +520,9 @@ export class McpConnection {
    */
   async #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
     let client = await this.client();
+    const transport = this.#transportInUse;
     try {
-      return await run(client);
+      return transport ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
       if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
       this.#drop(client, describe(e));
@@ -317,10 +545,16 @@ export class McpConnection {
 
   #callError(e: unknown, client: Client, toolName: string, signal: AbortSignal): Error {
     if (signal.aborted) return e instanceof Error ? e : new Error(String(e));
+    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout && /Maximum total timeout/.test(e.message)) {
+      return new Error(`MCP server "${this.name}" kept reporting progress on ${toolName} but did not finish within the hard limit of ${this.maxTimeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().`);
+    }
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
       return new Error(`MCP server "${this.name}" did not answer ${toolName} within ${this.timeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "timeout" (milliseconds) for server "${this.name}" in .mcp.json.`);
     }
     if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+      if (this.#lost && this.transportType !== 'stdio') {
+        return new Error(`MCP server "${this.name}" went away while ${toolName} was running (${this.#lost}), so the outcome is unknown. It is reconnected on the next call.`);
+      }
       return new Error(`MCP server "${this.name}" closed the connection while ${toolName} was running${this.#stderrTail()}, so the outcome is unknown. The server is restarted on the next call.`);
     }
     if (!(e instanceof McpError) && this.transportType !== 'stdio') {

@@ -4,6 +4,7 @@ import { McpConnection, type McpConnectionOptions } from './_server_connection.t
 import type { McpServerStatus } from './server_status.ts';
 import { buildMcpTool } from './mcp_tool.ts';
 import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
+import { getMcpPromptTool, listMcpPromptsTool } from './prompt_tools.ts';
 import { mcpToolName, uniqueToolName } from './tool_name.ts';
 
 /** What a server set is told by its session. */
@@ -29,6 +30,7 @@ export class McpServerSet {
   #notice: McpServerSetOptions['notice'];
   #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
   #resourceTools: AnyTool[];
+  #promptTools: AnyTool[];
   #warnedSchemas = new Set<string>();
   #warnedClashes = new Set<string>();
   #warned = new Set<string>();
@@ -38,12 +40,18 @@ export class McpServerSet {
     this.#connections = Object.entries(servers).map(([name, config]) => new McpConnection(name, config, options));
     const withResources = () => this.#connections.filter((c) => c.hasResources && c.state !== 'closed');
     this.#resourceTools = [listMcpResourcesTool(withResources), readMcpResourceTool(withResources)];
+    const withPrompts = () => this.#connections.filter((c) => c.hasPrompts && c.state !== 'closed');
+    this.#promptTools = [listMcpPromptsTool(withPrompts), getMcpPromptTool(withPrompts)];
   }
 
   /** Connects every server at once; each failure is reported and blocks no other server. */
   async connectAll(): Promise<void> {
     await Promise.all(this.#connections.map(async (c) => {
       await c.connect();
+      if (c.state === 'connected' && c.instructions?.trim()) {
+        const text = c.instructions.trim();
+        this.#notice('info', `MCP server "${c.name}" says how to use its tools: ${text.length > 2000 ? `${text.slice(0, 1999)}…` : text}`);
+      }
       if (c.state === 'failed') {
         const where = c.transportType === 'stdio' ? 'its "command" and "args"' : 'its "url" and "headers"';
         this.#notice('error', `MCP server "${c.name}" failed to start: ${c.error}. Its tools are not available; check ${where} in the MCP configuration.`);
@@ -83,6 +91,7 @@ export class McpServerSet {
       }
     }
     if (this.#connections.some((c) => c.hasResources && c.state !== 'closed')) out.push(...this.#resourceTools);
+    if (this.#connections.some((c) => c.hasPrompts && c.state !== 'closed')) out.push(...this.#promptTools);
     return out;
   }
 
@@ -103,6 +112,7 @@ export class McpServerSet {
     return this.#connections.map((c) => {
       const status: McpServerStatus = { name: c.name, transport: c.transportType, state: c.state, tools: c.tools.length, resources: c.hasResources };
       if (c.error !== undefined && c.state !== 'connected') status.error = c.error;
+      if (c.instructions) status.instructions = c.instructions;
       return status;
     });
   }

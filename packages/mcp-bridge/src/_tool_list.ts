@@ -80,6 +80,8 @@ export function toolInfo(raw: unknown): { tool?: McpToolInfo; problem?: string }
   const tool: McpToolInfo = { name, inputSchema };
   if (typeof raw.title === 'string') tool.title = raw.title;
   if (typeof raw.description === 'string') tool.description = raw.description;
+  if (isObject(raw.outputSchema)) tool.outputSchema = raw.outputSchema;
+  if (isObject(raw.execution)) tool.execution = raw.execution as NonNullable<McpToolInfo['execution']>;
   if (isObject(raw.annotations)) tool.annotations = raw.annotations as NonNullable<McpToolInfo['annotations']>;
   return problem ? { tool, problem } : { tool };
 }

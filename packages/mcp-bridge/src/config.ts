@@ -31,6 +31,8 @@ export interface McpStdioServerConfig extends McpServerPermissionConfig {
   timeout?: number;
   /** How long connecting may take, in milliseconds. @default the family's `startTimeoutMs` (30 000) */
   startTimeout?: number;
+  /** Whether the server may use the session's model (MCP sampling). @default 'ask' */
+  sampling?: 'ask' | 'allow' | 'deny';
 }
 
 /** A remote server, over Streamable HTTP (`http`) or the older HTTP+SSE transport (`sse`). */
@@ -43,6 +45,35 @@ export interface McpRemoteServerConfig extends McpServerPermissionConfig {
   timeout?: number;
   /** How long connecting may take, in milliseconds. @default the family's `startTimeoutMs` (30 000) */
   startTimeout?: number;
+  /** OAuth 2.1 sign-in for a server that asks for it (401 with `WWW-Authenticate`). */
+  oauth?: McpOAuthServerConfig;
+  /** Whether the server may use the session's model (MCP sampling). @default 'ask' */
+  sampling?: 'ask' | 'allow' | 'deny';
+}
+
+/**
+ * How the bridge signs in to a remote server with OAuth: the authorization-code flow with
+ * PKCE by default (the client registered dynamically, or through `clientMetadataUrl`, unless
+ * `clientId` is given), or `client_credentials` for a machine client, authenticated by
+ * `clientSecret` or by a private-key JWT (`privateKey`).
+ */
+export interface McpOAuthServerConfig {
+  /** A pre-registered client id; without it the client registers itself (or uses `clientMetadataUrl`). */
+  clientId?: string;
+  /** The pre-registered client's secret. */
+  clientSecret?: string;
+  /** An HTTPS URL of this client's metadata document, used as its id where the server supports it. */
+  clientMetadataUrl?: string;
+  /** The scope to ask for; by default what the server's challenge or metadata names. */
+  scope?: string;
+  /** The loopback port of `toolshed mcp login`'s redirect. @default any free port */
+  callbackPort?: number;
+  /** @default 'authorization_code' */
+  grantType?: 'authorization_code' | 'client_credentials';
+  /** A PEM private key: `client_credentials` authenticated by a signed JWT (private_key_jwt). */
+  privateKey?: string;
+  /** The JWT's algorithm. @default 'RS256' */
+  signingAlgorithm?: string;
 }
 
 /** One entry of `mcpServers` in a `.mcp.json` file. */
@@ -61,7 +92,9 @@ export interface ParseMcpConfigOptions {
   source?: string;
 }
 
-const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeout', 'startTimeout', 'trust', 'pathArguments']);
+const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeout', 'startTimeout', 'trust', 'pathArguments', 'oauth', 'sampling']);
+const OAUTH_KEYS = new Set(['clientId', 'clientSecret', 'clientMetadataUrl', 'scope', 'callbackPort', 'grantType', 'privateKey', 'signingAlgorithm']);
+const SAMPLING = ['ask', 'allow', 'deny'];
 
 /**
  * Checks an MCP configuration in Claude Code's `.mcp.json` format and expands `${VAR}` and
@@ -85,6 +118,12 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
   const env = options.env ?? process.env;
   if (!isObject(value)) throw new TypeError(`${source} must be an object like {"mcpServers": {...}}, got ${describe(value)}`);
   const servers = value.mcpServers;
+  for (const [key, entry] of Object.entries(value)) {
+    // `mcpServers({ github: { url } })`: servers given without the key would silently be none.
+    if (key !== 'mcpServers' && isObject(entry) && ('command' in entry || 'url' in entry)) {
+      throw new TypeError(`${source} has a server "${key}" at the top level; servers go under the "mcpServers" key: {"mcpServers": {"${key}": {...}}}`);
+    }
+  }
   if (servers === undefined) return {};
   if (!isObject(servers)) throw new TypeError(`"mcpServers" in ${source} must be an object of servers by name, got ${describe(servers)}`);
   const out: Record<string, McpServerConfig> = {};
@@ -107,9 +146,14 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
       timeouts[key] = t;
     }
     const permission = permissionConfig(raw, where);
+    if (raw.sampling !== undefined) {
+      if (typeof raw.sampling !== 'string' || !SAMPLING.includes(raw.sampling)) throw new TypeError(`"sampling" of ${where} must be "ask", "allow" or "deny", got ${describe(raw.sampling)}`);
+      (timeouts as { sampling?: string }).sampling = raw.sampling;
+    }
     const type = raw.type ?? (raw.url !== undefined ? 'http' : 'stdio');
     if (type === 'stdio') {
       if (raw.command === undefined) throw new TypeError(`${where} needs a "command" (a stdio server) or a "url" with "type": "http" or "sse"`);
+      if (raw.oauth !== undefined) throw new TypeError(`${where} is a stdio server; "oauth" is for remote servers ("type": "http" or "sse")`);
       if (raw.url !== undefined || raw.headers !== undefined) throw new TypeError(`${where} is a stdio server; "url" and "headers" are for "type": "http" or "sse"`);
       const server: McpStdioServerConfig = { command: expand(raw.command, 'command'), ...timeouts, ...permission };
       if (raw.args !== undefined) {
@@ -130,6 +174,7 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
       }
       const server: McpRemoteServerConfig = { type, url, ...timeouts, ...permission };
       if (raw.headers !== undefined) server.headers = expandRecord(raw.headers, 'headers', where, expand);
+      if (raw.oauth !== undefined) server.oauth = parseOAuth(raw.oauth, where, expand);
       out[name] = server;
     } else {
       throw new TypeError(`"type" of ${where} must be "stdio", "http" or "sse", got ${describe(type)}`);
@@ -176,6 +221,27 @@ function permissionConfig(raw: Record<string, unknown>, where: string): McpServe
       throw new TypeError(`"pathArguments" of ${where} must be a list of argument names such as ["path", "paths"], got ${describe(list)}`);
     }
     out.pathArguments = [...list] as string[];
+  }
+  return out;
+}
+
+function parseOAuth(raw: unknown, where: string, expand: (text: unknown, key: string) => string): McpOAuthServerConfig {
+  if (!isObject(raw)) throw new TypeError(`"oauth" of ${where} must be an object such as {"clientId": "…"}, got ${describe(raw)}`);
+  const out: McpOAuthServerConfig = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!OAUTH_KEYS.has(key)) throw new TypeError(`"oauth" of ${where} has an unknown key "${key}"; the keys are ${[...OAUTH_KEYS].join(', ')}`);
+    if (key === 'callbackPort') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) throw new TypeError(`"oauth.callbackPort" of ${where} must be a port number (1-65535), got ${describe(value)}`);
+      out.callbackPort = value;
+    } else if (key === 'grantType') {
+      if (value !== 'authorization_code' && value !== 'client_credentials') throw new TypeError(`"oauth.grantType" of ${where} must be "authorization_code" or "client_credentials", got ${describe(value)}`);
+      out.grantType = value;
+    } else {
+      (out as Record<string, string>)[key] = expand(value, `oauth.${key}`);
+    }
+  }
+  if (out.grantType === 'client_credentials' && (!out.clientId || (!out.clientSecret && !out.privateKey))) {
+    throw new TypeError(`"oauth" of ${where} has "grantType": "client_credentials", which needs "clientId" and either "clientSecret" or "privateKey"`);
   }
   return out;
 }

@@ -47,4 +47,28 @@ describe('expandVariables', () => {
     expect(expandVariables('$A and ${not closed', {}, 'x')).toBe('$A and ${not closed');
     expect(expandVariables('${EMPTY:-fallback}', { EMPTY: '' }, 'x')).toBe('fallback');
   });
+
+  test('servers given without the "mcpServers" key are an error naming the key, not silently no servers', () => {
+    expect(() => parseMcpConfig({ github: { type: 'http', url: 'https://x.example/mcp' } }, { source: '.mcp.json' })).toThrow(
+      '.mcp.json has a server "github" at the top level; servers go under the "mcpServers" key: {"mcpServers": {"github": {...}}}',
+    );
+    expect(() => parseMcpConfig({ git: { command: 'git-mcp' } })).toThrow('servers go under the "mcpServers" key');
+  });
+
+  test('oauth and sampling are read and checked, with the fix in the message', () => {
+    const servers = parseMcpConfig({
+      mcpServers: {
+        api: { type: 'http', url: 'https://api.example.com/mcp', oauth: { clientId: '${CID}', scope: 'read write', callbackPort: 8765 }, sampling: 'allow' },
+        machine: { type: 'http', url: 'https://m.example.com/mcp', oauth: { grantType: 'client_credentials', clientId: 'bot', clientSecret: '${SECRET}' } },
+      },
+    }, { env: { CID: 'toolshed-cli', SECRET: 's3' } });
+    expect(servers.api).toEqual({ type: 'http', url: 'https://api.example.com/mcp', oauth: { clientId: 'toolshed-cli', scope: 'read write', callbackPort: 8765 }, sampling: 'allow' });
+    expect(servers.machine).toMatchObject({ oauth: { grantType: 'client_credentials', clientId: 'bot', clientSecret: 's3' } });
+    const bad = (server: unknown) => () => parseMcpConfig({ mcpServers: { s: server } }, { env: {}, source: '.mcp.json' });
+    expect(bad({ command: 'x', oauth: {} })).toThrow('server "s" in .mcp.json is a stdio server; "oauth" is for remote servers');
+    expect(bad({ url: 'https://x/mcp', oauth: { clientID: 'a' } })).toThrow('"oauth" of server "s" in .mcp.json has an unknown key "clientID"; the keys are clientId, clientSecret');
+    expect(bad({ url: 'https://x/mcp', oauth: { callbackPort: 99999 } })).toThrow('"oauth.callbackPort" of server "s" in .mcp.json must be a port number (1-65535), got number 99999');
+    expect(bad({ url: 'https://x/mcp', oauth: { grantType: 'client_credentials', clientId: 'a' } })).toThrow('needs "clientId" and either "clientSecret" or "privateKey"');
+    expect(bad({ command: 'x', sampling: 'yes' })).toThrow('"sampling" of server "s" in .mcp.json must be "ask", "allow" or "deny", got string "yes"');
+  });
 });

@@ -1,9 +1,14 @@
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { defineFamily, findBlanketDenyRule, type Family, type PermissionContext, type PermissionRule } from '@toolshed/core';
 import { parseMcpConfig, type McpConfig, type McpServerConfig } from './config.ts';
 import { McpServerSet } from './_server_set.ts';
 import { normalizeMcpName } from './tool_name.ts';
 import type { McpServerStatus } from './server_status.ts';
+import type { McpLogLevel } from './_client_handlers.ts';
+import type { McpOAuthOptions } from './oauth_provider.ts';
+import { fileTokenStore } from './oauth_store.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -21,6 +26,21 @@ export interface McpServersOptions {
   maxReconnectDelayMs?: number;
   /** Where stdio servers without a `cwd` start. @default the session's cwd */
   cwd?: string;
+  /**
+   * OAuth sign-in for remote servers that ask for it: `authorize` runs an interactive sign-in
+   * (without it, such a server fails with a message to run `toolshed mcp login <server>`), and
+   * `store` keeps the credentials. @default tokens in `~/.toolshed/mcp-oauth.json` (mode 0600), no interactive sign-in
+   */
+  oauth?: McpOAuthOptions;
+  /** The least severe server log message reported as a session notice. @default 'warning' */
+  logLevel?: McpLogLevel;
+  /**
+   * A call's timeout (`timeout`, `toolTimeoutMs`) restarts at each progress notification the
+   * server sends; this is the hard maximum of such a call. @default 1800000 (30 minutes)
+   */
+  maxToolTimeoutMs?: number;
+  /** The user's home, holding the settings folder `.toolshed/`. @default the session's `homeDir`, else os.homedir() */
+  homeDir?: string;
 }
 
 /** Options of {@linkcode listMcpServers}. */
@@ -74,7 +94,9 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
         api.emit({ type: 'notice', level: 'info', message: `MCP server "${name}" is not started: deny rule "${rule.raw}" from ${rule.source} removes all of its tools.` });
       }
       const set = new McpServerSet(allowed, {
-        ...connectionDefaults(options, api.cwd),
+        ...connectionDefaults(options, api.cwd, api.permissions.homeDir),
+        services: api.services,
+        roots: () => api.permissions.workingDirectories,
         clientInfo: { name: 'toolshed', version },
         onToolsChanged: () => {
           if (active === set) void api.refreshTools().catch(() => {});
@@ -113,7 +135,7 @@ export async function listMcpServers(config: McpConfig, options: ListMcpServersO
   const servers = parseMcpConfig(config, options.env ? { env: options.env } : {});
   const { allowed, denied } = options.permissions ? partitionServers(servers, options.permissions) : { allowed: servers, denied: new Map<string, PermissionRule>() };
   const set = new McpServerSet(allowed, {
-    ...connectionDefaults(options, options.cwd ?? process.cwd()),
+    ...connectionDefaults(options, options.cwd ?? process.cwd(), options.permissions?.homeDir),
     clientInfo: { name: 'toolshed', version },
     onToolsChanged: () => {},
     notice: () => {},
@@ -131,8 +153,26 @@ export async function listMcpServers(config: McpConfig, options: ListMcpServersO
   }
 }
 
-function connectionDefaults(options: McpServersOptions, cwd: string) {
+/**
+ * Where OAuth credentials are kept by default: `mcp-oauth.json` in the user's settings folder.
+ *
+ * @param homeDir The user's home. @default os.homedir()
+ * @returns The file's path.
+ *
+ * @example
+ * ```ts
+ * defaultTokenFile('/home/me'); // '/home/me/.toolshed/mcp-oauth.json'
+ * ```
+ */
+export function defaultTokenFile(homeDir?: string): string {
+  return path.join(homeDir ?? os.homedir(), '.toolshed', 'mcp-oauth.json');
+}
+
+function connectionDefaults(options: McpServersOptions, cwd: string, sessionHome?: string) {
   return {
+    oauth: { ...options.oauth, store: options.oauth?.store ?? fileTokenStore(defaultTokenFile(options.homeDir ?? sessionHome)) },
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
+    ...(options.maxToolTimeoutMs ? { maxToolTimeoutMs: options.maxToolTimeoutMs } : {}),
     cwd: options.cwd ?? cwd,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
     toolTimeoutMs: options.toolTimeoutMs ?? 60_000,

@@ -60,7 +60,8 @@ export function mapCallResult(result: McpCallResult, server: string): ToolResult
         if (typeof resource.text === 'string') {
           text(`[resource ${resource.uri} (${mime})]\n${resource.text}`);
         } else if (typeof resource.blob === 'string') {
-          if (resource.mimeType && IMAGE_TYPES.has(resource.mimeType)) blocks.push(imageBlock(resource.mimeType, resource.blob));
+          if (resource.mimeType && isTextType(resource.mimeType)) text(`[resource ${resource.uri} (${mime})]\n${Buffer.from(resource.blob, 'base64').toString('utf8')}`);
+          else if (resource.mimeType && IMAGE_TYPES.has(resource.mimeType)) blocks.push(imageBlock(resource.mimeType, resource.blob));
           else if (resource.mimeType === 'application/pdf') blocks.push({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: resource.blob }, title: resource.uri });
           else text(`[resource ${resource.uri} (${mime}), ${base64Bytes(resource.blob)} bytes of binary data: not shown to the model]`);
         } else {
@@ -83,6 +84,12 @@ export function mapCallResult(result: McpCallResult, server: string): ToolResult
   }
   if (blocks.every((b) => b.type === 'text')) return blocks.map((b) => (b as { text: string }).text).join('\n');
   return blocks;
+}
+
+/** Text sent as a blob (`text/*`, JSON, XML, YAML…) is shown as the text it is. */
+function isTextType(mimeType: string): boolean {
+  const type = mimeType.split(';')[0]!.trim().toLowerCase();
+  return type.startsWith('text/') || /^application\/(?:[\w.-]+\+)?(?:json|xml|yaml|javascript|x-sh|toml)$/.test(type);
 }
 
 function imageBlock(mimeType: string, data: string): ImageBlock {

@@ -42,4 +42,16 @@ describe('mapCallResult', () => {
   test('an unknown content kind is named, not dropped', () => {
     expect(mapCallResult({ content: [{ type: 'hologram' }] }, 's')).toBe('[content of type "hologram" that Toolshed does not know how to show]');
   });
+
+  test('a text/* or JSON blob is shown as its text; a binary one is still described', () => {
+    const b64 = (t: string) => Buffer.from(t, 'utf8').toString('base64');
+    expect(mapCallResult({
+      content: [
+        { type: 'resource', resource: { uri: 'file:///notes.md', mimeType: 'text/markdown; charset=utf-8', blob: b64('# Notes\nhéllo') } },
+        { type: 'resource', resource: { uri: 'file:///a.json', mimeType: 'application/json', blob: b64('{"a":1}') } },
+        { type: 'resource', resource: { uri: 'file:///x.geo', mimeType: 'application/geo+json', blob: b64('{}') } },
+      ],
+    }, 's')).toBe('[resource file:///notes.md (text/markdown; charset=utf-8)]\n# Notes\nhéllo\n[resource file:///a.json (application/json)]\n{"a":1}\n[resource file:///x.geo (application/geo+json)]\n{}');
+    expect(mapCallResult({ content: [{ type: 'resource', resource: { uri: 'file:///t.bin', mimeType: 'application/textile-not', blob: 'AAAA' } }] }, 's')).toContain('3 bytes of binary data');
+  });
 });

@@ -1,6 +1,6 @@
 import { buildTool, contentToText, type JsonSchema, type ResourceAccess, type Tool, type ToolResultContent } from '@toolshed/core';
 import type { McpConnection, McpToolInfo } from './_server_connection.ts';
-import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 import { mapCallResult } from './map_call_result.ts';
 
 /** Descriptions longer than this are cut: some servers ship whole manuals in them. */
@@ -37,10 +37,29 @@ export interface BuildMcpToolOptions {
 export function buildMcpTool(connection: McpConnection, info: McpToolInfo, options: BuildMcpToolOptions): Tool {
   const server = connection.name;
   const schema: JsonSchema = info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : { type: 'object' };
-  const compiled = jsonSchemaValidator(options.name, schema);
-  if ('error' in compiled) {
-    options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
-  }
+  // Compiled on the first call, not when the server's list arrives: a server with thousands of
+  // tools would otherwise spend its connection compiling schemas most of which are never used.
+  let compiled: ReturnType<typeof jsonSchemaValidator> | undefined;
+  const validator = () => {
+    if (compiled) return compiled;
+    compiled = jsonSchemaValidator(options.name, schema);
+    if ('error' in compiled) {
+      options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
+    }
+    return compiled;
+  };
+  // The result's structuredContent is checked against the tool's outputSchema (compiled on the
+  // first result): a mismatch is an error result naming each field, not data the model trusts.
+  let output: ReturnType<typeof outputSchemaValidator> | undefined;
+  const checkOutput = (structured: unknown): string | undefined => {
+    output ??= outputSchemaValidator(info.outputSchema!);
+    const where = `tool "${info.name}" of MCP server "${server}"`;
+    if ('error' in output) return undefined;
+    if (structured === undefined) return `The result of ${where} has no structuredContent, though the tool declares an outputSchema; the server broke its own contract, so its result is not used.`;
+    const problems = output.check(structured);
+    if (problems.length === 0) return undefined;
+    return `The result of ${where} does not match the tool's outputSchema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. The server broke its own contract, so its result is not used.`;
+  };
   const annotations = info.annotations ?? {};
   // The server's own claims: they decide concurrency and how a call is shown. They decide
   // permission only where the user trusts them (`trust: "readOnlyHint"` in the config).
@@ -81,7 +100,10 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
       return { behavior: 'passthrough' };
     },
     isDestructive: () => destructive,
-    validateInput: (input) => ('validate' in compiled ? compiled.validate(input) : { result: true }),
+    validateInput: (input) => {
+      const v = validator();
+      return 'validate' in v ? v.validate(input) : { result: true };
+    },
     userFacingName: () => `${server} - ${title ?? info.name} (MCP)`,
     permissionSuggestions: () => [options.name, `mcp__${options.name.split('__')[1] ?? server}`],
     mapResult: (output: ToolResultContent) => output,
@@ -90,12 +112,18 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
       const result = await connection.callTool(info.name, input, {
         signal,
         toolName: options.name,
+        // A tool that must run as a task (2025-11-25) is called as one; others are called plainly.
+        task: info.execution?.taskSupport === 'required',
         onProgress: (p) => onProgress({
           message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
           progress: p.progress,
           ...(p.total !== undefined ? { total: p.total } : {}),
         }),
       });
+      if (!result.isError && info.outputSchema) {
+        const mismatch = checkOutput(result.structuredContent);
+        if (mismatch) return { data: mismatch, isError: true };
+      }
       const content = mapCallResult(result, server);
       if (!result.isError) return { data: content };
       // The server's own words, images and all, reach the model as an is_error result (and

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FileStateCache, type ToolContext, type ToolProgress } from '@toolshed/core';
 import { McpConnection } from './_server_connection.ts';
+import { schemaCompilations } from './_json_input.ts';
 import { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS } from './mcp_tool.ts';
 import { FAULT_SERVER } from './testdata/_helpers.ts';
 
@@ -63,11 +64,22 @@ describe('buildMcpTool', () => {
     expect(silent).toEqual({ data: 'MCP server "fault" reported an error from "fail" without a message.', isError: true });
   });
 
-  test('a schema that does not compile is reported once and the server checks the input', async () => {
+  test('a schema that does not compile is reported once, at the first call, and the server checks the input', async () => {
     const problems: string[] = [];
     const tool = buildMcpTool(connection, { name: 'pid', inputSchema: { type: 'object', properties: { a: { type: 'bogus' } } } }, { name: 'mcp__fault__pid', onSchemaProblem: (m) => problems.push(m) });
+    expect(problems).toHaveLength(0);
+    expect(await tool.validateInput({ a: 1 }, ctx)).toEqual({ result: true });
+    expect(await tool.validateInput({ a: 2 }, ctx)).toEqual({ result: true });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('does not compile');
-    expect(await tool.validateInput({ a: 1 }, ctx)).toEqual({ result: true });
+  });
+
+  test('building tools compiles no schema; a tool compiles its own on its first call, once (counted compilations)', async () => {
+    const before = schemaCompilations();
+    const tools = Array.from({ length: 200 }, (_, i) => buildMcpTool(connection, { name: `t${i}`, inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }, { name: `mcp__fault__t${i}` }));
+    expect(schemaCompilations()).toBe(before);
+    expect(await tools[7]!.validateInput({}, ctx)).toMatchObject({ result: false });
+    expect(await tools[7]!.validateInput({ n: 1 }, ctx)).toEqual({ result: true });
+    expect(schemaCompilations()).toBe(before + 1);
   });
 });

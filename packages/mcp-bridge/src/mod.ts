@@ -17,13 +17,28 @@
  *
  * @module
  */
-export { listMcpServers, mcpServers, type ListMcpServersOptions, type McpServersOptions } from './family.ts';
-export { expandVariables, parseMcpConfig, type McpConfig, type McpRemoteServerConfig, type McpServerConfig, type McpServerPermissionConfig, type McpStdioServerConfig, type ParseMcpConfigOptions } from './config.ts';
+export { defaultTokenFile, listMcpServers, mcpServers, type ListMcpServersOptions, type McpServersOptions } from './family.ts';
+export { createAuthProvider, credentialsKey, type BridgeAuthProvider, type McpAuthorize, type McpAuthorizeRequest, type McpOAuthOptions } from './oauth_provider.ts';
+export { loginMcpServer, type LoginMcpServerOptions, type LoginMcpServerResult } from './mcp_login.ts';
+export { fileTokenStore, memoryTokenStore, type McpStoredCredentials, type McpTokenStore } from './oauth_store.ts';
+export { MCP_LOG_LEVELS, type McpLogLevel, type McpSamplingPolicy } from './_client_handlers.ts';
+export {
+  expandVariables,
+  parseMcpConfig,
+  type McpConfig,
+  type McpOAuthServerConfig,
+  type McpRemoteServerConfig,
+  type McpServerConfig,
+  type McpServerPermissionConfig,
+  type McpStdioServerConfig,
+  type ParseMcpConfigOptions,
+} from './config.ts';
 export type { McpConnectionState, McpServerStatus } from './server_status.ts';
 export { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 export { mapCallResult, type McpCallResult, type McpContentBlock } from './map_call_result.ts';
 export { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS, type BuildMcpToolOptions } from './mcp_tool.ts';
 export { listMcpResourcesTool, readMcpResourceTool, type ResourceServers } from './resource_tools.ts';
+export { getMcpPromptTool, listMcpPromptsTool, type PromptServers } from './prompt_tools.ts';
 export {
   serveSession,
   type ServeApprove,

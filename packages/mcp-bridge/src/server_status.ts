@@ -20,5 +20,7 @@ export interface McpServerStatus {
   /** How many tools it lists. */
   tools: number;
   resources: boolean;
+  /** What the server says about how to use it (`instructions` of its `initialize` answer). */
+  instructions?: string;
 }
 

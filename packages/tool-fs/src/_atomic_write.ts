@@ -12,6 +12,46 @@ export interface AtomicWriteOptions {
   expectHash?: string | undefined;
   /** The file must not exist yet (a create); if it appears meanwhile, nothing is written. @default false */
   expectMissing?: boolean;
+  /**
+   * With `expectHash`: the file's {@linkcode statSignature} when the bytes that hash was taken
+   * from were read. When the file still has it, and had it since well before that read, the
+   * file is not read and hashed again (for a 20 MB file, most of an Edit's time); otherwise it is.
+   */
+  unchangedSince?: FileSignature | undefined;
+}
+
+/** What identifies a file's content without reading it: see {@linkcode statSignature}. */
+export interface FileSignature {
+  /** Device, inode, size, modification and change times (ns). */
+  signature: string;
+  /** The file had not changed for a while when the signature was taken, so a change would show in its times. */
+  settled: boolean;
+}
+
+/** A change this close (ms) to a read could share its timestamp tick with the read: not trusted. */
+const RACY_MARGIN_MS = 50;
+
+/**
+ * The signature of a file as it is now: take it before reading the file, and a later equal
+ * signature says the file was not written since (a write changes the change time, which no
+ * program can set back), unless it changed within the same timestamp tick as the read: then
+ * `settled` is false and the signature is not to be trusted.
+ *
+ * @param file The path.
+ * @returns The signature, or undefined when the file cannot be looked at.
+ *
+ * @example
+ * ```ts
+ * const before = await statSignature(file);
+ * const bytes = await readFile(file);
+ * await writeFileAtomic(file, next, { expectHash: hashContent(bytes), unchangedSince: before });
+ * ```
+ */
+export async function statSignature(file: string): Promise<FileSignature | undefined> {
+  const st = await stat(file, { bigint: true }).catch(() => undefined);
+  if (!st) return undefined;
+  const changed = Number((st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) / 1_000_000n);
+  return { signature: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, settled: changed < Date.now() - RACY_MARGIN_MS };
 }
 
 /**
@@ -75,7 +115,9 @@ export async function writeFileAtomic(file: string, data: Uint8Array, options: A
       await chown(temp, old.uid, old.gid).catch(() => undefined);
     }
     if (options.expectMissing && (await lstat(target).catch(() => undefined))) throw new ConcurrentChangeError(target);
-    if (options.expectHash !== undefined) {
+    const since = options.unchangedSince;
+    const untouched = since?.settled === true && (await statSignature(target))?.signature === since.signature;
+    if (options.expectHash !== undefined && !untouched) {
       const now = await readFile(target).catch(() => undefined);
       if (now === undefined || hashContent(now) !== options.expectHash) throw new ConcurrentChangeError(target);
     }

@@ -15,6 +15,7 @@ export type ReadFirstVerdict =
  * @param key The canonical path.
  * @param bytes The file's bytes now.
  * @param st The file's stat now.
+ * @param contentHash The bytes' hash, when the caller has it already.
  * @returns Ok with whether the read covered only part of the file, or a message for the model.
  *
  * @example
@@ -23,8 +24,8 @@ export type ReadFirstVerdict =
  * if (!verdict.ok) return { result: false, message: verdict.message };
  * ```
  */
-export function checkReadFirst(cache: FileStateCache, key: string, bytes: Uint8Array, st: Stats): ReadFirstVerdict {
-  const check = cache.checkFresh(key, { contentHash: hashContent(bytes), mtimeMs: st.mtimeMs });
+export function checkReadFirst(cache: FileStateCache, key: string, bytes: Uint8Array, st: Stats, contentHash = hashContent(bytes)): ReadFirstVerdict {
+  const check = cache.checkFresh(key, { contentHash, mtimeMs: st.mtimeMs });
   if (check.status === 'not_read') {
     return { ok: false, message: `File has not been read yet: ${key}. Read it first with the Read tool, then make the change.` };
   }

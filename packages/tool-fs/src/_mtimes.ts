@@ -6,7 +6,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 const STATS_PER_SLICE = 2000;
 
 /**
- * Sorts paths newest first (by mtime; ties by path), for Glob and Grep's file lists.
+ * Sorts paths newest first (by mtime; ties by path), for Glob's file list (Grep ranks its own as they come).
  *
  * Synchronous stats in slices: on 16 000 files they take about a fifth of the time the
  * thread-pool `fs.promises.stat` takes (measured in bench/src/fs_glob_bench.ts), and yielding

@@ -1,7 +1,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { closestNames, isPathInside, realWorkingDirectories, resolvePath, type ToolContext } from '@toolshed/core';
+import { closestNames, deniedPathFilter, isPathInside, realWorkingDirectories, resolvePath, type ToolContext } from '@toolshed/core';
 
 /**
  * Resolves a path a model gave against the session's working directory (`~` against home).
@@ -130,7 +130,9 @@ export async function insideWorkingDirectories(abs: string, ctx: Pick<ToolContex
  *
  * @param abs The absolute path that does not exist.
  * @param cwd The session's cwd, to say it when the path was relative.
- * @param options `listNear: false` leaves the folder's names out (for a check that runs before permissions). @default { listNear: true }
+ * @param options `listNear: false` leaves the folder's names out (for a check that runs before permissions); `ctx`, the
+ *   call's context, leaves out every name a deny or ask rule covers, so the message never names a file the caller may
+ *   not read. @default { listNear: true }
  * @returns The message.
  *
  * @example
@@ -138,7 +140,11 @@ export async function insideWorkingDirectories(abs: string, ctx: Pick<ToolContex
  * await missingFileMessage('/repo/src/mian.ts', '/repo'); // 'File does not exist: /repo/src/mian.ts. Did you mean /repo/src/main.ts?'
  * ```
  */
-export async function missingFileMessage(abs: string, cwd: string, options: { listNear?: boolean } = {}): Promise<string> {
+export async function missingFileMessage(
+  abs: string,
+  cwd: string,
+  options: { listNear?: boolean; ctx?: Pick<ToolContext, 'cwd' | 'permissions'> } = {},
+): Promise<string> {
   const head = `File does not exist: ${abs}.`;
   if (options.listNear === false) return `${head} The session's working directory is ${cwd}.`;
   const dir = path.dirname(abs);
@@ -158,7 +164,8 @@ export async function missingFileMessage(abs: string, cwd: string, options: { li
     if (l === lower || (stem && l.replace(/\.[^.]*$/, '') === stem)) near.add(name);
   }
   for (const name of closestNames(base, names, { max: 3 })) near.add(name);
-  const list = [...near].slice(0, 3).map((n) => path.join(dir, n));
+  const hidden = options.ctx ? deniedPathFilter('Read', options.ctx) : undefined;
+  const list = [...near].map((n) => path.join(dir, n)).filter((p) => hidden?.(p) === undefined).slice(0, 3);
   return list.length > 0 ? `${head} Did you mean ${list.join(' or ')}?` : `${head} The session's working directory is ${cwd}.`;
 }
 

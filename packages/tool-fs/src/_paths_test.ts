@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createPermissionContext } from '@toolshed/core';
 import { canonicalPath, deviceByName, editRuleFor, missingFileMessage, toAbsolute } from './_paths.ts';
 
 let dir: string;
@@ -45,6 +46,18 @@ describe('toAbsolute and missingFileMessage', () => {
     expect(await missingFileMessage(path.join(dir, 'index.js'), dir)).toContain(`Did you mean ${path.join(dir, 'index.ts')}?`);
     expect(await missingFileMessage(path.join(dir, 'readme.md'), dir)).toContain(path.join(dir, 'README.md'));
     expect(await missingFileMessage(path.join(dir, 'zzz.bin'), dir)).toContain(`The session's working directory is ${dir}`);
+  });
+
+  test('the near names leave out files the caller may not read (deny and ask rules)', async () => {
+    await mkdir(path.join(dir, 'secrets'));
+    await writeFile(path.join(dir, 'secrets', 'key'), 'k');
+    await writeFile(path.join(dir, 'secrets', 'kex'), 'k');
+    const { context } = createPermissionContext({ deny: ['Read(./secrets/key)'], ask: ['Read(./secrets/kex)'] }, dir);
+    const message = await missingFileMessage(path.join(dir, 'secrets', 'kez'), dir, { ctx: { cwd: dir, permissions: context } });
+    expect(message).not.toContain('secrets/key');
+    expect(message).not.toContain('secrets/kex');
+    // Without the rules, the same call names them: the test can tell.
+    expect(await missingFileMessage(path.join(dir, 'secrets', 'kez'), dir)).toContain('secrets/key');
   });
 });
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
@@ -73,6 +74,110 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) return reject(options.signal.reason ?? new Error('aborted'));
       resolve({ code: code ?? 2, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+/** What {@linkcode streamRipgrep} returns. */
+export interface RipgrepStream {
+  /** 0 matches, 1 none, 2 an error; null when stopped by a signal (see `stopped`). */
+  code: number | null;
+  /** ripgrep's complaint (its first 64 KB). */
+  stderr: string;
+  /** The caller stopped it (its `onRecord` returned true): the child was sent SIGTERM. */
+  stopped: boolean;
+  /** The signal the child died of, if any. */
+  signal: NodeJS.Signals | null;
+}
+
+/** Options of {@linkcode streamRipgrep}. */
+export interface StreamRipgrepOptions {
+  cwd: string;
+  signal?: AbortSignal | undefined;
+  /** What ends one record of the output: `\n` for lines, `\0` for `--files-with-matches --null`. */
+  separator: '\n' | '\0';
+  /** Called for each record, in order; return true to stop ripgrep (nothing more is read). */
+  onRecord: (record: string) => boolean | void;
+}
+
+const MAX_STDERR = 64 * 1024;
+
+/**
+ * Runs ripgrep without a shell, with the user's ripgrep config ignored, and hands its output
+ * to `onRecord` record by record as it comes, so that nothing but the current chunk is held;
+ * once `onRecord` returns true, ripgrep is sent SIGTERM (SIGKILL if it is still there a second
+ * later) and the rest of its output is dropped. Resolves when the child has exited.
+ *
+ * @param rg The executable.
+ * @param args The arguments (after `--no-config`).
+ * @param options The folder, the record separator, the callback and an abort signal (kills rg).
+ * @returns How ripgrep ended.
+ * @throws {Error} When rg cannot be started, or with the signal's reason when aborted.
+ *
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * await streamRipgrep('/usr/bin/rg', ['-n', 'TODO'], { cwd: '/repo', separator: '\n', onRecord: (l) => lines.push(l) >= 10 });
+ * ```
+ */
+export function streamRipgrep(rg: string, args: readonly string[], options: StreamRipgrepOptions): Promise<RipgrepStream> {
+  return new Promise((resolve, reject) => {
+    options.signal?.throwIfAborted();
+    const child = spawn(rg, ['--no-config', ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    let stderr = '';
+    let stopped = false;
+    let failed: Error | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      rest = '';
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), 1000);
+      killTimer.unref();
+    };
+    const onAbort = () => child.kill('SIGKILL');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const feed = (text: string) => {
+      rest += text;
+      let at = 0;
+      for (let end = rest.indexOf(options.separator, at); end !== -1; end = rest.indexOf(options.separator, at)) {
+        const record = rest.slice(at, end);
+        at = end + 1;
+        let done: boolean | void;
+        try {
+          done = options.onRecord(record);
+        } catch (e) {
+          failed = e as Error;
+          done = true;
+        }
+        if (done) return stop();
+      }
+      rest = rest.slice(at);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!stopped) feed(decoder.write(chunk));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (e) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      clearTimeout(killTimer);
+      reject(new Error(`Could not run ripgrep (${rg}): ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      clearTimeout(killTimer);
+      if (options.signal?.aborted) return reject(options.signal.reason ?? new Error('aborted'));
+      if (failed) return reject(failed);
+      if (!stopped) {
+        const tail = decoder.end();
+        if (rest + tail !== '') feed(tail + options.separator);
+      }
+      resolve({ code, stderr, stopped, signal });
     });
   });
 }

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { expandBraces } from './_glob_regex.ts';
+import { expandBraces } from './_expand_braces.ts';
 
 /** The ignore files a walk honours, in rising precedence (ripgrep's set; `.git/info/exclude` too, global excludes not). */
 const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'];

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -95,8 +95,11 @@ export class OutputCapture {
   #openSpill(initial: string): void {
     if (!this.spillPath) return;
     try {
-      mkdirSync(path.dirname(this.spillPath), { recursive: true });
-      this.#spill = createWriteStream(this.spillPath);
+      // Only the user may read what a command printed: 0600 in a 0700 folder, created anew
+      // (never through a symlink or into a file someone left there).
+      mkdirSync(path.dirname(this.spillPath), { recursive: true, mode: 0o700 });
+      const fd = openSync(this.spillPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      this.#spill = createWriteStream('', { fd });
       this.#spill.on('error', (e) => {
         this.#spillError = e;
       });

@@ -42,6 +42,10 @@ export interface SimpleCommand {
   redirects: ShellRedirect[];
   /** Inside a substitution, a function body or a control structure, not at the top level. */
   nested: boolean;
+  /** Runs in a subshell of its own: inside `( … )`, or one part of a pipeline of several. */
+  subshell?: boolean;
+  /** Runs only if what comes before it in an `&&`/`||` list succeeded or failed. */
+  conditional?: boolean;
 }
 
 /** What {@linkcode analyzeCommand} found in a command string. */
@@ -208,6 +212,12 @@ const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redi
 class Walker {
   /** Set when the tree cannot be trusted to be what bash runs. */
   broken: string | undefined;
+  /** How many subshells (`( … )`, pipelines of several parts) enclose the node walked. */
+  subshells = 0;
+  /** How many `&&`/`||` right-hand sides enclose the node walked. */
+  conditionals = 0;
+  /** The simple command made of each `command` node, by node id. */
+  readonly byNode = new Map<number, SimpleCommand>();
 
   constructor(readonly out: ShellAnalysis) {}
 
@@ -218,19 +228,44 @@ class Walker {
       return;
     }
     if (STRUCTURAL.has(type)) {
-      for (const child of node.children) if (child) this.statement(child, nested);
+      const sub = type === 'subshell' || (type === 'pipeline' && node.namedChildCount > 1);
+      if (sub) this.subshells++;
+      let first = true;
+      for (const child of node.children) {
+        if (!child) continue;
+        // In `a && b || c`, only the first part surely runs.
+        const later = type === 'list' && child.isNamed && !first;
+        if (later) this.conditionals++;
+        this.statement(child, nested);
+        if (later) this.conditionals--;
+        if (child.isNamed) first = false;
+      }
+      if (sub) this.subshells--;
       return;
     }
     switch (type) {
       case 'comment':
         return;
-      case 'redirected_statement':
+      case 'redirected_statement': {
+        // `cat < f`, and `cd x && cat < f` (which the grammar reads as a redirection of the
+        // whole list, but bash gives to the last command): the redirections belong to the
+        // command they are written after, unless that is a group or subshell.
+        const own: ShellRedirect[] = [];
+        let body: Node | undefined;
         for (const child of node.children) {
           if (!child) continue;
-          if (REDIRECTS.has(child.type)) this.redirect(child, undefined, nested);
-          else this.statement(child, nested);
+          if (REDIRECTS.has(child.type)) own.push(this.redirect(child, undefined, nested));
+          else if (child.isNamed) {
+            body = child;
+            this.statement(child, nested);
+          }
         }
+        let last = body;
+        while (last && (last.type === 'list' || last.type === 'pipeline')) last = last.namedChildren.filter((c) => c !== null).at(-1) ?? undefined;
+        const owner = last ? this.byNode.get(last.id) : undefined;
+        if (owner) owner.redirects.push(...own);
         return;
+      }
       case 'command':
         this.command(node, nested);
         return;
@@ -311,7 +346,11 @@ class Walker {
         this.statement(child, true);
       }
     }
-    this.out.commands.push({ kind: 'command', text: texts.join(' '), assignments, name, args, redirects, nested });
+    const cmd: SimpleCommand = { kind: 'command', text: texts.join(' '), assignments, name, args, redirects, nested };
+    if (this.subshells > 0) cmd.subshell = true;
+    if (this.conditionals > 0) cmd.conditional = true;
+    this.byNode.set(node.id, cmd);
+    this.out.commands.push(cmd);
   }
 
   redirect(node: Node, _owner: undefined, nested: boolean): ShellRedirect {

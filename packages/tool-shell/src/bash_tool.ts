@@ -6,6 +6,7 @@ import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parse
 import { classifyCommand } from './classify_command.ts';
 import { commandMatcher, splitCommand } from './command_matcher.ts';
 import { commandResources } from './command_resources.ts';
+import { sandboxMasks } from './_sandbox_masks.ts';
 import { findBwrap } from './sandbox.ts';
 import { checkShellPermissions } from './shell_permissions.ts';
 import { resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
@@ -106,7 +107,7 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     permissionSuggestions: ({ command }) => suggestions(command),
     async resources({ command }, ctx) {
       await loadBashParser();
-      return commandResources(command, ctx.cwd).accesses;
+      return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses;
     },
     getToolUseSummary: ({ command, description }) => description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),
     renderToolUse: ({ command, run_in_background }) => `$ ${command}${run_in_background ? '  (background)' : ''}`,
@@ -191,10 +192,11 @@ export const bashTool: Tool<typeof bashInput, BashOutput> = createBashTool();
  * command-line configuration (which a repository cannot override), makes git refuse such a
  * repository unless named with `--git-dir`.
  */
-function readOnlyEnv(base: Readonly<Record<string, string>>): Record<string, string> {
-  const count = Number(base.GIT_CONFIG_COUNT ?? process.env.GIT_CONFIG_COUNT ?? 0);
+function readOnlyEnv(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const count = Number((Object.hasOwn(base, 'GIT_CONFIG_COUNT') ? base.GIT_CONFIG_COUNT : process.env.GIT_CONFIG_COUNT) ?? 0);
   const n = Number.isInteger(count) && count >= 0 ? count : 0;
-  return { ...base, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };
+  // GIT_OPTIONAL_LOCKS=0: `git status` does not refresh (write) .git/index for a read-only call.
+  return { ...base, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };
 }
 
 function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
@@ -210,6 +212,8 @@ function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
     network: opts.sandbox.network ?? false,
     allowUnixSockets: opts.sandbox.allowUnixSockets ?? false,
     quarantineDir: path.join(ctx.stateDir, 'sandbox-quarantine'),
+    // The sandbox enforces what the guard does: deny-listed paths and the home's secrets are hidden.
+    masked: sandboxMasks(ctx),
   };
 }
 
@@ -322,6 +326,7 @@ function suggestions(command: string): string[] {
   return out.length ? out : [`Bash(${command})`];
 }
 
+/** A file name for a tool-use id, one per distinct id: `_` and every other character outside `[A-Za-z0-9-]` become `_XX`. */
 function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9_-]/g, '_') || 'call';
+  return id.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.codePointAt(0)!.toString(16).padStart(2, '0')}`) || 'call';
 }

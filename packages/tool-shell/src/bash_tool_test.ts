@@ -42,6 +42,21 @@ async function run(session: Session, name: string, input: Record<string, unknown
 }
 
 describe('Bash through a session', () => {
+  test('two tool-use ids that differ only in . and _ save their output to two files', async () => {
+    const session = await open();
+    const big = (id: string, n: number) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command: `seq ${n} 40000 | sed 's/^/${n}:/'` } });
+    const [a] = await session.run([big('toolu_x.y', 1)]);
+    const [b] = await session.run([big('toolu_x_y', 2)]);
+    const pathOf = (text: string) => /saved in (\S+);/.exec(text)?.[1];
+    const fa = pathOf(contentToText(a!.content));
+    const fb = pathOf(contentToText(b!.content));
+    expect(fa).toBeDefined();
+    expect(fb).toBeDefined();
+    expect(fa).not.toBe(fb);
+    expect((await readFile(fa!, 'utf8')).startsWith('1:1\n')).toBe(true);
+    expect((await readFile(fb!, 'utf8')).startsWith('2:2\n')).toBe(true);
+  });
+
   test('runs a command and reports a failing exit code', async () => {
     const session = await open();
     expect(await run(session, 'Bash', { command: 'echo hello' })).toEqual({ text: 'hello', isError: false });
@@ -321,5 +336,32 @@ describe('permission decisions (what `toolshed check Bash` prints)', () => {
     const plan = await open({ mode: 'plan' });
     expect((await plan.explain('Bash', { command: 'git log --oneline -3' })).behavior).toBe('allow');
     expect((await plan.explain('Bash', { command: 'touch x' })).behavior).toBe('deny');
+  });
+});
+
+describe('the environment policy of shellTools({ env })', () => {
+  test('inherit (the default) passes the host environment; clean and only leave secrets out', async () => {
+    process.env.TOOLSHED_TEST_API_KEY = 'sk-secret-value';
+    process.env.TOOLSHED_TEST_NODE_FLAG = 'kept';
+    try {
+      const inherit = await open();
+      expect((await run(inherit, 'Bash', { command: 'echo "[$TOOLSHED_TEST_API_KEY]"' })).text).toContain('[sk-secret-value]');
+      const clean = await open({ mode: 'bypassPermissions' }, { env: { inherit: 'clean', set: { EXTRA: 'x' } } });
+      const out = (await run(clean, 'Bash', { command: 'echo "[$TOOLSHED_TEST_API_KEY][$EXTRA][${PATH:+path}]"' })).text;
+      expect(out).toContain('[][x][path]');
+      const only = await open({ mode: 'bypassPermissions' }, { env: { inherit: 'only', names: ['TOOLSHED_TEST_NODE_*'] } });
+      expect((await run(only, 'Bash', { command: 'echo "[$TOOLSHED_TEST_API_KEY][$TOOLSHED_TEST_NODE_FLAG]"' })).text).toContain('[][kept]');
+    } finally {
+      delete process.env.TOOLSHED_TEST_API_KEY;
+      delete process.env.TOOLSHED_TEST_NODE_FLAG;
+    }
+  });
+
+  test('printing the environment or a secret-looking variable is not auto-approved', async () => {
+    const session = await open({ mode: 'default' });
+    for (const command of ['printenv', 'env', 'echo $API_KEY', 'ps e', 'echo ${GH_TOKEN}']) {
+      expect((await session.explain('Bash', { command })).behavior, command).toBe('ask');
+    }
+    expect((await session.explain('Bash', { command: 'echo $PATH' })).behavior).toBe('allow');
   });
 });

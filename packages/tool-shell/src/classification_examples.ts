@@ -11,6 +11,17 @@
  * ```
  */
 export const NOT_READ_ONLY_EXAMPLES: readonly string[] = [
+  // The environment holds secrets: printing it, or a variable whose name looks secret, is not read-only.
+  'env',
+  'printenv',
+  'printenv PATH',
+  'ps e',
+  'ps auxe',
+  'echo $API_KEY',
+  'echo "${GITHUB_TOKEN}"',
+  'echo x$AWS_SECRET_ACCESS_KEY',
+  'cat <<< "$DB_PASSWORD"',
+  'echo $MY_CREDENTIALS | base64',
   // chaining and newlines
   'ls && rm -rf build',
   'ls; rm -rf build',
@@ -328,8 +339,6 @@ export const READ_ONLY_EXAMPLES: readonly string[] = [
   'uname -a',
   'whoami',
   'date',
-  'env',
-  'printenv PATH',
   'ls 2>/dev/null',
   'ls > /dev/null 2>&1',
   'grep x f 2>&1 | head',

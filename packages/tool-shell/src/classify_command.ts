@@ -85,6 +85,8 @@ export function classifyAnalysis(analysis: ShellAnalysis): Classification {
     const problem = redirectProblem(redirect);
     if (problem) return no(problem);
   }
+  const secret = secretExpansion(analysis);
+  if (secret) return no(`it expands \`${secret}\`, a variable whose name looks secret, which would show its value`);
   const used: string[] = [];
   for (const command of analysis.commands) {
     const problem = commandProblem(command);
@@ -93,6 +95,24 @@ export function classifyAnalysis(analysis: ShellAnalysis): Classification {
     if (!used.includes(name)) used.push(name);
   }
   return { readOnly: true, reason: `every part only reads: ${used.map((n) => `${n} (${READ_ONLY_PROGRAMS[n]!.reason})`).join(', ')}` };
+}
+
+/** A variable name that looks like it holds a secret: `*_KEY`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`. */
+const SECRET_NAME = /(_KEY$|^KEY$|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i;
+
+/** The first expansion (`$API_KEY`, `${GH_TOKEN}`, `${!x}` aside) of a secret-looking variable, if any. */
+function secretExpansion(analysis: ShellAnalysis): string | undefined {
+  const words: ShellWord[] = [];
+  for (const c of analysis.commands) {
+    if (c.name) words.push(c.name);
+    words.push(...c.args, ...c.assignments);
+  }
+  for (const r of analysis.redirects) if (r.target) words.push(r.target);
+  for (const w of words) {
+    if (w.text.startsWith("'")) continue;
+    for (const m of w.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) if (SECRET_NAME.test(m[1]!)) return m[0]!.startsWith('${') ? `${m[0]}}` : m[0]!;
+  }
+  return undefined;
 }
 
 function no(reason: string): Classification {
@@ -130,6 +150,8 @@ function commandProblem(command: SimpleCommand): string | undefined {
   if (name.value.includes('/')) return `\`${name.value}\` is run by path; only programs found on PATH are known`;
   if (!Object.hasOwn(READ_ONLY_PROGRAMS, name.value)) return `\`${name.value}\` is not in the read-only allowlist`;
   const rule = READ_ONLY_PROGRAMS[name.value]!;
+  // `ps e` (BSD style) prints every process's environment, secrets included.
+  if (name.value === 'ps' && command.args.some((a) => !a.value.startsWith('-') && a.value.includes('e'))) return '`ps e` prints the environment of every process, which may hold secrets';
   return ruleProblem(name.value, rule, command.args);
 }
 

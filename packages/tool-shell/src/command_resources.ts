@@ -1,234 +1,466 @@
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
-import { analyzeCommand, type ShellWord } from './bash_parser.ts';
+import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { unwrapOnce } from './_unwrap.ts';
+import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
+import { expandWord } from './_expand_word.ts';
 
 /** What {@linkcode commandResources} found. */
 export interface CommandResources {
-  /** Absolute paths the command reads or writes, as far as they are known before it runs. */
-  accesses: ResourceAccess[];
   /**
-   * File arguments whose path is not known before the command runs (`cat $F`, `cat *.env`,
-   * relative paths after `cd $DIR`), described for a message.
+   * What the command reads and writes, as far as it is known before it runs: exact paths,
+   * folders it takes in whole (`kind: 'folder'`: `grep -r`, `rg`, `git log -p` with
+   * `history`), and entries of `kind: 'unknown'` for what cannot be known (`cat $F`,
+   * `cat $(ls)`, a relative path after `cd $DIR`, the files of a program without a table).
    */
+  accesses: ResourceAccess[];
+  /** The unknown entries, described for a message (`` `$F` (read) ``). */
   unknown: string[];
   /**
-   * True when every part is a command whose file arguments are all listed above (readers,
-   * cp/mv/rm/…, read-only programs), so the accesses are the whole story.
+   * True when every part is a command whose file arguments are all understood (readers,
+   * cp/mv/rm/…, read-only programs) and nothing is unknown: the accesses are the whole story.
    */
   complete: boolean;
 }
 
-/** How a program uses its arguments: which options take a value, which positionals are files. */
-interface FileUse {
-  /** Options followed by a value that is not a file. */
-  valueOptions?: readonly string[];
-  /** Options whose value is a file read (`grep -f FILE`). */
-  readOptions?: readonly string[];
-  /** Options whose value is a file written (`sort -o FILE`). */
-  writeOptions?: readonly string[];
-  /** Positionals skipped before the files: a pattern, a script, a mode. */
-  skip?: number;
-  /** Options that stand for the skipped positional (`grep -e PATTERN`): then nothing is skipped. */
-  skipUnless?: readonly string[];
-  /** What the files are: all read, all written, or the last one written and the rest read. */
-  files: 'read' | 'write' | 'copy' | 'move' | 'uniq' | 'none';
-  /**
-   * Lists names and metadata (`ls`, `find`, `tree`, `du`): without a path it reads the current
-   * directory, and a glob reads the directory it is in (`src/*.ts` → `src`), so a listing
-   * outside the working directories is seen without asking for every `ls *.ts`.
-   */
-  lister?: boolean;
-  /** Without a path it reads the current directory (`rg TODO` after `cd /etc` reads /etc). */
-  defaultDir?: boolean;
+/** Options of {@linkcode commandResources}. */
+export interface CommandResourcesOptions {
+  /** What `~` stands for. @default os.homedir() */
+  homeDir?: string | undefined;
 }
 
-const GREP_VALUES = ['-e', '--regexp', '-m', '-A', '-B', '-C', '-d', '-D', '--max-count', '--context', '--after-context', '--before-context', '--include', '--exclude', '--exclude-dir', '--label', '--color', '--colour'];
-const RG_VALUES = ['-e', '--regexp', '-m', '-A', '-B', '-C', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-j', '--threads', '-M', '--max-columns', '--max-count', '--context', '--after-context', '--before-context', '--sort', '--sortr', '--color', '--colors', '-E', '--encoding', '--type-add', '--max-depth', '-d', '--max-filesize', '-r', '--replace'];
-
-/** Known readers and writers. Unknown programs' arguments are not guessed at. */
-const FILE_USE: Readonly<Record<string, FileUse>> = {
-  cat: { files: 'read' }, tac: { files: 'read' }, nl: { files: 'read', valueOptions: ['-b', '-i', '-n', '-s', '-v', '-w'] },
-  head: { files: 'read', valueOptions: ['-n', '-c', '--lines', '--bytes'] }, tail: { files: 'read', valueOptions: ['-n', '-c', '--lines', '--bytes', '-s', '--pid', '--sleep-interval'] },
-  less: { files: 'read' }, more: { files: 'read' }, wc: { files: 'read', readOptions: ['--files0-from'] }, strings: { files: 'read', valueOptions: ['-n', '-t', '-e'] },
-  od: { files: 'read', valueOptions: ['-A', '-j', '-N', '-t', '-w'] }, hexdump: { files: 'read', valueOptions: ['-e', '-n', '-s'] },
-  xxd: { files: 'read', valueOptions: ['-l', '-s', '-c', '-g', '-o'] }, base64: { files: 'read', valueOptions: ['-w'] },
-  md5sum: { files: 'read' }, sha1sum: { files: 'read' }, sha256sum: { files: 'read' }, sha512sum: { files: 'read' }, cksum: { files: 'read' },
-  cmp: { files: 'read' }, diff: { files: 'read', valueOptions: ['-U', '-C', '-x', '-I', '--label'], readOptions: ['-X', '--exclude-from', '--from-file', '--to-file'] }, comm: { files: 'read' },
-  file: { files: 'read', valueOptions: ['-m', '-F'] }, stat: { files: 'read', valueOptions: ['-c', '--format', '--printf'] },
-  sort: { files: 'read', valueOptions: ['-k', '-t', '-T', '-S', '--key', '--field-separator', '--buffer-size'], writeOptions: ['-o', '--output'], readOptions: ['--files0-from', '--random-source'] },
-  // `date -f FILE` prints each line it cannot parse, so it shows the file.
-  date: { files: 'none', readOptions: ['-f', '--file'], valueOptions: ['-d', '--date', '-r', '--reference', '-I', '--iso-8601', '--rfc-3339'] },
-  uniq: { files: 'uniq', valueOptions: ['-f', '-s', '-w'] }, cut: { files: 'read', valueOptions: ['-d', '-f', '-b', '-c'] },
-  column: { files: 'read', valueOptions: ['-s', '-c', '-t'] }, paste: { files: 'read', valueOptions: ['-d'] }, join: { files: 'read', valueOptions: ['-t', '-1', '-2', '-o', '-j'] },
-  fold: { files: 'read', valueOptions: ['-w'] }, fmt: { files: 'read', valueOptions: ['-w'] }, rev: { files: 'read' }, expand: { files: 'read' },
-  source: { files: 'read', skip: 0 }, '.': { files: 'read' },
-  grep: { files: 'read', skip: 1, skipUnless: ['-e', '-f', '--regexp', '--file'], valueOptions: GREP_VALUES, readOptions: ['-f', '--file'] },
-  egrep: { files: 'read', skip: 1, skipUnless: ['-e', '-f'], valueOptions: GREP_VALUES, readOptions: ['-f'] },
-  fgrep: { files: 'read', skip: 1, skipUnless: ['-e', '-f'], valueOptions: GREP_VALUES, readOptions: ['-f'] },
-  rg: { files: 'read', defaultDir: true, skip: 1, skipUnless: ['-e', '-f', '--regexp', '--file', '--files'], valueOptions: RG_VALUES, readOptions: ['-f', '--file', '--ignore-file'] },
-  sed: { files: 'read', skip: 1, skipUnless: ['-e', '-f', '--expression', '--file'], valueOptions: ['-l', '-e', '--expression'], readOptions: ['-f', '--file'] },
-  awk: { files: 'read', skip: 1, skipUnless: ['-f', '--file'], valueOptions: ['-F', '-v', '--field-separator', '--assign'], readOptions: ['-f', '--file'] },
-  jq: { files: 'read', skip: 1, skipUnless: ['-f', '--from-file'], valueOptions: ['--indent', '--arg', '--argjson', '--slurpfile', '--rawfile'], readOptions: ['-f', '--from-file'] },
-  ls: { files: 'read', lister: true, valueOptions: ['-I', '-T', '-w', '--ignore', '--tabsize', '--width', '--block-size', '--format', '--hide', '--indicator-style', '--quoting-style', '--sort', '--time', '--time-style'] },
-  tree: { files: 'read', lister: true, valueOptions: ['-L', '-P', '-I', '-H', '-T', '--filelimit', '--timefmt', '--charset', '--sort'], writeOptions: ['-o'] },
-  du: { files: 'read', lister: true, valueOptions: ['-d', '-B', '-t', '-X', '--max-depth', '--block-size', '--threshold', '--exclude', '--exclude-from', '--time-style'], readOptions: ['--files0-from'] },
-  tee: { files: 'write' }, touch: { files: 'write', valueOptions: ['-d', '-t', '-r', '--date', '--reference'] },
-  mkdir: { files: 'write', valueOptions: ['-m', '--mode'] }, rm: { files: 'write' }, rmdir: { files: 'write' }, shred: { files: 'write', valueOptions: ['-n', '-s'] },
-  truncate: { files: 'write', valueOptions: ['-s', '-r', '--size', '--reference'] },
-  cp: { files: 'copy', valueOptions: ['-S', '--suffix'], writeOptions: ['-t', '--target-directory'] },
-  ln: { files: 'copy', valueOptions: ['-S', '--suffix'], writeOptions: ['-t', '--target-directory'] },
-  install: { files: 'copy', valueOptions: ['-m', '-o', '-g', '-S', '--mode', '--owner', '--group'], writeOptions: ['-t', '--target-directory'] },
-  mv: { files: 'move', valueOptions: ['-S', '--suffix'], writeOptions: ['-t', '--target-directory'] },
-  chmod: { files: 'write', skip: 1, skipUnless: ['--reference'] }, chown: { files: 'write', skip: 1, skipUnless: ['--reference'] }, chgrp: { files: 'write', skip: 1 },
-};
-
-/** Programs whose arguments are not files (or whose file arguments only read and are listed above). */
-const NO_FILES = new Set(['echo', 'printf', 'true', 'false', 'pwd', 'seq', 'sleep', 'whoami', 'id', 'uname', 'cd', 'git', 'df', 'which', 'type']);
-
 /**
- * The paths a command reads and writes, as far as a parse can tell before it runs: file
+ * The paths a command reads and writes, as far as a parse can prove before it runs: file
  * arguments of known readers (`cat`, `head`, `grep PATTERN FILE`, `sed`, `jq`, …) as reads,
  * output redirections and the destinations of `cp`, `mv`, `rm`, `tee`, `touch`, `mkdir`, `ln`,
- * `chmod` and `sort -o` as writes, input redirections as reads. Relative paths resolve against
- * the directory a preceding `cd` moved to. What cannot be known (an expansion, a glob, a
- * relative path after `cd $X`) is listed in `unknown`.
+ * `chmod` and `sort -o` as writes, input redirections as reads, recursive and history readers
+ * (`grep -r`, `rg`, `diff`, `find -L`, `git show`/`log -p`/`blame`/`grep`) as folders. Relative
+ * paths resolve against the directory a `cd` surely moved to; a `cd` that may or may not run
+ * (in `if`, a loop, a subshell, after `&&`) makes later relative paths unknown. Globs and
+ * brace lists are expanded when the words are plain; what cannot be proven (an expansion, a
+ * substitution, `~user`, `/proc/self/cwd`, `/dev/fd`, a program without a table) is an entry
+ * of kind `unknown`, which the permission layer asks about.
  *
  * @param command The command string.
  * @param cwd The directory the command starts in.
- * @returns The accesses, the unknown file arguments, and whether the list is complete.
+ * @param options What `~` stands for.
+ * @returns The accesses, the unknown entries described, and whether the list is complete.
  *
  * @example
  * ```ts
  * await loadBashParser();
  * commandResources('cp .env /tmp/x', '/p').accesses;
  * // [{ path: '/p/.env', access: 'read' }, { path: '/tmp/x', access: 'write' }]
+ * commandResources('grep -r KEY .', '/p').accesses;
+ * // [{ path: '/p', access: 'read', kind: 'folder' }]
  * ```
  */
-export function commandResources(command: string, cwd: string): CommandResources {
+export function commandResources(command: string, cwd: string, options: CommandResourcesOptions = {}): CommandResources {
+  const home = options.homeDir ?? homedir();
   const analysis = analyzeCommand(command);
   const accesses: ResourceAccess[] = [];
   const unknown: string[] = [];
   let complete = analysis.ok && analysis.constructs.size === 0;
-  let dir: string | undefined = cwd;
-  const add = (word: ShellWord | undefined, access: 'read' | 'write') => {
-    if (!word) return;
-    if (!word.literal) {
-      unknown.push(`\`${word.text}\` (${access})`);
-      return;
-    }
-    const p = word.value;
-    if (p === '-' || p === '') return;
-    if (p.startsWith('/') || p === '~' || p.startsWith('~/')) accesses.push({ path: path.resolve(expand(p)), access });
-    else if (dir === undefined) unknown.push(`\`${word.text}\` (${access}, after a cd to a directory not known in advance)`);
-    else accesses.push({ path: path.resolve(dir, p), access });
+  const addUnknown = (what: string, access: 'read' | 'write') => {
+    unknown.push(`${what} (${access})`);
+    accesses.push({ path: what, access, kind: 'unknown' });
   };
-
-  // A lister's glob (`src/*.ts`, `{a,b}`) reads the directory before the first pattern character.
-  const listed = (word: ShellWord | undefined) => {
-    if (!word || word.literal || /[$`'"\\]/.test(word.text)) return add(word, 'read');
-    const at = word.text.search(/[*?[{]/);
-    const prefix = word.text.slice(0, Math.max(0, word.text.lastIndexOf('/', at) + 1)) || '.';
-    add({ text: word.text, value: prefix, literal: true }, 'read');
-  };
-
-  for (const redirect of analysis.redirects) {
-    const op = redirect.operator;
-    const target = redirect.target;
-    if (!target || op === '<<' || op === '<<-' || op === '<<<') continue;
-    if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(target.value)) continue;
-    if (target.literal && ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty'].includes(target.value)) continue;
-    add(target, op === '<' ? 'read' : 'write');
-    if (op === '<>') add(target, 'read');
+  if (!analysis.ok) {
+    addUnknown(`the command, which could not be parsed (${analysis.error ?? 'syntax error'})`, 'read');
+    return { accesses, unknown, complete: false };
   }
 
+  // Variables that change how bash expands paths (`HOME=/etc; cat ~/passwd`, `GLOBIGNORE=x; cat *`
+  // matching dot files, `CDPATH`), or the shell options (`shopt -s dotglob`): expansions are
+  // not what the guard would compute.
+  const expansionVars = /^(export\s+|declare\s+(-\w+\s+)*|local\s+|readonly\s+|typeset\s+)?(HOME|CDPATH|GLOBIGNORE|PWD|OLDPWD|IFS|BASHOPTS|SHELLOPTS|GLOBSORT)(\+?=|$|\s)/;
+  for (const c of analysis.commands) {
+    const texts = [...c.assignments.map((a) => a.text), ...(c.kind === 'assignment' ? [c.text] : []), ...(c.kind === 'declaration' ? [c.text, ...c.args.map((a) => a.text)] : [])];
+    if (texts.some((t) => expansionVars.test(t)) || (c.kind === 'command' && c.name?.value === 'shopt') || (c.kind === 'command' && c.name?.value === 'set' && c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))) {
+      addUnknown(`the paths of \`${c.text}\`, which changes how bash expands paths`, 'read');
+      break;
+    }
+  }
+
+  // A cd the guard cannot follow (conditional, in a subshell or a loop, to an unknown place)
+  // makes every relative path after it, and every one in a construct that may run after it,
+  // unknown.
+  const untracked = analysis.commands.some((c) => c.kind === 'command' && changesDirectory(c) && !trackableCd(c));
+  let dir: string | undefined = cwd;
+  let moved = false;
+
+  const listedDirs: string[] = [];
+  const resolveWord = (word: ShellWord, base: string | undefined): string[] | undefined => {
+    listedDirs.length = 0;
+    const values = expandWord(word, { cwd: base, home, onList: (d) => listedDirs.push(d) });
+    // A glob reads the directories it lists.
+    for (const d of listedDirs) accesses.push({ path: d, access: 'read' });
+    if (values === undefined) return undefined;
+    const out: string[] = [];
+    for (const value of values) {
+      if (value === '-' || value === '') continue;
+      if (/^\/(proc\/(self|thread-self|\d+)(\/|$)|dev\/fd(\/|$))/.test(path.posix.normalize(value))) return undefined;
+      if (value.startsWith('/')) out.push(path.resolve(value));
+      else if (base === undefined) return undefined;
+      else out.push(path.resolve(base, value));
+    }
+    return out;
+  };
+  const makeAdd = (base: string | undefined) => (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folder' | 'history') => {
+    if (!word) return;
+    const resolved = resolveWord(word, base);
+    if (resolved === undefined) {
+      addUnknown(base === undefined && word.literal ? `\`${word.text}\` (after a cd to a directory not known in advance)` : `\`${word.text}\``, access);
+      return;
+    }
+    for (const p of resolved) {
+      if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
+      else accesses.push(kind ? { path: p, access, kind } : { path: p, access });
+    }
+  };
+
+  const ownRedirects = new Set<ShellRedirect>();
+  for (const cmd of analysis.commands) for (const r of cmd.redirects) ownRedirects.add(r);
+  const redirect = (r: ShellRedirect, base: string | undefined) => {
+    const op = r.operator;
+    const target = r.target;
+    if (!target || op === '<<' || op === '<<-' || op === '<<<') return;
+    if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(target.value)) return;
+    if (target.literal && ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/stdin'].includes(target.value)) return;
+    const add = makeAdd(base);
+    add(target, op === '<' ? 'read' : 'write');
+    if (op === '<>') add(target, 'read');
+  };
+
   for (const cmd of analysis.commands) {
+    // Where this command's relative paths start.
+    const uncertain = untracked && (moved || cmd.nested || cmd.subshell === true || cmd.conditional === true);
+    const base = uncertain ? undefined : dir;
+    for (const r of cmd.redirects) redirect(r, base);
     if (cmd.kind !== 'command' || !cmd.name) {
       if (cmd.kind !== 'test') complete = false;
       continue;
     }
-    let words = [cmd.name, ...cmd.args];
-    for (let guard = 0; guard < 8; guard++) {
-      // xargs takes its file arguments from standard input: nothing to read from the words.
-      const found = unwrapOnce(words);
-      if (!found || found.wrapper === 'xargs') break;
-      words = found.inner;
-    }
-    const name = words[0]!.literal ? words[0]!.value.replace(/^.*\//, '') : '';
-    const args = words.slice(1);
-    if (name === 'cd' && !cmd.nested) {
-      const target = args.find((a) => !a.value.startsWith('-') || a.value === '-');
-      if (!target) dir = homedir();
-      else if (!target.literal || target.value === '-') dir = undefined;
-      else if (dir !== undefined || target.value.startsWith('/')) dir = path.resolve(dir ?? '/', expand(target.value));
-      continue;
-    }
-    if (name === 'find') {
-      // The paths come after find's own options (-H, -L, -P, -D x, -O1) and before the
-      // expression (`find -L src lib -name x`); none means `.`.
-      let first = 0;
-      while (first < args.length && /^-([HLP]|O\d*|D)$/.test(args[first]!.value)) first += args[first]!.value === '-D' ? 2 : 1;
-      const rest = args.slice(first);
-      const end = rest.findIndex((a) => /^[-(!)]/.test(a.value));
-      const starts = end === -1 ? rest : rest.slice(0, end);
-      if (starts.length === 0) listed(DOT);
-      for (const start of starts) listed(start);
-      // `-files0-from F` reads names from F, and reports the ones it cannot find.
-      rest.forEach((a, i) => {
-        if (a.value === '-files0-from') add(rest[i + 1], 'read');
-      });
-      continue;
-    }
-    if (name === 'git') {
-      // `git -C DIR` reads another repository; `git blame --contents FILE` reads a file.
-      args.forEach((a, i) => {
-        if (a.value === '-C' && i + 1 < args.length) listed(args[i + 1]);
-        if (a.value === '--contents') add(args[i + 1], 'read');
-        else if (a.value.startsWith('--contents=')) add({ ...a, value: a.value.slice('--contents='.length) }, 'read');
-      });
-      // `git diff --no-index a b` reads any two paths, not the repository.
-      const sub = args.findIndex((a) => !a.value.startsWith('-'));
-      if (sub !== -1 && args.some((a) => a.value === '--no-index')) {
-        for (const a of args.slice(sub + 1)) if (!a.value.startsWith('-') || !a.literal) add(a, 'read');
+    if (changesDirectory(cmd)) {
+      if (trackableCd(cmd) && dir !== undefined && !uncertain) {
+        const next = cdTarget(cmd, dir, home);
+        if (next === undefined) dir = undefined;
+        else dir = next;
+      } else {
+        dir = undefined;
+      }
+      moved = true;
+      const name = cmd.name.value;
+      // `source f` reads f and runs what is in it; `eval` runs its words: what they open is not known.
+      if (name === 'source' || name === '.') makeAdd(base)(cmd.args[0], 'read');
+      if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd') addUnknown(`what \`${cmd.text}\` runs`, 'read');
+      if (name === 'pushd' || name === 'popd' || name === 'builtin' || name === 'command') {
+        if (cmd.args.length > 0 && name !== 'builtin' && name !== 'command') makeAdd(base)(cmd.args[0], 'read');
       }
       continue;
     }
-    if (name === 'awk' && args.some((a) => /\bgetline\b[^;{}]*</.test(a.value))) {
-      unknown.push('a file awk opens with `getline <` (read)');
-    }
-    if (name === 'jq') {
-      // `--rawfile NAME FILE` and `--slurpfile NAME FILE` take two values, the second a file.
-      args.forEach((a, i) => {
-        if (a.value === '--rawfile' || a.value === '--slurpfile') add(args[i + 2], 'read');
-      });
-    }
-    if (name === 'dd') {
-      for (const a of args) {
-        if (a.value.startsWith('if=')) add({ ...a, value: a.value.slice(3) }, 'read');
-        else if (a.value.startsWith('of=')) add({ ...a, value: a.value.slice(3) }, 'write');
-      }
-      continue;
-    }
-    const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
-    if (!use) {
-      if (!NO_FILES.has(name)) complete = false;
-      continue;
-    }
-    const files = filesOf(use, name, args, use.lister ? (w, a) => (a === 'read' ? listed(w) : add(w, a)) : add);
-    if ((use.lister || use.defaultDir) && files === 0) add(DOT, 'read');
+    declareCommand(cmd, base, home, makeAdd, addUnknown, () => (complete = false));
   }
+  // Redirections of groups (`{ a; b; } > f`): after a cd, their directory is not known.
+  for (const r of analysis.redirects) if (!ownRedirects.has(r)) redirect(r, moved ? undefined : cwd);
+
   return { accesses: dedupe(accesses), unknown, complete: complete && unknown.length === 0 };
+}
+
+/** Declares one word as a path: exact, a folder taken in whole, or a repository with its history. */
+type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folder' | 'history') => void;
+
+/** Whether a command changes the shell's directory (or may: `source`, `eval`). */
+function changesDirectory(cmd: SimpleCommand): boolean {
+  let name = cmd.name?.value;
+  if ((name === 'builtin' || name === 'command') && cmd.args[0]) name = cmd.args[0].value;
+  return name === 'cd' || name === 'pushd' || name === 'popd' || name === 'source' || name === '.' || name === 'eval';
+}
+
+/** A plain `cd` the guard can follow: at the top level, surely run, with a known target. */
+function trackableCd(cmd: SimpleCommand): boolean {
+  if (cmd.name?.value !== 'cd' || !cmd.name.literal) return false;
+  return !cmd.nested && cmd.subshell !== true && cmd.conditional !== true;
+}
+
+/** Where `cd` goes: undefined when not provable (an expansion, `-`, CDPATH, a missing folder). */
+function cdTarget(cmd: SimpleCommand, dir: string, home: string): string | undefined {
+  let physical = false;
+  let target: ShellWord | undefined;
+  for (const a of cmd.args) {
+    if (!a.literal) return undefined;
+    if (target === undefined && a.value !== '-' && a.value.startsWith('-') && a.value !== '--') {
+      if (/^-[LPe@]+$/.test(a.value)) {
+        physical = a.value.includes('P') ? true : a.value.includes('L') ? false : physical;
+        continue;
+      }
+      return undefined;
+    }
+    if (a.value === '--' && target === undefined) continue;
+    if (target !== undefined) return undefined;
+    target = a;
+  }
+  let value: string;
+  if (!target) value = home;
+  else {
+    const expanded = expandWord(target, { cwd: dir, home });
+    if (!expanded || expanded.length !== 1) return undefined;
+    value = expanded[0]!;
+    if (value === '-' || value === '') return undefined;
+    // CDPATH may send a relative cd elsewhere.
+    if (process.env.CDPATH && !value.startsWith('/') && !/^\.\.?(\/|$)/.test(value)) return undefined;
+  }
+  const next = path.resolve(dir, value);
+  try {
+    if (!statSync(next).isDirectory()) return undefined;
+    // -P resolves links first, so `link/..` is the parent of where the link points.
+    return physical ? realpathSync.native(value.startsWith('/') ? value : `${dir}/${value}`) : next;
+  } catch {
+    // A cd that fails leaves the shell where it was; the guard cannot know which.
+    return undefined;
+  }
+}
+
+/** Declares what one simple command (not a cd) touches. */
+function declareCommand(
+  cmd: SimpleCommand,
+  base: string | undefined,
+  home: string,
+  makeAdd: (base: string | undefined) => Add,
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+  incomplete: () => void,
+): void {
+  let words = [cmd.name!, ...cmd.args];
+  let dir = base;
+  for (let guard = 0; guard < 8; guard++) {
+    const head = words[0]!.literal ? words[0]!.value.replace(/^.*\//, '') : '';
+    // `env -C DIR cmd` runs cmd in DIR; `chroot` and `sudo -D` move every path.
+    if (head === 'env') {
+      const at = words.findIndex((w, i) => i > 0 && (w.value === '-C' || w.value === '--chdir' || w.value.startsWith('--chdir=') || /^-[a-zA-Z]*C/.test(w.value)));
+      if (at !== -1) dir = undefined;
+    }
+    // `command -v NAME` / `-V` only looks a name up.
+    if (head === 'command' && words.slice(1).some((w) => w.value === '-v' || w.value === '-V')) return;
+    if (head === 'chroot' || (head === 'sudo' && words.some((w) => /^(-D|--chdir)/.test(w.value)))) {
+      addUnknown(`the files of \`${cmd.text}\` (run in another root or directory)`, 'read');
+      return;
+    }
+    const found = unwrapOnce(words);
+    // xargs takes its file arguments from standard input: which files is not known.
+    if (found?.wrapper === 'xargs') {
+      addUnknown(`the files xargs passes to \`${found.inner.map((w) => w.text).join(' ')}\``, 'read');
+      return;
+    }
+    if (!found) break;
+    words = found.inner;
+  }
+  const add = makeAdd(dir);
+  if (!words[0]!.literal) {
+    addUnknown(`the files of \`${cmd.text}\` (a program name not known before it runs)`, 'read');
+    return;
+  }
+  const name = words[0]!.value.replace(/^.*\//, '');
+  const args = words.slice(1);
+  if (name === 'find') return declareFind(args, add, addUnknown);
+  if (name === 'git') return declareGit(args, dir, home, add, addUnknown);
+  if (name === 'dd') {
+    for (const a of args) {
+      if (a.value.startsWith('if=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'read');
+      else if (a.value.startsWith('of=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'write');
+    }
+    return;
+  }
+  if (name === 'awk' || name === 'gawk' || name === 'mawk') {
+    // A program that opens files itself (getline < f, ARGV rewritten, @include) opens what the guard cannot see.
+    if (args.some((a) => !a.literal || /\b(getline|ARGV|ARGC|ENVIRON)\b|@include|@load/.test(a.value))) {
+      addUnknown(`the files awk's program opens itself in \`${cmd.text}\``, 'read');
+    }
+    // `print > "f"`, `print | "cmd"`, system(): the program writes files or runs commands.
+    if (args.some((a) => /[>|]|\bsystem\s*\(/.test(a.value))) addUnknown(`the files awk's program writes in \`${cmd.text}\``, 'write');
+  }
+  if (name === 'jq' && args.some((a) => /^(-L|--library-path)/.test(a.value) || /\b(import|include)\b|\$__prog_args|input_filename/.test(a.value) || !a.literal)) {
+    addUnknown(`the modules jq loads in \`${cmd.text}\``, 'read');
+  }
+  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[rR]\s*\S/.test(a.value))) {
+    addUnknown(`the files sed's script reads in \`${cmd.text}\``, 'read');
+  }
+  // `w FILE`, `s///w FILE` write; `e` runs a command.
+  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[wW]\s*\S|\/[gpiImMe0-9]*w/.test(a.value) || /(^|[;{}\n])\s*e|\/[gpiImMw0-9]*e/.test(a.value))) {
+    addUnknown(`the files sed's script writes in \`${cmd.text}\``, 'write');
+  }
+  const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
+  if (!use) {
+    if (!NO_FILES.has(name)) {
+      incomplete();
+      // Its arguments are not understood: what it opens is not known. (An allow rule about the
+      // command still allows it where no deny or ask rule could be behind what it opens.)
+      addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
+    }
+    return;
+  }
+  const listed = use.lister ? listerAdd(add) : add;
+  const files = filesOf(use, name, args, listed, addUnknown, dir);
+  if ((use.lister || use.defaultDir || files.recursive) && files.count === 0 && use.files !== 'none' && !(name === 'rg' && files.noFiles)) {
+    add(DOT, 'read', files.recursive || use.recursive ? 'folder' : undefined);
+  }
 }
 
 const DOT: ShellWord = { text: '.', value: '.', literal: true };
 
+/** A lister's glob (`src/*.ts`, `{a,b}`) reads the directory before the first pattern character. */
+function listerAdd(add: Add): Add {
+  return (word, access, kind) => {
+    if (!word || access !== 'read' || word.literal || /[$`'"\\]/.test(word.text)) return add(word, access, kind);
+    const at = word.text.search(/[*?[{]/);
+    const prefix = word.text.slice(0, Math.max(0, word.text.lastIndexOf('/', at) + 1)) || '.';
+    add({ text: prefix, value: prefix, literal: true }, 'read', kind);
+  };
+}
+
+function declareFind(args: readonly ShellWord[], add: Add, addUnknown?: (what: string, access: 'read' | 'write') => void): void {
+  // The paths come after find's own options (-H, -L, -P, -D x, -O1) and before the
+  // expression (`find -L src lib -name x`); none means `.`. find walks every start folder, so
+  // each is a folder entry (links inside are checked where they lead).
+  let first = 0;
+  while (first < args.length && /^-([HLP]|O\d*|D)$/.test(args[first]!.value)) first += args[first]!.value === '-D' ? 2 : 1;
+  const rest = args.slice(first);
+  const end = rest.findIndex((a) => /^[-(!)]/.test(a.value));
+  const starts = end === -1 ? rest : rest.slice(0, end);
+  const listed = listerAdd(add);
+  const kind = 'folder' as const;
+  // It opens the current folder too, to come back to it.
+  add(DOT, 'read');
+  if (starts.length === 0) listed(DOT, 'read', kind);
+  for (const start of starts) listed(start, 'read', kind);
+  // `-files0-from F` reads names from F, and reports the ones it cannot find; -fprint and
+  // kin write a file; -delete writes the folders walked; -exec and kin run commands.
+  rest.forEach((a, i) => {
+    if (a.value === '-files0-from') add(rest[i + 1], 'read');
+    if (/^-(fprint0?|fprintf|fls)$/.test(a.value)) add(rest[i + 1], 'write');
+  });
+  if (rest.some((a) => a.value === '-delete')) for (const start of starts.length === 0 ? [DOT] : starts) add(start, 'write', 'folder');
+  if (rest.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a.value))) addUnknown?.('the files the commands of find -exec open', 'write');
+}
+
+/** Git subcommands that print file contents from the working tree or the history. */
+const GIT_CONTENT = new Set(['show', 'blame', 'annotate', 'cat-file', 'grep', 'diff', 'diff-tree', 'diff-files', 'diff-index', 'whatchanged', 'archive', 'format-patch', 'stash', 'reflog', 'shortlog', 'range-diff', 'difftool', 'log']);
+/** Git's own options that take a value (`git -C DIR`, `git -c k=v`). */
+const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
+
+function declareGit(args: readonly ShellWord[], dir: string | undefined, home: string, add: Add, addUnknown: (what: string, access: 'read' | 'write') => void): void {
+  let i = 0;
+  let repoDir: ShellWord = DOT;
+  let elsewhere = false;
+  while (i < args.length && args[i]!.value.startsWith('-')) {
+    const v = args[i]!.value;
+    if (v === '-C') repoDir = args[i + 1] ?? DOT;
+    if (v === '--git-dir' || v === '--work-tree' || v.startsWith('--git-dir=') || v.startsWith('--work-tree=') || v === '-c' || v.startsWith('--config-env')) elsewhere = true;
+    i += GIT_VALUE_OPTIONS.has(v) ? 2 : 1;
+  }
+  const sub = args[i]?.value;
+  const rest = args.slice(i + 1);
+  // `git blame --contents FILE` reads a file; `git diff --no-index a b` reads any two paths.
+  rest.forEach((a, j) => {
+    if (a.value === '--contents') add(rest[j + 1], 'read');
+    else if (a.value.startsWith('--contents=')) add({ ...a, value: a.value.slice('--contents='.length), text: a.text.slice('--contents='.length) }, 'read');
+  });
+  if (rest.some((a) => a.value === '--no-index')) {
+    if (sub === 'grep') add(DOT, 'read', 'folder');
+    for (const a of rest) if (!a.value.startsWith('-') || !a.literal) add(a, 'read', 'folder');
+    return;
+  }
+  if (sub === undefined || sub === '--version' || sub === 'help') return;
+  const patchLog = sub !== 'log' || rest.some((a) => /^(-p|-u|--patch|-L|-U\d*|--unified|--word-diff|--full-diff|--stat|--numstat|--raw|-G|-S|--textconv)/.test(a.value) || /^-[a-zA-Z]*p/.test(a.value));
+  if (GIT_CONTENT.has(sub) && patchLog) {
+    if (elsewhere || !repoDir.literal || dir === undefined) {
+      addUnknown(`the repository \`git ${sub}\` reads`, 'read');
+      return;
+    }
+    const expanded = expandWord(repoDir, { cwd: dir, home });
+    if (!expanded || expanded.length !== 1) {
+      addUnknown(`the repository \`git ${sub}\` reads`, 'read');
+      return;
+    }
+    add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir, expanded[0]!)), literal: true }, 'read', 'history');
+    return;
+  }
+  // Any other subcommand reads the repository's own files (and compares the working tree with
+  // its index) but prints no contents: the repository is declared as read, for the
+  // working-directory check.
+  const expanded = dir === undefined ? undefined : expandWord(repoDir, { cwd: dir, home });
+  if (!expanded || expanded.length !== 1 || elsewhere) {
+    addUnknown(`the repository \`git ${sub}\` reads`, 'read');
+    return;
+  }
+  add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir!, expanded[0]!)), literal: true }, 'read');
+}
+
+/** The top of the repository holding a folder (the folder itself when none). */
+function repositoryRoot(start: string): string {
+  let current = start;
+  for (;;) {
+    try {
+      statSync(path.join(current, '.git'));
+      return current;
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return start;
+      current = parent;
+    }
+  }
+}
+
+/** A long option as the table knows it: exact, or the one table option it abbreviates. */
+function longOption(table: Readonly<Record<string, Arity>>, flag: string): Arity | undefined {
+  if (Object.hasOwn(table, flag)) return table[flag];
+  const candidates = Object.keys(table).filter((k) => k.startsWith('--') && k.startsWith(flag) && table[k] !== 'flag');
+  if (candidates.length === 0) return undefined;
+  const arities = candidates.map((k) => table[k]!);
+  for (const a of ['read2', 'read', 'write', 'value2', 'value', 'optional'] as const) if (arities.includes(a)) return a;
+  return undefined;
+}
+
 /** Declares the file arguments of one known program; returns how many file arguments it has. */
-function filesOf(use: FileUse, name: string, args: readonly ShellWord[], add: (w: ShellWord | undefined, a: 'read' | 'write') => void): number {
+function filesOf(
+  use: FileUse,
+  name: string,
+  args: readonly ShellWord[],
+  add: Add,
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+  dir: string | undefined,
+): { count: number; recursive: boolean; noFiles: boolean } {
   const positionals: ShellWord[] = [];
+  const table = use.options ?? {};
   let skip = use.skip ?? 0;
   let ended = false;
   let sedInPlace = false;
+  let recursive = use.recursive === true;
+  let noFiles = false;
+  const take = (arity: Arity, attached: string | undefined, arg: ShellWord, i: number): number => {
+    if (arity === 'flag') return i;
+    if (arity === 'optional') return i;
+    if (arity === 'value2') return i + 2;
+    if (arity === 'names') {
+      add(attached !== undefined ? { ...arg, value: attached, text: attached } : args[i + 1], 'read');
+      addUnknown(`the files named in \`${attached ?? args[i + 1]?.text ?? ''}\` (${name} ${arg.value.replace(/=.*/, '')})`, 'read');
+      return attached !== undefined ? i : i + 1;
+    }
+    if (arity === 'read2') {
+      add(args[i + 2], 'read');
+      return i + 2;
+    }
+    const kind = arity === 'read' ? 'read' : arity === 'write' ? 'write' : undefined;
+    // A target directory (`cp -t DIR`) receives files: everything under it may be written.
+    const into = kind === 'write' && /^(-t|--target-directory)/.test(arg.value) ? 'folder' as const : undefined;
+    if (attached !== undefined) {
+      if (kind) add({ ...arg, value: attached, text: attached }, kind, into);
+      return i;
+    }
+    if (kind) add(args[i + 1], kind, into);
+    return i + 1;
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const v = arg.value;
@@ -240,56 +472,89 @@ function filesOf(use: FileUse, name: string, args: readonly ShellWord[], add: (w
       ended = true;
       continue;
     }
-    const eq = v.indexOf('=');
-    const flag = v.startsWith('--') && eq !== -1 ? v.slice(0, eq) : v.startsWith('--') ? v : v.slice(0, 2);
-    const attached = v.startsWith('--') ? (eq !== -1 ? v.slice(eq + 1) : undefined) : v.length > 2 ? v.slice(2) : undefined;
-    if (name === 'sed' && (flag === '-i' || flag === '--in-place' || (!v.startsWith('--') && v.slice(1).includes('i')))) sedInPlace = true;
-    if (use.skipUnless?.includes(flag)) skip = 0;
-    const kind = use.readOptions?.includes(flag) ? 'read' : use.writeOptions?.includes(flag) ? 'write' : use.valueOptions?.includes(flag) ? 'value' : undefined;
-    if (!kind) continue;
-    if (attached !== undefined) {
-      if (kind !== 'value') add({ ...arg, value: attached, text: attached }, kind);
+    if (use.recursiveWith?.includes(v)) recursive = true;
+    if (name === 'rg' && (v === '--files' || v === '--type-list')) noFiles = v === '--type-list';
+    if (v.startsWith('--')) {
+      const eq = v.indexOf('=');
+      const flag = eq === -1 ? v : v.slice(0, eq);
+      if (use.recursiveWith?.includes(flag) || (flag === '--directories' && v.endsWith('=recurse'))) recursive = true;
+      if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length > 4) sedInPlace = true;
+      if (use.skipUnless?.some((s) => s === flag || (s.startsWith('--') && s.startsWith(flag) && flag.length > 3))) skip = 0;
+      const arity = longOption(table, flag);
+      if (arity) i = take(arity, eq === -1 ? undefined : v.slice(eq + 1), arg, i);
       continue;
     }
-    const value = args[++i];
-    if (kind !== 'value') add(value, kind);
+    // A bundle of short options: each letter a flag, until one that takes a value, which takes
+    // the rest of the word (or, for a required value, the next word).
+    if (/^-\d+$/.test(v)) continue;
+    // Options spelled with one dash and a long name (xxd -cols) are looked up whole first.
+    if (v.length > 2 && Object.hasOwn(table, v)) {
+      i = take(table[v]!, undefined, arg, i);
+      continue;
+    }
+    for (let c = 1; c < v.length; c++) {
+      const flag = `-${v[c]}`;
+      if (use.recursiveWith?.includes(flag)) recursive = true;
+      if (name === 'sed' && flag === '-i') sedInPlace = true;
+      if (use.skipUnless?.includes(flag)) skip = 0;
+      const arity = Object.hasOwn(table, flag) ? table[flag]! : 'flag';
+      if (arity === 'flag') continue;
+      const attached = c + 1 < v.length ? v.slice(c + 1) : undefined;
+      if (name === 'grep' && flag === '-d' && (attached ?? args[i + 1]?.value) === 'recurse') recursive = true;
+      if (arity === 'optional') break;
+      i = take(arity, attached, arg, i);
+      break;
+    }
   }
   const files = positionals.slice(skip);
-  const fileAccess = name === 'sed' && sedInPlace ? 'write' : undefined;
+  const folder = recursive ? 'folder' as const : undefined;
   switch (use.files) {
     case 'read':
-      for (const f of files) add(f, fileAccess ?? 'read');
-      if (fileAccess) for (const f of files) add(f, 'read');
+      for (const f of files) add(f, sedInPlace ? 'write' : 'read', folder);
+      if (sedInPlace) for (const f of files) add(f, 'read');
       break;
     case 'write':
-      for (const f of files) add(f, 'write');
+      for (const f of files) {
+        add(f, 'write', folder);
+        // `mkdir -p a/b/c` makes (and opens) every folder on the way.
+        if (name === 'mkdir' && args.some((a) => a.value === '-p' || a.value === '--parents' || /^-[a-z]*p/.test(a.value)) && f.literal && !f.value.startsWith('/')) {
+          const parts = f.value.split('/').filter((s) => s !== '' && s !== '.');
+          for (let k = 1; k < parts.length; k++) add({ text: parts.slice(0, k).join('/'), value: parts.slice(0, k).join('/'), literal: true }, 'write');
+        }
+      }
       break;
     case 'copy':
-      files.forEach((f, i) => add(f, i === files.length - 1 && files.length > 1 ? 'write' : 'read'));
+      files.forEach((f, i) => {
+        const last = i === files.length - 1 && files.length > 1;
+        add(f, last ? 'write' : 'read', last && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : folder);
+      });
       break;
     case 'move':
-      for (const f of files) add(f, 'write');
-      if (files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read');
+      files.forEach((f, i) => add(f, 'write', i === files.length - 1 && files.length > 1 && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : undefined));
+      if (files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
       break;
     case 'uniq':
       files.forEach((f, i) => add(f, i === 0 ? 'read' : 'write'));
       break;
     case 'none':
-      return 0;
+      return { count: 0, recursive, noFiles };
   }
-  return files.length;
+  return { count: files.length, recursive, noFiles };
 }
 
-function expand(p: string): string {
-  if (p === '~') return homedir();
-  if (p.startsWith('~/')) return path.join(homedir(), p.slice(2));
-  return p;
+function isDirectory(word: ShellWord, dir: string | undefined): boolean {
+  if (!word.literal) return true;
+  try {
+    return statSync(path.resolve(dir ?? '/', word.value)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {
   const seen = new Set<string>();
   return list.filter((a) => {
-    const key = `${a.access}:${a.path}`;
+    const key = `${a.kind ?? 'path'}:${a.history === true}:${a.access}:${a.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,90 +1,154 @@
-import { homedir } from 'node:os';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadBashParser } from './bash_parser.ts';
 import { commandResources } from './command_resources.ts';
 
+let p: string;
+const home = '/home/u';
 beforeAll(async () => {
   await loadBashParser();
+  p = realpathSync(mkdtempSync(join(tmpdir(), 'resources-')));
+  for (const f of ['.env', 'a.txt', 'in.txt', 'f.txt', 'secret.txt', 'sub/.env', 'src/a.ts', 'src/b.ts', 'lib/x.js']) {
+    mkdirSync(join(p, f, '..'), { recursive: true });
+    writeFileSync(join(p, f), 'x\n');
+  }
+  mkdirSync(join(p, 'outside'));
+  writeFileSync(join(p, 'outside/secret.txt'), 's\n');
+  symlinkSync(join(p, 'outside'), join(p, 'link'));
 });
+afterAll(() => rmSync(p, { recursive: true, force: true }));
 
-const cwd = '/p';
+const run = (command: string) => commandResources(command, p, { homeDir: home });
+const list = (command: string) => run(command).accesses.map((a) => `${a.kind === 'unknown' ? 'unknown' : a.kind === 'folder' ? (a.history ? 'history' : 'folder') : a.access}:${a.kind === 'unknown' ? '' : a.path.replace(p, '/p')}`);
 
 describe('commandResources', () => {
   test('file arguments of readers are reads', () => {
-    expect(commandResources('cat .env', cwd).accesses).toEqual([{ path: '/p/.env', access: 'read' }]);
-    expect(commandResources('head -n 5 a.txt', cwd).accesses).toEqual([{ path: '/p/a.txt', access: 'read' }]);
-    expect(commandResources('grep KEY .env', cwd).accesses).toEqual([{ path: '/p/.env', access: 'read' }]);
-    expect(commandResources('grep -e KEY -e OTHER .env', cwd).accesses).toEqual([{ path: '/p/.env', access: 'read' }]);
-    expect(commandResources('rg -n KEY src .env', cwd).accesses.map((a) => a.path)).toEqual(['/p/src', '/p/.env']);
+    expect(list('cat .env')).toEqual(['read:/p/.env']);
+    expect(list('head -n 5 a.txt')).toEqual(['read:/p/a.txt']);
+    expect(list('grep KEY .env')).toEqual(['read:/p/.env']);
+    expect(list('grep -e KEY -e OTHER .env')).toEqual(['read:/p/.env']);
   });
 
   test('redirections and cp, mv, rm, tee destinations are writes', () => {
-    expect(commandResources('cp .env /tmp/x', cwd).accesses).toEqual([
-      { path: '/p/.env', access: 'read' },
-      { path: '/tmp/x', access: 'write' },
-    ]);
-    expect(commandResources('echo x > out.txt 2>/dev/null', cwd).accesses).toEqual([{ path: '/p/out.txt', access: 'write' }]);
-    expect(commandResources('ls | tee log.txt', cwd).accesses).toContainEqual({ path: '/p/log.txt', access: 'write' });
-    expect(commandResources('rm -rf build', cwd).accesses).toEqual([{ path: '/p/build', access: 'write' }]);
-    expect(commandResources('mv a b', cwd).accesses).toContainEqual({ path: '/p/b', access: 'write' });
-    expect(commandResources('sort -o sorted.txt in.txt', cwd).accesses).toContainEqual({ path: '/p/sorted.txt', access: 'write' });
-    expect(commandResources("sed -i 's/a/b/' f.txt", cwd).accesses).toContainEqual({ path: '/p/f.txt', access: 'write' });
-    expect(commandResources('cat < in.txt', cwd).accesses).toEqual([{ path: '/p/in.txt', access: 'read' }]);
+    expect(list('cp .env /nonexistent/x')).toEqual(['read:/p/.env', 'write:/nonexistent/x']);
+    expect(list('cp .env a.txt sub')).toEqual(['read:/p/.env', 'read:/p/a.txt', 'folder:/p/sub']);
+    expect(list('echo x > out.txt 2>/dev/null')).toEqual(['write:/p/out.txt']);
+    expect(list('ls | tee log.txt')).toContain('write:/p/log.txt');
+    expect(list('rm -rf build')).toEqual(['folder:/p/build']);
+    expect(list('rm build')).toEqual(['write:/p/build']);
+    expect(list('mv a b')).toContain('write:/p/b');
+    expect(list('sort -o sorted.txt in.txt')).toContain('write:/p/sorted.txt');
+    expect(list("sed -i 's/a/b/' f.txt")).toContain('write:/p/f.txt');
+    expect(list('cat < in.txt')).toEqual(['read:/p/in.txt']);
   });
 
-  test('relative paths follow a cd, and home paths are expanded', () => {
-    expect(commandResources('cd sub && cat .env', cwd).accesses).toEqual([{ path: '/p/sub/.env', access: 'read' }]);
-    expect(commandResources('cat ~/.ssh/id_rsa', cwd).accesses).toEqual([{ path: `${homedir()}/.ssh/id_rsa`, access: 'read' }]);
+  test('relative paths follow a cd that surely runs; home paths are expanded', () => {
+    expect(list('cd sub && cat .env')).toEqual(['read:/p/sub/.env']);
+    expect(list('cat ~/.ssh/id_rsa')).toEqual([`read:${home}/.ssh/id_rsa`]);
     for (const wrapped of ['timeout 5 cat .env', 'nice -n5 cat .env', 'env A=1 cat .env', 'timeout --signal=KILL 5 cat .env', 'sudo -u root cat .env']) {
-      expect(commandResources(wrapped, cwd).accesses, wrapped).toEqual([{ path: '/p/.env', access: 'read' }]);
+      expect(list(wrapped), wrapped).toEqual(['read:/p/.env']);
     }
   });
 
-  test('paths only known at run time are listed as unknown', () => {
-    expect(commandResources('cat $F', cwd).unknown).toHaveLength(1);
-    expect(commandResources('cat .e*', cwd).unknown).toHaveLength(1);
-    const afterCd = commandResources('cd $DIR && cat .env', cwd);
-    expect(afterCd.accesses).toEqual([]);
-    expect(afterCd.unknown[0]).toContain('.env');
+  test('a redirection after a cd resolves against the new directory', () => {
+    expect(list('cd outside && cat < secret.txt')).toEqual(['read:/p/outside/secret.txt']);
+    expect(list('cd outside; cat secret.txt > copy.txt')).toEqual(['write:/p/outside/copy.txt', 'read:/p/outside/secret.txt']);
   });
 
-  test('the list is complete only when every program is a known one', () => {
-    expect(commandResources('cat a && rm b', cwd).complete).toBe(true);
-    expect(commandResources('npm test > out.txt', cwd).complete).toBe(false);
-    expect(commandResources('cat $(ls)', cwd).complete).toBe(false);
+  test('a cd that may or may not run makes later relative paths unknown', () => {
+    for (const command of [
+      'if true; then cd outside; fi; cat secret.txt',
+      'for d in outside; do cd $d; done; cat secret.txt',
+      '(cd outside); cat secret.txt',
+      'true && cd outside; cat secret.txt',
+      'for i in 1 2; do cat secret.txt; cd outside; done',
+      'cd missing; cat .env',
+      'cd $DIR && cat .env',
+      'pushd outside; cat secret.txt',
+    ]) {
+      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    }
+    // env -C and cd -P through a link.
+    expect(list('env -C outside cat secret.txt')).toEqual(['unknown:']);
+    expect(list('cd -P link/.. && cat .env')).toEqual(['read:/p/.env']);
+    expect(list('cd link/.. && cat .env')).toEqual(['read:/p/.env']);
   });
 
-  test('a redirection after a here-document start is a write', () => {
-    expect(commandResources('cat <<EOF > secrets/x\nhi\nEOF', cwd).accesses).toEqual([{ path: '/p/secrets/x', access: 'write' }]);
+  test('expansions resolve when provable, else are unknown', () => {
+    // A glob reads the folder it lists, then the files it matched.
+    expect(list('cat secre?.txt')).toEqual(['read:/p', 'read:/p/secret.txt']);
+    expect(list('cat .en?')).toEqual(['read:/p', 'read:/p/.env']);
+    expect(list('cat src/*.ts')).toEqual(['read:/p/src', 'read:/p/src/a.ts', 'read:/p/src/b.ts']);
+    expect(list('cat *')).not.toContain('read:/p/.env');
+    expect(list('cat {a,in}.txt')).toEqual(['read:/p/a.txt', 'read:/p/in.txt']);
+    expect(list('cat ~+/.env')).toEqual(['read:/p/.env']);
+    for (const command of ['cat $F', 'cat $HOME/.env', 'cat ~root/.ssh/id_rsa', 'cat $(echo .env)', 'cat /proc/self/cwd/.env', 'cat /dev/fd/3 3<.env', 'cat {1..3}', 'cat "$X"*']) {
+      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    }
   });
 
-  test('git diff --no-index reads its paths; awk getline < and jq --rawfile are declared', () => {
-    expect(commandResources('git diff --no-index .env /dev/null', cwd).accesses).toContainEqual({ path: '/p/.env', access: 'read' });
-    expect(commandResources('git diff HEAD -- .env', cwd).accesses).toEqual([]);
-    expect(commandResources('awk \'BEGIN { getline l < ".env" }\'', cwd).unknown[0]).toContain('getline');
-    expect(commandResources('jq -n --rawfile x .env .', cwd).accesses).toContainEqual({ path: '/p/.env', access: 'read' });
+  test('variables and options that change how bash expands paths make the command unknown', () => {
+    for (const command of ['HOME=/etc; cat ~/passwd', 'GLOBIGNORE=x; cat *', 'export HOME=/etc; cat ~/passwd', 'shopt -s dotglob; cat *', 'CDPATH=/etc; cd ssl && cat x']) {
+      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    }
+    expect(list('cat ".en?"')).toEqual(['read:/p/.en?']);
+    expect(list("cat $'\\x2eenv'")).toEqual(['read:/p/.env']);
   });
 
-  test('listers read the directories they list: their paths, the directory of a glob, or the current one', () => {
-    const reads = (command: string) => commandResources(command, cwd).accesses.map((a) => `${a.access}:${a.path}`);
-    expect(reads('ls')).toEqual(['read:/p']);
-    expect(reads('ls -la --sort size -w 80 /etc')).toEqual(['read:/etc']);
-    expect(reads('ls src/*.ts')).toEqual(['read:/p/src']);
-    expect(reads('find -L /etc lib -name "*.pem" -type f')).toEqual(['read:/etc', 'read:/p/lib']);
-    expect(reads('cd /etc && tree')).toEqual(['read:/etc']);
-    expect(reads('du -sh ~')).toEqual([`read:${homedir()}`]);
-    expect(reads('git -C ../other log')).toEqual(['read:/other']);
-    expect(commandResources('ls $DIR', cwd).unknown).toHaveLength(1);
-    // rg searches the current directory without a path; a glob it reads stays unknown.
-    expect(reads('cd /etc && rg KEY')).toEqual(['read:/etc']);
-    expect(reads('rg --files /etc')).toEqual(['read:/etc']);
-    expect(commandResources('rg KEY .e*', cwd).unknown).toHaveLength(1);
+  test('option tables: flags, optional values and bundles', () => {
+    expect(list('column -t a.txt')).toEqual(['read:/p/a.txt']);
+    expect(list('od -w a.txt')).toEqual(['read:/p/a.txt']);
+    expect(list('date -I -f .env')).toEqual(['read:/p/.env']);
+    expect(list('grep --color . .env')).toEqual(['read:/p/.env']);
+    expect(list('sed -nep .env')).toEqual(['read:/p/.env']);
+    expect(list('grep -ie. .env')).toEqual(['read:/p/.env']);
+    expect(list('grep --fil=.env x')).toContain('read:/p/.env');
+    expect(list('jq -n --rawfile x .env .')).toContain('read:/p/.env');
+  });
+
+  test('programs that open files named in their program text are unknown', () => {
+    for (const command of ['awk \'BEGIN { ARGV[1] = ".env" } { print }\' a.txt', 'awk \'BEGIN { getline l < ".env" }\'', 'jq -L . -n \'import "x" as x; 1\'', "sed -n 'r .env' a.txt"]) {
+      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    }
+  });
+
+  test('recursive and history readers declare folders', () => {
+    expect(list('grep -r KEY .')).toEqual(['folder:/p']);
+    expect(list('grep -r KEY')).toEqual(['folder:/p']);
+    expect(list('rg KEY')).toEqual(['folder:/p']);
+    expect(list('rg --hidden KEY src')).toEqual(['folder:/p/src']);
+    expect(list('diff -r src lib')).toEqual(['folder:/p/src', 'folder:/p/lib']);
+    expect(list('find -L . -name x')).toEqual(['read:/p', 'folder:/p']);
+    expect(list('git grep --no-index KEY')).toContain('folder:/p');
+    for (const command of ['git show HEAD:secrets/key', 'git log -p', 'git blame a.txt', 'git cat-file -p HEAD:.env']) {
+      expect(list(command), command).toEqual(['history:/p']);
+    }
+    expect(list('git status')).toEqual(['read:/p']);
+    expect(list('git log --oneline')).toEqual(['read:/p']);
+  });
+
+  test('git diff --no-index reads its paths; listers read the directories they list', () => {
+    expect(list('git diff --no-index .env /dev/null')).toContain('folder:/p/.env');
+    expect(list('ls')).toEqual(['read:/p']);
+    expect(list('ls -la --sort size -w 80 /etc')).toEqual(['read:/etc']);
+    expect(list('ls src/*.ts')).toEqual(['read:/p/src']);
+    expect(list('cd /etc && tree')).toEqual(['folder:/etc']);
+    expect(list('git -C ../other status')).toEqual([`read:${join(p, '..', 'other')}`]);
   });
 
   test('options that read a file and show its lines are reads: date -f, --files0-from, diff --from-file, git blame --contents', () => {
     for (const command of ['date -f .env', 'wc --files0-from=.env', 'sort --files0-from .env', 'diff --from-file=.env a', 'find . -files0-from .env', 'git blame --contents .env a.ts']) {
-      expect(commandResources(command, cwd).accesses, command).toContainEqual({ path: '/p/.env', access: 'read' });
+      expect(list(command), command).toContain('read:/p/.env');
     }
-    expect(commandResources('date +%s -d yesterday', cwd).accesses).toEqual([]);
+    expect(list('date +%s -d yesterday')).toEqual([]);
+  });
+
+  test('the list is complete only when every program is understood', () => {
+    expect(run('cat a && rm b').complete).toBe(true);
+    expect(run('npm test > out.txt').complete).toBe(false);
+    expect(run('cat $(ls)').complete).toBe(false);
+    expect(list('cat <<EOF > secrets/x\nhi\nEOF')).toEqual(['write:/p/secrets/x']);
   });
 });

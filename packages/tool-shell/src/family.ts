@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defineFamily, type Family } from '@toolshed/core';
+import { backgroundTasksOf, defineFamily, type Family } from '@toolshed/core';
 import { createBashTool } from './bash_tool.ts';
 import { loadBashParser } from './bash_parser.ts';
 import type { ShellToolsOptions } from './shell_options.ts';
@@ -12,7 +12,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 /**
  * The `shell` family: Bash, TaskOutput and TaskStop. Its setup loads the bash grammar (so
  * read-only classification works from the first call) and gives the session a background-task
- * registry that `session.close()` empties, killing every task.
+ * registry (shared with every family's background work) that `session.close()` empties,
+ * killing every task.
  *
  * @param options Sandbox, timeouts, output cap; see {@linkcode ShellToolsOptions}.
  * @returns The family, for `createSession({ families })`.
@@ -34,9 +35,8 @@ export function shellTools(options: ShellToolsOptions = {}): Family {
     version,
     tools: [bash, taskOutputTool, taskStopTool],
     async setup(api) {
-      const registry = new TaskRegistry();
-      api.services.set(shellTasksKey, registry);
-      api.onClose(() => registry.stopAll());
+      // Shell tasks join the session's shared registry (core's), which close() empties.
+      api.services.set(shellTasksKey, new TaskRegistry({ shared: backgroundTasksOf(api) }));
       try {
         await loadBashParser();
       } catch (e) {

@@ -123,8 +123,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   arch: { reason: 'prints the machine architecture' },
   free: { reason: 'prints memory use' },
   ps: { reason: 'lists processes' },
-  printenv: { reason: 'prints environment variables' },
-  env: { reason: 'prints the environment; with a command it would run it', maxPositionals: 0, safeFlags: ['-0', '--null'] },
+  // printenv and a bare env print the whole environment, secrets included: not read-only.
   locale: { reason: 'prints locale settings' },
   tty: { reason: 'prints the terminal name' },
 

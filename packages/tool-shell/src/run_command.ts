@@ -28,7 +28,8 @@ export interface RunCommandOptions {
   /** Called with each decoded chunk of output (background tasks keep it). */
   onOutput?: (text: string) => void;
   /** Extra environment variables. */
-  env?: Readonly<Record<string, string>>;
+  /** Variables over the inherited environment; `undefined` removes one. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** @default 'bash' */
   shell?: string;
   /** Run under bubblewrap: the binary, the writable directories, the network. */
@@ -40,6 +41,8 @@ export interface RunCommandOptions {
     allowUnixSockets?: boolean;
     /** Where protected entries the command creates (`.mcp.json`, `.toolshed`, …) are moved. @default a scratch directory */
     quarantineDir?: string;
+    /** Paths hidden from the command (deny-listed files, the home directory's secrets). @default [] */
+    masked?: readonly string[];
   };
   /** Report the directory the shell ended in (a `cd` in the command). @default true */
   trackCwd?: boolean;
@@ -170,7 +173,7 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
     // bwrap reads the seccomp program from a pipe on its fd 3 (no file a sandboxed command could
     // replace) and closes it before running the command.
     const filter = options.sandbox.allowUnixSockets ? undefined : unixSocketFilter();
-    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd, ...(filter === undefined ? {} : { seccompFd: 3 }) });
+    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd, masked: options.sandbox.masked ?? [], ...(filter === undefined ? {} : { seccompFd: 3 }) });
     const stdio: Array<'ignore' | 'pipe'> = filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
     child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], { cwd: options.cwd, env, stdio, detached: true });
     const program = child.stdio[3] as Writable | null | undefined;

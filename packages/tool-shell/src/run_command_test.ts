@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -113,6 +114,25 @@ describe('runCommand', () => {
     const whole = await readFile(spillPath, 'utf8');
     expect(whole.split('\n')).toHaveLength(200001);
     expect(result.totalChars).toBe(whole.length);
+  });
+
+  test('the saved output is 0600 in a 0700 folder, and an existing file or symlink there is refused, not followed', async () => {
+    const spillDir = path.join(dir, 'spill-private');
+    const spillPath = path.join(spillDir, 'out.txt');
+    await runCommand('seq 1 20000', { cwd: dir, timeoutMs: 60_000, maxOutputChars: 100, spillPath });
+    expect(statSync(spillPath).mode & 0o777).toBe(0o600);
+    expect(statSync(spillDir).mode & 0o777).toBe(0o700);
+
+    // An attacker's link where the next spill file goes: the target must stay untouched.
+    const target = path.join(dir, 'victim.txt');
+    writeFileSync(target, 'precious');
+    const linked = path.join(spillDir, 'linked.txt');
+    symlinkSync(target, linked);
+    const result = await runCommand('seq 1 20000', { cwd: dir, timeoutMs: 60_000, maxOutputChars: 100, spillPath: linked });
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+    expect(result.truncated).toBe(true);
+    expect(result.output).not.toContain(`saved in ${linked}`);
+    expect(result.output).toContain("could not be saved");
   });
 
   test('binary and invalid UTF-8 output does not crash anything', async () => {

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { ToolshedError } from '@toolshed/core';
 
@@ -22,7 +22,26 @@ export interface SandboxSpec {
   cwd: string;
   /** The file descriptor, in bwrap, of a seccomp program to load (`--seccomp FD`). */
   seccompFd?: number;
+  /**
+   * Paths hidden from the command: a folder gets an empty tmpfs over it, a file an empty
+   * read-only file (deny-listed paths, the home directory's secrets folders).
+   */
+  masked?: readonly string[];
 }
+
+/**
+ * What a sandboxed command never sees in the home directory: keys, cloud and registry
+ * credentials.
+ *
+ * @example
+ * ```ts
+ * SANDBOX_HOME_SECRETS.includes('.ssh'); // true
+ * ```
+ */
+export const SANDBOX_HOME_SECRETS: readonly string[] = [
+  '.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.azure', '.kube', '.docker', '.netrc', '.npmrc', '.pypirc',
+  '.git-credentials', '.config/git/credentials', '.password-store', '.local/share/keyrings',
+];
 
 // Classic BPF, as seccomp reads it: { u16 code; u8 jt; u8 jf; u32 k } in host byte order.
 const LD_ABS_W = 0x20;
@@ -194,7 +213,8 @@ export function findBwrap(preferred?: string): string {
  * `/tmp`, the writable directories bound read-write (their git hooks and config, `.toolshed`,
  * `.claude` and `.mcp.json` kept read-only, so a sandboxed command cannot plant what runs
  * unsandboxed later), no network unless allowed, a seccomp program when given (see
- * {@linkcode unixSocketFilter}), its own PID namespace, and death with the parent.
+ * {@linkcode unixSocketFilter}), `masked` paths hidden (an empty tmpfs over a folder, an empty
+ * file over a file), its own PID namespace, and death with the parent.
  *
  * @param spec What is writable, the network, the start directory.
  * @returns The arguments to put before the shell and its `-c script`.
@@ -218,6 +238,17 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
       const protectedEntry = path.join(dir, entry);
       if (existsSync(protectedEntry)) args.push('--ro-bind', protectedEntry, protectedEntry);
     }
+  }
+  // Masks come last, so they cover whatever was bound above them.
+  for (const hidden of spec.masked ?? []) {
+    let st;
+    try {
+      st = lstatSync(hidden);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) args.push('--tmpfs', hidden);
+    else if (!st.isSymbolicLink()) args.push('--ro-bind', '/dev/null', hidden);
   }
   if (!spec.network) args.push('--unshare-net');
   if (spec.seccompFd !== undefined) args.push('--seccomp', String(spec.seccompFd));

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -196,5 +196,46 @@ describe('the sandbox without bubblewrap', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain('bubblewrap (bwrap) was not found');
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+withBwrap('the sandbox enforces what the guard does', () => {
+  test('the home directory\'s secrets folders are hidden from a sandboxed command, by default', async () => {
+    const home = path.join(project, 'home-secrets');
+    await mkdir(path.join(home, '.ssh'), { recursive: true });
+    await writeFile(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    await writeFile(path.join(home, 'notes.txt'), 'plain');
+    const session = await createSession({
+      cwd: project,
+      homeDir: home,
+      families: [shellTools({ sandbox: { enabled: true } })],
+      permissions: { mode: 'bypassPermissions' },
+      stateDir: path.join(root, 'state', String(++seq)),
+    });
+    sessions.push(session);
+    const out = await bash(session, `cat ${home}/notes.txt; ls -A ${home}/.ssh | wc -l; cat ${home}/.ssh/id_rsa 2>&1 || true`);
+    expect(out.text).toContain('plain');
+    expect(out.text).not.toContain('PRIVATE KEY');
+  });
+
+  test('deny-listed files and folders are masked: a read the guard could not see finds them empty', async () => {
+    await writeFile(path.join(project, 'secret.txt'), 'TOP SECRET');
+    await mkdir(path.join(project, 'keys'), { recursive: true });
+    await writeFile(path.join(project, 'keys', 'k.pem'), 'PEM BODY');
+    const { createPermissionContext } = await import('@toolshed/core');
+    const { context } = createPermissionContext({ deny: ['Read(./secret.txt)', 'Read(./keys/**)'] }, project);
+    const { sandboxMasks } = await import('./_sandbox_masks.ts');
+    const masked = sandboxMasks({ cwd: project, permissions: { ...context, homeDir: path.join(root, 'no-home') } });
+    expect(masked).toContain(path.join(project, 'secret.txt'));
+    expect(masked).toContain(path.join(project, 'keys'));
+    const { runCommand } = await import('./run_command.ts');
+    const result = await runCommand('F=secret.txt; cat $F; cat keys/* 2>&1; echo done', {
+      cwd: project,
+      timeoutMs: 20_000,
+      sandbox: { bwrap: bwrap!, writable: [project], network: false, masked },
+    });
+    expect(result.output).toContain('done');
+    expect(result.output).not.toContain('TOP SECRET');
+    expect(result.output).not.toContain('PEM BODY');
   });
 });

@@ -1,3 +1,5 @@
+import { isShellEnvPolicy, policyEnvironment, type ShellEnvPolicy } from './shell_env.ts';
+
 /** The optional bubblewrap sandbox of {@linkcode ShellToolsOptions}. */
 export interface SandboxOptions {
   /** Run every command under bubblewrap (Linux). Without bwrap, commands fail with a clear error. */
@@ -35,8 +37,12 @@ export interface ShellToolsOptions {
   killGraceMs?: number;
   /** How often a running command reports progress, in milliseconds. @default 1000 */
   progressIntervalMs?: number;
-  /** Extra environment variables for every command. @default {} */
-  env?: Readonly<Record<string, string>>;
+  /**
+   * The environment of every command: a map of extra variables (over the whole inherited
+   * environment), or a {@linkcode ShellEnvPolicy} (`{ inherit: 'clean' }`, `{ inherit: 'only',
+   * names: [...] }`, `{ inherit: 'inherit', set: {...} }`). @default {} (inherit everything)
+   */
+  env?: Readonly<Record<string, string>> | ShellEnvPolicy;
   /** The shell that runs commands. @default 'bash' */
   shell?: string;
 }
@@ -49,7 +55,8 @@ export interface ResolvedShellOptions {
   maxOutputChars: number;
   killGraceMs: number;
   progressIntervalMs: number;
-  env: Readonly<Record<string, string>>;
+  /** What to spread over the host's environment (`undefined` removes a variable). */
+  env: Readonly<Record<string, string | undefined>>;
   shell: string;
 }
 
@@ -81,7 +88,7 @@ export function resolveShellOptions(options: ShellToolsOptions = {}): ResolvedSh
     maxOutputChars: positive('maxOutputChars', options.maxOutputChars, 30_000),
     killGraceMs: positive('killGraceMs', options.killGraceMs, 2_000),
     progressIntervalMs: positive('progressIntervalMs', options.progressIntervalMs, 1_000),
-    env: options.env ?? {},
+    env: isShellEnvPolicy(options.env) ? policyEnvironment(options.env) : (options.env as Readonly<Record<string, string>> | undefined) ?? {},
     shell: options.shell ?? 'bash',
   };
 }

@@ -11,13 +11,12 @@ import type { ResolvedShellOptions } from './shell_options.ts';
  * directories); this adds what only the shell knows:
  *
  * 1. more than {@linkcode MAX_COMMAND_PARTS} simple commands → ask;
- * 2. file arguments not known before the command runs (`cat $F`, `cat .e*`, a relative path
- *    after `cd $DIR`) → ask when any `Read(…)` or `Edit(…)` deny or ask rule exists, since
- *    the path guard cannot see them;
- * 3. with the sandbox on and `autoAllow`, allow — unless the command declares a write outside
- *    what the sandbox makes writable, a protected path, or a read outside the working
- *    directories, which are left to core's guard;
- * 4. otherwise no opinion (`passthrough`): rules, mode and read-only auto-approval decide.
+ * 2. with the sandbox on and `autoAllow`, allow — unless the command declares a write outside
+ *    what the sandbox makes writable, a protected path, a read outside the working
+ *    directories, or a path not known before it runs, which are left to core's guard (file
+ *    arguments not known before the command runs are declared as `unknown` resources, which
+ *    core's guard asks about in every mode where a rule could be behind them);
+ * 3. otherwise no opinion (`passthrough`): rules, mode and read-only auto-approval decide.
  *
  * @param command The command string.
  * @param ctx The call's context (cwd, permission rules, working directories).
@@ -40,22 +39,17 @@ export function checkShellPermissions(command: string, ctx: ToolContext, options
       message: `This command has ${split.parts.length} simple commands (more than ${MAX_COMMAND_PARTS}); it needs approval as a whole.`,
     };
   }
-  const { rules, workingDirectories } = ctx.permissions;
-  const resources = commandResources(command, ctx.cwd);
-  if (resources.unknown.length > 0) {
-    const relevant = [...rules.deny, ...rules.ask].find((r) => r.toolName === 'Read' || r.toolName === 'Edit');
-    if (relevant) {
-      return {
-        behavior: 'ask',
-        reason: `the command uses files not known before it runs (${resources.unknown.slice(0, 3).join(', ')}), and rule "${relevant.raw}" could apply to them`,
-      };
-    }
-  }
+  const { workingDirectories } = ctx.permissions;
+  const resources = commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir });
   if (options.sandbox?.autoAllow) {
     const dirs = workingDirectories.map((d) => resolvePath(d, ctx.cwd));
     const writable = [...dirs, ...(options.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd))];
     const confined = resources.accesses.every((a) =>
-      a.access === 'write'
+      // The sandbox masks what deny rules name, so an unknown read stays inside; an unknown
+      // write could reach a protected file inside the working directories.
+      a.kind === 'unknown'
+        ? a.access === 'read'
+        : a.access === 'write'
         ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
         : dirs.some((d) => isPathInside(a.path, d))
     );

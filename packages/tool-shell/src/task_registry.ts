@@ -1,46 +1,42 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { serviceKey, type ServiceKey, type ToolContext } from '@toolshed/core';
+import {
+  BackgroundTasks,
+  backgroundTasksOf,
+  DEFAULT_TASK_LOG_MAX_BYTES,
+  MAX_UNREAD_CHARS,
+  openTaskLog,
+  serviceKey,
+  UnreadBuffer,
+  type BackgroundTask,
+  type ServiceKey,
+  type TaskLog,
+  type TaskStatus,
+  type ToolContext,
+} from '@toolshed/core';
 import { startCommand, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
 
-/** Where a background task is. */
-export type TaskStatus = 'running' | 'completed' | 'failed' | 'killed';
+export { MAX_UNREAD_CHARS, type BackgroundTask, type TaskStatus };
 
-/**
- * Unread output kept in memory per task; older unread output is skipped (it stays in the log file).
- *
- * @example
- * ```ts
- * task.takeUnread().skippedChars; // > 0 once more than MAX_UNREAD_CHARS went unread
- * ```
- */
-export const MAX_UNREAD_CHARS = 1_000_000;
-
-/** A command started with `run_in_background`. */
-export interface BackgroundTask {
-  readonly id: string;
-  readonly command: string;
-  readonly description: string | undefined;
-  readonly status: TaskStatus;
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
-  /** The whole output, as it came. */
-  readonly logPath: string;
-  /** Output since the last call, and how many characters were skipped because nobody read them in time. */
-  takeUnread(): { text: string; skippedChars: number };
+/** Options of {@linkcode TaskRegistry}. */
+export interface TaskRegistryOptions {
   /**
-   * Waits until the task ends, the time is up or the signal aborts.
-   *
-   * @returns True when the task has ended.
+   * The session's shared registry (core's {@linkcode BackgroundTasks}) the shell's tasks join,
+   * so that TaskOutput and TaskStop find them next to background agents.
+   * @default a registry of its own
    */
-  wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
-  /** Kills the task's process tree and waits for it to end. */
-  stop(): Promise<void>;
+  shared?: BackgroundTasks;
+  /**
+   * A task whose log reaches this many bytes is stopped, and TaskOutput says why.
+   * @default 100 MB
+   */
+  maxLogBytes?: number;
 }
 
 /**
- * The background tasks of one session. The shell family keeps one per session in
- * `ctx.services` under {@linkcode shellTasksKey}; `session.close()` stops them all.
+ * Starts the session's background shell commands and adds them to the shared background-task
+ * registry of core, where TaskOutput and TaskStop find them. Each log is private (0600 in a 0700
+ * folder, created exclusively, one file per id) and capped: a command that prints past the cap
+ * is stopped.
  *
  * @example
  * ```ts
@@ -52,9 +48,15 @@ export interface BackgroundTask {
  * ```
  */
 export class TaskRegistry {
-  #tasks = new Map<string, Task>();
-  #next = 1;
-  #closed = false;
+  #shared: BackgroundTasks;
+  #own = new Set<string>();
+  #maxLogBytes: number;
+
+  /** @param options The shared registry and the log cap. */
+  constructor(options: TaskRegistryOptions = {}) {
+    this.#shared = options.shared ?? new BackgroundTasks();
+    this.#maxLogBytes = options.maxLogBytes ?? DEFAULT_TASK_LOG_MAX_BYTES;
+  }
 
   /**
    * Starts a command in the background.
@@ -62,56 +64,59 @@ export class TaskRegistry {
    * @param command The command string.
    * @param options Where it runs and where its log goes, plus {@linkcode RunCommandOptions}.
    * @returns The task.
-   * @throws {Error} If the registry was closed (the session is closing).
+   * @throws {Error} If the registry was closed (the session is closing), or the log cannot be created.
    */
-  start(command: string, options: Omit<RunCommandOptions, 'timeoutMs' | 'onOutput' | 'trackCwd'> & { logDir: string; description?: string | undefined }): BackgroundTask {
-    if (this.#closed) throw new Error('The session is closing; no new background task can start.');
-    const id = `bash_${this.#next++}_${Math.random().toString(36).slice(2, 8)}`;
-    const { logDir, description, ...run } = options;
-    mkdirSync(logDir, { recursive: true });
-    const task = new Task(id, command, description, path.join(logDir, `${id}.log`), run);
-    this.#tasks.set(id, task);
+  start(
+    command: string,
+    options: Omit<RunCommandOptions, 'timeoutMs' | 'onOutput' | 'trackCwd'> & { logDir: string; description?: string | undefined; maxLogBytes?: number },
+  ): BackgroundTask {
+    if (this.#shared.closed) throw new Error('The session is closing; no new background task can start.');
+    const id = this.#shared.newId('bash');
+    const { logDir, description, maxLogBytes, ...run } = options;
+    const log = openTaskLog(logDir, id, { maxBytes: maxLogBytes ?? this.#maxLogBytes });
+    const task = new ShellTask(id, command, description, log, run);
+    this.#shared.add(task);
+    this.#own.add(id);
     return task;
   }
 
   /**
-   * A task by id.
+   * A shell task by id.
    *
    * @param id The task id `Bash` returned.
    * @returns The task, or undefined.
    */
   get(id: string): BackgroundTask | undefined {
-    return this.#tasks.get(id);
+    return this.#own.has(id) ? this.#shared.get(id) : undefined;
   }
 
   /**
-   * Every task, oldest first.
+   * Every shell task, oldest first.
    *
    * @returns The tasks.
    */
   list(): BackgroundTask[] {
-    return [...this.#tasks.values()];
+    return this.#shared.list().filter((t) => this.#own.has(t.id));
   }
 
   /**
-   * Stops every running task (the session is closing).
+   * Stops every running task of the shared registry (the session is closing).
    *
    * @returns Resolves when all have ended.
    */
-  async stopAll(): Promise<void> {
-    this.#closed = true;
-    await Promise.all([...this.#tasks.values()].map((t) => t.stop()));
+  stopAll(): Promise<void> {
+    return this.#shared.stopAll();
   }
 }
 
-class Task implements BackgroundTask {
+class ShellTask implements BackgroundTask {
+  readonly kind = 'shell';
   status: TaskStatus = 'running';
   exitCode: number | null = null;
   signal: NodeJS.Signals | null = null;
-  #unread: string[] = [];
-  #unreadChars = 0;
-  #skipped = 0;
-  #log: WriteStream;
+  stopReason: string | undefined;
+  #unread = new UnreadBuffer();
+  #log: TaskLog;
   #running: RunningCommand;
   #done: Promise<CommandResult>;
   #stopped = false;
@@ -120,13 +125,10 @@ class Task implements BackgroundTask {
     readonly id: string,
     readonly command: string,
     readonly description: string | undefined,
-    readonly logPath: string,
+    log: TaskLog,
     options: Omit<RunCommandOptions, 'timeoutMs' | 'onOutput' | 'trackCwd'>,
   ) {
-    this.#log = createWriteStream(logPath);
-    this.#log.on('error', () => {
-      // A full disk must not crash the session; the unread buffer still has the output.
-    });
+    this.#log = log;
     this.#running = startCommand(command, {
       ...options,
       timeoutMs: Infinity,
@@ -134,32 +136,32 @@ class Task implements BackgroundTask {
       maxOutputChars: 1,
       onOutput: (text) => this.#append(text),
     });
-    this.#done = this.#running.done.then(async (result) => {
+    this.#done = this.#running.done.then((result) => {
       this.exitCode = result.exitCode;
       this.signal = result.signal;
       this.status = this.#stopped ? 'killed' : result.exitCode === 0 ? 'completed' : 'failed';
-      await new Promise<void>((resolve) => this.#log.end(resolve));
+      this.#log.close();
       return result;
     });
   }
 
+  get logPath(): string {
+    return this.#log.path;
+  }
+
   #append(text: string): void {
-    this.#log.write(text);
+    if (this.#log.full) return;
+    const fits = this.#log.write(text);
     this.#unread.push(text);
-    this.#unreadChars += text.length;
-    while (this.#unreadChars > MAX_UNREAD_CHARS && this.#unread.length > 1) {
-      const dropped = this.#unread.shift()!;
-      this.#unreadChars -= dropped.length;
-      this.#skipped += dropped.length;
+    if (!fits && !this.#stopped) {
+      this.stopReason = `It was stopped because its log reached the cap of ${this.#log.bytes} bytes; the output up to there is in ${this.#log.path}. Run it with its output redirected or limited (| head, > file) instead.`;
+      this.#stopped = true;
+      this.#running.kill();
     }
   }
 
   takeUnread(): { text: string; skippedChars: number } {
-    const out = { text: this.#unread.join(''), skippedChars: this.#skipped };
-    this.#unread = [];
-    this.#unreadChars = 0;
-    this.#skipped = 0;
-    return out;
+    return this.#unread.take();
   }
 
   async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
@@ -199,8 +201,8 @@ class Task implements BackgroundTask {
 export const shellTasksKey: ServiceKey<TaskRegistry> = serviceKey<TaskRegistry>('toolshed.shell.tasks');
 
 /**
- * The session's task registry, made on first use (outside a shell family's setup) with its
- * cleanup registered on `session.close()`.
+ * The session's shell task registry, made on first use (outside a shell family's setup) on top
+ * of the session's shared background tasks.
  *
  * @param ctx The call's context.
  * @returns The registry.
@@ -213,10 +215,8 @@ export const shellTasksKey: ServiceKey<TaskRegistry> = serviceKey<TaskRegistry>(
 export function tasksOf(ctx: Pick<ToolContext, 'services' | 'onClose'>): TaskRegistry {
   let registry = ctx.services.get(shellTasksKey);
   if (!registry) {
-    const created = new TaskRegistry();
-    ctx.services.set(shellTasksKey, created);
-    ctx.onClose(() => created.stopAll());
-    registry = created;
+    registry = new TaskRegistry({ shared: backgroundTasksOf(ctx) });
+    ctx.services.set(shellTasksKey, registry);
   }
   return registry;
 }

@@ -9,7 +9,7 @@ export interface DemoTurn {
 
 /**
  * The bundled agent session: the turns a model would send to fix the greeting's typo in the
- * sample repository. It touches the fs, shell, web, search and MCP families, meets allow and
+ * sample repository. It touches the fs, shell, web, agent, search and MCP families (a TodoWrite plan and an Explore sub-agent), meets allow and
  * deny rules, finds deferred tools with ToolSearch, produces a result too large to send, and runs a parallel batch.
  *
  * @param docsUrl The style guide's URL on the loopback docs server.
@@ -27,6 +27,17 @@ export function demoScript(docsUrl: string): DemoTurn[] {
     {
       narration: 'Look around: list the sources, find TODOs and read the README, all at once.',
       blocks: [use('Glob', { pattern: '**/*.ts' }), use('Grep', { pattern: 'TODO', output_mode: 'content' }), use('Read', { file_path: 'README.md' })],
+    },
+    {
+      narration: 'Plan the work with TodoWrite, and send an Explore sub-agent (read-only, its own session) to find the typo.',
+      blocks: [
+        use('TodoWrite', { todos: [
+          { content: 'Find the typo', status: 'in_progress', activeForm: 'Finding the typo' },
+          { content: 'Fix the greeting', status: 'pending', activeForm: 'Fixing the greeting' },
+          { content: 'Check the fix', status: 'pending', activeForm: 'Checking the fix' },
+        ] }),
+        use('Agent', { description: 'Find the typo', prompt: 'Find where the greeting in src/ is misspelt; reply with the file and line.', subagent_type: 'Explore' }),
+      ],
     },
     {
       narration: 'Load deferred tools with ToolSearch: the issue tracker (an MCP server) by name, a web fetcher by query.',
@@ -55,6 +66,16 @@ export function demoScript(docsUrl: string): DemoTurn[] {
       blocks: [
         use('Bash', { command: 'grep -n Hello src/greeting.ts && wc -l src/greeting.ts src/math.ts', description: 'Check the greeting' }),
         use('Grep', { pattern: 'WARN', path: 'build.log', output_mode: 'content', head_limit: 0 }),
+      ],
+    },
+    {
+      narration: 'Mark the plan done.',
+      blocks: [
+        use('TodoWrite', { todos: [
+          { content: 'Find the typo', status: 'completed', activeForm: 'Finding the typo' },
+          { content: 'Fix the greeting', status: 'completed', activeForm: 'Fixing the greeting' },
+          { content: 'Check the fix', status: 'completed', activeForm: 'Checking the fix' },
+        ] }),
       ],
     },
     {

@@ -6,9 +6,11 @@ import { shellTools } from '@toolshed/tool-shell';
 import { webTools } from '@toolshed/tool-web';
 import { toolSearch } from '@toolshed/toolsearch';
 import { mcpServers } from '@toolshed/mcp-bridge';
+import { agentTools } from '@toolshed/tool-agent';
 import { demoScript } from './demo_script.ts';
 import { startDocsServer } from './docs_server.ts';
 import { copySampleRepo, TRACKER_SERVER } from './sample_repo.ts';
+import { scriptedExplorer } from './scripted_model.ts';
 
 /** One call of the demo, as the summary table shows it. */
 export interface DemoCall {
@@ -79,7 +81,9 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoReport>
         fileTools(),
         shellTools(),
         webTools({ allowPrivateHosts: [docs.host] }),
-        toolSearch({ mode: 'always', alwaysLoad: ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash'] }),
+        // The sub-agent's model is scripted (no key, no network); the sub-agent runs for real.
+        agentTools({ model: scriptedExplorer(), agentFiles: [], tasks: { tasksDir: path.join(repo.dir, '.toolshed-state', 'tasks') } }),
+        toolSearch({ mode: 'always', alwaysLoad: ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash', 'TodoWrite', 'Agent'] }),
         // Our own bundled server: its readOnlyHint may decide (an unknown server's would not).
         mcpServers({ mcpServers: { tracker: { command: process.execPath, args: [TRACKER_SERVER], trust: 'readOnlyHint' } } }),
       ],
@@ -144,6 +148,7 @@ async function runTurn(session: Session, blocks: Parameters<Session['run']>[0], 
 
 function shortReason(reason: string): string {
   if (/read-only/i.test(reason)) return 'read-only';
+  if (/own permission/i.test(reason)) return "the tool's own check";
   if (/private host|allowPrivateHosts|opened/i.test(reason)) return 'host opened';
   return reason.length > 40 ? `${reason.slice(0, 37)}...` : reason;
 }

@@ -19,7 +19,12 @@ test('the demo fixes the typo, calls a deferred MCP tool, denies what the rules 
   // The tracker's MCP tool was deferred, loaded by ToolSearch, and answered over stdio.
   expect(report.deferredTools).toContain('mcp__tracker__get_issue');
   expect(calls.find((c) => c.tool === 'mcp__tracker__get_issue')).toMatchObject({ ok: true, decision: 'allow', firstLine: '#42 The greeting has a typo [bug, good first issue]' });
-  expect(report.turns[2]!.peakParallel).toBe(2);
+  // The plan, and an Explore sub-agent that found the typo with its own Grep in a child session.
+  expect(calls.find((c) => c.tool === 'TodoWrite')).toMatchObject({ ok: true, decision: 'allow' });
+  expect(calls.find((c) => c.tool === 'Agent')).toMatchObject({ ok: true, decision: 'allow' });
+  expect(calls.find((c) => c.tool === 'Agent')!.firstLine).toContain('The typo is here: ');
+  expect(calls.find((c) => c.tool === 'Agent')!.firstLine).toContain('Helo');
+  expect(report.turns[3]!.peakParallel).toBe(2);
   const persisted = calls.find((c) => c.persisted);
   // 3 000 lines, every third a warning: the saved file holds all 1 000 of them.
   expect(persisted?.tool).toBe('Grep');

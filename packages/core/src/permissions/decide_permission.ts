@@ -13,6 +13,9 @@ import {
   ruleCoversPath,
 } from './path_guard.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
+import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
+import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
+import type { ResourceAccess } from '../tool.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type {
@@ -37,8 +40,10 @@ export interface DecidePermissionOptions {
  * Decides whether one call may run, in Claude Code's order:
  *
  * 1. a deny rule that matches the call, or a `Read`/`Edit` path rule that covers one of the
- *    paths the tool declares in `resources(input, ctx)` → deny (always: over a hook's allow, in
- *    `bypassPermissions`);
+ *    paths the tool declares in `resources(input, ctx)` (for a `folder` entry, any path under
+ *    it; the links below a folder count as paths too) → deny (always: over a hook's allow, in
+ *    `bypassPermissions`); a deny rule that only may cover a path under a folder (too large to
+ *    walk, or a repository's history) → ask, in every mode, after a hook's deny;
  * 2. a hook's deny → deny; then a Read, Grep or Glob that only reads the session's own saved
  *    results (`<stateDir>/tool-results`) → allow ({@linkcode ownResultsRead});
  * 3. an ask rule that matches the call or covers one of its paths → ask;
@@ -46,12 +51,16 @@ export interface DecidePermissionOptions {
  * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
  *    unless it is a safety check); passthrough → go on;
  * 6. safety: a write to a protected path (`.toolshed/`, `.claude/`, `.mcp.json`, `.git/`
- *    internals, shell start-up files) or any access to a device file → ask, in every mode,
- *    unless an allow rule names the path; then the tool's allow → allow, when every path it
- *    declared is inside the working directories (or named by an allow rule), else ask;
+ *    internals, shell start-up files), a folder write that may reach one, or any access to a
+ *    device file → ask, in every mode, unless an allow rule names the path; a path the tool
+ *    could not know before the call (`kind: 'unknown'`) → ask, in every mode, when a deny or
+ *    ask path rule could cover it (reads) or always (writes, as protected paths could be
+ *    behind it); then the tool's allow → allow, when every path it declared is inside the
+ *    working directories (or named by an allow rule), else ask;
  * 7. a hook's allow → allow;
  * 8. the mode: `bypassPermissions` allows; `plan` denies what is not read-only;
- * 9. a path outside the working directories that no allow path rule names → ask;
+ * 9. a path outside the working directories that no allow path rule names → ask; an unknown
+ *    path that no allow rule about the call covers → ask;
  * 10. `acceptEdits` allows a file tool's call (Read/Edit families) whose paths are all inside;
  * 11. an allow rule that matches → allow (for file tools, path rules covering every path too);
  * 12. a read-only call → allow (not for MCP tools: their read-only flag is the server's claim);
@@ -144,7 +153,10 @@ async function decide(
   const { mode, rules } = ctx.permissions;
   const name = tool.name;
   const matching = ruleFinder(tool, input);
-  const paths = await guardedPaths(tool, input, ctx);
+  const walks: FolderWalks = new Map();
+  const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
+  // A folder entry touches every file under it: the links below it lead where they point.
+  const paths = [...declared, ...folderLinks(declared, ctx, walks)];
 
   // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
   //    covers every path the call declared (a shell redirection as much as an Edit).
@@ -154,14 +166,28 @@ async function decide(
   if (denyPath) {
     return byRule('deny', denyPath.rule, `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`);
   }
+  const denyFolder = findRuleUnderFolder(rules.deny, name, paths, ctx, walks);
+  if (denyFolder?.surely) {
+    return byRule('deny', denyFolder.rule, `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`);
+  }
 
   // 2. A hook's deny.
   if (hook?.behavior === 'deny') {
     return { behavior: 'deny', reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
   }
   // A Read, Grep or Glob of the session's own saved results is allowed and never asks (own_results.ts).
-  const ownResults = ownResultsRead(name, paths, ctx);
+  const ownResults = unknown.length === 0 ? ownResultsRead(name, paths, ctx) : undefined;
   if (ownResults) return ownResults;
+
+  // A deny rule that may cover a file under a folder (too large to walk, or a history): ask.
+  if (denyFolder) {
+    return {
+      behavior: 'ask',
+      reason: `${capitalize(describePath(denyFolder.path))} takes in every file under it${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode`,
+      source: 'safety',
+      suggestions: [],
+    };
+  }
 
   // 3. Ask rules beat allow rules, the tool's allow and the mode.
   const askRule = await matching(rules.ask);
@@ -172,6 +198,13 @@ async function decide(
   if (askPath) {
     return {
       ...byRule('ask', askPath.rule, `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}`),
+      suggestions: [],
+    };
+  }
+  const askFolder = findRuleUnderFolder(rules.ask, name, paths, ctx, walks);
+  if (askFolder) {
+    return {
+      ...byRule('ask', askFolder.rule, `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`),
       suggestions: [],
     };
   }
@@ -188,7 +221,7 @@ async function decide(
   if (fromTool && fromTool.behavior !== 'allow') return fromTool;
 
   // 6. Safety checks no mode and no hook lifts: protected paths and device files.
-  const protectedWrite = findProtectedWrite(name, paths, ctx);
+  const protectedWrite = findProtectedWrite(name, paths, ctx) ?? protectedUnderFolder(paths, ctx, walks);
   if (protectedWrite) {
     const rule = protectedRuleSuggestion(protectedWrite.path.real[0] ?? protectedWrite.path.lexical, protectedWrite.protection.name);
     return {
@@ -207,6 +240,10 @@ async function decide(
       suggestions: [],
     };
   }
+
+  // Paths not known before the call runs: a deny, ask or protected rule could be behind them.
+  const unknownSafety = unknownSafetyAsk(name, unknown, ctx);
+  if (unknownSafety) return unknownSafety;
 
   // The tool's allow: the paths it declared must still be inside the working directories.
   if (fromTool) {
@@ -239,6 +276,8 @@ async function decide(
   //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
   const outside = outsideWorkingDirectories(name, paths, ctx);
   if (outside.length > 0) return outsideAsk(outside, ctx);
+  // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
+  if (unknown.length > 0 && !(await matching(rules.allow))) return unknownAccessAsk(unknown);
   if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
     return {
       behavior: 'allow',
@@ -275,11 +314,16 @@ async function decide(
   };
 }
 
-/** The tool's declared paths, resolved; a broken `resources` or a symlink loop denies the call. */
-async function guardedPaths(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<GuardedPath[]> {
+/**
+ * The tool's declared paths, resolved, and its unknown entries apart; a broken `resources` or a
+ * symlink loop denies the call.
+ */
+async function guardedPaths(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<{ paths: GuardedPath[]; unknown: ResourceAccess[] }> {
   const accesses = await guarded(`${tool.name}'s resources`, () => tool.resources(input, ctx));
+  const list = Array.isArray(accesses) ? accesses : accesses ?? [];
+  const unknown = Array.isArray(list) ? list.filter((a) => a?.kind === 'unknown' && (a.access === 'read' || a.access === 'write')) : [];
   try {
-    return resolveResources(accesses ?? [], ctx);
+    return { paths: resolveResources(Array.isArray(list) ? list.filter((a) => a?.kind !== 'unknown') : list, ctx), unknown };
   } catch (e) {
     if (ToolshedError.isInstance(e) && e.code === PATH_UNRESOLVABLE) throw new CheckFailed('path resolution', `failed: ${e.message}`);
     throw new CheckFailed(`${tool.name}'s resources`, `gave an entry the path guard cannot check: ${describeError(e)}`);

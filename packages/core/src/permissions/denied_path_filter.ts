@@ -9,7 +9,8 @@ import type { PermissionRule } from './types.ts';
 
 /**
  * A filter for the files a search found (Glob, Grep, or any tool that lists files it was not
- * asked about one by one): which deny rule covers a found file, so the search can leave it out.
+ * asked about one by one): which deny or ask rule covers a found file, so the search can leave
+ * it out (a search cannot stop to ask about each file; Read of the file asks).
  * The permission layer sees only the folder searched; a search must not show what Read would
  * refuse. The rules are the deny rules that apply to a read by `toolName`: every `Read(...)` rule
  * (which covers Glob and Grep too) and rules naming the tool itself (`Grep(./logs/**)`).
@@ -28,9 +29,10 @@ import type { PermissionRule } from './types.ts';
  *
  * @param toolName The searching tool (`Glob`, `Grep`).
  * @param ctx The call's context.
- * @returns Undefined when no deny rule applies to the tool (nothing to filter); otherwise a
+ * @returns Undefined when no deny or ask rule applies to the tool (nothing to filter); otherwise a
  *   function taking an absolute path (a relative one is taken from `ctx.cwd`; `~` is not
- *   expanded) and returning the first deny rule, in list order, that covers it, or undefined.
+ *   expanded) and returning the first deny rule, in list order, then the first ask rule, that
+ *   covers it, or undefined.
  *   A path whose folders' symlinks loop is covered by the first rule, since Read would refuse it.
  *
  * @example
@@ -45,7 +47,9 @@ export function deniedPathFilter(
   toolName: string,
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
 ): ((path: string) => PermissionRule | undefined) | undefined {
-  const rules = ctx.permissions.rules.deny.filter((rule) => pathRuleApplies(rule, toolName, 'read'));
+  // Ask rules count too: a search cannot stop to ask about each file it found, so a file an ask
+  // rule covers is left out like a denied one (the user reads it with Read, which asks).
+  const rules = [...ctx.permissions.rules.deny, ...ctx.permissions.rules.ask].filter((rule) => pathRuleApplies(rule, toolName, 'read'));
   if (rules.length === 0) return undefined;
   const compile = pathRuleCompiler(ctx);
   const compiled = rules.map(compile);

@@ -106,6 +106,15 @@ describe('deniedPathFilter', () => {
     expect(deniedPathFilter('Glob', contextFor(['Read', 'Edit(./x)', 'Bash(cat:*)'], false))).toBeUndefined();
   });
 
+  test('leaves out what an ask rule covers too: a search cannot stop to ask about each file', () => {
+    const { context } = createPermissionContext({ ask: ['Read(./secret/**)'], deny: ['Read(./logs/**)'] }, cwd);
+    const filter = deniedPathFilter('Grep', { cwd, permissions: context })!;
+    expect(filter).toBeDefined();
+    expect(filter(join(cwd, 'secret/k'))?.raw).toBe('Read(./secret/**)');
+    expect(filter(join(cwd, 'logs/app.log'))?.raw).toBe('Read(./logs/**)');
+    expect(filter(join(cwd, 'config/dev.json'))).toBeUndefined();
+  });
+
   test('takes a relative or unnormalized path from cwd', () => {
     const denied = deniedPathFilter('Glob', contextFor(['Read(./secret/**)'], false))!;
     expect(denied('secret/k')?.raw).toBe('Read(./secret/**)');

@@ -6,7 +6,8 @@ import { ToolshedError } from '../errors.ts';
 import type { ResourceAccess } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
-import { compilePathRule, type CompiledPathRule } from './path_rule.ts';
+import { compileSessionPathRule } from './compiled_rules_cache.ts';
+import type { CompiledPathRule } from './path_rule.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
@@ -43,6 +44,10 @@ export interface GuardedPath {
   device: boolean;
   /** `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`: never outside anything that matters. */
   harmless: boolean;
+  /** `folder`: some path under it (see `ResourceAccess.kind`); absent for an exact path. */
+  kind?: 'folder';
+  /** A folder whose repository history is read as well. */
+  history?: boolean;
 }
 
 /**
@@ -66,8 +71,8 @@ export function resolveResources(accesses: readonly ResourceAccess[], ctx: Pick<
   }
   const homeDir = ctx.permissions.homeDir ?? homedir();
   return accesses.map((a) => {
-    if (!a || typeof a.path !== 'string' || a.path === '' || (a.access !== 'read' && a.access !== 'write')) {
-      throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write" }`);
+    if (!a || typeof a.path !== 'string' || a.path === '' || (a.access !== 'read' && a.access !== 'write') || (a.kind !== undefined && a.kind !== 'path' && a.kind !== 'folder')) {
+      throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write", kind?: "path" | "folder" } (unknown entries are taken out before paths are resolved)`);
     }
     if (a.path.includes('\0')) throw new ToolshedError(RESOURCE_INVALID, `resources() returned a path with a NUL byte: ${JSON.stringify(a.path)}`);
     const lexical = a.path === '~' ? homeDir : a.path.startsWith('~/') ? resolve(homeDir, a.path.slice(2)) : resolve(ctx.cwd, a.path);
@@ -75,7 +80,12 @@ export function resolveResources(accesses: readonly ResourceAccess[], ctx: Pick<
     const viaLexical = resolveRealPath(lexical, { cwd: ctx.cwd, homeDir });
     if (!real.includes(viaLexical)) real.push(viaLexical);
     const harmless = HARMLESS_DEVICES.includes(lexical);
-    return { access: a.access, declared: a.path, lexical, real, device: !harmless && real.some(isDevice), harmless };
+    const guarded: GuardedPath = { access: a.access, declared: a.path, lexical, real, device: !harmless && real.some(isDevice), harmless };
+    if (a.kind === 'folder') {
+      guarded.kind = 'folder';
+      if (a.history === true) guarded.history = true;
+    }
+    return guarded;
   });
 }
 
@@ -307,8 +317,9 @@ export function pathRuleSuggestion(path: GuardedPath): string {
 export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | undefined;
 
 /**
- * Compiles the path rules of one check against one call's context, each rule once (see
- * {@linkcode compilePathRule}: its glob is cached for good, its roots are resolved here). The
+ * Compiles the path rules of one check against one call's context (see
+ * {@linkcode compileSessionPathRule}: a rule is compiled once per session and kept while its
+ * roots hold). The
  * working directories are resolved through symlinks at most once, and only when a bare-name rule
  * (`.env`, `*.pem`), the one kind matched below them, is compiled. Keep the compiler for one
  * check only: what it resolved goes stale when a symlink changes.
@@ -327,13 +338,12 @@ export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | unde
 export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, workingDirectories?: readonly string[]): PathRuleCompiler {
   let dirs = workingDirectories;
   const caseInsensitive = caseInsensitivePaths(ctx.permissions);
-  const compiled = new Map<PermissionRule, CompiledPathRule | undefined>();
+  // Compiled rules are kept per session with the rule objects (compileSessionPathRule): no map per check.
   return (rule) => {
-    if (compiled.has(rule)) return compiled.get(rule);
     let result: CompiledPathRule | undefined;
     if (rule.ruleContent !== undefined) {
       try {
-        result = compilePathRule(rule.ruleContent, {
+        result = compileSessionPathRule(rule, {
           cwd: ctx.cwd,
           homeDir: ctx.permissions.homeDir,
           root: rule.root ?? ctx.cwd,
@@ -347,7 +357,6 @@ export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, 
         // A malformed pattern is reported when settings load; here it matches nothing.
       }
     }
-    compiled.set(rule, result);
     return result;
   };
 }

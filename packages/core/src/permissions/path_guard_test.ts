@@ -320,7 +320,7 @@ describe('the path guard fails closed on what it cannot check', () => {
   }
   test.each([
     ['a path with a NUL byte', [{ path: 'src/a.ts\0.png', access: 'read' }], 'NUL byte'],
-    ['an access that is neither read nor write', [{ path: 'src/a.ts', access: 'execute' }], 'is not { path: string, access: "read" | "write" }'],
+    ['an access that is neither read nor write', [{ path: 'src/a.ts', access: 'execute' }], 'is not { path: string, access: "read" | "write"'],
     ['an empty path', [{ path: '', access: 'read' }], 'is not { path: string, access'],
     ['something that is not a list', { path: 'src/a.ts', access: 'read' }, 'not a list of { path, access }'],
   ])('%s denies the call', async (_name, resources, reason) => {

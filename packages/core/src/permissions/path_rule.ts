@@ -4,7 +4,7 @@ import picomatch from 'picomatch';
 import { ToolshedError } from '../errors.ts';
 import { foldPath } from './_fold_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
-import { resolveRealPath } from './resolve_real_path.ts';
+import { cachedRealPath } from './real_path_cache.ts';
 import { PERMISSION_RULE_INVALID } from './rule_parser.ts';
 
 /** Where a path specifier is anchored (gitignore syntax, as Claude Code reads it). */
@@ -108,8 +108,8 @@ export function pathRuleRoots(content: string, bases: PathRuleBases): { dirs: st
  * directory covers everything in it): `Read(./secrets)` covers `./secrets/key`. `*` matches
  * within one path segment, `**` across segments; dotfiles are matched like other names.
  *
- * Each call resolves the rule's root through symlinks again (links change between calls); to
- * test many paths against one rule, compile it once with {@linkcode compilePathRule}.
+ * The rule's root is resolved through symlinks as {@linkcode compilePathRule} does; to test many
+ * paths against one rule, compile it once with it.
  *
  * @param content The rule's specifier, for example `./src/**` or `//etc/passwd`.
  * @param path An absolute path, already resolved (see {@linkcode resolveRealPath}).
@@ -150,9 +150,9 @@ export interface CompiledPathRule {
 /**
  * Compiles a path rule for testing many paths: the specifier is parsed and its glob compiled
  * once per specifier (kept in a small cache, since neither depends on the file system), and the
- * rule's roots are resolved through symlinks once per call of this function. The roots are not
- * cached across calls on purpose: a symlink made after a rule was compiled (`ln -s ~/.ssh
- * secrets`) must still be followed the next time the rule is checked.
+ * rule's roots are resolved through symlinks by {@linkcode cachedRealPath}: reused while no
+ * folder on their way has changed, so a symlink made after a rule was compiled (`ln -s ~/.ssh
+ * secrets`) is still followed the next time the rule is checked.
  *
  * Paths are compared as strings below the roots, so give absolute, normalized paths (a path
  * with `.`, `..` or `//` in it is normalized first, at some cost).
@@ -276,7 +276,7 @@ function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
   const lexical = resolve(anchorDir, parsed.literal);
   const dirs = [lexical];
   try {
-    const real = resolveRealPath(lexical, { cwd: bases.cwd, homeDir: home });
+    const real = cachedRealPath(lexical, home);
     if (real !== lexical) dirs.push(real);
   } catch {
     // A rule whose directory loops through symlinks keeps its lexical root only.

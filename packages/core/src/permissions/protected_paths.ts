@@ -17,8 +17,24 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
 
 /** Directories whose contents configure permissions, hooks or MCP servers, at any depth. */
 const CONFIG_DIRS = ['.toolshed', '.claude'];
-/** Inside `.git/`, what git itself writes; everything else there (config, hooks) is protected. */
-const GIT_DATA = ['objects', 'refs'];
+/**
+ * Inside `.git/`, what git itself writes (objects); everything else there (config, hooks, refs —
+ * a branch moved under the user's feet) is protected, and so is `objects/info/` (`alternates`
+ * borrows objects from any repository).
+ */
+const GIT_DATA = ['objects'];
+/** Files that run code in the project when a tool the user allowed runs (`npm test`, direnv, VS Code tasks). */
+const PROJECT_EXEC_FILES: Readonly<Record<string, string>> = {
+  '.envrc': 'a direnv start-up file (run on entering the folder)',
+  'package.json': 'package scripts (run by an allowed `npm test` or `npm run`)',
+};
+/** Files inside a `.vscode` folder that run code. */
+const VSCODE_EXEC_FILES = ['tasks.json', 'launch.json', 'settings.json'];
+/** Below the home directory: folders whose files let others in or configure git everywhere. */
+const PROTECTED_HOME_DIRS: readonly { dir: string; what: string }[] = [
+  { dir: '.ssh', what: 'SSH keys and authorized_keys' },
+  { dir: '.config/git', what: 'the global git configuration' },
+];
 
 /** Why a path is protected, and the name an allow rule must mention to unprotect it. */
 export interface ProtectedPath {
@@ -31,8 +47,11 @@ export interface ProtectedPath {
 /**
  * Whether writing a path would change the agent's own permissions, hooks, MCP servers, git
  * internals or shell start-up: `.toolshed/` and `.claude/` (at any depth), `.mcp.json`, `.git/`
- * except `objects/` and `refs/`, and `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and
- * their kin. Such writes always ask, in every mode, unless an allow rule names the path.
+ * except `objects/` (but `objects/info/alternates` is protected), `.envrc`, `package.json`
+ * (outside `node_modules`), `.vscode/tasks.json`, `launch.json` and `settings.json`,
+ * `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and their kin, and everything in
+ * `~/.ssh/` and `~/.config/git/`. Such writes always ask, in every mode, unless an allow rule
+ * names the path.
  *
  * @param path An absolute, resolved path.
  * @param options `homeDir` (default os.homedir()) and `caseInsensitive` (default false).
@@ -42,6 +61,7 @@ export interface ProtectedPath {
  * ```ts
  * protectedPath('/p/.git/hooks/pre-commit'); // { name: '.git', what: 'git internals (hooks, config)' }
  * protectedPath('/p/.git/objects/ab/cdef');  // undefined
+ * protectedPath('/p/package.json');          // { name: 'package.json', what: 'package scripts (…)' }
  * protectedPath('/p/src/a.ts');              // undefined
  * ```
  */
@@ -56,13 +76,21 @@ export function protectedPath(
     if (CONFIG_DIRS.includes(segment)) return { name: segments[i]!, what: 'permission and hook configuration' };
     if (segment === '.git') {
       const next = segments[i + 1];
-      if (next !== undefined && GIT_DATA.includes(fold(next))) continue;
+      if (next !== undefined && GIT_DATA.includes(fold(next)) && fold(segments[i + 2] ?? '') !== 'info') continue;
       return { name: segments[i]!, what: 'git internals (config, hooks)' };
     }
   }
   const name = basename(path);
   if (fold(name) === '.mcp.json') return { name, what: 'MCP server configuration' };
+  const exec = PROJECT_EXEC_FILES[fold(name)];
+  if (exec !== undefined && !segments.slice(0, -1).some((s) => fold(s) === 'node_modules')) return { name, what: exec };
+  if (fold(basename(dirname(path))) === '.vscode' && VSCODE_EXEC_FILES.includes(fold(name))) return { name, what: 'VS Code tasks and settings (which run code)' };
   const home = options.homeDir ?? homedir();
+  for (const { dir, what } of PROTECTED_HOME_DIRS) {
+    const base = `${home === '/' ? '' : home}/${dir}`;
+    const folded = fold(path);
+    if (folded === fold(base) || folded.startsWith(`${fold(base)}/`)) return { name: dir.split('/').pop()!, what };
+  }
   if (fold(dirname(path)) === fold(home) && PROTECTED_HOME_FILES.includes(fold(name))) {
     return { name, what: 'a shell or git start-up file' };
   }

@@ -15,6 +15,8 @@ export interface ResolveRealPathOptions {
   cwd: string;
   /** What `~` stands for. @default os.homedir() */
   homeDir?: string | undefined;
+  /** Told every path looked at (before its `lstat`), for a cache that must know what to watch. */
+  onLookup?: ((path: string) => void) | undefined;
 }
 
 /**
@@ -68,6 +70,7 @@ export function resolveRealPath(path: string, options: ResolveRealPathOptions): 
       continue;
     }
     let isLink = false;
+    options.onLookup?.(candidate);
     try {
       isLink = lstatSync(candidate).isSymbolicLink();
     } catch (e) {

@@ -31,7 +31,7 @@ export interface RemoveSessionResultsOptions {
  */
 export async function removeSessionResults(options: RemoveSessionResultsOptions): Promise<void> {
   if (options.ownsStateDir) {
-    await rm(options.stateDir, { recursive: true, force: true });
+    await removeStateDirKeepingWorktrees(options.stateDir);
     return;
   }
   for (const file of options.files) await rm(file, { force: true });
@@ -114,4 +114,32 @@ function checkMaxAge(value: unknown): void {
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
     throw new TypeError(`keepResults.maxAgeMs must be a non-negative number of milliseconds (7 days: 604800000), got ${JSON.stringify(value) ?? String(value)}`);
   }
+}
+
+/**
+ * The folder of a session's state that holds work of the user's, not saved output: git worktrees
+ * made by EnterWorktree (`<stateDir>/worktrees`, and a sub-agent's under `children/<id>/`). Closing
+ * a session never deletes them; ExitWorktree removes one when asked.
+ */
+export const KEPT_STATE_FOLDER = 'worktrees';
+
+async function removeStateDirKeepingWorktrees(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const entry = path.join(dir, name);
+    if (name === KEPT_STATE_FOLDER && (await readdir(entry).then((n) => n.length > 0, () => false))) continue;
+    if (name === 'children' && (await stat(entry).then((s) => s.isDirectory(), () => false))) {
+      for (const child of await readdir(entry).catch(() => [] as string[])) await removeStateDirKeepingWorktrees(path.join(entry, child));
+      await rmdir(entry).catch(() => undefined);
+      continue;
+    }
+    await rm(entry, { recursive: true, force: true });
+  }
+  // Gone once nothing is kept; rmdir refuses a folder that still holds a worktree.
+  await rmdir(dir).catch(() => undefined);
 }

@@ -50,6 +50,23 @@ describe('session results on close', () => {
     await expect(stat(session.stateDir)).rejects.toThrow(/ENOENT/);
   });
 
+  test('close() removes the saved results but never a worktree of the user\'s work, its own or a sub-agent\'s', async () => {
+    const { session, saved } = await persistOne();
+    const own = path.join(session.stateDir, 'worktrees', 'fix', 'a.txt');
+    const child = path.join(session.stateDir, 'children', 'c1', 'worktrees', 'x', 'b.txt');
+    const childSaved = path.join(session.stateDir, 'children', 'c1', 'tool-results', 'r.txt');
+    for (const file of [own, child, childSaved]) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, 'work');
+    }
+    await session.close();
+    await expect(stat(saved)).rejects.toThrow(/ENOENT/);
+    await expect(stat(childSaved)).rejects.toThrow(/ENOENT/);
+    expect(await readFile(own, 'utf8')).toBe('work');
+    expect(await readFile(child, 'utf8')).toBe('work');
+    expect((await readdir(session.stateDir)).sort()).toEqual(['children', 'worktrees']);
+  });
+
   test('keepResults: true keeps the saved file after close()', async () => {
     const { session, saved } = await persistOne({ keepResults: true });
     await session.close();

@@ -24,6 +24,23 @@ const tools = [
   { name: 'kinds', description: 'Returns one block of every content kind.', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
   { name: 'big', description: 'Returns a long text of the given size.', inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] }, annotations: readOnly },
 ];
+// The call-path tests' tools, listed only when asked for (other tests count the tools above).
+const extraTools = [
+  {
+    name: 'structured',
+    description: 'Returns the given value as structuredContent, checked or not against its outputSchema.',
+    inputSchema: { type: 'object', properties: { value: {} } },
+    outputSchema: { type: 'object', properties: { count: { type: 'integer' }, name: { type: 'string' } }, required: ['count'] },
+    annotations: readOnly,
+  },
+  {
+    name: 'tick',
+    description: 'Runs for ms milliseconds, sending a progress notification every "every" ms.',
+    inputSchema: { type: 'object', properties: { ms: { type: 'integer' }, every: { type: 'integer' } }, required: ['ms', 'every'] },
+    annotations: readOnly,
+  },
+];
+if (process.env.FAULT_EXTRA_TOOLS === '1') tools.push(...extraTools);
 
 const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
@@ -68,6 +85,17 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         ],
         structuredContent: { answer: 42 },
       };
+    case 'structured':
+      return { content: [{ type: 'text', text: String(JSON.stringify(args.value)) }], ...(args.value === undefined ? {} : { structuredContent: args.value }) };
+    case 'tick': {
+      const token = request.params._meta?.progressToken;
+      const start = Date.now();
+      for (let i = 1; Date.now() - start < args.ms; i++) {
+        await new Promise((resolve) => setTimeout(resolve, args.every));
+        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i } });
+      }
+      return { content: [{ type: 'text', text: `ticked for ${args.ms} ms` }] };
+    }
     case 'big':
       return { content: [{ type: 'text', text: 'x'.repeat(args.chars) }] };
     default:

@@ -211,8 +211,9 @@ export function noMatchMessage(text: string, oldString: string, file: string): s
   }
   const region = fileLines.slice(best.start, best.start + oldLines.length);
   const diff = diffLines(region, oldLines).map((d) => ({ ...d, n: d.op === '+' ? 0 : best.start + d.n }));
+  const differsInSpaceOnly = whitespaceOnlyDiffers(region, oldLines);
   const rendered = diff.slice(0, 40).map((d) => {
-    const visible = whitespaceOnlyDiffers(d.line, region, oldLines) ? JSON.stringify(d.line) : d.line;
+    const visible = differsInSpaceOnly(d.line) ? JSON.stringify(d.line) : d.line;
     return d.op === '+' ? `+      ${visible}` : `${d.op} ${String(d.n).padStart(4)} ${visible}`;
   });
   if (diff.length > 40) rendered.push(`… (${diff.length - 40} more lines)`);
@@ -222,71 +223,214 @@ export function noMatchMessage(text: string, oldString: string, file: string): s
     'Copy the text from the file exactly (whitespace and indentation included) and try again.';
 }
 
-function whitespaceOnlyDiffers(line: string, a: readonly string[], b: readonly string[]): boolean {
+/** A test: some other line of either side equals this one but for white space (then the diff shows it quoted). */
+function whitespaceOnlyDiffers(a: readonly string[], b: readonly string[]): (line: string) => boolean {
   const squash = (s: string) => s.replace(/\s+/g, '');
-  return [...a, ...b].some((other) => other !== line && squash(other) === squash(line));
+  const bySquash = new Map<string, Set<string>>();
+  for (const line of [...a, ...b]) {
+    const key = squash(line);
+    let lines = bySquash.get(key);
+    if (!lines) bySquash.set(key, (lines = new Set()));
+    lines.add(line);
+  }
+  return (line) => {
+    const same = bySquash.get(squash(line));
+    return same !== undefined && (same.size > 1 || !same.has(line));
+  };
 }
 
-function closestRegion(fileLines: readonly string[], oldLines: readonly string[]): { start: number; score: number } | undefined {
+/** Line comparisons the closest-region search may make when scoring windows (so windows ≤ this / old_string's lines). */
+export const MAX_SCORED_LINES = 200_000;
+/** Up to this many line comparisons in all, every window of the file is scored rather than ranked first. */
+const SCORE_ALL_LINES = 20_000;
+/** Votes (file line, old_string line) pairs that may be counted to rank where windows start. */
+const MAX_VOTES = 500_000;
+/** Milliseconds after which the search answers with the best window found so far. */
+const SEARCH_BUDGET_MS = 250;
+
+/** What {@linkcode closestRegion} found, and how much it looked at. */
+export interface ClosestRegion {
+  /** 0-based first line of the window. */
+  start: number;
+  /** Similarity from 0 to 1. */
+  score: number;
+  /** Windows scored (each compares up to `oldLines.length` lines). */
+  windows: number;
+}
+
+/**
+ * The window of the file most similar to `oldLines`, within a fixed budget: in a small file
+ * every window is scored; in a larger one the windows are ranked first by how many of their
+ * lines equal (trimmed) the line of old_string they would align with, and only the best
+ * `MAX_SCORED_LINES / oldLines.length` are scored. Whatever the sizes, it answers with what it has
+ * after 250 ms.
+ *
+ * @param fileLines The file's lines.
+ * @param oldLines old_string's lines.
+ * @param options `budgetMs`: when to answer with the best so far (at least one window is scored).
+ * @returns The best window, or undefined for an empty side.
+ *
+ * @example
+ * ```ts
+ * closestRegion(['a', 'b', 'c'], ['b', 'x']); // { start: 1, score: 0.5, windows: 2 }
+ * ```
+ */
+export function closestRegion(fileLines: readonly string[], oldLines: readonly string[], options: { budgetMs?: number } = {}): ClosestRegion | undefined {
   const k = oldLines.length;
   if (fileLines.length === 0 || k === 0) return undefined;
+  const began = performance.now();
+  const budget = options.budgetMs ?? SEARCH_BUDGET_MS;
+  const deadline = began + budget;
   const oldGrams = oldLines.map(bigrams);
-  const trimmedOld = new Map<string, number[]>();
-  oldLines.forEach((l, i) => {
-    const t = l.trim();
-    if (t) trimmedOld.set(t, [...(trimmedOld.get(t) ?? []), i]);
-  });
-  // Candidate starts: where a file line equals (trimmed) some line of old_string, aligned to it;
-  // in a small file, every start.
-  const starts = new Set<number>();
+  const oldTrimmed = oldLines.map((l) => l.trim());
+  const fileGrams: (Int32Array | undefined)[] = new Array(fileLines.length);
+  const gramsOf = (j: number) => (fileGrams[j] ??= bigrams(fileLines[j]!));
   const lastStart = Math.max(0, fileLines.length - k);
-  if (fileLines.length * k <= 200_000) {
-    for (let s = 0; s <= lastStart; s++) starts.add(s);
+  const maxWindows = Math.max(1, Math.floor(MAX_SCORED_LINES / k));
+  let starts: number[];
+  if ((lastStart + 1) * k <= SCORE_ALL_LINES) {
+    starts = Array.from({ length: lastStart + 1 }, (_, s) => s);
   } else {
-    fileLines.forEach((l, j) => {
-      for (const i of trimmedOld.get(l.trim()) ?? []) starts.add(Math.min(lastStart, Math.max(0, j - i)));
-    });
-    if (starts.size === 0) {
-      // No shared line: align on the lines most like old_string's first non-blank line.
-      const anchor = oldLines.findIndex((l) => l.trim() !== '');
-      const grams = oldGrams[Math.max(0, anchor)]!;
-      fileLines.forEach((l, j) => {
-        if (dice(bigrams(l), grams) >= 0.6) starts.add(Math.min(lastStart, Math.max(0, j - Math.max(0, anchor))));
-      });
-    }
+    starts = rankedStarts(fileLines, oldLines, oldGrams, gramsOf, lastStart, began + budget / 2).slice(0, maxWindows);
   }
   let best: { start: number; score: number } | undefined;
+  let windows = 0;
   for (const s of starts) {
-    if (starts.size > 5000 && best && best.score === 1) break;
+    if (best?.score === 1 || (best !== undefined && performance.now() > deadline)) break;
+    windows++;
     let total = 0;
+    const need = best ? best.score * k : -1;
     for (let i = 0; i < k; i++) {
+      // Even a perfect rest could not beat the best: the window is out.
+      if (total + (k - i) <= need) break;
       const line = fileLines[s + i];
       if (line === undefined) break;
-      total += line === oldLines[i] ? 1 : line.trim() === oldLines[i]!.trim() ? 0.9 : dice(bigrams(line), oldGrams[i]!);
+      total += line === oldLines[i] ? 1 : line.trim() === oldTrimmed[i] ? 0.9 : dice(gramsOf(s + i), oldGrams[i]!);
     }
     const score = total / k;
     if (!best || score > best.score) best = { start: s, score };
   }
-  return best;
+  return best && { ...best, windows };
 }
 
-function bigrams(s: string): Map<string, number> {
-  const t = s.trim();
-  const m = new Map<string, number>();
-  for (let i = 0; i < t.length - 1; i++) {
-    const g = t.slice(i, i + 2);
-    m.set(g, (m.get(g) ?? 0) + 1);
+/** Window starts, most promising first: by lines shared (trimmed) at that alignment, or by a line like old_string's first. */
+function rankedStarts(
+  fileLines: readonly string[],
+  oldLines: readonly string[],
+  oldGrams: readonly Int32Array[],
+  gramsOf: (j: number) => Int32Array,
+  lastStart: number,
+  deadline: number,
+): number[] {
+  const trimmedOld = new Map<string, number[]>();
+  oldLines.forEach((l, i) => {
+    const t = l.trim();
+    if (!t) return;
+    const at = trimmedOld.get(t);
+    if (at) at.push(i);
+    else trimmedOld.set(t, [i]);
+  });
+  // Where each of old_string's lines occurs in the file.
+  const inFile = new Map<string, number[]>();
+  for (let j = 0; j < fileLines.length; j++) {
+    if ((j & 4095) === 0 && performance.now() > deadline) break;
+    const t = fileLines[j]!.trim();
+    if (!trimmedOld.has(t)) continue;
+    const at = inFile.get(t);
+    if (at) at.push(j);
+    else inFile.set(t, [j]);
   }
-  return m;
+  // Rare lines vote first: a line found once in each places the window; `}` found everywhere says little.
+  const shared = [...inFile].map(([t, js]) => ({ js, is: trimmedOld.get(t)!, pairs: js.length * trimmedOld.get(t)!.length }));
+  shared.sort((x, y) => x.pairs - y.pairs);
+  const counts = new Float64Array(lastStart + 1);
+  let cast = 0;
+  outer: for (const { js, is } of shared) {
+    for (const j of js) {
+      for (const i of is) {
+        counts[Math.min(lastStart, Math.max(0, j - i))]! += 1;
+        if (++cast >= MAX_VOTES) break outer;
+      }
+    }
+  }
+  const votes = new Map<number, number>();
+  if (cast > 0) for (let s = 0; s <= lastStart; s++) if (counts[s]! > 0) votes.set(s, counts[s]!);
+  if (votes.size === 0) {
+    // No shared line: align on the lines most like old_string's first non-blank line.
+    const anchor = Math.max(0, oldLines.findIndex((l) => l.trim() !== ''));
+    const like = similarTo(oldGrams[anchor]!);
+    for (let j = 0; j < fileLines.length; j++) {
+      if ((j & 1023) === 0 && performance.now() > deadline) break;
+      const d = like(fileLines[j]!);
+      if (d >= 0.6) {
+        const s = Math.min(lastStart, Math.max(0, j - anchor));
+        votes.set(s, Math.max(votes.get(s) ?? 0, d));
+      }
+    }
+  }
+  // Cut short before any vote: the first window still gets an answer.
+  if (votes.size === 0) votes.set(0, 0);
+  return [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s]) => s);
 }
 
-function dice(a: Map<string, number>, b: Map<string, number>): number {
-  let sa = 0;
-  let sb = 0;
+/** Characters of a line that count for its bigrams: enough to tell lines apart, and a bound on the work. */
+const MAX_GRAM_CHARS = 1000;
+
+/** The trimmed line's character bigrams, each as one number, sorted (a multiset that merges in one pass). */
+function bigrams(s: string): Int32Array {
+  const t = s.trim();
+  const n = Math.max(0, Math.min(t.length, MAX_GRAM_CHARS) - 1);
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = (t.charCodeAt(i) << 16) | t.charCodeAt(i + 1);
+  return out.sort();
+}
+
+/**
+ * Dice's coefficient against one fixed line, for many lines: no bigram array per line, only a
+ * lookup in the fixed line's counts (what a scan of every line of a large file needs).
+ */
+function similarTo(grams: Int32Array): (line: string) => number {
+  const counts = new Map<number, number>();
+  for (const g of grams) counts.set(g, (counts.get(g) ?? 0) + 1);
+  const used = new Map<number, number>();
+  return (line) => {
+    const t = line.trim();
+    const n = Math.max(0, Math.min(t.length, MAX_GRAM_CHARS) - 1);
+    if (n + grams.length === 0) return 1;
+    // Lengths alone can rule a line out: shared bigrams are at most the shorter side's.
+    if ((2 * Math.min(n, grams.length)) / (n + grams.length) < 0.6) return 0;
+    used.clear();
+    let common = 0;
+    for (let i = 0; i < n; i++) {
+      const g = (t.charCodeAt(i) << 16) | t.charCodeAt(i + 1);
+      const have = counts.get(g);
+      if (have === undefined) continue;
+      const u = used.get(g) ?? 0;
+      if (u < have) {
+        used.set(g, u + 1);
+        common++;
+      }
+    }
+    return (2 * common) / (n + grams.length);
+  };
+}
+
+/** Dice's coefficient of two bigram multisets: 2 × shared / total (1 for two lines too short to have any). */
+function dice(a: Int32Array, b: Int32Array): number {
+  if (a.length + b.length === 0) return 1;
   let common = 0;
-  for (const v of a.values()) sa += v;
-  for (const v of b.values()) sb += v;
-  if (sa + sb === 0) return 1;
-  for (const [g, v] of a) common += Math.min(v, b.get(g) ?? 0);
-  return (2 * common) / (sa + sb);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return (2 * common) / (a.length + b.length);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { applyReplacements, findReplacements, lineOf, linesOf, noMatchMessage, straightenQuotes } from './_match.ts';
+import { applyReplacements, closestRegion, findReplacements, lineOf, linesOf, MAX_SCORED_LINES, noMatchMessage, straightenQuotes } from './_match.ts';
 
 describe('findReplacements', () => {
   test('an exact match wins over the fallbacks', () => {
@@ -60,5 +60,37 @@ describe('linesOf', () => {
     const text = ['', 'abc', 'x'.repeat(5000), '', 'tail'].join('\n');
     const indices = [0, 1, 2, 3, 4, 5, 100, 4999, 5005, 5006, 5007, 5008, text.length - 1];
     expect(linesOf(text, indices)).toEqual(indices.map((i) => lineOf(text, i)));
+  });
+});
+
+describe('closestRegion', () => {
+  test('scores every window of a small file', () => {
+    expect(closestRegion(['alpha', 'beta', 'gamma'], ['beta', 'xi'])).toMatchObject({ start: 1, windows: 2 });
+  });
+
+  test('on a 50 000-line file and a 1 000-line old_string full of common lines it scores a bounded number of windows and still finds the region', () => {
+    // Code-like lines that repeat everywhere (`}`, blank lines) make almost every start a candidate.
+    const block = (i: number) => [`function f${i}(x) {`, `  const y = x * ${i};`, '  return y;', '}', ''];
+    const fileLines = Array.from({ length: 10_000 }, (_, i) => block(i)).flat();
+    const oldLines = fileLines.slice(20_000, 21_000);
+    oldLines[500] = '  const y = x * 4100 + 1;'; // one changed line: not found exactly
+    const found = closestRegion(fileLines, oldLines, { budgetMs: Infinity })!;
+    expect(found.windows).toBeLessThanOrEqual(MAX_SCORED_LINES / oldLines.length);
+    expect(found.start).toBe(20_000);
+    expect(found.score).toBeGreaterThan(0.99);
+  });
+
+  test('with no line in common it aligns on lines like the first one, within the same bound', () => {
+    const fileLines = Array.from({ length: 50_000 }, (_, i) => `value_${i} = compute(${i});`);
+    const oldLines = Array.from({ length: 1000 }, (_, i) => `value_${30_000 + i} = compute(${30_000 + i}) ;`);
+    const found = closestRegion(fileLines, oldLines, { budgetMs: Infinity })!;
+    expect(found.windows).toBeLessThanOrEqual(MAX_SCORED_LINES / oldLines.length);
+    expect(found.start).toBe(30_000);
+  });
+
+  test('out of time, it answers with the best window scored so far', () => {
+    const fileLines = Array.from({ length: 50_000 }, (_, i) => `value_${i} = compute(${i});`);
+    const found = closestRegion(fileLines, fileLines.slice(100, 1100).map((l) => `${l} `), { budgetMs: 0 })!;
+    expect(found.windows).toBe(1);
   });
 });

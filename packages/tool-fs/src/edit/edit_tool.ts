@@ -3,12 +3,12 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
-import { writeFileAtomic } from '../_atomic_write.ts';
+import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
 import { canonicalPath, deviceByName, editRuleFor, insideWorkingDirectories, missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
-import { decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
-import { applyReplacements, findReplacements, lineOf, linesOf, noMatchMessage } from './_match.ts';
+import { countLines, decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
+import { applyReplacements, findReplacements, linesOf, noMatchMessage } from './_match.ts';
 import { numberLines } from '../read/_text.ts';
 
 /** Input of {@linkcode editTool}: Claude Code's fields. */
@@ -52,6 +52,10 @@ type EditPlan =
     key: string;
     /** The bytes the file had when planned; undefined for a create. */
     before: Buffer | undefined;
+    /** Their content hash, taken once. */
+    beforeHash?: string;
+    /** The file's signature taken before it was read (see statSignature). */
+    signature?: FileSignature | undefined;
     newText: string;
     newBytes: Buffer;
     replacements: number;
@@ -91,6 +95,7 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       return { result: false, message: `${input.file_path} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.` };
     }
     const plan = await planEdit(input, ctx);
+    if (plan.ok) validatedPlans.set(input, plan);
     return plan.ok ? { result: true } : { result: false, message: plan.message };
   },
   mapResult(output) {
@@ -103,20 +108,28 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
   async call(input, ctx) {
     const key = await canonicalPath(toAbsolute(input.file_path, ctx.cwd));
     return withPathLock(key, async () => {
-      // Planned again under the lock: the file may have changed since validateInput looked.
-      const plan = await planEdit(input, ctx);
+      // Under the lock, the plan validateInput made holds only if the file is as it was then
+      // (same signature, and not changed within a timestamp tick of that read): else planned again.
+      const validated = validatedPlans.get(input);
+      validatedPlans.delete(input);
+      let plan: EditPlan;
+      if (validated?.ok && validated.signature?.settled && (await statSignature(validated.abs))?.signature === validated.signature.signature) plan = validated;
+      else plan = await planEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
-      const written = await writeFileAtomic(plan.abs, plan.newBytes, plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) });
+      const written = await writeFileAtomic(
+        plan.abs,
+        plan.newBytes,
+        plan.before === undefined ? { expectMissing: true } : { expectHash: plan.beforeHash ?? hashContent(plan.before), unchangedSince: plan.signature },
+      );
       recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen);
-      const lines = splitLines(plan.newText);
       const from = Math.max(1, plan.firstLine - 4);
-      const to = Math.min(lines.length, plan.lastLine + 4, from + 59);
+      const to = Math.min(plan.lastLine + 4, from + 59);
       const output: EditOutput = {
         filePath: plan.abs,
         created: plan.before === undefined,
         replacements: plan.replacements,
         matchedBy: plan.matchedBy,
-        snippet: numberLines(lines.slice(from - 1, to), from),
+        snippet: numberLines(linesBetween(plan.newText, from, to), from),
       };
       return { data: output };
     });
@@ -137,7 +150,7 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(`Cannot edit ${abs}: ${(e as Error).message}`);
     if (input.old_string !== '') {
       // This runs in validateInput, before permissions: name neighbours only inside the working directories.
-      const missing = await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx) });
+      const missing = await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx), ctx });
       return fail(`${missing} To create a file, use Write, or Edit with an empty old_string.`);
     }
     const newBytes = Buffer.from(input.new_string, 'utf8');
@@ -148,9 +161,12 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   const special = specialKind(st);
   if (special) return fail(`Cannot edit ${abs}: it is ${special}, not a regular file.`);
   if (st.size > MAX_EDIT_BYTES) return fail(`${abs} is ${(st.size / 1048576).toFixed(0)} MB; Edit changes files up to ${MAX_EDIT_BYTES / 1048576} MB. Use a stream editor (sed) through Bash.`);
+  // Taken before the read: a write after it changes the signature, so the plan is made again.
+  const signature = await statSignature(abs);
   const before = await readFile(abs);
   if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
-  const fresh = checkReadFirst(ctx.fileState, key, before, st);
+  const beforeHash = knownHash(ctx.fileState.get(key), st) ?? hashContent(before);
+  const fresh = checkReadFirst(ctx.fileState, key, before, st, beforeHash);
   if (!fresh.ok) return fail(fresh.message);
   const { text, format } = decodeText(before);
   const newString = format.lineEnding === '\r\n' ? input.new_string.replace(/\r?\n/g, '\r\n') : input.new_string;
@@ -168,9 +184,8 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   const first = match.replacements[0]!;
   const last = match.replacements[match.replacements.length - 1]!;
   const newText = applyReplacements(text, match.replacements);
-  const firstLine = lineOf(newText, first.index);
   const shift = match.replacements.slice(0, -1).reduce((sum, r) => sum + r.text.length - r.length, 0);
-  const lastLine = lineOf(newText, last.index + shift + Math.max(0, last.text.length - 1));
+  const [firstLine, lastLine] = linesOf(newText, [first.index, last.index + shift + Math.max(0, last.text.length - 1)]) as [number, number];
   let seen: LineRange | undefined;
   if (fresh.partial) {
     const from = fresh.entry.offset ?? 1;
@@ -187,12 +202,46 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
       return fail(`You have read only ${describeLines(from, to)} of ${abs}, and ${which} at ${where}, outside them. ` +
         `Read that part first (Read with offset=${Math.max(1, outside[0]! - 20)} and limit=${Math.max(100, (outside[outside.length - 1]! - outside[0]!) + 41)}), then edit it.`);
     }
-    const delta = splitLines(newText).length - splitLines(text).length;
+    const delta = countLines(newText) - countLines(text);
     seen = { from, to: Math.max(from - 1, to + delta) };
   }
   const plan = finish(abs, key, before, format, newText, match.replacements.length, match.how, firstLine, lastLine);
-  if (plan.ok && seen !== undefined) plan.seen = seen;
+  if (plan.ok) {
+    if (seen !== undefined) plan.seen = seen;
+    plan.beforeHash = beforeHash;
+    plan.signature = signature;
+  }
   return plan;
+}
+
+/**
+ * The content hash the cache already has for a file whose mtime and size are still those it
+ * recorded, when that mtime was well before the record was made (so a write in the same
+ * timestamp tick would have shown): hashing 20 MB again would say the same.
+ */
+function knownHash(entry: { contentHash: string; mtimeMs: number; size: number; readAt: number } | undefined, st: Stats): string | undefined {
+  if (entry === undefined || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) return undefined;
+  return entry.mtimeMs < entry.readAt - 50 ? entry.contentHash : undefined;
+}
+
+/** Plans made by validateInput, for call to use when the file has not changed since. */
+const validatedPlans = new WeakMap<object, EditPlan>();
+
+/** Lines `from` to `to` (1-based, inclusive) of a text, without splitting all of it. */
+function linesBetween(text: string, from: number, to: number): string[] {
+  let at = 0;
+  for (let line = 1; line < from && at !== -1; line++) {
+    const nl = text.indexOf('\n', at);
+    at = nl === -1 ? -1 : nl + 1;
+  }
+  const out: string[] = [];
+  for (let line = from; line <= to && at !== -1 && at < text.length; line++) {
+    const nl = text.indexOf('\n', at);
+    const raw = text.slice(at, nl === -1 ? text.length : nl);
+    out.push(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+    at = nl === -1 ? -1 : nl + 1;
+  }
+  return out;
 }
 
 function describeLines(from: number, to: number): string {

@@ -355,3 +355,31 @@ describe('Edit creating files', () => {
     }
   });
 });
+
+describe('Edit between its check and its write', () => {
+  test('a change made while the edit waits for approval is not overwritten: the edit is refused and the change kept', async () => {
+    const { createSession, contentToText } = await import('@toolshed/core');
+    const { fileTools } = await import('../family.ts');
+    const target = file('waiting.ts');
+    await writeFile(target, 'const a = 1;\n');
+    const session = await createSession({
+      cwd: bench.dir,
+      families: [fileTools()],
+      stateDir: path.join(bench.dir, '.state2'),
+      // The person approving takes a moment, during which something else writes the file.
+      canUseTool: async () => {
+        await writeFile(target, 'const a = 1; // edited meanwhile\n');
+        return { behavior: 'allow' };
+      },
+    });
+    try {
+      await session.run([{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'waiting.ts' } }]);
+      const [edit] = await session.run([{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: 'waiting.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' } }]);
+      expect(edit!.is_error).toBe(true);
+      expect(contentToText(edit!.content)).toMatch(/modified|changed/i);
+      expect(await readFile(target, 'utf8')).toBe('const a = 1; // edited meanwhile\n');
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type Tool } from '@toolshed/core';
-import { globToRegExp } from '../_glob_regex.ts';
+import { compileGlob } from '../_glob_match.ts';
 import { sortNewestFirst } from '../_mtimes.ts';
 import { missingFileMessage, toAbsolute } from '../_paths.ts';
 import { runRipgrep } from '../_ripgrep.ts';
@@ -62,7 +62,7 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
     resources: (input, ctx) => [{ path: globBase(toAbsolute(input.path ?? '.', ctx.cwd), input.pattern).base, access: 'read' }],
     validateInput(input) {
       try {
-        globToRegExp(input.pattern);
+        compileGlob(input.pattern);
       } catch (e) {
         return { result: false, message: (e as Error).message };
       }
@@ -81,7 +81,7 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
       const engine: SearchEngine = options.searchEngine === 'ripgrep' ? resolveSearchEngine(options) : { kind: 'js' };
       const root = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(root).catch(() => undefined);
-      if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd)).replace('File does not exist', 'Directory does not exist')}`);
+      if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd, { ctx })).replace('File does not exist', 'Directory does not exist')}`);
       if (!st.isDirectory()) throw new Error(`path ${root} is a file, not a directory; give the folder to search in.`);
       const exclude = deniedPathTest('Glob', globBase(root, input.pattern).base, ctx);
       const data = await globFiles(root, input.pattern, { engine, signal, ...(exclude ? { exclude } : {}) });
@@ -130,8 +130,8 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   } else if (firstGlob === -1 && startSt?.isFile()) {
     files = [rel];
   }
-  const re = globToRegExp(rel);
-  const matched = files.filter((f) => re.test(f) && !exclude?.(f));
+  const matcher = compileGlob(rel);
+  const matched = files.filter((f) => matcher.test(f) && !exclude?.(f));
   const sorted = await sortNewestFirst(base, matched, signal);
   const display = (f: string) => (base === root ? f : path.relative(root, path.join(base, f)));
   return {

@@ -5,7 +5,8 @@ import ignore from 'ignore';
 import { decodeText } from '../_text_file.ts';
 import { walkFiles } from '../_walk.ts';
 import { FILE_TYPES } from './_file_types.ts';
-import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepFound, type GrepLine, type GrepQuery } from './_types.ts';
+import { comparePaths } from './_page.ts';
+import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
 /** Files over this size are skipped by the JS engine (ripgrep has no such limit). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -100,20 +101,23 @@ function translateRustSyntax(source: string): string {
  * Runs a query in JavaScript with ripgrep's semantics as far as feasible: the same file walk
  * (hidden files, ignore files, no symlinks), the same `glob` override and `type` rules, line-by-line
  * matching (or whole-file with `multiline`), files with a NUL byte skipped, long lines clipped.
+ * Files are searched in path order (as `rg --sort path`), one at a time, and what is found goes
+ * to `sink` as it is found; the search stops once the sink is full.
  * Differences: JS regex syntax (lookaround and backreferences work here, ripgrep refuses them; a
  * few Rust-only classes do not), columns counted in characters rather than bytes, files over 64 MB skipped.
  *
  * @param query The query.
+ * @param sink Where the files, counts or lines go (paths relative to `query.dir`).
  * @param signal Stops the search.
- * @returns What was found, paths relative to `query.dir`.
+ * @returns `stopped` when the sink filled up before every file was searched.
  * @throws {GrepQueryError} For a bad regex or an unknown type.
  *
  * @example
  * ```ts
- * await jsSearch({ pattern: 'TODO', dir: '/repo', mode: 'files_with_matches', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] });
+ * await jsSearch({ pattern: 'TODO', dir: '/repo', mode: 'files_with_matches', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page);
  * ```
  */
-export async function jsSearch(query: GrepQuery, signal?: AbortSignal): Promise<GrepFound> {
+export async function jsSearch(query: GrepQuery, sink: GrepSink, signal?: AbortSignal): Promise<{ stopped: boolean }> {
   const re = compilePattern(query);
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
@@ -128,10 +132,11 @@ export async function jsSearch(query: GrepQuery, signal?: AbortSignal): Promise<
   } else {
     files = await walkFiles(query.dir, { globs: query.globs, ...(signal ? { signal } : {}) });
     if (typeFilter) files = files.filter(typeFilter);
+    files.sort(comparePaths);
   }
-  const results: ({ file: string; count: number; lines: GrepLine[] } | undefined)[] = new Array(files.length);
   let sliceStart = performance.now();
   for (let i = 0; i < files.length; i++) {
+    if (sink.full) return { stopped: true };
     // Synchronous reads in slices of a few milliseconds: much faster than the thread pool for
     // many small files, and the event loop still gets a turn between slices.
     if (performance.now() - sliceStart > SLICE_MS) {
@@ -139,74 +144,90 @@ export async function jsSearch(query: GrepQuery, signal?: AbortSignal): Promise<
       signal?.throwIfAborted();
       sliceStart = performance.now();
     }
-    results[i] = searchFile(path.join(query.dir, files[i]!), files[i]!, re, query);
+    searchFile(path.join(query.dir, files[i]!), files[i]!, re, query, sink);
   }
-  const hits = results.filter((r): r is { file: string; count: number; lines: GrepLine[] } => r !== undefined && r.count > 0);
-  if (query.mode === 'files_with_matches') return { mode: 'files_with_matches', files: hits.map((h) => h.file) };
-  if (query.mode === 'count') return { mode: 'count', counts: hits.map((h) => ({ file: h.file, count: h.count })) };
-  return { mode: 'content', groups: hits.map((h) => ({ file: h.file, lines: h.lines })) };
+  return { stopped: false };
 }
 
-function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery): { file: string; count: number; lines: GrepLine[] } | undefined {
+function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink: GrepSink): void {
   const st = statSync(abs, { throwIfNoEntry: false });
-  if (!st?.isFile() || st.size > MAX_FILE_BYTES) return undefined;
+  if (!st?.isFile() || st.size > MAX_FILE_BYTES) return;
   let bytes: Buffer;
   try {
     bytes = readFileSync(abs);
   } catch {
-    return undefined; // unreadable: skipped, as ripgrep skips it (with --no-messages)
+    return; // unreadable: skipped, as ripgrep skips it (with --no-messages)
   }
-  if (bytes.indexOf(0) !== -1 && !(bytes[0] === 0xff && bytes[1] === 0xfe)) return undefined;
+  if (bytes.indexOf(0) !== -1 && !(bytes[0] === 0xff && bytes[1] === 0xfe)) return;
   const { text } = decodeText(bytes);
   // Most files do not match: one pass over the whole text rules them out before splitting lines.
   // (With the m flag, ^ and $ work at line ends there too; a CR before \n only matters for a match that is kept.)
   re.lastIndex = 0;
-  if (!query.multiline && !re.test(text)) return undefined;
+  if (!query.multiline && !re.test(text)) return;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const matched = new Set<number>();
+  const clean = (i: number) => (lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!);
+  let isMatch: (i: number) => boolean;
   let count = 0;
   if (query.multiline) {
-    const starts: number[] = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    const lineAt = (index: number) => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= index) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      count++;
-      const end = m.index + Math.max(0, m[0].length - 1);
-      for (let l = lineAt(m.index); l <= lineAt(end) && l < lines.length; l++) matched.add(l);
-      if (m[0].length === 0) re.lastIndex++;
-    }
+    const matched = multilineMatches(text, lines.length, re);
+    count = matched.count;
+    isMatch = (i) => matched.lines.has(i);
   } else {
-    lines.forEach((raw, i) => {
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    isMatch = (i) => {
       re.lastIndex = 0;
-      if (re.test(line)) {
-        matched.add(i);
-        count++;
-      }
-    });
+      return re.test(clean(i));
+    };
   }
-  if (count === 0) return undefined;
-  if (query.mode !== 'content') return { file: rel, count, lines: [] };
-  const shown = new Map<number, boolean>();
-  for (const i of matched) {
-    for (let c = Math.max(0, i - query.before); c <= Math.min(lines.length - 1, i + query.after); c++) {
-      if (!shown.has(c)) shown.set(c, false);
+  if (query.mode !== 'content') {
+    if (!query.multiline) for (let i = 0; i < lines.length; i++) if (isMatch(i)) count++;
+    if (count === 0) return;
+    if (query.mode === 'count') sink.count(rel, count);
+    else sink.file(rel, st.mtimeMs);
+    return;
+  }
+  // Line by line, context included, stopping as soon as the page is full.
+  let shownUpTo = -1;
+  let afterLeft = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (isMatch(i)) {
+      for (let c = Math.max(shownUpTo + 1, i - query.before); c < i; c++) sink.line(rel, { n: c + 1, match: false, text: clipColumns(clean(c)) });
+      sink.line(rel, { n: i + 1, match: true, text: clipColumns(clean(i)) });
+      shownUpTo = i;
+      afterLeft = query.after;
+    } else if (afterLeft > 0) {
+      sink.line(rel, { n: i + 1, match: false, text: clipColumns(clean(i)) });
+      shownUpTo = i;
+      afterLeft--;
     }
-    shown.set(i, true);
+    if (sink.full) return;
   }
-  const out: GrepLine[] = [...shown.keys()].sort((a, b) => a - b).map((i) => ({ n: i + 1, match: shown.get(i)!, text: clipColumns(lines[i]!.replace(/\r$/, '')) }));
-  return { file: rel, count, lines: out };
+}
+
+/** With multiline: the lines every match touches, and the number of matches. */
+function multilineMatches(text: string, lineCount: number, re: RegExp): { lines: Set<number>; count: number } {
+  const starts: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineAt = (index: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const lines = new Set<number>();
+  let count = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    count++;
+    const end = m.index + Math.max(0, m[0].length - 1);
+    for (let l = lineAt(m.index); l <= lineAt(end) && l < lineCount; l++) lines.add(l);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return { lines, count };
 }
 
 function clipColumns(line: string): string {

@@ -26,11 +26,25 @@ export interface GrepLine {
   text: string;
 }
 
-/** What an engine found, paths relative to `dir`. */
-export type GrepFound =
-  | { mode: 'files_with_matches'; files: string[] }
-  | { mode: 'count'; counts: { file: string; count: number }[] }
-  | { mode: 'content'; groups: { file: string; lines: GrepLine[] }[] };
+/**
+ * Where an engine puts what it finds, as it finds it (paths relative to `dir`): so the memory a
+ * search holds follows what is returned, and the engine stops once {@linkcode GrepSink.full}.
+ */
+export interface GrepSink {
+  /** files_with_matches: a file with a match, with its mtime when the engine has it. */
+  file(rel: string, mtimeMs?: number): void;
+  /** count: a file's count of matches. */
+  count(rel: string, count: number): void;
+  /** content: the next printed line; files come in path order, a file's lines in ascending order. */
+  line(rel: string, line: GrepLine): void;
+  /** True once the rest of the search cannot change what is returned: the engine may stop. */
+  readonly full: boolean;
+  /**
+   * content: lines must come in path order (so that the search can stop at the page's end);
+   * false when every line is kept anyway, and the sink sorts them itself.
+   */
+  readonly wantsOrder: boolean;
+}
 
 /** Columns after which a line is clipped, as `rg --max-columns 500 --max-columns-preview` does. */
 export const MAX_GREP_COLUMNS = 500;

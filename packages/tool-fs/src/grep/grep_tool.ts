@@ -1,15 +1,16 @@
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, isPathInside, type Tool } from '@toolshed/core';
 import { deniedPathTest } from '../_denied_paths.ts';
-import { globToRegExp } from '../_glob_regex.ts';
-import { sortNewestFirst } from '../_mtimes.ts';
+import { compileGlob } from '../_glob_match.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
 import { resolveSearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
 import { compilePattern, jsSearch } from './_js_engine.ts';
 import { rgSearch } from './_rg_engine.ts';
-import { GrepQueryError, MAX_GREP_COLUMNS, type GrepFound, type GrepQuery } from './_types.ts';
+import { GrepPage } from './_page.ts';
+import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery } from './_types.ts';
 
 /** Input of {@linkcode grepTool}: Claude Code's fields, dashes included. */
 export const grepInput = z.strictObject({
@@ -32,7 +33,10 @@ export const grepInput = z.strictObject({
 export interface GrepOutput {
   mode: 'content' | 'files_with_matches' | 'count';
   engine: 'ripgrep' | 'js';
-  /** Files with matches, in all. */
+  /**
+   * Files with matches: in all for files_with_matches and count; for content, the files met up
+   * to the end of the page (the search stops there).
+   */
   numFiles: number;
   /** files_with_matches: the paths shown, newest first. */
   filenames: string[];
@@ -90,7 +94,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       // Both engines get the same complaint, which the JS walker would otherwise not make (it matched nothing).
       for (const glob of splitGlobs(input.glob)) {
         try {
-          globToRegExp(glob.startsWith('!') ? glob.slice(1) : glob);
+          compileGlob(glob.startsWith('!') ? glob.slice(1) : glob);
         } catch (e) {
           return { result: false, message: `${(e as Error).message} Fix the glob field (escape a literal bracket or brace as [[] or [{]).` };
         }
@@ -111,7 +115,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       const engine = resolveSearchEngine(options);
       const target = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(target).catch(() => undefined);
-      if (!st) throw new Error((await missingFileMessage(target, ctx.cwd)).replace('File does not exist', 'Path does not exist'));
+      if (!st) throw new Error((await missingFileMessage(target, ctx.cwd, { ctx })).replace('File does not exist', 'Path does not exist'));
       // ripgrep would block on a FIFO or read /dev/zero forever, even with the permission layer's approval.
       const special = specialKind(st);
       if (special) throw new Error(`Cannot search ${target}: it is ${special}, not a file or a folder; reading it could block or never end.`);
@@ -129,64 +133,35 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       };
       if (!st.isDirectory()) query.file = path.basename(target);
       if (input.type !== undefined) query.type = input.type;
-      let found: GrepFound;
+      const denied = deniedPathTest('Grep', query.dir, ctx);
+      const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
+      const offset = input.offset ?? 0;
+      const page = new GrepPage({
+        mode,
+        offset,
+        limit,
+        numbers: input['-n'] !== false,
+        withContext: query.before > 0 || query.after > 0,
+        denied,
+        mtimeOf: (rel) => statSync(path.join(query.dir, rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+        show: (rel) => {
+          const abs = path.join(query.dir, rel);
+          return isPathInside(abs, ctx.cwd) ? path.relative(ctx.cwd, abs) || path.basename(abs) : abs;
+        },
+      });
       try {
-        found = engine.kind === 'ripgrep' ? await rgSearch(engine.path, query, signal) : await jsSearch(query, signal);
+        if (engine.kind === 'ripgrep') await rgSearch(engine.path, query, page, signal);
+        else await jsSearch(query, page, signal);
       } catch (e) {
         // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
         if (e instanceof GrepQueryError) return { data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message }, isError: true };
         throw e;
       }
-      const denied = deniedPathTest('Grep', query.dir, ctx);
-      if (denied) found = withoutDenied(found, denied);
-      const show = (rel: string) => {
-        const abs = path.join(query.dir, rel);
-        return isPathInside(abs, ctx.cwd) ? path.relative(ctx.cwd, abs) || path.basename(abs) : abs;
-      };
-      const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
-      const offset = input.offset ?? 0;
-      const page = <T>(items: T[]): { items: T[]; cut: boolean } => {
-        const rest = items.slice(offset);
-        return limit === 0 || rest.length <= limit ? { items: rest, cut: false } : { items: rest.slice(0, limit), cut: true };
-      };
-      const output: GrepOutput = { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [] };
-      if (found.mode === 'files_with_matches') {
-        const sorted = await sortNewestFirst(query.dir, found.files, signal);
-        output.numFiles = sorted.length;
-        const p = page(sorted.map(show));
-        output.filenames = p.items;
-        if (p.cut) output.appliedLimit = limit;
-        if (p.cut || offset > 0) output.appliedOffset = offset;
-      } else if (found.mode === 'count') {
-        const counts = [...found.counts].sort((a, b) => compare(a.file, b.file));
-        output.numFiles = counts.length;
-        output.numMatches = counts.reduce((s, c) => s + c.count, 0);
-        const p = page(counts.map((c) => `${show(c.file)}:${c.count}`));
-        output.lines = p.items;
-        if (p.cut) output.appliedLimit = limit;
-        if (p.cut || offset > 0) output.appliedOffset = offset;
-      } else {
-        const groups = [...found.groups].sort((a, b) => compare(a.file, b.file));
-        output.numFiles = groups.length;
-        const numbers = input['-n'] !== false;
-        const withContext = query.before > 0 || query.after > 0;
-        const lines: string[] = [];
-        for (const g of groups) {
-          const name = show(g.file);
-          let prev: number | undefined;
-          if (withContext && lines.length > 0) lines.push('--');
-          for (const l of g.lines) {
-            if (withContext && prev !== undefined && l.n !== prev + 1) lines.push('--');
-            const sep = l.match ? ':' : '-';
-            lines.push(numbers ? `${name}${sep}${l.n}${sep}${l.text}` : `${name}${sep}${l.text}`);
-            prev = l.n;
-          }
-        }
-        const p = page(lines);
-        output.lines = p.items;
-        if (p.cut) output.appliedLimit = limit;
-        if (p.cut || offset > 0) output.appliedOffset = offset;
-      }
+      const shown = page.result();
+      const output: GrepOutput = { mode, engine: engine.kind, numFiles: shown.numFiles, filenames: shown.filenames, lines: shown.lines };
+      if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
+      if (shown.cut) output.appliedLimit = limit;
+      if (shown.cut || offset > 0) output.appliedOffset = offset;
       return { data: output };
     },
   });
@@ -249,17 +224,6 @@ export function formatGrepResult(output: GrepOutput): string {
   }
   if (output.lines.length === 0) return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
   return `${output.lines.join('\n')}${more}`;
-}
-
-/** What a search found, less the files a deny rule covers (the permission layer saw only the folder). */
-function withoutDenied(found: GrepFound, denied: (rel: string) => boolean): GrepFound {
-  if (found.mode === 'files_with_matches') return { mode: found.mode, files: found.files.filter((f) => !denied(f)) };
-  if (found.mode === 'count') return { mode: found.mode, counts: found.counts.filter((c) => !denied(c.file)) };
-  return { mode: found.mode, groups: found.groups.filter((g) => !denied(g.file)) };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
@@ -136,6 +136,14 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     expect(all.text.split('\n').length).toBe(300);
   });
 
+  test('content and count list files in path order, folder by folder, as rg --sort path does', async () => {
+    await put('a-c.txt', 'hit\n');
+    await put('a/b.txt', 'hit\n');
+    await put('B.txt', 'hit\n');
+    expect((await grep({ pattern: 'hit', output_mode: 'content' })).text).toBe('B.txt:1:hit\na/b.txt:1:hit\na-c.txt:1:hit');
+    expect((await grep({ pattern: 'hit', output_mode: 'count', head_limit: 2 })).text).toContain('B.txt:1\na/b.txt:1\n\nFound 3 total occurrences across 3 files.');
+  });
+
   test('very long lines are clipped at 500 columns', async () => {
     await put('wide.txt', `needle ${'w'.repeat(2000)}\n`);
     const { text } = await grep({ pattern: 'needle', output_mode: 'content' });
@@ -208,6 +216,50 @@ describe('splitGlobs', () => {
     expect(splitGlobs('*.ts,*.tsx !*.d.ts')).toEqual(['*.ts', '*.tsx', '!*.d.ts']);
     expect(splitGlobs('*.{ts,tsx}')).toEqual(['*.{ts,tsx}']);
     expect(splitGlobs(undefined)).toEqual([]);
+  });
+});
+
+describe('Grep stops the search once the page is full', () => {
+  test('content mode signals ripgrep to stop after offset + head_limit lines, even when it would print forever', async () => {
+    const bench = await makeBench();
+    try {
+      const mark = path.join(bench.dir, 'stopped-by');
+      const fake = path.join(bench.dir, 'endless-rg');
+      // A stand-in for ripgrep that never stops printing matches and says which signal ended it.
+      await writeFile(fake, [
+        '#!/bin/bash',
+        `echo $$ > '${mark}.pid'`,
+        `trap 'echo TERM > "${mark}"; exit 143' TERM`,
+        'i=0; while true; do i=$((i+1)); printf \'a.txt\\0%d:hit %d\\n\' $i $i; done',
+      ].join('\n'), { mode: 0o755 });
+      const endless = await makeBench({ family: { searchEngine: 'ripgrep', ripgrepPath: fake } });
+      try {
+        const { text, isError } = await endless.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 5, offset: 3 });
+        expect(isError).toBe(false);
+        expect(text.split('\n').slice(0, 5)).toEqual([4, 5, 6, 7, 8].map((n) => `a.txt:${n}:hit ${n}`));
+        expect(text).toContain('continue with offset=8');
+        expect((await readFile(mark, 'utf8')).trim()).toBe('TERM');
+        // Grep answered only once the child had exited.
+        const pid = Number(await readFile(`${mark}.pid`, 'utf8'));
+        expect(() => process.kill(pid, 0)).toThrow();
+      } finally {
+        await endless.cleanup();
+      }
+    } finally {
+      await bench.cleanup();
+    }
+  });
+
+  test('the JS engine stops reading files once the page is full, and pages agree with a search of everything', async () => {
+    const bench = await makeBench({ family: { searchEngine: 'js' } });
+    try {
+      for (let i = 0; i < 30; i++) await writeFile(path.join(bench.dir, `f${String(i).padStart(2, '0')}.txt`), 'hit a\nmiss\nhit b\n');
+      const all = (await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 0, '-A': 1 })).text.split('\n');
+      const page = (await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 7, offset: 11, '-A': 1 })).text.split('\n');
+      expect(page.slice(0, 7)).toEqual(all.slice(11, 18));
+    } finally {
+      await bench.cleanup();
+    }
   });
 });
 

@@ -97,7 +97,7 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
   try {
     st = await stat(abs);
   } catch {
-    return fail(await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx) }));
+    return fail(await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx), ctx }));
   }
   if (!st.isFile()) return fail(`${abs} is not a regular file.`);
   const before = await readFile(abs);

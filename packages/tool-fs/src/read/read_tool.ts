@@ -118,7 +118,7 @@ async function readFileForModel(input: z.output<typeof readInput>, ctx: ToolCont
     st = await stat(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(await missingFileMessage(abs, ctx.cwd));
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(await missingFileMessage(abs, ctx.cwd, { ctx }));
     throw e;
   }
   if (st.isDirectory()) throw new Error(`${abs} is a directory, not a file. Use Glob (pattern "*" with path "${abs}") or ls through Bash to list it.`);

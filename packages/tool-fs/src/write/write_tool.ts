@@ -7,7 +7,8 @@ import { diffLines, formatDiff } from '../_diff.ts';
 import { checkReadFirst, recordWrite } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
 import { canonicalPath, deviceByName, editRuleFor, specialKind, toAbsolute } from '../_paths.ts';
-import { decodeText, encodeText, isBinary, splitLines } from '../_text_file.ts';
+import { countLines, decodeText, encodeText, isBinary, splitLines } from '../_text_file.ts';
+import { DEFAULT_READ_LINES, MAX_READ_OUTPUT_CHARS } from '../read/_text.ts';
 
 /** Input of {@linkcode writeTool}: Claude Code's fields. */
 export const writeInput = z.strictObject({
@@ -60,6 +61,7 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
   resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     const plan = await planWrite(input, ctx);
+    if (plan.ok) validatedPlans.set(input, plan);
     return plan.ok ? { result: true } : { result: false, message: plan.message };
   },
   mapResult(output) {
@@ -72,12 +74,16 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
   async call(input, ctx) {
     const key = await canonicalPath(toAbsolute(input.file_path, ctx.cwd));
     return withPathLock(key, async () => {
-      const plan = await planWrite(input, ctx);
+      // A create planned by validateInput needs nothing from the disk: it is made again only if
+      // the file appeared meanwhile (writeFileAtomic refuses that too). An update is planned again.
+      const validated = validatedPlans.get(input);
+      validatedPlans.delete(input);
+      const plan = validated?.ok && validated.before === undefined && !(await stat(validated.abs).catch(() => undefined)) ? validated : await planWrite(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
       const written = await writeFileAtomic(plan.abs, plan.newBytes, plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) });
       recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
+      if (plan.before === undefined) return { data: { type: 'create', filePath: plan.abs, lines: countLines(plan.newText) } satisfies WriteOutput };
       const newLines = splitLines(plan.newText);
-      if (plan.before === undefined) return { data: { type: 'create', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };
       if (plan.beforeText === undefined) return { data: { type: 'update', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };
       const diff = diffLines(splitLines(plan.beforeText), newLines);
       const output: WriteOutput = {
@@ -92,6 +98,9 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
     });
   },
 });
+
+/** Plans made by validateInput, for call to use when nothing changed since. */
+const validatedPlans = new WeakMap<object, WritePlan>();
 
 async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): Promise<WritePlan> {
   const abs = toAbsolute(input.file_path, ctx.cwd);
@@ -127,8 +136,13 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
     const to = from + (fresh.entry.limit ?? 0) - 1;
     const total = splitLines(decodeText(before).text).length;
     const next = from > 1 ? `offset=1 and limit=${from - 1}` : `offset=${to + 1}`;
-    return fail(`You have read only lines ${from}-${to} of the ${total} lines of ${abs}, and Write replaces the whole file. ` +
-      `Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`);
+    const head = `You have read only lines ${from}-${to} of the ${total} lines of ${abs}, and Write replaces the whole file. `;
+    if (total > DEFAULT_READ_LINES || st.size > MAX_READ_OUTPUT_CHARS) {
+      // More than one Read shows: reading all of it to rewrite it is rarely what is wanted.
+      return fail(`${head}It is larger than one Read shows, so use Edit to change the lines you read (Edit needs only the text it replaces). ` +
+        `To replace the whole file, Read the rest first (Read with ${next}; reads of an unchanged file add up), then Write.`);
+    }
+    return fail(`${head}Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`);
   }
   if (isBinary(before)) {
     return { ok: true, abs, key, before, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };

@@ -100,6 +100,20 @@ describe('Write after a partial Read', () => {
   });
 });
 
+describe('Write of a file larger than one Read shows', () => {
+  test('Write refuses it after a first Read and says to use Edit on the lines read', async () => {
+    await writeFile(path.join(bench.dir, 'huge.txt'), Array.from({ length: 3000 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await bench.call('Read', { file_path: 'huge.txt' });
+    const refused = await bench.call('Write', { file_path: 'huge.txt', content: 'short\n' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('You have read only lines 1-2000 of the 3000 lines');
+    expect(refused.text).toContain('use Edit to change the lines you read');
+    expect(refused.text).toContain('Read with offset=2001');
+    const edited = await bench.call('Edit', { file_path: 'huge.txt', old_string: 'row 1500\n', new_string: 'row fifteen hundred\n' });
+    expect(edited.isError).toBe(false);
+  });
+});
+
 describe('Write over files Read cannot show as text', () => {
   test('a binary file is refused with what to do instead of "read it first", and left as it was', async () => {
     const bytes = Buffer.from([1, 0, 2, 0, 3]);

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loginMcpServer } from '@toolshed/mcp-bridge';
+import type { CommandInvocation } from './args.ts';
+import type { CliIo } from './cli_io.ts';
+import { readMcpConfigFile } from './mcp_config_file.ts';
+import { UsageError } from './usage_error.ts';
+
+/**
+ * `toolshed mcp login <server>`: signs in to a remote MCP server of `--mcp-config` (default
+ * `.mcp.json` in the working directory) with OAuth. The sign-in URL is printed on stderr; the
+ * browser comes back to a loopback redirect on 127.0.0.1, and the tokens go to
+ * `~/.toolshed/mcp-oauth.json` (mode 0600), where sessions find them.
+ *
+ * @param servers The positionals after `login`: exactly one server name.
+ * @param args The common flags (`--cwd`, `--mcp-config`, `--json`).
+ * @param io The CLI's streams.
+ * @returns 0 when signed in, 1 when the sign-in failed.
+ * @throws {UsageError} For a missing server name, a missing or bad configuration file, or a server that is not remote.
+ *
+ * @example
+ * ```ts
+ * await mcpLoginCommand(['github'], args, io); // prints "Open this URL to sign in to github: …"
+ * ```
+ */
+export async function mcpLoginCommand(servers: readonly string[], args: CommandInvocation['args'], io: CliIo): Promise<number> {
+  if (servers.length !== 1) throw new UsageError(`"toolshed mcp login" takes one server name, got ${servers.length === 0 ? 'none' : servers.map((s) => `"${s}"`).join(' ')}. Example: toolshed mcp login github`, { command: 'mcp' });
+  const name = servers[0]!;
+  let file = args.mcpConfig;
+  if (file === undefined) {
+    file = path.join(args.cwd, '.mcp.json');
+    if (!existsSync(file)) throw new UsageError(`No MCP servers to sign in to: give --mcp-config FILE, or put a .mcp.json in ${args.cwd}.`, { showUsage: false });
+  }
+  const config = await readMcpConfigFile(file, process.cwd());
+  try {
+    const result = await loginMcpServer(name, config, {
+      cwd: args.cwd,
+      ...(io.env?.HOME ? { homeDir: io.env.HOME } : {}),
+      ...(io.env ? { env: io.env } : {}),
+      onAuthorizationUrl: (url) => io.stderr.write(`Open this URL in your browser to sign in to ${name}:\n\n  ${url.href}\n\nWaiting for the browser to come back…\n`),
+    });
+    const text = result.signedIn ? `Signed in to ${name} (${result.tools} tools); the tokens are kept in ~/.toolshed/mcp-oauth.json.` : `${name} let us in without a sign-in (${result.tools} tools); nothing was stored.`;
+    io.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${text}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof TypeError) throw new UsageError(`${e.message} (in ${file})`, { showUsage: false });
+    io.stderr.write(`toolshed: ${(e as Error).message}\n`);
+    return 1;
+  }
+}

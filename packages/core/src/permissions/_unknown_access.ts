@@ -1,0 +1,70 @@
+import type { ToolContext } from '../context.ts';
+import type { ResourceAccess } from '../tool.ts';
+import { pathRuleApplies } from './path_guard.ts';
+import type { PermissionDecision } from './types.ts';
+
+function describe(unknown: readonly ResourceAccess[]): string {
+  const shown = unknown.slice(0, 3).map((a) => `${a.path} (${a.access})`).join(', ');
+  return unknown.length > 3 ? `${shown} and ${unknown.length - 3} more` : shown;
+}
+
+/**
+ * The ask for paths a tool could not know before its call runs, when something a person set up
+ * could be behind them: for reads, a deny or ask path rule about reads; for writes, always (the
+ * protected paths are behind every write). This ask holds in every mode, `bypassPermissions`
+ * included, and no allow rule lifts it.
+ *
+ * @param toolName The tool called.
+ * @param unknown The call's `kind: 'unknown'` entries.
+ * @param ctx The call's context.
+ * @returns The ask, or undefined when nothing could be behind them.
+ *
+ * @example
+ * ```ts
+ * // deny: ['Read(./.env)']
+ * unknownSafetyAsk('Bash', [{ path: '`$F`', access: 'read', kind: 'unknown' }], ctx)?.behavior; // 'ask'
+ * ```
+ */
+export function unknownSafetyAsk(toolName: string, unknown: readonly ResourceAccess[], ctx: Pick<ToolContext, 'permissions'>): PermissionDecision | undefined {
+  if (unknown.length === 0) return undefined;
+  const writes = unknown.filter((a) => a.access === 'write');
+  if (writes.length > 0) {
+    return {
+      behavior: 'ask',
+      reason: `The call writes a path that is not known before it runs: ${describe(writes)}; it could be a protected file (.git, settings, shell start-up files), so it always asks, in every mode`,
+      source: 'safety',
+      suggestions: [],
+    };
+  }
+  const { rules } = ctx.permissions;
+  const rule = [...rules.deny, ...rules.ask].find((r) => pathRuleApplies(r, toolName, 'read'));
+  if (!rule) return undefined;
+  return {
+    behavior: 'ask',
+    reason: `The call reads a path that is not known before it runs: ${describe(unknown)}; rule "${rule.raw}" from ${rule.source} could cover it, so it asks, in every mode`,
+    source: 'safety',
+    suggestions: [],
+  };
+}
+
+/**
+ * The ask for paths a tool could not know before its call runs, where no rule is behind them:
+ * what is not known is not auto-approved (read-only or not), but `bypassPermissions` allows it.
+ *
+ * @param unknown The call's `kind: 'unknown'` entries (at least one).
+ * @returns The ask.
+ *
+ * @example
+ * ```ts
+ * unknownAccessAsk([{ path: '`*.txt`', access: 'read', kind: 'unknown' }]).reason;
+ * // 'The call reads a path that is not known before it runs: `*.txt` (read); …'
+ * ```
+ */
+export function unknownAccessAsk(unknown: readonly ResourceAccess[]): PermissionDecision {
+  const verb = unknown.some((a) => a.access === 'write') ? 'writes' : 'reads';
+  return {
+    behavior: 'ask',
+    reason: `The call ${verb} a path that is not known before it runs: ${describe(unknown)}; a path the guard cannot work out is approved by a person, not assumed to be inside the working directories`,
+    suggestions: [],
+  };
+}

@@ -1,0 +1,253 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { relative } from 'node:path';
+import type { ToolContext } from '../context.ts';
+import { foldPath } from './_fold_path.ts';
+import { isPathInside } from './is_path_inside.ts';
+import { caseInsensitivePaths, type GuardedPath, pathRuleApplies, pathRuleCompiler, realWorkingDirectories, safeCovers } from './path_guard.ts';
+import { pathRuleRoots } from './path_rule.ts';
+import { protectedPath, type ProtectedPath } from './protected_paths.ts';
+import { resolveRealPath } from './resolve_real_path.ts';
+import type { PermissionRule } from './types.ts';
+
+/** At most this many entries are looked at below one folder; past it, the folder counts as holding anything. */
+export const FOLDER_WALK_LIMIT = 20_000;
+
+/** What a bounded walk of a folder found. */
+export interface FolderWalk {
+  /** Every entry below the folder (files, folders, links), absolute. */
+  entries: string[];
+  /** The symbolic links among them. */
+  links: string[];
+  /** More than {@linkcode FOLDER_WALK_LIMIT} entries: the lists are not the whole story. */
+  truncated: boolean;
+}
+
+type Ctx = Pick<ToolContext, 'cwd' | 'permissions'>;
+
+/**
+ * What one permission check walked, by folder, so that its deny, ask and protected checks walk
+ * each folder once. Make one per check: the file system changes between calls.
+ */
+export type FolderWalks = Map<string, FolderWalk>;
+
+/** Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries. */
+function walkFolder(dir: string, cache: FolderWalks): FolderWalk {
+  const known = cache.get(dir);
+  if (known) return known;
+  const walk: FolderWalk = { entries: [], links: [], truncated: false };
+  const stack = [dir];
+  while (stack.length > 0 && !walk.truncated) {
+    const current = stack.pop()!;
+    let names: import('node:fs').Dirent[];
+    try {
+      names = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of names) {
+      const full = `${current === '/' ? '' : current}/${entry.name}`;
+      walk.entries.push(full);
+      if (entry.isSymbolicLink()) walk.links.push(full);
+      else if (entry.isDirectory()) stack.push(full);
+      if (walk.entries.length > FOLDER_WALK_LIMIT) {
+        walk.truncated = true;
+        break;
+      }
+    }
+  }
+  cache.set(dir, walk);
+  return walk;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a Read/Edit rule covers some path under a folder: `covers` when it surely does (it
+ * covers the folder itself, its own root is an existing path under the folder, or an entry found
+ * by walking the folder matches it), `maybe` when that cannot be known (the folder is too large
+ * to walk, or a repository's history is read, which may hold what the folder no longer does),
+ * `false` when it does not.
+ *
+ * @param rule The rule.
+ * @param toolName The tool called.
+ * @param folder A guarded path of kind `folder`.
+ * @param ctx The call's context.
+ * @param walks The check's folder walks.
+ * @returns `covers`, `maybe` or false.
+ *
+ * @example
+ * ```ts
+ * // deny: ['Read(./secrets/**)']; `grep -r key .` declares { path: '/p', kind: 'folder' }
+ * ruleUnderFolder(rule, 'Bash', folder, ctx); // 'covers'
+ * ```
+ */
+export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: GuardedPath, ctx: Ctx, walks: FolderWalks = new Map()): 'covers' | 'maybe' | false {
+  if (!pathRuleApplies(rule, toolName, folder.access) || rule.ruleContent === undefined) return false;
+  const compile = pathRuleCompiler(ctx);
+  const compiled = compile(rule);
+  if (compiled === undefined) return false;
+  const nocase = caseInsensitivePaths(ctx.permissions);
+  const fold = (text: string) => foldPath(text, nocase);
+  const forms = [folder.lexical, ...folder.real].filter((f, i, all) => all.indexOf(f) === i);
+  if (forms.some((f) => safeCovers(compiled, f))) return 'covers';
+  let roots: { dirs: string[]; glob: string; anywhere: boolean };
+  try {
+    roots = pathRuleRoots(rule.ruleContent, {
+      cwd: ctx.cwd,
+      homeDir: ctx.permissions.homeDir,
+      root: rule.root ?? ctx.cwd,
+      caseInsensitive: nocase,
+      workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd),
+    });
+  } catch {
+    return false;
+  }
+  let reaches = roots.anywhere;
+  if (!roots.anywhere) {
+    for (const form of forms) {
+      for (const dir of roots.dirs) {
+        // The rule's own folder or file lies under the folder.
+        if (isPathInside(fold(dir), fold(form))) {
+          if (exists(dir)) return 'covers';
+          reaches = true;
+        } else if (roots.glob !== '' && isPathInside(fold(form), fold(dir))) {
+          // The folder lies under the rule's root, and its glob may reach below the folder.
+          const depth = relative(dir, form).split('/').filter((s) => s !== '').length;
+          if (roots.glob.includes('**') || roots.glob.split('/').length > depth) reaches = true;
+        }
+      }
+    }
+  }
+  if (!reaches) return false;
+  let truncated = false;
+  for (const form of forms) {
+    if (!isFolder(form)) continue;
+    const walk = walkFolder(form, walks);
+    if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
+    truncated ||= walk.truncated;
+  }
+  return truncated || folder.history ? 'maybe' : false;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first rule of a list that covers (or may cover) a path under one of the call's folder
+ * entries (see {@linkcode ruleUnderFolder}); a rule that surely covers one comes first.
+ *
+ * @param rules A rule list (deny or ask).
+ * @param toolName The tool called.
+ * @param paths The guarded paths; only those of kind `folder` are looked at.
+ * @param ctx The call's context.
+ * @param walks The check's folder walks.
+ * @returns The rule, the folder, and whether the rule surely covers a path under it.
+ *
+ * @example
+ * ```ts
+ * findRuleUnderFolder(ctx.permissions.rules.deny, 'Bash', paths, ctx)?.rule.raw; // 'Read(./secrets/**)'
+ * ```
+ */
+export function findRuleUnderFolder(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  paths: readonly GuardedPath[],
+  ctx: Ctx,
+  walks: FolderWalks = new Map(),
+): { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined {
+  let maybe: { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined;
+  for (const path of paths) {
+    if (path.kind !== 'folder') continue;
+    for (const rule of rules) {
+      const verdict = ruleUnderFolder(rule, toolName, path, ctx, walks);
+      if (verdict === 'covers') return { rule, path, surely: true };
+      if (verdict === 'maybe') maybe ??= { rule, path, surely: false };
+    }
+  }
+  return maybe;
+}
+
+/**
+ * The symbolic links found below the call's folder entries, as guarded paths of the same access:
+ * a recursive reader that follows links (or a reader of what one names) may leave the folder
+ * through them, so the guard checks where each one leads like any declared path.
+ *
+ * @param paths The guarded paths.
+ * @param ctx The call's context.
+ * @param walks The check's folder walks.
+ * @returns One guarded path per link (lexical: the link; real: its target).
+ *
+ * @example
+ * ```ts
+ * folderLinks(paths, ctx); // [{ declared: '/p/out', real: ['/etc'], … }] for /p/out -> /etc
+ * ```
+ */
+export function folderLinks(paths: readonly GuardedPath[], ctx: Ctx, walks: FolderWalks = new Map()): GuardedPath[] {
+  const out: GuardedPath[] = [];
+  const homeDir = ctx.permissions.homeDir ?? homedir();
+  for (const path of paths) {
+    if (path.kind !== 'folder') continue;
+    for (const form of path.real) {
+      if (!isFolder(form)) continue;
+      for (const link of walkFolder(form, walks).links) {
+        let real: string;
+        try {
+          real = resolveRealPath(link, { cwd: ctx.cwd, homeDir });
+        } catch {
+          real = link;
+        }
+        out.push({ access: path.access, declared: link, lexical: link, real: [real], device: false, harmless: false });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The first folder write that may touch a protected path: the folder is protected itself, lies
+ * above a protected start-up file of the home directory, holds a protected entry, or is too large
+ * to walk.
+ *
+ * @param paths The guarded paths; only writes of kind `folder` are looked at.
+ * @param ctx The call's context.
+ * @param walks The check's folder walks.
+ * @returns The folder and the protection, or undefined.
+ *
+ * @example
+ * ```ts
+ * protectedUnderFolder(paths, ctx); // `rm -r .` in a repository: { protection: { name: '.git', … } }
+ * ```
+ */
+export function protectedUnderFolder(paths: readonly GuardedPath[], ctx: Ctx, walks: FolderWalks = new Map()): { path: GuardedPath; protection: ProtectedPath } | undefined {
+  const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
+  const home = ctx.permissions.homeDir ?? homedir();
+  for (const path of paths) {
+    if (path.kind !== 'folder' || path.access !== 'write') continue;
+    for (const form of [path.lexical, ...path.real]) {
+      const own = protectedPath(form, options) ?? protectedPath(`${form}/.`, options);
+      if (own) return { path, protection: own };
+      if (isPathInside(home, form)) return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
+      if (!isFolder(form)) continue;
+      const walk = walkFolder(form, walks);
+      if (walk.truncated) return { path, protection: { name: form, what: `a folder too large to check (over ${FOLDER_WALK_LIMIT} entries) for protected files` } };
+      for (const entry of walk.entries) {
+        const protection = protectedPath(entry, options);
+        if (protection) return { path, protection };
+      }
+    }
+  }
+  return undefined;
+}

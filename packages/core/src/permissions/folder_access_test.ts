@@ -1,0 +1,93 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { buildTool, type AnyTool, type ResourceAccess } from '../tool.ts';
+import { decidePermission } from './decide_permission.ts';
+import { createPermissionContext } from './permission_context.ts';
+import { testContext } from './_test_context.ts';
+
+let base: string;
+let proj: string;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolshed-folder-')));
+  proj = join(base, 'proj');
+  await mkdir(join(proj, 'secrets'), { recursive: true });
+  await mkdir(join(proj, 'src'), { recursive: true });
+  await mkdir(join(base, 'outside'), { recursive: true });
+  await writeFile(join(proj, 'secrets/key'), 'k');
+  await writeFile(join(proj, 'src/a.ts'), 'x');
+  await writeFile(join(proj, '.env'), 'x');
+  await symlink(join(base, 'outside'), join(proj, 'src-out'));
+});
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+/** A read-only tool that declares what it is given. */
+function declaring(resources: ResourceAccess[]): AnyTool {
+  return buildTool({
+    name: 'Scan',
+    description: 'declares resources',
+    inputSchema: z.object({}),
+    isReadOnly: () => true,
+    resources: () => resources,
+    async call() {
+      return { data: '' };
+    },
+  });
+}
+
+async function decide(resources: ResourceAccess[], options: { mode?: string; deny?: string[]; ask?: string[]; allow?: string[] } = {}) {
+  const { context } = createPermissionContext({ mode: (options.mode ?? 'default') as 'default', deny: options.deny ?? [], ask: options.ask ?? [], allow: options.allow ?? [] }, proj);
+  return decidePermission(declaring(resources), {}, testContext({ cwd: proj, permissions: context }));
+}
+
+describe('folder and unknown resources', () => {
+  test('an exact path entry still works as before', async () => {
+    expect((await decide([{ path: join(proj, 'src/a.ts'), access: 'read' }])).behavior).toBe('allow');
+    expect((await decide([{ path: join(proj, 'secrets/key'), access: 'read' }], { deny: ['Read(./secrets/**)'] })).behavior).toBe('deny');
+  });
+
+  test('a folder entry takes in every file under it: a deny rule below it denies, an ask rule asks', async () => {
+    const folder: ResourceAccess = { path: proj, access: 'read', kind: 'folder' };
+    expect((await decide([folder])).behavior).toBe('ask'); // the link to ../outside leads out
+    const inside: ResourceAccess = { path: join(proj, 'src'), access: 'read', kind: 'folder' };
+    expect((await decide([inside])).behavior).toBe('allow');
+    const denied = await decide([{ path: join(proj, 'secrets'), access: 'read', kind: 'folder' }], { deny: ['Read(./secrets/key)'] });
+    expect(denied).toMatchObject({ behavior: 'deny', rule: 'Read(./secrets/key)' });
+    expect((await decide([{ ...folder, path: proj }], { deny: ['Read(./secrets/**)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    expect((await decide([inside], { ask: ['Read(./src/**)'], mode: 'bypassPermissions' })).behavior).toBe('ask');
+    // A bare-name rule covers a folder that holds such a file, not one that does not.
+    expect((await decide([{ path: proj, access: 'read', kind: 'folder' }], { deny: ['Read(.env)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    expect((await decide([inside], { deny: ['Read(.env)'] })).behavior).toBe('allow');
+    // A repository's history may hold what the folder no longer does: that cannot be known, so it asks.
+    expect(await decide([{ ...inside, history: true }], { deny: ['Read(.env)'], mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask', source: 'safety' });
+    expect((await decide([{ ...inside, history: true }], { deny: ['Read(./src/a.ts)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    // A rule whose folder does not exist under a plain folder covers nothing there.
+    expect((await decide([inside], { deny: ['Read(./src/gone/**)'] })).behavior).toBe('allow');
+  });
+
+  test('a folder write that may reach a protected path asks in every mode', async () => {
+    await mkdir(join(proj, 'sub/.git'), { recursive: true });
+    const decision = await decide([{ path: join(proj, 'sub'), access: 'write', kind: 'folder' }], { mode: 'bypassPermissions' });
+    expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
+  });
+
+  test('an unknown path asks, in bypassPermissions too when a rule could be behind it; an allow rule lifts only a read with no rule behind it', async () => {
+    const unknownRead: ResourceAccess = { path: '`$F`', access: 'read', kind: 'unknown' };
+    expect((await decide([unknownRead])).behavior).toBe('ask');
+    expect((await decide([unknownRead], { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    expect((await decide([unknownRead], { mode: 'bypassPermissions', deny: ['Read(./secrets/**)'] })).behavior).toBe('ask');
+    expect((await decide([unknownRead], { allow: ['Scan'] })).behavior).toBe('allow');
+    expect((await decide([unknownRead], { allow: ['Scan'], deny: ['Read(.env)'] })).behavior).toBe('ask');
+    const unknownWrite: ResourceAccess = { path: '`$F`', access: 'write', kind: 'unknown' };
+    expect((await decide([unknownWrite], { mode: 'bypassPermissions' })).behavior).toBe('ask');
+    expect((await decide([unknownRead], { mode: 'dontAsk' })).behavior).toBe('deny');
+  });
+
+  test('a kind the guard does not know denies the call', async () => {
+    const decision = await decide([{ path: proj, access: 'read', kind: 'elsewhere' as 'folder' }]);
+    expect(decision.behavior).toBe('deny');
+  });
+});

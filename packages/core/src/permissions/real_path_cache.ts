@@ -1,0 +1,192 @@
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setImmediate as onNextTurn } from 'node:timers';
+import { resolveRealPath } from './resolve_real_path.ts';
+
+/** A resolved rule root, with the paths its resolution looked up and what each was then. */
+interface RootEntry {
+  real: string;
+  lookups: string[];
+  stamps: string[];
+  /** The {@linkcode epoch} at which it was last proven current. */
+  epoch: number;
+}
+
+/** A folder changed this close (in ms) to a check may change again within its timestamp's tick: not trusted yet. */
+const RACY_MARGIN_MS = 50;
+/** Roots kept; the cache is dropped when full (a session has few rules, and a dropped root is just resolved again). */
+const MAX_ROOTS = 20_000;
+
+const roots = new Map<string, RootEntry>();
+/** Per path looked up: its `lstat` stamp as last seen. */
+const lookupStamps = new Map<string, string>();
+/** Per folder holding looked-up paths: its stamp as last seen, and whether it had settled then. */
+const folders = new Map<string, { stamp: string; settled: boolean; entries: Set<string> }>();
+/** Grows whenever a looked-up path is found changed: roots checked at an older epoch look again. */
+let epoch = 0;
+let turn = 0;
+let refreshedTurn = -1;
+let turnScheduled = false;
+
+/**
+ * A rule root's physical path (see {@linkcode resolveRealPath}), resolved once and then reused
+ * while every path its resolution looked up is as it was. That is checked at most once per
+ * turn of the event loop for all roots together, folder by folder: a folder whose stamp (inode,
+ * change and modification times) is as it was, and had settled, vouches for every entry in it
+ * with one `stat`; in a folder that changed (or changed too recently to trust, within 50 ms),
+ * each looked-up entry is `lstat`ed again. So a thousand rules below the working directory cost a
+ * handful of `stat`s per check, and a symlink made, removed or replaced anywhere on a root's way
+ * (`ln -s ~/.ssh secrets`) is still followed at the next check, as by an uncached resolution.
+ *
+ * What this cannot see: a mount made over a folder on the way (which needs root).
+ *
+ * @param lexical The root, absolute and lexically normal.
+ * @param homeDir What `~` stands for.
+ * @returns The physical path.
+ * @throws {ToolshedError} As {@linkcode resolveRealPath} (looping symlinks, a path too long), uncached.
+ *
+ * @example
+ * ```ts
+ * cachedRealPath('/p/secrets', os.homedir()); // '/home/u/.ssh' when /p/secrets -> ~/.ssh
+ * ```
+ */
+export function cachedRealPath(lexical: string, homeDir: string): string {
+  refresh();
+  const key = `${homeDir}\0${lexical}`;
+  const cached = roots.get(key);
+  if (cached !== undefined) {
+    if (cached.epoch === epoch) return cached.real;
+    if (cached.lookups.every((p, i) => lookupStamps.get(p) === cached.stamps[i])) {
+      cached.epoch = epoch;
+      return cached.real;
+    }
+  }
+  const lookups: string[] = [];
+  const real = resolveRealPath(lexical, { cwd: '/', homeDir, onLookup: (p) => lookups.push(p) });
+  const stamps = lookups.map(entryStamp);
+  // Stamped after the resolution: resolved again, so a change in between is not cached.
+  if (resolveRealPath(lexical, { cwd: '/', homeDir }) !== real) {
+    roots.delete(key);
+    return real;
+  }
+  if (roots.size >= MAX_ROOTS) roots.clear();
+  lookups.forEach((p, i) => {
+    if (lookupStamps.get(p) !== stamps[i]) {
+      if (lookupStamps.has(p)) epoch++;
+      lookupStamps.set(p, stamps[i]!);
+    }
+    const dir = dirname(p);
+    let folder = folders.get(dir);
+    // Not settled yet: the next refresh looks at its entries themselves before trusting its stamp.
+    if (folder === undefined) folders.set(dir, (folder = { stamp: folderStamp(dir), settled: false, entries: new Set() }));
+    folder.entries.add(p);
+  });
+  roots.set(key, { real, lookups, stamps, epoch });
+  return real;
+}
+
+/**
+ * The cache's epoch after this turn's refresh: it moves whenever a path some root's resolution
+ * looked up is found changed, so a value derived from cached roots at an epoch still holds
+ * while the epoch is the same.
+ *
+ * @returns The epoch.
+ *
+ * @example
+ * ```ts
+ * if (compiled.epoch !== rootCacheEpoch()) compiled = recompile();
+ * ```
+ */
+export function rootCacheEpoch(): number {
+  refresh();
+  return epoch;
+}
+
+/** Once per turn: finds which looked-up paths changed, folder by folder. */
+function refresh(): void {
+  const now = currentTurn();
+  if (refreshedTurn === now) return;
+  refreshedTurn = now;
+  const recent = Date.now() - RACY_MARGIN_MS;
+  for (const [dir, folder] of folders) {
+    const stamp = folderStamp(dir);
+    if (stamp === folder.stamp && folder.settled) continue;
+    for (const p of folder.entries) {
+      const seen = entryStamp(p);
+      if (lookupStamps.get(p) !== seen) {
+        lookupStamps.set(p, seen);
+        epoch++;
+      }
+    }
+    folder.stamp = stamp;
+    folder.settled = stamp !== '' && changedAtMs(stamp) < recent;
+  }
+}
+
+/** `ino:ctimeNs:mtimeNs` of a folder ('' when it cannot be read). */
+function folderStamp(dir: string): string {
+  try {
+    const st = statSync(dir, { bigint: true });
+    return `${st.ino}:${st.ctimeNs}:${st.mtimeNs}`;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * What a looked-up path is, as far as resolving through it goes: missing, or its inode and kind
+ * (a link with its target). Not its times: a folder's change as files come and go in it does
+ * not change where a path through it leads.
+ */
+function entryStamp(p: string): string {
+  try {
+    const st = lstatSync(p, { bigint: true });
+    const kind = st.isSymbolicLink() ? `l>${readlinkSync(p)}` : st.isDirectory() ? 'd' : 'f';
+    return `${st.dev}:${st.ino}:${kind}`;
+  } catch (e) {
+    return `!${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+function changedAtMs(stamp: string): number {
+  const [, ctime, mtime] = stamp.split(':');
+  return Number((BigInt(ctime!) > BigInt(mtime!) ? BigInt(ctime!) : BigInt(mtime!)) / 1_000_000n);
+}
+
+/**
+ * The turn of the event loop: checks within one synchronous stretch share one refresh.
+ *
+ * @returns A number that grows from one turn to the next.
+ *
+ * @example
+ * ```ts
+ * if (entry.turn !== currentTurn()) revalidate(entry);
+ * ```
+ */
+export function currentTurn(): number {
+  if (!turnScheduled) {
+    turnScheduled = true;
+    onNextTurn(() => {
+      turn++;
+      turnScheduled = false;
+    }).unref();
+  }
+  return turn;
+}
+
+/**
+ * Forgets every cached root (for tests, or after something the cache cannot see, such as a mount).
+ *
+ * @example
+ * ```ts
+ * clearRootCache();
+ * ```
+ */
+export function clearRootCache(): void {
+  roots.clear();
+  lookupStamps.clear();
+  folders.clear();
+  epoch++;
+  turn++;
+}
+

@@ -1,0 +1,143 @@
+import { pathToFileURL } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type ClientCapabilities,
+  type CreateMessageResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { askUserKey, modelClientKey, type Services } from '@toolshed/core';
+
+/** Who may let a server use the user's model. */
+export type McpSamplingPolicy = 'ask' | 'allow' | 'deny';
+
+/** MCP's log levels, least severe first. */
+export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+/** One of {@linkcode MCP_LOG_LEVELS}. */
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/** What the handlers of one server's client read. */
+export interface ClientHandlerContext {
+  server: string;
+  /** The session's services: `askUserKey` (elicitation, the sampling permission), `modelClientKey` (sampling). */
+  services: Services | undefined;
+  /** The session's working directories (absolute), offered as roots. */
+  roots: () => readonly string[];
+  sampling: McpSamplingPolicy;
+  notice: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/**
+ * The capabilities the bridge's client declares: form elicitation with the schema's defaults
+ * applied to what the user left out, sampling, and roots with `list_changed`.
+ *
+ * @example
+ * ```ts
+ * new Client(info, { capabilities: clientCapabilities() });
+ * ```
+ */
+export function clientCapabilities(): ClientCapabilities {
+  return { elicitation: { form: { applyDefaults: true } }, sampling: {}, roots: { listChanged: true } };
+}
+
+/**
+ * Answers what a server asks of the client: elicitation through the session's `askUser`
+ * service (declined when there is none), sampling through its model client after the user
+ * allowed it (once per server and session, unless the policy says `allow` or `deny`), roots
+ * from the working directories, and log messages as session notices.
+ *
+ * @param client The server's client, before `connect`.
+ * @param ctx The server's name, the session's services and roots.
+ * @returns Nothing; the handlers are registered on the client.
+ *
+ * @example
+ * ```ts
+ * installClientHandlers(client, { server: 'everything', services: api.services, roots: () => [api.cwd], sampling: 'ask', notice });
+ * ```
+ */
+export function installClientHandlers(client: Client, ctx: ClientHandlerContext): void {
+  const who = `MCP server "${ctx.server}"`;
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+    const params = request.params as { mode?: string; message: string; requestedSchema?: Record<string, unknown> };
+    const askUser = ctx.services?.get(askUserKey);
+    if (!askUser) {
+      ctx.notice('warn', `${who} asked the user a question ("${truncate(params.message, 120)}"), but this session has no askUser service, so it was declined. Provide one with services: [[askUserKey, …]].`);
+      return { action: 'decline' };
+    }
+    const answer = await askUser.ask({ source: who, message: params.message, ...(params.requestedSchema ? { schema: params.requestedSchema } : {}), signal: extra.signal });
+    if (answer.action !== 'accept') return { action: answer.action };
+    // The SDK fills what the user left out from the schema's defaults (applyDefaults).
+    return { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] };
+  });
+
+  let samplingAllowed: Promise<boolean> | undefined;
+  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra): Promise<CreateMessageResult> => {
+    const params = request.params;
+    const model = ctx.services?.get(modelClientKey);
+    if (!model) throw new McpError(ErrorCode.InvalidRequest, `${who} asked for a model completion (sampling), but this Toolshed session has no model client: none is offered to MCP servers.`);
+    if (ctx.sampling === 'deny') throw new McpError(ErrorCode.InvalidRequest, `${who} may not use the user's model: sampling is set to "deny" for it.`);
+    if (ctx.sampling === 'ask') {
+      samplingAllowed ??= askPermission(ctx, who, params.systemPrompt, params.messages.length, extra.signal);
+      const allowed = await samplingAllowed;
+      if (!allowed) {
+        samplingAllowed = undefined;
+        throw new McpError(ErrorCode.InvalidRequest, `The user did not allow ${who} to use their model (sampling).`);
+      }
+    }
+    const messages = params.messages.map((m) => ({ role: m.role, content: messageText(m.content) }));
+    const last = [...messages].reverse().find((m) => m.role === 'user');
+    const text = await model.complete({
+      ...(params.systemPrompt ? { system: params.systemPrompt } : {}),
+      prompt: last?.content ?? '',
+      ...(messages.length > 1 ? { messages } : {}),
+      maxTokens: params.maxTokens,
+      signal: extra.signal,
+    });
+    return { role: 'assistant', content: { type: 'text', text }, model: 'toolshed-session-model', stopReason: 'endTurn' };
+  });
+
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: ctx.roots().map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
+  }));
+
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    const { level, logger, data } = notification.params;
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    const severity = MCP_LOG_LEVELS.indexOf(level);
+    ctx.notice(severity >= 4 ? 'error' : severity === 3 ? 'warn' : 'info', `${who}${logger ? ` (${logger})` : ''} logged ${level}: ${truncate(text, 2000)}`);
+  });
+}
+
+async function askPermission(ctx: ClientHandlerContext, who: string, system: string | undefined, turns: number, signal: AbortSignal): Promise<boolean> {
+  const askUser = ctx.services?.get(askUserKey);
+  if (!askUser) {
+    ctx.notice('warn', `${who} asked to use the user's model (sampling); without an askUser service nobody can allow it, so it was refused. Set sampling: "allow" for the server to allow it.`);
+    return false;
+  }
+  const answer = await askUser.ask({
+    source: who,
+    message: `${who} asks to use your model for a completion (${turns} message${turns === 1 ? '' : 's'}${system ? `, system prompt "${truncate(system, 200)}"` : ''}). Allow it for this session?`,
+    signal,
+  });
+  return answer.action === 'accept';
+}
+
+function messageText(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .map((b) => {
+      const block = b as { type?: string; text?: string; mimeType?: string };
+      if (block.type === 'text') return block.text ?? '';
+      return `[${block.type ?? 'unknown'} content${block.mimeType ? ` of type ${block.mimeType}` : ''}: not passed to the model]`;
+    })
+    .join('\n');
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

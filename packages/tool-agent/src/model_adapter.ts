@@ -1,0 +1,159 @@
+import type { ContentBlock, ProviderFormat, TextBlock, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
+
+/** A block of a message: text, image, document, `tool_use` (assistant) or `tool_result` (user). */
+export type MessageBlock = ContentBlock | ToolUseBlock | ToolResultBlock;
+
+/** One message of a conversation, in core's Anthropic-shaped blocks (what every adapter takes). */
+export interface AgentMessage {
+  role: 'user' | 'assistant';
+  content: string | MessageBlock[];
+}
+
+/** Why the model stopped writing. */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | (string & {});
+
+/** Tokens of one model turn. */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** One model turn's request, provider-neutral. */
+export interface ModelTurnRequest {
+  system?: string | undefined;
+  messages: readonly AgentMessage[];
+  /** The tools in the adapter's format: `session.toolsFor(adapter.format)`. */
+  tools: readonly unknown[];
+  /** @default the adapter's own (4096 unless set) */
+  maxTokens?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What one model turn produced. */
+export interface ModelTurn {
+  /** The assistant's blocks, in order: text and `tool_use`. */
+  content: (TextBlock | ToolUseBlock)[];
+  stopReason: StopReason;
+  usage: ModelUsage;
+}
+
+/** An event of {@linkcode ModelAdapter.stream}. */
+export type ModelStreamEvent =
+  /** A piece of the assistant's text, as it comes. */
+  | { type: 'text'; text: string }
+  /** A `tool_use` block the model has finished writing; the call can start now. */
+  | { type: 'tool_use'; block: ToolUseBlock }
+  /** The end of the turn: the whole turn. */
+  | { type: 'done'; turn: ModelTurn };
+
+/**
+ * One model behind one interface: a request (system, messages, tools, max tokens, signal) →
+ * the assistant's blocks, the stop reason and the usage. `stream` yields each `tool_use` as soon
+ * as the model has finished it, so the loop can start the call while the model still writes.
+ *
+ * @example
+ * ```ts
+ * const model: ModelAdapter = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
+ * const turn = await model.turn({ messages: [{ role: 'user', content: 'hi' }], tools: session.toolsFor(model.format) });
+ * ```
+ */
+export interface ModelAdapter {
+  /** The tool format the adapter sends: pass `session.toolsFor(format)`. */
+  readonly format: ProviderFormat;
+  /** The model id, e.g. `claude-sonnet-5-5`. */
+  readonly model: string;
+  /** The provider, for messages and metrics: `anthropic`, `openai-chat`, `openai-responses`. */
+  readonly provider: string;
+  /** One turn, whole. */
+  turn(request: ModelTurnRequest): Promise<ModelTurn>;
+  /** One turn, streamed; ends with a `done` event. */
+  stream(request: ModelTurnRequest): AsyncIterable<ModelStreamEvent>;
+  /** The same adapter (client, settings) for another model id. */
+  withModel(model: string): ModelAdapter;
+}
+
+/**
+ * A model call that failed: the provider's HTTP status (when there was one) and its message.
+ * The SDK's own retries (429, 5xx, per its `maxRetries`) have already been spent.
+ *
+ * @example
+ * ```ts
+ * try { await model.turn(request); } catch (e) { if (e instanceof ModelError) console.error(e.status, e.message); }
+ * ```
+ */
+export class ModelError extends Error {
+  /** The HTTP status, when the provider answered. */
+  readonly status: number | undefined;
+
+  /**
+   * @param message What failed, in words.
+   * @param options The status and the cause.
+   */
+  constructor(message: string, options: { status?: number | undefined; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'ModelError';
+    this.status = options.status;
+  }
+}
+
+/**
+ * Turns what an SDK threw into a {@linkcode ModelError} naming the provider, model and status.
+ *
+ * @param provider The provider's name.
+ * @param model The model id.
+ * @param e What was thrown.
+ * @param signal The request's signal: when it is aborted, the error stays as thrown.
+ * @returns The error (an abort stays an abort).
+ *
+ * @example
+ * ```ts
+ * throw modelErrorOf('anthropic', 'claude-sonnet-5-5', e);
+ * ```
+ */
+export function modelErrorOf(provider: string, model: string, e: unknown, signal?: AbortSignal): Error {
+  if (e instanceof ModelError) return e;
+  if (signal?.aborted && e instanceof Error) return e;
+  if (e instanceof Error && (e.name === 'AbortError' || e.name === 'APIUserAbortError' || e.constructor.name === 'APIUserAbortError')) return e;
+  const status = typeof (e as { status?: unknown })?.status === 'number' ? (e as { status: number }).status : undefined;
+  const text = e instanceof Error ? e.message : String(e);
+  const hint = status === 401 || status === 403 ? ' Check the API key.' : status === 404 ? ` Check the model id "${model}" and the base URL.` : status === 429 ? ' The rate limit was hit and the retries ran out; wait and try again.' : '';
+  return new ModelError(`The ${provider} model "${model}" failed${status ? ` with HTTP ${status}` : ''}: ${text}${hint}`, { status, cause: e });
+}
+
+/**
+ * Parses a tool call's JSON arguments as the model wrote them. What does not parse is kept as
+ * the raw string, so the pipeline answers with an input error the model can act on.
+ *
+ * @param text The arguments.
+ * @returns The object, or the raw string.
+ *
+ * @example
+ * ```ts
+ * parseToolArguments('{"a":1}'); // { a: 1 }
+ * parseToolArguments('{"a":');   // '{"a":'
+ * ```
+ */
+export function parseToolArguments(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The text of an assistant turn's blocks, joined.
+ *
+ * @param content Blocks.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * textOf(turn.content);
+ * ```
+ */
+export function textOf(content: string | readonly MessageBlock[]): string {
+  if (typeof content === 'string') return content;
+  return content.filter((b): b is TextBlock => b.type === 'text').map((b) => b.text).join('');
+}

@@ -1,0 +1,230 @@
+import type { Session, SessionEvent, TextBlock, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
+import { textOf, type AgentMessage, type MessageBlock, type ModelAdapter, type ModelTurn, type ModelUsage, type StopReason } from './model_adapter.ts';
+import { BlockQueue } from './_block_queue.ts';
+import { activeModels } from './_active_models.ts';
+
+/** Why {@linkcode runAgent} stopped. */
+export type AgentStopReason = 'end_turn' | 'max_turns' | 'max_tokens' | 'aborted' | 'model_error' | 'refusal' | (string & {});
+
+/** An event of a run, for a UI or a log. */
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number }
+  /** A piece of the model's text as it streams (the whole text of the turn when not streaming). */
+  | { type: 'text'; turn: number; text: string }
+  /** The model finished a `tool_use` block (its call starts now). */
+  | { type: 'tool_use'; turn: number; block: ToolUseBlock }
+  /** What the session reported: `tool_start`, `progress`, `permission_request`, `result`, … */
+  | { type: 'session'; turn: number; event: SessionEvent }
+  | { type: 'turn_end'; turn: number; stopReason: StopReason; usage: ModelUsage }
+  /** Messages queued from outside (SendMessage) that joined the conversation. */
+  | { type: 'inbox'; turn: number; messages: readonly string[] };
+
+/** What {@linkcode runAgent} takes. */
+export interface RunAgentOptions {
+  /** The session whose tools the model calls. */
+  session: Pick<Session, 'id' | 'toolsFor' | 'stream' | 'deferredNotice'>;
+  model: ModelAdapter;
+  system?: string | undefined;
+  /** The user's request; or give `messages`. */
+  prompt?: string | undefined;
+  /** A conversation to continue (it is not changed; the result has the new list). */
+  messages?: readonly AgentMessage[] | undefined;
+  /** @default 100 */
+  maxTurns?: number | undefined;
+  /** Max tokens per model turn. @default the adapter's */
+  maxTokens?: number | undefined;
+  /** Ends the run: the model request and the running calls are aborted. */
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: AgentEvent) => void) | undefined;
+  /**
+   * Stream the model's turns, so each call starts as soon as its `tool_use` is written.
+   * @default true
+   */
+  stream?: boolean | undefined;
+  /** Messages queued from outside, read before every model turn (SendMessage's inbox). */
+  inbox?: (() => readonly string[]) | undefined;
+}
+
+/** One model turn of a run. */
+export interface AgentTurn {
+  stopReason: StopReason;
+  usage: ModelUsage;
+  toolCalls: number;
+}
+
+/** What {@linkcode runAgent} returns. */
+export interface RunAgentResult {
+  /** The whole conversation, the given messages included. */
+  messages: AgentMessage[];
+  /** The model's last text. */
+  text: string;
+  turns: AgentTurn[];
+  /** Summed over the turns. */
+  usage: ModelUsage;
+  /** Calls per tool name. */
+  toolCalls: Record<string, number>;
+  stopReason: AgentStopReason;
+  /** What went wrong, when the model failed. */
+  error?: string;
+  durationMs: number;
+}
+
+const isMessage = (m: unknown): m is AgentMessage =>
+  typeof m === 'object' && m !== null && ((m as AgentMessage).role === 'user' || (m as AgentMessage).role === 'assistant') && (typeof (m as AgentMessage).content === 'string' || Array.isArray((m as AgentMessage).content));
+
+/**
+ * The agent loop: request → tool calls → results → request, until the model stops calling
+ * tools, `maxTurns` is reached or the signal aborts. The tool list is taken again every turn
+ * (ToolSearch loads tools mid-run; the request prefix stays byte-stable while the pool does not
+ * change); results go back in the order of the calls and a tool's `newMessages` follow them. A
+ * model error (after the SDK's own retries) ends the run with the reason and every message so
+ * far.
+ *
+ * @param options The session, the model, the prompt and the limits.
+ * @returns The messages, the final text, per-turn usage, tool-call counts and why it stopped.
+ * @throws {TypeError} When neither `prompt` nor `messages` is given.
+ *
+ * @example
+ * ```ts
+ * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
+ * const result = await runAgent({ session, model, prompt: 'Fix the typo in src/greeting.ts' });
+ * console.log(result.text, result.stopReason, result.usage);
+ * ```
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
+  const started = performance.now();
+  const { session, model, signal } = options;
+  if (options.prompt === undefined && !options.messages?.length) throw new TypeError('runAgent needs a prompt or messages, got neither');
+  const messages: AgentMessage[] = [...(options.messages ?? [])];
+  if (options.prompt !== undefined) messages.push({ role: 'user', content: options.prompt });
+  const maxTurns = options.maxTurns ?? 100;
+  if (!(maxTurns >= 1)) throw new RangeError(`maxTurns must be at least 1, got ${maxTurns}`);
+  const emit = (event: AgentEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A broken listener must not end the run.
+    }
+  };
+  const turns: AgentTurn[] = [];
+  const usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
+  const toolCalls: Record<string, number> = {};
+  let text = '';
+  let pending: string[] = [];
+  const finish = (stopReason: AgentStopReason, error?: string): RunAgentResult => {
+    const result: RunAgentResult = { messages, text, turns, usage, toolCalls, stopReason, durationMs: performance.now() - started };
+    if (error !== undefined) result.error = error;
+    return result;
+  };
+  const previousModel = activeModels.get(session.id);
+  activeModels.set(session.id, model);
+  try {
+    for (let turnNo = 1; ; turnNo++) {
+      readInbox(turnNo);
+      if (signal?.aborted) return finish('aborted');
+      if (turnNo > maxTurns) return finish('max_turns');
+      emit({ type: 'turn_start', turn: turnNo });
+      const notice = session.deferredNotice();
+      const system = [options.system, notice].filter((s) => s).join('\n\n') || undefined;
+      const request = { system, messages: [...messages], tools: session.toolsFor(model.format), maxTokens: options.maxTokens, signal };
+      const results: ToolResultBlock[] = [];
+      const extra: AgentMessage[] = [];
+      const onSession = (event: SessionEvent) => {
+        emit({ type: 'session', turn: turnNo, event });
+        if (event.type !== 'result') return;
+        results.push(event.result);
+        toolCalls[event.toolName] = (toolCalls[event.toolName] ?? 0) + 1;
+        for (const m of event.newMessages ?? []) if (isMessage(m)) extra.push(m);
+      };
+      let turn: ModelTurn | undefined;
+      let failure: unknown;
+      const yielded: ToolUseBlock[] = [];
+      let streamedText = '';
+      if (options.stream ?? true) {
+        const blocks = new BlockQueue<ToolUseBlock>();
+        const modelDone = (async () => {
+          try {
+            for await (const event of model.stream(request)) {
+              if (event.type === 'text') {
+                streamedText += event.text;
+                emit({ type: 'text', turn: turnNo, text: event.text });
+              } else if (event.type === 'tool_use') {
+                yielded.push(event.block);
+                emit({ type: 'tool_use', turn: turnNo, block: event.block });
+                blocks.push(event.block);
+              } else turn = event.turn;
+            }
+          } catch (e) {
+            failure = e;
+          } finally {
+            blocks.end();
+          }
+        })();
+        for await (const event of session.stream(blocks, signal ? { signal } : {})) onSession(event);
+        await modelDone;
+      } else {
+        try {
+          turn = await model.turn(request);
+          const turnText = textOf(turn.content);
+          if (turnText) emit({ type: 'text', turn: turnNo, text: turnText });
+          for (const block of turn.content) if (block.type === 'tool_use') emit({ type: 'tool_use', turn: turnNo, block });
+        } catch (e) {
+          failure = e;
+        }
+        const uses = turn?.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') ?? [];
+        if (uses.length) for await (const event of session.stream(uses, signal ? { signal } : {})) onSession(event);
+      }
+      if (failure !== undefined || !turn) {
+        // Keep what the model finished before it failed, answered, so the conversation stays valid.
+        const partial: MessageBlock[] = [];
+        if (streamedText) partial.push({ type: 'text', text: streamedText } satisfies TextBlock);
+        partial.push(...yielded);
+        if (partial.length) messages.push({ role: 'assistant', content: partial });
+        if (results.length) messages.push({ role: 'user', content: results });
+        if (streamedText) text = streamedText;
+        if (signal?.aborted) return finish('aborted');
+        return finish('model_error', failure instanceof Error ? failure.message : `The model returned no turn${failure === undefined ? '' : `: ${String(failure)}`}`);
+      }
+      usage.inputTokens += turn.usage.inputTokens;
+      usage.outputTokens += turn.usage.outputTokens;
+      const uses = turn.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      turns.push({ stopReason: turn.stopReason, usage: turn.usage, toolCalls: uses.length });
+      emit({ type: 'turn_end', turn: turnNo, stopReason: turn.stopReason, usage: turn.usage });
+      const turnText = textOf(turn.content);
+      if (turnText) text = turnText;
+      if (turn.content.length) messages.push({ role: 'assistant', content: turn.content });
+      if (uses.length) {
+        messages.push({ role: 'user', content: results });
+        messages.push(...extra);
+        if (signal?.aborted) return finish('aborted');
+        continue;
+      }
+      if (signal?.aborted) return finish('aborted');
+      // A message that arrived while the model answered is read at a next turn.
+      if (hasInbox()) continue;
+      if (turn.stopReason === 'max_tokens' || turn.stopReason === 'refusal') return finish(turn.stopReason);
+      return finish('end_turn');
+    }
+  } finally {
+    if (activeModels.get(session.id) === model) {
+      if (previousModel) activeModels.set(session.id, previousModel);
+      else activeModels.delete(session.id);
+    }
+  }
+
+  function hasInbox(): boolean {
+    pending = [...pending, ...(options.inbox?.() ?? [])];
+    return pending.length > 0;
+  }
+
+  function readInbox(turnNo: number): void {
+    const incoming = [...pending, ...(options.inbox?.() ?? [])];
+    pending = [];
+    if (!incoming.length) return;
+    emit({ type: 'inbox', turn: turnNo, messages: incoming });
+    const blocks: MessageBlock[] = incoming.map((m) => ({ type: 'text', text: m }));
+    const last = messages[messages.length - 1];
+    if (last?.role === 'user') messages[messages.length - 1] = { role: 'user', content: [...(typeof last.content === 'string' ? [{ type: 'text', text: last.content } as TextBlock] : last.content), ...blocks] };
+    else messages.push({ role: 'user', content: blocks });
+  }
+}

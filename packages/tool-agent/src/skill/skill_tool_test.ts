@@ -1,0 +1,82 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { contentToText, createSession, defineFamily, type Session } from '@toolshed/core';
+import { checkFamily } from '@toolshed/core/testing';
+import { loadSkills } from './load_skills.ts';
+import { createSkillTool } from './skill_tool.ts';
+
+let root: string;
+let home: string;
+let project: string;
+let session: Session | undefined;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'toolshed-skill-'));
+  home = path.join(root, 'home');
+  project = path.join(root, 'project');
+  await mkdir(project, { recursive: true });
+});
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  await rm(root, { recursive: true, force: true });
+});
+
+async function skill(base: string, folder: string, text: string): Promise<void> {
+  await mkdir(path.join(base, folder), { recursive: true });
+  await writeFile(path.join(base, folder, 'SKILL.md'), text);
+}
+
+describe('loadSkills', () => {
+  test('finds skills in the user and project folders, the project winning, and reports a broken file with the fix', async () => {
+    await skill(path.join(home, '.claude', 'skills'), 'pdf', '---\nname: pdf\ndescription: Fill PDF forms\n---\nUser version');
+    await skill(path.join(project, '.claude', 'skills'), 'pdf', '---\nname: pdf\ndescription: Fill PDF forms the project way\nallowed-tools: Read, Bash\n---\nProject version');
+    await skill(path.join(project, '.toolshed', 'skills'), 'release', '---\ndescription: Cut a release\n---\n1. pnpm changeset version');
+    await skill(path.join(project, '.toolshed', 'skills'), 'broken', '---\nname: Broken Skill\ndescription: x\n---\n');
+    await skill(path.join(project, '.toolshed', 'skills'), 'nofront', 'just text');
+    await skill(path.join(project, '.toolshed', 'skills'), 'nodesc', '---\nname: nodesc\n---\nbody');
+    const { skills, problems } = await loadSkills(project, { homeDir: home });
+    expect([...skills.keys()].sort()).toEqual(['pdf', 'release']);
+    expect(skills.get('pdf')).toMatchObject({ description: 'Fill PDF forms the project way', instructions: 'Project version', allowedTools: ['Read', 'Bash'] });
+    expect(skills.get('release')!.dir).toBe(path.join(project, '.toolshed', 'skills', 'release'));
+    expect(problems.map((p) => `${path.basename(path.dirname(p.file))}: ${p.message}`).sort()).toEqual([
+      'broken: key "name" is "Broken Skill"; it must be lowercase letters, digits and "-", such as "broken"',
+      'nodesc: key "description" is missing or empty; say in one sentence what the skill does and when to use it',
+      'nofront: has no YAML frontmatter; start the file with "---", the lines "name: …" and "description: …", then "---"',
+    ]);
+  });
+});
+
+describe('the Skill tool', () => {
+  test('passes the conformance check', async () => {
+    expect(await checkFamily(defineFamily({ name: 'skills', version: '0.0.0', tools: [createSkillTool()] }))).toEqual([]);
+  });
+
+  test('its description lists the skills by name and description only; a call returns the instructions, the folder and the arguments', async () => {
+    await skill(path.join(project, '.claude', 'skills'), 'release', '---\nname: release\ndescription: Cut a release of the packages\n---\nSECRET-LONG-BODY: run pnpm changeset version, then read checklist.md');
+    session = await createSession({ cwd: project, tools: [createSkillTool({ homeDir: home, skills: [{ name: 'greet', description: 'Say hello', instructions: 'Say hello to $ARGS' }] })] });
+    const [definition] = session.toolsFor('anthropic');
+    expect(definition!.description).toContain('- release: Cut a release of the packages');
+    expect(definition!.description).toContain('- greet: Say hello');
+    expect(definition!.description).not.toContain('SECRET-LONG-BODY');
+    const [result] = await session.run([{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'release', args: 'v2.0.0' } }]);
+    const text = contentToText(result!.content);
+    expect(result!.is_error).toBeFalsy();
+    expect(text).toContain(`Base folder of this skill: ${path.join(project, '.claude', 'skills', 'release')}`);
+    expect(text).toContain('SECRET-LONG-BODY: run pnpm changeset version');
+    expect(text).toContain('ARGUMENTS: v2.0.0');
+  });
+
+  test('an unknown skill is an error with a did-you-mean and the list; a broken one says why it did not load', async () => {
+    await skill(path.join(project, '.toolshed', 'skills'), 'release', '---\nname: release\ndescription: Cut a release\n---\nx');
+    await skill(path.join(project, '.toolshed', 'skills'), 'deploy', '---\nname: deploy\ndescription: [unclosed\n---\nx');
+    session = await createSession({ cwd: project, tools: [createSkillTool({ homeDir: home })] });
+    const [typo] = await session.run([{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'relase' } }]);
+    expect(typo!.is_error).toBe(true);
+    expect(contentToText(typo!.content)).toContain('No skill named "relase". Did you mean "release"? Skills: release.');
+    const [broken] = await session.run([{ type: 'tool_use', id: 's2', name: 'Skill', input: { skill: 'deploy' } }]);
+    expect(contentToText(broken!.content)).toContain('Its file could not be loaded');
+    expect(contentToText(broken!.content)).toContain('not valid YAML');
+  });
+});

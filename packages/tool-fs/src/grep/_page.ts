@@ -1,0 +1,208 @@
+import type { GrepLine, GrepQuery, GrepSink } from './_types.ts';
+
+/**
+ * Orders relative paths as `rg --sort path` prints them: folder by folder, each folder's entries
+ * by name (so `a/b` comes before `a-c`, where a plain string comparison puts it after).
+ *
+ * @param a A path with `/`.
+ * @param b Another.
+ * @returns Negative, zero or positive.
+ *
+ * @example
+ * ```ts
+ * ['a-c', 'a/b'].sort(comparePaths); // ['a/b', 'a-c']
+ * ```
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // The separator sorts before every character of a name.
+    if (x === 47) return -1;
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** What {@linkcode GrepPage} takes. */
+export interface GrepPageOptions {
+  mode: GrepQuery['mode'];
+  /** Items (lines, files, counts) to skip. */
+  offset: number;
+  /** Items to return after the offset; 0 for all. */
+  limit: number;
+  /** content: print line numbers. */
+  numbers: boolean;
+  /** content: context lines were asked for, so groups are separated by `--`. */
+  withContext: boolean;
+  /** Files left out (a deny rule covers them), tested once per file. */
+  denied?: ((rel: string) => boolean) | undefined;
+  /** files_with_matches: a file's mtime, when the engine did not give it (newest first). */
+  mtimeOf: (rel: string) => number;
+  /** How a path is shown (relative to the working directory). */
+  show: (rel: string) => string;
+}
+
+/** What a finished {@linkcode GrepPage} holds. */
+export interface GrepPageResult {
+  /** Files with matches: all of them for files_with_matches and count; for content, those met up to the end of the page. */
+  numFiles: number;
+  filenames: string[];
+  lines: string[];
+  /** count: matches over all files. */
+  numMatches?: number;
+  /** More items exist after the page. */
+  cut: boolean;
+}
+
+interface Ranked {
+  rel: string;
+  key: number;
+}
+
+/**
+ * One page of Grep's output, built while an engine searches: content lines are printed in
+ * the order they come and only those inside the page are kept (the page is full, and the engine
+ * may stop, once one line past it has come); files and counts, which need all matches for their
+ * order and totals, keep only the best `offset + limit` seen so far.
+ *
+ * @example
+ * ```ts
+ * const page = new GrepPage({ mode: 'content', offset: 0, limit: 10, numbers: true, withContext: false, mtimeOf: () => 0, show: (f) => f });
+ * await rgSearch(rg, query, page, signal);
+ * page.result().lines;
+ * ```
+ */
+export class GrepPage implements GrepSink {
+  #o: GrepPageOptions;
+  /** Items to keep: offset + limit, or all. */
+  #keep: number;
+  #ranked: Ranked[] = [];
+  #total = 0;
+  #matches = 0;
+  #lines: string[] = [];
+  #printed = 0;
+  #files = 0;
+  #lastFile: string | undefined;
+  #lastDenied = false;
+  /** How the current file is shown: worked out once per file, not per line. */
+  #lastName = '';
+  #prev: number | undefined;
+  #full = false;
+  /** content with no limit: lines kept per file as they come, printed in path order at the end. */
+  #groups: Map<string, GrepLine[]> | undefined;
+
+  /**
+   * @param options The mode, the page and how to show paths.
+   */
+  constructor(options: GrepPageOptions) {
+    this.#o = options;
+    this.#keep = options.limit === 0 ? Infinity : options.offset + options.limit;
+    if (options.mode === 'content' && options.limit === 0) this.#groups = new Map();
+  }
+
+  /** With a limit, lines must come in path order so the search can stop; without one, any order does. */
+  get wantsOrder(): boolean {
+    return this.#groups === undefined;
+  }
+
+  /** True once a line past the page has come (content mode): nothing later can be shown. */
+  get full(): boolean {
+    return this.#full;
+  }
+
+  file(rel: string, mtimeMs?: number): void {
+    if (this.#o.denied?.(rel)) return;
+    this.#total++;
+    this.#rank({ rel, key: -(mtimeMs ?? this.#o.mtimeOf(rel)) });
+  }
+
+  count(rel: string, count: number): void {
+    if (this.#o.denied?.(rel)) return;
+    this.#total++;
+    this.#matches += count;
+    this.#rank({ rel, key: count });
+  }
+
+  line(rel: string, line: GrepLine): void {
+    if (this.#groups !== undefined) {
+      const lines = this.#groups.get(rel);
+      if (lines) lines.push(line);
+      else this.#groups.set(rel, [line]);
+      return;
+    }
+    this.#printLine(rel, line);
+  }
+
+  #printLine(rel: string, line: GrepLine): void {
+    if (this.#full) return;
+    if (rel !== this.#lastFile) {
+      this.#lastFile = rel;
+      this.#lastDenied = this.#o.denied?.(rel) === true;
+      if (this.#lastDenied) return;
+      this.#files++;
+      this.#prev = undefined;
+      this.#lastName = this.#o.show(rel);
+      if (this.#o.withContext && this.#printed > 0) this.#print(() => '--');
+    } else if (this.#lastDenied) {
+      return;
+    } else if (this.#o.withContext && this.#prev !== undefined && line.n !== this.#prev + 1) {
+      this.#print(() => '--');
+    }
+    this.#prev = line.n;
+    this.#print(() => {
+      const sep = line.match ? ':' : '-';
+      const name = this.#lastName;
+      return this.#o.numbers ? `${name}${sep}${line.n}${sep}${line.text}` : `${name}${sep}${line.text}`;
+    });
+  }
+
+  /**
+   * The page.
+   *
+   * @returns The shown items and the totals.
+   */
+  result(): GrepPageResult {
+    const { mode, offset } = this.#o;
+    if (mode === 'content') {
+      const groups = this.#groups;
+      if (groups !== undefined) {
+        this.#groups = undefined;
+        for (const rel of [...groups.keys()].sort(comparePaths)) for (const line of groups.get(rel)!) this.#printLine(rel, line);
+      }
+      return { numFiles: this.#files, filenames: [], lines: this.#lines, cut: this.#full };
+    }
+    this.#trim();
+    const shown = this.#ranked.slice(offset, this.#keep);
+    const cut = this.#total > this.#keep;
+    if (mode === 'files_with_matches') {
+      return { numFiles: this.#total, filenames: shown.map((r) => this.#o.show(r.rel)), lines: [], cut };
+    }
+    return { numFiles: this.#total, filenames: [], lines: shown.map((r) => `${this.#o.show(r.rel)}:${r.key}`), numMatches: this.#matches, cut };
+  }
+
+  #print(text: () => string): void {
+    const at = this.#printed++;
+    if (at >= this.#keep) {
+      this.#full = true;
+      return;
+    }
+    if (at >= this.#o.offset) this.#lines.push(text());
+  }
+
+  #rank(item: Ranked): void {
+    this.#ranked.push(item);
+    // Sorted and cut down now and then: memory and time follow the page, not the matches.
+    if (this.#ranked.length >= 2 * this.#keep + 1024) this.#trim();
+  }
+
+  #trim(): void {
+    const files = this.#o.mode === 'files_with_matches';
+    // Files newest first (ties by path), counts by path.
+    this.#ranked.sort(files ? (a, b) => a.key - b.key || comparePaths(a.rel, b.rel) : (a, b) => comparePaths(a.rel, b.rel));
+    if (this.#ranked.length > this.#keep) this.#ranked.length = this.#keep;
+  }
+}

@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { type Arity, FILE_USE } from './_file_use.ts';
+
+/**
+ * The option tables are checked against the real programs' `--help`: every option of a table
+ * exists, with the arity the program gives it (`--lines=NUM` takes a value, `--width[=N]` an
+ * optional one, `--quiet` none). A short option shares the arity of the long one written
+ * beside it (`-n, --lines=NUM`). Programs not installed, or whose help has another layout, are
+ * listed as skipped.
+ */
+
+type HelpArity = 'flag' | 'required' | 'optional';
+
+/** The options a `--help` text lists, with their arity. */
+function parseHelp(text: string): Map<string, HelpArity> {
+  const out = new Map<string, HelpArity>();
+  for (const line of text.split('\n')) {
+    if (!/^\s{1,8}-/.test(line)) continue;
+    // The option part ends at two spaces (the description starts there).
+    const head = line.trim().split(/\s{2,}/)[0]!;
+    const items = head.split(/,\s*/);
+    let shared: HelpArity | undefined;
+    const shorts: string[] = [];
+    for (const item of items) {
+      const m = /^(--?[A-Za-z0-9][\w-]*)(.*)$/.exec(item.trim());
+      if (!m) continue;
+      const [, name, rest] = m as unknown as [string, string, string];
+      let arity: HelpArity = 'flag';
+      if (/^\[=?[^\]]*\]/.test(rest)) arity = 'optional';
+      else if (/^(=|\s+[<A-Z[{(]|\s*<)/.test(rest) || (/^[A-Z]/.test(rest) && rest.length > 0)) arity = 'required';
+      if (name.startsWith('--')) {
+        // Listed once bare and once with `=VALUE` (du --time): the value is optional.
+        const before = out.get(name);
+        out.set(name, before !== undefined && before !== arity ? 'optional' : arity);
+        shared ??= arity;
+      } else {
+        if (arity === 'flag') shorts.push(name);
+        else out.set(name, arity);
+      }
+    }
+    for (const s of shorts) out.set(s, out.get(s) ?? shared ?? 'flag');
+    // `-NUM` style entries are not options of a table.
+  }
+  return out;
+}
+
+function expected(arity: Arity): HelpArity | undefined {
+  if (arity === 'flag') return 'flag';
+  if (arity === 'optional') return 'optional';
+  if (arity === 'value2' || arity === 'read2') return undefined;
+  return 'required';
+}
+
+/** Programs with GNU-style `--help` whose tables are checked; the others are skipped. */
+const CHECKED = ['cat', 'tac', 'nl', 'head', 'tail', 'wc', 'od', 'base64', 'cksum', 'cmp', 'diff', 'comm', 'stat', 'sort', 'date', 'uniq', 'cut', 'paste', 'fold', 'fmt', 'expand', 'unexpand', 'grep', 'sed', 'tee', 'touch', 'mkdir', 'rm', 'shred', 'truncate', 'cp', 'ln', 'install', 'mv', 'chmod', 'chown', 'chgrp', 'du', 'ls', 'column'];
+
+/** Options a program accepts that its --help leaves out or spells differently (checked by hand). */
+const UNLISTED: Readonly<Record<string, readonly string[]>> = {
+  // -I is --iso-8601's short form; date's help writes it `-I[FMT], --iso-8601[=FMT]`.
+  grep: ['--colour'],
+  ls: ['-F'],
+  // Written as placeholders: `--LTYPE-line-format=LFMT`, `--GTYPE-group-format=GFMT`.
+  diff: ['--old-line-format', '--new-line-format', '--unchanged-line-format', '--old-group-format', '--new-group-format', '--changed-group-format', '--unchanged-group-format'],
+  // Written `-c  --format=FORMAT`, with two spaces.
+  stat: ['-c', '--format'],
+};
+
+describe('the option tables agree with the real programs (--help)', () => {
+  for (const name of CHECKED) {
+    const use = FILE_USE[name];
+    const help = spawnSync(name, ['--help'], { encoding: 'utf8', env: { ...process.env, LANG: 'C', LC_ALL: 'C' } });
+    const text = `${help.stdout ?? ''}${help.stderr ?? ''}`;
+    const missing = help.error !== undefined || !/--help/.test(text);
+    test.skipIf(missing || !use?.options)(`${name}: every option of the table exists with its arity`, () => {
+      const options = parseHelp(text);
+      const wrong: string[] = [];
+      for (const [option, arity] of Object.entries(use!.options!)) {
+        if (UNLISTED[name]?.includes(option)) continue;
+        const real = options.get(option);
+        if (real === undefined) {
+          wrong.push(`${option} is not an option of ${name}`);
+          continue;
+        }
+        const want = expected(arity);
+        if (want !== undefined && real !== want) wrong.push(`${option}: the table says ${arity}, ${name} --help says ${real}`);
+      }
+      expect(wrong, wrong.join('\n')).toEqual([]);
+    });
+    if (missing) test.skip(`${name}: not installed or no --help (${help.error?.message ?? 'other layout'})`, () => {});
+  }
+
+  test('the help parser reads the GNU layouts it relies on', () => {
+    const parsed = parseHelp('  -n, --lines=[-]NUM       print\n  -w, --width[=BYTES]  x\n  -c, --bytes    y\n      --color[=WHEN]  z\n  -e PATTERNS, --regexp=PATTERNS  q\n');
+    expect(Object.fromEntries(parsed)).toEqual({ '--lines': 'required', '-n': 'required', '--width': 'optional', '-w': 'optional', '--bytes': 'flag', '-c': 'flag', '--color': 'optional', '-e': 'required', '--regexp': 'required' });
+  });
+});

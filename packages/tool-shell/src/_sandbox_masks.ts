@@ -1,0 +1,60 @@
+import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { deniedPathFilter, pathRuleRoots, realWorkingDirectories, type ToolContext } from '@toolshed/core';
+import { SANDBOX_HOME_SECRETS } from './sandbox.ts';
+
+/** At most this many entries of the working directories are looked at for deny-listed files. */
+const MASK_WALK_LIMIT = 20_000;
+
+/**
+ * What the sandbox hides from a command, so that it enforces what the guard does: the home
+ * directory's secrets folders (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.config/gh`, …), the folders and
+ * files that `Read(…)` deny rules name (their root, for a rule like `Read(~/.ssh/**)` or
+ * `Read(./secrets)`), and every existing entry of the working directories that a deny rule
+ * covers (`Read(.env)`, `Read(**\/*.pem)`), found by a bounded walk.
+ *
+ * @param ctx The call's context (rules, working directories, home directory).
+ * @returns Absolute paths to mask.
+ *
+ * @example
+ * ```ts
+ * sandboxMasks(ctx); // ['/home/u/.ssh', '/home/u/.aws', '/p/.env', …]
+ * ```
+ */
+export function sandboxMasks(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): string[] {
+  const home = ctx.permissions.homeDir ?? homedir();
+  const out = new Set<string>(SANDBOX_HOME_SECRETS.map((s) => path.join(home, s)));
+  const rules = ctx.permissions.rules.deny.filter((r) => r.toolName === 'Read' && r.ruleContent !== undefined);
+  if (rules.length === 0) return [...out];
+  const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
+  for (const rule of rules) {
+    try {
+      const roots = pathRuleRoots(rule.ruleContent!, { cwd: ctx.cwd, homeDir: home, root: rule.root ?? ctx.cwd, workingDirectories: dirs });
+      if (!roots.anywhere && (roots.glob === '' || /^\*\*(\/\*\*)*$/.test(roots.glob))) for (const d of roots.dirs) out.add(d);
+    } catch {
+      // A malformed rule is reported when settings load.
+    }
+  }
+  const denied = deniedPathFilter('Read', ctx);
+  if (denied) {
+    let seen = 0;
+    const stack = [...dirs];
+    while (stack.length > 0 && seen < MASK_WALK_LIMIT) {
+      const dir = stack.pop()!;
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        seen++;
+        const full = path.join(dir, e.name);
+        if (denied(full)) out.add(full);
+        else if (e.isDirectory() && !e.isSymbolicLink()) stack.push(full);
+      }
+    }
+  }
+  return [...out];
+}
