@@ -9,8 +9,12 @@ import { UsageError } from './usage_error.ts';
 /** A command the CLI runs today. */
 export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'chat' | 'rules' | 'bench' | 'trust';
 
-/** The sources `--setting-sources` defaults to, as Claude Code's flag of that name does. */
-export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
+/**
+ * The sources `--setting-sources` defaults to: Toolshed's files and Claude Code's
+ * (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, and the
+ * project's `.mcp.json`), so that a Claude Code project works unchanged.
+ */
+export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local', 'claude'];
 
 /** The flags every command takes, parsed and checked. */
 export interface CommonArgs {
@@ -23,7 +27,7 @@ export interface CommonArgs {
   allow: string[];
   deny: string[];
   ask: string[];
-  /** From `--setting-sources`: which settings files the session reads. @default ['user', 'project', 'local'] */
+  /** From `--setting-sources`: which settings files the session reads. @default ['user', 'project', 'local', 'claude'] */
   settingSources: SettingSource[];
   /** The `--settings` paths as given, in order (relative to where the CLI was started). */
   settings: string[];
@@ -128,7 +132,7 @@ export interface ParseCliArgsOptions {
 /**
  * Parses the command line: the command word (anywhere among the flags), its positional arguments
  * and the common flags of DESIGN.md's CLI contract, plus `--setting-sources` (default
- * `user,project,local`, as Claude Code's flag), `--http` (mcp) and `--corpus` (search).
+ * `user,project,local,claude`), `--http` (mcp) and `--corpus` (search).
  *
  * @param argv The arguments after `toolshed`.
  * @param options Where relative paths start.

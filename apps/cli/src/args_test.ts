@@ -40,8 +40,8 @@ describe('parseCliArgs', () => {
     expect(parsed).toMatchObject({ kind: 'command', args: { cwd: process.cwd(), families: [...FAMILY_NAMES], mode: undefined, allow: [], yes: false, json: false } });
   });
 
-  test('parseCliArgs reads user, project and local settings by default, as Claude Code does, and none for an empty list', () => {
-    expect(parseCliArgs(['tools'])).toMatchObject({ args: { settingSources: ['user', 'project', 'local'], settings: [] } });
+  test('parseCliArgs reads Toolshed\'s and Claude Code\'s settings by default, and none for an empty list', () => {
+    expect(parseCliArgs(['tools'])).toMatchObject({ args: { settingSources: ['user', 'project', 'local', 'claude'], settings: [] } });
     expect(parseCliArgs(['tools', '--setting-sources', ''])).toMatchObject({ args: { settingSources: [] } });
     expect(parseCliArgs(['tools', '--setting-sources=claude, user'])).toMatchObject({ args: { settingSources: ['claude', 'user'] } });
   });

@@ -199,7 +199,7 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ['--allow RULE', 'Allow rule such as "Bash(npm test:*)" (repeatable; source "cli").'],
   ['--deny RULE', 'Deny rule such as "Read(./.env)" (repeatable).'],
   ['--ask RULE', 'Ask rule: always ask before such a call (repeatable).'],
-  ['--setting-sources LIST', 'Settings files to read: user,project,local,claude (default: user,project,local; "" for none).'],
+  ['--setting-sources LIST', 'Settings files to read: user,project,local,claude (default: all four; claude is ~/.claude/settings.json, .claude/settings*.json and .mcp.json; "" for none).'],
   ['--settings FILE', 'A further Claude-Code-shaped settings file, read after the sources (repeatable).'],
   ['--mcp-config FILE', 'MCP servers, in the format of .mcp.json.'],
   ['--yes', 'Answer every permission prompt with allow.'],

@@ -9,6 +9,7 @@ import type { CommandInvocation, CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
+import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { mcpLoginCommand } from './mcp_login_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
@@ -139,9 +140,14 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   }
   if (args.noAuth && args.tokenFile !== undefined) throw new UsageError('--no-auth and --token-file exclude each other: serve with a token, or without one.', { command: 'mcp' });
   const token = args.tokenFile === undefined ? undefined : await readTokenFile(args.tokenFile);
-  const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
+  // The same files as every other command: --mcp-config, or the trusted project's .mcp.json.
+  const homeDir = settingsOptions(args, io).homeDir;
+  const project = await readProjectFiles(args, homeDir);
+  if (project.read.length > 0) io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
+  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
+  const mcpOptions = project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir } : { homeDir };
   // Each client session gets families of its own: an MCP family serves one session at a time.
-  const familiesOf = () => loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig } : {});
+  const familiesOf = () => loadFamilies(args.families, mcpOptions);
   const { families, warnings } = await familiesOf();
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
   // stdin and stdout belong to the protocol (stdio) or to nobody (HTTP): who approves an ask is

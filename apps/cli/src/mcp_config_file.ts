@@ -2,14 +2,17 @@ import { readJsonFile } from './_read_json_file.ts';
 import { UsageError } from './usage_error.ts';
 
 /**
- * Reads the `--mcp-config` file (Claude Code's `.mcp.json` format, `{"mcpServers": {...}}`) and
- * hands it to `mcpServers` as its configuration. The bridge checks the servers themselves; this
- * only makes sure the file is a JSON object.
+ * Reads an MCP configuration file (Claude Code's `.mcp.json` format, `{"mcpServers": {...}}`)
+ * — the `--mcp-config` file, or the project's `.mcp.json` — and hands it to `mcpServers` as its
+ * configuration. The bridge checks the servers themselves; this makes sure the file is JSON, an
+ * object, and has an `mcpServers` object.
  *
  * @param file The path as given.
  * @param baseDir What a relative path resolves against.
+ * @param label How messages name the file. @default '--mcp-config'
  * @returns The parsed object.
- * @throws {UsageError} When the file is missing, not JSON (with line and column) or not an object.
+ * @throws {UsageError} When the file is missing, not JSON (with line and column), not an
+ *   object, or has no `mcpServers` object.
  *
  * @example
  * ```ts
@@ -17,13 +20,25 @@ import { UsageError } from './usage_error.ts';
  * const family = mcpServers(config);
  * ```
  */
-export async function readMcpConfigFile(file: string, baseDir: string): Promise<Record<string, unknown>> {
-  const { value } = await readJsonFile(file, '--mcp-config', baseDir);
+export async function readMcpConfigFile(file: string, baseDir: string, label = '--mcp-config'): Promise<Record<string, unknown>> {
+  const { value } = await readJsonFile(file, label, baseDir);
+  const example = 'Write for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}.';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(
-      `The --mcp-config file "${file}" holds ${Array.isArray(value) ? 'a list' : `a ${value === null ? 'null' : typeof value}`}, not an object. Write for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}.`,
+      `The ${label} file "${file}" holds ${Array.isArray(value) ? 'a list' : `a ${value === null ? 'null' : typeof value}`}, not an object. ${example}`,
       { showUsage: false },
     );
+  }
+  const servers = (value as Record<string, unknown>)['mcpServers'];
+  if (servers === undefined) {
+    const keys = Object.keys(value);
+    throw new UsageError(
+      `The ${label} file "${file}" has no "mcpServers" key${keys.length ? ` (it has ${keys.map((k) => `"${k}"`).join(', ')})` : ''}, so it names no MCP server. ${example}`,
+      { showUsage: false },
+    );
+  }
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    throw new UsageError(`The ${label} file "${file}": "mcpServers" is ${Array.isArray(servers) ? 'a list' : `a ${servers === null ? 'null' : typeof servers}`}, not an object of servers by name. ${example}`, { showUsage: false });
   }
   return value as Record<string, unknown>;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -11,22 +12,28 @@ import {
   type SettingsLintReport,
 } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
+import { DEFAULT_SETTING_SOURCES } from './args.ts';
 import { loadFamilies, parseFamilyList } from './families.ts';
+import { readMcpConfigFile } from './mcp_config_file.ts';
 import { UsageError } from './usage_error.ts';
 
 /** The help text of `toolshed rules`. */
 export const RULES_USAGE = [
-  'Usage: toolshed rules lint [--cwd DIR] [--setting-sources LIST] [--settings FILE] [--allow RULE] [--deny RULE] [--ask RULE] [--only LIST] [--json]',
+  'Usage: toolshed rules lint [--cwd DIR] [--setting-sources LIST] [--settings FILE] [--mcp-config FILE] [--allow RULE] [--deny RULE] [--ask RULE] [--only LIST] [--json]',
   '',
   'Checks the permission rules of the settings files (and of --allow/--deny/--ask) and exits 1 when',
   'it finds a problem: a rule naming a tool that is not in the pool, a malformed specifier, an allow',
   'rule a deny rule always shadows, a Bash rule with a shell operator (&&, ||, ;, |) that can never',
   'match, a path rule that points outside every working directory, or a settings file that does not',
-  'load (bad JSON, unknown key, bad mode). Warnings (a prefix without a word boundary) do not fail.',
+  'load (bad JSON, unknown key, bad mode). Warnings do not fail: a prefix without a word boundary, a',
+  'rule for a Claude Code tool this pool lacks (Task, TodoWrite, …), a tool name in the wrong case, a',
+  'backslash in a path rule. Rules for the tools of the MCP servers in .mcp.json (or --mcp-config)',
+  'count as existing; the servers are not started.',
   '',
   'Flags:',
-  '  --setting-sources LIST  Settings files to read: user,project,local,claude (default: user,project,local).',
+  '  --setting-sources LIST  Settings files to read: user,project,local,claude (default: all four).',
   '  --settings FILE         A further settings file, read after the sources (repeatable).',
+  '  --mcp-config FILE       The MCP servers whose tools rules may name (default: .mcp.json in --cwd).',
   '  --only LIST             Families whose tools count as existing (default: all).',
   '  --json                  Print { files, findings, problems, warnings } as JSON.',
   '',
@@ -36,6 +43,7 @@ const OPTIONS = {
   cwd: { type: 'string' },
   'setting-sources': { type: 'string' },
   settings: { type: 'string', multiple: true },
+  'mcp-config': { type: 'string' },
   allow: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
   ask: { type: 'string', multiple: true },
@@ -46,7 +54,7 @@ const OPTIONS = {
 
 /**
  * `toolshed rules lint`: lints the permission rules of the settings files a session would read
- * (user, project and local by default; `--setting-sources` chooses, as Claude Code's flag does)
+ * (Toolshed's and Claude Code's by default; `--setting-sources` chooses)
  * and of the rule flags, against the pool of the selected families. Prints one line per
  * finding, then a summary; `--json` prints the report.
  *
@@ -83,11 +91,12 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
   const cwd = path.resolve(values.cwd ?? '.');
   let sources: SettingSource[];
   try {
-    sources = values['setting-sources'] === undefined ? ['user', 'project', 'local'] : parseSettingSources(values['setting-sources']);
+    sources = values['setting-sources'] === undefined ? [...DEFAULT_SETTING_SOURCES] : parseSettingSources(values['setting-sources']);
   } catch (e) {
     throw new UsageError(`${describeError(e)} (in --setting-sources).`, { showUsage: false });
   }
   const toolNames = await poolNames(parseFamilyList(values.only ?? []), io);
+  const mcpServerNames = await configuredServers(values['mcp-config'], cwd, sources);
   const flags: RuleLayer = { source: 'cli', allow: values.allow ?? [], deny: values.deny ?? [], ask: values.ask ?? [] };
   const report = await lintSettings({
     cwd,
@@ -95,6 +104,7 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
     files: (values.settings ?? []).map((f) => path.resolve(f)),
     layers: [flags],
     toolNames,
+    mcpServerNames,
     // The CLI's environment decides where the user settings are (tests give a temporary HOME).
     homeDir: (io.env ?? process.env)['HOME'] || undefined,
   });
@@ -142,6 +152,14 @@ function formatFinding(finding: LintFinding): string {
 
 function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The server names of the MCP configuration the other commands would read: `--mcp-config`, or `.mcp.json` with the `claude` source. */
+async function configuredServers(file: string | undefined, cwd: string, sources: readonly SettingSource[]): Promise<string[]> {
+  if (file !== undefined) return Object.keys((await readMcpConfigFile(file, process.cwd()))['mcpServers'] as object);
+  const project = path.join(cwd, '.mcp.json');
+  if (!sources.includes('claude') || !existsSync(project)) return [];
+  return Object.keys((await readMcpConfigFile(project, cwd, '.mcp.json'))['mcpServers'] as object);
 }
 
 /** The names and aliases of the tools of the selected families (and the test hook's tools). */

@@ -41,7 +41,9 @@ describe('toolshed rules lint', () => {
     expect(r.stdout).toContain(`error [shell_operator] ${full}: Rule "Bash(npm test && rm:*)" contains the shell operator "&&"`);
     expect(r.stdout).toContain(`error [shadowed] ${full}: Allow rule "Writer(./src/a.ts)" never takes effect`);
     expect(r.stdout).toContain('error [malformed] cli: Permission rule "Echo(*" is missing its closing ")"');
-    expect(r.stdout).toMatch(/\n\d+ errors, 0 warnings \(settings files: .*settings\.local\.json\)\.\n$/);
+    // Bash is not in this pool, but it is Claude Code's: a warning, not an error.
+    expect(r.stdout).toContain(`warning [unknown_tool] ${full}: Rule "Bash(npm test && rm:*)" is for Claude Code's tool "Bash"`);
+    expect(r.stdout).toMatch(/\n\d+ errors, 1 warning \(settings files: .*settings\.local\.json\)\.\n$/);
   });
 
   test('reports a settings file with a typo, and reads only the sources asked for', async () => {
@@ -49,8 +51,10 @@ describe('toolshed rules lint', () => {
       '.claude/settings.json': { permissions: { defaultMode: 'acceptedits' } },
       '.toolshed/settings.json': { permissions: { allow: ['Echo'] } },
     });
-    const without = await lint(['--cwd', cwd], home);
+    const without = await lint(['--cwd', cwd, '--setting-sources', 'user,project,local'], home);
     expect(without.code).toBe(0);
+    // By default Claude Code's files are read too.
+    expect((await lint(['--cwd', cwd], home)).code).toBe(1);
     const r = await lint(['--cwd', cwd, '--setting-sources', 'claude'], home);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`error [settings] Settings file "${path.join(cwd, '.claude', 'settings.json')}": permissions.defaultMode is "acceptedits", not a permission mode. Did you mean "acceptEdits"?`);
@@ -60,11 +64,25 @@ describe('toolshed rules lint', () => {
     const { cwd, home } = await project({ '.toolshed/settings.json': { permissions: { allow: ['Bash(npm test*)'] } } });
     const r = await lint(['--cwd', cwd, '--json'], home);
     const report = JSON.parse(r.stdout);
-    // No Bash in this pool: the rule names an unknown tool (an error) and has a loose prefix (a warning).
-    expect(report.findings.map((f: { kind: string; severity: string }) => [f.kind, f.severity])).toEqual([['unknown_tool', 'error'], ['loose_prefix', 'warning']]);
-    expect(r.code).toBe(1);
+    // No Bash in this pool, but it is Claude Code's tool (a warning), and the prefix is loose (a warning).
+    expect(report.findings.map((f: { kind: string; severity: string }) => [f.kind, f.severity])).toEqual([['unknown_tool', 'warning'], ['loose_prefix', 'warning']]);
+    expect(r.code).toBe(0);
     expect(report.warnings).toEqual([]);
-    expect(report.files.map((f: { source: string }) => f.source)).toEqual(['user', 'project', 'local']);
+    expect(report.files.map((f: { source: string }) => f.source)).toEqual(['claude', 'user', 'claude', 'claude', 'project', 'local']);
+  });
+
+  test('rules for the servers of .mcp.json (or --mcp-config) are fine; a bad --mcp-config is a clear error', async () => {
+    const { cwd, home } = await project({ '.toolshed/settings.json': { permissions: { allow: ['mcp__github__create_issue', 'mcp__github'] } } });
+    expect((await lint(['--cwd', cwd], home)).code).toBe(1);
+    await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'never-started' } } }));
+    const r = await lint(['--cwd', cwd], home);
+    expect(r.stdout).toContain('No problems found');
+    expect(r.code).toBe(0);
+    const other = path.join(cwd, 'other.json');
+    await writeFile(other, '{"mcpServers": {,}}');
+    await expect(lint(['--cwd', cwd, '--mcp-config', other], home)).rejects.toThrow(`The --mcp-config file "${other}" is not valid JSON`);
+    await writeFile(other, '{"servers": {}}');
+    await expect(lint(['--cwd', cwd, '--mcp-config', other], home)).rejects.toThrow(`The --mcp-config file "${other}" has no "mcpServers" key (it has "servers")`);
   });
 
   test('reads the user settings from the home directory', async () => {

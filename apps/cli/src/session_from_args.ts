@@ -1,10 +1,10 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { askUserKey, createSession, describeError, SETTINGS_INVALID, ToolshedError, type AskUser, type CanUseTool, type PermissionOptions, type Session, type SessionOptions } from '@toolshed/core';
+import { askUserKey, createSession, describeError, SETTINGS_INVALID, ToolshedError, type AskUser, type CanUseTool, type Family, type PermissionOptions, type Session, type SessionOptions } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
-import { readMcpConfigFile } from './mcp_config_file.ts';
+import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
 import { UsageError } from './usage_error.ts';
@@ -71,6 +71,34 @@ export async function createCliSession(options: SessionOptions): Promise<Session
 }
 
 /**
+ * The families of a command, with the MCP configuration its files give (see
+ * {@linkcode readProjectFiles}), after one line on stderr naming the settings and MCP files read
+ * (when any are) and the notices about `.mcp.json` servers not started.
+ *
+ * @param args The parsed common flags.
+ * @param io Where the line and the warnings go.
+ * @param homeDir Whose settings and trust list.
+ * @returns The families that loaded.
+ * @throws {UsageError} When the MCP configuration file is not valid.
+ *
+ * @example
+ * ```ts
+ * const families = await familiesFor(args, io, settingsOptions(args, io).homeDir);
+ * ```
+ */
+export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, homeDir: string): Promise<Family[]> {
+  const project = await readProjectFiles(args, homeDir);
+  if (project.read.length > 0) io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
+  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
+  const { families, warnings } = await loadFamilies(
+    args.families,
+    project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir } : { homeDir },
+  );
+  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  return families;
+}
+
+/**
  * Builds the session a command runs in from the common flags, runs `fn` with it, and closes it
  * whatever happens. Family notices (a tool disabled until configured, a server that failed to
  * start, settings keys that are ignored) and warnings about families go to stderr.
@@ -96,19 +124,23 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * ```
  */
 export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>, options: WithSessionOptions = {}): Promise<T> {
-  const mcpConfig = args.mcpConfig === undefined ? undefined : await readMcpConfigFile(args.mcpConfig, process.cwd());
   const homeDir = settingsOptions(args, io).homeDir;
-  const { families, warnings } = await loadFamilies(args.families, mcpConfig && args.mcpConfig ? { mcpConfig, mcpConfigFile: args.mcpConfig, homeDir } : { homeDir });
-  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
-
   const own = args.yes ? undefined : options.canUseTool?.(() => session);
   // A command with its own prompts (chat) keeps the terminal to itself; the others ask here,
   // for permissions (unless --yes) and, once, whether to trust the project's settings.
   const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
   const canUseTool = args.yes ? allowEverything : own ?? (prompter ? askAtTerminal(prompter, io, () => session) : undefined);
+  let families: Family[];
   try {
-    if (prompter) await askToTrustProject(args.cwd, args.settingSources, settingsOptions(args, io).homeDir, prompter, io);
+    // Asked before the families are built: trusting the folder decides whether .mcp.json's servers start.
+    if (prompter) await askToTrustProject(args.cwd, args.settingSources, homeDir, prompter, io);
+    families = await familiesFor(args, io, homeDir);
+  } catch (e) {
+    prompter?.close();
+    throw e;
+  }
+  try {
     session = await createCliSession({
       cwd: args.cwd,
       families,

@@ -65,6 +65,12 @@ export interface ToolContext {
   /** What file tools read, for staleness checks and "unchanged" stubs. */
   readonly fileState: FileStateCache;
   readonly permissions: PermissionContext;
+  /**
+   * Environment variables for the processes a tool starts (the Bash tool's commands), on top
+   * of the process's own: the settings files' `env` (Claude Code's key). Absent or empty when
+   * no file sets any.
+   */
+  readonly env?: Readonly<Record<string, string>>;
   readonly tools: ToolCatalog;
   readonly services: Services;
   /** Registers cleanup that runs on `session.close()` (kill background tasks, close servers). */

@@ -109,6 +109,7 @@ export {
 export type { FindPathRuleOptions, GuardedPath } from './permissions/path_guard.ts';
 export { checkRuleSpecifier, loosePrefixHint } from './permissions/check_rule_specifier.ts';
 export { lintRules } from './permissions/lint_rules.ts';
+export { CLAUDE_CODE_TOOL_NAMES } from './permissions/claude_code_tool_names.ts';
 export type { LintFinding, LintFindingKind, LintRulesOptions, RuleLayer } from './permissions/lint_rules.ts';
 export { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 export type { LoadedSettings, LoadSettingsOptions } from './settings/load_settings.ts';

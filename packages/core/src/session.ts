@@ -144,6 +144,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     signal: options.signal ?? new AbortController().signal,
     fileState,
     permissions,
+    ...(Object.keys(settings.env).length > 0 ? { env: settings.env } : {}),
     tools: catalog,
     services,
     onClose: (cleanup) => void cleanups.push(cleanup),

@@ -114,7 +114,9 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     mapResult: (output) => formatBashOutput(output),
     async call(input, ctx, { onProgress, signal }) {
       const sandbox = sandboxFor(opts, ctx);
-      const env = isBashParserLoaded() && classifyCommand(input.command).readOnly ? readOnlyEnv(opts.env) : opts.env;
+      // The settings' `env` (ctx.env) first; the family's own `env` option wins over it.
+      const base = ctx.env ? { ...ctx.env, ...opts.env } : opts.env;
+      const env = isBashParserLoaded() && classifyCommand(input.command).readOnly ? readOnlyEnv(base) : base;
       const start = startDirectory(ctx);
       if (input.run_in_background) {
         const task = tasksOf(ctx).start(input.command, {

@@ -100,6 +100,23 @@ describe('Bash through a session', () => {
     expect(results.map((r) => contentToText(r.content))).toEqual(['(no output)', path.join(project, 'sub')]);
   });
 
+  test('the settings\' env (ctx.env) reaches the command; the family\'s own env option wins over it', async () => {
+    const dir = path.join(root, 'env-settings');
+    await mkdir(path.join(dir, '.claude'), { recursive: true });
+    await writeFile(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ env: { FROM_SETTINGS: 'settings', BOTH: 'settings' } }));
+    const session = await createSession({
+      cwd: dir,
+      families: [shellTools({ env: { BOTH: 'option' } })],
+      permissions: { mode: 'bypassPermissions' },
+      settingsSources: ['claude'],
+      trustedProject: true,
+      homeDir: root,
+      stateDir: path.join(root, 'state', String(++seq)),
+    });
+    sessions.push(session);
+    expect((await run(session, 'Bash', { command: 'echo "$FROM_SETTINGS $BOTH"' })).text).toBe('settings option');
+  });
+
   test('environment changes do not persist between calls', async () => {
     const session = await open();
     await run(session, 'Bash', { command: 'export TOOLSHED_TEST_VAR=1' });

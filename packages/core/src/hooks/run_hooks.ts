@@ -2,6 +2,7 @@ import { hookLabel } from './_hook_label.ts';
 import { hookTimeout } from './_hook_timeout.ts';
 import { runCommandHook } from './command_hook.ts';
 import { runFunctionHook } from './function_hook.ts';
+import { runHttpHook } from './http_hook.ts';
 import { matchesTool } from './hook_matcher.ts';
 import type { HookDefinition, HookEvent, HookInput, HookRunResult, HooksConfig, HooksOutcome } from './types.ts';
 
@@ -26,7 +27,9 @@ function firstLine(text: string): string {
 /** Identical hooks (same command, same function) from several groups or settings files run once. */
 function identity(hook: HookDefinition): unknown {
   if (typeof hook === 'function') return hook;
-  return hook.type === 'command' ? `command:${hook.command}` : hook.fn;
+  if (hook.type === 'command') return `command:${hook.command}`;
+  if (hook.type === 'http') return `http:${hook.url}`;
+  return hook.fn;
 }
 
 /** A block reason the model reads: a hook that echoes a large input must not flood the context. */
@@ -174,8 +177,9 @@ async function runOne(hook: HookDefinition, input: HookInput, options: RunHooksO
       return await runFunctionHook(hook, input, { signal: options.signal });
     }
     if (hook.type === 'command') return await runCommandHook(hook, input, options);
+    if (hook.type === 'http') return await runHttpHook(hook, input, { signal: options.signal });
     const type = (hook as { type?: unknown }).type;
-    return badHook(hook, `unknown hook type ${JSON.stringify(type) ?? String(type)}; use "command" or "function"`);
+    return badHook(hook, `unknown hook type ${JSON.stringify(type) ?? String(type)}; use "command", "http" or "function"`);
   } catch (error) {
     // The runners never reject; this guards against a malformed hook object from settings.
     return badHook(hook, `could not run: ${error instanceof Error ? error.message : String(error)}`);

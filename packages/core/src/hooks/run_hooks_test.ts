@@ -323,6 +323,6 @@ describe('runHooks', () => {
   test('a hook of an unknown type is reported, not thrown', async () => {
     const weird = { type: 'prompt', prompt: 'is this safe?' } as unknown as CommandHook;
     const outcome = await run({ PreToolUse: [{ hooks: [weird] }] });
-    expect(outcome.errors).toEqual([{ hook: 'hook of type "prompt"', message: 'unknown hook type "prompt"; use "command" or "function"' }]);
+    expect(outcome.errors).toEqual([{ hook: 'hook of type "prompt"', message: 'unknown hook type "prompt"; use "command", "http" or "function"' }]);
   });
 });

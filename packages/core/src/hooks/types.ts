@@ -47,6 +47,25 @@ export interface CommandHook {
   failClosed?: boolean;
 }
 
+/**
+ * A hook that POSTs the {@linkcode HookInput} as JSON to a URL (Claude Code's `http` hook). A 2xx
+ * response's body is read like a command hook's stdout (JSON output, or plain text); any other
+ * status, a network error or a timeout is a non-blocking error unless `failClosed`.
+ */
+export interface HttpHook {
+  type: 'http';
+  /** An `http:` or `https:` URL. */
+  url: string;
+  /** Extra request headers; `$NAME` / `${NAME}` in a value is the environment variable, for names in `allowedEnvVars` only. */
+  headers?: Readonly<Record<string, string>>;
+  /** Environment variables the headers may use. @default [] */
+  allowedEnvVars?: readonly string[];
+  /** Seconds. @default 60 */
+  timeout?: number;
+  /** Any failure blocks the call. @default false */
+  failClosed?: boolean;
+}
+
 /** An in-process hook for library users. Throwing is a non-blocking error unless `failClosed`. */
 export type HookFunction = (input: HookInput, options: { signal: AbortSignal }) => HookOutput | void | Promise<HookOutput | void>;
 
@@ -63,7 +82,7 @@ export interface FunctionHook {
 }
 
 /** One hook. */
-export type HookDefinition = CommandHook | FunctionHook | HookFunction;
+export type HookDefinition = CommandHook | HttpHook | FunctionHook | HookFunction;
 
 /** Hooks that run for tools whose name the matcher matches. */
 export interface HookMatcherGroup {

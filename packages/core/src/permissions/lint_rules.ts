@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { closestNames } from '../closest_names.ts';
 import { ToolshedError } from '../errors.ts';
 import { checkRuleSpecifier, loosePrefixHint } from './check_rule_specifier.ts';
+import { CLAUDE_CODE_TOOL_NAMES } from './claude_code_tool_names.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { PATH_RULE_COVERAGE } from './path_guard.ts';
 import { matchPathRule, parsePathSpecifier, pathRuleRoots, type PathRuleBases } from './path_rule.ts';
@@ -16,7 +17,8 @@ export type LintFindingKind =
   | 'shadowed'
   | 'shell_operator'
   | 'outside_working_directories'
-  | 'loose_prefix';
+  | 'loose_prefix'
+  | 'backslash';
 
 /** One problem with one rule. */
 export interface LintFinding {
@@ -51,6 +53,12 @@ export interface LintRulesOptions {
   additionalDirectories?: readonly string[] | undefined;
   /** The names (and aliases) of the tools in the pool; without them, tool names are not checked. */
   toolNames?: readonly string[] | undefined;
+  /**
+   * The MCP servers configured (`.mcp.json`, `--mcp-config`), whose tools are not listed until
+   * the servers run: a rule `mcp__<server>` or `mcp__<server>__<tool>` for one of them is fine.
+   * @default []
+   */
+  mcpServerNames?: readonly string[] | undefined;
   /** What `~` stands for. @default os.homedir() */
   homeDir?: string | undefined;
 }
@@ -62,8 +70,9 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['deny', 'ask', 'allow'];
  * tools that are not in the pool (with the closest name), allow rules that a deny rule always
  * shadows, Bash rules with shell operators (`&&`, `||`, `;`, `|`, `$(`, backticks) that can
  * never match because compound commands are matched part by part, and path rules that point
- * outside every working directory (except deny rules with an absolute or `~` anchor, which
- * deliberately guard such places). Loose prefixes (`Bash(npm test*)`, which also matches
+ * outside every working directory (except rules with an absolute `//` or `~` anchor, which
+ * name such places on purpose). Rules for Claude Code tools the pool lacks, tool names in the
+ * wrong case and backslashes in path rules are warnings. Loose prefixes (`Bash(npm test*)`, which also matches
  * `npm testx`) are warnings.
  *
  * @param layers The rule lists, each with its source.
@@ -103,8 +112,8 @@ export function lintRules(layers: readonly RuleLayer[], options: LintRulesOption
         }
         parsed.push(rule);
         if (options.toolNames) {
-          const unknown = unknownTool(rule, options.toolNames);
-          if (unknown) report(rule, 'unknown_tool', unknown);
+          const unknown = unknownTool(rule, options.toolNames, options.mcpServerNames ?? []);
+          if (unknown) report(rule, 'unknown_tool', unknown.message, unknown.severity);
         }
         if (rule.toolName === 'Bash' && rule.ruleContent !== undefined) {
           const operator = shellOperator(rule.ruleContent);
@@ -113,6 +122,9 @@ export function lintRules(layers: readonly RuleLayer[], options: LintRulesOption
           }
           const loose = loosePrefixHint(rule);
           if (loose) report(rule, 'loose_prefix', loose, 'warning');
+        }
+        if (isPathRule(rule) && rule.ruleContent!.includes('\\')) {
+          report(rule, 'backslash', `Path rule "${rule.raw}" has a backslash: path rules use "/" on every system (a backslash escapes the next character), so write "${rule.toolName}(${rule.ruleContent!.replace(/\\+/g, '/')})"`, 'warning');
         }
         if (isPathRule(rule)) {
           const outside = outsideEveryDirectory(rule, dirs, options);
@@ -161,14 +173,26 @@ function hostOf(text: string): string {
   }
 }
 
-function unknownTool(rule: PermissionRule, names: readonly string[]): string | undefined {
+function unknownTool(rule: PermissionRule, names: readonly string[], servers: readonly string[]): { message: string; severity: 'error' | 'warning' } | undefined {
   const exists = names.some((name) => ruleMatchesTool(rule, { name, aliases: [] }));
   if (exists) return undefined;
   if (rule.toolName.startsWith('mcp__')) {
-    return `Rule "${rule.raw}" names no tool in the pool: no MCP tool starts with "${rule.toolName.replace(/__\*$/, '')}". Check the server name in .mcp.json, or remove the rule`;
+    const server = /^mcp__(.+?)(?:__.*)?$/.exec(rule.toolName)?.[1];
+    if (server !== undefined && servers.includes(server)) return undefined;
+    const known = servers.length ? ` (configured servers: ${servers.join(', ')})` : ' (no MCP server is configured: lint reads .mcp.json or --mcp-config)';
+    return { severity: 'error', message: `Rule "${rule.raw}" names no tool in the pool: no MCP tool starts with "${rule.toolName.replace(/__\*$/, '')}"${known}. Check the server name in .mcp.json, or remove the rule` };
+  }
+  // Tool names are case-sensitive: `bash(ls:*)` matches nothing.
+  const cased = names.find((name) => name.toLowerCase() === rule.toolName.toLowerCase());
+  if (cased !== undefined) {
+    const fixed = rule.ruleContent === undefined ? cased : `${cased}(${rule.ruleContent})`;
+    return { severity: 'warning', message: `Rule "${rule.raw}" names the tool "${rule.toolName}", but tool names are case-sensitive and the tool is "${cased}": this rule matches nothing; write "${fixed}"` };
+  }
+  if (CLAUDE_CODE_TOOL_NAMES.includes(rule.toolName)) {
+    return { severity: 'warning', message: `Rule "${rule.raw}" is for Claude Code's tool "${rule.toolName}", which is not in this pool: fine for Claude Code, and it does nothing here` };
   }
   const near = closestNames(rule.toolName, names, { max: 1 });
-  return `Rule "${rule.raw}" names the tool "${rule.toolName}", which is not in the pool${near.length ? `: did you mean "${near[0]}"?` : ''} (tools: ${[...names].sort().join(', ')})`;
+  return { severity: 'error', message: `Rule "${rule.raw}" names the tool "${rule.toolName}", which is not in the pool${near.length ? `: did you mean "${near[0]}"?` : ''} (tools: ${[...names].sort().join(', ')})` };
 }
 
 /** The first shell operator outside quotes, or undefined. */
@@ -203,8 +227,9 @@ function bases(rule: PermissionRule, dirs: readonly string[], options: LintRules
 function outsideEveryDirectory(rule: PermissionRule, dirs: readonly string[], options: LintRulesOptions): string | undefined {
   const spec = parsePathSpecifier(rule.ruleContent!);
   if (spec.anchor === 'anywhere') return undefined;
-  const deliberate = spec.anchor === 'absolute' || spec.anchor === 'home';
-  if (deliberate && rule.behavior === 'deny') return undefined;
+  // `//abs/…` and `~/…` name a place on purpose: `check` itself suggests `Read(//abs/**)` for a
+  // path outside the working directories, and such a rule allows (or denies) exactly that.
+  if (spec.anchor === 'absolute' || spec.anchor === 'home') return undefined;
   const { dirs: roots } = pathRuleRoots(rule.ruleContent!, bases(rule, dirs, options));
   const root = roots[0]!;
   // A rule about a parent of the working directory still covers paths inside it.

@@ -47,13 +47,44 @@ describe('lintRules', () => {
     ['a Bash rule with ;', { deny: ['Bash(ls; rm -rf /)'] }, 'shell_operator', 'Bash(ls; rm -rf /)', '";"'],
     ['a Bash rule with $(', { ask: ['Bash(echo $(id))'] }, 'shell_operator', 'Bash(echo $(id))', '"$("'],
     ['a cwd-relative path rule that climbs out', { allow: ['Edit(../other/**)'] }, 'outside_working_directories', 'Edit(../other/**)', 'To work there, add the directory to permissions.additionalDirectories'],
-    ['an absolute allow rule outside', { allow: ['Read(//etc/**)'] }, 'outside_working_directories', 'Read(//etc/**)', 'points to /etc'],
   ];
   test.each(bad)('finds %s', (_name, layer, kind, rule, message) => {
     const findings = lintRules([{ source: 'cli', ...layer }], options);
     const finding = findings.find((f) => f.kind === kind);
     expect(finding).toMatchObject({ kind, rule, source: 'cli', severity: 'error' });
     expect(finding!.message).toContain(message);
+  });
+
+  test('leaves alone the rules check suggests: absolute // and ~ rules name a place on purpose', () => {
+    expect(lintRules([{ source: 'cli', allow: ['Read(//etc/**)', 'Edit(~/notes/**)'], deny: ['Read(~/.ssh/**)'] }], options)).toEqual([]);
+  });
+
+  test('a rule for a Claude Code tool the pool lacks is a warning without an odd suggestion; a real typo is an error', () => {
+    const names = ['Bash', 'Read', 'Edit'];
+    const findings = lintRules([{ source: 'cli', allow: ['Task', 'TodoWrite', 'WebSearch', 'MultiEdit', 'LS', 'NotebookRead', 'Agent(Explore)'], deny: ['Raed'] }], { ...options, toolNames: names });
+    const claude = findings.filter((f) => f.rule !== 'Raed');
+    expect(claude.map((f) => [f.rule, f.kind, f.severity])).toEqual(['Task', 'TodoWrite', 'WebSearch', 'MultiEdit', 'LS', 'NotebookRead', 'Agent(Explore)'].map((r) => [r, 'unknown_tool', 'warning']));
+    expect(claude[0]!.message).toBe('Rule "Task" is for Claude Code\'s tool "Task", which is not in this pool: fine for Claude Code, and it does nothing here');
+    for (const f of claude) expect(f.message).not.toContain('did you mean');
+    expect(findings.find((f) => f.rule === 'Raed')).toMatchObject({ severity: 'error', message: expect.stringContaining('did you mean "Read"?') });
+  });
+
+  test('a tool name in the wrong case warns with the right name', () => {
+    const [finding] = lintRules([{ source: 'cli', allow: ['bash(ls:*)'] }], { ...options, toolNames: ['Bash', 'Read'] });
+    expect(finding).toMatchObject({ kind: 'unknown_tool', severity: 'warning' });
+    expect(finding!.message).toContain('tool names are case-sensitive and the tool is "Bash": this rule matches nothing; write "Bash(ls:*)"');
+  });
+
+  test('rules for the tools of a configured MCP server are fine; an unconfigured server is an error naming the configured ones', () => {
+    const layer = { source: 'cli', allow: ['mcp__github__create_issue', 'mcp__github', 'mcp__github__*'], deny: ['mcp__gitlab__push'] };
+    const findings = lintRules([layer], { ...options, toolNames: ['Bash'], mcpServerNames: ['github'] });
+    expect(findings.map((f) => [f.rule, f.severity])).toEqual([['mcp__gitlab__push', 'error']]);
+    expect(findings[0]!.message).toContain('(configured servers: github)');
+  });
+
+  test('a backslash in a path rule warns with the rule written with /', () => {
+    const findings = lintRules([{ source: 'cli', allow: ['Edit(src\\**)'] }], options);
+    expect(findings.find((f) => f.kind === 'backslash')).toMatchObject({ severity: 'warning', message: expect.stringContaining('write "Edit(src/**)"') });
   });
 
   test('warns about a prefix without a boundary, which also matches longer words', () => {

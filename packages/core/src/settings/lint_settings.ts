@@ -16,6 +16,8 @@ export interface LintSettingsOptions {
   layers?: readonly RuleLayer[] | undefined;
   /** The pool's tool names; without them, tool names are not checked. */
   toolNames?: readonly string[] | undefined;
+  /** The configured MCP servers: rules for their tools are fine (see `LintRulesOptions`). */
+  mcpServerNames?: readonly string[] | undefined;
   /** What `~` stands for. @default os.homedir() */
   homeDir?: string | undefined;
 }
@@ -78,7 +80,7 @@ export async function lintSettings(options: LintSettingsOptions): Promise<Settin
     }
   }
   layers.push(...(options.layers ?? []));
-  report.findings = lintRules(layers, { cwd, additionalDirectories, toolNames: options.toolNames, homeDir: home });
+  report.findings = lintRules(layers, { cwd, additionalDirectories, toolNames: options.toolNames, mcpServerNames: options.mcpServerNames, homeDir: home });
   return report;
 }
 

@@ -55,7 +55,20 @@ export interface LoadedSettings {
    * ignored: the folder, and what was ignored (file by file). The warning in `warnings` says it.
    */
   untrustedProject?: { dir: string; ignored: { file: string; what: string[] }[] };
-  /** Ignored on purpose (hook events Toolshed does not run). */
+  /**
+   * The `env` of every file, later files winning per name: the environment the session gives
+   * the processes its tools start (see `ToolContext.env`). From an untrusted project: none.
+   */
+  env: Record<string, string>;
+  /**
+   * What the files say about the servers of the project's `.mcp.json` (Claude Code's keys): the
+   * highest `enableAllProjectMcpServers`, and the `enabledMcpjsonServers` /
+   * `disabledMcpjsonServers` of every file. An untrusted project's files only add to `disabled`.
+   */
+  mcpjsonServers: { enableAll?: boolean; enabled: string[]; disabled: string[] };
+  /** Whether the project's settings files applied whole (trusted, or none exist). */
+  projectTrusted: boolean;
+  /** Ignored on purpose (hook events Toolshed does not run, Claude Code keys Toolshed does not use). */
   warnings: string[];
   /** One sentence per problem; a session must not start with any. */
   errors: string[];
@@ -91,13 +104,23 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     locations.push({ source: 'file', path, root });
   }
   const results = await Promise.all(locations.map((l) => readSettingsFile(l.path)));
-  const inProject = (l: SettingsFileLocation) => l.source === 'project' || l.source === 'local' || l.source === 'claude';
+  const inProject = (l: SettingsFileLocation) => l.inProject === true;
   const needsTrust = locations.some((l, i) => inProject(l) && results[i]!.content !== undefined);
   const trusted = !needsTrust || (options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir })));
   const ignored: { file: string; what: string[] }[] = [];
 
   let permissions = createPermissionContext(undefined, cwd, 'settings', placement).context;
-  const loaded: LoadedSettings = { files: [], permissions, bypassDisabledBy: [], hooks: undefined, warnings: [], errors: [] };
+  const loaded: LoadedSettings = {
+    files: [],
+    permissions,
+    bypassDisabledBy: [],
+    hooks: undefined,
+    env: {},
+    mcpjsonServers: { enabled: [], disabled: [] },
+    projectTrusted: trusted,
+    warnings: [],
+    errors: [],
+  };
   const hooks: Record<string, HookMatcherGroup[]> = {};
   locations.forEach((location, i) => {
     const result = results[i]!;
@@ -137,6 +160,10 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     if (perms.disableBypassPermissionsMode === 'disable') loaded.bypassDisabledBy.push(location.path);
     if (content.disableAllHooks !== undefined) loaded.disableAllHooks = { value: content.disableAllHooks, source: location.path };
     if (content.failClosedHooks !== undefined) loaded.failClosedHooks = { value: content.failClosedHooks, source: location.path };
+    Object.assign(loaded.env, content.env ?? {});
+    if (content.enableAllProjectMcpServers !== undefined) loaded.mcpjsonServers.enableAll = content.enableAllProjectMcpServers;
+    loaded.mcpjsonServers.enabled.push(...(content.enabledMcpjsonServers ?? []));
+    loaded.mcpjsonServers.disabled.push(...(content.disabledMcpjsonServers ?? []));
     for (const [event, groups] of Object.entries(content.hooks ?? {})) {
       (hooks[event] ??= []).push(...(groups as HookMatcherGroup[]));
     }
@@ -153,8 +180,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
 /** Modes that only take away: a project may set them without being trusted. */
 const TIGHT_MODES: readonly string[] = ['default', 'plan', 'dontAsk'];
 
-/** Claude Code keys that loosen or run something; Toolshed ignores them anyway, and says so for an untrusted project. */
-const LOOSENING_CLAUDE_KEYS = ['env', 'apiKeyHelper', 'enableAllProjectMcpServers', 'enabledMcpjsonServers', 'statusLine', 'awsAuthRefresh', 'awsCredentialExport', 'otelHeadersHelper'];
+/** Claude Code keys that loosen: an untrusted project's are ignored, and the warning says so. */
+const LOOSENING_CLAUDE_KEYS = ['env', 'enableAllProjectMcpServers', 'enabledMcpjsonServers'];
 
 /** What an untrusted project file keeps: what can only tighten. */
 function tightenOnly(content: SettingsFileContent): { content: SettingsFileContent; ignored: string[] } {
@@ -172,6 +199,7 @@ function tightenOnly(content: SettingsFileContent): { content: SettingsFileConte
   if (perms.additionalDirectories?.length) ignored.push(`additionalDirectories ${perms.additionalDirectories.map((d) => JSON.stringify(d)).join(', ')}`);
   const out: SettingsFileContent = { permissions: kept };
   if (content.failClosedHooks === true) out.failClosedHooks = true;
+  if (content.disabledMcpjsonServers) out.disabledMcpjsonServers = content.disabledMcpjsonServers;
   const events = Object.keys(content.hooks ?? {});
   if (events.length) ignored.push(`hooks (${events.join(', ')})`);
   if (content.disableAllHooks === true) ignored.push('disableAllHooks');

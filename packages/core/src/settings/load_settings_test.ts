@@ -25,6 +25,31 @@ async function put(path: string, content: unknown): Promise<void> {
 }
 
 describe('loadSettings', () => {
+  test('reads ~/.claude/settings.json with the claude source, as the user\'s (trusted) file, below the project\'s files', async () => {
+    await mkdir(join(home, '.claude'), { recursive: true });
+    await put(join(home, '.claude', 'settings.json'), { env: { A: 'user', B: 'user' }, permissions: { allow: ['Bash(make:*)'] } });
+    await put(join(proj, '.claude', 'settings.json'), { env: { B: 'project' }, permissions: { deny: ['Read(./.env)'] } });
+    const untrusted = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'], trustedProject: false });
+    expect(untrusted.files.filter((f) => f.exists).map((f) => f.path)).toEqual([join(home, '.claude', 'settings.json'), join(proj, '.claude', 'settings.json')]);
+    // The user's file applies whole; the project's env waits for trust, its deny rule does not.
+    expect(untrusted.env).toEqual({ A: 'user', B: 'user' });
+    expect(untrusted.permissions.rules.allow.map((r) => r.raw)).toEqual(['Bash(make:*)']);
+    expect(untrusted.permissions.rules.deny.map((r) => r.raw)).toEqual(['Read(./.env)']);
+    expect(untrusted.projectTrusted).toBe(false);
+    const trusted = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'], trustedProject: true });
+    expect(trusted.env).toEqual({ A: 'user', B: 'project' });
+  });
+
+  test('collects the .mcp.json server switches; an untrusted project may only disable servers', async () => {
+    await put(join(proj, '.claude', 'settings.json'), { enableAllProjectMcpServers: true, enabledMcpjsonServers: ['a'], disabledMcpjsonServers: ['b'] });
+    await put(join(proj, '.claude', 'settings.local.json'), { disabledMcpjsonServers: ['c'] });
+    const trusted = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'], trustedProject: true });
+    expect(trusted.mcpjsonServers).toEqual({ enableAll: true, enabled: ['a'], disabled: ['b', 'c'] });
+    const untrusted = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'], trustedProject: false });
+    expect(untrusted.mcpjsonServers).toEqual({ enabled: [], disabled: ['b', 'c'] });
+    expect(untrusted.warnings.join('\n')).toContain('enableAllProjectMcpServers; enabledMcpjsonServers');
+  });
+
   test('reads no file unless asked', async () => {
     await put(join(proj, '.toolshed', 'settings.json'), { permissions: { deny: ['Bash'] } });
     const settings = await loadSettings({ cwd: proj, homeDir: home });

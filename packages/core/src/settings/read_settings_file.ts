@@ -8,8 +8,11 @@ import { PERMISSION_MODES } from '../permissions/types.ts';
 import { jsonDuplicateKey, jsonErrorOffset } from './_json_scan.ts';
 import {
   CLAUDE_CODE_ONLY_HOOK_EVENTS,
+  CLAUDE_CODE_ONLY_HOOK_TYPES,
+  CLAUDE_CODE_PERMISSIONS_KEYS,
   CLAUDE_CODE_SETTINGS_KEYS,
   COMMAND_HOOK_KEYS,
+  HTTP_HOOK_KEYS,
   PERMISSIONS_KEYS,
   settingsSchema,
   type SettingsFileContent,
@@ -111,19 +114,40 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
     return result;
   }
   const known = [...TOOLSHED_SETTINGS_KEYS, ...CLAUDE_CODE_SETTINGS_KEYS];
+  const warn = (message: string) => result.warnings.push(`Settings file "${path}": ${message}`);
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, TOOLSHED_SETTINGS_KEYS));
+    if (CLAUDE_CODE_SETTINGS_KEYS.includes(key)) warn(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
+    else if (!known.includes(key)) fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, TOOLSHED_SETTINGS_KEYS));
   }
-  checkPermissions(value['permissions'], fail, (message) => result.warnings.push(`Settings file "${path}": ${message}`));
+  checkPermissions(value['permissions'], fail, warn);
+  const env = checkEnv(value['env'], fail);
+  for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers']) {
+    const list = value[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((n) => typeof n !== 'string'))) {
+      fail(key, `is ${show(list)}, not a list of server names`, `Write the names of servers in .mcp.json, for example "${key}": ["github"].`);
+    }
+  }
+  if (value['enableAllProjectMcpServers'] !== undefined && typeof value['enableAllProjectMcpServers'] !== 'boolean') {
+    fail('enableAllProjectMcpServers', `is ${show(value['enableAllProjectMcpServers'])}, not true or false`, 'Write "enableAllProjectMcpServers": true to start every server of the project\'s .mcp.json.');
+  }
   if (value['disableAllHooks'] !== undefined && typeof value['disableAllHooks'] !== 'boolean') {
     fail('disableAllHooks', `is ${show(value['disableAllHooks'])}, not true or false`, 'Write "disableAllHooks": true or false.');
   }
   if (value['failClosedHooks'] !== undefined && typeof value['failClosedHooks'] !== 'boolean') {
     fail('failClosedHooks', `is ${show(value['failClosedHooks'])}, not true or false`, 'Write "failClosedHooks": true to make every PreToolUse hook block its call when it fails.');
   }
-  const hooks = checkHooks(value['hooks'], fail, (message) => result.warnings.push(`Settings file "${path}": ${message}`));
+  const hooks = checkHooks(value['hooks'], fail, warn);
   if (result.errors.length > 0) return result;
-  const parsed = settingsSchema.safeParse({ ...value, ...(hooks === undefined ? {} : { hooks }) });
+  // Claude Code's permissions keys that Toolshed does not use were warned about above: dropped.
+  const permissions = isObject(value['permissions'])
+    ? Object.fromEntries(Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)))
+    : value['permissions'];
+  const parsed = settingsSchema.safeParse({
+    ...value,
+    ...(permissions === undefined ? {} : { permissions }),
+    ...(hooks === undefined ? {} : { hooks }),
+    ...(env === undefined ? {} : { env }),
+  });
   if (!parsed.success) {
     // The checks above should have caught it; this keeps a gap in them from loosening anything.
     for (const issue of parsed.error.issues) fail(issue.path.map(String).join('.') || 'the top level', `is invalid: ${issue.message}`, 'See the settings reference in the @toolshed/core README.');
@@ -142,7 +166,8 @@ function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) =>
     return;
   }
   for (const key of Object.keys(perms)) {
-    if (!PERMISSIONS_KEYS.includes(key)) fail(`permissions.${key}`, 'is not a permissions key', didYouMean(key, PERMISSIONS_KEYS, PERMISSIONS_KEYS));
+    if (CLAUDE_CODE_PERMISSIONS_KEYS.includes(key)) warn(`permissions.${key} is a Claude Code setting that Toolshed does not use; ignored.`);
+    else if (!PERMISSIONS_KEYS.includes(key)) fail(`permissions.${key}`, 'is not a permissions key', didYouMean(key, PERMISSIONS_KEYS, PERMISSIONS_KEYS));
   }
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
     const list = perms[behavior];
@@ -209,11 +234,12 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
       fail(`hooks.${event}`, 'is not a hook event', didYouMean(event, [...HOOK_EVENTS, ...CLAUDE_CODE_ONLY_HOOK_EVENTS], HOOK_EVENTS));
       continue;
     }
-    kept[event] = groups;
     if (!Array.isArray(groups)) {
       fail(`hooks.${event}`, `is ${show(groups)}, not a list of matcher groups`, `Write for example ${example}.`);
       continue;
     }
+    const keptGroups: Record<string, unknown>[] = [];
+    kept[event] = keptGroups;
     groups.forEach((group: unknown, g) => {
       const at = `hooks.${event}[${g}]`;
       if (!isObject(group)) {
@@ -230,21 +256,33 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
         fail(`${at}.hooks`, `is ${show(list)}, not a list`, 'Write "hooks": [{"type": "command", "command": "..."}].');
         return;
       }
+      const keptHooks: unknown[] = [];
       list.forEach((hook: unknown, h) => {
         const hat = `${at}.hooks[${h}]`;
         if (!isObject(hook)) {
           fail(hat, `is ${show(hook)}, not an object`, 'Write {"type": "command", "command": "..."}.');
           return;
         }
+        const type = hook['type'];
+        if (typeof type === 'string' && CLAUDE_CODE_ONLY_HOOK_TYPES.includes(type)) {
+          warn(`${hat} is a Claude Code "${type}" hook, which asks a model; Toolshed does not run ${type} hooks, so it is skipped.`);
+          return;
+        }
+        keptHooks.push(hook);
+        if (type !== 'command' && type !== 'http') {
+          fail(`${hat}.type`, `is ${show(type)}`, 'Settings files hold "command" and "http" hooks (and Claude Code\'s "prompt" and "agent" hooks, which Toolshed skips): write "type": "command".');
+          return;
+        }
+        const keys = type === 'http' ? HTTP_HOOK_KEYS : COMMAND_HOOK_KEYS;
         for (const key of Object.keys(hook)) {
-          if (!COMMAND_HOOK_KEYS.includes(key)) fail(`${hat}.${key}`, 'is not a key of a command hook', didYouMean(key, COMMAND_HOOK_KEYS, COMMAND_HOOK_KEYS));
+          if (!keys.includes(key)) fail(`${hat}.${key}`, `is not a key of ${type === 'http' ? 'an http' : 'a command'} hook`, didYouMean(key, keys, keys));
         }
-        if (hook['type'] !== 'command') {
-          fail(`${hat}.type`, `is ${show(hook['type'])}`, 'Settings files hold command hooks only (Toolshed does not run prompt or agent hooks): write "type": "command".');
-        }
-        const command = hook['command'];
-        if (typeof command !== 'string' || command.trim() === '') {
-          fail(`${hat}.command`, `is ${show(command)}, not a command`, 'Write the shell command to run, for example "command": "./check.sh".');
+        if (type === 'http') checkHttpHook(hook, hat, fail);
+        else {
+          const command = hook['command'];
+          if (typeof command !== 'string' || command.trim() === '') {
+            fail(`${hat}.command`, `is ${show(command)}, not a command`, 'Write the shell command to run, for example "command": "./check.sh".');
+          }
         }
         const timeout = hook['timeout'];
         if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout))) {
@@ -255,9 +293,45 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
           fail(`${hat}.failClosed`, `is ${show(failClosed)}, not true or false`, 'Write "failClosed": true to block the call when the hook fails.');
         }
       });
+      if (keptHooks.length > 0) keptGroups.push({ ...group, hooks: keptHooks });
     });
   }
   return kept;
+}
+
+/** Checks `env`: names to strings; numbers and booleans are written as strings, as Claude Code does. */
+function checkEnv(env: unknown, fail: Fail): Record<string, string> | undefined {
+  if (env === undefined) return undefined;
+  if (!isObject(env)) {
+    fail('env', `is ${show(env)}, not an object`, 'Write environment variables as names to strings, for example "env": {"NODE_ENV": "test"}.');
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) fail(`env.${name}`, 'is not an environment variable name', 'Use letters, digits and underscores, not starting with a digit.');
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
+    else fail(`env.${name}`, `is ${show(value)}, not a string`, `Write "${name}": "value".`);
+  }
+  return out;
+}
+
+function checkHttpHook(hook: Record<string, unknown>, at: string, fail: Fail): void {
+  const url = hook['url'];
+  let ok = false;
+  try {
+    ok = typeof url === 'string' && ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok) fail(`${at}.url`, `is ${show(url)}, not an http: or https: URL`, 'Write for example "url": "http://127.0.0.1:8080/hooks/pre-tool-use".');
+  const headers = hook['headers'];
+  if (headers !== undefined && (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string'))) {
+    fail(`${at}.headers`, `is ${show(headers)}, not an object of strings`, 'Write for example "headers": {"Authorization": "Bearer $HOOK_TOKEN"}.');
+  }
+  const names = hook['allowedEnvVars'];
+  if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))) {
+    fail(`${at}.allowedEnvVars`, `is ${show(names)}, not a list of variable names`, 'Write for example "allowedEnvVars": ["HOOK_TOKEN"].');
+  }
 }
 
 function didYouMean(key: string, candidates: readonly string[], listed: readonly string[]): string {

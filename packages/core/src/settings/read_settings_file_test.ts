@@ -36,6 +36,42 @@ describe('readSettingsFile', () => {
     expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks[0]).toEqual({ type: 'command', command: './check.sh', timeout: 5, failClosed: true });
   });
 
+  test('loads a Claude Code file whole: prompt and agent hooks, Claude-only events and keys are one warning each, never an error', async () => {
+    const { file, result } = await read({
+      model: 'opus',
+      statusLine: { type: 'command', command: 'echo hi' },
+      outputStyle: 'Explanatory',
+      apiKeyHelper: './key.sh',
+      env: { NODE_ENV: 'test', RETRIES: 3, VERBOSE: true },
+      enableAllProjectMcpServers: true,
+      permissions: { deny: ['Read(./.env)'], disableAutoMode: 'disable' },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [
+          { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS', timeout: 30 },
+          { type: 'command', command: './no-rm.sh', statusMessage: 'checking', async: false },
+          { type: 'http', url: 'http://127.0.0.1:9/hook', headers: { Authorization: 'Bearer $TOKEN' }, allowedEnvVars: ['TOKEN'] },
+        ] }],
+        PostToolUse: [{ hooks: [{ type: 'agent', prompt: 'verify' }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
+      },
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.content?.env).toEqual({ NODE_ENV: 'test', RETRIES: '3', VERBOSE: 'true' });
+    expect(result.content?.enableAllProjectMcpServers).toBe(true);
+    expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks.map((h) => h.type)).toEqual(['command', 'http']);
+    expect(result.content?.hooks?.['PostToolUse']).toEqual([]);
+    const warnings = result.warnings.join('\n');
+    for (const key of ['model', 'statusLine', 'outputStyle', 'apiKeyHelper']) expect(warnings).toContain(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
+    expect(warnings).toContain('permissions.disableAutoMode is a Claude Code setting');
+    expect(warnings).toContain('hooks.PreToolUse[0].hooks[0] is a Claude Code "prompt" hook');
+    expect(warnings).toContain('hooks.PostToolUse[0].hooks[0] is a Claude Code "agent" hook');
+    expect(warnings).toContain('hooks.UserPromptSubmit is a Claude Code event that Toolshed does not run');
+    expect(warnings).toContain('hooks.SessionStart is a Claude Code event');
+    expect(result.warnings.every((w) => w.startsWith(`Settings file "${file}": `))).toBe(true);
+    expect(result.warnings).toHaveLength(9);
+  });
+
   test('treats a missing file as no settings, not an error', async () => {
     const result = await readSettingsFile(join(dir, 'nope.json'));
     expect(result).toEqual({ path: join(dir, 'nope.json'), exists: false, errors: [], issues: [], warnings: [] });
@@ -102,7 +138,12 @@ describe('readSettingsFile', () => {
     ['additional directories that are not paths', { permissions: { additionalDirectories: [''] } }, 'permissions.additionalDirectories[0] is "", not a directory path.'],
     ['an unknown hook event suggests the closest', { hooks: { PreToolUs: [] } }, 'hooks.PreToolUs is not a hook event. Did you mean "PreToolUse"?'],
     ['a hook without a command', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } }, 'hooks.PreToolUse[0].hooks[0].command is missing, not a command.'],
-    ['a prompt hook, which Toolshed does not run', { hooks: { PreToolUse: [{ hooks: [{ type: 'prompt', command: 'x' }] }] } }, 'hooks.PreToolUse[0].hooks[0].type is "prompt". Settings files hold command hooks only'],
+    ['a hook of a type nobody has', { hooks: { PreToolUse: [{ hooks: [{ type: 'script', command: 'x' }] }] } }, 'hooks.PreToolUse[0].hooks[0].type is "script". Settings files hold "command" and "http" hooks'],
+    ['an http hook without a URL', { hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'file:///etc/passwd' }] }] } }, 'hooks.PreToolUse[0].hooks[0].url is "file:///etc/passwd", not an http: or https: URL.'],
+    ['a misspelt top-level Toolshed key', { permisions: { deny: ['Bash'] } }, 'key "permisions" is not a settings key. Did you mean "permissions"?'],
+    ['an env that is a list', { env: ['A=1'] }, 'env is a list, not an object.'],
+    ['an env value that is an object', { env: { A: { b: 1 } } }, 'env.A is an object, not a string.'],
+    ['enabledMcpjsonServers that is a string', { enabledMcpjsonServers: 'github' }, 'enabledMcpjsonServers is "github", not a list of server names.'],
     ['a misspelt hook key', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timout: 5 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timout is not a key of a command hook. Did you mean "timeout"?'],
     ['a bad timeout', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] } }, 'hooks.PostToolUse[0].hooks[0].timeout is number -1, not a positive number of seconds.'],
     ['a timeout of 0', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timeout is number 0, not a positive number of seconds.'],

@@ -5,8 +5,9 @@ import { closestNames } from '../closest_names.ts';
 /**
  * Which settings files a session reads: `user` (`~/.toolshed/settings.json`), `project`
  * (`<project>/.toolshed/settings.json`), `local` (`<project>/.toolshed/settings.local.json`),
- * and the opt-in `claude` (`<project>/.claude/settings.json` and `.claude/settings.local.json`,
- * Claude Code's files, read with the same schema).
+ * and `claude`: Claude Code's files, read with the same schema — the user's
+ * `~/.claude/settings.json` and the project's `.claude/settings.json` and `.claude/settings.local.json`.
+ * A library session reads only the sources it names; the CLI reads all four by default.
  */
 export type SettingSource = 'user' | 'project' | 'local' | 'claude';
 
@@ -20,11 +21,13 @@ export interface SettingsFileLocation {
   path: string;
   /** What `/x` path rules and relative `additionalDirectories` in the file are relative to. */
   root: string;
+  /** A file inside the project (`.toolshed/`, `.claude/`): it only tightens until the folder is trusted. */
+  inProject?: boolean;
 }
 
 /**
- * The settings files of the chosen sources, lowest precedence first: user, Claude Code's
- * project files, the project file, the local file. Later files win for scalars (the mode);
+ * The settings files of the chosen sources, lowest precedence first: Claude Code's user file,
+ * the user file, Claude Code's project files, the project file, the local file. Later files win for scalars (the mode);
  * rule lists and hooks are concatenated from all of them.
  *
  * @param sources The chosen sources (order does not matter).
@@ -44,13 +47,17 @@ export function settingsFileLocations(
   const home = options.homeDir ?? homedir();
   const project = resolve(options.projectDir);
   const out: SettingsFileLocation[] = [];
+  const claudeUser = join(home, '.claude', 'settings.json');
+  if (sources.includes('claude')) out.push({ source: 'claude', path: claudeUser, root: home });
   if (sources.includes('user')) out.push({ source: 'user', path: join(home, '.toolshed', 'settings.json'), root: home });
+  // In the home folder itself, ~/.claude/settings.json and ~/.toolshed/settings.json are the user's.
+  const inHome = resolve(home) === project;
   if (sources.includes('claude')) {
-    out.push({ source: 'claude', path: join(project, '.claude', 'settings.json'), root: project });
-    out.push({ source: 'claude', path: join(project, '.claude', 'settings.local.json'), root: project });
+    if (!inHome) out.push({ source: 'claude', path: join(project, '.claude', 'settings.json'), root: project, inProject: true });
+    out.push({ source: 'claude', path: join(project, '.claude', 'settings.local.json'), root: project, inProject: true });
   }
-  if (sources.includes('project')) out.push({ source: 'project', path: join(project, '.toolshed', 'settings.json'), root: project });
-  if (sources.includes('local')) out.push({ source: 'local', path: join(project, '.toolshed', 'settings.local.json'), root: project });
+  if (sources.includes('project') && !inHome) out.push({ source: 'project', path: join(project, '.toolshed', 'settings.json'), root: project, inProject: true });
+  if (sources.includes('local')) out.push({ source: 'local', path: join(project, '.toolshed', 'settings.local.json'), root: project, inProject: true });
   return out;
 }
 
