@@ -1,4 +1,5 @@
 import { contentToText, type ToolUseBlock } from '@toolshed/core';
+import { bashResultFailed } from '@toolshed/tool-shell';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { readJsonInput } from './_read_input.ts';
@@ -11,7 +12,8 @@ import { withSession } from './session_from_args.ts';
  *
  * @param invocation The tool name, the input (or `-` for stdin) and the flags.
  * @param io The CLI's streams.
- * @returns 0 when the result is ok, 1 when it is an error.
+ * @returns 0 when the result is ok; 1 when it is an error, or a Bash command that exited
+ *   non-zero, timed out or was killed (its result is printed all the same).
  * @throws {UsageError} When the input is not a JSON object.
  *
  * @example
@@ -34,6 +36,7 @@ export async function callCommand(invocation: CommandInvocation, io: CliIo): Pro
       const out = text.endsWith('\n') || text === '' ? text : `${text}\n`;
       (result.is_error ? io.stderr : io.stdout).write(out);
     }
-    return result.is_error ? 1 : 0;
+    const commandFailed = outcome!.toolName === 'Bash' && bashResultFailed(contentToText(result.content));
+    return result.is_error || commandFailed ? 1 : 0;
   });
 }
