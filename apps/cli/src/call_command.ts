@@ -3,6 +3,7 @@ import { bashResultFailed } from '@toolshed/tool-shell';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { readJsonInput } from './_read_input.ts';
+import { readBeforeEdit } from './_read_first.ts';
 import { runTurn } from './_run_turn.ts';
 import { withSession } from './session_from_args.ts';
 
@@ -26,6 +27,15 @@ export async function callCommand(invocation: CommandInvocation, io: CliIo): Pro
   const name = positionals[0]!;
   const input = await readJsonInput(positionals[1]!, { command: 'call', position: 2 }, io);
   return withSession(args, io, async (session) => {
+    // A person at the shell has seen the file: Read it first (through the rules), so Edit and
+    // Write of an existing file can succeed. `--no-read-first` turns this off.
+    if (!args.noReadFirst) {
+      const read = await readBeforeEdit(session, name, input, io);
+      if (read?.result.is_error) {
+        io.stderr.write(`toolshed: ${name} needs the file read first, and the Read failed (pass --no-read-first to skip it):\n${contentToText(read.result.content)}\n`);
+        return 1;
+      }
+    }
     const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_cli_call', name, input };
     const [outcome] = await runTurn(session, [block], io);
     const result = outcome!.result;
