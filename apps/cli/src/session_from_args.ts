@@ -7,6 +7,7 @@ import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
+import { isSetupHint } from './_setup_hints.ts';
 import { UsageError } from './usage_error.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
@@ -123,7 +124,7 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
   let shown = 0;
   const showNotices = () => {
     const notices = session!.notices();
-    for (const notice of notices.slice(shown)) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+    for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n))) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
     shown = notices.length;
   };
   try {
