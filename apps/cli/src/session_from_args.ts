@@ -8,6 +8,7 @@ import { readMcpConfigFile } from './mcp_config_file.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
 import { isSetupHint } from './_setup_hints.ts';
+import { terminalPermissionPrompt } from './_permission_prompt.ts';
 import { UsageError } from './usage_error.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
@@ -106,7 +107,7 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
   // for permissions (unless --yes) and, once, whether to trust the project's settings.
   const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
-  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? askAtTerminal(prompter, io, () => session) : undefined);
+  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? terminalPermissionPrompt(prompter, io, args.cwd, settingsOptions(args, io).homeDir, (name, input) => summaryOf(session, name, input)) : undefined);
   try {
     if (prompter) await askToTrustProject(args.cwd, args.settingSources, settingsOptions(args, io).homeDir, prompter, io);
     session = await createCliSession({
@@ -148,20 +149,6 @@ export interface WithSessionOptions {
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });
-
-function askAtTerminal(prompter: Prompter, io: CliIo, getSession: () => Session | undefined): CanUseTool {
-  return async (toolName, input, { reason, signal }) => {
-    const summary = summaryOf(getSession(), toolName, input);
-    io.stderr.write(`toolshed: ${toolName} needs approval: ${reason}\n`);
-    const answer = await Promise.race([
-      prompter.ask(`Allow ${toolName}${summary ? ` ${summary}` : ''}? [y/N] `),
-      new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
-    ]);
-    if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) return { behavior: 'allow' };
-    if (answer === undefined) io.stderr.write('\n');
-    return { behavior: 'deny', message: answer === undefined ? 'no answer at the prompt (stdin ended); pass --yes to allow such calls' : 'the user declined at the prompt' };
-  };
-}
 
 function summaryOf(session: Session | undefined, toolName: string, input: unknown): string {
   const tool = session?.catalog().find((e) => e.name === toolName)?.tool;

@@ -10,8 +10,9 @@ const SUBCOMMAND = /^[A-Za-z0-9][A-Za-z0-9_:@+=-]*$/;
 /**
  * The `Bash(…)` allow rules that would allow a command, built from its parsed parts: one rule
  * per part that is not read-only already (a read-only part with every path known needs none),
- * each the narrowest prefix that covers the part — its environment prefixes as written, the
- * program and up to two subcommand words (`FOO=1 npm test:*`, `npm run build:*`). A
+ * each the narrowest rule that covers the part: for a program with up to two subcommand words
+ * and nothing else, that prefix (`FOO=1 npm test:*`, `npm run build:*`), else the part's exact
+ * text (`Bash(touch made.txt)`, `Bash(git push origin main)`). A
  * destructive part (`rm`, `git reset --hard`, …) gets its exact text as the rule, and none at
  * all when it names a path outside the current folder (absolute, `~` or `..`): then the call
  * gets no suggestion, since a rule would allow more than a person meant. Adding every rule
@@ -58,10 +59,10 @@ function partRule(text: string): string | null {
     const outside = simple.args.some((w) => !w.literal || /^(\/|~)/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value));
     return outside ? null : `Bash(${text})`;
   }
-  const words = [...simple.assignments.map((w) => w.text), simple.name.text];
-  for (const arg of simple.args.slice(0, 2)) {
-    if (!arg.literal || !SUBCOMMAND.test(arg.value) || arg.text !== arg.value) break;
-    words.push(arg.text);
-  }
+  // A program and up to two subcommand words, and nothing else: that prefix (`npm run build:*`,
+  // so later flags still match). Anything more (a path, a flag, a third word): the part exactly.
+  const plain = simple.args.length <= 2 && simple.args.every((arg) => arg.literal && SUBCOMMAND.test(arg.value) && arg.text === arg.value);
+  if (!plain) return `Bash(${text})`;
+  const words = [...simple.assignments.map((w) => w.text), simple.name.text, ...simple.args.map((w) => w.text)];
   return `Bash(${words.join(' ')}:*)`;
 }
