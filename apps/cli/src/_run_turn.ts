@@ -1,5 +1,6 @@
 import type { Session, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
+import { progressLines } from './_progress_lines.ts';
 
 /** One call's outcome as the commands print it. */
 export interface TurnResult {
@@ -20,11 +21,15 @@ export interface TurnResult {
  */
 export async function runTurn(session: Session, blocks: readonly ToolUseBlock[], io: CliIo): Promise<TurnResult[]> {
   const byId = new Map<string, TurnResult>();
+  const progress = new Map<string, ReturnType<typeof progressLines>>();
   for await (const event of session.stream(blocks)) {
     if (event.type === 'result') {
       byId.set(event.toolUseId, { toolName: event.toolName, result: event.result, durationMs: event.durationMs });
-    } else if (event.type === 'progress' && io.isTTY && event.progress.message) {
-      io.stderr.write(`toolshed: ${event.toolName}: ${event.progress.message}\n`);
+    } else if (event.type === 'progress' && io.isTTY) {
+      // Each new line once, in order (a timer-driven report repeats the last line until more output comes).
+      let lines = progress.get(event.toolUseId);
+      if (!lines) progress.set(event.toolUseId, (lines = progressLines()));
+      for (const line of lines(event.progress)) io.stderr.write(`toolshed: ${event.toolName}: ${line}\n`);
     } else if (event.type === 'hook_error') {
       io.stderr.write(`toolshed: warn: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`);
     } else if (event.type === 'notice') {

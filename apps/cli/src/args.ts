@@ -45,6 +45,8 @@ export interface CommonArgs {
   tokenFile?: string | undefined;
   /** `--no-auth` of `mcp serve --http`; only set when given. */
   noAuth?: boolean | undefined;
+  /** `--no-read-first` of `call`: do not Read an existing file before an Edit/Write of it; only set when given. */
+  noReadFirst?: boolean | undefined;
   /** `-p`/`--print` of `chat`: one prompt, non-interactive; only set when given. */
   print?: boolean | undefined;
   /** `--model ID` of `chat`; only set when given. */
@@ -80,6 +82,7 @@ const OPTIONS = {
   approve: { type: 'string' },
   'token-file': { type: 'string' },
   'no-auth': { type: 'boolean' },
+  'no-read-first': { type: 'boolean' },
   corpus: { type: 'string' },
   print: { type: 'boolean', short: 'p' },
   model: { type: 'string' },
@@ -116,6 +119,7 @@ const COMMAND_FLAGS: Partial<Record<string, { command: CommandName; usage: strin
   approve: { command: 'mcp', usage: 'toolshed mcp serve --approve deny|elicit|tty' },
   'token-file': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --token-file FILE' },
   'no-auth': { command: 'mcp', usage: 'toolshed mcp serve --http PORT --no-auth' },
+  'no-read-first': { command: 'call', usage: 'toolshed call Edit JSON --no-read-first' },
   corpus: { command: 'search', usage: 'toolshed search <query> --corpus FILE' },
   print: { command: 'chat', usage: 'toolshed chat -p PROMPT' },
   model: { command: 'chat', usage: 'toolshed chat --model ID' },
@@ -210,6 +214,7 @@ export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptio
       ...(values.approve !== undefined ? { approve: values.approve } : {}),
       ...(values['token-file'] !== undefined ? { tokenFile: values['token-file'] } : {}),
       ...(values['no-auth'] === true ? { noAuth: true } : {}),
+      ...(values['no-read-first'] === true ? { noReadFirst: true } : {}),
       ...(values.print !== undefined ? { print: values.print } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
       ...(values.provider !== undefined ? { provider: values.provider } : {}),

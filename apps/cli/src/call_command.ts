@@ -1,7 +1,9 @@
 import { contentToText, type ToolUseBlock } from '@toolshed/core';
+import { bashResultFailed } from '@toolshed/tool-shell';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { readJsonInput } from './_read_input.ts';
+import { readBeforeEdit } from './_read_first.ts';
 import { runTurn } from './_run_turn.ts';
 import { withSession } from './session_from_args.ts';
 
@@ -11,7 +13,8 @@ import { withSession } from './session_from_args.ts';
  *
  * @param invocation The tool name, the input (or `-` for stdin) and the flags.
  * @param io The CLI's streams.
- * @returns 0 when the result is ok, 1 when it is an error.
+ * @returns 0 when the result is ok; 1 when it is an error, or a Bash command that exited
+ *   non-zero, timed out or was killed (its result is printed all the same).
  * @throws {UsageError} When the input is not a JSON object.
  *
  * @example
@@ -24,6 +27,15 @@ export async function callCommand(invocation: CommandInvocation, io: CliIo): Pro
   const name = positionals[0]!;
   const input = await readJsonInput(positionals[1]!, { command: 'call', position: 2 }, io);
   return withSession(args, io, async (session) => {
+    // A person at the shell has seen the file: Read it first (through the rules), so Edit and
+    // Write of an existing file can succeed. `--no-read-first` turns this off.
+    if (!args.noReadFirst) {
+      const read = await readBeforeEdit(session, name, input, io);
+      if (read?.result.is_error) {
+        io.stderr.write(`toolshed: ${name} needs the file read first, and the Read failed (pass --no-read-first to skip it):\n${contentToText(read.result.content)}\n`);
+        return 1;
+      }
+    }
     const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_cli_call', name, input };
     const [outcome] = await runTurn(session, [block], io);
     const result = outcome!.result;
@@ -34,6 +46,7 @@ export async function callCommand(invocation: CommandInvocation, io: CliIo): Pro
       const out = text.endsWith('\n') || text === '' ? text : `${text}\n`;
       (result.is_error ? io.stderr : io.stdout).write(out);
     }
-    return result.is_error ? 1 : 0;
+    const commandFailed = outcome!.toolName === 'Bash' && bashResultFailed(contentToText(result.content));
+    return result.is_error || commandFailed ? 1 : 0;
   });
 }

@@ -86,7 +86,8 @@ describe('toolshed call', () => {
   test('call in a TTY asks on stderr and runs the tool when the answer is y', async () => {
     const cwd = await tempDir();
     const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], { tools, isTTY: true, stdin: 'y\n' });
-    expect(r.stderr).toContain('Allow Writer out.txt? [y/N]');
+    expect(r.stderr).toContain('Writer out.txt needs approval');
+    expect(r.stderr).toContain('[y] allow once');
     expect(r.code).toBe(0);
     expect(await readFile(path.join(cwd, 'out.txt'), 'utf8')).toBe('yes');
   });

@@ -4,18 +4,20 @@ import type { CliIo } from './cli_io.ts';
 import { readJsonInput } from './_read_input.ts';
 import { withSession } from './session_from_args.ts';
 
-/** What `toolshed check --json` prints: always these four keys, `null` where a decision has none. */
+/** What `toolshed check --json` prints: always these five keys, `null` where a decision has none. */
 export interface CheckOutput {
   behavior: PermissionDecision['behavior'];
   reason: string;
   rule: string | null;
   source: string | null;
+  /** For an ask: the allow rules that would allow the call (empty when none is safe to suggest). */
+  suggestions: string[];
 }
 
 /**
  * `toolshed check <Tool> <json|-> [--json]`: the permission decision for a call, without running
  * the tool or its hooks (`session.explain`). Prints `allow|ask|deny: reason (rule "X" from SOURCE)`,
- * or with `--json` `{ "behavior", "reason", "rule", "source" }`.
+ * or with `--json` `{ "behavior", "reason", "rule", "source", "suggestions" }`.
  *
  * @param invocation The tool name, the input (or `-` for stdin) and the flags.
  * @param io The CLI's streams.
@@ -36,7 +38,7 @@ export async function checkCommand(invocation: CommandInvocation, io: CliIo): Pr
     // A deny rule without a specifier (`--deny Write`) takes the tool out of the pool; core's
     // explain still names that rule and its source rather than "No such tool available".
     const decision = await session.explain(name, input);
-    const output: CheckOutput = { behavior: decision.behavior, reason: decision.reason, rule: decision.rule ?? null, source: decision.source ?? null };
+    const output: CheckOutput = { behavior: decision.behavior, reason: decision.reason, rule: decision.rule ?? null, source: decision.source ?? null, suggestions: decision.suggestions ?? [] };
     io.stdout.write(args.json ? `${JSON.stringify(output, null, 2)}\n` : `${formatDecision(output)}\n`);
     return 0;
   });
@@ -54,11 +56,12 @@ export async function checkCommand(invocation: CommandInvocation, io: CliIo): Pr
  * formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' }); // 'deny: Denied (rule "Bash" from cli)'
  * ```
  */
-export function formatDecision(decision: CheckOutput): string {
+export function formatDecision(decision: Omit<CheckOutput, 'suggestions'> & { suggestions?: string[] }): string {
   const origin = decision.rule !== null
     ? ` (rule "${decision.rule}" from ${decision.source ?? 'an unknown source'})`
     : decision.source !== null
     ? ` (from ${decision.source})`
     : '';
-  return `${decision.behavior}: ${decision.reason}${origin}`;
+  const rules = decision.suggestions && decision.suggestions.length > 1 ? `\n  rules that would allow it: ${decision.suggestions.join(' ')}` : '';
+  return `${decision.behavior}: ${decision.reason}${origin}${rules}`;
 }

@@ -14,12 +14,12 @@ async function hookSettings(dir: string): Promise<string> {
 }
 
 describe('toolshed check', () => {
-  test('check --json prints exactly behavior, reason, rule and source', async () => {
+  test('check --json prints exactly behavior, reason, rule, source and suggestions', async () => {
     const cwd = await tempDir();
     const r = await cli(['check', 'Echo', '{"text":"x"}', '--json', '--cwd', cwd], { tools });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out).sort()).toEqual(['behavior', 'reason', 'rule', 'source']);
+    expect(Object.keys(out).sort()).toEqual(['behavior', 'reason', 'rule', 'source', 'suggestions']);
     expect(out.behavior).toBe('allow');
     expect(typeof out.reason).toBe('string');
   });
@@ -52,7 +52,7 @@ describe('toolshed check', () => {
   test('check names a --deny rule without a specifier, which removes the tool from the pool', async () => {
     const cwd = await tempDir();
     const r = await cli(['check', 'Writer', '{"file_path":"a","content":"b"}', '--deny', 'Writer', '--json', '--cwd', cwd], { tools });
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('left out of the pool'), rule: 'Writer', source: 'cli' });
+    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('left out of the pool'), rule: 'Writer', source: 'cli', suggestions: [] });
   });
 
   test('check names the settings file as the source of its blanket deny rule', async () => {

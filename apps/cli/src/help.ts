@@ -54,11 +54,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'call',
     positionals: ['<Tool>', '<json|->'],
-    synopsis: 'call <Tool> <json|-> [--json]',
+    synopsis: 'call <Tool> <json|-> [--json] [--no-read-first]',
     summary: 'Run one call through the whole pipeline (exit 0 ok, 1 tool error, 2 usage error).',
     details: [
       'The input is a JSON object, or - to read it from stdin.',
       'Prints the result text (errors on stderr); with --json, the tool_result block.',
+      'A Bash command that exits non-zero, times out or is killed exits 1; its output is printed.',
+      'Edit, Write and NotebookEdit of an existing file Read it first through the same session (you',
+      'have seen the file; Read rules still apply), so the edit can succeed. --no-read-first skips that.',
     ],
     examples: [
       `toolshed call Read '{"file_path":"README.md"}'`,

@@ -15,6 +15,7 @@ import { searchCommand } from './search_command.ts';
 import { toolsCommand } from './tools_command.ts';
 import { trustCommand } from './trust_command.ts';
 import { UsageError } from './usage_error.ts';
+import { versionText } from './_versions.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -56,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         io.stdout.write(parsed.command ? commandUsage(parsed.command) : overallUsage());
         return 0;
       case 'version':
-        io.stdout.write(`toolshed ${VERSION}\n`);
+        io.stdout.write(versionText(VERSION));
         return 0;
       case 'planned':
         io.stderr.write(notYetImplemented(parsed.name));

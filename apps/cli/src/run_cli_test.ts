@@ -27,6 +27,17 @@ describe('runCli', () => {
     expect(r.stdout).toMatch(/^toolshed \d+\.\d+\.\d+/);
   });
 
+  test('--version prints the real version of the CLI and of each family package', async () => {
+    const r = await cli(['--version']);
+    const { readFileSync } = await import('node:fs');
+    const versionOf = (dir: string) => (JSON.parse(readFileSync(new URL(`../../../${dir}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+    expect(r.stdout.split('\n')[0]).toBe(`toolshed ${versionOf('apps/cli')} (@toolshed/cli)`);
+    for (const [name, dir] of [['@toolshed/core', 'packages/core'], ['@toolshed/tool-fs', 'packages/tool-fs'], ['@toolshed/tool-shell', 'packages/tool-shell'], ['@toolshed/mcp-bridge', 'packages/mcp-bridge']] as const) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} +${versionOf(dir).replace(/\./g, '\\.')}$`, 'm'));
+    }
+    expect(r.stdout).not.toContain('not installed');
+  });
+
   test('every usage error exits 2 with the message and the right usage on stderr', async () => {
     const cases: [string[], string, string][] = [
       [[], 'No command given.', 'Usage:\n  toolshed demo'],

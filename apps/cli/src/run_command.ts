@@ -63,14 +63,13 @@ function formatTurn(index: number, outcomes: readonly TurnResult[], turnMs: numb
   const idWidth = Math.max(0, ...outcomes.map((o) => o.result.tool_use_id.length));
   for (const o of outcomes) {
     const status = o.result.is_error ? 'error' : 'ok   ';
-    lines.push(`  ${status}  ${o.toolName.padEnd(nameWidth)}  ${o.result.tool_use_id.padEnd(idWidth)}  ${ms(o.durationMs).padStart(8)}  ${preview(contentToText(o.result.content))}`);
+    const head = `  ${status}  ${o.toolName.padEnd(nameWidth)}  ${o.result.tool_use_id.padEnd(idWidth)}  ${ms(o.durationMs).padStart(8)}`;
+    // The whole result: on the call's line when it is one line, else indented below it.
+    const text = contentToText(o.result.content).replace(/\s+$/, '');
+    if (!text.includes('\n')) lines.push(`${head}  ${text}`);
+    else lines.push(head, ...text.split('\n').map((line) => `      ${line}`));
   }
   return `${lines.join('\n')}\n`;
-}
-
-function preview(text: string): string {
-  const line = text.trim().split('\n', 1)[0] ?? '';
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
 function ms(value: number): string {

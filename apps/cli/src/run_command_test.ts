@@ -53,6 +53,17 @@ describe('toolshed run', () => {
     expect(good.code).toBe(0);
   });
 
+  test('run shows a multi-line result whole, indented under its call, not just its first line', async () => {
+    const cwd = await tempDir();
+    const long = 'x'.repeat(150);
+    const file = await transcriptFile(cwd, [[use('e1', 'Echo', { text: `first\nsecond\n${long}` }), use('e2', 'Echo', { text: 'one line' })]]);
+    const r = await cli(['run', file, '--cwd', cwd], { tools });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^ {2}ok {5}Echo {2}e1 +[\d.]+ ms$/);
+    expect(lines.slice(2, 5)).toEqual(['      first', '      second', `      ${long}`]);
+    expect(lines[5]).toMatch(/^ {2}ok {5}Echo {2}e2 +[\d.]+ ms {2}one line$/);
+  });
+
   test('run prints each turn with its timing and each result with tool name, ok/error and duration', async () => {
     const cwd = await tempDir();
     const file = await transcriptFile(cwd, [[use('e1', 'Echo', { text: 'hello' })], [use('b1', 'Boom')]]);

@@ -7,6 +7,8 @@ import { loadFamilies } from './families.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
+import { isSetupHint } from './_setup_hints.ts';
+import { terminalPermissionPrompt } from './_permission_prompt.ts';
 import { UsageError } from './usage_error.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 
@@ -130,7 +132,7 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
   // for permissions (unless --yes) and, once, whether to trust the project's settings.
   const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
-  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? askAtTerminal(prompter, io, () => session) : undefined);
+  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? terminalPermissionPrompt(prompter, io, args.cwd, settingsOptions(args, io).homeDir, (name, input) => summaryOf(session, name, input)) : undefined);
   let families: Family[];
   try {
     // Asked before the families are built: trusting the folder decides whether .mcp.json's servers start.
@@ -158,7 +160,7 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
   let shown = 0;
   const showNotices = () => {
     const notices = session!.notices();
-    for (const notice of notices.slice(shown)) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+    for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n))) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
     shown = notices.length;
   };
   try {
@@ -184,20 +186,6 @@ export interface WithSessionOptions {
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });
-
-function askAtTerminal(prompter: Prompter, io: CliIo, getSession: () => Session | undefined): CanUseTool {
-  return async (toolName, input, { reason, signal }) => {
-    const summary = summaryOf(getSession(), toolName, input);
-    io.stderr.write(`toolshed: ${toolName} needs approval: ${reason}\n`);
-    const answer = await Promise.race([
-      prompter.ask(`Allow ${toolName}${summary ? ` ${summary}` : ''}? [y/N] `),
-      new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
-    ]);
-    if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) return { behavior: 'allow' };
-    if (answer === undefined) io.stderr.write('\n');
-    return { behavior: 'deny', message: answer === undefined ? 'no answer at the prompt (stdin ended); pass --yes to allow such calls' : 'the user declined at the prompt' };
-  };
-}
 
 function summaryOf(session: Session | undefined, toolName: string, input: unknown): string {
   const tool = session?.catalog().find((e) => e.name === toolName)?.tool;

@@ -1,6 +1,8 @@
-import type { AnyTool, CatalogEntry } from '@toolshed/core';
+import { toolInputJsonSchema, type AnyTool, type CatalogEntry } from '@toolshed/core';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
+import { sampleInput } from './_sample_input.ts';
+import { isSetupHint } from './_setup_hints.ts';
 import { withSession } from './session_from_args.ts';
 
 /** One row of `toolshed tools --json`. */
@@ -17,7 +19,10 @@ export interface ToolRow {
 
 /**
  * `toolshed tools [--json]`: the pool — name, family, read-only, concurrency-safe, deferred.
- * Read-only and concurrency-safe are per input; they are computed for `{}` when it parses.
+ * Read-only and concurrency-safe are per input; they are computed for `{}` when it parses, and
+ * in the table otherwise for a plain input built from the tool's schema (each required field the
+ * simplest value of its type), so the table says yes or no. ToolSearch is left out of the table
+ * when no tool is deferred. Setup hints (WebSearch without a backend) are shown here only.
  *
  * @param invocation The flags (no positionals).
  * @param io The CLI's streams.
@@ -33,6 +38,7 @@ export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Pr
   return withSession(args, io, async (session) => {
     const rows = session.catalog().map(toolRow);
     if (args.json) {
+      for (const hint of session.notices().filter(isSetupHint)) io.stderr.write(`toolshed: ${hint.level}: ${hint.message}\n`);
       io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return 0;
     }
@@ -40,9 +46,17 @@ export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Pr
       io.stdout.write(`No tools: the families loaded (${args.families.join(', ')}) have none yet.\n`);
       return 0;
     }
-    const unloaded = session.catalog().some((e) => !e.tool);
-    io.stdout.write(formatTable(rows, session.catalog()));
+    const catalog = session.catalog();
+    // ToolSearch only matters when some tool is deferred.
+    const anyDeferred = catalog.some((e) => e.deferred);
+    const shown = catalog.filter((e) => anyDeferred || e.name !== 'ToolSearch');
+    const unloaded = shown.some((e) => !e.tool);
+    const tableRows = shown.map(tableRow);
+    io.stdout.write(formatTable(tableRows, shown));
     if (unloaded) io.stdout.write('\n? = the tool\'s family is loaded lazily and not imported yet.\n');
+    // Setup hints (WebSearch without a backend) are shown here, once, and by no other command.
+    const hints = session.notices().filter(isSetupHint);
+    if (hints.length > 0) io.stdout.write(`\n${hints.map((h) => h.message).join('\n')}\n`);
     return 0;
   });
 }
@@ -63,12 +77,30 @@ export function toolRow(entry: CatalogEntry): ToolRow {
   return { name: entry.name, family: entry.family, readOnly, concurrencySafe, deferred: entry.deferred, description: entry.description };
 }
 
+/** The table's row: flags for `{}`, or else for a plain input built from the tool's schema. */
+function tableRow(entry: CatalogEntry): ToolRow {
+  const row = toolRow(entry);
+  if (!entry.tool || (row.readOnly !== null && row.concurrencySafe !== null)) return row;
+  let schema: unknown;
+  try {
+    schema = toolInputJsonSchema(entry.tool);
+  } catch {
+    return row; // a schema JSON cannot express: the flags stay "varies"
+  }
+  const flags = flagsFor(entry.tool, sampleInput(schema));
+  return { ...row, readOnly: row.readOnly ?? flags.readOnly, concurrencySafe: row.concurrencySafe ?? flags.concurrencySafe };
+}
+
 function flagsForEmptyInput(tool: AnyTool | undefined): { readOnly: boolean | null; concurrencySafe: boolean | null } {
+  return flagsFor(tool, {});
+}
+
+function flagsFor(tool: AnyTool | undefined, input: Record<string, unknown>): { readOnly: boolean | null; concurrencySafe: boolean | null } {
   const none = { readOnly: null, concurrencySafe: null };
   if (!tool) return none;
   let parsed;
   try {
-    parsed = tool.inputSchema.safeParse({});
+    parsed = tool.inputSchema.safeParse(input);
   } catch {
     return none;
   }

@@ -4,11 +4,13 @@ import { z } from 'zod';
 import { buildTool, isPathInside, resolvePath, sessionResultsDir, type Tool, type ToolContext } from '@toolshed/core';
 import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parser.ts';
 import { classifyCommand } from './classify_command.ts';
-import { commandMatcher, splitCommand } from './command_matcher.ts';
+import { commandMatcher } from './command_matcher.ts';
 import { commandResources } from './command_resources.ts';
 import { sandboxMasks } from './_sandbox_masks.ts';
 import { findBwrap } from './sandbox.ts';
 import { checkShellPermissions } from './shell_permissions.ts';
+import { shellRuleSuggestions } from './shell_suggestions.ts';
+import { isDestructiveCommand } from './_destructive.ts';
 import { resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
 import { runCommand, type CommandResult } from './run_command.ts';
 import { tasksOf } from './task_registry.ts';
@@ -104,7 +106,7 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
       await loadBashParser();
       return commandMatcher(command);
     },
-    permissionSuggestions: ({ command }) => suggestions(command),
+    permissionSuggestions: ({ command }) => shellRuleSuggestions(command),
     async resources({ command }, ctx) {
       await loadBashParser();
       return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses;
@@ -295,40 +297,36 @@ export function formatBashOutput(output: BashOutput): string {
   const text = output.output.replace(/\n$/, '');
   if (text) lines.push(text);
   for (const note of output.notes) lines.push(note);
-  if (output.timedOut) lines.push(`Command timed out after ${output.timeoutMs ?? '?'} ms and was killed with its whole process tree; the output above is what it printed until then.`);
-  else if (output.interrupted) lines.push('Command was aborted and killed with its whole process tree; the output above is what it printed until then.');
+  // Only claim output that is there: a command killed before it printed anything says so.
+  const soFar = text ? 'the output above is what it printed until then' : 'it printed nothing before then';
+  if (output.timedOut) lines.push(`Command timed out after ${output.timeoutMs ?? '?'} ms and was killed with its whole process tree; ${soFar}.`);
+  else if (output.interrupted) lines.push(`Command was aborted and killed with its whole process tree; ${soFar}.`);
   else if (output.signal) lines.push(`Command was killed by signal ${output.signal}.`);
   else if (output.exitCode !== 0 && output.exitCode !== null) lines.push(`Exit code ${output.exitCode}`);
   if (lines.length === 0) return '(no output)';
   return lines.join('\n');
 }
 
-const DESTRUCTIVE = /(^|[\s;&|(])(rm|rmdir|shred|dd|mkfs(\.\w+)?|truncate|wipefs)\s|git\s+(reset\s+--hard|clean\s+-[a-z]*f|push\s+(-f|--force)|branch\s+-D|checkout\s+--\s)|>\s*\/dev\/sd/;
-
-function isDestructiveCommand(command: string): boolean {
-  if (DESTRUCTIVE.test(` ${command} `)) return true;
-  // Through quotes, paths and wrappers too: `\rm x`, `/bin/rm x`, `timeout 5 rm x`, `sh -c 'rm x'`.
-  if (!isBashParserLoaded()) return false;
-  return splitCommand(command).parts.some((p) => p.denyForms.some((form) => DESTRUCTIVE.test(` ${form} `)));
-}
-
-function suggestions(command: string): string[] {
-  if (!isBashParserLoaded()) return [`Bash(${command})`];
-  const analysis = analyzeCommand(command);
-  if (!analysis.ok) return [`Bash(${command})`];
-  const out: string[] = [];
-  for (const c of analysis.commands) {
-    if (c.kind !== 'command' || !c.name?.literal) continue;
-    const words = [c.name, ...c.args];
-    // `npm run test …` → `npm run test:*`; `ls -la` → `ls:*`.
-    const prefix = words.slice(0, words.length > 2 && !words[1]!.value.startsWith('-') ? 2 : 1).map((w) => w.text).join(' ');
-    const rule = `Bash(${prefix}:*)`;
-    if (!out.includes(rule)) out.push(rule);
-  }
-  return out.length ? out : [`Bash(${command})`];
-}
-
 /** A file name for a tool-use id, one per distinct id: `_` and every other character outside `[A-Za-z0-9-]` become `_XX`. */
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.codePointAt(0)!.toString(16).padStart(2, '0')}`) || 'call';
+}
+
+/**
+ * Whether a Bash result's text (as {@linkcode formatBashOutput} wrote it) reports a command
+ * that did not succeed: a non-zero exit, a timeout, an abort or a signal. For a caller that
+ * has only the `tool_result` text, such as a CLI setting its exit code.
+ *
+ * @param text The result's text.
+ * @returns True when the last line says the command failed.
+ *
+ * @example
+ * ```ts
+ * bashResultFailed('boom\nExit code 2'); // true
+ * bashResultFailed('ok'); // false
+ * ```
+ */
+export function bashResultFailed(text: string): boolean {
+  const last = text.replace(/\n+$/, '').split('\n').at(-1) ?? '';
+  return /^Exit code -?\d+$/.test(last) || /^Command (timed out after|was aborted and killed|was killed by signal) /.test(last);
 }

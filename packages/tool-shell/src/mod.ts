@@ -19,7 +19,7 @@
  * @module
  */
 export { shellTools } from './family.ts';
-export { bashInput, bashTool, createBashTool, formatBashOutput, type BashOutput } from './bash_tool.ts';
+export { bashInput, bashResultFailed, bashTool, createBashTool, formatBashOutput, type BashOutput } from './bash_tool.ts';
 export { taskOutputInput, taskOutputTool, type TaskOutputResult } from './task_output_tool.ts';
 export { taskStopInput, taskStopTool, type TaskStopResult } from './task_stop_tool.ts';
 export { resolveShellOptions, type ResolvedShellOptions, type SandboxOptions, type ShellToolsOptions } from './shell_options.ts';

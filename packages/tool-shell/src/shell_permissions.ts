@@ -1,4 +1,4 @@
-import { isPathInside, protectedPath, resolvePath, type PermissionResult, type ToolContext } from '@toolshed/core';
+import { isPathInside, matchWildcardSpecifier, protectedPath, resolvePath, type PermissionResult, type ToolContext } from '@toolshed/core';
 import { classifyCommand } from './classify_command.ts';
 import { commandResources } from './command_resources.ts';
 import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
@@ -16,7 +16,10 @@ import type { ResolvedShellOptions } from './shell_options.ts';
  *    directories, or a path not known before it runs, which are left to core's guard (file
  *    arguments not known before the command runs are declared as `unknown` resources, which
  *    core's guard asks about in every mode where a rule could be behind them);
- * 3. otherwise no opinion (`passthrough`): rules, mode and read-only auto-approval decide.
+ * 3. a compound command whose every part is allowed by some `Bash(…)` allow rule, or is
+ *    read-only with every path known, is allowed (not in plan mode); core's path guard still
+ *    checks its paths first;
+ * 4. otherwise no opinion (`passthrough`): rules, mode and read-only auto-approval decide.
  *
  * @param command The command string.
  * @param ctx The call's context (cwd, permission rules, working directories).
@@ -57,8 +60,28 @@ export function checkShellPermissions(command: string, ctx: ToolContext, options
       return { behavior: 'allow', reason: 'the command runs in the bubblewrap sandbox (read-only root, writes only to the working directories and a private /tmp) and sandbox.autoAllow is on' };
     }
   }
+  const byParts = allowedPartByPart(split, ctx);
+  if (byParts) return byParts;
   // Rules, the mode and read-only auto-approval decide; the message says why the command is
   // not read-only, for a permission layer that shows it.
   const classification = classifyCommand(command);
   return classification.readOnly ? { behavior: 'passthrough' } : { behavior: 'passthrough', message: `It is not read-only: ${classification.reason}.` };
+}
+
+/** Allow for a compound command each of whose parts an allow rule (or read-only) covers. */
+function allowedPartByPart(split: ReturnType<typeof splitCommand>, ctx: ToolContext): PermissionResult | undefined {
+  if (!split.ok || split.parts.length < 2 || ctx.permissions.mode === 'plan') return undefined;
+  const rules = ctx.permissions.rules.allow.filter((r) => r.toolName === 'Bash' && r.ruleContent !== undefined);
+  const used: string[] = [];
+  for (const part of split.parts) {
+    const rule = rules.find((r) => part.allowForms.some((form) => matchWildcardSpecifier(r.ruleContent!, form)));
+    if (rule) {
+      if (!used.includes(rule.raw)) used.push(rule.raw);
+      continue;
+    }
+    if (classifyCommand(part.text).readOnly && commandResources(part.text, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses.every((a) => a.kind !== 'unknown')) continue;
+    return undefined;
+  }
+  if (used.length === 0) return undefined;
+  return { behavior: 'allow', reason: `every part of the command is allowed: by ${used.map((r) => `"${r}"`).join(', ')}, the rest read-only` };
 }

@@ -223,12 +223,13 @@ async function decide(
   // 6. Safety checks no mode and no hook lifts: protected paths and device files.
   const protectedWrite = findProtectedWrite(name, paths, ctx) ?? protectedUnderFolder(paths, ctx, walks);
   if (protectedWrite) {
-    const rule = protectedRuleSuggestion(protectedWrite.path.real[0] ?? protectedWrite.path.lexical, protectedWrite.protection.name);
+    // A write over a whole folder (`rm -rf ~`) gets no rule: one would allow far more than the call.
+    const rule = protectedWrite.path.kind === 'folder' ? undefined : protectedRuleSuggestion(protectedWrite.path.real[0] ?? protectedWrite.path.lexical, protectedWrite.protection.name);
     return {
       behavior: 'ask',
-      reason: `${capitalize(describePath(protectedWrite.path))} touches ${protectedWrite.protection.what}, which is protected: such writes always ask, in every mode, unless an allow rule names the path (such as "${rule}")`,
+      reason: `${capitalize(describePath(protectedWrite.path))} touches ${protectedWrite.protection.what}, which is protected: such writes always ask, in every mode, unless an allow rule names the path${rule ? ` (such as "${rule}")` : ''}`,
       source: 'safety',
-      suggestions: [rule],
+      suggestions: rule ? [rule] : [],
     };
   }
   const device = paths.find((p) => p.device && !rules.allow.some((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })));
@@ -277,7 +278,7 @@ async function decide(
   const outside = outsideWorkingDirectories(name, paths, ctx);
   if (outside.length > 0) return outsideAsk(outside, ctx);
   // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
-  if (unknown.length > 0 && !(await matching(rules.allow))) return unknownAccessAsk(unknown);
+  if (unknown.length > 0 && !(await matching(rules.allow))) return { ...unknownAccessAsk(unknown), suggestions: suggestionsFor(tool, input) };
   if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
     return {
       behavior: 'allow',
@@ -342,10 +343,14 @@ function describePath(path: GuardedPath): string {
 }
 
 function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext): PermissionDecision {
-  const suggestions = outside.map(pathRuleSuggestion).filter((s, i, all) => all.indexOf(s) === i);
+  // A write over a whole folder outside (`rm -rf /srv`) gets no rule: one would allow far more than the call.
+  const suggestions = outside.some((p) => p.kind === 'folder' && p.access === 'write')
+    ? []
+    : outside.map(pathRuleSuggestion).filter((s, i, all) => all.indexOf(s) === i);
+  const how = suggestions.length > 0 ? `allow it with "${suggestions[0]}" or add its directory to permissions.additionalDirectories` : 'a person must approve it (no rule is suggested for a write over a whole folder outside them)';
   return {
     behavior: 'ask',
-    reason: `${capitalize(describePath(outside[0]!))} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}); allow it with "${suggestions[0]}" or add its directory to permissions.additionalDirectories`,
+    reason: `${capitalize(describePath(outside[0]!))} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}); ${how}`,
     suggestions,
   };
 }

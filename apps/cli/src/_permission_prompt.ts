@@ -1,0 +1,92 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadSettings, type CanUseTool } from '@toolshed/core';
+import type { CliIo } from './cli_io.ts';
+import type { Prompter } from './_prompter.ts';
+import { styled } from './_style.ts';
+
+/** Where "always" saves its allow rules, relative to the project folder. */
+export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json');
+
+/**
+ * The terminal's permission prompt: allow once, always, or deny. "Always" adds the suggested
+ * allow rules (the ones core offers for the call: narrow, and none for a destructive call
+ * outside the working directories, where only once or deny are offered) to the project's
+ * `.toolshed/settings.local.json`, says so with the file's path, and allows the same rules for
+ * the rest of the command. When the folder is not trusted, it says that the saved rules apply
+ * only once it is (`toolshed trust DIR`).
+ *
+ * @param prompter Asks on stderr, reads stdin.
+ * @param io The CLI's streams (stderr for the question, `env` for `NO_COLOR`).
+ * @param project The project folder (`--cwd`), where the settings file is.
+ * @param homeDir Whose trust list decides whether the saved rules apply.
+ * @param summaryOf The call's one-line summary (`Bash npm test`), or ''.
+ * @returns The `canUseTool` callback.
+ *
+ * @example
+ * ```ts
+ * const canUseTool = terminalPermissionPrompt(prompter, io, '/p', homedir(), () => '');
+ * // Bash needs approval: …
+ * //   [y] allow once, [a] always allow Bash(npm test:*) (saved to .toolshed/settings.local.json), [n] deny:
+ * ```
+ */
+export function terminalPermissionPrompt(
+  prompter: Prompter,
+  io: CliIo,
+  project: string,
+  homeDir: string,
+  summaryOf: (toolName: string, input: unknown) => string,
+): CanUseTool {
+  const always = new Set<string>();
+  return async (toolName, input, { reason, signal, suggestions }) => {
+    if (suggestions.length > 0 && suggestions.every((s) => always.has(s))) return { behavior: 'allow' };
+    const summary = summaryOf(toolName, input);
+    io.stderr.write(`toolshed: ${styled(io, 'yellow', `${toolName}${summary ? ` ${summary}` : ''} needs approval`)}: ${reason}\n`);
+    const rules = suggestions.join(' ');
+    const options = `[y] allow once${rules ? `, [a] always allow ${rules} (saved to ${LOCAL_SETTINGS_FILE})` : ''}, [n] deny: `;
+    const answer = await Promise.race([
+      prompter.ask(`  ${options}`),
+      new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
+    ]);
+    const word = answer?.trim().toLowerCase() ?? '';
+    if (word === 'y' || word === 'yes') return { behavior: 'allow' };
+    if ((word === 'a' || word === 'always') && suggestions.length > 0) {
+      for (const s of suggestions) always.add(s);
+      await saveAllowRules(project, homeDir, suggestions, io);
+      return { behavior: 'allow' };
+    }
+    if (answer === undefined) io.stderr.write('\n');
+    return { behavior: 'deny', message: answer === undefined ? 'no answer at the prompt (stdin ended); pass --yes to allow such calls' : 'the user declined at the prompt' };
+  };
+}
+
+/** Adds the rules to `permissions.allow` of the local settings file, keeping what else it holds. */
+async function saveAllowRules(project: string, homeDir: string, rules: readonly string[], io: CliIo): Promise<void> {
+  const file = path.join(project, LOCAL_SETTINGS_FILE);
+  let settings: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a JSON object');
+    settings = parsed as Record<string, unknown>;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      io.stderr.write(`toolshed: warn: not saved: ${file} could not be read as settings (${(e as Error).message}); fix it and add ${rules.join(' ')} to permissions.allow. Allowed once.\n`);
+      return;
+    }
+  }
+  const permissions = (settings['permissions'] && typeof settings['permissions'] === 'object' ? settings['permissions'] : {}) as Record<string, unknown>;
+  const allow = Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : [];
+  const added = rules.filter((r) => !allow.includes(r));
+  settings['permissions'] = { ...permissions, allow: [...allow, ...added] };
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(settings, null, 2)}\n`);
+  io.stderr.write(`toolshed: ${styled(io, 'green', `saved ${added.length ? added.join(' ') : rules.join(' ')}`)} to permissions.allow in ${file}\n`);
+  try {
+    const loaded = await loadSettings({ cwd: project, homeDir, sources: ['local'] });
+    if (loaded.untrustedProject) {
+      io.stderr.write(`toolshed: ${project} is not trusted, so the saved rules apply in later commands only once it is: run "toolshed trust ${project}".\n`);
+    }
+  } catch {
+    // The note is a courtesy; the rule is saved and this call allowed either way.
+  }
+}

@@ -1,0 +1,27 @@
+import { styleText } from 'node:util';
+import type { CliIo } from './cli_io.ts';
+
+/** The styles the CLI uses. */
+export type CliStyle = 'green' | 'yellow' | 'red' | 'bold' | 'dim' | 'cyan';
+
+/**
+ * Colours text for a person at a terminal with Node's `util.styleText`: only when the CLI's
+ * stream is a TTY and `NO_COLOR` is unset (or empty); otherwise the text is returned plain, so
+ * piped output and logs never hold escape codes.
+ *
+ * @param io The CLI's streams (`isTTY`, `env`).
+ * @param style The style.
+ * @param text The text.
+ * @returns The text, styled or plain.
+ *
+ * @example
+ * ```ts
+ * io.stdout.write(`${styled(io, 'green', 'allow')}: …\n`);
+ * ```
+ */
+export function styled(io: Pick<CliIo, 'isTTY' | 'env'>, style: CliStyle, text: string): string {
+  const env = io.env ?? process.env;
+  if (!io.isTTY || (env['NO_COLOR'] ?? '') !== '') return text;
+  // The CLI decides (stderr may be a terminal while stdout is piped); Node checks only stdout.
+  return styleText(style, text, { validateStream: false });
+}
