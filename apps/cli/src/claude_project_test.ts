@@ -38,7 +38,7 @@ beforeAll(async () => {
     env: { GREETING: 'hello-from-claude-settings' },
     enabledMcpjsonServers: ['fault'],
     permissions: {
-      allow: ['Bash(touch:*)', 'mcp__fault__pid', 'TodoWrite'],
+      allow: ['Bash(touch:*)', 'mcp__fault__pid', 'MultiEdit'],
       deny: ['Read(./.env)'],
       ask: ['Bash(git push:*)'],
     },
@@ -96,7 +96,7 @@ describe('a Claude Code project, untrusted: only what tightens applies', () => {
     const r = await toolshed(['call', 'Bash', '{"command":"touch made-untrusted"}']);
     expect(existsSync(path.join(cwd, 'made-untrusted'))).toBe(false);
     expect(r.stdout + r.stderr).toMatch(/touch/);
-    expect(r.stderr).toContain('ignored from .claude/settings.json: 3 allow rules "Bash(touch:*)", "mcp__fault__pid", "TodoWrite"; hooks (PreToolUse); env; enabledMcpjsonServers.');
+    expect(r.stderr).toContain('ignored from .claude/settings.json: 3 allow rules "Bash(touch:*)", "mcp__fault__pid", "MultiEdit"; hooks (PreToolUse); env; enabledMcpjsonServers.');
   });
 
   test('tools: the servers of .mcp.json are not started, with a notice saying how to start them', async () => {
@@ -110,7 +110,7 @@ describe('a Claude Code project, untrusted: only what tightens applies', () => {
   test('rules lint: the project lints clean; Claude Code tools are warnings, MCP rules of .mcp.json are fine', async () => {
     const r = await toolshed(['rules', 'lint']);
     expect(r.stdout).toContain('warning [unknown_tool]');
-    expect(r.stdout).toContain('Rule "TodoWrite" is for Claude Code\'s tool "TodoWrite"');
+    expect(r.stdout).toContain('Rule "MultiEdit" is for Claude Code\'s tool "MultiEdit"');
     expect(r.stdout).not.toContain('mcp__fault__pid"');
     expect(r.stdout).toMatch(/0 errors, \d+ warnings?/);
     expect(r.code).toBe(0);

@@ -54,7 +54,7 @@ describe('the toolshed binary', () => {
   test('toolshed check reads the input from a pipe and prints the decision', async () => {
     const r = await toolshed(['check', 'NoSuchTool', '-', '--json'], '{"x": 1}');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('NoSuchTool'), rule: null, source: expect.any(String) });
+    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('NoSuchTool'), rule: null, source: expect.any(String), suggestions: [] });
   });
 
   test('toolshed run replays a piped transcript and exits 1 when a result is an error', async () => {

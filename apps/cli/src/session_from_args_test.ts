@@ -185,7 +185,7 @@ describe('--setting-sources', () => {
     const { cwd, home, projectFile } = await projectAndHome({ permissions: { deny: ['Writer(secret*)'] } }, {});
     const r = await check(['Writer', '{"file_path":"secret.txt","content":"x"}', '--cwd', cwd], home);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.any(String), rule: 'Writer(secret*)', source: projectFile });
+    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.any(String), rule: 'Writer(secret*)', source: projectFile, suggestions: [] });
   });
 
   test('the user settings come from HOME, and --setting-sources chooses which files are read', async () => {

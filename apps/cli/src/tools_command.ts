@@ -88,7 +88,14 @@ function tableRow(entry: CatalogEntry): ToolRow {
     return row; // a schema JSON cannot express: the flags stay "varies"
   }
   const flags = flagsFor(entry.tool, sampleInput(schema));
-  return { ...row, readOnly: row.readOnly ?? flags.readOnly, concurrencySafe: row.concurrencySafe ?? flags.concurrencySafe };
+  const tool = entry.tool;
+  // A flag function that takes no input cannot depend on it (`() => true`): its value holds for every input.
+  const constant = (fn: (input: never) => boolean) => (fn.length === 0 ? flag(() => fn(undefined as never)) : null);
+  return {
+    ...row,
+    readOnly: row.readOnly ?? flags.readOnly ?? constant(tool.isReadOnly),
+    concurrencySafe: row.concurrencySafe ?? flags.concurrencySafe ?? constant(tool.isConcurrencySafe),
+  };
 }
 
 function flagsForEmptyInput(tool: AnyTool | undefined): { readOnly: boolean | null; concurrencySafe: boolean | null } {
