@@ -52,7 +52,7 @@ beforeAll(async () => {
     createSession({
       cwd: dir,
       stateDir: path.join(dir, 'state-http'),
-      families: [mcpServers({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:${MCP_TEST_PORT}/mcp', trust: 'readOnlyHint' } } }, { env: { MCP_TEST_PORT: String(httpPort) } })],
+      families: [mcpServers({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:${MCP_TEST_PORT}/mcp', trust: 'readOnlyHint' } } }, { env: { MCP_TEST_PORT: String(httpPort) }, reconnectDelayMs: 50, maxReconnectDelayMs: 50 })],
     }),
   ]);
 });
@@ -251,11 +251,16 @@ describe('mcpServers over Streamable HTTP (server-everything)', () => {
 
   test('a remote server that goes away fails the call naming it, and is reconnected once it is back', async () => {
     await stopProcess(httpServer);
-    const [down] = await http.run([use('mcp__remote__echo', { message: 'anyone?' })]);
-    expect(down!.is_error).toBe(true);
-    // The call either finds the server gone, or is under way when its stream breaks.
-    expect(down!.content).toMatch(/MCP server "remote" (could not be reached while running|went away while) mcp__remote__echo/);
-    httpServer = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(httpPort) }, ready: /listening on port/i });
+    try {
+      const [down] = await http.run([use('mcp__remote__echo', { message: 'anyone?' })]);
+      expect(down!.is_error).toBe(true);
+      // The call finds the server gone (before or after the session noticed the lost stream), or is under way when
+      // its stream breaks; each message names the server.
+      expect(down!.content).toMatch(/mcp__remote__echo failed: MCP server "remote" (could not be reached while running mcp__remote__echo|went away while mcp__remote__echo|could not be reconnected: .*ECONNREFUSED)/);
+    } finally {
+      httpServer = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(httpPort) }, ready: /listening on port/i });
+    }
+    await new Promise((r) => setTimeout(r, 60)); // past the test's 50 ms reconnection backoff
     const [back] = await http.run([use('mcp__remote__echo', { message: 'back again' })]);
     expect(back!.is_error).toBeUndefined();
     expect(contentToText(back!.content)).toContain('back again');
