@@ -6,7 +6,12 @@ export default defineConfig({
   resolve: { conditions: ['@toolshed/source'] },
   ssr: { resolve: { conditions: ['@toolshed/source'] } },
   test: {
-    include: ['packages/*/src/**/*_test.ts', 'apps/*/src/**/*_test.ts', 'bench/src/**/*_test.ts', 'scripts/**/*_test.ts'],
+    include: [
+      'packages/*/src/**/*_test.ts',
+      'apps/*/src/**/*_test.ts',
+      'bench/src/**/*_test.ts',
+      'scripts/**/*_test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

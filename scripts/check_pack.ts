@@ -23,20 +23,34 @@ const work = mkdtempSync(path.join(tmpdir(), 'toolshed-pack-'));
 try {
   const tarballs = new Map<string, string>();
   for (const dir of readdirSync(path.join(root, 'packages'))) {
-    const out = execFileSync('pnpm', ['pack', '--pack-destination', work], { cwd: path.join(root, 'packages', dir), encoding: 'utf8' });
-    const file = out.trim().split('\n').reverse().find((l) => l.endsWith('.tgz'))!;
+    const out = execFileSync('pnpm', ['pack', '--pack-destination', work], {
+      cwd: path.join(root, 'packages', dir),
+      encoding: 'utf8',
+    });
+    const file = out
+      .trim()
+      .split('\n')
+      .reverse()
+      .find((l) => l.endsWith('.tgz'))!;
     tarballs.set(dir, path.isAbsolute(file) ? file : path.join(work, path.basename(file)));
   }
   const app = path.join(work, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], { cwd: app, stdio: 'inherit' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs.values()], {
+    cwd: app,
+    stdio: 'inherit',
+  });
   const installed = readdirSync(path.join(app, 'node_modules', '@toolshed')).sort();
   const lines = Object.entries(FACTORIES).map(([dir, factory]) => `import { ${factory} } from '@toolshed/${dir}';`);
-  writeFileSync(path.join(app, 'check.mjs'), `${lines.join('\n')}
+  writeFileSync(
+    path.join(app, 'check.mjs'),
+    `${lines.join('\n')}
 import { createSession } from '@toolshed/core';
 import { checkFamily } from '@toolshed/core/testing';
-const families = [${Object.values(FACTORIES).map((f) => `${f}()`).join(', ')}];
+const families = [${Object.values(FACTORIES)
+      .map((f) => `${f}()`)
+      .join(', ')}];
 for (const family of families) {
   const problems = await checkFamily(family);
   if (problems.length) throw new Error(family.name + ': ' + JSON.stringify(problems));
@@ -47,31 +61,53 @@ console.log(session.catalog().map((e) => e.name).join(' '));
 const [found] = await session.run([{ type: 'tool_use', id: 's1', name: 'ToolSearch', input: { query: 'find references to a symbol', max_results: 3 } }]);
 if (found.is_error || !JSON.stringify(found.content).includes('LSP')) throw new Error('ToolSearch did not find LSP: ' + JSON.stringify(found.content));
 await session.close();
-`);
+`,
+  );
   const names = execFileSync('node', ['check.mjs'], { cwd: app, encoding: 'utf8' }).trim();
   for (const pkg of Object.keys(FACTORIES)) {
-    const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', '@toolshed', pkg, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(
+      readFileSync(path.join(app, 'node_modules', '@toolshed', pkg, 'package.json'), 'utf8'),
+    ) as { dependencies?: Record<string, string> };
     const families = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@toolshed/'));
-    if (families.length) throw new Error(`@toolshed/${pkg} depends on ${families.join(', ')}: a family depends on @toolshed/core only, as a peer`);
+    if (families.length)
+      throw new Error(
+        `@toolshed/${pkg} depends on ${families.join(', ')}: a family depends on @toolshed/core only, as a peer`,
+      );
   }
   // The LSP family works from its tarball against a real server installed beside it, as an
   // integrator's project would have it (typescript-language-server finds the project's typescript).
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'typescript-language-server@^5.3.0', 'typescript@^5.9.3'], { cwd: app, stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      'typescript-language-server@^5.3.0',
+      'typescript@^5.9.3',
+    ],
+    { cwd: app, stdio: 'inherit' },
+  );
   writeFileSync(path.join(app, 'lib.ts'), 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n');
   writeFileSync(path.join(app, 'use.ts'), "import { greet } from './lib';\nexport const text = greet('you');\n");
-  writeFileSync(path.join(app, 'lsp.mjs'), `import { createSession, contentToText } from '@toolshed/core';
+  writeFileSync(
+    path.join(app, 'lsp.mjs'),
+    `import { createSession, contentToText } from '@toolshed/core';
 import { lspTools } from '@toolshed/tool-lsp';
 const command = ${JSON.stringify(path.join(app, 'node_modules', '.bin', 'typescript-language-server'))};
 const session = await createSession({ cwd: process.cwd(), families: [lspTools({ servers: { typescript: { command, args: ['--stdio'], extensions: ['.ts'] } } })] });
 const [result] = await session.run([{ type: 'tool_use', id: 'l1', name: 'LSP', input: { operation: 'goToDefinition', filePath: 'use.ts', line: 2, character: 21 } }]);
 await session.close();
 console.log(contentToText(result.content));
-`);
+`,
+  );
   const definition = execFileSync('node', ['lsp.mjs'], { cwd: app, encoding: 'utf8' }).trim();
   if (!definition.includes('lib.ts:1:17: export function greet(name: string): string {')) {
     throw new Error(`@toolshed/tool-lsp from its tarball did not find the definition: ${definition}`);
   }
-  console.log(`Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}; LSP: ${definition.split('\n').pop()}`);
+  console.log(
+    `Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}; LSP: ${definition.split('\n').pop()}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

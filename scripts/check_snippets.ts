@@ -18,8 +18,20 @@ interface Snippet {
 }
 
 function markdownFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], { cwd: root, encoding: 'utf8' });
-  return listed.split('\n').filter((f) => f && !f.includes('CHANGELOG') && !f.startsWith('.changeset/') && !f.includes('/testdata/') && !f.includes('/data/'));
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return listed
+    .split('\n')
+    .filter(
+      (f) =>
+        f &&
+        !f.includes('CHANGELOG') &&
+        !f.startsWith('.changeset/') &&
+        !f.includes('/testdata/') &&
+        !f.includes('/data/'),
+    );
 }
 
 function snippetsOf(file: string): Snippet[] {
@@ -47,27 +59,48 @@ for (const file of markdownFiles()) {
     written.set(name, snippet);
   }
 }
-writeFileSync(path.join(out, 'tsconfig.json'), JSON.stringify({
-  extends: '../../tsconfig.base.json',
-  compilerOptions: { rootDir: '.', noEmit: true, declaration: false, declarationMap: false, sourceMap: false, noUnusedLocals: false },
-  include: ['*.ts'],
-}));
+writeFileSync(
+  path.join(out, 'tsconfig.json'),
+  JSON.stringify({
+    extends: '../../tsconfig.base.json',
+    compilerOptions: {
+      rootDir: '.',
+      noEmit: true,
+      declaration: false,
+      declarationMap: false,
+      sourceMap: false,
+      noUnusedLocals: false,
+    },
+    include: ['*.ts'],
+  }),
+);
 const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
 let report = '';
 try {
-  execFileSync(tsc, ['-p', path.join(out, 'tsconfig.json')], { cwd: path.join(root, 'examples'), encoding: 'utf8', stdio: 'pipe' });
+  execFileSync(tsc, ['-p', path.join(out, 'tsconfig.json')], {
+    cwd: path.join(root, 'examples'),
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
 } catch (error) {
   const e = error as { stdout?: string; stderr?: string };
   report = `${e.stdout ?? ''}${e.stderr ?? ''}`;
 }
 if (report.trim()) {
   // Map "examples/.snippets/<name>(line,col)" back to the Markdown file and line.
-  const mapped = report.replace(/(?:[^\s]*\.snippets\/)?([A-Za-z0-9_]+_L\d+\.ts)\((\d+),(\d+)\)|(?:[^\s]*\.snippets\/)?([A-Za-z0-9_]+_L\d+\.ts):(\d+):(\d+)/g, (whole, a, l1, c1, b, l2, c2) => {
-    const snippet = written.get(a ?? b);
-    if (!snippet) return whole;
-    return `${snippet.file}:${snippet.line + Number(l1 ?? l2) - 1}:${c1 ?? c2}`;
-  });
-  console.error(`Snippet check: a TypeScript block in the docs does not compile (each block must compile as a reader copies it, with its imports):\n${mapped}`);
+  const mapped = report.replace(
+    /(?:[^\s]*\.snippets\/)?([A-Za-z0-9_]+_L\d+\.ts)\((\d+),(\d+)\)|(?:[^\s]*\.snippets\/)?([A-Za-z0-9_]+_L\d+\.ts):(\d+):(\d+)/g,
+    (whole, a, l1, c1, b, l2, c2) => {
+      const snippet = written.get(a ?? b);
+      if (!snippet) return whole;
+      return `${snippet.file}:${snippet.line + Number(l1 ?? l2) - 1}:${c1 ?? c2}`;
+    },
+  );
+  console.error(
+    `Snippet check: a TypeScript block in the docs does not compile (each block must compile as a reader copies it, with its imports):\n${mapped}`,
+  );
   process.exit(1);
 }
-console.log(`Snippet check: ${written.size} TypeScript blocks in ${new Set([...written.values()].map((s) => s.file)).size} Markdown files compile`);
+console.log(
+  `Snippet check: ${written.size} TypeScript blocks in ${new Set([...written.values()].map((s) => s.file)).size} Markdown files compile`,
+);

@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FAMILY = /^@toolshed\/(tool-[a-z-]+|mcp-bridge|toolsearch)(\/|$)/;
-const CORE_FORBIDDEN = [FAMILY, /^@modelcontextprotocol\//, /^(commander|yargs|cac|citty|meow|clipanion|oclif|@oclif\/.*|ink)$/];
+const CORE_FORBIDDEN = [
+  FAMILY,
+  /^@modelcontextprotocol\//,
+  /^(commander|yargs|cac|citty|meow|clipanion|oclif|@oclif\/.*|ink)$/,
+];
 const problems: string[] = [];
 
 function sourceFiles(dir: string): string[] {
@@ -31,7 +35,8 @@ function stripComments(text: string): string {
 /** Module specifiers of static imports, re-exports and dynamic imports. */
 function importsOf(text: string): string[] {
   const specs: string[] = [];
-  const re = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const re =
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const m of text.matchAll(re)) specs.push((m[1] ?? m[2] ?? m[3])!);
   return specs;
 }
@@ -43,9 +48,13 @@ const packages = [
 
 for (const dir of packages) {
   const abs = path.join(root, dir);
-  const manifest = JSON.parse(readFileSync(path.join(abs, 'package.json'), 'utf8')) as { name: string; exports?: unknown };
+  const manifest = JSON.parse(readFileSync(path.join(abs, 'package.json'), 'utf8')) as {
+    name: string;
+    exports?: unknown;
+  };
   const name = manifest.name;
-  if (!existsSync(path.join(abs, 'src', 'mod.ts'))) problems.push(`${dir}: src/mod.ts is missing (CONVENTIONS.md rule 1)`);
+  if (!existsSync(path.join(abs, 'src', 'mod.ts')))
+    problems.push(`${dir}: src/mod.ts is missing (CONVENTIONS.md rule 1)`);
   if (!manifest.exports) problems.push(`${dir}/package.json: no "exports" map (CONVENTIONS.md rule 7)`);
   const files = existsSync(path.join(abs, 'src')) ? sourceFiles(path.join(abs, 'src')) : [];
   for (const file of files) {
@@ -54,9 +63,12 @@ for (const dir of packages) {
     const isTest = /_test\.ts$/.test(file) || file.includes(`${path.sep}testdata${path.sep}`);
     for (const spec of importsOf(stripComments(readFileSync(file, 'utf8')))) {
       if (name === '@toolshed/core') {
-        if (!isTest && CORE_FORBIDDEN.some((re) => re.test(spec))) problems.push(`${rel}: core imports "${spec}" (DESIGN.md rule 2: no family, MCP SDK or CLI library)`);
+        if (!isTest && CORE_FORBIDDEN.some((re) => re.test(spec)))
+          problems.push(`${rel}: core imports "${spec}" (DESIGN.md rule 2: no family, MCP SDK or CLI library)`);
       } else if (FAMILY.test(name) && FAMILY.test(spec) && !spec.startsWith(`${name}/`) && spec !== name) {
-        problems.push(`${rel}: family ${name} imports "${spec}" (DESIGN.md rule 1: families import @toolshed/core only)`);
+        problems.push(
+          `${rel}: family ${name} imports "${spec}" (DESIGN.md rule 1: families import @toolshed/core only)`,
+        );
       }
     }
   }
@@ -68,7 +80,10 @@ for (const dir of packages) {
 function checkModExports(modFile: string): void {
   if (!existsSync(modFile)) return;
   const text = readFileSync(modFile, 'utf8');
-  if (/export\s*\*/.test(text)) problems.push(`${path.relative(root, modFile)}: use explicit named re-exports, not export * (CONVENTIONS.md rule 1)`);
+  if (/export\s*\*/.test(text))
+    problems.push(
+      `${path.relative(root, modFile)}: use explicit named re-exports, not export * (CONVENTIONS.md rule 1)`,
+    );
   for (const m of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)) {
     const target = path.resolve(path.dirname(modFile), m[2]!);
     if (!existsSync(target)) {
@@ -77,11 +92,18 @@ function checkModExports(modFile: string): void {
     }
     const source = readFileSync(target, 'utf8');
     for (const raw of m[1]!.split(',')) {
-      const local = raw.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim();
+      const local = raw
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]!
+        .trim();
       if (!local) continue;
-      const declared = new RegExp(`export\\s+(?:declare\\s+)?(?:default\\s+)?(?:async\\s+)?(?:function\\*?|class|const|let|var|type|interface|enum|abstract\\s+class)\\s+${local}\\b`).test(source)
-        || new RegExp(`export\\s+(?:type\\s+)?\\{[^}]*\\b${local}\\b[^}]*\\}`).test(source);
-      if (!declared) problems.push(`${path.relative(root, modFile)}: exports "${local}" from "${m[2]}", which has no such export`);
+      const declared =
+        new RegExp(
+          `export\\s+(?:declare\\s+)?(?:default\\s+)?(?:async\\s+)?(?:function\\*?|class|const|let|var|type|interface|enum|abstract\\s+class)\\s+${local}\\b`,
+        ).test(source) || new RegExp(`export\\s+(?:type\\s+)?\\{[^}]*\\b${local}\\b[^}]*\\}`).test(source);
+      if (!declared)
+        problems.push(`${path.relative(root, modFile)}: exports "${local}" from "${m[2]}", which has no such export`);
     }
   }
 }
@@ -94,7 +116,9 @@ const QUOTED_EXAMPLES: [example: string, readme: string][] = [
 for (const [file, readme] of QUOTED_EXAMPLES) {
   const example = readFileSync(path.join(root, 'examples', 'src', file), 'utf8').trim();
   if (!readFileSync(path.join(root, readme), 'utf8').includes(example)) {
-    problems.push(`${readme}: the integrator example differs from examples/src/${file} (the type-checked copy); update one from the other`);
+    problems.push(
+      `${readme}: the integrator example differs from examples/src/${file} (the type-checked copy); update one from the other`,
+    );
   }
 }
 

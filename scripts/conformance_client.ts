@@ -17,7 +17,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const examples = path.join(root, 'examples');
 const requireFromExamples = createRequire(path.join(examples, 'package.json'));
-const suiteBin = path.join(path.dirname(requireFromExamples.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const suiteBin = path.join(
+  path.dirname(requireFromExamples.resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+);
 const tsx = createRequire(path.join(root, 'package.json')).resolve('tsx');
 const client = path.join(examples, 'src', 'mcp_conformance_client.ts');
 
@@ -28,10 +32,17 @@ const only = args.filter((a) => !a.startsWith('--'));
 /** The client scenarios of the pinned suite (`conformance list --client`). */
 async function scenarios(): Promise<string[]> {
   const { stdout } = await run(process.execPath, [suiteBin, 'list', '--client']);
-  return stdout.split('\n').map((l) => /^\s+-\s+(\S+)/.exec(l)?.[1]).filter((s): s is string => s !== undefined);
+  return stdout
+    .split('\n')
+    .map((l) => /^\s+-\s+(\S+)/.exec(l)?.[1])
+    .filter((s): s is string => s !== undefined);
 }
 
-function run(command: string, argv: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  argv: string[],
+  timeoutMs = 120_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -46,16 +57,36 @@ function run(command: string, argv: string[], timeoutMs = 120_000): Promise<{ co
   });
 }
 
-interface Check { id: string; status: string; errorMessage?: string }
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
 
 const list = only.length > 0 ? only : await scenarios();
-if (list.length === 0) throw new Error('the conformance suite listed no client scenarios; is @modelcontextprotocol/conformance installed (pnpm install)?');
-const command = [process.execPath, ...(source ? ['--conditions=@toolshed/source'] : []), '--import', tsx, client].join(' ');
+if (list.length === 0)
+  throw new Error(
+    'the conformance suite listed no client scenarios; is @modelcontextprotocol/conformance installed (pnpm install)?',
+  );
+const command = [process.execPath, ...(source ? ['--conditions=@toolshed/source'] : []), '--import', tsx, client].join(
+  ' ',
+);
 let passed = 0;
 const failures: string[] = [];
 for (const scenario of list) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'toolshed-conformance-'));
-  const result = await run(process.execPath, [suiteBin, 'client', '--command', command, '--scenario', scenario, '-o', out, '--timeout', '60000']);
+  const result = await run(process.execPath, [
+    suiteBin,
+    'client',
+    '--command',
+    command,
+    '--scenario',
+    scenario,
+    '-o',
+    out,
+    '--timeout',
+    '60000',
+  ]);
   const checks: Check[] = [];
   for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
     if (path.basename(file) !== 'checks.json') continue;
@@ -73,7 +104,10 @@ for (const scenario of list) {
     passed++;
     console.log(`  ok    ${scenario}`);
   } else {
-    const why = bad.map((c) => `${c.id}: ${c.errorMessage ?? 'failed'}`).join('; ') || result.stderr.trim().split('\n').slice(-3).join(' / ') || `exit ${result.code}`;
+    const why =
+      bad.map((c) => `${c.id}: ${c.errorMessage ?? 'failed'}`).join('; ') ||
+      result.stderr.trim().split('\n').slice(-3).join(' / ') ||
+      `exit ${result.code}`;
     failures.push(scenario);
     console.log(`  FAIL  ${scenario} — ${why.slice(0, 400)}`);
   }

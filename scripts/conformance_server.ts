@@ -17,10 +17,14 @@ const suite = path.join(root, 'node_modules', '.bin', 'conformance');
 const baseline = path.join(root, 'scripts', 'conformance_server.yml');
 
 const work = await mkdtemp(path.join(tmpdir(), 'toolshed-conformance-'));
-const server = spawn(process.execPath, [cli, 'mcp', 'serve', '--http', '0', '--no-auth', '--only', 'fs', '--cwd', work], {
-  env: { ...process.env, HOME: work },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
+const server = spawn(
+  process.execPath,
+  [cli, 'mcp', 'serve', '--http', '0', '--no-auth', '--only', 'fs', '--cwd', work],
+  {
+    env: { ...process.env, HOME: work },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  },
+);
 let stderr = '';
 let code = 1;
 try {
@@ -37,12 +41,25 @@ try {
     server.on('exit', (c) => reject(new Error(`mcp serve exited with ${c} before serving:\n${stderr}`)));
   });
   if (!stderr.includes('WITHOUT authentication')) throw new Error(`mcp serve --no-auth printed no warning:\n${stderr}`);
-  const args = ['server', '--url', url, '--expected-failures', baseline, '--output-dir', path.join(work, 'results'), ...process.argv.slice(2)];
+  const args = [
+    'server',
+    '--url',
+    url,
+    '--expected-failures',
+    baseline,
+    '--output-dir',
+    path.join(work, 'results'),
+    ...process.argv.slice(2),
+  ];
   code = await new Promise<number>((resolve) => {
     const run = spawn(suite, args, { stdio: 'inherit', cwd: work });
     run.on('exit', (c) => resolve(c ?? 1));
   });
-  console.log(code === 0 ? 'conformance (server scenarios): passed' : `conformance (server scenarios): FAILED (exit ${code}); see the summary above`);
+  console.log(
+    code === 0
+      ? 'conformance (server scenarios): passed'
+      : `conformance (server scenarios): FAILED (exit ${code}); see the summary above`,
+  );
 } finally {
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('close', resolve));

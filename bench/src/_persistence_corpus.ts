@@ -36,28 +36,45 @@ export interface Corpus {
  * const corpus = await prepareCorpus(dir, ['5.8.3', '5.9.3']);
  * ```
  */
-export async function prepareCorpus(workDir: string, versions: readonly string[], cacheDir: string = CACHE_DIR): Promise<Corpus> {
+export async function prepareCorpus(
+  workDir: string,
+  versions: readonly string[],
+  cacheDir: string = CACHE_DIR,
+): Promise<Corpus> {
   await mkdir(cacheDir, { recursive: true });
   const repo = path.join(workDir, 'repo');
   await mkdir(repo, { recursive: true });
-  const git = (...args: string[]) => run('git', args, {
-    cwd: repo,
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' },
-  });
+  const git = (...args: string[]) =>
+    run('git', args, {
+      cwd: repo,
+      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'bench',
+        GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+        GIT_COMMITTER_NAME: 'bench',
+        GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+      },
+    });
   await git('init', '-q');
   const tarballs: string[] = [];
   for (const version of versions) {
     const tarball = path.join(cacheDir, `typescript-${version}.tgz`);
     if (!(await exists(tarball))) {
       try {
-        await run('npm', ['pack', `typescript@${version}`, '--pack-destination', cacheDir, '--silent'], { maxBuffer: 16 * 1024 * 1024 });
+        await run('npm', ['pack', `typescript@${version}`, '--pack-destination', cacheDir, '--silent'], {
+          maxBuffer: 16 * 1024 * 1024,
+        });
       } catch (e) {
-        throw new Error(`"npm pack typescript@${version}" failed: ${(e as Error).message.trim()}. The result_persistence suite needs the npm registry once to fetch its corpus (cached in ${cacheDir} after).`, { cause: e });
+        throw new Error(
+          `"npm pack typescript@${version}" failed: ${(e as Error).message.trim()}. The result_persistence suite needs the npm registry once to fetch its corpus (cached in ${cacheDir} after).`,
+          { cause: e },
+        );
       }
     }
     tarballs.push(tarball);
-    for (const entry of await readdir(repo)) if (entry !== '.git') await rm(path.join(repo, entry), { recursive: true, force: true });
+    for (const entry of await readdir(repo))
+      if (entry !== '.git') await rm(path.join(repo, entry), { recursive: true, force: true });
     await run('tar', ['-xzf', tarball, '--strip-components=1', '-C', repo]);
     await git('add', '-A');
     await git('commit', '-q', '-m', `typescript ${version}`);
@@ -71,10 +88,15 @@ async function writeTests(repo: string): Promise<void> {
   const dir = path.join(repo, 'bench-tests');
   await mkdir(dir, { recursive: true });
   const broken: string[] = [];
-  for (let i = 0; i < 400; i++) broken.push(`export const value${i}: number = 'text ${i}';\nexport function call${i}(a: string) { return a.toFixed(${i % 5}); }`);
+  for (let i = 0; i < 400; i++)
+    broken.push(
+      `export const value${i}: number = 'text ${i}';\nexport function call${i}(a: string) { return a.toFixed(${i % 5}); }`,
+    );
   await writeFile(path.join(dir, 'broken.ts'), `${broken.join('\n')}\n`);
   const libs = (await readdir(path.join(repo, 'lib'))).filter((f) => /^lib\..*\.d\.ts$/.test(f)).sort();
-  await writeFile(path.join(dir, 'lib_files.test.cjs'), `const test = require('node:test');
+  await writeFile(
+    path.join(dir, 'lib_files.test.cjs'),
+    `const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -88,7 +110,8 @@ for (const file of ${JSON.stringify(libs)}) {
     assert.ok(source.statements.length < 400, file + ' has ' + source.statements.length + ' statements');
   });
 }
-`);
+`,
+  );
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -19,7 +19,10 @@ export interface BaselinePolicy {
   name: string;
   description: string;
   /** Applies the policy to one turn; files go below `dir`. */
-  apply(turn: readonly PolicyInput[], dir: string): Promise<{ outputs: PolicyOutput[]; savedBytes: number; saveMs: number }>;
+  apply(
+    turn: readonly PolicyInput[],
+    dir: string,
+  ): Promise<{ outputs: PolicyOutput[]; savedBytes: number; saveMs: number }>;
 }
 
 const GEMINI_LIMIT = 40_000;
@@ -43,48 +46,58 @@ export const BASELINE_POLICIES: readonly BaselinePolicy[] = [
   {
     name: 'gemini-cli',
     description: 'Gemini CLI: over 40 000 chars, 20% head + 80% tail of 40 000 kept, whole output saved to a file',
-    apply: (turn, dir) => applyEach(turn, dir, (item, save) => {
-      if (item.text.length <= GEMINI_LIMIT) return { sent: item.text };
-      const head = item.text.slice(0, GEMINI_LIMIT * 0.2);
-      const tail = item.text.slice(item.text.length - GEMINI_LIMIT * 0.8);
-      const file = save();
-      return {
-        sent: `Tool output was too large and has been truncated.\nThe full output has been saved to: ${file}\n` +
-          `To read the complete output, use the read_file tool with the absolute file path above, or search it with grep.\n` +
-          `Truncated part of the output:\n${head}\n\n... [${item.text.length - head.length - tail.length} characters truncated] ...\n\n${tail}`,
-        savedPath: file,
-      };
-    }),
+    apply: (turn, dir) =>
+      applyEach(turn, dir, (item, save) => {
+        if (item.text.length <= GEMINI_LIMIT) return { sent: item.text };
+        const head = item.text.slice(0, GEMINI_LIMIT * 0.2);
+        const tail = item.text.slice(item.text.length - GEMINI_LIMIT * 0.8);
+        const file = save();
+        return {
+          sent:
+            `Tool output was too large and has been truncated.\nThe full output has been saved to: ${file}\n` +
+            `To read the complete output, use the read_file tool with the absolute file path above, or search it with grep.\n` +
+            `Truncated part of the output:\n${head}\n\n... [${item.text.length - head.length - tail.length} characters truncated] ...\n\n${tail}`,
+          savedPath: file,
+        };
+      }),
   },
   {
     name: 'opencode',
-    description: 'opencode: over 2 000 lines or 50 KB, the first 2 000 lines within 50 KB kept, whole output saved to a file',
-    apply: (turn, dir) => applyEach(turn, dir, (item, save) => {
-      const lines = item.text.split('\n');
-      if (lines.length <= OPENCODE_LINES && Buffer.byteLength(item.text) <= OPENCODE_BYTES) return { sent: item.text };
-      const kept: string[] = [];
-      let bytes = 0;
-      for (const line of lines) {
-        const size = Buffer.byteLength(line) + 1;
-        if (kept.length >= OPENCODE_LINES || bytes + size > OPENCODE_BYTES) break;
-        kept.push(line);
-        bytes += size;
-      }
-      const file = save();
-      return {
-        sent: `${kept.join('\n')}\n\n...${lines.length - kept.length} lines truncated...\n\n` +
-          `The tool call succeeded but the output was truncated. Full output saved to: ${file}\n` +
-          'Use Grep to search the full content or Read with offset/limit to view specific sections.',
-        savedPath: file,
-      };
-    }),
+    description:
+      'opencode: over 2 000 lines or 50 KB, the first 2 000 lines within 50 KB kept, whole output saved to a file',
+    apply: (turn, dir) =>
+      applyEach(turn, dir, (item, save) => {
+        const lines = item.text.split('\n');
+        if (lines.length <= OPENCODE_LINES && Buffer.byteLength(item.text) <= OPENCODE_BYTES)
+          return { sent: item.text };
+        const kept: string[] = [];
+        let bytes = 0;
+        for (const line of lines) {
+          const size = Buffer.byteLength(line) + 1;
+          if (kept.length >= OPENCODE_LINES || bytes + size > OPENCODE_BYTES) break;
+          kept.push(line);
+          bytes += size;
+        }
+        const file = save();
+        return {
+          sent:
+            `${kept.join('\n')}\n\n...${lines.length - kept.length} lines truncated...\n\n` +
+            `The tool call succeeded but the output was truncated. Full output saved to: ${file}\n` +
+            'Use Grep to search the full content or Read with offset/limit to view specific sections.',
+          savedPath: file,
+        };
+      }),
   },
   {
     name: 'truncate-30k',
     description: 'plain truncation at 30 000 chars, nothing saved',
-    apply: (turn, dir) => applyEach(turn, dir, (item) => ({
-      sent: item.text.length <= TRUNCATE_LIMIT ? item.text : `${item.text.slice(0, TRUNCATE_LIMIT)}\n\n[Output truncated: ${item.text.length - TRUNCATE_LIMIT} more characters]`,
-    })),
+    apply: (turn, dir) =>
+      applyEach(turn, dir, (item) => ({
+        sent:
+          item.text.length <= TRUNCATE_LIMIT
+            ? item.text
+            : `${item.text.slice(0, TRUNCATE_LIMIT)}\n\n[Output truncated: ${item.text.length - TRUNCATE_LIMIT} more characters]`,
+      })),
   },
   {
     name: 'no-limit',

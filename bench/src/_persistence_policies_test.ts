@@ -13,11 +13,18 @@ afterEach(async () => {
 });
 
 const policy = (name: string) => BASELINE_POLICIES.find((p) => p.name === name)!;
-const lines = (n: number, width = 40) => Array.from({ length: n }, (_, i) => `${String(i).padStart(6, '0')} ${'x'.repeat(width)}`).join('\n');
+const lines = (n: number, width = 40) =>
+  Array.from({ length: n }, (_, i) => `${String(i).padStart(6, '0')} ${'x'.repeat(width)}`).join('\n');
 
 test('the Gemini CLI policy keeps 20% head and 80% tail of 40 000 chars and saves the whole to the file it names', async () => {
   const text = lines(5_000);
-  const { outputs, savedBytes } = await policy('gemini-cli').apply([{ id: 't1', tool: 'Grep', text }, { id: 't2', tool: 'Grep', text: 'small' }], dir);
+  const { outputs, savedBytes } = await policy('gemini-cli').apply(
+    [
+      { id: 't1', tool: 'Grep', text },
+      { id: 't2', tool: 'Grep', text: 'small' },
+    ],
+    dir,
+  );
   const [big, small] = outputs;
   expect(small).toEqual({ sent: 'small' });
   expect(big!.sent).toContain(text.slice(0, 8_000));

@@ -16,7 +16,8 @@ export interface ChartDef {
 
 type Obj = Record<string, unknown>;
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const obj = (v: unknown): Obj | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 const at = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => obj(o)?.[k], v);
 
 const WIDTH = 460;
@@ -43,12 +44,16 @@ export const CHARTS: readonly ChartDef[] = [
       const values = Object.entries(policies).flatMap(([policy, p]) => {
         const tokens = num(at(p, 'totalTokens'));
         const recall = num(at(p, 'recall'));
-        return tokens === undefined || recall === undefined ? [] : [{
-          policy,
-          tokens,
-          label: `${tokens.toLocaleString('en-US')} tokens, recall ${(recall * 100).toFixed(1)}%`,
-          full: recall === 1 ? 'all needles recalled' : 'needles lost',
-        }];
+        return tokens === undefined || recall === undefined
+          ? []
+          : [
+              {
+                policy,
+                tokens,
+                label: `${tokens.toLocaleString('en-US')} tokens, recall ${(recall * 100).toFixed(1)}%`,
+                full: recall === 1 ? 'all needles recalled' : 'needles lost',
+              },
+            ];
       });
       if (values.length === 0) return undefined;
       const best = values.filter((v) => v.full === 'all needles recalled').sort((a, b) => a.tokens - b.tokens)[0];
@@ -80,11 +85,17 @@ export const CHARTS: readonly ChartDef[] = [
             },
             {
               mark: { type: 'text', align: 'left', dx: 4 },
-              encoding: { y: { field: 'policy', type: 'nominal', sort: order }, x: { field: 'tokens', type: 'quantitative' }, text: { field: 'label' } },
+              encoding: {
+                y: { field: 'policy', type: 'nominal', sort: order },
+                x: { field: 'tokens', type: 'quantitative' },
+                text: { field: 'label' },
+              },
             },
           ],
         },
-        reading: best ? `Fewest tokens with every needle recalled: ${best.policy} (${best.tokens.toLocaleString('en-US')} tokens).` : 'No policy recalled every needle.',
+        reading: best
+          ? `Fewest tokens with every needle recalled: ${best.policy} (${best.tokens.toLocaleString('en-US')} tokens).`
+          : 'No policy recalled every needle.',
       };
     },
   },
@@ -95,11 +106,22 @@ export const CHARTS: readonly ChartDef[] = [
     make(records) {
       const s = at(records.parallel_scheduling, 'summary');
       const rows = [
-        { run: `unbounded (${num(at(s, 'calls')) ?? '?'} calls)`, measured: num(at(s, 'speedup')), ideal: num(at(s, 'idealSpeedup')) },
-        { run: `concurrency ${num(at(s, 'boundedConcurrency')) ?? '?'}`, measured: num(at(s, 'boundedSpeedup')), ideal: num(at(s, 'boundedIdealSpeedup')) },
+        {
+          run: `unbounded (${num(at(s, 'calls')) ?? '?'} calls)`,
+          measured: num(at(s, 'speedup')),
+          ideal: num(at(s, 'idealSpeedup')),
+        },
+        {
+          run: `concurrency ${num(at(s, 'boundedConcurrency')) ?? '?'}`,
+          measured: num(at(s, 'boundedSpeedup')),
+          ideal: num(at(s, 'boundedIdealSpeedup')),
+        },
       ].filter((r) => r.measured !== undefined && r.ideal !== undefined);
       if (rows.length === 0) return undefined;
-      const values = rows.flatMap((r) => [{ run: r.run, kind: 'measured', speedup: r.measured }, { run: r.run, kind: 'ideal', speedup: r.ideal }]);
+      const values = rows.flatMap((r) => [
+        { run: r.run, kind: 'measured', speedup: r.measured },
+        { run: r.run, kind: 'ideal', speedup: r.ideal },
+      ]);
       return {
         spec: {
           data: { values },
@@ -109,7 +131,12 @@ export const CHARTS: readonly ChartDef[] = [
             y: { field: 'run', type: 'nominal', title: null },
             yOffset: { field: 'kind' },
             x: { field: 'speedup', type: 'quantitative', title: 'speed-up over one call at a time (×)' },
-            color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['measured', 'ideal'], range: ['#4c78a8', '#bab0ac'] } },
+            color: {
+              field: 'kind',
+              type: 'nominal',
+              title: null,
+              scale: { domain: ['measured', 'ideal'], range: ['#4c78a8', '#bab0ac'] },
+            },
           },
         },
         reading: rows.map((r) => `${r.run}: ${r.measured}× (ideal ${r.ideal}×)`).join('; '),
@@ -122,7 +149,9 @@ export const CHARTS: readonly ChartDef[] = [
     suites: ['pipeline_overhead'],
     make(records) {
       const results = records.pipeline_overhead?.results ?? [];
-      const values = results.filter((r) => num(r.p50Ms) !== undefined).map((r) => ({ task: r.task, us: Math.round(r.p50Ms * 1000 * 100) / 100 }));
+      const values = results
+        .filter((r) => num(r.p50Ms) !== undefined)
+        .map((r) => ({ task: r.task, us: Math.round(r.p50Ms * 1000 * 100) / 100 }));
       if (values.length === 0) return undefined;
       return {
         spec: {
@@ -144,7 +173,9 @@ export const CHARTS: readonly ChartDef[] = [
     suites: ['fs_grep', 'fs_glob'],
     make(records) {
       const values = (['fs_grep', 'fs_glob'] as const).flatMap((suite) =>
-        (records[suite]?.results ?? []).filter((r) => num(r.meanMs) !== undefined).map((r) => ({ suite, task: r.task, ms: r.meanMs }))
+        (records[suite]?.results ?? [])
+          .filter((r) => num(r.meanMs) !== undefined)
+          .map((r) => ({ suite, task: r.task, ms: r.meanMs })),
       );
       if (values.length === 0) return undefined;
       const grep = num(at(records.fs_grep, 'summary', 'grepOverRg'));
@@ -170,11 +201,17 @@ export const CHARTS: readonly ChartDef[] = [
     suites: ['search_quality'],
     make(records) {
       const s = at(records.search_quality, 'summary');
-      const metrics = [['recallAt5', 'Recall@5'], ['ndcgAt10', 'NDCG@10'], ['mrrAt10', 'MRR@10']] as const;
-      const values = metrics.flatMap(([key, label]) => [
-        { metric: label, ranker: 'Toolshed', value: num(at(s, 'default', key)) },
-        { metric: label, ranker: 'BM25', value: num(at(s, 'baseline', key)) },
-      ]).filter((v) => v.value !== undefined);
+      const metrics = [
+        ['recallAt5', 'Recall@5'],
+        ['ndcgAt10', 'NDCG@10'],
+        ['mrrAt10', 'MRR@10'],
+      ] as const;
+      const values = metrics
+        .flatMap(([key, label]) => [
+          { metric: label, ranker: 'Toolshed', value: num(at(s, 'default', key)) },
+          { metric: label, ranker: 'BM25', value: num(at(s, 'baseline', key)) },
+        ])
+        .filter((v) => v.value !== undefined);
       if (values.length === 0) return undefined;
       return {
         spec: {
@@ -185,7 +222,12 @@ export const CHARTS: readonly ChartDef[] = [
             y: { field: 'metric', type: 'nominal', title: null },
             yOffset: { field: 'ranker' },
             x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: null },
-            color: { field: 'ranker', type: 'nominal', title: null, scale: { domain: ['Toolshed', 'BM25'], range: ['#4c78a8', '#bab0ac'] } },
+            color: {
+              field: 'ranker',
+              type: 'nominal',
+              title: null,
+              scale: { domain: ['Toolshed', 'BM25'], range: ['#4c78a8', '#bab0ac'] },
+            },
           },
         },
         reading: `Recall@5 ${num(at(s, 'default', 'recallAt5')) ?? '?'} against BM25's ${num(at(s, 'baseline', 'recallAt5')) ?? '?'}.`,
@@ -203,8 +245,18 @@ export const CHARTS: readonly ChartDef[] = [
         if (tools === undefined) return [];
         return [
           { tools, scenario, request: 'every tool loaded', tokens: num(at(s, scenario, 'allLoaded', 'claude')) },
-          { tools, scenario, request: 'deferred (always)', tokens: num(at(s, scenario, 'modes', 'always', 'request', 'claude')) },
-          { tools, scenario, request: 'deferred (auto)', tokens: num(at(s, scenario, 'modes', 'auto', 'request', 'claude')) },
+          {
+            tools,
+            scenario,
+            request: 'deferred (always)',
+            tokens: num(at(s, scenario, 'modes', 'always', 'request', 'claude')),
+          },
+          {
+            tools,
+            scenario,
+            request: 'deferred (auto)',
+            tokens: num(at(s, scenario, 'modes', 'auto', 'request', 'claude')),
+          },
         ].filter((v) => v.tokens !== undefined);
       });
       if (values.length === 0) return undefined;
@@ -215,7 +267,12 @@ export const CHARTS: readonly ChartDef[] = [
           mark: { type: 'line', point: true },
           encoding: {
             x: { field: 'tools', type: 'quantitative', scale: { type: 'log' }, title: 'tools in the pool' },
-            y: { field: 'tokens', type: 'quantitative', scale: { type: 'log' }, title: 'request tokens (Claude 2 tokenizer)' },
+            y: {
+              field: 'tokens',
+              type: 'quantitative',
+              scale: { type: 'log' },
+              title: 'request tokens (Claude 2 tokenizer)',
+            },
             color: { field: 'request', type: 'nominal', title: null },
           },
         },

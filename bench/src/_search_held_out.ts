@@ -36,7 +36,10 @@ export const HELD_OUT_QUERIES: readonly { query: string; relevant: readonly stri
   { query: 'rename or move a file', relevant: ['mcp__filesystem__move_file'] },
   { query: 'show the folder structure as a tree', relevant: ['mcp__filesystem__directory_tree'] },
   { query: 'which directories am I allowed to access', relevant: ['mcp__filesystem__list_allowed_directories'] },
-  { query: 'file size and modification time', relevant: ['mcp__filesystem__get_file_info', 'mcp__filesystem__list_directory_with_sizes'] },
+  {
+    query: 'file size and modification time',
+    relevant: ['mcp__filesystem__get_file_info', 'mcp__filesystem__list_directory_with_sizes'],
+  },
   { query: 'read several files at once', relevant: ['mcp__filesystem__read_multiple_files'] },
   { query: 'view an image or audio file', relevant: ['mcp__filesystem__read_media_file', 'Read'] },
   { query: 'download a web page and summarize it', relevant: ['WebFetch'] },
@@ -48,10 +51,16 @@ export const HELD_OUT_QUERIES: readonly { query: string; relevant: readonly stri
   { query: 'echo back my message', relevant: ['mcp__everything__echo'] },
   { query: 'print environment variables', relevant: ['mcp__everything__get-env'] },
   { query: 'compress a file with gzip', relevant: ['mcp__everything__gzip-file-as-resource'] },
-  { query: 'start a long operation that reports progress', relevant: ['mcp__everything__trigger-long-running-operation'] },
+  {
+    query: 'start a long operation that reports progress',
+    relevant: ['mcp__everything__trigger-long-running-operation'],
+  },
   { query: 'turn logging messages on or off', relevant: ['mcp__everything__toggle-simulated-logging'] },
   { query: 'write text to a new file', relevant: ['Write', 'mcp__filesystem__write_file'] },
-  { query: 'list the files in a folder', relevant: ['mcp__filesystem__list_directory', 'mcp__filesystem__list_directory_with_sizes'] },
+  {
+    query: 'list the files in a folder',
+    relevant: ['mcp__filesystem__list_directory', 'mcp__filesystem__list_directory_with_sizes'],
+  },
   { query: 'return a small test picture', relevant: ['mcp__everything__get-tiny-image'] },
   { query: 'subscribe to resource update notifications', relevant: ['mcp__everything__toggle-subscriber-updates'] },
   { query: 'run a research query on a topic', relevant: ['mcp__everything__simulate-research-query'] },
@@ -76,7 +85,12 @@ export async function loadHeldOutCatalogue(): Promise<HeldOutCatalogue> {
   const problems: string[] = [];
   const tools: SearchableTool[] = [];
   const listed = await listMcpServerTools();
-  for (const t of listed) tools.push({ name: `mcp__${t.server}__${t.name}`, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> });
+  for (const t of listed)
+    tools.push({
+      name: `mcp__${t.server}__${t.name}`,
+      description: t.description,
+      inputSchema: t.inputSchema as Record<string, unknown>,
+    });
   const { families, problems: familyProblems } = await loadBuiltinFamilies();
   problems.push(...familyProblems);
   const session = await createSession({ cwd: os.tmpdir(), families });
@@ -88,7 +102,13 @@ export async function loadHeldOutCatalogue(): Promise<HeldOutCatalogue> {
       } catch {
         inputSchema = undefined;
       }
-      tools.push({ name: entry.name, description: entry.description, searchHint: entry.searchHint, inputSchema: inputSchema as Record<string, unknown> | undefined, group: `family:${entry.family}` });
+      tools.push({
+        name: entry.name,
+        description: entry.description,
+        searchHint: entry.searchHint,
+        inputSchema: inputSchema as Record<string, unknown> | undefined,
+        group: `family:${entry.family}`,
+      });
     }
   } finally {
     await session.close();
@@ -97,7 +117,10 @@ export async function loadHeldOutCatalogue(): Promise<HeldOutCatalogue> {
   const queries: BenchQuery[] = [];
   HELD_OUT_QUERIES.forEach((q, i) => {
     const missing = q.relevant.filter((r) => !names.has(r));
-    if (missing.length === q.relevant.length) throw new Error(`Held-out query "${q.query}" names no tool of the catalogue (${missing.join(', ')}): update HELD_OUT_QUERIES`);
+    if (missing.length === q.relevant.length)
+      throw new Error(
+        `Held-out query "${q.query}" names no tool of the catalogue (${missing.join(', ')}): update HELD_OUT_QUERIES`,
+      );
     const relevant = q.relevant.filter((r) => names.has(r));
     if (missing.length) problems.push(`query "${q.query}": ${missing.join(', ')} not in the catalogue`);
     queries.push({ id: `held-out:${i}`, group: 'held-out', query: q.query, relevant: [...relevant] });
@@ -105,7 +128,11 @@ export async function loadHeldOutCatalogue(): Promise<HeldOutCatalogue> {
   return {
     tools,
     queries,
-    sources: ['@modelcontextprotocol/server-everything (tools/list)', '@modelcontextprotocol/server-filesystem (tools/list)', 'built-in families: fs, shell, web, agent'],
+    sources: [
+      '@modelcontextprotocol/server-everything (tools/list)',
+      '@modelcontextprotocol/server-filesystem (tools/list)',
+      'built-in families: fs, shell, web, agent',
+    ],
     problems,
   };
 }

@@ -16,6 +16,8 @@ test('the held-out catalogue lists both MCP servers and the built-in tools, and 
     for (const r of q.relevant) expect(names.has(r)).toBe(true);
   }
   // Every group of the catalogue is asked about, so no source goes unmeasured.
-  const asked = new Set(queries.flatMap((q) => q.relevant.map((r) => (r.startsWith('mcp__') ? r.split('__')[1] : 'builtin'))));
+  const asked = new Set(
+    queries.flatMap((q) => q.relevant.map((r) => (r.startsWith('mcp__') ? r.split('__')[1] : 'builtin'))),
+  );
   expect([...asked].sort()).toEqual(['builtin', 'everything', 'filesystem']);
 });

@@ -57,11 +57,26 @@ export async function measureLazyStartup(tools: readonly BenchTool[], runs: numb
   const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-lazy-'));
   try {
     const catalogue = path.join(dir, 'catalogue_tools.mjs');
-    await writeFile(catalogue, catalogueSource(tools, import.meta.resolve('zod'), import.meta.resolve('@toolshed/core')));
+    await writeFile(
+      catalogue,
+      catalogueSource(tools, import.meta.resolve('zod'), import.meta.resolve('@toolshed/core')),
+    );
     const manifest = path.join(dir, 'manifest.json');
-    await writeFile(manifest, JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description.split('\n')[0]!.slice(0, 200) }))));
+    await writeFile(
+      manifest,
+      JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description.split('\n')[0]!.slice(0, 200) }))),
+    );
     const script = path.join(dir, 'startup.mjs');
-    await writeFile(script, startupSource(import.meta.resolve('@toolshed/core'), import.meta.resolve('@toolshed/toolsearch'), pathToFileURL(catalogue).href, manifest, tools[0]!.name));
+    await writeFile(
+      script,
+      startupSource(
+        import.meta.resolve('@toolshed/core'),
+        import.meta.resolve('@toolshed/toolsearch'),
+        pathToFileURL(catalogue).href,
+        manifest,
+        tools[0]!.name,
+      ),
+    );
     const out: StartupResult[] = [];
     for (const variant of VARIANTS) {
       const samples: StartupSample[] = [];
@@ -87,18 +102,23 @@ function runChild(script: string, variant: StartupVariant, cwd: string): Promise
   const args = [...process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), '--expose-gc', script, variant, cwd];
   return new Promise((resolve, reject) => {
     // This process's cwd, so that a loader named in execArgv (`--import tsx`) resolves as it did here.
-    execFile(process.execPath, args, { cwd: process.cwd(), timeout: 120_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`The start-up child "${variant}" failed: ${error.message}\n${stderr}`, { cause: error }));
-        return;
-      }
-      const line = stdout.trim().split('\n').pop() ?? '';
-      try {
-        resolve(JSON.parse(line) as StartupSample);
-      } catch {
-        reject(new Error(`The start-up child "${variant}" printed no result: ${stdout}\n${stderr}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: process.cwd(), timeout: 120_000, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new Error(`The start-up child "${variant}" failed: ${error.message}\n${stderr}`, { cause: error }));
+          return;
+        }
+        const line = stdout.trim().split('\n').pop() ?? '';
+        try {
+          resolve(JSON.parse(line) as StartupSample);
+        } catch {
+          reject(new Error(`The start-up child "${variant}" printed no result: ${stdout}\n${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -113,17 +133,26 @@ function catalogueSource(tools: readonly BenchTool[], zodUrl: string, coreUrl: s
   for (const tool of tools) {
     const fields = Object.entries(tool.inputSchema.properties).map(([name, schema]) => {
       const base = schema.type === 'number' ? 'z.number()' : schema.type === 'boolean' ? 'z.boolean()' : 'z.string()';
-      const described = typeof schema.description === 'string' ? `${base}.describe(${JSON.stringify(schema.description)})` : base;
+      const described =
+        typeof schema.description === 'string' ? `${base}.describe(${JSON.stringify(schema.description)})` : base;
       const required = tool.inputSchema.required?.includes(name);
       return `${JSON.stringify(name)}: ${required ? described : `${described}.optional()`}`;
     });
-    lines.push(`  buildTool({ name: ${JSON.stringify(tool.name)}, description: ${JSON.stringify(tool.description)}, inputSchema: z.object({ ${fields.join(', ')} }), isReadOnly: () => true, call }),`);
+    lines.push(
+      `  buildTool({ name: ${JSON.stringify(tool.name)}, description: ${JSON.stringify(tool.description)}, inputSchema: z.object({ ${fields.join(', ')} }), isReadOnly: () => true, call }),`,
+    );
   }
   lines.push('];');
   return `${lines.join('\n')}\n`;
 }
 
-function startupSource(coreUrl: string, toolsearchUrl: string, catalogueUrl: string, manifestPath: string, firstTool: string): string {
+function startupSource(
+  coreUrl: string,
+  toolsearchUrl: string,
+  catalogueUrl: string,
+  manifestPath: string,
+  firstTool: string,
+): string {
   return `
 const started = performance.now();
 const variant = process.argv[2];

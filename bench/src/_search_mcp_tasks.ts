@@ -61,8 +61,14 @@ export async function loadMcpTasks(dir = MCP_TASKS_DIR): Promise<McpTasks> {
   };
   const listed = await read<{ tools: RawTool[] }>('tools.json');
   const tasks = await read<{ multiStep: RawTask[]; singleNeed: RawTask[] }>('tasks.json');
-  const nameOf = (server: string, tool: string) => `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  const tools: SearchableTool[] = listed.tools.map((t) => ({ name: nameOf(t.server, t.name), description: t.description, inputSchema: t.inputSchema, group: `mcp:${t.server}` }));
+  const nameOf = (server: string, tool: string) =>
+    `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const tools: SearchableTool[] = listed.tools.map((t) => ({
+    name: nameOf(t.server, t.name),
+    description: t.description,
+    inputSchema: t.inputSchema,
+    group: `mcp:${t.server}`,
+  }));
   const byRef = new Map(listed.tools.map((t) => [`${t.server}/${t.name}`, nameOf(t.server, t.name)]));
   const queries = (kind: 'multiStep' | 'singleNeed'): BenchQuery[] =>
     (tasks[kind] ?? []).map((q, i) => ({
@@ -71,9 +77,17 @@ export async function loadMcpTasks(dir = MCP_TASKS_DIR): Promise<McpTasks> {
       query: q.task,
       relevant: q.tools.map((ref) => {
         const name = byRef.get(ref);
-        if (!name) throw new Error(`The mcp_tasks task "${q.task}" names "${ref}", which tools.json does not hold: write it as <server>/<tool>`);
+        if (!name)
+          throw new Error(
+            `The mcp_tasks task "${q.task}" names "${ref}", which tools.json does not hold: write it as <server>/<tool>`,
+          );
         return name;
       }),
     }));
-  return { tools, multiStep: queries('multiStep'), singleNeed: queries('singleNeed'), servers: [...new Set(listed.tools.map((t) => t.server))] };
+  return {
+    tools,
+    multiStep: queries('multiStep'),
+    singleNeed: queries('singleNeed'),
+    servers: [...new Set(listed.tools.map((t) => t.server))],
+  };
 }

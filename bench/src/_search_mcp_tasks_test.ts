@@ -21,12 +21,26 @@ test('loadMcpTasks names a task whose tool is not in the list, and a missing fil
   const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-mcp-tasks-'));
   try {
     await expect(loadMcpTasks(dir)).rejects.toThrow(/Could not read the mcp_tasks file ".*tools\.json"/);
-    await writeFile(path.join(dir, 'tools.json'), JSON.stringify({ tools: [{ server: 'my.srv', name: 'send', description: 'Sends' }] }));
-    await writeFile(path.join(dir, 'tasks.json'), JSON.stringify({ multiStep: [{ task: 'send it', tools: ['my.srv/send'] }], singleNeed: [{ task: 'x', tools: ['my.srv/nope'] }] }));
+    await writeFile(
+      path.join(dir, 'tools.json'),
+      JSON.stringify({ tools: [{ server: 'my.srv', name: 'send', description: 'Sends' }] }),
+    );
+    await writeFile(
+      path.join(dir, 'tasks.json'),
+      JSON.stringify({
+        multiStep: [{ task: 'send it', tools: ['my.srv/send'] }],
+        singleNeed: [{ task: 'x', tools: ['my.srv/nope'] }],
+      }),
+    );
     await expect(loadMcpTasks(dir)).rejects.toThrow(/"x" names "my\.srv\/nope"/);
-    await writeFile(path.join(dir, 'tasks.json'), JSON.stringify({ multiStep: [{ task: 'send it', tools: ['my.srv/send'] }], singleNeed: [] }));
+    await writeFile(
+      path.join(dir, 'tasks.json'),
+      JSON.stringify({ multiStep: [{ task: 'send it', tools: ['my.srv/send'] }], singleNeed: [] }),
+    );
     const { tools, multiStep } = await loadMcpTasks(dir);
-    expect(tools).toEqual([{ name: 'mcp__my_srv__send', description: 'Sends', inputSchema: undefined, group: 'mcp:my.srv' }]);
+    expect(tools).toEqual([
+      { name: 'mcp__my_srv__send', description: 'Sends', inputSchema: undefined, group: 'mcp:my.srv' },
+    ]);
     expect(multiStep[0]!.relevant).toEqual(['mcp__my_srv__send']);
   } finally {
     await rm(dir, { recursive: true, force: true });

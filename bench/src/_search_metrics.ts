@@ -78,8 +78,13 @@ export interface PairedInterval {
  * pairedBootstrap([1, 1, 0.5], [0.5, 1, 0.5]).difference; // 0.1667
  * ```
  */
-export function pairedBootstrap(a: readonly number[], b: readonly number[], options: { resamples?: number; seed?: number } = {}): PairedInterval {
-  if (a.length !== b.length || a.length === 0) throw new RangeError(`pairedBootstrap needs two equally long, non-empty lists, got ${a.length} and ${b.length}`);
+export function pairedBootstrap(
+  a: readonly number[],
+  b: readonly number[],
+  options: { resamples?: number; seed?: number } = {},
+): PairedInterval {
+  if (a.length !== b.length || a.length === 0)
+    throw new RangeError(`pairedBootstrap needs two equally long, non-empty lists, got ${a.length} and ${b.length}`);
   const n = a.length;
   const diffs = a.map((x, i) => x - b[i]!);
   const difference = diffs.reduce((s, d) => s + d, 0) / n;

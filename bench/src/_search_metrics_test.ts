@@ -7,13 +7,22 @@ test('retrievalScores gives Recall@5, NDCG@10 and MRR@10 of one ranking', () => 
   expect(s.mrrAt10).toBe(1);
   // DCG 1 + 1/log2(4) = 1.5 over the ideal 1 + 1/log2(3).
   expect(s.ndcgAt10).toBeCloseTo(1.5 / (1 + 1 / Math.log2(3)), 10);
-  expect(retrievalScores(['x', 'y', 'z', 'w', 'v', 'a'], ['a'])).toEqual({ recallAt5: 0, ndcgAt10: 1 / Math.log2(7), mrrAt10: 1 / 6 });
+  expect(retrievalScores(['x', 'y', 'z', 'w', 'v', 'a'], ['a'])).toEqual({
+    recallAt5: 0,
+    ndcgAt10: 1 / Math.log2(7),
+    mrrAt10: 1 / 6,
+  });
   expect(retrievalScores([], ['a'])).toEqual({ recallAt5: 0, ndcgAt10: 0, mrrAt10: 0 });
 });
 
 test('retrievalScores refuses a query without relevant tools, and meanScores averages', () => {
   expect(() => retrievalScores(['a'], [])).toThrow(RangeError);
-  expect(meanScores([{ recallAt5: 1, ndcgAt10: 1, mrrAt10: 1 }, { recallAt5: 0, ndcgAt10: 0.5, mrrAt10: 0 }])).toEqual({ recallAt5: 0.5, ndcgAt10: 0.75, mrrAt10: 0.5 });
+  expect(
+    meanScores([
+      { recallAt5: 1, ndcgAt10: 1, mrrAt10: 1 },
+      { recallAt5: 0, ndcgAt10: 0.5, mrrAt10: 0 },
+    ]),
+  ).toEqual({ recallAt5: 0.5, ndcgAt10: 0.75, mrrAt10: 0.5 });
   expect(meanScores([])).toEqual({ recallAt5: 0, ndcgAt10: 0, mrrAt10: 0 });
 });
 

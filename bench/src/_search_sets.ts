@@ -28,7 +28,9 @@ export interface SearchSet {
  * const { sets } = await loadSearchSets({ heldOut: true });
  * ```
  */
-export async function loadSearchSets(options: { heldOut?: boolean; maxQueries?: number } = {}): Promise<{ sets: SearchSet[]; skipped: Record<string, string> }> {
+export async function loadSearchSets(
+  options: { heldOut?: boolean; maxQueries?: number } = {},
+): Promise<{ sets: SearchSet[]; skipped: Record<string, string> }> {
   const sets: SearchSet[] = [];
   const skipped: Record<string, string> = {};
   const stb = await loadStableToolBench();
@@ -42,12 +44,33 @@ export async function loadSearchSets(options: { heldOut?: boolean; maxQueries?: 
   });
   const mcp = await loadMcpTasks();
   const mcpSource = `bench/data/mcp_tasks: ${mcp.tools.length} tools of ${mcp.servers.length} MCP servers from npm (tools/list)`;
-  sets.push({ name: 'mcp_tasks.multiStep', kind: 'multi', source: mcpSource, tools: mcp.tools, queries: mcp.multiStep, note: 'Task statements (median 18 words) needing 2–3 tools, mostly of one server; written before any ranking run.' });
-  sets.push({ name: 'mcp_tasks.singleNeed', kind: 'single', source: mcpSource, tools: mcp.tools, queries: mcp.singleNeed, note: 'Short requests for one need; written before any ranking run.' });
+  sets.push({
+    name: 'mcp_tasks.multiStep',
+    kind: 'multi',
+    source: mcpSource,
+    tools: mcp.tools,
+    queries: mcp.multiStep,
+    note: 'Task statements (median 18 words) needing 2–3 tools, mostly of one server; written before any ranking run.',
+  });
+  sets.push({
+    name: 'mcp_tasks.singleNeed',
+    kind: 'single',
+    source: mcpSource,
+    tools: mcp.tools,
+    queries: mcp.singleNeed,
+    note: 'Short requests for one need; written before any ranking run.',
+  });
   if (options.heldOut !== false) {
     try {
       const held = await loadHeldOutCatalogue();
-      sets.push({ name: 'heldOut', kind: 'single', source: held.sources.join('; '), tools: held.tools, queries: held.queries, note: 'Written from the tool names before any ranker ran on it; never tuned on.' });
+      sets.push({
+        name: 'heldOut',
+        kind: 'single',
+        source: held.sources.join('; '),
+        tools: held.tools,
+        queries: held.queries,
+        note: 'Written from the tool names before any ranker ran on it; never tuned on.',
+      });
     } catch (e) {
       // The servers are dev dependencies of the MCP bridge; without them the other sets still answer.
       skipped['heldOut'] = `the held-out catalogue could not be built: ${(e as Error).message}`;

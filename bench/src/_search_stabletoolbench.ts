@@ -36,10 +36,18 @@ export interface StableToolBench {
  * const { tools } = await loadStableToolBench(STABLETOOLBENCH_DIR);
  * ```
  */
-export const STABLETOOLBENCH_DIR = process.env['TOOLSHED_STABLETOOLBENCH_DIR']
-  ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/stabletoolbench');
+export const STABLETOOLBENCH_DIR =
+  process.env['TOOLSHED_STABLETOOLBENCH_DIR'] ??
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/stabletoolbench');
 
-const FILES = ['G1_instruction.json', 'G1_category.json', 'G1_tool.json', 'G2_instruction.json', 'G2_category.json', 'G3_instruction.json'];
+const FILES = [
+  'G1_instruction.json',
+  'G1_category.json',
+  'G1_tool.json',
+  'G2_instruction.json',
+  'G2_category.json',
+  'G3_instruction.json',
+];
 
 interface RawParameter {
   name?: unknown;
@@ -105,7 +113,12 @@ export async function loadStableToolBench(dir = STABLETOOLBENCH_DIR): Promise<St
         .map((pair) => byKey.get(keyOf(pair[0], pair[1]))?.name)
         .filter((n): n is string => n !== undefined);
       if (typeof row.query === 'string' && relevant.length) {
-        queries.push({ id: `${group}:${String(row.query_id)}`, group, query: row.query, relevant: [...new Set(relevant)] });
+        queries.push({
+          id: `${group}:${String(row.query_id)}`,
+          group,
+          query: row.query,
+          relevant: [...new Set(relevant)],
+        });
       }
     }
   }
@@ -117,7 +130,12 @@ function keyOf(tool: unknown, api: unknown): string {
 }
 
 function slug(text: unknown): string {
-  return String(text ?? '').trim().replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'x';
+  return (
+    String(text ?? '')
+      .trim()
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'x'
+  );
 }
 
 function toTool(api: RawApi, taken: ReadonlySet<string>): BenchTool {
@@ -126,7 +144,10 @@ function toTool(api: RawApi, taken: ReadonlySet<string>): BenchTool {
   for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 60)}_${n}`;
   const properties: Record<string, Record<string, unknown>> = {};
   const required: string[] = [];
-  for (const [list, isRequired] of [[api.required_parameters ?? [], true], [api.optional_parameters ?? [], false]] as const) {
+  for (const [list, isRequired] of [
+    [api.required_parameters ?? [], true],
+    [api.optional_parameters ?? [], false],
+  ] as const) {
     for (const p of list) {
       if (typeof p.name !== 'string' || !p.name) continue;
       const schema: Record<string, unknown> = { type: jsonType(p.type) };
@@ -136,7 +157,10 @@ function toTool(api: RawApi, taken: ReadonlySet<string>): BenchTool {
       if (isRequired) required.push(p.name);
     }
   }
-  const description = typeof api.api_description === 'string' && api.api_description.trim() ? api.api_description.trim() : String(api.api_name ?? '');
+  const description =
+    typeof api.api_description === 'string' && api.api_description.trim()
+      ? api.api_description.trim()
+      : String(api.api_name ?? '');
   const inputSchema: BenchTool['inputSchema'] = { type: 'object', properties };
   if (required.length) inputSchema.required = required;
   return { name, description, inputSchema, category: String(api.category_name ?? '') };

@@ -82,7 +82,10 @@ export interface SuiteRecord extends SuiteOutcome {
  * const params = resolveParams(parallelSchedulingSuite, { quick: true, params: { calls: 3 } });
  * ```
  */
-export function resolveParams<Params>(suite: Pick<BenchSuite<Params>, 'defaults'>, options: SuiteRunOptions<Params>): Params {
+export function resolveParams<Params>(
+  suite: Pick<BenchSuite<Params>, 'defaults'>,
+  options: SuiteRunOptions<Params>,
+): Params {
   const base = options.quick ? suite.defaults.quick : suite.defaults.full;
   const merged = { ...base };
   for (const [key, value] of Object.entries(options.params ?? {})) {
@@ -148,7 +151,9 @@ export async function writeSuiteRecord(dir: string, record: SuiteRecord): Promis
     await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
     await rename(temp, file);
   } catch (e) {
-    throw new Error(`Could not write the results of suite "${record.suite}" to "${file}": ${(e as Error).message}`, { cause: e });
+    throw new Error(`Could not write the results of suite "${record.suite}" to "${file}": ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   return file;
 }

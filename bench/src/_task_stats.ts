@@ -18,7 +18,8 @@ import type { ResultRow } from './_suite.ts';
  * ```
  */
 export function batched(count: number, operation: () => Promise<unknown>): () => Promise<FnReturnedObject> {
-  if (!Number.isInteger(count) || count < 1) throw new RangeError(`A batch needs a positive whole number of calls, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`A batch needs a positive whole number of calls, got ${count}`);
   return async () => {
     const start = performance.now();
     for (let i = 0; i < count; i++) await operation();
@@ -42,7 +43,8 @@ export function batched(count: number, operation: () => Promise<unknown>): () =>
  */
 export function taskRow(task: Task, opsPerSample = 1): ResultRow {
   const result = task.result;
-  if (result.state === 'errored') throw new Error(`Benchmark task "${task.name}" failed: ${result.error.message}`, { cause: result.error });
+  if (result.state === 'errored')
+    throw new Error(`Benchmark task "${task.name}" failed: ${result.error.message}`, { cause: result.error });
   if (result.state !== 'completed' && result.state !== 'aborted-with-statistics') {
     throw new Error(`Benchmark task "${task.name}" has no statistics (state "${result.state}")`);
   }

@@ -46,10 +46,18 @@ export async function listMcpServerTools(): Promise<ListedTool[]> {
         await client.connect(transport);
         const { tools } = await client.listTools();
         for (const tool of tools) {
-          out.push({ server: spec.server, name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as JsonSchema });
+          out.push({
+            server: spec.server,
+            name: tool.name,
+            description: tool.description ?? '',
+            inputSchema: tool.inputSchema as JsonSchema,
+          });
         }
       } catch (e) {
-        throw new Error(`MCP server "${spec.server}" (${spec.command}) did not list its tools: ${(e as Error).message}`, { cause: e });
+        throw new Error(
+          `MCP server "${spec.server}" (${spec.command}) did not list its tools: ${(e as Error).message}`,
+          { cause: e },
+        );
       } finally {
         await client.close().catch(() => {});
       }
@@ -73,7 +81,10 @@ export async function listMcpServerTools(): Promise<ListedTool[]> {
  * const tools = toolsFromDefinitions(listed.map((t) => ({ ...t, name: `mcp__${t.server}__${t.name}` })), { isMcp: true });
  * ```
  */
-export function toolsFromDefinitions(defs: readonly { name: string; description: string; inputSchema: JsonSchema }[], options: { isMcp?: boolean } = {}): AnyTool[] {
+export function toolsFromDefinitions(
+  defs: readonly { name: string; description: string; inputSchema: JsonSchema }[],
+  options: { isMcp?: boolean } = {},
+): AnyTool[] {
   return defs.map((def) =>
     buildTool({
       name: def.name,
@@ -100,6 +111,9 @@ export function toolsFromDefinitions(defs: readonly { name: string; description:
  * ```
  */
 export function mcpFamily(listed: readonly ListedTool[]): Family {
-  const tools = toolsFromDefinitions(listed.map((t) => ({ ...t, name: `mcp__${t.server}__${t.name}` })), { isMcp: true });
+  const tools = toolsFromDefinitions(
+    listed.map((t) => ({ ...t, name: `mcp__${t.server}__${t.name}` })),
+    { isMcp: true },
+  );
   return defineFamily({ name: 'mcp', version: '0.0.0', external: true, tools });
 }

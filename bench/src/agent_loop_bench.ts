@@ -54,7 +54,8 @@ const hasToolResult = (r: FakeRequest) => JSON.stringify((r.body.messages as unk
  */
 export const agentLoopSuite: BenchSuite<AgentLoopParams> = {
   name: 'agent_loop',
-  description: 'runAgent against the same two turns done by hand (messages.create + session.run, the real SDK and a loopback fake model), and the time to the first tool start with streaming against without.',
+  description:
+    'runAgent against the same two turns done by hand (messages.create + session.run, the real SDK and a loopback fake model), and the time to the first tool start with streaming against without.',
   defaults: {
     full: { timeMs: 1500, iterations: 30, tailMs: 100, firstToolRuns: 15 },
     quick: { timeMs: 300, iterations: 8, tailMs: 40, firstToolRuns: 5 },
@@ -68,7 +69,12 @@ async function runAgentLoop(options: SuiteRunOptions<AgentLoopParams>): Promise<
   let tail: { until: Promise<unknown> } | undefined;
   const server = await startFakeModelServer((r): FakeReply => {
     if (hasToolResult(r)) return { content: [{ type: 'text', text: 'done' }] };
-    const reply: FakeReply = { content: [{ type: 'tool_use', id: `t${r.index}`, name: 'Noop', input: { text: 'ok' } }, { type: 'text', text: 'and more words after the call' }] };
+    const reply: FakeReply = {
+      content: [
+        { type: 'tool_use', id: `t${r.index}`, name: 'Noop', input: { text: 'ok' } },
+        { type: 'text', text: 'and more words after the call' },
+      ],
+    };
     if (tail) reply.pause = { afterBlock: 0, until: tail.until };
     return reply;
   });
@@ -81,7 +87,12 @@ async function runAgentLoop(options: SuiteRunOptions<AgentLoopParams>): Promise<
     const byHand = async () => {
       const messages: AgentMessage[] = [{ role: 'user', content: 'go' }];
       for (;;) {
-        const reply = (await client.messages.create({ model: 'claude-bench', max_tokens: 8192, messages: messages as Anthropic.MessageParam[], tools: s.toolsFor('anthropic') as Anthropic.Tool[] })) as Anthropic.Message;
+        const reply = (await client.messages.create({
+          model: 'claude-bench',
+          max_tokens: 8192,
+          messages: messages as Anthropic.MessageParam[],
+          tools: s.toolsFor('anthropic') as Anthropic.Tool[],
+        })) as Anthropic.Message;
         messages.push({ role: 'assistant', content: reply.content as AgentMessage['content'] });
         const uses = reply.content.filter((b) => b.type === 'tool_use') as ToolUseBlock[];
         if (!uses.length) return;
@@ -90,10 +101,20 @@ async function runAgentLoop(options: SuiteRunOptions<AgentLoopParams>): Promise<
     };
     const failures: string[] = [];
     const check = await runAgent({ session: s, model, prompt: 'go', stream: false });
-    if (check.stopReason !== 'end_turn' || check.toolCalls['Noop'] !== 1) failures.push(`runAgent did not run the scripted two turns: ${check.stopReason}, ${JSON.stringify(check.toolCalls)}`);
+    if (check.stopReason !== 'end_turn' || check.toolCalls['Noop'] !== 1)
+      failures.push(
+        `runAgent did not run the scripted two turns: ${check.stopReason}, ${JSON.stringify(check.toolCalls)}`,
+      );
     if (failures.length) return { results: [], summary: {}, failures };
 
-    const bench = new Bench({ name: agentLoopSuite.name, time: params.timeMs, iterations: params.iterations, warmup: true, warmupIterations: 3, throws: true });
+    const bench = new Bench({
+      name: agentLoopSuite.name,
+      time: params.timeMs,
+      iterations: params.iterations,
+      warmup: true,
+      warmupIterations: 3,
+      throws: true,
+    });
     // Warm both paths first (connections, JIT), so the first task measured is not the cold one.
     for (let i = 0; i < 5; i++) {
       await byHand();
@@ -101,7 +122,9 @@ async function runAgentLoop(options: SuiteRunOptions<AgentLoopParams>): Promise<
     }
     bench
       .add(TASK_HAND, byHand, { async: true })
-      .add(TASK_LOOP, async () => void (await runAgent({ session: s, model, prompt: 'go', stream: false })), { async: true })
+      .add(TASK_LOOP, async () => void (await runAgent({ session: s, model, prompt: 'go', stream: false })), {
+        async: true,
+      })
       .add(TASK_LOOP_STREAM, async () => void (await runAgent({ session: s, model, prompt: 'go' })), { async: true });
     const rows: ResultRow[] = (await bench.run()).map((task) => taskRow(task));
 
@@ -112,20 +135,39 @@ async function runAgentLoop(options: SuiteRunOptions<AgentLoopParams>): Promise<
       const timer = setTimeout(() => release(), params.tailMs);
       const started = performance.now();
       let at = Number.NaN;
-      await runAgent({ session: s, model, prompt: 'go', stream, onEvent: (e) => {
-        if (e.type === 'session' && e.event.type === 'tool_start' && Number.isNaN(at)) at = performance.now() - started;
-      } });
+      await runAgent({
+        session: s,
+        model,
+        prompt: 'go',
+        stream,
+        onEvent: (e) => {
+          if (e.type === 'session' && e.event.type === 'tool_start' && Number.isNaN(at))
+            at = performance.now() - started;
+        },
+      });
       clearTimeout(timer);
       tail = undefined;
       return at;
     };
-    for (const [task, stream] of [[TASK_FIRST_STREAM, true], [TASK_FIRST_WHOLE, false]] as const) {
+    for (const [task, stream] of [
+      [TASK_FIRST_STREAM, true],
+      [TASK_FIRST_WHOLE, false],
+    ] as const) {
       const samples: number[] = [];
       for (let i = 0; i < params.firstToolRuns; i++) samples.push(await firstTool(stream));
       rows.push(sampleRow(task, samples));
     }
-    const [hand, loop, streamed, first, whole] = [TASK_HAND, TASK_LOOP, TASK_LOOP_STREAM, TASK_FIRST_STREAM, TASK_FIRST_WHOLE].map((t) => rowOf(rows, t)) as [ResultRow, ResultRow, ResultRow, ResultRow, ResultRow];
-    if (!(first.p50Ms < whole.p50Ms)) failures.push(`Streaming did not start the first tool sooner (p50 ${first.p50Ms.toFixed(1)} ms streamed, ${whole.p50Ms.toFixed(1)} ms whole)`);
+    const [hand, loop, streamed, first, whole] = [
+      TASK_HAND,
+      TASK_LOOP,
+      TASK_LOOP_STREAM,
+      TASK_FIRST_STREAM,
+      TASK_FIRST_WHOLE,
+    ].map((t) => rowOf(rows, t)) as [ResultRow, ResultRow, ResultRow, ResultRow, ResultRow];
+    if (!(first.p50Ms < whole.p50Ms))
+      failures.push(
+        `Streaming did not start the first tool sooner (p50 ${first.p50Ms.toFixed(1)} ms streamed, ${whole.p50Ms.toFixed(1)} ms whole)`,
+      );
     const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
     return {
       results: rows,
@@ -157,5 +199,14 @@ function sampleRow(task: string, samples: number[]): ResultRow {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { task, opsPerSec: mean > 0 ? 1000 / mean : 0, meanMs: mean, p50Ms: at(0.5), p99Ms: at(0.99), rmePercent: 0, samples: samples.length, opsPerSample: 1 };
+  return {
+    task,
+    opsPerSec: mean > 0 ? 1000 / mean : 0,
+    meanMs: mean,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    rmePercent: 0,
+    samples: samples.length,
+    opsPerSample: 1,
+  };
 }

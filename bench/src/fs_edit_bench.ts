@@ -45,7 +45,8 @@ const GOALS = { edit: 1.5, write: 1.5, missMs: 100 };
  */
 export const fsEditSuite: BenchSuite<FsEditParams> = {
   name: 'fs_edit',
-  description: 'Edit and Write of a 20 MB file against readFile/replace/writeFile and writeFile, and a failed Edit\'s closest-region search on a 50 000-line file.',
+  description:
+    "Edit and Write of a 20 MB file against readFile/replace/writeFile and writeFile, and a failed Edit's closest-region search on a 50 000-line file.",
   defaults: {
     full: { fileMb: 20, searchLines: 50_000, oldLines: 1000, rounds: 9 },
     quick: { fileMb: 5, searchLines: 50_000, oldLines: 1000, rounds: 5 },
@@ -60,7 +61,12 @@ async function runFsEdit(options: SuiteRunOptions<FsEditParams>): Promise<SuiteO
   try {
     session = await createSession({ cwd: dir, families: [fileTools()], permissions: { mode: 'acceptEdits' } });
     let seq = 0;
-    const use = (name: string, input: Record<string, unknown>): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name, input });
+    const use = (name: string, input: Record<string, unknown>): ToolUseBlock => ({
+      type: 'tool_use',
+      id: `toolu_${++seq}`,
+      name,
+      input,
+    });
     const run = async (name: string, input: Record<string, unknown>) => {
       const [block] = await session!.run([use(name, input)]);
       return { text: contentToText(block!.content), isError: block!.is_error === true };
@@ -81,7 +87,11 @@ async function runFsEdit(options: SuiteRunOptions<FsEditParams>): Promise<SuiteO
     let handMarker = 'A';
     const editOnce = async () => {
       const next = toolMarker === 'A' ? 'B' : 'A';
-      const r = await run('Edit', { file_path: 'big.ts', old_string: `const marker = '${toolMarker}';`, new_string: `const marker = '${next}';` });
+      const r = await run('Edit', {
+        file_path: 'big.ts',
+        old_string: `const marker = '${toolMarker}';`,
+        new_string: `const marker = '${next}';`,
+      });
       if (r.isError) throw new Error(`Edit failed: ${r.text.slice(0, 300)}`);
       toolMarker = next;
     };
@@ -111,26 +121,42 @@ async function runFsEdit(options: SuiteRunOptions<FsEditParams>): Promise<SuiteO
     const content = `${half}${half}`;
     let n = 0;
     const rows: ResultRow[] = [];
-    rows.push(...await measureInterleaved([
-      { name: TASK_BASE_EDIT, run: byHandOnce },
-      { name: TASK_BASE_EDIT_SYNC, run: byHandSynced },
-      { name: TASK_EDIT, run: editOnce },
-      { name: TASK_BASE_WRITE, before: () => rm(path.join(dir, 'new-by-hand.ts'), { force: true }), run: () => writeFile(path.join(dir, 'new-by-hand.ts'), content) },
-      { name: TASK_BASE_WRITE_SYNC, before: () => rm(path.join(dir, 'new-synced.ts'), { force: true }), run: () => writeSynced(path.join(dir, 'new-synced.ts'), content) },
-      {
-        name: TASK_WRITE,
-        before: () => rm(path.join(dir, `new-${n}.ts`), { force: true }).then(() => n++),
-        run: async () => {
-          const r = await run('Write', { file_path: `new-${n}.ts`, content });
-          if (r.isError) throw new Error(`Write failed: ${r.text.slice(0, 300)}`);
-        },
-      },
-    ], params.rounds));
-    if ((await readFile(big, 'utf8')) !== `${half}const marker = '${toolMarker}';\n${half}`) failures.push('Edit left the file with other content than the replacement');
+    rows.push(
+      ...(await measureInterleaved(
+        [
+          { name: TASK_BASE_EDIT, run: byHandOnce },
+          { name: TASK_BASE_EDIT_SYNC, run: byHandSynced },
+          { name: TASK_EDIT, run: editOnce },
+          {
+            name: TASK_BASE_WRITE,
+            before: () => rm(path.join(dir, 'new-by-hand.ts'), { force: true }),
+            run: () => writeFile(path.join(dir, 'new-by-hand.ts'), content),
+          },
+          {
+            name: TASK_BASE_WRITE_SYNC,
+            before: () => rm(path.join(dir, 'new-synced.ts'), { force: true }),
+            run: () => writeSynced(path.join(dir, 'new-synced.ts'), content),
+          },
+          {
+            name: TASK_WRITE,
+            before: () => rm(path.join(dir, `new-${n}.ts`), { force: true }).then(() => n++),
+            run: async () => {
+              const r = await run('Write', { file_path: `new-${n}.ts`, content });
+              if (r.isError) throw new Error(`Write failed: ${r.text.slice(0, 300)}`);
+            },
+          },
+        ],
+        params.rounds,
+      )),
+    );
+    if ((await readFile(big, 'utf8')) !== `${half}const marker = '${toolMarker}';\n${half}`)
+      failures.push('Edit left the file with other content than the replacement');
 
     // A failed Edit: a block of code-like lines (repeating `}` and blank lines) with one line changed.
     const block = (i: number) => [`function f${i}(x) {`, `  const y = x * ${i};`, '  return y;', '}', ''];
-    const lines = Array.from({ length: Math.ceil(params.searchLines / 5) }, (_, i) => block(i)).flat().slice(0, params.searchLines);
+    const lines = Array.from({ length: Math.ceil(params.searchLines / 5) }, (_, i) => block(i))
+      .flat()
+      .slice(0, params.searchLines);
     await writeFile(path.join(dir, 'search.js'), lines.join('\n'));
     await run('Read', { file_path: 'search.js' });
     const at = Math.floor(params.searchLines * 0.4);
@@ -145,7 +171,10 @@ async function runFsEdit(options: SuiteRunOptions<FsEditParams>): Promise<SuiteO
       missText = result.text;
     }
     rows.push(rowFrom(TASK_MISS, missTimes));
-    if (!missText.includes(`The closest region is lines ${at + 1}-${at + params.oldLines}`)) failures.push(`the failed Edit did not point at lines ${at + 1}-${at + params.oldLines}: ${missText.slice(0, 300)}`);
+    if (!missText.includes(`The closest region is lines ${at + 1}-${at + params.oldLines}`))
+      failures.push(
+        `the failed Edit did not point at lines ${at + 1}-${at + params.oldLines}: ${missText.slice(0, 300)}`,
+      );
 
     const p50 = (task: string) => rowOf(rows, task).p50Ms;
     const r2 = (x: number) => Math.round(x * 100) / 100;
@@ -161,13 +190,28 @@ async function runFsEdit(options: SuiteRunOptions<FsEditParams>): Promise<SuiteO
       // Against the same work with the flush to disk that an atomic replace does (writeFile has none).
       editOverSyncedBaseline: r2(p50(TASK_EDIT) / p50(TASK_BASE_EDIT_SYNC)),
       writeOverSyncedBaseline: r2(p50(TASK_WRITE) / p50(TASK_BASE_WRITE_SYNC)),
-      failedEdit: { fileLines: params.searchLines, oldLines: params.oldLines, p50Ms: r2(p50(TASK_MISS)), maxMs: r2(Math.max(...missTimes)) },
+      failedEdit: {
+        fileLines: params.searchLines,
+        oldLines: params.oldLines,
+        p50Ms: r2(p50(TASK_MISS)),
+        maxMs: r2(Math.max(...missTimes)),
+      },
       goals: GOALS,
     };
     // Gated against the flushed baselines: an fsync's time is the disk's, and on a shared disk it
     // swings far more than the work around it (the unflushed ratios are reported above).
-    gate('Edit over readFile + replace + write + fsync (fastest runs)', bestRatio(rowOf(rows, TASK_EDIT), rowOf(rows, TASK_BASE_EDIT_SYNC)), GOALS.edit, failures);
-    gate('Write over write + fsync (fastest runs)', bestRatio(rowOf(rows, TASK_WRITE), rowOf(rows, TASK_BASE_WRITE_SYNC)), GOALS.write, failures);
+    gate(
+      'Edit over readFile + replace + write + fsync (fastest runs)',
+      bestRatio(rowOf(rows, TASK_EDIT), rowOf(rows, TASK_BASE_EDIT_SYNC)),
+      GOALS.edit,
+      failures,
+    );
+    gate(
+      'Write over write + fsync (fastest runs)',
+      bestRatio(rowOf(rows, TASK_WRITE), rowOf(rows, TASK_BASE_WRITE_SYNC)),
+      GOALS.write,
+      failures,
+    );
     // An absolute time: gated on the best round, which the machine's load moves least.
     gate('failed Edit (best round), ms', Math.min(...missTimes), GOALS.missMs, failures);
     return { results: rows, summary, failures };

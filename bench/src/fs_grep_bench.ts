@@ -63,7 +63,11 @@ export async function makeSearchTree(files: number, filesPerDir: number): Promis
   const body = (i: number, needle: boolean) => {
     const lines: string[] = [];
     for (let l = 0; l < 30; l++) {
-      lines.push(l === 17 && needle ? `  const w${i} = new ${NEEDLE}(${l});` : `  export function f${i}_${l}(x: number): number { return x * ${l} + ${i % 97}; }`);
+      lines.push(
+        l === 17 && needle
+          ? `  const w${i} = new ${NEEDLE}(${l});`
+          : `  export function f${i}_${l}(x: number): number { return x * ${l} + ${i % 97}; }`,
+      );
     }
     return `// file ${i}\n${lines.join('\n')}\n`;
   };
@@ -139,7 +143,8 @@ const TASK_GREP_JS_CONTENT = 'Grep content (JS engine)';
  */
 export const fsGrepSuite: BenchSuite<FsGrepParams> = {
   name: 'fs_grep',
-  description: 'The Grep tool (ripgrep engine and JS engine) through a session against rg run directly, on a generated tree of 20 000 files.',
+  description:
+    'The Grep tool (ripgrep engine and JS engine) through a session against rg run directly, on a generated tree of 20 000 files.',
   defaults: {
     full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8, rounds: 3 },
     quick: { files: 2_000, filesPerDir: 50, timeMs: 300, iterations: 3, rounds: 3 },
@@ -156,7 +161,12 @@ async function runFsGrep(options: SuiteRunOptions<FsGrepParams>): Promise<SuiteO
     const jsSession = await createSession({ cwd: tree.dir, families: [fileTools({ searchEngine: 'js' })] });
     sessions.push(rgSession, jsSession);
     let seq = 0;
-    const grep = (input: Record<string, unknown>): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'Grep', input });
+    const grep = (input: Record<string, unknown>): ToolUseBlock => ({
+      type: 'tool_use',
+      id: `toolu_${++seq}`,
+      name: 'Grep',
+      input,
+    });
     const filesInput = { pattern: NEEDLE, head_limit: 0 };
     const contentInput = { pattern: NEEDLE, output_mode: 'content', head_limit: 0 };
     // rg as a user runs it: the same flags the tool passes that change what is found.
@@ -166,21 +176,35 @@ async function runFsGrep(options: SuiteRunOptions<FsGrepParams>): Promise<SuiteO
     const failures: string[] = [];
     const expected = [...tree.needleFiles].sort();
     const direct = (await rgDirect(rgFilesArgs, tree.dir)).sort();
-    if (JSON.stringify(direct) !== JSON.stringify(expected)) failures.push(`rg -l found ${direct.length} files, expected ${expected.length}`);
-    for (const [label, session] of [['ripgrep', rgSession], ['js', jsSession]] as const) {
+    if (JSON.stringify(direct) !== JSON.stringify(expected))
+      failures.push(`rg -l found ${direct.length} files, expected ${expected.length}`);
+    for (const [label, session] of [
+      ['ripgrep', rgSession],
+      ['js', jsSession],
+    ] as const) {
       const [result] = await session.run([grep(filesInput)]);
       const text = result ? contentToText(result.content) : '';
       const found = text.split('\n').slice(1).sort();
       if (result?.is_error || JSON.stringify(found) !== JSON.stringify(expected)) {
-        failures.push(`Grep (${label} engine) found ${found.length} files, expected ${expected.length}: ${text.slice(0, 200)}`);
+        failures.push(
+          `Grep (${label} engine) found ${found.length} files, expected ${expected.length}: ${text.slice(0, 200)}`,
+        );
       }
       const [content] = await session.run([grep(contentInput)]);
       const lines = content ? contentToText(content.content).split('\n') : [];
-      if (content?.is_error || lines.length !== expected.length) failures.push(`Grep content (${label} engine) gave ${lines.length} lines, expected ${expected.length}`);
+      if (content?.is_error || lines.length !== expected.length)
+        failures.push(`Grep content (${label} engine) gave ${lines.length} lines, expected ${expected.length}`);
     }
     if (failures.length) return { results: [], summary: {}, failures };
 
-    const bench = new Bench({ name: fsGrepSuite.name, time: params.timeMs, iterations: params.iterations, warmup: true, warmupIterations: 1, throws: true });
+    const bench = new Bench({
+      name: fsGrepSuite.name,
+      time: params.timeMs,
+      iterations: params.iterations,
+      warmup: true,
+      warmupIterations: 1,
+      throws: true,
+    });
     bench
       .add(TASK_RG_FILES, () => rgDirect(rgFilesArgs, tree.dir), { async: true })
       .add(TASK_GREP_RG_FILES, () => rgSession.run([grep(filesInput)]), { async: true })
@@ -246,11 +270,14 @@ async function outputGrowth(
     const input = { pattern: EVERY_LINE, output_mode: 'content', head_limit: limit };
     const command = `rg -n ${RG_FLAGS} ${EVERY_LINE}${limit ? ` | head -${limit}` : ''}`;
     const label = limit ? `head_limit ${limit}` : 'all lines';
-    const [base, viaRg, viaJs] = await measureInterleaved([
-      { name: `${command}`, run: () => shell(command, tree.dir) },
-      { name: `Grep content, ${label} (ripgrep engine)`, run: () => rgSession.run([grep(input)]) },
-      { name: `Grep content, ${label} (JS engine)`, run: () => jsSession.run([grep(input)]) },
-    ], rounds);
+    const [base, viaRg, viaJs] = await measureInterleaved(
+      [
+        { name: `${command}`, run: () => shell(command, tree.dir) },
+        { name: `Grep content, ${label} (ripgrep engine)`, run: () => rgSession.run([grep(input)]) },
+        { name: `Grep content, ${label} (JS engine)`, run: () => jsSession.run([grep(input)]) },
+      ],
+      rounds,
+    );
     rows.push(base!, viaRg!, viaJs!);
     const rgPeakMb = rgMaxRssMb(['-n', '--hidden', '--no-require-git', '--glob', '!.git', EVERY_LINE], tree.dir);
     const grepPeakMb = await peakRssGrowthMb(() => rgSession.run([grep(input)]));
@@ -269,7 +296,8 @@ async function outputGrowth(
     });
     // Every line returned also means the whole result is formatted and persisted by the
     // pipeline (result budget), which rg piped nowhere does not do: reported, not gated.
-    if (limit !== 0) gate(`Grep content (${label}) over ${command} (fastest runs)`, bestRatio(viaRg!, base!), GOAL_OVER_RG, failures);
+    if (limit !== 0)
+      gate(`Grep content (${label}) over ${command} (fastest runs)`, bestRatio(viaRg!, base!), GOAL_OVER_RG, failures);
   }
   return { rows, table };
 }
@@ -285,7 +313,11 @@ function shell(command: string, cwd: string): Promise<void> {
 
 /** ripgrep's peak RSS in MB by `/usr/bin/time -f %M`, or null where that is not there. */
 function rgMaxRssMb(args: readonly string[], cwd: string): number | null {
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.env.RIPGREP_PATH ?? 'rg', ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.env.RIPGREP_PATH ?? 'rg', ...args], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const kb = Number(run.stderr?.trim().split('\n').pop());
   return run.status === null || !Number.isFinite(kb) ? null : Math.round(kb / 102.4) / 10;
 }

@@ -48,7 +48,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     if (arg === '--') continue;
     if (arg === '--quick' || arg === '-q') args.quick = true;
     else if (arg === '--help' || arg === '-h') args.help = true;
-    else if (arg.startsWith('-')) throw new RangeError(`Unknown option "${arg}". Options: --quick, --help.\n${suiteList()}`);
+    else if (arg.startsWith('-'))
+      throw new RangeError(`Unknown option "${arg}". Options: --quick, --help.\n${suiteList()}`);
     else {
       const suite = findSuite(arg);
       if (!suite) throw new RangeError(`Unknown suite "${arg}".\n${suiteList()}`);
@@ -75,14 +76,25 @@ async function main(): Promise<number> {
     return 2;
   }
   if (args.help) {
-    console.log(`${USAGE}\n${suiteList()}\nResults: ${RESULTS_DIR}<suite>.json and report.md (quick runs: ${QUICK_RESULTS_DIR})`);
+    console.log(
+      `${USAGE}\n${suiteList()}\nResults: ${RESULTS_DIR}<suite>.json and report.md (quick runs: ${QUICK_RESULTS_DIR})`,
+    );
     return 0;
   }
-  console.log(`Toolshed bench: ${args.suites.map((s) => s.name).join(', ')}${args.quick ? ' (quick)' : ''} on Node ${process.version}`);
+  console.log(
+    `Toolshed bench: ${args.suites.map((s) => s.name).join(', ')}${args.quick ? ' (quick)' : ''} on Node ${process.version}`,
+  );
   const resultsDir = args.quick ? QUICK_RESULTS_DIR : RESULTS_DIR;
   const { failures } = await runSuites(args.suites, { quick: args.quick, resultsDir });
-  const report = await writeReport({ outDir: resultsDir, fullResultsDir: RESULTS_DIR, refreshed: args.suites.map((s) => s.name), quick: args.quick });
-  console.log(`\nReport: ${report.file} (${report.charts.length} charts${report.skipped.length ? `; not drawn: ${report.skipped.join('; ')}` : ''})`);
+  const report = await writeReport({
+    outDir: resultsDir,
+    fullResultsDir: RESULTS_DIR,
+    refreshed: args.suites.map((s) => s.name),
+    quick: args.quick,
+  });
+  console.log(
+    `\nReport: ${report.file} (${report.charts.length} charts${report.skipped.length ? `; not drawn: ${report.skipped.join('; ')}` : ''})`,
+  );
   if (failures.length) {
     console.error(`\n${failures.length} check(s) failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
     return 1;

@@ -78,7 +78,9 @@ await server.connect(new StdioServerTransport());
 /** The ESM file URL of an SDK module (`require.resolve` gives the CommonJS build). */
 function sdkUrl(sub: string): string {
   const cjs = createRequire(import.meta.url).resolve(`@modelcontextprotocol/sdk/${sub}`);
-  return pathToFileURL(cjs.replace(`${path.sep}dist${path.sep}cjs${path.sep}`, `${path.sep}dist${path.sep}esm${path.sep}`)).href;
+  return pathToFileURL(
+    cjs.replace(`${path.sep}dist${path.sep}cjs${path.sep}`, `${path.sep}dist${path.sep}esm${path.sep}`),
+  ).href;
 }
 
 /**
@@ -97,10 +99,29 @@ function sdkUrl(sub: string): string {
  */
 export const mcpBridgeSuite: BenchSuite<McpBridgeParams> = {
   name: 'mcp_bridge',
-  description: 'Speed-up of N parallel calls of a read-only one-second MCP tool in one session.run over the same calls one by one, and the per-call overhead of the bridge (session.run) over the MCP SDK client calling the same stdio server directly.',
+  description:
+    'Speed-up of N parallel calls of a read-only one-second MCP tool in one session.run over the same calls one by one, and the per-call overhead of the bridge (session.run) over the MCP SDK client calling the same stdio server directly.',
   defaults: {
-    full: { calls: 5, latencyMs: 1000, iterations: 3, overheadTimeMs: 1500, overheadIterations: 32, batch: 16, connectTools: 2000, connectIterations: 5 },
-    quick: { calls: 5, latencyMs: 200, iterations: 2, overheadTimeMs: 300, overheadIterations: 8, batch: 8, connectTools: 2000, connectIterations: 2 },
+    full: {
+      calls: 5,
+      latencyMs: 1000,
+      iterations: 3,
+      overheadTimeMs: 1500,
+      overheadIterations: 32,
+      batch: 16,
+      connectTools: 2000,
+      connectIterations: 5,
+    },
+    quick: {
+      calls: 5,
+      latencyMs: 200,
+      iterations: 2,
+      overheadTimeMs: 300,
+      overheadIterations: 8,
+      batch: 8,
+      connectTools: 2000,
+      connectIterations: 2,
+    },
   },
   run: runMcpBridge,
 };
@@ -108,7 +129,8 @@ export const mcpBridgeSuite: BenchSuite<McpBridgeParams> = {
 async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<SuiteOutcome> {
   const params = resolveParams(mcpBridgeSuite, options);
   const { calls, latencyMs } = params;
-  if (!Number.isInteger(calls) || calls < 2) throw new RangeError(`mcp_bridge needs at least 2 calls per turn, got ${calls}`);
+  if (!Number.isInteger(calls) || calls < 2)
+    throw new RangeError(`mcp_bridge needs at least 2 calls per turn, got ${calls}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-mcp-'));
   const script = path.join(dir, 'bench_server.mjs');
   await writeFile(script, serverSource(sdkUrl));
@@ -131,12 +153,27 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
       for (const r of results) if (r.is_error && errors.length < 5) errors.push(contentToText(r.content));
     };
     let n = 0;
-    const waitBlock = (): ToolUseBlock => ({ type: 'tool_use', id: `w${n++}`, name: 'mcp__bench__wait', input: { ms: latencyMs } });
-    const slow = new Bench({ name: 'mcp_bridge slow', time: 0, iterations: params.iterations, warmup: false, throws: true });
+    const waitBlock = (): ToolUseBlock => ({
+      type: 'tool_use',
+      id: `w${n++}`,
+      name: 'mcp__bench__wait',
+      input: { ms: latencyMs },
+    });
+    const slow = new Bench({
+      name: 'mcp_bridge slow',
+      time: 0,
+      iterations: params.iterations,
+      warmup: false,
+      throws: true,
+    });
     slow
-      .add(TASK_SERIAL, async () => {
-        for (let i = 0; i < calls; i++) expectOk(await s.run([waitBlock()]));
-      }, { async: true })
+      .add(
+        TASK_SERIAL,
+        async () => {
+          for (let i = 0; i < calls; i++) expectOk(await s.run([waitBlock()]));
+        },
+        { async: true },
+      )
       .add(TASK_PARALLEL, async () => expectOk(await s.run(Array.from({ length: calls }, waitBlock))), { async: true });
     const slowRows = (await slow.run()).map((task) => taskRow(task));
 
@@ -151,32 +188,72 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
     });
     const batch = params.batch;
     fast
-      .add(TASK_DIRECT, batched(batch, async () => {
-        const r = await client.callTool({ name: 'ping', arguments: { text: 'x' } });
-        if (r.isError && errors.length < 5) errors.push(JSON.stringify(r.content));
-      }), { async: true })
-      .add(TASK_BRIDGE, batched(batch, async () => {
-        expectOk(await s.run([{ type: 'tool_use', id: `p${n++}`, name: 'mcp__bench__ping', input: { text: 'x' } }]));
-      }), { async: true });
+      .add(
+        TASK_DIRECT,
+        batched(batch, async () => {
+          const r = await client.callTool({ name: 'ping', arguments: { text: 'x' } });
+          if (r.isError && errors.length < 5) errors.push(JSON.stringify(r.content));
+        }),
+        { async: true },
+      )
+      .add(
+        TASK_BRIDGE,
+        batched(batch, async () => {
+          expectOk(await s.run([{ type: 'tool_use', id: `p${n++}`, name: 'mcp__bench__ping', input: { text: 'x' } }]));
+        }),
+        { async: true },
+      );
     const fastRows = (await fast.run()).map((task) => taskRow(task, batch));
 
     // Connecting to a server of connectTools tools: the SDK client's handshake and list, and a
     // session with the bridge (handshake, list, building the tools; no schema compiled yet).
     const largeEnv = { ...process.env, BENCH_EXTRA_TOOLS: String(params.connectTools) } as Record<string, string>;
-    const connect = new Bench({ name: 'mcp_bridge connect', time: 0, iterations: params.connectIterations, warmup: true, warmupTime: 0, warmupIterations: 1, throws: true });
+    const connect = new Bench({
+      name: 'mcp_bridge connect',
+      time: 0,
+      iterations: params.connectIterations,
+      warmup: true,
+      warmupTime: 0,
+      warmupIterations: 1,
+      throws: true,
+    });
     connect
-      .add(TASK_CONNECT_SDK, async () => {
-        const c = new Client({ name: 'bench-direct', version: '1.0.0' });
-        await c.connect(new StdioClientTransport({ command: process.execPath, args: [script], env: largeEnv }));
-        const listed = await c.listTools();
-        if (listed.tools.length < params.connectTools && errors.length < 5) errors.push(`the SDK listed ${listed.tools.length} tools`);
-        await c.close();
-      }, { async: true })
-      .add(TASK_CONNECT_BRIDGE, async () => {
-        const large = await createSession({ cwd: dir, stateDir: path.join(dir, 'state-large'), families: [mcpServers({ mcpServers: { large: { command: process.execPath, args: [script], env: { BENCH_EXTRA_TOOLS: String(params.connectTools) } } } })] });
-        if (large.catalog().length < params.connectTools && errors.length < 5) errors.push(`the session has ${large.catalog().length} tools`);
-        await large.close();
-      }, { async: true });
+      .add(
+        TASK_CONNECT_SDK,
+        async () => {
+          const c = new Client({ name: 'bench-direct', version: '1.0.0' });
+          await c.connect(new StdioClientTransport({ command: process.execPath, args: [script], env: largeEnv }));
+          const listed = await c.listTools();
+          if (listed.tools.length < params.connectTools && errors.length < 5)
+            errors.push(`the SDK listed ${listed.tools.length} tools`);
+          await c.close();
+        },
+        { async: true },
+      )
+      .add(
+        TASK_CONNECT_BRIDGE,
+        async () => {
+          const large = await createSession({
+            cwd: dir,
+            stateDir: path.join(dir, 'state-large'),
+            families: [
+              mcpServers({
+                mcpServers: {
+                  large: {
+                    command: process.execPath,
+                    args: [script],
+                    env: { BENCH_EXTRA_TOOLS: String(params.connectTools) },
+                  },
+                },
+              }),
+            ],
+          });
+          if (large.catalog().length < params.connectTools && errors.length < 5)
+            errors.push(`the session has ${large.catalog().length} tools`);
+          await large.close();
+        },
+        { async: true },
+      );
     const connectRows = (await connect.run()).map((task) => taskRow(task));
     if (errors.length) failures.push(`MCP calls failed while measured: ${errors.join(' | ')}`);
 
@@ -188,10 +265,19 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
     const bridge = mean(TASK_BRIDGE);
     const speedup = serial / parallel;
     const connectRatio = mean(TASK_CONNECT_BRIDGE) / mean(TASK_CONNECT_SDK);
-    if (connectRatio > MAX_RATIO) failures.push(`Connecting through the bridge took ${connectRatio.toFixed(2)}× the SDK client's connect + list at ${params.connectTools} tools (allowed: ${MAX_RATIO}×)`);
-    if (!options.quick && bridge / direct > MAX_RATIO) failures.push(`One MCP call through session.run took ${(bridge / direct).toFixed(2)}× the SDK's callTool (allowed: ${MAX_RATIO}×)`);
+    if (connectRatio > MAX_RATIO)
+      failures.push(
+        `Connecting through the bridge took ${connectRatio.toFixed(2)}× the SDK client's connect + list at ${params.connectTools} tools (allowed: ${MAX_RATIO}×)`,
+      );
+    if (!options.quick && bridge / direct > MAX_RATIO)
+      failures.push(
+        `One MCP call through session.run took ${(bridge / direct).toFixed(2)}× the SDK's callTool (allowed: ${MAX_RATIO}×)`,
+      );
     // Half the ideal: well below it the calls did not overlap at all (a scheduling regression).
-    if (speedup < calls / 2) failures.push(`Parallel MCP calls did not overlap: speed-up ${speedup.toFixed(2)} for ${calls} calls (expected close to ${calls})`);
+    if (speedup < calls / 2)
+      failures.push(
+        `Parallel MCP calls did not overlap: speed-up ${speedup.toFixed(2)} for ${calls} calls (expected close to ${calls})`,
+      );
     const summary = {
       calls,
       latencyMs,

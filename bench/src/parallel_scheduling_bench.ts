@@ -4,7 +4,14 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
-import { buildTool, contentToText, createSession, type Session, type ToolResultBlock, type ToolUseBlock } from '@toolshed/core';
+import {
+  buildTool,
+  contentToText,
+  createSession,
+  type Session,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from '@toolshed/core';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { rowOf, taskRow } from './_task_stats.ts';
 
@@ -58,7 +65,8 @@ function delayTool(onDone: (toolUseId: string) => void) {
  */
 export const parallelSchedulingSuite: BenchSuite<ParallelSchedulingParams> = {
   name: 'parallel_scheduling',
-  description: 'Speed-up of one session.run of N concurrency-safe fixed-latency calls over N sequential session.run calls (ideal ≈ N), a concurrency-bound variant, and whether results keep block order when calls finish out of order.',
+  description:
+    'Speed-up of one session.run of N concurrency-safe fixed-latency calls over N sequential session.run calls (ideal ≈ N), a concurrency-bound variant, and whether results keep block order when calls finish out of order.',
   defaults: {
     full: { calls: 10, latencyMs: 50, boundedConcurrency: 2, iterations: 20, warmupIterations: 2 },
     quick: { calls: 5, latencyMs: 20, boundedConcurrency: 2, iterations: 5, warmupIterations: 1 },
@@ -69,7 +77,8 @@ export const parallelSchedulingSuite: BenchSuite<ParallelSchedulingParams> = {
 async function runParallelScheduling(options: SuiteRunOptions<ParallelSchedulingParams>): Promise<SuiteOutcome> {
   const params = resolveParams(parallelSchedulingSuite, options);
   const { calls, latencyMs, boundedConcurrency } = params;
-  if (!Number.isInteger(calls) || calls < 2) throw new RangeError(`parallel_scheduling needs at least 2 calls per turn, got ${calls}`);
+  if (!Number.isInteger(calls) || calls < 2)
+    throw new RangeError(`parallel_scheduling needs at least 2 calls per turn, got ${calls}`);
   if (!Number.isInteger(boundedConcurrency) || boundedConcurrency < 1) {
     throw new RangeError(`parallel_scheduling needs a boundedConcurrency of 1 or more, got ${boundedConcurrency}`);
   }
@@ -83,7 +92,10 @@ async function runParallelScheduling(options: SuiteRunOptions<ParallelScheduling
     const bounded = await createSession({ cwd: stateDir, stateDir, tools: [tool], concurrency: boundedConcurrency });
     sessions.push(free, bounded);
 
-    const blocks = Array.from({ length: calls }, (_, i): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${i}`, name: 'Delay', input: { ms: latencyMs } }));
+    const blocks = Array.from(
+      { length: calls },
+      (_, i): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${i}`, name: 'Delay', input: { ms: latencyMs } }),
+    );
 
     const failures: string[] = [];
     const ordering = {
@@ -110,9 +122,13 @@ async function runParallelScheduling(options: SuiteRunOptions<ParallelScheduling
     };
     const boundedTask = `${TASK_BOUNDED} ${boundedConcurrency}`;
     bench
-      .add(TASK_SERIAL, async () => {
-        for (const block of blocks) expectOk(await free.run([block]));
-      }, { async: true })
+      .add(
+        TASK_SERIAL,
+        async () => {
+          for (const block of blocks) expectOk(await free.run([block]));
+        },
+        { async: true },
+      )
       .add(TASK_PARALLEL, async () => expectOk(await free.run(blocks)), { async: true })
       .add(boundedTask, async () => expectOk(await bounded.run(blocks)), { async: true });
     const rows = (await bench.run()).map((task) => taskRow(task));
@@ -169,9 +185,16 @@ interface OrderingCheck {
  * One turn of N calls with distinct, shuffled delays: the calls finish out of block order, and
  * the results must still come back in block order, each carrying its own call's output.
  */
-async function checkOrdering(session: Session, calls: number, latencyMs: number, completions: string[]): Promise<OrderingCheck> {
+async function checkOrdering(
+  session: Session,
+  calls: number,
+  latencyMs: number,
+  completions: string[],
+): Promise<OrderingCheck> {
   const delaysMs = shuffledDelays(calls, latencyMs);
-  const blocks = delaysMs.map((ms, i): ToolUseBlock => ({ type: 'tool_use', id: `order_${i}`, name: 'Delay', input: { ms } }));
+  const blocks = delaysMs.map(
+    (ms, i): ToolUseBlock => ({ type: 'tool_use', id: `order_${i}`, name: 'Delay', input: { ms } }),
+  );
   completions.length = 0;
   const results = await session.run(blocks);
   const completionOrder = [...completions];

@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
-import { buildTool, contentToText, createSession, type Session, type ToolCallOptions, type ToolContext, type ToolUseBlock } from '@toolshed/core';
+import {
+  buildTool,
+  contentToText,
+  createSession,
+  type Session,
+  type ToolCallOptions,
+  type ToolContext,
+  type ToolUseBlock,
+} from '@toolshed/core';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { batched, rowOf, taskRow } from './_task_stats.ts';
 
@@ -53,7 +61,8 @@ const noopTool = buildTool({
  */
 export const pipelineOverheadSuite: BenchSuite<PipelineOverheadParams> = {
   name: 'pipeline_overhead',
-  description: 'What the seven-step pipeline (session.run of one block) costs per call over calling a no-op tool directly, and what a PreToolUse function hook and an allow rule add.',
+  description:
+    'What the seven-step pipeline (session.run of one block) costs per call over calling a no-op tool directly, and what a PreToolUse function hook and an allow rule add.',
   defaults: {
     full: { timeMs: 1500, iterations: 64, warmupMs: 250, warmupIterations: 16, batch: 64 },
     quick: { timeMs: 300, iterations: 16, warmupMs: 50, warmupIterations: 4, batch: 32 },
@@ -81,30 +90,42 @@ async function runPipelineOverhead(options: SuiteRunOptions<PipelineOverheadPara
       },
     });
     const plain = await createSession({ cwd: stateDir, stateDir, tools: [noopTool, probe] });
-    const allowed = await createSession({ cwd: stateDir, stateDir, tools: [noopTool], permissions: { allow: ['Noop'] } });
+    const allowed = await createSession({
+      cwd: stateDir,
+      stateDir,
+      tools: [noopTool],
+      permissions: { allow: ['Noop'] },
+    });
     const hooked = await createSession({
       cwd: stateDir,
       stateDir,
       tools: [noopTool],
       permissions: { allow: ['Noop'] },
       hooks: {
-        PreToolUse: [{
-          matcher: 'Noop',
-          hooks: [{
-            type: 'function',
-            name: 'bench-pass-through',
-            fn: () => {
-              hookCalls++;
-            },
-          }],
-        }],
+        PreToolUse: [
+          {
+            matcher: 'Noop',
+            hooks: [
+              {
+                type: 'function',
+                name: 'bench-pass-through',
+                fn: () => {
+                  hookCalls++;
+                },
+              },
+            ],
+          },
+        ],
       },
     });
     sessions.push(plain, allowed, hooked);
 
     const failures: string[] = [];
     const [probeResult] = await plain.run([{ type: 'tool_use', id: 'probe', name: 'CaptureContext', input: {} }]);
-    if (!captured) throw new Error(`The context probe did not run: ${probeResult ? contentToText(probeResult.content) : 'no result'}`);
+    if (!captured)
+      throw new Error(
+        `The context probe did not run: ${probeResult ? contentToText(probeResult.content) : 'no result'}`,
+      );
     const ctx: ToolContext = captured;
     const callOptions: ToolCallOptions = { onProgress: () => {}, signal: new AbortController().signal };
     const input = { text: 'ok' };
@@ -113,13 +134,20 @@ async function runPipelineOverhead(options: SuiteRunOptions<PipelineOverheadPara
     const block = (): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'Noop', input });
     // Each path is checked once before it is timed: a denied or failing call is fast too,
     // and would make the figures meaningless.
-    for (const [label, session] of [[TASK_PIPELINE, plain], [TASK_ALLOW, allowed], [TASK_HOOK, hooked]] as const) {
+    for (const [label, session] of [
+      [TASK_PIPELINE, plain],
+      [TASK_ALLOW, allowed],
+      [TASK_HOOK, hooked],
+    ] as const) {
       const [result] = await session.run([block()]);
       if (!result || result.is_error || contentToText(result.content) !== 'ok') {
-        failures.push(`"${label}" did not return the no-op's output: ${result ? contentToText(result.content) : 'no result'}`);
+        failures.push(
+          `"${label}" did not return the no-op's output: ${result ? contentToText(result.content) : 'no result'}`,
+        );
       }
     }
-    if (hookCalls !== 1) failures.push(`The PreToolUse function hook ran ${hookCalls} times for one call, expected once`);
+    if (hookCalls !== 1)
+      failures.push(`The PreToolUse function hook ran ${hookCalls} times for one call, expected once`);
     if (failures.length) return { results: [], summary: {}, failures };
 
     const bench = new Bench({
@@ -133,13 +161,30 @@ async function runPipelineOverhead(options: SuiteRunOptions<PipelineOverheadPara
     });
     const n = params.batch;
     bench
-      .add(TASK_DIRECT, batched(n, () => noopTool.call(input, ctx, callOptions)), { async: true })
-      .add(TASK_PIPELINE, batched(n, () => plain.run([block()])), { async: true })
-      .add(TASK_ALLOW, batched(n, () => allowed.run([block()])), { async: true })
-      .add(TASK_HOOK, batched(n, () => hooked.run([block()])), { async: true });
+      .add(
+        TASK_DIRECT,
+        batched(n, () => noopTool.call(input, ctx, callOptions)),
+        { async: true },
+      )
+      .add(
+        TASK_PIPELINE,
+        batched(n, () => plain.run([block()])),
+        { async: true },
+      )
+      .add(
+        TASK_ALLOW,
+        batched(n, () => allowed.run([block()])),
+        { async: true },
+      )
+      .add(
+        TASK_HOOK,
+        batched(n, () => hooked.run([block()])),
+        { async: true },
+      );
     const hookCallsBefore = hookCalls;
     const rows = (await bench.run()).map((task) => taskRow(task, n));
-    if (hookCalls === hookCallsBefore) failures.push('The PreToolUse function hook never ran while the hook variant was measured');
+    if (hookCalls === hookCallsBefore)
+      failures.push('The PreToolUse function hook never ran while the hook variant was measured');
 
     return { results: rows, summary: summarize(rows), failures };
   } finally {

@@ -54,7 +54,8 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportOu
   const records: Record<string, SuiteRecord | undefined> = {};
   const suites = [...new Set(charts.flatMap((c) => c.suites))];
   for (const suite of suites) {
-    records[suite] = (refreshed.has(suite) ? await readRecord(path.join(outDir, `${suite}.json`)) : undefined) ??
+    records[suite] =
+      (refreshed.has(suite) ? await readRecord(path.join(outDir, `${suite}.json`)) : undefined) ??
       (await readRecord(path.join(fullDir, `${suite}.json`)));
   }
   const now = new Date().toISOString();
@@ -68,8 +69,13 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportOu
     }
     const dated = chart.suites.map((s) => records[s]).filter((r): r is SuiteRecord => r !== undefined);
     const stale = dated.filter((r) => !refreshed.has(r.suite) || r.quick !== (options.quick ?? false));
-    const subtitle = dated.map((r) => `${r.suite}: ${r.quick ? 'quick run' : 'full run'} of ${r.date.slice(0, 10)}` +
-      (refreshed.has(r.suite) && !r.quick ? '' : !refreshed.has(r.suite) ? ', not refreshed by this run' : '')).join('; ');
+    const subtitle = dated
+      .map(
+        (r) =>
+          `${r.suite}: ${r.quick ? 'quick run' : 'full run'} of ${r.date.slice(0, 10)}` +
+          (refreshed.has(r.suite) && !r.quick ? '' : !refreshed.has(r.suite) ? ', not refreshed by this run' : ''),
+      )
+      .join('; ');
     const spec: VegaLiteSpec = {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
       title: { text: chart.title, subtitle, anchor: 'start', subtitleColor: stale.length ? '#b45309' : '#666' },
@@ -92,7 +98,11 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportOu
     '',
     '| suite | run | date |',
     '| --- | --- | --- |',
-    ...suites.map((s) => records[s] ? `| ${s} | ${records[s]!.quick ? 'quick' : 'full'}${refreshed.has(s) ? ' (this run)' : ''} | ${records[s]!.date} |` : `| ${s} | — | no results |`),
+    ...suites.map((s) =>
+      records[s]
+        ? `| ${s} | ${records[s]!.quick ? 'quick' : 'full'}${refreshed.has(s) ? ' (this run)' : ''} | ${records[s]!.date} |`
+        : `| ${s} | — | no results |`,
+    ),
     '',
     ...sections,
     ...(persistence ? ['## Result persistence, per policy', '', persistence, ''] : []),
@@ -119,7 +129,10 @@ export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
   try {
     compiled = compile(spec as unknown as Parameters<typeof compile>[0]).spec;
   } catch (e) {
-    throw new Error(`The chart's Vega-Lite spec does not compile (mark ${JSON.stringify(spec.mark)}, title ${JSON.stringify(spec.title)}): ${(e as Error).message}`, { cause: e });
+    throw new Error(
+      `The chart's Vega-Lite spec does not compile (mark ${JSON.stringify(spec.mark)}, title ${JSON.stringify(spec.title)}): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
@@ -133,9 +146,11 @@ export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
 function persistenceTable(record: SuiteRecord | undefined): string | undefined {
   const policies = record?.summary.policies as Record<string, Record<string, unknown>> | undefined;
   if (!policies) return undefined;
-  const fmt = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : v === null || v === undefined ? '—' : String(v));
-  const rows = Object.entries(policies).map(([name, p]) =>
-    `| ${name} | ${fmt(p.totalTokens)} | ${fmt(p.totalChars)} | ${fmt(p.largestTurnTokens)} | ${fmt(p.savedOutputs)} | ${fmt(p.persistMsPerMB)} | ${typeof p.recall === 'number' ? `${(p.recall * 100).toFixed(1)}%` : '—'} | ${fmt(p.followUpTokens)} |`
+  const fmt = (v: unknown) =>
+    typeof v === 'number' ? v.toLocaleString('en-US') : v === null || v === undefined ? '—' : String(v);
+  const rows = Object.entries(policies).map(
+    ([name, p]) =>
+      `| ${name} | ${fmt(p.totalTokens)} | ${fmt(p.totalChars)} | ${fmt(p.largestTurnTokens)} | ${fmt(p.savedOutputs)} | ${fmt(p.persistMsPerMB)} | ${typeof p.recall === 'number' ? `${(p.recall * 100).toFixed(1)}%` : '—'} | ${fmt(p.followUpTokens)} |`,
   );
   return [
     `${fmt(record!.summary.calls)} calls in ${fmt(record!.summary.turns)} turns, ${fmt(record!.summary.rawChars)} characters of output, ${fmt(record!.summary.needles)} needles (${record!.quick ? 'quick' : 'full'} run of ${record!.date.slice(0, 10)}).`,

@@ -23,7 +23,10 @@ afterEach(async () => {
 function parseSvg(text: string, name: string): Record<string, string> {
   const valid = XMLValidator.validate(text);
   expect(valid, `${name}: ${JSON.stringify(valid)}`).toBe(true);
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text) as Record<string, unknown>;
+  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text) as Record<
+    string,
+    unknown
+  >;
   const svg = doc.svg as Record<string, string> | undefined;
   expect(svg, `${name} has no <svg> root`).toBeDefined();
   expect(svg!.xmlns).toBe('http://www.w3.org/2000/svg');
@@ -61,16 +64,35 @@ describe('writeReport', () => {
 
   test('a chart made from a suite this run refreshed does not call itself stale; one from a quick run says so', async () => {
     const record = JSON.parse(await readFile(path.join(RESULTS_DIR, 'parallel_scheduling.json'), 'utf8'));
-    await writeFile(path.join(dir, 'parallel_scheduling.json'), JSON.stringify({ ...record, quick: true, date: '2030-01-02T00:00:00.000Z' }));
+    await writeFile(
+      path.join(dir, 'parallel_scheduling.json'),
+      JSON.stringify({ ...record, quick: true, date: '2030-01-02T00:00:00.000Z' }),
+    );
     const charts = CHARTS.filter((c) => c.file === 'parallel_speedup.svg');
-    await writeReport({ outDir: dir, fullResultsDir: RESULTS_DIR, refreshed: ['parallel_scheduling'], quick: true, charts });
+    await writeReport({
+      outDir: dir,
+      fullResultsDir: RESULTS_DIR,
+      refreshed: ['parallel_scheduling'],
+      quick: true,
+      charts,
+    });
     const svg = await readFile(path.join(dir, 'parallel_speedup.svg'), 'utf8');
     expect(svg).toContain('quick run of 2030-01-02');
     expect(svg).not.toContain('not refreshed');
   });
 
   test('writeReport skips, and names, a chart whose results are missing or lack the figures', async () => {
-    await writeFile(path.join(dir, 'fs_grep.json'), JSON.stringify({ suite: 'fs_grep', date: '2030-01-01T00:00:00Z', quick: false, results: [], summary: {}, failures: [] }));
+    await writeFile(
+      path.join(dir, 'fs_grep.json'),
+      JSON.stringify({
+        suite: 'fs_grep',
+        date: '2030-01-01T00:00:00Z',
+        quick: false,
+        results: [],
+        summary: {},
+        failures: [],
+      }),
+    );
     const out = await writeReport({ outDir: dir, fullResultsDir: dir });
     expect(out.charts).toEqual([]);
     expect(out.skipped).toHaveLength(CHARTS.length);
@@ -94,18 +116,37 @@ describe('writeReport', () => {
 });
 
 const browser = chromium();
-if (!browser) console.log('skipped: the headless screenshot of the report\'s SVGs needs chromium (apt-get install chromium)');
-test.skipIf(!browser)('a headless Chromium opens every chart and paints it', async () => {
-  const out = await writeReport({ outDir: dir, fullResultsDir: RESULTS_DIR });
-  for (const chart of out.charts) {
-    const html = `${chart}.html`;
-    await copyFile(chart, `${chart}.copy.svg`);
-    await writeFile(html, `<!doctype html><html><body style="margin:0"><img id="c" src="${path.basename(chart)}.copy.svg"></body></html>`);
-    const png = `${chart}.png`;
-    await promisify(execFile)(browser!, ['--headless', '--no-sandbox', '--disable-gpu', `--screenshot=${png}`, '--window-size=700,500', `file://${html}`], { timeout: 60_000 });
-    const bytes = await readFile(png);
-    // A PNG, and not a blank page: a white 700×500 screenshot compresses to well under 5 KB.
-    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
-    expect((await stat(png)).size, path.basename(chart)).toBeGreaterThan(5_000);
-  }
-}, 240_000);
+if (!browser)
+  console.log("skipped: the headless screenshot of the report's SVGs needs chromium (apt-get install chromium)");
+test.skipIf(!browser)(
+  'a headless Chromium opens every chart and paints it',
+  async () => {
+    const out = await writeReport({ outDir: dir, fullResultsDir: RESULTS_DIR });
+    for (const chart of out.charts) {
+      const html = `${chart}.html`;
+      await copyFile(chart, `${chart}.copy.svg`);
+      await writeFile(
+        html,
+        `<!doctype html><html><body style="margin:0"><img id="c" src="${path.basename(chart)}.copy.svg"></body></html>`,
+      );
+      const png = `${chart}.png`;
+      await promisify(execFile)(
+        browser!,
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          `--screenshot=${png}`,
+          '--window-size=700,500',
+          `file://${html}`,
+        ],
+        { timeout: 60_000 },
+      );
+      const bytes = await readFile(png);
+      // A PNG, and not a blank page: a white 700×500 screenshot compresses to well under 5 KB.
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      expect((await stat(png)).size, path.basename(chart)).toBeGreaterThan(5_000);
+    }
+  },
+  240_000,
+);

@@ -2,7 +2,16 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, contentToText, createSession, isPersistedPreview, persistLargeResult, type AnyTool, type Session, type ToolUseBlock } from '@toolshed/core';
+import {
+  buildTool,
+  contentToText,
+  createSession,
+  isPersistedPreview,
+  persistLargeResult,
+  type AnyTool,
+  type Session,
+  type ToolUseBlock,
+} from '@toolshed/core';
 import { fileTools } from '@toolshed/tool-fs';
 import { shellTools } from '@toolshed/tool-shell';
 import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
@@ -73,7 +82,8 @@ export interface PolicyFigures {
  */
 export const resultPersistenceSuite: BenchSuite<ResultPersistenceParams> = {
   name: 'result_persistence',
-  description: 'Tokens sent and needle recall over a scripted 50-call session on the typescript package: Toolshed persist + preview against Gemini CLI, opencode, truncation at 30 000 chars and no limit.',
+  description:
+    'Tokens sent and needle recall over a scripted 50-call session on the typescript package: Toolshed persist + preview against Gemini CLI, opencode, truncation at 30 000 chars and no limit.',
   defaults: {
     full: { versions: ['5.8.3', '5.9.3'], script: 'full', needlesPerCall: 2, seed: 14 },
     quick: { versions: ['5.8.3', '5.9.3'], script: 'quick', needlesPerCall: 1, seed: 14 },
@@ -118,8 +128,16 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
       const results = await capture.run(blocks);
       for (const [i, result] of results.entries()) {
         let text = contentToText(result.content);
-        if (isPersistedPreview(text)) text = await readFile(/The full output is saved to (.+)$/m.exec(text)![1]!, 'utf8');
-        captured.push({ id: blocks[i]!.id, turn: t, tool: turn[i]!.name, input: turn[i]!.input, text, isError: result.is_error === true });
+        if (isPersistedPreview(text))
+          text = await readFile(/The full output is saved to (.+)$/m.exec(text)![1]!, 'utf8');
+        captured.push({
+          id: blocks[i]!.id,
+          turn: t,
+          tool: turn[i]!.name,
+          input: turn[i]!.input,
+          text,
+          isError: result.is_error === true,
+        });
       }
     }
 
@@ -131,26 +149,34 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
       const lines = c.text.split('\n');
       if (lines.length >= 3) {
         for (let j = 0; j < params.needlesPerCall; j++) {
-          const needle = `NEEDLE-${c.id}-${j}-${Math.floor(random() * 0xffffffff).toString(16).padStart(8, '0')}`;
+          const needle = `NEEDLE-${c.id}-${j}-${Math.floor(random() * 0xffffffff)
+            .toString(16)
+            .padStart(8, '0')}`;
           lines.splice(Math.floor(random() * (lines.length + 1)), 0, needle);
           needles.push({ id: c.id, turn: c.turn, needle });
         }
       }
       planted.set(c.id, lines.join('\n'));
     }
-    const turnInputs: PolicyInput[][] = turns.map((_, t) => captured.filter((c) => c.turn === t).map((c) => ({ id: c.id, tool: c.tool, text: planted.get(c.id)! })));
+    const turnInputs: PolicyInput[][] = turns.map((_, t) =>
+      captured.filter((c) => c.turn === t).map((c) => ({ id: c.id, tool: c.tool, text: planted.get(c.id)! })),
+    );
 
     // 3. Apply the policies. Toolshed's is a real session whose tools return the planted outputs.
     const sent = new Map<string, PolicyOutput[][]>();
     const saving = new Map<string, { ms: number; bytes: number; outputs: number }>();
-    const replayTools = [...new Set(captured.map((c) => c.tool))].map((name) => replayTool(name, limits[name] ?? 50_000, planted));
+    const replayTools = [...new Set(captured.map((c) => c.tool))].map((name) =>
+      replayTool(name, limits[name] ?? 50_000, planted),
+    );
     const replay = await createSession({ cwd: repo, tools: replayTools });
     sessions.push(replay);
     const toolshedTurns: PolicyOutput[][] = [];
     const toolshedSaving = { ms: 0, bytes: 0, outputs: 0 };
     const timingDir = path.join(work, 'persist-timing');
     for (const turn of turnInputs) {
-      const results = await replay.run(turn.map((item) => ({ type: 'tool_use', id: item.id, name: item.tool, input: { id: item.id } })));
+      const results = await replay.run(
+        turn.map((item) => ({ type: 'tool_use', id: item.id, name: item.tool, input: { id: item.id } })),
+      );
       const outputs: PolicyOutput[] = [];
       for (const [i, result] of results.entries()) {
         const text = contentToText(result.content);
@@ -160,7 +186,11 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
           toolshedSaving.bytes += (await stat(savedPath)).size;
           // The time to persist, measured on its own: the same output through persistLargeResult (fsync included).
           const started = performance.now();
-          await persistLargeResult(turn[i]!.text, { toolUseId: `timing_${turn[i]!.id}`, stateDir: timingDir, maxChars: 0 });
+          await persistLargeResult(turn[i]!.text, {
+            toolUseId: `timing_${turn[i]!.id}`,
+            stateDir: timingDir,
+            maxChars: 0,
+          });
           toolshedSaving.ms += performance.now() - started;
         }
         outputs.push(savedPath ? { sent: text, savedPath } : { sent: text });
@@ -228,7 +258,14 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
         }
         if (!out.savedPath || !out.sent.includes(out.savedPath)) continue;
         const session = name === 'toolshed' ? toolshedFollow : otherFollow;
-        const [result] = await session.run([{ type: 'tool_use', id: `f${++followUpId}`, name: 'Grep', input: { pattern: needle, path: out.savedPath, output_mode: 'content' } }]);
+        const [result] = await session.run([
+          {
+            type: 'tool_use',
+            id: `f${++followUpId}`,
+            name: 'Grep',
+            input: { pattern: needle, path: out.savedPath, output_mode: 'content' },
+          },
+        ]);
         const text = contentToText(result!.content);
         followUpTokens += counter.count(text);
         if (result!.is_error !== true && text.includes(needle)) byFollowUp++;
@@ -269,16 +306,29 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
 
     const failures: string[] = [];
     const toolshed = policies.toolshed!;
-    if (toolshed.recall < 1) failures.push(`Toolshed recalled ${toolshed.recalledDirect + toolshed.recalledByFollowUp} of ${toolshed.needles} needles, not all`);
-    if (toolshed.followUpPrompts > 0) failures.push(`Toolshed's follow-up Greps of its own saved results raised ${toolshed.followUpPrompts} permission prompt(s)`);
+    if (toolshed.recall < 1)
+      failures.push(
+        `Toolshed recalled ${toolshed.recalledDirect + toolshed.recalledByFollowUp} of ${toolshed.needles} needles, not all`,
+      );
+    if (toolshed.followUpPrompts > 0)
+      failures.push(
+        `Toolshed's follow-up Greps of its own saved results raised ${toolshed.followUpPrompts} permission prompt(s)`,
+      );
     const fullRecall = Object.entries(policies).filter(([, p]) => p.recall === 1);
     const fewest = fullRecall.sort((a, b) => a[1].totalTokens - b[1].totalTokens)[0];
-    if (fewest && fewest[0] !== 'toolshed') failures.push(`"${fewest[0]}" sent fewer tokens (${fewest[1].totalTokens}) than Toolshed (${toolshed.totalTokens}) with full recall`);
+    if (fewest && fewest[0] !== 'toolshed')
+      failures.push(
+        `"${fewest[0]}" sent fewer tokens (${fewest[1].totalTokens}) than Toolshed (${toolshed.totalTokens}) with full recall`,
+      );
     const rawChars = captured.reduce((n, c) => n + c.text.length, 0);
     return {
       results: [],
       summary: {
-        corpus: { package: 'typescript', versions: corpus.versions, tarballs: corpus.tarballs.map((t) => path.basename(t)) },
+        corpus: {
+          package: 'typescript',
+          versions: corpus.versions,
+          tarballs: corpus.tarballs.map((t) => path.basename(t)),
+        },
         tokenizer: counter.note,
         calls: captured.length,
         turns: turns.length,
@@ -287,10 +337,22 @@ async function runResultPersistence(options: SuiteRunOptions<ResultPersistencePa
         largestOutputChars: Math.max(...captured.map((c) => c.text.length)),
         outputsOver50k: captured.filter((c) => c.text.length > 50_000).length,
         needles: needles.length,
-        toolLimits: Object.fromEntries([...new Set(captured.map((c) => c.tool))].map((t) => [t, limits[t] === Infinity ? 'Infinity' : limits[t]])),
-        toolshedTokensSavedVsNoLimitPercent: round(100 * (1 - toolshed.totalTokens / policies['no-limit']!.totalTokens), 1),
+        toolLimits: Object.fromEntries(
+          [...new Set(captured.map((c) => c.tool))].map((t) => [t, limits[t] === Infinity ? 'Infinity' : limits[t]]),
+        ),
+        toolshedTokensSavedVsNoLimitPercent: round(
+          100 * (1 - toolshed.totalTokens / policies['no-limit']!.totalTokens),
+          1,
+        ),
         fewestTokensWithFullRecall: fewest?.[0] ?? null,
-        outputs: captured.map((c) => ({ id: c.id, tool: c.tool, input: c.input, chars: c.text.length, lines: c.text.split('\n').length, isError: c.isError })),
+        outputs: captured.map((c) => ({
+          id: c.id,
+          tool: c.tool,
+          input: c.input,
+          chars: c.text.length,
+          lines: c.text.split('\n').length,
+          isError: c.isError,
+        })),
         policies,
         table,
       },
@@ -331,7 +393,10 @@ function docTool(repo: string): AnyTool {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     async call({ name, locale, section }) {
-      const file = name === 'diagnosticMessages' ? path.join(repo, 'lib', locale ?? 'de', 'diagnosticMessages.generated.json') : path.join(repo, 'lib', name);
+      const file =
+        name === 'diagnosticMessages'
+          ? path.join(repo, 'lib', locale ?? 'de', 'diagnosticMessages.generated.json')
+          : path.join(repo, 'lib', name);
       let text = await readFile(file, 'utf8');
       if (section) {
         const at = text.indexOf(section);
@@ -344,7 +409,9 @@ function docTool(repo: string): AnyTool {
 
 function describeLimits(limits: Record<string, number | null>, captured: readonly Captured[]): string {
   const names = [...new Set(captured.map((c) => c.tool))];
-  return names.map((n) => `${n} ${limits[n] === Infinity ? '∞' : (limits[n] ?? 50_000).toLocaleString('en-US')}`).join(', ');
+  return names
+    .map((n) => `${n} ${limits[n] === Infinity ? '∞' : (limits[n] ?? 50_000).toLocaleString('en-US')}`)
+    .join(', ');
 }
 
 function mulberry32(seed: number): () => number {

@@ -41,7 +41,10 @@ export interface RunSuitesResult {
  * ```
  */
 // deno-lint-ignore no-explicit-any -- suites differ in their parameter types
-export async function runSuites(suites: readonly BenchSuite<any>[], options: RunSuitesOptions): Promise<RunSuitesResult> {
+export async function runSuites(
+  suites: readonly BenchSuite<any>[],
+  options: RunSuitesOptions,
+): Promise<RunSuitesResult> {
   const quick = options.quick ?? false;
   const log = options.log ?? console.log;
   const table = options.table ?? ((rows) => console.table(rows));
@@ -58,7 +61,9 @@ export async function runSuites(suites: readonly BenchSuite<any>[], options: Run
     if (record.results.length) table(tableOf(record.results));
     log(formatSummary(record.summary));
     for (const failure of record.failures) log(`✗ ${failure}`);
-    log(`${record.failures.length ? '✗ failed' : '✓ done'} in ${((performance.now() - started) / 1000).toFixed(1)} s → ${file}`);
+    log(
+      `${record.failures.length ? '✗ failed' : '✓ done'} in ${((performance.now() - started) / 1000).toFixed(1)} s → ${file}`,
+    );
     out.records.push(record);
     out.files.push(file);
     out.failures.push(...record.failures.map((f) => `${suite.name}: ${f}`));

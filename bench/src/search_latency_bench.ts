@@ -1,7 +1,14 @@
 import os from 'node:os';
 import { Bench } from 'tinybench';
 import { createSession, defineFamily, type JsonSchema } from '@toolshed/core';
-import { analyzeQuery, bm25Ranker, createToolIndex, lexicalRanker, toolSearch, type SearchableTool } from '@toolshed/toolsearch';
+import {
+  analyzeQuery,
+  bm25Ranker,
+  createToolIndex,
+  lexicalRanker,
+  toolSearch,
+  type SearchableTool,
+} from '@toolshed/toolsearch';
 import { toolsFromDefinitions } from './_tokens_mcp_catalogue.ts';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { measureLazyStartup } from './_search_lazy_startup.ts';
@@ -45,10 +52,27 @@ const TASK_BASELINE = (n: number) => `search ${n.toLocaleString('en')} tools, lo
  */
 export const searchLatencySuite: BenchSuite<SearchLatencyParams> = {
   name: 'search_latency',
-  description: 'ToolSearch latency over 10 000 tools (index build, keyword and long queries, against plain BM25) and what a lazy family saves at start-up.',
+  description:
+    'ToolSearch latency over 10 000 tools (index build, keyword and long queries, against plain BM25) and what a lazy family saves at start-up.',
   defaults: {
-    full: { catalogueSize: 10_000, timeMs: 1500, buildIterations: 5, maxKeywordQueryMs: 1, startupRuns: 5, toolSearchPoolSize: 20_000, maxToolSearchRatio: 1.5 },
-    quick: { catalogueSize: 10_000, timeMs: 300, buildIterations: 2, maxKeywordQueryMs: 1, startupRuns: 1, toolSearchPoolSize: 20_000, maxToolSearchRatio: 1.5 },
+    full: {
+      catalogueSize: 10_000,
+      timeMs: 1500,
+      buildIterations: 5,
+      maxKeywordQueryMs: 1,
+      startupRuns: 5,
+      toolSearchPoolSize: 20_000,
+      maxToolSearchRatio: 1.5,
+    },
+    quick: {
+      catalogueSize: 10_000,
+      timeMs: 300,
+      buildIterations: 2,
+      maxKeywordQueryMs: 1,
+      startupRuns: 1,
+      toolSearchPoolSize: 20_000,
+      maxToolSearchRatio: 1.5,
+    },
   },
   run: runSearchLatency,
 };
@@ -61,17 +85,40 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
   const longQueries = data.queries.map((q) => q.query);
   // A model's ToolSearch query: a few keywords. Taken as the first three content words of each
   // request, so they are not chosen to match any tool.
-  const keywordQueries = longQueries.map((q) => (analyzeQuery(q)?.text ?? q).split(/\s+/).filter((w) => analyzeQuery(w)).slice(0, 3).join(' '));
+  const keywordQueries = longQueries.map((q) =>
+    (analyzeQuery(q)?.text ?? q)
+      .split(/\s+/)
+      .filter((w) => analyzeQuery(w))
+      .slice(0, 3)
+      .join(' '),
+  );
 
   const index = createToolIndex(catalogue);
   const baseline = createToolIndex(catalogue, { ranker: bm25Ranker() });
   const failures: string[] = [];
-  if (index.search(keywordQueries[0]!).length === 0) failures.push(`The keyword query "${keywordQueries[0]}" found nothing in ${n} tools`);
+  if (index.search(keywordQueries[0]!).length === 0)
+    failures.push(`The keyword query "${keywordQueries[0]}" found nothing in ${n} tools`);
 
-  const bench = new Bench({ name: searchLatencySuite.name, time: params.timeMs, iterations: 50, warmupTime: Math.min(200, params.timeMs), warmupIterations: 10, throws: true });
-  bench.add(TASK_KEYWORDS(n), cycle(keywordQueries, (q) => index.search(q)));
-  bench.add(TASK_LONG(n), cycle(longQueries, (q) => index.search(q)));
-  bench.add(TASK_BASELINE(n), cycle(longQueries, (q) => baseline.search(q)));
+  const bench = new Bench({
+    name: searchLatencySuite.name,
+    time: params.timeMs,
+    iterations: 50,
+    warmupTime: Math.min(200, params.timeMs),
+    warmupIterations: 10,
+    throws: true,
+  });
+  bench.add(
+    TASK_KEYWORDS(n),
+    cycle(keywordQueries, (q) => index.search(q)),
+  );
+  bench.add(
+    TASK_LONG(n),
+    cycle(longQueries, (q) => index.search(q)),
+  );
+  bench.add(
+    TASK_BASELINE(n),
+    cycle(longQueries, (q) => baseline.search(q)),
+  );
   const searchRows = (await bench.run()).map((task) => taskRow(task));
 
   const build = new Bench({ name: 'build', time: 0, iterations: params.buildIterations, warmup: false, throws: true });
@@ -84,7 +131,9 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
   const row = (task: string) => rows.find((r) => r.task === task)!;
   const keyword = row(TASK_KEYWORDS(n));
   if (keyword.meanMs >= params.maxKeywordQueryMs) {
-    failures.push(`A keyword search over ${n} tools took ${keyword.meanMs.toFixed(3)} ms on average, not under ${params.maxKeywordQueryMs} ms`);
+    failures.push(
+      `A keyword search over ${n} tools took ${keyword.meanMs.toFixed(3)} ms on average, not under ${params.maxKeywordQueryMs} ms`,
+    );
   }
 
   let startup: unknown = 'skipped (startupRuns: 0)';
@@ -105,12 +154,16 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
   let toolSearchCall: unknown = 'skipped (toolSearchPoolSize: 0)';
   if (params.toolSearchPoolSize > 0) {
     // Tool names are at most 64 characters: a copy's suffix goes at the end of a cut name.
-    const pool = grow(data.tools, params.toolSearchPoolSize).map((t) => (t.name.length > 64 ? { ...t, name: `${t.name.slice(0, 56)}_${t.name.slice(-7)}` } : t));
+    const pool = grow(data.tools, params.toolSearchPoolSize).map((t) =>
+      t.name.length > 64 ? { ...t, name: `${t.name.slice(0, 56)}_${t.name.slice(-7)}` } : t,
+    );
     const measured = await measureToolSearchCall(pool, keywordQueries, params.timeMs);
     rows.push(...measured.rows);
     toolSearchCall = measured.summary;
     if (measured.summary.ratio > params.maxToolSearchRatio) {
-      failures.push(`A ToolSearch call over ${measured.summary.tools} deferred tools took ${measured.summary.ratio}× the ranking alone, over the ${params.maxToolSearchRatio}× allowed`);
+      failures.push(
+        `A ToolSearch call over ${measured.summary.tools} deferred tools took ${measured.summary.ratio}× the ranking alone, over the ${params.maxToolSearchRatio}× allowed`,
+      );
     }
   }
 
@@ -144,21 +197,45 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
  * tool adds outside the ranking (listing the pool, the key, loading, the result text).
  */
 async function measureToolSearchCall(catalogue: readonly SearchableTool[], queries: readonly string[], timeMs: number) {
-  const tools = toolsFromDefinitions(catalogue.map((t) => ({ name: t.name, description: t.description, inputSchema: (t.inputSchema ?? { type: 'object' }) as JsonSchema })), { isMcp: true });
+  const tools = toolsFromDefinitions(
+    catalogue.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: (t.inputSchema ?? { type: 'object' }) as JsonSchema,
+    })),
+    { isMcp: true },
+  );
   const family = defineFamily({ name: 'catalogue', version: '0.0.0', external: true, tools });
-  const session = await createSession({ cwd: os.tmpdir(), families: [family, toolSearch({ mode: 'always' })], settingsSources: [] });
+  const session = await createSession({
+    cwd: os.tmpdir(),
+    families: [family, toolSearch({ mode: 'always' })],
+    settingsSources: [],
+  });
   try {
     const index = createToolIndex(catalogue);
     let n = 0;
-    const call = () => session.run([{ type: 'tool_use', id: `t${n}`, name: 'ToolSearch', input: { query: queries[n++ % queries.length]! } }]);
+    const call = () =>
+      session.run([
+        { type: 'tool_use', id: `t${n}`, name: 'ToolSearch', input: { query: queries[n++ % queries.length]! } },
+      ]);
     await call(); // builds the index
     const taskCall = `ToolSearch call through session.run, ${catalogue.length.toLocaleString('en')} deferred tools`;
     const taskRank = `ranking alone (index.search), ${catalogue.length.toLocaleString('en')} tools`;
-    const bench = new Bench({ name: 'toolsearch_call', time: timeMs, iterations: 50, warmupTime: Math.min(200, timeMs), warmupIterations: 10, throws: true });
+    const bench = new Bench({
+      name: 'toolsearch_call',
+      time: timeMs,
+      iterations: 50,
+      warmupTime: Math.min(200, timeMs),
+      warmupIterations: 10,
+      throws: true,
+    });
     bench.add(taskCall, async () => {
       await call();
     });
-    bench.add(taskRank, cycle(queries, (q) => index.search(q)));
+    bench.add(
+      taskRank,
+      cycle(queries, (q) => index.search(q)),
+    );
     const rows = (await bench.run()).map((task) => taskRow(task));
     const callRow = rows.find((r) => r.task === taskCall)!;
     const rankRow = rows.find((r) => r.task === taskRank)!;

@@ -39,7 +39,8 @@ const TASK_BASELINE = 'search, plain BM25 baseline (one StableToolBench query)';
  */
 export const searchQualitySuite: BenchSuite<SearchQualityParams> = {
   name: 'search_quality',
-  description: "Recall@5, NDCG@10 and MRR@10 of ToolSearch's default ranker against plain BM25, with paired bootstrap intervals, on StableToolBench, the mcp_tasks set (task statements and single needs over 15 real MCP servers) and the held-out catalogue.",
+  description:
+    "Recall@5, NDCG@10 and MRR@10 of ToolSearch's default ranker against plain BM25, with paired bootstrap intervals, on StableToolBench, the mcp_tasks set (task statements and single needs over 15 real MCP servers) and the held-out catalogue.",
   defaults: {
     full: { maxQueries: 0, goalRecallRatio: 1.1, goalSingleNeedRatio: 1.15, timeMs: 1000, heldOut: true },
     quick: { maxQueries: 0, goalRecallRatio: 1.1, goalSingleNeedRatio: 1.15, timeMs: 200, heldOut: true },
@@ -61,7 +62,13 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
   const baselineIndex = createToolIndex(stb.tools, { ranker: bm25Ranker() });
   const baselineBuildMs = performance.now() - baselineStarted;
 
-  const evaluate = (index: ToolIndex, on: readonly BenchQuery[]) => on.map((q) => retrievalScores(index.search(q.query, { maxResults: 10 }).map((h) => h.name), q.relevant));
+  const evaluate = (index: ToolIndex, on: readonly BenchQuery[]) =>
+    on.map((q) =>
+      retrievalScores(
+        index.search(q.query, { maxResults: 10 }).map((h) => h.name),
+        q.relevant,
+      ),
+    );
   const failures: string[] = [];
 
   // Every set, the default against plain BM25 in the same run, with a paired bootstrap interval
@@ -69,15 +76,26 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
   const perSet: Record<string, unknown> = {};
   const scoresBySet = new Map<string, { ours: RetrievalScores[]; base: RetrievalScores[] }>();
   for (const set of sets) {
-    const ours = set === stb ? evaluate(defaultIndex, queries) : evaluate(createToolIndex(set.tools, { ranker: lexicalRanker() }), set.queries);
-    const base = set === stb ? evaluate(baselineIndex, queries) : evaluate(createToolIndex(set.tools, { ranker: bm25Ranker() }), set.queries);
+    const ours =
+      set === stb
+        ? evaluate(defaultIndex, queries)
+        : evaluate(createToolIndex(set.tools, { ranker: lexicalRanker() }), set.queries);
+    const base =
+      set === stb
+        ? evaluate(baselineIndex, queries)
+        : evaluate(createToolIndex(set.tools, { ranker: bm25Ranker() }), set.queries);
     scoresBySet.set(set.name, { ours, base });
     const o = rounded(meanScores(ours));
     const b = rounded(meanScores(base));
-    const intervals = Object.fromEntries(METRICS.map((m) => {
-      const ci = pairedBootstrap(ours.map((x) => x[m]), base.map((x) => x[m]));
-      return [m, { difference: round(ci.difference, 4), low: round(ci.low, 4), high: round(ci.high, 4) }];
-    })) as Record<keyof RetrievalScores, { difference: number; low: number; high: number }>;
+    const intervals = Object.fromEntries(
+      METRICS.map((m) => {
+        const ci = pairedBootstrap(
+          ours.map((x) => x[m]),
+          base.map((x) => x[m]),
+        );
+        return [m, { difference: round(ci.difference, 4), low: round(ci.low, 4), high: round(ci.high, 4) }];
+      }),
+    ) as Record<keyof RetrievalScores, { difference: number; low: number; high: number }>;
     const ratio = Object.fromEntries(METRICS.map((m) => [m, b[m] > 0 ? round(o[m] / b[m], 3) : null]));
     const wins = ours.filter((x, i) => x.recallAt5 > base[i]!.recallAt5).length;
     const losses = ours.filter((x, i) => x.recallAt5 < base[i]!.recallAt5).length;
@@ -97,19 +115,32 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
       goals: { atOrAboveBaseline: atOrAbove, ...(set.kind === 'single' ? { singleNeedRecallRatio: singleGoal } : {}) },
     };
     for (const m of METRICS) {
-      if (intervals[m].low < -0.01) failures.push(`On ${set.name} the default ranker may be below BM25 on ${m}: difference ${intervals[m].difference}, 95 % interval [${intervals[m].low}, ${intervals[m].high}] reaches below −0.01`);
+      if (intervals[m].low < -0.01)
+        failures.push(
+          `On ${set.name} the default ranker may be below BM25 on ${m}: difference ${intervals[m].difference}, 95 % interval [${intervals[m].low}, ${intervals[m].high}] reaches below −0.01`,
+        );
     }
-    if (!singleGoal) failures.push(`On ${set.name} (single needs) Recall@5 is ${ratio['recallAt5']}× BM25's (${o.recallAt5} against ${b.recallAt5}), below ${params.goalSingleNeedRatio}×`);
+    if (!singleGoal)
+      failures.push(
+        `On ${set.name} (single needs) Recall@5 is ${ratio['recallAt5']}× BM25's (${o.recallAt5} against ${b.recallAt5}), below ${params.goalSingleNeedRatio}×`,
+      );
   }
 
-  const overall = { default: rounded(meanScores(scoresBySet.get('stabletoolbench')!.ours)), baseline: rounded(meanScores(scoresBySet.get('stabletoolbench')!.base)) };
+  const overall = {
+    default: rounded(meanScores(scoresBySet.get('stabletoolbench')!.ours)),
+    baseline: rounded(meanScores(scoresBySet.get('stabletoolbench')!.base)),
+  };
   const ratio = round(overall.default.recallAt5 / overall.baseline.recallAt5, 3);
   const ours = scoresBySet.get('stabletoolbench')!.ours;
   const base = scoresBySet.get('stabletoolbench')!.base;
   const byGroup: Record<string, { queries: number; default: RetrievalScores; baseline: RetrievalScores }> = {};
   for (const group of [...new Set(queries.map((q) => q.group))]) {
     const pick = (scores: RetrievalScores[]) => scores.filter((_, i) => queries[i]!.group === group);
-    byGroup[group] = { queries: pick(ours).length, default: rounded(meanScores(pick(ours))), baseline: rounded(meanScores(pick(base))) };
+    byGroup[group] = {
+      queries: pick(ours).length,
+      default: rounded(meanScores(pick(ours))),
+      baseline: rounded(meanScores(pick(base))),
+    };
   }
 
   // Each part of the ranker switched off or changed, on every set: no weight is chosen on one
@@ -125,7 +156,8 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
     'sibling lift 0.3 (siblingWeight)': () => lexicalRanker({ siblingWeight: 0.3 }),
     'no keyword points (keywordWeight 0)': () => lexicalRanker({ keywordWeight: 0 }),
     'standard BM25 k1 1.2': () => lexicalRanker({ k1: 1.2 }),
-    'before issue 19 (re-ordering always, no phrases, no feedback)': () => lexicalRanker({ diversityMinRequests: 0, phraseWeight: 0, feedbackWeight: 0 }),
+    'before issue 19 (re-ordering always, no phrases, no feedback)': () =>
+      lexicalRanker({ diversityMinRequests: 0, phraseWeight: 0, feedbackWeight: 0 }),
     'plain BM25 baseline': () => bm25Ranker(),
   };
   const ablation: Record<string, Record<string, RetrievalScores>> = {};
@@ -133,33 +165,58 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
     ablation[label] = {};
     for (const set of sets) {
       const known = scoresBySet.get(set.name)!;
-      const scores = label === 'default' ? known.ours : label === 'plain BM25 baseline' ? known.base : evaluate(createToolIndex(set.tools, { ranker: make() }), set.queries);
+      const scores =
+        label === 'default'
+          ? known.ours
+          : label === 'plain BM25 baseline'
+            ? known.base
+            : evaluate(createToolIndex(set.tools, { ranker: make() }), set.queries);
       ablation[label]![set.name] = rounded(meanScores(scores));
     }
   }
 
-  const bench = new Bench({ name: searchQualitySuite.name, time: params.timeMs, iterations: 50, warmupTime: Math.min(100, params.timeMs), warmupIterations: 10, throws: true });
-  bench.add(TASK_DEFAULT, cycling(queries, (q) => defaultIndex.search(q.query)));
-  bench.add(TASK_BASELINE, cycling(queries, (q) => baselineIndex.search(q.query)));
+  const bench = new Bench({
+    name: searchQualitySuite.name,
+    time: params.timeMs,
+    iterations: 50,
+    warmupTime: Math.min(100, params.timeMs),
+    warmupIterations: 10,
+    throws: true,
+  });
+  bench.add(
+    TASK_DEFAULT,
+    cycling(queries, (q) => defaultIndex.search(q.query)),
+  );
+  bench.add(
+    TASK_BASELINE,
+    cycling(queries, (q) => baselineIndex.search(q.query)),
+  );
   const rows = (await bench.run()).map((task) => taskRow(task));
 
   if (ratio < params.goalRecallRatio) {
-    failures.push(`On StableToolBench the default ranker's Recall@5 is ${ratio}× the baseline's (${overall.default.recallAt5} against ${overall.baseline.recallAt5}), below the goal of ${params.goalRecallRatio}×`);
+    failures.push(
+      `On StableToolBench the default ranker's Recall@5 is ${ratio}× the baseline's (${overall.default.recallAt5} against ${overall.baseline.recallAt5}), below the goal of ${params.goalRecallRatio}×`,
+    );
   }
   return {
     results: rows,
     summary: {
       corpus: { source: stb.source, tools: stb.tools.length, queries: queries.length },
       rankers: {
-        default: 'lexicalRanker(): Claude Code keyword points (name 10 / MCP 12, partial 5 / 6, hint 4, description 2) weighted by idf + field-weighted BM25 (k1 2, b 0.75) + word pairs in order (BM25, weight 0.25) + group BM25 (weight 0.5) + for a one-request task statement (8+ words) RM3-style feedback from the best 3 tools (10 words, weight 0.2) + for a list of requests (2+ sentences or "also") coverage re-ordering of the best 30',
-        baseline: 'bm25Ranker(): plain BM25 (k1 1.2, b 0.75) over name + description + parameter names, lower-case words, English stopwords dropped, no stemming',
+        default:
+          'lexicalRanker(): Claude Code keyword points (name 10 / MCP 12, partial 5 / 6, hint 4, description 2) weighted by idf + field-weighted BM25 (k1 2, b 0.75) + word pairs in order (BM25, weight 0.25) + group BM25 (weight 0.5) + for a one-request task statement (8+ words) RM3-style feedback from the best 3 tools (10 words, weight 0.2) + for a list of requests (2+ sentences or "also") coverage re-ordering of the best 30',
+        baseline:
+          'bm25Ranker(): plain BM25 (k1 1.2, b 0.75) over name + description + parameter names, lower-case words, English stopwords dropped, no stemming',
       },
       sets: perSet,
       skippedSets: skipped,
       ...overall,
       recallAt5Ratio: ratio,
       goal: { recallAt5Ratio: params.goalRecallRatio, met: ratio >= params.goalRecallRatio },
-      perQuery: { defaultBetter: ours.filter((s, i) => s.recallAt5 > base[i]!.recallAt5).length, baselineBetter: ours.filter((s, i) => s.recallAt5 < base[i]!.recallAt5).length },
+      perQuery: {
+        defaultBetter: ours.filter((s, i) => s.recallAt5 > base[i]!.recallAt5).length,
+        baselineBetter: ours.filter((s, i) => s.recallAt5 < base[i]!.recallAt5).length,
+      },
       byGroup,
       ablation,
       indexBuildMs: { default: round(defaultBuildMs, 1), baseline: round(baselineBuildMs, 1) },

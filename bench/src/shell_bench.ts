@@ -51,7 +51,8 @@ const TASK_TOOL = 'Bash "true" via session.run';
  */
 export const shellSuite: BenchSuite<ShellBenchParams> = {
   name: 'shell',
-  description: 'Bash read-only classification time per command (p50/p99 over the adversarial and everyday tables) and the spawn overhead of a trivial command through the Bash tool against child_process.spawn directly.',
+  description:
+    'Bash read-only classification time per command (p50/p99 over the adversarial and everyday tables) and the spawn overhead of a trivial command through the Bash tool against child_process.spawn directly.',
   defaults: {
     full: { classifyTimeMs: 1500, repeatsPerCommand: 21, spawnTimeMs: 3000, spawnIterations: 60, warmupIterations: 5 },
     quick: { classifyTimeMs: 300, repeatsPerCommand: 5, spawnTimeMs: 500, spawnIterations: 10, warmupIterations: 2 },
@@ -69,19 +70,22 @@ async function runShellBench(options: SuiteRunOptions<ShellBenchParams>): Promis
     if (classifyCommand(command, { cache: false }).readOnly) failures.push(`"${command}" was classified read-only`);
   }
   for (const command of READ_ONLY_EXAMPLES) {
-    if (!classifyCommand(command, { cache: false }).readOnly) failures.push(`"${command}" was not classified read-only`);
+    if (!classifyCommand(command, { cache: false }).readOnly)
+      failures.push(`"${command}" was not classified read-only`);
   }
 
   // Per command: the median of several uncached runs, then percentiles over the table.
-  const perCommand = table.map((command) => {
-    const times: number[] = [];
-    for (let i = 0; i < params.repeatsPerCommand; i++) {
-      const start = performance.now();
-      classifyCommand(command, { cache: false });
-      times.push((performance.now() - start) * 1000);
-    }
-    return { command, us: median(times) };
-  }).sort((a, b) => a.us - b.us);
+  const perCommand = table
+    .map((command) => {
+      const times: number[] = [];
+      for (let i = 0; i < params.repeatsPerCommand; i++) {
+        const start = performance.now();
+        classifyCommand(command, { cache: false });
+        times.push((performance.now() - start) * 1000);
+      }
+      return { command, us: median(times) };
+    })
+    .sort((a, b) => a.us - b.us);
   const slowest = perCommand.at(-1)!;
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-shell-'));
@@ -89,15 +93,28 @@ async function runShellBench(options: SuiteRunOptions<ShellBenchParams>): Promis
   try {
     session = await createSession({ cwd: dir, stateDir: path.join(dir, 'state'), families: [shellTools()] });
     let seq = 0;
-    const block = (): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'Bash', input: { command: 'true' } });
+    const block = (): ToolUseBlock => ({
+      type: 'tool_use',
+      id: `toolu_${++seq}`,
+      name: 'Bash',
+      input: { command: 'true' },
+    });
     const [probe] = await session.run([block()]);
     if (!probe || probe.is_error || contentToText(probe.content) !== '(no output)') {
-      failures.push(`Bash "true" through the session did not run cleanly: ${probe ? contentToText(probe.content) : 'no result'}`);
+      failures.push(
+        `Bash "true" through the session did not run cleanly: ${probe ? contentToText(probe.content) : 'no result'}`,
+      );
       return { results: [], summary: {}, failures };
     }
 
     let next = 0;
-    const classifyBench = new Bench({ name: 'shell-classify', time: params.classifyTimeMs, iterations: table.length, warmupIterations: params.warmupIterations, throws: true });
+    const classifyBench = new Bench({
+      name: 'shell-classify',
+      time: params.classifyTimeMs,
+      iterations: table.length,
+      warmupIterations: params.warmupIterations,
+      throws: true,
+    });
     classifyBench
       .add(TASK_CLASSIFY, () => {
         classifyCommand(table[next++ % table.length]!, { cache: false });
@@ -109,16 +126,30 @@ async function runShellBench(options: SuiteRunOptions<ShellBenchParams>): Promis
       });
     const classifyRows = (await classifyBench.run()).map((task) => taskRow(task));
 
-    const spawnBench = new Bench({ name: 'shell-spawn', time: params.spawnTimeMs, iterations: params.spawnIterations, warmupIterations: params.warmupIterations, throws: true });
+    const spawnBench = new Bench({
+      name: 'shell-spawn',
+      time: params.spawnTimeMs,
+      iterations: params.spawnIterations,
+      warmupIterations: params.warmupIterations,
+      throws: true,
+    });
     const s = session;
     spawnBench
       .add(TASK_SPAWN, () => spawnTrue(dir), { async: true })
-      .add(TASK_RUN, async () => {
-        await runCommand('true', { cwd: dir, timeoutMs: 60_000 });
-      }, { async: true })
-      .add(TASK_TOOL, async () => {
-        await s.run([block()]);
-      }, { async: true });
+      .add(
+        TASK_RUN,
+        async () => {
+          await runCommand('true', { cwd: dir, timeoutMs: 60_000 });
+        },
+        { async: true },
+      )
+      .add(
+        TASK_TOOL,
+        async () => {
+          await s.run([block()]);
+        },
+        { async: true },
+      );
     const spawnRows = (await spawnBench.run()).map((task) => taskRow(task));
 
     // Medians: on a shared machine a few slow spawns move the mean by milliseconds.
@@ -126,8 +157,18 @@ async function runShellBench(options: SuiteRunOptions<ShellBenchParams>): Promis
     const summary = {
       tableSize: table.length,
       classifyUsPerCommand: {
-        p50: round(percentile(perCommand.map((c) => c.us), 50)),
-        p99: round(percentile(perCommand.map((c) => c.us), 99)),
+        p50: round(
+          percentile(
+            perCommand.map((c) => c.us),
+            50,
+          ),
+        ),
+        p99: round(
+          percentile(
+            perCommand.map((c) => c.us),
+            99,
+          ),
+        ),
         max: round(slowest.us),
         slowest: slowest.command.length > 60 ? `${slowest.command.slice(0, 57)}...` : slowest.command,
       },

@@ -7,7 +7,11 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ToolResultBlock, ToolUseBlock } from '@toolshed/core';
 import { suiteRecord, writeSuiteRecord, type SuiteRecord } from './_suite.ts';
 import { parseBenchArgs } from './main.ts';
-import { orderingProblems, parallelSchedulingSuite, type ParallelSchedulingParams } from './parallel_scheduling_bench.ts';
+import {
+  orderingProblems,
+  parallelSchedulingSuite,
+  type ParallelSchedulingParams,
+} from './parallel_scheduling_bench.ts';
 import { pipelineOverheadSuite, type PipelineOverheadParams } from './pipeline_overhead_bench.ts';
 import { runSuites } from './run_suites.ts';
 import { SUITES } from './suites.ts';
@@ -16,7 +20,13 @@ const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 // Smaller than quick mode: these runs check the shape and the ordering, not the figures.
 const TINY_PIPELINE: PipelineOverheadParams = { timeMs: 5, iterations: 4, warmupMs: 0, warmupIterations: 0, batch: 4 };
-const TINY_PARALLEL: ParallelSchedulingParams = { calls: 3, latencyMs: 10, boundedConcurrency: 2, iterations: 2, warmupIterations: 0 };
+const TINY_PARALLEL: ParallelSchedulingParams = {
+  calls: 3,
+  latencyMs: 10,
+  boundedConcurrency: 2,
+  iterations: 2,
+  warmupIterations: 0,
+};
 
 let dir = '';
 beforeEach(async () => {
@@ -73,7 +83,16 @@ describe('pipeline_overhead', () => {
     ]);
     expect(record.results.every((r) => r.opsPerSample === TINY_PIPELINE.batch)).toBe(true);
     const summary = record.summary as Record<string, number>;
-    for (const key of ['directOpsPerSec', 'pipelineOpsPerSec', 'directMeanUs', 'pipelineMeanUs', 'overheadFactor', 'overheadUsPerCall', 'hookCostUs', 'hookAndRuleCostUs']) {
+    for (const key of [
+      'directOpsPerSec',
+      'pipelineOpsPerSec',
+      'directMeanUs',
+      'pipelineMeanUs',
+      'overheadFactor',
+      'overheadUsPerCall',
+      'hookCostUs',
+      'hookAndRuleCostUs',
+    ]) {
       expect(summary[key], key).toEqual(expect.any(Number));
     }
     expect(summary.overheadFactor).toBeCloseTo(summary.pipelineMeanUs! / summary.directMeanUs!, -1);
@@ -96,7 +115,16 @@ describe('parallel_scheduling', () => {
       idealSpeedup: number;
       speedup: number;
       boundedIdealSpeedup: number;
-      ordering: Record<'unbounded' | 'bounded', { preserved: boolean; delaysMs: number[]; resultOrder: string[]; completionOrder: string[]; completionOrderDiffered: boolean }>;
+      ordering: Record<
+        'unbounded' | 'bounded',
+        {
+          preserved: boolean;
+          delaysMs: number[];
+          resultOrder: string[];
+          completionOrder: string[];
+          completionOrderDiffered: boolean;
+        }
+      >;
     };
     expect(summary.orderingPreserved).toBe(true);
     expect(summary.idealSpeedup).toBe(3);
@@ -115,15 +143,28 @@ describe('parallel_scheduling', () => {
   });
 
   test('parallel_scheduling refuses fewer than two calls per turn', async () => {
-    await expect(parallelSchedulingSuite.run({ quick: true, params: { ...TINY_PARALLEL, calls: 1 } })).rejects.toThrow(/at least 2 calls per turn, got 1/);
+    await expect(parallelSchedulingSuite.run({ quick: true, params: { ...TINY_PARALLEL, calls: 1 } })).rejects.toThrow(
+      /at least 2 calls per turn, got 1/,
+    );
   });
 
-  test('orderingProblems reports results that come back out of block order or with another call\'s output', () => {
-    const blocks: ToolUseBlock[] = [3, 1, 2].map((ms, i) => ({ type: 'tool_use', id: `b${i}`, name: 'Delay', input: { ms } }));
-    const result = (id: string, text: string): ToolResultBlock => ({ type: 'tool_result', tool_use_id: id, content: text });
+  test("orderingProblems reports results that come back out of block order or with another call's output", () => {
+    const blocks: ToolUseBlock[] = [3, 1, 2].map((ms, i) => ({
+      type: 'tool_use',
+      id: `b${i}`,
+      name: 'Delay',
+      input: { ms },
+    }));
+    const result = (id: string, text: string): ToolResultBlock => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: text,
+    });
     const inOrder = blocks.map((b) => result(b.id, `${b.id} waited ${(b.input as { ms: number }).ms} ms`));
     expect(orderingProblems(blocks, inOrder)).toEqual([]);
-    expect(orderingProblems(blocks, [...inOrder].reverse())[0]).toBe('results came back as [b2, b1, b0], expected block order [b0, b1, b2]');
+    expect(orderingProblems(blocks, [...inOrder].reverse())[0]).toBe(
+      'results came back as [b2, b1, b0], expected block order [b0, b1, b2]',
+    );
     const swapped = [inOrder[0]!, { ...inOrder[1]!, content: 'b2 waited 2 ms' }, inOrder[2]!];
     expect(orderingProblems(blocks, swapped)).toEqual(['result 1 is "b2 waited 2 ms", expected "b1 waited 1 ms"']);
     expect(orderingProblems(blocks, [inOrder[0]!, { ...inOrder[1]!, is_error: true }, inOrder[2]!])).toHaveLength(1);
@@ -144,18 +185,27 @@ describe('command line', () => {
 
   test('parseBenchArgs rejects an unknown suite and lists the suites there are', () => {
     expect(() => parseBenchArgs(['pipeline'])).toThrow(RangeError);
-    expect(() => parseBenchArgs(['pipeline'])).toThrow(/Unknown suite "pipeline"\.\nSuites:\n {2}pipeline_overhead .*\n {2}parallel_scheduling /);
+    expect(() => parseBenchArgs(['pipeline'])).toThrow(
+      /Unknown suite "pipeline"\.\nSuites:\n {2}pipeline_overhead .*\n {2}parallel_scheduling /,
+    );
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown option "--fast"/);
   });
 
   test('the bench exits 2 and lists the suites for an unknown suite name', async () => {
     const tsx = path.join(BENCH_DIR, 'node_modules', '.bin', 'tsx');
     // `@toolshed/source` resolves core to its source, as vitest does, so no build is needed.
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(tsx, ['--conditions=@toolshed/source', 'src/main.ts', 'no_such_suite', '--quick'], { cwd: BENCH_DIR, timeout: 15_000 }, (_error, stdout, stderr) => {
-        resolve({ code: child.exitCode, stdout, stderr });
-      });
-    });
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = execFile(
+          tsx,
+          ['--conditions=@toolshed/source', 'src/main.ts', 'no_such_suite', '--quick'],
+          { cwd: BENCH_DIR, timeout: 15_000 },
+          (_error, stdout, stderr) => {
+            resolve({ code: child.exitCode, stdout, stderr });
+          },
+        );
+      },
+    );
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain('Unknown suite "no_such_suite".');
@@ -165,7 +215,11 @@ describe('command line', () => {
 
 describe('writeSuiteRecord', () => {
   test('writeSuiteRecord writes <suite>.json and leaves no temp file', async () => {
-    const record = suiteRecord({ name: 'demo', description: 'A demo.' }, { results: [], summary: { x: 1 }, failures: [] }, { quick: true, params: { n: 1 } });
+    const record = suiteRecord(
+      { name: 'demo', description: 'A demo.' },
+      { results: [], summary: { x: 1 }, failures: [] },
+      { quick: true, params: { n: 1 } },
+    );
     const file = await writeSuiteRecord(path.join(dir, 'nested', 'results'), record);
     expect(file).toBe(path.join(dir, 'nested', 'results', 'demo.json'));
     expect(await readRecord(file)).toEqual(record);
@@ -175,7 +229,13 @@ describe('writeSuiteRecord', () => {
   test('writeSuiteRecord names the file it could not write', async () => {
     const blocker = path.join(dir, 'not-a-dir');
     await writeFile(blocker, 'x');
-    const record = suiteRecord({ name: 'demo', description: 'A demo.' }, { results: [], summary: {}, failures: [] }, { quick: false, params: {} });
-    await expect(writeSuiteRecord(blocker, record)).rejects.toThrow(`Could not write the results of suite "demo" to "${path.join(blocker, 'demo.json')}"`);
+    const record = suiteRecord(
+      { name: 'demo', description: 'A demo.' },
+      { results: [], summary: {}, failures: [] },
+      { quick: false, params: {} },
+    );
+    await expect(writeSuiteRecord(blocker, record)).rejects.toThrow(
+      `Could not write the results of suite "demo" to "${path.join(blocker, 'demo.json')}"`,
+    );
   });
 });

@@ -30,9 +30,14 @@ interface ScenarioResult {
   /** `toolsFor('anthropic')` with every definition. */
   allLoaded: Counts;
   /** Per deferral mode: the request (tools + notice), what was deferred, the share saved. */
-  modes: Record<string, { deferredTools: number; request: Counts; toolsOnly: Counts; notice: Counts; savedPercent: Counts }>;
+  modes: Record<
+    string,
+    { deferredTools: number; request: Counts; toolsOnly: Counts; notice: Counts; savedPercent: Counts }
+  >;
   /** After one ToolSearch that loads `searchResults` tools (mode `always`). */
-  afterSearch: { query: string; loaded: string[]; request: Counts; savedPercent: Counts; searchResult: Counts } | undefined;
+  afterSearch:
+    | { query: string; loaded: string[]; request: Counts; savedPercent: Counts; searchResult: Counts }
+    | undefined;
 }
 
 /**
@@ -49,7 +54,8 @@ interface ScenarioResult {
  */
 export const tokenSavingsSuite: BenchSuite<TokenSavingsParams> = {
   name: 'token_savings',
-  description: 'Tokens of the tool definitions sent with every request: everything loaded against deferred loading with ToolSearch (Claude 2 tokenizer from @anthropic-ai/tokenizer, approximate for Claude 3+; o200k from gpt-tokenizer).',
+  description:
+    'Tokens of the tool definitions sent with every request: everything loaded against deferred loading with ToolSearch (Claude 2 tokenizer from @anthropic-ai/tokenizer, approximate for Claude 3+; o200k from gpt-tokenizer).',
   defaults: {
     full: { catalogueSize: 500, searchResults: 3, mcpServers: true, goalSavedPercent: 85 },
     quick: { catalogueSize: 500, searchResults: 3, mcpServers: true, goalSavedPercent: 85 },
@@ -73,7 +79,13 @@ async function runTokenSavings(options: SuiteRunOptions<TokenSavingsParams>): Pr
     if (params.mcpServers) {
       const listed = await listMcpServerTools();
       mcpNote = `${listed.length} tools: ${countBy(listed.map((t) => t.server))}`;
-      scenarios.builtinPlusMcp = await measure(dir, [...builtin.families, mcpFamily(listed)], 'read a text file from a directory', params, counters);
+      scenarios.builtinPlusMcp = await measure(
+        dir,
+        [...builtin.families, mcpFamily(listed)],
+        'read a text file from a directory',
+        params,
+        counters,
+      );
     }
 
     const bench = await loadStableToolBench();
@@ -83,11 +95,18 @@ async function runTokenSavings(options: SuiteRunOptions<TokenSavingsParams>): Pr
 
     const goal = scenarios.stableToolBench.modes.always!.savedPercent.claude!;
     if (goal < params.goalSavedPercent) {
-      failures.push(`Deferring the ${catalogue.length}-tool catalogue saved ${goal}% of Claude tokens, below the goal of ${params.goalSavedPercent}%`);
+      failures.push(
+        `Deferring the ${catalogue.length}-tool catalogue saved ${goal}% of Claude tokens, below the goal of ${params.goalSavedPercent}%`,
+      );
     }
     for (const [name, scenario] of Object.entries(scenarios)) {
-      if (scenario.afterSearch && scenario.afterSearch.loaded.length !== Math.min(params.searchResults, scenario.modes.always!.deferredTools)) {
-        failures.push(`In scenario "${name}" the search "${scenario.afterSearch.query}" loaded ${scenario.afterSearch.loaded.length} tools, expected ${params.searchResults}`);
+      if (
+        scenario.afterSearch &&
+        scenario.afterSearch.loaded.length !== Math.min(params.searchResults, scenario.modes.always!.deferredTools)
+      ) {
+        failures.push(
+          `In scenario "${name}" the search "${scenario.afterSearch.query}" loaded ${scenario.afterSearch.loaded.length} tools, expected ${params.searchResults}`,
+        );
       }
     }
 
@@ -95,15 +114,24 @@ async function runTokenSavings(options: SuiteRunOptions<TokenSavingsParams>): Pr
       results: [],
       summary: {
         tokenizers: Object.fromEntries(counters.map((c) => [c.name, c.note])),
-        counted: 'JSON.stringify(session.toolsFor("anthropic")) plus, for deferred requests, session.deferredNotice() (the system-prompt text); the API adds its own fixed tool-use preamble to both, not counted',
+        counted:
+          'JSON.stringify(session.toolsFor("anthropic")) plus, for deferred requests, session.deferredNotice() (the system-prompt text); the API adds its own fixed tool-use preamble to both, not counted',
         scenarios: {
           builtin: `(a) the built-in families as they are now: ${builtinTools} tools declared${builtin.problems.length ? `; ${builtin.problems.join('; ')}` : ''}`,
           builtinPlusMcp: `(b) (a) plus @modelcontextprotocol/server-everything and server-filesystem over stdio: ${mcpNote}`,
           stableToolBench: `(c) the first ${catalogue.length} StableToolBench APIs as tools (name, description, JSON Schema of the parameters)`,
         },
-        modes: 'always: every tool but ToolSearch deferred (the deferred request); auto: the default policy (shouldDefer and MCP tools, then the largest until the rest is under 10% of a 200 000-token window)',
+        modes:
+          'always: every tool but ToolSearch deferred (the deferred request); auto: the default policy (shouldDefer and MCP tools, then the largest until the rest is under 10% of a 200 000-token window)',
         ...scenarios,
-        goal: { scenario: 'stableToolBench', mode: 'always', tokenizer: 'claude', savedPercent: goal, target: params.goalSavedPercent, met: goal >= params.goalSavedPercent },
+        goal: {
+          scenario: 'stableToolBench',
+          mode: 'always',
+          tokenizer: 'claude',
+          savedPercent: goal,
+          target: params.goalSavedPercent,
+          met: goal >= params.goalSavedPercent,
+        },
       },
       failures,
     };
@@ -125,13 +153,24 @@ function countBy(values: readonly string[]): string {
   return [...counts].map(([k, n]) => `${k} ${n}`).join(', ');
 }
 
-async function measure(dir: string, families: readonly Family[], query: string, params: TokenSavingsParams, counters: readonly TokenCounter[]): Promise<ScenarioResult> {
+async function measure(
+  dir: string,
+  families: readonly Family[],
+  query: string,
+  params: TokenSavingsParams,
+  counters: readonly TokenCounter[],
+): Promise<ScenarioResult> {
   const count = (text: string): Counts => Object.fromEntries(counters.map((c) => [c.name, c.count(text)]));
   const sum = (a: Counts, b: Counts): Counts => Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! + b[k]!]));
-  const saved = (part: Counts, whole: Counts): Counts => Object.fromEntries(Object.keys(whole).map((k) => [k, whole[k] ? round(100 * (1 - part[k]! / whole[k]!), 1) : 0]));
+  const saved = (part: Counts, whole: Counts): Counts =>
+    Object.fromEntries(Object.keys(whole).map((k) => [k, whole[k] ? round(100 * (1 - part[k]! / whole[k]!), 1) : 0]));
   const sessions: Session[] = [];
   const open = async (extra: Family[]) => {
-    const session = await createSession({ cwd: dir, stateDir: path.join(dir, `state-${sessions.length}`), families: [...families, ...extra] });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: path.join(dir, `state-${sessions.length}`),
+      families: [...families, ...extra],
+    });
     sessions.push(session);
     return session;
   };
@@ -153,12 +192,17 @@ async function measure(dir: string, families: readonly Family[], query: string, 
         savedPercent: saved(request, allLoaded),
       };
       if (mode === 'always' && result.modes[mode]!.deferredTools > 0) {
-        const [found] = await session.run([{ type: 'tool_use', id: 'search_1', name: 'ToolSearch', input: { query, max_results: params.searchResults } }]);
+        const [found] = await session.run([
+          { type: 'tool_use', id: 'search_1', name: 'ToolSearch', input: { query, max_results: params.searchResults } },
+        ]);
         const text = contentToText(found!.content);
         const after = sum(count(JSON.stringify(session.toolsFor('anthropic'))), count(session.deferredNotice()));
         result.afterSearch = {
           query,
-          loaded: session.catalog().filter((e) => e.loaded).map((e) => e.name),
+          loaded: session
+            .catalog()
+            .filter((e) => e.loaded)
+            .map((e) => e.name),
           request: after,
           savedPercent: saved(after, allLoaded),
           searchResult: count(text),

@@ -44,7 +44,8 @@ const TASK_HIT = 'WebFetch, cache hit';
  */
 export const webSuite: BenchSuite<WebBenchParams> = {
   name: 'web',
-  description: 'HTML→Markdown throughput of WebFetch on a large page (Readability and whole-body), the cost of converting a page as big as the download cap, and the latency of a cache hit against fetching and converting the page from a loopback server.',
+  description:
+    'HTML→Markdown throughput of WebFetch on a large page (Readability and whole-body), the cost of converting a page as big as the download cap, and the latency of a cache hit against fetching and converting the page from a loopback server.',
   defaults: {
     full: { sections: 400, timeMs: 3000, iterations: 10, warmupIterations: 2, hitBatch: 16, hugePageMB: 10 },
     quick: { sections: 60, timeMs: 500, iterations: 4, warmupIterations: 1, hitBatch: 8, hugePageMB: 3 },
@@ -54,7 +55,8 @@ export const webSuite: BenchSuite<WebBenchParams> = {
 
 async function runWeb(options: SuiteRunOptions<WebBenchParams>): Promise<SuiteOutcome> {
   const params = resolveParams(webSuite, options);
-  if (!Number.isInteger(params.sections) || params.sections < 1) throw new RangeError(`web needs at least 1 section, got ${params.sections}`);
+  if (!Number.isInteger(params.sections) || params.sections < 1)
+    throw new RangeError(`web needs at least 1 section, got ${params.sections}`);
   const page = generatePage(params.sections);
   const pageBytes = Buffer.byteLength(page);
   const stateDir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-bench-web-'));
@@ -71,8 +73,14 @@ async function runWeb(options: SuiteRunOptions<WebBenchParams>): Promise<SuiteOu
     const failures: string[] = [];
     const withReadability = await htmlToMarkdown(page, { url });
     const wholeBody = await htmlToMarkdown(page, { url, readability: false });
-    if (!withReadability.usedReadability) failures.push('Readability found no article in the generated page; the Readability figure would measure the fallback');
-    for (const [label, result] of [[TASK_READABILITY, withReadability], [TASK_BODY, wholeBody]] as const) {
+    if (!withReadability.usedReadability)
+      failures.push(
+        'Readability found no article in the generated page; the Readability figure would measure the fallback',
+      );
+    for (const [label, result] of [
+      [TASK_READABILITY, withReadability],
+      [TASK_BODY, wholeBody],
+    ] as const) {
       if (!result.markdown.includes('## Section 1') || result.markdown.includes('trackVisitor')) {
         failures.push(`"${label}" did not produce the expected Markdown (a section heading and no script)`);
       }
@@ -82,29 +90,47 @@ async function runWeb(options: SuiteRunOptions<WebBenchParams>): Promise<SuiteOu
     // Under the session's 50 000-character result budget, so no result is written to disk and
     // the figures are the fetch, the conversion and the cache, not the persistence of a preview.
     const fetchOptions = { search: false as const, maxMarkdownChars: 40_000 };
-    const cold = await createSession({ cwd: stateDir, stateDir, families: [webTools({ ...fetchOptions, cache: false })], permissions });
+    const cold = await createSession({
+      cwd: stateDir,
+      stateDir,
+      families: [webTools({ ...fetchOptions, cache: false })],
+      permissions,
+    });
     const cached = await createSession({ cwd: stateDir, stateDir, families: [webTools(fetchOptions)], permissions });
     sessions.push(cold, cached);
     let seq = 0;
-    const block = (): ToolUseBlock => ({ type: 'tool_use', id: `toolu_${++seq}`, name: 'WebFetch', input: { url, prompt: 'Summarize the article' } });
+    const block = (): ToolUseBlock => ({
+      type: 'tool_use',
+      id: `toolu_${++seq}`,
+      name: 'WebFetch',
+      input: { url, prompt: 'Summarize the article' },
+    });
     // Each path is checked before it is timed: a failing call is fast too.
-    for (const [label, session, marker] of [[TASK_COLD, cold, ''], [TASK_HIT, cached, 'from the 15-minute cache']] as const) {
+    for (const [label, session, marker] of [
+      [TASK_COLD, cold, ''],
+      [TASK_HIT, cached, 'from the 15-minute cache'],
+    ] as const) {
       await session.run([block()]); // warms the cache of the cached session
       const [result] = await session.run([block()]);
       const text = result ? contentToText(result.content) : '';
-      if (!result || result.is_error || !text.includes('Section 1')) failures.push(`"${label}" did not return the page: ${text.slice(0, 200)}`);
+      if (!result || result.is_error || !text.includes('Section 1'))
+        failures.push(`"${label}" did not return the page: ${text.slice(0, 200)}`);
       if (marker && !text.includes(marker)) failures.push(`"${label}" was not served from the cache`);
-      if (text.includes('<persisted-output>')) failures.push(`"${label}" was persisted by the result budget; lower maxMarkdownChars`);
+      if (text.includes('<persisted-output>'))
+        failures.push(`"${label}" was persisted by the result budget; lower maxMarkdownChars`);
     }
     if (failures.length) return { results: [], summary: {}, failures };
 
     // Once, untimed by tinybench: a page as big as WebFetch downloads, which the converter cuts
     // to its HTML limit (the figure is what a model's worst fetch costs the event loop).
-    const huge = generatePage(Math.max(1, Math.round((params.hugePageMB * 1024 * 1024) / (pageBytes / params.sections))));
+    const huge = generatePage(
+      Math.max(1, Math.round((params.hugePageMB * 1024 * 1024) / (pageBytes / params.sections))),
+    );
     const hugeStarted = performance.now();
     const hugeResult = await htmlToMarkdown(huge, { url });
     const hugeMs = performance.now() - hugeStarted;
-    if (huge.length > 2_000_000 && hugeResult.convertedHtmlChars === undefined) failures.push('The huge page was converted whole; the HTML limit did not apply');
+    if (huge.length > 2_000_000 && hugeResult.convertedHtmlChars === undefined)
+      failures.push('The huge page was converted whole; the HTML limit did not apply');
 
     const bench = new Bench({
       name: webSuite.name,
@@ -118,12 +144,19 @@ async function runWeb(options: SuiteRunOptions<WebBenchParams>): Promise<SuiteOu
       .add(TASK_READABILITY, () => htmlToMarkdown(page, { url }).then(() => undefined), { async: true })
       .add(TASK_BODY, () => htmlToMarkdown(page, { url, readability: false }).then(() => undefined), { async: true })
       .add(TASK_COLD, () => cold.run([block()]).then(() => undefined), { async: true })
-      .add(TASK_HIT, batched(params.hitBatch, () => cached.run([block()])), { async: true });
+      .add(
+        TASK_HIT,
+        batched(params.hitBatch, () => cached.run([block()])),
+        { async: true },
+      );
     const servedBefore = served;
     const rows = (await bench.run()).map((task) => taskRow(task, task.name === TASK_HIT ? params.hitBatch : 1));
     const coldRow = rows.find((r) => r.task === TASK_COLD);
     // Every cold call must have reached the server, and no cache hit may have.
-    if (coldRow && served - servedBefore < coldRow.samples) failures.push(`The uncached session reached the server ${served - servedBefore} times for ${coldRow.samples} calls`);
+    if (coldRow && served - servedBefore < coldRow.samples)
+      failures.push(
+        `The uncached session reached the server ${served - servedBefore} times for ${coldRow.samples} calls`,
+      );
     const summary = {
       ...summarize(rows, pageBytes, withReadability.markdown.length, wholeBody.markdown.length),
       hugePageMB: round(Buffer.byteLength(huge) / (1024 * 1024), 1),
@@ -138,7 +171,12 @@ async function runWeb(options: SuiteRunOptions<WebBenchParams>): Promise<SuiteOu
   }
 }
 
-function summarize(rows: readonly ResultRow[], pageBytes: number, readabilityChars: number, bodyChars: number): Record<string, unknown> {
+function summarize(
+  rows: readonly ResultRow[],
+  pageBytes: number,
+  readabilityChars: number,
+  bodyChars: number,
+): Record<string, unknown> {
   const row = (task: string): ResultRow => rowOf(rows, task);
   const [readability, body, cold, hit] = [row(TASK_READABILITY), row(TASK_BODY), row(TASK_COLD), row(TASK_HIT)];
   const mbps = (ms: number) => round(pageBytes / (1024 * 1024) / (ms / 1000), 2);
@@ -181,7 +219,10 @@ function generatePage(sections: number): string {
       `<blockquote>Gardening note ${i}: patience is the main ingredient.</blockquote>`,
     );
   }
-  parts.push('</article></main></div><footer><p>Copyright, links, cookie settings.</p></footer>', '<script>window.analytics = { id: 42 };</script></body></html>');
+  parts.push(
+    '</article></main></div><footer><p>Copyright, links, cookie settings.</p></footer>',
+    '<script>window.analytics = { id: 42 };</script></body></html>',
+  );
   return parts.join('\n');
 }
 

@@ -19,17 +19,33 @@ const CALLS: Record<string, { tool: string; input: Record<string, unknown> } | u
   'elicitation-sep1034-client-defaults': { tool: 'test_client_elicitation_defaults', input: {} },
   'sse-retry': { tool: 'test_reconnection', input: {} },
 };
-const call = CALLS[scenario] ?? (scenario.startsWith('auth/') && !scenario.startsWith('auth/client-credentials') ? { tool: 'test-tool', input: {} } : undefined);
+const call =
+  CALLS[scenario] ??
+  (scenario.startsWith('auth/') && !scenario.startsWith('auth/client-credentials')
+    ? { tool: 'test-tool', input: {} }
+    : undefined);
 
 // The scenario's own data: pre-registered client ids, secrets, keys.
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string; private_key_pem?: string; signing_algorithm?: string };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+};
 const oauth: McpOAuthServerConfig = {
   // Where the authorization server supports client ID metadata documents, this URL is the client's id.
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
 };
-if (scenario === 'auth/pre-registration') Object.assign(oauth, { clientId: context.client_id, clientSecret: context.client_secret });
+if (scenario === 'auth/pre-registration')
+  Object.assign(oauth, { clientId: context.client_id, clientSecret: context.client_secret });
 if (scenario.startsWith('auth/client-credentials')) {
-  Object.assign(oauth, { grantType: 'client_credentials', clientId: context.client_id }, context.private_key_pem ? { privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } : { clientSecret: context.client_secret });
+  Object.assign(
+    oauth,
+    { grantType: 'client_credentials', clientId: context.client_id },
+    context.private_key_pem
+      ? { privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' }
+      : { clientSecret: context.client_secret },
+  );
 }
 
 // The user, as this client plays it: signs in at once (the suite's authorization server
@@ -45,7 +61,12 @@ const askUser: AskUser = { ask: async () => ({ action: 'accept', content: {} }) 
 
 const session = await createSession({
   cwd: process.cwd(),
-  families: [mcpServers({ mcpServers: { test: { type: 'http', url, oauth } } }, { startTimeoutMs: 20_000, toolTimeoutMs: 20_000, oauth: { authorize, store: memoryTokenStore() } })],
+  families: [
+    mcpServers(
+      { mcpServers: { test: { type: 'http', url, oauth } } },
+      { startTimeoutMs: 20_000, toolTimeoutMs: 20_000, oauth: { authorize, store: memoryTokenStore() } },
+    ),
+  ],
   permissions: { allow: ['mcp__test'] },
   services: [[askUserKey, askUser]],
 });
@@ -55,7 +76,9 @@ for (const notice of session.notices()) {
   if (notice.level === 'error') failed = true;
 }
 if (call && !failed) {
-  const [result] = await session.run([{ type: 'tool_use', id: 'c1', name: `mcp__test__${call.tool}`, input: call.input }]);
+  const [result] = await session.run([
+    { type: 'tool_use', id: 'c1', name: `mcp__test__${call.tool}`, input: call.input },
+  ]);
   console.log(JSON.stringify(result));
   if (result?.is_error) failed = true;
 }

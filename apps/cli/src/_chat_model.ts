@@ -28,21 +28,37 @@ export const NO_MODEL_MESSAGE =
  * const model = chatModel(args, process.env);
  * ```
  */
-export function chatModel(args: Pick<CommonArgs, 'model' | 'provider'>, env: Record<string, string | undefined>): ModelAdapter {
+export function chatModel(
+  args: Pick<CommonArgs, 'model' | 'provider'>,
+  env: Record<string, string | undefined>,
+): ModelAdapter {
   const anthropicKey = env['ANTHROPIC_API_KEY'] || undefined;
   const openaiKey = env['OPENAI_API_KEY'] || undefined;
   const openaiBase = env['OPENAI_BASE_URL'] || undefined;
   if (args.provider !== undefined && !(CHAT_PROVIDERS as readonly string[]).includes(args.provider)) {
-    throw new UsageError(`Unknown provider "${args.provider}" for --provider; use one of ${CHAT_PROVIDERS.join(', ')}.`, { command: 'chat' });
+    throw new UsageError(
+      `Unknown provider "${args.provider}" for --provider; use one of ${CHAT_PROVIDERS.join(', ')}.`,
+      { command: 'chat' },
+    );
   }
   const provider = args.provider ?? (anthropicKey ? 'anthropic' : openaiKey || openaiBase ? 'openai' : undefined);
   if (provider === undefined) throw new UsageError(NO_MODEL_MESSAGE, { showUsage: false });
   if (provider === 'anthropic') {
-    if (!anthropicKey) throw new UsageError(`--provider anthropic needs ANTHROPIC_API_KEY in the environment. ${NO_MODEL_MESSAGE}`, { showUsage: false });
-    const client = new Anthropic({ apiKey: anthropicKey, ...(env['ANTHROPIC_BASE_URL'] ? { baseURL: env['ANTHROPIC_BASE_URL'] } : {}) });
+    if (!anthropicKey)
+      throw new UsageError(`--provider anthropic needs ANTHROPIC_API_KEY in the environment. ${NO_MODEL_MESSAGE}`, {
+        showUsage: false,
+      });
+    const client = new Anthropic({
+      apiKey: anthropicKey,
+      ...(env['ANTHROPIC_BASE_URL'] ? { baseURL: env['ANTHROPIC_BASE_URL'] } : {}),
+    });
     return anthropicModel({ client, model: args.model ?? env['ANTHROPIC_MODEL'] ?? 'claude-sonnet-5-5' });
   }
-  if (!openaiKey && !openaiBase) throw new UsageError(`--provider ${provider} needs OPENAI_API_KEY or OPENAI_BASE_URL in the environment. ${NO_MODEL_MESSAGE}`, { showUsage: false });
+  if (!openaiKey && !openaiBase)
+    throw new UsageError(
+      `--provider ${provider} needs OPENAI_API_KEY or OPENAI_BASE_URL in the environment. ${NO_MODEL_MESSAGE}`,
+      { showUsage: false },
+    );
   // A local server usually wants no key, but the SDK refuses to start without one.
   const client = new OpenAI({ apiKey: openaiKey ?? 'not-needed', ...(openaiBase ? { baseURL: openaiBase } : {}) });
   const model = args.model ?? env['OPENAI_MODEL'] ?? (openaiBase ? 'local' : 'gpt-4.1');

@@ -1,7 +1,5 @@
 /** What {@linkcode parseJson} returns: the value, or where and why the text is not JSON. */
-export type ParsedJson =
-  | { ok: true; value: unknown }
-  | { ok: false; line: number; column: number; message: string };
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; line: number; column: number; message: string };
 
 /**
  * `JSON.parse` with the line and column of the first error. Node 20's messages give a position
@@ -109,7 +107,7 @@ function errorOffset(text: string): number | undefined {
         i++;
         const e = text[i];
         if (e === 'u') {
-          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) return (i += k), false;
+          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) return ((i += k), false);
           i += 5;
           continue;
         }
@@ -122,19 +120,19 @@ function errorOffset(text: string): number | undefined {
   const array = (): boolean => {
     i++;
     ws();
-    if (text[i] === ']') return i++, true;
+    if (text[i] === ']') return (i++, true);
     for (;;) {
       if (!value()) return false;
       ws();
       if (text[i] === ',') i++;
-      else if (text[i] === ']') return i++, true;
+      else if (text[i] === ']') return (i++, true);
       else return false;
     }
   };
   const object = (): boolean => {
     i++;
     ws();
-    if (text[i] === '}') return i++, true;
+    if (text[i] === '}') return (i++, true);
     for (;;) {
       ws();
       if (text[i] !== '"' || !string()) return false;
@@ -144,7 +142,7 @@ function errorOffset(text: string): number | undefined {
       if (!value()) return false;
       ws();
       if (text[i] === ',') i++;
-      else if (text[i] === '}') return i++, true;
+      else if (text[i] === '}') return (i++, true);
       else return false;
     }
   };

@@ -3,7 +3,10 @@ import { parseJson } from './_parse_json.ts';
 
 describe('parseJson', () => {
   test('parseJson returns the value of valid JSON', () => {
-    expect(parseJson('{"a":[1,2.5e3,"x\\u00e9",true,null]}')).toEqual({ ok: true, value: { a: [1, 2500, 'xé', true, null] } });
+    expect(parseJson('{"a":[1,2.5e3,"x\\u00e9",true,null]}')).toEqual({
+      ok: true,
+      value: { a: [1, 2500, 'xé', true, null] },
+    });
   });
 
   test('parseJson locates an unexpected token that V8 reports without a position', () => {

@@ -41,7 +41,9 @@ export function terminalPermissionPrompt(
   return async (toolName, input, { reason, signal, suggestions }) => {
     if (suggestions.length > 0 && suggestions.every((s) => always.has(s))) return { behavior: 'allow' };
     const summary = summaryOf(toolName, input);
-    io.stderr.write(`toolshed: ${styled(io, 'yellow', `${toolName}${summary ? ` ${summary}` : ''} needs approval`)}: ${reason}\n`);
+    io.stderr.write(
+      `toolshed: ${styled(io, 'yellow', `${toolName}${summary ? ` ${summary}` : ''} needs approval`)}: ${reason}\n`,
+    );
     const rules = suggestions.join(' ');
     const options = `[y] allow once${rules ? `, [a] always allow ${rules} (saved to ${LOCAL_SETTINGS_FILE})` : ''}, [n] deny: `;
     const answer = await Promise.race([
@@ -56,7 +58,13 @@ export function terminalPermissionPrompt(
       return { behavior: 'allow' };
     }
     if (answer === undefined) io.stderr.write('\n');
-    return { behavior: 'deny', message: answer === undefined ? 'no answer at the prompt (stdin ended); pass --yes to allow such calls' : 'the user declined at the prompt' };
+    return {
+      behavior: 'deny',
+      message:
+        answer === undefined
+          ? 'no answer at the prompt (stdin ended); pass --yes to allow such calls'
+          : 'the user declined at the prompt',
+    };
   };
 }
 
@@ -66,25 +74,34 @@ async function saveAllowRules(project: string, homeDir: string, rules: readonly 
   let settings: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it is not a JSON object');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('it is not a JSON object');
     settings = parsed as Record<string, unknown>;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      io.stderr.write(`toolshed: warn: not saved: ${file} could not be read as settings (${(e as Error).message}); fix it and add ${rules.join(' ')} to permissions.allow. Allowed once.\n`);
+      io.stderr.write(
+        `toolshed: warn: not saved: ${file} could not be read as settings (${(e as Error).message}); fix it and add ${rules.join(' ')} to permissions.allow. Allowed once.\n`,
+      );
       return;
     }
   }
-  const permissions = (settings['permissions'] && typeof settings['permissions'] === 'object' ? settings['permissions'] : {}) as Record<string, unknown>;
+  const permissions = (
+    settings['permissions'] && typeof settings['permissions'] === 'object' ? settings['permissions'] : {}
+  ) as Record<string, unknown>;
   const allow = Array.isArray(permissions['allow']) ? (permissions['allow'] as unknown[]) : [];
   const added = rules.filter((r) => !allow.includes(r));
   settings['permissions'] = { ...permissions, allow: [...allow, ...added] };
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(settings, null, 2)}\n`);
-  io.stderr.write(`toolshed: ${styled(io, 'green', `saved ${added.length ? added.join(' ') : rules.join(' ')}`)} to permissions.allow in ${file}\n`);
+  io.stderr.write(
+    `toolshed: ${styled(io, 'green', `saved ${added.length ? added.join(' ') : rules.join(' ')}`)} to permissions.allow in ${file}\n`,
+  );
   try {
     const loaded = await loadSettings({ cwd: project, homeDir, sources: ['local'] });
     if (loaded.untrustedProject) {
-      io.stderr.write(`toolshed: ${project} is not trusted, so the saved rules apply in later commands only once it is: run "toolshed trust ${project}".\n`);
+      io.stderr.write(
+        `toolshed: ${project} is not trusted, so the saved rules apply in later commands only once it is: run "toolshed trust ${project}".\n`,
+      );
     }
   } catch {
     // The note is a courtesy; the rule is saved and this call allowed either way.

@@ -20,7 +20,9 @@ export function progressLines(): (progress: ToolProgress) => string[] {
   let lastMessage: string | undefined;
   let lastChars: unknown;
   return (progress) => {
-    const lines = Array.isArray(progress.lastLines) ? progress.lastLines.filter((l): l is string => typeof l === 'string') : undefined;
+    const lines = Array.isArray(progress.lastLines)
+      ? progress.lastLines.filter((l): l is string => typeof l === 'string')
+      : undefined;
     if (lines) {
       // The same output as last time (nothing new arrived): nothing to print.
       if (progress.totalChars !== undefined && progress.totalChars === lastChars) return [];

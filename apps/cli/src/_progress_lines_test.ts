@@ -7,7 +7,10 @@ describe('progressLines', () => {
     expect(lines({ message: 'step 1', totalChars: 7, lastLines: ['step 1'] })).toEqual(['step 1']);
     expect(lines({ message: 'step 1', totalChars: 7, lastLines: ['step 1'] })).toEqual([]);
     // Two lines arrived between reports: both, in order (step 2 was never the last line of a report).
-    expect(lines({ message: 'step 3', totalChars: 21, lastLines: ['step 1', 'step 2', 'step 3'] })).toEqual(['step 2', 'step 3']);
+    expect(lines({ message: 'step 3', totalChars: 21, lastLines: ['step 1', 'step 2', 'step 3'] })).toEqual([
+      'step 2',
+      'step 3',
+    ]);
     expect(lines({ message: 'step 3', totalChars: 21, lastLines: ['step 1', 'step 2', 'step 3'] })).toEqual([]);
   });
 

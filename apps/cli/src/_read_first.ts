@@ -25,7 +25,12 @@ const PATH_FIELDS: Record<string, string> = { Edit: 'file_path', Write: 'file_pa
  * if (read?.result.is_error) io.stderr.write('could not read a.ts first\n');
  * ```
  */
-export async function readBeforeEdit(session: Session, name: string, input: Record<string, unknown>, io: CliIo): Promise<TurnResult | undefined> {
+export async function readBeforeEdit(
+  session: Session,
+  name: string,
+  input: Record<string, unknown>,
+  io: CliIo,
+): Promise<TurnResult | undefined> {
   const field = PATH_FIELDS[name];
   const file = field ? input[field] : undefined;
   if (typeof file !== 'string' || file === '') return undefined;
@@ -35,7 +40,12 @@ export async function readBeforeEdit(session: Session, name: string, input: Reco
   } catch {
     return undefined; // a new file needs no read
   }
-  const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_cli_read_first', name: 'Read', input: { file_path: absolute } };
+  const block: ToolUseBlock = {
+    type: 'tool_use',
+    id: 'toolu_cli_read_first',
+    name: 'Read',
+    input: { file_path: absolute },
+  };
   const [outcome] = await runTurn(session, [block], io);
   return outcome;
 }

@@ -29,22 +29,34 @@ export async function readStdin(io: Pick<CliIo, 'stdin'>): Promise<string> {
  * @returns The input object.
  * @throws {UsageError} When the text is not JSON (naming the argument, line and column) or not an object.
  */
-export async function readJsonInput(value: string, where: { command: string; position: number }, io: Pick<CliIo, 'stdin'>): Promise<Record<string, unknown>> {
+export async function readJsonInput(
+  value: string,
+  where: { command: string; position: number },
+  io: Pick<CliIo, 'stdin'>,
+): Promise<Record<string, unknown>> {
   const fromStdin = value === '-';
   const text = fromStdin ? await readStdin(io) : value;
   const what = fromStdin
     ? `The input read from stdin (argument ${where.position} of "toolshed ${where.command}" is -)`
     : `The input (argument ${where.position} of "toolshed ${where.command}")`;
   if (text.trim() === '') {
-    throw new UsageError(`${what} is empty. Give a JSON object such as '{"file_path": "README.md"}', or - to read it from stdin.`, { command: where.command });
+    throw new UsageError(
+      `${what} is empty. Give a JSON object such as '{"file_path": "README.md"}', or - to read it from stdin.`,
+      { command: where.command },
+    );
   }
   const parsed = parseJson(text);
   if (!parsed.ok) {
-    throw new UsageError(`${what} is not valid JSON: ${parsed.message} at line ${parsed.line}, column ${parsed.column}. Quote it as one shell argument, for example '{"text": "hi"}'.`, { command: where.command });
+    throw new UsageError(
+      `${what} is not valid JSON: ${parsed.message} at line ${parsed.line}, column ${parsed.column}. Quote it as one shell argument, for example '{"text": "hi"}'.`,
+      { command: where.command },
+    );
   }
   if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
     const got = Array.isArray(parsed.value) ? 'a list' : parsed.value === null ? 'null' : `a ${typeof parsed.value}`;
-    throw new UsageError(`${what} is ${got}; a tool input is a JSON object such as '{"file_path": "README.md"}'.`, { command: where.command });
+    throw new UsageError(`${what} is ${got}; a tool input is a JSON object such as '{"file_path": "README.md"}'.`, {
+      command: where.command,
+    });
   }
   return parsed.value as Record<string, unknown>;
 }
@@ -59,7 +71,12 @@ export async function readJsonInput(value: string, where: { command: string; pos
  * @returns The parsed value and a name for messages (`file "x.json"` or `stdin`).
  * @throws {UsageError} When the file cannot be read or the text is not JSON (with line and column).
  */
-export async function readJsonSource(value: string, command: string, io: Pick<CliIo, 'stdin'>, baseDir: string): Promise<{ value: unknown; name: string }> {
+export async function readJsonSource(
+  value: string,
+  command: string,
+  io: Pick<CliIo, 'stdin'>,
+  baseDir: string,
+): Promise<{ value: unknown; name: string }> {
   let text: string;
   let name: string;
   if (value === '-') {
@@ -72,13 +89,24 @@ export async function readJsonSource(value: string, command: string, io: Pick<Cl
       text = await readFile(resolved, 'utf8');
     } catch (e) {
       const code = (e as { code?: unknown }).code;
-      const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : `could not be read (${describeError(e)})`;
-      throw new UsageError(`The ${name} given to "toolshed ${command}" ${why} (resolved to ${resolved}). Pass a JSON file, or - to read stdin.`, { command });
+      const why =
+        code === 'ENOENT'
+          ? 'does not exist'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : `could not be read (${describeError(e)})`;
+      throw new UsageError(
+        `The ${name} given to "toolshed ${command}" ${why} (resolved to ${resolved}). Pass a JSON file, or - to read stdin.`,
+        { command },
+      );
     }
   }
   const parsed = parseJson(text.replace(/^\uFEFF/, ''));
   if (!parsed.ok) {
-    throw new UsageError(`The ${name} given to "toolshed ${command}" is not valid JSON: ${parsed.message} at line ${parsed.line}, column ${parsed.column}.`, { command });
+    throw new UsageError(
+      `The ${name} given to "toolshed ${command}" is not valid JSON: ${parsed.message} at line ${parsed.line}, column ${parsed.column}.`,
+      { command },
+    );
   }
   return { value: parsed.value, name };
 }

@@ -14,19 +14,27 @@ import { UsageError } from './usage_error.ts';
  * @returns The parsed value and the absolute path.
  * @throws {UsageError} When the file is missing, unreadable or not JSON.
  */
-export async function readJsonFile(file: string, flag: string, baseDir: string): Promise<{ value: unknown; path: string }> {
+export async function readJsonFile(
+  file: string,
+  flag: string,
+  baseDir: string,
+): Promise<{ value: unknown; path: string }> {
   const resolved = path.resolve(baseDir, file);
   let text: string;
   try {
     text = await readFile(resolved, 'utf8');
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    const why = code === 'ENOENT'
-      ? 'does not exist'
-      : code === 'EISDIR'
-      ? 'is a directory, not a file'
-      : `could not be read (${describeError(e)})`;
-    throw new UsageError(`The ${flag} file "${file}" ${why} (resolved to ${resolved}). Check the path given to ${flag}.`, { showUsage: false });
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EISDIR'
+          ? 'is a directory, not a file'
+          : `could not be read (${describeError(e)})`;
+    throw new UsageError(
+      `The ${flag} file "${file}" ${why} (resolved to ${resolved}). Check the path given to ${flag}.`,
+      { showUsage: false },
+    );
   }
   // Editors on Windows save a byte order mark that JSON.parse rejects.
   const parsed = parseJson(text.replace(/^\uFEFF/, ''));

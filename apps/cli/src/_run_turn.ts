@@ -31,7 +31,9 @@ export async function runTurn(session: Session, blocks: readonly ToolUseBlock[],
       if (!lines) progress.set(event.toolUseId, (lines = progressLines()));
       for (const line of lines(event.progress)) io.stderr.write(`toolshed: ${event.toolName}: ${line}\n`);
     } else if (event.type === 'hook_error') {
-      io.stderr.write(`toolshed: warn: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`);
+      io.stderr.write(
+        `toolshed: warn: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
+      );
     } else if (event.type === 'notice') {
       io.stderr.write(`toolshed: ${event.level}: ${event.message}\n`);
     }
@@ -43,7 +45,12 @@ export async function runTurn(session: Session, blocks: readonly ToolUseBlock[],
     return {
       toolName: block.name,
       durationMs: 0,
-      result: { type: 'tool_result', tool_use_id: block.id, content: `${block.name} returned no result (toolshed internal error).`, is_error: true },
+      result: {
+        type: 'tool_result',
+        tool_use_id: block.id,
+        content: `${block.name} returned no result (toolshed internal error).`,
+        is_error: true,
+      },
     };
   });
 }

@@ -32,7 +32,9 @@ export function terminalAskUser(prompter: Prompter, io: Pick<CliIo, 'stderr'>): 
   return {
     async ask({ source, message, schema, signal }): Promise<AskUserResponse> {
       io.stderr.write(`\n${source} asks: ${message}\n`);
-      const properties = Object.entries(((schema as { properties?: Record<string, FieldSchema> } | undefined)?.properties) ?? {});
+      const properties = Object.entries(
+        (schema as { properties?: Record<string, FieldSchema> } | undefined)?.properties ?? {},
+      );
       if (properties.length === 0) {
         const answer = await askLine(prompter, '  [y] yes, [n] no: ', signal);
         if (answer === undefined) return { action: 'cancel' };
@@ -45,7 +47,15 @@ export function terminalAskUser(prompter: Prompter, io: Pick<CliIo, 'stderr'>): 
         const label = field.title ?? key;
         if (field.description) io.stderr.write(`  ${label}: ${field.description}\n`);
         if (choices) choices.forEach((c, i) => io.stderr.write(`    ${i + 1}. ${String(c)}\n`));
-        const hint = choices ? (field.type === 'array' ? 'numbers, comma separated' : 'a number') : field.type === 'boolean' ? 'y/n' : field.type === 'number' || field.type === 'integer' ? 'a number' : 'text';
+        const hint = choices
+          ? field.type === 'array'
+            ? 'numbers, comma separated'
+            : 'a number'
+          : field.type === 'boolean'
+            ? 'y/n'
+            : field.type === 'number' || field.type === 'integer'
+              ? 'a number'
+              : 'text';
         for (;;) {
           const answer = await askLine(prompter, `  ${label} (${hint}): `, signal);
           if (answer === undefined) return { action: 'cancel' };
@@ -57,7 +67,9 @@ export function terminalAskUser(prompter: Prompter, io: Pick<CliIo, 'stderr'>): 
             content[key] = value;
             break;
           }
-          io.stderr.write(`  "${text}" is not ${hint}${choices ? ` between 1 and ${choices.length}` : ''}; try again.\n`);
+          io.stderr.write(
+            `  "${text}" is not ${hint}${choices ? ` between 1 and ${choices.length}` : ''}; try again.\n`,
+          );
         }
       }
       return { action: 'accept', content };
@@ -87,4 +99,3 @@ function askLine(prompter: Prompter, question: string, signal: AbortSignal | und
     new Promise<undefined>((resolve) => signal?.addEventListener('abort', () => resolve(undefined), { once: true })),
   ]);
 }
-

@@ -17,7 +17,10 @@ export interface ToolshedProcess {
 }
 
 /** Starts `toolshed ARGS` with `HOME` set to `home` (and `env` on top), in `cwd`. */
-export function startToolshed(args: readonly string[], options: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string }): ToolshedProcess {
+export function startToolshed(
+  args: readonly string[],
+  options: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string },
+): ToolshedProcess {
   const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, TOOLSHED_DEBUG: '', HOME: options.home, ...options.env },
@@ -58,7 +61,10 @@ export function startToolshed(args: readonly string[], options: { home: string; 
 }
 
 /** Runs `toolshed ARGS` to the end. */
-export async function runToolshed(args: readonly string[], options: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runToolshed(
+  args: readonly string[],
+  options: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = startToolshed(args, { stdin: '', ...options });
   const code = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };

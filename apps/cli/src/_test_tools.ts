@@ -33,8 +33,10 @@ export const writerTool: AnyTool = buildTool({
   inputSchema: z.strictObject({ file_path: z.string(), content: z.string() }),
   getToolUseSummary: ({ file_path }: { file_path: string }) => file_path,
   // `Writer(secret*)` matches paths starting with "secret"; `Writer(out.txt)` that path only.
-  preparePermissionMatcher: ({ file_path }: { file_path: string }) => (content: string) =>
-    content.endsWith('*') ? file_path.startsWith(content.slice(0, -1)) : file_path === content,
+  preparePermissionMatcher:
+    ({ file_path }: { file_path: string }) =>
+    (content: string) =>
+      content.endsWith('*') ? file_path.startsWith(content.slice(0, -1)) : file_path === content,
   async call({ file_path, content }: { file_path: string; content: string }, ctx) {
     await writeFile(path.resolve(ctx.cwd, file_path), content);
     return { data: `Wrote ${content.length} characters to ${file_path}` };

@@ -17,7 +17,13 @@ import type { Prompter } from './_prompter.ts';
  * @param io Where the explanation goes.
  * @returns Whether the folder was trusted now.
  */
-export async function askToTrustProject(dir: string, sources: readonly SettingSource[], homeDir: string, prompter: Prompter, io: Pick<CliIo, 'stderr'>): Promise<boolean> {
+export async function askToTrustProject(
+  dir: string,
+  sources: readonly SettingSource[],
+  homeDir: string,
+  prompter: Prompter,
+  io: Pick<CliIo, 'stderr'>,
+): Promise<boolean> {
   let declined: string[];
   try {
     declined = (await readTrustList({ homeDir })).declined;
@@ -28,14 +34,20 @@ export async function askToTrustProject(dir: string, sources: readonly SettingSo
   const untrusted = settings.untrustedProject;
   if (!untrusted || declined.some((d) => d === untrusted.dir)) return false;
   const lines = untrusted.ignored.map((i) => `  ${path.relative(dir, i.file)}: ${i.what.join('; ')}\n`).join('');
-  io.stderr.write(`toolshed: the settings files of ${dir} are not trusted; until they are, only their deny and ask rules apply. Ignored:\n${lines}`);
-  const answer = await prompter.ask(`Trust ${dir}, so that these apply (they can allow commands and run hooks)? [y/N] `);
+  io.stderr.write(
+    `toolshed: the settings files of ${dir} are not trusted; until they are, only their deny and ask rules apply. Ignored:\n${lines}`,
+  );
+  const answer = await prompter.ask(
+    `Trust ${dir}, so that these apply (they can allow commands and run hooks)? [y/N] `,
+  );
   if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) {
     await trustProject(dir, { homeDir });
     io.stderr.write(`toolshed: trusted ${dir}.\n`);
     return true;
   }
   await declineProjectTrust(dir, { homeDir }).catch(() => {});
-  io.stderr.write(`toolshed: not trusted; you will not be asked again for this folder. Run "toolshed trust ${dir}" to trust it later.\n`);
+  io.stderr.write(
+    `toolshed: not trusted; you will not be asked again for this folder. Run "toolshed trust ${dir}" to trust it later.\n`,
+  );
   return false;
 }

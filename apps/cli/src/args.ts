@@ -1,13 +1,31 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { closestNames, parseSettingSources, PERMISSION_MODES, SETTING_SOURCES, type PermissionMode, type SettingSource } from '@toolshed/core';
+import {
+  closestNames,
+  parseSettingSources,
+  PERMISSION_MODES,
+  SETTING_SOURCES,
+  type PermissionMode,
+  type SettingSource,
+} from '@toolshed/core';
 import { parseFamilyList, type FamilyName } from './families.ts';
 import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
 /** A command the CLI runs today. */
-export type CommandName = 'demo' | 'tools' | 'call' | 'check' | 'run' | 'search' | 'mcp' | 'chat' | 'rules' | 'bench' | 'trust';
+export type CommandName =
+  | 'demo'
+  | 'tools'
+  | 'call'
+  | 'check'
+  | 'run'
+  | 'search'
+  | 'mcp'
+  | 'chat'
+  | 'rules'
+  | 'bench'
+  | 'trust';
 
 /**
  * The sources `--setting-sources` defaults to: Toolshed's files and Claude Code's
@@ -155,7 +173,13 @@ export interface ParseCliArgsOptions {
  */
 export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptions = {}): ParsedCommandLine {
   const baseDir = options.baseDir ?? process.cwd();
-  const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const positionals = tokens.flatMap((t) => (t.kind === 'positional' ? [t.value] : []));
   const has = (name: string) => tokens.some((t) => t.kind === 'option' && t.name === name);
 
@@ -237,7 +261,13 @@ function plannedCommand(word: string): string | undefined {
 }
 
 type Token = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never;
-type FlagValues = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
+type FlagValues = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof OPTIONS)[K]['type'] extends 'string'
+      ? string
+      : boolean;
+};
 
 function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'rules' | 'bench'>): FlagValues {
   const values: Record<string, string | string[] | boolean> = {};
@@ -246,20 +276,33 @@ function collectFlags(tokens: readonly Token[], command: Exclude<CommandName, 'r
     const spec = (OPTIONS as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>)[token.name];
     if (!spec) {
       const near = closestNames(token.name, Object.keys(OPTIONS), { max: 1 });
-      throw new UsageError(`Unknown flag "${token.rawName}" for "toolshed ${command}".${near.length ? ` Did you mean "--${near[0]}"?` : ''}`, { command });
+      throw new UsageError(
+        `Unknown flag "${token.rawName}" for "toolshed ${command}".${near.length ? ` Did you mean "--${near[0]}"?` : ''}`,
+        { command },
+      );
     }
     const owner = COMMAND_FLAGS[token.name];
     if (owner && owner.command !== command) {
-      throw new UsageError(`The flag ${token.rawName} belongs to "toolshed ${owner.command}" (${owner.usage}), not to "toolshed ${command}".`, { command });
+      throw new UsageError(
+        `The flag ${token.rawName} belongs to "toolshed ${owner.command}" (${owner.usage}), not to "toolshed ${command}".`,
+        { command },
+      );
     }
     if (spec.type === 'boolean') {
-      if (token.value !== undefined) throw new UsageError(`The flag ${token.rawName} takes no value, got "${token.value}". Write ${token.rawName} alone.`, { command });
+      if (token.value !== undefined)
+        throw new UsageError(
+          `The flag ${token.rawName} takes no value, got "${token.value}". Write ${token.rawName} alone.`,
+          { command },
+        );
       values[token.name] = true;
       continue;
     }
     // `--cwd --json` would otherwise take "--json" as the directory.
     if (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))) {
-      throw new UsageError(`The flag ${token.rawName} needs a value, as in ${VALUE_HINTS[token.name] ?? `${token.rawName} VALUE`}.`, { command });
+      throw new UsageError(
+        `The flag ${token.rawName} needs a value, as in ${VALUE_HINTS[token.name] ?? `${token.rawName} VALUE`}.`,
+        { command },
+      );
     }
     if (spec.multiple) values[token.name] = [...((values[token.name] as string[] | undefined) ?? []), token.value];
     else values[token.name] = token.value;
@@ -278,11 +321,20 @@ function checkArity(command: CommandName, rest: readonly string[]): void {
     throw new UsageError(`"toolshed ${command}" needs ${wanted.join(' ')}; missing ${missing}.`, { command });
   }
   if (rest.length > wanted.length) {
-    const extra = rest.slice(wanted.length).map((a) => `"${a}"`).join(' ');
-    const hint = wanted.some((w) => w.includes('json')) ? ' Quote the JSON input as one argument, for example \'{"text": "hi"}\'.' : '';
-    throw new UsageError(`"toolshed ${command}" takes ${wanted.length === 0 ? 'no arguments' : wanted.join(' ')}; unexpected ${extra}.${hint}`, { command });
+    const extra = rest
+      .slice(wanted.length)
+      .map((a) => `"${a}"`)
+      .join(' ');
+    const hint = wanted.some((w) => w.includes('json'))
+      ? ' Quote the JSON input as one argument, for example \'{"text": "hi"}\'.'
+      : '';
+    throw new UsageError(
+      `"toolshed ${command}" takes ${wanted.length === 0 ? 'no arguments' : wanted.join(' ')}; unexpected ${extra}.${hint}`,
+      { command },
+    );
   }
-  if (wanted[0] === '<Tool>' && rest[0]!.trim() === '') throw new UsageError(`The tool name is empty; run "toolshed tools" to see the names.`, { command });
+  if (wanted[0] === '<Tool>' && rest[0]!.trim() === '')
+    throw new UsageError(`The tool name is empty; run "toolshed tools" to see the names.`, { command });
 }
 
 function checkCwd(value: string | undefined, baseDir: string, command: CommandName): string {
@@ -291,9 +343,14 @@ function checkCwd(value: string | undefined, baseDir: string, command: CommandNa
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new UsageError(`--cwd "${value ?? dir}" does not exist (resolved to ${dir}); pass an existing directory.`, { command });
+    throw new UsageError(`--cwd "${value ?? dir}" does not exist (resolved to ${dir}); pass an existing directory.`, {
+      command,
+    });
   }
-  if (!isDir) throw new UsageError(`--cwd "${value ?? dir}" is not a directory (resolved to ${dir}); pass a directory.`, { command });
+  if (!isDir)
+    throw new UsageError(`--cwd "${value ?? dir}" is not a directory (resolved to ${dir}); pass a directory.`, {
+      command,
+    });
   return dir;
 }
 
@@ -325,7 +382,8 @@ function withCommand<T>(command: CommandName, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof UsageError && e.command === undefined) throw new UsageError(e.message, { command, showUsage: e.showUsage });
+    if (e instanceof UsageError && e.command === undefined)
+      throw new UsageError(e.message, { command, showUsage: e.showUsage });
     throw e;
   }
 }

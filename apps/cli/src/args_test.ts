@@ -20,30 +20,71 @@ describe('parseCliArgs', () => {
   test('parseCliArgs reads the command, its arguments and every common flag', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-args-'));
     const parsed = parseCliArgs([
-      'call', 'Read', '{"a":1}', '--cwd', dir, '--only', 'fs,shell', '--only=web', '--mode', 'plan',
-      '--allow', 'Read', '--allow', 'Bash(ls:*)', '--deny', 'WebFetch', '--ask', 'Edit', '--settings', 's.json',
-      '--settings', 't.json', '--setting-sources', 'project,claude', '--mcp-config', 'm.json', '--yes', '--json',
+      'call',
+      'Read',
+      '{"a":1}',
+      '--cwd',
+      dir,
+      '--only',
+      'fs,shell',
+      '--only=web',
+      '--mode',
+      'plan',
+      '--allow',
+      'Read',
+      '--allow',
+      'Bash(ls:*)',
+      '--deny',
+      'WebFetch',
+      '--ask',
+      'Edit',
+      '--settings',
+      's.json',
+      '--settings',
+      't.json',
+      '--setting-sources',
+      'project,claude',
+      '--mcp-config',
+      'm.json',
+      '--yes',
+      '--json',
     ]);
     expect(parsed).toEqual({
       kind: 'command',
       command: 'call',
       positionals: ['Read', '{"a":1}'],
       args: {
-        cwd: dir, families: ['fs', 'shell', 'web'], mode: 'plan', allow: ['Read', 'Bash(ls:*)'], deny: ['WebFetch'], ask: ['Edit'],
-        settingSources: ['project', 'claude'], settings: ['s.json', 't.json'], mcpConfig: 'm.json', yes: true, json: true,
+        cwd: dir,
+        families: ['fs', 'shell', 'web'],
+        mode: 'plan',
+        allow: ['Read', 'Bash(ls:*)'],
+        deny: ['WebFetch'],
+        ask: ['Edit'],
+        settingSources: ['project', 'claude'],
+        settings: ['s.json', 't.json'],
+        mcpConfig: 'm.json',
+        yes: true,
+        json: true,
       },
     });
   });
 
   test('parseCliArgs defaults to the current directory, every family and no rules', () => {
     const parsed = parseCliArgs(['tools']);
-    expect(parsed).toMatchObject({ kind: 'command', args: { cwd: process.cwd(), families: [...FAMILY_NAMES], mode: undefined, allow: [], yes: false, json: false } });
+    expect(parsed).toMatchObject({
+      kind: 'command',
+      args: { cwd: process.cwd(), families: [...FAMILY_NAMES], mode: undefined, allow: [], yes: false, json: false },
+    });
   });
 
-  test('parseCliArgs reads Toolshed\'s and Claude Code\'s settings by default, and none for an empty list', () => {
-    expect(parseCliArgs(['tools'])).toMatchObject({ args: { settingSources: ['user', 'project', 'local', 'claude'], settings: [] } });
+  test("parseCliArgs reads Toolshed's and Claude Code's settings by default, and none for an empty list", () => {
+    expect(parseCliArgs(['tools'])).toMatchObject({
+      args: { settingSources: ['user', 'project', 'local', 'claude'], settings: [] },
+    });
     expect(parseCliArgs(['tools', '--setting-sources', ''])).toMatchObject({ args: { settingSources: [] } });
-    expect(parseCliArgs(['tools', '--setting-sources=claude, user'])).toMatchObject({ args: { settingSources: ['claude', 'user'] } });
+    expect(parseCliArgs(['tools', '--setting-sources=claude, user'])).toMatchObject({
+      args: { settingSources: ['claude', 'user'] },
+    });
   });
 
   test('parseCliArgs rejects an unknown setting source, suggesting the closest and listing the valid ones', () => {
@@ -55,7 +96,11 @@ describe('parseCliArgs', () => {
   });
 
   test('parseCliArgs finds the command after flags and takes - as an argument', () => {
-    expect(parseCliArgs(['--json', 'call', 'Echo', '-'])).toMatchObject({ command: 'call', positionals: ['Echo', '-'], args: { json: true } });
+    expect(parseCliArgs(['--json', 'call', 'Echo', '-'])).toMatchObject({
+      command: 'call',
+      positionals: ['Echo', '-'],
+      args: { json: true },
+    });
   });
 
   test('parseCliArgs resolves a relative --cwd against the base directory', async () => {
@@ -74,37 +119,63 @@ describe('parseCliArgs', () => {
 
   test('parseCliArgs reads toolshed -p PROMPT as chat -p, every word the prompt', () => {
     expect(parseCliArgs(['-p', 'what', 'is', 'this?']).kind).toBe('command');
-    const chat = parseCliArgs(['-p', 'what', 'is', 'this?', '--model', 'm1']) as { command: string; positionals: string[]; args: { print?: boolean; model?: string } };
-    expect([chat.command, chat.positionals, chat.args.print, chat.args.model]).toEqual(['chat', ['what', 'is', 'this?'], true, 'm1']);
+    const chat = parseCliArgs(['-p', 'what', 'is', 'this?', '--model', 'm1']) as {
+      command: string;
+      positionals: string[];
+      args: { print?: boolean; model?: string };
+    };
+    expect([chat.command, chat.positionals, chat.args.print, chat.args.model]).toEqual([
+      'chat',
+      ['what', 'is', 'this?'],
+      true,
+      'm1',
+    ]);
     expect(() => parseCliArgs(['tools', '--model', 'm1'])).toThrow(/belongs to "toolshed chat"/);
   });
 
   test('parseCliArgs hands bench the arguments after it, for the bench to parse', () => {
-    expect(parseCliArgs(['bench', 'result_persistence', '--quick'])).toEqual({ kind: 'bench', argv: ['result_persistence', '--quick'] });
+    expect(parseCliArgs(['bench', 'result_persistence', '--quick'])).toEqual({
+      kind: 'bench',
+      argv: ['result_persistence', '--quick'],
+    });
     expect(parseCliArgs(['bench', '--help'])).toEqual({ kind: 'bench', argv: ['--help'] });
     expect(parseCliArgs(['help', 'bench'])).toEqual({ kind: 'help', command: 'bench' });
   });
 
   test('parseCliArgs reads mcp with its subcommand and --http, leaving the subcommand to mcp to check', () => {
-    expect(parseCliArgs(['mcp', 'serve', '--http', '3000', '--only', 'fs'])).toMatchObject({ kind: 'command', command: 'mcp', positionals: ['serve'], args: { http: '3000', families: ['fs'] } });
+    expect(parseCliArgs(['mcp', 'serve', '--http', '3000', '--only', 'fs'])).toMatchObject({
+      kind: 'command',
+      command: 'mcp',
+      positionals: ['serve'],
+      args: { http: '3000', families: ['fs'] },
+    });
     expect(parseCliArgs(['mcp'])).toMatchObject({ kind: 'command', command: 'mcp', positionals: [] });
     expect(parseCliArgs(['mcp', 'list'])).not.toHaveProperty('args.http');
   });
 
   test('parseCliArgs reads search with a query of one or more words and --corpus', () => {
-    expect(parseCliArgs(['search', 'send', 'slack', '--corpus', 't.json'])).toMatchObject({ command: 'search', positionals: ['send', 'slack'], args: { corpus: 't.json' } });
+    expect(parseCliArgs(['search', 'send', 'slack', '--corpus', 't.json'])).toMatchObject({
+      command: 'search',
+      positionals: ['send', 'slack'],
+      args: { corpus: 't.json' },
+    });
     expect(usageError(['search']).message).toContain('missing <query>');
   });
 
   test('parseCliArgs hands rules everything after the word rules, its own flags included', () => {
-    expect(parseCliArgs(['rules', 'lint', '--settings', 'a.json', '--settings', 'b.json', '--json'])).toEqual({ kind: 'rules', argv: ['lint', '--settings', 'a.json', '--settings', 'b.json', '--json'] });
+    expect(parseCliArgs(['rules', 'lint', '--settings', 'a.json', '--settings', 'b.json', '--json'])).toEqual({
+      kind: 'rules',
+      argv: ['lint', '--settings', 'a.json', '--settings', 'b.json', '--json'],
+    });
     expect(parseCliArgs(['--json', 'rules', 'lint'])).toEqual({ kind: 'rules', argv: ['--json', 'lint'] });
     expect(parseCliArgs(['rules', '--help'])).toEqual({ kind: 'rules', argv: ['--help'] });
   });
 
   test('parseCliArgs rejects a flag of another command, naming the command it belongs to', () => {
     const http = usageError(['tools', '--http', '80']);
-    expect(http.message).toBe('The flag --http belongs to "toolshed mcp" (toolshed mcp serve --http PORT), not to "toolshed tools".');
+    expect(http.message).toBe(
+      'The flag --http belongs to "toolshed mcp" (toolshed mcp serve --http PORT), not to "toolshed tools".',
+    );
     expect(usageError(['call', 'Read', '{}', '--corpus', 't.json']).message).toContain('belongs to "toolshed search"');
   });
 

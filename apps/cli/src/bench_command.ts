@@ -40,22 +40,34 @@ export interface BenchCommandOptions {
  * process.exitCode = await benchCommand(['result_persistence', '--quick'], io);
  * ```
  */
-export async function benchCommand(argv: readonly string[], io: CliIo, options: BenchCommandOptions = {}): Promise<number> {
+export async function benchCommand(
+  argv: readonly string[],
+  io: CliIo,
+  options: BenchCommandOptions = {},
+): Promise<number> {
   const benchDir = options.benchDir ?? fileURLToPath(new URL('../../../bench/', import.meta.url));
   const main = path.join(benchDir, 'src', 'main.ts');
   if (!existsSync(main)) {
-    io.stderr.write(`toolshed: "toolshed bench" runs the benchmarks of a Toolshed checkout, and there is none at "${benchDir}" (no src/main.ts). Clone the repository, run "pnpm install && pnpm build", then "toolshed bench" or "pnpm bench" there.\n`);
+    io.stderr.write(
+      `toolshed: "toolshed bench" runs the benchmarks of a Toolshed checkout, and there is none at "${benchDir}" (no src/main.ts). Clone the repository, run "pnpm install && pnpm build", then "toolshed bench" or "pnpm bench" there.\n`,
+    );
     return 2;
   }
   let tsx: string;
   try {
     tsx = createRequire(path.join(benchDir, 'package.json')).resolve('tsx/cli');
   } catch {
-    io.stderr.write(`toolshed: the bench at "${benchDir}" has no tsx installed; run "pnpm install" at the repository root first.\n`);
+    io.stderr.write(
+      `toolshed: the bench at "${benchDir}" has no tsx installed; run "pnpm install" at the repository root first.\n`,
+    );
     return 2;
   }
   return await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [tsx, main, ...argv], { cwd: benchDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...io.env } });
+    const child = spawn(process.execPath, [tsx, main, ...argv], {
+      cwd: benchDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...io.env },
+    });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => io.stdout.write(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => io.stderr.write(chunk));
     const onAbort = () => child.kill('SIGTERM');

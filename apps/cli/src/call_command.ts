@@ -32,7 +32,9 @@ export async function callCommand(invocation: CommandInvocation, io: CliIo): Pro
     if (!args.noReadFirst) {
       const read = await readBeforeEdit(session, name, input, io);
       if (read?.result.is_error) {
-        io.stderr.write(`toolshed: ${name} needs the file read first, and the Read failed (pass --no-read-first to skip it):\n${contentToText(read.result.content)}\n`);
+        io.stderr.write(
+          `toolshed: ${name} needs the file read first, and the Read failed (pass --no-read-first to skip it):\n${contentToText(read.result.content)}\n`,
+        );
         return 1;
       }
     }

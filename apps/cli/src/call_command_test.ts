@@ -70,14 +70,19 @@ describe('toolshed call', () => {
 
   test('call --yes answers the permission prompt with allow', async () => {
     const cwd = await tempDir();
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"data"}', '--yes', '--cwd', cwd], { tools });
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"data"}', '--yes', '--cwd', cwd], {
+      tools,
+    });
     expect(r.code).toBe(0);
     expect(await readFile(path.join(cwd, 'out.txt'), 'utf8')).toBe('data');
   });
 
   test('call --yes does not override a deny rule', async () => {
     const cwd = await tempDir();
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--yes', '--deny', 'Writer(out*)', '--cwd', cwd], { tools });
+    const r = await cli(
+      ['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--yes', '--deny', 'Writer(out*)', '--cwd', cwd],
+      { tools },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('denied by rule "Writer(out*)"');
     expect(existsSync(path.join(cwd, 'out.txt'))).toBe(false);
@@ -85,7 +90,11 @@ describe('toolshed call', () => {
 
   test('call in a TTY asks on stderr and runs the tool when the answer is y', async () => {
     const cwd = await tempDir();
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], { tools, isTTY: true, stdin: 'y\n' });
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'y\n',
+    });
     expect(r.stderr).toContain('Writer out.txt needs approval');
     expect(r.stderr).toContain('[y] allow once');
     expect(r.code).toBe(0);
@@ -94,10 +103,18 @@ describe('toolshed call', () => {
 
   test('call in a TTY does not run the tool when the answer is no or stdin ends', async () => {
     const cwd = await tempDir();
-    const no = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], { tools, isTTY: true, stdin: 'n\n' });
+    const no = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'n\n',
+    });
     expect(no.code).toBe(1);
     expect(no.stderr).toContain('the user declined');
-    const eof = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], { tools, isTTY: true, stdin: '' });
+    const eof = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: '',
+    });
     expect(eof.code).toBe(1);
     expect(eof.stderr).toContain('stdin ended');
     expect(existsSync(path.join(cwd, 'out.txt'))).toBe(false);

@@ -28,7 +28,9 @@ describe('toolshed call Bash: the exit code follows the command', () => {
 
   test('a command that prints nothing and times out exits 1 and does not claim output', async () => {
     const { home, cwd } = await dirs();
-    const r = await runToolshed(['call', 'Bash', '{"command":"sleep 30","timeout":300}', '--yes', '--cwd', cwd], { home });
+    const r = await runToolshed(['call', 'Bash', '{"command":"sleep 30","timeout":300}', '--yes', '--cwd', cwd], {
+      home,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('timed out after 300 ms');
     expect(r.stdout).toContain('it printed nothing before then');
@@ -37,8 +39,13 @@ describe('toolshed call Bash: the exit code follows the command', () => {
 
   test('a command that printed before timing out says the output above is what it printed', async () => {
     const { home, cwd } = await dirs();
-    const r = await runToolshed(['call', 'Bash', '{"command":"echo started; sleep 30","timeout":1000}', '--yes', '--cwd', cwd], { home });
+    const r = await runToolshed(
+      ['call', 'Bash', '{"command":"echo started; sleep 30","timeout":1000}', '--yes', '--cwd', cwd],
+      { home },
+    );
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^started\nCommand timed out after 1000 ms .*the output above is what it printed until then\.\n$/);
+    expect(r.stdout).toMatch(
+      /^started\nCommand timed out after 1000 ms .*the output above is what it printed until then\.\n$/,
+    );
   });
 });

@@ -24,7 +24,10 @@ describe('toolshed call Edit/Write of an existing file', () => {
 
   test('a Write over an existing file succeeds too', async () => {
     const { home, cwd } = await project();
-    const r = await runToolshed(['call', 'Write', JSON.stringify({ file_path: 'a.txt', content: 'new\n' }), '--yes', '--cwd', cwd], { home });
+    const r = await runToolshed(
+      ['call', 'Write', JSON.stringify({ file_path: 'a.txt', content: 'new\n' }), '--yes', '--cwd', cwd],
+      { home },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(await readFile(path.join(cwd, 'a.txt'), 'utf8')).toBe('new\n');
   });

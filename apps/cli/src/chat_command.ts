@@ -1,5 +1,14 @@
 import { contentToText, type CanUseTool, type Session, type SessionMetrics } from '@toolshed/core';
-import { renderChecklist, runAgent, todoWriteInput, type AgentEvent, type AgentMessage, type ModelAdapter, type ModelUsage, type RunAgentResult } from '@toolshed/tool-agent';
+import {
+  renderChecklist,
+  runAgent,
+  todoWriteInput,
+  type AgentEvent,
+  type AgentMessage,
+  type ModelAdapter,
+  type ModelUsage,
+  type RunAgentResult,
+} from '@toolshed/tool-agent';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { chatModel } from './_chat_model.ts';
@@ -16,7 +25,10 @@ function systemPrompt(session: Session): string {
 function maxTurnsOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-turns "${value}" is not a whole number above 0; write for example --max-turns 20.`, { command: 'chat' });
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--max-turns "${value}" is not a whole number above 0; write for example --max-turns 20.`, {
+      command: 'chat',
+    });
   return n;
 }
 
@@ -40,28 +52,59 @@ export async function chatCommand(invocation: CommandInvocation, io: CliIo): Pro
   const maxTurns = maxTurnsOf(args.maxTurns);
   if (args.print) {
     const prompt = positionals.length ? positionals.join(' ') : await readStdin(io);
-    if (!prompt.trim()) throw new UsageError('toolshed -p needs a prompt: toolshed -p "What does src/main.ts do?" (or the prompt on stdin).', { command: 'chat' });
+    if (!prompt.trim())
+      throw new UsageError(
+        'toolshed -p needs a prompt: toolshed -p "What does src/main.ts do?" (or the prompt on stdin).',
+        { command: 'chat' },
+      );
     return withSession(args, io, (session) => printOnce(session, model, prompt, maxTurns, io, args.json));
   }
   const prompter = createPrompter(io);
   const always = new Set<string>();
   try {
-    return await withSession(args, io, (session) => interactive(session, model, prompter, maxTurns, io, positionals.join(' ')), {
-      canUseTool: (getSession) => (io.isTTY ? askInChat(prompter, io, always, getSession) : undefined),
-      ...(io.isTTY ? { askUser: terminalAskUser(prompter, io) } : {}),
-    });
+    return await withSession(
+      args,
+      io,
+      (session) => interactive(session, model, prompter, maxTurns, io, positionals.join(' ')),
+      {
+        canUseTool: (getSession) => (io.isTTY ? askInChat(prompter, io, always, getSession) : undefined),
+        ...(io.isTTY ? { askUser: terminalAskUser(prompter, io) } : {}),
+      },
+    );
   } finally {
     prompter.close();
   }
 }
 
-async function printOnce(session: Session, model: ModelAdapter, prompt: string, maxTurns: number | undefined, io: CliIo, json: boolean): Promise<number> {
+async function printOnce(
+  session: Session,
+  model: ModelAdapter,
+  prompt: string,
+  maxTurns: number | undefined,
+  io: CliIo,
+  json: boolean,
+): Promise<number> {
   const result = await runAgent({ session, model, system: systemPrompt(session), prompt, maxTurns, signal: io.signal });
   if (json) {
-    io.stdout.write(`${JSON.stringify({
-      text: result.text, stopReason: result.stopReason, ...(result.error ? { error: result.error } : {}), model: model.model, provider: model.provider,
-      usage: result.usage, turns: result.turns, toolCalls: result.toolCalls, durationMs: Math.round(result.durationMs), metrics: session.metrics(), messages: result.messages,
-    }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify(
+        {
+          text: result.text,
+          stopReason: result.stopReason,
+          ...(result.error ? { error: result.error } : {}),
+          model: model.model,
+          provider: model.provider,
+          usage: result.usage,
+          turns: result.turns,
+          toolCalls: result.toolCalls,
+          durationMs: Math.round(result.durationMs),
+          metrics: session.metrics(),
+          messages: result.messages,
+        },
+        null,
+        2,
+      )}\n`,
+    );
   } else if (result.text) io.stdout.write(`${result.text.replace(/\n*$/, '')}\n`);
   if (result.stopReason === 'end_turn') return 0;
   io.stderr.write(`toolshed: ${stopMessage(result)}\n`);
@@ -70,17 +113,31 @@ async function printOnce(session: Session, model: ModelAdapter, prompt: string, 
 
 function stopMessage(result: RunAgentResult): string {
   switch (result.stopReason) {
-    case 'model_error': return result.error ?? 'the model failed';
-    case 'max_turns': return `the agent stopped after ${result.turns.length} turns (--max-turns); ask again to go on`;
-    case 'max_tokens': return 'the answer was cut off at the max tokens of a turn';
-    case 'aborted': return 'the turn was aborted';
-    default: return `the agent stopped: ${result.stopReason}`;
+    case 'model_error':
+      return result.error ?? 'the model failed';
+    case 'max_turns':
+      return `the agent stopped after ${result.turns.length} turns (--max-turns); ask again to go on`;
+    case 'max_tokens':
+      return 'the answer was cut off at the max tokens of a turn';
+    case 'aborted':
+      return 'the turn was aborted';
+    default:
+      return `the agent stopped: ${result.stopReason}`;
   }
 }
 
-async function interactive(session: Session, model: ModelAdapter, prompter: Prompter, maxTurns: number | undefined, io: CliIo, first: string): Promise<number> {
+async function interactive(
+  session: Session,
+  model: ModelAdapter,
+  prompter: Prompter,
+  maxTurns: number | undefined,
+  io: CliIo,
+  first: string,
+): Promise<number> {
   const tools = session.toolsFor(model.format).length;
-  io.stderr.write(`toolshed chat: ${model.provider} ${model.model}, ${tools} tools in ${session.cwd}. Ctrl-C aborts a turn; Ctrl-C at the prompt, /exit or end of input quits.\n`);
+  io.stderr.write(
+    `toolshed chat: ${model.provider} ${model.model}, ${tools} tools in ${session.cwd}. Ctrl-C aborts a turn; Ctrl-C at the prompt, /exit or end of input quits.\n`,
+  );
   let history: AgentMessage[] = [];
   let turn: AbortController | undefined;
   let code = 0;
@@ -111,7 +168,16 @@ async function interactive(session: Session, model: ModelAdapter, prompter: Prom
       if (text === '/exit' || text === '/quit') break;
       turn = new AbortController();
       const view = new TurnView(session, io);
-      const result = await runAgent({ session, model, system: systemPrompt(session), messages: history, prompt: text, maxTurns, signal: turn.signal, onEvent: (e) => view.show(e) });
+      const result = await runAgent({
+        session,
+        model,
+        system: systemPrompt(session),
+        messages: history,
+        prompt: text,
+        maxTurns,
+        signal: turn.signal,
+        onEvent: (e) => view.show(e),
+      });
       view.end();
       turn = undefined;
       history = result.messages;
@@ -133,7 +199,10 @@ class TurnView {
   #atLineStart = true;
   readonly #inputs = new Map<string, unknown>();
 
-  constructor(readonly session: Session, readonly io: CliIo) {}
+  constructor(
+    readonly session: Session,
+    readonly io: CliIo,
+  ) {}
 
   show(event: AgentEvent): void {
     if (event.type === 'text') {
@@ -142,7 +211,12 @@ class TurnView {
     } else if (event.type === 'session' && event.event.type === 'tool_start') {
       this.#inputs.set(event.event.toolUseId, event.event.input);
       this.#line(`● ${this.#render(event.event.toolName, event.event.input)}`);
-    } else if (event.type === 'session' && event.event.type === 'result' && event.event.toolName === 'TodoWrite' && !event.event.result.is_error) {
+    } else if (
+      event.type === 'session' &&
+      event.event.type === 'result' &&
+      event.event.toolName === 'TodoWrite' &&
+      !event.event.result.is_error
+    ) {
       // The todo list is shown whole, as a checklist, each time the model changes it.
       const todos = todoWriteInput.safeParse(this.#inputs.get(event.event.toolUseId));
       if (todos.success) for (const line of renderChecklist(todos.data.todos).split('\n')) this.#line(`  ${line}`);
@@ -179,11 +253,18 @@ class TurnView {
   }
 }
 
-function askInChat(prompter: Prompter, io: CliIo, always: Set<string>, getSession: () => Session | undefined): CanUseTool {
+function askInChat(
+  prompter: Prompter,
+  io: CliIo,
+  always: Set<string>,
+  getSession: () => Session | undefined,
+): CanUseTool {
   return async (toolName, input, { reason, signal, suggestions }) => {
     const remembered = suggestions.find((s) => always.has(s));
     if (remembered) return { behavior: 'allow' };
-    const tool = getSession()?.catalog().find((e) => e.name === toolName)?.tool;
+    const tool = getSession()
+      ?.catalog()
+      .find((e) => e.name === toolName)?.tool;
     let summary = '';
     try {
       const parsed = tool?.inputSchema.safeParse(input);
@@ -204,12 +285,19 @@ function askInChat(prompter: Prompter, io: CliIo, always: Set<string>, getSessio
       io.stderr.write(`  (${rule} is allowed for the rest of this chat)\n`);
       return { behavior: 'allow' };
     }
-    return { behavior: 'deny', message: answer === undefined ? 'no answer at the prompt' : 'the user declined at the prompt' };
+    return {
+      behavior: 'deny',
+      message: answer === undefined ? 'no answer at the prompt' : 'the user declined at the prompt',
+    };
   };
 }
 
 function metricsLine(metrics: SessionMetrics, usage: ModelUsage, turns: number): string {
-  const tools = Object.entries(metrics.tools).map(([name, m]) => `${name} ${m.calls}${m.errors ? ` (${m.errors} failed)` : ''}`).join(', ');
-  return `Session: ${metrics.total.calls} tool call${metrics.total.calls === 1 ? '' : 's'}${tools ? ` (${tools})` : ''}, ${metrics.total.errors} failed; ` +
-    `model: ${turns} turn${turns === 1 ? '' : 's'}, ${usage.inputTokens} tokens in, ${usage.outputTokens} out.`;
+  const tools = Object.entries(metrics.tools)
+    .map(([name, m]) => `${name} ${m.calls}${m.errors ? ` (${m.errors} failed)` : ''}`)
+    .join(', ');
+  return (
+    `Session: ${metrics.total.calls} tool call${metrics.total.calls === 1 ? '' : 's'}${tools ? ` (${tools})` : ''}, ${metrics.total.errors} failed; ` +
+    `model: ${turns} turn${turns === 1 ? '' : 's'}, ${usage.inputTokens} tokens in, ${usage.outputTokens} out.`
+  );
 }

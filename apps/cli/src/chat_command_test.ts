@@ -42,8 +42,14 @@ describe('toolshed chat', () => {
 
   test('toolshed -p runs one prompt against Anthropic and prints the answer', async () => {
     const { cwd, greeting } = await project();
-    server = await startFakeModelServer([{ content: [use('r1', 'Read', { file_path: greeting })] }, say('It exports a greeting with a typo.')]);
-    const r = await cli(['-p', 'What', 'is', 'in', 'src/greeting.ts?', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    server = await startFakeModelServer([
+      { content: [use('r1', 'Read', { file_path: greeting })] },
+      say('It exports a greeting with a typo.'),
+    ]);
+    const r = await cli(
+      ['-p', 'What', 'is', 'in', 'src/greeting.ts?', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''],
+      { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('It exports a greeting with a typo.\n');
@@ -53,10 +59,40 @@ describe('toolshed chat', () => {
   test('chat --print --json gives the whole run, through an OpenAI-compatible server', async () => {
     const { cwd, greeting } = await project();
     server = await startFakeModelServer([{ content: [use('r1', 'Read', { file_path: greeting })] }, say('Read it.')]);
-    const r = await cli(['chat', '--print', 'read it', '--json', '--model', 'qwen-local', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], { env: { OPENAI_BASE_URL: server.openaiBaseURL } });
+    const r = await cli(
+      [
+        'chat',
+        '--print',
+        'read it',
+        '--json',
+        '--model',
+        'qwen-local',
+        '--cwd',
+        cwd,
+        '--only',
+        'fs',
+        '--setting-sources',
+        '',
+      ],
+      { env: { OPENAI_BASE_URL: server.openaiBaseURL } },
+    );
     expect(r.code).toBe(0);
-    const run = JSON.parse(r.stdout) as { text: string; stopReason: string; provider: string; model: string; toolCalls: Record<string, number>; usage: { inputTokens: number }; metrics: { total: { calls: number } } };
-    expect(run).toMatchObject({ text: 'Read it.', stopReason: 'end_turn', provider: 'openai-chat', model: 'qwen-local', toolCalls: { Read: 1 } });
+    const run = JSON.parse(r.stdout) as {
+      text: string;
+      stopReason: string;
+      provider: string;
+      model: string;
+      toolCalls: Record<string, number>;
+      usage: { inputTokens: number };
+      metrics: { total: { calls: number } };
+    };
+    expect(run).toMatchObject({
+      text: 'Read it.',
+      stopReason: 'end_turn',
+      provider: 'openai-chat',
+      model: 'qwen-local',
+      toolCalls: { Read: 1 },
+    });
     expect(run.usage.inputTokens).toBe(20);
     expect(run.metrics.total.calls).toBe(1);
     expect(server.requests[0]!.api).toBe('openai-chat');
@@ -64,8 +100,14 @@ describe('toolshed chat', () => {
 
   test('-p without a TTY denies what would ask, naming the rule, and the model hears it', async () => {
     const { cwd, greeting } = await project();
-    server = await startFakeModelServer([{ content: [use('r1', 'Read', { file_path: greeting })] }, { content: [use('e1', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] }, say('I could not edit.')]);
-    const r = await cli(['-p', 'fix it', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    server = await startFakeModelServer([
+      { content: [use('r1', 'Read', { file_path: greeting })] },
+      { content: [use('e1', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] },
+      say('I could not edit.'),
+    ]);
+    const r = await cli(['-p', 'fix it', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], {
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+    });
     expect(r.code).toBe(0);
     expect(readFileSync(greeting, 'utf8')).toContain('Helo');
     expect(JSON.stringify(server.requests[2]!.body.messages)).toMatch(/Edit\(/);
@@ -73,8 +115,15 @@ describe('toolshed chat', () => {
 
   test('without a TTY, chat reads one message per line until the input ends, keeps the conversation, and prints the metrics', async () => {
     const { cwd, greeting } = await project();
-    server = await startFakeModelServer([{ content: [use('r1', 'Read', { file_path: greeting })] }, say('It has a typo.'), say('Yes, "Helo".')]);
-    const r = await cli(['chat', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], { stdin: 'what is in greeting.ts?\n\nwhich typo?\n', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    server = await startFakeModelServer([
+      { content: [use('r1', 'Read', { file_path: greeting })] },
+      say('It has a typo.'),
+      say('Yes, "Helo".'),
+    ]);
+    const r = await cli(['chat', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], {
+      stdin: 'what is in greeting.ts?\n\nwhich typo?\n',
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('● Read');
     expect(r.stdout).toContain('It has a typo.');
@@ -92,7 +141,10 @@ describe('toolshed chat', () => {
       { content: 'Run the tests', status: 'pending', activeForm: 'Running the tests' },
     ];
     server = await startFakeModelServer([{ content: [use('t1', 'TodoWrite', { todos })] }, say('Planned.')]);
-    const r = await cli(['chat', '--cwd', cwd, '--only', 'agent', '--setting-sources', ''], { stdin: 'plan it\n', env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, HOME: EMPTY_HOME } });
+    const r = await cli(['chat', '--cwd', cwd, '--only', 'agent', '--setting-sources', ''], {
+      stdin: 'plan it\n',
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, HOME: EMPTY_HOME },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('  [x] Find the typo\n  [~] Fixing the greeting\n  [ ] Run the tests\n');
     expect(r.stdout).toContain('Planned.');
@@ -100,8 +152,14 @@ describe('toolshed chat', () => {
 
   test('a model failure ends -p with exit 1 and the reason', async () => {
     const { cwd } = await project();
-    server = await startFakeModelServer([{ error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }, { error: { status: 500, message: 'overloaded' } }]);
-    const r = await cli(['-p', 'hi', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, ANTHROPIC_MAX_RETRIES: '0' } });
+    server = await startFakeModelServer([
+      { error: { status: 500, message: 'overloaded' } },
+      { error: { status: 500, message: 'overloaded' } },
+      { error: { status: 500, message: 'overloaded' } },
+    ]);
+    const r = await cli(['-p', 'hi', '--cwd', cwd, '--only', 'fs', '--setting-sources', ''], {
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, ANTHROPIC_MAX_RETRIES: '0' },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/HTTP 500.*overloaded/);
   }, 30_000);
@@ -116,8 +174,14 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 /** The CLI in a pty; `expect` waits for text to appear in its output (no timing assertions). */
 function inTerminal(args: string[], env: Record<string, string>) {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, '--conditions=@toolshed/source', '--import', 'tsx', main, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: cliDir, env: { ...process.env, HOME: EMPTY_HOME, TOOLSHED_DEBUG: '', TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const command = [process.execPath, '--conditions=@toolshed/source', '--import', 'tsx', main, ...args]
+    .map(quote)
+    .join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: cliDir,
+    env: { ...process.env, HOME: EMPTY_HOME, TOOLSHED_DEBUG: '', TERM: 'dumb', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -135,7 +199,8 @@ function inTerminal(args: string[], env: Record<string, string>) {
           from += at + 1;
           return;
         }
-        if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; output so far:\n${output}`);
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`Timed out waiting for ${String(text)}; output so far:\n${output}`);
         await new Promise((r) => setTimeout(r, 25));
       }
     },
@@ -154,11 +219,16 @@ describe.skipIf(!hasScript)('toolshed chat in a terminal', () => {
       { content: [{ type: 'text', text: 'Let me read it.' }, use('r1', 'Read', { file_path: greeting })] },
       { content: [use('e1', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] },
       say('Fixed the typo.'),
-      { content: [use('e2', 'Edit', { file_path: greeting, old_string: 'Hello, world', new_string: 'Hello, world!' })] },
+      {
+        content: [use('e2', 'Edit', { file_path: greeting, old_string: 'Hello, world', new_string: 'Hello, world!' })],
+      },
       say('Added a bang.'),
       { content: [use('b1', 'Bash', { command: 'sleep 30' })] },
     ]);
-    const term = inTerminal(['chat', '--cwd', cwd, '--only', 'fs,shell', '--setting-sources', ''], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const term = inTerminal(['chat', '--cwd', cwd, '--only', 'fs,shell', '--setting-sources', ''], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+    });
     try {
       await term.waitFor('toolshed chat: anthropic claude-sonnet-5-5');
       await term.waitFor('> ');
@@ -196,9 +266,22 @@ describe.skipIf(!hasScript)('toolshed chat in a terminal', () => {
 
   test('AskUserQuestion asks in the terminal and the model gets the choice', async () => {
     const { cwd } = await project();
-    const question = { question: 'Which database?', header: 'Database', options: [{ label: 'PostgreSQL', description: 'relational' }, { label: 'SQLite', description: 'one file' }] };
-    server = await startFakeModelServer([{ content: [use('q1', 'AskUserQuestion', { questions: [question] })] }, say('Going with it.')]);
-    const term = inTerminal(['chat', '--cwd', cwd, '--only', 'agent', '--setting-sources', ''], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url });
+    const question = {
+      question: 'Which database?',
+      header: 'Database',
+      options: [
+        { label: 'PostgreSQL', description: 'relational' },
+        { label: 'SQLite', description: 'one file' },
+      ],
+    };
+    server = await startFakeModelServer([
+      { content: [use('q1', 'AskUserQuestion', { questions: [question] })] },
+      say('Going with it.'),
+    ]);
+    const term = inTerminal(['chat', '--cwd', cwd, '--only', 'agent', '--setting-sources', ''], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+    });
     try {
       await term.waitFor('> ');
       term.type('set up the store\n');
@@ -221,14 +304,19 @@ describe.skipIf(!hasScript)('toolshed chat in a terminal', () => {
   }, 90_000);
 });
 
-test('toolshed tools lists the agents of the user\'s HOME and the project, and reports a broken agent file', async () => {
+test("toolshed tools lists the agents of the user's HOME and the project, and reports a broken agent file", async () => {
   const cwd = await tempDir();
   const home = await tempDir();
   mkdirSync(path.join(home, '.claude', 'agents'), { recursive: true });
   mkdirSync(path.join(cwd, '.toolshed', 'agents'), { recursive: true });
-  writeFileSync(path.join(home, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews diffs\n---\nYou review diffs.\n');
+  writeFileSync(
+    path.join(home, '.claude', 'agents', 'reviewer.md'),
+    '---\nname: reviewer\ndescription: Reviews diffs\n---\nYou review diffs.\n',
+  );
   writeFileSync(path.join(cwd, '.toolshed', 'agents', 'broken.md'), '---\ndescription: no body\n---\n');
-  const r = await cli(['tools', '--json', '--only', 'agent', '--cwd', cwd, '--setting-sources', ''], { env: { HOME: home } });
+  const r = await cli(['tools', '--json', '--only', 'agent', '--cwd', cwd, '--setting-sources', ''], {
+    env: { HOME: home },
+  });
   expect(r.code).toBe(0);
   const agent = (JSON.parse(r.stdout) as { name: string; description: string }[]).find((t) => t.name === 'Agent')!;
   expect(agent.description).toContain('- reviewer: Reviews diffs');

@@ -38,7 +38,13 @@ export async function checkCommand(invocation: CommandInvocation, io: CliIo): Pr
     // A deny rule without a specifier (`--deny Write`) takes the tool out of the pool; core's
     // explain still names that rule and its source rather than "No such tool available".
     const decision = await session.explain(name, input);
-    const output: CheckOutput = { behavior: decision.behavior, reason: decision.reason, rule: decision.rule ?? null, source: decision.source ?? null, suggestions: decision.suggestions ?? [] };
+    const output: CheckOutput = {
+      behavior: decision.behavior,
+      reason: decision.reason,
+      rule: decision.rule ?? null,
+      source: decision.source ?? null,
+      suggestions: decision.suggestions ?? [],
+    };
     io.stdout.write(args.json ? `${JSON.stringify(output, null, 2)}\n` : `${formatDecision(output)}\n`);
     return 0;
   });
@@ -57,11 +63,15 @@ export async function checkCommand(invocation: CommandInvocation, io: CliIo): Pr
  * ```
  */
 export function formatDecision(decision: Omit<CheckOutput, 'suggestions'> & { suggestions?: string[] }): string {
-  const origin = decision.rule !== null
-    ? ` (rule "${decision.rule}" from ${decision.source ?? 'an unknown source'})`
-    : decision.source !== null
-    ? ` (from ${decision.source})`
-    : '';
-  const rules = decision.suggestions && decision.suggestions.length > 1 ? `\n  rules that would allow it: ${decision.suggestions.join(' ')}` : '';
+  const origin =
+    decision.rule !== null
+      ? ` (rule "${decision.rule}" from ${decision.source ?? 'an unknown source'})`
+      : decision.source !== null
+        ? ` (from ${decision.source})`
+        : '';
+  const rules =
+    decision.suggestions && decision.suggestions.length > 1
+      ? `\n  rules that would allow it: ${decision.suggestions.join(' ')}`
+      : '';
   return `${decision.behavior}: ${decision.reason}${origin}${rules}`;
 }

@@ -9,7 +9,12 @@ import { testTools as tools } from './_test_tools.ts';
 /** A settings file whose PreToolUse hook leaves `hook-ran` in the cwd, so a test can tell if hooks ran. */
 async function hookSettings(dir: string): Promise<string> {
   const file = path.join(dir, 'settings.json');
-  await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'touch hook-ran' }] }] } }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'touch hook-ran' }] }] },
+    }),
+  );
   return file;
 }
 
@@ -28,7 +33,9 @@ describe('toolshed check', () => {
     const cwd = await tempDir();
     const settings = await hookSettings(cwd);
     const input = '{"file_path":"out.txt","content":"x"}';
-    const checked = await cli(['check', 'Writer', input, '--json', '--yes', '--settings', settings, '--cwd', cwd], { tools });
+    const checked = await cli(['check', 'Writer', input, '--json', '--yes', '--settings', settings, '--cwd', cwd], {
+      tools,
+    });
     expect(checked.code).toBe(0);
     expect(JSON.parse(checked.stdout).behavior).toBe('ask');
     expect(existsSync(path.join(cwd, 'out.txt'))).toBe(false);
@@ -42,7 +49,19 @@ describe('toolshed check', () => {
 
   test('check says deny with the --deny rule that matched', async () => {
     const cwd = await tempDir();
-    const r = await cli(['check', 'Writer', '{"file_path":"secret.txt","content":"x"}', '--deny', 'Writer(secret*)', '--json', '--cwd', cwd], { tools });
+    const r = await cli(
+      [
+        'check',
+        'Writer',
+        '{"file_path":"secret.txt","content":"x"}',
+        '--deny',
+        'Writer(secret*)',
+        '--json',
+        '--cwd',
+        cwd,
+      ],
+      { tools },
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ behavior: 'deny', rule: 'Writer(secret*)' });
@@ -51,8 +70,17 @@ describe('toolshed check', () => {
 
   test('check names a --deny rule without a specifier, which removes the tool from the pool', async () => {
     const cwd = await tempDir();
-    const r = await cli(['check', 'Writer', '{"file_path":"a","content":"b"}', '--deny', 'Writer', '--json', '--cwd', cwd], { tools });
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('left out of the pool'), rule: 'Writer', source: 'cli', suggestions: [] });
+    const r = await cli(
+      ['check', 'Writer', '{"file_path":"a","content":"b"}', '--deny', 'Writer', '--json', '--cwd', cwd],
+      { tools },
+    );
+    expect(JSON.parse(r.stdout)).toEqual({
+      behavior: 'deny',
+      reason: expect.stringContaining('left out of the pool'),
+      rule: 'Writer',
+      source: 'cli',
+      suggestions: [],
+    });
   });
 
   test('check names the settings file as the source of its blanket deny rule', async () => {
@@ -66,25 +94,47 @@ describe('toolshed check', () => {
   test('check of a tool that does not exist and is named by no rule says so', async () => {
     const cwd = await tempDir();
     const r = await cli(['check', 'Nope', '{}', '--deny', 'Writer', '--json', '--cwd', cwd], { tools });
-    expect(JSON.parse(r.stdout)).toMatchObject({ behavior: 'deny', reason: expect.stringContaining('No such tool available: Nope'), rule: null });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      behavior: 'deny',
+      reason: expect.stringContaining('No such tool available: Nope'),
+      rule: null,
+    });
   });
 
   test('check says allow with the --allow rule that matched', async () => {
     const cwd = await tempDir();
-    const r = await cli(['check', 'Writer', '{"file_path":"out.txt","content":"x"}', '--allow', 'Writer(out.txt)', '--json', '--cwd', cwd], { tools });
+    const r = await cli(
+      [
+        'check',
+        'Writer',
+        '{"file_path":"out.txt","content":"x"}',
+        '--allow',
+        'Writer(out.txt)',
+        '--json',
+        '--cwd',
+        cwd,
+      ],
+      { tools },
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ behavior: 'allow', rule: 'Writer(out.txt)' });
   });
 
   test('check prints the decision as one line without --json', async () => {
     const cwd = await tempDir();
-    const r = await cli(['check', 'Writer', '{"file_path":"secret.txt","content":"x"}', '--deny', 'Writer(secret*)', '--cwd', cwd], { tools });
+    const r = await cli(
+      ['check', 'Writer', '{"file_path":"secret.txt","content":"x"}', '--deny', 'Writer(secret*)', '--cwd', cwd],
+      { tools },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^deny: .+ \(rule "Writer\(secret\*\)" from .+\)\n$/);
   });
 
   test('check reads the input from stdin when it is -', async () => {
     const cwd = await tempDir();
-    const r = await cli(['check', 'Writer', '-', '--json', '--mode', 'plan', '--cwd', cwd], { tools, stdin: '{"file_path":"a","content":"b"}' });
+    const r = await cli(['check', 'Writer', '-', '--json', '--mode', 'plan', '--cwd', cwd], {
+      tools,
+      stdin: '{"file_path":"a","content":"b"}',
+    });
     expect(JSON.parse(r.stdout).behavior).toBe('deny');
   });
 
@@ -104,11 +154,17 @@ describe('toolshed check', () => {
 
 describe('formatDecision', () => {
   test('formatDecision names the rule and its source when a rule decided', () => {
-    expect(formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' })).toBe('deny: Denied (rule "Bash" from cli)');
+    expect(formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' })).toBe(
+      'deny: Denied (rule "Bash" from cli)',
+    );
   });
 
   test('formatDecision names only the source when no rule decided', () => {
-    expect(formatDecision({ behavior: 'allow', reason: 'Read-only', rule: null, source: 'mode' })).toBe('allow: Read-only (from mode)');
-    expect(formatDecision({ behavior: 'ask', reason: 'Needs approval', rule: null, source: null })).toBe('ask: Needs approval');
+    expect(formatDecision({ behavior: 'allow', reason: 'Read-only', rule: null, source: 'mode' })).toBe(
+      'allow: Read-only (from mode)',
+    );
+    expect(formatDecision({ behavior: 'ask', reason: 'Needs approval', rule: null, source: null })).toBe(
+      'ask: Needs approval',
+    );
   });
 });

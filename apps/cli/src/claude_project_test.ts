@@ -13,7 +13,10 @@ import { tempDir } from './_test_io.ts';
 /** The built CLI, as a user's shell starts it (`pnpm build` first, as `pnpm test` does). */
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/toolshed.js');
 
-const FAULT_SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/mcp-bridge/src/testdata/fault_server.mjs');
+const FAULT_SERVER = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../packages/mcp-bridge/src/testdata/fault_server.mjs',
+);
 
 let cwd: string;
 let home: string;
@@ -30,44 +33,65 @@ beforeAll(async () => {
   await writeFile(path.join(cwd, 'src', 'a.ts'), 'export const a = 1;\n');
   await writeFile(path.join(cwd, '.env'), 'SECRET=1\n');
   const hook = path.join(cwd, '.claude', 'hooks', 'no-rm.sh');
-  await writeFile(hook, '#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *\'"command":"rm \'*) echo "rm is blocked by the project hook" >&2; exit 2;;\nesac\nexit 0\n');
+  await writeFile(
+    hook,
+    '#!/bin/sh\ninput=$(cat)\ncase "$input" in\n  *\'"command":"rm \'*) echo "rm is blocked by the project hook" >&2; exit 2;;\nesac\nexit 0\n',
+  );
   await chmod(hook, 0o755);
-  await writeFile(path.join(cwd, '.claude', 'settings.json'), JSON.stringify({
-    $schema: 'https://json.schemastore.org/claude-code-settings.json',
-    model: 'claude-opus-4-1',
-    env: { GREETING: 'hello-from-claude-settings' },
-    enabledMcpjsonServers: ['fault'],
-    permissions: {
-      allow: ['Bash(touch:*)', 'mcp__fault__pid', 'MultiEdit'],
-      deny: ['Read(./.env)'],
-      ask: ['Bash(git push:*)'],
-    },
-    hooks: {
-      PreToolUse: [{
-        matcher: 'Bash',
-        hooks: [
-          { type: 'command', command: './.claude/hooks/no-rm.sh' },
-          { type: 'prompt', prompt: 'Is this command safe? $ARGUMENTS' },
+  await writeFile(
+    path.join(cwd, '.claude', 'settings.json'),
+    JSON.stringify({
+      $schema: 'https://json.schemastore.org/claude-code-settings.json',
+      model: 'claude-opus-4-1',
+      env: { GREETING: 'hello-from-claude-settings' },
+      enabledMcpjsonServers: ['fault'],
+      permissions: {
+        allow: ['Bash(touch:*)', 'mcp__fault__pid', 'MultiEdit'],
+        deny: ['Read(./.env)'],
+        ask: ['Bash(git push:*)'],
+      },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: './.claude/hooks/no-rm.sh' },
+              { type: 'prompt', prompt: 'Is this command safe? $ARGUMENTS' },
+            ],
+          },
         ],
-      }],
-      UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
-    },
-  }));
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
+      },
+    }),
+  );
   // The user's own Claude Code settings apply whether or not the project is trusted.
-  await writeFile(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(curl:*)'] }, statusLine: { type: 'command', command: 'echo' } }));
-  await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({
-    mcpServers: {
-      fault: { command: process.execPath, args: [FAULT_SERVER] },
-      // Not in enabledMcpjsonServers: never started, even once the project is trusted.
-      other: { command: process.execPath, args: ['-e', 'require("fs").writeFileSync(process.argv[1], "started")', marker] },
-    },
-  }));
+  await writeFile(
+    path.join(home, '.claude', 'settings.json'),
+    JSON.stringify({ permissions: { deny: ['Bash(curl:*)'] }, statusLine: { type: 'command', command: 'echo' } }),
+  );
+  await writeFile(
+    path.join(cwd, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        fault: { command: process.execPath, args: [FAULT_SERVER] },
+        // Not in enabledMcpjsonServers: never started, even once the project is trusted.
+        other: {
+          command: process.execPath,
+          args: ['-e', 'require("fs").writeFileSync(process.argv[1], "started")', marker],
+        },
+      },
+    }),
+  );
 });
 
 /** Runs `toolshed ARGS` in the project folder with the fake HOME, to the end. */
 function toolshed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, HOME: home, TOOLSHED_DEBUG: '', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { ...process.env, HOME: home, TOOLSHED_DEBUG: '', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -80,7 +104,11 @@ function toolshed(args: string[]): Promise<{ code: number | null; stdout: string
 describe('a Claude Code project, untrusted: only what tightens applies', () => {
   test('check: the deny rules of .claude/settings.json and ~/.claude/settings.json apply, and one line names the files read', async () => {
     const r = await toolshed(['check', 'Read', '{"file_path":".env"}', '--json']);
-    expect(JSON.parse(r.stdout)).toMatchObject({ behavior: 'deny', rule: 'Read(./.env)', source: path.join(cwd, '.claude', 'settings.json') });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      behavior: 'deny',
+      rule: 'Read(./.env)',
+      source: path.join(cwd, '.claude', 'settings.json'),
+    });
     expect(r.stderr).toContain('toolshed: read ~/.claude/settings.json, .claude/settings.json, .mcp.json\n');
     // Said once, never a stop: the Claude-only key, the prompt hook, the Claude-only event.
     expect(r.stderr).toContain('"model" is a Claude Code setting that Toolshed does not use; ignored.');
@@ -89,21 +117,29 @@ describe('a Claude Code project, untrusted: only what tightens applies', () => {
     expect(r.stderr).toContain('hooks.UserPromptSubmit is a Claude Code event that Toolshed does not run');
     expect(r.stderr).toContain(`The project folder "${cwd}" is not trusted`);
     const curl = await toolshed(['check', 'Bash', '{"command":"curl https://example.com"}', '--json']);
-    expect(JSON.parse(curl.stdout)).toMatchObject({ behavior: 'deny', rule: 'Bash(curl:*)', source: path.join(home, '.claude', 'settings.json') });
+    expect(JSON.parse(curl.stdout)).toMatchObject({
+      behavior: 'deny',
+      rule: 'Bash(curl:*)',
+      source: path.join(home, '.claude', 'settings.json'),
+    });
   });
 
   test('call: the allow rule is ignored until trusted, so a write asks (and no prompt: denied)', async () => {
     const r = await toolshed(['call', 'Bash', '{"command":"touch made-untrusted"}']);
     expect(existsSync(path.join(cwd, 'made-untrusted'))).toBe(false);
     expect(r.stdout + r.stderr).toMatch(/touch/);
-    expect(r.stderr).toContain('ignored from .claude/settings.json: 3 allow rules "Bash(touch:*)", "mcp__fault__pid", "MultiEdit"; hooks (PreToolUse); env; enabledMcpjsonServers.');
+    expect(r.stderr).toContain(
+      'ignored from .claude/settings.json: 3 allow rules "Bash(touch:*)", "mcp__fault__pid", "MultiEdit"; hooks (PreToolUse); env; enabledMcpjsonServers.',
+    );
   });
 
   test('tools: the servers of .mcp.json are not started, with a notice saying how to start them', async () => {
     const r = await toolshed(['tools', '--json']);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('mcp__fault__');
-    expect(r.stderr).toContain(`The servers of ${path.join(cwd, '.mcp.json')} (fault, other) were not started: the project folder is not trusted`);
+    expect(r.stderr).toContain(
+      `The servers of ${path.join(cwd, '.mcp.json')} (fault, other) were not started: the project folder is not trusted`,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -131,7 +167,7 @@ describe('the same project after toolshed trust', () => {
     expect(r.stderr).toContain('is a Claude Code "prompt" hook');
   });
 
-  test('call: the allow rule applies, and the env key sets the Bash tool\'s environment', async () => {
+  test("call: the allow rule applies, and the env key sets the Bash tool's environment", async () => {
     const made = await toolshed(['call', 'Bash', '{"command":"touch made-trusted"}']);
     expect(made.code).toBe(0);
     expect(existsSync(path.join(cwd, 'made-trusted'))).toBe(true);
@@ -140,8 +176,12 @@ describe('the same project after toolshed trust', () => {
   });
 
   test('check: deny and ask rules still apply', async () => {
-    expect(JSON.parse((await toolshed(['check', 'Read', '{"file_path":".env"}', '--json'])).stdout)).toMatchObject({ behavior: 'deny' });
-    expect(JSON.parse((await toolshed(['check', 'Bash', '{"command":"git push origin main"}', '--json'])).stdout)).toMatchObject({ behavior: 'ask', rule: 'Bash(git push:*)' });
+    expect(JSON.parse((await toolshed(['check', 'Read', '{"file_path":".env"}', '--json'])).stdout)).toMatchObject({
+      behavior: 'deny',
+    });
+    expect(
+      JSON.parse((await toolshed(['check', 'Bash', '{"command":"git push origin main"}', '--json'])).stdout),
+    ).toMatchObject({ behavior: 'ask', rule: 'Bash(git push:*)' });
   });
 
   test('tools and call: the enabled server of .mcp.json starts and its tools run; the one not enabled does not start', async () => {
@@ -157,13 +197,20 @@ describe('the same project after toolshed trust', () => {
 
   test('run: a transcript runs under the same rules and hook', async () => {
     const transcript = path.join(cwd, 'transcript.json');
-    await writeFile(transcript, JSON.stringify([[
-      { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf src' } },
-      { type: 'tool_use', id: 't2', name: 'Read', input: { file_path: '.env' } },
-      { type: 'tool_use', id: 't3', name: 'Bash', input: { command: 'echo $GREETING' } },
-    ]]));
+    await writeFile(
+      transcript,
+      JSON.stringify([
+        [
+          { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf src' } },
+          { type: 'tool_use', id: 't2', name: 'Read', input: { file_path: '.env' } },
+          { type: 'tool_use', id: 't3', name: 'Bash', input: { command: 'echo $GREETING' } },
+        ],
+      ]),
+    );
     const r = await toolshed(['run', transcript, '--json', '--yes']);
-    const results = (JSON.parse(r.stdout) as { turns: { tool_use_id: string; is_error?: boolean; content: unknown }[][] }).turns[0]!;
+    const results = (
+      JSON.parse(r.stdout) as { turns: { tool_use_id: string; is_error?: boolean; content: unknown }[][] }
+    ).turns[0]!;
     const text = (id: string) => JSON.stringify(results.find((x) => x.tool_use_id === id)!.content);
     expect(text('t1')).toContain('rm is blocked by the project hook');
     expect(text('t2')).toContain('Read(./.env)');

@@ -34,7 +34,9 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
       return mcpServers((mcpConfig ?? {}) as Parameters<typeof mcpServers>[0]);
     } catch (e) {
       if (mcpConfigFile === undefined || !(e instanceof TypeError)) throw e;
-      throw new UsageError(`The --mcp-config file "${mcpConfigFile}" is not a valid MCP configuration: ${e.message}`, { showUsage: false });
+      throw new UsageError(`The --mcp-config file "${mcpConfigFile}" is not a valid MCP configuration: ${e.message}`, {
+        showUsage: false,
+      });
     }
   },
 };
@@ -60,12 +62,17 @@ export function parseFamilyList(values: readonly string[]): FamilyName[] {
       const name = part.trim();
       if (name === '') continue;
       if (!(FAMILY_NAMES as readonly string[]).includes(name)) {
-        throw new UsageError(`Unknown family "${name}" in --only. Valid families: ${FAMILY_NAMES.join(', ')} (for example --only fs,shell).`);
+        throw new UsageError(
+          `Unknown family "${name}" in --only. Valid families: ${FAMILY_NAMES.join(', ')} (for example --only fs,shell).`,
+        );
       }
       wanted.add(name);
     }
   }
-  if (wanted.size === 0) throw new UsageError(`--only names no family. Valid families: ${FAMILY_NAMES.join(', ')} (for example --only fs,shell).`);
+  if (wanted.size === 0)
+    throw new UsageError(
+      `--only names no family. Valid families: ${FAMILY_NAMES.join(', ')} (for example --only fs,shell).`,
+    );
   return FAMILY_NAMES.filter((name) => wanted.has(name));
 }
 
@@ -92,10 +99,14 @@ export async function loadFamilies(
   const settled = await Promise.allSettled(names.map((name) => LOADERS[name](options)));
   const families: Family[] = [];
   const warnings: string[] = [];
-  for (const outcome of settled) if (outcome.status === 'rejected' && outcome.reason instanceof UsageError) throw outcome.reason;
+  for (const outcome of settled)
+    if (outcome.status === 'rejected' && outcome.reason instanceof UsageError) throw outcome.reason;
   settled.forEach((outcome, i) => {
     if (outcome.status === 'fulfilled') families.push(outcome.value);
-    else warnings.push(`The "${names[i]}" family could not be loaded (${describeError(outcome.reason)}); continuing without it. Leave it out with --only to silence this.`);
+    else
+      warnings.push(
+        `The "${names[i]}" family could not be loaded (${describeError(outcome.reason)}); continuing without it. Leave it out with --only to silence this.`,
+      );
   });
   return { families, warnings };
 }

@@ -149,7 +149,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'anthropic, openai (Chat Completions) or openai-responses; --model the model id. No key: exit 2.',
       'Interactive: tool calls are shown as they run; a permission prompt offers allow once, always for',
       'the suggested rule, or deny. Ctrl-C aborts the running turn; Ctrl-C at the prompt (or twice) exits;',
-      '/exit quits. The session\'s metrics and the tokens used are printed at the end.',
+      "/exit quits. The session's metrics and the tokens used are printed at the end.",
       '-p/--print PROMPT (also "toolshed -p PROMPT"): one prompt, non-interactive; prints the answer, with',
       '--json the whole run. Without a TTY and without --yes, whatever would ask is denied. --max-turns N.',
     ],
@@ -185,15 +185,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       'Until a folder is trusted, its .toolshed/ and .claude/ settings may only tighten: deny and ask',
       'rules apply; allow rules, acceptEdits/bypassPermissions, additionalDirectories and hooks are',
       'ignored with one notice, and its .mcp.json is not used by default. The list of trusted folders',
-      'is ~/.toolshed/trusted-projects.json; a trusted folder\'s subfolders are trusted too.',
+      "is ~/.toolshed/trusted-projects.json; a trusted folder's subfolders are trusted too.",
     ],
     examples: ['toolshed trust', 'toolshed trust ../cloned-repo'],
   },
 ];
 
 /** Commands of DESIGN.md's CLI table that are not built yet, with their usage line. */
-export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [
-];
+export const PLANNED_COMMANDS: readonly { name: string; synopsis: string; summary: string; hint?: string }[] = [];
 
 const COMMON_FLAGS: readonly [string, string][] = [
   ['--cwd DIR', 'Working directory of the session (default: the current directory).'],
@@ -202,7 +201,10 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ['--allow RULE', 'Allow rule such as "Bash(npm test:*)" (repeatable; source "cli").'],
   ['--deny RULE', 'Deny rule such as "Read(./.env)" (repeatable).'],
   ['--ask RULE', 'Ask rule: always ask before such a call (repeatable).'],
-  ['--setting-sources LIST', 'Settings files to read: user,project,local,claude (default: all four; claude is ~/.claude/settings.json, .claude/settings*.json and .mcp.json; "" for none).'],
+  [
+    '--setting-sources LIST',
+    'Settings files to read: user,project,local,claude (default: all four; claude is ~/.claude/settings.json, .claude/settings*.json and .mcp.json; "" for none).',
+  ],
   ['--settings FILE', 'A further Claude-Code-shaped settings file, read after the sources (repeatable).'],
   ['--mcp-config FILE', 'MCP servers, in the format of .mcp.json.'],
   ['--yes', 'Answer every permission prompt with allow.'],
@@ -257,7 +259,9 @@ function examplesText(specs: readonly CommandSpec[]): string {
  */
 export function overallUsage(): string {
   const built = COMMANDS.map((c) => [`toolshed ${c.synopsis}`, c.summary] as const);
-  const planned = PLANNED_COMMANDS.map((c) => [`toolshed ${c.synopsis}`, `${c.summary} (not yet implemented)`] as const);
+  const planned = PLANNED_COMMANDS.map(
+    (c) => [`toolshed ${c.synopsis}`, `${c.summary} (not yet implemented)`] as const,
+  );
   return [
     'Usage: toolshed <command> [arguments] [flags]',
     '',
@@ -291,7 +295,17 @@ export function commandUsage(name: string): string {
   if (!spec) return overallUsage();
   if (spec.name === 'rules') return [RULES_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
   if (spec.name === 'bench') return [BENCH_USAGE.trimEnd(), '', examplesText([spec]), ''].join('\n');
-  return [`Usage: toolshed ${spec.synopsis} [flags]`, '', spec.summary, ...spec.details, '', examplesText([spec]), '', flagsText(), ''].join('\n');
+  return [
+    `Usage: toolshed ${spec.synopsis} [flags]`,
+    '',
+    spec.summary,
+    ...spec.details,
+    '',
+    examplesText([spec]),
+    '',
+    flagsText(),
+    '',
+  ].join('\n');
 }
 
 /**
@@ -311,9 +325,16 @@ export function usageHint(name: string | undefined): string {
   const flags = `Flags: ${COMMON_FLAGS.map(([flag]) => flag).join(', ')}.`;
   if (!spec) {
     const lines = COMMANDS.map((c) => `  toolshed ${c.synopsis}`);
-    return ['Usage:', ...lines, flags, 'Run "toolshed --help" for every command, including the planned ones.', ''].join('\n');
+    return ['Usage:', ...lines, flags, 'Run "toolshed --help" for every command, including the planned ones.', ''].join(
+      '\n',
+    );
   }
-  return [`Usage: toolshed ${spec.synopsis} [flags]`, flags, `Run "toolshed ${spec.name} --help" for details.`, ''].join('\n');
+  return [
+    `Usage: toolshed ${spec.synopsis} [flags]`,
+    flags,
+    `Run "toolshed ${spec.name} --help" for details.`,
+    '',
+  ].join('\n');
 }
 
 /**

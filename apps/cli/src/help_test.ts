@@ -5,10 +5,35 @@ import { RULES_USAGE } from './rules_command.ts';
 describe('help', () => {
   test('overallUsage lists every command of the CLI contract and the common flags', () => {
     const text = overallUsage();
-    for (const command of ['tools', 'call', 'check', 'run', 'search', 'mcp <serve|list>', 'rules lint', 'demo', 'chat', 'bench']) {
+    for (const command of [
+      'tools',
+      'call',
+      'check',
+      'run',
+      'search',
+      'mcp <serve|list>',
+      'rules lint',
+      'demo',
+      'chat',
+      'bench',
+    ]) {
       expect(text).toContain(`toolshed ${command}`);
     }
-    for (const flag of ['--cwd', '--only', '--mode', '--allow', '--deny', '--ask', '--setting-sources', '--settings', '--mcp-config', '--yes', '--json', '--http', '--corpus']) {
+    for (const flag of [
+      '--cwd',
+      '--only',
+      '--mode',
+      '--allow',
+      '--deny',
+      '--ask',
+      '--setting-sources',
+      '--settings',
+      '--mcp-config',
+      '--yes',
+      '--json',
+      '--http',
+      '--corpus',
+    ]) {
       expect(text).toContain(flag);
     }
     expect(text.match(/not yet implemented/g) ?? []).toHaveLength(PLANNED_COMMANDS.length);

@@ -15,7 +15,12 @@ function toolshed(args: string[]): Promise<{ code: number | null; stdout: string
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
       cwd: fileURLToPath(new URL('..', import.meta.url)), // where tsx resolves
-      env: { ...process.env, TOOLSHED_DEBUG: '', HOME: EMPTY_HOME, PATH: `${path.join(lspPackage, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}` },
+      env: {
+        ...process.env,
+        TOOLSHED_DEBUG: '',
+        HOME: EMPTY_HOME,
+        PATH: `${path.join(lspPackage, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -28,25 +33,40 @@ function toolshed(args: string[]): Promise<{ code: number | null; stdout: string
 }
 
 describe('toolshed with the lsp family', () => {
-  test('run: Read, Edit, then LSP goToDefinition in one session sees the edit, with the default servers', { timeout: 180_000 }, async () => {
+  test('run: Read, Edit, then LSP goToDefinition in one session sees the edit, with the default servers', {
+    timeout: 180_000,
+  }, async () => {
     const cwd = await realpath(await tempDir());
     await cp(path.join(lspPackage, 'src', 'testdata', 'project'), cwd, { recursive: true });
     // The project's own typescript, as typescript-language-server expects to find it.
-    const typescript = path.dirname(createRequire(path.join(lspPackage, 'package.json')).resolve('typescript-for-tsserver/package.json'));
+    const typescript = path.dirname(
+      createRequire(path.join(lspPackage, 'package.json')).resolve('typescript-for-tsserver/package.json'),
+    );
     await mkdir(path.join(cwd, 'node_modules'));
     await symlink(typescript, path.join(cwd, 'node_modules', 'typescript'));
     const transcript = path.join(cwd, 'transcript.json');
-    await writeFile(transcript, JSON.stringify([
-      [use('r1', 'Read', { file_path: 'src/main.ts' })],
-      [use('e1', 'Edit', { file_path: 'src/main.ts', old_string: '  let sum = 0;', new_string: '  let sum = 0;\n  sum = add(sum, 1);' })],
-      [use('l1', 'LSP', { operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 9 })],
-    ]));
+    await writeFile(
+      transcript,
+      JSON.stringify([
+        [use('r1', 'Read', { file_path: 'src/main.ts' })],
+        [
+          use('e1', 'Edit', {
+            file_path: 'src/main.ts',
+            old_string: '  let sum = 0;',
+            new_string: '  let sum = 0;\n  sum = add(sum, 1);',
+          }),
+        ],
+        [use('l1', 'LSP', { operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 9 })],
+      ]),
+    );
     const r = await toolshed(['run', transcript, '--json', '--yes', '--only', 'fs,lsp', '--cwd', cwd]);
     expect(r.stderr).not.toContain('could not be loaded');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { turns: { content: string; is_error?: boolean }[][] };
     const lsp = out.turns[2]![0]!;
     expect(lsp.is_error ?? false).toBe(false);
-    expect(lsp.content).toBe('Found 1 definition of the symbol at src/main.ts:5:9:\nsrc/math.ts:13:17: export function add(a: number, b: number): number {');
+    expect(lsp.content).toBe(
+      'Found 1 definition of the symbol at src/main.ts:5:9:\nsrc/math.ts:13:17: export function add(a: number, b: number): number {',
+    );
   });
 });

@@ -40,7 +40,15 @@ describe('the toolshed binary', () => {
     for (const line of r.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^toolshed: (warn|info|error): /);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(Array.isArray(rows)).toBe(true);
-    for (const row of rows) expect(Object.keys(row).sort()).toEqual(['concurrencySafe', 'deferred', 'description', 'family', 'name', 'readOnly']);
+    for (const row of rows)
+      expect(Object.keys(row).sort()).toEqual([
+        'concurrencySafe',
+        'deferred',
+        'description',
+        'family',
+        'name',
+        'readOnly',
+      ]);
   });
 
   test('toolshed exits 2 with the usage on a usage error', async () => {
@@ -54,7 +62,13 @@ describe('the toolshed binary', () => {
   test('toolshed check reads the input from a pipe and prints the decision', async () => {
     const r = await toolshed(['check', 'NoSuchTool', '-', '--json'], '{"x": 1}');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.stringContaining('NoSuchTool'), rule: null, source: expect.any(String), suggestions: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      behavior: 'deny',
+      reason: expect.stringContaining('NoSuchTool'),
+      rule: null,
+      source: expect.any(String),
+      suggestions: [],
+    });
   });
 
   test('toolshed run replays a piped transcript and exits 1 when a result is an error', async () => {

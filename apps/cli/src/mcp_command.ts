@@ -3,8 +3,22 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import { defineFamily, describeError, isProjectTrusted, type CanUseTool, type Family, type PermissionContext, type Session } from '@toolshed/core';
-import { createMcpPermissionPrompt, listMcpServers, serveSession, type McpPermissionAsker, type McpServerStatus } from '@toolshed/mcp-bridge';
+import {
+  defineFamily,
+  describeError,
+  isProjectTrusted,
+  type CanUseTool,
+  type Family,
+  type PermissionContext,
+  type Session,
+} from '@toolshed/core';
+import {
+  createMcpPermissionPrompt,
+  listMcpServers,
+  serveSession,
+  type McpPermissionAsker,
+  type McpServerStatus,
+} from '@toolshed/mcp-bridge';
 import type { CommandInvocation, CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
@@ -67,13 +81,23 @@ export type McpListRow = McpServerStatus;
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
   if (sub === 'login') return mcpLoginCommand(rest, invocation.args, io);
-  if (rest.length) throw new UsageError(`"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`, { command: 'mcp' });
+  if (rest.length)
+    throw new UsageError(
+      `"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`,
+      { command: 'mcp' },
+    );
   if (sub === 'serve') return serve(invocation.args, io);
   if (sub === 'list') {
-    if (invocation.args.http !== undefined) throw new UsageError('--http is a flag of "toolshed mcp serve", not of "toolshed mcp list".', { command: 'mcp' });
+    if (invocation.args.http !== undefined)
+      throw new UsageError('--http is a flag of "toolshed mcp serve", not of "toolshed mcp list".', { command: 'mcp' });
     return list(invocation.args, io);
   }
-  throw new UsageError(sub === undefined ? '"toolshed mcp" needs a subcommand: serve, list or login.' : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`, { command: 'mcp' });
+  throw new UsageError(
+    sub === undefined
+      ? '"toolshed mcp" needs a subcommand: serve, list or login.'
+      : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`,
+    { command: 'mcp' },
+  );
 }
 
 async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<number> {
@@ -82,11 +106,17 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
   if (file === undefined) {
     const project = path.join(args.cwd, '.mcp.json');
     if (!existsSync(project)) {
-      throw new UsageError(`No MCP servers to list: give --mcp-config FILE, or put a .mcp.json in ${args.cwd} (for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}).`, { showUsage: false });
+      throw new UsageError(
+        `No MCP servers to list: give --mcp-config FILE, or put a .mcp.json in ${args.cwd} (for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}).`,
+        { showUsage: false },
+      );
     }
     // Its servers are commands that the repository's author chose: not run from a folder the user has not trusted.
     if (!(await isProjectTrusted(args.cwd, { homeDir: settingsOptions(args, io).homeDir }))) {
-      throw new UsageError(`The .mcp.json in ${args.cwd} belongs to a project folder that is not trusted, so its servers (commands the repository chose) were not started. Run "toolshed trust ${args.cwd}" to use it by default, or name it once with --mcp-config ${project}.`, { showUsage: false });
+      throw new UsageError(
+        `The .mcp.json in ${args.cwd} belongs to a project folder that is not trusted, so its servers (commands the repository chose) were not started. Run "toolshed trust ${args.cwd}" to use it by default, or name it once with --mcp-config ${project}.`,
+        { showUsage: false },
+      );
     }
     file = project;
   }
@@ -96,7 +126,8 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
   try {
     statuses = await listMcpServers(config, { cwd: args.cwd, permissions });
   } catch (e) {
-    if (e instanceof TypeError) throw new UsageError(`The --mcp-config file "${file}" is not valid: ${e.message}`, { showUsage: false });
+    if (e instanceof TypeError)
+      throw new UsageError(`The --mcp-config file "${file}" is not valid: ${e.message}`, { showUsage: false });
     throw e;
   }
   if (args.json) io.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
@@ -111,7 +142,12 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
  */
 async function sessionPermissions(args: CommonArgs, io: CliIo): Promise<PermissionContext> {
   let permissions: PermissionContext | undefined;
-  const probe = defineFamily({ name: 'mcp-list', version: '0.0.0', tools: [], setup: (api) => void (permissions = api.permissions) });
+  const probe = defineFamily({
+    name: 'mcp-list',
+    version: '0.0.0',
+    tools: [],
+    setup: (api) => void (permissions = api.permissions),
+  });
   const session = await createCliSession({ cwd: args.cwd, families: [probe], ...settingsOptions(args, io) });
   for (const notice of session.notices()) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
   await session.close();
@@ -120,15 +156,30 @@ async function sessionPermissions(args: CommonArgs, io: CliIo): Promise<Permissi
 
 function formatTable(statuses: readonly McpServerStatus[]): string {
   const header = ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'ERROR'];
-  const cells = statuses.map((s) => [s.name, s.transport, s.state, String(s.tools), s.resources ? 'yes' : 'no', s.deniedBy ? `deny rule "${s.deniedBy.rule}" from ${s.deniedBy.source}` : (s.error ?? '')]);
+  const cells = statuses.map((s) => [
+    s.name,
+    s.transport,
+    s.state,
+    String(s.tools),
+    s.resources ? 'yes' : 'no',
+    s.deniedBy ? `deny rule "${s.deniedBy.rule}" from ${s.deniedBy.source}` : (s.error ?? ''),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (c: readonly string[]) =>
+    c
+      .map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), ...cells.map(line)].join('\n')}\n`;
 }
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--http needs a port number from 0 to 65535, got "${value}". Example: toolshed mcp serve --http 8931`, { command: 'mcp' });
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(
+      `--http needs a port number from 0 to 65535, got "${value}". Example: toolshed mcp serve --http 8931`,
+      { command: 'mcp' },
+    );
   return port;
 }
 
@@ -136,16 +187,25 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   const port = args.http === undefined ? undefined : parsePort(args.http);
   const approve = parseApprove(args.approve);
   if (port === undefined && (args.tokenFile !== undefined || args.noAuth)) {
-    throw new UsageError(`${args.noAuth ? '--no-auth' : '--token-file'} is a flag of "toolshed mcp serve --http PORT": over stdio the client that started the server is the only one.`, { command: 'mcp' });
+    throw new UsageError(
+      `${args.noAuth ? '--no-auth' : '--token-file'} is a flag of "toolshed mcp serve --http PORT": over stdio the client that started the server is the only one.`,
+      { command: 'mcp' },
+    );
   }
-  if (args.noAuth && args.tokenFile !== undefined) throw new UsageError('--no-auth and --token-file exclude each other: serve with a token, or without one.', { command: 'mcp' });
+  if (args.noAuth && args.tokenFile !== undefined)
+    throw new UsageError('--no-auth and --token-file exclude each other: serve with a token, or without one.', {
+      command: 'mcp',
+    });
   const token = args.tokenFile === undefined ? undefined : await readTokenFile(args.tokenFile);
   // The same files as every other command: --mcp-config, or the trusted project's .mcp.json.
   const homeDir = settingsOptions(args, io).homeDir;
   const project = await readProjectFiles(args, homeDir);
   if (project.read.length > 0) io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
-  const mcpOptions = project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir } : { homeDir };
+  const mcpOptions =
+    project.mcpConfig && project.mcpConfigFile
+      ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
+      : { homeDir };
   // Each client session gets families of its own: an MCP family serves one session at a time.
   const familiesOf = () => loadFamilies(args.families, mcpOptions);
   const { families, warnings } = await familiesOf();
@@ -154,13 +214,14 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   // --approve (deny by default), or --yes, which allows every call.
   const prompt = createMcpPermissionPrompt();
   const canUseTool: CanUseTool = args.yes ? () => Promise.resolve({ behavior: 'allow' }) : prompt.canUseTool;
-  const newSession = (familiesOfSession: Family[]) => createCliSession({
-    cwd: args.cwd,
-    families: familiesOfSession,
-    ...settingsOptions(args, io),
-    canUseTool,
-    ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
-  });
+  const newSession = (familiesOfSession: Family[]) =>
+    createCliSession({
+      cwd: args.cwd,
+      families: familiesOfSession,
+      ...settingsOptions(args, io),
+      canUseTool,
+      ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
+    });
   // The same settings files, rules and sources as every other command (core reads and checks
   // them): made once now, so that a bad file stops the command before anything is served.
   const session = await newSession(families);
@@ -185,8 +246,16 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
           callback();
         },
       });
-      const served = await serveSession(session, { transport: 'stdio', stdin: io.stdin as Readable, stdout, permissionPrompt: prompt, approve: approveOption });
-      io.stderr.write(`toolshed: serving ${tools} tools over stdio (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)})\n`);
+      const served = await serveSession(session, {
+        transport: 'stdio',
+        stdin: io.stdin as Readable,
+        stdout,
+        permissionPrompt: prompt,
+        approve: approveOption,
+      });
+      io.stderr.write(
+        `toolshed: serving ${tools} tools over stdio (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)})\n`,
+      );
       io.signal?.addEventListener('abort', () => void served.close(), { once: true });
       await served.closed;
       return 0;
@@ -194,22 +263,37 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
     // Over HTTP every client session gets a Toolshed session of its own (cwd, read state, tasks).
     sessionOpen = false;
     await session.close();
-    const served = await serveSession(async () => {
-      const s = await newSession((await familiesOf()).families);
-      printNotices(s);
-      return s;
-    }, { http: { port, ...(token !== undefined ? { token } : {}), ...(args.noAuth ? { noAuth: true } : {}) }, permissionPrompt: prompt, approve: approveOption });
+    const served = await serveSession(
+      async () => {
+        const s = await newSession((await familiesOf()).families);
+        printNotices(s);
+        return s;
+      },
+      {
+        http: { port, ...(token !== undefined ? { token } : {}), ...(args.noAuth ? { noAuth: true } : {}) },
+        permissionPrompt: prompt,
+        approve: approveOption,
+      },
+    );
     let tokenFile: string | undefined;
     try {
       if (args.noAuth) {
-        io.stderr.write('toolshed: warn: serving WITHOUT authentication (--no-auth): any process on this machine can call these tools as you. Use it only for clients that cannot send an Authorization header.\n');
+        io.stderr.write(
+          'toolshed: warn: serving WITHOUT authentication (--no-auth): any process on this machine can call these tools as you. Use it only for clients that cannot send an Authorization header.\n',
+        );
       } else if (args.tokenFile === undefined) {
         tokenFile = await writeTokenFile(served.token!, served.url!, io);
-        io.stderr.write(`toolshed: token: ${served.token} (written to ${tokenFile}, mode 0600; clients send "Authorization: Bearer <token>")\n`);
+        io.stderr.write(
+          `toolshed: token: ${served.token} (written to ${tokenFile}, mode 0600; clients send "Authorization: Bearer <token>")\n`,
+        );
       } else {
-        io.stderr.write(`toolshed: clients must send the token of ${args.tokenFile} as "Authorization: Bearer <token>"\n`);
+        io.stderr.write(
+          `toolshed: clients must send the token of ${args.tokenFile} as "Authorization: Bearer <token>"\n`,
+        );
       }
-      io.stderr.write(`toolshed: serving ${tools} tools at ${served.url} (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)}); Ctrl-C stops\n`);
+      io.stderr.write(
+        `toolshed: serving ${tools} tools at ${served.url} (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)}); Ctrl-C stops\n`,
+      );
       await untilInterrupted(io.signal);
     } finally {
       await served.close();
@@ -233,12 +317,19 @@ type Approve = 'deny' | 'elicit' | 'tty';
 function parseApprove(value: string | undefined): Approve {
   if (value === undefined) return 'deny';
   if (value === 'deny' || value === 'elicit' || value === 'tty') return value;
-  throw new UsageError(`--approve must be deny, elicit or tty, got "${value}". deny (the default): asks are denied, naming the rule to add; elicit: the MCP client's user decides; tty: you decide at this terminal.`, { command: 'mcp' });
+  throw new UsageError(
+    `--approve must be deny, elicit or tty, got "${value}". deny (the default): asks are denied, naming the rule to add; elicit: the MCP client's user decides; tty: you decide at this terminal.`,
+    { command: 'mcp' },
+  );
 }
 
 function describeApprove(approve: Approve, yes: boolean): string {
   if (yes) return 'all allowed (--yes)';
-  return approve === 'deny' ? 'denied, naming the rule to add (--approve deny)' : approve === 'elicit' ? "the client's user decides (--approve elicit)" : 'asked at this terminal (--approve tty)';
+  return approve === 'deny'
+    ? 'denied, naming the rule to add (--approve deny)'
+    : approve === 'elicit'
+      ? "the client's user decides (--approve elicit)"
+      : 'asked at this terminal (--approve tty)';
 }
 
 /**
@@ -254,7 +345,10 @@ function terminalApprover(io: CliIo, http: boolean): { approve: McpPermissionAsk
     try {
       fd = openSync('/dev/tty', 'r+');
     } catch (e) {
-      throw new UsageError(`--approve tty needs a terminal to ask at, and /dev/tty could not be opened (${(e as Error).message}); use --approve deny (and --allow RULE) or --approve elicit.`, { command: 'mcp' });
+      throw new UsageError(
+        `--approve tty needs a terminal to ask at, and /dev/tty could not be opened (${(e as Error).message}); use --approve deny (and --allow RULE) or --approve elicit.`,
+        { command: 'mcp' },
+      );
     }
     const input = createReadStream('', { fd, autoClose: false });
     const output = createWriteStream('', { fd, autoClose: false });
@@ -273,11 +367,17 @@ function terminalApprover(io: CliIo, http: boolean): { approve: McpPermissionAsk
     approve: async (toolName, input, { reason, signal }) => {
       const shown = JSON.stringify(input);
       const answer = await Promise.race([
-        prompter.ask(`toolshed: an MCP client calls ${toolName}, which needs approval: ${reason}\n  input: ${shown.length > 500 ? `${shown.slice(0, 497)}...` : shown}\nAllow? [y/N] `),
+        prompter.ask(
+          `toolshed: an MCP client calls ${toolName}, which needs approval: ${reason}\n  input: ${shown.length > 500 ? `${shown.slice(0, 497)}...` : shown}\nAllow? [y/N] `,
+        ),
         new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
       ]);
       if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) return { behavior: 'allow' };
-      return { behavior: 'deny', message: answer === undefined ? 'no answer at the serving terminal' : 'the serving user declined at the terminal' };
+      return {
+        behavior: 'deny',
+        message:
+          answer === undefined ? 'no answer at the serving terminal' : 'the serving user declined at the terminal',
+      };
     },
     close: () => prompter.close(),
   };
@@ -291,14 +391,23 @@ async function readTokenFile(file: string): Promise<string> {
     info = await stat(full);
     text = await readFile(full, 'utf8');
   } catch (e) {
-    throw new UsageError(`--token-file "${file}" cannot be read (${(e as Error).message}); put a random token of at least 16 characters in it, for example: openssl rand -hex 32 > ${file} && chmod 600 ${file}`, { command: 'mcp', showUsage: false });
+    throw new UsageError(
+      `--token-file "${file}" cannot be read (${(e as Error).message}); put a random token of at least 16 characters in it, for example: openssl rand -hex 32 > ${file} && chmod 600 ${file}`,
+      { command: 'mcp', showUsage: false },
+    );
   }
   if ((info.mode & 0o077) !== 0) {
-    throw new UsageError(`--token-file "${file}" can be read by other users (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${file}.`, { command: 'mcp', showUsage: false });
+    throw new UsageError(
+      `--token-file "${file}" can be read by other users (mode ${(info.mode & 0o777).toString(8)}); run chmod 600 ${file}.`,
+      { command: 'mcp', showUsage: false },
+    );
   }
   const token = text.trim();
   if (token.length < 16 || /\s/.test(token)) {
-    throw new UsageError(`--token-file "${file}" must hold one token of at least 16 characters without spaces; for example: openssl rand -hex 32 > ${file}`, { command: 'mcp', showUsage: false });
+    throw new UsageError(
+      `--token-file "${file}" must hold one token of at least 16 characters without spaces; for example: openssl rand -hex 32 > ${file}`,
+      { command: 'mcp', showUsage: false },
+    );
   }
   return token;
 }

@@ -10,15 +10,34 @@ import { runCli } from './run_cli.ts';
 import { cli, fakeIo, tempDir } from './_test_io.ts';
 import { testTools } from './_test_tools.ts';
 
-const FAULT_SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/mcp-bridge/src/testdata/fault_server.mjs');
+const FAULT_SERVER = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../packages/mcp-bridge/src/testdata/fault_server.mjs',
+);
 
 function argsFor(cwd: string, extra: Partial<CommonArgs> = {}): CommonArgs {
-  return { cwd, families: ['mcp'], mode: undefined, allow: [], deny: [], ask: [], settingSources: [], settings: [], mcpConfig: undefined, yes: false, json: false, ...extra };
+  return {
+    cwd,
+    families: ['mcp'],
+    mode: undefined,
+    allow: [],
+    deny: [],
+    ask: [],
+    settingSources: [],
+    settings: [],
+    mcpConfig: undefined,
+    yes: false,
+    json: false,
+    ...extra,
+  };
 }
 
 /** Collects stdout lines as JSON-RPC messages. */
 function jsonLines(out: () => string): unknown[] {
-  return out().split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+  return out()
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 async function until<T>(read: () => T | undefined, what: string): Promise<T> {
@@ -35,7 +54,15 @@ describe('toolshed mcp list', () => {
     const cwd = await tempDir();
     try {
       const config = path.join(cwd, 'servers.json');
-      await writeFile(config, JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] }, gone: { command: path.join(cwd, 'missing') } } }));
+      await writeFile(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            fault: { command: process.execPath, args: [FAULT_SERVER] },
+            gone: { command: path.join(cwd, 'missing') },
+          },
+        }),
+      );
       const { io, stdout } = fakeIo();
       const code = await mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: config }) }, io);
       expect(code).toBe(1);
@@ -51,16 +78,23 @@ describe('toolshed mcp list', () => {
   test('reads .mcp.json of the working directory by default and prints JSON with --json', async () => {
     const cwd = await tempDir();
     try {
-      await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }));
+      await writeFile(
+        path.join(cwd, '.mcp.json'),
+        JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }),
+      );
       const home = path.join(cwd, 'home');
       await mkdir(home);
       // The project's own .mcp.json starts commands the repository chose: only in a trusted folder.
       const untrusted = fakeIo({ env: { HOME: home } });
-      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd, { json: true }) }, untrusted.io)).rejects.toThrow(/not trusted.*toolshed trust/);
+      await expect(
+        mcpCommand({ positionals: ['list'], args: argsFor(cwd, { json: true }) }, untrusted.io),
+      ).rejects.toThrow(/not trusted.*toolshed trust/);
       await trustProject(cwd, { homeDir: home });
       const { io, stdout } = fakeIo({ env: { HOME: home } });
       expect(await mcpCommand({ positionals: ['list'], args: argsFor(cwd, { json: true }) }, io)).toBe(0);
-      expect(JSON.parse(stdout())).toEqual([{ name: 'fault', transport: 'stdio', state: 'connected', tools: 8, resources: false }]);
+      expect(JSON.parse(stdout())).toEqual([
+        { name: 'fault', transport: 'stdio', state: 'connected', tools: 8, resources: false },
+      ]);
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }
@@ -70,12 +104,25 @@ describe('toolshed mcp list', () => {
     const cwd = await tempDir();
     try {
       const { io } = fakeIo();
-      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd) }, io)).rejects.toThrow(/give --mcp-config FILE, or put a \.mcp\.json in/);
-      await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow('Unknown subcommand "mcp lsit": use "mcp serve", "mcp list" or "mcp login <server>".');
-      await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow('needs a subcommand: serve, list or login');
-      await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { x: { url: 'not a url', type: 'http' } } }));
-      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: path.join(cwd, '.mcp.json') }) }, io)).rejects.toThrow('"url" of server "x" in the MCP configuration is not a valid URL: "not a url"');
-      await expect(mcpCommand({ positionals: ['serve'], args: argsFor(cwd, { http: 'eighty' }) }, io)).rejects.toThrow('--http needs a port number from 0 to 65535, got "eighty"');
+      await expect(mcpCommand({ positionals: ['list'], args: argsFor(cwd) }, io)).rejects.toThrow(
+        /give --mcp-config FILE, or put a \.mcp\.json in/,
+      );
+      await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow(
+        'Unknown subcommand "mcp lsit": use "mcp serve", "mcp list" or "mcp login <server>".',
+      );
+      await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow(
+        'needs a subcommand: serve, list or login',
+      );
+      await writeFile(
+        path.join(cwd, '.mcp.json'),
+        JSON.stringify({ mcpServers: { x: { url: 'not a url', type: 'http' } } }),
+      );
+      await expect(
+        mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: path.join(cwd, '.mcp.json') }) }, io),
+      ).rejects.toThrow('"url" of server "x" in the MCP configuration is not a valid URL: "not a url"');
+      await expect(mcpCommand({ positionals: ['serve'], args: argsFor(cwd, { http: 'eighty' }) }, io)).rejects.toThrow(
+        '--http needs a port number from 0 to 65535, got "eighty"',
+      );
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }
@@ -95,13 +142,28 @@ describe('toolshed mcp list and the permission rules', () => {
       const settingsFile = path.join(cwd, '.toolshed', 'settings.json');
       await writeFile(settingsFile, JSON.stringify({ permissions: { deny: ['mcp__blocked'] } }));
       const config = path.join(cwd, 'servers.json');
-      await writeFile(config, JSON.stringify({ mcpServers: {
-        fault: { command: process.execPath, args: [FAULT_SERVER] },
-        blocked: markerServer(path.join(cwd, 'blocked-started')),
-        flagged: markerServer(path.join(cwd, 'flagged-started')),
-      } }));
+      await writeFile(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            fault: { command: process.execPath, args: [FAULT_SERVER] },
+            blocked: markerServer(path.join(cwd, 'blocked-started')),
+            flagged: markerServer(path.join(cwd, 'flagged-started')),
+          },
+        }),
+      );
       const { io, stdout } = fakeIo();
-      const code = await mcpCommand({ positionals: ['list'], args: argsFor(cwd, { mcpConfig: config, settingSources: ['project'], deny: ['mcp__flagged__*', 'mcp__fault__crash'] }) }, io);
+      const code = await mcpCommand(
+        {
+          positionals: ['list'],
+          args: argsFor(cwd, {
+            mcpConfig: config,
+            settingSources: ['project'],
+            deny: ['mcp__flagged__*', 'mcp__fault__crash'],
+          }),
+        },
+        io,
+      );
       expect(code).toBe(0); // a denied server is the user's choice, not a failure
       const lines = stdout().trimEnd().split('\n');
       // A rule naming one tool leaves its server running.
@@ -119,11 +181,42 @@ describe('toolshed mcp list and the permission rules', () => {
   test('mcp list --json --deny reports the denial as deniedBy, and a bad rule is a usage error before any server starts', async () => {
     const cwd = await tempDir();
     try {
-      await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
-      const r = await cli(['mcp', 'list', '--json', '--deny', 'mcp__remote', '--mcp-config', path.join(cwd, '.mcp.json'), '--cwd', cwd]);
+      await writeFile(
+        path.join(cwd, '.mcp.json'),
+        JSON.stringify({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }),
+      );
+      const r = await cli([
+        'mcp',
+        'list',
+        '--json',
+        '--deny',
+        'mcp__remote',
+        '--mcp-config',
+        path.join(cwd, '.mcp.json'),
+        '--cwd',
+        cwd,
+      ]);
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual([{ name: 'remote', transport: 'http', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__remote', source: 'cli' } }]);
-      const bad = await cli(['mcp', 'list', '--deny', 'mcp__remote(', '--mcp-config', path.join(cwd, '.mcp.json'), '--cwd', cwd]);
+      expect(JSON.parse(r.stdout)).toEqual([
+        {
+          name: 'remote',
+          transport: 'http',
+          state: 'denied',
+          tools: 0,
+          resources: false,
+          deniedBy: { rule: 'mcp__remote', source: 'cli' },
+        },
+      ]);
+      const bad = await cli([
+        'mcp',
+        'list',
+        '--deny',
+        'mcp__remote(',
+        '--mcp-config',
+        path.join(cwd, '.mcp.json'),
+        '--cwd',
+        cwd,
+      ]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('The permission settings are not valid');
       expect(bad.stdout).toBe('');
@@ -142,11 +235,22 @@ describe('toolshed mcp serve', () => {
       io.stdin = stdin;
       const running = mcpCommand({ positionals: ['serve'], args: argsFor(cwd) }, io);
       const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      });
       await until(() => (jsonLines(stdout).length >= 1 ? true : undefined), 'the initialize answer');
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      const list = await until(() => jsonLines(stdout).find((m) => (m as { id?: number }).id === 2) as { result: { tools: { name: string }[] } } | undefined, 'tools/list');
+      const list = await until(
+        () =>
+          jsonLines(stdout).find((m) => (m as { id?: number }).id === 2) as
+            | { result: { tools: { name: string }[] } }
+            | undefined,
+        'tools/list',
+      );
       expect(list.result.tools.map((t) => t.name)).toEqual(testTools.map((t) => t.name).sort());
       stdin.end();
       expect(await running).toBe(0);
@@ -172,8 +276,17 @@ describe('toolshed mcp serve', () => {
       expect(token[2]).toBe(path.join(home, '.toolshed', `mcp-serve-${new URL(url).port}.token`));
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token[1]}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token[1]}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+        }),
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('mcp-session-id')).toMatch(/[0-9a-f-]{36}/);
@@ -215,7 +328,10 @@ describe('toolshed mcp through runCli', () => {
   test('mcp list exits 1 when a configured server fails to start, and 0 when every one connects', async () => {
     const cwd = await tempDir();
     try {
-      await writeFile(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }));
+      await writeFile(
+        path.join(cwd, '.mcp.json'),
+        JSON.stringify({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }),
+      );
       const ok = await cli(['mcp', 'list', '--json', '--mcp-config', path.join(cwd, '.mcp.json'), '--cwd', cwd]);
       expect(ok.code).toBe(0);
       expect(JSON.parse(ok.stdout)).toEqual([expect.objectContaining({ name: 'fault', state: 'connected' })]);
@@ -256,17 +372,31 @@ describe('toolshed mcp through runCli', () => {
     const cwd = await tempDir();
     try {
       await mkdir(path.join(cwd, '.toolshed'));
-      await writeFile(path.join(cwd, '.toolshed', 'settings.json'), JSON.stringify({ permissions: { deny: ['Writer'] } }));
+      await writeFile(
+        path.join(cwd, '.toolshed', 'settings.json'),
+        JSON.stringify({ permissions: { deny: ['Writer'] } }),
+      );
       const stdin = new PassThrough();
       const { io, stdout } = fakeIo({ tools: testTools });
       io.stdin = stdin;
       const running = runCli(['mcp', 'serve', '--only', 'mcp', '--cwd', cwd], io);
       const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      });
       await until(() => (jsonLines(stdout).length >= 1 ? true : undefined), 'the initialize answer');
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      const list = await until(() => jsonLines(stdout).find((m) => (m as { id?: number }).id === 2) as { result: { tools: { name: string }[] } } | undefined, 'tools/list');
+      const list = await until(
+        () =>
+          jsonLines(stdout).find((m) => (m as { id?: number }).id === 2) as
+            | { result: { tools: { name: string }[] } }
+            | undefined,
+        'tools/list',
+      );
       const names = list.result.tools.map((t) => t.name);
       expect(names).toContain('Echo');
       expect(names).not.toContain('Writer');

@@ -20,7 +20,11 @@ import { UsageError } from './usage_error.ts';
  * const family = mcpServers(config);
  * ```
  */
-export async function readMcpConfigFile(file: string, baseDir: string, label = '--mcp-config'): Promise<Record<string, unknown>> {
+export async function readMcpConfigFile(
+  file: string,
+  baseDir: string,
+  label = '--mcp-config',
+): Promise<Record<string, unknown>> {
   const { value } = await readJsonFile(file, label, baseDir);
   const example = 'Write for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}.';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -38,7 +42,10 @@ export async function readMcpConfigFile(file: string, baseDir: string, label = '
     );
   }
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new UsageError(`The ${label} file "${file}": "mcpServers" is ${Array.isArray(servers) ? 'a list' : `a ${servers === null ? 'null' : typeof servers}`}, not an object of servers by name. ${example}`, { showUsage: false });
+    throw new UsageError(
+      `The ${label} file "${file}": "mcpServers" is ${Array.isArray(servers) ? 'a list' : `a ${servers === null ? 'null' : typeof servers}`}, not an object of servers by name. ${example}`,
+      { showUsage: false },
+    );
   }
   return value as Record<string, unknown>;
 }

@@ -23,13 +23,24 @@ import { UsageError } from './usage_error.ts';
  * await mcpLoginCommand(['github'], args, io); // prints "Open this URL to sign in to github: …"
  * ```
  */
-export async function mcpLoginCommand(servers: readonly string[], args: CommandInvocation['args'], io: CliIo): Promise<number> {
-  if (servers.length !== 1) throw new UsageError(`"toolshed mcp login" takes one server name, got ${servers.length === 0 ? 'none' : servers.map((s) => `"${s}"`).join(' ')}. Example: toolshed mcp login github`, { command: 'mcp' });
+export async function mcpLoginCommand(
+  servers: readonly string[],
+  args: CommandInvocation['args'],
+  io: CliIo,
+): Promise<number> {
+  if (servers.length !== 1)
+    throw new UsageError(
+      `"toolshed mcp login" takes one server name, got ${servers.length === 0 ? 'none' : servers.map((s) => `"${s}"`).join(' ')}. Example: toolshed mcp login github`,
+      { command: 'mcp' },
+    );
   const name = servers[0]!;
   let file = args.mcpConfig;
   if (file === undefined) {
     file = path.join(args.cwd, '.mcp.json');
-    if (!existsSync(file)) throw new UsageError(`No MCP servers to sign in to: give --mcp-config FILE, or put a .mcp.json in ${args.cwd}.`, { showUsage: false });
+    if (!existsSync(file))
+      throw new UsageError(`No MCP servers to sign in to: give --mcp-config FILE, or put a .mcp.json in ${args.cwd}.`, {
+        showUsage: false,
+      });
   }
   const config = await readMcpConfigFile(file, process.cwd());
   try {
@@ -37,9 +48,14 @@ export async function mcpLoginCommand(servers: readonly string[], args: CommandI
       cwd: args.cwd,
       ...(io.env?.HOME ? { homeDir: io.env.HOME } : {}),
       ...(io.env ? { env: io.env } : {}),
-      onAuthorizationUrl: (url) => io.stderr.write(`Open this URL in your browser to sign in to ${name}:\n\n  ${url.href}\n\nWaiting for the browser to come back…\n`),
+      onAuthorizationUrl: (url) =>
+        io.stderr.write(
+          `Open this URL in your browser to sign in to ${name}:\n\n  ${url.href}\n\nWaiting for the browser to come back…\n`,
+        ),
     });
-    const text = result.signedIn ? `Signed in to ${name} (${result.tools} tools); the tokens are kept in ~/.toolshed/mcp-oauth.json.` : `${name} let us in without a sign-in (${result.tools} tools); nothing was stored.`;
+    const text = result.signedIn
+      ? `Signed in to ${name} (${result.tools} tools); the tokens are kept in ~/.toolshed/mcp-oauth.json.`
+      : `${name} let us in without a sign-in (${result.tools} tools); nothing was stored.`;
     io.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${text}\n`);
     return 0;
   } catch (e) {

@@ -7,15 +7,23 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // mcp-bridge's loopback OAuth authorization server and protected MCP server (outside this
 // package's sources, so imported by path).
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/mcp-bridge/src/testdata/oauth_fixture.ts');
-const { startOAuthFixture } = (await import(pathToFileURL(FIXTURE).href)) as { startOAuthFixture: () => Promise<{ url: string; close: () => Promise<void> }> };
+const FIXTURE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../packages/mcp-bridge/src/testdata/oauth_fixture.ts',
+);
+const { startOAuthFixture } = (await import(pathToFileURL(FIXTURE).href)) as {
+  startOAuthFixture: () => Promise<{ url: string; close: () => Promise<void> }>;
+};
 
 describe('toolshed mcp login', () => {
   test('prints the sign-in URL, waits for the browser at the loopback redirect, and stores the tokens in ~/.toolshed', async () => {
     const fixture = await startOAuthFixture();
     const home = await tempDir();
     try {
-      await writeFile(path.join(home, '.mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: fixture.url } } }));
+      await writeFile(
+        path.join(home, '.mcp.json'),
+        JSON.stringify({ mcpServers: { remote: { type: 'http', url: fixture.url } } }),
+      );
       const { io, stdout, stderr } = fakeIo({ env: { HOME: home } });
       const run = runCli(['mcp', 'login', 'remote', '--cwd', home], io);
       // The "browser": opens the URL the CLI printed, and follows it back to the loopback redirect.
@@ -29,7 +37,10 @@ describe('toolshed mcp login', () => {
       expect(page).toBe('Signed in to remote. You can close this tab and go back to the terminal.\n');
       expect(await run).toBe(0);
       expect(stdout()).toBe('Signed in to remote (1 tools); the tokens are kept in ~/.toolshed/mcp-oauth.json.\n');
-      const stored = JSON.parse(await readFile(path.join(home, '.toolshed', 'mcp-oauth.json'), 'utf8')) as Record<string, { tokens?: unknown }>;
+      const stored = JSON.parse(await readFile(path.join(home, '.toolshed', 'mcp-oauth.json'), 'utf8')) as Record<
+        string,
+        { tokens?: unknown }
+      >;
       expect(stored[`remote ${fixture.url}`]?.tokens).toBeDefined();
     } finally {
       await fixture.close();
@@ -43,10 +54,14 @@ describe('toolshed mcp login', () => {
       await writeFile(path.join(home, '.mcp.json'), JSON.stringify({ mcpServers: { local: { command: 'x' } } }));
       const none = await cli(['mcp', 'login', '--cwd', home], { env: { HOME: home } });
       expect(none.code).toBe(2);
-      expect(none.stderr).toContain('"toolshed mcp login" takes one server name, got none. Example: toolshed mcp login github');
+      expect(none.stderr).toContain(
+        '"toolshed mcp login" takes one server name, got none. Example: toolshed mcp login github',
+      );
       const missing = await cli(['mcp', 'login', 'github', '--cwd', home], { env: { HOME: home } });
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toContain('There is no MCP server "github" in the configuration; its servers are "local".');
+      expect(missing.stderr).toContain(
+        'There is no MCP server "github" in the configuration; its servers are "local".',
+      );
     } finally {
       await rm(home, { recursive: true, force: true });
     }

@@ -49,18 +49,34 @@ async function connect(url: string, token: string | undefined, onElicit?: (messa
       return { action: 'accept', content: { allow: true } };
     });
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+    ),
+  );
   clients.push(client);
   return client;
 }
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content).map((b) => b.text ?? `[${b.type}]`).join('\n');
+  return (result as { content: { type: string; text?: string }[] }).content
+    .map((b) => b.text ?? `[${b.type}]`)
+    .join('\n');
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+});
 const post = (url: string, headers: Record<string, string>) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: initialize });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: initialize,
+  });
 
 describe('toolshed mcp serve --http (a real process)', () => {
   test('no token: 401; wrong Origin: 403; the token is printed once and kept in a 0600 file', async () => {
@@ -83,11 +99,17 @@ describe('toolshed mcp serve --http (a real process)', () => {
     const read = await a.callTool({ name: 'Read', arguments: { file_path: path.join(cwd, 'notes.txt') } });
     expect(textOf(read)).toContain('first line');
     // B never read the file: its Edit must fail as a fresh session's would.
-    const edit = await b.callTool({ name: 'Edit', arguments: { file_path: path.join(cwd, 'notes.txt'), old_string: 'first line', new_string: 'edited by B' } });
+    const edit = await b.callTool({
+      name: 'Edit',
+      arguments: { file_path: path.join(cwd, 'notes.txt'), old_string: 'first line', new_string: 'edited by B' },
+    });
     expect(edit.isError).toBe(true);
     expect(textOf(edit)).toMatch(/read/i);
     expect(await readFile(path.join(cwd, 'notes.txt'), 'utf8')).toBe('first line\n');
-    const ownEdit = await a.callTool({ name: 'Edit', arguments: { file_path: path.join(cwd, 'notes.txt'), old_string: 'first line', new_string: 'edited by A' } });
+    const ownEdit = await a.callTool({
+      name: 'Edit',
+      arguments: { file_path: path.join(cwd, 'notes.txt'), old_string: 'first line', new_string: 'edited by A' },
+    });
     expect(ownEdit.isError).toBeFalsy();
     await writeFile(path.join(cwd, 'notes.txt'), 'first line\n');
     await a.callTool({ name: 'Bash', arguments: { command: 'cd sub' } });
@@ -111,7 +133,10 @@ describe('toolshed mcp serve --http (a real process)', () => {
 
     const eliciting = await serve(['--approve', 'elicit']);
     const client2 = await connect(eliciting.url, eliciting.token, (m) => asked.push(m));
-    const allowed = await client2.callTool({ name: 'Write', arguments: { file_path: target, content: 'the client user said yes' } });
+    const allowed = await client2.callTool({
+      name: 'Write',
+      arguments: { file_path: target, content: 'the client user said yes' },
+    });
     expect(allowed.isError).toBeFalsy();
     expect(asked).toHaveLength(1);
     expect(await readFile(target, 'utf8')).toBe('the client user said yes');
@@ -128,7 +153,9 @@ describe('toolshed mcp serve --http (a real process)', () => {
   test('--token-file: the token comes from the file, which must be private', async () => {
     const file = path.join(root, 'token');
     await writeFile(file, 'a-long-token-from-a-file-0123456789\n', { mode: 0o644 });
-    const open = startToolshed(['mcp', 'serve', '--http', '0', '--only', 'fs', '--cwd', cwd, '--token-file', file], { home });
+    const open = startToolshed(['mcp', 'serve', '--http', '0', '--only', 'fs', '--cwd', cwd, '--token-file', file], {
+      home,
+    });
     running.push(open);
     expect(await open.exited).toBe(2);
     expect(open.stderr()).toContain('chmod 600');

@@ -11,7 +11,12 @@ import { testTools as tools } from './_test_tools.ts';
 describe('the terminal permission prompt: allow once / always / deny', () => {
   test('"a" allows the call and saves the suggested rule to .toolshed/settings.local.json, saying where', async () => {
     const cwd = await tempDir();
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], { tools, isTTY: true, stdin: 'a\n', env: { NO_COLOR: '1' } });
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'a\n',
+      env: { NO_COLOR: '1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(await readFile(path.join(cwd, 'out.txt'), 'utf8')).toBe('yes');
     const file = path.join(cwd, '.toolshed', 'settings.local.json');
@@ -25,10 +30,20 @@ describe('the terminal permission prompt: allow once / always / deny', () => {
     const cwd = await tempDir();
     const file = path.join(cwd, '.toolshed', 'settings.local.json');
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify({ permissions: { deny: ['Read(./.env)'], allow: ['Bash(ls:*)'] }, env: { A: '1' } }));
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], { tools, isTTY: true, stdin: 'n\nalways\n' }); // n: do not trust the folder
+    await writeFile(
+      file,
+      JSON.stringify({ permissions: { deny: ['Read(./.env)'], allow: ['Bash(ls:*)'] }, env: { A: '1' } }),
+    );
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'n\nalways\n',
+    }); // n: do not trust the folder
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ permissions: { deny: ['Read(./.env)'], allow: ['Bash(ls:*)', 'Writer'] }, env: { A: '1' } });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      permissions: { deny: ['Read(./.env)'], allow: ['Bash(ls:*)', 'Writer'] },
+      env: { A: '1' },
+    });
   });
 
   test('a settings file that is not JSON is left alone: the call is allowed once and the user told', async () => {
@@ -36,14 +51,21 @@ describe('the terminal permission prompt: allow once / always / deny', () => {
     const file = path.join(cwd, '.toolshed', 'settings.local.json');
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, '{ broken');
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd, '--setting-sources', 'user'], { tools, isTTY: true, stdin: 'a\n' });
+    const r = await cli(
+      ['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd, '--setting-sources', 'user'],
+      { tools, isTTY: true, stdin: 'a\n' },
+    );
     expect(r.stderr).toContain('not saved');
     expect(await readFile(file, 'utf8')).toBe('{ broken');
   });
 
   test('"n" denies and saves nothing', async () => {
     const cwd = await tempDir();
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], { tools, isTTY: true, stdin: 'n\n' });
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'n\n',
+    });
     expect(r.code).toBe(1);
     expect(existsSync(path.join(cwd, '.toolshed', 'settings.local.json'))).toBe(false);
   });
@@ -71,8 +93,25 @@ describe.skipIf(!hasScript)('the permission prompt in a real terminal', () => {
       await mkdir(home);
       await mkdir(cwd);
       const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-      const command = [process.execPath, '--conditions=@toolshed/source', '--import', 'tsx', main, 'call', 'Bash', '{"command":"touch made.txt"}', '--cwd', cwd].map(quote).join(' ');
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: cliDir, env: withColour(noColor, home), stdio: ['pipe', 'pipe', 'pipe'] });
+      const command = [
+        process.execPath,
+        '--conditions=@toolshed/source',
+        '--import',
+        'tsx',
+        main,
+        'call',
+        'Bash',
+        '{"command":"touch made.txt"}',
+        '--cwd',
+        cwd,
+      ]
+        .map(quote)
+        .join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        cwd: cliDir,
+        env: withColour(noColor, home),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       const sent = new Promise<void>((resolve) => {

@@ -84,14 +84,23 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
   const [sub, ...rest] = positionals;
   if (sub !== 'lint') {
     const what = sub === undefined ? 'needs a subcommand' : `has no subcommand "${sub}"`;
-    throw new UsageError(`"toolshed rules" ${what}: the one subcommand is "lint".\n\n${RULES_USAGE}`, { showUsage: false });
+    throw new UsageError(`"toolshed rules" ${what}: the one subcommand is "lint".\n\n${RULES_USAGE}`, {
+      showUsage: false,
+    });
   }
-  if (rest.length > 0) throw new UsageError(`"toolshed rules lint" takes no arguments, got ${rest.map((r) => `"${r}"`).join(' ')}.\n\n${RULES_USAGE}`, { showUsage: false });
+  if (rest.length > 0)
+    throw new UsageError(
+      `"toolshed rules lint" takes no arguments, got ${rest.map((r) => `"${r}"`).join(' ')}.\n\n${RULES_USAGE}`,
+      { showUsage: false },
+    );
 
   const cwd = path.resolve(values.cwd ?? '.');
   let sources: SettingSource[];
   try {
-    sources = values['setting-sources'] === undefined ? [...DEFAULT_SETTING_SOURCES] : parseSettingSources(values['setting-sources']);
+    sources =
+      values['setting-sources'] === undefined
+        ? [...DEFAULT_SETTING_SOURCES]
+        : parseSettingSources(values['setting-sources']);
   } catch (e) {
     throw new UsageError(`${describeError(e)} (in --setting-sources).`, { showUsage: false });
   }
@@ -155,7 +164,11 @@ function count(n: number, word: string): string {
 }
 
 /** The server names of the MCP configuration the other commands would read: `--mcp-config`, or `.mcp.json` with the `claude` source. */
-async function configuredServers(file: string | undefined, cwd: string, sources: readonly SettingSource[]): Promise<string[]> {
+async function configuredServers(
+  file: string | undefined,
+  cwd: string,
+  sources: readonly SettingSource[],
+): Promise<string[]> {
   if (file !== undefined) return Object.keys((await readMcpConfigFile(file, process.cwd()))['mcpServers'] as object);
   const project = path.join(cwd, '.mcp.json');
   if (!sources.includes('claude') || !existsSync(project)) return [];

@@ -19,7 +19,10 @@ import { versionText } from './_versions.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, (invocation: CommandInvocation, io: CliIo) => Promise<number>> = {
+const RUNNERS: Record<
+  Exclude<CommandName, 'rules' | 'bench'>,
+  (invocation: CommandInvocation, io: CliIo) => Promise<number>
+> = {
   demo: demoCommand,
   tools: toolsCommand,
   call: callCommand,
@@ -76,7 +79,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 2;
     }
     io.stderr.write(`toolshed: ${describeError(e)}\n`);
-    if ((io.env ?? process.env)['TOOLSHED_DEBUG'] === '1' && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
+    if ((io.env ?? process.env)['TOOLSHED_DEBUG'] === '1' && e instanceof Error && e.stack)
+      io.stderr.write(`${e.stack}\n`);
     return 1;
   }
 }

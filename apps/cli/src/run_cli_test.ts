@@ -30,9 +30,19 @@ describe('runCli', () => {
   test('--version prints the real version of the CLI and of each family package', async () => {
     const r = await cli(['--version']);
     const { readFileSync } = await import('node:fs');
-    const versionOf = (dir: string) => (JSON.parse(readFileSync(new URL(`../../../${dir}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+    const versionOf = (dir: string) =>
+      (
+        JSON.parse(readFileSync(new URL(`../../../${dir}/package.json`, import.meta.url), 'utf8')) as {
+          version: string;
+        }
+      ).version;
     expect(r.stdout.split('\n')[0]).toBe(`toolshed ${versionOf('apps/cli')} (@toolshed/cli)`);
-    for (const [name, dir] of [['@toolshed/core', 'packages/core'], ['@toolshed/tool-fs', 'packages/tool-fs'], ['@toolshed/tool-shell', 'packages/tool-shell'], ['@toolshed/mcp-bridge', 'packages/mcp-bridge']] as const) {
+    for (const [name, dir] of [
+      ['@toolshed/core', 'packages/core'],
+      ['@toolshed/tool-fs', 'packages/tool-fs'],
+      ['@toolshed/tool-shell', 'packages/tool-shell'],
+      ['@toolshed/mcp-bridge', 'packages/mcp-bridge'],
+    ] as const) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +${versionOf(dir).replace(/\./g, '\\.')}$`, 'm'));
     }
     expect(r.stdout).not.toContain('not installed');
@@ -84,7 +94,7 @@ describe('runCli', () => {
     }
   });
 
-  test('an invalid permission rule from the flags exits 2 with core\'s message', async () => {
+  test("an invalid permission rule from the flags exits 2 with core's message", async () => {
     const cwd = await tempDir();
     const r = await cli(['check', 'Echo', '{"text":"x"}', '--deny', 'Echo(unclosed', '--cwd', cwd], { tools });
     expect(r.code).toBe(2);
@@ -93,7 +103,11 @@ describe('runCli', () => {
 
   test('an unexpected error prints one line and exits 1, without a stack', async () => {
     const { io, stderr } = fakeIo();
-    io.stdout = { write: () => { throw new Error('EIO: the terminal went away'); } };
+    io.stdout = {
+      write: () => {
+        throw new Error('EIO: the terminal went away');
+      },
+    };
     const code = await runCli(['--version'], io);
     expect(code).toBe(1);
     expect(stderr()).toBe('toolshed: EIO: the terminal went away\n');
@@ -101,7 +115,11 @@ describe('runCli', () => {
 
   test('TOOLSHED_DEBUG=1 adds the stack to an unexpected error', async () => {
     const { io, stderr } = fakeIo({ env: { TOOLSHED_DEBUG: '1' } });
-    io.stdout = { write: () => { throw new Error('EIO: the terminal went away'); } };
+    io.stdout = {
+      write: () => {
+        throw new Error('EIO: the terminal went away');
+      },
+    };
     expect(await runCli(['--version'], io)).toBe(1);
     expect(stderr()).toMatch(/^toolshed: EIO: the terminal went away\nError: EIO: the terminal went away\n\s+at /);
   });
@@ -109,10 +127,17 @@ describe('runCli', () => {
   test('search ranks the tools of a --corpus file through runCli: exit 0 with a match, 1 without, 2 without a query', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'tools.json');
-    await writeFile(file, JSON.stringify([
-      { name: 'mcp__slack__send_message', description: 'Posts a message to a Slack channel.', input_schema: { type: 'object' } },
-      { name: 'get_weather', description: 'Current weather for a city.', input_schema: { type: 'object' } },
-    ]));
+    await writeFile(
+      file,
+      JSON.stringify([
+        {
+          name: 'mcp__slack__send_message',
+          description: 'Posts a message to a Slack channel.',
+          input_schema: { type: 'object' },
+        },
+        { name: 'get_weather', description: 'Current weather for a city.', input_schema: { type: 'object' } },
+      ]),
+    );
     const hit = await cli(['search', 'send', 'slack', 'message', '--corpus', file, '--json']);
     expect(hit.code).toBe(0);
     const out = JSON.parse(hit.stdout) as { query: string; corpus: string; results: { name: string }[] };

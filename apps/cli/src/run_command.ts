@@ -29,7 +29,11 @@ export interface RunCommandOptions {
  * await runCommand({ positionals: ['transcript.json'], args }, io);
  * ```
  */
-export async function runCommand(invocation: CommandInvocation, io: CliIo, options: RunCommandOptions = {}): Promise<number> {
+export async function runCommand(
+  invocation: CommandInvocation,
+  io: CliIo,
+  options: RunCommandOptions = {},
+): Promise<number> {
   const { positionals, args } = invocation;
   const { value, name } = await readJsonSource(positionals[0]!, 'run', io, options.baseDir ?? process.cwd());
   const turns = parseTranscript(value, name);
@@ -51,7 +55,9 @@ export async function runCommand(invocation: CommandInvocation, io: CliIo, optio
     if (args.json) {
       io.stdout.write(`${JSON.stringify({ turns: results, metrics: session.metrics() }, null, 2)}\n`);
     } else {
-      io.stdout.write(`${plural(turns.length, 'turn')}, ${plural(calls, 'call')}, ${plural(failed, 'error')}, ${ms(totalMs)}\n`);
+      io.stdout.write(
+        `${plural(turns.length, 'turn')}, ${plural(calls, 'call')}, ${plural(failed, 'error')}, ${ms(totalMs)}\n`,
+      );
     }
     return failed > 0 ? 1 : 0;
   });

@@ -19,7 +19,10 @@ describe('toolshed run', () => {
     const r = await cli(['run', file, '--json', '--cwd', cwd], { tools });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.turns.map((t: { content: string }[]) => t.map((b) => b.content))).toEqual([['count 1'], ['count 2', 'count 3']]);
+    expect(out.turns.map((t: { content: string }[]) => t.map((b) => b.content))).toEqual([
+      ['count 1'],
+      ['count 2', 'count 3'],
+    ]);
   });
 
   test('run carries a context change of turn 1 into turn 2', async () => {
@@ -33,12 +36,18 @@ describe('toolshed run', () => {
 
   test('run --json prints the turns of tool_result blocks and the metrics', async () => {
     const cwd = await tempDir();
-    const file = await transcriptFile(cwd, [[use('e1', 'Echo', { text: 'one' }), use('e2', 'Echo', { text: 'two' })], [use('b1', 'Boom')]]);
+    const file = await transcriptFile(cwd, [
+      [use('e1', 'Echo', { text: 'one' }), use('e2', 'Echo', { text: 'two' })],
+      [use('b1', 'Boom')],
+    ]);
     const r = await cli(['run', file, '--json', '--cwd', cwd], { tools });
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out).sort()).toEqual(['metrics', 'turns']);
     expect(out.turns).toEqual([
-      [{ type: 'tool_result', tool_use_id: 'e1', content: 'one' }, { type: 'tool_result', tool_use_id: 'e2', content: 'two' }],
+      [
+        { type: 'tool_result', tool_use_id: 'e1', content: 'one' },
+        { type: 'tool_result', tool_use_id: 'e2', content: 'two' },
+      ],
       [expect.objectContaining({ type: 'tool_result', tool_use_id: 'b1', is_error: true })],
     ]);
     expect(out.metrics.total).toMatchObject({ calls: 3, errors: 1 });
@@ -49,14 +58,18 @@ describe('toolshed run', () => {
     const cwd = await tempDir();
     const bad = await cli(['run', await transcriptFile(cwd, [[use('b', 'Boom')]]), '--cwd', cwd], { tools });
     expect(bad.code).toBe(1);
-    const good = await cli(['run', await transcriptFile(cwd, [[use('e', 'Echo', { text: 'x' })]]), '--cwd', cwd], { tools });
+    const good = await cli(['run', await transcriptFile(cwd, [[use('e', 'Echo', { text: 'x' })]]), '--cwd', cwd], {
+      tools,
+    });
     expect(good.code).toBe(0);
   });
 
   test('run shows a multi-line result whole, indented under its call, not just its first line', async () => {
     const cwd = await tempDir();
     const long = 'x'.repeat(150);
-    const file = await transcriptFile(cwd, [[use('e1', 'Echo', { text: `first\nsecond\n${long}` }), use('e2', 'Echo', { text: 'one line' })]]);
+    const file = await transcriptFile(cwd, [
+      [use('e1', 'Echo', { text: `first\nsecond\n${long}` }), use('e2', 'Echo', { text: 'one line' })],
+    ]);
     const r = await cli(['run', file, '--cwd', cwd], { tools });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[1]).toMatch(/^ {2}ok {5}Echo {2}e1 +[\d.]+ ms$/);
@@ -78,7 +91,10 @@ describe('toolshed run', () => {
 
   test('run reads the transcript from stdin when it is -', async () => {
     const cwd = await tempDir();
-    const r = await cli(['run', '-', '--json', '--cwd', cwd], { tools, stdin: JSON.stringify([[use('e', 'Echo', { text: 'piped' })]]) });
+    const r = await cli(['run', '-', '--json', '--cwd', cwd], {
+      tools,
+      stdin: JSON.stringify([[use('e', 'Echo', { text: 'piped' })]]),
+    });
     expect(JSON.parse(r.stdout).turns[0][0].content).toBe('piped');
   });
 
@@ -87,7 +103,10 @@ describe('toolshed run', () => {
     const file = await transcriptFile(cwd, [[use('w', 'Writer', { file_path: 'out.txt', content: 'x' })]]);
     const r = await cli(['run', file, '--json', '--cwd', cwd], { tools });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).turns[0][0]).toMatchObject({ is_error: true, content: expect.stringContaining('Permission to use Writer') });
+    expect(JSON.parse(r.stdout).turns[0][0]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('Permission to use Writer'),
+    });
   });
 
   test('run rejects a transcript that is not an array', async () => {
@@ -100,14 +119,20 @@ describe('toolshed run', () => {
 
   test('run rejects a turn that is not an array of tool_use blocks, naming the turn', async () => {
     const cwd = await tempDir();
-    const r = await cli(['run', await transcriptFile(cwd, [[use('a', 'Echo', { text: 'x' })], use('b', 'Echo')]), '--cwd', cwd], { tools });
+    const r = await cli(
+      ['run', await transcriptFile(cwd, [[use('a', 'Echo', { text: 'x' })], use('b', 'Echo')]), '--cwd', cwd],
+      { tools },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('turn 2 (index 1)');
   });
 
   test('run rejects an id used twice across the transcript, naming both places', async () => {
     const cwd = await tempDir();
-    const r = await cli(['run', await transcriptFile(cwd, [[use('t1', 'Counter')], [use('t1', 'Counter')]]), '--cwd', cwd], { tools });
+    const r = await cli(
+      ['run', await transcriptFile(cwd, [[use('t1', 'Counter')], [use('t1', 'Counter')]]), '--cwd', cwd],
+      { tools },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('"t1"');
     expect(r.stderr).toContain('turn 2 (index 1), block 1 (index 0)');
@@ -116,7 +141,10 @@ describe('toolshed run', () => {
 
   test('run does not run any turn when a later turn is malformed', async () => {
     const cwd = await tempDir();
-    const file = await transcriptFile(cwd, [[use('w', 'Writer', { file_path: 'out.txt', content: 'x' })], [{ type: 'text', text: 'hi' }]]);
+    const file = await transcriptFile(cwd, [
+      [use('w', 'Writer', { file_path: 'out.txt', content: 'x' })],
+      [{ type: 'text', text: 'hi' }],
+    ]);
     const r = await cli(['run', file, '--yes', '--cwd', cwd], { tools });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');

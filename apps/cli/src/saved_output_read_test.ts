@@ -25,10 +25,14 @@ test('with default options, the model can Read the whole output Bash saved, with
   expect(saved, text.slice(-400)).toBeDefined();
   expect(saved!.startsWith(path.join(session.stateDir, 'tool-results'))).toBe(true);
   expect((await stat(saved!)).mode & 0o777).toBe(0o600);
-  const [read] = await session.run([{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: saved, offset: 19990, limit: 20 } }]);
+  const [read] = await session.run([
+    { type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: saved, offset: 19990, limit: 20 } },
+  ]);
   expect(read!.is_error).toBeFalsy();
   expect(contentToText(read!.content)).toContain('20000');
-  const [grep] = await session.run([{ type: 'tool_use', id: 'g1', name: 'Grep', input: { pattern: '^12345$', path: saved, output_mode: 'content' } }]);
+  const [grep] = await session.run([
+    { type: 'tool_use', id: 'g1', name: 'Grep', input: { pattern: '^12345$', path: saved, output_mode: 'content' } },
+  ]);
   expect(contentToText(grep!.content)).toContain('12345');
   await session.close();
   await expect(stat(saved!)).rejects.toThrow(/ENOENT/);

@@ -52,7 +52,9 @@ export async function searchCommand(invocation: SearchInvocation, io: CliIo): Pr
   const { args } = invocation;
   const query = invocation.positionals.join(' ').trim();
   if (query === '') {
-    throw new UsageError('The search query is empty. Give keywords, as in: toolshed search "send slack message"', { command: 'search' });
+    throw new UsageError('The search query is empty. Give keywords, as in: toolshed search "send slack message"', {
+      command: 'search',
+    });
   }
   if (args.corpus !== undefined) {
     const { value, path } = await readJsonFile(args.corpus, '--corpus', process.cwd());
@@ -64,7 +66,9 @@ export async function searchCommand(invocation: SearchInvocation, io: CliIo): Pr
     const deferred = entries.filter((e) => e.deferred);
     const searched = deferred.length ? deferred : entries;
     if (!deferred.length && entries.length && !args.json) {
-      io.stderr.write(`toolshed: no tool is deferred in this session (families: ${args.families.join(', ')}); ranking all ${entries.length} tools.\n`);
+      io.stderr.write(
+        `toolshed: no tool is deferred in this session (families: ${args.families.join(', ')}); ranking all ${entries.length} tools.\n`,
+      );
     }
     return report(query, searched.map(searchableOf), 'session', args.json, io);
   });
@@ -84,7 +88,9 @@ function report(query: string, tools: readonly SearchableTool[], corpus: string,
     return rows.length ? 0 : 1;
   }
   if (tools.length === 0) {
-    io.stdout.write(`No tools to search: ${corpus === 'session' ? 'the session has none (check --only)' : `${corpus} lists none`}.\n`);
+    io.stdout.write(
+      `No tools to search: ${corpus === 'session' ? 'the session has none (check --only)' : `${corpus} lists none`}.\n`,
+    );
     return 1;
   }
   if (rows.length === 0) {
@@ -94,9 +100,14 @@ function report(query: string, tools: readonly SearchableTool[], corpus: string,
   const nameWidth = Math.max(4, ...rows.map((r) => r.name.length));
   const lines = [`${'#'.padStart(2)}  ${'SCORE'.padStart(7)}  ${'NAME'.padEnd(nameWidth)}  DESCRIPTION`];
   for (const row of rows) {
-    lines.push(`${String(row.rank).padStart(2)}  ${row.score.toFixed(2).padStart(7)}  ${row.name.padEnd(nameWidth)}  ${firstLine(row.description)}`.trimEnd());
+    lines.push(
+      `${String(row.rank).padStart(2)}  ${row.score.toFixed(2).padStart(7)}  ${row.name.padEnd(nameWidth)}  ${firstLine(row.description)}`.trimEnd(),
+    );
   }
-  lines.push('', `Searched ${tools.length} tools${corpus === 'session' ? ' of the session' : ` from ${corpus}`}; ToolSearch loads the first ${TOOL_SEARCH_DEFAULT} by default.`);
+  lines.push(
+    '',
+    `Searched ${tools.length} tools${corpus === 'session' ? ' of the session' : ` from ${corpus}`}; ToolSearch loads the first ${TOOL_SEARCH_DEFAULT} by default.`,
+  );
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
@@ -108,21 +119,42 @@ function searchableOf(entry: CatalogEntry): SearchableTool {
   } catch {
     inputSchema = undefined;
   }
-  return { name: entry.name, description: entry.description, searchHint: entry.searchHint, inputSchema, group: entry.isMcp ? undefined : `family:${entry.family}` };
+  return {
+    name: entry.name,
+    description: entry.description,
+    searchHint: entry.searchHint,
+    inputSchema,
+    group: entry.isMcp ? undefined : `family:${entry.family}`,
+  };
 }
 
 /** The tools of a corpus file, in any of the shapes the command accepts. */
 function corpusTools(value: unknown, file: string): SearchableTool[] {
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' && Array.isArray((value as { tools?: unknown }).tools) ? (value as { tools: unknown[] }).tools : undefined;
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object' && Array.isArray((value as { tools?: unknown }).tools)
+      ? (value as { tools: unknown[] }).tools
+      : undefined;
   if (!list) {
-    throw new UsageError(`The --corpus file "${file}" is not a list of tools: give a JSON array of { "name", "description", "input_schema" } objects, or an object with such a "tools" array.`, { showUsage: false });
+    throw new UsageError(
+      `The --corpus file "${file}" is not a list of tools: give a JSON array of { "name", "description", "input_schema" } objects, or an object with such a "tools" array.`,
+      { showUsage: false },
+    );
   }
   return list.map((item, i) => {
-    const raw = (item && typeof item === 'object' && (item as { type?: unknown }).type === 'function' && (item as { function?: unknown }).function
-      ? (item as { function: unknown }).function
-      : item) as Record<string, unknown> | null;
+    const raw = (
+      item &&
+      typeof item === 'object' &&
+      (item as { type?: unknown }).type === 'function' &&
+      (item as { function?: unknown }).function
+        ? (item as { function: unknown }).function
+        : item
+    ) as Record<string, unknown> | null;
     if (!raw || typeof raw !== 'object' || typeof raw.name !== 'string' || raw.name === '') {
-      throw new UsageError(`Tool ${i} of the --corpus file "${file}" has no "name" string: ${JSON.stringify(item)?.slice(0, 80)}. Every tool needs a name.`, { showUsage: false });
+      throw new UsageError(
+        `Tool ${i} of the --corpus file "${file}" has no "name" string: ${JSON.stringify(item)?.slice(0, 80)}. Every tool needs a name.`,
+        { showUsage: false },
+      );
     }
     const schema = raw.input_schema ?? raw.inputSchema ?? raw.parameters;
     return {

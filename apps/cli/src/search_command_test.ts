@@ -39,9 +39,21 @@ function deferredTool(name: string, description: string): AnyTool {
 }
 
 const corpus = [
-  { name: 'mcp__slack__send_message', description: 'Posts a message to a Slack channel.', input_schema: { type: 'object', properties: { channel: { type: 'string' } } } },
-  { name: 'mcp__slack__list_channels', description: 'Lists the channels of a workspace.', input_schema: { type: 'object' } },
-  { name: 'get_weather', description: 'Current weather for a city.', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+  {
+    name: 'mcp__slack__send_message',
+    description: 'Posts a message to a Slack channel.',
+    input_schema: { type: 'object', properties: { channel: { type: 'string' } } },
+  },
+  {
+    name: 'mcp__slack__list_channels',
+    description: 'Lists the channels of a workspace.',
+    input_schema: { type: 'object' },
+  },
+  {
+    name: 'get_weather',
+    description: 'Current weather for a city.',
+    input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+  },
 ];
 
 describe('toolshed search', () => {
@@ -50,7 +62,10 @@ describe('toolshed search', () => {
     const file = path.join(dir, 'tools.json');
     await writeFile(file, JSON.stringify(corpus));
     const { io, stdout } = fakeIo();
-    const code = await searchCommand({ positionals: ['send a slack message'], args: { ...argsFor(dir), corpus: file } }, io);
+    const code = await searchCommand(
+      { positionals: ['send a slack message'], args: { ...argsFor(dir), corpus: file } },
+      io,
+    );
     expect(code).toBe(0);
     const lines = stdout().split('\n');
     expect(lines[0]).toMatch(/^ #\s+SCORE\s+NAME\s+DESCRIPTION$/);
@@ -61,22 +76,43 @@ describe('toolshed search', () => {
   test('search --json accepts OpenAI definitions and saved requests, and reports rank, name, score and description', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'request.json');
-    const openai = corpus.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+    const openai = corpus.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.input_schema },
+    }));
     await writeFile(file, JSON.stringify({ tools: openai }));
     const { io, stdout } = fakeIo();
-    const code = await searchCommand({ positionals: ['weather', 'city'], args: { ...argsFor(dir, ['--json']), corpus: file } }, io);
+    const code = await searchCommand(
+      { positionals: ['weather', 'city'], args: { ...argsFor(dir, ['--json']), corpus: file } },
+      io,
+    );
     expect(code).toBe(0);
-    const out = JSON.parse(stdout()) as { query: string; searched: number; results: { rank: number; name: string; score: number; description: string }[] };
+    const out = JSON.parse(stdout()) as {
+      query: string;
+      searched: number;
+      results: { rank: number; name: string; score: number; description: string }[];
+    };
     expect(out.query).toBe('weather city');
     expect(out.searched).toBe(3);
-    expect(out.results[0]).toEqual({ rank: 1, name: 'get_weather', score: expect.any(Number), description: 'Current weather for a city.' });
+    expect(out.results[0]).toEqual({
+      rank: 1,
+      name: 'get_weather',
+      score: expect.any(Number),
+      description: 'Current weather for a city.',
+    });
   });
 
   test("search without --corpus ranks the session's deferred tools", async () => {
     const dir = await tempDir();
-    const tools = [deferredTool('CronCreate', 'Schedules a recurring job.'), deferredTool('CronDelete', 'Deletes a scheduled job.')];
+    const tools = [
+      deferredTool('CronCreate', 'Schedules a recurring job.'),
+      deferredTool('CronDelete', 'Deletes a scheduled job.'),
+    ];
     const { io, stdout } = fakeIo({ tools });
-    const code = await searchCommand({ positionals: ['schedule recurring job'], args: argsFor(dir, ['--only', 'search', '--json']) }, io);
+    const code = await searchCommand(
+      { positionals: ['schedule recurring job'], args: argsFor(dir, ['--only', 'search', '--json']) },
+      io,
+    );
     expect(code).toBe(0);
     const out = JSON.parse(stdout()) as { corpus: string; searched: number; results: { name: string }[] };
     expect(out.corpus).toBe('session');
@@ -96,15 +132,24 @@ describe('toolshed search', () => {
   test('an empty query, a missing corpus file and a corpus that is not a list of tools are usage errors', async () => {
     const dir = await tempDir();
     const { io } = fakeIo();
-    await expect(searchCommand({ positionals: ['  '], args: argsFor(dir) }, io)).rejects.toThrow(/The search query is empty/);
-    const missing = searchCommand({ positionals: ['x'], args: { ...argsFor(dir), corpus: path.join(dir, 'nope.json') } }, io);
+    await expect(searchCommand({ positionals: ['  '], args: argsFor(dir) }, io)).rejects.toThrow(
+      /The search query is empty/,
+    );
+    const missing = searchCommand(
+      { positionals: ['x'], args: { ...argsFor(dir), corpus: path.join(dir, 'nope.json') } },
+      io,
+    );
     await expect(missing).rejects.toBeInstanceOf(UsageError);
     await expect(missing).rejects.toThrow(/The --corpus file ".*nope\.json" does not exist/);
     const bad = path.join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify([{ description: 'no name' }]));
-    await expect(searchCommand({ positionals: ['x'], args: { ...argsFor(dir), corpus: bad } }, io)).rejects.toThrow(/Tool 0 of the --corpus file ".*bad\.json" has no "name" string/);
+    await expect(searchCommand({ positionals: ['x'], args: { ...argsFor(dir), corpus: bad } }, io)).rejects.toThrow(
+      /Tool 0 of the --corpus file ".*bad\.json" has no "name" string/,
+    );
     const notList = path.join(dir, 'object.json');
     await writeFile(notList, JSON.stringify({ name: 'x' }));
-    await expect(searchCommand({ positionals: ['x'], args: { ...argsFor(dir), corpus: notList } }, io)).rejects.toThrow(/is not a list of tools/);
+    await expect(searchCommand({ positionals: ['x'], args: { ...argsFor(dir), corpus: notList } }, io)).rejects.toThrow(
+      /is not a list of tools/,
+    );
   });
 });

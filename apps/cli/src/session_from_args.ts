@@ -1,6 +1,18 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { askUserKey, createSession, describeError, SETTINGS_INVALID, ToolshedError, type AskUser, type CanUseTool, type Family, type PermissionOptions, type Session, type SessionOptions } from '@toolshed/core';
+import {
+  askUserKey,
+  createSession,
+  describeError,
+  SETTINGS_INVALID,
+  ToolshedError,
+  type AskUser,
+  type CanUseTool,
+  type Family,
+  type PermissionOptions,
+  type Session,
+  type SessionOptions,
+} from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
@@ -13,7 +25,9 @@ import { UsageError } from './usage_error.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
-export type SettingsOptions = Required<Pick<SessionOptions, 'settingsSources' | 'settingsFiles' | 'homeDir' | 'permissions' | 'permissionsSource'>>;
+export type SettingsOptions = Required<
+  Pick<SessionOptions, 'settingsSources' | 'settingsFiles' | 'homeDir' | 'permissions' | 'permissionsSource'>
+>;
 
 /**
  * The settings and permission options of a session built from the common flags. Core reads and
@@ -64,7 +78,8 @@ export async function createCliSession(options: SessionOptions): Promise<Session
   try {
     return await createSession(options);
   } catch (e) {
-    if (ToolshedError.isInstance(e) && e.code === SETTINGS_INVALID) throw new UsageError(e.message, { showUsage: false });
+    if (ToolshedError.isInstance(e) && e.code === SETTINGS_INVALID)
+      throw new UsageError(e.message, { showUsage: false });
     if (ToolshedError.isInstance(e) && e.code.startsWith('permission_')) {
       throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
     }
@@ -94,7 +109,9 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
   const { families, warnings } = await loadFamilies(
     args.families,
-    project.mcpConfig && project.mcpConfigFile ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir } : { homeDir },
+    project.mcpConfig && project.mcpConfigFile
+      ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
+      : { homeDir },
   );
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
   return families;
@@ -125,14 +142,26 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
  * });
  * ```
  */
-export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: Session) => Promise<T>, options: WithSessionOptions = {}): Promise<T> {
+export async function withSession<T>(
+  args: CommonArgs,
+  io: CliIo,
+  fn: (session: Session) => Promise<T>,
+  options: WithSessionOptions = {},
+): Promise<T> {
   const homeDir = settingsOptions(args, io).homeDir;
   const own = args.yes ? undefined : options.canUseTool?.(() => session);
   // A command with its own prompts (chat) keeps the terminal to itself; the others ask here,
   // for permissions (unless --yes) and, once, whether to trust the project's settings.
   const prompter = !own && io.isTTY ? createPrompter(io) : undefined;
   let session: Session | undefined;
-  const canUseTool = args.yes ? allowEverything : own ?? (prompter ? terminalPermissionPrompt(prompter, io, args.cwd, settingsOptions(args, io).homeDir, (name, input) => summaryOf(session, name, input)) : undefined);
+  const canUseTool = args.yes
+    ? allowEverything
+    : (own ??
+      (prompter
+        ? terminalPermissionPrompt(prompter, io, args.cwd, settingsOptions(args, io).homeDir, (name, input) =>
+            summaryOf(session, name, input),
+          )
+        : undefined));
   let families: Family[];
   try {
     // Asked before the families are built: trusting the folder decides whether .mcp.json's servers start.
@@ -150,7 +179,9 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
       ...(canUseTool ? { canUseTool } : {}),
       ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
       // Questions of AskUserQuestion and MCP elicitation: the command's own, else the terminal's.
-      ...(options.askUser ?? prompter ? { services: [[askUserKey, options.askUser ?? terminalAskUser(prompter!, io)] as const] } : {}),
+      ...((options.askUser ?? prompter)
+        ? { services: [[askUserKey, options.askUser ?? terminalAskUser(prompter!, io)] as const] }
+        : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (e) {
@@ -160,7 +191,8 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, fn: (session: 
   let shown = 0;
   const showNotices = () => {
     const notices = session!.notices();
-    for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n))) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+    for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n)))
+      io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
     shown = notices.length;
   };
   try {

@@ -12,7 +12,20 @@ import { closerTool, counterTool, testTools as tools, writerTool } from './_test
 import { UsageError } from './usage_error.ts';
 
 function argsFor(cwd: string, extra: Partial<CommonArgs> = {}): CommonArgs {
-  return { cwd, families: [...FAMILY_NAMES], mode: undefined, allow: [], deny: [], ask: [], settingSources: [], settings: [], mcpConfig: undefined, yes: false, json: false, ...extra };
+  return {
+    cwd,
+    families: [...FAMILY_NAMES],
+    mode: undefined,
+    allow: [],
+    deny: [],
+    ask: [],
+    settingSources: [],
+    settings: [],
+    mcpConfig: undefined,
+    yes: false,
+    json: false,
+    ...extra,
+  };
 }
 
 async function settingsFile(dir: string, content: unknown, name = 'settings.json'): Promise<string> {
@@ -22,7 +35,10 @@ async function settingsFile(dir: string, content: unknown, name = 'settings.json
 }
 
 /** A project with `.toolshed/settings.json` and a home of its own with `~/.toolshed/settings.json`. */
-async function projectAndHome(project: unknown, user: unknown): Promise<{ cwd: string; home: string; projectFile: string; userFile: string }> {
+async function projectAndHome(
+  project: unknown,
+  user: unknown,
+): Promise<{ cwd: string; home: string; projectFile: string; userFile: string }> {
   const root = await realpath(await tempDir());
   const cwd = path.join(root, 'proj');
   const home = path.join(root, 'home');
@@ -38,7 +54,13 @@ const check = (args: string[], home: string) => cli(['check', ...args, '--json']
 describe('settingsOptions', () => {
   test('settingsOptions passes the sources, the --settings files as absolute paths, and the flag rules as source cli', () => {
     const options = settingsOptions(
-      argsFor('/p', { settingSources: ['user', 'project'], settings: ['a.json', '/abs/b.json'], allow: ['Read'], deny: ['Bash'], mode: 'plan' }),
+      argsFor('/p', {
+        settingSources: ['user', 'project'],
+        settings: ['a.json', '/abs/b.json'],
+        allow: ['Read'],
+        deny: ['Bash'],
+        mode: 'plan',
+      }),
       { env: { HOME: '/home/u' } },
     );
     expect(options).toEqual({
@@ -72,7 +94,9 @@ describe('withSession', () => {
   test('withSession turns an invalid --allow rule into a usage error', async () => {
     const cwd = await tempDir();
     const { io } = fakeIo();
-    const error = (await withSession(argsFor(cwd, { allow: ['Bash(npm test'] }), io, async () => 0).catch((e: unknown) => e)) as Error;
+    const error = (await withSession(argsFor(cwd, { allow: ['Bash(npm test'] }), io, async () => 0).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toContain('Bash(npm test');
   });
@@ -85,11 +109,18 @@ describe('withSession', () => {
       inputSchema: counterTool.inputSchema,
       isReadOnly: () => true,
       async call() {
-        return { data: 'ok', contextModifier: () => { throw new Error('no such directory'); } };
+        return {
+          data: 'ok',
+          contextModifier: () => {
+            throw new Error('no such directory');
+          },
+        };
       },
     });
     const { io, stderr } = fakeIo({ tools: [breaksContext] });
-    await withSession(argsFor(cwd), io, (session) => session.run([{ type: 'tool_use', id: 'b', name: 'BreakContext', input: {} }]));
+    await withSession(argsFor(cwd), io, (session) =>
+      session.run([{ type: 'tool_use', id: 'b', name: 'BreakContext', input: {} }]),
+    );
     expect(stderr()).toMatch(/^toolshed: warn: .*no such directory/m);
   });
 
@@ -99,7 +130,21 @@ describe('withSession', () => {
     const input = '{"file_path":"secret.txt","content":"x"}';
     const fromFile = await cli(['check', 'Writer', input, '--json', '--settings', file, '--cwd', cwd], { tools });
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ behavior: 'deny', rule: 'Writer(secret*)' });
-    const both = await cli(['check', 'Writer', '{"file_path":"out.txt","content":"x"}', '--json', '--settings', file, '--deny', 'Writer(out*)', '--cwd', cwd], { tools });
+    const both = await cli(
+      [
+        'check',
+        'Writer',
+        '{"file_path":"out.txt","content":"x"}',
+        '--json',
+        '--settings',
+        file,
+        '--deny',
+        'Writer(out*)',
+        '--cwd',
+        cwd,
+      ],
+      { tools },
+    );
     expect(JSON.parse(both.stdout)).toMatchObject({ behavior: 'deny', rule: 'Writer(out*)' });
   });
 
@@ -110,14 +155,19 @@ describe('withSession', () => {
     const bypass = await cli(['call', 'Writer', input, '--settings', file, '--cwd', cwd], { tools: [writerTool] });
     expect(bypass.code).toBe(0);
     expect(existsSync(path.join(cwd, 'out.txt'))).toBe(true);
-    const overridden = await cli(['check', 'Writer', input, '--json', '--settings', file, '--mode', 'plan', '--cwd', cwd], { tools: [writerTool] });
+    const overridden = await cli(
+      ['check', 'Writer', input, '--json', '--settings', file, '--mode', 'plan', '--cwd', cwd],
+      { tools: [writerTool] },
+    );
     expect(JSON.parse(overridden.stdout).behavior).toBe('deny');
   });
 
   test('a --settings file with a JSON typo fails with exit 2, naming the file, without running anything', async () => {
     const cwd = await tempDir();
     const file = await settingsFile(cwd, '{"permissions": {"allow": ["Writer"],}}');
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--settings', file, '--cwd', cwd], { tools });
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--settings', file, '--cwd', cwd], {
+      tools,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`"${file}"`);
     expect(r.stderr).toContain('line 1, column 38');
@@ -128,9 +178,14 @@ describe('withSession', () => {
   test('a --settings file with a misspelled key exits 2, naming the file, the key and the fix, and runs nothing', async () => {
     const cwd = await tempDir();
     const file = await settingsFile(cwd, { permissions: { denny: ['Writer'] } });
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--yes', '--settings', file, '--cwd', cwd], { tools });
+    const r = await cli(
+      ['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--yes', '--settings', file, '--cwd', cwd],
+      { tools },
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`Settings file "${file}": permissions.denny is not a permissions key. Did you mean "deny"?`);
+    expect(r.stderr).toContain(
+      `Settings file "${file}": permissions.denny is not a permissions key. Did you mean "deny"?`,
+    );
     expect(r.stderr).not.toContain('Usage:');
     expect(existsSync(path.join(cwd, 'out.txt'))).toBe(false);
   });
@@ -140,7 +195,9 @@ describe('withSession', () => {
     const mode = await settingsFile(cwd, { permissions: { defaultMode: 'acceptedits' } }, 'mode.json');
     const r = await cli(['tools', '--settings', mode, '--cwd', cwd], { tools });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('permissions.defaultMode is "acceptedits", not a permission mode. Did you mean "acceptEdits"?');
+    expect(r.stderr).toContain(
+      'permissions.defaultMode is "acceptedits", not a permission mode. Did you mean "acceptEdits"?',
+    );
     const rule = await settingsFile(cwd, { permissions: { allow: ['Read', 3] } }, 'rule.json');
     const r2 = await cli(['tools', '--settings', rule, '--cwd', cwd], { tools });
     expect(r2.code).toBe(2);
@@ -165,8 +222,15 @@ describe('withSession', () => {
 
   test('the hooks of a --settings file run on call', async () => {
     const cwd = await tempDir();
-    const file = await settingsFile(cwd, { hooks: { PreToolUse: [{ matcher: 'Writer', hooks: [{ type: 'command', command: 'echo "no writes here" >&2; exit 2' }] }] } });
-    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--yes', '--settings', file, '--cwd', cwd], { tools });
+    const file = await settingsFile(cwd, {
+      hooks: {
+        PreToolUse: [{ matcher: 'Writer', hooks: [{ type: 'command', command: 'echo "no writes here" >&2; exit 2' }] }],
+      },
+    });
+    const r = await cli(
+      ['call', 'Writer', '{"file_path":"out.txt","content":"x"}', '--yes', '--settings', file, '--cwd', cwd],
+      { tools },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no writes here');
     expect(existsSync(path.join(cwd, 'out.txt'))).toBe(false);
@@ -185,16 +249,32 @@ describe('--setting-sources', () => {
     const { cwd, home, projectFile } = await projectAndHome({ permissions: { deny: ['Writer(secret*)'] } }, {});
     const r = await check(['Writer', '{"file_path":"secret.txt","content":"x"}', '--cwd', cwd], home);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ behavior: 'deny', reason: expect.any(String), rule: 'Writer(secret*)', source: projectFile, suggestions: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      behavior: 'deny',
+      reason: expect.any(String),
+      rule: 'Writer(secret*)',
+      source: projectFile,
+      suggestions: [],
+    });
   });
 
   test('the user settings come from HOME, and --setting-sources chooses which files are read', async () => {
-    const { cwd, home, projectFile, userFile } = await projectAndHome({ permissions: { deny: ['Writer(project*)'] } }, { permissions: { deny: ['Writer(user*)'] } });
+    const { cwd, home, projectFile, userFile } = await projectAndHome(
+      { permissions: { deny: ['Writer(project*)'] } },
+      { permissions: { deny: ['Writer(user*)'] } },
+    );
     const input = (name: string) => `{"file_path":"${name}.txt","content":"x"}`;
-    expect(JSON.parse((await check(['Writer', input('user'), '--cwd', cwd], home)).stdout)).toMatchObject({ behavior: 'deny', source: userFile });
+    expect(JSON.parse((await check(['Writer', input('user'), '--cwd', cwd], home)).stdout)).toMatchObject({
+      behavior: 'deny',
+      source: userFile,
+    });
     const projectOnly = await check(['Writer', input('user'), '--setting-sources', 'project', '--cwd', cwd], home);
     expect(JSON.parse(projectOnly.stdout)).toMatchObject({ behavior: 'ask', rule: null });
-    expect(JSON.parse((await check(['Writer', input('project'), '--setting-sources', 'project', '--cwd', cwd], home)).stdout)).toMatchObject({ source: projectFile });
+    expect(
+      JSON.parse(
+        (await check(['Writer', input('project'), '--setting-sources', 'project', '--cwd', cwd], home)).stdout,
+      ),
+    ).toMatchObject({ source: projectFile });
     const none = await check(['Writer', input('project'), '--setting-sources', '', '--cwd', cwd], home);
     expect(JSON.parse(none.stdout)).toMatchObject({ behavior: 'ask', rule: null });
   });
@@ -212,8 +292,13 @@ describe('--setting-sources', () => {
     const { cwd, home, projectFile } = await projectAndHome({ permisions: { allow: ['Writer'] } }, {});
     const r = await check(['Writer', '{"file_path":"a.txt","content":"x"}', '--cwd', cwd], home);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`Settings file "${projectFile}": key "permisions" is not a settings key. Did you mean "permissions"?`);
-    const skipped = await check(['Writer', '{"file_path":"a.txt","content":"x"}', '--setting-sources', 'user', '--cwd', cwd], home);
+    expect(r.stderr).toContain(
+      `Settings file "${projectFile}": key "permisions" is not a settings key. Did you mean "permissions"?`,
+    );
+    const skipped = await check(
+      ['Writer', '{"file_path":"a.txt","content":"x"}', '--setting-sources', 'user', '--cwd', cwd],
+      home,
+    );
     expect(skipped.code).toBe(0);
   });
 
@@ -223,9 +308,21 @@ describe('--setting-sources', () => {
     const extra = await settingsFile(path.dirname(cwd), { permissions: { allow: ['Writer(extra*)'] } }, 'extra.json');
     const input = (name: string) => `{"file_path":"${name}.txt","content":"x"}`;
     const flags = ['--settings', extra, '--allow', 'Writer(flag*)', '--cwd', cwd];
-    expect(JSON.parse((await check(['Writer', input('project'), ...flags], home)).stdout)).toMatchObject({ behavior: 'allow', rule: 'Writer(project*)', source: projectFile });
-    expect(JSON.parse((await check(['Writer', input('extra'), ...flags], home)).stdout)).toMatchObject({ behavior: 'allow', rule: 'Writer(extra*)', source: extra });
-    expect(JSON.parse((await check(['Writer', input('flag'), ...flags], home)).stdout)).toMatchObject({ behavior: 'allow', rule: 'Writer(flag*)', source: 'cli' });
+    expect(JSON.parse((await check(['Writer', input('project'), ...flags], home)).stdout)).toMatchObject({
+      behavior: 'allow',
+      rule: 'Writer(project*)',
+      source: projectFile,
+    });
+    expect(JSON.parse((await check(['Writer', input('extra'), ...flags], home)).stdout)).toMatchObject({
+      behavior: 'allow',
+      rule: 'Writer(extra*)',
+      source: extra,
+    });
+    expect(JSON.parse((await check(['Writer', input('flag'), ...flags], home)).stdout)).toMatchObject({
+      behavior: 'allow',
+      rule: 'Writer(flag*)',
+      source: 'cli',
+    });
   });
 
   test('a relative --settings path is taken from where the CLI was started, not from --cwd', async () => {

@@ -37,7 +37,13 @@ beforeAll(async () => {
   symlinkSync(path.join(proj, '.git'), path.join(proj, 'git-link'));
 });
 
-const DENY = () => ['Read(./secret.txt)', 'Read(./secrets/**)', 'Read(.env)', `Read(//${root.slice(1)}/outside/**)`, 'Read(~/.ssh/**)'];
+const DENY = () => [
+  'Read(./secret.txt)',
+  'Read(./secrets/**)',
+  'Read(.env)',
+  `Read(//${root.slice(1)}/outside/**)`,
+  'Read(~/.ssh/**)',
+];
 
 async function check(command: string, mode: string, deny = DENY()): Promise<{ behavior: string; reason: string }> {
   const args = ['check', 'Bash', JSON.stringify({ command }), '--json', '--cwd', proj, '--mode', mode];
@@ -66,8 +72,8 @@ const ATTACKS: readonly string[] = [
   'grep --color . secret.txt',
   'sed -nep secret.txt',
   'grep -ie. secret.txt',
-  "awk 'BEGIN { ARGV[1] = \"secret.txt\" } { print }' a.txt",
-  "jq -L . -n 'import \"secret\" as s; 1'",
+  'awk \'BEGIN { ARGV[1] = "secret.txt" } { print }\' a.txt',
+  'jq -L . -n \'import "secret" as s; 1\'',
   'grep --fil=secret.txt x a.txt',
   'wc --files0-from=names0',
   // expansions
@@ -125,7 +131,7 @@ const PROTECTED_WRITES: readonly string[] = [
   'echo x > $F',
   // writers hidden in readers
   'xxd a.txt .git/hooks/pre-commit',
-  "awk '{ print > \".git/hooks/pre-commit\" }' a.txt",
+  'awk \'{ print > ".git/hooks/pre-commit" }\' a.txt',
   "sed -n 'w .git/config' a.txt",
   'find . -maxdepth 0 -fprint .git/config',
   'find .git -name config -delete',
@@ -159,8 +165,16 @@ describe('the Bash path guard, tried as an attacker would (toolshed check)', () 
     expect(decision.reason).toContain('not known before it runs');
   });
 
-  test('what is plainly fine stays allowed: no guess made in the user\'s disfavour either', async () => {
-    for (const command of ['cat a.txt', 'grep -r x src', 'ls', 'git status', 'head -n 1 src/a.ts', 'cat src/*.ts', 'wc -l a.txt src/a.ts']) {
+  test("what is plainly fine stays allowed: no guess made in the user's disfavour either", async () => {
+    for (const command of [
+      'cat a.txt',
+      'grep -r x src',
+      'ls',
+      'git status',
+      'head -n 1 src/a.ts',
+      'cat src/*.ts',
+      'wc -l a.txt src/a.ts',
+    ]) {
       const decision = await check(command, 'default');
       expect(decision.behavior, `${command}: ${decision.reason}`).toBe('allow');
     }

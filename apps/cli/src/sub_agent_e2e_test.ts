@@ -10,7 +10,12 @@ import { createSession, type Session } from '@toolshed/core';
 import { fileTools } from '@toolshed/tool-fs';
 import { shellTools } from '@toolshed/tool-shell';
 import { agentTools, anthropicModel, runAgent } from '@toolshed/tool-agent';
-import { startFakeModelServer, type FakeModelServer, type FakeReply, type FakeRequest } from '@toolshed/tool-agent/testing';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type FakeReply,
+  type FakeRequest,
+} from '@toolshed/tool-agent/testing';
 
 let server: FakeModelServer | undefined;
 let session: Session | undefined;
@@ -30,7 +35,10 @@ function project(): { cwd: string; greeting: string } {
   mkdirSync(path.join(cwd, 'src'));
   const greeting = path.join(cwd, 'src', 'greeting.ts');
   writeFileSync(greeting, "export const greeting = 'Helo, world';\n");
-  writeFileSync(path.join(cwd, 'src', 'main.ts'), "import { greeting } from './greeting.ts';\nconsole.log(greeting);\n");
+  writeFileSync(
+    path.join(cwd, 'src', 'main.ts'),
+    "import { greeting } from './greeting.ts';\nconsole.log(greeting);\n",
+  );
   writeFileSync(path.join(cwd, 'secret.txt'), 'TOKEN=abc\n');
   return { cwd, greeting };
 }
@@ -42,19 +50,33 @@ test('the model reads a file, an Explore sub-agent greps (and cannot edit, nor r
     if (isChild(r)) {
       childRequests.push(r);
       if (turnOf(r) === 0) {
-        return { content: [
-          use('c1', 'Grep', { pattern: 'Helo', output_mode: 'content', '-n': true }),
-          use('c2', 'Read', { file_path: path.join(cwd, 'secret.txt') }),
-          use('c3', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'HACKED' }),
-        ] };
+        return {
+          content: [
+            use('c1', 'Grep', { pattern: 'Helo', output_mode: 'content', '-n': true }),
+            use('c2', 'Read', { file_path: path.join(cwd, 'secret.txt') }),
+            use('c3', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'HACKED' }),
+          ],
+        };
       }
       return say('The typo "Helo" is in src/greeting.ts line 1; src/main.ts imports it.');
     }
     switch (turnOf(r)) {
-      case 0: return { content: [use('p1', 'Read', { file_path: greeting })] };
-      case 1: return { content: [use('p2', 'Agent', { description: 'Find the typo', prompt: 'Find where "Helo" appears', subagent_type: 'Explore' })] };
-      case 2: return { content: [use('p3', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] };
-      default: return say('Fixed the typo.');
+      case 0:
+        return { content: [use('p1', 'Read', { file_path: greeting })] };
+      case 1:
+        return {
+          content: [
+            use('p2', 'Agent', {
+              description: 'Find the typo',
+              prompt: 'Find where "Helo" appears',
+              subagent_type: 'Explore',
+            }),
+          ],
+        };
+      case 2:
+        return { content: [use('p3', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] };
+      default:
+        return say('Fixed the typo.');
     }
   });
   session = await createSession({
@@ -62,8 +84,16 @@ test('the model reads a file, an Explore sub-agent greps (and cannot edit, nor r
     families: [fileTools(), shellTools(), agentTools({ agentFiles: [] })],
     permissions: { allow: ['Edit(./src/**)'], deny: ['Read(./secret.txt)'] },
   });
-  const model = anthropicModel({ client: new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
-  const result = await runAgent({ session, model, system: 'PARENT: fix typos.', prompt: 'Fix the typo in src/greeting.ts' });
+  const model = anthropicModel({
+    client: new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
+  const result = await runAgent({
+    session,
+    model,
+    system: 'PARENT: fix typos.',
+    prompt: 'Fix the typo in src/greeting.ts',
+  });
 
   expect(result.stopReason).toBe('end_turn');
   expect(result.text).toBe('Fixed the typo.');
@@ -83,7 +113,9 @@ test('the model reads a file, an Explore sub-agent greps (and cannot edit, nor r
   expect(childResults).toContain('No such tool available: Edit');
   // The Agent result: the sub-agent's final text and a one-line summary.
   const parentAfterAgent = server.requests.filter((r) => !isChild(r))[2]!;
-  expect(toolResults(parentAfterAgent)).toMatch(/The typo \\"Helo\\" is in src\/greeting.ts line 1.*\[Explore agent: 3 tool calls, \d+ tokens, [\d.]+ s, stopped: end_turn\]/);
+  expect(toolResults(parentAfterAgent)).toMatch(
+    /The typo \\"Helo\\" is in src\/greeting.ts line 1.*\[Explore agent: 3 tool calls, \d+ tokens, [\d.]+ s, stopped: end_turn\]/,
+  );
 });
 
 test('a sub-agent has its own file-state cache: what the parent read, it must read before it edits', async () => {
@@ -91,18 +123,37 @@ test('a sub-agent has its own file-state cache: what the parent read, it must re
   const childResults: string[] = [];
   server = await startFakeModelServer((r) => {
     if (isChild(r)) {
-      if (turnOf(r) === 0) return { content: [use('c1', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] };
+      if (turnOf(r) === 0)
+        return { content: [use('c1', 'Edit', { file_path: greeting, old_string: 'Helo', new_string: 'Hello' })] };
       childResults.push(toolResults(r));
       return say('Could not edit without reading.');
     }
     switch (turnOf(r)) {
-      case 0: return { content: [use('p1', 'Read', { file_path: greeting })] };
-      case 1: return { content: [use('p2', 'Agent', { description: 'Fix it', prompt: 'Fix the typo in src/greeting.ts', subagent_type: 'general-purpose' })] };
-      default: return say('done');
+      case 0:
+        return { content: [use('p1', 'Read', { file_path: greeting })] };
+      case 1:
+        return {
+          content: [
+            use('p2', 'Agent', {
+              description: 'Fix it',
+              prompt: 'Fix the typo in src/greeting.ts',
+              subagent_type: 'general-purpose',
+            }),
+          ],
+        };
+      default:
+        return say('done');
     }
   });
-  session = await createSession({ cwd, families: [fileTools(), agentTools({ agentFiles: [] })], permissions: { allow: ['Edit(./src/**)'] } });
-  const model = anthropicModel({ client: new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
+  session = await createSession({
+    cwd,
+    families: [fileTools(), agentTools({ agentFiles: [] })],
+    permissions: { allow: ['Edit(./src/**)'] },
+  });
+  const model = anthropicModel({
+    client: new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
   await runAgent({ session, model, system: 'PARENT', prompt: 'go' });
   expect(childResults[0]).toMatch(/has not been read yet|Read it first/i);
   expect(readFileSync(greeting, 'utf8')).toContain('Helo');

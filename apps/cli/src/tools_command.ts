@@ -38,7 +38,8 @@ export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Pr
   return withSession(args, io, async (session) => {
     const rows = session.catalog().map(toolRow);
     if (args.json) {
-      for (const hint of session.notices().filter(isSetupHint)) io.stderr.write(`toolshed: ${hint.level}: ${hint.message}\n`);
+      for (const hint of session.notices().filter(isSetupHint))
+        io.stderr.write(`toolshed: ${hint.level}: ${hint.message}\n`);
       io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return 0;
     }
@@ -53,7 +54,7 @@ export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Pr
     const unloaded = shown.some((e) => !e.tool);
     const tableRows = shown.map(tableRow);
     io.stdout.write(formatTable(tableRows, shown));
-    if (unloaded) io.stdout.write('\n? = the tool\'s family is loaded lazily and not imported yet.\n');
+    if (unloaded) io.stdout.write("\n? = the tool's family is loaded lazily and not imported yet.\n");
     // Setup hints (WebSearch without a backend) are shown here, once, and by no other command.
     const hints = session.notices().filter(isSetupHint);
     if (hints.length > 0) io.stdout.write(`\n${hints.map((h) => h.message).join('\n')}\n`);
@@ -74,7 +75,14 @@ export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Pr
  */
 export function toolRow(entry: CatalogEntry): ToolRow {
   const { readOnly, concurrencySafe } = flagsForEmptyInput(entry.tool);
-  return { name: entry.name, family: entry.family, readOnly, concurrencySafe, deferred: entry.deferred, description: entry.description };
+  return {
+    name: entry.name,
+    family: entry.family,
+    readOnly,
+    concurrencySafe,
+    deferred: entry.deferred,
+    description: entry.description,
+  };
 }
 
 /** The table's row: flags for `{}`, or else for a plain input built from the tool's schema. */
@@ -102,7 +110,10 @@ function flagsForEmptyInput(tool: AnyTool | undefined): { readOnly: boolean | nu
   return flagsFor(tool, {});
 }
 
-function flagsFor(tool: AnyTool | undefined, input: Record<string, unknown>): { readOnly: boolean | null; concurrencySafe: boolean | null } {
+function flagsFor(
+  tool: AnyTool | undefined,
+  input: Record<string, unknown>,
+): { readOnly: boolean | null; concurrencySafe: boolean | null } {
   const none = { readOnly: null, concurrencySafe: null };
   if (!tool) return none;
   let parsed;
@@ -112,7 +123,10 @@ function flagsFor(tool: AnyTool | undefined, input: Record<string, unknown>): { 
     return none;
   }
   if (!parsed.success) return none;
-  return { readOnly: flag(() => tool.isReadOnly(parsed.data)), concurrencySafe: flag(() => tool.isConcurrencySafe(parsed.data)) };
+  return {
+    readOnly: flag(() => tool.isReadOnly(parsed.data)),
+    concurrencySafe: flag(() => tool.isConcurrencySafe(parsed.data)),
+  };
 }
 
 function flag(fn: () => unknown): boolean | null {
@@ -126,11 +140,23 @@ function flag(fn: () => unknown): boolean | null {
 
 function formatTable(rows: readonly ToolRow[], entries: readonly CatalogEntry[]): string {
   const loaded = new Set(entries.filter((e) => e.tool).map((e) => e.name));
-  const yesNo = (row: ToolRow, value: boolean | null) => (value === null ? (loaded.has(row.name) ? 'varies' : '?') : value ? 'yes' : 'no');
+  const yesNo = (row: ToolRow, value: boolean | null) =>
+    value === null ? (loaded.has(row.name) ? 'varies' : '?') : value ? 'yes' : 'no';
   const header = ['NAME', 'FAMILY', 'READ-ONLY', 'CONCURRENCY-SAFE', 'DEFERRED', 'DESCRIPTION'];
-  const cells = rows.map((r) => [r.name, r.family, yesNo(r, r.readOnly), yesNo(r, r.concurrencySafe), r.deferred ? 'yes' : 'no', firstLine(r.description)]);
+  const cells = rows.map((r) => [
+    r.name,
+    r.family,
+    yesNo(r, r.readOnly),
+    yesNo(r, r.concurrencySafe),
+    r.deferred ? 'yes' : 'no',
+    firstLine(r.description),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (c: readonly string[]) =>
+    c
+      .map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...cells.map(line)].join('\n') + '\n';
 }
 

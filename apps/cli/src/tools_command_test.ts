@@ -11,7 +11,15 @@ describe('toolshed tools', () => {
     const custom = rows.filter((row) => row['family'] === 'custom');
     expect(custom.map((row) => row['name'])).toEqual(['Boom', 'Cd', 'Closer', 'Counter', 'Echo', 'Pwd', 'Writer']);
     expect(rows.map((row) => row['name'])).toEqual(rows.map((row) => row['name'] as string).sort());
-    for (const row of rows) expect(Object.keys(row).sort()).toEqual(['concurrencySafe', 'deferred', 'description', 'family', 'name', 'readOnly']);
+    for (const row of rows)
+      expect(Object.keys(row).sort()).toEqual([
+        'concurrencySafe',
+        'deferred',
+        'description',
+        'family',
+        'name',
+        'readOnly',
+      ]);
     expect(rows.find((row) => row['name'] === 'Counter')).toEqual({
       name: 'Counter',
       family: 'custom',
@@ -24,7 +32,10 @@ describe('toolshed tools', () => {
 
   test('tools --json reports null flags for a tool whose flags cannot be computed from {}', async () => {
     const cwd = await tempDir();
-    const rows = JSON.parse((await cli(['tools', '--json', '--cwd', cwd], { tools })).stdout) as Record<string, unknown>[];
+    const rows = JSON.parse((await cli(['tools', '--json', '--cwd', cwd], { tools })).stdout) as Record<
+      string,
+      unknown
+    >[];
     expect(rows.find((row) => row['name'] === 'Echo')).toMatchObject({ readOnly: null, concurrencySafe: null });
   });
 
@@ -84,7 +95,15 @@ describe('toolshed tools notices', () => {
       const tools = await cli(['tools', '--only', 'web', '--cwd', cwd]);
       expect(tools.stdout.split('WebSearch is disabled').length - 1).toBe(1);
       expect(tools.stderr).not.toContain('WebSearch is disabled');
-      const check = await cli(['check', 'WebFetch', '{"url":"http://127.0.0.1:1/","prompt":"x"}', '--only', 'web', '--cwd', cwd]);
+      const check = await cli([
+        'check',
+        'WebFetch',
+        '{"url":"http://127.0.0.1:1/","prompt":"x"}',
+        '--only',
+        'web',
+        '--cwd',
+        cwd,
+      ]);
       expect(check.code).toBe(0);
       expect(check.stderr + check.stdout).not.toContain('WebSearch is disabled');
     },

@@ -25,30 +25,44 @@ export function parseTranscript(value: unknown, source: string): ToolUseBlock[][
     throw new UsageError(`The transcript (${source}) ${message}`, { command: 'run' });
   };
   if (!Array.isArray(value)) {
-    return fail(`is ${describe(value)}; it must be a JSON array of turns, each an array of tool_use blocks, for example ${EXAMPLE}.`);
+    return fail(
+      `is ${describe(value)}; it must be a JSON array of turns, each an array of tool_use blocks, for example ${EXAMPLE}.`,
+    );
   }
   const seen = new Map<string, string>();
   return value.map((turn: unknown, t) => {
     const turnName = `turn ${t + 1} (index ${t})`;
     if (!Array.isArray(turn)) {
-      return fail(`has ${describe(turn)} as ${turnName}; each turn must be an array of tool_use blocks, for example ${EXAMPLE}.`);
+      return fail(
+        `has ${describe(turn)} as ${turnName}; each turn must be an array of tool_use blocks, for example ${EXAMPLE}.`,
+      );
     }
     return turn.map((block: unknown, b): ToolUseBlock => {
       const where = `${turnName}, block ${b + 1} (index ${b})`;
       if (typeof block !== 'object' || block === null || Array.isArray(block)) {
-        return fail(`has ${describe(block)} at ${where}; each block must be a tool_use object such as ${EXAMPLE.slice(2, -2)}.`);
+        return fail(
+          `has ${describe(block)} at ${where}; each block must be a tool_use object such as ${EXAMPLE.slice(2, -2)}.`,
+        );
       }
       const record = block as Record<string, unknown>;
       if (record['type'] !== 'tool_use') {
-        fail(`has a block of type ${JSON.stringify(record['type'] ?? null)} at ${where}; every block must have "type": "tool_use".`);
+        fail(
+          `has a block of type ${JSON.stringify(record['type'] ?? null)} at ${where}; every block must have "type": "tool_use".`,
+        );
       }
       const id = record['id'];
-      if (typeof id !== 'string' || id === '') fail(`has a block without a string "id" at ${where}; give each block a unique id such as "t1".`);
+      if (typeof id !== 'string' || id === '')
+        fail(`has a block without a string "id" at ${where}; give each block a unique id such as "t1".`);
       const name = record['name'];
-      if (typeof name !== 'string' || name === '') fail(`has a block without a string "name" at ${where}; name the tool, for example "name": "Read".`);
-      if (!('input' in record)) fail(`has a block without "input" at ${where}; give the tool's input, for example "input": {}.`);
+      if (typeof name !== 'string' || name === '')
+        fail(`has a block without a string "name" at ${where}; name the tool, for example "name": "Read".`);
+      if (!('input' in record))
+        fail(`has a block without "input" at ${where}; give the tool's input, for example "input": {}.`);
       const earlier = seen.get(id as string);
-      if (earlier) fail(`uses the id "${id as string}" again at ${where} (first used at ${earlier}); ids must be unique across the transcript.`);
+      if (earlier)
+        fail(
+          `uses the id "${id as string}" again at ${where} (first used at ${earlier}); ids must be unique across the transcript.`,
+        );
       seen.set(id as string, where);
       return { type: 'tool_use', id: id as string, name: name as string, input: record['input'] };
     });

@@ -26,18 +26,31 @@ import { UsageError } from './usage_error.ts';
  */
 export async function trustCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
   const [given, ...rest] = invocation.positionals;
-  if (rest.length) throw new UsageError(`"toolshed trust" takes at most one folder; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`, { command: 'trust' });
+  if (rest.length)
+    throw new UsageError(
+      `"toolshed trust" takes at most one folder; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`,
+      { command: 'trust' },
+    );
   const dir = given === undefined ? invocation.args.cwd : path.resolve(process.cwd(), given);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new UsageError(`"${given ?? dir}" does not exist (resolved to ${dir}); give the project folder to trust.`, { command: 'trust', showUsage: false });
+    throw new UsageError(`"${given ?? dir}" does not exist (resolved to ${dir}); give the project folder to trust.`, {
+      command: 'trust',
+      showUsage: false,
+    });
   }
-  if (!isDir) throw new UsageError(`"${given ?? dir}" is not a folder (resolved to ${dir}); give the project folder to trust.`, { command: 'trust', showUsage: false });
+  if (!isDir)
+    throw new UsageError(`"${given ?? dir}" is not a folder (resolved to ${dir}); give the project folder to trust.`, {
+      command: 'trust',
+      showUsage: false,
+    });
   const homeDir = io.env?.['HOME'] || homedir();
   const before = await loadSettings({ cwd: dir, homeDir, sources: SETTING_SOURCES, trustedProject: false });
-  const nowApplies = (before.untrustedProject?.ignored ?? []).map((i) => `${path.relative(dir, i.file)}: ${i.what.join('; ')}`);
+  const nowApplies = (before.untrustedProject?.ignored ?? []).map(
+    (i) => `${path.relative(dir, i.file)}: ${i.what.join('; ')}`,
+  );
   let result: Awaited<ReturnType<typeof trustProject>>;
   try {
     result = await trustProject(dir, { homeDir });
@@ -49,7 +62,9 @@ export async function trustCommand(invocation: CommandInvocation, io: CliIo): Pr
     return 0;
   }
   const lead = result.already ? `${result.dir} was already trusted` : `Trusted ${result.dir}`;
-  io.stdout.write(`${lead} (kept in ${result.file}): its settings files in .toolshed/ and .claude/ and its .mcp.json now apply whole.\n`);
+  io.stdout.write(
+    `${lead} (kept in ${result.file}): its settings files in .toolshed/ and .claude/ and its .mcp.json now apply whole.\n`,
+  );
   if (nowApplies.length) io.stdout.write(`Now applies:\n${nowApplies.map((line) => `  ${line}\n`).join('')}`);
   return 0;
 }

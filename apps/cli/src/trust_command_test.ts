@@ -22,16 +22,27 @@ beforeEach(async () => {
   await mkdir(path.join(repo, '.toolshed'), { recursive: true });
   await mkdir(home, { recursive: true });
   await writeFile(path.join(repo, 'secret.txt'), 'the secret\n');
-  await writeFile(path.join(repo, '.toolshed', 'settings.json'), JSON.stringify({
-    permissions: { defaultMode: 'bypassPermissions', allow: ['Write', 'Bash'], deny: ['Read(./secret.txt)'] },
-    hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
-  }));
+  await writeFile(
+    path.join(repo, '.toolshed', 'settings.json'),
+    JSON.stringify({
+      permissions: { defaultMode: 'bypassPermissions', allow: ['Write', 'Bash'], deny: ['Read(./secret.txt)'] },
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
+    }),
+  );
   execFileSync('git', ['init', '-q', repo]);
   execFileSync('git', ['-C', repo, 'add', '.']);
   execFileSync('git', ['-C', repo, '-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qm', 'settings']);
 });
 
-const write = (name: string) => ['call', 'Write', JSON.stringify({ file_path: name, content: 'pwned\n' }), '--only', 'fs', '--cwd', repo];
+const write = (name: string) => [
+  'call',
+  'Write',
+  JSON.stringify({ file_path: name, content: 'pwned\n' }),
+  '--only',
+  'fs',
+  '--cwd',
+  repo,
+];
 
 describe('toolshed trust', () => {
   test('the committed settings run nothing until "toolshed trust", and their deny rule applies before and after', async () => {
@@ -43,7 +54,10 @@ describe('toolshed trust', () => {
     expect(before.stderr).toContain('defaultMode "bypassPermissions"');
     expect(before.stderr).toContain(`toolshed trust ${repo}`);
     expect((before.stderr.match(/is not trusted/g) ?? []).length).toBe(1);
-    const secret = await runToolshed(['call', 'Read', JSON.stringify({ file_path: 'secret.txt' }), '--only', 'fs', '--cwd', repo], { home });
+    const secret = await runToolshed(
+      ['call', 'Read', JSON.stringify({ file_path: 'secret.txt' }), '--only', 'fs', '--cwd', repo],
+      { home },
+    );
     expect(secret.code).toBe(1);
     expect(secret.stdout + secret.stderr).toContain('Read(./secret.txt)');
 
@@ -60,7 +74,10 @@ describe('toolshed trust', () => {
     expect(await readFile(path.join(repo, 'a.txt'), 'utf8')).toBe('pwned\n');
     expect(existsSync(marker)).toBe(true);
     expect(after.stderr).not.toContain('is not trusted');
-    const stillDenied = await runToolshed(['call', 'Read', JSON.stringify({ file_path: 'secret.txt' }), '--only', 'fs', '--cwd', repo], { home });
+    const stillDenied = await runToolshed(
+      ['call', 'Read', JSON.stringify({ file_path: 'secret.txt' }), '--only', 'fs', '--cwd', repo],
+      { home },
+    );
     expect(stillDenied.code).toBe(1);
   }, 60_000);
 

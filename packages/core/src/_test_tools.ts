@@ -14,7 +14,10 @@ export const echoTool = buildTool({
   inputSchema: z.strictObject({ text: z.string(), times: z.number().int().min(1).optional() }),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  validateInput: ({ text }) => (text === 'forbidden' ? { result: false, message: 'The text "forbidden" is not allowed; send another text.' } : { result: true }),
+  validateInput: ({ text }) =>
+    text === 'forbidden'
+      ? { result: false, message: 'The text "forbidden" is not allowed; send another text.' }
+      : { result: true },
   async call({ text, times }) {
     return { data: text.repeat(times ?? 1) };
   },
@@ -77,7 +80,9 @@ export const failingTool = buildTool({
   inputSchema: z.strictObject({ path: z.string() }),
   isReadOnly: () => true,
   async call({ path: p }) {
-    const error = new Error(`no such file or directory, open '${p}'\n    at fake (stack.js:1:1)`) as Error & { code: string };
+    const error = new Error(`no such file or directory, open '${p}'\n    at fake (stack.js:1:1)`) as Error & {
+      code: string;
+    };
     error.code = 'ENOENT';
     throw error;
   },

@@ -22,7 +22,10 @@ export interface AskUserRequest {
  * the asker fills them from the schema's defaults), `decline` (said no), or `cancel` (closed
  * the question without answering).
  */
-export type AskUserResponse = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+export type AskUserResponse =
+  | { action: 'accept'; content?: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
 
 /**
  * The session's channel to its user, found through `ctx.services.get(askUserKey)` (or a

@@ -13,7 +13,9 @@ export interface ImageBlock {
 /** A document block (a PDF, for instance), Anthropic's shape. */
 export interface DocumentBlock {
   type: 'document';
-  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string };
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string };
   title?: string;
 }
 

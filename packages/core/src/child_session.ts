@@ -77,9 +77,16 @@ export const INHERITED_FROM_PARENT: unique symbol = Symbol('toolshed.inheritedFr
  * try { await child.run(blocks); } finally { await child.close(); }
  * ```
  */
-export function openChildSession(ctx: Pick<ToolContext, 'services'>, options: ChildSessionOptions = {}): Promise<Session> {
+export function openChildSession(
+  ctx: Pick<ToolContext, 'services'>,
+  options: ChildSessionOptions = {},
+): Promise<Session> {
   const opener = ctx.services.get(childSessionKey);
-  if (!opener) throw new ToolshedError('child_session_unavailable', 'This context offers no child sessions: open children from the context of a call made by a session from createSession');
+  if (!opener)
+    throw new ToolshedError(
+      'child_session_unavailable',
+      'This context offers no child sessions: open children from the context of a call made by a session from createSession',
+    );
   return opener.open(options);
 }
 

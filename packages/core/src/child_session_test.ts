@@ -19,10 +19,29 @@ test('narrowerMode never gives a child a more permissive mode than its parent', 
   expect(narrowerMode('plan', undefined)).toBe('plan');
 });
 
-const write = buildTool({ name: 'Write', description: 'w', inputSchema: z.object({ file_path: z.string() }), preparePermissionMatcher: ({ file_path }) => (rule) => rule === file_path, async call() { return { data: 'written' }; } });
-const look = buildTool({ name: 'Look', description: 'l', inputSchema: z.object({}), isReadOnly: () => true, async call() { return { data: 'looked' }; } });
+const write = buildTool({
+  name: 'Write',
+  description: 'w',
+  inputSchema: z.object({ file_path: z.string() }),
+  preparePermissionMatcher:
+    ({ file_path }) =>
+    (rule) =>
+      rule === file_path,
+  async call() {
+    return { data: 'written' };
+  },
+});
+const look = buildTool({
+  name: 'Look',
+  description: 'l',
+  inputSchema: z.object({}),
+  isReadOnly: () => true,
+  async call() {
+    return { data: 'looked' };
+  },
+});
 
-test('a child session keeps the parent\'s rules and asks, narrows its tools and mode, and closes on its own', async () => {
+test("a child session keeps the parent's rules and asks, narrows its tools and mode, and closes on its own", async () => {
   const asked: string[] = [];
   let child: Session | undefined;
   const opener = buildTool({

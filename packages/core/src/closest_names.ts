@@ -19,7 +19,11 @@ const MAX_COMPARED_LENGTH = 128;
  * closestNames('Reed', ['Read', 'Edit', 'Write']); // ['Read']
  * ```
  */
-export function closestNames(name: string, candidates: Iterable<string>, options: { max?: number; maxDistance?: number } = {}): string[] {
+export function closestNames(
+  name: string,
+  candidates: Iterable<string>,
+  options: { max?: number; maxDistance?: number } = {},
+): string[] {
   const max = options.max ?? 3;
   if (max <= 0) return [];
   const lower = name.slice(0, MAX_COMPARED_LENGTH).toLowerCase();
@@ -34,7 +38,8 @@ export function closestNames(name: string, candidates: Iterable<string>, options
     if (gap / 2 > cut) continue; // too far by length alone, even as a part of the other
     let distance: number;
     if (c.includes(lower) || lower.includes(c)) distance = gap / 2;
-    else if (gap > cut) continue; // an edit distance is at least the difference in length
+    else if (gap > cut)
+      continue; // an edit distance is at least the difference in length
     else distance = boundedLevenshtein(lower, c, Math.floor(cut));
     if (distance > cut) continue;
     const entry = { candidate, distance };

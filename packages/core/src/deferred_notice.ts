@@ -29,7 +29,9 @@ export function deferredNoticeText(deferred: readonly Pick<CatalogEntry, 'name' 
     'These tools are available but not loaded yet; their definitions are not in your tool list.',
     'To use one, first call ToolSearch with `select:<name>[,<name>...]` (or a keyword query), then call the tool.',
     // Said only where it is used: a short list pays nothing for it.
-    ...(lines.some((l) => l.includes('__{')) ? ['Names that share a prefix are written once per prefix: `api__{a, b}` stands for `api__a` and `api__b`.'] : []),
+    ...(lines.some((l) => l.includes('__{'))
+      ? ['Names that share a prefix are written once per prefix: `api__{a, b}` stands for `api__a` and `api__b`.']
+      : []),
     ...lines,
   ].join('\n');
 }

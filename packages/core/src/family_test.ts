@@ -29,14 +29,21 @@ describe('defineFamily', () => {
   });
 
   test('a lazy family without a manifest, or a family without tools, is a TypeError', () => {
-    expect(() => defineFamily({ name: 'x', version: '1', load: async () => [] })).toThrow('Lazy family "x" needs a manifest');
+    expect(() => defineFamily({ name: 'x', version: '1', load: async () => [] })).toThrow(
+      'Lazy family "x" needs a manifest',
+    );
     expect(() => defineFamily({ name: 'x', version: '1' })).toThrow('Family "x" has neither tools nor a load function');
     expect(() => defineFamily({ name: '', version: '1', tools: [] })).toThrow('A family needs a name, got ""');
   });
 
   test('an external family is re-listed on every load (its tool list may change)', async () => {
     let n = 0;
-    const family = defineFamily({ name: 'mcp', version: '1', external: true, load: async () => (++n > 1 ? [echoTool] : []) });
+    const family = defineFamily({
+      name: 'mcp',
+      version: '1',
+      external: true,
+      load: async () => (++n > 1 ? [echoTool] : []),
+    });
     expect(await family.loadTools()).toEqual([]);
     expect(await family.loadTools()).toEqual([echoTool]);
   });

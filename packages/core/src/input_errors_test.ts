@@ -16,13 +16,15 @@ function errorFor(input: unknown): string {
 }
 
 test('names each bad field in words a model can act on', () => {
-  expect(errorFor({ limit: '10', extra: 1, other: 2 })).toBe([
-    'Invalid input for tool "Grep":',
-    '- required parameter `file_path` is missing (expected string)',
-    '- parameter `limit` should be a number, got string "10"',
-    '- unexpected parameters `extra`, `other`; remove them',
-    'Fix these parameters and call the tool again.',
-  ].join('\n'));
+  expect(errorFor({ limit: '10', extra: 1, other: 2 })).toBe(
+    [
+      'Invalid input for tool "Grep":',
+      '- required parameter `file_path` is missing (expected string)',
+      '- parameter `limit` should be a number, got string "10"',
+      '- unexpected parameters `extra`, `other`; remove them',
+      'Fix these parameters and call the tool again.',
+    ].join('\n'),
+  );
 });
 
 test('enum, range and nested fields', () => {
@@ -34,6 +36,8 @@ test('enum, range and nested fields', () => {
 
 test('an input that is not an object', () => {
   const parsed = schema.safeParse(null);
-  expect(formatInputError('Grep', parsed.error!, null)).toBe('Invalid input for tool "Grep": expected a JSON object of parameters, got null.');
+  expect(formatInputError('Grep', parsed.error!, null)).toBe(
+    'Invalid input for tool "Grep": expected a JSON object of parameters, got null.',
+  );
   expect(formatInputError('Grep', schema.safeParse([1]).error!, [1])).toContain('got an array');
 });

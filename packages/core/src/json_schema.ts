@@ -25,13 +25,19 @@ export function toolInputJsonSchema(tool: AnyTool): ObjectJsonSchema {
     schema = tool.inputJSONSchema;
   } else {
     try {
-      const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'throw' }) as JsonSchema;
+      const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.inputSchema, {
+        io: 'input',
+        unrepresentable: 'throw',
+      }) as JsonSchema;
       schema = rest;
     } catch (e) {
-      throw new TypeError(`The input schema of tool "${tool.name}" cannot be converted to JSON Schema: ${(e as Error).message}`);
+      throw new TypeError(
+        `The input schema of tool "${tool.name}" cannot be converted to JSON Schema: ${(e as Error).message}`,
+      );
     }
   }
-  const objectSchema: ObjectJsonSchema = schema.type === 'object' ? (schema as ObjectJsonSchema) : { ...schema, type: 'object' };
+  const objectSchema: ObjectJsonSchema =
+    schema.type === 'object' ? (schema as ObjectJsonSchema) : { ...schema, type: 'object' };
   cache.set(tool, objectSchema);
   return objectSchema;
 }

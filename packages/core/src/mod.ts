@@ -33,9 +33,24 @@ export type {
   ValidationResult,
 } from './tool.ts';
 export { contentToText } from './blocks.ts';
-export type { ContentBlock, DocumentBlock, ImageBlock, TextBlock, ToolResultBlock, ToolResultContent, ToolUseBlock } from './blocks.ts';
+export type {
+  ContentBlock,
+  DocumentBlock,
+  ImageBlock,
+  TextBlock,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolUseBlock,
+} from './blocks.ts';
 export { defineFamily } from './family.ts';
-export type { DeferralCandidate, DeferralPolicy, Family, FamilyDef, FamilySetupApi, ToolManifestEntry } from './family.ts';
+export type {
+  DeferralCandidate,
+  DeferralPolicy,
+  Family,
+  FamilyDef,
+  FamilySetupApi,
+  ToolManifestEntry,
+} from './family.ts';
 export { createSession } from './session.ts';
 export type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
 export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './context.ts';
@@ -43,7 +58,13 @@ export { ToolshedError } from './errors.ts';
 export { createServices, serviceKey } from './services.ts';
 export type { ServiceKey, Services } from './services.ts';
 export { formatToolDefinition, PROVIDER_FORMATS } from './provider_format.ts';
-export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ProviderFormat, ProviderToolsOptions } from './provider_format.ts';
+export type {
+  AnthropicTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ProviderFormat,
+  ProviderToolsOptions,
+} from './provider_format.ts';
 export { toolInputJsonSchema } from './json_schema.ts';
 export { formatInputError } from './input_errors.ts';
 export { closestNames } from './closest_names.ts';
@@ -83,8 +104,19 @@ export { runHooks, type RunHooksOptions } from './hooks/run_hooks.ts';
 export type { HookRunResult, HooksOutcome } from './hooks/types.ts';
 export { decidePermission, denialMessage, type DecidePermissionOptions } from './permissions/decide_permission.ts';
 export { formatRule, parseRule, parseRules, PERMISSION_RULE_INVALID } from './permissions/rule_parser.ts';
-export { coveredOnly, findBlanketDenyRule, matchDomainSpecifier, matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './permissions/rule_matching.ts';
-export { createPermissionContext, mergePermissionContexts, PERMISSION_OPTIONS_INVALID } from './permissions/permission_context.ts';
+export {
+  coveredOnly,
+  findBlanketDenyRule,
+  matchDomainSpecifier,
+  matchWildcardSpecifier,
+  ruleMatchesCall,
+  ruleMatchesTool,
+} from './permissions/rule_matching.ts';
+export {
+  createPermissionContext,
+  mergePermissionContexts,
+  PERMISSION_OPTIONS_INVALID,
+} from './permissions/permission_context.ts';
 export type { PermissionContextLayer, PermissionPlacement } from './permissions/permission_context.ts';
 export { isPathInside } from './permissions/is_path_inside.ts';
 export { resolvePath } from './permissions/resolve_path.ts';
@@ -114,19 +146,42 @@ export type { LintFinding, LintFindingKind, LintRulesOptions, RuleLayer } from '
 export { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 export type { LoadedSettings, LoadSettingsOptions } from './settings/load_settings.ts';
 export { readSettingsFile, type SettingsFileResult } from './settings/read_settings_file.ts';
-export { CLAUDE_CODE_SETTINGS_KEYS, PERMISSIONS_KEYS, settingsSchema, TOOLSHED_SETTINGS_KEYS, type SettingsFileContent } from './settings/settings_schema.ts';
+export {
+  CLAUDE_CODE_SETTINGS_KEYS,
+  PERMISSIONS_KEYS,
+  settingsSchema,
+  TOOLSHED_SETTINGS_KEYS,
+  type SettingsFileContent,
+} from './settings/settings_schema.ts';
 export { parseSettingSources, SETTING_SOURCES, settingsFileLocations } from './settings/setting_sources.ts';
 export type { SettingsFileLocation, SettingSource } from './settings/setting_sources.ts';
 export { lintSettings } from './settings/lint_settings.ts';
 export type { LintSettingsOptions, SettingsLintReport } from './settings/lint_settings.ts';
-export { declineProjectTrust, isProjectTrusted, readTrustList, trustFilePath, trustProject } from './settings/project_trust.ts';
+export {
+  declineProjectTrust,
+  isProjectTrusted,
+  readTrustList,
+  trustFilePath,
+  trustProject,
+} from './settings/project_trust.ts';
 export type { ProjectTrustOptions, TrustList } from './settings/project_trust.ts';
 export { FileStateCache, hashContent } from './results/file_state_cache.ts';
 export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
 export { MetricsRecorder } from './results/metrics.ts';
 export type { CallMetrics, MetricsRecorderOptions, SessionMetrics, ToolMetrics } from './results/metrics.ts';
-export { applyTurnBudget, DEFAULT_TURN_BUDGET_CHARS, isPersistedPreview, persistLargeResult } from './results/result_budget.ts';
-export type { ApplyTurnBudgetOptions, PersistLargeResultOptions, PersistLargeResultOutcome, TurnBudgetItem, TurnBudgetOutcome } from './results/result_budget.ts';
+export {
+  applyTurnBudget,
+  DEFAULT_TURN_BUDGET_CHARS,
+  isPersistedPreview,
+  persistLargeResult,
+} from './results/result_budget.ts';
+export type {
+  ApplyTurnBudgetOptions,
+  PersistLargeResultOptions,
+  PersistLargeResultOutcome,
+  TurnBudgetItem,
+  TurnBudgetOutcome,
+} from './results/result_budget.ts';
 export { deniedQuoteGuard, quotedDeniedFile } from './results/denied_quote_guard.ts';
 export { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
 export type { KeepResults, RemoveSessionResultsOptions } from './results/result_cleanup.ts';
@@ -152,7 +207,13 @@ export type {
 } from './provider_messages.ts';
 export { childSessionKey, narrowerMode, openChildSession } from './child_session.ts';
 export type { ChildSessionOpener, ChildSessionOptions } from './child_session.ts';
-export { BackgroundTasks, backgroundTasksKey, backgroundTasksOf, MAX_UNREAD_CHARS, UnreadBuffer } from './tasks/background_tasks.ts';
+export {
+  BackgroundTasks,
+  backgroundTasksKey,
+  backgroundTasksOf,
+  MAX_UNREAD_CHARS,
+  UnreadBuffer,
+} from './tasks/background_tasks.ts';
 export type { BackgroundTask, TaskStatus } from './tasks/background_tasks.ts';
 export { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog, taskLogName } from './tasks/task_log.ts';
 export type { TaskLog, TaskLogOptions } from './tasks/task_log.ts';

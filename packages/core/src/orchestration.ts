@@ -76,32 +76,45 @@ export function executeTurn(
     if (!task.safe) runningUnsafe = true;
     // runCall does not reject; should it ever, the call still ends as an error result, or
     // the turn would never finish.
-    void env.runCall(task.block, signal).catch((e) => failedOutcome(task.block, e)).then((outcome) => {
-      task.outcome = outcome;
-      running--;
-      if (!task.safe) runningUnsafe = false;
-      if (outcome.contextModifier) modifiers.push({ index: task.index, modifier: outcome.contextModifier });
-      if (running === 0 && modifiers.length) {
-        modifiers.sort((a, b) => a.index - b.index);
-        for (const { modifier } of modifiers.splice(0)) env.applyContextModifier(modifier);
-      }
-      while (tasks[nextDeliver]?.outcome) onOutcome(tasks[nextDeliver++]!.outcome!);
-      pump();
-    });
+    void env
+      .runCall(task.block, signal)
+      .catch((e) => failedOutcome(task.block, e))
+      .then((outcome) => {
+        task.outcome = outcome;
+        running--;
+        if (!task.safe) runningUnsafe = false;
+        if (outcome.contextModifier) modifiers.push({ index: task.index, modifier: outcome.contextModifier });
+        if (running === 0 && modifiers.length) {
+          modifiers.sort((a, b) => a.index - b.index);
+          for (const { modifier } of modifiers.splice(0)) env.applyContextModifier(modifier);
+        }
+        while (tasks[nextDeliver]?.outcome) onOutcome(tasks[nextDeliver++]!.outcome!);
+        pump();
+      });
   };
 
   void (async () => {
     try {
       for await (const raw of blocks) {
-        const task: Task = { index: tasks.length, block: toToolUse(raw, tasks.length), safe: undefined, outcome: undefined };
+        const task: Task = {
+          index: tasks.length,
+          block: toToolUse(raw, tasks.length),
+          safe: undefined,
+          outcome: undefined,
+        };
         tasks.push(task);
-        void env.isConcurrencySafe(task.block).then(
-          (safe) => (task.safe = safe),
-          () => (task.safe = false),
-        ).then(pump);
+        void env
+          .isConcurrencySafe(task.block)
+          .then(
+            (safe) => (task.safe = safe),
+            () => (task.safe = false),
+          )
+          .then(pump);
       }
     } catch (e) {
-      env.notice(`The stream of tool_use blocks failed after ${tasks.length} block(s): ${describeError(e)}. The blocks received before it were run; no later block was.`);
+      env.notice(
+        `The stream of tool_use blocks failed after ${tasks.length} block(s): ${describeError(e)}. The blocks received before it were run; no later block was.`,
+      );
     }
     inputDone = true;
     pump();
@@ -121,6 +134,11 @@ function failedOutcome(block: ToolUseBlock, error: unknown): CallOutcome {
   return {
     toolName: name,
     durationMs: 0,
-    result: { type: 'tool_result', tool_use_id: String(block.id), content: `${name} failed: ${describeError(error)}`, is_error: true },
+    result: {
+      type: 'tool_result',
+      tool_use_id: String(block.id),
+      content: `${name} failed: ${describeError(error)}`,
+      is_error: true,
+    },
   };
 }

@@ -33,7 +33,11 @@ async function setup(concurrency?: number) {
 describe('session.run scheduling', () => {
   test('consecutive concurrency-safe calls run in parallel and results keep block order', async () => {
     const { log, gates, session } = await setup();
-    const running = session.run([use('a', 'Gate', { gate: 'A' }), use('b', 'Gate', { gate: 'B' }), use('c', 'Gate', { gate: 'C' })]);
+    const running = session.run([
+      use('a', 'Gate', { gate: 'A' }),
+      use('b', 'Gate', { gate: 'B' }),
+      use('c', 'Gate', { gate: 'C' }),
+    ]);
     await until(() => log.length === 3);
     expect(log).toEqual(['start A', 'start B', 'start C']);
     openGate(gates, 'C');
@@ -43,7 +47,11 @@ describe('session.run scheduling', () => {
     openGate(gates, 'A');
     const results = await running;
     expect(log.slice(3)).toEqual(['end C', 'end B', 'end A']);
-    expect(results.map((r) => [r.tool_use_id, r.content])).toEqual([['a', 'opened A'], ['b', 'opened B'], ['c', 'opened C']]);
+    expect(results.map((r) => [r.tool_use_id, r.content])).toEqual([
+      ['a', 'opened A'],
+      ['b', 'opened B'],
+      ['c', 'opened C'],
+    ]);
   });
 
   test('a call that is not concurrency-safe runs alone, between the batches around it', async () => {
@@ -68,7 +76,11 @@ describe('session.run scheduling', () => {
 
   test('the number of parallel calls is bounded by concurrency', async () => {
     const { log, gates, session } = await setup(2);
-    const running = session.run([use('a', 'Gate', { gate: 'A' }), use('b', 'Gate', { gate: 'B' }), use('c', 'Gate', { gate: 'C' })]);
+    const running = session.run([
+      use('a', 'Gate', { gate: 'A' }),
+      use('b', 'Gate', { gate: 'B' }),
+      use('c', 'Gate', { gate: 'C' }),
+    ]);
     await until(() => log.length === 2);
     await new Promise((r) => setTimeout(r, 20));
     expect(log).toEqual(['start A', 'start B']);
@@ -83,7 +95,9 @@ describe('session.run scheduling', () => {
   test('calls not started when the run is aborted end as cancelled; a cancellable running call is given up', async () => {
     const { log, session } = await setup();
     const controller = new AbortController();
-    const running = session.run([use('a', 'Gate', { gate: 'A' }), use('w', 'Writer', { line: 'W' })], { signal: controller.signal });
+    const running = session.run([use('a', 'Gate', { gate: 'A' }), use('w', 'Writer', { line: 'W' })], {
+      signal: controller.signal,
+    });
     await until(() => log.length === 1);
     controller.abort();
     const results = await running;
@@ -141,7 +155,10 @@ describe('session.stream', () => {
     openGate(gates, 'A');
     await consuming;
     expect(log.slice(0, 3)).toEqual(['start A', 'second block sent', 'start B']);
-    expect(events.filter((e) => e.type === 'result').map((e) => (e as { toolUseId: string }).toolUseId)).toEqual(['a', 'b']);
+    expect(events.filter((e) => e.type === 'result').map((e) => (e as { toolUseId: string }).toolUseId)).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   test('events come in order: start, permission decision, result', async () => {
@@ -169,9 +186,15 @@ describe('abort and interruptBehavior', () => {
         return { data: 'migration complete' };
       },
     });
-    const session = await createSession({ cwd: dir, tools: [blocking, writerTool(log)], permissions: { allow: ['Migrate', 'Writer'] } });
+    const session = await createSession({
+      cwd: dir,
+      tools: [blocking, writerTool(log)],
+      permissions: { allow: ['Migrate', 'Writer'] },
+    });
     const controller = new AbortController();
-    const running = session.run([use('m', 'Migrate', {}), use('w', 'Writer', { line: 'after' })], { signal: controller.signal });
+    const running = session.run([use('m', 'Migrate', {}), use('w', 'Writer', { line: 'after' })], {
+      signal: controller.signal,
+    });
     await until(() => log.includes('start'));
     controller.abort();
     let settled = false;
@@ -181,7 +204,10 @@ describe('abort and interruptBehavior', () => {
     release();
     const results = await running;
     expect(results[0]).toEqual({ type: 'tool_result', tool_use_id: 'm', content: 'migration complete' });
-    expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('cancelled before it started') });
+    expect(results[1]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('cancelled before it started'),
+    });
     expect(log).toEqual(['start', 'end, aborted=true']);
   });
 });
@@ -197,11 +223,14 @@ describe('session.stream with a faulty input', () => {
     const events: SessionEvent[] = [];
     for await (const event of session.stream(blocks())) events.push(event);
     expect(events.filter((e) => e.type === 'result').map((e) => (e as { toolUseId: string }).toolUseId)).toEqual(['a']);
-    expect(events.filter((e) => e.type === 'notice')).toEqual([{
-      type: 'notice',
-      level: 'error',
-      message: 'The stream of tool_use blocks failed after 1 block(s): connection reset by the model API. The blocks received before it were run; no later block was.',
-    }]);
+    expect(events.filter((e) => e.type === 'notice')).toEqual([
+      {
+        type: 'notice',
+        level: 'error',
+        message:
+          'The stream of tool_use blocks failed after 1 block(s): connection reset by the model API. The blocks received before it were run; no later block was.',
+      },
+    ]);
   });
 
   test('a null or string block in an async iterable gets an error result in its place', async () => {
@@ -214,9 +243,18 @@ describe('session.stream with a faulty input', () => {
     }
     const results: { toolUseId: string; content: unknown; isError: boolean }[] = [];
     for await (const event of session.stream(blocks() as AsyncIterable<ToolUseBlock>)) {
-      if (event.type === 'result') results.push({ toolUseId: event.toolUseId, content: event.result.content, isError: event.result.is_error === true });
+      if (event.type === 'result')
+        results.push({
+          toolUseId: event.toolUseId,
+          content: event.result.content,
+          isError: event.result.is_error === true,
+        });
     }
-    expect(results.map((r) => [r.toolUseId, r.isError])).toEqual([['invalid_0', true], ['a', false], ['invalid_2', true]]);
+    expect(results.map((r) => [r.toolUseId, r.isError])).toEqual([
+      ['invalid_0', true],
+      ['a', false],
+      ['invalid_2', true],
+    ]);
     expect(results[0]!.content).toContain('No such tool available: null');
   });
 });
@@ -233,11 +271,20 @@ describe('the per-turn aggregate budget', () => {
     },
   });
   // 35 000 characters in all against a budget of 30 000.
-  const turn = [use('l', 'Sized', { letter: 'l', size: 20_000 }), use('s', 'Sized', { letter: 's', size: 5_000 }), use('m', 'Sized', { letter: 'm', size: 10_000 })];
+  const turn = [
+    use('l', 'Sized', { letter: 'l', size: 20_000 }),
+    use('s', 'Sized', { letter: 's', size: 5_000 }),
+    use('m', 'Sized', { letter: 'm', size: 10_000 }),
+  ];
   const shape = (content: unknown) => ((content as string).length >= 5_000 ? 'whole' : 'preview');
 
   test('run persists the largest results first until the turn fits', async () => {
-    const session = await createSession({ cwd: dir, tools: [fixed], stateDir: `${dir}/state`, turnBudgetChars: 30_000 });
+    const session = await createSession({
+      cwd: dir,
+      tools: [fixed],
+      stateDir: `${dir}/state`,
+      turnBudgetChars: 30_000,
+    });
     const results = await session.run(turn);
     // The 20 000 one, the largest, goes; a preview plus 15 000 fits.
     expect(results.map((r) => shape(r.content))).toEqual(['preview', 'whole', 'whole']);
@@ -245,10 +292,16 @@ describe('the per-turn aggregate budget', () => {
   });
 
   test('stream is greedy, in block order: the result that would take the turn past the budget is persisted', async () => {
-    const session = await createSession({ cwd: dir, tools: [fixed], stateDir: `${dir}/state`, turnBudgetChars: 30_000 });
+    const session = await createSession({
+      cwd: dir,
+      tools: [fixed],
+      stateDir: `${dir}/state`,
+      turnBudgetChars: 30_000,
+    });
     const shapes: string[] = [];
     for await (const event of session.stream(turn)) {
-      if (event.type === 'result') shapes.push(`${shape(event.result.content)}${event.persistedPath ? ' persisted' : ''}`);
+      if (event.type === 'result')
+        shapes.push(`${shape(event.result.content)}${event.persistedPath ? ' persisted' : ''}`);
     }
     // Results are delivered as they come, so an earlier one cannot be taken back: 20 000 + 5 000
     // fit, the third would pass 30 000.
@@ -272,7 +325,11 @@ test('an abort while canUseTool is pending ends the call as cancelled, even if t
   await until(() => asked);
   controller.abort();
   const [result] = await running;
-  expect(result).toMatchObject({ is_error: true, content: 'Writer was cancelled while it waited for permission: the run was aborted. Nothing further was done for this call.' });
+  expect(result).toMatchObject({
+    is_error: true,
+    content:
+      'Writer was cancelled while it waited for permission: the run was aborted. Nothing further was done for this call.',
+  });
   expect(log).toEqual([]);
 });
 

@@ -79,7 +79,10 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     const tool = await env.pool.resolve(name);
     if (!tool) {
       const near = closestNames(name, env.pool.names());
-      return finish(`No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`, true);
+      return finish(
+        `No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`,
+        true,
+      );
     }
     if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
     if (signal.aborted) return finish(cancelledMessage(tool, 'before it started'), true);
@@ -92,10 +95,12 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
 
     // 4. PreToolUse hooks: block, rewrite the input, or decide the permission.
     const pre = await runEventHooks('PreToolUse', tool, input, ctx);
-    if (pre.blocked) return finish(`${tool.name} was blocked by PreToolUse hook "${pre.blocked.hook}": ${pre.blocked.reason}`, true);
+    if (pre.blocked)
+      return finish(`${tool.name} was blocked by PreToolUse hook "${pre.blocked.hook}": ${pre.blocked.reason}`, true);
     if (pre.updatedInput) {
       const reparsed = await parseAndValidate(tool, pre.updatedInput, ctx);
-      if (!reparsed.ok) return finish(`The input that a PreToolUse hook rewrote is not valid. ${reparsed.message}`, true);
+      if (!reparsed.ok)
+        return finish(`The input that a PreToolUse hook rewrote is not valid. ${reparsed.message}`, true);
       input = reparsed.input;
     }
 
@@ -108,25 +113,45 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     env.emit({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
     let output: ToolCallResult<unknown>;
     try {
-      output = await callWithInterrupt(tool, input, ctx, signal, (progress) => env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }));
+      output = await callWithInterrupt(tool, input, ctx, signal, (progress) =>
+        env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }),
+      );
     } catch (e) {
-      const message = signal.aborted ? cancelledMessage(tool, 'while it was running') : `${tool.name} failed: ${describeError(e)}`;
+      const message = signal.aborted
+        ? cancelledMessage(tool, 'while it was running')
+        : `${tool.name} failed: ${describeError(e)}`;
       const failure = await runEventHooks('PostToolUseFailure', tool, input, ctx, { error: message });
       return finish(appendText(message, failure.additionalContext), true);
     }
 
     // 7. Post: map, apply the result budget, PostToolUse hooks.
     let content = tool.mapResult(output.data, id);
-    const maxChars = Math.min(tool.maxResultSizeChars, tool.maxResultSizeChars === Infinity ? Infinity : env.maxResultSizeChars);
-    const budget = await persistLargeResult(content, { toolUseId: id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) });
+    const maxChars = Math.min(
+      tool.maxResultSizeChars,
+      tool.maxResultSizeChars === Infinity ? Infinity : env.maxResultSizeChars,
+    );
+    const budget = await persistLargeResult(content, {
+      toolUseId: id,
+      stateDir: ctx.stateDir,
+      maxChars,
+      refuseToSave: deniedQuoteGuard(ctx),
+    });
     content = budget.content;
-    if (budget.persistError) env.emit({ type: 'notice', level: 'warn', message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.` });
+    if (budget.persistError)
+      env.emit({
+        type: 'notice',
+        level: 'warn',
+        message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.`,
+      });
     const isError = output.isError === true;
     const post = isError
       ? await runEventHooks('PostToolUseFailure', tool, input, ctx, { error: contentToText(content) })
       : await runEventHooks('PostToolUse', tool, input, ctx, { tool_response: output.data });
     const notes = [...pre.additionalContext, ...post.additionalContext];
-    if (post.blocked) notes.unshift(`${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`);
+    if (post.blocked)
+      notes.unshift(
+        `${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`,
+      );
     const extra: Partial<CallOutcome> = {};
     if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
     if (output.contextModifier) extra.contextModifier = output.contextModifier;
@@ -134,43 +159,86 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     return finish(appendText(content, notes), isError, extra);
   }
 
-  async function runEventHooks(event: HookEvent, tool: AnyTool, input: unknown, ctx: ToolContext, extra: { tool_response?: unknown; error?: string } = {}): Promise<HooksOutcome> {
-    const outcome = await runHooks(env.hooks, event, {
-      session_id: env.sessionId,
-      cwd: ctx.cwd,
-      hook_event_name: event,
-      tool_name: tool.name,
-      tool_input: input,
-      tool_use_id: id,
-      ...extra,
-    }, { signal, cwd: ctx.cwd });
+  async function runEventHooks(
+    event: HookEvent,
+    tool: AnyTool,
+    input: unknown,
+    ctx: ToolContext,
+    extra: { tool_response?: unknown; error?: string } = {},
+  ): Promise<HooksOutcome> {
+    const outcome = await runHooks(
+      env.hooks,
+      event,
+      {
+        session_id: env.sessionId,
+        cwd: ctx.cwd,
+        hook_event_name: event,
+        tool_name: tool.name,
+        tool_input: input,
+        tool_use_id: id,
+        ...extra,
+      },
+      { signal, cwd: ctx.cwd },
+    );
     for (const error of outcome.errors) {
-      env.emit({ type: 'hook_error', toolUseId: id, toolName: tool.name, event, hook: error.hook, message: error.message });
+      env.emit({
+        type: 'hook_error',
+        toolUseId: id,
+        toolName: tool.name,
+        event,
+        hook: error.hook,
+        message: error.message,
+      });
     }
     return outcome;
   }
 
-  async function resolvePermission(tool: AnyTool, input: unknown, ctx: ToolContext, pre: HooksOutcome): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
+  async function resolvePermission(
+    tool: AnyTool,
+    input: unknown,
+    ctx: ToolContext,
+    pre: HooksOutcome,
+  ): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
     const hookDecision = pre.permissionDecision;
     let decision = await decidePermission(tool, input, ctx, hookDecision ? { hookDecision } : {});
     env.emit({ type: 'permission_decision', toolUseId: id, toolName: tool.name, decision });
     if (decision.updatedInput !== undefined) {
       const reparsed = await parseAndValidate(tool, decision.updatedInput, ctx);
-      if (!reparsed.ok) return { ok: false, message: `The permission check of ${tool.name} rewrote the input into an invalid one. ${reparsed.message}` };
+      if (!reparsed.ok)
+        return {
+          ok: false,
+          message: `The permission check of ${tool.name} rewrote the input into an invalid one. ${reparsed.message}`,
+        };
       input = reparsed.input;
     }
     if (decision.behavior === 'allow') return { ok: true, input };
-    if (decision.behavior === 'deny' || !env.canUseTool) return { ok: false, message: denialMessage(tool.name, decision) };
+    if (decision.behavior === 'deny' || !env.canUseTool)
+      return { ok: false, message: denialMessage(tool.name, decision) };
 
     const suggestions = decision.suggestions ?? [];
-    env.emit({ type: 'permission_request', toolUseId: id, toolName: tool.name, input, reason: decision.reason, suggestions });
+    env.emit({
+      type: 'permission_request',
+      toolUseId: id,
+      toolName: tool.name,
+      input,
+      reason: decision.reason,
+      suggestions,
+    });
     let answer;
     try {
       // A prompt that ignores the signal must not hold an aborted turn open.
-      answer = await untilAborted(Promise.resolve().then(() => env.canUseTool!(tool.name, input, { signal, suggestions, toolUseId: id, reason: decision.reason })), signal);
+      answer = await untilAborted(
+        Promise.resolve().then(() =>
+          env.canUseTool!(tool.name, input, { signal, suggestions, toolUseId: id, reason: decision.reason }),
+        ),
+        signal,
+      );
     } catch (e) {
       if (signal.aborted) return { ok: false, message: cancelledMessage(tool, 'while it waited for permission') };
-      return { ok: false, message: `Permission to use ${tool.name} was not granted: the permission prompt failed (${describeError(e)}).` };
+      return {
+        ok: false,
+        message: `Permission to use ${tool.name} was not granted: the permission prompt failed (${describeError(e)}).`,
+      };
     }
     if (answer?.behavior !== 'allow') {
       const why = answer?.behavior === 'deny' && answer.message ? answer.message : 'the user declined';
@@ -179,14 +247,21 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     if (answer.updatedInput === undefined) return { ok: true, input };
     // An input rewritten at the prompt is parsed and checked against the deny rules again.
     const reparsed = await parseAndValidate(tool, answer.updatedInput, ctx);
-    if (!reparsed.ok) return { ok: false, message: `The input approved at the permission prompt is not valid. ${reparsed.message}` };
-    decision = await decidePermission(tool, reparsed.input, ctx, { hookDecision: { behavior: 'allow', hook: 'canUseTool' } });
+    if (!reparsed.ok)
+      return { ok: false, message: `The input approved at the permission prompt is not valid. ${reparsed.message}` };
+    decision = await decidePermission(tool, reparsed.input, ctx, {
+      hookDecision: { behavior: 'allow', hook: 'canUseTool' },
+    });
     if (decision.behavior === 'deny') return { ok: false, message: denialMessage(tool.name, decision) };
     return { ok: true, input: reparsed.input };
   }
 }
 
-async function parseAndValidate(tool: AnyTool, raw: unknown, ctx: ToolContext): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
+async function parseAndValidate(
+  tool: AnyTool,
+  raw: unknown,
+  ctx: ToolContext,
+): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
   const parsed = tool.inputSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, message: formatInputError(tool.name, parsed.error, raw) };
   let validation;

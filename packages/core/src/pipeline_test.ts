@@ -47,7 +47,9 @@ describe('step 2: parse', () => {
   test('an input that is not an object is refused in words', async () => {
     const session = await createSession({ cwd: dir, tools: [echoTool] });
     const [result] = await session.run([use('a', 'Echo', 'hello')]);
-    expect(text(result!)).toBe('Invalid input for tool "Echo": expected a JSON object of parameters, got string "hello".');
+    expect(text(result!)).toBe(
+      'Invalid input for tool "Echo": expected a JSON object of parameters, got string "hello".',
+    );
   });
 });
 
@@ -55,7 +57,10 @@ describe('step 3: validate', () => {
   test("validateInput's message reaches the model", async () => {
     const session = await createSession({ cwd: dir, tools: [echoTool] });
     const [result] = await session.run([use('a', 'Echo', { text: 'forbidden' })]);
-    expect(result).toMatchObject({ is_error: true, content: 'The text "forbidden" is not allowed; send another text.' });
+    expect(result).toMatchObject({
+      is_error: true,
+      content: 'The text "forbidden" is not allowed; send another text.',
+    });
   });
 });
 
@@ -66,7 +71,11 @@ describe('step 4: PreToolUse hooks', () => {
       cwd: dir,
       tools: [writerTool(log)],
       permissions: { allow: ['Writer'] },
-      hooks: { PreToolUse: [{ matcher: 'Writer', hooks: [{ type: 'command', command: 'echo "writes are frozen today" >&2; exit 2' }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Writer', hooks: [{ type: 'command', command: 'echo "writes are frozen today" >&2; exit 2' }] },
+        ],
+      },
     });
     const [result] = await session.run([use('a', 'Writer', { line: 'x' })]);
     expect(result!.is_error).toBe(true);
@@ -76,7 +85,9 @@ describe('step 4: PreToolUse hooks', () => {
 
   test("a hook's updatedInput is parsed again, and an invalid one is refused", async () => {
     const log: string[] = [];
-    const rewrite = (input: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse' as const, updatedInput: input } });
+    const rewrite = (input: Record<string, unknown>) => ({
+      hookSpecificOutput: { hookEventName: 'PreToolUse' as const, updatedInput: input },
+    });
     const good = await createSession({
       cwd: dir,
       tools: [writerTool(log)],
@@ -105,7 +116,9 @@ describe('step 4: PreToolUse hooks', () => {
       cwd: dir,
       tools: [echoTool],
       sessionId: 'session-42',
-      hooks: { PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(out)}` }] }] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(out)}` }] }],
+      },
     });
     await session.run([use('t9', 'Echo', { text: 'hi' })]);
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual({
@@ -191,7 +204,10 @@ describe('step 6: call', () => {
   test('a thrown error becomes a one-line classified message without a stack', async () => {
     const session = await createSession({ cwd: dir, tools: [failingTool] });
     const [result] = await session.run([use('a', 'Fail', { path: '/nope' })]);
-    expect(result).toMatchObject({ is_error: true, content: "Fail failed: ENOENT: no such file or directory, open '/nope'" });
+    expect(result).toMatchObject({
+      is_error: true,
+      content: "Fail failed: ENOENT: no such file or directory, open '/nope'",
+    });
   });
 
   test('progress reported by a tool arrives as events before its result', async () => {
@@ -209,8 +225,11 @@ describe('step 6: call', () => {
     const session = await createSession({ cwd: dir, tools: [progressTool] });
     const events: SessionEvent[] = [];
     for await (const event of session.stream([use('p', 'Progress', {})])) events.push(event);
-    expect(events.filter((e) => e.type === 'progress' || e.type === 'result').map((e) => (e.type === 'progress' ? e.progress.message : e.type)))
-      .toEqual(['step 1', 'step 2', 'result']);
+    expect(
+      events
+        .filter((e) => e.type === 'progress' || e.type === 'result')
+        .map((e) => (e.type === 'progress' ? e.progress.message : e.type)),
+    ).toEqual(['step 1', 'step 2', 'result']);
   });
 });
 
@@ -232,10 +251,17 @@ describe('step 7: post', () => {
       cwd: dir,
       tools: [echoTool],
       hooks: {
-        PostToolUse: [{
-          matcher: 'Echo',
-          hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"contains a secret","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"scanned by secret-scan"}}'` }],
-        }],
+        PostToolUse: [
+          {
+            matcher: 'Echo',
+            hooks: [
+              {
+                type: 'command',
+                command: `echo '{"decision":"block","reason":"contains a secret","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"scanned by secret-scan"}}'`,
+              },
+            ],
+          },
+        ],
       },
     });
     const [result] = await session.run([use('a', 'Echo', { text: 'token=abc' })]);
@@ -253,7 +279,10 @@ describe('step 7: post', () => {
       hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: `cat > ${JSON.stringify(out)}` }] }] },
     });
     await session.run([use('a', 'Echo', { text: 'hello' })]);
-    expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ hook_event_name: 'PostToolUse', tool_response: 'hello' });
+    expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_response: 'hello',
+    });
   });
 
   test('metrics count calls and errors per tool', async () => {
@@ -274,7 +303,11 @@ describe('the session never throws for model output', () => {
       { type: 'tool_use', id: 'b', name: 42, input: {} } as never,
       use('c', 'Echo', { text: 'ok' }),
     ]);
-    expect(results.map((r) => [r.tool_use_id, r.is_error ?? false])).toEqual([['a', true], ['b', true], ['c', false]]);
+    expect(results.map((r) => [r.tool_use_id, r.is_error ?? false])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', false],
+    ]);
   });
 
   test('a closed session answers calls with an error', async () => {
@@ -297,7 +330,11 @@ test('the context a tool changes persists for later calls', async () => {
       return { data: `now in ${to}`, contextModifier: (ctx) => ({ ...ctx, cwd: to }) };
     },
   });
-  const session = await createSession({ cwd: dir, tools: [cdTool, writerTool(log)], permissions: { allow: ['Cd', 'Writer'] } });
+  const session = await createSession({
+    cwd: dir,
+    tools: [cdTool, writerTool(log)],
+    permissions: { allow: ['Cd', 'Writer'] },
+  });
   await session.run([use('a', 'Cd', { to: sub }), use('b', 'Writer', { line: '1' })]);
   await session.run([use('c', 'Writer', { line: '2' })]);
   expect(log).toEqual([`write 1 in ${sub}`, `write 2 in ${sub}`]);
@@ -312,7 +349,13 @@ test('a call that returns isError keeps its content, is marked is_error and runs
     inputSchema: z.strictObject({}),
     isReadOnly: () => true,
     async call() {
-      return { data: [{ type: 'text' as const, text: 'exit status 3' }, { type: 'text' as const, text: 'stderr: boom' }], isError: true };
+      return {
+        data: [
+          { type: 'text' as const, text: 'exit status 3' },
+          { type: 'text' as const, text: 'stderr: boom' },
+        ],
+        isError: true,
+      };
     },
     mapResult: (blocks) => blocks,
   });
@@ -329,7 +372,10 @@ test('a call that returns isError keeps its content, is marked is_error and runs
     type: 'tool_result',
     tool_use_id: 'f',
     is_error: true,
-    content: [{ type: 'text', text: 'exit status 3' }, { type: 'text', text: 'stderr: boom' }],
+    content: [
+      { type: 'text', text: 'exit status 3' },
+      { type: 'text', text: 'stderr: boom' },
+    ],
   });
   expect(seen).toEqual(['failure: exit status 3\nstderr: boom']);
   expect(session.metrics().tools['SoftFail']).toMatchObject({ calls: 1, errors: 1 });
@@ -337,7 +383,17 @@ test('a call that returns isError keeps its content, is marked is_error and runs
 
 /** Hooks with one PreToolUse function hook that decides the permission. */
 function deciding(permissionDecision: 'allow' | 'deny' | 'ask', permissionDecisionReason: string) {
-  return { PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { hookEventName: 'PreToolUse' as const, permissionDecision, permissionDecisionReason } })] }] };
+  return {
+    PreToolUse: [
+      {
+        hooks: [
+          () => ({
+            hookSpecificOutput: { hookEventName: 'PreToolUse' as const, permissionDecision, permissionDecisionReason },
+          }),
+        ],
+      },
+    ],
+  };
 }
 
 describe('failure paths not covered above', () => {
@@ -358,7 +414,10 @@ describe('failure paths not covered above', () => {
     });
     const session = await createSession({ cwd: dir, tools: [brittle] });
     const [result] = await session.run([use('v', 'Brittle', {})]);
-    expect(result).toMatchObject({ is_error: true, content: 'Brittle could not check its input: lookup table missing' });
+    expect(result).toMatchObject({
+      is_error: true,
+      content: 'Brittle could not check its input: lookup table missing',
+    });
     expect(calls).toEqual([]);
   });
 
@@ -412,8 +471,16 @@ describe('failure paths not covered above', () => {
       },
     });
     const session = await createSession({ cwd: dir, tools: [odd, echoTool] });
-    const results = await session.run([use('1', 'Echo', { text: 'a' }), use('2', 'Odd', { n: 2 }), use('3', 'Echo', { text: 'b' })]);
-    expect(results.map((r) => [r.tool_use_id, r.content, r.is_error ?? false])).toEqual([['1', 'a', false], ['2', 'odd 2', false], ['3', 'b', false]]);
+    const results = await session.run([
+      use('1', 'Echo', { text: 'a' }),
+      use('2', 'Odd', { n: 2 }),
+      use('3', 'Echo', { text: 'b' }),
+    ]);
+    expect(results.map((r) => [r.tool_use_id, r.content, r.is_error ?? false])).toEqual([
+      ['1', 'a', false],
+      ['2', 'odd 2', false],
+      ['3', 'b', false],
+    ]);
   });
 
   test('a contextModifier that throws is skipped with a notice in the stream, and the context is kept', async () => {
@@ -423,15 +490,26 @@ describe('failure paths not covered above', () => {
       inputSchema: z.strictObject({}),
       isReadOnly: () => true,
       async call() {
-        return { data: 'done', contextModifier: () => { throw new Error('no such directory'); } };
+        return {
+          data: 'done',
+          contextModifier: () => {
+            throw new Error('no such directory');
+          },
+        };
       },
     });
     const session = await createSession({ cwd: dir, tools: [broken, echoTool] });
     const events: SessionEvent[] = [];
-    for await (const event of session.stream([use('m', 'BadCd', {}), use('e', 'Echo', { text: 'after' })])) events.push(event);
+    for await (const event of session.stream([use('m', 'BadCd', {}), use('e', 'Echo', { text: 'after' })]))
+      events.push(event);
     const notice = events.find((e) => e.type === 'notice');
-    expect(notice).toMatchObject({ level: 'warn', message: "A tool's context change failed and was skipped: no such directory" });
-    expect(events.filter((e) => e.type === 'result').map((e) => (e as { result: { content: unknown } }).result.content)).toEqual(['done', 'after']);
+    expect(notice).toMatchObject({
+      level: 'warn',
+      message: "A tool's context change failed and was skipped: no such directory",
+    });
+    expect(
+      events.filter((e) => e.type === 'result').map((e) => (e as { result: { content: unknown } }).result.content),
+    ).toEqual(['done', 'after']);
     expect(session.cwd).toBe(dir);
   });
 });
@@ -453,13 +531,19 @@ describe('close', () => {
       },
     });
     const session = await createSession({ cwd: dir, tools: [registrar] });
-    await session.run([use('1', 'Register', { name: 'first' }), use('2', 'Register', { name: 'second', fail: true }), use('3', 'Register', { name: 'third' })]);
+    await session.run([
+      use('1', 'Register', { name: 'first' }),
+      use('2', 'Register', { name: 'second', fail: true }),
+      use('3', 'Register', { name: 'third' }),
+    ]);
     const first = session.close();
     await session.close(); // a second close waits for the cleanups the first one started
     expect(order).toEqual(['third', 'second', 'first']);
     await first;
     await session.close();
     expect(order).toEqual(['third', 'second', 'first']);
-    expect(session.notices()).toEqual([{ level: 'warn', message: 'A cleanup step failed on close: second would not stop' }]);
+    expect(session.notices()).toEqual([
+      { level: 'warn', message: 'A cleanup step failed on close: second would not stop' },
+    ]);
   });
 });

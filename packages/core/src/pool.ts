@@ -89,7 +89,14 @@ export class ToolPool {
         }
       } else {
         for (const manifest of family.manifest ?? []) {
-          target.push({ name: manifest.name, family, external: false, tool: undefined, manifest, definition: undefined });
+          target.push({
+            name: manifest.name,
+            family,
+            external: false,
+            tool: undefined,
+            manifest,
+            definition: undefined,
+          });
         }
       }
     }
@@ -105,7 +112,10 @@ export class ToolPool {
       // Two families may list the same shared tool (core's TaskOutput): one entry, no warning.
       if (clash && clash.tool !== undefined && clash.tool === entry.tool) continue;
       if (clash) {
-        notice('warn', `Tool "${entry.name}" of family "${entry.family.name}" is ignored: family "${clash.family.name}" already has a tool of that name`);
+        notice(
+          'warn',
+          `Tool "${entry.name}" of family "${entry.family.name}" is ignored: family "${clash.family.name}" already has a tool of that name`,
+        );
         continue;
       }
       byName.set(entry.name, entry);
@@ -113,7 +123,10 @@ export class ToolPool {
     for (const entry of external.filter((e) => flagged(e) && this.#keeps(e))) {
       const clash = byName.get(entry.name);
       if (clash) {
-        notice('warn', `Tool "${entry.name}" from "${entry.family.name}" is ignored: the built-in tool of that name wins`);
+        notice(
+          'warn',
+          `Tool "${entry.name}" from "${entry.family.name}" is ignored: the built-in tool of that name wins`,
+        );
         continue;
       }
       byName.set(entry.name, entry);
@@ -140,7 +153,9 @@ export class ToolPool {
       }
     }
     const probe = { name: entry.name, aliases: entry.tool?.aliases ?? [] };
-    return !this.#options.permissions.rules.deny.some((rule) => rule.ruleContent === undefined && ruleMatchesTool(rule, probe));
+    return !this.#options.permissions.rules.deny.some(
+      (rule) => rule.ruleContent === undefined && ruleMatchesTool(rule, probe),
+    );
   }
 
   async #applyDeferral(): Promise<void> {
@@ -174,7 +189,10 @@ export class ToolPool {
         await this.#define(entry);
       } catch (e) {
         broken.add(entry);
-        this.#options.notice('error', `Tool "${entry.name}" of family "${entry.family.name}" is left out: its definition could not be built (${describeError(e)})`);
+        this.#options.notice(
+          'error',
+          `Tool "${entry.name}" of family "${entry.family.name}" is left out: its definition could not be built (${describeError(e)})`,
+        );
       }
     }
     if (broken.size === 0) return;
@@ -271,7 +289,10 @@ export class ToolPool {
       if (entry.family !== family || entry.tool) continue;
       entry.tool = byName.get(entry.name);
       if (!entry.tool) {
-        this.#options.notice('warn', `Family "${family.name}" lists "${entry.name}" in its manifest but its code has no such tool`);
+        this.#options.notice(
+          'warn',
+          `Family "${family.name}" lists "${entry.name}" in its manifest but its code has no such tool`,
+        );
       } else {
         for (const alias of entry.tool.aliases) if (!this.#byName.has(alias)) this.#byName.set(alias, entry);
       }
@@ -281,7 +302,8 @@ export class ToolPool {
   async #define(entry: PoolEntry): Promise<ToolDefinition> {
     if (entry.definition) return entry.definition;
     const tool = entry.tool!;
-    let description = typeof tool.description === 'function' ? await tool.description({ cwd: this.#options.cwd }) : tool.description;
+    let description =
+      typeof tool.description === 'function' ? await tool.description({ cwd: this.#options.cwd }) : tool.description;
     if (tool.inputExamples.length) {
       description += `\n\nExamples:\n${tool.inputExamples.map((x) => JSON.stringify(x)).join('\n')}`;
     }
@@ -290,9 +312,11 @@ export class ToolPool {
   }
 
   #catalogEntry(entry: PoolEntry): CatalogEntry {
-    const description = entry.definition?.description
-      ?? (typeof entry.tool?.description === 'string' ? entry.tool.description : undefined)
-      ?? entry.manifest?.description ?? '';
+    const description =
+      entry.definition?.description ??
+      (typeof entry.tool?.description === 'string' ? entry.tool.description : undefined) ??
+      entry.manifest?.description ??
+      '';
     return {
       name: entry.name,
       family: entry.family.name,

@@ -11,15 +11,27 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(() => cleanup());
 
 const named = (name: string, extra: Partial<Parameters<typeof buildTool>[0]> = {}) =>
-  buildTool({ name, description: `The ${name} tool, for tests.`, inputSchema: z.strictObject({}), async call() {
-    return { data: name };
-  }, ...extra });
+  buildTool({
+    name,
+    description: `The ${name} tool, for tests.`,
+    inputSchema: z.strictObject({}),
+    async call() {
+      return { data: name };
+    },
+    ...extra,
+  });
 
 describe('the pool', () => {
   test('is sorted by name, and a disabled tool is left out', async () => {
     const session = await createSession({
       cwd: dir,
-      families: [defineFamily({ name: 'a', version: '1', tools: [named('Zeta'), named('Alpha'), named('Off', { isEnabled: () => false })] })],
+      families: [
+        defineFamily({
+          name: 'a',
+          version: '1',
+          tools: [named('Zeta'), named('Alpha'), named('Off', { isEnabled: () => false })],
+        }),
+      ],
     });
     expect(session.catalog().map((e) => e.name)).toEqual(['Alpha', 'Zeta']);
   });
@@ -34,28 +46,54 @@ describe('the pool', () => {
   });
 
   test('a built-in tool wins a name clash with an external (MCP) tool, with a warning', async () => {
-    const external = defineFamily({ name: 'mcp', version: '1', external: true, load: async () => [named('Alpha', { isMcp: true }), named('mcp__s__t', { isMcp: true })] });
-    const session = await createSession({ cwd: dir, families: [external, defineFamily({ name: 'b', version: '1', tools: [named('Alpha')] })] });
-    expect(session.catalog().map((e) => [e.name, e.family])).toEqual([['Alpha', 'b'], ['mcp__s__t', 'mcp']]);
-    expect(session.notices()).toEqual([{ level: 'warn', message: 'Tool "Alpha" from "mcp" is ignored: the built-in tool of that name wins' }]);
+    const external = defineFamily({
+      name: 'mcp',
+      version: '1',
+      external: true,
+      load: async () => [named('Alpha', { isMcp: true }), named('mcp__s__t', { isMcp: true })],
+    });
+    const session = await createSession({
+      cwd: dir,
+      families: [external, defineFamily({ name: 'b', version: '1', tools: [named('Alpha')] })],
+    });
+    expect(session.catalog().map((e) => [e.name, e.family])).toEqual([
+      ['Alpha', 'b'],
+      ['mcp__s__t', 'mcp'],
+    ]);
+    expect(session.notices()).toEqual([
+      { level: 'warn', message: 'Tool "Alpha" from "mcp" is ignored: the built-in tool of that name wins' },
+    ]);
   });
 
   test('an external family that fails to list its tools is reported and the rest still works', async () => {
-    const broken = defineFamily({ name: 'mcp', version: '1', external: true, load: async () => {
-      throw new Error('server exited with code 1');
-    } });
+    const broken = defineFamily({
+      name: 'mcp',
+      version: '1',
+      external: true,
+      load: async () => {
+        throw new Error('server exited with code 1');
+      },
+    });
     const session = await createSession({ cwd: dir, families: [broken], tools: [echoTool] });
     expect(session.catalog().map((e) => e.name)).toEqual(['Echo']);
     expect(session.notices()[0]!.message).toBe('Tools of "mcp" could not be listed: server exited with code 1');
   });
 
   test('a tool whose definition cannot be built is left out with a notice, and the session starts', async () => {
-    const badDescription = named('Gamma', { aliases: ['G'], description: async () => {
-      throw new Error('template missing');
-    } });
-    const badSchema = buildTool({ name: 'Delta', description: 'Takes a date.', inputSchema: z.strictObject({ when: z.date() }), async call() {
-      return { data: '' };
-    } });
+    const badDescription = named('Gamma', {
+      aliases: ['G'],
+      description: async () => {
+        throw new Error('template missing');
+      },
+    });
+    const badSchema = buildTool({
+      name: 'Delta',
+      description: 'Takes a date.',
+      inputSchema: z.strictObject({ when: z.date() }),
+      async call() {
+        return { data: '' };
+      },
+    });
     const session = await createSession({ cwd: dir, tools: [badDescription, badSchema, echoTool] });
     expect(session.catalog().map((e) => e.name)).toEqual(['Echo']);
     expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['Echo']);
@@ -72,13 +110,19 @@ describe('the pool', () => {
       name: 'deferring',
       version: '1',
       tools: [named('Alpha'), named('Beta')],
-      setup: (api) => api.setDeferralPolicy(() => {
-        throw new Error('context window unknown');
-      }),
+      setup: (api) =>
+        api.setDeferralPolicy(() => {
+          throw new Error('context window unknown');
+        }),
     });
     const session = await createSession({ cwd: dir, families: [family] });
-    expect(session.catalog().map((e) => [e.name, e.deferred])).toEqual([['Alpha', false], ['Beta', false]]);
-    expect(session.notices()).toEqual([{ level: 'error', message: 'The deferral policy failed, so no tool is deferred: context window unknown' }]);
+    expect(session.catalog().map((e) => [e.name, e.deferred])).toEqual([
+      ['Alpha', false],
+      ['Beta', false],
+    ]);
+    expect(session.notices()).toEqual([
+      { level: 'error', message: 'The deferral policy failed, so no tool is deferred: context window unknown' },
+    ]);
   });
 
   test('a lazy family is not loaded until one of its tools is called', async () => {
@@ -91,7 +135,8 @@ describe('the pool', () => {
         loads++;
         return [echoTool];
       },
-      setup: (api) => api.setDeferralPolicy((candidates) => new Set(candidates.filter((c) => c.shouldDefer).map((c) => c.name))),
+      setup: (api) =>
+        api.setDeferralPolicy((candidates) => new Set(candidates.filter((c) => c.shouldDefer).map((c) => c.name))),
     });
     const session = await createSession({ cwd: dir, families: [lazy] });
     expect(loads).toBe(0);
@@ -107,10 +152,15 @@ describe('the pool', () => {
 
   test('a lazy family whose tool is not deferred is loaded at session start', async () => {
     let loads = 0;
-    const lazy = defineFamily({ name: 'lazy', version: '1', manifest: [{ name: 'Echo', description: 'Echoes.', shouldDefer: false }], load: async () => {
-      loads++;
-      return [echoTool];
-    } });
+    const lazy = defineFamily({
+      name: 'lazy',
+      version: '1',
+      manifest: [{ name: 'Echo', description: 'Echoes.', shouldDefer: false }],
+      load: async () => {
+        loads++;
+        return [echoTool];
+      },
+    });
     const session = await createSession({ cwd: dir, families: [lazy] });
     expect(loads).toBe(1);
     expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['Echo']);
@@ -122,13 +172,31 @@ describe('toolsFor', () => {
     const session = await createSession({ cwd: dir, tools: [echoTool] });
     const schema = {
       type: 'object',
-      properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+      properties: {
+        text: { type: 'string' },
+        times: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+      },
       required: ['text'],
       additionalProperties: false,
     };
-    expect(session.toolsFor('anthropic')).toEqual([{ name: 'Echo', description: 'Returns the text it is given.', input_schema: schema }]);
-    expect(session.toolsFor('openai')).toEqual([{ type: 'function', function: { name: 'Echo', description: 'Returns the text it is given.', parameters: schema } }]);
-    expect(session.toolsFor('openai-responses')).toEqual([{ type: 'function', name: 'Echo', description: 'Returns the text it is given.', parameters: schema, strict: false }]);
+    expect(session.toolsFor('anthropic')).toEqual([
+      { name: 'Echo', description: 'Returns the text it is given.', input_schema: schema },
+    ]);
+    expect(session.toolsFor('openai')).toEqual([
+      {
+        type: 'function',
+        function: { name: 'Echo', description: 'Returns the text it is given.', parameters: schema },
+      },
+    ]);
+    expect(session.toolsFor('openai-responses')).toEqual([
+      {
+        type: 'function',
+        name: 'Echo',
+        description: 'Returns the text it is given.',
+        parameters: schema,
+        strict: false,
+      },
+    ]);
     expect(() => session.toolsFor('gemini' as never)).toThrow('Unknown provider format "gemini"');
   });
 
@@ -179,8 +247,13 @@ test('nativeToolSearch marks deferred tools defer_loading and adds the server-si
       ['Later', true],
       ['tool_search_tool_bm25', false],
     ]);
-    expect(native.find((t) => t['name'] === 'Later')).toMatchObject({ description: 'The Later tool, for tests.', input_schema: { type: 'object' } });
-    expect(() => session.toolsFor('openai', { nativeToolSearch: 'regex' })).toThrow('nativeToolSearch is an Anthropic API feature');
+    expect(native.find((t) => t['name'] === 'Later')).toMatchObject({
+      description: 'The Later tool, for tests.',
+      input_schema: { type: 'object' },
+    });
+    expect(() => session.toolsFor('openai', { nativeToolSearch: 'regex' })).toThrow(
+      'nativeToolSearch is an Anthropic API feature',
+    );
   } finally {
     await c();
   }
@@ -207,12 +280,14 @@ test('a tool marked onlyWhenDeferring is in the request only while something is 
   const { dir: d, cleanup: c } = await tempDir();
   try {
     const finder = named('Finder', { onlyWhenDeferring: true, isReadOnly: () => true });
-    const deferAll = (defer: boolean) => defineFamily({
-      name: 'f',
-      version: '1',
-      tools: [finder, named('Later', { shouldDefer: true })],
-      setup: (api) => api.setDeferralPolicy((cs) => new Set(defer ? cs.filter((x) => x.shouldDefer).map((x) => x.name) : [])),
-    });
+    const deferAll = (defer: boolean) =>
+      defineFamily({
+        name: 'f',
+        version: '1',
+        tools: [finder, named('Later', { shouldDefer: true })],
+        setup: (api) =>
+          api.setDeferralPolicy((cs) => new Set(defer ? cs.filter((x) => x.shouldDefer).map((x) => x.name) : [])),
+      });
     const deferring = await createSession({ cwd: d, families: [deferAll(true)] });
     expect(deferring.toolsFor('anthropic').map((t) => t.name)).toEqual(['Finder']);
     const idle = await createSession({ cwd: d, families: [deferAll(false)] });

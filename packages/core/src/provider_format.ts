@@ -50,15 +50,29 @@ export interface OpenAIResponsesTool {
  * // { type: 'function', function: { name: 'Read', description: 'Reads a file.', parameters: { type: 'object' } } }
  * ```
  */
-export function formatToolDefinition(def: ToolDefinition, format: ProviderFormat): AnthropicTool | OpenAIChatTool | OpenAIResponsesTool {
+export function formatToolDefinition(
+  def: ToolDefinition,
+  format: ProviderFormat,
+): AnthropicTool | OpenAIChatTool | OpenAIResponsesTool {
   switch (format) {
     case 'anthropic':
       return { name: def.name, description: def.description, input_schema: def.inputSchema };
     case 'openai':
-      return { type: 'function', function: { name: def.name, description: def.description, parameters: def.inputSchema } };
+      return {
+        type: 'function',
+        function: { name: def.name, description: def.description, parameters: def.inputSchema },
+      };
     case 'openai-responses':
-      return { type: 'function', name: def.name, description: def.description, parameters: def.inputSchema, strict: false };
+      return {
+        type: 'function',
+        name: def.name,
+        description: def.description,
+        parameters: def.inputSchema,
+        strict: false,
+      };
     default:
-      throw new RangeError(`Unknown provider format ${JSON.stringify(format)}: use one of ${PROVIDER_FORMATS.join(', ')}`);
+      throw new RangeError(
+        `Unknown provider format ${JSON.stringify(format)}: use one of ${PROVIDER_FORMATS.join(', ')}`,
+      );
   }
 }

@@ -53,7 +53,12 @@ export type OpenAIResponsesOutputItem =
  * ```
  */
 export function toolUsesFromOpenAIChat(toolCalls: readonly OpenAIChatToolCall[] | null | undefined): ToolUseBlock[] {
-  return (toolCalls ?? []).map((call) => ({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) }));
+  return (toolCalls ?? []).map((call) => ({
+    type: 'tool_use',
+    id: call.id,
+    name: call.function.name,
+    input: parseArguments(call.function.arguments),
+  }));
 }
 
 /**
@@ -108,20 +113,33 @@ export function toolMessagesForOpenAIChat(results: readonly ToolResultBlock[]): 
  * input.push(...functionCallOutputsForOpenAIResponses(await session.run(blocks)));
  * ```
  */
-export function functionCallOutputsForOpenAIResponses(results: readonly ToolResultBlock[]): OpenAIResponsesFunctionCallOutput[] {
+export function functionCallOutputsForOpenAIResponses(
+  results: readonly ToolResultBlock[],
+): OpenAIResponsesFunctionCallOutput[] {
   return results.map((r) => ({ type: 'function_call_output', call_id: r.tool_use_id, output: responsesOutput(r) }));
 }
 
 function responsesOutput(result: ToolResultBlock): string | OpenAIResponsesOutputItem[] {
   const { content } = result;
-  const hasMedia = typeof content !== 'string' && content.some((b) => b.type === 'image' || (b.type === 'document' && b.source.type === 'base64'));
+  const hasMedia =
+    typeof content !== 'string' &&
+    content.some((b) => b.type === 'image' || (b.type === 'document' && b.source.type === 'base64'));
   if (!hasMedia) return resultText(result);
   const items: OpenAIResponsesOutputItem[] = result.is_error ? [{ type: 'input_text', text: 'Error:' }] : [];
   for (const [i, block] of content.entries()) {
     if (block.type === 'text') items.push({ type: 'input_text', text: block.text });
-    else if (block.type === 'image') items.push({ type: 'input_image', image_url: `data:${block.source.media_type};base64,${block.source.data}`, detail: 'auto' });
+    else if (block.type === 'image')
+      items.push({
+        type: 'input_image',
+        image_url: `data:${block.source.media_type};base64,${block.source.data}`,
+        detail: 'auto',
+      });
     else if (block.source.type === 'base64') {
-      items.push({ type: 'input_file', filename: block.title ?? `document-${i + 1}.pdf`, file_data: `data:${block.source.media_type};base64,${block.source.data}` });
+      items.push({
+        type: 'input_file',
+        filename: block.title ?? `document-${i + 1}.pdf`,
+        file_data: `data:${block.source.media_type};base64,${block.source.data}`,
+      });
     } else items.push({ type: 'input_text', text: block.source.data });
   }
   return items;

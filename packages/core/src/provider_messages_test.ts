@@ -25,7 +25,12 @@ test('an OpenAI Chat Completions turn runs through the session and answers with 
   const messages = toolMessagesForOpenAIChat(await session.run(toolUsesFromOpenAIChat(toolCalls)));
   expect(messages).toEqual([
     { role: 'tool', tool_call_id: 'call_1', content: 'hihi' },
-    { role: 'tool', tool_call_id: 'call_2', content: 'Error: Invalid input for tool "Echo": expected a JSON object of parameters, got string "{\\"text\\": ".' },
+    {
+      role: 'tool',
+      tool_call_id: 'call_2',
+      content:
+        'Error: Invalid input for tool "Echo": expected a JSON object of parameters, got string "{\\"text\\": ".',
+    },
     { role: 'tool', tool_call_id: 'call_3', content: 'Error: No such tool available: Nope.' },
   ]);
   expect(toolUsesFromOpenAIChat(undefined)).toEqual([]);
@@ -40,7 +45,9 @@ test('an OpenAI Responses turn runs through the session and answers with functio
   ];
   const blocks = toolUsesFromOpenAIResponses(output);
   expect(blocks).toEqual([{ type: 'tool_use', id: 'fc_1', name: 'Echo', input: { text: 'yo' } }]);
-  expect(functionCallOutputsForOpenAIResponses(await session.run(blocks))).toEqual([{ type: 'function_call_output', call_id: 'fc_1', output: 'yo' }]);
+  expect(functionCallOutputsForOpenAIResponses(await session.run(blocks))).toEqual([
+    { type: 'function_call_output', call_id: 'fc_1', output: 'yo' },
+  ]);
 });
 
 test('a Responses result with an image or a PDF is sent as input items, so the model sees them; text stays a string', async () => {
@@ -56,14 +63,20 @@ test('a Responses result with an image or a PDF is sent as input items, so the m
     mapResult: ({ fail }) => [
       { type: 'text', text: fail ? 'partial capture' : 'the page' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
-      { type: 'document', title: 'report.pdf', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } },
+      {
+        type: 'document',
+        title: 'report.pdf',
+        source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+      },
     ],
   });
   const session = await createSession({ cwd: dir, tools: [screenshotTool, echoTool] });
-  const outputs = functionCallOutputsForOpenAIResponses(await session.run([
-    { type: 'tool_use', id: 'fc_1', name: 'Screenshot', input: {} },
-    { type: 'tool_use', id: 'fc_2', name: 'Echo', input: { text: 'plain' } },
-  ]));
+  const outputs = functionCallOutputsForOpenAIResponses(
+    await session.run([
+      { type: 'tool_use', id: 'fc_1', name: 'Screenshot', input: {} },
+      { type: 'tool_use', id: 'fc_2', name: 'Echo', input: { text: 'plain' } },
+    ]),
+  );
   expect(outputs).toEqual([
     {
       type: 'function_call_output',
@@ -78,6 +91,8 @@ test('a Responses result with an image or a PDF is sent as input items, so the m
   ]);
   expect(outputs[0]!.output).not.toContain('[image]');
   // Chat Completions tool messages carry text only, and say what was left out.
-  const chat = toolMessagesForOpenAIChat(await session.run([{ type: 'tool_use', id: 'c1', name: 'Screenshot', input: {} }]));
+  const chat = toolMessagesForOpenAIChat(
+    await session.run([{ type: 'tool_use', id: 'c1', name: 'Screenshot', input: {} }]),
+  );
   expect(chat[0]!.content).toBe('the page\n[image]\n[document]');
 });

@@ -74,7 +74,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const id = options.sessionId ?? randomUUID();
   const keepResults = checkKeepResults(options.keepResults ?? false);
   // The default place is per user and private (state_dir.ts); a stateDir given is the caller's.
-  const place = options.stateDir === undefined ? await prepareStateDir({ sessionId: id, homeDir: options.homeDir }) : undefined;
+  const place =
+    options.stateDir === undefined ? await prepareStateDir({ sessionId: id, homeDir: options.homeDir }) : undefined;
   const stateDir = place?.dir ?? path.resolve(options.stateDir!);
   // What this session saved, for close(): a stateDir the caller chose keeps everything else.
   const persisted = new Set<string>();
@@ -96,11 +97,13 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     throw new ToolshedError(errors[0]!.code, errors.map((e) => e.message).join('\n'), { cause: errors });
   }
   const inherited = (options as SessionOptions & { [INHERITED_FROM_PARENT]?: Inherited })[INHERITED_FROM_PARENT];
-  const permissions = inherited ? inherited.permissions : mergePermissionContexts(settings.permissions, {
-    mode: options.permissions?.mode === undefined ? undefined : fromOptions.context.mode,
-    rules: fromOptions.context.rules,
-    workingDirectories: fromOptions.context.workingDirectories,
-  });
+  const permissions = inherited
+    ? inherited.permissions
+    : mergePermissionContexts(settings.permissions, {
+        mode: options.permissions?.mode === undefined ? undefined : fromOptions.context.mode,
+        rules: fromOptions.context.rules,
+        workingDirectories: fromOptions.context.workingDirectories,
+      });
   if (permissions.mode === 'bypassPermissions' && settings.bypassDisabledBy.length > 0) {
     throw new ToolshedError(
       SETTINGS_INVALID,
@@ -108,13 +111,20 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     );
   }
   const merged = mergeHooks(settings.disableAllHooks?.value === true ? undefined : settings.hooks, options.hooks);
-  const hooks = inherited ? inherited.hooks : settings.failClosedHooks?.value === true ? failClosedHooks(merged) : merged;
+  const hooks = inherited
+    ? inherited.hooks
+    : settings.failClosedHooks?.value === true
+      ? failClosedHooks(merged)
+      : merged;
   const services = createServices(options.services);
   services.set(childSessionKey, { open: (child) => openChild(child) });
   const fileState = new FileStateCache();
   const metrics = new MetricsRecorder();
   const cleanups: (() => void | Promise<void>)[] = [];
-  const notices: { level: 'info' | 'warn' | 'error'; message: string }[] = settings.warnings.map((message) => ({ level: 'warn' as const, message }));
+  const notices: { level: 'info' | 'warn' | 'error'; message: string }[] = settings.warnings.map((message) => ({
+    level: 'warn' as const,
+    message,
+  }));
   // The emitters of the turns running now: a notice raised during a turn (a failed context
   // change, a broken block stream) also reaches the events of `stream`.
   const turnEmitters = new Set<(event: SessionEvent) => void>();
@@ -202,24 +212,29 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       record(outcome);
     };
     turnEmitters.add(emit);
-    return executeTurn(blocks, {
-      concurrency: options.concurrency ?? 10,
-      isConcurrencySafe: (block) => isConcurrencySafe(block),
-      runCall: (block, callSignal) => {
-        if (closed) return Promise.resolve(closedOutcome(block));
-        return runToolUse(block, env, callSignal);
+    return executeTurn(
+      blocks,
+      {
+        concurrency: options.concurrency ?? 10,
+        isConcurrencySafe: (block) => isConcurrencySafe(block),
+        runCall: (block, callSignal) => {
+          if (closed) return Promise.resolve(closedOutcome(block));
+          return runToolUse(block, env, callSignal);
+        },
+        applyContextModifier: (modifier) => {
+          try {
+            const next = modifier(baseContext);
+            // Per-call fields are not the modifier's to keep.
+            baseContext = { ...next, toolUseId: '', signal: baseContext.signal };
+          } catch (e) {
+            notice('warn', `A tool's context change failed and was skipped: ${describeError(e)}`);
+          }
+        },
+        notice: (message) => notice('error', message),
       },
-      applyContextModifier: (modifier) => {
-        try {
-          const next = modifier(baseContext);
-          // Per-call fields are not the modifier's to keep.
-          baseContext = { ...next, toolUseId: '', signal: baseContext.signal };
-        } catch (e) {
-          notice('warn', `A tool's context change failed and was skipped: ${describeError(e)}`);
-        }
-      },
-      notice: (message) => notice('error', message),
-    }, signal, onOutcome).finally(() => turnEmitters.delete(emit));
+      signal,
+      onOutcome,
+    ).finally(() => turnEmitters.delete(emit));
   };
 
   const isConcurrencySafe = async (block: ToolUseBlock): Promise<boolean> => {
@@ -245,10 +260,20 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
     async run(blocks, runOptions) {
       const outcomes: CallOutcome[] = [];
-      await runTurn(checkBlocks(blocks), runOptions, () => {}, (outcome) => outcomes.push(outcome));
+      await runTurn(
+        checkBlocks(blocks),
+        runOptions,
+        () => {},
+        (outcome) => outcomes.push(outcome),
+      );
       const refuseToSave = deniedQuoteGuard(baseContext);
       const budgeted = await applyTurnBudget(
-        outcomes.map((o) => ({ content: o.result.content, toolUseId: o.result.tool_use_id, maxChars: maxCharsOf(o), refuseToSave })),
+        outcomes.map((o) => ({
+          content: o.result.content,
+          toolUseId: o.result.tool_use_id,
+          maxChars: maxCharsOf(o),
+          refuseToSave,
+        })),
         { stateDir, budgetChars: options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS },
       );
       for (const b of budgeted) if (b.persistedPath) persisted.add(b.persistedPath);
@@ -258,39 +283,57 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     stream(blocks, runOptions) {
       // A consumer that stops reading (`break`) aborts the turn: nobody would see its results.
       const stopped = new AbortController();
-      const queue = new AsyncQueue<SessionEvent>(() => stopped.abort(new Error('The consumer stopped reading the event stream')));
+      const queue = new AsyncQueue<SessionEvent>(() =>
+        stopped.abort(new Error('The consumer stopped reading the event stream')),
+      );
       const signal = runOptions?.signal ? AbortSignal.any([runOptions.signal, stopped.signal]) : stopped.signal;
       const turnBudget = options.turnBudgetChars ?? DEFAULT_TURN_BUDGET_CHARS;
       let total = 0;
       // Results are delivered in order while the turn is still running, so the turn budget
       // here is greedy: a result that would take the turn past it is persisted.
       let delivering = Promise.resolve();
-      const done = runTurn(blocks, { signal }, (event) => queue.push(event), (outcome) => {
-        delivering = delivering.then(async () => {
-          let result = outcome.result;
-          let persistedPath = outcome.persistedPath;
-          const size = textSize(result.content);
-          if (total + size > turnBudget) {
-            const item = { content: result.content, toolUseId: result.tool_use_id, maxChars: maxCharsOf(outcome), refuseToSave: deniedQuoteGuard(baseContext) };
-            const [budgeted] = await applyTurnBudget([item], {
-              stateDir,
-              budgetChars: Math.max(0, turnBudget - total),
-            });
-            if (budgeted!.persistedPath) {
-              result = { ...result, content: budgeted!.content };
-              persistedPath = budgeted!.persistedPath;
-              persisted.add(persistedPath);
-            } else if (budgeted!.notSavedReason) {
-              result = { ...result, content: budgeted!.content };
+      const done = runTurn(
+        blocks,
+        { signal },
+        (event) => queue.push(event),
+        (outcome) => {
+          delivering = delivering.then(async () => {
+            let result = outcome.result;
+            let persistedPath = outcome.persistedPath;
+            const size = textSize(result.content);
+            if (total + size > turnBudget) {
+              const item = {
+                content: result.content,
+                toolUseId: result.tool_use_id,
+                maxChars: maxCharsOf(outcome),
+                refuseToSave: deniedQuoteGuard(baseContext),
+              };
+              const [budgeted] = await applyTurnBudget([item], {
+                stateDir,
+                budgetChars: Math.max(0, turnBudget - total),
+              });
+              if (budgeted!.persistedPath) {
+                result = { ...result, content: budgeted!.content };
+                persistedPath = budgeted!.persistedPath;
+                persisted.add(persistedPath);
+              } else if (budgeted!.notSavedReason) {
+                result = { ...result, content: budgeted!.content };
+              }
             }
-          }
-          total += textSize(result.content);
-          const event: SessionEvent = { type: 'result', toolUseId: result.tool_use_id, toolName: outcome.toolName, result, durationMs: outcome.durationMs };
-          if (persistedPath) event.persistedPath = persistedPath;
-          if (outcome.newMessages) event.newMessages = outcome.newMessages;
-          queue.push(event);
-        });
-      });
+            total += textSize(result.content);
+            const event: SessionEvent = {
+              type: 'result',
+              toolUseId: result.tool_use_id,
+              toolName: outcome.toolName,
+              result,
+              durationMs: outcome.durationMs,
+            };
+            if (persistedPath) event.persistedPath = persistedPath;
+            if (outcome.newMessages) event.newMessages = outcome.newMessages;
+            queue.push(event);
+          });
+        },
+      );
       void done.then(() => delivering).then(() => queue.end());
       return queue;
     },
@@ -300,11 +343,18 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       if (!tool) {
         // A blanket deny rule removes its tool from the pool; the decision still names the rule.
         const rule = findBlanketDenyRule({ name: toolName, aliases: [] }, permissions);
-        if (rule) return { behavior: 'deny', reason: `Denied by rule "${rule.raw}" from ${rule.source}; the tool is left out of the pool`, rule: rule.raw, source: rule.source };
+        if (rule)
+          return {
+            behavior: 'deny',
+            reason: `Denied by rule "${rule.raw}" from ${rule.source}; the tool is left out of the pool`,
+            rule: rule.raw,
+            source: rule.source,
+          };
         return { behavior: 'deny', reason: `No such tool available: ${toolName}`, source: 'pool' };
       }
       const parsed = tool.inputSchema.safeParse(input);
-      if (!parsed.success) return { behavior: 'deny', reason: formatInputError(tool.name, parsed.error, input), source: 'schema' };
+      if (!parsed.success)
+        return { behavior: 'deny', reason: formatInputError(tool.name, parsed.error, input), source: 'schema' };
       const ctx = { ...baseContext, toolUseId: 'explain', signal: new AbortController().signal };
       return decidePermission(tool, parsed.data, ctx);
     },
@@ -328,15 +378,21 @@ export async function createSession(options: SessionOptions): Promise<Session> {
         }
         // Last, once families have stopped what writes there (background tasks' logs).
         try {
-          if (keepResults === false) await removeSessionResults({ stateDir, ownsStateDir: place !== undefined, files: persisted });
+          if (keepResults === false)
+            await removeSessionResults({ stateDir, ownsStateDir: place !== undefined, files: persisted });
           else if (keepResults !== true) {
             const dirs = place
-              ? (await readdir(place.root).catch(() => [] as string[])).map((name) => sessionResultsDir(path.join(place.root, name)))
+              ? (await readdir(place.root).catch(() => [] as string[])).map((name) =>
+                  sessionResultsDir(path.join(place.root, name)),
+                )
               : [sessionResultsDir(stateDir)];
             await sweepOldResults(dirs, keepResults.maxAgeMs, { removeEmptyParents: place !== undefined });
           }
         } catch (e) {
-          notice('warn', `Removing the session's saved results from "${stateDir}" failed on close: ${describeError(e)}`);
+          notice(
+            'warn',
+            `Removing the session's saved results from "${stateDir}" failed on close: ${describeError(e)}`,
+          );
         }
       })();
       return closing;
@@ -349,7 +405,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
    * the tools it may not have, and a mode never more permissive than the parent's.
    */
   async function openChild(child: ChildSessionOptions = {}): Promise<Session> {
-    if (closed) throw new ToolshedError('session_closed', 'The session is closed; no child session can be opened from it');
+    if (closed)
+      throw new ToolshedError('session_closed', 'The session is closed; no child session can be opened from it');
     const source = child.source ?? 'child session';
     const toolName = (rule: string) => rule.replace(/\(.*$/s, '').trim();
     const keep = child.tools && !child.tools.includes('*') ? new Set(child.tools.map(toolName)) : undefined;
@@ -364,7 +421,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const childPermissions: PermissionContext = {
       ...current,
       mode: narrowerMode(current.mode, child.mode),
-      rules: { ...current.rules, deny: [...current.rules.deny, ...[...removed].map((name) => parseRule(name, 'deny', source))] },
+      rules: {
+        ...current.rules,
+        deny: [...current.rules.deny, ...[...removed].map((name) => parseRule(name, 'deny', source))],
+      },
       ...(child.cwd !== undefined ? { workingDirectories: [path.resolve(child.cwd)] } : {}),
     };
     const childId = child.sessionId ?? randomUUID();
@@ -393,11 +453,17 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     if (!tools) {
       tools = pool.visibleDefinitions().map((def) => formatToolDefinition(def, format));
       if (toolsOptions.nativeToolSearch) {
-        if (format !== 'anthropic') throw new RangeError(`nativeToolSearch is an Anthropic API feature; format "${format}" does not support it`);
-        const deferred = pool.deferredDefinitions().map((def) => ({ ...formatToolDefinition(def, format), defer_loading: true }));
+        if (format !== 'anthropic')
+          throw new RangeError(`nativeToolSearch is an Anthropic API feature; format "${format}" does not support it`);
+        const deferred = pool
+          .deferredDefinitions()
+          .map((def) => ({ ...formatToolDefinition(def, format), defer_loading: true }));
         const variant = toolsOptions.nativeToolSearch;
-        tools = [{ type: `tool_search_tool_${variant}_20251119`, name: `tool_search_tool_${variant}` }, ...tools, ...deferred]
-          .sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
+        tools = [
+          { type: `tool_search_tool_${variant}_20251119`, name: `tool_search_tool_${variant}` },
+          ...tools,
+          ...deferred,
+        ].sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
       }
       requestCache.set(key, tools);
     }
@@ -406,7 +472,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   function maxCharsOf(outcome: CallOutcome): number {
     const tool = pool.find(outcome.toolName)?.tool;
-    return tool?.maxResultSizeChars === Infinity ? Infinity : options.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS;
+    return tool?.maxResultSizeChars === Infinity
+      ? Infinity
+      : (options.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS);
   }
 
   return session;
@@ -414,7 +482,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
 /** Blocks that are not objects still get a result (the orchestrator normalizes them); a non-list is misuse. */
 function checkBlocks(blocks: readonly ToolUseBlock[]): readonly ToolUseBlock[] {
-  if (!Array.isArray(blocks)) throw new TypeError(`session.run takes an array of tool_use blocks, got ${typeof blocks}`);
+  if (!Array.isArray(blocks))
+    throw new TypeError(`session.run takes an array of tool_use blocks, got ${typeof blocks}`);
   return blocks;
 }
 
@@ -422,7 +491,12 @@ function closedOutcome(block: ToolUseBlock): CallOutcome {
   return {
     toolName: String(block.name),
     durationMs: 0,
-    result: { type: 'tool_result', tool_use_id: String(block.id), content: `${String(block.name)} was not run: the session is closed.`, is_error: true },
+    result: {
+      type: 'tool_result',
+      tool_use_id: String(block.id),
+      content: `${String(block.name)} was not run: the session is closed.`,
+      is_error: true,
+    },
   };
 }
 

@@ -36,7 +36,10 @@ const bashTool = buildTool({
   name: 'Bash',
   description: 'runs a command',
   inputSchema: z.strictObject({ command: z.string() }),
-  preparePermissionMatcher: ({ command }) => (content) => matchWildcardSpecifier(content, command),
+  preparePermissionMatcher:
+    ({ command }) =>
+    (content) =>
+      matchWildcardSpecifier(content, command),
   permissionSuggestions: ({ command }) => [`Bash(${command})`],
   async call({ command }) {
     if (command === 'false') throw new Error('exit code 1');
@@ -52,7 +55,8 @@ beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'toolshed-session-')));
   home = join(root, 'home');
   proj = join(root, 'proj');
-  for (const dir of [join(home, '.toolshed'), join(proj, '.toolshed'), join(proj, '.claude'), join(proj, 'src')]) await mkdir(dir, { recursive: true });
+  for (const dir of [join(home, '.toolshed'), join(proj, '.toolshed'), join(proj, '.claude'), join(proj, 'src')])
+    await mkdir(dir, { recursive: true });
   await writeFile(join(proj, 'src', 'a.ts'), 'a');
   await writeFile(join(proj, '.env'), 'K=V');
 });
@@ -65,7 +69,14 @@ async function put(path: string, content: unknown): Promise<void> {
 }
 
 function session(options: Partial<SessionOptions> = {}) {
-  return createSession({ cwd: proj, homeDir: home, tools, caseInsensitivePaths: false, trustedProject: true, ...options });
+  return createSession({
+    cwd: proj,
+    homeDir: home,
+    tools,
+    caseInsensitivePaths: false,
+    trustedProject: true,
+    ...options,
+  });
 }
 
 const text = (r: ToolResultBlock | undefined) => contentToText(r!.content);
@@ -94,16 +105,39 @@ describe('createSession with settings files', () => {
     await put(user, { permissions: { allow: ['Bash(npm test:*)'] } });
     await put(project, { permissions: { deny: ['Read(./.env)'] } });
     await put(local, { permissions: { ask: ['Bash(git push:*)'] } });
-    const s = await session({ settingsSources: ['user', 'project', 'local'], permissions: { allow: ['Edit(./src/**)'] } });
-    expect(await s.explain('Bash', { command: 'npm test -- -u' })).toMatchObject({ behavior: 'allow', rule: 'Bash(npm test:*)', source: user });
-    expect(await s.explain('Read', { file_path: '.env' })).toMatchObject({ behavior: 'deny', rule: 'Read(./.env)', source: project });
-    expect(await s.explain('Bash', { command: 'git push origin main' })).toMatchObject({ behavior: 'ask', rule: 'Bash(git push:*)', source: local });
-    expect(await s.explain('Write', { file_path: 'src/b.ts' })).toMatchObject({ behavior: 'allow', rule: 'Edit(./src/**)', source: 'options' });
+    const s = await session({
+      settingsSources: ['user', 'project', 'local'],
+      permissions: { allow: ['Edit(./src/**)'] },
+    });
+    expect(await s.explain('Bash', { command: 'npm test -- -u' })).toMatchObject({
+      behavior: 'allow',
+      rule: 'Bash(npm test:*)',
+      source: user,
+    });
+    expect(await s.explain('Read', { file_path: '.env' })).toMatchObject({
+      behavior: 'deny',
+      rule: 'Read(./.env)',
+      source: project,
+    });
+    expect(await s.explain('Bash', { command: 'git push origin main' })).toMatchObject({
+      behavior: 'ask',
+      rule: 'Bash(git push:*)',
+      source: local,
+    });
+    expect(await s.explain('Write', { file_path: 'src/b.ts' })).toMatchObject({
+      behavior: 'allow',
+      rule: 'Edit(./src/**)',
+      source: 'options',
+    });
   });
 
   test('names options rules with permissionsSource, and the options mode beats the settings mode', async () => {
     await put(join(proj, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'plan' } });
-    const s = await session({ settingsSources: ['project'], permissions: { mode: 'acceptEdits', deny: ['Bash(rm:*)'] }, permissionsSource: 'cli' });
+    const s = await session({
+      settingsSources: ['project'],
+      permissions: { mode: 'acceptEdits', deny: ['Bash(rm:*)'] },
+      permissionsSource: 'cli',
+    });
     expect(await s.explain('Write', { file_path: 'src/b.ts' })).toMatchObject({ behavior: 'allow', source: 'mode' });
     expect(await s.explain('Bash', { command: 'rm -rf x' })).toMatchObject({ behavior: 'deny', source: 'cli' });
   });
@@ -119,10 +153,14 @@ describe('createSession with settings files', () => {
     await put(project, { permissions: { alow: ['Read'], deny: ['Bash(rm:* -rf)'], defaultMode: 'acceptedit' } });
     const error = await createError({ settingsSources: ['project'] });
     expect(error.code).toBe('settings_invalid');
-    expect(error.message).toContain(`Settings file "${project}": permissions.alow is not a permissions key. Did you mean "allow"?`);
+    expect(error.message).toContain(
+      `Settings file "${project}": permissions.alow is not a permissions key. Did you mean "allow"?`,
+    );
     expect(error.message).toContain('permissions.deny[0] is "Bash(rm:* -rf)"');
     expect(error.message).toContain('did you mean "Bash(rm:*)"?');
-    expect(error.message).toContain('permissions.defaultMode is "acceptedit", not a permission mode. Did you mean "acceptEdits"?');
+    expect(error.message).toContain(
+      'permissions.defaultMode is "acceptedit", not a permission mode. Did you mean "acceptEdits"?',
+    );
   });
 
   test('a settings file that does not parse stops the session rather than dropping its deny rules', async () => {
@@ -134,20 +172,36 @@ describe('createSession with settings files', () => {
   test('disableBypassPermissionsMode refuses bypassPermissions, naming the file', async () => {
     await put(join(home, '.toolshed', 'settings.json'), { permissions: { disableBypassPermissionsMode: 'disable' } });
     const error = await createError({ settingsSources: ['user'], permissions: { mode: 'bypassPermissions' } });
-    expect(error.message).toContain(`${join(home, '.toolshed', 'settings.json')}" set permissions.disableBypassPermissionsMode to "disable"`);
+    expect(error.message).toContain(
+      `${join(home, '.toolshed', 'settings.json')}" set permissions.disableBypassPermissionsMode to "disable"`,
+    );
   });
 
   test('warnings about ignored hook events become session notices', async () => {
-    await put(join(proj, '.toolshed', 'settings.json'), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    await put(join(proj, '.toolshed', 'settings.json'), {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+    });
     const s = await session({ settingsSources: ['project'] });
-    expect(s.notices()).toEqual([{ level: 'warn', message: expect.stringContaining('hooks.Stop is a Claude Code event that Toolshed does not run') }]);
+    expect(s.notices()).toEqual([
+      {
+        level: 'warn',
+        message: expect.stringContaining('hooks.Stop is a Claude Code event that Toolshed does not run'),
+      },
+    ]);
   });
 });
 
 describe('hooks from settings files', () => {
   test('run before the hooks of the options, and see TOOLSHED_PROJECT_DIR and CLAUDE_PROJECT_DIR', async () => {
     await put(join(proj, '.toolshed', 'settings.json'), {
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "$TOOLSHED_PROJECT_DIR $CLAUDE_PROJECT_DIR" > hook.log' }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [{ type: 'command', command: 'echo "$TOOLSHED_PROJECT_DIR $CLAUDE_PROJECT_DIR" > hook.log' }],
+          },
+        ],
+      },
     });
     const order: string[] = [];
     const s = await session({
@@ -162,7 +216,9 @@ describe('hooks from settings files', () => {
   });
 
   test('are dropped when a settings file sets disableAllHooks', async () => {
-    await put(join(proj, '.toolshed', 'settings.json'), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'exit 2' }] }] } });
+    await put(join(proj, '.toolshed', 'settings.json'), {
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'exit 2' }] }] },
+    });
     await put(join(proj, '.toolshed', 'settings.local.json'), { disableAllHooks: true });
     const s = await session({ settingsSources: ['project', 'local'], permissions: { allow: ['Bash'] } });
     const [result] = await s.run([use('t1', 'Bash', { command: 'ls' })]);
@@ -171,18 +227,28 @@ describe('hooks from settings files', () => {
 
   test('a PostToolUseFailure hook sees the error and its additionalContext reaches the model', async () => {
     const hook = `cat > failure.json; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"Try npm ci first."}}'`;
-    await put(join(proj, '.toolshed', 'settings.json'), { hooks: { PostToolUseFailure: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } });
+    await put(join(proj, '.toolshed', 'settings.json'), {
+      hooks: { PostToolUseFailure: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] },
+    });
     const s = await session({ settingsSources: ['project'], permissions: { allow: ['Bash'] } });
     const [result] = await s.run([use('t1', 'Bash', { command: 'false' })]);
     expect(result!.is_error).toBe(true);
     expect(text(result)).toBe('Bash failed: exit code 1\n\nTry npm ci first.');
     const input = JSON.parse(await readFile(join(proj, 'failure.json'), 'utf8'));
-    expect(input).toMatchObject({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', error: 'Bash failed: exit code 1' });
+    expect(input).toMatchObject({
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Bash',
+      error: 'Bash failed: exit code 1',
+    });
   });
 
   test('output that does not fit the schema is a non-blocking error naming the hook and the field', async () => {
     await put(join(proj, '.toolshed', 'settings.json'), {
-      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"maybe"}}'` }] }] },
+      hooks: {
+        PreToolUse: [
+          { hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"maybe"}}'` }] },
+        ],
+      },
     });
     const s = await session({ settingsSources: ['project'], permissions: { allow: ['Bash'] } });
     const events = [];
@@ -210,10 +276,16 @@ describe('PreToolUse hooks and the rules', () => {
     const s = await session({
       permissions: { allow: ['Edit(./src/**)'], deny: ['Read(./.env)'] },
       hooks: {
-        PreToolUse: [{
-          matcher: 'Read',
-          hooks: [() => ({ hookSpecificOutput: { permissionDecision: 'allow' as const, updatedInput: { file_path: '.env' } } })],
-        }],
+        PreToolUse: [
+          {
+            matcher: 'Read',
+            hooks: [
+              () => ({
+                hookSpecificOutput: { permissionDecision: 'allow' as const, updatedInput: { file_path: '.env' } },
+              }),
+            ],
+          },
+        ],
       },
     });
     const [result] = await s.run([use('t1', 'Read', { file_path: 'src/a.ts' })]);
@@ -223,7 +295,9 @@ describe('PreToolUse hooks and the rules', () => {
 
   test("a hook's updatedInput that leaves the working directories asks, and without canUseTool is not run", async () => {
     const s = await session({
-      hooks: { PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { updatedInput: { file_path: '../../etc/passwd' } } })] }] },
+      hooks: {
+        PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { updatedInput: { file_path: '../../etc/passwd' } } })] }],
+      },
     });
     const [result] = await s.run([use('t1', 'Read', { file_path: 'src/a.ts' })]);
     expect(result!.is_error).toBe(true);
@@ -237,7 +311,9 @@ describe('PreToolUse hooks and the rules', () => {
         seen.push(input);
         return { behavior: 'allow' };
       },
-      hooks: { PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { updatedInput: { file_path: 'src/rewritten.ts' } } })] }] },
+      hooks: {
+        PreToolUse: [{ hooks: [() => ({ hookSpecificOutput: { updatedInput: { file_path: 'src/rewritten.ts' } } })] }],
+      },
     });
     const [result] = await s.run([use('t1', 'Write', { file_path: 'src/a.ts' })]);
     expect(seen).toEqual([{ file_path: 'src/rewritten.ts' }]);
@@ -254,7 +330,12 @@ describe('an existing Claude Code project', () => {
       defaultMode: 'default',
     },
     hooks: {
-      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'grep -q "rm -rf" && { echo "no rm -rf here" >&2; exit 2; }; exit 0' }] }],
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: 'grep -q "rm -rf" && { echo "no rm -rf here" >&2; exit 2; }; exit 0' }],
+        },
+      ],
     },
     env: { NODE_ENV: 'test' },
     includeCoAuthoredBy: false,
@@ -282,7 +363,14 @@ describe('an existing Claude Code project', () => {
     await mkdir(join(toolshedDir, 'src'), { recursive: true });
     await writeFile(join(toolshedDir, '.env'), 'K=V');
     await put(join(toolshedDir, '.toolshed', 'settings.json'), claudeSettings);
-    const viaToolshed = await createSession({ cwd: toolshedDir, homeDir: home, tools, settingsSources: ['project'], caseInsensitivePaths: false, trustedProject: true });
+    const viaToolshed = await createSession({
+      cwd: toolshedDir,
+      homeDir: home,
+      tools,
+      settingsSources: ['project'],
+      caseInsensitivePaths: false,
+      trustedProject: true,
+    });
 
     const expected = ['allow', 'deny', 'ask', 'ask', 'deny', 'allow', 'allow', 'ask', 'allow', 'deny', 'ask', 'ask'];
     const claudeDecisions = await Promise.all(calls.map(([name, input]) => viaClaude.explain(name, input)));
@@ -297,9 +385,14 @@ describe('an existing Claude Code project', () => {
     await put(join(proj, '.claude', 'settings.json'), claudeSettings);
     await put(join(proj, '.claude', 'settings.local.json'), { permissions: { allow: ['Bash(rm:*)'] } });
     const s = await session({ settingsSources: ['claude'] });
-    const [blocked, allowed] = await s.run([use('t1', 'Bash', { command: 'rm -rf build' }), use('t2', 'Bash', { command: 'npm run test -- --watch' })]);
+    const [blocked, allowed] = await s.run([
+      use('t1', 'Bash', { command: 'rm -rf build' }),
+      use('t2', 'Bash', { command: 'npm run test -- --watch' }),
+    ]);
     expect(blocked!.is_error).toBe(true);
-    expect(text(blocked)).toBe('Bash was blocked by PreToolUse hook "grep -q "rm -rf" && { echo "no rm -rf here" >&2; exit 2; }; exit 0": no rm -rf here');
+    expect(text(blocked)).toBe(
+      'Bash was blocked by PreToolUse hook "grep -q "rm -rf" && { echo "no rm -rf here" >&2; exit 2; }; exit 0": no rm -rf here',
+    );
     expect(text(allowed)).toBe('ran npm run test -- --watch');
   });
 });

@@ -7,7 +7,13 @@ import type { HookEvent, HooksConfig } from './hooks/types.ts';
 import type { ServiceKey } from './services.ts';
 import type { SettingSource } from './settings/setting_sources.ts';
 import type { ToolProgress } from './tool.ts';
-import type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ProviderFormat, ProviderToolsOptions } from './provider_format.ts';
+import type {
+  AnthropicTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ProviderFormat,
+  ProviderToolsOptions,
+} from './provider_format.ts';
 import type { SessionMetrics } from './results/metrics.ts';
 
 /** What {@linkcode createSession} takes. */
@@ -103,21 +109,28 @@ export interface SessionOptions {
 export type SessionEvent =
   | { type: 'tool_start'; toolUseId: string; toolName: string; input: unknown }
   | { type: 'progress'; toolUseId: string; toolName: string; progress: ToolProgress }
-  | { type: 'permission_request'; toolUseId: string; toolName: string; input: unknown; reason: string; suggestions: string[] }
+  | {
+      type: 'permission_request';
+      toolUseId: string;
+      toolName: string;
+      input: unknown;
+      reason: string;
+      suggestions: string[];
+    }
   | { type: 'permission_decision'; toolUseId: string; toolName: string; decision: PermissionDecision }
   | { type: 'hook_error'; toolUseId: string; toolName: string; event: HookEvent; hook: string; message: string }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string }
   | {
-    type: 'result';
-    toolUseId: string;
-    toolName: string;
-    result: ToolResultBlock;
-    durationMs: number;
-    /** Set when the output was persisted by the result budget. */
-    persistedPath?: string;
-    /** Messages the tool asks the loop to append after this turn's results (its `newMessages`). */
-    newMessages?: unknown[];
-  };
+      type: 'result';
+      toolUseId: string;
+      toolName: string;
+      result: ToolResultBlock;
+      durationMs: number;
+      /** Set when the output was persisted by the result budget. */
+      persistedPath?: string;
+      /** Messages the tool asks the loop to append after this turn's results (its `newMessages`). */
+      newMessages?: unknown[];
+    };
 
 /** Options of one `run` or `stream`. */
 export interface RunOptions {
@@ -135,7 +148,10 @@ export interface Session {
   toolsFor(format: 'anthropic', options?: ProviderToolsOptions): AnthropicTool[];
   toolsFor(format: 'openai', options?: ProviderToolsOptions): OpenAIChatTool[];
   toolsFor(format: 'openai-responses', options?: ProviderToolsOptions): OpenAIResponsesTool[];
-  toolsFor(format: ProviderFormat, options?: ProviderToolsOptions): (AnthropicTool | OpenAIChatTool | OpenAIResponsesTool)[];
+  toolsFor(
+    format: ProviderFormat,
+    options?: ProviderToolsOptions,
+  ): (AnthropicTool | OpenAIChatTool | OpenAIResponsesTool)[];
   /** Runs one turn's calls; results in the order of the blocks. Never throws for model output. */
   run(blocks: readonly ToolUseBlock[], options?: RunOptions): Promise<ToolResultBlock[]>;
   /**
@@ -143,7 +159,10 @@ export interface Session {
    * Session notices raised during the turn (a failed context change, a block stream that
    * threw) are yielded too. The turn budget is applied greedily (see `turnBudgetChars`).
    */
-  stream(blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>, options?: RunOptions): AsyncIterable<SessionEvent>;
+  stream(
+    blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>,
+    options?: RunOptions,
+  ): AsyncIterable<SessionEvent>;
   /**
    * The permission decision for a call, without running it or its hooks: `behavior`, `reason`,
    * and when a rule decided, the `rule` and its `source` (the settings file, `options` or `cli`).

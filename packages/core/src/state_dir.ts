@@ -58,7 +58,8 @@ export async function prepareStateDir(options: PrepareStateDirOptions): Promise<
   const candidates: { root: string; kind: StateDirPlace['kind'] }[] = [];
   if (xdg && path.isAbsolute(xdg)) candidates.push({ root: path.join(xdg, 'toolshed'), kind: 'xdg' });
   // A home that does not exist is not created here: it falls back to the temporary folder.
-  else if (home && path.isAbsolute(home) && (await isDirectory(home))) candidates.push({ root: path.join(home, '.toolshed', 'state'), kind: 'home' });
+  else if (home && path.isAbsolute(home) && (await isDirectory(home)))
+    candidates.push({ root: path.join(home, '.toolshed', 'state'), kind: 'home' });
   for (const { root, kind } of candidates) {
     try {
       await mkdir(root, { recursive: true, mode: 0o700 });
@@ -99,7 +100,10 @@ export async function assertPrivateDir(dir: string): Promise<void> {
   const st = await lstat(dir);
   const fix = 'Remove it (or let its owner remove it), or pass the stateDir option to choose another folder.';
   if (st.isSymbolicLink()) {
-    throw new ToolshedError(STATE_DIR_UNSAFE, `The state folder "${dir}" is a symlink; Toolshed keeps results only in a real folder of its own. ${fix}`);
+    throw new ToolshedError(
+      STATE_DIR_UNSAFE,
+      `The state folder "${dir}" is a symlink; Toolshed keeps results only in a real folder of its own. ${fix}`,
+    );
   }
   if (!st.isDirectory()) {
     throw new ToolshedError(STATE_DIR_UNSAFE, `The state folder "${dir}" is not a folder. ${fix}`);
@@ -107,7 +111,10 @@ export async function assertPrivateDir(dir: string): Promise<void> {
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (uid === undefined) return;
   if (st.uid !== uid) {
-    throw new ToolshedError(STATE_DIR_UNSAFE, `The state folder "${dir}" belongs to uid ${st.uid}, not to you (uid ${uid}): whoever owns it could read or change saved results. ${fix}`);
+    throw new ToolshedError(
+      STATE_DIR_UNSAFE,
+      `The state folder "${dir}" belongs to uid ${st.uid}, not to you (uid ${uid}): whoever owns it could read or change saved results. ${fix}`,
+    );
   }
   if ((st.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
@@ -159,5 +166,7 @@ function safeHomedir(): string | undefined {
 }
 
 function errnoCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }

@@ -23,7 +23,10 @@ afterEach(async () => {
 });
 
 async function refusal(promise: Promise<unknown>): Promise<ToolshedError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(ToolshedError.isInstance(error)).toBe(true);
   expect((error as ToolshedError).code).toBe(STATE_DIR_UNSAFE);
   return error as ToolshedError;
@@ -32,7 +35,11 @@ async function refusal(promise: Promise<unknown>): Promise<ToolshedError> {
 describe('prepareStateDir', () => {
   test('prepareStateDir puts a session below ~/.toolshed/state, a folder of mode 0700', async () => {
     const place = await prepareStateDir({ sessionId: 's1', homeDir: home, env: {}, tmpDir: tmp });
-    expect(place).toEqual({ root: path.join(home, '.toolshed', 'state'), dir: path.join(home, '.toolshed', 'state', 's1'), kind: 'home' });
+    expect(place).toEqual({
+      root: path.join(home, '.toolshed', 'state'),
+      dir: path.join(home, '.toolshed', 'state', 's1'),
+      kind: 'home',
+    });
     expect((await stat(place.root)).mode & 0o777).toBe(0o700);
     // The session's own folder waits for the first saved result.
     expect(await readdir(place.root)).toEqual([]);
@@ -43,7 +50,12 @@ describe('prepareStateDir', () => {
     const place = await prepareStateDir({ sessionId: 's1', homeDir: home, env: { XDG_STATE_HOME: xdg }, tmpDir: tmp });
     expect(place).toMatchObject({ root: path.join(xdg, 'toolshed'), kind: 'xdg' });
     expect((await stat(place.root)).mode & 0o777).toBe(0o700);
-    const relative = await prepareStateDir({ sessionId: 's1', homeDir: home, env: { XDG_STATE_HOME: 'state' }, tmpDir: tmp });
+    const relative = await prepareStateDir({
+      sessionId: 's1',
+      homeDir: home,
+      env: { XDG_STATE_HOME: 'state' },
+      tmpDir: tmp,
+    });
     expect(relative.kind).toBe('home');
   });
 
@@ -60,7 +72,11 @@ describe('prepareStateDir', () => {
     await writeFile(fileHome, 'x');
     for (const homeDir of [fileHome, path.join(box, 'missing-home')]) {
       const place = await prepareStateDir({ sessionId: 's1', homeDir, env: {}, tmpDir: tmp });
-      expect(place).toEqual({ root: path.join(tmp, `toolshed-${uid ?? 'user'}`), dir: path.join(tmp, `toolshed-${uid ?? 'user'}`, 's1'), kind: 'tmp' });
+      expect(place).toEqual({
+        root: path.join(tmp, `toolshed-${uid ?? 'user'}`),
+        dir: path.join(tmp, `toolshed-${uid ?? 'user'}`, 's1'),
+        kind: 'tmp',
+      });
       expect((await stat(place.root)).mode & 0o777).toBe(0o700);
     }
     // The missing home was not created.
@@ -72,7 +88,9 @@ describe('prepareStateDir', () => {
     await mkdir(elsewhere);
     const root = path.join(tmp, `toolshed-${uid ?? 'user'}`);
     await symlink(elsewhere, root);
-    const error = await refusal(prepareStateDir({ sessionId: 's1', homeDir: path.join(box, 'missing-home'), env: {}, tmpDir: tmp }));
+    const error = await refusal(
+      prepareStateDir({ sessionId: 's1', homeDir: path.join(box, 'missing-home'), env: {}, tmpDir: tmp }),
+    );
     expect(error.message).toContain(`"${root}" is a symlink`);
     expect(error.message).toContain('stateDir');
     expect(await readdir(elsewhere)).toEqual([]);
@@ -93,17 +111,22 @@ describe('prepareStateDir', () => {
     expect(error.message).toContain('is not a folder');
   });
 
-  test.skipIf(!isRoot)('prepareStateDir refuses a root folder owned by another user (needs root to make one)', async () => {
-    const root = path.join(tmp, `toolshed-${uid}`);
-    await mkdir(root);
-    await chmod(root, 0o777);
-    await chown(root, 4242, 4242);
-    const error = await refusal(prepareStateDir({ sessionId: 's1', homeDir: path.join(box, 'missing-home'), env: {}, tmpDir: tmp }));
-    expect(error.message).toContain('belongs to uid 4242');
-    // Left as it was: not narrowed, not taken over.
-    const st = await lstat(root);
-    expect([st.uid, st.mode & 0o777]).toEqual([4242, 0o777]);
-  });
+  test.skipIf(!isRoot)(
+    'prepareStateDir refuses a root folder owned by another user (needs root to make one)',
+    async () => {
+      const root = path.join(tmp, `toolshed-${uid}`);
+      await mkdir(root);
+      await chmod(root, 0o777);
+      await chown(root, 4242, 4242);
+      const error = await refusal(
+        prepareStateDir({ sessionId: 's1', homeDir: path.join(box, 'missing-home'), env: {}, tmpDir: tmp }),
+      );
+      expect(error.message).toContain('belongs to uid 4242');
+      // Left as it was: not narrowed, not taken over.
+      const st = await lstat(root);
+      expect([st.uid, st.mode & 0o777]).toEqual([4242, 0o777]);
+    },
+  );
   if (!isRoot) console.log('skipped: the foreign-owner test of prepareStateDir needs root to chown a folder');
 });
 

@@ -273,10 +273,12 @@ export function buildTool<Schema extends z.ZodType, Output>(def: ToolDef<Schema,
     resources: def.resources ?? (() => []),
     userFacingName: def.userFacingName ?? (() => name),
     getToolUseSummary: summary,
-    renderToolUse: def.renderToolUse ?? ((input) => {
-      const s = summary(input);
-      return s ? `${name}(${s})` : name;
-    }),
+    renderToolUse:
+      def.renderToolUse ??
+      ((input) => {
+        const s = summary(input);
+        return s ? `${name}(${s})` : name;
+      }),
     renderResult: def.renderResult ?? ((output) => contentToText(mapResult(output))),
     mapResult: def.mapResult ?? mapResult,
     call: def.call,

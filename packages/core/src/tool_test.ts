@@ -41,12 +41,17 @@ describe('buildTool', () => {
     ['a'.repeat(65), 'too long'],
     ['dots.not.allowed', 'dot'],
   ])('refuses the invalid name %j (%s)', (name) => {
-    expect(() => buildTool({ name, description: 'x', inputSchema: z.object({}), call: async () => ({ data: 1 }) }))
-      .toThrow(new TypeError(`Tool name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-"`));
+    expect(() =>
+      buildTool({ name, description: 'x', inputSchema: z.object({}), call: async () => ({ data: 1 }) }),
+    ).toThrow(new TypeError(`Tool name ${JSON.stringify(name)} is invalid: use 1 to 64 letters, digits, "_" or "-"`));
   });
 
   test('refuses a definition without call or schema', () => {
-    expect(() => buildTool({ name: 'X', description: 'x', inputSchema: z.object({}) } as never)).toThrow('Tool "X" has no call function');
-    expect(() => buildTool({ name: 'X', description: 'x', inputSchema: {} as never, call: async () => ({ data: 1 }) })).toThrow('Tool "X" needs a zod inputSchema');
+    expect(() => buildTool({ name: 'X', description: 'x', inputSchema: z.object({}) } as never)).toThrow(
+      'Tool "X" has no call function',
+    );
+    expect(() =>
+      buildTool({ name: 'X', description: 'x', inputSchema: {} as never, call: async () => ({ data: 1 }) }),
+    ).toThrow('Tool "X" needs a zod inputSchema');
   });
 });

@@ -17,7 +17,16 @@ import { askUserKey, modelClientKey, type Services } from '@toolshed/core';
 export type McpSamplingPolicy = 'ask' | 'allow' | 'deny';
 
 /** MCP's log levels, least severe first. */
-export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const MCP_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 /** One of {@linkcode MCP_LOG_LEVELS}. */
 export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
 
@@ -66,10 +75,18 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
     const params = request.params as { mode?: string; message: string; requestedSchema?: Record<string, unknown> };
     const askUser = ctx.services?.get(askUserKey);
     if (!askUser) {
-      ctx.notice('warn', `${who} asked the user a question ("${truncate(params.message, 120)}"), but this session has no askUser service, so it was declined. Provide one with services: [[askUserKey, …]].`);
+      ctx.notice(
+        'warn',
+        `${who} asked the user a question ("${truncate(params.message, 120)}"), but this session has no askUser service, so it was declined. Provide one with services: [[askUserKey, …]].`,
+      );
       return { action: 'decline' };
     }
-    const answer = await askUser.ask({ source: who, message: params.message, ...(params.requestedSchema ? { schema: params.requestedSchema } : {}), signal: extra.signal });
+    const answer = await askUser.ask({
+      source: who,
+      message: params.message,
+      ...(params.requestedSchema ? { schema: params.requestedSchema } : {}),
+      signal: extra.signal,
+    });
     if (answer.action !== 'accept') return { action: answer.action };
     // The SDK fills what the user left out from the schema's defaults (applyDefaults).
     return { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] };
@@ -79,8 +96,16 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
   client.setRequestHandler(CreateMessageRequestSchema, async (request, extra): Promise<CreateMessageResult> => {
     const params = request.params;
     const model = ctx.services?.get(modelClientKey);
-    if (!model) throw new McpError(ErrorCode.InvalidRequest, `${who} asked for a model completion (sampling), but this Toolshed session has no model client: none is offered to MCP servers.`);
-    if (ctx.sampling === 'deny') throw new McpError(ErrorCode.InvalidRequest, `${who} may not use the user's model: sampling is set to "deny" for it.`);
+    if (!model)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `${who} asked for a model completion (sampling), but this Toolshed session has no model client: none is offered to MCP servers.`,
+      );
+    if (ctx.sampling === 'deny')
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `${who} may not use the user's model: sampling is set to "deny" for it.`,
+      );
     if (ctx.sampling === 'ask') {
       samplingAllowed ??= askPermission(ctx, who, params.systemPrompt, params.messages.length, extra.signal);
       const allowed = await samplingAllowed;
@@ -98,7 +123,12 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
       maxTokens: params.maxTokens,
       signal: extra.signal,
     });
-    return { role: 'assistant', content: { type: 'text', text }, model: 'toolshed-session-model', stopReason: 'endTurn' };
+    return {
+      role: 'assistant',
+      content: { type: 'text', text },
+      model: 'toolshed-session-model',
+      stopReason: 'endTurn',
+    };
   });
 
   client.setRequestHandler(ListRootsRequestSchema, async () => ({
@@ -109,14 +139,26 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
     const { level, logger, data } = notification.params;
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     const severity = MCP_LOG_LEVELS.indexOf(level);
-    ctx.notice(severity >= 4 ? 'error' : severity === 3 ? 'warn' : 'info', `${who}${logger ? ` (${logger})` : ''} logged ${level}: ${truncate(text, 2000)}`);
+    ctx.notice(
+      severity >= 4 ? 'error' : severity === 3 ? 'warn' : 'info',
+      `${who}${logger ? ` (${logger})` : ''} logged ${level}: ${truncate(text, 2000)}`,
+    );
   });
 }
 
-async function askPermission(ctx: ClientHandlerContext, who: string, system: string | undefined, turns: number, signal: AbortSignal): Promise<boolean> {
+async function askPermission(
+  ctx: ClientHandlerContext,
+  who: string,
+  system: string | undefined,
+  turns: number,
+  signal: AbortSignal,
+): Promise<boolean> {
   const askUser = ctx.services?.get(askUserKey);
   if (!askUser) {
-    ctx.notice('warn', `${who} asked to use the user's model (sampling); without an askUser service nobody can allow it, so it was refused. Set sampling: "allow" for the server to allow it.`);
+    ctx.notice(
+      'warn',
+      `${who} asked to use the user's model (sampling); without an askUser service nobody can allow it, so it was refused. Set sampling: "allow" for the server to allow it.`,
+    );
     return false;
   }
   const answer = await askUser.ask({

@@ -47,22 +47,30 @@ export function checkHttpRequest(req: IncomingMessage, options: HttpGuardOptions
   if (LOOPBACK_HOSTS.has(options.host)) {
     const allowed = [`127.0.0.1:${options.port}`, `localhost:${options.port}`, `[::1]:${options.port}`];
     if (hostHeader === undefined || !allowed.includes(hostHeader.toLowerCase())) {
-      return { status: 403, message: `Forbidden: the Host header ${JSON.stringify(hostHeader ?? '')} is not this server's loopback address (${allowed.join(', ')}); connect to ${allowed[0]} directly` };
+      return {
+        status: 403,
+        message: `Forbidden: the Host header ${JSON.stringify(hostHeader ?? '')} is not this server's loopback address (${allowed.join(', ')}); connect to ${allowed[0]} directly`,
+      };
     }
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
-    return { status: 403, message: `Forbidden: requests from the web origin ${JSON.stringify(origin)} are refused; only loopback origins${options.allowedOrigins.length ? ` and ${options.allowedOrigins.join(', ')}` : ''} may connect` };
+    return {
+      status: 403,
+      message: `Forbidden: requests from the web origin ${JSON.stringify(origin)} are refused; only loopback origins${options.allowedOrigins.length ? ` and ${options.allowedOrigins.join(', ')}` : ''} may connect`,
+    };
   }
   if (options.token !== undefined) {
     const header = req.headers.authorization;
-    const given = typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
+    const given =
+      typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
     if (given === undefined || !sameToken(given, options.token)) {
       return {
         status: 401,
-        message: given === undefined
-          ? 'Unauthorized: send the token that "toolshed mcp serve" printed (and wrote to its token file) as the header "Authorization: Bearer <token>"'
-          : 'Unauthorized: the bearer token is not the one this server was started with; take it from the token file that "toolshed mcp serve" printed',
+        message:
+          given === undefined
+            ? 'Unauthorized: send the token that "toolshed mcp serve" printed (and wrote to its token file) as the header "Authorization: Bearer <token>"'
+            : 'Unauthorized: the bearer token is not the one this server was started with; take it from the token file that "toolshed mcp serve" printed',
         headers: { 'www-authenticate': 'Bearer realm="toolshed"' },
       };
     }

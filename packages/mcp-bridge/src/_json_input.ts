@@ -6,7 +6,9 @@ import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
 
 // ajv-formats is CommonJS; under ESM its default import is the module object or the function.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2019 | Ajv2020) => unknown;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv | Ajv2019 | Ajv2020,
+) => unknown;
 
 type Dialect = 'draft-07' | '2019-09' | '2020-12';
 const validators = new Map<Dialect, Ajv | Ajv2019 | Ajv2020>();
@@ -19,7 +21,8 @@ function ajv(dialect: Dialect): Ajv | Ajv2019 | Ajv2020 {
     // extensions); a JSON Schema validator must ignore what it does not understand.
     // addUsedSchema: false — two servers (or one server's refreshed list) may reuse an `$id`.
     const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, addUsedSchema: false };
-    instance = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    instance =
+      dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
     addFormats(instance);
     validators.set(dialect, instance);
   }
@@ -88,7 +91,10 @@ export function schemaCompilations(): number {
  * if ('validate' in v) v.validate({}); // { result: false, message: '... required parameter `message` is missing (expected string) ...' }
  * ```
  */
-export function jsonSchemaValidator(toolName: string, schema: JsonSchema): { validate: (input: unknown) => ValidationResult } | { error: string } {
+export function jsonSchemaValidator(
+  toolName: string,
+  schema: JsonSchema,
+): { validate: (input: unknown) => ValidationResult } | { error: string } {
   let check: ValidateFunction | undefined;
   let error = '';
   // `$schema` is read here to pick the dialect; left in, ajv would look for that meta-schema.
@@ -109,7 +115,11 @@ export function jsonSchemaValidator(toolName: string, schema: JsonSchema): { val
       if (compiled(input)) return { result: true };
       const issues = (compiled.errors ?? []).map((error) => issueOf(error));
       // core's formatter takes a zod error; only `issues` is read.
-      const message = formatInputError(toolName, { issues } as unknown as Parameters<typeof formatInputError>[1], input);
+      const message = formatInputError(
+        toolName,
+        { issues } as unknown as Parameters<typeof formatInputError>[1],
+        input,
+      );
       return { result: false, message };
     },
   };
@@ -139,8 +149,15 @@ export function outputSchemaValidator(schema: JsonSchema): { check: (value: unkn
         check(value: unknown): string[] {
           if (compiled(value)) return [];
           return (compiled.errors ?? []).map((e) => {
-            const field = ['structuredContent', ...e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))];
-            if (e.keyword === 'required') field.push(String((e.params as { missingProperty?: unknown }).missingProperty));
+            const field = [
+              'structuredContent',
+              ...e.instancePath
+                .split('/')
+                .slice(1)
+                .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')),
+            ];
+            if (e.keyword === 'required')
+              field.push(String((e.params as { missingProperty?: unknown }).missingProperty));
             const got = e.keyword === 'required' ? 'missing' : `got ${describeValue(e.data)}`;
             const what = e.keyword === 'required' ? 'is required' : (e.message ?? `does not match (${e.keyword})`);
             return `${field.join('.')} ${what} (${got})`;
@@ -172,19 +189,39 @@ interface ZodLikeIssue {
 }
 
 function issueOf(error: ErrorObject): ZodLikeIssue {
-  const path = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
       const field = String(params.missingProperty);
-      const property = (error.parentSchema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties?.[field];
-      const expected = typeof property?.type === 'string' ? property.type : Array.isArray(property?.type) ? property.type.join(' or ') : 'a value';
+      const property = (error.parentSchema as { properties?: Record<string, { type?: unknown }> } | undefined)
+        ?.properties?.[field];
+      const expected =
+        typeof property?.type === 'string'
+          ? property.type
+          : Array.isArray(property?.type)
+            ? property.type.join(' or ')
+            : 'a value';
       return { code: 'invalid_type', path: [...path, field], expected, message: error.message ?? '' };
     }
     case 'type':
-      return { code: 'invalid_type', path, expected: Array.isArray(params.type) ? params.type.join(' or ') : String(params.type), message: error.message ?? '' };
+      return {
+        code: 'invalid_type',
+        path,
+        expected: Array.isArray(params.type) ? params.type.join(' or ') : String(params.type),
+        message: error.message ?? '',
+      };
     case 'additionalProperties':
-      return { code: 'unrecognized_keys', path, keys: [String(params.additionalProperty)], message: error.message ?? '' };
+      return {
+        code: 'unrecognized_keys',
+        path,
+        keys: [String(params.additionalProperty)],
+        message: error.message ?? '',
+      };
     case 'enum':
       return { code: 'invalid_value', path, values: params.allowedValues as unknown[], message: error.message ?? '' };
     case 'const':

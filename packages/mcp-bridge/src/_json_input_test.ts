@@ -24,7 +24,9 @@ describe('jsonSchemaValidator', () => {
   };
 
   test('accepts a valid input, whatever draft the schema names', () => {
-    expect(check(schema, { path: 'a', count: 3, mode: 'fast', when: '2025-01-01T00:00:00Z', nested: { id: 1 } })).toBe('ok');
+    expect(check(schema, { path: 'a', count: 3, mode: 'fast', when: '2025-01-01T00:00:00Z', nested: { id: 1 } })).toBe(
+      'ok',
+    );
   });
 
   test('words each problem as core does for built-in tools', () => {
@@ -40,30 +42,49 @@ describe('jsonSchemaValidator', () => {
     expect(check(schema, { path: 5 })).toContain('parameter `path` should be a string, got number 5');
   });
 
-  test('reads a schema in the dialect its $schema names, and in 2020-12 (MCP\'s default) when it names none', () => {
+  test("reads a schema in the dialect its $schema names, and in 2020-12 (MCP's default) when it names none", () => {
     // What zod 4's toJSONSchema writes for a tuple: 2020-12, prefixItems with items: false.
     const tuple = { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false };
-    const declared = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { pair: tuple }, required: ['pair'] };
+    const declared = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { pair: tuple },
+      required: ['pair'],
+    };
     expect(check(declared, { pair: ['a', 1] })).toBe('ok');
     expect(check(declared, { pair: ['a', 1, 2] })).toContain('parameter `pair`: must NOT have more than 2 items');
     const undeclared = { type: 'object', properties: { pair: tuple } };
     expect(check(undeclared, { pair: ['a', 1] })).toBe('ok');
     expect(check(undeclared, { pair: [1, 'a'] })).toContain('parameter `pair.0` should be a string, got number 1');
     // draft-07's tuple form, from a server that names no dialect, still compiles and is enforced.
-    const draft07Tuple = { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } } };
+    const draft07Tuple = {
+      type: 'object',
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } },
+    };
     expect(check(draft07Tuple, { pair: ['a', 1] })).toBe('ok');
     expect(check(draft07Tuple, { pair: [1, 1] })).toContain('parameter `pair.0` should be a string');
-    expect(check({ $schema: 'http://json-schema.org/draft-07/schema#', ...draft07Tuple }, { pair: ['a', 'b'] })).toContain('parameter `pair.1` should be a number');
+    expect(
+      check({ $schema: 'http://json-schema.org/draft-07/schema#', ...draft07Tuple }, { pair: ['a', 'b'] }),
+    ).toContain('parameter `pair.1` should be a number');
   });
 
   test('two schemas with the same $id both compile, as tools of two servers (or a refreshed list) may have', () => {
-    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://example.com/schemas/shared.json', type: 'object', properties: { a: { type: 'string' } } };
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/schemas/shared.json',
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    };
     expect(check(schema, { a: 'x' })).toBe('ok');
-    expect(check({ ...schema, properties: { a: { type: 'number' } } }, { a: 'x' })).toContain('parameter `a` should be a number');
+    expect(check({ ...schema, properties: { a: { type: 'number' } } }, { a: 'x' })).toContain(
+      'parameter `a` should be a number',
+    );
   });
 
   test('a schema that does not compile is reported instead of thrown', () => {
-    expect(jsonSchemaValidator('T', { type: 'object', properties: { a: { type: 'no-such-type' } } })).toHaveProperty('error');
+    expect(jsonSchemaValidator('T', { type: 'object', properties: { a: { type: 'no-such-type' } } })).toHaveProperty(
+      'error',
+    );
   });
 });
 

@@ -4,7 +4,12 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Services } from '@toolshed/core';
@@ -26,7 +31,13 @@ export interface McpToolInfo {
   outputSchema?: Record<string, unknown>;
   /** `execution.taskSupport` (2025-11-25): whether the tool runs as a task. */
   execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
-  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 
 /** A resource as a server lists it. */
@@ -37,7 +48,6 @@ export interface McpResourceInfo {
   description?: string;
   mimeType?: string;
 }
-
 
 /** What a connection needs besides its config. */
 export interface McpConnectionOptions {
@@ -202,7 +212,10 @@ export class McpConnection {
         } catch (e) {
           const code = e instanceof UnauthorizedError ? this.#auth?.takeAuthorizationCode() : undefined;
           if (code === undefined || attempt >= 2) throw e;
-          await Promise.race([(transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code), timeout]);
+          await Promise.race([
+            (transport as unknown as { finishAuth(code: string): Promise<void> }).finishAuth(code),
+            timeout,
+          ]);
           await client.close().catch(() => {});
           client = this.#newClient();
           watch(client);
@@ -228,7 +241,10 @@ export class McpConnection {
       await transport.close().catch(() => {});
       let reason = e instanceof StartTimeout ? e.message : describe(e);
       if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
-        reason = this.transportType === 'stdio' ? 'its process exited before it finished the MCP handshake' : 'it closed the connection before it finished the MCP handshake';
+        reason =
+          this.transportType === 'stdio'
+            ? 'its process exited before it finished the MCP handshake'
+            : 'it closed the connection before it finished the MCP handshake';
       }
       const status = (e as { code?: unknown }).code;
       if (this.transportType !== 'stdio' && (status === 401 || status === 403)) {
@@ -237,12 +253,17 @@ export class McpConnection {
           : `it refused the connection with HTTP ${status} (${reason}): it needs authorization. Give a token in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
       }
       if (e instanceof OAuthError || e instanceof UnauthorizedError) {
-        const what = e.message ? `${e.name}: ${e.message}` : e instanceof OAuthError ? `${e.errorCode} from its authorization server` : e.name;
+        const what = e.message
+          ? `${e.name}: ${e.message}`
+          : e instanceof OAuthError
+            ? `${e.errorCode} from its authorization server`
+            : e.name;
         reason = `it asks for a sign-in (HTTP 401), and the OAuth sign-in failed (${what}). If it takes an API key instead, give it in "headers" (for example "Authorization": "Bearer \${TOKEN}")`;
       } else if (e instanceof Error && /needs you to sign in/.test(e.message)) {
         reason = e.message.replace(/^MCP server "[^"]*" /, 'it ');
       }
-      if (notMcp) reason += `; it wrote lines to stdout that are not MCP messages (${notMcp}): a stdio server must write only JSON-RPC to stdout and its logs to stderr`;
+      if (notMcp)
+        reason += `; it wrote lines to stdout that are not MCP messages (${notMcp}): a stdio server must write only JSON-RPC to stdout and its logs to stderr`;
       this.#fail(reason);
       return;
     } finally {
@@ -318,7 +339,12 @@ export class McpConnection {
    */
   #transportError(client: Client, e: Error): void {
     if (this.transportType === 'stdio' || this.#client !== client) return;
-    if (!/SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|terminated/i.test(e.message)) return;
+    if (
+      !/SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|terminated/i.test(
+        e.message,
+      )
+    )
+      return;
     if (this.#probing) return;
     this.#probing = true;
     void client.ping({ timeout: 3_000 }).then(
@@ -338,7 +364,10 @@ export class McpConnection {
     this.#state = this.#state === 'closed' ? 'closed' : 'failed';
     this.#error = `${reason}${this.#stderrTail()}`;
     this.#failures++;
-    const delay = Math.min(this.#options.maxReconnectDelayMs, this.#options.reconnectDelayMs * 2 ** (this.#failures - 1));
+    const delay = Math.min(
+      this.#options.maxReconnectDelayMs,
+      this.#options.reconnectDelayMs * 2 ** (this.#failures - 1),
+    );
     this.#retryAt = Date.now() + delay;
   }
 
@@ -349,7 +378,9 @@ export class McpConnection {
       const url = new URL(config.url);
       const authProvider = auth ?? (this.#auth = this.#authProvider(config));
       const options = { requestInit, ...(authProvider ? { authProvider } : {}) };
-      return config.type === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
+      return config.type === 'sse'
+        ? new SSEClientTransport(url, options)
+        : new StreamableHTTPClientTransport(url, options);
     }
     this.#stderr = [];
     const transport = new StdioClientTransport({
@@ -381,7 +412,8 @@ export class McpConnection {
   #authProvider(config: McpRemoteServerConfig): BridgeAuthProvider | undefined {
     const oauth = this.#options.oauth;
     if (!oauth) return undefined;
-    if (!config.oauth && Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    if (!config.oauth && Object.keys(config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'))
+      return undefined;
     return createAuthProvider(this.name, config, oauth);
   }
 
@@ -399,11 +431,14 @@ export class McpConnection {
     else {
       const wait = this.#retryAt - Date.now();
       if (wait > 0) {
-        throw new Error(`MCP server "${this.name}" is not connected (${this.#error ?? 'unknown reason'}); the next reconnection attempt is in ${Math.ceil(wait / 1000)} s. Try again then.`);
+        throw new Error(
+          `MCP server "${this.name}" is not connected (${this.#error ?? 'unknown reason'}); the next reconnection attempt is in ${Math.ceil(wait / 1000)} s. Try again then.`,
+        );
       }
       await this.connect();
     }
-    if (!this.#client) throw new Error(`MCP server "${this.name}" could not be reconnected: ${this.#error ?? 'unknown reason'}.`);
+    if (!this.#client)
+      throw new Error(`MCP server "${this.name}" could not be reconnected: ${this.#error ?? 'unknown reason'}.`);
     return this.#client;
   }
 
@@ -411,23 +446,47 @@ export class McpConnection {
    * Calls a tool: the per-call timeout, progress and cancellation go to the SDK. A connection
    * that closes mid-call fails the call with a message naming the server.
    */
-  async callTool(tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; toolName: string; task?: boolean }): Promise<McpCallResult> {
-    if (options.task) return await this.#request(options.toolName, options.signal, async (client) => await this.#callAsTask(client, tool, args, options));
-    return await this.#request(options.toolName, options.signal, async (client) => await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
-      signal: options.signal,
-      timeout: this.timeoutMs,
-      // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: this.maxTimeoutMs,
-      onprogress: (p) => options.onProgress(p),
-    }) as McpCallResult);
+  async callTool(
+    tool: string,
+    args: unknown,
+    options: {
+      signal: AbortSignal;
+      onProgress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
+      toolName: string;
+      task?: boolean;
+    },
+  ): Promise<McpCallResult> {
+    if (options.task)
+      return await this.#request(
+        options.toolName,
+        options.signal,
+        async (client) => await this.#callAsTask(client, tool, args, options),
+      );
+    return await this.#request(
+      options.toolName,
+      options.signal,
+      async (client) =>
+        (await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+          signal: options.signal,
+          timeout: this.timeoutMs,
+          // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: this.maxTimeoutMs,
+          onprogress: (p) => options.onProgress(p),
+        })) as McpCallResult,
+    );
   }
 
   /**
    * Calls a task-augmented tool (MCP 2025-11-25): the server answers with a task at once, the
    * SDK polls it to the end, each status is a progress event, and an abort cancels the task.
    */
-  async #callAsTask(client: Client, tool: string, args: unknown, options: { signal: AbortSignal; onProgress: (p: { progress: number; message?: string }) => void; toolName: string }): Promise<McpCallResult> {
+  async #callAsTask(
+    client: Client,
+    tool: string,
+    args: unknown,
+    options: { signal: AbortSignal; onProgress: (p: { progress: number; message?: string }) => void; toolName: string },
+  ): Promise<McpCallResult> {
     let taskId: string | undefined;
     let step = 0;
     const onAbort = () => {
@@ -435,19 +494,26 @@ export class McpConnection {
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const stream = client.experimental.tasks.callToolStream({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
-        signal: options.signal,
-        timeout: this.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: this.maxTimeoutMs,
-        task: {},
-      });
+      const stream = client.experimental.tasks.callToolStream(
+        { name: tool, arguments: args as Record<string, unknown> },
+        CallToolResultSchema,
+        {
+          signal: options.signal,
+          timeout: this.timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: this.maxTimeoutMs,
+          task: {},
+        },
+      );
       for await (const message of stream) {
         if (message.type === 'taskCreated') {
           taskId = message.task.taskId;
           options.onProgress({ progress: step++, message: `task ${taskId} started` });
         } else if (message.type === 'taskStatus') {
-          options.onProgress({ progress: step++, message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}` });
+          options.onProgress({
+            progress: step++,
+            message: `task ${message.task.taskId}: ${message.task.status}${message.task.statusMessage ? ` (${message.task.statusMessage})` : ''}`,
+          });
         } else if (message.type === 'result') {
           return message.result as McpCallResult;
         } else if (message.type === 'error') {
@@ -473,8 +539,18 @@ export class McpConnection {
       // Resource templates (`file:///{path}`): listed with the resources, for the model to fill in.
       try {
         do {
-          const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
-          for (const t of page.resourceTemplates) out.push({ uriTemplate: t.uriTemplate, name: t.name, ...(t.title ? { title: t.title } : {}), ...(t.description ? { description: t.description } : {}), ...(t.mimeType ? { mimeType: t.mimeType } : {}) } as unknown as McpResourceInfo);
+          const page = await client.listResourceTemplates(cursor ? { cursor } : {}, {
+            signal,
+            timeout: this.timeoutMs,
+          });
+          for (const t of page.resourceTemplates)
+            out.push({
+              uriTemplate: t.uriTemplate,
+              name: t.name,
+              ...(t.title ? { title: t.title } : {}),
+              ...(t.description ? { description: t.description } : {}),
+              ...(t.mimeType ? { mimeType: t.mimeType } : {}),
+            } as unknown as McpResourceInfo);
           cursor = page.nextCursor;
         } while (cursor);
       } catch (e) {
@@ -490,7 +566,16 @@ export class McpConnection {
   }
 
   /** Lists the server's prompts (every page). */
-  async listPrompts(signal: AbortSignal): Promise<{ name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }[]> {
+  async listPrompts(
+    signal: AbortSignal,
+  ): Promise<
+    {
+      name: string;
+      title?: string;
+      description?: string;
+      arguments?: { name: string; description?: string; required?: boolean }[];
+    }[]
+  > {
     return await this.#request('ListMcpPrompts', signal, async (client) => {
       const out: Awaited<ReturnType<McpConnection['listPrompts']>> = [];
       let cursor: string | undefined;
@@ -504,13 +589,28 @@ export class McpConnection {
   }
 
   /** Gets one prompt, filled with its arguments. */
-  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<{ description?: string | undefined; messages: { role: string; content: unknown }[] }> {
-    return await this.#request('GetMcpPrompt', signal, async (client) => await client.getPrompt({ name, arguments: args }, { signal, timeout: this.timeoutMs }));
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ description?: string | undefined; messages: { role: string; content: unknown }[] }> {
+    return await this.#request(
+      'GetMcpPrompt',
+      signal,
+      async (client) => await client.getPrompt({ name, arguments: args }, { signal, timeout: this.timeoutMs }),
+    );
   }
 
   /** Reads one resource. */
-  async readResource(uri: string, signal: AbortSignal): Promise<{ contents: { uri: string; mimeType?: string | undefined; text?: string; blob?: string }[] }> {
-    return await this.#request('ReadMcpResource', signal, async (client) => await client.readResource({ uri }, { signal, timeout: this.timeoutMs }));
+  async readResource(
+    uri: string,
+    signal: AbortSignal,
+  ): Promise<{ contents: { uri: string; mimeType?: string | undefined; text?: string; blob?: string }[] }> {
+    return await this.#request(
+      'ReadMcpResource',
+      signal,
+      async (client) => await client.readResource({ uri }, { signal, timeout: this.timeoutMs }),
+    );
   }
 
   /**
@@ -546,21 +646,31 @@ export class McpConnection {
   #callError(e: unknown, client: Client, toolName: string, signal: AbortSignal): Error {
     if (signal.aborted) return e instanceof Error ? e : new Error(String(e));
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout && /Maximum total timeout/.test(e.message)) {
-      return new Error(`MCP server "${this.name}" kept reporting progress on ${toolName} but did not finish within the hard limit of ${this.maxTimeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().`);
+      return new Error(
+        `MCP server "${this.name}" kept reporting progress on ${toolName} but did not finish within the hard limit of ${this.maxTimeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().`,
+      );
     }
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-      return new Error(`MCP server "${this.name}" did not answer ${toolName} within ${this.timeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "timeout" (milliseconds) for server "${this.name}" in .mcp.json.`);
+      return new Error(
+        `MCP server "${this.name}" did not answer ${toolName} within ${this.timeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "timeout" (milliseconds) for server "${this.name}" in .mcp.json.`,
+      );
     }
     if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
       if (this.#lost && this.transportType !== 'stdio') {
-        return new Error(`MCP server "${this.name}" went away while ${toolName} was running (${this.#lost}), so the outcome is unknown. It is reconnected on the next call.`);
+        return new Error(
+          `MCP server "${this.name}" went away while ${toolName} was running (${this.#lost}), so the outcome is unknown. It is reconnected on the next call.`,
+        );
       }
-      return new Error(`MCP server "${this.name}" closed the connection while ${toolName} was running${this.#stderrTail()}, so the outcome is unknown. The server is restarted on the next call.`);
+      return new Error(
+        `MCP server "${this.name}" closed the connection while ${toolName} was running${this.#stderrTail()}, so the outcome is unknown. The server is restarted on the next call.`,
+      );
     }
     if (!(e instanceof McpError) && this.transportType !== 'stdio') {
       // A remote server that cannot be reached: drop the client so the next call reconnects.
       this.#drop(client, describe(e));
-      return new Error(`MCP server "${this.name}" could not be reached while running ${toolName}: ${describe(e)}. It is reconnected on the next call.`);
+      return new Error(
+        `MCP server "${this.name}" could not be reached while running ${toolName}: ${describe(e)}. It is reconnected on the next call.`,
+      );
     }
     return new Error(`MCP server "${this.name}" answered ${toolName} with an error: ${describe(e)}`);
   }
@@ -602,7 +712,8 @@ function describe(e: unknown): string {
   }
   if (e instanceof Error) {
     const cause = (e as { cause?: unknown }).cause;
-    const causeText = cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';
+    const causeText =
+      cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';
     return `${e.message.split('\n')[0]}${causeText}`;
   }
   return String(e);

@@ -10,7 +10,11 @@ import { BAD_START_SERVER, FAULT_SERVER } from './testdata/_helpers.ts';
 let dir: string;
 let session: Session;
 const failureHooks: string[] = [];
-const use = (name: string, input: unknown, id = `t_${name}_${Math.random().toString(36).slice(2, 8)}`): ToolUseBlock => ({ type: 'tool_use', id, name, input });
+const use = (
+  name: string,
+  input: unknown,
+  id = `t_${name}_${Math.random().toString(36).slice(2, 8)}`,
+): ToolUseBlock => ({ type: 'tool_use', id, name, input });
 const text = async (block: ToolUseBlock) => {
   const [result] = await session.run([block]);
   return { text: contentToText(result!.content), isError: result!.is_error === true, content: result!.content };
@@ -24,9 +28,28 @@ beforeAll(async () => {
     permissions: { allow: ['mcp__fault'] },
     hooks: {
       PostToolUse: [{ matcher: 'mcp__fault__fail', hooks: [() => void failureHooks.push('PostToolUse')] }],
-      PostToolUseFailure: [{ matcher: 'mcp__fault__fail', hooks: [(input) => void failureHooks.push(`${input.tool_name}: ${input.error}`)] }],
+      PostToolUseFailure: [
+        {
+          matcher: 'mcp__fault__fail',
+          hooks: [(input) => void failureHooks.push(`${input.tool_name}: ${input.error}`)],
+        },
+      ],
     },
-    families: [mcpServers({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER], timeout: 400, env: { FAULT_MARKER: path.join(dir, 'cancelled.txt') } } } }, { reconnectDelayMs: 50 })],
+    families: [
+      mcpServers(
+        {
+          mcpServers: {
+            fault: {
+              command: process.execPath,
+              args: [FAULT_SERVER],
+              timeout: 400,
+              env: { FAULT_MARKER: path.join(dir, 'cancelled.txt') },
+            },
+          },
+        },
+        { reconnectDelayMs: 50 },
+      ),
+    ],
   });
 });
 
@@ -76,7 +99,8 @@ describe('a server of our own that misbehaves', () => {
   test('a changed tool list refreshes the pool', async () => {
     expect(session.catalog().some((e) => e.name === 'mcp__fault__added')).toBe(false);
     await text(use('mcp__fault__add_tool', {}));
-    for (let i = 0; i < 200 && !session.catalog().some((e) => e.name === 'mcp__fault__added'); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && !session.catalog().some((e) => e.name === 'mcp__fault__added'); i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect(session.toolsFor('anthropic').some((t) => t.name === 'mcp__fault__added')).toBe(true);
     expect((await text(use('mcp__fault__added', {}))).text).toBe('the added tool ran');
   });
@@ -133,26 +157,51 @@ describe('a server of our own that misbehaves', () => {
 });
 
 describe('McpConnection', () => {
-  const options = { cwd: os.tmpdir(), startTimeoutMs: 30_000, toolTimeoutMs: 5000, reconnectDelayMs: 10, maxReconnectDelayMs: 10, clientInfo: { name: 'test', version: '0' }, onToolsChanged: () => {} };
+  const options = {
+    cwd: os.tmpdir(),
+    startTimeoutMs: 30_000,
+    toolTimeoutMs: 5000,
+    reconnectDelayMs: 10,
+    maxReconnectDelayMs: 10,
+    clientInfo: { name: 'test', version: '0' },
+    onToolsChanged: () => {},
+  };
   const ghostServer = { command: path.join(os.tmpdir(), 'no-such-mcp-server-binary') };
-  const badStart = (mode: string, extra: string[] = []) => ({ command: process.execPath, args: [BAD_START_SERVER, mode, ...extra], startTimeout: 500 });
+  const badStart = (mode: string, extra: string[] = []) => ({
+    command: process.execPath,
+    args: [BAD_START_SERVER, mode, ...extra],
+    startTimeout: 500,
+  });
 
   test('a server that cannot start is retried on the next call only after a backoff', async () => {
-    const connection = new McpConnection('ghost', ghostServer, { ...options, reconnectDelayMs: 60_000, maxReconnectDelayMs: 60_000 });
+    const connection = new McpConnection('ghost', ghostServer, {
+      ...options,
+      reconnectDelayMs: 60_000,
+      maxReconnectDelayMs: 60_000,
+    });
     await connection.connect();
     expect(connection.state).toBe('failed');
     const signal = new AbortController().signal;
-    await expect(connection.callTool('x', {}, { signal, onProgress: () => {}, toolName: 'mcp__ghost__x' })).rejects.toThrow(/MCP server "ghost" is not connected .*next reconnection attempt is in 60 s/);
+    await expect(
+      connection.callTool('x', {}, { signal, onProgress: () => {}, toolName: 'mcp__ghost__x' }),
+    ).rejects.toThrow(/MCP server "ghost" is not connected .*next reconnection attempt is in 60 s/);
     await connection.close();
     expect(connection.state).toBe('closed');
     await expect(connection.client()).rejects.toThrow('MCP server "ghost" is closed');
   });
 
   test('each failed reconnection doubles the wait before the next attempt, up to the longest wait', async () => {
-    const ghost = (maxReconnectDelayMs: number) => new McpConnection('ghost', ghostServer, { ...options, reconnectDelayMs: 700, maxReconnectDelayMs });
+    const ghost = (maxReconnectDelayMs: number) =>
+      new McpConnection('ghost', ghostServer, { ...options, reconnectDelayMs: 700, maxReconnectDelayMs });
     const doubling = ghost(30_000);
     const capped = ghost(800);
-    const call = (c: McpConnection) => c.callTool('x', {}, { signal: new AbortController().signal, onProgress: () => {}, toolName: 'mcp__ghost__x' }).then(() => 'ok', (e: Error) => e.message);
+    const call = (c: McpConnection) =>
+      c
+        .callTool('x', {}, { signal: new AbortController().signal, onProgress: () => {}, toolName: 'mcp__ghost__x' })
+        .then(
+          () => 'ok',
+          (e: Error) => e.message,
+        );
     await Promise.all([doubling.connect(), capped.connect()]);
     expect(await call(doubling)).toMatch(/next reconnection attempt is in 1 s/);
     await new Promise((r) => setTimeout(r, 750));
@@ -188,16 +237,26 @@ describe('McpConnection', () => {
     const connection = new McpConnection('chatty', badStart('garbage'), options);
     await connection.connect();
     expect(connection.state).toBe('failed');
-    expect(connection.error).toMatch(/^it did not finish starting within 500 ms; it wrote lines to stdout that are not MCP messages \(.*garbage.*\): a stdio server must write only JSON-RPC to stdout and its logs to stderr$/);
+    expect(connection.error).toMatch(
+      /^it did not finish starting within 500 ms; it wrote lines to stdout that are not MCP messages \(.*garbage.*\): a stdio server must write only JSON-RPC to stdout and its logs to stderr$/,
+    );
     await connection.close();
   });
 
   test('a server that logs a few non-MCP lines to stdout before serving still connects and works', async () => {
-    const connection = new McpConnection('noisy', { command: process.execPath, args: [BAD_START_SERVER, 'noisy'] }, options);
+    const connection = new McpConnection(
+      'noisy',
+      { command: process.execPath, args: [BAD_START_SERVER, 'noisy'] },
+      options,
+    );
     await connection.connect();
     try {
       expect(connection.state).toBe('connected');
-      const result = await connection.callTool('pid', {}, { signal: new AbortController().signal, onProgress: () => {}, toolName: 'mcp__noisy__pid' });
+      const result = await connection.callTool(
+        'pid',
+        {},
+        { signal: new AbortController().signal, onProgress: () => {}, toolName: 'mcp__noisy__pid' },
+      );
       expect(Number((result.content![0] as { text: string }).text)).toBeGreaterThan(0);
     } finally {
       await connection.close();
@@ -208,7 +267,9 @@ describe('McpConnection', () => {
     const connection = new McpConnection('quitter', badStart('exit'), options);
     await connection.connect();
     expect(connection.state).toBe('failed');
-    expect(connection.error).toBe('its process exited before it finished the MCP handshake (its last words on stderr: "fatal: MISSING_TOKEN is not set")');
+    expect(connection.error).toBe(
+      'its process exited before it finished the MCP handshake (its last words on stderr: "fatal: MISSING_TOKEN is not set")',
+    );
     await connection.close();
   });
 });

@@ -46,17 +46,25 @@ export class McpServerSet {
 
   /** Connects every server at once; each failure is reported and blocks no other server. */
   async connectAll(): Promise<void> {
-    await Promise.all(this.#connections.map(async (c) => {
-      await c.connect();
-      if (c.state === 'connected' && c.instructions?.trim()) {
-        const text = c.instructions.trim();
-        this.#notice('info', `MCP server "${c.name}" says how to use its tools: ${text.length > 2000 ? `${text.slice(0, 1999)}…` : text}`);
-      }
-      if (c.state === 'failed') {
-        const where = c.transportType === 'stdio' ? 'its "command" and "args"' : 'its "url" and "headers"';
-        this.#notice('error', `MCP server "${c.name}" failed to start: ${c.error}. Its tools are not available; check ${where} in the MCP configuration.`);
-      }
-    }));
+    await Promise.all(
+      this.#connections.map(async (c) => {
+        await c.connect();
+        if (c.state === 'connected' && c.instructions?.trim()) {
+          const text = c.instructions.trim();
+          this.#notice(
+            'info',
+            `MCP server "${c.name}" says how to use its tools: ${text.length > 2000 ? `${text.slice(0, 1999)}…` : text}`,
+          );
+        }
+        if (c.state === 'failed') {
+          const where = c.transportType === 'stdio' ? 'its "command" and "args"' : 'its "url" and "headers"';
+          this.#notice(
+            'error',
+            `MCP server "${c.name}" failed to start: ${c.error}. Its tools are not available; check ${where} in the MCP configuration.`,
+          );
+        }
+      }),
+    );
   }
 
   /** Every server's tools (a server that crashed keeps its tools: the next call reconnects it). */
@@ -72,9 +80,15 @@ export class McpServerSet {
         cached = { key, tools: [] };
         const local = new Set<string>();
         for (const info of connection.tools) {
-          const name = uniqueToolName(mcpToolName(connection.name, info.name), `${connection.name}\u0000${info.name}`, local);
+          const name = uniqueToolName(
+            mcpToolName(connection.name, info.name),
+            `${connection.name}\u0000${info.name}`,
+            local,
+          );
           local.add(name);
-          cached.tools.push(buildMcpTool(connection, info, { name, onSchemaProblem: (m) => this.#warnSchema(name, m) }));
+          cached.tools.push(
+            buildMcpTool(connection, info, { name, onSchemaProblem: (m) => this.#warnSchema(name, m) }),
+          );
         }
         this.#cache.set(connection, cached);
       }
@@ -83,7 +97,10 @@ export class McpServerSet {
         if (taken.has(tool.name)) {
           if (this.#warnedClashes.has(`${connection.name}\u0000${tool.name}`)) continue;
           this.#warnedClashes.add(`${connection.name}\u0000${tool.name}`);
-          this.#notice('warn', `Tool "${tool.name}" of MCP server "${connection.name}" is ignored: another server already has a tool of that name; rename one server in the MCP configuration.`);
+          this.#notice(
+            'warn',
+            `Tool "${tool.name}" of MCP server "${connection.name}" is ignored: another server already has a tool of that name; rename one server in the MCP configuration.`,
+          );
           continue;
         }
         taken.add(tool.name);
@@ -110,7 +127,13 @@ export class McpServerSet {
   /** Where each server stands. */
   status(): McpServerStatus[] {
     return this.#connections.map((c) => {
-      const status: McpServerStatus = { name: c.name, transport: c.transportType, state: c.state, tools: c.tools.length, resources: c.hasResources };
+      const status: McpServerStatus = {
+        name: c.name,
+        transport: c.transportType,
+        state: c.state,
+        tools: c.tools.length,
+        resources: c.hasResources,
+      };
       if (c.error !== undefined && c.state !== 'connected') status.error = c.error;
       if (c.instructions) status.instructions = c.instructions;
       return status;

@@ -33,7 +33,11 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
   if (!client.getServerCapabilities()?.tools) return out;
   let cursor: string | undefined;
   do {
-    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, lenientPage, timeout ? { timeout } : {});
+    const page = await client.request(
+      { method: 'tools/list', params: cursor ? { cursor } : {} },
+      lenientPage,
+      timeout ? { timeout } : {},
+    );
     for (const raw of page.tools) {
       const checked = toolInfo(raw);
       if (checked.tool) out.tools.push(checked.tool);
@@ -73,7 +77,9 @@ export function toolInfo(raw: unknown): { tool?: McpToolInfo; problem?: string }
     inputSchema = { type: 'object', ...raw.inputSchema };
     problem = `tool "${name}" has an inputSchema without "type": "object"; it was added`;
   } else if (raw.inputSchema.type !== 'object') {
-    return { problem: `tool "${name}" was left out: its inputSchema has "type": ${JSON.stringify(raw.inputSchema.type)}, and tool inputs are objects` };
+    return {
+      problem: `tool "${name}" was left out: its inputSchema has "type": ${JSON.stringify(raw.inputSchema.type)}, and tool inputs are objects`,
+    };
   } else {
     inputSchema = raw.inputSchema;
   }

@@ -18,7 +18,17 @@ afterAll(async () => {
 const use = (name: string, input: unknown, id = `t_${name}`) => ({ type: 'tool_use' as const, id, name, input });
 
 async function faultSession(options: McpServersOptions = {}): Promise<Session> {
-  return await createSession({ cwd: dir, homeDir: dir, permissions: { allow: ['mcp__fault'] }, families: [mcpServers({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER], env: { FAULT_EXTRA_TOOLS: '1' } } } }, { homeDir: dir, ...options })] });
+  return await createSession({
+    cwd: dir,
+    homeDir: dir,
+    permissions: { allow: ['mcp__fault'] },
+    families: [
+      mcpServers(
+        { mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER], env: { FAULT_EXTRA_TOOLS: '1' } } } },
+        { homeDir: dir, ...options },
+      ),
+    ],
+  });
 }
 
 describe('structuredContent against the outputSchema', () => {
@@ -33,7 +43,9 @@ describe('structuredContent against the outputSchema', () => {
       expect(ok!.is_error).toBeFalsy();
       expect(ok!.content).toBe('{"count":3,"name":"three"}');
       expect(wrong!.is_error).toBe(true);
-      expect(wrong!.content).toBe('The result of tool "structured" of MCP server "fault" does not match the tool\'s outputSchema: structuredContent.count must be integer (got string "three"); structuredContent.name must be string (got number 7). The server broke its own contract, so its result is not used.');
+      expect(wrong!.content).toBe(
+        'The result of tool "structured" of MCP server "fault" does not match the tool\'s outputSchema: structuredContent.count must be integer (got string "three"); structuredContent.name must be string (got number 7). The server broke its own contract, so its result is not used.',
+      );
       expect(missing!.is_error).toBe(true);
       expect(missing!.content).toContain('has no structuredContent, though the tool declares an outputSchema');
       const [required] = await session.run([use('mcp__fault__structured', { value: { name: 'x' } })]);
@@ -63,7 +75,9 @@ describe('timeouts and progress', () => {
     try {
       const [result] = await session.run([use('mcp__fault__tick', { ms: 8000, every: 100 })]);
       expect(result!.is_error).toBe(true);
-      expect(result!.content).toContain('MCP server "fault" kept reporting progress on mcp__fault__tick but did not finish within the hard limit of 2000 ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().');
+      expect(result!.content).toContain(
+        'MCP server "fault" kept reporting progress on mcp__fault__tick but did not finish within the hard limit of 2000 ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().',
+      );
     } finally {
       await session.close();
     }
@@ -78,16 +92,26 @@ describe('an HTTP server that dies mid-call', () => {
 
   test('the call fails as soon as the transport gives up, with its reason, not after the call timeout as "did not answer"', async () => {
     const port = await freePort();
-    server = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(port) }, ready: /listening on port/i });
+    server = await startProcess(EVERYTHING, ['streamableHttp'], {
+      env: { PORT: String(port) },
+      ready: /listening on port/i,
+    });
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__remote'] },
-      families: [mcpServers({ mcpServers: { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } }, { homeDir: dir, toolTimeoutMs: 120_000 })],
+      families: [
+        mcpServers(
+          { mcpServers: { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } },
+          { homeDir: dir, toolTimeoutMs: 120_000 },
+        ),
+      ],
     });
     try {
       expect(session.notices().filter((n) => n.level === 'error')).toEqual([]);
       const events: SessionEvent[] = [];
-      for await (const e of session.stream([use('mcp__remote__trigger-long-running-operation', { duration: 60, steps: 60 })])) {
+      for await (const e of session.stream([
+        use('mcp__remote__trigger-long-running-operation', { duration: 60, steps: 60 }),
+      ])) {
         events.push(e);
         // The server is killed once the call is under way.
         if (e.type === 'progress' && server) {
@@ -98,7 +122,9 @@ describe('an HTTP server that dies mid-call', () => {
       const result = events.find((e) => e.type === 'result');
       const block = result?.type === 'result' ? result.result : undefined;
       expect(block?.is_error).toBe(true);
-      expect(String(block?.content)).toMatch(/^mcp__remote__trigger-long-running-operation failed: MCP server "remote" went away while mcp__remote__trigger-long-running-operation was running \(.+; it no longer answers \(.+\)\), so the outcome is unknown\. It is reconnected on the next call\.$/);
+      expect(String(block?.content)).toMatch(
+        /^mcp__remote__trigger-long-running-operation failed: MCP server "remote" went away while mcp__remote__trigger-long-running-operation was running \(.+; it no longer answers \(.+\)\), so the outcome is unknown\. It is reconnected on the next call\.$/,
+      );
       expect(String(block?.content)).not.toContain('did not answer');
     } finally {
       await session.close();

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { askUserKey, createSession, modelClientKey, type AskUser, type AskUserRequest, type ModelClient, type ModelRequest, type Session } from '@toolshed/core';
+import {
+  askUserKey,
+  createSession,
+  modelClientKey,
+  type AskUser,
+  type AskUserRequest,
+  type ModelClient,
+  type ModelRequest,
+  type Session,
+} from '@toolshed/core';
 import { mcpServers } from './mod.ts';
 import { EVERYTHING } from './testdata/_helpers.ts';
 
@@ -22,7 +31,12 @@ afterAll(async () => {
   await rm(extra, { recursive: true, force: true });
 });
 
-const use = (name: string, input: unknown = {}) => ({ type: 'tool_use' as const, id: `t_${name}`, name: `mcp__everything__${name}`, input });
+const use = (name: string, input: unknown = {}) => ({
+  type: 'tool_use' as const,
+  id: `t_${name}`,
+  name: `mcp__everything__${name}`,
+  input,
+});
 
 type ServiceEntry = readonly [typeof askUserKey, AskUser] | readonly [typeof modelClientKey, ModelClient];
 
@@ -31,7 +45,12 @@ async function everything(services: ServiceEntry[], sampling?: 'ask' | 'allow' |
     cwd: dir,
     homeDir: dir,
     permissions: { allow: ['mcp__everything'], additionalDirectories: [extra] },
-    families: [mcpServers({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'], ...(sampling ? { sampling } : {}) } } }, { homeDir: dir })],
+    families: [
+      mcpServers(
+        { mcpServers: { everything: { command: EVERYTHING, args: ['stdio'], ...(sampling ? { sampling } : {}) } } },
+        { homeDir: dir },
+      ),
+    ],
     services,
   });
 }
@@ -39,14 +58,21 @@ async function everything(services: ServiceEntry[], sampling?: 'ask' | 'allow' |
 describe('elicitation', () => {
   test("a server's question reaches askUser with its schema; the answer goes back with the schema's defaults for what was left blank", async () => {
     const asked: AskUserRequest[] = [];
-    const askUser: AskUser = { ask: async (request) => (asked.push(request), { action: 'accept', content: { name: 'Ada Lovelace', check: true } }) };
+    const askUser: AskUser = {
+      ask: async (request) => (
+        asked.push(request), { action: 'accept', content: { name: 'Ada Lovelace', check: true } }
+      ),
+    };
     const session = await everything([[askUserKey, askUser]]);
     try {
       const [result] = await session.run([use('trigger-elicitation-request')]);
       expect(asked).toHaveLength(1);
       expect(asked[0]!.source).toBe('MCP server "everything"');
       expect(asked[0]!.message).toBe('Please provide inputs for the following fields:');
-      expect(asked[0]!.schema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, firstLine: { default: 'It was a dark and stormy night.' } } });
+      expect(asked[0]!.schema).toMatchObject({
+        type: 'object',
+        properties: { name: { type: 'string' }, firstLine: { default: 'It was a dark and stormy night.' } },
+      });
       const text = String(result!.content);
       expect(text).toContain('Ada Lovelace');
       // Left blank by the user, filled from the schema's default.
@@ -68,7 +94,11 @@ describe('elicitation', () => {
     try {
       const [result] = await nobody.run([use('trigger-elicitation-request')]);
       expect(String(result!.content)).toContain('User declined');
-      expect(nobody.notices().map((n) => n.message)).toContainEqual(expect.stringContaining('MCP server "everything" asked the user a question ("Please provide inputs for the following fields:"), but this session has no askUser service, so it was declined'));
+      expect(nobody.notices().map((n) => n.message)).toContainEqual(
+        expect.stringContaining(
+          'MCP server "everything" asked the user a question ("Please provide inputs for the following fields:"), but this session has no askUser service, so it was declined',
+        ),
+      );
     } finally {
       await nobody.close();
     }
@@ -81,7 +111,10 @@ describe('sampling', () => {
     const prompts: ModelRequest[] = [];
     const askUser: AskUser = { ask: async (request) => (asked.push(request), { action: 'accept' }) };
     const model: ModelClient = { complete: async (request) => (prompts.push(request), 'a model answer') };
-    const session = await everything([[askUserKey, askUser], [modelClientKey, model]]);
+    const session = await everything([
+      [askUserKey, askUser],
+      [modelClientKey, model],
+    ]);
     try {
       const [first] = await session.run([use('trigger-sampling-request', { prompt: 'What is 2+2?', maxTokens: 50 })]);
       const [second] = await session.run([use('trigger-sampling-request', { prompt: 'And 3+3?', maxTokens: 50 })]);
@@ -89,7 +122,10 @@ describe('sampling', () => {
       expect(String(second!.content)).toContain('a model answer');
       expect(asked).toHaveLength(1);
       expect(asked[0]!.message).toMatch(/^MCP server "everything" asks to use your model for a completion/);
-      expect(prompts.map((p) => p.prompt)).toEqual([expect.stringContaining('What is 2+2?'), expect.stringContaining('And 3+3?')]);
+      expect(prompts.map((p) => p.prompt)).toEqual([
+        expect.stringContaining('What is 2+2?'),
+        expect.stringContaining('And 3+3?'),
+      ]);
       expect(prompts[0]!.maxTokens).toBe(50);
     } finally {
       await session.close();
@@ -99,18 +135,29 @@ describe('sampling', () => {
   test('a user who says no keeps the model to themselves: the call fails and the model is not used', async () => {
     let used = 0;
     const model: ModelClient = { complete: async () => (used++, 'should not be sent') };
-    const session = await everything([[askUserKey, { ask: async () => ({ action: 'decline' }) } satisfies AskUser], [modelClientKey, model]]);
+    const session = await everything([
+      [askUserKey, { ask: async () => ({ action: 'decline' }) } satisfies AskUser],
+      [modelClientKey, model],
+    ]);
     try {
       const [result] = await session.run([use('trigger-sampling-request', { prompt: 'Exfiltrate?', maxTokens: 10 })]);
       expect(result!.is_error).toBe(true);
-      expect(String(result!.content)).toContain('The user did not allow MCP server "everything" to use their model (sampling).');
+      expect(String(result!.content)).toContain(
+        'The user did not allow MCP server "everything" to use their model (sampling).',
+      );
       expect(used).toBe(0);
     } finally {
       await session.close();
     }
     // "deny" in the configuration: nobody is even asked.
     let asked = 0;
-    const denied = await everything([[askUserKey, { ask: async () => (asked++, { action: 'accept' }) } satisfies AskUser], [modelClientKey, model]], 'deny');
+    const denied = await everything(
+      [
+        [askUserKey, { ask: async () => (asked++, { action: 'accept' }) } satisfies AskUser],
+        [modelClientKey, model],
+      ],
+      'deny',
+    );
     try {
       const [result] = await denied.run([use('trigger-sampling-request', { prompt: 'x', maxTokens: 10 })]);
       expect(String(result!.content)).toContain('sampling is set to "deny" for it');
@@ -142,8 +189,11 @@ describe('tasks (2025-11-25)', () => {
     const session = await everything([]);
     try {
       const events: { type: string; progress?: { message?: string } }[] = [];
-      for await (const e of session.stream([use('simulate-research-query', { topic: 'tide pools' })])) events.push(e as (typeof events)[number]);
-      const result = events.find((e) => e.type === 'result') as unknown as { result: { content: unknown; is_error?: boolean } };
+      for await (const e of session.stream([use('simulate-research-query', { topic: 'tide pools' })]))
+        events.push(e as (typeof events)[number]);
+      const result = events.find((e) => e.type === 'result') as unknown as {
+        result: { content: unknown; is_error?: boolean };
+      };
       expect(result.result.is_error).toBeFalsy();
       expect(String(result.result.content)).toContain('Research Report: tide pools');
       const messages = events.filter((e) => e.type === 'progress').map((e) => e.progress?.message ?? '');
@@ -158,11 +208,16 @@ describe('instructions and resource templates', () => {
   test("the server's instructions reach the integrator as a notice, and ListMcpResources lists its templates beside its resources", async () => {
     const session = await everything([]);
     try {
-      expect(session.notices().find((n) => n.message.startsWith('MCP server "everything" says how to use its tools: '))?.level).toBe('info');
+      expect(
+        session.notices().find((n) => n.message.startsWith('MCP server "everything" says how to use its tools: '))
+          ?.level,
+      ).toBe('info');
       const [list] = await session.run([{ type: 'tool_use', id: 'l', name: 'ListMcpResources', input: {} }]);
       const entries = JSON.parse(String(list!.content)) as { uri?: string; uriTemplate?: string }[];
       expect(entries.some((e) => e.uri !== undefined)).toBe(true);
-      expect(entries.filter((e) => e.uriTemplate !== undefined).map((e) => e.uriTemplate)).toEqual(expect.arrayContaining([expect.stringMatching(/\{[^}]+\}/)]));
+      expect(entries.filter((e) => e.uriTemplate !== undefined).map((e) => e.uriTemplate)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/\{[^}]+\}/)]),
+      );
     } finally {
       await session.close();
     }
@@ -174,14 +229,29 @@ describe('prompts', () => {
     const session = await everything([]);
     try {
       const [list] = await session.run([{ type: 'tool_use', id: 'l', name: 'ListMcpPrompts', input: {} }]);
-      const prompts = JSON.parse(String(list!.content)) as { server: string; name: string; arguments?: { name: string }[] }[];
+      const prompts = JSON.parse(String(list!.content)) as {
+        server: string;
+        name: string;
+        arguments?: { name: string }[];
+      }[];
       expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt']));
       expect(prompts.find((p) => p.name === 'args-prompt')!.arguments!.map((a) => a.name)).toContain('city');
-      const [got] = await session.run([{ type: 'tool_use', id: 'g', name: 'GetMcpPrompt', input: { server: 'everything', name: 'args-prompt', arguments: { city: 'Lisbon' } } }]);
+      const [got] = await session.run([
+        {
+          type: 'tool_use',
+          id: 'g',
+          name: 'GetMcpPrompt',
+          input: { server: 'everything', name: 'args-prompt', arguments: { city: 'Lisbon' } },
+        },
+      ]);
       expect(got!.is_error).toBeFalsy();
       expect(String(got!.content)).toMatch(/^\[user\] .*Lisbon/m);
-      const [bad] = await session.run([{ type: 'tool_use', id: 'b', name: 'GetMcpPrompt', input: { server: 'nope', name: 'x' } }]);
-      expect(String(bad!.content)).toContain('No connected MCP server named "nope" offers prompts. Servers with prompts: "everything".');
+      const [bad] = await session.run([
+        { type: 'tool_use', id: 'b', name: 'GetMcpPrompt', input: { server: 'nope', name: 'x' } },
+      ]);
+      expect(String(bad!.content)).toContain(
+        'No connected MCP server named "nope" offers prompts. Servers with prompts: "everything".',
+      );
     } finally {
       await session.close();
     }

@@ -92,8 +92,31 @@ export interface ParseMcpConfigOptions {
   source?: string;
 }
 
-const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeout', 'startTimeout', 'trust', 'pathArguments', 'oauth', 'sampling']);
-const OAUTH_KEYS = new Set(['clientId', 'clientSecret', 'clientMetadataUrl', 'scope', 'callbackPort', 'grantType', 'privateKey', 'signingAlgorithm']);
+const KNOWN_KEYS = new Set([
+  'type',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'timeout',
+  'startTimeout',
+  'trust',
+  'pathArguments',
+  'oauth',
+  'sampling',
+]);
+const OAUTH_KEYS = new Set([
+  'clientId',
+  'clientSecret',
+  'clientMetadataUrl',
+  'scope',
+  'callbackPort',
+  'grantType',
+  'privateKey',
+  'signingAlgorithm',
+]);
 const SAMPLING = ['ask', 'allow', 'deny'];
 
 /**
@@ -116,23 +139,29 @@ const SAMPLING = ['ask', 'allow', 'deny'];
 export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = {}): Record<string, McpServerConfig> {
   const source = options.source ?? 'the MCP configuration';
   const env = options.env ?? process.env;
-  if (!isObject(value)) throw new TypeError(`${source} must be an object like {"mcpServers": {...}}, got ${describe(value)}`);
+  if (!isObject(value))
+    throw new TypeError(`${source} must be an object like {"mcpServers": {...}}, got ${describe(value)}`);
   const servers = value.mcpServers;
   for (const [key, entry] of Object.entries(value)) {
     // `mcpServers({ github: { url } })`: servers given without the key would silently be none.
     if (key !== 'mcpServers' && isObject(entry) && ('command' in entry || 'url' in entry)) {
-      throw new TypeError(`${source} has a server "${key}" at the top level; servers go under the "mcpServers" key: {"mcpServers": {"${key}": {...}}}`);
+      throw new TypeError(
+        `${source} has a server "${key}" at the top level; servers go under the "mcpServers" key: {"mcpServers": {"${key}": {...}}}`,
+      );
     }
   }
   if (servers === undefined) return {};
-  if (!isObject(servers)) throw new TypeError(`"mcpServers" in ${source} must be an object of servers by name, got ${describe(servers)}`);
+  if (!isObject(servers))
+    throw new TypeError(`"mcpServers" in ${source} must be an object of servers by name, got ${describe(servers)}`);
   const out: Record<string, McpServerConfig> = {};
   for (const [name, raw] of Object.entries(servers)) {
     const where = `server "${name}" in ${source}`;
-    if (name.length === 0) throw new TypeError(`${source} has a server with an empty name; give it a name such as "git"`);
+    if (name.length === 0)
+      throw new TypeError(`${source} has a server with an empty name; give it a name such as "git"`);
     if (!isObject(raw)) throw new TypeError(`${where} must be an object with "command" or "url", got ${describe(raw)}`);
     for (const key of Object.keys(raw)) {
-      if (!KNOWN_KEYS.has(key)) throw new TypeError(`${where} has an unknown key "${key}"; the keys are ${[...KNOWN_KEYS].join(', ')}`);
+      if (!KNOWN_KEYS.has(key))
+        throw new TypeError(`${where} has an unknown key "${key}"; the keys are ${[...KNOWN_KEYS].join(', ')}`);
     }
     const expand = (text: unknown, key: string): string => {
       if (typeof text !== 'string') throw new TypeError(`"${key}" of ${where} must be a string, got ${describe(text)}`);
@@ -142,22 +171,28 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
     for (const key of ['timeout', 'startTimeout'] as const) {
       const t = raw[key];
       if (t === undefined) continue;
-      if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) throw new TypeError(`"${key}" of ${where} must be a positive number of milliseconds, got ${describe(t)}`);
+      if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0)
+        throw new TypeError(`"${key}" of ${where} must be a positive number of milliseconds, got ${describe(t)}`);
       timeouts[key] = t;
     }
     const permission = permissionConfig(raw, where);
     if (raw.sampling !== undefined) {
-      if (typeof raw.sampling !== 'string' || !SAMPLING.includes(raw.sampling)) throw new TypeError(`"sampling" of ${where} must be "ask", "allow" or "deny", got ${describe(raw.sampling)}`);
+      if (typeof raw.sampling !== 'string' || !SAMPLING.includes(raw.sampling))
+        throw new TypeError(`"sampling" of ${where} must be "ask", "allow" or "deny", got ${describe(raw.sampling)}`);
       (timeouts as { sampling?: string }).sampling = raw.sampling;
     }
     const type = raw.type ?? (raw.url !== undefined ? 'http' : 'stdio');
     if (type === 'stdio') {
-      if (raw.command === undefined) throw new TypeError(`${where} needs a "command" (a stdio server) or a "url" with "type": "http" or "sse"`);
-      if (raw.oauth !== undefined) throw new TypeError(`${where} is a stdio server; "oauth" is for remote servers ("type": "http" or "sse")`);
-      if (raw.url !== undefined || raw.headers !== undefined) throw new TypeError(`${where} is a stdio server; "url" and "headers" are for "type": "http" or "sse"`);
+      if (raw.command === undefined)
+        throw new TypeError(`${where} needs a "command" (a stdio server) or a "url" with "type": "http" or "sse"`);
+      if (raw.oauth !== undefined)
+        throw new TypeError(`${where} is a stdio server; "oauth" is for remote servers ("type": "http" or "sse")`);
+      if (raw.url !== undefined || raw.headers !== undefined)
+        throw new TypeError(`${where} is a stdio server; "url" and "headers" are for "type": "http" or "sse"`);
       const server: McpStdioServerConfig = { command: expand(raw.command, 'command'), ...timeouts, ...permission };
       if (raw.args !== undefined) {
-        if (!Array.isArray(raw.args)) throw new TypeError(`"args" of ${where} must be a list of strings, got ${describe(raw.args)}`);
+        if (!Array.isArray(raw.args))
+          throw new TypeError(`"args" of ${where} must be a list of strings, got ${describe(raw.args)}`);
         server.args = raw.args.map((a, i) => expand(a, `args[${i}]`));
       }
       if (raw.env !== undefined) server.env = expandRecord(raw.env, 'env', where, expand);
@@ -165,7 +200,8 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
       out[name] = server;
     } else if (type === 'http' || type === 'sse') {
       if (raw.url === undefined) throw new TypeError(`${where} has "type": "${type}" but no "url"`);
-      if (raw.command !== undefined) throw new TypeError(`${where} has both "url" and "command"; keep one (a remote server or a local process)`);
+      if (raw.command !== undefined)
+        throw new TypeError(`${where} has both "url" and "command"; keep one (a remote server or a local process)`);
       const url = expand(raw.url, 'url');
       try {
         new URL(url);
@@ -198,27 +234,36 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
  * ```
  */
 export function expandVariables(text: string, env: Record<string, string | undefined>, where: string): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
-    const value = env[name];
-    if (value !== undefined && value !== '') return value;
-    if (fallback !== undefined) return fallback;
-    if (value === '') return '';
-    throw new TypeError(`${where} uses \${${name}}, which is not set; set the environment variable or write \${${name}:-default}`);
-  });
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_match, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      if (value === '') return '';
+      throw new TypeError(
+        `${where} uses \${${name}}, which is not set; set the environment variable or write \${${name}:-default}`,
+      );
+    },
+  );
 }
 
 function permissionConfig(raw: Record<string, unknown>, where: string): McpServerPermissionConfig {
   const out: McpServerPermissionConfig = {};
   if (raw.trust !== undefined) {
     if (raw.trust !== 'readOnlyHint') {
-      throw new TypeError(`"trust" of ${where} must be "readOnlyHint" (allow the tools the server says are read-only without asking), got ${describe(raw.trust)}; remove it to ask before every tool that no rule allows`);
+      throw new TypeError(
+        `"trust" of ${where} must be "readOnlyHint" (allow the tools the server says are read-only without asking), got ${describe(raw.trust)}; remove it to ask before every tool that no rule allows`,
+      );
     }
     out.trust = 'readOnlyHint';
   }
   if (raw.pathArguments !== undefined) {
     const list = raw.pathArguments;
     if (!Array.isArray(list) || list.some((a) => typeof a !== 'string' || a === '')) {
-      throw new TypeError(`"pathArguments" of ${where} must be a list of argument names such as ["path", "paths"], got ${describe(list)}`);
+      throw new TypeError(
+        `"pathArguments" of ${where} must be a list of argument names such as ["path", "paths"], got ${describe(list)}`,
+      );
     }
     out.pathArguments = [...list] as string[];
   }
@@ -226,27 +271,42 @@ function permissionConfig(raw: Record<string, unknown>, where: string): McpServe
 }
 
 function parseOAuth(raw: unknown, where: string, expand: (text: unknown, key: string) => string): McpOAuthServerConfig {
-  if (!isObject(raw)) throw new TypeError(`"oauth" of ${where} must be an object such as {"clientId": "…"}, got ${describe(raw)}`);
+  if (!isObject(raw))
+    throw new TypeError(`"oauth" of ${where} must be an object such as {"clientId": "…"}, got ${describe(raw)}`);
   const out: McpOAuthServerConfig = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (!OAUTH_KEYS.has(key)) throw new TypeError(`"oauth" of ${where} has an unknown key "${key}"; the keys are ${[...OAUTH_KEYS].join(', ')}`);
+    if (!OAUTH_KEYS.has(key))
+      throw new TypeError(
+        `"oauth" of ${where} has an unknown key "${key}"; the keys are ${[...OAUTH_KEYS].join(', ')}`,
+      );
     if (key === 'callbackPort') {
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) throw new TypeError(`"oauth.callbackPort" of ${where} must be a port number (1-65535), got ${describe(value)}`);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535)
+        throw new TypeError(`"oauth.callbackPort" of ${where} must be a port number (1-65535), got ${describe(value)}`);
       out.callbackPort = value;
     } else if (key === 'grantType') {
-      if (value !== 'authorization_code' && value !== 'client_credentials') throw new TypeError(`"oauth.grantType" of ${where} must be "authorization_code" or "client_credentials", got ${describe(value)}`);
+      if (value !== 'authorization_code' && value !== 'client_credentials')
+        throw new TypeError(
+          `"oauth.grantType" of ${where} must be "authorization_code" or "client_credentials", got ${describe(value)}`,
+        );
       out.grantType = value;
     } else {
       (out as Record<string, string>)[key] = expand(value, `oauth.${key}`);
     }
   }
   if (out.grantType === 'client_credentials' && (!out.clientId || (!out.clientSecret && !out.privateKey))) {
-    throw new TypeError(`"oauth" of ${where} has "grantType": "client_credentials", which needs "clientId" and either "clientSecret" or "privateKey"`);
+    throw new TypeError(
+      `"oauth" of ${where} has "grantType": "client_credentials", which needs "clientId" and either "clientSecret" or "privateKey"`,
+    );
   }
   return out;
 }
 
-function expandRecord(raw: unknown, key: string, where: string, expand: (text: unknown, key: string) => string): Record<string, string> {
+function expandRecord(
+  raw: unknown,
+  key: string,
+  where: string,
+  expand: (text: unknown, key: string) => string,
+): Record<string, string> {
   if (!isObject(raw)) throw new TypeError(`"${key}" of ${where} must be an object of strings, got ${describe(raw)}`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) out[k] = expand(v, `${key}.${k}`);

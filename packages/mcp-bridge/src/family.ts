@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { defineFamily, findBlanketDenyRule, type Family, type PermissionContext, type PermissionRule } from '@toolshed/core';
+import {
+  defineFamily,
+  findBlanketDenyRule,
+  type Family,
+  type PermissionContext,
+  type PermissionRule,
+} from '@toolshed/core';
 import { parseMcpConfig, type McpConfig, type McpServerConfig } from './config.ts';
 import { McpServerSet } from './_server_set.ts';
 import { normalizeMcpName } from './tool_name.ts';
@@ -87,11 +93,17 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
     load: async () => active?.tools() ?? [],
     async setup(api) {
       if (active) {
-        throw new Error('this mcpServers() family already serves an open session; call mcpServers(config) again for each session');
+        throw new Error(
+          'this mcpServers() family already serves an open session; call mcpServers(config) again for each session',
+        );
       }
       const { allowed, denied } = partitionServers(servers, api.permissions);
       for (const [name, rule] of denied) {
-        api.emit({ type: 'notice', level: 'info', message: `MCP server "${name}" is not started: deny rule "${rule.raw}" from ${rule.source} removes all of its tools.` });
+        api.emit({
+          type: 'notice',
+          level: 'info',
+          message: `MCP server "${name}" is not started: deny rule "${rule.raw}" from ${rule.source} removes all of its tools.`,
+        });
       }
       const set = new McpServerSet(allowed, {
         ...connectionDefaults(options, api.cwd, api.permissions.homeDir),
@@ -131,9 +143,14 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
  * for (const s of await listMcpServers(config, { permissions: context })) console.log(s.name, s.state, s.deniedBy?.rule ?? s.tools);
  * ```
  */
-export async function listMcpServers(config: McpConfig, options: ListMcpServersOptions = {}): Promise<McpServerStatus[]> {
+export async function listMcpServers(
+  config: McpConfig,
+  options: ListMcpServersOptions = {},
+): Promise<McpServerStatus[]> {
   const servers = parseMcpConfig(config, options.env ? { env: options.env } : {});
-  const { allowed, denied } = options.permissions ? partitionServers(servers, options.permissions) : { allowed: servers, denied: new Map<string, PermissionRule>() };
+  const { allowed, denied } = options.permissions
+    ? partitionServers(servers, options.permissions)
+    : { allowed: servers, denied: new Map<string, PermissionRule>() };
   const set = new McpServerSet(allowed, {
     ...connectionDefaults(options, options.cwd ?? process.cwd(), options.permissions?.homeDir),
     clientInfo: { name: 'toolshed', version },
@@ -146,7 +163,14 @@ export async function listMcpServers(config: McpConfig, options: ListMcpServersO
     return Object.entries(servers).map(([name, server]) => {
       const rule = denied.get(name);
       if (!rule) return started.get(name)!;
-      return { name, transport: 'url' in server ? server.type : 'stdio', state: 'denied', tools: 0, resources: false, deniedBy: { rule: rule.raw, source: rule.source } };
+      return {
+        name,
+        transport: 'url' in server ? server.type : 'stdio',
+        state: 'denied',
+        tools: 0,
+        resources: false,
+        deniedBy: { rule: rule.raw, source: rule.source },
+      };
     });
   } finally {
     await set.close();
@@ -170,7 +194,10 @@ export function defaultTokenFile(homeDir?: string): string {
 
 function connectionDefaults(options: McpServersOptions, cwd: string, sessionHome?: string) {
   return {
-    oauth: { ...options.oauth, store: options.oauth?.store ?? fileTokenStore(defaultTokenFile(options.homeDir ?? sessionHome)) },
+    oauth: {
+      ...options.oauth,
+      store: options.oauth?.store ?? fileTokenStore(defaultTokenFile(options.homeDir ?? sessionHome)),
+    },
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     ...(options.maxToolTimeoutMs ? { maxToolTimeoutMs: options.maxToolTimeoutMs } : {}),
     cwd: options.cwd ?? cwd,
@@ -185,7 +212,10 @@ function connectionDefaults(options: McpServersOptions, cwd: string, sessionHome
  * Splits the servers into those to start and those a blanket deny rule removes whole: starting
  * one of those would run a process (or open a connection) whose every tool the pool then drops.
  */
-function partitionServers(servers: Record<string, McpServerConfig>, permissions: PermissionContext): { allowed: Record<string, McpServerConfig>; denied: Map<string, PermissionRule> } {
+function partitionServers(
+  servers: Record<string, McpServerConfig>,
+  permissions: PermissionContext,
+): { allowed: Record<string, McpServerConfig>; denied: Map<string, PermissionRule> } {
   const allowed: Record<string, McpServerConfig> = {};
   const denied = new Map<string, PermissionRule>();
   for (const [name, config] of Object.entries(servers)) {

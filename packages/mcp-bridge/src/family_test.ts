@@ -4,10 +4,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildTool, contentToText, createPermissionContext, createSession, type Session, type SessionEvent, type ToolUseBlock } from '@toolshed/core';
+import {
+  buildTool,
+  contentToText,
+  createPermissionContext,
+  createSession,
+  type Session,
+  type SessionEvent,
+  type ToolUseBlock,
+} from '@toolshed/core';
 import { checkFamily } from '@toolshed/core/testing';
 import { listMcpServers, mcpServers } from './mod.ts';
-import { BAD_START_SERVER, EVERYTHING, FAULT_SERVER, FILESYSTEM, freePort, startProcess, stopProcess } from './testdata/_helpers.ts';
+import {
+  BAD_START_SERVER,
+  EVERYTHING,
+  FAULT_SERVER,
+  FILESYSTEM,
+  freePort,
+  startProcess,
+  stopProcess,
+} from './testdata/_helpers.ts';
 
 // The npm servers take a moment to start, so each transport's session is made once and shared.
 let dir: string;
@@ -22,7 +38,10 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-bridge-family-'));
   await writeFile(path.join(dir, 'hello.txt'), 'hello from disk\n');
   httpPort = await freePort();
-  httpServer = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(httpPort) }, ready: /listening on port/i });
+  httpServer = await startProcess(EVERYTHING, ['streamableHttp'], {
+    env: { PORT: String(httpPort) },
+    ready: /listening on port/i,
+  });
   const echoBuiltIn = buildTool({
     name: 'mcp__everything__get-env',
     description: 'A built-in tool that happens to take an MCP name.',
@@ -41,18 +60,29 @@ beforeAll(async () => {
       tools: [echoBuiltIn],
       maxResultSizeChars: 3000,
       permissions: { allow: ['mcp__fs__write_file'], deny: ['mcp__everything__toggle-simulated-logging'] },
-      families: [mcpServers({
-        mcpServers: {
-          everything: { command: EVERYTHING, args: ['${EVERYTHING_TRANSPORT:-stdio}'], trust: 'readOnlyHint' },
-          fs: { command: FILESYSTEM, args: [dir], trust: 'readOnlyHint' },
-          broken: { command: path.join(dir, 'no-such-server') },
-        },
-      })],
+      families: [
+        mcpServers({
+          mcpServers: {
+            everything: { command: EVERYTHING, args: ['${EVERYTHING_TRANSPORT:-stdio}'], trust: 'readOnlyHint' },
+            fs: { command: FILESYSTEM, args: [dir], trust: 'readOnlyHint' },
+            broken: { command: path.join(dir, 'no-such-server') },
+          },
+        }),
+      ],
     }),
     createSession({
       cwd: dir,
       stateDir: path.join(dir, 'state-http'),
-      families: [mcpServers({ mcpServers: { remote: { type: 'http', url: 'http://127.0.0.1:${MCP_TEST_PORT}/mcp', trust: 'readOnlyHint' } } }, { env: { MCP_TEST_PORT: String(httpPort) }, reconnectDelayMs: 50, maxReconnectDelayMs: 50 })],
+      families: [
+        mcpServers(
+          {
+            mcpServers: {
+              remote: { type: 'http', url: 'http://127.0.0.1:${MCP_TEST_PORT}/mcp', trust: 'readOnlyHint' },
+            },
+          },
+          { env: { MCP_TEST_PORT: String(httpPort) }, reconnectDelayMs: 50, maxReconnectDelayMs: 50 },
+        ),
+      ],
     }),
   ]);
 });
@@ -70,7 +100,11 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
     expect(names).toContain('mcp__everything__trigger-long-running-operation');
     expect(names).toContain('mcp__fs__read_text_file');
     const echo = stdio.toolsFor('anthropic').find((t) => t.name === 'mcp__everything__echo')!;
-    expect(echo.input_schema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
+    expect(echo.input_schema).toMatchObject({
+      type: 'object',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    });
     expect(echo.input_schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(stdio.catalog().find((e) => e.name === 'mcp__everything__echo')?.isMcp).toBe(true);
   });
@@ -86,7 +120,9 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
   });
 
   test('a server that fails to start is reported as a notice and the others still work', async () => {
-    expect(stdio.notices().some((n) => n.level === 'error' && n.message.includes('MCP server "broken" failed to start'))).toBe(true);
+    expect(
+      stdio.notices().some((n) => n.level === 'error' && n.message.includes('MCP server "broken" failed to start')),
+    ).toBe(true);
     const [result] = await stdio.run([use('mcp__everything__echo', { message: 'still here' })]);
     expect(result!.is_error).toBeUndefined();
     expect(contentToText(result!.content)).toContain('still here');
@@ -96,7 +132,14 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
     expect(stdio.catalog().some((e) => e.name === 'mcp__everything__toggle-simulated-logging')).toBe(false);
     const clash = stdio.catalog().find((e) => e.name === 'mcp__everything__get-env')!;
     expect(clash.isMcp).toBe(false);
-    expect(stdio.notices().some((n) => n.level === 'warn' && n.message.includes('"mcp__everything__get-env"') && n.message.includes('built-in'))).toBe(true);
+    expect(
+      stdio
+        .notices()
+        .some(
+          (n) =>
+            n.level === 'warn' && n.message.includes('"mcp__everything__get-env"') && n.message.includes('built-in'),
+        ),
+    ).toBe(true);
     const [result] = await stdio.run([use('mcp__everything__get-env', {})]);
     expect(result!.content).toBe('built-in wins');
   });
@@ -111,7 +154,9 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
     expect(missing!.content).toContain('required parameter `message` is missing (expected string)');
     expect(wrongType!.content).toContain('parameter `a` should be a number, got string "one"');
     const [enumBad] = await stdio.run([use('mcp__everything__get-structured-content', { location: 'Paris' })]);
-    expect(enumBad!.content).toContain('parameter `location` must be one of "New York", "Chicago", "Los Angeles", got string "Paris"');
+    expect(enumBad!.content).toContain(
+      'parameter `location` must be one of "New York", "Chicago", "Los Angeles", got string "Paris"',
+    );
   });
 
   test('text, images, structured content, embedded resources and resource links are mapped', async () => {
@@ -124,7 +169,10 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
     expect(Array.isArray(image!.content)).toBe(true);
     const blocks = image!.content as { type: string; source?: { media_type: string } }[];
     expect(blocks.some((b) => b.type === 'image' && b.source?.media_type === 'image/png')).toBe(true);
-    expect(JSON.parse(structured!.content as string)).toMatchObject({ conditions: expect.any(String), humidity: expect.any(Number) });
+    expect(JSON.parse(structured!.content as string)).toMatchObject({
+      conditions: expect.any(String),
+      humidity: expect.any(Number),
+    });
     expect(reference!.content).toMatch(/\[resource demo:\/\/resource\/dynamic\/text\/1 \(text\/plain\)\]/);
     expect(links!.content).toContain('[resource link]');
     expect(links!.content).toContain('ReadMcpResource {"server": "everything"');
@@ -132,7 +180,10 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
 
   test('progress notifications of the long-running operation become progress events', async () => {
     const events: SessionEvent[] = [];
-    for await (const event of stdio.stream([use('mcp__everything__trigger-long-running-operation', { duration: 0.3, steps: 3 })])) events.push(event);
+    for await (const event of stdio.stream([
+      use('mcp__everything__trigger-long-running-operation', { duration: 0.3, steps: 3 }),
+    ]))
+      events.push(event);
     const progress = events.filter((e) => e.type === 'progress');
     // The SDK dispatches notifications a tick after responses, so the last step's notification
     // may lose the race with the result; the earlier ones arrive in order.
@@ -148,7 +199,10 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
   test('aborting a run cancels the MCP call and answers with a cancelled result', async () => {
     const controller = new AbortController();
     const events: SessionEvent[] = [];
-    for await (const event of stdio.stream([use('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 30 })], { signal: controller.signal })) {
+    for await (const event of stdio.stream(
+      [use('mcp__everything__trigger-long-running-operation', { duration: 30, steps: 30 })],
+      { signal: controller.signal },
+    )) {
       events.push(event);
       if (event.type === 'progress') controller.abort();
     }
@@ -163,7 +217,9 @@ describe('mcpServers over stdio (server-everything, server-filesystem)', () => {
   test('the filesystem server reads and, with an allow rule, writes real files', async () => {
     const [read] = await stdio.run([use('mcp__fs__read_text_file', { path: path.join(dir, 'hello.txt') })]);
     expect(contentToText(read!.content)).toContain('hello from disk');
-    const [write] = await stdio.run([use('mcp__fs__write_file', { path: path.join(dir, 'out.txt'), content: 'written over MCP' })]);
+    const [write] = await stdio.run([
+      use('mcp__fs__write_file', { path: path.join(dir, 'out.txt'), content: 'written over MCP' }),
+    ]);
     expect(write!.is_error).toBeUndefined();
     expect(await readFile(path.join(dir, 'out.txt'), 'utf8')).toBe('written over MCP');
     const [outside] = await stdio.run([use('mcp__fs__read_text_file', { path: '/etc/hostname' })]);
@@ -226,7 +282,8 @@ describe('mcpServers over Streamable HTTP (server-everything)', () => {
       use('mcp__remote__trigger-long-running-operation', { duration: 0.2, steps: 2 }, 'p'),
       use('mcp__remote__get-tiny-image', {}, 'i'),
       use('mcp__remote__get-structured-content', { location: 'New York' }, 's'),
-    ])) events.push(event);
+    ]))
+      events.push(event);
     expect(events.filter((e) => e.type === 'progress' && e.toolUseId === 'p')).toHaveLength(2);
     const results = events.filter((e): e is Extract<SessionEvent, { type: 'result' }> => e.type === 'result');
     expect(results.map((r) => r.toolUseId)).toEqual(['p', 'i', 's']);
@@ -243,7 +300,10 @@ describe('mcpServers over Streamable HTTP (server-everything)', () => {
     const [before] = await http.run([use('mcp__remote__echo', { message: 'first session' })]);
     expect(contentToText(before!.content)).toContain('first session');
     await stopProcess(httpServer);
-    httpServer = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(httpPort) }, ready: /listening on port/i });
+    httpServer = await startProcess(EVERYTHING, ['streamableHttp'], {
+      env: { PORT: String(httpPort) },
+      ready: /listening on port/i,
+    });
     const [after] = await http.run([use('mcp__remote__echo', { message: 'new session' })]);
     expect(after!.is_error).toBeUndefined();
     expect(contentToText(after!.content)).toContain('new session');
@@ -256,9 +316,14 @@ describe('mcpServers over Streamable HTTP (server-everything)', () => {
       expect(down!.is_error).toBe(true);
       // The call finds the server gone (before or after the session noticed the lost stream), or is under way when
       // its stream breaks; each message names the server.
-      expect(down!.content).toMatch(/mcp__remote__echo failed: MCP server "remote" (could not be reached while running mcp__remote__echo|went away while mcp__remote__echo|could not be reconnected: .*ECONNREFUSED)/);
+      expect(down!.content).toMatch(
+        /mcp__remote__echo failed: MCP server "remote" (could not be reached while running mcp__remote__echo|went away while mcp__remote__echo|could not be reconnected: .*ECONNREFUSED)/,
+      );
     } finally {
-      httpServer = await startProcess(EVERYTHING, ['streamableHttp'], { env: { PORT: String(httpPort) }, ready: /listening on port/i });
+      httpServer = await startProcess(EVERYTHING, ['streamableHttp'], {
+        env: { PORT: String(httpPort) },
+        ready: /listening on port/i,
+      });
     }
     await new Promise((r) => setTimeout(r, 60)); // past the test's 50 ms reconnection backoff
     const [back] = await http.run([use('mcp__remote__echo', { message: 'back again' })]);
@@ -271,7 +336,14 @@ describe('mcpServers over the HTTP+SSE transport (server-everything)', () => {
   test('connects to an SSE server and calls its tools', async () => {
     const port = await freePort();
     const server = await startProcess(EVERYTHING, ['sse'], { env: { PORT: String(port) }, ready: /running on port/i });
-    const session = await createSession({ cwd: dir, families: [mcpServers({ mcpServers: { legacy: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, trust: 'readOnlyHint' } } })] });
+    const session = await createSession({
+      cwd: dir,
+      families: [
+        mcpServers({
+          mcpServers: { legacy: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, trust: 'readOnlyHint' } },
+        }),
+      ],
+    });
     try {
       expect(session.notices().filter((n) => n.level === 'error')).toEqual([]);
       const [sum] = await session.run([use('mcp__legacy__get-sum', { a: 20, b: 22 })]);
@@ -284,12 +356,17 @@ describe('mcpServers over the HTTP+SSE transport (server-everything)', () => {
 });
 
 describe('server names', () => {
-  test('two servers whose names normalize alike keep the first one\'s tools and warn once about the second', async () => {
+  test("two servers whose names normalize alike keep the first one's tools and warn once about the second", async () => {
     const server = { command: process.execPath, args: [FAULT_SERVER] };
-    const session = await createSession({ cwd: dir, families: [mcpServers({ mcpServers: { 'a.b': server, a_b: server } })] });
+    const session = await createSession({
+      cwd: dir,
+      families: [mcpServers({ mcpServers: { 'a.b': server, a_b: server } })],
+    });
     try {
       expect(session.catalog().filter((e) => e.name === 'mcp__a_b__pid')).toHaveLength(1);
-      const warnings = session.notices().filter((n) => n.message.includes('"mcp__a_b__pid" of MCP server "a_b" is ignored'));
+      const warnings = session
+        .notices()
+        .filter((n) => n.message.includes('"mcp__a_b__pid" of MCP server "a_b" is ignored'));
       expect(warnings).toHaveLength(1);
     } finally {
       await session.close();
@@ -302,23 +379,49 @@ describe('tool lists written a little off', () => {
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__odd'] },
-      families: [mcpServers({ mcpServers: { odd: { command: process.execPath, args: [BAD_START_SERVER, 'odd'] }, nolist: { command: process.execPath, args: [BAD_START_SERVER, 'nolist'] } } })],
+      families: [
+        mcpServers({
+          mcpServers: {
+            odd: { command: process.execPath, args: [BAD_START_SERVER, 'odd'] },
+            nolist: { command: process.execPath, args: [BAD_START_SERVER, 'nolist'] },
+          },
+        }),
+      ],
     });
     try {
-      expect(session.catalog().map((e) => e.name).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__odd__bare', 'mcp__odd__untyped']);
-      const warnings = session.notices().filter((n) => n.level === 'warn').map((n) => n.message);
-      expect(warnings).toEqual(expect.arrayContaining([
-        'MCP server "odd": tool "untyped" has an inputSchema without "type": "object"; it was added.',
-        'MCP server "odd": a tool without a name was left out: {"description":"No name at all.","inputSchema":{"type":"object"}}.',
-        'MCP server "odd": tool "stringly" was left out: its inputSchema has "type": "string", and tool inputs are objects.',
-      ]));
+      expect(
+        session
+          .catalog()
+          .map((e) => e.name)
+          .filter((n) => n.startsWith('mcp__')),
+      ).toEqual(['mcp__odd__bare', 'mcp__odd__untyped']);
+      const warnings = session
+        .notices()
+        .filter((n) => n.level === 'warn')
+        .map((n) => n.message);
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          'MCP server "odd": tool "untyped" has an inputSchema without "type": "object"; it was added.',
+          'MCP server "odd": a tool without a name was left out: {"description":"No name at all.","inputSchema":{"type":"object"}}.',
+          'MCP server "odd": tool "stringly" was left out: its inputSchema has "type": "string", and tool inputs are objects.',
+        ]),
+      );
       const untyped = session.toolsFor('anthropic').find((t) => t.name === 'mcp__odd__untyped')!;
-      expect(untyped.input_schema).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
-      const [missing, ok] = await session.run([use('mcp__odd__untyped', {}, 'm'), use('mcp__odd__untyped', { text: 'hi' }, 'o')]);
+      expect(untyped.input_schema).toEqual({
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      });
+      const [missing, ok] = await session.run([
+        use('mcp__odd__untyped', {}, 'm'),
+        use('mcp__odd__untyped', { text: 'hi' }, 'o'),
+      ]);
       expect(missing!.content).toContain('required parameter `text` is missing (expected string)');
       expect(ok!.content).toBe('untyped: {"text":"hi"}');
       // A server whose answer is not a tool list at all fails, saying where the answer went wrong.
-      expect(session.notices().find((n) => n.level === 'error')?.message).toMatch(/^MCP server "nolist" failed to start: its answer does not follow the MCP schema \(tools: .+\)\./);
+      expect(session.notices().find((n) => n.level === 'error')?.message).toMatch(
+        /^MCP server "nolist" failed to start: its answer does not follow the MCP schema \(tools: .+\)\./,
+      );
     } finally {
       await session.close();
     }
@@ -335,10 +438,20 @@ describe('remote servers that refuse us', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     const { port } = server.address() as { port: number };
     try {
-      const statuses = await listMcpServers({ mcpServers: { http: { type: 'http', url: `http://127.0.0.1:${port}/mcp` }, sse: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } } }, { homeDir: dir });
+      const statuses = await listMcpServers(
+        {
+          mcpServers: {
+            http: { type: 'http', url: `http://127.0.0.1:${port}/mcp` },
+            sse: { type: 'sse', url: `http://127.0.0.1:${port}/sse` },
+          },
+        },
+        { homeDir: dir },
+      );
       for (const status of statuses) {
         expect(status.state).toBe('failed');
-        expect(status.error).toMatch(/^it asks for a sign-in \(HTTP 401\), and the OAuth sign-in failed \(.+\)\. If it takes an API key instead, give it in "headers" \(for example "Authorization": "Bearer \$\{TOKEN\}"\)$/);
+        expect(status.error).toMatch(
+          /^it asks for a sign-in \(HTTP 401\), and the OAuth sign-in failed \(.+\)\. If it takes an API key instead, give it in "headers" \(for example "Authorization": "Bearer \$\{TOKEN\}"\)$/,
+        );
       }
     } finally {
       server.closeAllConnections();
@@ -351,17 +464,37 @@ describe('permission rules on MCP tools', () => {
   test('a server that a deny rule removes whole (mcp__server) is never started, and its tools are denied by that rule', async () => {
     // Each "server" writes a marker file the moment its process starts.
     const marker = (name: string) => path.join(dir, `spawned-${name}.txt`);
-    const spawnMarker = (name: string) => ({ command: process.execPath, args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker(name)] });
+    const spawnMarker = (name: string) => ({
+      command: process.execPath,
+      args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker(name)],
+    });
     const session = await createSession({
       cwd: dir,
       permissions: { deny: ['mcp__fs', 'mcp__wild__*', 'mcp__fault__crash'] },
-      families: [mcpServers({ mcpServers: { fs: spawnMarker('fs'), wild: spawnMarker('wild'), fault: { command: process.execPath, args: [FAULT_SERVER] } } })],
+      families: [
+        mcpServers({
+          mcpServers: {
+            fs: spawnMarker('fs'),
+            wild: spawnMarker('wild'),
+            fault: { command: process.execPath, args: [FAULT_SERVER] },
+          },
+        }),
+      ],
     });
     try {
-      expect(session.notices()).toEqual(expect.arrayContaining([
-        { level: 'info', message: 'MCP server "fs" is not started: deny rule "mcp__fs" from options removes all of its tools.' },
-        { level: 'info', message: 'MCP server "wild" is not started: deny rule "mcp__wild__*" from options removes all of its tools.' },
-      ]));
+      expect(session.notices()).toEqual(
+        expect.arrayContaining([
+          {
+            level: 'info',
+            message: 'MCP server "fs" is not started: deny rule "mcp__fs" from options removes all of its tools.',
+          },
+          {
+            level: 'info',
+            message:
+              'MCP server "wild" is not started: deny rule "mcp__wild__*" from options removes all of its tools.',
+          },
+        ]),
+      );
       // A rule naming one tool of a server leaves the server running, without that tool.
       const names = session.catalog().map((e) => e.name);
       expect(names).toContain('mcp__fault__pid');
@@ -380,13 +513,16 @@ describe('permission rules on MCP tools', () => {
 
 describe('listMcpServers', () => {
   test('reports each server with its state and tool count, failures included', async () => {
-    const statuses = await listMcpServers({
-      mcpServers: {
-        fs: { command: FILESYSTEM, args: [dir] },
-        remote: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
-        missing: { command: path.join(dir, 'missing-binary') },
+    const statuses = await listMcpServers(
+      {
+        mcpServers: {
+          fs: { command: FILESYSTEM, args: [dir] },
+          remote: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
+          missing: { command: path.join(dir, 'missing-binary') },
+        },
       },
-    }, { startTimeoutMs: 15_000 });
+      { startTimeoutMs: 15_000 },
+    );
     expect(statuses.map((s) => [s.name, s.transport, s.state])).toEqual([
       ['fs', 'stdio', 'connected'],
       ['remote', 'http', 'connected'],
@@ -399,18 +535,42 @@ describe('listMcpServers', () => {
 
   test('with the session permissions, a server that a deny rule removes whole is reported as denied (rule and source) and never started', async () => {
     const marker = path.join(dir, 'spawned-listed.txt');
-    const { context } = createPermissionContext({ deny: ['mcp__listed', 'mcp__remote__*', 'mcp__fault__crash'] }, dir, 'cli');
-    const statuses = await listMcpServers({
-      mcpServers: {
-        listed: { command: process.execPath, args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker] },
-        fault: { command: process.execPath, args: [FAULT_SERVER] },
-        remote: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+    const { context } = createPermissionContext(
+      { deny: ['mcp__listed', 'mcp__remote__*', 'mcp__fault__crash'] },
+      dir,
+      'cli',
+    );
+    const statuses = await listMcpServers(
+      {
+        mcpServers: {
+          listed: {
+            command: process.execPath,
+            args: ['-e', 'require("fs").writeFileSync(process.argv[1], "spawned")', marker],
+          },
+          fault: { command: process.execPath, args: [FAULT_SERVER] },
+          remote: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+        },
       },
-    }, { permissions: context });
+      { permissions: context },
+    );
     expect(statuses).toEqual([
-      { name: 'listed', transport: 'stdio', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__listed', source: 'cli' } },
+      {
+        name: 'listed',
+        transport: 'stdio',
+        state: 'denied',
+        tools: 0,
+        resources: false,
+        deniedBy: { rule: 'mcp__listed', source: 'cli' },
+      },
       expect.objectContaining({ name: 'fault', state: 'connected', tools: 8 }),
-      { name: 'remote', transport: 'sse', state: 'denied', tools: 0, resources: false, deniedBy: { rule: 'mcp__remote__*', source: 'cli' } },
+      {
+        name: 'remote',
+        transport: 'sse',
+        state: 'denied',
+        tools: 0,
+        resources: false,
+        deniedBy: { rule: 'mcp__remote__*', source: 'cli' },
+      },
     ]);
     await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
   });

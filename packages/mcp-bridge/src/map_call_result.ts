@@ -55,15 +55,26 @@ export function mapCallResult(result: McpCallResult, server: string): ToolResult
         break;
       }
       case 'resource': {
-        const resource = (block as { resource: { uri: string; mimeType?: string; text?: string; blob?: string } }).resource;
+        const resource = (block as { resource: { uri: string; mimeType?: string; text?: string; blob?: string } })
+          .resource;
         const mime = resource.mimeType ?? 'unknown type';
         if (typeof resource.text === 'string') {
           text(`[resource ${resource.uri} (${mime})]\n${resource.text}`);
         } else if (typeof resource.blob === 'string') {
-          if (resource.mimeType && isTextType(resource.mimeType)) text(`[resource ${resource.uri} (${mime})]\n${Buffer.from(resource.blob, 'base64').toString('utf8')}`);
-          else if (resource.mimeType && IMAGE_TYPES.has(resource.mimeType)) blocks.push(imageBlock(resource.mimeType, resource.blob));
-          else if (resource.mimeType === 'application/pdf') blocks.push({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: resource.blob }, title: resource.uri });
-          else text(`[resource ${resource.uri} (${mime}), ${base64Bytes(resource.blob)} bytes of binary data: not shown to the model]`);
+          if (resource.mimeType && isTextType(resource.mimeType))
+            text(`[resource ${resource.uri} (${mime})]\n${Buffer.from(resource.blob, 'base64').toString('utf8')}`);
+          else if (resource.mimeType && IMAGE_TYPES.has(resource.mimeType))
+            blocks.push(imageBlock(resource.mimeType, resource.blob));
+          else if (resource.mimeType === 'application/pdf')
+            blocks.push({
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: resource.blob },
+              title: resource.uri,
+            });
+          else
+            text(
+              `[resource ${resource.uri} (${mime}), ${base64Bytes(resource.blob)} bytes of binary data: not shown to the model]`,
+            );
         } else {
           text(`[resource ${resource.uri} (${mime}) with no content]`);
         }
@@ -72,7 +83,9 @@ export function mapCallResult(result: McpCallResult, server: string): ToolResult
       case 'resource_link': {
         const link = block as { uri: string; name: string; mimeType?: string; description?: string };
         const details = [link.mimeType, link.description].filter(Boolean).join('; ');
-        text(`[resource link] ${link.name}: ${link.uri}${details ? ` (${details})` : ''}. Read it with ReadMcpResource {"server": "${server}", "uri": "${link.uri}"}.`);
+        text(
+          `[resource link] ${link.name}: ${link.uri}${details ? ` (${details})` : ''}. Read it with ReadMcpResource {"server": "${server}", "uri": "${link.uri}"}.`,
+        );
         break;
       }
       default:
@@ -93,7 +106,10 @@ function isTextType(mimeType: string): boolean {
 }
 
 function imageBlock(mimeType: string, data: string): ImageBlock {
-  return { type: 'image', source: { type: 'base64', media_type: mimeType as ImageBlock['source']['media_type'], data } };
+  return {
+    type: 'image',
+    source: { type: 'base64', media_type: mimeType as ImageBlock['source']['media_type'], data },
+  };
 }
 
 function base64Bytes(data: string): number {

@@ -53,14 +53,23 @@ export interface LoginMcpServerResult {
  * await loginMcpServer('github', config, { onAuthorizationUrl: (url) => console.log(`Open ${url}`) });
  * ```
  */
-export async function loginMcpServer(name: string, config: McpConfig, options: LoginMcpServerOptions): Promise<LoginMcpServerResult> {
+export async function loginMcpServer(
+  name: string,
+  config: McpConfig,
+  options: LoginMcpServerOptions,
+): Promise<LoginMcpServerResult> {
   const servers = parseMcpConfig(config, options.env ? { env: options.env } : {});
   const server = servers[name];
   if (!server) {
     const names = Object.keys(servers);
-    throw new TypeError(`There is no MCP server "${name}" in the configuration${names.length ? `; its servers are ${names.map((n) => `"${n}"`).join(', ')}` : ''}.`);
+    throw new TypeError(
+      `There is no MCP server "${name}" in the configuration${names.length ? `; its servers are ${names.map((n) => `"${n}"`).join(', ')}` : ''}.`,
+    );
   }
-  if (!('url' in server)) throw new TypeError(`MCP server "${name}" is a stdio server (a local process): sign-in is for remote servers ("type": "http" or "sse").`);
+  if (!('url' in server))
+    throw new TypeError(
+      `MCP server "${name}" is a stdio server (a local process): sign-in is for remote servers ("type": "http" or "sse").`,
+    );
   const store = options.store ?? fileTokenStore(defaultTokenFile(options.homeDir));
   const key = credentialsKey(name, server.url);
   const stored = await store.load(key);
@@ -79,11 +88,23 @@ export async function loginMcpServer(name: string, config: McpConfig, options: L
       return;
     }
     const failed = url.searchParams.get('error');
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(failed ? `Sign-in to ${name} failed (${failed}). You can close this tab.\n` : `Signed in to ${name}. You can close this tab and go back to the terminal.\n`);
+    res
+      .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      .end(
+        failed
+          ? `Sign-in to ${name} failed (${failed}). You can close this tab.\n`
+          : `Signed in to ${name}. You can close this tab and go back to the terminal.\n`,
+      );
     arrived(new URL(req.url ?? '/', `http://127.0.0.1:${(http.address() as AddressInfo).port}`));
   });
   await new Promise<void>((resolve, reject) => {
-    http.once('error', (e) => reject(new Error(`The sign-in redirect could not listen on 127.0.0.1:${server.oauth?.callbackPort ?? 0} (${(e as Error).message}); free the port or change "oauth.callbackPort" of server "${name}".`)));
+    http.once('error', (e) =>
+      reject(
+        new Error(
+          `The sign-in redirect could not listen on 127.0.0.1:${server.oauth?.callbackPort ?? 0} (${(e as Error).message}); free the port or change "oauth.callbackPort" of server "${name}".`,
+        ),
+      ),
+    );
     http.listen(server.oauth?.callbackPort ?? 0, '127.0.0.1', () => resolve());
   });
   const redirectUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/callback`;
@@ -106,14 +127,22 @@ export async function loginMcpServer(name: string, config: McpConfig, options: L
         options.onAuthorizationUrl(authorizationUrl);
         return await Promise.race([
           callback,
-          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`nobody came back from the sign-in page within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs))),
+          new Promise<never>(
+            (_, reject) =>
+              (timer = setTimeout(
+                () =>
+                  reject(new Error(`nobody came back from the sign-in page within ${Math.round(timeoutMs / 1000)} s`)),
+                timeoutMs,
+              )),
+          ),
         ]);
       },
     },
   });
   try {
     await connection.connect();
-    if (connection.state !== 'connected') throw new Error(`Signing in to MCP server "${name}" failed: ${connection.error ?? 'unknown reason'}.`);
+    if (connection.state !== 'connected')
+      throw new Error(`Signing in to MCP server "${name}" failed: ${connection.error ?? 'unknown reason'}.`);
     return { server: name, tools: connection.tools.length, signedIn };
   } finally {
     clearTimeout(timer);

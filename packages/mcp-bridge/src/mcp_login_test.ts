@@ -30,7 +30,11 @@ describe('loginMcpServer', () => {
     expect(result).toEqual({ server: 'remote', tools: 1, signedIn: true });
     expect(pages).toEqual(['Signed in to remote. You can close this tab and go back to the terminal.\n']);
     expect((await stat(defaultTokenFile(home))).mode & 0o777).toBe(0o600);
-    const session = await createSession({ cwd: home, permissions: { allow: ['mcp__remote'] }, families: [mcpServers(config, { homeDir: home })] });
+    const session = await createSession({
+      cwd: home,
+      permissions: { allow: ['mcp__remote'] },
+      families: [mcpServers(config, { homeDir: home })],
+    });
     try {
       const [r] = await session.run([{ type: 'tool_use', id: 't', name: 'mcp__remote__whoami', input: {} }]);
       expect(r!.content).toMatch(/^client \S+ with scopes mcp:tools$/);
@@ -46,8 +50,14 @@ describe('loginMcpServer', () => {
 
   test('a server not in the configuration, a stdio server, and a sign-in nobody finishes are errors that say so', async () => {
     const config = { mcpServers: { remote: { type: 'http' as const, url: fixture.url }, local: { command: 'x' } } };
-    await expect(loginMcpServer('nope', config, { homeDir: home, onAuthorizationUrl: () => {} })).rejects.toThrow('There is no MCP server "nope" in the configuration; its servers are "remote", "local".');
-    await expect(loginMcpServer('local', config, { homeDir: home, onAuthorizationUrl: () => {} })).rejects.toThrow('MCP server "local" is a stdio server (a local process): sign-in is for remote servers');
-    await expect(loginMcpServer('remote', config, { homeDir: home, timeoutMs: 300, onAuthorizationUrl: () => {} })).rejects.toThrow(/^Signing in to MCP server "remote" failed: .*nobody came back from the sign-in page within 0 s/);
+    await expect(loginMcpServer('nope', config, { homeDir: home, onAuthorizationUrl: () => {} })).rejects.toThrow(
+      'There is no MCP server "nope" in the configuration; its servers are "remote", "local".',
+    );
+    await expect(loginMcpServer('local', config, { homeDir: home, onAuthorizationUrl: () => {} })).rejects.toThrow(
+      'MCP server "local" is a stdio server (a local process): sign-in is for remote servers',
+    );
+    await expect(
+      loginMcpServer('remote', config, { homeDir: home, timeoutMs: 300, onAuthorizationUrl: () => {} }),
+    ).rejects.toThrow(/^Signing in to MCP server "remote" failed: .*nobody came back from the sign-in page within 0 s/);
   });
 });

@@ -1,7 +1,11 @@
 import type { CanUseTool, CanUseToolResult } from '@toolshed/core';
 
 /** Answers one permission prompt for a call that came in over MCP. */
-export type McpPermissionAsker = (toolName: string, input: unknown, options: Parameters<CanUseTool>[2]) => Promise<CanUseToolResult>;
+export type McpPermissionAsker = (
+  toolName: string,
+  input: unknown,
+  options: Parameters<CanUseTool>[2],
+) => Promise<CanUseToolResult>;
 
 /**
  * The bridge between a session's `canUseTool` and the MCP clients of {@linkcode serveSession}:
@@ -50,8 +54,13 @@ export function createMcpPermissionPrompt(options: McpPermissionPromptOptions = 
       const asker = askers.get(callOptions.toolUseId);
       if (asker) return asker(toolName, input, callOptions);
       if (options.fallback) return options.fallback(toolName, input, callOptions);
-      const rules = callOptions.suggestions.length ? callOptions.suggestions.map((s) => `"${s}"`).join(' or ') : `"${toolName}"`;
-      return { behavior: 'deny', message: `no one was available to approve it (${callOptions.reason}). To allow such calls, add ${rules} to permissions.allow.` };
+      const rules = callOptions.suggestions.length
+        ? callOptions.suggestions.map((s) => `"${s}"`).join(' or ')
+        : `"${toolName}"`;
+      return {
+        behavior: 'deny',
+        message: `no one was available to approve it (${callOptions.reason}). To allow such calls, add ${rules} to permissions.allow.`,
+      };
     },
     register(toolUseId, asker) {
       askers.set(toolUseId, asker);

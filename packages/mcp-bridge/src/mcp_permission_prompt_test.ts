@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { createMcpPermissionPrompt } from './mcp_permission_prompt.ts';
 
-const options = (toolUseId: string) => ({ signal: new AbortController().signal, suggestions: ['Touch'], toolUseId, reason: 'Touch writes files' });
+const options = (toolUseId: string) => ({
+  signal: new AbortController().signal,
+  suggestions: ['Touch'],
+  toolUseId,
+  reason: 'Touch writes files',
+});
 
 describe('createMcpPermissionPrompt', () => {
   test('routes an ask to the asker registered for its call, until it is removed', async () => {
@@ -15,11 +20,20 @@ describe('createMcpPermissionPrompt', () => {
     expect(seen).toEqual(['Touch']);
     remove();
     const after = await prompt.canUseTool('Touch', {}, options('t1'));
-    expect(after).toEqual({ behavior: 'deny', message: 'no one was available to approve it (Touch writes files). To allow such calls, add "Touch" to permissions.allow.' });
+    expect(after).toEqual({
+      behavior: 'deny',
+      message:
+        'no one was available to approve it (Touch writes files). To allow such calls, add "Touch" to permissions.allow.',
+    });
   });
 
   test('asks of calls that did not come over MCP go to the fallback', async () => {
-    const prompt = createMcpPermissionPrompt({ fallback: async () => ({ behavior: 'deny', message: 'fallback said no' }) });
-    expect(await prompt.canUseTool('Touch', {}, options('local'))).toEqual({ behavior: 'deny', message: 'fallback said no' });
+    const prompt = createMcpPermissionPrompt({
+      fallback: async () => ({ behavior: 'deny', message: 'fallback said no' }),
+    });
+    expect(await prompt.canUseTool('Touch', {}, options('local'))).toEqual({
+      behavior: 'deny',
+      message: 'fallback said no',
+    });
   });
 });

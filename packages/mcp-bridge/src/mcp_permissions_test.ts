@@ -10,7 +10,12 @@ import { EVERYTHING, FILESYSTEM } from './testdata/_helpers.ts';
 
 let dir: string;
 const sessions: Session[] = [];
-const use = (name: string, input: unknown): ToolUseBlock => ({ type: 'tool_use', id: `t_${name}_${Math.random()}`, name, input });
+const use = (name: string, input: unknown): ToolUseBlock => ({
+  type: 'tool_use',
+  id: `t_${name}_${Math.random()}`,
+  name,
+  input,
+});
 
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mcp-permissions-')));
@@ -23,7 +28,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function session(servers: Record<string, McpServerConfig>, permissions: PermissionOptions = {}): Promise<Session> {
+async function session(
+  servers: Record<string, McpServerConfig>,
+  permissions: PermissionOptions = {},
+): Promise<Session> {
   const s = await createSession({ cwd: dir, permissions, families: [mcpServers({ mcpServers: servers })] });
   sessions.push(s);
   return s;
@@ -45,12 +53,24 @@ describe('MCP annotations never decide permission by themselves', () => {
   });
 
   test('a rule naming the tool or the server allows it', async () => {
-    const byTool = await session({ everything: { command: EVERYTHING, args: ['stdio'] } }, { allow: ['mcp__everything__echo'] });
-    expect(await byTool.explain('mcp__everything__echo', { message: 'hi' })).toMatchObject({ behavior: 'allow', rule: 'mcp__everything__echo' });
+    const byTool = await session(
+      { everything: { command: EVERYTHING, args: ['stdio'] } },
+      { allow: ['mcp__everything__echo'] },
+    );
+    expect(await byTool.explain('mcp__everything__echo', { message: 'hi' })).toMatchObject({
+      behavior: 'allow',
+      rule: 'mcp__everything__echo',
+    });
     const [result] = await byTool.run([use('mcp__everything__echo', { message: 'allowed' })]);
     expect(contentToText(result!.content)).toContain('allowed');
-    const byServer = await session({ everything: { command: EVERYTHING, args: ['stdio'] } }, { allow: ['mcp__everything'] });
-    expect(await byServer.explain('mcp__everything__echo', { message: 'hi' })).toMatchObject({ behavior: 'allow', rule: 'mcp__everything' });
+    const byServer = await session(
+      { everything: { command: EVERYTHING, args: ['stdio'] } },
+      { allow: ['mcp__everything'] },
+    );
+    expect(await byServer.explain('mcp__everything__echo', { message: 'hi' })).toMatchObject({
+      behavior: 'allow',
+      rule: 'mcp__everything',
+    });
   });
 
   test('trust: "readOnlyHint" in the config lets the server\'s read-only claims allow its tools; other tools still ask', async () => {
@@ -61,11 +81,16 @@ describe('MCP annotations never decide permission by themselves', () => {
   });
 });
 
-describe('path rules reach an MCP server\'s path arguments (pathArguments)', () => {
-  const fs = (extra: Partial<McpServerConfig> = {}) => ({ fs: { command: FILESYSTEM, args: [dir], ...extra } as McpServerConfig });
+describe("path rules reach an MCP server's path arguments (pathArguments)", () => {
+  const fs = (extra: Partial<McpServerConfig> = {}) => ({
+    fs: { command: FILESYSTEM, args: [dir], ...extra } as McpServerConfig,
+  });
 
   test('a Read deny rule stops server-filesystem reading that path, even with the whole server allowed', async () => {
-    const s = await session(fs({ pathArguments: ['path', 'paths'] }), { allow: ['mcp__fs'], deny: ['Read(./private/**)'] });
+    const s = await session(fs({ pathArguments: ['path', 'paths'] }), {
+      allow: ['mcp__fs'],
+      deny: ['Read(./private/**)'],
+    });
     const secret = path.join(dir, 'private', 'secret.txt');
     const decision = await s.explain('mcp__fs__read_text_file', { path: secret });
     expect(decision).toMatchObject({ behavior: 'deny', rule: 'Read(./private/**)' });
@@ -80,10 +105,14 @@ describe('path rules reach an MCP server\'s path arguments (pathArguments)', () 
     expect(contentToText(allowed!.content)).toContain('public notes');
   });
 
-  test('an Edit deny rule covers a writing tool\'s path argument, and a path outside the working directories asks', async () => {
+  test("an Edit deny rule covers a writing tool's path argument, and a path outside the working directories asks", async () => {
     const s = await session(fs({ pathArguments: ['path'] }), { allow: ['mcp__fs'], deny: ['Edit(./private/**)'] });
-    expect((await s.explain('mcp__fs__write_file', { path: path.join(dir, 'private', 'x.txt'), content: 'x' })).behavior).toBe('deny');
-    expect((await s.explain('mcp__fs__write_file', { path: path.join(dir, 'ok.txt'), content: 'x' })).behavior).toBe('allow');
+    expect(
+      (await s.explain('mcp__fs__write_file', { path: path.join(dir, 'private', 'x.txt'), content: 'x' })).behavior,
+    ).toBe('deny');
+    expect((await s.explain('mcp__fs__write_file', { path: path.join(dir, 'ok.txt'), content: 'x' })).behavior).toBe(
+      'allow',
+    );
     expect((await s.explain('mcp__fs__read_text_file', { path: '/etc/hostname' })).behavior).toBe('ask');
   });
 
@@ -95,7 +124,11 @@ describe('path rules reach an MCP server\'s path arguments (pathArguments)', () 
   });
 
   test('the config checks trust and pathArguments', () => {
-    expect(() => mcpServers({ mcpServers: { fs: { command: FILESYSTEM, trust: 'everything' } as never } })).toThrow(/"trust" of server "fs".*must be "readOnlyHint"/);
-    expect(() => mcpServers({ mcpServers: { fs: { command: FILESYSTEM, pathArguments: 'path' } as never } })).toThrow(/"pathArguments" of server "fs".*list of argument names/);
+    expect(() => mcpServers({ mcpServers: { fs: { command: FILESYSTEM, trust: 'everything' } as never } })).toThrow(
+      /"trust" of server "fs".*must be "readOnlyHint"/,
+    );
+    expect(() => mcpServers({ mcpServers: { fs: { command: FILESYSTEM, pathArguments: 'path' } as never } })).toThrow(
+      /"pathArguments" of server "fs".*list of argument names/,
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { buildTool, contentToText, type JsonSchema, type ResourceAccess, type Tool, type ToolResultContent } from '@toolshed/core';
+import {
+  buildTool,
+  contentToText,
+  type JsonSchema,
+  type ResourceAccess,
+  type Tool,
+  type ToolResultContent,
+} from '@toolshed/core';
 import type { McpConnection, McpToolInfo } from './_server_connection.ts';
 import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 import { mapCallResult } from './map_call_result.ts';
@@ -36,7 +43,8 @@ export interface BuildMcpToolOptions {
  */
 export function buildMcpTool(connection: McpConnection, info: McpToolInfo, options: BuildMcpToolOptions): Tool {
   const server = connection.name;
-  const schema: JsonSchema = info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : { type: 'object' };
+  const schema: JsonSchema =
+    info.inputSchema && typeof info.inputSchema === 'object' ? info.inputSchema : { type: 'object' };
   // Compiled on the first call, not when the server's list arrives: a server with thousands of
   // tools would otherwise spend its connection compiling schemas most of which are never used.
   let compiled: ReturnType<typeof jsonSchemaValidator> | undefined;
@@ -44,7 +52,9 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     if (compiled) return compiled;
     compiled = jsonSchemaValidator(options.name, schema);
     if ('error' in compiled) {
-      options.onSchemaProblem?.(`The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`);
+      options.onSchemaProblem?.(
+        `The input schema of ${options.name} (tool "${info.name}" of MCP server "${server}") does not compile (${compiled.error}); its inputs are checked by the server only.`,
+      );
     }
     return compiled;
   };
@@ -55,7 +65,8 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     output ??= outputSchemaValidator(info.outputSchema!);
     const where = `tool "${info.name}" of MCP server "${server}"`;
     if ('error' in output) return undefined;
-    if (structured === undefined) return `The result of ${where} has no structuredContent, though the tool declares an outputSchema; the server broke its own contract, so its result is not used.`;
+    if (structured === undefined)
+      return `The result of ${where} has no structuredContent, though the tool declares an outputSchema; the server broke its own contract, so its result is not used.`;
     const problems = output.check(structured);
     if (problems.length === 0) return undefined;
     return `The result of ${where} does not match the tool's outputSchema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. The server broke its own contract, so its result is not used.`;
@@ -90,7 +101,11 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
         };
       }
       // Core never allows an MCP tool for being read-only: only a rule, or this trust, does.
-      if (trusted) return { behavior: 'allow', reason: `MCP server "${server}" says this tool only reads (readOnlyHint), and its config trusts that` };
+      if (trusted)
+        return {
+          behavior: 'allow',
+          reason: `MCP server "${server}" says this tool only reads (readOnlyHint), and its config trusts that`,
+        };
       if (readOnly) {
         return {
           behavior: 'passthrough',
@@ -114,11 +129,12 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
         toolName: options.name,
         // A tool that must run as a task (2025-11-25) is called as one; others are called plainly.
         task: info.execution?.taskSupport === 'required',
-        onProgress: (p) => onProgress({
-          message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
-          progress: p.progress,
-          ...(p.total !== undefined ? { total: p.total } : {}),
-        }),
+        onProgress: (p) =>
+          onProgress({
+            message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
+            progress: p.progress,
+            ...(p.total !== undefined ? { total: p.total } : {}),
+          }),
       });
       if (!result.isError && info.outputSchema) {
         const mismatch = checkOutput(result.structuredContent);
@@ -129,7 +145,10 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
       // The server's own words, images and all, reach the model as an is_error result (and
       // PostToolUseFailure hooks run); only an empty error gets a line of its own.
       const empty = typeof content === 'string' ? content.trim() === '' : content.length === 0;
-      return { data: empty ? `MCP server "${server}" reported an error from "${info.name}" without a message.` : content, isError: true };
+      return {
+        data: empty ? `MCP server "${server}" reported an error from "${info.name}" without a message.` : content,
+        isError: true,
+      };
     },
   });
 }
@@ -142,7 +161,12 @@ function pathResources(input: unknown, keys: readonly string[], readOnly: boolea
   const out: ResourceAccess[] = [];
   for (const key of keys) {
     const value = (input as Record<string, unknown> | undefined)?.[key];
-    const paths = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    const paths =
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.filter((v): v is string => typeof v === 'string')
+          : [];
     for (const path of paths) {
       out.push({ path, access: 'read' });
       if (!readOnly) out.push({ path, access: 'write' });
@@ -152,12 +176,17 @@ function pathResources(input: unknown, keys: readonly string[], readOnly: boolea
 }
 
 function isPathValue(value: unknown): boolean {
-  return value === undefined || (typeof value === 'string' && value !== '') || (Array.isArray(value) && value.every((v) => typeof v === 'string' && v !== ''));
+  return (
+    value === undefined ||
+    (typeof value === 'string' && value !== '') ||
+    (Array.isArray(value) && value.every((v) => typeof v === 'string' && v !== ''))
+  );
 }
 
 function describeTool(info: McpToolInfo, server: string): string {
   let text = (info.description ?? '').trim();
   if (text.length < 10) text = `${text ? `${text}. ` : ''}Tool "${info.name}" of MCP server "${server}".`;
-  if (text.length > MAX_MCP_DESCRIPTION_CHARS) text = `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS - 16).trimEnd()}… [truncated]`;
+  if (text.length > MAX_MCP_DESCRIPTION_CHARS)
+    text = `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS - 16).trimEnd()}… [truncated]`;
   return text;
 }

@@ -17,8 +17,21 @@
  *
  * @module
  */
-export { defaultTokenFile, listMcpServers, mcpServers, type ListMcpServersOptions, type McpServersOptions } from './family.ts';
-export { createAuthProvider, credentialsKey, type BridgeAuthProvider, type McpAuthorize, type McpAuthorizeRequest, type McpOAuthOptions } from './oauth_provider.ts';
+export {
+  defaultTokenFile,
+  listMcpServers,
+  mcpServers,
+  type ListMcpServersOptions,
+  type McpServersOptions,
+} from './family.ts';
+export {
+  createAuthProvider,
+  credentialsKey,
+  type BridgeAuthProvider,
+  type McpAuthorize,
+  type McpAuthorizeRequest,
+  type McpOAuthOptions,
+} from './oauth_provider.ts';
 export { loginMcpServer, type LoginMcpServerOptions, type LoginMcpServerResult } from './mcp_login.ts';
 export { fileTokenStore, memoryTokenStore, type McpStoredCredentials, type McpTokenStore } from './oauth_store.ts';
 export { MCP_LOG_LEVELS, type McpLogLevel, type McpSamplingPolicy } from './_client_handlers.ts';
@@ -49,4 +62,9 @@ export {
   type ServeSessionOptions,
   type ServeSessionStdioOptions,
 } from './serve_session.ts';
-export { createMcpPermissionPrompt, type McpPermissionAsker, type McpPermissionPrompt, type McpPermissionPromptOptions } from './mcp_permission_prompt.ts';
+export {
+  createMcpPermissionPrompt,
+  type McpPermissionAsker,
+  type McpPermissionPrompt,
+  type McpPermissionPromptOptions,
+} from './mcp_permission_prompt.ts';

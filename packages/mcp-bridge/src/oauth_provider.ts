@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpRemoteServerConfig } from './config.ts';
 import type { McpStoredCredentials, McpTokenStore } from './oauth_store.ts';
 
@@ -60,13 +64,28 @@ export interface BridgeAuthProvider extends OAuthClientProvider {
  * new StreamableHTTPClientTransport(new URL(config.url), { authProvider: provider });
  * ```
  */
-export function createAuthProvider(server: string, config: McpRemoteServerConfig, options: McpOAuthOptions & { store: McpTokenStore }): BridgeAuthProvider {
+export function createAuthProvider(
+  server: string,
+  config: McpRemoteServerConfig,
+  options: McpOAuthOptions & { store: McpTokenStore },
+): BridgeAuthProvider {
   const oauth = config.oauth ?? {};
   const clientName = options.clientName ?? 'Toolshed';
   if (oauth.grantType === 'client_credentials') {
     const provider: OAuthClientProvider = oauth.privateKey
-      ? new PrivateKeyJwtProvider({ clientId: oauth.clientId!, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'RS256', clientName, ...(oauth.scope ? { scope: oauth.scope } : {}) })
-      : new ClientCredentialsProvider({ clientId: oauth.clientId!, clientSecret: oauth.clientSecret!, clientName, ...(oauth.scope ? { scope: oauth.scope } : {}) });
+      ? new PrivateKeyJwtProvider({
+          clientId: oauth.clientId!,
+          privateKey: oauth.privateKey,
+          algorithm: oauth.signingAlgorithm ?? 'RS256',
+          clientName,
+          ...(oauth.scope ? { scope: oauth.scope } : {}),
+        })
+      : new ClientCredentialsProvider({
+          clientId: oauth.clientId!,
+          clientSecret: oauth.clientSecret!,
+          clientName,
+          ...(oauth.scope ? { scope: oauth.scope } : {}),
+        });
     return Object.assign(provider, { takeAuthorizationCode: () => undefined });
   }
   return new AuthorizationCodeProvider(server, config, options, clientName);
@@ -99,7 +118,12 @@ class AuthorizationCodeProvider implements BridgeAuthProvider {
   #code: string | undefined;
   readonly clientMetadataUrl?: string;
 
-  constructor(server: string, config: McpRemoteServerConfig, options: McpOAuthOptions & { store: McpTokenStore }, clientName: string) {
+  constructor(
+    server: string,
+    config: McpRemoteServerConfig,
+    options: McpOAuthOptions & { store: McpTokenStore },
+    clientName: string,
+  ) {
     this.#server = server;
     this.#config = config;
     this.#options = options;
@@ -142,10 +166,12 @@ class AuthorizationCodeProvider implements BridgeAuthProvider {
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     const oauth = this.#config.oauth ?? {};
-    if (oauth.clientId) return { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) };
+    if (oauth.clientId)
+      return { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) };
     const stored = await this.#load();
     // A registration made for another redirect URI (another callback port) cannot be used.
-    if (stored.client && stored.redirectUrl === this.#redirectUrl) return stored.client as unknown as OAuthClientInformationMixed;
+    if (stored.client && stored.redirectUrl === this.#redirectUrl)
+      return stored.client as unknown as OAuthClientInformationMixed;
     return undefined;
   }
 
@@ -176,7 +202,10 @@ class AuthorizationCodeProvider implements BridgeAuthProvider {
 
   async codeVerifier(): Promise<string> {
     const verifier = (await this.#load()).codeVerifier;
-    if (!verifier) throw new Error(`MCP server "${this.#server}": no sign-in is under way (the PKCE code verifier is missing); sign in again.`);
+    if (!verifier)
+      throw new Error(
+        `MCP server "${this.#server}": no sign-in is under way (the PKCE code verifier is missing); sign in again.`,
+      );
     return verifier;
   }
 
@@ -194,7 +223,9 @@ class AuthorizationCodeProvider implements BridgeAuthProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const authorize = this.#options.authorize;
     if (!authorize) {
-      throw new Error(`MCP server "${this.#server}" needs you to sign in (OAuth): run \`toolshed mcp login ${this.#server}\`, or give mcpServers() an oauth.authorize callback. Sign-in page: ${authorizationUrl.href}`);
+      throw new Error(
+        `MCP server "${this.#server}" needs you to sign in (OAuth): run \`toolshed mcp login ${this.#server}\`, or give mcpServers() an oauth.authorize callback. Sign-in page: ${authorizationUrl.href}`,
+      );
     }
     const expected = this.#state;
     const answer = await authorize({ server: this.#server, authorizationUrl, redirectUrl: this.#redirectUrl });
@@ -207,13 +238,20 @@ class AuthorizationCodeProvider implements BridgeAuthProvider {
     const error = back.searchParams.get('error');
     if (error) {
       const description = back.searchParams.get('error_description');
-      throw new Error(`MCP server "${this.#server}": the sign-in was refused (${error}${description ? `: ${description}` : ''}).`);
+      throw new Error(
+        `MCP server "${this.#server}": the sign-in was refused (${error}${description ? `: ${description}` : ''}).`,
+      );
     }
     if (expected !== undefined && back.searchParams.get('state') !== expected) {
-      throw new Error(`MCP server "${this.#server}": the sign-in came back with state ${JSON.stringify(back.searchParams.get('state'))}, not the one sent; it was not started here, so it is refused. Sign in again.`);
+      throw new Error(
+        `MCP server "${this.#server}": the sign-in came back with state ${JSON.stringify(back.searchParams.get('state'))}, not the one sent; it was not started here, so it is refused. Sign in again.`,
+      );
     }
     const code = back.searchParams.get('code');
-    if (!code) throw new Error(`MCP server "${this.#server}": the sign-in came back without an authorization code (${back.href}).`);
+    if (!code)
+      throw new Error(
+        `MCP server "${this.#server}": the sign-in came back without an authorization code (${back.href}).`,
+      );
     this.#code = code;
   }
 

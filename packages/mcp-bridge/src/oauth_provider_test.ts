@@ -30,7 +30,14 @@ const signIn: McpAuthorize = async ({ authorizationUrl }) => {
 const use = (name: string) => ({ type: 'tool_use' as const, id: 't1', name, input: {} });
 
 async function session(options: Parameters<typeof mcpServers>[1]) {
-  return await createSession({ cwd: home, homeDir: home, permissions: { allow: ['mcp__remote'] }, families: [mcpServers({ mcpServers: { remote: { type: 'http', url: fixture.url } } }, { homeDir: home, ...options })] });
+  return await createSession({
+    cwd: home,
+    homeDir: home,
+    permissions: { allow: ['mcp__remote'] },
+    families: [
+      mcpServers({ mcpServers: { remote: { type: 'http', url: fixture.url } } }, { homeDir: home, ...options }),
+    ],
+  });
 }
 
 describe('OAuth sign-in to a remote server', () => {
@@ -50,7 +57,10 @@ describe('OAuth sign-in to a remote server', () => {
     expect(file).toBe(path.join(home, '.toolshed', 'mcp-oauth.json'));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
-    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, { tokens?: { access_token?: string }; codeVerifier?: string }>;
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<
+      string,
+      { tokens?: { access_token?: string }; codeVerifier?: string }
+    >;
     expect(stored[`remote ${fixture.url}`]?.tokens?.access_token).toEqual(expect.any(String));
     expect(stored[`remote ${fixture.url}`]?.codeVerifier).toBeUndefined();
 
@@ -69,7 +79,9 @@ describe('OAuth sign-in to a remote server', () => {
     const s = await session({});
     try {
       const error = s.notices().find((n) => n.level === 'error')?.message;
-      expect(error).toContain('MCP server "remote" failed to start: it needs you to sign in (OAuth): run `toolshed mcp login remote`');
+      expect(error).toContain(
+        'MCP server "remote" failed to start: it needs you to sign in (OAuth): run `toolshed mcp login remote`',
+      );
       expect(error).toContain(`Sign-in page: ${new URL(fixture.url).origin}/authorize?`);
     } finally {
       await s.close();
@@ -84,19 +96,30 @@ describe('OAuth sign-in to a remote server', () => {
     };
     const s = await session({ oauth: { authorize: forged } });
     try {
-      expect(s.notices().find((n) => n.level === 'error')?.message).toContain('the sign-in came back with state "attacker-chosen", not the one sent');
+      expect(s.notices().find((n) => n.level === 'error')?.message).toContain(
+        'the sign-in came back with state "attacker-chosen", not the one sent',
+      );
     } finally {
       await s.close();
     }
-    const stored = JSON.parse(await readFile(defaultTokenFile(home), 'utf8').catch(() => '{}')) as Record<string, { tokens?: unknown }>;
+    const stored = JSON.parse(await readFile(defaultTokenFile(home), 'utf8').catch(() => '{}')) as Record<
+      string,
+      { tokens?: unknown }
+    >;
     expect(stored[`remote ${fixture.url}`]?.tokens).toBeUndefined();
     expect(fixture.tokenRequests()).toBe(0);
   });
 
   test('a refused sign-in (error=access_denied) says so', async () => {
-    const s = await session({ oauth: { authorize: async ({ redirectUrl }) => `${redirectUrl}?error=access_denied&error_description=user+said+no` } });
+    const s = await session({
+      oauth: {
+        authorize: async ({ redirectUrl }) => `${redirectUrl}?error=access_denied&error_description=user+said+no`,
+      },
+    });
     try {
-      expect(s.notices().find((n) => n.level === 'error')?.message).toContain('the sign-in was refused (access_denied: user said no)');
+      expect(s.notices().find((n) => n.level === 'error')?.message).toContain(
+        'the sign-in was refused (access_denied: user said no)',
+      );
     } finally {
       await s.close();
     }
@@ -106,13 +129,22 @@ describe('OAuth sign-in to a remote server', () => {
     const first = await session({ oauth: { authorize: signIn } });
     await first.close();
     const file = defaultTokenFile(home);
-    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, { tokens: { access_token: string; refresh_token?: string } }>;
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<
+      string,
+      { tokens: { access_token: string; refresh_token?: string } }
+    >;
     const entry = stored[`remote ${fixture.url}`]!;
     expect(entry.tokens.refresh_token).toEqual(expect.any(String));
     entry.tokens.access_token = 'expired-or-revoked';
     await writeFile(file, JSON.stringify(stored), { mode: 0o600 });
     const before = fixture.tokenRequests();
-    const second = await session({ oauth: { authorize: async () => { throw new Error('the user was asked to sign in again'); } } });
+    const second = await session({
+      oauth: {
+        authorize: async () => {
+          throw new Error('the user was asked to sign in again');
+        },
+      },
+    });
     try {
       expect(second.notices().filter((n) => n.level === 'error')).toEqual([]);
       const [result] = await second.run([use('mcp__remote__whoami')]);

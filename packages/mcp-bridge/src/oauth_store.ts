@@ -56,7 +56,9 @@ export function fileTokenStore(file: string): McpTokenStore {
     }
     try {
       const value = JSON.parse(text) as unknown;
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, McpStoredCredentials>) : {};
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, McpStoredCredentials>)
+        : {};
     } catch {
       // A file that is not JSON holds nothing usable; the next sign-in writes it anew.
       return {};
@@ -68,16 +70,18 @@ export function fileTokenStore(file: string): McpTokenStore {
       return (await readAll())[key];
     },
     save(key, value) {
-      const next = queue.catch(() => {}).then(async () => {
-        const all = await readAll();
-        if (value === undefined) delete all[key];
-        else all[key] = value;
-        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-        const temp = `${file}.${process.pid}.tmp`;
-        await writeFile(temp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-        await chmod(temp, 0o600);
-        await rename(temp, file);
-      });
+      const next = queue
+        .catch(() => {})
+        .then(async () => {
+          const all = await readAll();
+          if (value === undefined) delete all[key];
+          else all[key] = value;
+          await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+          const temp = `${file}.${process.pid}.tmp`;
+          await writeFile(temp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+          await chmod(temp, 0o600);
+          await rename(temp, file);
+        });
       queue = next;
       return next;
     },

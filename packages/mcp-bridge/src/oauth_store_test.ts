@@ -17,7 +17,10 @@ describe('fileTokenStore', () => {
     const file = path.join(dir, 'home', '.toolshed', 'mcp-oauth.json');
     const store = fileTokenStore(file);
     expect(await store.load('a')).toBeUndefined();
-    await Promise.all([store.save('a', { tokens: { access_token: 'A' } }), store.save('b', { tokens: { access_token: 'B' } })]);
+    await Promise.all([
+      store.save('a', { tokens: { access_token: 'A' } }),
+      store.save('b', { tokens: { access_token: 'B' } }),
+    ]);
     expect(await store.load('a')).toEqual({ tokens: { access_token: 'A' } });
     expect(await fileTokenStore(file).load('b')).toEqual({ tokens: { access_token: 'B' } });
     expect((await stat(file)).mode & 0o777).toBe(0o600);

@@ -7,7 +7,12 @@ export type PromptServers = () => readonly McpConnection[];
 
 const LIST_SCHEMA = {
   type: 'object',
-  properties: { server: { type: 'string', description: 'Only list the prompts of this MCP server (its name in .mcp.json); all servers when left out' } },
+  properties: {
+    server: {
+      type: 'string',
+      description: 'Only list the prompts of this MCP server (its name in .mcp.json); all servers when left out',
+    },
+  },
   additionalProperties: false,
 };
 
@@ -16,7 +21,11 @@ const GET_SCHEMA = {
   properties: {
     server: { type: 'string', description: 'The MCP server that has the prompt (its name in .mcp.json)' },
     name: { type: 'string', description: 'The prompt name, as ListMcpPrompts gave it' },
-    arguments: { type: 'object', additionalProperties: { type: 'string' }, description: "The prompt's arguments, by name (strings)" },
+    arguments: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: "The prompt's arguments, by name (strings)",
+    },
   },
   required: ['server', 'name'],
   additionalProperties: false,
@@ -39,7 +48,8 @@ export function listMcpPromptsTool(servers: PromptServers): Tool {
   return buildTool({
     name: 'ListMcpPrompts',
     searchHint: 'list mcp server prompts templates commands',
-    description: 'Lists the prompts that connected MCP servers offer (prepared instructions for a task, with arguments): for each, the server, name, description and arguments. Get one with GetMcpPrompt.',
+    description:
+      'Lists the prompts that connected MCP servers offer (prepared instructions for a task, with arguments): for each, the server, name, description and arguments. Get one with GetMcpPrompt.',
     inputSchema: passthroughObjectSchema,
     inputJSONSchema: LIST_SCHEMA,
     isReadOnly: () => true,
@@ -51,10 +61,13 @@ export function listMcpPromptsTool(servers: PromptServers): Tool {
       const all = servers();
       const chosen = server === undefined ? all : all.filter((c) => c.name === server);
       if (server !== undefined && chosen.length === 0) {
-        throw new Error(`No connected MCP server named "${server}" offers prompts. Servers with prompts: ${all.map((c) => `"${c.name}"`).join(', ') || 'none'}.`);
+        throw new Error(
+          `No connected MCP server named "${server}" offers prompts. Servers with prompts: ${all.map((c) => `"${c.name}"`).join(', ') || 'none'}.`,
+        );
       }
       const out: Record<string, unknown>[] = [];
-      for (const connection of chosen) for (const p of await connection.listPrompts(signal)) out.push({ server: connection.name, ...p });
+      for (const connection of chosen)
+        for (const p of await connection.listPrompts(signal)) out.push({ server: connection.name, ...p });
       return { data: out.length ? JSON.stringify(out, null, 2) : 'No prompts found.' };
     },
   });
@@ -77,7 +90,8 @@ export function getMcpPromptTool(servers: PromptServers): Tool {
   return buildTool({
     name: 'GetMcpPrompt',
     searchHint: 'get mcp server prompt template command',
-    description: 'Gets one prompt of an MCP server (from ListMcpPrompts), filled with its arguments: the instructions it stands for, as text.',
+    description:
+      'Gets one prompt of an MCP server (from ListMcpPrompts), filled with its arguments: the instructions it stands for, as text.',
     inputSchema: passthroughObjectSchema,
     inputJSONSchema: GET_SCHEMA,
     isReadOnly: () => true,
@@ -86,13 +100,29 @@ export function getMcpPromptTool(servers: PromptServers): Tool {
     validateInput: (input) => ('validate' in validator ? validator.validate(input) : { result: true }),
     mapResult: (output: ToolResultContent) => output,
     async call(input, _ctx, { signal }) {
-      const { server, name, arguments: args } = input as { server: string; name: string; arguments?: Record<string, string> };
+      const {
+        server,
+        name,
+        arguments: args,
+      } = input as { server: string; name: string; arguments?: Record<string, string> };
       const connection = servers().find((c) => c.name === server);
-      if (!connection) throw new Error(`No connected MCP server named "${server}" offers prompts. Servers with prompts: ${servers().map((c) => `"${c.name}"`).join(', ') || 'none'}.`);
+      if (!connection)
+        throw new Error(
+          `No connected MCP server named "${server}" offers prompts. Servers with prompts: ${
+            servers()
+              .map((c) => `"${c.name}"`)
+              .join(', ') || 'none'
+          }.`,
+        );
       const prompt = await connection.getPrompt(name, args ?? {}, signal);
       const lines = prompt.messages.map((m) => {
         const c = m.content as { type: string; text?: string; resource?: { uri: string; text?: string } };
-        const body = c.type === 'text' ? c.text ?? '' : c.type === 'resource' && c.resource ? `[resource ${c.resource.uri}]\n${c.resource.text ?? ''}` : `[${c.type} content]`;
+        const body =
+          c.type === 'text'
+            ? (c.text ?? '')
+            : c.type === 'resource' && c.resource
+              ? `[resource ${c.resource.uri}]\n${c.resource.text ?? ''}`
+              : `[${c.type} content]`;
         return `[${m.role}] ${body}`;
       });
       return { data: `${prompt.description ? `${prompt.description}\n\n` : ''}${lines.join('\n\n')}` };

@@ -8,7 +8,12 @@ export type ResourceServers = () => readonly McpConnection[];
 
 const LIST_SCHEMA = {
   type: 'object',
-  properties: { server: { type: 'string', description: 'Only list the resources of this MCP server (its name in .mcp.json); all servers when left out' } },
+  properties: {
+    server: {
+      type: 'string',
+      description: 'Only list the resources of this MCP server (its name in .mcp.json); all servers when left out',
+    },
+  },
   additionalProperties: false,
 };
 
@@ -39,8 +44,9 @@ export function listMcpResourcesTool(servers: ResourceServers): Tool {
   return buildTool({
     name: 'ListMcpResources',
     searchHint: 'list mcp server resources files documents',
-    description: 'Lists the resources that connected MCP servers offer (files, documents, database records and the like): for each, the server, URI, name, MIME type and description. '
-      + 'Use it to find what a server can give you, then read one with ReadMcpResource. Give "server" to list one server only. Large lists may be saved to a file with a preview shown.',
+    description:
+      'Lists the resources that connected MCP servers offer (files, documents, database records and the like): for each, the server, URI, name, MIME type and description. ' +
+      'Use it to find what a server can give you, then read one with ReadMcpResource. Give "server" to list one server only. Large lists may be saved to a file with a preview shown.',
     inputSchema: passthroughObjectSchema,
     inputJSONSchema: LIST_SCHEMA,
     isReadOnly: () => true,
@@ -52,19 +58,25 @@ export function listMcpResourcesTool(servers: ResourceServers): Tool {
       const all = servers();
       const chosen = server === undefined ? all : all.filter((c) => c.name === server);
       if (server !== undefined && chosen.length === 0) {
-        throw new Error(`No connected MCP server named "${server}" offers resources. Servers with resources: ${all.map((c) => `"${c.name}"`).join(', ') || 'none'}.`);
+        throw new Error(
+          `No connected MCP server named "${server}" offers resources. Servers with resources: ${all.map((c) => `"${c.name}"`).join(', ') || 'none'}.`,
+        );
       }
       const out: Record<string, unknown>[] = [];
       const errors: string[] = [];
-      await Promise.all(chosen.map(async (connection) => {
-        try {
-          for (const r of await connection.listResources(signal)) out.push({ server: connection.name, ...r });
-        } catch (e) {
-          errors.push((e as Error).message);
-        }
-      }));
+      await Promise.all(
+        chosen.map(async (connection) => {
+          try {
+            for (const r of await connection.listResources(signal)) out.push({ server: connection.name, ...r });
+          } catch (e) {
+            errors.push((e as Error).message);
+          }
+        }),
+      );
       if (out.length === 0 && errors.length) throw new Error(errors.join(' '));
-      const text = out.length ? JSON.stringify(out, null, 2) : `No resources found${server ? ` on MCP server "${server}"` : ''}.`;
+      const text = out.length
+        ? JSON.stringify(out, null, 2)
+        : `No resources found${server ? ` on MCP server "${server}"` : ''}.`;
       return { data: errors.length ? `${text}\n\nSome servers could not be listed: ${errors.join(' ')}` : text };
     },
   });
@@ -87,8 +99,9 @@ export function readMcpResourceTool(servers: ResourceServers): Tool {
   return buildTool({
     name: 'ReadMcpResource',
     searchHint: 'read mcp server resource by uri',
-    description: 'Reads one resource of an MCP server by its URI (from ListMcpResources or a resource link in a tool result). '
-      + 'Text resources come back as text, images as images; other binary content is described, not shown. Results over the size limit are saved to a file with a preview.',
+    description:
+      'Reads one resource of an MCP server by its URI (from ListMcpResources or a resource link in a tool result). ' +
+      'Text resources come back as text, images as images; other binary content is described, not shown. Results over the size limit are saved to a file with a preview.',
     inputSchema: passthroughObjectSchema,
     inputJSONSchema: READ_SCHEMA,
     isReadOnly: () => true,
@@ -101,11 +114,20 @@ export function readMcpResourceTool(servers: ResourceServers): Tool {
       const { server, uri } = input as { server: string; uri: string };
       const connection = servers().find((c) => c.name === server);
       if (!connection) {
-        throw new Error(`No connected MCP server named "${server}" offers resources. Servers with resources: ${servers().map((c) => `"${c.name}"`).join(', ') || 'none'}.`);
+        throw new Error(
+          `No connected MCP server named "${server}" offers resources. Servers with resources: ${
+            servers()
+              .map((c) => `"${c.name}"`)
+              .join(', ') || 'none'
+          }.`,
+        );
       }
       const { contents } = await connection.readResource(uri, signal);
       if (contents.length === 0) return { data: `Resource ${uri} of MCP server "${server}" is empty.` };
-      const content = mapCallResult({ content: contents.map((resource) => ({ type: 'resource' as const, resource })) }, server);
+      const content = mapCallResult(
+        { content: contents.map((resource) => ({ type: 'resource' as const, resource })) },
+        server,
+      );
       return { data: content };
     },
   });

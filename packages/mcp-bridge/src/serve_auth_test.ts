@@ -24,7 +24,9 @@ afterAll(async () => {
 });
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content).map((b) => b.text ?? `[${b.type}]`).join('\n');
+  return (result as { content: { type: string; text?: string }[] }).content
+    .map((b) => b.text ?? `[${b.type}]`)
+    .join('\n');
 }
 
 /** Tools that keep state in the session: the cwd (contextModifier) and the file-state cache. */
@@ -79,21 +81,31 @@ async function serve(http: Record<string, unknown> = {}, approve?: ServeApprove)
   const prompt = createMcpPermissionPrompt();
   const made: Session[] = [];
   let closed = 0;
-  const served = await serveSession(async () => {
-    const s = await createSession({ cwd: dir, tools: [...sessionTools(), ...stateTools], canUseTool: prompt.canUseTool });
-    const close = s.close.bind(s);
-    (s as { close: () => Promise<void> }).close = async () => {
-      closed++;
-      await close();
-    };
-    made.push(s);
-    return s;
-  }, { http: { port: 0, ...http }, permissionPrompt: prompt, ...(approve ? { approve } : {}) });
+  const served = await serveSession(
+    async () => {
+      const s = await createSession({
+        cwd: dir,
+        tools: [...sessionTools(), ...stateTools],
+        canUseTool: prompt.canUseTool,
+      });
+      const close = s.close.bind(s);
+      (s as { close: () => Promise<void> }).close = async () => {
+        closed++;
+        await close();
+      };
+      made.push(s);
+      return s;
+    },
+    { http: { port: 0, ...http }, permissionPrompt: prompt, ...(approve ? { approve } : {}) },
+  );
   toClose.push(served);
   return { served, made, closedCount: () => closed };
 }
 
-async function connect(served: ServedSession, options: { token?: string | undefined; elicit?: (message: string) => void } = {}): Promise<Client> {
+async function connect(
+  served: ServedSession,
+  options: { token?: string | undefined; elicit?: (message: string) => void } = {},
+): Promise<Client> {
   const client = new Client({ name: 'c', version: '1' }, options.elicit ? { capabilities: { elicitation: {} } } : {});
   if (options.elicit) {
     const seen = options.elicit;
@@ -103,14 +115,28 @@ async function connect(served: ServedSession, options: { token?: string | undefi
     });
   }
   const token = 'token' in options ? options.token : served.token;
-  await client.connect(new StreamableHTTPClientTransport(new URL(served.url!), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(served.url!),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+    ),
+  );
   toClose.push(client);
   return client;
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+});
 const post = (url: string, headers: Record<string, string>) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: initialize });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: initialize,
+  });
 
 describe('mcp serve over HTTP: who may connect', () => {
   test('a request without the token gets 401 and starts no session; a wrong token too', async () => {
@@ -140,7 +166,9 @@ describe('mcp serve over HTTP: who may connect', () => {
 
   test('allowedOrigins adds an origin', async () => {
     const { served } = await serve({ allowedOrigins: ['https://app.example'] });
-    expect((await post(served.url!, { authorization: `Bearer ${served.token}`, origin: 'https://app.example' })).status).toBe(200);
+    expect(
+      (await post(served.url!, { authorization: `Bearer ${served.token}`, origin: 'https://app.example' })).status,
+    ).toBe(200);
   });
 
   test('noAuth serves without a token on loopback only, still checking Origin', async () => {
@@ -148,8 +176,12 @@ describe('mcp serve over HTTP: who may connect', () => {
     expect(served.token).toBeUndefined();
     expect((await post(served.url!, {})).status).toBe(200);
     expect((await post(served.url!, { origin: 'https://evil.example' })).status).toBe(403);
-    await expect(serveSession(() => createSession({ cwd: dir }), { http: { port: 0, host: '0.0.0.0', noAuth: true } })).rejects.toThrow(/loopback addresses only/);
-    await expect(serveSession(() => createSession({ cwd: dir }), { http: { port: 0, token: 'short' } })).rejects.toThrow(/at least 16 characters/);
+    await expect(
+      serveSession(() => createSession({ cwd: dir }), { http: { port: 0, host: '0.0.0.0', noAuth: true } }),
+    ).rejects.toThrow(/loopback addresses only/);
+    await expect(
+      serveSession(() => createSession({ cwd: dir }), { http: { port: 0, token: 'short' } }),
+    ).rejects.toThrow(/at least 16 characters/);
   });
 
   test('a given token is the one required', async () => {
@@ -169,7 +201,9 @@ describe('mcp serve over HTTP: each client its own session', () => {
     expect(textOf(await b.callTool({ name: 'Pwd', arguments: {} }))).toBe(dir);
     await b.callTool({ name: 'MarkRead', arguments: { file: 'x.txt' } });
     expect(textOf(await b.callTool({ name: 'WasRead', arguments: { file: 'x.txt' } }))).toBe('read');
-    expect(textOf(await a.callTool({ name: 'WasRead', arguments: { file: path.join(dir, 'x.txt') } }))).toBe('never read');
+    expect(textOf(await a.callTool({ name: 'WasRead', arguments: { file: path.join(dir, 'x.txt') } }))).toBe(
+      'never read',
+    );
     expect(made).toHaveLength(2);
     expect(made[0]!.id).not.toBe(made[1]!.id);
     await (a.transport as StreamableHTTPClientTransport).terminateSession();
@@ -193,7 +227,7 @@ describe('mcp serve over HTTP: who may approve', () => {
     await expect(readFile(path.join(dir, 'pwned.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
-  test('with approve: elicit the client\'s user decides', async () => {
+  test("with approve: elicit the client's user decides", async () => {
     const { served } = await serve({}, 'elicit');
     const asked: string[] = [];
     const client = await connect(served, { elicit: (m) => asked.push(m) });

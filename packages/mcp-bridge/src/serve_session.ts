@@ -1,11 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
-import { toolInputJsonSchema, type CatalogEntry, type ContentBlock, type Session, type SessionEvent, type ToolResultBlock } from '@toolshed/core';
+import {
+  toolInputJsonSchema,
+  type CatalogEntry,
+  type ContentBlock,
+  type Session,
+  type SessionEvent,
+  type ToolResultBlock,
+} from '@toolshed/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { checkHttpRequest, generateToken, LOOPBACK_HOSTS } from './_http_guard.ts';
 import type { McpPermissionAsker, McpPermissionPrompt } from './mcp_permission_prompt.ts';
 
@@ -146,10 +158,16 @@ export interface ServedSession {
  * console.log(`MCP endpoint: ${served.url}, token: ${served.token}`);
  * ```
  */
-export async function serveSession(session: Session | ServeSessionFactory, options: ServeSessionOptions): Promise<ServedSession> {
+export async function serveSession(
+  session: Session | ServeSessionFactory,
+  options: ServeSessionOptions,
+): Promise<ServedSession> {
   if ('http' in options && options.http) return await serveHttp(sessionSource(session), options);
-  if ((options as ServeSessionStdioOptions).transport === 'stdio') return await serveStdio(sessionSource(session), options as ServeSessionStdioOptions);
-  throw new TypeError(`serveSession needs { transport: 'stdio' } or { http: { port } }, got ${JSON.stringify(options)}`);
+  if ((options as ServeSessionStdioOptions).transport === 'stdio')
+    return await serveStdio(sessionSource(session), options as ServeSessionStdioOptions);
+  throw new TypeError(
+    `serveSession needs { transport: 'stdio' } or { http: { port } }, got ${JSON.stringify(options)}`,
+  );
 }
 
 /** Where the sessions come from: one given (shared, its owner closes it) or a factory (one per client, closed here). */
@@ -159,7 +177,8 @@ interface SessionSource {
 }
 
 function sessionSource(session: Session | ServeSessionFactory): SessionSource {
-  if (typeof session !== 'function') return { open: () => ({ get: () => Promise.resolve(session), release: () => Promise.resolve() }) };
+  if (typeof session !== 'function')
+    return { open: () => ({ get: () => Promise.resolve(session), release: () => Promise.resolve() }) };
   return {
     open(mcpSessionId) {
       let made: Promise<Session> | undefined;
@@ -174,7 +193,11 @@ function sessionSource(session: Session | ServeSessionFactory): SessionSource {
           released = true;
           const pending = made;
           made = undefined;
-          if (pending) await pending.then((s) => s.close(), () => {});
+          if (pending)
+            await pending.then(
+              (s) => s.close(),
+              () => {},
+            );
         },
       };
     },
@@ -223,20 +246,31 @@ const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions): Promise<ServedSession> {
   const host = options.http.host ?? '127.0.0.1';
   if (options.http.noAuth === true && options.http.token !== undefined) {
-    throw new TypeError('serveSession: http.noAuth and http.token exclude each other; give a token, or noAuth for clients that cannot send one');
+    throw new TypeError(
+      'serveSession: http.noAuth and http.token exclude each other; give a token, or noAuth for clients that cannot send one',
+    );
   }
   if (options.http.noAuth === true && !LOOPBACK_HOSTS.has(host)) {
-    throw new TypeError(`serveSession: http.noAuth serves on loopback addresses only (127.0.0.1, localhost, ::1), got host ${JSON.stringify(host)}; give a token to serve on another address`);
+    throw new TypeError(
+      `serveSession: http.noAuth serves on loopback addresses only (127.0.0.1, localhost, ::1), got host ${JSON.stringify(host)}; give a token to serve on another address`,
+    );
   }
-  if (options.http.token !== undefined && (typeof options.http.token !== 'string' || options.http.token.trim().length < 16)) {
-    throw new TypeError('serveSession: http.token must be a string of at least 16 characters (a random one is generated when none is given)');
+  if (
+    options.http.token !== undefined &&
+    (typeof options.http.token !== 'string' || options.http.token.trim().length < 16)
+  ) {
+    throw new TypeError(
+      'serveSession: http.token must be a string of at least 16 characters (a random one is generated when none is given)',
+    );
   }
   const token = options.http.noAuth === true ? undefined : (options.http.token?.trim() ?? generateToken());
   const allowedOrigins = options.http.allowedOrigins ?? [];
   const endpoint = options.http.path ?? '/mcp';
   const idleTimeoutMs = options.http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (typeof idleTimeoutMs !== 'number' || Number.isNaN(idleTimeoutMs) || idleTimeoutMs <= 0) {
-    throw new TypeError(`serveSession: http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got ${JSON.stringify(idleTimeoutMs)}`);
+    throw new TypeError(
+      `serveSession: http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got ${JSON.stringify(idleTimeoutMs)}`,
+    );
   }
   // One transport and one MCP server per client session, all over the one Toolshed session.
   const sessions = new Map<string, HttpClientSession>();
@@ -247,7 +281,10 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
 
   const endSession = (id: string, entry: HttpClientSession) => {
     if (sessions.get(id) === entry) sessions.delete(id);
-    return entry.server.close().catch(() => {}).then(entry.release);
+    return entry.server
+      .close()
+      .catch(() => {})
+      .then(entry.release);
   };
 
   const track = (entry: HttpClientSession, res: ServerResponse) => {
@@ -272,16 +309,33 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
     }
     if (typeof sessionId === 'string') {
       // The SDK's own answer for an unknown session (404, -32001), which tells a client to initialize again.
-      return jsonError(res, 404, -32001, `Session not found: MCP session "${sessionId}" has ended (it was idle, was deleted, or the server restarted); send initialize again without an Mcp-Session-Id header`);
+      return jsonError(
+        res,
+        404,
+        -32001,
+        `Session not found: MCP session "${sessionId}" has ended (it was idle, was deleted, or the server restarted); send initialize again without an Mcp-Session-Id header`,
+      );
     }
-    if (req.method !== 'POST') return jsonError(res, 400, -32000, 'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)');
+    if (req.method !== 'POST')
+      return jsonError(
+        res,
+        400,
+        -32000,
+        'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)',
+      );
     let created: StreamableHTTPServerTransport | undefined;
     const client = source.open(() => created?.sessionId);
     const server = createMcpServer(client.get, options);
     created = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const fresh: HttpClientSession = { transport: created!, server, release: client.release, lastSeen: Date.now(), inFlight: 0 };
+        const fresh: HttpClientSession = {
+          transport: created!,
+          server,
+          release: client.release,
+          lastSeen: Date.now(),
+          inFlight: 0,
+        };
         sessions.set(id, fresh);
         starting.delete(server);
         track(fresh, res);
@@ -320,7 +374,9 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
     }
   };
   // Checked a few times per timeout, so a session is closed at most ~1.25 timeouts after its last request.
-  const sweeper = Number.isFinite(idleTimeoutMs) ? setInterval(sweep, Math.max(10, Math.min(idleTimeoutMs / 4, 60_000))) : undefined;
+  const sweeper = Number.isFinite(idleTimeoutMs)
+    ? setInterval(sweep, Math.max(10, Math.min(idleTimeoutMs / 4, 60_000)))
+    : undefined;
   sweeper?.unref();
 
   const httpServer: HttpServer = createServer((req, res) => {
@@ -331,7 +387,9 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
   });
   try {
     await new Promise<void>((resolve, reject) => {
-      httpServer.once('error', (e) => reject(new Error(`Could not serve MCP on ${host}:${options.http.port}: ${(e as Error).message}`, { cause: e })));
+      httpServer.once('error', (e) =>
+        reject(new Error(`Could not serve MCP on ${host}:${options.http.port}: ${(e as Error).message}`, { cause: e })),
+      );
       httpServer.listen(options.http.port, host, () => resolve());
     });
   } catch (e) {
@@ -369,14 +427,23 @@ function loopbackHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function jsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** The MCP server for one client: tools/list from the catalog, tools/call through the session. */
 function createMcpServer(getSession: () => Promise<Session>, options: ServeSessionCommonOptions): Server {
-  const server = new Server({ name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server(
+    { name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
   // The pool can change under a call (ToolSearch loads a tool, an MCP server of the session
   // changes its list): after each call the names are compared with what this client was sent.
   let listed: string | undefined;
@@ -395,11 +462,14 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
     const { name, arguments: args } = request.params;
     if (options.filter) {
       const entry = session.catalog().find((e) => e.name === name);
-      if (entry && !options.filter(entry)) return { isError: true, content: [{ type: 'text', text: `No such tool available: ${name}` }] };
+      if (entry && !options.filter(entry))
+        return { isError: true, content: [{ type: 'text', text: `No such tool available: ${name}` }] };
     }
     const id = `mcp_${randomUUID()}`;
     const asker: McpPermissionAsker = async (toolName, input, askOptions) => {
-      const rules = askOptions.suggestions.length ? askOptions.suggestions.map((s) => `"${s}"`).join(' or ') : `"${toolName}"`;
+      const rules = askOptions.suggestions.length
+        ? askOptions.suggestions.map((s) => `"${s}"`).join(' or ')
+        : `"${toolName}"`;
       const howToAllow = `To allow such calls, add ${rules} to permissions.allow of the served session (toolshed mcp serve --allow RULE).`;
       if (typeof approve === 'function') return approve(toolName, input, askOptions);
       if (approve !== 'elicit') {
@@ -409,21 +479,35 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
         };
       }
       if (!server.getClientCapabilities()?.elicitation) {
-        return { behavior: 'deny', message: `it needs approval (${askOptions.reason}) and the MCP client cannot be asked (it does not support elicitation). ${howToAllow}` };
+        return {
+          behavior: 'deny',
+          message: `it needs approval (${askOptions.reason}) and the MCP client cannot be asked (it does not support elicitation). ${howToAllow}`,
+        };
       }
       try {
-        const answer = await server.elicitInput({
-          message: `Allow ${toolName}? ${askOptions.reason}\nInput: ${truncate(JSON.stringify(input), 1000)}`,
-          requestedSchema: {
-            type: 'object',
-            properties: { allow: { type: 'boolean', title: `Allow ${toolName}`, description: 'Run this call', default: false } },
-            required: ['allow'],
+        const answer = await server.elicitInput(
+          {
+            message: `Allow ${toolName}? ${askOptions.reason}\nInput: ${truncate(JSON.stringify(input), 1000)}`,
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                allow: { type: 'boolean', title: `Allow ${toolName}`, description: 'Run this call', default: false },
+              },
+              required: ['allow'],
+            },
           },
-        }, { relatedRequestId: extra.requestId, signal: askOptions.signal });
+          { relatedRequestId: extra.requestId, signal: askOptions.signal },
+        );
         if (answer.action === 'accept' && answer.content?.allow === true) return { behavior: 'allow' };
-        return { behavior: 'deny', message: `the MCP client's user ${answer.action === 'cancel' ? 'dismissed the prompt' : 'declined'}. ${howToAllow}` };
+        return {
+          behavior: 'deny',
+          message: `the MCP client's user ${answer.action === 'cancel' ? 'dismissed the prompt' : 'declined'}. ${howToAllow}`,
+        };
       } catch (e) {
-        return { behavior: 'deny', message: `the MCP client could not be asked (${(e as Error).message}). ${howToAllow}` };
+        return {
+          behavior: 'deny',
+          message: `the MCP client could not be asked (${(e as Error).message}). ${howToAllow}`,
+        };
       }
     };
     const unregister = options.permissionPrompt?.register(id, asker);
@@ -436,15 +520,17 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
         if (event.type === 'progress' && progressToken !== undefined) {
           lastProgress = nextProgress(event, lastProgress);
           const total = event.progress.total;
-          await extra.sendNotification({
-            method: 'notifications/progress',
-            params: {
-              progressToken,
-              progress: lastProgress,
-              ...(typeof total === 'number' ? { total } : {}),
-              ...(event.progress.message ? { message: event.progress.message } : {}),
-            },
-          }).catch(() => {});
+          await extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: {
+                progressToken,
+                progress: lastProgress,
+                ...(typeof total === 'number' ? { total } : {}),
+                ...(event.progress.message ? { message: event.progress.message } : {}),
+              },
+            })
+            .catch(() => {});
         } else if (event.type === 'result') {
           result = event.result;
         }
@@ -466,27 +552,37 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
 
 function listTools(session: Session, filter: ServeSessionCommonOptions['filter']): McpTool[] {
   const definitions = new Map(session.toolsFor('anthropic').map((d) => [d.name, d]));
-  return session.catalog().filter((e) => !filter || filter(e)).map((entry) => {
-    const definition = definitions.get(entry.name);
-    const tool = entry.tool;
-    let inputSchema: McpTool['inputSchema'] = { type: 'object' };
-    if (definition) inputSchema = definition.input_schema as McpTool['inputSchema'];
-    else if (tool) {
-      try {
-        inputSchema = toolInputJsonSchema(tool) as McpTool['inputSchema'];
-      } catch {
-        // A schema that cannot be expressed is checked by the pipeline at call time anyway.
+  return session
+    .catalog()
+    .filter((e) => !filter || filter(e))
+    .map((entry) => {
+      const definition = definitions.get(entry.name);
+      const tool = entry.tool;
+      let inputSchema: McpTool['inputSchema'] = { type: 'object' };
+      if (definition) inputSchema = definition.input_schema as McpTool['inputSchema'];
+      else if (tool) {
+        try {
+          inputSchema = toolInputJsonSchema(tool) as McpTool['inputSchema'];
+        } catch {
+          // A schema that cannot be expressed is checked by the pipeline at call time anyway.
+        }
       }
-    }
-    const listed: McpTool = { name: entry.name, description: definition?.description ?? entry.description, inputSchema };
-    if (tool) {
-      // Flags may depend on the input; with none given, each says what it says of an empty call.
-      listed.annotations = { readOnlyHint: flag(() => tool.isReadOnly({})), destructiveHint: flag(() => tool.isDestructive({})) };
-      const title = flagText(() => tool.userFacingName());
-      if (title && title !== entry.name) listed.title = title;
-    }
-    return listed;
-  });
+      const listed: McpTool = {
+        name: entry.name,
+        description: definition?.description ?? entry.description,
+        inputSchema,
+      };
+      if (tool) {
+        // Flags may depend on the input; with none given, each says what it says of an empty call.
+        listed.annotations = {
+          readOnlyHint: flag(() => tool.isReadOnly({})),
+          destructiveHint: flag(() => tool.isDestructive({})),
+        };
+        const title = flagText(() => tool.userFacingName());
+        if (title && title !== entry.name) listed.title = title;
+      }
+      return listed;
+    });
 }
 
 function flag(read: () => unknown): boolean {
@@ -515,9 +611,13 @@ function toMcpContent(content: ToolResultBlock['content']): CallToolResult['cont
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((block: ContentBlock, i) => {
     if (block.type === 'text') return { type: 'text' as const, text: block.text };
-    if (block.type === 'image') return { type: 'image' as const, data: block.source.data, mimeType: block.source.media_type };
+    if (block.type === 'image')
+      return { type: 'image' as const, data: block.source.data, mimeType: block.source.media_type };
     if (block.source.type === 'text') return { type: 'text' as const, text: block.source.data };
-    return { type: 'resource' as const, resource: { uri: `toolshed://document/${i}`, mimeType: block.source.media_type, blob: block.source.data } };
+    return {
+      type: 'resource' as const,
+      resource: { uri: `toolshed://document/${i}`, mimeType: block.source.media_type, blob: block.source.data },
+    };
   });
 }
 

@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createSession, type Session } from '@toolshed/core';
 import { createMcpPermissionPrompt, mcpServers, serveSession, type ServedSession } from './mod.ts';
 import { FAULT_SERVER, INSPECTOR, PACKAGE_DIR } from './testdata/_helpers.ts';
@@ -28,7 +32,9 @@ const elicitations: string[] = [];
 let nextAnswer: ElicitResult = { action: 'accept', content: { allow: true } };
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content).map((b) => b.text ?? `[${b.type}]`).join('\n');
+  return (result as { content: { type: string; text?: string }[] }).content
+    .map((b) => b.text ?? `[${b.type}]`)
+    .join('\n');
 }
 
 function elicitingClient(): Client {
@@ -47,11 +53,29 @@ beforeAll(async () => {
   bareClient = new Client({ name: 'bare', version: '1' });
   const prompt = createMcpPermissionPrompt();
   session = await createSession({ cwd: httpDir, tools: sessionTools(), canUseTool: prompt.canUseTool });
-  served = await serveSession(session, { http: { port: 0, noAuth: true }, permissionPrompt: prompt, approve: 'elicit' });
+  served = await serveSession(session, {
+    http: { port: 0, noAuth: true },
+    permissionPrompt: prompt,
+    approve: 'elicit',
+  });
   httpClient = elicitingClient();
   await Promise.all([
-    stdioClient.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, dir], cwd: PACKAGE_DIR, stderr: 'ignore' })),
-    bareClient.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, dir], cwd: PACKAGE_DIR, stderr: 'ignore' })),
+    stdioClient.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...NODE_ARGS, dir],
+        cwd: PACKAGE_DIR,
+        stderr: 'ignore',
+      }),
+    ),
+    bareClient.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...NODE_ARGS, dir],
+        cwd: PACKAGE_DIR,
+        stderr: 'ignore',
+      }),
+    ),
     httpClient.connect(new StreamableHTTPClientTransport(new URL(served.url!))),
   ]);
 }, 60_000);
@@ -69,7 +93,12 @@ describe('serveSession over stdio, with the SDK client', () => {
     const { tools } = await stdioClient.listTools();
     expect(tools.map((t) => t.name)).toEqual(['Echo', 'Slow', 'Touch']);
     const echo = tools.find((t) => t.name === 'Echo')!;
-    expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string', description: 'What to echo' } }, required: ['text'], additionalProperties: false });
+    expect(echo.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string', description: 'What to echo' } },
+      required: ['text'],
+      additionalProperties: false,
+    });
     expect(echo.annotations).toEqual({ readOnlyHint: true, destructiveHint: false });
     expect(tools.find((t) => t.name === 'Touch')!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
   });
@@ -105,11 +134,16 @@ describe('serveSession over stdio, with the SDK client', () => {
 
   test('progress events become progress notifications and a cancellation reaches the tool', async () => {
     const progress: number[] = [];
-    const done = await stdioClient.callTool({ name: 'Slow', arguments: { steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    const done = await stdioClient.callTool({ name: 'Slow', arguments: { steps: 3 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
     expect(textOf(done)).toBe('done after 3 steps');
     expect(progress).toEqual([1, 2, 3]);
     const controller = new AbortController();
-    const call = stdioClient.callTool({ name: 'Slow', arguments: { steps: 200 } }, undefined, { signal: controller.signal, onprogress: () => controller.abort() });
+    const call = stdioClient.callTool({ name: 'Slow', arguments: { steps: 200 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+    });
     await expect(call).rejects.toThrow();
     let marker = '';
     for (let i = 0; i < 200 && !marker; i++) {
@@ -124,7 +158,9 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
   test('lists and calls tools, and elicits permission over the call stream', async () => {
     const { tools } = await httpClient.listTools();
     expect(tools.map((t) => t.name)).toEqual(['Echo', 'Slow', 'Touch']);
-    expect(textOf(await httpClient.callTool({ name: 'Echo', arguments: { text: 'over http' } }))).toBe('echo: over http');
+    expect(textOf(await httpClient.callTool({ name: 'Echo', arguments: { text: 'over http' } }))).toBe(
+      'echo: over http',
+    );
     nextAnswer = { action: 'accept', content: { allow: true } };
     const before = elicitations.length;
     const touched = await httpClient.callTool({ name: 'Touch', arguments: { name: 'h.txt', content: 'http' } });
@@ -139,7 +175,9 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
     try {
       const progress: number[] = [];
       const [a, b] = await Promise.all([
-        second.callTool({ name: 'Slow', arguments: { steps: 2 } }, undefined, { onprogress: (p) => progress.push(p.progress) }),
+        second.callTool({ name: 'Slow', arguments: { steps: 2 } }, undefined, {
+          onprogress: (p) => progress.push(p.progress),
+        }),
         httpClient.callTool({ name: 'Echo', arguments: { text: 'first' } }),
       ]);
       expect(textOf(a)).toBe('done after 2 steps');
@@ -151,7 +189,15 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
   });
 
   test('a request with an unknown session id or to another path is refused with a clear error', async () => {
-    const wrongSession = await fetch(served.url!, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-session-id': 'nope', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const wrongSession = await fetch(served.url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'mcp-session-id': 'nope',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
     expect(wrongSession.status).toBe(404);
     const body = (await wrongSession.json()) as { error: { code: number; message: string } };
     expect(body.error.code).toBe(-32001);
@@ -165,12 +211,32 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
     const url = new URL(served.url!);
     const before = served.sessionCount();
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            host: 'evil.example',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      );
     });
     expect(status).toBe(403);
     expect(served.sessionCount()).toBe(before); // the refused initialize left no server behind
@@ -193,7 +259,8 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
       expect(before).toContain('mcp__fault__add_tool');
       expect(before).not.toContain('mcp__fault__added');
       expect(textOf(await client.callTool({ name: 'mcp__fault__add_tool', arguments: {} }))).toBe('added');
-      for (let i = 0; i < 200 && !chained.catalog().some((e) => e.name === 'mcp__fault__added'); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && !chained.catalog().some((e) => e.name === 'mcp__fault__added'); i++)
+        await new Promise((r) => setTimeout(r, 25));
       await client.callTool({ name: 'Echo', arguments: { text: 'x' } });
       for (let i = 0; i < 200 && changed === 0; i++) await new Promise((r) => setTimeout(r, 25));
       expect(changed).toBe(1);
@@ -209,14 +276,53 @@ describe('serveSession over Streamable HTTP, with the SDK client', () => {
 
 describe('serveSession with the MCP inspector CLI as a client nobody here wrote', () => {
   test('the inspector lists and calls tools over stdio', async () => {
-    const list = await run(INSPECTOR, ['--cli', process.execPath, ...NODE_ARGS, dir, '--method', 'tools/list'], { cwd: PACKAGE_DIR, timeout: 30_000 });
-    expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['Echo', 'Slow', 'Touch']);
-    const call = await run(INSPECTOR, ['--cli', process.execPath, ...NODE_ARGS, dir, '--method', 'tools/call', '--tool-name', 'Echo', '--tool-arg', 'text=inspected'], { cwd: PACKAGE_DIR, timeout: 30_000 });
+    const list = await run(INSPECTOR, ['--cli', process.execPath, ...NODE_ARGS, dir, '--method', 'tools/list'], {
+      cwd: PACKAGE_DIR,
+      timeout: 30_000,
+    });
+    expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
+      'Echo',
+      'Slow',
+      'Touch',
+    ]);
+    const call = await run(
+      INSPECTOR,
+      [
+        '--cli',
+        process.execPath,
+        ...NODE_ARGS,
+        dir,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'Echo',
+        '--tool-arg',
+        'text=inspected',
+      ],
+      { cwd: PACKAGE_DIR, timeout: 30_000 },
+    );
     expect(JSON.parse(call.stdout)).toMatchObject({ content: [{ type: 'text', text: 'echo: inspected' }] });
   }, 60_000);
 
   test('the inspector calls tools over Streamable HTTP, and a denied call comes back as an error result', async () => {
-    const call = await run(INSPECTOR, ['--cli', served.url!, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'Touch', '--tool-arg', 'name=i.txt', '--tool-arg', 'content=x'], { timeout: 30_000 });
+    const call = await run(
+      INSPECTOR,
+      [
+        '--cli',
+        served.url!,
+        '--transport',
+        'http',
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'Touch',
+        '--tool-arg',
+        'name=i.txt',
+        '--tool-arg',
+        'content=x',
+      ],
+      { timeout: 30_000 },
+    );
     const result = JSON.parse(call.stdout) as { isError?: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toContain('does not support elicitation');
@@ -230,10 +336,19 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  return await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 describe('serveSession over Streamable HTTP: idle client sessions', () => {
   test('a client that goes away without DELETE has its session closed after idleTimeoutMs, and its id then gets 404 Session not found', async () => {
@@ -247,7 +362,11 @@ describe('serveSession over Streamable HTTP: idle client sessions', () => {
       const oldId = transport.sessionId!;
       await client.close(); // the SDK client does not send DELETE
       await until(() => idle.sessionCount() === 0, 'the idle session to be closed');
-      const expired = await post(idle.url!, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': oldId, 'mcp-protocol-version': '2025-06-18' });
+      const expired = await post(
+        idle.url!,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { 'mcp-session-id': oldId, 'mcp-protocol-version': '2025-06-18' },
+      );
       expect(expired.status).toBe(404);
       const body = (await expired.json()) as { error: { code: number; message: string } };
       expect(body.error.code).toBe(-32001);
@@ -298,7 +417,11 @@ describe('serveSession over Streamable HTTP: idle client sessions', () => {
     try {
       const notInitialize = await post(served2.url!, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(notInitialize.status).toBe(400);
-      const notJson = await fetch(served2.url!, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{oops' });
+      const notJson = await fetch(served2.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{oops',
+      });
       expect(notJson.status).toBe(400);
       expect(served2.sessionCount()).toBe(0);
       await a.connect(new StreamableHTTPClientTransport(new URL(served2.url!)));
@@ -315,7 +438,11 @@ describe('serveSession over Streamable HTTP: idle client sessions', () => {
   });
 
   test('an idle timeout that is not a positive number is refused, naming the value', async () => {
-    await expect(serveSession(session, { http: { port: 0, idleTimeoutMs: 0 } })).rejects.toThrow('http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got 0');
-    await expect(serveSession(session, { http: { port: 0, idleTimeoutMs: Number.NaN } })).rejects.toThrow(/idleTimeoutMs .* got null/);
+    await expect(serveSession(session, { http: { port: 0, idleTimeoutMs: 0 } })).rejects.toThrow(
+      'http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got 0',
+    );
+    await expect(serveSession(session, { http: { port: 0, idleTimeoutMs: Number.NaN } })).rejects.toThrow(
+      /idleTimeoutMs .* got null/,
+    );
   });
 });

@@ -23,4 +23,3 @@ export interface McpServerStatus {
   /** What the server says about how to use it (`instructions` of its `initialize` answer). */
   instructions?: string;
 }
-

@@ -1,13 +1,26 @@
 import { afterEach, expect, test } from 'vitest';
 import { startFakeModelServer, type FakeApi, type FakeModelServer, type FakeScript } from './testing/mod.ts';
-import { ModelError, type ModelAdapter, type ModelStreamEvent, type ModelTurn, type ModelTurnRequest } from './model_adapter.ts';
+import {
+  ModelError,
+  type ModelAdapter,
+  type ModelStreamEvent,
+  type ModelTurn,
+  type ModelTurnRequest,
+} from './model_adapter.ts';
 
 /** Makes an adapter with the real SDK pointed at the fake server. */
 export type MakeAdapter = (server: FakeModelServer, options: { maxRetries: number }) => ModelAdapter;
 
-const readTool = { name: 'Read', description: 'Reads a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } };
+const readTool = {
+  name: 'Read',
+  description: 'Reads a file',
+  input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+};
 
-async function collect(model: ModelAdapter, request: ModelTurnRequest): Promise<{ events: ModelStreamEvent[]; turn: ModelTurn }> {
+async function collect(
+  model: ModelAdapter,
+  request: ModelTurnRequest,
+): Promise<{ events: ModelStreamEvent[]; turn: ModelTurn }> {
   const events: ModelStreamEvent[] = [];
   for await (const e of model.stream(request)) events.push(e);
   const done = events.at(-1);
@@ -26,13 +39,26 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
     server = await startFakeModelServer(script);
     return make(server, { maxRetries });
   };
-  const request = (): ModelTurnRequest => ({ system: 'Be brief.', messages: [{ role: 'user', content: 'Read a.txt' }], tools: [readTool] });
-  const reply = { content: [{ type: 'text' as const, text: 'Reading it.' }, { type: 'tool_use' as const, id: 'call_1', name: 'Read', input: { file_path: 'a.txt' } }], usage: { inputTokens: 12, outputTokens: 7 } };
+  const request = (): ModelTurnRequest => ({
+    system: 'Be brief.',
+    messages: [{ role: 'user', content: 'Read a.txt' }],
+    tools: [readTool],
+  });
+  const reply = {
+    content: [
+      { type: 'text' as const, text: 'Reading it.' },
+      { type: 'tool_use' as const, id: 'call_1', name: 'Read', input: { file_path: 'a.txt' } },
+    ],
+    usage: { inputTokens: 12, outputTokens: 7 },
+  };
 
   test(`${api}: a whole turn gives text, the tool call, the stop reason and the usage`, async () => {
     const model = await start([reply]);
     const turn = await model.turn(request());
-    expect(turn.content).toEqual([{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'call_1', name: 'Read', input: { file_path: 'a.txt' } }]);
+    expect(turn.content).toEqual([
+      { type: 'text', text: 'Reading it.' },
+      { type: 'tool_use', id: 'call_1', name: 'Read', input: { file_path: 'a.txt' } },
+    ]);
     expect(turn.stopReason).toBe('tool_use');
     expect(turn.usage).toEqual({ inputTokens: 12, outputTokens: 7 });
     expect(server!.requests[0]!.api).toBe(api);
@@ -43,7 +69,12 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
     const model = await start([reply]);
     const { events, turn } = await collect(model, request());
     expect(server!.requests[0]!.stream).toBe(true);
-    expect(events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('')).toBe('Reading it.');
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe('Reading it.');
     expect(events.map((e) => e.type).filter((t, i, a) => t !== a[i - 1])).toEqual(['text', 'tool_use', 'done']);
     expect(turn.content).toEqual(reply.content);
     expect(turn.stopReason).toBe('tool_use');
@@ -51,7 +82,10 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
   });
 
   test(`${api}: a 429 is retried by the SDK and the turn succeeds`, async () => {
-    const model = await start([{ error: { status: 429, message: 'slow down' } }, { content: [{ type: 'text', text: 'ok' }] }], 2);
+    const model = await start(
+      [{ error: { status: 429, message: 'slow down' } }, { content: [{ type: 'text', text: 'ok' }] }],
+      2,
+    );
     expect((await model.turn(request())).content).toEqual([{ type: 'text', text: 'ok' }]);
     expect(server!.requests).toHaveLength(2);
   });
@@ -67,14 +101,22 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
   });
 
   test(`${api}: malformed tool arguments are kept as the raw text`, async () => {
-    const bad = { content: [{ type: 'tool_use' as const, id: 'call_9', name: 'Read', rawInput: '{"file_path": "a.txt"' }] };
+    const bad = {
+      content: [{ type: 'tool_use' as const, id: 'call_9', name: 'Read', rawInput: '{"file_path": "a.txt"' }],
+    };
     const model = await start([bad, bad]);
     const { turn } = await collect(model, request());
     expect(turn.content).toEqual([{ type: 'tool_use', id: 'call_9', name: 'Read', input: '{"file_path": "a.txt"' }]);
   });
 
   test(`${api}: a reply cut off at max tokens stops with max_tokens and leaves the unfinished call out`, async () => {
-    const cut = { content: [{ type: 'text' as const, text: 'Let me' }, { type: 'tool_use' as const, id: 'call_2', name: 'Read', input: { file_path: 'a-long-name.txt' } }], stopReason: 'max_tokens' as const };
+    const cut = {
+      content: [
+        { type: 'text' as const, text: 'Let me' },
+        { type: 'tool_use' as const, id: 'call_2', name: 'Read', input: { file_path: 'a-long-name.txt' } },
+      ],
+      stopReason: 'max_tokens' as const,
+    };
     const model = await start([cut, cut]);
     const { events, turn } = await collect(model, request());
     expect(turn.stopReason).toBe('max_tokens');
@@ -88,7 +130,15 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
   test(`${api}: a tool call is yielded while the rest of the turn is still being written`, async () => {
     let release!: () => void;
     const until = new Promise<void>((resolve) => (release = resolve));
-    const model = await start([{ content: [{ type: 'tool_use', id: 'call_1', name: 'Read', input: { file_path: 'a.txt' } }, { type: 'text', text: 'more' }], pause: { afterBlock: 0, until } }]);
+    const model = await start([
+      {
+        content: [
+          { type: 'tool_use', id: 'call_1', name: 'Read', input: { file_path: 'a.txt' } },
+          { type: 'text', text: 'more' },
+        ],
+        pause: { afterBlock: 0, until },
+      },
+    ]);
     const order: string[] = [];
     for await (const event of model.stream(request())) {
       order.push(event.type);

@@ -35,10 +35,14 @@ export const waitTool = buildTool({
   async call(_input, _ctx, { signal }) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 10_000);
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
     return { data: signal.aborted ? 'aborted' : 'waited' };
   },

@@ -47,7 +47,16 @@ export interface LoadedAgent extends AgentDefinition {
  * SUB_AGENT_EXCLUDED_TOOLS.includes('Agent'); // true
  * ```
  */
-export const SUB_AGENT_EXCLUDED_TOOLS: readonly string[] = ['Agent', 'Task', 'TaskOutput', 'TaskStop', 'SendMessage', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion'];
+export const SUB_AGENT_EXCLUDED_TOOLS: readonly string[] = [
+  'Agent',
+  'Task',
+  'TaskOutput',
+  'TaskStop',
+  'SendMessage',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'AskUserQuestion',
+];
 
 const READ_ONLY_DENY = ['Edit', 'Write', 'NotebookEdit'];
 
@@ -63,19 +72,25 @@ const READ_ONLY_DENY = ['Edit', 'Write', 'NotebookEdit'];
  */
 export const BUILT_IN_AGENTS: Readonly<Record<string, AgentDefinition>> = {
   'general-purpose': {
-    description: 'General-purpose agent for researching complex questions, searching for code and carrying out multi-step tasks. Use it when a search may take several rounds of looking.',
-    prompt: 'You are an agent working on a task given by another agent. Use the tools available to complete it fully: search broadly when you do not know where something is, read before you change, and make only the changes asked for. When done, reply with a concise report of what you found or did, with file paths; that reply is all the other agent sees.',
+    description:
+      'General-purpose agent for researching complex questions, searching for code and carrying out multi-step tasks. Use it when a search may take several rounds of looking.',
+    prompt:
+      'You are an agent working on a task given by another agent. Use the tools available to complete it fully: search broadly when you do not know where something is, read before you change, and make only the changes asked for. When done, reply with a concise report of what you found or did, with file paths; that reply is all the other agent sees.',
     tools: ['*'],
   },
   Explore: {
-    description: 'Fast read-only agent for exploring a codebase: finding files by pattern, searching code for keywords, answering questions about how the code works. It cannot edit files. Say how thorough to be: "quick", "medium" or "very thorough".',
-    prompt: 'You are a read-only search specialist. Find files with Glob, search contents with Grep, read with Read, and use Bash only for read-only commands (ls, git log, git diff). You cannot create, edit or delete files, and must not try. Reply with what you found: file paths with line numbers and the relevant snippets, concisely; that reply is all the other agent sees.',
+    description:
+      'Fast read-only agent for exploring a codebase: finding files by pattern, searching code for keywords, answering questions about how the code works. It cannot edit files. Say how thorough to be: "quick", "medium" or "very thorough".',
+    prompt:
+      'You are a read-only search specialist. Find files with Glob, search contents with Grep, read with Read, and use Bash only for read-only commands (ls, git log, git diff). You cannot create, edit or delete files, and must not try. Reply with what you found: file paths with line numbers and the relevant snippets, concisely; that reply is all the other agent sees.',
     disallowedTools: READ_ONLY_DENY,
     permissionMode: 'plan',
   },
   Plan: {
-    description: 'Read-only software architect agent for designing an implementation plan: it explores the code and returns a step-by-step plan, the files to change and the trade-offs. It cannot edit files.',
-    prompt: 'You are a read-only software architect. Explore the code with Glob, Grep, Read and read-only Bash, then reply with an implementation plan: the steps in order, the files to change and why, the risks and trade-offs. You cannot create, edit or delete files, and must not try. Your reply is all the other agent sees.',
+    description:
+      'Read-only software architect agent for designing an implementation plan: it explores the code and returns a step-by-step plan, the files to change and the trade-offs. It cannot edit files.',
+    prompt:
+      'You are a read-only software architect. Explore the code with Glob, Grep, Read and read-only Bash, then reply with an implementation plan: the steps in order, the files to change and why, the risks and trade-offs. You cannot create, edit or delete files, and must not try. Your reply is all the other agent sees.',
     disallowedTools: READ_ONLY_DENY,
     permissionMode: 'plan',
   },

@@ -16,7 +16,12 @@ import {
   type Tool,
   type ToolContext,
 } from '@toolshed/core';
-import { BUILT_IN_AGENTS, SUB_AGENT_EXCLUDED_TOOLS, type AgentDefinition, type LoadedAgent } from './agent_definition.ts';
+import {
+  BUILT_IN_AGENTS,
+  SUB_AGENT_EXCLUDED_TOOLS,
+  type AgentDefinition,
+  type LoadedAgent,
+} from './agent_definition.ts';
 import { runAgent, type AgentEvent, type RunAgentResult } from './run_agent.ts';
 import { modelFor as defaultModelFor } from './model_for.ts';
 import type { ModelAdapter } from './model_adapter.ts';
@@ -33,12 +38,39 @@ import { createGitWorktree } from './worktree/worktree_tools.ts';
  */
 export const agentInput = z.object({
   description: z.string().min(1).describe('A short (3-5 word) description of the task'),
-  prompt: z.string().min(1).describe('The task for the agent to perform: everything it needs to know, since it sees nothing else of this conversation'),
-  subagent_type: z.string().min(1).optional().describe('The type of agent to use (see the list in this description); default general-purpose'),
-  model: z.string().min(1).optional().describe('A model for this agent: sonnet, opus, haiku or a model id; default the agent definition\'s, else yours'),
-  run_in_background: z.boolean().optional().describe('Run the agent in the background: returns a task id at once; read its output with TaskOutput, stop it with TaskStop'),
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('A name for a background agent, so SendMessage can reach it while it runs'),
-  isolation: z.enum(['worktree']).optional().describe('"worktree": the agent works in a new git worktree of the project on its own branch, so its edits stay out of your checkout until merged'),
+  prompt: z
+    .string()
+    .min(1)
+    .describe(
+      'The task for the agent to perform: everything it needs to know, since it sees nothing else of this conversation',
+    ),
+  subagent_type: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The type of agent to use (see the list in this description); default general-purpose'),
+  model: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("A model for this agent: sonnet, opus, haiku or a model id; default the agent definition's, else yours"),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run the agent in the background: returns a task id at once; read its output with TaskOutput, stop it with TaskStop',
+    ),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional()
+    .describe('A name for a background agent, so SendMessage can reach it while it runs'),
+  isolation: z
+    .enum(['worktree'])
+    .optional()
+    .describe(
+      '"worktree": the agent works in a new git worktree of the project on its own branch, so its edits stay out of your checkout until merged',
+    ),
 });
 
 /** What the Agent tool returns. */
@@ -143,7 +175,13 @@ export function builtInAgents(): LoadedAgent[] {
  */
 export function agentsFromOptions(agents: Readonly<Record<string, AgentDefinition>> = {}): LoadedAgent[] {
   return Object.entries(agents).map(([name, def]) => {
-    if (!def || typeof def.description !== 'string' || !def.description || typeof def.prompt !== 'string' || !def.prompt) {
+    if (
+      !def ||
+      typeof def.description !== 'string' ||
+      !def.description ||
+      typeof def.prompt !== 'string' ||
+      !def.prompt
+    ) {
       throw new TypeError(`Agent "${name}" needs a description and a prompt (strings), got ${JSON.stringify(def)}`);
     }
     return { ...def, name, source: 'options' };
@@ -166,10 +204,18 @@ function summaryLine(type: string, result: RunAgentResult): string {
   return `[${type} agent: ${calls} tool call${calls === 1 ? '' : 's'}, ${tokens} tokens, ${(result.durationMs / 1000).toFixed(1)} s, stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''}]`;
 }
 
-async function writeTranscript(file: string, meta: Record<string, unknown>, result: RunAgentResult | undefined): Promise<void> {
+async function writeTranscript(
+  file: string,
+  meta: Record<string, unknown>,
+  result: RunAgentResult | undefined,
+): Promise<void> {
   try {
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await writeFile(file, `${JSON.stringify({ ...meta, ...(result ? { stopReason: result.stopReason, usage: result.usage, toolCalls: result.toolCalls, messages: result.messages } : {}) }, null, 1)}\n`, { mode: 0o600 });
+    await writeFile(
+      file,
+      `${JSON.stringify({ ...meta, ...(result ? { stopReason: result.stopReason, usage: result.usage, toolCalls: result.toolCalls, messages: result.messages } : {}) }, null, 1)}\n`,
+      { mode: 0o600 },
+    );
   } catch {
     // A transcript that cannot be written must not fail the agent's result.
   }
@@ -199,7 +245,8 @@ let agentCounter = 0;
  * ```
  */
 export function createAgentTool(config: AgentToolConfig): Tool<typeof agentInput, AgentToolResult> {
-  const agentsOf = (ctx: Pick<ToolContext, 'services' | 'cwd'>) => ctx.services.get(agentRegistryKey)?.list() ?? config.agentsFor(ctx.cwd);
+  const agentsOf = (ctx: Pick<ToolContext, 'services' | 'cwd'>) =>
+    ctx.services.get(agentRegistryKey)?.list() ?? config.agentsFor(ctx.cwd);
   return buildTool({
     name: 'Agent',
     aliases: ['Task'],
@@ -219,34 +266,61 @@ ${describeAgents(config.agentsFor(cwd))}
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     checkPermissions: () => ({ behavior: 'allow', reason: 'each call of the sub-agent is checked on its own' }),
-    preparePermissionMatcher: ({ subagent_type }) => (rule) => rule === (subagent_type ?? 'general-purpose'),
+    preparePermissionMatcher:
+      ({ subagent_type }) =>
+      (rule) =>
+        rule === (subagent_type ?? 'general-purpose'),
     getToolUseSummary: ({ description, subagent_type }) => `${subagent_type ?? 'general-purpose'}: ${description}`,
-    renderToolUse: ({ description, subagent_type, run_in_background }) => `${subagent_type ?? 'general-purpose'} agent: ${description}${run_in_background ? '  (background)' : ''}`,
+    renderToolUse: ({ description, subagent_type, run_in_background }) =>
+      `${subagent_type ?? 'general-purpose'} agent: ${description}${run_in_background ? '  (background)' : ''}`,
     interruptBehavior: 'cancel',
     maxResultSizeChars: 100_000,
-    mapResult: (r) => (r.task_id
-      ? `Started ${r.subagent_type} agent in the background with task id ${r.task_id}${r.agent_id !== r.task_id ? ` (name ${r.agent_id})` : ''}. Read its output with TaskOutput({"task_id":"${r.task_id}"}), stop it with TaskStop${r.agent_id !== r.task_id ? `, and send it messages with SendMessage({"to":"${r.agent_id}", ...})` : ''}. Transcript: ${r.transcript_path}`
-      : `${r.text || '(the agent gave no final text)'}\n\n${r.summary}`),
+    mapResult: (r) =>
+      r.task_id
+        ? `Started ${r.subagent_type} agent in the background with task id ${r.task_id}${r.agent_id !== r.task_id ? ` (name ${r.agent_id})` : ''}. Read its output with TaskOutput({"task_id":"${r.task_id}"}), stop it with TaskStop${r.agent_id !== r.task_id ? `, and send it messages with SendMessage({"to":"${r.agent_id}", ...})` : ''}. Transcript: ${r.transcript_path}`
+        : `${r.text || '(the agent gave no final text)'}\n\n${r.summary}`,
     async call(input, ctx, { onProgress, signal }) {
       const type = input.subagent_type ?? 'general-purpose';
       const agents = agentsOf(ctx);
       const agent = agents.find((a) => a.name === type);
-      if (!agent) throw new Error(`No agent type "${type}"; the types are ${agents.map((a) => a.name).join(', ')}. Pick one of them as subagent_type.`);
+      if (!agent)
+        throw new Error(
+          `No agent type "${type}"; the types are ${agents.map((a) => a.name).join(', ')}. Pick one of them as subagent_type.`,
+        );
       const parent = config.model ?? ctx.services.get(agentModelKey) ?? activeModels.get(ctx.sessionId);
-      if (!parent) throw new Error('No model to run the agent with: run this session through runAgent, or give agentTools({ model }) a model adapter');
+      if (!parent)
+        throw new Error(
+          'No model to run the agent with: run this session through runAgent, or give agentTools({ model }) a model adapter',
+        );
       const model = (config.modelFor ?? ((m, p) => defaultModelFor(p, m)))(input.model ?? agent.model, parent);
       const background = input.run_in_background === true;
       const tasks = background ? backgroundTasksOf(ctx) : undefined;
-      if (background && input.name && tasks!.list().some((t) => t.kind === 'agent' && t.name === input.name && t.status === 'running')) {
-        throw new Error(`A background agent named "${input.name}" is running already; give this one another name, or send it a message with SendMessage`);
+      if (
+        background &&
+        input.name &&
+        tasks!.list().some((t) => t.kind === 'agent' && t.name === input.name && t.status === 'running')
+      ) {
+        throw new Error(
+          `A background agent named "${input.name}" is running already; give this one another name, or send it a message with SendMessage`,
+        );
       }
-      const agentId = background ? tasks!.newId('agent') : `agent_${++agentCounter}_${Math.random().toString(36).slice(2, 8)}`;
+      const agentId = background
+        ? tasks!.newId('agent')
+        : `agent_${++agentCounter}_${Math.random().toString(36).slice(2, 8)}`;
       const transcriptPath = path.join(ctx.stateDir, 'agents', `${agentId}.json`);
       const controller = new AbortController();
       // The parent's abort aborts a foreground child; a background one lives until TaskStop or close.
       const childSignal = background ? controller.signal : AbortSignal.any([signal, controller.signal]);
       // isolation: "worktree" — a fresh worktree of the project is the child's only working directory.
-      const worktree = input.isolation === 'worktree' ? await createGitWorktree({ cwd: ctx.cwd, stateDir: ctx.stateDir, name: agentId.replace(/[^A-Za-z0-9._-]/g, '-'), signal }) : undefined;
+      const worktree =
+        input.isolation === 'worktree'
+          ? await createGitWorktree({
+              cwd: ctx.cwd,
+              stateDir: ctx.stateDir,
+              name: agentId.replace(/[^A-Za-z0-9._-]/g, '-'),
+              signal,
+            })
+          : undefined;
       const child = await openChildSession(ctx, {
         ...(worktree ? { cwd: worktree.cwd } : {}),
         tools: agent.tools,
@@ -257,18 +331,48 @@ ${describeAgents(config.agentsFor(cwd))}
         sessionId: `${ctx.sessionId}/${agentId}`,
         stateDir: path.join(ctx.stateDir, 'agents', agentId),
       });
-      const meta = { agentId, subagentType: agent.name, description: input.description, prompt: input.prompt, model: model.model, parentSessionId: ctx.sessionId };
+      const meta = {
+        agentId,
+        subagentType: agent.name,
+        description: input.description,
+        prompt: input.prompt,
+        model: model.model,
+        parentSessionId: ctx.sessionId,
+      };
       const run = (onEvent: (e: AgentEvent) => void, inbox?: () => readonly string[]) =>
-        runAgent({ session: child, model, system: systemPromptFor(agent, child), prompt: input.prompt, maxTurns: agent.maxTurns ?? config.maxTurns ?? 50, signal: childSignal, onEvent, inbox })
-          .finally(() => child.close());
+        runAgent({
+          session: child,
+          model,
+          system: systemPromptFor(agent, child),
+          prompt: input.prompt,
+          maxTurns: agent.maxTurns ?? config.maxTurns ?? 50,
+          signal: childSignal,
+          onEvent,
+          inbox,
+        }).finally(() => child.close());
 
       if (!background) {
         const result = await run((event) => {
-          if (event.type === 'session' && event.event.type === 'tool_start') onProgress({ message: `${agent.name}: ${event.event.toolName}`, agent: agentId, tool: event.event.toolName });
+          if (event.type === 'session' && event.event.type === 'tool_start')
+            onProgress({
+              message: `${agent.name}: ${event.event.toolName}`,
+              agent: agentId,
+              tool: event.event.toolName,
+            });
         });
         await writeTranscript(transcriptPath, meta, result);
-        const where = worktree ? ` Its changes are in the worktree ${worktree.worktreePath} on branch ${worktree.branch} (kept: review and merge it, or remove it with git worktree remove).` : '';
-        const data: AgentToolResult = { agent_id: agentId, subagent_type: agent.name, text: result.text, summary: `${summaryLine(agent.name, result)}${where}`, stop_reason: result.stopReason, transcript_path: transcriptPath, ...(worktree ? { worktree_path: worktree.worktreePath, worktree_branch: worktree.branch } : {}) };
+        const where = worktree
+          ? ` Its changes are in the worktree ${worktree.worktreePath} on branch ${worktree.branch} (kept: review and merge it, or remove it with git worktree remove).`
+          : '';
+        const data: AgentToolResult = {
+          agent_id: agentId,
+          subagent_type: agent.name,
+          text: result.text,
+          summary: `${summaryLine(agent.name, result)}${where}`,
+          stop_reason: result.stopReason,
+          transcript_path: transcriptPath,
+          ...(worktree ? { worktree_path: worktree.worktreePath, worktree_branch: worktree.branch } : {}),
+        };
         if (result.stopReason === 'aborted' && signal.aborted) throw new Error(`The ${agent.name} agent was aborted`);
         return { data, ...(result.stopReason === 'model_error' ? { isError: true } : {}) };
       }
@@ -276,8 +380,22 @@ ${describeAgents(config.agentsFor(cwd))}
       const log = openTaskLog(path.join(ctx.stateDir, 'tasks'), agentId);
       const task = new AgentTask(agentId, input.name, agent.name, input.description, log, controller);
       tasks!.add(task);
-      task.start(run, async (result) => writeTranscript(transcriptPath, meta, result), (result) => summaryLine(agent.name, result));
-      return { data: { agent_id: input.name ?? agentId, subagent_type: agent.name, task_id: agentId, text: '', summary: '', stop_reason: 'running', transcript_path: transcriptPath } };
+      task.start(
+        run,
+        async (result) => writeTranscript(transcriptPath, meta, result),
+        (result) => summaryLine(agent.name, result),
+      );
+      return {
+        data: {
+          agent_id: input.name ?? agentId,
+          subagent_type: agent.name,
+          task_id: agentId,
+          text: '',
+          summary: '',
+          stop_reason: 'running',
+          transcript_path: transcriptPath,
+        },
+      };
     },
   });
 }
@@ -325,7 +443,12 @@ class AgentTask implements BackgroundTask {
       .then(async (result) => {
         this.#write(`\n\n${summary(result)}\n`);
         await onResult(result);
-        this.status = this.#stopped || result.stopReason === 'aborted' ? 'killed' : result.stopReason === 'model_error' ? 'failed' : 'completed';
+        this.status =
+          this.#stopped || result.stopReason === 'aborted'
+            ? 'killed'
+            : result.stopReason === 'model_error'
+              ? 'failed'
+              : 'completed';
         this.exitCode = this.status === 'completed' ? 0 : 1;
       })
       .catch(async (e: unknown) => {

@@ -38,7 +38,10 @@ interface Setup {
 
 async function setup(options: Setup) {
   server = await startFakeModelServer(options.script);
-  const model = anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
+  const model = anthropicModel({
+    client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
   const cwd = options.cwd ?? mkdtempSync(path.join(tmpdir(), 'agent-tool-'));
   session = await createSession({
     cwd,
@@ -55,13 +58,16 @@ const callAgent = async (input: Record<string, unknown>, id = 'ag1') => {
   return { text: contentToText(result!.content), isError: result!.is_error === true };
 };
 
-test('a sub-agent has the parent\'s tools ∩ its own, and never Agent or the task tools', async () => {
+test("a sub-agent has the parent's tools ∩ its own, and never Agent or the task tools", async () => {
   const requests: FakeRequest[] = [];
   await setup({
-    agents: { helper: { description: 'helps', prompt: 'CHILD helper', tools: ['Echo', 'Agent', 'TaskOutput', 'Note'] } },
+    agents: {
+      helper: { description: 'helps', prompt: 'CHILD helper', tools: ['Echo', 'Agent', 'TaskOutput', 'Note'] },
+    },
     script: (r) => {
       requests.push(r);
-      if (toolNames(r).length && !lastUserText(r).includes('tool_result')) return { content: [use('x1', 'Agent', { description: 'nested', prompt: 'recurse' })] };
+      if (toolNames(r).length && !lastUserText(r).includes('tool_result'))
+        return { content: [use('x1', 'Agent', { description: 'nested', prompt: 'recurse' })] };
       return text('child done');
     },
   });
@@ -73,11 +79,18 @@ test('a sub-agent has the parent\'s tools ∩ its own, and never Agent or the ta
   expect(out.text).toMatch(/^child done\n\n\[helper agent: 1 tool call, \d+ tokens, [\d.]+ s, stopped: end_turn\]$/);
 });
 
-test('a sub-agent whose tools include a denied one cannot call it, and the parent\'s asks go to its canUseTool', async () => {
+test("a sub-agent whose tools include a denied one cannot call it, and the parent's asks go to its canUseTool", async () => {
   const asked: string[] = [];
   const requests: FakeRequest[] = [];
   await setup({
-    agents: { writer: { description: 'writes', prompt: 'CHILD writer', tools: ['Echo', 'Note', 'Wait'], permissionMode: 'bypassPermissions' } },
+    agents: {
+      writer: {
+        description: 'writes',
+        prompt: 'CHILD writer',
+        tools: ['Echo', 'Note', 'Wait'],
+        permissionMode: 'bypassPermissions',
+      },
+    },
     permissions: { deny: ['Wait'], ask: ['Echo'] },
     canUseTool: async (name) => {
       asked.push(name);
@@ -85,7 +98,8 @@ test('a sub-agent whose tools include a denied one cannot call it, and the paren
     },
     script: (r) => {
       requests.push(r);
-      if (requests.length === 1) return { content: [use('e1', 'Echo', { text: 'a' }), use('n1', 'Note', { text: 'b' }), use('w1', 'Wait', {})] };
+      if (requests.length === 1)
+        return { content: [use('e1', 'Echo', { text: 'a' }), use('n1', 'Note', { text: 'b' }), use('w1', 'Wait', {})] };
       return text('tried');
     },
   });
@@ -99,7 +113,7 @@ test('a sub-agent whose tools include a denied one cannot call it, and the paren
   expect(results).toContain('user said no to Note');
 });
 
-test('the parent\'s deny rule holds inside the child even for a tool the child may use', async () => {
+test("the parent's deny rule holds inside the child even for a tool the child may use", async () => {
   const requests: FakeRequest[] = [];
   await setup({
     permissions: { mode: 'bypassPermissions', deny: ['Note'] },
@@ -125,16 +139,22 @@ test('the transcript of a sub-agent is kept under the state dir', async () => {
   await callAgent({ subagent_type: 'Explore' });
   const dir = path.join(session!.stateDir, 'agents');
   const file = (await import('node:fs')).readdirSync(dir).find((f) => f.endsWith('.json'))!;
-  const transcript = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { subagentType: string; messages: unknown[] };
+  const transcript = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+    subagentType: string;
+    messages: unknown[];
+  };
   expect(transcript.subagentType).toBe('Explore');
   expect(JSON.stringify(transcript.messages)).toContain('all done');
 });
 
-test('aborting the parent\'s run aborts the child', async () => {
+test("aborting the parent's run aborts the child", async () => {
   const controller = new AbortController();
   await setup({ script: () => ({ content: [use('w1', 'Wait', {})] }) });
   setTimeout(() => controller.abort(), 300);
-  const [result] = await session!.run([use('ag', 'Agent', { description: 'wait', prompt: 'wait', subagent_type: 'general-purpose' })], { signal: controller.signal });
+  const [result] = await session!.run(
+    [use('ag', 'Agent', { description: 'wait', prompt: 'wait', subagent_type: 'general-purpose' })],
+    { signal: controller.signal },
+  );
   expect(result!.is_error).toBe(true);
   expect(server!.requests).toHaveLength(1);
 });
@@ -144,7 +164,8 @@ test('a background agent returns a task id at once; SendMessage reaches it; Task
   const messageSent = new Promise<void>((resolve) => (sent = resolve));
   await setup({
     script: (r) => {
-      if (!lastUserText(r).includes('tool_result')) return { content: [use('e1', 'Echo', { text: 'working' })], pause: { afterBlock: 0, until: messageSent } };
+      if (!lastUserText(r).includes('tool_result'))
+        return { content: [use('e1', 'Echo', { text: 'working' })], pause: { afterBlock: 0, until: messageSent } };
       const message = /Also look at (\w+)/.exec(lastUserText(r))?.[1];
       return text(`looked at ${message ?? 'nothing'}`);
     },
@@ -163,7 +184,9 @@ test('a background agent returns a task id at once; SendMessage reaches it; Task
   // Finished: SendMessage now says so.
   const [late] = await session!.run([use('s2', 'SendMessage', { to: 'scout', message: 'hello?' })]);
   expect(late!.is_error).toBe(true);
-  expect(contentToText(late!.content)).toMatch(/Agent "scout" has finished \(completed\).*No background agent is running/);
+  expect(contentToText(late!.content)).toMatch(
+    /Agent "scout" has finished \(completed\).*No background agent is running/,
+  );
 });
 
 test('TaskStop ends a background agent', async () => {
@@ -188,12 +211,22 @@ test('a broken agent file is reported with file and key and skipped; the others 
   const cwd = mkdtempSync(path.join(tmpdir(), 'agent-files-'));
   mkdirSync(path.join(cwd, '.claude', 'agents'), { recursive: true });
   mkdirSync(path.join(cwd, '.toolshed', 'agents'), { recursive: true });
-  writeFileSync(path.join(cwd, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews diffs for bugs\ntools: Echo, Grep\nmodel: haiku\n---\nYou review diffs.\n');
-  writeFileSync(path.join(cwd, '.toolshed', 'agents', 'broken.md'), '---\nname: broken\ndescription: Breaks\npermissionMode: yolo\n---\nBody\n');
+  writeFileSync(
+    path.join(cwd, '.claude', 'agents', 'reviewer.md'),
+    '---\nname: reviewer\ndescription: Reviews diffs for bugs\ntools: Echo, Grep\nmodel: haiku\n---\nYou review diffs.\n',
+  );
+  writeFileSync(
+    path.join(cwd, '.toolshed', 'agents', 'broken.md'),
+    '---\nname: broken\ndescription: Breaks\npermissionMode: yolo\n---\nBody\n',
+  );
   writeFileSync(path.join(cwd, '.toolshed', 'agents', 'bad-yaml.md'), '---\nname: [unclosed\n---\nBody\n');
   await setup({ cwd, script: () => text('x') });
   const notices = session!.notices().map((n) => n.message);
-  expect(notices.some((m) => m.includes('broken.md') && m.includes('"permissionMode" is "yolo"') && m.includes('use one of'))).toBe(true);
+  expect(
+    notices.some(
+      (m) => m.includes('broken.md') && m.includes('"permissionMode" is "yolo"') && m.includes('use one of'),
+    ),
+  ).toBe(true);
   expect(notices.some((m) => m.includes('bad-yaml.md') && m.includes('not valid YAML'))).toBe(true);
   const description = session!.catalog().find((e) => e.name === 'Agent')!.description;
   expect(description).toContain('- reviewer: Reviews diffs for bugs (Tools: Echo, Grep)');
@@ -215,8 +248,11 @@ test('a deny rule naming an agent type stops that type only', async () => {
   expect(existsSync(session!.stateDir)).toBe(true);
 });
 
-test('an agent definition\'s model alias picks the model of the sub-agent\'s requests', async () => {
-  await setup({ agents: { quick: { description: 'quick', prompt: 'CHILD quick', model: 'haiku' } }, script: () => text('fast') });
+test("an agent definition's model alias picks the model of the sub-agent's requests", async () => {
+  await setup({
+    agents: { quick: { description: 'quick', prompt: 'CHILD quick', model: 'haiku' } },
+    script: () => text('fast'),
+  });
   await callAgent({ subagent_type: 'quick' });
   expect(server!.requests[0]!.body.model).toBe('claude-haiku-5-5');
   await callAgent({ subagent_type: 'quick', model: 'claude-opus-5' }, 'ag2');
@@ -227,9 +263,13 @@ test('SendMessage to "*" reaches every running background agent', async () => {
   await setup({ script: () => ({ content: [use('w1', 'Wait', {})] }) });
   await callAgent({ subagent_type: 'general-purpose', run_in_background: true, name: 'one' });
   await callAgent({ subagent_type: 'general-purpose', run_in_background: true, name: 'two' }, 'ag2');
-  const [result] = await session!.run([use('s1', 'SendMessage', { to: '*', message: 'wrap up', summary: 'ask both to finish' })]);
+  const [result] = await session!.run([
+    use('s1', 'SendMessage', { to: '*', message: 'wrap up', summary: 'ask both to finish' }),
+  ]);
   expect(result!.is_error).toBeUndefined();
-  expect(contentToText(result!.content)).toMatch(/^Message queued for \* \(task agent_\S+, agent_\S+\); each reads it at its next turn\.$/);
+  expect(contentToText(result!.content)).toMatch(
+    /^Message queued for \* \(task agent_\S+, agent_\S+\); each reads it at its next turn\.$/,
+  );
 });
 
 test('with isolation "worktree" the sub-agent\'s edits land in its own worktree, not in the main checkout', async () => {
@@ -238,7 +278,18 @@ test('with isolation "worktree" the sub-agent\'s edits land in its own worktree,
   const { z } = await import('zod');
   const { buildTool } = await import('@toolshed/core');
   const repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-wt-')));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: repo,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
+    });
   git('init', '-q', '-b', 'main');
   writeFileSync(path.join(repo, 'a.txt'), 'main\n');
   git('add', '.');
@@ -255,9 +306,21 @@ test('with isolation "worktree" the sub-agent\'s edits land in its own worktree,
       return { data: `wrote ${path.resolve(ctx.cwd, file_path)}` };
     },
   });
-  server = await startFakeModelServer((r) => (lastUserText(r).includes('tool_result') ? text('edited a.txt') : { content: [use('p1', 'Put', { file_path: 'a.txt', text: 'agent\n' })] }));
-  const model = anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
-  session = await createSession({ cwd: repo, stateDir: path.join(repo, '..', `${path.basename(repo)}-state`), families: [agentTools({ agents: {}, model, homeDir: repo, agentFiles: [] })], tools: [putTool] });
+  server = await startFakeModelServer((r) =>
+    lastUserText(r).includes('tool_result')
+      ? text('edited a.txt')
+      : { content: [use('p1', 'Put', { file_path: 'a.txt', text: 'agent\n' })] },
+  );
+  const model = anthropicModel({
+    client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
+  session = await createSession({
+    cwd: repo,
+    stateDir: path.join(repo, '..', `${path.basename(repo)}-state`),
+    families: [agentTools({ agents: {}, model, homeDir: repo, agentFiles: [] })],
+    tools: [putTool],
+  });
   const out = await callAgent({ subagent_type: 'general-purpose', isolation: 'worktree' });
   expect(out.isError).toBe(false);
   const worktree = /in the worktree (\S+) on branch (\S+)/.exec(out.text);

@@ -1,5 +1,12 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
-import { modelErrorOf, parseToolArguments, type ModelAdapter, type ModelStreamEvent, type ModelTurn, type ModelTurnRequest } from './model_adapter.ts';
+import {
+  modelErrorOf,
+  parseToolArguments,
+  type ModelAdapter,
+  type ModelStreamEvent,
+  type ModelTurn,
+  type ModelTurnRequest,
+} from './model_adapter.ts';
 
 /** The body the adapter sends to `messages.create`; loose so the real SDK's params fit it. */
 export interface AnthropicCreateBody {
@@ -90,7 +97,8 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
       const content: (TextBlock | ToolUseBlock)[] = [];
       for (const block of reply.content ?? []) {
         if (block.type === 'text') content.push({ type: 'text', text: block.text ?? '' });
-        else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: String(block.id), name: String(block.name), input: block.input ?? {} });
+        else if (block.type === 'tool_use')
+          content.push({ type: 'tool_use', id: String(block.id), name: String(block.name), input: block.input ?? {} });
       }
       return {
         content,
@@ -101,11 +109,17 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
       let events: AsyncIterable<AnthropicEvent>;
       try {
-        events = (await client.messages.create(body(request, true), requestOptions(request))) as AsyncIterable<AnthropicEvent>;
+        events = (await client.messages.create(
+          body(request, true),
+          requestOptions(request),
+        )) as AsyncIterable<AnthropicEvent>;
       } catch (e) {
         throw modelErrorOf('anthropic', model, e, request.signal);
       }
-      const blocks = new Map<number, { kind: 'text'; text: string } | { kind: 'tool_use'; id: string; name: string; json: string; input: unknown }>();
+      const blocks = new Map<
+        number,
+        { kind: 'text'; text: string } | { kind: 'tool_use'; id: string; name: string; json: string; input: unknown }
+      >();
       const turn: ModelTurn = { content: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
       const finished: (TextBlock | ToolUseBlock | undefined)[] = [];
       try {
@@ -119,7 +133,14 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
             case 'content_block_start': {
               const block = event.content_block;
               if (block?.type === 'text') blocks.set(index, { kind: 'text', text: block.text ?? '' });
-              else if (block?.type === 'tool_use') blocks.set(index, { kind: 'tool_use', id: String(block.id), name: String(block.name), json: '', input: block.input });
+              else if (block?.type === 'tool_use')
+                blocks.set(index, {
+                  kind: 'tool_use',
+                  id: String(block.id),
+                  name: String(block.name),
+                  json: '',
+                  input: block.input,
+                });
               break;
             }
             case 'content_block_delta': {

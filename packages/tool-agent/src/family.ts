@@ -63,18 +63,33 @@ export interface AgentToolsOptions {
  * ```
  */
 export function agentTools(options: AgentToolsOptions = {}): Family {
-  const base: LoadedAgent[][] = [options.builtInAgents === false ? [] : builtInAgents(), agentsFromOptions(options.agents)];
+  const base: LoadedAgent[][] = [
+    options.builtInAgents === false ? [] : builtInAgents(),
+    agentsFromOptions(options.agents),
+  ];
   const byCwd = new Map<string, LoadedAgent[]>();
   const agentsFor = (cwd: string) => byCwd.get(cwd) ?? agentRegistry(base).list();
-  const agent = createAgentTool({ agentsFor, model: options.model, modelFor: options.modelFor, maxTurns: options.maxTurns });
+  const agent = createAgentTool({
+    agentsFor,
+    model: options.model,
+    modelFor: options.modelFor,
+    maxTurns: options.maxTurns,
+  });
   const home = options.homeDir;
   const planning = [
     createTodoWriteTool().tool,
-    ...taskListTools({ ...(home && !options.tasks?.tasksDir ? { tasksDir: path.join(home, '.toolshed', 'tasks') } : {}), ...options.tasks }),
+    ...taskListTools({
+      ...(home && !options.tasks?.tasksDir ? { tasksDir: path.join(home, '.toolshed', 'tasks') } : {}),
+      ...options.tasks,
+    }),
     askUserQuestionTool,
     ...createPlanModeTools(),
     ...createWorktreeTools(),
-    createSkillTool({ ...(home ? { homeDir: home } : {}), ...(options.skills ? { skills: options.skills } : {}), ...(options.skillDirs ? { skillDirs: options.skillDirs } : {}) }),
+    createSkillTool({
+      ...(home ? { homeDir: home } : {}),
+      ...(options.skills ? { skills: options.skills } : {}),
+      ...(options.skillDirs ? { skillDirs: options.skillDirs } : {}),
+    }),
     sleepTool,
   ];
   return defineFamily({
@@ -83,8 +98,15 @@ export function agentTools(options: AgentToolsOptions = {}): Family {
     tools: [agent, sendMessageTool, taskOutputTool, taskStopTool, ...planning],
     async setup(api) {
       const sources = options.agentFiles ?? ['user', 'project'];
-      const { agents, problems } = sources.length ? await loadAgentFiles({ cwd: api.cwd, homeDir: options.homeDir, sources }) : { agents: [], problems: [] };
-      for (const problem of problems) api.emit({ type: 'notice', level: 'warn', message: `Agent file skipped or partly ignored: ${problem.message}` });
+      const { agents, problems } = sources.length
+        ? await loadAgentFiles({ cwd: api.cwd, homeDir: options.homeDir, sources })
+        : { agents: [], problems: [] };
+      for (const problem of problems)
+        api.emit({
+          type: 'notice',
+          level: 'warn',
+          message: `Agent file skipped or partly ignored: ${problem.message}`,
+        });
       const registry = agentRegistry([...base, agents]);
       byCwd.set(api.cwd, [...registry.list()]);
       api.services.set(agentRegistryKey, registry);

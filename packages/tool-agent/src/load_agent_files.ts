@@ -25,7 +25,17 @@ export interface LoadAgentFilesOptions {
 
 const KNOWN_KEYS = new Set(['name', 'description', 'tools', 'disallowedTools', 'model', 'permissionMode', 'maxTurns']);
 // Claude Code keys Toolshed does not use: loaded, ignored without a warning.
-const IGNORED_KEYS = new Set(['color', 'hooks', 'skills', 'memory', 'mcpServers', 'effort', 'isolation', 'background', 'initialPrompt']);
+const IGNORED_KEYS = new Set([
+  'color',
+  'hooks',
+  'skills',
+  'memory',
+  'mcpServers',
+  'effort',
+  'isolation',
+  'background',
+  'initialPrompt',
+]);
 
 /**
  * The agent folders, in the order they are read (a later definition of a name wins): user
@@ -44,7 +54,8 @@ export function agentDirectories(options: LoadAgentFilesOptions): string[] {
   const sources = options.sources ?? ['user', 'project'];
   const dirs: string[] = [];
   if (sources.includes('user')) dirs.push(path.join(home, '.claude', 'agents'), path.join(home, '.toolshed', 'agents'));
-  if (sources.includes('project')) dirs.push(path.join(options.cwd, '.claude', 'agents'), path.join(options.cwd, '.toolshed', 'agents'));
+  if (sources.includes('project'))
+    dirs.push(path.join(options.cwd, '.claude', 'agents'), path.join(options.cwd, '.toolshed', 'agents'));
   return [...new Set(dirs)];
 }
 
@@ -61,45 +72,86 @@ export function agentDirectories(options: LoadAgentFilesOptions): string[] {
  * const parsed = parseAgentFile('---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep\n---\nYou review diffs.', 'reviewer.md');
  * ```
  */
-export function parseAgentFile(text: string, file: string): { agent: LoadedAgent; warnings: AgentFileProblem[] } | { problem: AgentFileProblem } {
+export function parseAgentFile(
+  text: string,
+  file: string,
+): { agent: LoadedAgent; warnings: AgentFileProblem[] } | { problem: AgentFileProblem } {
   const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
-  if (!match) return { problem: { file, message: `${file} has no YAML frontmatter: start it with a "---" line, then "name:" and "description:", then "---" and the prompt` } };
+  if (!match)
+    return {
+      problem: {
+        file,
+        message: `${file} has no YAML frontmatter: start it with a "---" line, then "name:" and "description:", then "---" and the prompt`,
+      },
+    };
   let data: unknown;
   try {
     data = parseYaml(match[1]!);
   } catch (e) {
-    return { problem: { file, message: `${file}: the frontmatter is not valid YAML (${(e as Error).message.split('\n')[0]}); fix the YAML between the "---" lines` } };
+    return {
+      problem: {
+        file,
+        message: `${file}: the frontmatter is not valid YAML (${(e as Error).message.split('\n')[0]}); fix the YAML between the "---" lines`,
+      },
+    };
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return { problem: { file, message: `${file}: the frontmatter must be a mapping of keys (name: …, description: …)` } };
+    return {
+      problem: { file, message: `${file}: the frontmatter must be a mapping of keys (name: …, description: …)` },
+    };
   }
   const fm = data as Record<string, unknown>;
   const bad = (key: string, fix: string) => ({ problem: { file, key, message: `${file}: "${key}" ${fix}` } });
   const fallbackName = path.basename(file, path.extname(file));
   const name = fm.name ?? fallbackName;
-  if (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(name)) return bad('name', `is ${JSON.stringify(name)}: give a name of letters, digits, "-" and "_" (such as "code-reviewer")`);
-  if (typeof fm.description !== 'string' || fm.description.trim() === '') return bad('description', 'is missing or empty: say in one sentence when to use this agent');
+  if (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/.test(name))
+    return bad(
+      'name',
+      `is ${JSON.stringify(name)}: give a name of letters, digits, "-" and "_" (such as "code-reviewer")`,
+    );
+  if (typeof fm.description !== 'string' || fm.description.trim() === '')
+    return bad('description', 'is missing or empty: say in one sentence when to use this agent');
   const list = (key: string): readonly string[] | undefined | { problem: AgentFileProblem } => {
     const value = fm[key];
     if (value === undefined || value === null) return undefined;
-    if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-    return bad(key, `is ${JSON.stringify(value)}: write tool names as a list or a comma-separated string, such as "Read, Grep, Glob"`);
+    return bad(
+      key,
+      `is ${JSON.stringify(value)}: write tool names as a list or a comma-separated string, such as "Read, Grep, Glob"`,
+    );
   };
   const tools = list('tools');
   if (tools && 'problem' in tools) return tools;
   const disallowedTools = list('disallowedTools');
   if (disallowedTools && 'problem' in disallowedTools) return disallowedTools;
-  if (fm.model !== undefined && (typeof fm.model !== 'string' || fm.model.trim() === '')) return bad('model', `is ${JSON.stringify(fm.model)}: use sonnet, opus, haiku, inherit or a model id`);
+  if (fm.model !== undefined && (typeof fm.model !== 'string' || fm.model.trim() === ''))
+    return bad('model', `is ${JSON.stringify(fm.model)}: use sonnet, opus, haiku, inherit or a model id`);
   if (fm.permissionMode !== undefined && !PERMISSION_MODES.includes(fm.permissionMode as PermissionMode)) {
     return bad('permissionMode', `is ${JSON.stringify(fm.permissionMode)}: use one of ${PERMISSION_MODES.join(', ')}`);
   }
-  if (fm.maxTurns !== undefined && !(Number.isInteger(fm.maxTurns) && (fm.maxTurns as number) > 0)) return bad('maxTurns', `is ${JSON.stringify(fm.maxTurns)}: use a whole number of turns above 0`);
+  if (fm.maxTurns !== undefined && !(Number.isInteger(fm.maxTurns) && (fm.maxTurns as number) > 0))
+    return bad('maxTurns', `is ${JSON.stringify(fm.maxTurns)}: use a whole number of turns above 0`);
   const prompt = match[2]!.trim();
-  if (!prompt) return { problem: { file, message: `${file}: the prompt (the Markdown after the frontmatter) is empty; write the agent's instructions there` } };
+  if (!prompt)
+    return {
+      problem: {
+        file,
+        message: `${file}: the prompt (the Markdown after the frontmatter) is empty; write the agent's instructions there`,
+      },
+    };
   const warnings: AgentFileProblem[] = [];
   for (const key of Object.keys(fm)) {
-    if (!KNOWN_KEYS.has(key) && !IGNORED_KEYS.has(key)) warnings.push({ file, key, message: `${file}: unknown key "${key}" is ignored; the keys are ${[...KNOWN_KEYS].join(', ')}` });
+    if (!KNOWN_KEYS.has(key) && !IGNORED_KEYS.has(key))
+      warnings.push({
+        file,
+        key,
+        message: `${file}: unknown key "${key}" is ignored; the keys are ${[...KNOWN_KEYS].join(', ')}`,
+      });
   }
   const agent: LoadedAgent = { name, description: fm.description.trim(), prompt, source: file };
   if (tools) agent.tools = tools;
@@ -123,7 +175,9 @@ export function parseAgentFile(text: string, file: string): { agent: LoadedAgent
  * for (const p of problems) console.warn(p.message);
  * ```
  */
-export async function loadAgentFiles(options: LoadAgentFilesOptions): Promise<{ agents: LoadedAgent[]; problems: AgentFileProblem[] }> {
+export async function loadAgentFiles(
+  options: LoadAgentFilesOptions,
+): Promise<{ agents: LoadedAgent[]; problems: AgentFileProblem[] }> {
   const byName = new Map<string, LoadedAgent>();
   const problems: AgentFileProblem[] = [];
   for (const dir of agentDirectories(options)) {
@@ -139,7 +193,10 @@ export async function loadAgentFiles(options: LoadAgentFilesOptions): Promise<{ 
       try {
         text = await readFile(file, 'utf8');
       } catch (e) {
-        problems.push({ file, message: `${file} could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` });
+        problems.push({
+          file,
+          message: `${file} could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        });
         continue;
       }
       const parsed = parseAgentFile(text, file);

@@ -22,13 +22,55 @@
  */
 export { agentTools, type AgentToolsOptions } from './family.ts';
 export { ModelError, modelErrorOf, parseToolArguments, textOf } from './model_adapter.ts';
-export type { AgentMessage, MessageBlock, ModelAdapter, ModelStreamEvent, ModelTurn, ModelTurnRequest, ModelUsage, StopReason } from './model_adapter.ts';
-export { anthropicModel, type AnthropicClientLike, type AnthropicCreateBody, type AnthropicModelOptions } from './anthropic_model.ts';
-export { openaiChatModel, type OpenAIChatClientLike, type OpenAIChatCreateBody, type OpenAIChatModelOptions } from './openai_chat_model.ts';
-export { openaiResponsesModel, type OpenAIResponsesClientLike, type OpenAIResponsesCreateBody, type OpenAIResponsesModelOptions } from './openai_responses_model.ts';
-export { runAgent, type AgentEvent, type AgentStopReason, type AgentTurn, type RunAgentOptions, type RunAgentResult } from './run_agent.ts';
-export { BUILT_IN_AGENTS, SUB_AGENT_EXCLUDED_TOOLS, type AgentDefinition, type LoadedAgent } from './agent_definition.ts';
-export { agentDirectories, loadAgentFiles, parseAgentFile, type AgentFileProblem, type LoadAgentFilesOptions } from './load_agent_files.ts';
+export type {
+  AgentMessage,
+  MessageBlock,
+  ModelAdapter,
+  ModelStreamEvent,
+  ModelTurn,
+  ModelTurnRequest,
+  ModelUsage,
+  StopReason,
+} from './model_adapter.ts';
+export {
+  anthropicModel,
+  type AnthropicClientLike,
+  type AnthropicCreateBody,
+  type AnthropicModelOptions,
+} from './anthropic_model.ts';
+export {
+  openaiChatModel,
+  type OpenAIChatClientLike,
+  type OpenAIChatCreateBody,
+  type OpenAIChatModelOptions,
+} from './openai_chat_model.ts';
+export {
+  openaiResponsesModel,
+  type OpenAIResponsesClientLike,
+  type OpenAIResponsesCreateBody,
+  type OpenAIResponsesModelOptions,
+} from './openai_responses_model.ts';
+export {
+  runAgent,
+  type AgentEvent,
+  type AgentStopReason,
+  type AgentTurn,
+  type RunAgentOptions,
+  type RunAgentResult,
+} from './run_agent.ts';
+export {
+  BUILT_IN_AGENTS,
+  SUB_AGENT_EXCLUDED_TOOLS,
+  type AgentDefinition,
+  type LoadedAgent,
+} from './agent_definition.ts';
+export {
+  agentDirectories,
+  loadAgentFiles,
+  parseAgentFile,
+  type AgentFileProblem,
+  type LoadAgentFilesOptions,
+} from './load_agent_files.ts';
 export {
   agentInput,
   agentModelKey,
@@ -43,9 +85,20 @@ export {
 } from './agent_tool.ts';
 export { sendMessageInput, sendMessageTool, type SendMessageResult } from './send_message_tool.ts';
 export { ANTHROPIC_MODEL_ALIASES, modelFor } from './model_for.ts';
-export { askUserQuestionInput, askUserQuestionTool, QUESTION_UNANSWERED, type QuestionAnswer } from './ask_user_question_tool.ts';
+export {
+  askUserQuestionInput,
+  askUserQuestionTool,
+  QUESTION_UNANSWERED,
+  type QuestionAnswer,
+} from './ask_user_question_tool.ts';
 export { createPlanModeTools, enterPlanModeInput, exitPlanModeInput } from './plan_mode_tools.ts';
-export { loadSkills, type LoadSkillsOptions, type Skill, type SkillDefinition, type SkillProblem } from './skill/load_skills.ts';
+export {
+  loadSkills,
+  type LoadSkillsOptions,
+  type Skill,
+  type SkillDefinition,
+  type SkillProblem,
+} from './skill/load_skills.ts';
 export { createSkillTool, SKILL_NOT_FOUND, skillInput } from './skill/skill_tool.ts';
 export { MAX_SLEEP_SECONDS, sleepInput, sleepTool } from './sleep_tool.ts';
 export { taskListFolder, type TaskListLocationOptions } from './task_list/task_list_location.ts';
@@ -61,6 +114,26 @@ export {
   type TaskUpdateOutcome,
   type TaskUpdateRefusal,
 } from './task_list/task_store.ts';
-export { TASK_REFUSED, taskCreateInput, taskGetInput, taskListInput, taskListTools, taskUpdateInput, type TaskListToolsOptions } from './task_list/task_tools.ts';
-export { createTodoWriteTool, renderChecklist, todoWriteInput, type Todo, type TodoWriteOutput } from './todo_write_tool.ts';
-export { createWorktreeTools, enterWorktreeInput, exitWorktreeInput, WORKTREE_FAILED, type WorktreeSession } from './worktree/worktree_tools.ts';
+export {
+  TASK_REFUSED,
+  taskCreateInput,
+  taskGetInput,
+  taskListInput,
+  taskListTools,
+  taskUpdateInput,
+  type TaskListToolsOptions,
+} from './task_list/task_tools.ts';
+export {
+  createTodoWriteTool,
+  renderChecklist,
+  todoWriteInput,
+  type Todo,
+  type TodoWriteOutput,
+} from './todo_write_tool.ts';
+export {
+  createWorktreeTools,
+  enterWorktreeInput,
+  exitWorktreeInput,
+  WORKTREE_FAILED,
+  type WorktreeSession,
+} from './worktree/worktree_tools.ts';

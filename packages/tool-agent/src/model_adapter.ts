@@ -10,7 +10,14 @@ export interface AgentMessage {
 }
 
 /** Why the model stopped writing. */
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | (string & {});
+export type StopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'refusal'
+  | 'pause_turn'
+  | (string & {});
 
 /** Tokens of one model turn. */
 export interface ModelUsage {
@@ -113,11 +120,25 @@ export class ModelError extends Error {
 export function modelErrorOf(provider: string, model: string, e: unknown, signal?: AbortSignal): Error {
   if (e instanceof ModelError) return e;
   if (signal?.aborted && e instanceof Error) return e;
-  if (e instanceof Error && (e.name === 'AbortError' || e.name === 'APIUserAbortError' || e.constructor.name === 'APIUserAbortError')) return e;
+  if (
+    e instanceof Error &&
+    (e.name === 'AbortError' || e.name === 'APIUserAbortError' || e.constructor.name === 'APIUserAbortError')
+  )
+    return e;
   const status = typeof (e as { status?: unknown })?.status === 'number' ? (e as { status: number }).status : undefined;
   const text = e instanceof Error ? e.message : String(e);
-  const hint = status === 401 || status === 403 ? ' Check the API key.' : status === 404 ? ` Check the model id "${model}" and the base URL.` : status === 429 ? ' The rate limit was hit and the retries ran out; wait and try again.' : '';
-  return new ModelError(`The ${provider} model "${model}" failed${status ? ` with HTTP ${status}` : ''}: ${text}${hint}`, { status, cause: e });
+  const hint =
+    status === 401 || status === 403
+      ? ' Check the API key.'
+      : status === 404
+        ? ` Check the model id "${model}" and the base URL.`
+        : status === 429
+          ? ' The rate limit was hit and the retries ran out; wait and try again.'
+          : '';
+  return new ModelError(
+    `The ${provider} model "${model}" failed${status ? ` with HTTP ${status}` : ''}: ${text}${hint}`,
+    { status, cause: e },
+  );
 }
 
 /**
@@ -155,5 +176,8 @@ export function parseToolArguments(text: string | undefined): unknown {
  */
 export function textOf(content: string | readonly MessageBlock[]): string {
   if (typeof content === 'string') return content;
-  return content.filter((b): b is TextBlock => b.type === 'text').map((b) => b.text).join('');
+  return content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
 }

@@ -30,9 +30,14 @@ export const ANTHROPIC_MODEL_ALIASES: Readonly<Record<string, string>> = {
  * modelFor(anthropicModel({ client, model: 'claude-sonnet-4-5' }), 'haiku').model; // 'claude-haiku-5-5'
  * ```
  */
-export function modelFor(parent: ModelAdapter, model: string | undefined, aliases: Readonly<Record<string, string>> = ANTHROPIC_MODEL_ALIASES): ModelAdapter {
+export function modelFor(
+  parent: ModelAdapter,
+  model: string | undefined,
+  aliases: Readonly<Record<string, string>> = ANTHROPIC_MODEL_ALIASES,
+): ModelAdapter {
   if (model === undefined || model === '' || model === 'inherit' || model === parent.model) return parent;
   const alias = aliases[model];
-  if (alias !== undefined) return parent.provider === 'anthropic' ? (alias === parent.model ? parent : parent.withModel(alias)) : parent;
+  if (alias !== undefined)
+    return parent.provider === 'anthropic' ? (alias === parent.model ? parent : parent.withModel(alias)) : parent;
   return parent.withModel(model);
 }

@@ -5,7 +5,10 @@ import { anthropicModel } from './anthropic_model.ts';
 import { openaiChatModel } from './openai_chat_model.ts';
 import { modelFor } from './model_for.ts';
 
-const anthropic = anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: 'http://127.0.0.1:9' }), model: 'claude-sonnet-5-5' });
+const anthropic = anthropicModel({
+  client: new Anthropic({ apiKey: 'k', baseURL: 'http://127.0.0.1:9' }),
+  model: 'claude-sonnet-5-5',
+});
 const local = openaiChatModel({ client: new OpenAI({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1' }), model: 'qwen' });
 
 test('modelFor maps aliases on Anthropic, ids anywhere, and inherit or nothing to the parent', () => {

@@ -1,5 +1,12 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
-import { modelErrorOf, parseToolArguments, type ModelAdapter, type ModelStreamEvent, type ModelTurn, type ModelTurnRequest } from './model_adapter.ts';
+import {
+  modelErrorOf,
+  parseToolArguments,
+  type ModelAdapter,
+  type ModelStreamEvent,
+  type ModelTurn,
+  type ModelTurnRequest,
+} from './model_adapter.ts';
 import { stopReasonOfChat, toChatMessages } from './_openai_messages.ts';
 
 /** The body the adapter sends to `chat.completions.create`; loose so the real SDK's params fit it. */
@@ -18,7 +25,9 @@ export interface OpenAIChatCreateBody {
  * for llama.cpp, Ollama, vLLM and other compatible servers). Typed structurally.
  */
 export interface OpenAIChatClientLike {
-  chat: { completions: { create(body: OpenAIChatCreateBody, options?: { signal?: AbortSignal }): PromiseLike<unknown> } };
+  chat: {
+    completions: { create(body: OpenAIChatCreateBody, options?: { signal?: AbortSignal }): PromiseLike<unknown> };
+  };
 }
 
 /** Options of {@linkcode openaiChatModel}. */
@@ -108,18 +117,29 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
       const content: (TextBlock | ToolUseBlock)[] = [];
       if (choice?.message?.content) content.push({ type: 'text', text: choice.message.content });
       for (const call of choice?.message?.tool_calls ?? []) {
-        content.push({ type: 'tool_use', id: callId(call.id), name: call.function?.name ?? '', input: parseToolArguments(call.function?.arguments) });
+        content.push({
+          type: 'tool_use',
+          id: callId(call.id),
+          name: call.function?.name ?? '',
+          input: parseToolArguments(call.function?.arguments),
+        });
       }
       return {
         content,
-        stopReason: stopReasonOfChat(choice?.finish_reason, content.some((b) => b.type === 'tool_use')),
+        stopReason: stopReasonOfChat(
+          choice?.finish_reason,
+          content.some((b) => b.type === 'tool_use'),
+        ),
         usage: { inputTokens: reply.usage?.prompt_tokens ?? 0, outputTokens: reply.usage?.completion_tokens ?? 0 },
       };
     },
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
       let chunks: AsyncIterable<ChatChunk>;
       try {
-        chunks = (await client.chat.completions.create(body(request, true), requestOptions(request))) as AsyncIterable<ChatChunk>;
+        chunks = (await client.chat.completions.create(
+          body(request, true),
+          requestOptions(request),
+        )) as AsyncIterable<ChatChunk>;
       } catch (e) {
         throw modelErrorOf('openai-chat', model, e, request.signal);
       }
@@ -131,7 +151,12 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
       const finish = (index: number): ToolUseBlock => {
         const call = calls.get(index)!;
         calls.delete(index);
-        const block: ToolUseBlock = { type: 'tool_use', id: callId(call.id), name: call.name, input: parseToolArguments(call.args) };
+        const block: ToolUseBlock = {
+          type: 'tool_use',
+          id: callId(call.id),
+          name: call.name,
+          input: parseToolArguments(call.args),
+        };
         done.push(block);
         return block;
       };
@@ -150,7 +175,8 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
           for (const delta of choice.delta?.tool_calls ?? []) {
             const index = delta.index ?? 0;
             // A new call means every earlier one is complete.
-            for (const open of [...calls.keys()].filter((i) => i < index)) yield { type: 'tool_use', block: finish(open) };
+            for (const open of [...calls.keys()].filter((i) => i < index))
+              yield { type: 'tool_use', block: finish(open) };
             const call = calls.get(index) ?? { id: undefined, name: '', args: '' };
             if (delta.id) call.id = delta.id;
             if (delta.function?.name) call.name += delta.function.name;

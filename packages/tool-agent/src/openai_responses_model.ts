@@ -1,5 +1,12 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
-import { modelErrorOf, parseToolArguments, type ModelAdapter, type ModelStreamEvent, type ModelTurn, type ModelTurnRequest } from './model_adapter.ts';
+import {
+  modelErrorOf,
+  parseToolArguments,
+  type ModelAdapter,
+  type ModelStreamEvent,
+  type ModelTurn,
+  type ModelTurnRequest,
+} from './model_adapter.ts';
 import { toResponsesInput } from './_openai_messages.ts';
 
 /** The body the adapter sends to `responses.create`; loose so the real SDK's params fit it. */
@@ -51,21 +58,35 @@ interface ResponseEvent {
 }
 
 function toolUseOf(item: ResponseItem): ToolUseBlock {
-  return { type: 'tool_use', id: String(item.call_id ?? item.id), name: String(item.name), input: parseToolArguments(item.arguments) };
+  return {
+    type: 'tool_use',
+    id: String(item.call_id ?? item.id),
+    name: String(item.name),
+    input: parseToolArguments(item.arguments),
+  };
 }
 
 function turnOf(response: ResponseObject): ModelTurn {
   const content: (TextBlock | ToolUseBlock)[] = [];
   for (const item of response.output ?? []) {
     if (item.type === 'message') {
-      const text = (item.content ?? []).filter((c) => c.type === 'output_text').map((c) => c.text ?? '').join('');
+      const text = (item.content ?? [])
+        .filter((c) => c.type === 'output_text')
+        .map((c) => c.text ?? '')
+        .join('');
       if (text) content.push({ type: 'text', text });
     } else if (item.type === 'function_call') content.push(toolUseOf(item));
   }
   const cut = response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens';
   return {
     content,
-    stopReason: cut ? 'max_tokens' : content.some((b) => b.type === 'tool_use') ? 'tool_use' : response.status === 'incomplete' ? String(response.incomplete_details?.reason ?? 'incomplete') : 'end_turn',
+    stopReason: cut
+      ? 'max_tokens'
+      : content.some((b) => b.type === 'tool_use')
+        ? 'tool_use'
+        : response.status === 'incomplete'
+          ? String(response.incomplete_details?.reason ?? 'incomplete')
+          : 'end_turn',
     usage: { inputTokens: response.usage?.input_tokens ?? 0, outputTokens: response.usage?.output_tokens ?? 0 },
   };
 }
@@ -87,7 +108,11 @@ function turnOf(response: ResponseObject): ModelTurn {
 export function openaiResponsesModel(options: OpenAIResponsesModelOptions): ModelAdapter {
   const { client, model } = options;
   const body = (request: ModelTurnRequest, stream: boolean): OpenAIResponsesCreateBody => {
-    const out: OpenAIResponsesCreateBody = { model, input: toResponsesInput(request.messages), max_output_tokens: request.maxTokens ?? options.maxTokens ?? 8192 };
+    const out: OpenAIResponsesCreateBody = {
+      model,
+      input: toResponsesInput(request.messages),
+      max_output_tokens: request.maxTokens ?? options.maxTokens ?? 8192,
+    };
     if (request.system) out.instructions = request.system;
     if (request.tools.length) out.tools = [...request.tools];
     if (stream) out.stream = true;
@@ -106,13 +131,22 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
       } catch (e) {
         throw modelErrorOf('openai-responses', model, e, request.signal);
       }
-      if (reply.status === 'failed') throw modelErrorOf('openai-responses', model, new Error(reply.error?.message ?? 'the response failed'), request.signal);
+      if (reply.status === 'failed')
+        throw modelErrorOf(
+          'openai-responses',
+          model,
+          new Error(reply.error?.message ?? 'the response failed'),
+          request.signal,
+        );
       return turnOf(reply);
     },
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
       let events: AsyncIterable<ResponseEvent>;
       try {
-        events = (await client.responses.create(body(request, true), requestOptions(request))) as AsyncIterable<ResponseEvent>;
+        events = (await client.responses.create(
+          body(request, true),
+          requestOptions(request),
+        )) as AsyncIterable<ResponseEvent>;
       } catch (e) {
         throw modelErrorOf('openai-responses', model, e, request.signal);
       }
@@ -125,14 +159,22 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
             const block = toolUseOf(event.item);
             started.push(block);
             yield { type: 'tool_use', block };
-          } else if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
-          else if (event.type === 'response.failed') throw new Error(event.response?.error?.message ?? 'the response failed');
+          } else if (event.type === 'response.completed' || event.type === 'response.incomplete')
+            final = event.response;
+          else if (event.type === 'response.failed')
+            throw new Error(event.response?.error?.message ?? 'the response failed');
           else if (event.type === 'error') throw new Error(event.message ?? 'the stream reported an error');
         }
       } catch (e) {
         throw modelErrorOf('openai-responses', model, e, request.signal);
       }
-      const turn = final ? turnOf(final) : { content: started, stopReason: started.length ? 'tool_use' : 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
+      const turn = final
+        ? turnOf(final)
+        : {
+            content: started,
+            stopReason: started.length ? 'tool_use' : 'end_turn',
+            usage: { inputTokens: 0, outputTokens: 0 },
+          };
       yield { type: 'done', turn };
     },
   };

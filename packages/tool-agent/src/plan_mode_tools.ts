@@ -32,13 +32,17 @@ export function createPlanModeTools(): AnyTool[] {
   const enter = buildTool({
     name: 'EnterPlanMode',
     searchHint: 'plan before changing anything read-only research',
-    description: 'Switches this session to plan mode: from now on only read-only tools run, so you can research and design before changing anything. When the plan is ready, present it with ExitPlanMode; the user approves it before anything changes.',
+    description:
+      'Switches this session to plan mode: from now on only read-only tools run, so you can research and design before changing anything. When the plan is ready, present it with ExitPlanMode; the user approves it before anything changes.',
     inputSchema: enterPlanModeInput,
     // Plan mode only narrows what may run, so entering it needs no approval.
     checkPermissions: () => ({ behavior: 'allow' }),
     async call(_input, ctx) {
       const mode = ctx.permissions.mode;
-      if (mode === 'plan') return { data: 'The session is already in plan mode. Research with read-only tools, then present your plan with ExitPlanMode.' };
+      if (mode === 'plan')
+        return {
+          data: 'The session is already in plan mode. Research with read-only tools, then present your plan with ExitPlanMode.',
+        };
       if (!before.has(ctx.sessionId)) ctx.onClose(() => void before.delete(ctx.sessionId));
       before.set(ctx.sessionId, mode);
       return {
@@ -51,11 +55,16 @@ export function createPlanModeTools(): AnyTool[] {
   const exit = buildTool({
     name: 'ExitPlanMode',
     searchHint: 'present the plan for approval and start coding',
-    description: 'Presents your plan to the user and, once they approve it, leaves plan mode so you can start changing files. Call it only in plan mode, when the plan is complete. If the user rejects the plan, plan mode stays: revise the plan and present it again.',
+    description:
+      'Presents your plan to the user and, once they approve it, leaves plan mode so you can start changing files. Call it only in plan mode, when the plan is complete. If the user rejects the plan, plan mode stays: revise the plan and present it again.',
     inputSchema: exitPlanModeInput,
-    validateInput: (_input, ctx) => ctx.permissions.mode === 'plan'
-      ? { result: true }
-      : { result: false, message: `The session is not in plan mode (it is in "${ctx.permissions.mode}"), so there is nothing to exit; go on with the work.` },
+    validateInput: (_input, ctx) =>
+      ctx.permissions.mode === 'plan'
+        ? { result: true }
+        : {
+            result: false,
+            message: `The session is not in plan mode (it is in "${ctx.permissions.mode}"), so there is nothing to exit; go on with the work.`,
+          },
     // Leaving plan mode widens what may run: the user decides, every time.
     checkPermissions: ({ plan }) => ({ behavior: 'ask', message: `Approve this plan and leave plan mode?\n\n${plan}` }),
     async call({ plan }, ctx) {

@@ -37,7 +37,9 @@ async function call(name: string, input: unknown): Promise<{ text: string; isErr
 
 describe('plan mode', () => {
   test('the tools pass the conformance check', async () => {
-    expect(await checkFamily(defineFamily({ name: 'plan', version: '0.0.0', tools: createPlanModeTools() }))).toEqual([]);
+    expect(await checkFamily(defineFamily({ name: 'plan', version: '0.0.0', tools: createPlanModeTools() }))).toEqual(
+      [],
+    );
   });
 
   test('plan mode denies an Edit and tells the model to present its plan; an approved plan restores the mode before', async () => {
@@ -45,9 +47,16 @@ describe('plan mode', () => {
     let answer: 'allow' | 'deny' = 'deny';
     const canUseTool: CanUseTool = async (toolName, input, { reason }) => {
       asked.push({ toolName, input, reason });
-      return answer === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: 'Not this plan: keep the old parser.' };
+      return answer === 'allow'
+        ? { behavior: 'allow' }
+        : { behavior: 'deny', message: 'Not this plan: keep the old parser.' };
     };
-    session = await createSession({ cwd: dir, tools: [...createPlanModeTools(), editTool], permissions: { mode: 'acceptEdits' }, canUseTool });
+    session = await createSession({
+      cwd: dir,
+      tools: [...createPlanModeTools(), editTool],
+      permissions: { mode: 'acceptEdits' },
+      canUseTool,
+    });
     expect((await call('Edit', { file_path: 'a.txt', text: 'one\n' })).isError).toBe(false);
 
     expect((await call('EnterPlanMode', {})).text).toContain('Entered plan mode (the mode was "acceptEdits")');
@@ -85,7 +94,12 @@ describe('plan mode', () => {
   });
 
   test('a deny rule on ExitPlanMode holds: the plan cannot be approved', async () => {
-    session = await createSession({ cwd: dir, tools: [...createPlanModeTools(), editTool], permissions: { deny: ['ExitPlanMode'] }, canUseTool: async () => ({ behavior: 'allow' }) });
+    session = await createSession({
+      cwd: dir,
+      tools: [...createPlanModeTools(), editTool],
+      permissions: { deny: ['ExitPlanMode'] },
+      canUseTool: async () => ({ behavior: 'allow' }),
+    });
     await call('EnterPlanMode', {});
     expect((await call('ExitPlanMode', { plan: 'x' })).isError).toBe(true);
   });

@@ -1,10 +1,25 @@
 import type { Session, SessionEvent, TextBlock, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
-import { textOf, type AgentMessage, type MessageBlock, type ModelAdapter, type ModelTurn, type ModelUsage, type StopReason } from './model_adapter.ts';
+import {
+  textOf,
+  type AgentMessage,
+  type MessageBlock,
+  type ModelAdapter,
+  type ModelTurn,
+  type ModelUsage,
+  type StopReason,
+} from './model_adapter.ts';
 import { BlockQueue } from './_block_queue.ts';
 import { activeModels } from './_active_models.ts';
 
 /** Why {@linkcode runAgent} stopped. */
-export type AgentStopReason = 'end_turn' | 'max_turns' | 'max_tokens' | 'aborted' | 'model_error' | 'refusal' | (string & {});
+export type AgentStopReason =
+  | 'end_turn'
+  | 'max_turns'
+  | 'max_tokens'
+  | 'aborted'
+  | 'model_error'
+  | 'refusal'
+  | (string & {});
 
 /** An event of a run, for a UI or a log. */
 export type AgentEvent =
@@ -70,7 +85,10 @@ export interface RunAgentResult {
 }
 
 const isMessage = (m: unknown): m is AgentMessage =>
-  typeof m === 'object' && m !== null && ((m as AgentMessage).role === 'user' || (m as AgentMessage).role === 'assistant') && (typeof (m as AgentMessage).content === 'string' || Array.isArray((m as AgentMessage).content));
+  typeof m === 'object' &&
+  m !== null &&
+  ((m as AgentMessage).role === 'user' || (m as AgentMessage).role === 'assistant') &&
+  (typeof (m as AgentMessage).content === 'string' || Array.isArray((m as AgentMessage).content));
 
 /**
  * The agent loop: request → tool calls → results → request, until the model stops calling
@@ -94,7 +112,8 @@ const isMessage = (m: unknown): m is AgentMessage =>
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
   const started = performance.now();
   const { session, model, signal } = options;
-  if (options.prompt === undefined && !options.messages?.length) throw new TypeError('runAgent needs a prompt or messages, got neither');
+  if (options.prompt === undefined && !options.messages?.length)
+    throw new TypeError('runAgent needs a prompt or messages, got neither');
   const messages: AgentMessage[] = [...(options.messages ?? [])];
   if (options.prompt !== undefined) messages.push({ role: 'user', content: options.prompt });
   const maxTurns = options.maxTurns ?? 100;
@@ -112,7 +131,15 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
   let text = '';
   let pending: string[] = [];
   const finish = (stopReason: AgentStopReason, error?: string): RunAgentResult => {
-    const result: RunAgentResult = { messages, text, turns, usage, toolCalls, stopReason, durationMs: performance.now() - started };
+    const result: RunAgentResult = {
+      messages,
+      text,
+      turns,
+      usage,
+      toolCalls,
+      stopReason,
+      durationMs: performance.now() - started,
+    };
     if (error !== undefined) result.error = error;
     return result;
   };
@@ -126,7 +153,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       emit({ type: 'turn_start', turn: turnNo });
       const notice = session.deferredNotice();
       const system = [options.system, notice].filter((s) => s).join('\n\n') || undefined;
-      const request = { system, messages: [...messages], tools: session.toolsFor(model.format), maxTokens: options.maxTokens, signal };
+      const request = {
+        system,
+        messages: [...messages],
+        tools: session.toolsFor(model.format),
+        maxTokens: options.maxTokens,
+        signal,
+      };
       const results: ToolResultBlock[] = [];
       const extra: AgentMessage[] = [];
       const onSession = (event: SessionEvent) => {
@@ -167,7 +200,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
           turn = await model.turn(request);
           const turnText = textOf(turn.content);
           if (turnText) emit({ type: 'text', turn: turnNo, text: turnText });
-          for (const block of turn.content) if (block.type === 'tool_use') emit({ type: 'tool_use', turn: turnNo, block });
+          for (const block of turn.content)
+            if (block.type === 'tool_use') emit({ type: 'tool_use', turn: turnNo, block });
         } catch (e) {
           failure = e;
         }
@@ -183,7 +217,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         if (results.length) messages.push({ role: 'user', content: results });
         if (streamedText) text = streamedText;
         if (signal?.aborted) return finish('aborted');
-        return finish('model_error', failure instanceof Error ? failure.message : `The model returned no turn${failure === undefined ? '' : `: ${String(failure)}`}`);
+        return finish(
+          'model_error',
+          failure instanceof Error
+            ? failure.message
+            : `The model returned no turn${failure === undefined ? '' : `: ${String(failure)}`}`,
+        );
       }
       usage.inputTokens += turn.usage.inputTokens;
       usage.outputTokens += turn.usage.outputTokens;
@@ -224,7 +263,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     emit({ type: 'inbox', turn: turnNo, messages: incoming });
     const blocks: MessageBlock[] = incoming.map((m) => ({ type: 'text', text: m }));
     const last = messages[messages.length - 1];
-    if (last?.role === 'user') messages[messages.length - 1] = { role: 'user', content: [...(typeof last.content === 'string' ? [{ type: 'text', text: last.content } as TextBlock] : last.content), ...blocks] };
+    if (last?.role === 'user')
+      messages[messages.length - 1] = {
+        role: 'user',
+        content: [
+          ...(typeof last.content === 'string' ? [{ type: 'text', text: last.content } as TextBlock] : last.content),
+          ...blocks,
+        ],
+      };
     else messages.push({ role: 'user', content: blocks });
   }
 }

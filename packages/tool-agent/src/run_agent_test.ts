@@ -24,14 +24,24 @@ afterEach(async () => {
 async function setup(script: FakeScript, tools = [echoTool, noteTool, waitTool], permissions = {}) {
   server = await startFakeModelServer(script);
   session = await createSession({ cwd: mkdtempSync(path.join(tmpdir(), 'run-agent-')), tools, permissions });
-  return anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
+  return anthropicModel({
+    client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
 }
 
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use' as const, id, name, input });
 
 test('runAgent runs request → calls → results → request until the model stops calling tools', async () => {
   const model = await setup([
-    { content: [{ type: 'text', text: 'Two echoes.' }, use('a', 'Echo', { text: 'one' }), use('b', 'Echo', { text: 'two' })], usage: { inputTokens: 10, outputTokens: 4 } },
+    {
+      content: [
+        { type: 'text', text: 'Two echoes.' },
+        use('a', 'Echo', { text: 'one' }),
+        use('b', 'Echo', { text: 'two' }),
+      ],
+      usage: { inputTokens: 10, outputTokens: 4 },
+    },
     { content: [{ type: 'text', text: 'Both echoed.' }], usage: { inputTokens: 20, outputTokens: 3 } },
   ]);
   const result = await runAgent({ session: session!, model, system: 'You test.', prompt: 'Echo twice' });
@@ -41,24 +51,36 @@ test('runAgent runs request → calls → results → request until the model st
   expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 7 });
   expect(result.turns.map((t) => t.toolCalls)).toEqual([2, 0]);
   // Results go back in the order of the calls, in the next request.
-  const second = server!.requests[1]!.body as { messages: { role: string; content: { type: string; tool_use_id?: string; content?: unknown }[] }[] };
+  const second = server!.requests[1]!.body as {
+    messages: { role: string; content: { type: string; tool_use_id?: string; content?: unknown }[] }[];
+  };
   const results = second.messages[2]!.content;
-  expect(results.map((r) => [r.tool_use_id, r.content])).toEqual([['a', 'echo: one'], ['b', 'echo: two']]);
+  expect(results.map((r) => [r.tool_use_id, r.content])).toEqual([
+    ['a', 'echo: one'],
+    ['b', 'echo: two'],
+  ]);
   expect(result.messages).toHaveLength(4);
   // The tool list is the session's, byte-identical from turn to turn.
   expect(JSON.stringify(server!.requests[0]!.body.tools)).toBe(JSON.stringify(server!.requests[1]!.body.tools));
   expect((server!.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['Echo', 'Note', 'Wait']);
 });
 
-test('a tool\'s newMessages are appended after the results', async () => {
-  const model = await setup([{ content: [use('n', 'Note', { text: 'hi' })] }, { content: [{ type: 'text', text: 'done' }] }], [noteTool], { allow: ['Note'] });
+test("a tool's newMessages are appended after the results", async () => {
+  const model = await setup(
+    [{ content: [use('n', 'Note', { text: 'hi' })] }, { content: [{ type: 'text', text: 'done' }] }],
+    [noteTool],
+    { allow: ['Note'] },
+  );
   const result = await runAgent({ session: session!, model, prompt: 'note' });
   expect(notes).toEqual(['hi']);
   expect(result.messages[3]).toEqual({ role: 'user', content: 'A note was written: hi' });
 });
 
 test('a model error ends the run with the reason and keeps every message so far', async () => {
-  const model = await setup([{ content: [use('a', 'Echo', { text: 'x' })] }, { error: { status: 500, message: 'overloaded' } }]);
+  const model = await setup([
+    { content: [use('a', 'Echo', { text: 'x' })] },
+    { error: { status: 500, message: 'overloaded' } },
+  ]);
   const result = await runAgent({ session: session!, model, prompt: 'go' });
   expect(result.stopReason).toBe('model_error');
   expect(result.error).toMatch(/HTTP 500.*overloaded/);
@@ -74,18 +96,24 @@ test('maxTurns ends a run that keeps calling tools', async () => {
 });
 
 test('a malformed tool call gets an input error the model can act on, and the run goes on', async () => {
-  const model = await setup([{ content: [{ type: 'tool_use', id: 'm', name: 'Echo', rawInput: '{"text": ' }] }, { content: [{ type: 'text', text: 'sorry' }] }]);
+  const model = await setup([
+    { content: [{ type: 'tool_use', id: 'm', name: 'Echo', rawInput: '{"text": ' }] },
+    { content: [{ type: 'text', text: 'sorry' }] },
+  ]);
   const result = await runAgent({ session: session!, model, prompt: 'x' });
   const toolResult = (result.messages[2]!.content as { is_error?: boolean; content: string }[])[0]!;
   expect(toolResult.is_error).toBe(true);
   expect(result.stopReason).toBe('end_turn');
 });
 
-test('a streamed tool_use starts before the model\'s stream has ended', async () => {
+test("a streamed tool_use starts before the model's stream has ended", async () => {
   let release!: () => void;
   const until = new Promise<void>((resolve) => (release = resolve));
   const model = await setup([
-    { content: [use('a', 'Echo', { text: 'early' }), { type: 'text', text: 'still writing' }], pause: { afterBlock: 0, until } },
+    {
+      content: [use('a', 'Echo', { text: 'early' }), { type: 'text', text: 'still writing' }],
+      pause: { afterBlock: 0, until },
+    },
     { content: [{ type: 'text', text: 'ok' }] },
   ]);
   const order: string[] = [];
@@ -108,7 +136,10 @@ test('a streamed tool_use starts before the model\'s stream has ended', async ()
 });
 
 test('without streaming, the calls start after the whole turn arrived', async () => {
-  const model = await setup([{ content: [use('a', 'Echo', { text: 'x' })] }, { content: [{ type: 'text', text: 'ok' }] }]);
+  const model = await setup([
+    { content: [use('a', 'Echo', { text: 'x' })] },
+    { content: [{ type: 'text', text: 'ok' }] },
+  ]);
   const result = await runAgent({ session: session!, model, prompt: 'x', stream: false });
   expect(server!.requests.every((r) => !r.stream)).toBe(true);
   expect(result.toolCalls).toEqual({ Echo: 1 });
@@ -118,7 +149,10 @@ test('aborting the signal ends the run and the running call', async () => {
   const controller = new AbortController();
   const model = await setup([{ content: [use('w', 'Wait', {})] }, { content: [{ type: 'text', text: 'never' }] }]);
   const result = await runAgent({
-    session: session!, model, prompt: 'wait', signal: controller.signal,
+    session: session!,
+    model,
+    prompt: 'wait',
+    signal: controller.signal,
     onEvent: (e) => e.type === 'session' && e.event.type === 'tool_start' && controller.abort(),
   });
   expect(result.stopReason).toBe('aborted');
@@ -129,21 +163,39 @@ test('aborting the signal ends the run and the running call', async () => {
 
 test('messages from the inbox join the conversation at the next turn', async () => {
   const inbox = ['first note'];
-  const model = await setup([{ content: [use('a', 'Echo', { text: 'x' })] }, { content: [{ type: 'text', text: 'read it' }] }]);
+  const model = await setup([
+    { content: [use('a', 'Echo', { text: 'x' })] },
+    { content: [{ type: 'text', text: 'read it' }] },
+  ]);
   let turn = 0;
-  const result = await runAgent({ session: session!, model, prompt: 'x', inbox: () => (turn++ === 1 ? inbox.splice(0) : []) });
+  const result = await runAgent({
+    session: session!,
+    model,
+    prompt: 'x',
+    inbox: () => (turn++ === 1 ? inbox.splice(0) : []),
+  });
   expect(result.stopReason).toBe('end_turn');
   expect(JSON.stringify(server!.requests[1]!.body.messages)).toContain('first note');
 });
 
 test('runAgent drives an OpenAI-compatible server through Chat Completions', async () => {
-  server = await startFakeModelServer([{ content: [use('c1', 'Echo', { text: 'hi' })] }, { content: [{ type: 'text', text: 'done' }] }]);
+  server = await startFakeModelServer([
+    { content: [use('c1', 'Echo', { text: 'hi' })] },
+    { content: [{ type: 'text', text: 'done' }] },
+  ]);
   session = await createSession({ cwd: mkdtempSync(path.join(tmpdir(), 'run-agent-')), tools: [echoTool] });
-  const model = openaiChatModel({ client: new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 }), model: 'local' });
+  const model = openaiChatModel({
+    client: new OpenAI({ apiKey: 'k', baseURL: server.openaiBaseURL, maxRetries: 0 }),
+    model: 'local',
+  });
   const result = await runAgent({ session, model, prompt: 'x' });
   expect(result.text).toBe('done');
   const second = server.requests[1]!.body as { messages: { role: string; tool_call_id?: string; content: unknown }[] };
-  expect(second.messages.find((m) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'echo: hi' });
+  expect(second.messages.find((m) => m.role === 'tool')).toEqual({
+    role: 'tool',
+    tool_call_id: 'c1',
+    content: 'echo: hi',
+  });
 });
 
 test('runAgent without a prompt or messages is a TypeError', async () => {
@@ -154,21 +206,43 @@ test('runAgent without a prompt or messages is a TypeError', async () => {
 test('the tool list is taken again every turn: a tool loaded mid-run is in the next request, and the deferred notice is in the system prompt', async () => {
   const { buildTool, defineFamily } = await import('@toolshed/core');
   const { z } = await import('zod');
-  const hidden = buildTool({ name: 'Hidden', description: 'A deferred tool', inputSchema: z.object({}), isReadOnly: () => true, shouldDefer: true, async call() { return { data: 'found' }; } });
+  const hidden = buildTool({
+    name: 'Hidden',
+    description: 'A deferred tool',
+    inputSchema: z.object({}),
+    isReadOnly: () => true,
+    shouldDefer: true,
+    async call() {
+      return { data: 'found' };
+    },
+  });
   const loader = buildTool({
-    name: 'Loader', description: 'Loads Hidden', inputSchema: z.object({}), isReadOnly: () => true,
+    name: 'Loader',
+    description: 'Loads Hidden',
+    inputSchema: z.object({}),
+    isReadOnly: () => true,
     async call(_input, ctx) {
       await ctx.tools.load(['Hidden']);
       return { data: 'loaded' };
     },
   });
   const family = defineFamily({
-    name: 'deferring', version: '1.0.0', tools: [hidden, loader],
-    setup: (api) => api.setDeferralPolicy((candidates) => new Set(candidates.filter((c) => c.name === 'Hidden').map((c) => c.name))),
+    name: 'deferring',
+    version: '1.0.0',
+    tools: [hidden, loader],
+    setup: (api) =>
+      api.setDeferralPolicy((candidates) => new Set(candidates.filter((c) => c.name === 'Hidden').map((c) => c.name))),
   });
-  server = await startFakeModelServer([{ content: [use('l', 'Loader', {})] }, { content: [use('h', 'Hidden', {})] }, { content: [{ type: 'text', text: 'ok' }] }]);
+  server = await startFakeModelServer([
+    { content: [use('l', 'Loader', {})] },
+    { content: [use('h', 'Hidden', {})] },
+    { content: [{ type: 'text', text: 'ok' }] },
+  ]);
   session = await createSession({ cwd: mkdtempSync(path.join(tmpdir(), 'run-agent-')), families: [family] });
-  const model = anthropicModel({ client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }), model: 'claude-test' });
+  const model = anthropicModel({
+    client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
   const result = await runAgent({ session, model, system: 'S', prompt: 'x' });
   const names = (i: number) => (server!.requests[i]!.body.tools as { name: string }[]).map((t) => t.name);
   expect(names(0)).toEqual(['Loader']);

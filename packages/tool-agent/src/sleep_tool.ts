@@ -6,7 +6,11 @@ export const MAX_SLEEP_SECONDS = 600;
 
 /** Input of {@linkcode sleepTool}. */
 export const sleepInput = z.strictObject({
-  duration: z.number().positive().max(MAX_SLEEP_SECONDS).describe(`How long to wait, in seconds (at most ${MAX_SLEEP_SECONDS})`),
+  duration: z
+    .number()
+    .positive()
+    .max(MAX_SLEEP_SECONDS)
+    .describe(`How long to wait, in seconds (at most ${MAX_SLEEP_SECONDS})`),
 });
 
 /**
@@ -46,5 +50,8 @@ export const sleepTool = buildTool({
 });
 
 function abortError(started: number): ToolshedError {
-  return new ToolshedError('sleep_interrupted', `Sleep was interrupted after ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return new ToolshedError(
+    'sleep_interrupted',
+    `Sleep was interrupted after ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 }

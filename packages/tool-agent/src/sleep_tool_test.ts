@@ -27,7 +27,9 @@ test('Sleep waits and says so; an abort ends it early with how long it slept', a
   const [done] = await session.run([{ type: 'tool_use', id: 's1', name: 'Sleep', input: { duration: 0.05 } }]);
   expect(contentToText(done!.content)).toBe('Slept for 0.05 s.');
   const controller = new AbortController();
-  const running = session.run([{ type: 'tool_use', id: 's2', name: 'Sleep', input: { duration: 600 } }], { signal: controller.signal });
+  const running = session.run([{ type: 'tool_use', id: 's2', name: 'Sleep', input: { duration: 600 } }], {
+    signal: controller.signal,
+  });
   setTimeout(() => controller.abort(), 20);
   const [stopped] = await running;
   expect(stopped!.is_error).toBe(true);

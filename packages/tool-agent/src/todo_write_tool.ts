@@ -11,11 +11,15 @@ export interface Todo {
 
 /** Input of TodoWrite: the whole list, replacing the one before. */
 export const todoWriteInput = z.strictObject({
-  todos: z.array(z.strictObject({
-    content: z.string().min(1).describe('What to do, in the imperative ("Run the tests")'),
-    status: z.enum(['pending', 'in_progress', 'completed']),
-    activeForm: z.string().min(1).describe('The present continuous form ("Running the tests")'),
-  })).describe('The updated todo list'),
+  todos: z
+    .array(
+      z.strictObject({
+        content: z.string().min(1).describe('What to do, in the imperative ("Run the tests")'),
+        status: z.enum(['pending', 'in_progress', 'completed']),
+        activeForm: z.string().min(1).describe('The present continuous form ("Running the tests")'),
+      }),
+    )
+    .describe('The updated todo list'),
 });
 
 /** What a TodoWrite call returns: the list before and after. */
@@ -46,7 +50,8 @@ export function createTodoWriteTool(): { tool: AnyTool; current(sessionId: strin
   const tool = buildTool({
     name: 'TodoWrite',
     searchHint: 'plan track progress todo checklist',
-    description: 'Creates and updates the todo list of this session, to plan multi-step work and show progress. Send the whole list each time; it replaces the previous one. Keep exactly one item "in_progress" while you work, and mark items "completed" as soon as they are done.',
+    description:
+      'Creates and updates the todo list of this session, to plan multi-step work and show progress. Send the whole list each time; it replaces the previous one. Keep exactly one item "in_progress" while you work, and mark items "completed" as soon as they are done.',
     inputSchema: todoWriteInput,
     // It only touches the session's own bookkeeping, so it needs no permission (plan mode included).
     checkPermissions: () => ({ behavior: 'allow' }),

@@ -20,13 +20,17 @@ async function open(todos: ReturnType<typeof createTodoWriteTool>, mode?: 'plan'
   const session = await createSession({ cwd: dir, tools: [todos.tool], ...(mode ? { permissions: { mode } } : {}) });
   sessions.push(session);
   return async (list: unknown[]) => {
-    const [result] = await session.run([{ type: 'tool_use', id: `t${Math.random()}`, name: 'TodoWrite', input: { todos: list } }]);
+    const [result] = await session.run([
+      { type: 'tool_use', id: `t${Math.random()}`, name: 'TodoWrite', input: { todos: list } },
+    ]);
     return { text: contentToText(result!.content), isError: result!.is_error === true, session };
   };
 }
 
 test('TodoWrite passes the conformance check', async () => {
-  expect(await checkFamily(defineFamily({ name: 'todo', version: '0.0.0', tools: [createTodoWriteTool().tool] }))).toEqual([]);
+  expect(
+    await checkFamily(defineFamily({ name: 'todo', version: '0.0.0', tools: [createTodoWriteTool().tool] })),
+  ).toEqual([]);
 });
 
 test('each call replaces the list, and the result says what changed', async () => {
@@ -36,14 +40,21 @@ test('each call replaces the list, and the result says what changed', async () =
     { content: 'Read the bug report', status: 'in_progress', activeForm: 'Reading the bug report' },
     { content: 'Fix the parser', status: 'pending', activeForm: 'Fixing the parser' },
   ]);
-  expect(first.text).toContain('(0/2 completed): added "Read the bug report" (in_progress); added "Fix the parser" (pending)');
+  expect(first.text).toContain(
+    '(0/2 completed): added "Read the bug report" (in_progress); added "Fix the parser" (pending)',
+  );
   const second = await write([
     { content: 'Read the bug report', status: 'completed', activeForm: 'Reading the bug report' },
     { content: 'Fix the parser', status: 'in_progress', activeForm: 'Fixing the parser' },
     { content: 'Run the tests', status: 'pending', activeForm: 'Running the tests' },
   ]);
-  expect(second.text).toContain('(1/3 completed): "Read the bug report" in_progress → completed; "Fix the parser" pending → in_progress; added "Run the tests" (pending)');
-  const third = await write([{ content: 'Run the tests', status: 'in_progress', activeForm: 'Running the tests' }, { content: 'Ship', status: 'in_progress', activeForm: 'Shipping' }]);
+  expect(second.text).toContain(
+    '(1/3 completed): "Read the bug report" in_progress → completed; "Fix the parser" pending → in_progress; added "Run the tests" (pending)',
+  );
+  const third = await write([
+    { content: 'Run the tests', status: 'in_progress', activeForm: 'Running the tests' },
+    { content: 'Ship', status: 'in_progress', activeForm: 'Shipping' },
+  ]);
   expect(third.text).toContain('removed "Read the bug report"; removed "Fix the parser"');
   expect(third.text).toContain('2 items are in progress; keep one at a time');
   expect(todos.current(second.session.id).map((t) => t.content)).toEqual(['Run the tests', 'Ship']);

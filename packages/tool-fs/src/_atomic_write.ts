@@ -51,7 +51,10 @@ export async function statSignature(file: string): Promise<FileSignature | undef
   const st = await stat(file, { bigint: true }).catch(() => undefined);
   if (!st) return undefined;
   const changed = Number((st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) / 1_000_000n);
-  return { signature: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, settled: changed < Date.now() - RACY_MARGIN_MS };
+  return {
+    signature: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
+    settled: changed < Date.now() - RACY_MARGIN_MS,
+  };
 }
 
 /**
@@ -71,7 +74,9 @@ export class ConcurrentChangeError extends Error {
    * @param file The path.
    */
   constructor(file: string) {
-    super(`${file} was changed by something else while it was being written; nothing was written. Read it again and redo the change.`);
+    super(
+      `${file} was changed by something else while it was being written; nothing was written. Read it again and redo the change.`,
+    );
     this.name = 'ConcurrentChangeError';
   }
 }
@@ -94,7 +99,11 @@ export class ConcurrentChangeError extends Error {
  * await writeFileAtomic('/repo/a.ts', Buffer.from('x'), { expectHash: hashBefore });
  * ```
  */
-export async function writeFileAtomic(file: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<string> {
+export async function writeFileAtomic(
+  file: string,
+  data: Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<string> {
   const target = await linkTarget(file);
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true });

@@ -19,7 +19,9 @@ describe('writeFileAtomic', () => {
     await writeFile(f, 'v1');
     const expected = hashContent('v1');
     await writeFile(f, 'v2 from elsewhere');
-    await expect(writeFileAtomic(f, Buffer.from('mine'), { expectHash: expected })).rejects.toBeInstanceOf(ConcurrentChangeError);
+    await expect(writeFileAtomic(f, Buffer.from('mine'), { expectHash: expected })).rejects.toBeInstanceOf(
+      ConcurrentChangeError,
+    );
     expect(await readFile(f, 'utf8')).toBe('v2 from elsewhere');
     expect(await readdir(dir)).toEqual(['a.txt']);
   });
@@ -27,7 +29,9 @@ describe('writeFileAtomic', () => {
   test('refuses to create a file that appeared meanwhile', async () => {
     const f = path.join(dir, 'new.txt');
     await writeFile(f, 'someone was first');
-    await expect(writeFileAtomic(f, Buffer.from('mine'), { expectMissing: true })).rejects.toThrow(/changed by something else/);
+    await expect(writeFileAtomic(f, Buffer.from('mine'), { expectMissing: true })).rejects.toThrow(
+      /changed by something else/,
+    );
     expect(await readFile(f, 'utf8')).toBe('someone was first');
   });
 

@@ -21,7 +21,11 @@ import { deniedPathFilter, type ToolContext } from '@toolshed/core';
  * const shown = denied ? files.filter((f) => !denied(f)) : files;
  * ```
  */
-export function deniedPathTest(toolName: string, root: string, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): ((rel: string) => boolean) | undefined {
+export function deniedPathTest(
+  toolName: string,
+  root: string,
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): ((rel: string) => boolean) | undefined {
   const denied = deniedPathFilter(toolName, ctx);
   if (denied === undefined) return undefined;
   const resolved = path.resolve(ctx.cwd, root);

@@ -76,7 +76,7 @@ describe('Glob patterns that leave the searched folder', () => {
 });
 
 describe('deniedPathTest', () => {
-  test('agrees with the permission layer\'s own verdict on every path, rule by rule, also for a folder searched through a symlink', async () => {
+  test("agrees with the permission layer's own verdict on every path, rule by rule, also for a folder searched through a symlink", async () => {
     const base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-deny-')));
     const cwd = path.join(base, 'proj');
     await mkdir(cwd);
@@ -84,13 +84,57 @@ describe('deniedPathTest', () => {
     await symlink(cwd, path.join(base, 'link'));
     try {
       const rules = [
-        'Read(.env)', 'Read(.env*)', 'Read(*.pem)', 'Read(**/*.pem)', 'Read(./secret/**)', 'Read(./secret)', 'Read(./config/prod.json)',
-        'Read(**/id_?sa)', 'Read(./a/*/b.txt)', 'Read(**/*.{key,pem})', 'Read(./**/.git*)', 'Read(//etc/**)', 'Grep(./logs/**)', 'Read(*.tar.gz)', 'Read(./config/**)', 'Read(./**)', 'Read(/config/*.json)', 'Read(~/x/**)', 'Read(secret)',
+        'Read(.env)',
+        'Read(.env*)',
+        'Read(*.pem)',
+        'Read(**/*.pem)',
+        'Read(./secret/**)',
+        'Read(./secret)',
+        'Read(./config/prod.json)',
+        'Read(**/id_?sa)',
+        'Read(./a/*/b.txt)',
+        'Read(**/*.{key,pem})',
+        'Read(./**/.git*)',
+        'Read(//etc/**)',
+        'Grep(./logs/**)',
+        'Read(*.tar.gz)',
+        'Read(./config/**)',
+        'Read(./**)',
+        'Read(/config/*.json)',
+        'Read(~/x/**)',
+        'Read(secret)',
       ];
       const paths = [
-        '.env', '.env.local', 'sub/.env', 'sub/x.env', 'a.pem', 'deep/er/b.pem', 'b.pem.txt', 'secret', 'secret/k', 'secret/d/k', 'secrets/k',
-        'config/prod.json', 'config/prod.json.bak', 'id_rsa', 'x/id_dsa', 'id_rsa.pub', 'a/z/b.txt', 'a/z/y/b.txt', 'k.key', 'q/.gitignore',
-        'logs/app.log', 'x.tar.gz', 'xtar.gz', '..odd/.env', 'pem', '.pem', 'config', 'logs', 'config/dev.json', 'deep/secret/x',
+        '.env',
+        '.env.local',
+        'sub/.env',
+        'sub/x.env',
+        'a.pem',
+        'deep/er/b.pem',
+        'b.pem.txt',
+        'secret',
+        'secret/k',
+        'secret/d/k',
+        'secrets/k',
+        'config/prod.json',
+        'config/prod.json.bak',
+        'id_rsa',
+        'x/id_dsa',
+        'id_rsa.pub',
+        'a/z/b.txt',
+        'a/z/y/b.txt',
+        'k.key',
+        'q/.gitignore',
+        'logs/app.log',
+        'x.tar.gz',
+        'xtar.gz',
+        '..odd/.env',
+        'pem',
+        '.pem',
+        'config',
+        'logs',
+        'config/dev.json',
+        'deep/secret/x',
       ];
       let covered = 0;
       for (const raw of rules) {

@@ -48,7 +48,8 @@ function lcsDiff(a: readonly string[], b: readonly string[], base: number): Diff
   const table = new Uint32Array((n + 1) * w);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      table[i * w + j] = a[i] === b[j] ? table[(i + 1) * w + j + 1]! + 1 : Math.max(table[(i + 1) * w + j]!, table[i * w + j + 1]!);
+      table[i * w + j] =
+        a[i] === b[j] ? table[(i + 1) * w + j + 1]! + 1 : Math.max(table[(i + 1) * w + j]!, table[i * w + j + 1]!);
     }
   }
   const out: DiffLine[] = [];
@@ -104,6 +105,7 @@ export function formatDiff(diff: readonly DiffLine[], options: { context?: numbe
     const d = diff[i]!;
     lines.push(`${d.op} ${String(d.n).padStart(4)} ${d.line}`);
   }
-  if (lines.length > maxLines) return `${lines.slice(0, maxLines).join('\n')}\n… (${lines.length - maxLines} more diff lines)`;
+  if (lines.length > maxLines)
+    return `${lines.slice(0, maxLines).join('\n')}\n… (${lines.length - maxLines} more diff lines)`;
   return lines.join('\n');
 }

@@ -37,7 +37,8 @@ export function expandBraces(glob: string): string[] {
         const cuts = [open, ...commas, i];
         const out: string[] = [];
         for (let k = 0; k < cuts.length - 1; k++) {
-          for (const variant of expandBraces(`${head}${glob.slice(cuts[k]! + 1, cuts[k + 1])}${tail}`)) out.push(variant);
+          for (const variant of expandBraces(`${head}${glob.slice(cuts[k]! + 1, cuts[k + 1])}${tail}`))
+            out.push(variant);
         }
         return out;
       }

@@ -24,10 +24,19 @@ export type ReadFirstVerdict =
  * if (!verdict.ok) return { result: false, message: verdict.message };
  * ```
  */
-export function checkReadFirst(cache: FileStateCache, key: string, bytes: Uint8Array, st: Stats, contentHash = hashContent(bytes)): ReadFirstVerdict {
+export function checkReadFirst(
+  cache: FileStateCache,
+  key: string,
+  bytes: Uint8Array,
+  st: Stats,
+  contentHash = hashContent(bytes),
+): ReadFirstVerdict {
   const check = cache.checkFresh(key, { contentHash, mtimeMs: st.mtimeMs });
   if (check.status === 'not_read') {
-    return { ok: false, message: `File has not been read yet: ${key}. Read it first with the Read tool, then make the change.` };
+    return {
+      ok: false,
+      message: `File has not been read yet: ${key}. Read it first with the Read tool, then make the change.`,
+    };
   }
   if (check.status === 'stale') return { ok: false, message: check.reason };
   const entry = cache.get(key)!;
@@ -58,7 +67,14 @@ export interface LineRange {
  * recordWrite(ctx.fileState, key, bytes, text, await stat(key));
  * ```
  */
-export function recordWrite(cache: FileStateCache, key: string, bytes: Uint8Array, text: string, st: Stats, seen?: LineRange): void {
+export function recordWrite(
+  cache: FileStateCache,
+  key: string,
+  bytes: Uint8Array,
+  text: string,
+  st: Stats,
+  seen?: LineRange,
+): void {
   const base = { contentHash: hashContent(bytes), mtimeMs: st.mtimeMs, size: st.size };
   if (seen === undefined) {
     cache.record(key, { ...base, partial: false, content: text });
@@ -128,7 +144,12 @@ export function readTicket(): number {
  * if (isRepeatRead(ctx.fileState, key, { contentHash, start: 1, shown: 40 }, ticket)) return { type: 'unchanged' };
  * ```
  */
-export function isRepeatRead(cache: FileStateCache, key: string, shown: Pick<ReadShown, 'contentHash' | 'start' | 'shown'>, ticket: number): boolean {
+export function isRepeatRead(
+  cache: FileStateCache,
+  key: string,
+  shown: Pick<ReadShown, 'contentHash' | 'start' | 'shown'>,
+  ticket: number,
+): boolean {
   const mark = marks.get(cache)?.get(key);
   if (!mark || mark.seq > ticket) return false;
   if (mark.start !== shown.start || mark.shown !== shown.shown || mark.contentHash !== shown.contentHash) return false;
@@ -154,7 +175,9 @@ export function recordRead(cache: FileStateCache, key: string, read: ReadShown):
   let to = read.start + read.shown - 1;
   const before = cache.get(key);
   if (before !== undefined && before.contentHash === read.contentHash) {
-    const was = before.partial ? { from: before.offset ?? 1, to: (before.offset ?? 1) + (before.limit ?? 0) - 1 } : { from: 1, to: read.total };
+    const was = before.partial
+      ? { from: before.offset ?? 1, to: (before.offset ?? 1) + (before.limit ?? 0) - 1 }
+      : { from: 1, to: read.total };
     if (was.from <= to + 1 && from <= was.to + 1) {
       from = Math.min(from, was.from);
       to = Math.max(to, was.to);
@@ -163,7 +186,13 @@ export function recordRead(cache: FileStateCache, key: string, read: ReadShown):
   const whole = from <= 1 && to >= read.total;
   const base = { contentHash: read.contentHash, mtimeMs: read.mtimeMs, size: read.size };
   if (whole) {
-    cache.record(key, { ...base, partial: false, offset: 1, limit: read.total, ...(read.text !== undefined ? { content: read.text } : {}) });
+    cache.record(key, {
+      ...base,
+      partial: false,
+      offset: 1,
+      limit: read.total,
+      ...(read.text !== undefined ? { content: read.text } : {}),
+    });
   } else {
     cache.record(key, { ...base, partial: true, offset: from, limit: to - from + 1 });
   }

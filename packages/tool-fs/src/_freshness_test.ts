@@ -4,7 +4,14 @@ import { isRepeatRead, readTicket, recordRead, recordWrite } from './_freshness.
 
 const KEY = '/repo/a.txt';
 const hash = hashContent('v1');
-const shown = (start: number, count: number, total = 100) => ({ contentHash: hash, mtimeMs: 1, size: 2, start, shown: count, total });
+const shown = (start: number, count: number, total = 100) => ({
+  contentHash: hash,
+  mtimeMs: 1,
+  size: 2,
+  start,
+  shown: count,
+  total,
+});
 
 describe('recordRead', () => {
   test('overlapping and touching ranges of one content add up, and all lines make a full read', () => {

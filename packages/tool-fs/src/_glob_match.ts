@@ -155,7 +155,10 @@ export function compileGlob(glob: string): GlobMatcher {
 
 const notSlash: CharTest = (cp) => cp !== SLASH;
 const anyChar: CharTest = () => true;
-const literal = (c: number): CharTest => (cp) => cp === c;
+const literal =
+  (c: number): CharTest =>
+  (cp) =>
+    cp === c;
 const char = (test: CharTest): Node => ({ kind: 'char', test });
 
 /** Parses from `start` to the end, or (in a brace) to the `,` or `}` that ends one alternative. */
@@ -175,7 +178,10 @@ function parse(p: string, start: number, inBrace: boolean): { node: Node; end: n
         if (atStart && atEnd) {
           if (p[i + 2] === '/') {
             // `**/`: any number of whole segments.
-            items.push({ kind: 'star', body: { kind: 'seq', items: [{ kind: 'star', body: char(notSlash) }, char(literal(SLASH))] } });
+            items.push({
+              kind: 'star',
+              body: { kind: 'seq', items: [{ kind: 'star', body: char(notSlash) }, char(literal(SLASH))] },
+            });
             i += 3;
           } else {
             items.push({ kind: 'star', body: char(anyChar) });
@@ -232,7 +238,10 @@ function classTest(p: string, at: number, raw: string): CharTest {
   for (let k = 0; k < cps.length; k++) {
     if (k + 2 < cps.length && cps[k + 1] === 45 /* - */) {
       const [lo, hi] = [cps[k]!, cps[k + 2]!];
-      if (lo > hi) throw new SyntaxError(`The glob "${p}" has the range "${String.fromCodePoint(lo)}-${String.fromCodePoint(hi)}" out of order in the class at position ${at}.`);
+      if (lo > hi)
+        throw new SyntaxError(
+          `The glob "${p}" has the range "${String.fromCodePoint(lo)}-${String.fromCodePoint(hi)}" out of order in the class at position ${at}.`,
+        );
       ranges.push([lo, hi]);
       k += 2;
     } else {

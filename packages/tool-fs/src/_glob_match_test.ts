@@ -54,7 +54,15 @@ describe('compileGlob', () => {
   test('one matcher reused over many paths keeps its answers (the cached automaton agrees with a fresh one)', () => {
     const glob = 'src/**/{a,b*}/*.{ts,tsx}';
     const shared = compileGlob(glob);
-    const paths = ['src/a/x.ts', 'src/q/b1/y.tsx', 'src/a/x.js', 'src/b/c/d.ts', 'lib/a/x.ts', 'src/bb/z.tsx', 'src/a/.h.ts'];
+    const paths = [
+      'src/a/x.ts',
+      'src/q/b1/y.tsx',
+      'src/a/x.js',
+      'src/b/c/d.ts',
+      'lib/a/x.ts',
+      'src/bb/z.tsx',
+      'src/a/.h.ts',
+    ];
     for (let round = 0; round < 3; round++) {
       for (const p of paths) expect(shared.test(p)).toBe(compileGlob(glob).test(p));
     }

@@ -125,7 +125,10 @@ export interface RenderNotebookOptions {
  * renderNotebook(nb).blocks[0]; // { type: 'text', text: '<cell id="a1" type="code" index="0">\nprint(1)\n</cell>…' }
  * ```
  */
-export function renderNotebook(nb: Notebook, options: RenderNotebookOptions = {}): { blocks: ContentBlock[]; shown: number } {
+export function renderNotebook(
+  nb: Notebook,
+  options: RenderNotebookOptions = {},
+): { blocks: ContentBlock[]; shown: number } {
   const start = options.start ?? 0;
   const end = Math.min(nb.cells.length, start + (options.limit ?? nb.cells.length));
   const maxChars = options.maxChars ?? Infinity;
@@ -158,7 +161,11 @@ export function renderNotebook(nb: Notebook, options: RenderNotebookOptions = {}
     }
   }
   flush();
-  if (blocks.length === 0) blocks.push({ type: 'text', text: nb.cells.length === 0 ? '(the notebook has no cells)' : '(no cells in the range asked for)' });
+  if (blocks.length === 0)
+    blocks.push({
+      type: 'text',
+      text: nb.cells.length === 0 ? '(the notebook has no cells)' : '(no cells in the range asked for)',
+    });
   return { blocks, shown };
 }
 
@@ -178,11 +185,17 @@ function outputImage(output: NotebookOutput): ImageBlock | undefined {
   const data = output.data ?? {};
   for (const mediaType of ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const) {
     const value = data[mediaType];
-    if (value !== undefined) return { type: 'image', source: { type: 'base64', media_type: mediaType, data: joinSource(value).replace(/\s+/g, '') } };
+    if (value !== undefined)
+      return {
+        type: 'image',
+        source: { type: 'base64', media_type: mediaType, data: joinSource(value).replace(/\s+/g, '') },
+      };
   }
   return undefined;
 }
 
 function clip(text: string): string {
-  return text.length <= MAX_OUTPUT_CHARS ? text : `${text.slice(0, MAX_OUTPUT_CHARS)}\n… [output truncated: ${text.length} characters]`;
+  return text.length <= MAX_OUTPUT_CHARS
+    ? text
+    : `${text.slice(0, MAX_OUTPUT_CHARS)}\n… [output truncated: ${text.length} characters]`;
 }

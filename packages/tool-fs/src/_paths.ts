@@ -1,7 +1,14 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { closestNames, deniedPathFilter, isPathInside, realWorkingDirectories, resolvePath, type ToolContext } from '@toolshed/core';
+import {
+  closestNames,
+  deniedPathFilter,
+  isPathInside,
+  realWorkingDirectories,
+  resolvePath,
+  type ToolContext,
+} from '@toolshed/core';
 
 /**
  * Resolves a path a model gave against the session's working directory (`~` against home).
@@ -63,8 +70,17 @@ export function editRuleFor(given: string): string {
 
 // Paths that are devices or streams whatever they point to: reading them blocks or never ends.
 const DEVICE_PATHS = new Set([
-  '/dev/zero', '/dev/random', '/dev/urandom', '/dev/full', '/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr',
-  '/dev/tty', '/dev/console', '/dev/ptmx',
+  '/dev/zero',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/full',
+  '/dev/null',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  '/dev/console',
+  '/dev/ptmx',
 ]);
 
 /**
@@ -81,7 +97,8 @@ const DEVICE_PATHS = new Set([
  */
 export function deviceByName(abs: string): string | undefined {
   if (DEVICE_PATHS.has(abs)) return 'a device file';
-  if (/^\/dev\/fd\/\d+$/.test(abs) || /^\/proc\/(self|thread-self|\d+)\/fd\/\d+$/.test(abs)) return 'a file descriptor of a running process';
+  if (/^\/dev\/fd\/\d+$/.test(abs) || /^\/proc\/(self|thread-self|\d+)\/fd\/\d+$/.test(abs))
+    return 'a file descriptor of a running process';
   if (/^\/dev\/(tty|pts\/|sd|nvme|loop|mem|kmem|port)/.test(abs)) return 'a device file';
   return undefined;
 }
@@ -119,7 +136,10 @@ export function specialKind(st: Stats): string | undefined {
  * await insideWorkingDirectories('/repo/src/a.ts', ctx); // true for a session on /repo
  * ```
  */
-export async function insideWorkingDirectories(abs: string, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): Promise<boolean> {
+export async function insideWorkingDirectories(
+  abs: string,
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): Promise<boolean> {
   const real = await canonicalPath(abs);
   return realWorkingDirectories(ctx.permissions, ctx.cwd).some((dir) => isPathInside(real, dir));
 }
@@ -165,8 +185,13 @@ export async function missingFileMessage(
   }
   for (const name of closestNames(base, names, { max: 3 })) near.add(name);
   const hidden = options.ctx ? deniedPathFilter('Read', options.ctx) : undefined;
-  const list = [...near].map((n) => path.join(dir, n)).filter((p) => hidden?.(p) === undefined).slice(0, 3);
-  return list.length > 0 ? `${head} Did you mean ${list.join(' or ')}?` : `${head} The session's working directory is ${cwd}.`;
+  const list = [...near]
+    .map((n) => path.join(dir, n))
+    .filter((p) => hidden?.(p) === undefined)
+    .slice(0, 3);
+  return list.length > 0
+    ? `${head} Did you mean ${list.join(' or ')}?`
+    : `${head} The session's working directory is ${cwd}.`;
 }
 
 async function firstMissingAncestor(dir: string): Promise<string> {

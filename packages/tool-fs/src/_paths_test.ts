@@ -14,9 +14,12 @@ afterEach(async () => {
 });
 
 describe('deviceByName', () => {
-  test.each(['/dev/zero', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/1', '/proc/123/fd/7', '/dev/tty1', '/dev/sda'])('%s is known as a device by its name', (p) => {
-    expect(deviceByName(p)).toBeDefined();
-  });
+  test.each(['/dev/zero', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/1', '/proc/123/fd/7', '/dev/tty1', '/dev/sda'])(
+    '%s is known as a device by its name',
+    (p) => {
+      expect(deviceByName(p)).toBeDefined();
+    },
+  );
 
   test('ordinary paths, /proc files and /dev folders are not', () => {
     expect(deviceByName('/home/u/a.txt')).toBeUndefined();
@@ -43,9 +46,13 @@ describe('toAbsolute and missingFileMessage', () => {
   test('a missing file gets near names of the same stem or a small typo', async () => {
     await writeFile(path.join(dir, 'index.ts'), '');
     await writeFile(path.join(dir, 'README.md'), '');
-    expect(await missingFileMessage(path.join(dir, 'index.js'), dir)).toContain(`Did you mean ${path.join(dir, 'index.ts')}?`);
+    expect(await missingFileMessage(path.join(dir, 'index.js'), dir)).toContain(
+      `Did you mean ${path.join(dir, 'index.ts')}?`,
+    );
     expect(await missingFileMessage(path.join(dir, 'readme.md'), dir)).toContain(path.join(dir, 'README.md'));
-    expect(await missingFileMessage(path.join(dir, 'zzz.bin'), dir)).toContain(`The session's working directory is ${dir}`);
+    expect(await missingFileMessage(path.join(dir, 'zzz.bin'), dir)).toContain(
+      `The session's working directory is ${dir}`,
+    );
   });
 
   test('the near names leave out files the caller may not read (deny and ask rules)', async () => {
@@ -53,7 +60,9 @@ describe('toAbsolute and missingFileMessage', () => {
     await writeFile(path.join(dir, 'secrets', 'key'), 'k');
     await writeFile(path.join(dir, 'secrets', 'kex'), 'k');
     const { context } = createPermissionContext({ deny: ['Read(./secrets/key)'], ask: ['Read(./secrets/kex)'] }, dir);
-    const message = await missingFileMessage(path.join(dir, 'secrets', 'kez'), dir, { ctx: { cwd: dir, permissions: context } });
+    const message = await missingFileMessage(path.join(dir, 'secrets', 'kez'), dir, {
+      ctx: { cwd: dir, permissions: context },
+    });
     expect(message).not.toContain('secrets/key');
     expect(message).not.toContain('secrets/kex');
     // Without the rules, the same call names them: the test can tell.

@@ -56,7 +56,11 @@ export interface RipgrepRun {
  * const run = await runRipgrep('/usr/bin/rg', ['--files'], { cwd: '/repo' });
  * ```
  */
-export function runRipgrep(rg: string, args: readonly string[], options: { cwd: string; signal?: AbortSignal }): Promise<RipgrepRun> {
+export function runRipgrep(
+  rg: string,
+  args: readonly string[],
+  options: { cwd: string; signal?: AbortSignal },
+): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
     const child = spawn(rg, ['--no-config', ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -120,7 +124,11 @@ const MAX_STDERR = 64 * 1024;
  * await streamRipgrep('/usr/bin/rg', ['-n', 'TODO'], { cwd: '/repo', separator: '\n', onRecord: (l) => lines.push(l) >= 10 });
  * ```
  */
-export function streamRipgrep(rg: string, args: readonly string[], options: StreamRipgrepOptions): Promise<RipgrepStream> {
+export function streamRipgrep(
+  rg: string,
+  args: readonly string[],
+  options: StreamRipgrepOptions,
+): Promise<RipgrepStream> {
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
     const child = spawn(rg, ['--no-config', ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -35,7 +35,9 @@ export function resolveSearchEngine(options: SearchEngineOptions = {}): SearchEn
   const rg = options.ripgrepPath ?? findRipgrep();
   if (rg) return { kind: 'ripgrep', path: rg };
   if (mode === 'ripgrep') {
-    throw new Error('ripgrep was asked for but not found: set RIPGREP_PATH, put rg on PATH, or use searchEngine "auto".');
+    throw new Error(
+      'ripgrep was asked for but not found: set RIPGREP_PATH, put rg on PATH, or use searchEngine "auto".',
+    );
   }
   return { kind: 'js' };
 }

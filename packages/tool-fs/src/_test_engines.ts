@@ -4,7 +4,9 @@ import { findRipgrep } from './_ripgrep.ts';
 export const RIPGREP = findRipgrep();
 
 if (RIPGREP === undefined) {
-  console.warn('Skipping the ripgrep-engine tests of tool-fs: ripgrep (rg) is not installed (apt-get install ripgrep); the JS engine tests still run.');
+  console.warn(
+    'Skipping the ripgrep-engine tests of tool-fs: ripgrep (rg) is not installed (apt-get install ripgrep); the JS engine tests still run.',
+  );
 }
 
 /**

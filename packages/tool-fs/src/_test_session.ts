@@ -1,7 +1,13 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { contentToText, createSession, type PermissionOptions, type Session, type ToolResultBlock } from '@toolshed/core';
+import {
+  contentToText,
+  createSession,
+  type PermissionOptions,
+  type Session,
+  type ToolResultBlock,
+} from '@toolshed/core';
 import { fileTools, type FileToolsOptions } from './family.ts';
 
 /** A temp folder and a session on it, for tests. */
@@ -30,7 +36,9 @@ let counter = 0;
  * await bench.cleanup();
  * ```
  */
-export async function makeBench(options: { family?: FileToolsOptions; permissions?: PermissionOptions } = {}): Promise<TestBench> {
+export async function makeBench(
+  options: { family?: FileToolsOptions; permissions?: PermissionOptions } = {},
+): Promise<TestBench> {
   const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-fs-')));
   const session = await createSession({
     cwd: dir,

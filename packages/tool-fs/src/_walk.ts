@@ -59,7 +59,9 @@ export async function walkFiles(root: string, options: WalkOptions = {}): Promis
       return; // an unreadable subfolder is skipped, as ripgrep does (it warns)
     }
     // Only ignore files that the listing shows are read: no failed opens in every folder.
-    const own = entries.some((e) => IGNORE_FILES.includes(e.name) || e.name === '.git') ? await readRules(abs, rel) : undefined;
+    const own = entries.some((e) => IGNORE_FILES.includes(e.name) || e.name === '.git')
+      ? await readRules(abs, rel)
+      : undefined;
     const active = own ? [...rules, own] : rules;
     const subdirs: string[] = [];
     for (const entry of entries) {
@@ -130,7 +132,9 @@ function isIgnored(rules: readonly Rules[], rel: string, dir: boolean): boolean 
 /** ripgrep's override semantics: the last matching glob decides; `undefined` means no opinion. */
 function makeOverrides(globs: readonly string[]): (rel: string, dir: boolean) => boolean | undefined {
   // gitignore matching has no `{a,b}`; ripgrep's globs do.
-  const ig = ignore({ allowRelativePaths: true }).add(globs.flatMap((g) => (g.startsWith('!') ? expandBraces(g.slice(1)).map((e) => `!${e}`) : expandBraces(g))));
+  const ig = ignore({ allowRelativePaths: true }).add(
+    globs.flatMap((g) => (g.startsWith('!') ? expandBraces(g.slice(1)).map((e) => `!${e}`) : expandBraces(g))),
+  );
   const hasPositive = globs.some((g) => !g.startsWith('!'));
   return (rel, dir) => {
     const r = ig.test(dir ? `${rel}/` : rel);

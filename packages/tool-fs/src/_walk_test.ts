@@ -79,7 +79,7 @@ describe('walkFiles', () => {
     expect((await walkFiles(dir, { globs })).sort()).toEqual(['a.ts', 'secret.ts']);
   });
 
-  test('a repository\'s .git/info/exclude is honoured, as by ripgrep', async () => {
+  test("a repository's .git/info/exclude is honoured, as by ripgrep", async () => {
     await put('.git/info/exclude', 'local-notes.md\n');
     await put('local-notes.md');
     await put('README.md');

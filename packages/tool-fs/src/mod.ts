@@ -20,7 +20,23 @@ export { fileTools, type FileToolsOptions } from './family.ts';
 export { mapReadResult, readInput, readTool, type ReadOutput } from './read/mod.ts';
 export { editInput, editTool, type EditOutput } from './edit/mod.ts';
 export { writeInput, writeTool, type WriteOutput } from './write/mod.ts';
-export { createGlobTool, globFiles, globInput, globTool, MAX_GLOB_RESULTS, type GlobFilesOptions, type GlobOutput } from './glob/mod.ts';
-export { createGrepTool, DEFAULT_HEAD_LIMIT, formatGrepResult, grepInput, grepTool, splitGlobs, type GrepOutput } from './grep/mod.ts';
+export {
+  createGlobTool,
+  globFiles,
+  globInput,
+  globTool,
+  MAX_GLOB_RESULTS,
+  type GlobFilesOptions,
+  type GlobOutput,
+} from './glob/mod.ts';
+export {
+  createGrepTool,
+  DEFAULT_HEAD_LIMIT,
+  formatGrepResult,
+  grepInput,
+  grepTool,
+  splitGlobs,
+  type GrepOutput,
+} from './grep/mod.ts';
 export { notebookEditInput, notebookEditTool, type NotebookEditOutput } from './notebook_edit/mod.ts';
 export type { SearchEngine, SearchEngineOptions } from './_search_engine.ts';

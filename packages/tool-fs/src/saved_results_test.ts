@@ -18,7 +18,10 @@ beforeEach(async () => {
   await mkdir(home);
   await mkdir(path.join(proj, 'src'), { recursive: true });
   for (let i = 0; i < 600; i++) {
-    await writeFile(path.join(proj, 'src', `mod${String(i).padStart(3, '0')}.ts`), `export const handler${i} = () => fetchRecord(${i}, 'a fairly long argument to make the line long');\n`);
+    await writeFile(
+      path.join(proj, 'src', `mod${String(i).padStart(3, '0')}.ts`),
+      `export const handler${i} = () => fetchRecord(${i}, 'a fairly long argument to make the line long');\n`,
+    );
   }
   delete process.env.XDG_STATE_HOME;
 });
@@ -29,19 +32,29 @@ afterEach(async () => {
 });
 
 async function grepAndReadBack(session: Session): Promise<{ saved: string; grepped: string[]; readBack: string[] }> {
-  const [grep] = await session.run([{ type: 'tool_use', id: 'g1', name: 'Grep', input: { pattern: 'fetchRecord', output_mode: 'content', head_limit: 0 } }]);
+  const [grep] = await session.run([
+    {
+      type: 'tool_use',
+      id: 'g1',
+      name: 'Grep',
+      input: { pattern: 'fetchRecord', output_mode: 'content', head_limit: 0 },
+    },
+  ]);
   const preview = contentToText(grep!.content);
   const saved = /The full output is saved to (\S+)/.exec(preview)?.[1];
   expect(saved, preview.slice(0, 500)).toBeDefined();
   const [read] = await session.run([{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: saved } }]);
   expect(read!.is_error, contentToText(read!.content).slice(0, 500)).toBeUndefined();
   // Read numbers its lines (`   1\t…`); the numbers are not part of the file.
-  const readBack = contentToText(read!.content).split('\n').filter((l) => /^\s*\d+\t/.test(l)).map((l) => l.replace(/^\s*\d+\t/, ''));
+  const readBack = contentToText(read!.content)
+    .split('\n')
+    .filter((l) => /^\s*\d+\t/.test(l))
+    .map((l) => l.replace(/^\s*\d+\t/, ''));
   const grepped = (await readFile(saved!, 'utf8')).split('\n').filter((l) => l !== '');
   return { saved: saved!, grepped, readBack };
 }
 
-test('a session with default options saves a large Grep result, a Read of the preview\'s path returns all of it without a rule or a prompt, and close() removes it', async () => {
+test("a session with default options saves a large Grep result, a Read of the preview's path returns all of it without a rule or a prompt, and close() removes it", async () => {
   const prompts: string[] = [];
   const session = await createSession({
     cwd: proj,

@@ -27,9 +27,33 @@ export interface LocationView {
 }
 
 const SYMBOL_KINDS = [
-  '', 'File', 'Module', 'Namespace', 'Package', 'Class', 'Method', 'Property', 'Field', 'Constructor', 'Enum',
-  'Interface', 'Function', 'Variable', 'Constant', 'String', 'Number', 'Boolean', 'Array', 'Object', 'Key', 'Null',
-  'EnumMember', 'Struct', 'Event', 'Operator', 'TypeParameter',
+  '',
+  'File',
+  'Module',
+  'Namespace',
+  'Package',
+  'Class',
+  'Method',
+  'Property',
+  'Field',
+  'Constructor',
+  'Enum',
+  'Interface',
+  'Function',
+  'Variable',
+  'Constant',
+  'String',
+  'Number',
+  'Boolean',
+  'Array',
+  'Object',
+  'Key',
+  'Null',
+  'EnumMember',
+  'Struct',
+  'Event',
+  'Operator',
+  'TypeParameter',
 ];
 
 /** The name of an LSP symbol kind (`12` → `Function`). */
@@ -66,7 +90,10 @@ export function toLocations(answer: Location | Location[] | LocationLink[] | nul
     if (file !== undefined) out.push({ file, line: range.start.line, character: range.start.character });
   }
   out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.character - b.character));
-  return out.filter((l, i) => i === 0 || l.file !== out[i - 1]!.file || l.line !== out[i - 1]!.line || l.character !== out[i - 1]!.character);
+  return out.filter(
+    (l, i) =>
+      i === 0 || l.file !== out[i - 1]!.file || l.line !== out[i - 1]!.line || l.character !== out[i - 1]!.character,
+  );
 }
 
 /** `path:line:col: text`, 1-based, the text trimmed, or `path:line:col` alone when it is not shown. */
@@ -79,7 +106,10 @@ export async function locationLine(view: LocationView, loc: FoundLocation, suffi
 }
 
 /** Lines for a list of locations, leaving out denied files; returns how many were left out too. */
-export async function locationLines(view: LocationView, locations: readonly FoundLocation[]): Promise<{ lines: string[]; hidden: number }> {
+export async function locationLines(
+  view: LocationView,
+  locations: readonly FoundLocation[],
+): Promise<{ lines: string[]; hidden: number }> {
   const lines: string[] = [];
   let hidden = 0;
   for (const loc of locations) {
@@ -113,7 +143,9 @@ export function symbolOutline(symbols: readonly (DocumentSymbol | SymbolInformat
   if (!symbols || symbols.length === 0) return [];
   const lines: string[] = [];
   if ('location' in symbols[0]!) {
-    const flat = [...(symbols as SymbolInformation[])].sort((a, b) => a.location.range.start.line - b.location.range.start.line);
+    const flat = [...(symbols as SymbolInformation[])].sort(
+      (a, b) => a.location.range.start.line - b.location.range.start.line,
+    );
     for (const s of flat) {
       const container = s.containerName ? ` in ${s.containerName}` : '';
       lines.push(`${symbolKindName(s.kind)} ${s.name}${container} (line ${s.location.range.start.line + 1})`);
@@ -122,11 +154,14 @@ export function symbolOutline(symbols: readonly (DocumentSymbol | SymbolInformat
   }
   // Servers list symbols in any order (tsserver: by name); an outline reads top to bottom.
   const byPosition = (a: DocumentSymbol, b: DocumentSymbol) =>
-    a.selectionRange.start.line - b.selectionRange.start.line || a.selectionRange.start.character - b.selectionRange.start.character;
+    a.selectionRange.start.line - b.selectionRange.start.line ||
+    a.selectionRange.start.character - b.selectionRange.start.character;
   const walk = (list: readonly DocumentSymbol[], depth: number) => {
     for (const s of [...list].sort(byPosition)) {
       const detail = s.detail ? ` ${s.detail}` : '';
-      lines.push(`${'  '.repeat(depth)}${symbolKindName(s.kind)} ${s.name}${detail} (line ${s.selectionRange.start.line + 1})`);
+      lines.push(
+        `${'  '.repeat(depth)}${symbolKindName(s.kind)} ${s.name}${detail} (line ${s.selectionRange.start.line + 1})`,
+      );
       if (s.children?.length) walk(s.children, depth + 1);
     }
   };

@@ -30,7 +30,10 @@ export function locationView(ctx: ToolContext): LocationView {
   const verdict = (file: string) => {
     let known = verdicts.get(file);
     if (!known) {
-      known = decidePermission(readProbe, { file_path: file }, ctx).then((d) => d.behavior, () => 'deny' as const);
+      known = decidePermission(readProbe, { file_path: file }, ctx).then(
+        (d) => d.behavior,
+        () => 'deny' as const,
+      );
       verdicts.set(file, known);
     }
     return known;
@@ -49,7 +52,10 @@ export function locationView(ctx: ToolContext): LocationView {
       if ((await verdict(file)) !== 'allow') return undefined;
       let lines = texts.get(file);
       if (!lines) {
-        lines = readFile(file, 'utf8').then((t) => t.split(/\r?\n/), () => undefined);
+        lines = readFile(file, 'utf8').then(
+          (t) => t.split(/\r?\n/),
+          () => undefined,
+        );
         texts.set(file, lines);
       }
       return (await lines)?.[line - 1];

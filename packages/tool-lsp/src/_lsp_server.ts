@@ -75,7 +75,10 @@ export class LspServer {
     });
     this.#exit.catch(() => {});
     child.stdin.on('error', () => {}); // a write to a dead server: the exit handler reports it
-    this.#connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    this.#connection = createMessageConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
     // Requests a server makes of its client: answer each so that none waits on us.
     this.#connection.onRequest((method, params) => {
       if (method === 'workspace/configuration') {
@@ -84,7 +87,8 @@ export class LspServer {
       }
       if (method === 'workspace/workspaceFolders') return this.#folders();
       // The LSP tool is read-only: a server's edits (a code action's) are never applied.
-      if (method === 'workspace/applyEdit') return { applied: false, failureReason: 'This client is read-only and applies no edits.' };
+      if (method === 'workspace/applyEdit')
+        return { applied: false, failureReason: 'This client is read-only and applies no edits.' };
       return null;
     });
     this.#connection.onNotification(() => {});
@@ -116,18 +120,30 @@ export class LspServer {
       child.once('error', (e: NodeJS.ErrnoException) => {
         if (e.code === 'ENOENT' || e.code === 'EACCES') {
           const fix = config.install ? `install it (${config.install})` : 'install it';
-          reject(new ToolshedError(
-            LSP_SERVER_MISSING,
-            `No ${start.language} language server: "${config.command}" ${e.code === 'ENOENT' ? 'was not found on PATH' : 'is not executable'}. To use LSP on these files, ${fix}, or set lspTools({ servers: { ${start.language}: { command } } }) to where it is.`,
-          ));
+          reject(
+            new ToolshedError(
+              LSP_SERVER_MISSING,
+              `No ${start.language} language server: "${config.command}" ${e.code === 'ENOENT' ? 'was not found on PATH' : 'is not executable'}. To use LSP on these files, ${fix}, or set lspTools({ servers: { ${start.language}: { command } } }) to where it is.`,
+            ),
+          );
         } else {
-          reject(new ToolshedError(LSP_SERVER_FAILED, `The ${start.language} language server ("${config.command}") could not be started: ${e.message}.`));
+          reject(
+            new ToolshedError(
+              LSP_SERVER_FAILED,
+              `The ${start.language} language server ("${config.command}") could not be started: ${e.message}.`,
+            ),
+          );
         }
       });
     });
     const server = new LspServer(start, child);
     try {
-      const result = await server.request<{ capabilities?: Record<string, unknown> } | null>('initialize', server.#initializeParams(), undefined, start.startTimeoutMs);
+      const result = await server.request<{ capabilities?: Record<string, unknown> } | null>(
+        'initialize',
+        server.#initializeParams(),
+        undefined,
+        start.startTimeoutMs,
+      );
       server.#capabilities = result?.capabilities ?? {};
       await server.#connection.sendNotification('initialized', {});
     } catch (e) {
@@ -163,7 +179,12 @@ export class LspServer {
    * whichever comes first. A timeout kills the process: a server that hung once is not trusted
    * with the next call.
    */
-  async request<R>(method: string, params: unknown, signal: AbortSignal | undefined, timeoutMs = this.#start.timeoutMs): Promise<R> {
+  async request<R>(
+    method: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    timeoutMs = this.#start.timeoutMs,
+  ): Promise<R> {
     if (this.#dead) throw this.#dead;
     const cancel = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
@@ -195,7 +216,10 @@ export class LspServer {
     } catch (e) {
       if (ToolshedError.isInstance(e)) throw e;
       if (this.#dead) throw this.#dead;
-      throw new ToolshedError(LSP_SERVER_FAILED, `The ${this.#start.language} language server answered ${method} with an error: ${(e as Error).message}`);
+      throw new ToolshedError(
+        LSP_SERVER_FAILED,
+        `The ${this.#start.language} language server answered ${method} with an error: ${(e as Error).message}`,
+      );
     } finally {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -289,7 +313,10 @@ export class LspServer {
     } catch {
       // a server that fails its shutdown is killed below
     }
-    this.#dead ??= new ToolshedError(LSP_SERVER_FAILED, `The ${this.#start.language} language server was shut down with the session.`);
+    this.#dead ??= new ToolshedError(
+      LSP_SERVER_FAILED,
+      `The ${this.#start.language} language server was shut down with the session.`,
+    );
     this.kill();
   }
 

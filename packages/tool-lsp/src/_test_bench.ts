@@ -70,9 +70,18 @@ export async function makeBench(
   if (options.source !== false) await cp(options.source ?? FIXTURE, dir, { recursive: true });
   const session = await createSession({
     cwd: dir,
-    families: [lspTools((typeof options.family === 'function' ? options.family(root) : options.family) ?? { servers: { typescript: realTypeScriptServer() }, timeoutMs: 60_000 })],
+    families: [
+      lspTools(
+        (typeof options.family === 'function' ? options.family(root) : options.family) ?? {
+          servers: { typescript: realTypeScriptServer() },
+          timeoutMs: 60_000,
+        },
+      ),
+    ],
     stateDir: path.join(root, '.state'),
-    ...(options.permissions ? { permissions: typeof options.permissions === 'function' ? options.permissions(root) : options.permissions } : {}),
+    ...(options.permissions
+      ? { permissions: typeof options.permissions === 'function' ? options.permissions(root) : options.permissions }
+      : {}),
   });
   return {
     dir,

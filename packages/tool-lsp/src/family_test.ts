@@ -18,7 +18,13 @@ describe('lspTools', () => {
   test('the lsp family passes the conformance check', async () => {
     const family = lspTools();
     expect(family.name).toBe('lsp');
-    expect(await checkFamily(family, { sampleInputs: { LSP: LSP_OPERATIONS.map((operation) => ({ operation, filePath: 'a.ts', line: 1, character: 1 })) } })).toEqual([]);
+    expect(
+      await checkFamily(family, {
+        sampleInputs: {
+          LSP: LSP_OPERATIONS.map((operation) => ({ operation, filePath: 'a.ts', line: 1, character: 1 })),
+        },
+      }),
+    ).toEqual([]);
   });
 
   test('LSP is read-only, concurrency-safe, deferred by default, and hinted for ToolSearch', async () => {
@@ -35,22 +41,42 @@ describe('lspTools', () => {
     expect((await lspTools({ defer: false }).loadTools())[0]!.shouldDefer).toBe(false);
   });
 
-  test('the input has Claude Code\'s fields: operation, filePath, 1-based line and character', async () => {
+  test("the input has Claude Code's fields: operation, filePath, 1-based line and character", async () => {
     const [tool] = await lspTools().loadTools();
-    const ok = tool!.inputSchema.safeParse({ operation: 'findReferences', filePath: 'src/a.ts', line: 3, character: 7 });
+    const ok = tool!.inputSchema.safeParse({
+      operation: 'findReferences',
+      filePath: 'src/a.ts',
+      line: 3,
+      character: 7,
+    });
     expect(ok.success).toBe(true);
-    expect(tool!.inputSchema.safeParse({ operation: 'rename', filePath: 'a.ts', line: 1, character: 1 }).success).toBe(false);
-    expect(tool!.inputSchema.safeParse({ operation: 'hover', filePath: 'a.ts', line: 0, character: 1 }).success).toBe(false);
-    expect(tool!.inputSchema.safeParse({ operation: 'hover', file_path: 'a.ts', line: 1, character: 1 }).success).toBe(false);
+    expect(tool!.inputSchema.safeParse({ operation: 'rename', filePath: 'a.ts', line: 1, character: 1 }).success).toBe(
+      false,
+    );
+    expect(tool!.inputSchema.safeParse({ operation: 'hover', filePath: 'a.ts', line: 0, character: 1 }).success).toBe(
+      false,
+    );
+    expect(tool!.inputSchema.safeParse({ operation: 'hover', file_path: 'a.ts', line: 1, character: 1 }).success).toBe(
+      false,
+    );
   });
 
   test('a call declares its file as a read, so the path guard judges it as it judges Read', async () => {
-    const session = await createSession({ cwd: dir, stateDir: dir, families: [lspTools()], permissions: { deny: ['Read(./secret/**)'] } });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [lspTools()],
+      permissions: { deny: ['Read(./secret/**)'] },
+    });
     try {
       const denied = await session.explain('LSP', { operation: 'documentSymbol', filePath: 'secret/a.ts' });
       expect(denied).toMatchObject({ behavior: 'deny', rule: 'Read(./secret/**)' });
-      expect((await session.explain('LSP', { operation: 'documentSymbol', filePath: 'src/a.ts' })).behavior).toBe('allow');
-      expect((await session.explain('LSP', { operation: 'documentSymbol', filePath: '/etc/hosts.ts' })).behavior).toBe('ask');
+      expect((await session.explain('LSP', { operation: 'documentSymbol', filePath: 'src/a.ts' })).behavior).toBe(
+        'allow',
+      );
+      expect((await session.explain('LSP', { operation: 'documentSymbol', filePath: '/etc/hosts.ts' })).behavior).toBe(
+        'ask',
+      );
     } finally {
       await session.close();
     }
@@ -64,20 +90,43 @@ describe('lspTools', () => {
 
   test('lspTools rejects a malformed server or timeout with the value given', () => {
     expect(() => lspTools({ timeoutMs: 0 })).toThrow('lspTools: timeoutMs must be a positive number, got 0');
-    expect(() => lspTools({ startTimeoutMs: -5 })).toThrow('lspTools: startTimeoutMs must be a positive number, got -5');
-    expect(() => lspTools({ servers: { go: { command: '', extensions: ['.go'] } } })).toThrow('servers.go.command must be the server\'s program');
-    expect(() => lspTools({ servers: { go: { command: 'gopls', extensions: ['go'] } } })).toThrow('servers.go.extensions has "go": write an extension with its dot, such as ".ts"');
-    expect(() => lspTools({ servers: { deno: { command: 'deno', args: ['lsp'], extensions: ['.ts'] } } })).toThrow('servers.deno.extensions has ".ts", which servers.typescript already serves');
-    expect(() => lspTools({ servers: { typescript: false, deno: { command: 'deno', args: ['lsp'], extensions: ['.ts'] } } })).not.toThrow();
+    expect(() => lspTools({ startTimeoutMs: -5 })).toThrow(
+      'lspTools: startTimeoutMs must be a positive number, got -5',
+    );
+    expect(() => lspTools({ servers: { go: { command: '', extensions: ['.go'] } } })).toThrow(
+      "servers.go.command must be the server's program",
+    );
+    expect(() => lspTools({ servers: { go: { command: 'gopls', extensions: ['go'] } } })).toThrow(
+      'servers.go.extensions has "go": write an extension with its dot, such as ".ts"',
+    );
+    expect(() => lspTools({ servers: { deno: { command: 'deno', args: ['lsp'], extensions: ['.ts'] } } })).toThrow(
+      'servers.deno.extensions has ".ts", which servers.typescript already serves',
+    );
+    expect(() =>
+      lspTools({ servers: { typescript: false, deno: { command: 'deno', args: ['lsp'], extensions: ['.ts'] } } }),
+    ).not.toThrow();
   });
 
-  test('a server given for a language with a default keeps the default\'s other fields', async () => {
-    const session = await createSession({ cwd: dir, stateDir: dir, families: [lspTools({ env: { PATH: '/nonexistent-toolshed-path' }, servers: { typescript: { command: 'my-ts-server', extensions: ['.ts'] } } })] });
+  test("a server given for a language with a default keeps the default's other fields", async () => {
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [
+        lspTools({
+          env: { PATH: '/nonexistent-toolshed-path' },
+          servers: { typescript: { command: 'my-ts-server', extensions: ['.ts'] } },
+        }),
+      ],
+    });
     try {
       await writeFile(path.join(dir, 'a.ts'), 'export const a = 1;\n');
-      const [result] = await session.run([{ type: 'tool_use', id: 'm1', name: 'LSP', input: { operation: 'documentSymbol', filePath: 'a.ts' } }]);
+      const [result] = await session.run([
+        { type: 'tool_use', id: 'm1', name: 'LSP', input: { operation: 'documentSymbol', filePath: 'a.ts' } },
+      ]);
       expect(result!.is_error).toBe(true);
-      expect(String(result!.content)).toContain('"my-ts-server" was not found on PATH. To use LSP on these files, install it (npm install -g typescript-language-server typescript)');
+      expect(String(result!.content)).toContain(
+        '"my-ts-server" was not found on PATH. To use LSP on these files, install it (npm install -g typescript-language-server typescript)',
+      );
     } finally {
       await session.close();
     }
@@ -86,6 +135,11 @@ describe('lspTools', () => {
   test('the defaults serve TypeScript/JavaScript and Python through npm packages', () => {
     expect(DEFAULT_LSP_SERVERS.typescript).toMatchObject({ command: 'typescript-language-server', args: ['--stdio'] });
     expect(DEFAULT_LSP_SERVERS.typescript!.extensions).toEqual(expect.arrayContaining(['.ts', '.tsx', '.js', '.mjs']));
-    expect(DEFAULT_LSP_SERVERS.python).toMatchObject({ command: 'pyright-langserver', args: ['--stdio'], extensions: ['.py', '.pyi'], install: 'npm install -g pyright' });
+    expect(DEFAULT_LSP_SERVERS.python).toMatchObject({
+      command: 'pyright-langserver',
+      args: ['--stdio'],
+      extensions: ['.py', '.pyi'],
+      install: 'npm install -g pyright',
+    });
   });
 });

@@ -20,5 +20,8 @@ export const LSP_SERVER_FAILED = 'lsp_server_failed';
  * ```
  */
 export function isLspServerError(error: unknown): error is ToolshedError {
-  return ToolshedError.isInstance(error) && [LSP_SERVER_MISSING, LSP_SERVER_TIMEOUT, LSP_SERVER_FAILED].includes((error as ToolshedError).code);
+  return (
+    ToolshedError.isInstance(error) &&
+    [LSP_SERVER_MISSING, LSP_SERVER_TIMEOUT, LSP_SERVER_FAILED].includes((error as ToolshedError).code)
+  );
 }

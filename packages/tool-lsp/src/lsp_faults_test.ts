@@ -27,7 +27,9 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     try {
       const { text, isError } = await b.call(definition);
       expect(isError).toBe(true);
-      expect(text).toContain(`The typescript language server ("${process.execPath} ${FAKE_SERVER} hang") did not answer initialize within 500 ms; it was stopped and will be started again on the next call.`);
+      expect(text).toContain(
+        `The typescript language server ("${process.execPath} ${FAKE_SERVER} hang") did not answer initialize within 500 ms; it was stopped and will be started again on the next call.`,
+      );
       const again = await b.call(definition);
       expect(again.text).toContain('did not answer initialize within 500 ms');
     } finally {
@@ -55,7 +57,9 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
   });
 
   test('a server that hangs on a request is stopped: the call fails with the method, and the next call starts a new server', async () => {
-    const b = await makeBench({ family: { servers: { typescript: fake('hang-requests') }, timeoutMs: 800, startTimeoutMs: 30_000 } });
+    const b = await makeBench({
+      family: { servers: { typescript: fake('hang-requests') }, timeoutMs: 800, startTimeoutMs: 30_000 },
+    });
     try {
       const first = await b.call(definition);
       expect(first.isError).toBe(true);
@@ -71,7 +75,9 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     const b = await makeBench({ family: { servers: { typescript: fake('hang-requests') }, timeoutMs: 600_000 } });
     try {
       const controller = new AbortController();
-      const running = b.session.run([{ type: 'tool_use', id: 'a1', name: 'LSP', input: definition }], { signal: controller.signal });
+      const running = b.session.run([{ type: 'tool_use', id: 'a1', name: 'LSP', input: definition }], {
+        signal: controller.signal,
+      });
       setTimeout(() => controller.abort(), 1000);
       const [result] = await running;
       expect(result!.is_error).toBe(true);
@@ -94,11 +100,16 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     try {
       const crashed = await b.call(definition);
       expect(crashed.isError).toBe(true);
-      expect(crashed.text).toContain('exited with code 3 (stderr: fake server: crashing on purpose); it will be started again on the next call.');
+      expect(crashed.text).toContain(
+        'exited with code 3 (stderr: fake server: crashing on purpose); it will be started again on the next call.',
+      );
       const crashedPid = Number(await readFile(marker, 'utf8'));
       expect(alive(crashedPid)).toBe(false);
       const restarted = await b.call(definition);
-      expect(restarted).toEqual({ isError: false, text: 'No definition found for the symbol at src/main.ts:5:37 (the position is on "add").' });
+      expect(restarted).toEqual({
+        isError: false,
+        text: 'No definition found for the symbol at src/main.ts:5:37 (the position is on "add").',
+      });
     } finally {
       await b.cleanup();
     }
@@ -113,7 +124,11 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
         return {
           servers: {
             // The real server, through a shell that writes its pid (exec keeps the pid).
-            typescript: { ...real, command: '/bin/sh', args: ['-c', 'echo $$ > "$LSP_PID_FILE"; exec "$0" "$@"', real.command, ...(real.args ?? [])] },
+            typescript: {
+              ...real,
+              command: '/bin/sh',
+              args: ['-c', 'echo $$ > "$LSP_PID_FILE"; exec "$0" "$@"', real.command, ...(real.args ?? [])],
+            },
           },
           timeoutMs: 60_000,
           env: { ...process.env, LSP_PID_FILE: pidFile },
@@ -139,11 +154,15 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
   });
 
   test('an operation the server did not announce is refused with the capability it lacks, and the server stays up', async () => {
-    const b = await makeBench({ family: (root) => ({ servers: { typescript: fake('crash-once', root) }, timeoutMs: 10_000 }) });
+    const b = await makeBench({
+      family: (root) => ({ servers: { typescript: fake('crash-once', root) }, timeoutMs: 10_000 }),
+    });
     try {
       const hover = await b.call({ operation: 'hover', filePath: 'src/main.ts', line: 5, character: 37 });
       expect(hover.isError).toBe(true);
-      expect(hover.text).toContain(`does not support hover (it announced no hoverProvider); use another operation, or Grep.`);
+      expect(hover.text).toContain(
+        `does not support hover (it announced no hoverProvider); use another operation, or Grep.`,
+      );
       const symbols = await b.call({ operation: 'documentSymbol', filePath: 'src/main.ts' });
       expect(symbols).toEqual({ isError: false, text: 'No symbols found in src/main.ts.' });
     } finally {
@@ -156,10 +175,14 @@ describe('LSP when the server fails', { timeout: 120_000 }, () => {
     try {
       const ts = await b.call(definition);
       expect(ts.isError).toBe(true);
-      expect(ts.text).toContain('No typescript language server: "typescript-language-server" was not found on PATH. To use LSP on these files, install it (npm install -g typescript-language-server typescript), or set lspTools({ servers: { typescript: { command } } }) to where it is.');
+      expect(ts.text).toContain(
+        'No typescript language server: "typescript-language-server" was not found on PATH. To use LSP on these files, install it (npm install -g typescript-language-server typescript), or set lspTools({ servers: { typescript: { command } } }) to where it is.',
+      );
       await writeFile(path.join(b.dir, 'app.py'), 'def f():\n    return 1\n');
       const py = await b.call({ operation: 'documentSymbol', filePath: 'app.py' });
-      expect(py.text).toContain('No python language server: "pyright-langserver" was not found on PATH. To use LSP on these files, install it (npm install -g pyright)');
+      expect(py.text).toContain(
+        'No python language server: "pyright-langserver" was not found on PATH. To use LSP on these files, install it (npm install -g pyright)',
+      );
     } finally {
       await b.cleanup();
     }

@@ -67,10 +67,30 @@ export const DEFAULT_LSP_HEAD_LIMIT = 100;
 export const lspInput = z.strictObject({
   operation: z.enum(LSP_OPERATIONS).describe('The operation to perform'),
   filePath: z.string().min(1).describe('The absolute or relative path to the file'),
-  line: z.number().int().positive().optional().describe('The line number (1-based, as shown in editors); needed by every operation except documentSymbol and workspaceSymbol'),
-  character: z.number().int().positive().optional().describe('The character offset (1-based, as shown in editors); needed with line'),
-  query: z.string().optional().describe('workspaceSymbol only: the symbol name to search for; defaults to the word at line:character'),
-  head_limit: z.number().int().min(0).optional().describe(`Show only the first N results (default ${DEFAULT_LSP_HEAD_LIMIT}; 0 for all)`),
+  line: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'The line number (1-based, as shown in editors); needed by every operation except documentSymbol and workspaceSymbol',
+    ),
+  character: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('The character offset (1-based, as shown in editors); needed with line'),
+  query: z
+    .string()
+    .optional()
+    .describe('workspaceSymbol only: the symbol name to search for; defaults to the word at line:character'),
+  head_limit: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(`Show only the first N results (default ${DEFAULT_LSP_HEAD_LIMIT}; 0 for all)`),
   offset: z.number().int().min(0).optional().describe('Skip the first N results before head_limit applies (default 0)'),
 });
 
@@ -135,9 +155,12 @@ Usage:
 export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInput, LspOutput> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`lspTools: timeoutMs must be a positive number, got ${JSON.stringify(options.timeoutMs)}`);
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+    throw new RangeError(`lspTools: timeoutMs must be a positive number, got ${JSON.stringify(options.timeoutMs)}`);
   if (typeof startTimeoutMs !== 'number' || !(startTimeoutMs > 0)) {
-    throw new RangeError(`lspTools: startTimeoutMs must be a positive number, got ${JSON.stringify(options.startTimeoutMs)}`);
+    throw new RangeError(
+      `lspTools: startTimeoutMs must be a positive number, got ${JSON.stringify(options.startTimeoutMs)}`,
+    );
   }
   const merged: Record<string, LspServerConfig> = { ...DEFAULT_LSP_SERVERS };
   for (const [name, config] of Object.entries(options.servers ?? {})) {
@@ -152,7 +175,12 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
   const poolFor = (ctx: ToolContext): ServerPool => {
     let pool = pools.get(ctx.sessionId);
     if (!pool) {
-      const created = new ServerPool({ roots: ctx.permissions.workingDirectories.length ? ctx.permissions.workingDirectories : [ctx.cwd], timeoutMs, startTimeoutMs, env });
+      const created = new ServerPool({
+        roots: ctx.permissions.workingDirectories.length ? ctx.permissions.workingDirectories : [ctx.cwd],
+        timeoutMs,
+        startTimeoutMs,
+        env,
+      });
       pools.set(ctx.sessionId, created);
       ctx.onClose(async () => {
         pools.delete(ctx.sessionId);
@@ -162,11 +190,14 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     }
     return pool;
   };
-  const extensions = Object.entries(servers).map(([name, s]) => `${name}: ${s.extensions.join(' ')}`).join('; ');
+  const extensions = Object.entries(servers)
+    .map(([name, s]) => `${name}: ${s.extensions.join(' ')}`)
+    .join('; ');
 
   return buildTool({
     name: 'LSP',
-    searchHint: 'code intelligence language server: go to definition, find references, hover type, document symbols, workspace symbols, implementation, call hierarchy callers callees',
+    searchHint:
+      'code intelligence language server: go to definition, find references, hover type, document symbols, workspace symbols, implementation, call hierarchy callers callees',
     inputSchema: lspInput,
     shouldDefer: options.defer ?? true,
     isReadOnly: () => true,
@@ -176,22 +207,33 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     async description() {
       return DESCRIPTION;
     },
-    getToolUseSummary: (input) => `${input.operation} ${input.filePath}${input.line !== undefined ? `:${input.line}:${input.character ?? 1}` : ''}`,
+    getToolUseSummary: (input) =>
+      `${input.operation} ${input.filePath}${input.line !== undefined ? `:${input.line}:${input.character ?? 1}` : ''}`,
     resources: (input) => [{ path: input.filePath, access: 'read' }],
     async validateInput(input, ctx) {
       const file = resolvePath(input.filePath, ctx.cwd);
       if (!NO_POSITION.includes(input.operation) && (input.line === undefined || input.character === undefined)) {
-        return { result: false, message: `${input.operation} needs line and character (1-based, as editors show them) of the symbol in "${input.filePath}"; got ${input.line === undefined ? 'no line' : `line ${input.line}`} and ${input.character === undefined ? 'no character' : `character ${input.character}`}.` };
+        return {
+          result: false,
+          message: `${input.operation} needs line and character (1-based, as editors show them) of the symbol in "${input.filePath}"; got ${input.line === undefined ? 'no line' : `line ${input.line}`} and ${input.character === undefined ? 'no character' : `character ${input.character}`}.`,
+        };
       }
       if ((input.line === undefined) !== (input.character === undefined)) {
-        return { result: false, message: `Give line and character together (1-based), got ${input.line === undefined ? 'only character' : 'only line'}.` };
+        return {
+          result: false,
+          message: `Give line and character together (1-based), got ${input.line === undefined ? 'only character' : 'only line'}.`,
+        };
       }
       if (!serverForFile(servers, file)) {
-        return { result: false, message: `No language server is configured for "${input.filePath}" (extension "${path.extname(file) || 'none'}"). Configured: ${extensions || 'none'}. Add one with lspTools({ servers: { name: { command, args, extensions } } }).` };
+        return {
+          result: false,
+          message: `No language server is configured for "${input.filePath}" (extension "${path.extname(file) || 'none'}"). Configured: ${extensions || 'none'}. Add one with lspTools({ servers: { name: { command, args, extensions } } }).`,
+        };
       }
       try {
         const info = await stat(file);
-        if (!info.isFile()) return { result: false, message: `"${input.filePath}" is not a file: LSP operations take a source file.` };
+        if (!info.isFile())
+          return { result: false, message: `"${input.filePath}" is not a file: LSP operations take a source file.` };
       } catch {
         return { result: false, message: `File does not exist: "${input.filePath}" (resolved to ${file}).` };
       }
@@ -203,14 +245,19 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
       const server = await poolFor(ctx).get(language, config);
       const capability = CAPABILITIES[input.operation];
       if (!server.supports(capability)) {
-        throw new Error(`The ${language} language server ("${server.commandLine}") does not support ${input.operation} (it announced no ${capability}); use another operation, or Grep.`);
+        throw new Error(
+          `The ${language} language server ("${server.commandLine}") does not support ${input.operation} (it announced no ${capability}); use another operation, or Grep.`,
+        );
       }
       await server.sync(file);
       const text = server.openText(file) ?? (await readFile(file, 'utf8'));
       const lines = text.split(/\r?\n/);
       let position: { line: number; character: number } | undefined;
       if (input.line !== undefined && input.character !== undefined) {
-        if (input.line > lines.length) throw new RangeError(`line ${input.line} is past the end of "${input.filePath}", which has ${lines.length} lines.`);
+        if (input.line > lines.length)
+          throw new RangeError(
+            `line ${input.line} is past the end of "${input.filePath}", which has ${lines.length} lines.`,
+          );
         position = { line: input.line - 1, character: input.character - 1 };
       }
       const view = locationView(ctx);
@@ -220,9 +267,17 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
       const parts = [answer.items.length === 0 ? answer.empty : answer.header(answer.items.length)];
       if (paged.items.length) parts.push(paged.items.join('\n'));
       else if (answer.items.length) parts.push(`No results at offset ${input.offset ?? 0}.`);
-      if (answer.hidden) parts.push(`(${answer.hidden} ${answer.hidden === 1 ? 'result' : 'results'} in files the permission rules deny were left out.)`);
-      if (paged.more) parts.push(`[Showing results with pagination = limit: ${paged.limit}, offset: ${paged.offset}. More results exist: continue with offset=${paged.offset + paged.limit}.]`);
-      return { data: { operation: input.operation, filePath: file, resultCount: answer.items.length, text: parts.join('\n') } };
+      if (answer.hidden)
+        parts.push(
+          `(${answer.hidden} ${answer.hidden === 1 ? 'result' : 'results'} in files the permission rules deny were left out.)`,
+        );
+      if (paged.more)
+        parts.push(
+          `[Showing results with pagination = limit: ${paged.limit}, offset: ${paged.offset}. More results exist: continue with offset=${paged.offset + paged.limit}.]`,
+        );
+      return {
+        data: { operation: input.operation, filePath: file, resultCount: answer.items.length, text: parts.join('\n') },
+      };
     },
     mapResult: (output) => output.text,
   });
@@ -253,7 +308,16 @@ interface OperationCall {
   signal: AbortSignal;
 }
 
-async function runOperation({ server, input, file, position, lines, where, view, signal }: OperationCall): Promise<Answer> {
+async function runOperation({
+  server,
+  input,
+  file,
+  position,
+  lines,
+  where,
+  view,
+  signal,
+}: OperationCall): Promise<Answer> {
   const textDocument = { uri: fileUri(file) };
   const at = { textDocument, position: position! };
   const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -261,7 +325,9 @@ async function runOperation({ server, input, file, position, lines, where, view,
     case 'goToDefinition':
     case 'goToImplementation': {
       const method = input.operation === 'goToDefinition' ? 'textDocument/definition' : 'textDocument/implementation';
-      const found = toLocations(await server.request<Location | Location[] | LocationLink[] | null>(method, at, signal));
+      const found = toLocations(
+        await server.request<Location | Location[] | LocationLink[] | null>(method, at, signal),
+      );
       const { lines: items, hidden } = await locationLines(view, found);
       // The targets are opened, as an editor opens the file it jumps to: later edits to them
       // then reach the server as didChange, whatever its own file watching does.
@@ -277,7 +343,13 @@ async function runOperation({ server, input, file, position, lines, where, view,
       };
     }
     case 'findReferences': {
-      const found = toLocations(await server.request<Location[] | null>('textDocument/references', { ...at, context: { includeDeclaration: true } }, signal));
+      const found = toLocations(
+        await server.request<Location[] | null>(
+          'textDocument/references',
+          { ...at, context: { includeDeclaration: true } },
+          signal,
+        ),
+      );
       const { lines: items, hidden } = await locationLines(view, found);
       const files = new Set(found.map((l) => l.file)).size;
       return {
@@ -291,10 +363,14 @@ async function runOperation({ server, input, file, position, lines, where, view,
       // A hover quotes the symbol's declaration (a literal type shows a value, a doc comment its
       // text): where the symbol is defined in a file Read is denied, it is not shown.
       if (server.supports('definitionProvider')) {
-        const targets = toLocations(await server.request<Location | Location[] | LocationLink[] | null>('textDocument/definition', at, signal));
+        const targets = toLocations(
+          await server.request<Location | Location[] | LocationLink[] | null>('textDocument/definition', at, signal),
+        );
         for (const target of targets) {
           if (target.file !== file && !(await view.listed(target.file))) {
-            throw new Error(`The symbol at ${where} is defined in a file the permission rules deny, so its hover is not shown.`);
+            throw new Error(
+              `The symbol at ${where} is defined in a file the permission rules deny, so its hover is not shown.`,
+            );
           }
         }
       }
@@ -307,12 +383,27 @@ async function runOperation({ server, input, file, position, lines, where, view,
       };
     }
     case 'documentSymbol': {
-      const items = symbolOutline(await server.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', { textDocument }, signal));
-      return { items, hidden: 0, header: (n) => `${plural(n, 'symbol')} in ${where}:`, empty: `No symbols found in ${where}.` };
+      const items = symbolOutline(
+        await server.request<DocumentSymbol[] | SymbolInformation[] | null>(
+          'textDocument/documentSymbol',
+          { textDocument },
+          signal,
+        ),
+      );
+      return {
+        items,
+        hidden: 0,
+        header: (n) => `${plural(n, 'symbol')} in ${where}:`,
+        empty: `No symbols found in ${where}.`,
+      };
     }
     case 'workspaceSymbol': {
       const query = input.query ?? (position ? wordAt(lines, position) : undefined) ?? '';
-      const symbols = await server.request<SymbolInformation[] | WorkspaceSymbol[] | null>('workspace/symbol', { query }, signal);
+      const symbols = await server.request<SymbolInformation[] | WorkspaceSymbol[] | null>(
+        'workspace/symbol',
+        { query },
+        signal,
+      );
       const { lines: items, hidden } = await workspaceSymbolLines(view, symbols);
       return {
         items,
@@ -324,7 +415,8 @@ async function runOperation({ server, input, file, position, lines, where, view,
     case 'prepareCallHierarchy':
     case 'incomingCalls':
     case 'outgoingCalls': {
-      const prepared = (await server.request<CallHierarchyItem[] | null>('textDocument/prepareCallHierarchy', at, signal)) ?? [];
+      const prepared =
+        (await server.request<CallHierarchyItem[] | null>('textDocument/prepareCallHierarchy', at, signal)) ?? [];
       const empty = `No function or method at ${where} to build a call hierarchy from${wordNote(lines, position)}.`;
       if (input.operation === 'prepareCallHierarchy') {
         const items: string[] = [];
@@ -348,7 +440,10 @@ async function runOperation({ server, input, file, position, lines, where, view,
       return {
         items,
         hidden,
-        header: (n) => (incoming ? `Found ${plural(n, 'caller')} of ${item.name}:` : `Found ${plural(n, 'function')} called by ${item.name}:`),
+        header: (n) =>
+          incoming
+            ? `Found ${plural(n, 'caller')} of ${item.name}:`
+            : `Found ${plural(n, 'function')} called by ${item.name}:`,
         empty: incoming ? `No callers of ${item.name} found.` : `${item.name} calls no functions the server knows of.`,
       };
     }
@@ -374,7 +469,11 @@ function wordNote(lines: readonly string[], position: { line: number; character:
   return ` (the position is not on a name: line ${position.line + 1} is ${JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text)}; put character on the symbol's name, 1-based)`;
 }
 
-function page(items: readonly string[], limit: number, offset: number): { items: string[]; more: boolean; limit: number; offset: number } {
+function page(
+  items: readonly string[],
+  limit: number,
+  offset: number,
+): { items: string[]; more: boolean; limit: number; offset: number } {
   const rest = items.slice(offset);
   if (limit === 0 || rest.length <= limit) return { items: rest, more: false, limit, offset };
   return { items: rest.slice(0, limit), more: true, limit, offset };

@@ -27,5 +27,11 @@ export {
   type LspOutput,
   type LspToolOptions,
 } from './lsp_tool.ts';
-export { checkServerConfigs, DEFAULT_LSP_SERVERS, languageIdOf, serverForFile, type LspServerConfig } from './server_config.ts';
+export {
+  checkServerConfigs,
+  DEFAULT_LSP_SERVERS,
+  languageIdOf,
+  serverForFile,
+  type LspServerConfig,
+} from './server_config.ts';
 export { isLspServerError, LSP_SERVER_FAILED, LSP_SERVER_MISSING, LSP_SERVER_TIMEOUT } from './lsp_errors.ts';

@@ -88,31 +88,45 @@ const LANGUAGE_IDS: Readonly<Record<string, string>> = {
  * checkServerConfigs({ go: { command: 'gopls', extensions: ['go'] } }); // throws: write ".go"
  * ```
  */
-export function checkServerConfigs(servers: Readonly<Record<string, LspServerConfig>>): Record<string, LspServerConfig> {
+export function checkServerConfigs(
+  servers: Readonly<Record<string, LspServerConfig>>,
+): Record<string, LspServerConfig> {
   if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
-    throw new TypeError(`lspTools: servers must be an object of language name to server, got ${JSON.stringify(servers)}`);
+    throw new TypeError(
+      `lspTools: servers must be an object of language name to server, got ${JSON.stringify(servers)}`,
+    );
   }
   const out: Record<string, LspServerConfig> = {};
   const owner = new Map<string, string>();
   for (const [name, config] of Object.entries(servers)) {
     const where = `lspTools: servers.${name}`;
-    if (!config || typeof config !== 'object') throw new TypeError(`${where} must be { command, args?, extensions }, got ${JSON.stringify(config)}`);
+    if (!config || typeof config !== 'object')
+      throw new TypeError(`${where} must be { command, args?, extensions }, got ${JSON.stringify(config)}`);
     if (typeof config.command !== 'string' || config.command.trim() === '') {
-      throw new TypeError(`${where}.command must be the server's program, such as "typescript-language-server", got ${JSON.stringify(config.command)}`);
+      throw new TypeError(
+        `${where}.command must be the server's program, such as "typescript-language-server", got ${JSON.stringify(config.command)}`,
+      );
     }
     if (config.args !== undefined && (!Array.isArray(config.args) || config.args.some((a) => typeof a !== 'string'))) {
       throw new TypeError(`${where}.args must be a list of strings, got ${JSON.stringify(config.args)}`);
     }
     if (!Array.isArray(config.extensions) || config.extensions.length === 0) {
-      throw new TypeError(`${where}.extensions must list the file extensions it serves, such as [".ts"], got ${JSON.stringify(config.extensions)}`);
+      throw new TypeError(
+        `${where}.extensions must list the file extensions it serves, such as [".ts"], got ${JSON.stringify(config.extensions)}`,
+      );
     }
     const extensions = config.extensions.map((ext) => {
       if (typeof ext !== 'string' || !/^\.[^./\\]+$/.test(ext)) {
-        throw new TypeError(`${where}.extensions has ${JSON.stringify(ext)}: write an extension with its dot, such as ".ts"`);
+        throw new TypeError(
+          `${where}.extensions has ${JSON.stringify(ext)}: write an extension with its dot, such as ".ts"`,
+        );
       }
       const lower = ext.toLowerCase();
       const other = owner.get(lower);
-      if (other !== undefined) throw new TypeError(`${where}.extensions has "${lower}", which servers.${other} already serves: give each extension to one server`);
+      if (other !== undefined)
+        throw new TypeError(
+          `${where}.extensions has "${lower}", which servers.${other} already serves: give each extension to one server`,
+        );
       owner.set(lower, name);
       return lower;
     });

@@ -11,7 +11,7 @@ describe('serverForFile', () => {
 });
 
 describe('languageIdOf', () => {
-  test('gives the ids servers expect, the server\'s own mapping first', () => {
+  test("gives the ids servers expect, the server's own mapping first", () => {
     expect(languageIdOf('a.tsx', DEFAULT_LSP_SERVERS.typescript!)).toBe('typescriptreact');
     expect(languageIdOf('a.mjs', DEFAULT_LSP_SERVERS.typescript!)).toBe('javascript');
     expect(languageIdOf('a.vue', { command: 'vls', extensions: ['.vue'] })).toBe('vue');
@@ -22,8 +22,12 @@ describe('languageIdOf', () => {
 describe('checkServerConfigs', () => {
   test('lower-cases extensions and refuses what cannot work, with the value', () => {
     expect(checkServerConfigs({ go: { command: 'gopls', extensions: ['.GO'] } }).go!.extensions).toEqual(['.go']);
-    expect(() => checkServerConfigs({ go: { command: 'gopls', extensions: [] } })).toThrow('servers.go.extensions must list the file extensions it serves, such as [".ts"], got []');
-    expect(() => checkServerConfigs({ go: { command: 'gopls', args: '--stdio' as never, extensions: ['.go'] } })).toThrow('servers.go.args must be a list of strings, got "--stdio"');
+    expect(() => checkServerConfigs({ go: { command: 'gopls', extensions: [] } })).toThrow(
+      'servers.go.extensions must list the file extensions it serves, such as [".ts"], got []',
+    );
+    expect(() =>
+      checkServerConfigs({ go: { command: 'gopls', args: '--stdio' as never, extensions: ['.go'] } }),
+    ).toThrow('servers.go.args must be a list of strings, got "--stdio"');
     expect(() => checkServerConfigs([] as never)).toThrow('servers must be an object');
   });
 });

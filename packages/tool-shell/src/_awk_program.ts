@@ -42,11 +42,13 @@ export function awkProgramProblem(program: string): string | undefined {
     if (t.kind === '|' || t.kind === '|&') return 'the awk program pipes to or from a command';
     if (t.kind === 'name' && Object.hasOwn(FORBIDDEN_NAMES, t.text)) return FORBIDDEN_NAMES[t.text];
     if (t.kind === 'name' && (t.text === 'print' || t.text === 'printf')) {
-      if (statement(tokens, i + 1).some((s) => s.kind === '>' || s.kind === '>>')) return 'the awk program redirects output to a file';
+      if (statement(tokens, i + 1).some((s) => s.kind === '>' || s.kind === '>>'))
+        return 'the awk program redirects output to a file';
     }
     if (t.kind === 'name' && t.text === 'getline') {
       // `getline < "file"` reads a file no permission rule sees (gawk's /inet/… is a socket).
-      if (statement(tokens, i + 1).some((s) => s.kind === '<')) return 'the awk program reads a file with getline <, which the file permission rules cannot see';
+      if (statement(tokens, i + 1).some((s) => s.kind === '<'))
+        return 'the awk program reads a file with getline <, which the file permission rules cannot see';
     }
   }
   return undefined;
@@ -79,7 +81,25 @@ function isOperand(t: Token | undefined): boolean {
   return ['number', 'string', 'regex', ')', ']', '$', '++', '--'].includes(t.kind);
 }
 
-const OPERATORS = ['|&', '||', '&&', '>>', '>=', '<=', '==', '!=', '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '**'];
+const OPERATORS = [
+  '|&',
+  '||',
+  '&&',
+  '>>',
+  '>=',
+  '<=',
+  '==',
+  '!=',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '^=',
+  '**',
+];
 
 /** The program's tokens, strings and regexes as single tokens; a string says why it could not lex. */
 function lex(src: string): Token[] | string {
@@ -122,8 +142,10 @@ function lex(src: string): Token[] | string {
       i += m[0].length;
     } else {
       const op = OPERATORS.find((o) => src.startsWith(o, i)) ?? ch;
-      if (!/^[-+*/%^!<>=~?:;,(){}[\]$|&@]+$/.test(op)) return `the awk program has a character \`${ch}\` that was not understood`;
-      if (op === '/' && last()?.kind === 'name' && last()?.text === 'getline') return 'the awk program has a `/` after getline that could be read as division or a regex';
+      if (!/^[-+*/%^!<>=~?:;,(){}[\]$|&@]+$/.test(op))
+        return `the awk program has a character \`${ch}\` that was not understood`;
+      if (op === '/' && last()?.kind === 'name' && last()?.text === 'getline')
+        return 'the awk program has a `/` after getline that could be read as division or a regex';
       tokens.push({ kind: op, text: op });
       i += op.length;
     }

@@ -1,7 +1,8 @@
 import { isBashParserLoaded } from './bash_parser.ts';
 import { splitCommand } from './command_matcher.ts';
 
-const DESTRUCTIVE = /(^|[\s;&|(])(rm|rmdir|shred|dd|mkfs(\.\w+)?|truncate|wipefs)\s|git\s+(reset\s+--hard|clean\s+-[a-z]*f|push\s+(-f|--force)|branch\s+-D|checkout\s+--\s)|>\s*\/dev\/sd/;
+const DESTRUCTIVE =
+  /(^|[\s;&|(])(rm|rmdir|shred|dd|mkfs(\.\w+)?|truncate|wipefs)\s|git\s+(reset\s+--hard|clean\s+-[a-z]*f|push\s+(-f|--force)|branch\s+-D|checkout\s+--\s)|>\s*\/dev\/sd/;
 
 /**
  * Whether a command deletes or overwrites in a way that cannot be undone (`rm`, `dd`,

@@ -105,7 +105,8 @@ function findBrace(text: string): { start: number; end: number; parts: string[] 
             parts.push(text.slice(from, i));
             return { start, end: i, parts };
           }
-          if (/^(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?$/.test(inner)) return { start, end: i, parts: undefined };
+          if (/^(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?$/.test(inner))
+            return { start, end: i, parts: undefined };
           break;
         }
       } else if (c === ',' && depth === 1) commas.push(i);
@@ -115,7 +116,11 @@ function findBrace(text: string): { start: number; end: number; parts: string[] 
 }
 
 /** Glob expansion against the directory now; undefined when the directory is not known. */
-function glob(value: string, cwd: string | undefined, onList: ((dir: string) => void) | undefined): string[] | undefined {
+function glob(
+  value: string,
+  cwd: string | undefined,
+  onList: ((dir: string) => void) | undefined,
+): string[] | undefined {
   if (!/[*?[]/.test(value)) return [value];
   const absolute = value.startsWith('/');
   if (!absolute && cwd === undefined) return undefined;

@@ -53,7 +53,48 @@ function expected(arity: Arity): HelpArity | undefined {
 }
 
 /** Programs with GNU-style `--help` whose tables are checked; the others are skipped. */
-const CHECKED = ['cat', 'tac', 'nl', 'head', 'tail', 'wc', 'od', 'base64', 'cksum', 'cmp', 'diff', 'comm', 'stat', 'sort', 'date', 'uniq', 'cut', 'paste', 'fold', 'fmt', 'expand', 'unexpand', 'grep', 'sed', 'tee', 'touch', 'mkdir', 'rm', 'shred', 'truncate', 'cp', 'ln', 'install', 'mv', 'chmod', 'chown', 'chgrp', 'du', 'ls', 'column'];
+const CHECKED = [
+  'cat',
+  'tac',
+  'nl',
+  'head',
+  'tail',
+  'wc',
+  'od',
+  'base64',
+  'cksum',
+  'cmp',
+  'diff',
+  'comm',
+  'stat',
+  'sort',
+  'date',
+  'uniq',
+  'cut',
+  'paste',
+  'fold',
+  'fmt',
+  'expand',
+  'unexpand',
+  'grep',
+  'sed',
+  'tee',
+  'touch',
+  'mkdir',
+  'rm',
+  'shred',
+  'truncate',
+  'cp',
+  'ln',
+  'install',
+  'mv',
+  'chmod',
+  'chown',
+  'chgrp',
+  'du',
+  'ls',
+  'column',
+];
 
 /** Options a program accepts that its --help leaves out or spells differently (checked by hand). */
 const UNLISTED: Readonly<Record<string, readonly string[]>> = {
@@ -61,7 +102,15 @@ const UNLISTED: Readonly<Record<string, readonly string[]>> = {
   grep: ['--colour'],
   ls: ['-F'],
   // Written as placeholders: `--LTYPE-line-format=LFMT`, `--GTYPE-group-format=GFMT`.
-  diff: ['--old-line-format', '--new-line-format', '--unchanged-line-format', '--old-group-format', '--new-group-format', '--changed-group-format', '--unchanged-group-format'],
+  diff: [
+    '--old-line-format',
+    '--new-line-format',
+    '--unchanged-line-format',
+    '--old-group-format',
+    '--new-group-format',
+    '--changed-group-format',
+    '--unchanged-group-format',
+  ],
   // Written `-c  --format=FORMAT`, with two spaces.
   stat: ['-c', '--format'],
 };
@@ -83,7 +132,8 @@ describe('the option tables agree with the real programs (--help)', () => {
           continue;
         }
         const want = expected(arity);
-        if (want !== undefined && real !== want) wrong.push(`${option}: the table says ${arity}, ${name} --help says ${real}`);
+        if (want !== undefined && real !== want)
+          wrong.push(`${option}: the table says ${arity}, ${name} --help says ${real}`);
       }
       expect(wrong, wrong.join('\n')).toEqual([]);
     });
@@ -91,7 +141,19 @@ describe('the option tables agree with the real programs (--help)', () => {
   }
 
   test('the help parser reads the GNU layouts it relies on', () => {
-    const parsed = parseHelp('  -n, --lines=[-]NUM       print\n  -w, --width[=BYTES]  x\n  -c, --bytes    y\n      --color[=WHEN]  z\n  -e PATTERNS, --regexp=PATTERNS  q\n');
-    expect(Object.fromEntries(parsed)).toEqual({ '--lines': 'required', '-n': 'required', '--width': 'optional', '-w': 'optional', '--bytes': 'flag', '-c': 'flag', '--color': 'optional', '-e': 'required', '--regexp': 'required' });
+    const parsed = parseHelp(
+      '  -n, --lines=[-]NUM       print\n  -w, --width[=BYTES]  x\n  -c, --bytes    y\n      --color[=WHEN]  z\n  -e PATTERNS, --regexp=PATTERNS  q\n',
+    );
+    expect(Object.fromEntries(parsed)).toEqual({
+      '--lines': 'required',
+      '-n': 'required',
+      '--width': 'optional',
+      '-w': 'optional',
+      '--bytes': 'flag',
+      '-c': 'flag',
+      '--color': 'optional',
+      '-e': 'required',
+      '--regexp': 'required',
+    });
   });
 });

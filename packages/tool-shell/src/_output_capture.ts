@@ -54,7 +54,10 @@ export class OutputCapture {
    * @param spillPath Where the whole output goes once it is over the cap; without one, the
    *   middle is dropped.
    */
-  constructor(readonly maxChars: number, readonly spillPath: string | undefined) {
+  constructor(
+    readonly maxChars: number,
+    readonly spillPath: string | undefined,
+  ) {
     this.#half = Math.floor(maxChars / 2);
   }
 
@@ -98,7 +101,11 @@ export class OutputCapture {
       // Only the user may read what a command printed: 0600 in a 0700 folder, created anew
       // (never through a symlink or into a file someone left there).
       mkdirSync(path.dirname(this.spillPath), { recursive: true, mode: 0o700 });
-      const fd = openSync(this.spillPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      const fd = openSync(
+        this.spillPath,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
+      );
       this.#spill = createWriteStream('', { fd });
       this.#spill.on('error', (e) => {
         this.#spillError = e;
@@ -129,7 +136,12 @@ export class OutputCapture {
    */
   lastLines(lines = 5): string[] {
     const recent = (this.#head === '' ? this.#whole : this.#tail).slice(-4000);
-    return recent.replace(/\r(?!\n)/g, '\n').split('\n').filter((l) => l.trim() !== '').slice(-lines).map((l) => (l.length > 200 ? `${l.slice(0, 197)}...` : l));
+    return recent
+      .replace(/\r(?!\n)/g, '\n')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(-lines)
+      .map((l) => (l.length > 200 ? `${l.slice(0, 197)}...` : l));
   }
 
   /**
@@ -140,7 +152,13 @@ export class OutputCapture {
   async finish(): Promise<CapturedOutput> {
     this.#add(this.#decoder.decode());
     if (this.#head === '') {
-      return { text: this.#whole, totalChars: this.#total, truncated: false, fullOutputPath: undefined, spillTruncated: false };
+      return {
+        text: this.#whole,
+        totalChars: this.#total,
+        truncated: false,
+        fullOutputPath: undefined,
+        spillTruncated: false,
+      };
     }
     const spill = this.#spill;
     if (spill) await new Promise<void>((resolve) => spill.end(resolve));
@@ -150,6 +168,12 @@ export class OutputCapture {
       ? `the whole output (${this.#total} characters) is saved in ${saved}; read it with Read (offset and limit) or search it with Grep`
       : `the whole output could not be saved${this.#spillError ? ` (${this.#spillError.message})` : ''}`;
     const note = `\n\n[... ${elided} characters elided from the middle; ${where} ...]\n\n`;
-    return { text: `${this.#head}${note}${this.#tail}`, totalChars: this.#total, truncated: true, fullOutputPath: saved, spillTruncated: this.#spillTruncated };
+    return {
+      text: `${this.#head}${note}${this.#tail}`,
+      totalChars: this.#total,
+      truncated: true,
+      fullOutputPath: saved,
+      spillTruncated: this.#spillTruncated,
+    };
   }
 }

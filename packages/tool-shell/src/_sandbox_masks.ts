@@ -30,8 +30,14 @@ export function sandboxMasks(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): str
   const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
   for (const rule of rules) {
     try {
-      const roots = pathRuleRoots(rule.ruleContent!, { cwd: ctx.cwd, homeDir: home, root: rule.root ?? ctx.cwd, workingDirectories: dirs });
-      if (!roots.anywhere && (roots.glob === '' || /^\*\*(\/\*\*)*$/.test(roots.glob))) for (const d of roots.dirs) out.add(d);
+      const roots = pathRuleRoots(rule.ruleContent!, {
+        cwd: ctx.cwd,
+        homeDir: home,
+        root: rule.root ?? ctx.cwd,
+        workingDirectories: dirs,
+      });
+      if (!roots.anywhere && (roots.glob === '' || /^\*\*(\/\*\*)*$/.test(roots.glob)))
+        for (const d of roots.dirs) out.add(d);
     } catch {
       // A malformed rule is reported when settings load.
     }

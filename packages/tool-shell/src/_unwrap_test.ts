@@ -12,7 +12,7 @@ function words(command: string): ShellWord[] {
 }
 
 describe('unwrapOnce', () => {
-  test('skips a wrapper\'s options, their separate or attached values, and leading values', () => {
+  test("skips a wrapper's options, their separate or attached values, and leading values", () => {
     for (const [command, inner] of [
       ['timeout 5 rm x', 'rm x'],
       ['timeout -s KILL -k5 10 rm x', 'rm x'],
@@ -23,11 +23,16 @@ describe('unwrapOnce', () => {
       ['/usr/bin/nohup -- rm x', 'rm x'],
       ['sudo -u root rm x', 'rm x'],
     ] as const) {
-      expect(unwrapOnce(words(command))?.inner.map((w) => w.value).join(' '), command).toBe(inner);
+      expect(
+        unwrapOnce(words(command))
+          ?.inner.map((w) => w.value)
+          .join(' '),
+        command,
+      ).toBe(inner);
     }
   });
 
-  test('reports env assignments and the wrapper\'s name', () => {
+  test("reports env assignments and the wrapper's name", () => {
     expect(unwrapOnce(words('env A=1 B=2 npm test'))).toMatchObject({ wrapper: 'env', assigned: true });
     expect(unwrapOnce(words('env -i npm test'))).toMatchObject({ wrapper: 'env', assigned: false });
   });

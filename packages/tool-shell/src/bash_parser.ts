@@ -103,7 +103,9 @@ export function loadBashParser(): Promise<void> {
     try {
       wasm = require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     } catch (e) {
-      throw new Error(`The bash grammar "tree-sitter-bash/tree-sitter-bash.wasm" was not found: install tree-sitter-bash 0.25 (${(e as Error).message})`);
+      throw new Error(
+        `The bash grammar "tree-sitter-bash/tree-sitter-bash.wasm" was not found: install tree-sitter-bash 0.25 (${(e as Error).message})`,
+      );
     }
     await Parser.init();
     const language = await Language.load(wasm);
@@ -161,7 +163,8 @@ export function analyzeCommand(command: string, options: AnalyzeOptions = {}): S
   if (command.length > maxLength) return fail(`the command is longer than ${maxLength} characters`);
   // bash joins a backslash-newline inside a word (`-del\⏎ete` is `-delete`, `r\⏎m` is `rm`,
   // `&\⏎&` is `&&`); the grammar splits the word there. After a blank both agree.
-  if (/[^\s]\\\n/.test(command)) return fail('a backslash-newline inside a word joins it for bash but splits it for the parser');
+  if (/[^\s]\\\n/.test(command))
+    return fail('a backslash-newline inside a word joins it for bash but splits it for the parser');
   const deadline = performance.now() + (options.timeoutMs ?? 50);
   let timedOut = false;
   parser.reset();
@@ -204,8 +207,15 @@ function remember(command: string, analysis: ShellAnalysis): void {
 
 const STRUCTURAL = new Set(['program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command']);
 const CONTROL = new Set([
-  'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'for_statement', 'c_style_for_statement',
-  'case_statement', 'case_item', 'do_group',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+  'case_item',
+  'do_group',
 ]);
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
@@ -261,7 +271,8 @@ class Walker {
           }
         }
         let last = body;
-        while (last && (last.type === 'list' || last.type === 'pipeline')) last = last.namedChildren.filter((c) => c !== null).at(-1) ?? undefined;
+        while (last && (last.type === 'list' || last.type === 'pipeline'))
+          last = last.namedChildren.filter((c) => c !== null).at(-1) ?? undefined;
         const owner = last ? this.byNode.get(last.id) : undefined;
         if (owner) owner.redirects.push(...own);
         return;
@@ -271,14 +282,30 @@ class Walker {
         return;
       case 'variable_assignment': {
         const word = this.word(node, nested);
-        this.out.commands.push({ kind: 'assignment', text: node.text, assignments: [word], name: undefined, args: [], redirects: [], nested });
+        this.out.commands.push({
+          kind: 'assignment',
+          text: node.text,
+          assignments: [word],
+          name: undefined,
+          args: [],
+          redirects: [],
+          nested,
+        });
         return;
       }
       case 'declaration_command':
       case 'unset_command': {
         const args: ShellWord[] = [];
         for (const child of node.namedChildren) if (child) args.push(this.word(child, nested));
-        this.out.commands.push({ kind: 'declaration', text: node.text, assignments: [], name: undefined, args, redirects: [], nested });
+        this.out.commands.push({
+          kind: 'declaration',
+          text: node.text,
+          assignments: [],
+          name: undefined,
+          args,
+          redirects: [],
+          nested,
+        });
         return;
       }
       case 'function_definition':
@@ -289,7 +316,15 @@ class Walker {
         this.out.constructs.add('test');
         const args: ShellWord[] = [];
         this.collectWords(node, nested, args);
-        this.out.commands.push({ kind: 'test', text: node.text, assignments: [], name: undefined, args, redirects: [], nested });
+        this.out.commands.push({
+          kind: 'test',
+          text: node.text,
+          assignments: [],
+          name: undefined,
+          args,
+          redirects: [],
+          nested,
+        });
         return;
       }
       default:
@@ -311,7 +346,11 @@ class Walker {
       if (isWordNode(child.type)) into.push(this.word(child, nested));
       else if (child.type === 'test_operator') into.push({ text: child.text, value: child.text, literal: true });
       else {
-        if (!['binary_expression', 'unary_expression', 'parenthesized_expression', 'negated_expression'].includes(child.type)) {
+        if (
+          !['binary_expression', 'unary_expression', 'parenthesized_expression', 'negated_expression'].includes(
+            child.type,
+          )
+        ) {
           this.out.constructs.add(`unknown:${child.type}`);
         }
         this.collectWords(child, nested, into);
@@ -365,7 +404,8 @@ class Walker {
           if (child.type === '<<' || child.type === '<<-') operator = child.type;
           continue;
         }
-        if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || child.type === 'heredoc_content') continue;
+        if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || child.type === 'heredoc_content')
+          continue;
         // `cat <<EOF > file`: the grammar hangs the redirections after the start under it.
         if (REDIRECTS.has(child.type)) {
           this.redirect(child, undefined, nested);
@@ -488,7 +528,9 @@ class Walker {
   /** `${x}` is a plain expansion; anything with an operator (`${x@P}`, `${x:=y}`, `${!x}`) is not. */
   expansion(node: Node): void {
     const named = node.namedChildren.filter((c): c is Node => c !== null);
-    const plain = named.length === 1 && (named[0]!.type === 'variable_name' || named[0]!.type === 'special_variable_name') &&
+    const plain =
+      named.length === 1 &&
+      (named[0]!.type === 'variable_name' || named[0]!.type === 'special_variable_name') &&
       node.children.every((c) => !c || c.isNamed || c.type === '${' || c.type === '}');
     if (plain) return;
     const operators = node.children.filter((c) => c && !c.isNamed).map((c) => c!.type);
@@ -518,7 +560,8 @@ function heredocMismatch(node: Node, stripTabs: boolean): string | undefined {
   const end = node.children.find((c) => c?.type === 'heredoc_end');
   if (!start) return 'a here-document has no delimiter';
   const delimiter = heredocDelimiter(start.text);
-  if (delimiter === undefined) return `the here-document delimiter \`${start.text}\` is not a plain or fully quoted word, and bash may end the document elsewhere than the parser`;
+  if (delimiter === undefined)
+    return `the here-document delimiter \`${start.text}\` is not a plain or fully quoted word, and bash may end the document elsewhere than the parser`;
   if (!end) return `the here-document \`${start.text}\` has no end line`;
   const text = node.text;
   const firstLine = text.indexOf('\n');
@@ -526,8 +569,10 @@ function heredocMismatch(node: Node, stripTabs: boolean): string | undefined {
   const lines = text.slice(firstLine + 1, text.length - end.text.length).split('\n');
   const endIndent = lines.pop() ?? '';
   const trim = (line: string) => (stripTabs ? line.replace(/^\t+/, '') : line);
-  if (lines.some((line) => trim(line) === delimiter)) return `bash ends the here-document \`${start.text}\` at an earlier line \`${delimiter}\` than the parser does`;
-  if (end.text !== delimiter || trim(endIndent) !== '') return `bash does not end the here-document \`${start.text}\` where the parser does`;
+  if (lines.some((line) => trim(line) === delimiter))
+    return `bash ends the here-document \`${start.text}\` at an earlier line \`${delimiter}\` than the parser does`;
+  if (end.text !== delimiter || trim(endIndent) !== '')
+    return `bash does not end the here-document \`${start.text}\` where the parser does`;
   return undefined;
 }
 
@@ -548,13 +593,37 @@ function heredocDelimiter(word: string): string | undefined {
 
 function isWordNode(type: string): boolean {
   return [
-    'word', 'string', 'raw_string', 'concatenation', 'number', 'simple_expansion', 'expansion', 'command_substitution',
-    'process_substitution', 'arithmetic_expansion', 'brace_expression', 'ansi_c_string', 'translated_string', 'array',
+    'word',
+    'string',
+    'raw_string',
+    'concatenation',
+    'number',
+    'simple_expansion',
+    'expansion',
+    'command_substitution',
+    'process_substitution',
+    'arithmetic_expansion',
+    'brace_expression',
+    'ansi_c_string',
+    'translated_string',
+    'array',
   ].includes(type);
 }
 
 const ANSI_C_SIMPLE: Readonly<Record<string, string>> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /**

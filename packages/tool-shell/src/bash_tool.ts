@@ -25,9 +25,23 @@ import { tasksOf } from './task_registry.ts';
  */
 export const bashInput = z.object({
   command: z.string().min(1).describe('The command to execute'),
-  timeout: z.number().int().positive().max(600_000).optional().describe('Optional timeout in milliseconds (max 600000); default 120000'),
-  description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
-  run_in_background: z.boolean().optional().describe('Set to true to run this command in the background; read its output later with TaskOutput and stop it with TaskStop'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .max(600_000)
+    .optional()
+    .describe('Optional timeout in milliseconds (max 600000); default 120000'),
+  description: z
+    .string()
+    .optional()
+    .describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Set to true to run this command in the background; read its output later with TaskOutput and stop it with TaskStop',
+    ),
 });
 
 /** What a Bash call returns. */
@@ -61,7 +75,9 @@ function description(opts: ResolvedShellOptions): string {
 - Prefer the dedicated tools for files (Read, Edit, Write, Glob, Grep) over cat, sed, find and grep where they exist.
 - Quote paths with spaces ("path with spaces"). Chain dependent commands with \`&&\`; independent read-only commands may be separate calls, which run in parallel.
 - Read-only commands (ls, cat, grep, rg, git status/log/diff, …) run without asking; others may need the user's approval.${
-    opts.sandbox ? `\n- Commands run in a sandbox: the filesystem is read-only except the working directories${opts.sandbox.allowWrite?.length ? ` and ${opts.sandbox.allowWrite.join(', ')}` : ''}, /tmp is private${opts.sandbox.network ? '' : ', and there is no network access'}.` : ''
+    opts.sandbox
+      ? `\n- Commands run in a sandbox: the filesystem is read-only except the working directories${opts.sandbox.allowWrite?.length ? ` and ${opts.sandbox.allowWrite.join(', ')}` : ''}, /tmp is private${opts.sandbox.network ? '' : ', and there is no network access'}.`
+      : ''
   }`;
 }
 
@@ -85,16 +101,25 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     searchHint: 'run shell command terminal bash execute script npm git test build',
     description: description(opts),
     inputSchema: bashInput,
-    inputExamples: [{ command: 'git status', description: 'Show working tree status' }, { command: 'npm run dev', run_in_background: true }],
+    inputExamples: [
+      { command: 'git status', description: 'Show working tree status' },
+      { command: 'npm run dev', run_in_background: true },
+    ],
     isReadOnly: ({ command }) => isBashParserLoaded() && classifyCommand(command).readOnly,
     // A `cd` moves the session for the calls after it, so it does not run beside them.
     isConcurrencySafe: ({ command, run_in_background }) =>
-      !run_in_background && isBashParserLoaded() && classifyCommand(command).readOnly && !analyzeCommand(command).commands.some((c) => c.name?.value === 'cd'),
+      !run_in_background &&
+      isBashParserLoaded() &&
+      classifyCommand(command).readOnly &&
+      !analyzeCommand(command).commands.some((c) => c.name?.value === 'cd'),
     isDestructive: ({ command }) => isDestructiveCommand(command),
     async validateInput({ timeout }) {
       await loadBashParser();
       if (timeout !== undefined && timeout > opts.maxTimeoutMs) {
-        return { result: false, message: `timeout ${timeout} ms is over this session's maximum of ${opts.maxTimeoutMs} ms; pass at most ${opts.maxTimeoutMs}, or run the command with run_in_background.` };
+        return {
+          result: false,
+          message: `timeout ${timeout} ms is over this session's maximum of ${opts.maxTimeoutMs} ms; pass at most ${opts.maxTimeoutMs}, or run the command with run_in_background.`,
+        };
       }
       return { result: true };
     },
@@ -111,7 +136,8 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
       await loadBashParser();
       return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses;
     },
-    getToolUseSummary: ({ command, description }) => description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),
+    getToolUseSummary: ({ command, description }) =>
+      description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),
     renderToolUse: ({ command, run_in_background }) => `$ ${command}${run_in_background ? '  (background)' : ''}`,
     mapResult: (output) => formatBashOutput(output),
     async call(input, ctx, { onProgress, signal }) {
@@ -157,12 +183,13 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
         env,
         shell: opts.shell,
         ...(sandbox ? { sandbox } : {}),
-        onProgress: (p) => onProgress({
-          message: p.lastLines.at(-1) ?? `running for ${Math.round(p.elapsedMs / 1000)} s`,
-          elapsedMs: Math.round(p.elapsedMs),
-          totalChars: p.totalChars,
-          lastLines: p.lastLines,
-        }),
+        onProgress: (p) =>
+          onProgress({
+            message: p.lastLines.at(-1) ?? `running for ${Math.round(p.elapsedMs / 1000)} s`,
+            elapsedMs: Math.round(p.elapsedMs),
+            totalChars: p.totalChars,
+            lastLines: p.lastLines,
+          }),
       });
       const after = cwdAfter(result, { ...ctx, cwd: start.cwd });
       const notes = [...start.notes, ...after.notes];
@@ -197,10 +224,18 @@ export const bashTool: Tool<typeof bashInput, BashOutput> = createBashTool();
  * repository unless named with `--git-dir`.
  */
 function readOnlyEnv(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  const count = Number((Object.hasOwn(base, 'GIT_CONFIG_COUNT') ? base.GIT_CONFIG_COUNT : process.env.GIT_CONFIG_COUNT) ?? 0);
+  const count = Number(
+    (Object.hasOwn(base, 'GIT_CONFIG_COUNT') ? base.GIT_CONFIG_COUNT : process.env.GIT_CONFIG_COUNT) ?? 0,
+  );
   const n = Number.isInteger(count) && count >= 0 ? count : 0;
   // GIT_OPTIONAL_LOCKS=0: `git status` does not refresh (write) .git/index for a read-only call.
-  return { ...base, GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository', [`GIT_CONFIG_VALUE_${n}`]: 'explicit' };
+  return {
+    ...base,
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository',
+    [`GIT_CONFIG_VALUE_${n}`]: 'explicit',
+  };
 }
 
 function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
@@ -230,14 +265,21 @@ function startDirectory(ctx: ToolContext): { cwd: string; notes: string[] } {
   const root = ctx.permissions.workingDirectories[0];
   const fallback = root === undefined ? undefined : resolvePath(root, ctx.cwd);
   if (fallback === undefined || fallback === ctx.cwd || !existsSync(fallback)) return { cwd: ctx.cwd, notes: [] };
-  return { cwd: fallback, notes: [`The working directory ${ctx.cwd} no longer exists; the command ran in ${fallback} instead, which is now the working directory.`] };
+  return {
+    cwd: fallback,
+    notes: [
+      `The working directory ${ctx.cwd} no longer exists; the command ran in ${fallback} instead, which is now the working directory.`,
+    ],
+  };
 }
 
 /** The cwd the next call starts in: where the shell ended, if that is inside the working directories. */
 function cwdAfter(result: CommandResult, ctx: ToolContext): { notes: string[]; nextCwd: string | undefined } {
   const notes: string[] = [];
   if (result.killedStragglers) {
-    notes.push('Processes this command left running in the background were stopped when it ended; use run_in_background for long-running processes.');
+    notes.push(
+      'Processes this command left running in the background were stopped when it ended; use run_in_background for long-running processes.',
+    );
   }
   const ended = result.finalCwd;
   if (!ended || ended === ctx.cwd || samePath(ended, ctx.cwd)) return { notes, nextCwd: undefined };
@@ -246,7 +288,9 @@ function cwdAfter(result: CommandResult, ctx: ToolContext): { notes: string[]; n
     return isPathInside(ended, resolved) || isPathInside(ended, real(resolved));
   });
   if (!inside) {
-    notes.push(`Shell cwd was reset to ${ctx.cwd}: ${ended} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}).`);
+    notes.push(
+      `Shell cwd was reset to ${ctx.cwd}: ${ended} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}).`,
+    );
     return { notes, nextCwd: undefined };
   }
   return { notes, nextCwd: ended };
@@ -299,7 +343,10 @@ export function formatBashOutput(output: BashOutput): string {
   for (const note of output.notes) lines.push(note);
   // Only claim output that is there: a command killed before it printed anything says so.
   const soFar = text ? 'the output above is what it printed until then' : 'it printed nothing before then';
-  if (output.timedOut) lines.push(`Command timed out after ${output.timeoutMs ?? '?'} ms and was killed with its whole process tree; ${soFar}.`);
+  if (output.timedOut)
+    lines.push(
+      `Command timed out after ${output.timeoutMs ?? '?'} ms and was killed with its whole process tree; ${soFar}.`,
+    );
   else if (output.interrupted) lines.push(`Command was aborted and killed with its whole process tree; ${soFar}.`);
   else if (output.signal) lines.push(`Command was killed by signal ${output.signal}.`);
   else if (output.exitCode !== 0 && output.exitCode !== null) lines.push(`Exit code ${output.exitCode}`);
@@ -328,5 +375,8 @@ function safeName(id: string): string {
  */
 export function bashResultFailed(text: string): boolean {
   const last = text.replace(/\n+$/, '').split('\n').at(-1) ?? '';
-  return /^Exit code -?\d+$/.test(last) || /^Command (timed out after|was aborted and killed|was killed by signal) /.test(last);
+  return (
+    /^Exit code -?\d+$/.test(last) ||
+    /^Command (timed out after|was aborted and killed|was killed by signal) /.test(last)
+  );
 }

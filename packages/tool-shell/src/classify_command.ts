@@ -1,5 +1,12 @@
 import { awkProgramProblem } from './_awk_program.ts';
-import { analyzeCommand, type AnalyzeOptions, type ShellAnalysis, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
+import {
+  analyzeCommand,
+  type AnalyzeOptions,
+  type ShellAnalysis,
+  type ShellRedirect,
+  type ShellWord,
+  type SimpleCommand,
+} from './bash_parser.ts';
 import {
   AWK_SAFE_FLAGS,
   FIND_UNSAFE_PRIMARIES,
@@ -78,7 +85,10 @@ export function classifyAnalysis(analysis: ShellAnalysis): Classification {
   if (!analysis.ok) return no(`the command could not be fully parsed (${analysis.error})`);
   for (const construct of analysis.constructs) {
     if (SAFE_CONSTRUCTS.has(construct)) continue;
-    return no(CONSTRUCT_REASONS[construct] ?? `it contains a construct that is not classified (${construct.replace(/^unknown:/, '')})`);
+    return no(
+      CONSTRUCT_REASONS[construct] ??
+        `it contains a construct that is not classified (${construct.replace(/^unknown:/, '')})`,
+    );
   }
   if (analysis.commands.length === 0) return no('there is no command');
   for (const redirect of analysis.redirects) {
@@ -94,7 +104,10 @@ export function classifyAnalysis(analysis: ShellAnalysis): Classification {
     const name = command.name!.value;
     if (!used.includes(name)) used.push(name);
   }
-  return { readOnly: true, reason: `every part only reads: ${used.map((n) => `${n} (${READ_ONLY_PROGRAMS[n]!.reason})`).join(', ')}` };
+  return {
+    readOnly: true,
+    reason: `every part only reads: ${used.map((n) => `${n} (${READ_ONLY_PROGRAMS[n]!.reason})`).join(', ')}`,
+  };
 }
 
 /** A variable name that looks like it holds a secret: `*_KEY`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`. */
@@ -110,7 +123,8 @@ function secretExpansion(analysis: ShellAnalysis): string | undefined {
   for (const r of analysis.redirects) if (r.target) words.push(r.target);
   for (const w of words) {
     if (w.text.startsWith("'")) continue;
-    for (const m of w.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) if (SECRET_NAME.test(m[1]!)) return m[0]!.startsWith('${') ? `${m[0]}}` : m[0]!;
+    for (const m of w.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g))
+      if (SECRET_NAME.test(m[1]!)) return m[0]!.startsWith('${') ? `${m[0]}}` : m[0]!;
   }
   return undefined;
 }
@@ -124,9 +138,11 @@ function redirectProblem(r: ShellRedirect): string | undefined {
   const target = r.target;
   if (op === '<<' || op === '<<-' || op === '<<<') return undefined;
   if (op === '<') {
-    if (!target?.literal) return `the input redirection \`<${target?.text ?? ''}\` is expanded at run time and could open a network connection`;
+    if (!target?.literal)
+      return `the input redirection \`<${target?.text ?? ''}\` is expanded at run time and could open a network connection`;
     // bash itself opens /dev/tcp and /dev/udp paths as sockets.
-    if (/^\/dev\/(tcp|udp)\//.test(target.value)) return `the input redirection \`<${target.text}\` opens a network connection`;
+    if (/^\/dev\/(tcp|udp)\//.test(target.value))
+      return `the input redirection \`<${target.text}\` opens a network connection`;
     return undefined;
   }
   if ((op === '>&' || op === '<&') && target?.literal && /^\d+$/.test(target.value) && Number(target.value) > 2) {
@@ -143,7 +159,8 @@ function commandProblem(command: SimpleCommand): string | undefined {
   if (command.kind === 'assignment') return `\`${command.text}\` assigns a variable`;
   if (command.kind === 'declaration') return `\`${command.text}\` changes variables`;
   if (command.kind !== 'command') return `\`${command.text}\` is not a plain command`;
-  if (command.assignments.length) return `the environment prefix \`${command.assignments[0]!.text}\` changes how \`${command.name?.text ?? ''}\` runs`;
+  if (command.assignments.length)
+    return `the environment prefix \`${command.assignments[0]!.text}\` changes how \`${command.name?.text ?? ''}\` runs`;
   const name = command.name;
   if (!name) return 'a command has no name';
   if (!name.literal) return `the command name \`${name.text}\` is expanded at run time`;
@@ -151,15 +168,21 @@ function commandProblem(command: SimpleCommand): string | undefined {
   if (!Object.hasOwn(READ_ONLY_PROGRAMS, name.value)) return `\`${name.value}\` is not in the read-only allowlist`;
   const rule = READ_ONLY_PROGRAMS[name.value]!;
   // `ps e` (BSD style) prints every process's environment, secrets included.
-  if (name.value === 'ps' && command.args.some((a) => !a.value.startsWith('-') && a.value.includes('e'))) return '`ps e` prints the environment of every process, which may hold secrets';
+  if (name.value === 'ps' && command.args.some((a) => !a.value.startsWith('-') && a.value.includes('e')))
+    return '`ps e` prints the environment of every process, which may hold secrets';
   return ruleProblem(name.value, rule, command.args);
 }
 
 function ruleProblem(label: string, rule: ProgramRule, args: readonly ShellWord[]): string | undefined {
-  const restricted = rule.unsafeFlags !== undefined || rule.safeFlags !== undefined || rule.maxPositionals !== undefined || rule.check !== undefined;
+  const restricted =
+    rule.unsafeFlags !== undefined ||
+    rule.safeFlags !== undefined ||
+    rule.maxPositionals !== undefined ||
+    rule.check !== undefined;
   if (restricted) {
     const dynamic = args.find((a) => !a.literal);
-    if (dynamic) return `the argument \`${dynamic.text}\` of \`${label}\` is expanded at run time and could become any flag`;
+    if (dynamic)
+      return `the argument \`${dynamic.text}\` of \`${label}\` is expanded at run time and could become any flag`;
   }
   switch (rule.check) {
     case 'sed':
@@ -171,7 +194,9 @@ function ruleProblem(label: string, rule: ProgramRule, args: readonly ShellWord[
     case 'git':
       return gitProblem(args);
     case 'command':
-      return args[0]?.value === '-v' || args[0]?.value === '-V' ? undefined : '`command` without -v or -V runs another program';
+      return args[0]?.value === '-v' || args[0]?.value === '-V'
+        ? undefined
+        : '`command` without -v or -V runs another program';
     case 'git-list-only':
     case 'git-branch':
     case 'git-tag':
@@ -183,7 +208,8 @@ function ruleProblem(label: string, rule: ProgramRule, args: readonly ShellWord[
   for (const flag of flags) {
     const unsafe = unsafeFlag(flag, rule.unsafeFlags);
     if (unsafe) return `\`${label} ${flag}\` ${unsafe}`;
-    if (rule.safeFlags && !flagAllowed(flag, rule.safeFlags)) return `\`${label} ${flag}\` is not a flag known to be read-only`;
+    if (rule.safeFlags && !flagAllowed(flag, rule.safeFlags))
+      return `\`${label} ${flag}\` is not a flag known to be read-only`;
   }
   if (rule.maxPositionals !== undefined && positionals.length > rule.maxPositionals) {
     return `\`${label}\` with ${positionals.length} arguments may write (${rule.reason})`;
@@ -256,7 +282,8 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
         const script = value ?? args[++i]?.value;
         if (script === undefined) return '`sed --expression` has no script';
         scripts.push(script);
-      } else if (!SED_SAFE_FLAGS.includes(name)) return `\`sed ${v}\` is not a flag known to be read-only (-i edits files in place, -f reads a script file)`;
+      } else if (!SED_SAFE_FLAGS.includes(name))
+        return `\`sed ${v}\` is not a flag known to be read-only (-i edits files in place, -f reads a script file)`;
       if (name === '--quiet' || name === '--silent') quiet = true;
       continue;
     }
@@ -269,7 +296,8 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
         scripts.push(script);
         break;
       }
-      if (!SED_SAFE_FLAGS.includes(`-${ch}`)) return `\`sed -${ch}\` is not a flag known to be read-only (-i edits files in place, -f reads a script file)`;
+      if (!SED_SAFE_FLAGS.includes(`-${ch}`))
+        return `\`sed -${ch}\` is not a flag known to be read-only (-i edits files in place, -f reads a script file)`;
       if (ch === 'n') quiet = true;
     }
   }
@@ -280,7 +308,8 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
     scripts.push(script);
   }
   for (const script of scripts) {
-    if (!SED_PRINT_ONLY.test(script)) return `the sed script \`${script}\` is not only print commands (p, P, =, l, q with addresses)`;
+    if (!SED_PRINT_ONLY.test(script))
+      return `the sed script \`${script}\` is not only print commands (p, P, =, l, q with addresses)`;
   }
   return undefined;
 }
@@ -299,7 +328,8 @@ function awkProblem(args: readonly ShellWord[]): string | undefined {
     }
     if (v.startsWith('--')) {
       const [name, value] = splitLong(v);
-      if (!AWK_SAFE_FLAGS.includes(name)) return `\`awk ${v}\` is not a flag known to be read-only (-f loads a program file; -o, -p and -d write files)`;
+      if (!AWK_SAFE_FLAGS.includes(name))
+        return `\`awk ${v}\` is not a flag known to be read-only (-f loads a program file; -o, -p and -d write files)`;
       if ((name === '--field-separator' || name === '--assign') && value === undefined) i++;
       continue;
     }
@@ -308,7 +338,8 @@ function awkProblem(args: readonly ShellWord[]): string | undefined {
       if (v.length === 2) i++;
       continue;
     }
-    if (!flagAllowed(v, AWK_SAFE_FLAGS)) return `\`awk ${v}\` is not a flag known to be read-only (-f loads a program file; -o, -p and -d write files)`;
+    if (!flagAllowed(v, AWK_SAFE_FLAGS))
+      return `\`awk ${v}\` is not a flag known to be read-only (-f loads a program file; -o, -p and -d write files)`;
   }
   if (program === undefined) return '`awk` has no program';
   return awkProgramProblem(program);
@@ -329,7 +360,8 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
     const v = args[i]!.value;
     if (!v.startsWith('-')) break;
     const name = v.split('=')[0]!;
-    if (!Object.hasOwn(GIT_GLOBAL_OPTIONS, name)) return `the git option \`${v}\` is not known to be read-only (-c, --git-dir, --exec-path and -p are refused)`;
+    if (!Object.hasOwn(GIT_GLOBAL_OPTIONS, name))
+      return `the git option \`${v}\` is not known to be read-only (-c, --git-dir, --exec-path and -p are refused)`;
     if (name === '-C' && !v.includes('=')) i++;
   }
   const sub = args[i]?.value;
@@ -351,13 +383,17 @@ function gitSubcommandProblem(label: string, rule: ProgramRule, args: readonly S
     case 'git-list-only': {
       const allowed = GIT_LIST_SUBCOMMANDS[sub] ?? [];
       const first = positionals[0];
-      if (first === undefined) return sub === 'reflog' ? undefined : `\`${label}\` without a subcommand changes the repository`;
-      return allowed.includes(first) ? undefined : `\`${label} ${first}\` changes the repository; only ${allowed.map((a) => `\`${label} ${a}\``).join(' and ')} read`;
+      if (first === undefined)
+        return sub === 'reflog' ? undefined : `\`${label}\` without a subcommand changes the repository`;
+      return allowed.includes(first)
+        ? undefined
+        : `\`${label} ${first}\` changes the repository; only ${allowed.map((a) => `\`${label} ${a}\``).join(' and ')} read`;
     }
     case 'git-branch':
     case 'git-tag': {
       for (const flag of flags) {
-        if (!GIT_BRANCH_LIST_FLAGS.includes(flag.split('=')[0]!)) return `\`${label} ${flag}\` is not a listing flag; it may create, delete or move`;
+        if (!GIT_BRANCH_LIST_FLAGS.includes(flag.split('=')[0]!))
+          return `\`${label} ${flag}\` is not a listing flag; it may create, delete or move`;
       }
       const listing = flags.some((f) => GIT_LISTING_WITH_ARGS.includes(f.split('=')[0]!));
       if (positionals.length > 0 && !listing) return `\`${label} ${positionals[0]}\` creates a ${sub}`;
@@ -365,14 +401,20 @@ function gitSubcommandProblem(label: string, rule: ProgramRule, args: readonly S
     }
     case 'git-remote': {
       const first = positionals[0];
-      if (first === undefined) return flags.every((f) => f === '-v' || f === '--verbose') ? undefined : `\`${label} ${flags[0]}\` is not a listing flag`;
+      if (first === undefined)
+        return flags.every((f) => f === '-v' || f === '--verbose')
+          ? undefined
+          : `\`${label} ${flags[0]}\` is not a listing flag`;
       if (first === 'get-url') return undefined;
-      if (first === 'show') return flags.includes('-n') ? undefined : `\`${label} show\` without -n contacts the remote over the network`;
+      if (first === 'show')
+        return flags.includes('-n') ? undefined : `\`${label} show\` without -n contacts the remote over the network`;
       return `\`${label} ${first}\` changes the remotes`;
     }
     case 'git-config': {
       if (positionals[0] === 'get' || positionals[0] === 'list') {
-        return flags.every((f) => GIT_CONFIG_READ_FLAGS.includes(f.split('=')[0]!)) ? undefined : `\`${label}\` with \`${flags.find((f) => !GIT_CONFIG_READ_FLAGS.includes(f.split('=')[0]!))}\` is not known to be read-only`;
+        return flags.every((f) => GIT_CONFIG_READ_FLAGS.includes(f.split('=')[0]!))
+          ? undefined
+          : `\`${label}\` with \`${flags.find((f) => !GIT_CONFIG_READ_FLAGS.includes(f.split('=')[0]!))}\` is not known to be read-only`;
       }
       const reads = flags.some((f) => /^--get|^-l$|^--list$/.test(f));
       if (!reads) return `\`${label}\` without --get or --list may set a value`;

@@ -60,9 +60,16 @@ function split(command: string, depth: number): CommandSplit {
   const analysis = analyzeCommand(command);
   if (!analysis.ok) {
     // bash joins backslash-newlines before it reads words (`r\⏎m x` runs `rm x`).
-    const rough = command.replace(/\\\n/g, '').split(/&&|\|\||[;&|\n(){}`]|\$\(/).map((s) => s.trim()).filter(Boolean);
+    const rough = command
+      .replace(/\\\n/g, '')
+      .split(/&&|\|\||[;&|\n(){}`]|\$\(/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     const whole = command.trim();
-    return { ok: false, parts: [{ text: whole, allowForms: [], denyForms: [whole, ...rough, ...rough.map(stripPrefixes)] }] };
+    return {
+      ok: false,
+      parts: [{ text: whole, allowForms: [], denyForms: [whole, ...rough, ...rough.map(stripPrefixes)] }],
+    };
   }
   return { ok: true, parts: analysis.commands.map((c) => partOf(c, depth)) };
 }
@@ -126,7 +133,11 @@ function nestedForms(words: readonly ShellWord[], depth: number): string[] {
     return sub ? formsOf(sub) : [];
   }
   let script: string | undefined;
-  if (name === 'eval') script = words.slice(1).map((w) => w.value).join(' ');
+  if (name === 'eval')
+    script = words
+      .slice(1)
+      .map((w) => w.value)
+      .join(' ');
   else if (name && SHELLS.includes(name)) {
     const at = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w.value));
     if (at !== -1) script = words[at + 1]?.value === '--' ? words[at + 2]?.value : words[at + 1]?.value;
@@ -157,7 +168,16 @@ function findExecForms(words: readonly ShellWord[], depth: number): string[] {
   return out;
 }
 
-const GIT_OPTIONS_WITH_VALUE = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path'];
+const GIT_OPTIONS_WITH_VALUE = [
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--exec-path',
+];
 
 /** `git -C x --no-pager push` → `git push`; undefined when there are no global options. */
 function gitWithoutGlobalOptions(words: readonly ShellWord[]): ShellWord[] | undefined {

@@ -57,7 +57,11 @@ export interface CommandResourcesOptions {
  * // [{ path: '/p', access: 'read', kind: 'folder' }]
  * ```
  */
-export function commandResources(command: string, cwd: string, options: CommandResourcesOptions = {}): CommandResources {
+export function commandResources(
+  command: string,
+  cwd: string,
+  options: CommandResourcesOptions = {},
+): CommandResources {
   const home = options.homeDir ?? homedir();
   const analysis = analyzeCommand(command);
   const accesses: ResourceAccess[] = [];
@@ -75,10 +79,21 @@ export function commandResources(command: string, cwd: string, options: CommandR
   // Variables that change how bash expands paths (`HOME=/etc; cat ~/passwd`, `GLOBIGNORE=x; cat *`
   // matching dot files, `CDPATH`), or the shell options (`shopt -s dotglob`): expansions are
   // not what the guard would compute.
-  const expansionVars = /^(export\s+|declare\s+(-\w+\s+)*|local\s+|readonly\s+|typeset\s+)?(HOME|CDPATH|GLOBIGNORE|PWD|OLDPWD|IFS|BASHOPTS|SHELLOPTS|GLOBSORT)(\+?=|$|\s)/;
+  const expansionVars =
+    /^(export\s+|declare\s+(-\w+\s+)*|local\s+|readonly\s+|typeset\s+)?(HOME|CDPATH|GLOBIGNORE|PWD|OLDPWD|IFS|BASHOPTS|SHELLOPTS|GLOBSORT)(\+?=|$|\s)/;
   for (const c of analysis.commands) {
-    const texts = [...c.assignments.map((a) => a.text), ...(c.kind === 'assignment' ? [c.text] : []), ...(c.kind === 'declaration' ? [c.text, ...c.args.map((a) => a.text)] : [])];
-    if (texts.some((t) => expansionVars.test(t)) || (c.kind === 'command' && c.name?.value === 'shopt') || (c.kind === 'command' && c.name?.value === 'set' && c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))) {
+    const texts = [
+      ...c.assignments.map((a) => a.text),
+      ...(c.kind === 'assignment' ? [c.text] : []),
+      ...(c.kind === 'declaration' ? [c.text, ...c.args.map((a) => a.text)] : []),
+    ];
+    if (
+      texts.some((t) => expansionVars.test(t)) ||
+      (c.kind === 'command' && c.name?.value === 'shopt') ||
+      (c.kind === 'command' &&
+        c.name?.value === 'set' &&
+        c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))
+    ) {
       addUnknown(`the paths of \`${c.text}\`, which changes how bash expands paths`, 'read');
       break;
     }
@@ -108,18 +123,25 @@ export function commandResources(command: string, cwd: string, options: CommandR
     }
     return out;
   };
-  const makeAdd = (base: string | undefined) => (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folder' | 'history') => {
-    if (!word) return;
-    const resolved = resolveWord(word, base);
-    if (resolved === undefined) {
-      addUnknown(base === undefined && word.literal ? `\`${word.text}\` (after a cd to a directory not known in advance)` : `\`${word.text}\``, access);
-      return;
-    }
-    for (const p of resolved) {
-      if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
-      else accesses.push(kind ? { path: p, access, kind } : { path: p, access });
-    }
-  };
+  const makeAdd =
+    (base: string | undefined) =>
+    (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folder' | 'history') => {
+      if (!word) return;
+      const resolved = resolveWord(word, base);
+      if (resolved === undefined) {
+        addUnknown(
+          base === undefined && word.literal
+            ? `\`${word.text}\` (after a cd to a directory not known in advance)`
+            : `\`${word.text}\``,
+          access,
+        );
+        return;
+      }
+      for (const p of resolved) {
+        if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
+        else accesses.push(kind ? { path: p, access, kind } : { path: p, access });
+      }
+    };
 
   const ownRedirects = new Set<ShellRedirect>();
   for (const cmd of analysis.commands) for (const r of cmd.redirects) ownRedirects.add(r);
@@ -128,7 +150,8 @@ export function commandResources(command: string, cwd: string, options: CommandR
     const target = r.target;
     if (!target || op === '<<' || op === '<<-' || op === '<<<') return;
     if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(target.value)) return;
-    if (target.literal && ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/stdin'].includes(target.value)) return;
+    if (target.literal && ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/stdin'].includes(target.value))
+      return;
     const add = makeAdd(base);
     add(target, op === '<' ? 'read' : 'write');
     if (op === '<>') add(target, 'read');
@@ -155,7 +178,8 @@ export function commandResources(command: string, cwd: string, options: CommandR
       const name = cmd.name.value;
       // `source f` reads f and runs what is in it; `eval` runs its words: what they open is not known.
       if (name === 'source' || name === '.') makeAdd(base)(cmd.args[0], 'read');
-      if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd') addUnknown(`what \`${cmd.text}\` runs`, 'read');
+      if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd')
+        addUnknown(`what \`${cmd.text}\` runs`, 'read');
       if (name === 'pushd' || name === 'popd' || name === 'builtin' || name === 'command') {
         if (cmd.args.length > 0 && name !== 'builtin' && name !== 'command') makeAdd(base)(cmd.args[0], 'read');
       }
@@ -238,7 +262,11 @@ function declareCommand(
     const head = words[0]!.literal ? words[0]!.value.replace(/^.*\//, '') : '';
     // `env -C DIR cmd` runs cmd in DIR; `chroot` and `sudo -D` move every path.
     if (head === 'env') {
-      const at = words.findIndex((w, i) => i > 0 && (w.value === '-C' || w.value === '--chdir' || w.value.startsWith('--chdir=') || /^-[a-zA-Z]*C/.test(w.value)));
+      const at = words.findIndex(
+        (w, i) =>
+          i > 0 &&
+          (w.value === '-C' || w.value === '--chdir' || w.value.startsWith('--chdir=') || /^-[a-zA-Z]*C/.test(w.value)),
+      );
       if (at !== -1) dir = undefined;
     }
     // `command -v NAME` / `-V` only looks a name up.
@@ -278,16 +306,33 @@ function declareCommand(
       addUnknown(`the files awk's program opens itself in \`${cmd.text}\``, 'read');
     }
     // `print > "f"`, `print | "cmd"`, system(): the program writes files or runs commands.
-    if (args.some((a) => /[>|]|\bsystem\s*\(/.test(a.value))) addUnknown(`the files awk's program writes in \`${cmd.text}\``, 'write');
+    if (args.some((a) => /[>|]|\bsystem\s*\(/.test(a.value)))
+      addUnknown(`the files awk's program writes in \`${cmd.text}\``, 'write');
   }
-  if (name === 'jq' && args.some((a) => /^(-L|--library-path)/.test(a.value) || /\b(import|include)\b|\$__prog_args|input_filename/.test(a.value) || !a.literal)) {
+  if (
+    name === 'jq' &&
+    args.some(
+      (a) =>
+        /^(-L|--library-path)/.test(a.value) ||
+        /\b(import|include)\b|\$__prog_args|input_filename/.test(a.value) ||
+        !a.literal,
+    )
+  ) {
     addUnknown(`the modules jq loads in \`${cmd.text}\``, 'read');
   }
   if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[rR]\s*\S/.test(a.value))) {
     addUnknown(`the files sed's script reads in \`${cmd.text}\``, 'read');
   }
   // `w FILE`, `s///w FILE` write; `e` runs a command.
-  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[wW]\s*\S|\/[gpiImMe0-9]*w/.test(a.value) || /(^|[;{}\n])\s*e|\/[gpiImMw0-9]*e/.test(a.value))) {
+  if (
+    name === 'sed' &&
+    args.some(
+      (a) =>
+        !a.literal ||
+        /(^|[;{}\n\s\d/$])[wW]\s*\S|\/[gpiImMe0-9]*w/.test(a.value) ||
+        /(^|[;{}\n])\s*e|\/[gpiImMw0-9]*e/.test(a.value),
+    )
+  ) {
     addUnknown(`the files sed's script writes in \`${cmd.text}\``, 'write');
   }
   const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
@@ -302,7 +347,12 @@ function declareCommand(
   }
   const listed = use.lister ? listerAdd(add) : add;
   const files = filesOf(use, name, args, listed, addUnknown, dir);
-  if ((use.lister || use.defaultDir || files.recursive) && files.count === 0 && use.files !== 'none' && !(name === 'rg' && files.noFiles)) {
+  if (
+    (use.lister || use.defaultDir || files.recursive) &&
+    files.count === 0 &&
+    use.files !== 'none' &&
+    !(name === 'rg' && files.noFiles)
+  ) {
     add(DOT, 'read', files.recursive || use.recursive ? 'folder' : undefined);
   }
 }
@@ -319,12 +369,17 @@ function listerAdd(add: Add): Add {
   };
 }
 
-function declareFind(args: readonly ShellWord[], add: Add, addUnknown?: (what: string, access: 'read' | 'write') => void): void {
+function declareFind(
+  args: readonly ShellWord[],
+  add: Add,
+  addUnknown?: (what: string, access: 'read' | 'write') => void,
+): void {
   // The paths come after find's own options (-H, -L, -P, -D x, -O1) and before the
   // expression (`find -L src lib -name x`); none means `.`. find walks every start folder, so
   // each is a folder entry (links inside are checked where they lead).
   let first = 0;
-  while (first < args.length && /^-([HLP]|O\d*|D)$/.test(args[first]!.value)) first += args[first]!.value === '-D' ? 2 : 1;
+  while (first < args.length && /^-([HLP]|O\d*|D)$/.test(args[first]!.value))
+    first += args[first]!.value === '-D' ? 2 : 1;
   const rest = args.slice(first);
   const end = rest.findIndex((a) => /^[-(!)]/.test(a.value));
   const starts = end === -1 ? rest : rest.slice(0, end);
@@ -340,23 +395,67 @@ function declareFind(args: readonly ShellWord[], add: Add, addUnknown?: (what: s
     if (a.value === '-files0-from') add(rest[i + 1], 'read');
     if (/^-(fprint0?|fprintf|fls)$/.test(a.value)) add(rest[i + 1], 'write');
   });
-  if (rest.some((a) => a.value === '-delete')) for (const start of starts.length === 0 ? [DOT] : starts) add(start, 'write', 'folder');
-  if (rest.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a.value))) addUnknown?.('the files the commands of find -exec open', 'write');
+  if (rest.some((a) => a.value === '-delete'))
+    for (const start of starts.length === 0 ? [DOT] : starts) add(start, 'write', 'folder');
+  if (rest.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a.value)))
+    addUnknown?.('the files the commands of find -exec open', 'write');
 }
 
 /** Git subcommands that print file contents from the working tree or the history. */
-const GIT_CONTENT = new Set(['show', 'blame', 'annotate', 'cat-file', 'grep', 'diff', 'diff-tree', 'diff-files', 'diff-index', 'whatchanged', 'archive', 'format-patch', 'stash', 'reflog', 'shortlog', 'range-diff', 'difftool', 'log']);
+const GIT_CONTENT = new Set([
+  'show',
+  'blame',
+  'annotate',
+  'cat-file',
+  'grep',
+  'diff',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'whatchanged',
+  'archive',
+  'format-patch',
+  'stash',
+  'reflog',
+  'shortlog',
+  'range-diff',
+  'difftool',
+  'log',
+]);
 /** Git's own options that take a value (`git -C DIR`, `git -c k=v`). */
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
+const GIT_VALUE_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+  '--super-prefix',
+]);
 
-function declareGit(args: readonly ShellWord[], dir: string | undefined, home: string, add: Add, addUnknown: (what: string, access: 'read' | 'write') => void): void {
+function declareGit(
+  args: readonly ShellWord[],
+  dir: string | undefined,
+  home: string,
+  add: Add,
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+): void {
   let i = 0;
   let repoDir: ShellWord = DOT;
   let elsewhere = false;
   while (i < args.length && args[i]!.value.startsWith('-')) {
     const v = args[i]!.value;
     if (v === '-C') repoDir = args[i + 1] ?? DOT;
-    if (v === '--git-dir' || v === '--work-tree' || v.startsWith('--git-dir=') || v.startsWith('--work-tree=') || v === '-c' || v.startsWith('--config-env')) elsewhere = true;
+    if (
+      v === '--git-dir' ||
+      v === '--work-tree' ||
+      v.startsWith('--git-dir=') ||
+      v.startsWith('--work-tree=') ||
+      v === '-c' ||
+      v.startsWith('--config-env')
+    )
+      elsewhere = true;
     i += GIT_VALUE_OPTIONS.has(v) ? 2 : 1;
   }
   const sub = args[i]?.value;
@@ -364,7 +463,8 @@ function declareGit(args: readonly ShellWord[], dir: string | undefined, home: s
   // `git blame --contents FILE` reads a file; `git diff --no-index a b` reads any two paths.
   rest.forEach((a, j) => {
     if (a.value === '--contents') add(rest[j + 1], 'read');
-    else if (a.value.startsWith('--contents=')) add({ ...a, value: a.value.slice('--contents='.length), text: a.text.slice('--contents='.length) }, 'read');
+    else if (a.value.startsWith('--contents='))
+      add({ ...a, value: a.value.slice('--contents='.length), text: a.text.slice('--contents='.length) }, 'read');
   });
   if (rest.some((a) => a.value === '--no-index')) {
     if (sub === 'grep') add(DOT, 'read', 'folder');
@@ -372,7 +472,14 @@ function declareGit(args: readonly ShellWord[], dir: string | undefined, home: s
     return;
   }
   if (sub === undefined || sub === '--version' || sub === 'help') return;
-  const patchLog = sub !== 'log' || rest.some((a) => /^(-p|-u|--patch|-L|-U\d*|--unified|--word-diff|--full-diff|--stat|--numstat|--raw|-G|-S|--textconv)/.test(a.value) || /^-[a-zA-Z]*p/.test(a.value));
+  const patchLog =
+    sub !== 'log' ||
+    rest.some(
+      (a) =>
+        /^(-p|-u|--patch|-L|-U\d*|--unified|--word-diff|--full-diff|--stat|--numstat|--raw|-G|-S|--textconv)/.test(
+          a.value,
+        ) || /^-[a-zA-Z]*p/.test(a.value),
+    );
   if (GIT_CONTENT.has(sub) && patchLog) {
     if (elsewhere || !repoDir.literal || dir === undefined) {
       addUnknown(`the repository \`git ${sub}\` reads`, 'read');
@@ -383,7 +490,11 @@ function declareGit(args: readonly ShellWord[], dir: string | undefined, home: s
       addUnknown(`the repository \`git ${sub}\` reads`, 'read');
       return;
     }
-    add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir, expanded[0]!)), literal: true }, 'read', 'history');
+    add(
+      { text: repoDir.text, value: repositoryRoot(path.resolve(dir, expanded[0]!)), literal: true },
+      'read',
+      'history',
+    );
     return;
   }
   // Any other subcommand reads the repository's own files (and compares the working tree with
@@ -444,7 +555,10 @@ function filesOf(
     if (arity === 'value2') return i + 2;
     if (arity === 'names') {
       add(attached !== undefined ? { ...arg, value: attached, text: attached } : args[i + 1], 'read');
-      addUnknown(`the files named in \`${attached ?? args[i + 1]?.text ?? ''}\` (${name} ${arg.value.replace(/=.*/, '')})`, 'read');
+      addUnknown(
+        `the files named in \`${attached ?? args[i + 1]?.text ?? ''}\` (${name} ${arg.value.replace(/=.*/, '')})`,
+        'read',
+      );
       return attached !== undefined ? i : i + 1;
     }
     if (arity === 'read2') {
@@ -453,7 +567,7 @@ function filesOf(
     }
     const kind = arity === 'read' ? 'read' : arity === 'write' ? 'write' : undefined;
     // A target directory (`cp -t DIR`) receives files: everything under it may be written.
-    const into = kind === 'write' && /^(-t|--target-directory)/.test(arg.value) ? 'folder' as const : undefined;
+    const into = kind === 'write' && /^(-t|--target-directory)/.test(arg.value) ? ('folder' as const) : undefined;
     if (attached !== undefined) {
       if (kind) add({ ...arg, value: attached, text: attached }, kind, into);
       return i;
@@ -479,7 +593,8 @@ function filesOf(
       const flag = eq === -1 ? v : v.slice(0, eq);
       if (use.recursiveWith?.includes(flag) || (flag === '--directories' && v.endsWith('=recurse'))) recursive = true;
       if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length > 4) sedInPlace = true;
-      if (use.skipUnless?.some((s) => s === flag || (s.startsWith('--') && s.startsWith(flag) && flag.length > 3))) skip = 0;
+      if (use.skipUnless?.some((s) => s === flag || (s.startsWith('--') && s.startsWith(flag) && flag.length > 3)))
+        skip = 0;
       const arity = longOption(table, flag);
       if (arity) i = take(arity, eq === -1 ? undefined : v.slice(eq + 1), arg, i);
       continue;
@@ -507,7 +622,7 @@ function filesOf(
     }
   }
   const files = positionals.slice(skip);
-  const folder = recursive ? 'folder' as const : undefined;
+  const folder = recursive ? ('folder' as const) : undefined;
   switch (use.files) {
     case 'read':
       for (const f of files) add(f, sedInPlace ? 'write' : 'read', folder);
@@ -517,9 +632,15 @@ function filesOf(
       for (const f of files) {
         add(f, 'write', folder);
         // `mkdir -p a/b/c` makes (and opens) every folder on the way.
-        if (name === 'mkdir' && args.some((a) => a.value === '-p' || a.value === '--parents' || /^-[a-z]*p/.test(a.value)) && f.literal && !f.value.startsWith('/')) {
+        if (
+          name === 'mkdir' &&
+          args.some((a) => a.value === '-p' || a.value === '--parents' || /^-[a-z]*p/.test(a.value)) &&
+          f.literal &&
+          !f.value.startsWith('/')
+        ) {
           const parts = f.value.split('/').filter((s) => s !== '' && s !== '.');
-          for (let k = 1; k < parts.length; k++) add({ text: parts.slice(0, k).join('/'), value: parts.slice(0, k).join('/'), literal: true }, 'write');
+          for (let k = 1; k < parts.length; k++)
+            add({ text: parts.slice(0, k).join('/'), value: parts.slice(0, k).join('/'), literal: true }, 'write');
         }
       }
       break;
@@ -530,7 +651,15 @@ function filesOf(
       });
       break;
     case 'move':
-      files.forEach((f, i) => add(f, 'write', i === files.length - 1 && files.length > 1 && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : undefined));
+      files.forEach((f, i) =>
+        add(
+          f,
+          'write',
+          i === files.length - 1 && files.length > 1 && (files.length > 2 || isDirectory(f, dir))
+            ? 'folder'
+            : undefined,
+        ),
+      );
       if (files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
       break;
     case 'uniq':

@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(p, { recursive: true, force: true }));
 
 const run = (command: string) => commandResources(command, p, { homeDir: home });
-const list = (command: string) => run(command).accesses.map((a) => `${a.kind === 'unknown' ? 'unknown' : a.kind === 'folder' ? (a.history ? 'history' : 'folder') : a.access}:${a.kind === 'unknown' ? '' : a.path.replace(p, '/p')}`);
+const list = (command: string) =>
+  run(command).accesses.map(
+    (a) =>
+      `${a.kind === 'unknown' ? 'unknown' : a.kind === 'folder' ? (a.history ? 'history' : 'folder') : a.access}:${a.kind === 'unknown' ? '' : a.path.replace(p, '/p')}`,
+  );
 
 describe('commandResources', () => {
   test('file arguments of readers are reads', () => {
@@ -47,14 +51,23 @@ describe('commandResources', () => {
   test('relative paths follow a cd that surely runs; home paths are expanded', () => {
     expect(list('cd sub && cat .env')).toEqual(['read:/p/sub/.env']);
     expect(list('cat ~/.ssh/id_rsa')).toEqual([`read:${home}/.ssh/id_rsa`]);
-    for (const wrapped of ['timeout 5 cat .env', 'nice -n5 cat .env', 'env A=1 cat .env', 'timeout --signal=KILL 5 cat .env', 'sudo -u root cat .env']) {
+    for (const wrapped of [
+      'timeout 5 cat .env',
+      'nice -n5 cat .env',
+      'env A=1 cat .env',
+      'timeout --signal=KILL 5 cat .env',
+      'sudo -u root cat .env',
+    ]) {
       expect(list(wrapped), wrapped).toEqual(['read:/p/.env']);
     }
   });
 
   test('a redirection after a cd resolves against the new directory', () => {
     expect(list('cd outside && cat < secret.txt')).toEqual(['read:/p/outside/secret.txt']);
-    expect(list('cd outside; cat secret.txt > copy.txt')).toEqual(['write:/p/outside/copy.txt', 'read:/p/outside/secret.txt']);
+    expect(list('cd outside; cat secret.txt > copy.txt')).toEqual([
+      'write:/p/outside/copy.txt',
+      'read:/p/outside/secret.txt',
+    ]);
   });
 
   test('a cd that may or may not run makes later relative paths unknown', () => {
@@ -68,7 +81,10 @@ describe('commandResources', () => {
       'cd $DIR && cat .env',
       'pushd outside; cat secret.txt',
     ]) {
-      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+      expect(
+        run(command).accesses.some((a) => a.kind === 'unknown'),
+        command,
+      ).toBe(true);
     }
     // env -C and cd -P through a link.
     expect(list('env -C outside cat secret.txt')).toEqual(['unknown:']);
@@ -84,14 +100,35 @@ describe('commandResources', () => {
     expect(list('cat *')).not.toContain('read:/p/.env');
     expect(list('cat {a,in}.txt')).toEqual(['read:/p/a.txt', 'read:/p/in.txt']);
     expect(list('cat ~+/.env')).toEqual(['read:/p/.env']);
-    for (const command of ['cat $F', 'cat $HOME/.env', 'cat ~root/.ssh/id_rsa', 'cat $(echo .env)', 'cat /proc/self/cwd/.env', 'cat /dev/fd/3 3<.env', 'cat {1..3}', 'cat "$X"*']) {
-      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    for (const command of [
+      'cat $F',
+      'cat $HOME/.env',
+      'cat ~root/.ssh/id_rsa',
+      'cat $(echo .env)',
+      'cat /proc/self/cwd/.env',
+      'cat /dev/fd/3 3<.env',
+      'cat {1..3}',
+      'cat "$X"*',
+    ]) {
+      expect(
+        run(command).accesses.some((a) => a.kind === 'unknown'),
+        command,
+      ).toBe(true);
     }
   });
 
   test('variables and options that change how bash expands paths make the command unknown', () => {
-    for (const command of ['HOME=/etc; cat ~/passwd', 'GLOBIGNORE=x; cat *', 'export HOME=/etc; cat ~/passwd', 'shopt -s dotglob; cat *', 'CDPATH=/etc; cd ssl && cat x']) {
-      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    for (const command of [
+      'HOME=/etc; cat ~/passwd',
+      'GLOBIGNORE=x; cat *',
+      'export HOME=/etc; cat ~/passwd',
+      'shopt -s dotglob; cat *',
+      'CDPATH=/etc; cd ssl && cat x',
+    ]) {
+      expect(
+        run(command).accesses.some((a) => a.kind === 'unknown'),
+        command,
+      ).toBe(true);
     }
     expect(list('cat ".en?"')).toEqual(['read:/p/.en?']);
     expect(list("cat $'\\x2eenv'")).toEqual(['read:/p/.env']);
@@ -109,8 +146,16 @@ describe('commandResources', () => {
   });
 
   test('programs that open files named in their program text are unknown', () => {
-    for (const command of ['awk \'BEGIN { ARGV[1] = ".env" } { print }\' a.txt', 'awk \'BEGIN { getline l < ".env" }\'', 'jq -L . -n \'import "x" as x; 1\'', "sed -n 'r .env' a.txt"]) {
-      expect(run(command).accesses.some((a) => a.kind === 'unknown'), command).toBe(true);
+    for (const command of [
+      'awk \'BEGIN { ARGV[1] = ".env" } { print }\' a.txt',
+      'awk \'BEGIN { getline l < ".env" }\'',
+      'jq -L . -n \'import "x" as x; 1\'',
+      "sed -n 'r .env' a.txt",
+    ]) {
+      expect(
+        run(command).accesses.some((a) => a.kind === 'unknown'),
+        command,
+      ).toBe(true);
     }
   });
 
@@ -139,7 +184,14 @@ describe('commandResources', () => {
   });
 
   test('options that read a file and show its lines are reads: date -f, --files0-from, diff --from-file, git blame --contents', () => {
-    for (const command of ['date -f .env', 'wc --files0-from=.env', 'sort --files0-from .env', 'diff --from-file=.env a', 'find . -files0-from .env', 'git blame --contents .env a.ts']) {
+    for (const command of [
+      'date -f .env',
+      'wc --files0-from=.env',
+      'sort --files0-from .env',
+      'diff --from-file=.env a',
+      'find . -files0-from .env',
+      'git blame --contents .env a.ts',
+    ]) {
       expect(list(command), command).toContain('read:/p/.env');
     }
     expect(list('date +%s -d yesterday')).toEqual([]);

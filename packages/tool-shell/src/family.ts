@@ -40,7 +40,11 @@ export function shellTools(options: ShellToolsOptions = {}): Family {
       try {
         await loadBashParser();
       } catch (e) {
-        api.emit({ type: 'notice', level: 'warn', message: `The bash grammar did not load (${(e as Error).message}); every Bash command will need approval.` });
+        api.emit({
+          type: 'notice',
+          level: 'warn',
+          message: `The bash grammar did not load (${(e as Error).message}); every Bash command will need approval.`,
+        });
       }
     },
   });

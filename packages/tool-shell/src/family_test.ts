@@ -10,7 +10,9 @@ test('the shell family passes the conformance check, with read-only and writing 
   const tools = await family.loadTools();
   expect(tools.map((t) => t.name)).toEqual(['Bash', 'TaskOutput', 'TaskStop']);
   const problems = await checkFamily(family, {
-    sampleInputs: { Bash: [{ command: 'ls -la' }, { command: 'rm -rf build' }, { command: 'git status', run_in_background: true }] },
+    sampleInputs: {
+      Bash: [{ command: 'ls -la' }, { command: 'rm -rf build' }, { command: 'git status', run_in_background: true }],
+    },
   });
   expect(problems).toEqual([]);
 });

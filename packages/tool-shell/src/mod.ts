@@ -19,10 +19,22 @@
  * @module
  */
 export { shellTools } from './family.ts';
-export { bashInput, bashResultFailed, bashTool, createBashTool, formatBashOutput, type BashOutput } from './bash_tool.ts';
+export {
+  bashInput,
+  bashResultFailed,
+  bashTool,
+  createBashTool,
+  formatBashOutput,
+  type BashOutput,
+} from './bash_tool.ts';
 export { taskOutputInput, taskOutputTool, type TaskOutputResult } from './task_output_tool.ts';
 export { taskStopInput, taskStopTool, type TaskStopResult } from './task_stop_tool.ts';
-export { resolveShellOptions, type ResolvedShellOptions, type SandboxOptions, type ShellToolsOptions } from './shell_options.ts';
+export {
+  resolveShellOptions,
+  type ResolvedShellOptions,
+  type SandboxOptions,
+  type ShellToolsOptions,
+} from './shell_options.ts';
 export { BASE_ENV_NAMES, isShellEnvPolicy, policyEnvironment, type ShellEnvPolicy } from './shell_env.ts';
 export {
   analyzeCommand,
@@ -36,11 +48,26 @@ export {
 } from './bash_parser.ts';
 export { classifyAnalysis, classifyCommand, type Classification } from './classify_command.ts';
 export { NOT_READ_ONLY_EXAMPLES, READ_ONLY_EXAMPLES } from './classification_examples.ts';
-export { commandMatcher, matchCommandRule, MAX_COMMAND_PARTS, splitCommand, type CommandPart, type CommandSplit } from './command_matcher.ts';
+export {
+  commandMatcher,
+  matchCommandRule,
+  MAX_COMMAND_PARTS,
+  splitCommand,
+  type CommandPart,
+  type CommandSplit,
+} from './command_matcher.ts';
 export { commandResources, type CommandResources, type CommandResourcesOptions } from './command_resources.ts';
 export { checkShellPermissions } from './shell_permissions.ts';
 export { READ_ONLY_PROGRAMS, type ProgramRule } from './read_only_rules.ts';
-export { RUN_MARK_VAR, runCommand, startCommand, type CommandProgress, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
+export {
+  RUN_MARK_VAR,
+  runCommand,
+  startCommand,
+  type CommandProgress,
+  type CommandResult,
+  type RunCommandOptions,
+  type RunningCommand,
+} from './run_command.ts';
 export {
   bwrapArguments,
   findBwrap,
@@ -52,4 +79,12 @@ export {
   type SandboxSpec,
   unixSocketFilter,
 } from './sandbox.ts';
-export { MAX_UNREAD_CHARS, shellTasksKey, TaskRegistry, tasksOf, type BackgroundTask, type TaskRegistryOptions, type TaskStatus } from './task_registry.ts';
+export {
+  MAX_UNREAD_CHARS,
+  shellTasksKey,
+  TaskRegistry,
+  tasksOf,
+  type BackgroundTask,
+  type TaskRegistryOptions,
+  type TaskStatus,
+} from './task_registry.ts';

@@ -21,7 +21,17 @@ export interface ProgramRule {
   /** At most this many arguments that are not flags (`uniq IN OUT` writes OUT). */
   maxPositionals?: number;
   /** A check in code for what flags cannot express. */
-  check?: 'sed' | 'awk' | 'find' | 'git' | 'command' | 'git-branch' | 'git-tag' | 'git-remote' | 'git-config' | 'git-list-only';
+  check?:
+    | 'sed'
+    | 'awk'
+    | 'find'
+    | 'git'
+    | 'command'
+    | 'git-branch'
+    | 'git-tag'
+    | 'git-remote'
+    | 'git-config'
+    | 'git-list-only';
 }
 
 /**
@@ -36,24 +46,35 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   // Listing and file facts
   ls: { reason: 'lists directory entries' },
   pwd: { reason: 'prints the working directory' },
-  cd: { reason: 'changes the shell\'s directory; the Bash tool keeps it inside the working directories' },
+  cd: { reason: "changes the shell's directory; the Bash tool keeps it inside the working directories" },
   stat: { reason: 'prints file metadata' },
-  file: { reason: 'guesses file types', unsafeFlags: { '-C': 'compiles a magic file, writing it', '--compile': 'compiles a magic file, writing it' } },
+  file: {
+    reason: 'guesses file types',
+    unsafeFlags: { '-C': 'compiles a magic file, writing it', '--compile': 'compiles a magic file, writing it' },
+  },
   du: { reason: 'sums disk usage' },
   df: { reason: 'prints free disk space' },
-  tree: { reason: 'prints a directory tree', unsafeFlags: { '-o': 'writes the tree to a file', '-R': 'writes 00Tree.html files with -H' } },
+  tree: {
+    reason: 'prints a directory tree',
+    unsafeFlags: { '-o': 'writes the tree to a file', '-R': 'writes 00Tree.html files with -H' },
+  },
   realpath: { reason: 'resolves paths' },
-  readlink: { reason: 'prints a symlink\'s target' },
+  readlink: { reason: "prints a symlink's target" },
   basename: { reason: 'strips directories from a path' },
   dirname: { reason: 'strips the last part of a path' },
   which: { reason: 'finds a program on PATH' },
-  whereis: { reason: 'finds a program\'s files' },
+  whereis: { reason: "finds a program's files" },
   type: { reason: 'says what a name is (builtin, program, …)' },
   command: { reason: 'only `command -v`/`-V`, which look a name up', check: 'command' },
   find: { reason: 'searches files; -exec, -delete and -fprint are refused', check: 'find' },
   fd: {
     reason: 'searches files',
-    unsafeFlags: { '-x': 'runs a command per result', '--exec': 'runs a command per result', '-X': 'runs a command on all results', '--exec-batch': 'runs a command on all results' },
+    unsafeFlags: {
+      '-x': 'runs a command per result',
+      '--exec': 'runs a command per result',
+      '-X': 'runs a command on all results',
+      '--exec-batch': 'runs a command on all results',
+    },
   },
 
   // Reading contents
@@ -68,7 +89,11 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   fgrep: { reason: 'searches text' },
   rg: {
     reason: 'ripgrep searches text',
-    unsafeFlags: { '--pre': 'runs a preprocessor program on every file', '--pre-glob': 'goes with --pre', '--hostname-bin': 'runs a program to get the hostname' },
+    unsafeFlags: {
+      '--pre': 'runs a preprocessor program on every file',
+      '--pre-glob': 'goes with --pre',
+      '--hostname-bin': 'runs a program to get the hostname',
+    },
   },
   strings: { reason: 'prints printable runs of bytes' },
   od: { reason: 'dumps bytes' },
@@ -88,7 +113,11 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   // Text filters (standard input to standard output)
   sort: {
     reason: 'sorts lines',
-    unsafeFlags: { '-o': 'writes the result to a file', '--output': 'writes the result to a file', '--compress-program': 'runs a program to compress temporary files' },
+    unsafeFlags: {
+      '-o': 'writes the result to a file',
+      '--output': 'writes the result to a file',
+      '--compress-program': 'runs a program to compress temporary files',
+    },
   },
   uniq: { reason: 'drops repeated lines; a second file argument would be written', maxPositionals: 1 },
   cut: { reason: 'cuts columns' },
@@ -102,7 +131,10 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   unexpand: { reason: 'turns spaces into tabs' },
   rev: { reason: 'reverses lines' },
   sed: { reason: 'only with -n and print commands (p, P, =, l, q), which print and never write', check: 'sed' },
-  awk: { reason: 'only programs without system(), pipes, getline from files or commands, or output redirection', check: 'awk' },
+  awk: {
+    reason: 'only programs without system(), pipes, getline from files or commands, or output redirection',
+    check: 'awk',
+  },
 
   // Facts about the system
   echo: { reason: 'prints its arguments' },
@@ -117,7 +149,16 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   id: { reason: 'prints user and group ids' },
   groups: { reason: 'prints group names' },
   uname: { reason: 'prints the system name' },
-  hostname: { reason: 'prints the host name; an argument would set it', maxPositionals: 0, unsafeFlags: { '-F': 'sets the name from a file', '--file': 'sets the name from a file', '-b': 'sets a default name', '--boot': 'sets a default name' } },
+  hostname: {
+    reason: 'prints the host name; an argument would set it',
+    maxPositionals: 0,
+    unsafeFlags: {
+      '-F': 'sets the name from a file',
+      '--file': 'sets the name from a file',
+      '-b': 'sets a default name',
+      '--boot': 'sets a default name',
+    },
+  },
   uptime: { reason: 'prints the uptime' },
   nproc: { reason: 'prints the number of CPUs' },
   arch: { reason: 'prints the machine architecture' },
@@ -208,7 +249,10 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   tag: { reason: 'only listing flags; a name would create a tag', check: 'git-tag' },
   // `git ls-remote URL` and `git remote show NAME` contact a server: a URL the model writes is a
   // channel out of the machine, so neither runs without asking (`git remote show -n` is local).
-  remote: { reason: 'only `git remote`, `-v`, `show -n` and `get-url`, which do not contact the remote', check: 'git-remote' },
+  remote: {
+    reason: 'only `git remote`, `-v`, `show -n` and `get-url`, which do not contact the remote',
+    check: 'git-remote',
+  },
   config: { reason: 'only reading (`--get`, `--list`, `get`, `list`)', check: 'git-config' },
 };
 
@@ -235,9 +279,31 @@ export const GIT_LIST_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> =
  * ```
  */
 export const GIT_BRANCH_LIST_FLAGS: readonly string[] = [
-  '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--color', '--no-color',
-  '--column', '--no-column', '--sort', '--format', '--merged', '--no-merged', '--contains', '--no-contains', '--points-at',
-  '-n', '-i', '--ignore-case', '--omit-empty',
+  '-a',
+  '--all',
+  '-r',
+  '--remotes',
+  '-v',
+  '-vv',
+  '--verbose',
+  '-l',
+  '--list',
+  '--show-current',
+  '--color',
+  '--no-color',
+  '--column',
+  '--no-column',
+  '--sort',
+  '--format',
+  '--merged',
+  '--no-merged',
+  '--contains',
+  '--no-contains',
+  '--points-at',
+  '-n',
+  '-i',
+  '--ignore-case',
+  '--omit-empty',
 ];
 
 /**
@@ -248,7 +314,15 @@ export const GIT_BRANCH_LIST_FLAGS: readonly string[] = [
  * GIT_LISTING_WITH_ARGS.includes('--contains'); // true: `git branch --contains HEAD` lists
  * ```
  */
-export const GIT_LISTING_WITH_ARGS: readonly string[] = ['-l', '--list', '--merged', '--no-merged', '--contains', '--no-contains', '--points-at'];
+export const GIT_LISTING_WITH_ARGS: readonly string[] = [
+  '-l',
+  '--list',
+  '--merged',
+  '--no-merged',
+  '--contains',
+  '--no-contains',
+  '--points-at',
+];
 
 /**
  * Flags of `git config` that read.
@@ -259,8 +333,28 @@ export const GIT_LISTING_WITH_ARGS: readonly string[] = ['-l', '--list', '--merg
  * ```
  */
 export const GIT_CONFIG_READ_FLAGS: readonly string[] = [
-  '--get', '--get-all', '--get-regexp', '--get-urlmatch', '-l', '--list', '--global', '--system', '--local', '--worktree',
-  '--show-origin', '--show-scope', '--name-only', '-z', '--null', '--type', '--bool', '--int', '--path', '--default', '--includes', '--no-includes',
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '-l',
+  '--list',
+  '--global',
+  '--system',
+  '--local',
+  '--worktree',
+  '--show-origin',
+  '--show-scope',
+  '--name-only',
+  '-z',
+  '--null',
+  '--type',
+  '--bool',
+  '--int',
+  '--path',
+  '--default',
+  '--includes',
+  '--no-includes',
 ];
 
 /**
@@ -272,8 +366,23 @@ export const GIT_CONFIG_READ_FLAGS: readonly string[] = [
  * ```
  */
 export const SED_SAFE_FLAGS: readonly string[] = [
-  '-n', '--quiet', '--silent', '-E', '-r', '--regexp-extended', '-s', '--separate', '-u', '--unbuffered', '-z', '--null-data',
-  '--posix', '-e', '--expression', '--debug', '--sandbox',
+  '-n',
+  '--quiet',
+  '--silent',
+  '-E',
+  '-r',
+  '--regexp-extended',
+  '-s',
+  '--separate',
+  '-u',
+  '--unbuffered',
+  '-z',
+  '--null-data',
+  '--posix',
+  '-e',
+  '--expression',
+  '--debug',
+  '--sandbox',
 ];
 
 /**
@@ -284,7 +393,18 @@ export const SED_SAFE_FLAGS: readonly string[] = [
  * AWK_SAFE_FLAGS.includes('-f'); // false
  * ```
  */
-export const AWK_SAFE_FLAGS: readonly string[] = ['-F', '--field-separator', '-v', '--assign', '--posix', '-P', '--traditional', '-c', '-S', '--sandbox'];
+export const AWK_SAFE_FLAGS: readonly string[] = [
+  '-F',
+  '--field-separator',
+  '-v',
+  '--assign',
+  '--posix',
+  '-P',
+  '--traditional',
+  '-c',
+  '-S',
+  '--sandbox',
+];
 
 /**
  * Primaries of find that run programs, delete or write files.
@@ -316,22 +436,77 @@ export const FIND_UNSAFE_PRIMARIES: Readonly<Record<string, string>> = {
  * WRAPPERS.timeout?.leadingValues; // 1: the duration before the command
  * ```
  */
-export const WRAPPERS: Readonly<Record<string, { reason: string; optionsWithValue: readonly string[]; leadingValues?: number; notForAllow?: string }>> = {
-  timeout: { reason: 'runs a command with a time limit', optionsWithValue: ['-s', '--signal', '-k', '--kill-after'], leadingValues: 1 },
+export const WRAPPERS: Readonly<
+  Record<string, { reason: string; optionsWithValue: readonly string[]; leadingValues?: number; notForAllow?: string }>
+> = {
+  timeout: {
+    reason: 'runs a command with a time limit',
+    optionsWithValue: ['-s', '--signal', '-k', '--kill-after'],
+    leadingValues: 1,
+  },
   nice: { reason: 'runs a command at another priority', optionsWithValue: ['-n', '--adjustment'] },
   nohup: { reason: 'runs a command immune to hangups', optionsWithValue: [] },
   time: { reason: 'times a command', optionsWithValue: ['-f', '--format', '-o', '--output'] },
-  env: { reason: 'runs a command in a changed environment', optionsWithValue: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'] },
-  stdbuf: { reason: 'runs a command with other buffering', optionsWithValue: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  ionice: { reason: 'runs a command at another I/O priority', optionsWithValue: ['-c', '-n', '--class', '--classdata'] },
+  env: {
+    reason: 'runs a command in a changed environment',
+    optionsWithValue: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'],
+  },
+  stdbuf: {
+    reason: 'runs a command with other buffering',
+    optionsWithValue: ['-i', '-o', '-e', '--input', '--output', '--error'],
+  },
+  ionice: {
+    reason: 'runs a command at another I/O priority',
+    optionsWithValue: ['-c', '-n', '--class', '--classdata'],
+  },
   command: { reason: 'runs a command, skipping functions', optionsWithValue: [] },
   builtin: { reason: 'runs a builtin', optionsWithValue: [] },
-  exec: { reason: 'replaces the shell with a command', optionsWithValue: ['-a'], notForAllow: 'it can rename the program (-a) and replaces the shell' },
-  xargs: { reason: 'runs a command with arguments from input', notForAllow: 'the arguments come from input, not the command line', optionsWithValue: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--replace'] },
-  sudo: { reason: 'runs a command as another user', notForAllow: 'it runs the command as another user', optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'] },
-  doas: { reason: 'runs a command as another user', optionsWithValue: ['-u', '-C'], notForAllow: 'it runs the command as another user' },
-  watch: { reason: 'runs a command repeatedly', optionsWithValue: ['-n', '--interval', '-d'], notForAllow: 'it runs the command again and again' },
-  chroot: { reason: 'runs a command in another root', optionsWithValue: [], leadingValues: 1, notForAllow: 'the command runs from another root' },
+  exec: {
+    reason: 'replaces the shell with a command',
+    optionsWithValue: ['-a'],
+    notForAllow: 'it can rename the program (-a) and replaces the shell',
+  },
+  xargs: {
+    reason: 'runs a command with arguments from input',
+    notForAllow: 'the arguments come from input, not the command line',
+    optionsWithValue: [
+      '-a',
+      '-d',
+      '-E',
+      '-I',
+      '-L',
+      '-n',
+      '-P',
+      '-s',
+      '--arg-file',
+      '--delimiter',
+      '--max-args',
+      '--max-procs',
+      '--max-lines',
+      '--replace',
+    ],
+  },
+  sudo: {
+    reason: 'runs a command as another user',
+    notForAllow: 'it runs the command as another user',
+    optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'],
+  },
+  doas: {
+    reason: 'runs a command as another user',
+    optionsWithValue: ['-u', '-C'],
+    notForAllow: 'it runs the command as another user',
+  },
+  watch: {
+    reason: 'runs a command repeatedly',
+    optionsWithValue: ['-n', '--interval', '-d'],
+    notForAllow: 'it runs the command again and again',
+  },
+  chroot: {
+    reason: 'runs a command in another root',
+    optionsWithValue: [],
+    leadingValues: 1,
+    notForAllow: 'the command runs from another root',
+  },
   unbuffer: { reason: 'runs a command without buffering', optionsWithValue: [] },
 };
 

@@ -95,9 +95,10 @@ export interface RunningCommand {
  * closed by the time the loop runs, and closing it again is harmless. `{var}>&-` reaches fds
  * above 9, which dash cannot name, so shells other than bash skip the loop.
  */
-const CLOSE_INHERITED_FDS = process.platform === 'linux'
-  ? 'if [ -n "${BASH_VERSION-}" ]; then for __toolshed_fd in /proc/$$/fd/*; do __toolshed_fd=${__toolshed_fd##*/}; case $__toolshed_fd in 0|1|2) ;; *[!0-9]*) ;; *) exec {__toolshed_fd}>&- ;; esac; done; unset __toolshed_fd; fi; '
-  : '';
+const CLOSE_INHERITED_FDS =
+  process.platform === 'linux'
+    ? 'if [ -n "${BASH_VERSION-}" ]; then for __toolshed_fd in /proc/$$/fd/*; do __toolshed_fd=${__toolshed_fd##*/}; case $__toolshed_fd in 0|1|2) ;; *[!0-9]*) ;; *) exec {__toolshed_fd}>&- ;; esac; done; unset __toolshed_fd; fi; '
+    : '';
 
 let scratchDir: string | undefined;
 /**
@@ -173,9 +174,21 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
     // bwrap reads the seccomp program from a pipe on its fd 3 (no file a sandboxed command could
     // replace) and closes it before running the command.
     const filter = options.sandbox.allowUnixSockets ? undefined : unixSocketFilter();
-    const args = bwrapArguments({ writable, network: options.sandbox.network, cwd: options.cwd, masked: options.sandbox.masked ?? [], ...(filter === undefined ? {} : { seccompFd: 3 }) });
-    const stdio: Array<'ignore' | 'pipe'> = filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
-    child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], { cwd: options.cwd, env, stdio, detached: true });
+    const args = bwrapArguments({
+      writable,
+      network: options.sandbox.network,
+      cwd: options.cwd,
+      masked: options.sandbox.masked ?? [],
+      ...(filter === undefined ? {} : { seccompFd: 3 }),
+    });
+    const stdio: Array<'ignore' | 'pipe'> =
+      filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+    child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], {
+      cwd: options.cwd,
+      env,
+      stdio,
+      detached: true,
+    });
     const program = child.stdio[3] as Writable | null | undefined;
     if (filter !== undefined && program) {
       program.on('error', () => {
@@ -223,14 +236,18 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
 
   const timer = Number.isFinite(options.timeoutMs)
     ? setTimeout(() => {
-      timedOut = true;
-      void killTree();
-    }, options.timeoutMs)
+        timedOut = true;
+        void killTree();
+      }, options.timeoutMs)
     : undefined;
   const progress = options.onProgress
     ? setInterval(() => {
-      options.onProgress!({ elapsedMs: performance.now() - started, totalChars: capture.totalChars, lastLines: capture.lastLines() });
-    }, options.progressIntervalMs ?? 1000)
+        options.onProgress!({
+          elapsedMs: performance.now() - started,
+          totalChars: capture.totalChars,
+          lastLines: capture.lastLines(),
+        });
+      }, options.progressIntervalMs ?? 1000)
     : undefined;
   const onAbort = () => {
     aborted = true;
@@ -239,10 +256,15 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const streamsClosed = Promise.all([child.stdout!, child.stderr!].map((s) => new Promise<void>((resolve) => {
-    if (s.readableEnded || s.destroyed) resolve();
-    else s.once('close', () => resolve());
-  })));
+  const streamsClosed = Promise.all(
+    [child.stdout!, child.stderr!].map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.readableEnded || s.destroyed) resolve();
+          else s.once('close', () => resolve());
+        }),
+    ),
+  );
 
   const done = (async (): Promise<CommandResult> => {
     const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
@@ -405,7 +427,8 @@ function markedProcesses(mark: string, since: number, shellPid: number): number[
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z' || fields[0] === 'X' || Number(fields[2]) === shellPid || Number(fields[19]) < since) continue;
+      if (fields[0] === 'Z' || fields[0] === 'X' || Number(fields[2]) === shellPid || Number(fields[19]) < since)
+        continue;
       const environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
       if (environ.split('\0').includes(needle)) found.push(Number(entry));
     } catch {

@@ -38,7 +38,11 @@ describe('runCommand', () => {
 
   test('a timeout kills the whole tree, background children included, and keeps the output so far', async () => {
     const marker = uniqueSleep();
-    const result = await runCommand(`echo started; sleep ${marker} & sleep ${marker}`, { cwd: dir, timeoutMs: 1000, killGraceMs: 500 });
+    const result = await runCommand(`echo started; sleep ${marker} & sleep ${marker}`, {
+      cwd: dir,
+      timeoutMs: 1000,
+      killGraceMs: 500,
+    });
     expect(result.timedOut).toBe(true);
     expect(result.output).toBe('started\n');
     expect(liveProcessesWith(marker)).toEqual([]);
@@ -69,7 +73,11 @@ describe('runCommand', () => {
 
   test('processes left running with & are stopped when the shell exits', async () => {
     const marker = uniqueSleep();
-    const result = await runCommand(`sleep ${marker} > /dev/null & echo done`, { cwd: dir, timeoutMs: 60_000, killGraceMs: 500 });
+    const result = await runCommand(`sleep ${marker} > /dev/null & echo done`, {
+      cwd: dir,
+      timeoutMs: 60_000,
+      killGraceMs: 500,
+    });
     expect(result.output).toBe('done\n');
     expect(result.exitCode).toBe(0);
     expect(result.killedStragglers).toBe(true);
@@ -78,14 +86,22 @@ describe('runCommand', () => {
 
   test('a timeout also kills a child that left the process group with setsid', async () => {
     const marker = uniqueSleep();
-    const result = await runCommand(`setsid sleep ${marker} & sleep ${marker}`, { cwd: dir, timeoutMs: 800, killGraceMs: 300 });
+    const result = await runCommand(`setsid sleep ${marker} & sleep ${marker}`, {
+      cwd: dir,
+      timeoutMs: 800,
+      killGraceMs: 300,
+    });
     expect(result.timedOut).toBe(true);
     expect(liveProcessesWith(marker)).toEqual([]);
   });
 
   test('a setsid child left running when the shell exits is stopped too', async () => {
     const marker = uniqueSleep();
-    const result = await runCommand(`(setsid sleep ${marker} > /dev/null 2>&1 &); echo done`, { cwd: dir, timeoutMs: 60_000, killGraceMs: 300 });
+    const result = await runCommand(`(setsid sleep ${marker} > /dev/null 2>&1 &); echo done`, {
+      cwd: dir,
+      timeoutMs: 60_000,
+      killGraceMs: 300,
+    });
     expect(result.output).toBe('done\n');
     expect(result.killedStragglers).toBe(true);
     expect(liveProcessesWith(marker)).toEqual([]);
@@ -128,15 +144,24 @@ describe('runCommand', () => {
     writeFileSync(target, 'precious');
     const linked = path.join(spillDir, 'linked.txt');
     symlinkSync(target, linked);
-    const result = await runCommand('seq 1 20000', { cwd: dir, timeoutMs: 60_000, maxOutputChars: 100, spillPath: linked });
+    const result = await runCommand('seq 1 20000', {
+      cwd: dir,
+      timeoutMs: 60_000,
+      maxOutputChars: 100,
+      spillPath: linked,
+    });
     expect(readFileSync(target, 'utf8')).toBe('precious');
     expect(result.truncated).toBe(true);
     expect(result.output).not.toContain(`saved in ${linked}`);
-    expect(result.output).toContain("could not be saved");
+    expect(result.output).toContain('could not be saved');
   });
 
   test('binary and invalid UTF-8 output does not crash anything', async () => {
-    const result = await runCommand("head -c 20000 /dev/urandom; printf '\\xff\\xfe\\x00ok\\n'; echo done", { cwd: dir, timeoutMs: 60_000, maxOutputChars: 100_000 });
+    const result = await runCommand("head -c 20000 /dev/urandom; printf '\\xff\\xfe\\x00ok\\n'; echo done", {
+      cwd: dir,
+      timeoutMs: 60_000,
+      maxOutputChars: 100_000,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.output).toContain('\uFFFD');
     expect(result.output.endsWith('ok\ndone\n')).toBe(true);
@@ -166,7 +191,10 @@ describe('runCommand', () => {
   });
 
   test('a command can still open and use descriptors of its own above 2', async () => {
-    const result = await runCommand('exec 5>own.txt; echo five >&5; exec {v}>>own.txt; echo "v$v" >&$v; cat <(echo sub) <<<here; cat own.txt', { cwd: dir, timeoutMs: 60_000 });
+    const result = await runCommand(
+      'exec 5>own.txt; echo five >&5; exec {v}>>own.txt; echo "v$v" >&$v; cat <(echo sub) <<<here; cat own.txt',
+      { cwd: dir, timeoutMs: 60_000 },
+    );
     expect(result.output).toBe('sub\nfive\nv10\n');
   });
 });
@@ -232,7 +260,11 @@ describe('descriptors the host process inherited', () => {
     check(await runWithInheritedFd(dir, 'plain'));
   }, 60_000);
 
-  test.skipIf(bwrap === undefined)('do not reach sandboxed commands either', async () => {
-    check(await runWithInheritedFd(dir, 'sandbox'));
-  }, 60_000);
+  test.skipIf(bwrap === undefined)(
+    'do not reach sandboxed commands either',
+    async () => {
+      check(await runWithInheritedFd(dir, 'sandbox'));
+    },
+    60_000,
+  );
 });

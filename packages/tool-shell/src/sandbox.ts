@@ -39,8 +39,21 @@ export interface SandboxSpec {
  * ```
  */
 export const SANDBOX_HOME_SECRETS: readonly string[] = [
-  '.ssh', '.aws', '.gnupg', '.config/gh', '.config/gcloud', '.azure', '.kube', '.docker', '.netrc', '.npmrc', '.pypirc',
-  '.git-credentials', '.config/git/credentials', '.password-store', '.local/share/keyrings',
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gh',
+  '.config/gcloud',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.password-store',
+  '.local/share/keyrings',
 ];
 
 // Classic BPF, as seccomp reads it: { u16 code; u8 jt; u8 jf; u32 k } in host byte order.
@@ -168,9 +181,13 @@ export function quarantineCreated(missing: readonly string[], quarantineDir: str
     try {
       mkdirSync(quarantineDir, { recursive: true });
       renameSync(entry, target);
-      notes.push(`The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`);
+      notes.push(
+        `The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`,
+      );
     } catch (e) {
-      notes.push(`The sandboxed command created ${entry}, which acts outside the sandbox, and it could not be moved away (${(e as Error).message}); check it before trusting it.`);
+      notes.push(
+        `The sandboxed command created ${entry}, which acts outside the sandbox, and it could not be moved away (${(e as Error).message}); check it before trusting it.`,
+      );
     }
   }
   return notes;
@@ -192,7 +209,13 @@ export function quarantineCreated(missing: readonly string[], quarantineDir: str
 export function findBwrap(preferred?: string): string {
   const candidates = preferred
     ? [preferred]
-    : [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'bwrap')), '/usr/bin/bwrap'];
+    : [
+        ...(process.env.PATH ?? '')
+          .split(path.delimiter)
+          .filter(Boolean)
+          .map((dir) => path.join(dir, 'bwrap')),
+        '/usr/bin/bwrap',
+      ];
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -232,7 +255,9 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   for (const dir of spec.writable) {
     // `.git` bound onto itself is a mount point, which cannot be renamed: otherwise
     // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind.
-    const parents = new Set(SANDBOX_PROTECTED.filter((e) => e.includes('/')).map((e) => path.join(dir, path.dirname(e))));
+    const parents = new Set(
+      SANDBOX_PROTECTED.filter((e) => e.includes('/')).map((e) => path.join(dir, path.dirname(e))),
+    );
     for (const parent of parents) if (existsSync(parent)) args.push('--bind', parent, parent);
     for (const entry of SANDBOX_PROTECTED) {
       const protectedEntry = path.join(dir, entry);

@@ -39,7 +39,10 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function open(sandbox: Partial<SandboxOptions> = {}, permissions: PermissionOptions = { mode: 'bypassPermissions' }): Promise<Session> {
+async function open(
+  sandbox: Partial<SandboxOptions> = {},
+  permissions: PermissionOptions = { mode: 'bypassPermissions' },
+): Promise<Session> {
   const session = await createSession({
     cwd: project,
     families: [shellTools({ sandbox: { enabled: true, ...sandbox } })],
@@ -105,7 +108,10 @@ withBwrap('the bubblewrap sandbox', () => {
   test('.git cannot be renamed away to plant hooks in a new one', async () => {
     const session = await open();
     // Through `sh -c` the path guard sees nothing; the sandbox alone has to hold.
-    const result = await bash(session, "sh -c 'mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'");
+    const result = await bash(
+      session,
+      "sh -c 'mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'",
+    );
     expect(result.text).toMatch(/Device or resource busy/);
     expect(existsSync(path.join(project, '.git2'))).toBe(false);
     expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
@@ -113,7 +119,10 @@ withBwrap('the bubblewrap sandbox', () => {
 
   test('settings and .mcp.json a command creates are moved out of the project, with a note', async () => {
     const session = await open();
-    const result = await bash(session, `sh -c 'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made'`);
+    const result = await bash(
+      session,
+      `sh -c 'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made'`,
+    );
     expect(result.text).toMatch(/^made\n/);
     expect(result.text).toContain(`The sandbox does not let commands create ${path.join(project, '.toolshed')}`);
     expect(result.text).toContain(`create ${path.join(project, '.mcp.json')}`);
@@ -200,7 +209,7 @@ describe('the sandbox without bubblewrap', () => {
 });
 
 withBwrap('the sandbox enforces what the guard does', () => {
-  test('the home directory\'s secrets folders are hidden from a sandboxed command, by default', async () => {
+  test("the home directory's secrets folders are hidden from a sandboxed command, by default", async () => {
     const home = path.join(project, 'home-secrets');
     await mkdir(path.join(home, '.ssh'), { recursive: true });
     await writeFile(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
@@ -213,7 +222,10 @@ withBwrap('the sandbox enforces what the guard does', () => {
       stateDir: path.join(root, 'state', String(++seq)),
     });
     sessions.push(session);
-    const out = await bash(session, `cat ${home}/notes.txt; ls -A ${home}/.ssh | wc -l; cat ${home}/.ssh/id_rsa 2>&1 || true`);
+    const out = await bash(
+      session,
+      `cat ${home}/notes.txt; ls -A ${home}/.ssh | wc -l; cat ${home}/.ssh/id_rsa 2>&1 || true`,
+    );
     expect(out.text).toContain('plain');
     expect(out.text).not.toContain('PRIVATE KEY');
   });

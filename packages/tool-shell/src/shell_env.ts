@@ -28,7 +28,22 @@ export type ShellEnvPolicy =
  * BASE_ENV_NAMES.includes('PATH'); // true
  * ```
  */
-export const BASE_ENV_NAMES: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'LC_*', 'TERM', 'TMPDIR', 'TZ', 'PWD', 'COLORTERM', 'NO_COLOR'];
+export const BASE_ENV_NAMES: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TERM',
+  'TMPDIR',
+  'TZ',
+  'PWD',
+  'COLORTERM',
+  'NO_COLOR',
+];
 
 /**
  * Whether a value given as `shellTools({ env })` is a policy (an object with `inherit` set to
@@ -62,7 +77,10 @@ export function isShellEnvPolicy(value: unknown): value is ShellEnvPolicy {
  * policyEnvironment({ inherit: 'clean' }, { PATH: '/bin', API_KEY: 'x' }); // { API_KEY: undefined }
  * ```
  */
-export function policyEnvironment(policy: ShellEnvPolicy, host: Readonly<Record<string, string | undefined>> = process.env): Record<string, string | undefined> {
+export function policyEnvironment(
+  policy: ShellEnvPolicy,
+  host: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   if (policy.inherit !== 'inherit') {
     const keep = [...BASE_ENV_NAMES, ...(policy.inherit === 'only' ? policy.names : [])];

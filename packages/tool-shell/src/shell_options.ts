@@ -76,7 +76,9 @@ export function resolveShellOptions(options: ShellToolsOptions = {}): ResolvedSh
   const positive = (name: string, value: number | undefined, fallback: number): number => {
     if (value === undefined) return fallback;
     if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-      throw new RangeError(`shellTools option ${name} must be a positive number of milliseconds or characters, got ${JSON.stringify(value)}`);
+      throw new RangeError(
+        `shellTools option ${name} must be a positive number of milliseconds or characters, got ${JSON.stringify(value)}`,
+      );
     }
     return value;
   };
@@ -88,7 +90,9 @@ export function resolveShellOptions(options: ShellToolsOptions = {}): ResolvedSh
     maxOutputChars: positive('maxOutputChars', options.maxOutputChars, 30_000),
     killGraceMs: positive('killGraceMs', options.killGraceMs, 2_000),
     progressIntervalMs: positive('progressIntervalMs', options.progressIntervalMs, 1_000),
-    env: isShellEnvPolicy(options.env) ? policyEnvironment(options.env) : (options.env as Readonly<Record<string, string>> | undefined) ?? {},
+    env: isShellEnvPolicy(options.env)
+      ? policyEnvironment(options.env)
+      : ((options.env as Readonly<Record<string, string>> | undefined) ?? {}),
     shell: options.shell ?? 'bash',
   };
 }

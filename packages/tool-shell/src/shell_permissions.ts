@@ -1,4 +1,11 @@
-import { isPathInside, matchWildcardSpecifier, protectedPath, resolvePath, type PermissionResult, type ToolContext } from '@toolshed/core';
+import {
+  isPathInside,
+  matchWildcardSpecifier,
+  protectedPath,
+  resolvePath,
+  type PermissionResult,
+  type ToolContext,
+} from '@toolshed/core';
 import { classifyCommand } from './classify_command.ts';
 import { commandResources } from './command_resources.ts';
 import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
@@ -33,7 +40,11 @@ import type { ResolvedShellOptions } from './shell_options.ts';
  * checkShellPermissions('cat $F', ctx, resolveShellOptions()).behavior; // 'ask'
  * ```
  */
-export function checkShellPermissions(command: string, ctx: ToolContext, options: ResolvedShellOptions): PermissionResult {
+export function checkShellPermissions(
+  command: string,
+  ctx: ToolContext,
+  options: ResolvedShellOptions,
+): PermissionResult {
   const split = splitCommand(command);
   if (split.parts.length > MAX_COMMAND_PARTS) {
     return {
@@ -53,11 +64,15 @@ export function checkShellPermissions(command: string, ctx: ToolContext, options
       a.kind === 'unknown'
         ? a.access === 'read'
         : a.access === 'write'
-        ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
-        : dirs.some((d) => isPathInside(a.path, d))
+          ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
+          : dirs.some((d) => isPathInside(a.path, d)),
     );
     if (confined) {
-      return { behavior: 'allow', reason: 'the command runs in the bubblewrap sandbox (read-only root, writes only to the working directories and a private /tmp) and sandbox.autoAllow is on' };
+      return {
+        behavior: 'allow',
+        reason:
+          'the command runs in the bubblewrap sandbox (read-only root, writes only to the working directories and a private /tmp) and sandbox.autoAllow is on',
+      };
     }
   }
   const byParts = allowedPartByPart(split, ctx);
@@ -65,7 +80,9 @@ export function checkShellPermissions(command: string, ctx: ToolContext, options
   // Rules, the mode and read-only auto-approval decide; the message says why the command is
   // not read-only, for a permission layer that shows it.
   const classification = classifyCommand(command);
-  return classification.readOnly ? { behavior: 'passthrough' } : { behavior: 'passthrough', message: `It is not read-only: ${classification.reason}.` };
+  return classification.readOnly
+    ? { behavior: 'passthrough' }
+    : { behavior: 'passthrough', message: `It is not read-only: ${classification.reason}.` };
 }
 
 /** Allow for a compound command each of whose parts an allow rule (or read-only) covers. */
@@ -79,9 +96,18 @@ function allowedPartByPart(split: ReturnType<typeof splitCommand>, ctx: ToolCont
       if (!used.includes(rule.raw)) used.push(rule.raw);
       continue;
     }
-    if (classifyCommand(part.text).readOnly && commandResources(part.text, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses.every((a) => a.kind !== 'unknown')) continue;
+    if (
+      classifyCommand(part.text).readOnly &&
+      commandResources(part.text, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses.every(
+        (a) => a.kind !== 'unknown',
+      )
+    )
+      continue;
     return undefined;
   }
   if (used.length === 0) return undefined;
-  return { behavior: 'allow', reason: `every part of the command is allowed: by ${used.map((r) => `"${r}"`).join(', ')}, the rest read-only` };
+  return {
+    behavior: 'allow',
+    reason: `every part of the command is allowed: by ${used.map((r) => `"${r}"`).join(', ')}, the rest read-only`,
+  };
 }

@@ -33,7 +33,8 @@ const SUBCOMMAND = /^[A-Za-z0-9][A-Za-z0-9_:@+=-]*$/;
 export function shellRuleSuggestions(command: string): string[] {
   if (!isBashParserLoaded()) return [`Bash(${command.trim()})`];
   const split = splitCommand(command);
-  if (!split.ok || split.parts.length === 0 || split.parts.length > MAX_COMMAND_PARTS) return [`Bash(${command.trim()})`];
+  if (!split.ok || split.parts.length === 0 || split.parts.length > MAX_COMMAND_PARTS)
+    return [`Bash(${command.trim()})`];
   const out: string[] = [];
   for (const part of split.parts) {
     if (partIsReadOnly(part.text)) continue;
@@ -53,7 +54,8 @@ function partIsReadOnly(text: string): boolean {
 /** The narrowest rule covering one part; null for a destructive part outside the current folder. */
 function partRule(text: string): string | null {
   const analysis = analyzeCommand(text);
-  const simple: SimpleCommand | undefined = analysis.ok && analysis.commands.length === 1 ? analysis.commands[0] : undefined;
+  const simple: SimpleCommand | undefined =
+    analysis.ok && analysis.commands.length === 1 ? analysis.commands[0] : undefined;
   if (!simple || simple.kind !== 'command' || !simple.name?.literal) return `Bash(${text})`;
   if (isDestructiveCommand(text)) {
     const outside = simple.args.some((w) => !w.literal || /^(\/|~)/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value));
@@ -61,7 +63,9 @@ function partRule(text: string): string | null {
   }
   // A program and up to two subcommand words, and nothing else: that prefix (`npm run build:*`,
   // so later flags still match). Anything more (a path, a flag, a third word): the part exactly.
-  const plain = simple.args.length <= 2 && simple.args.every((arg) => arg.literal && SUBCOMMAND.test(arg.value) && arg.text === arg.value);
+  const plain =
+    simple.args.length <= 2 &&
+    simple.args.every((arg) => arg.literal && SUBCOMMAND.test(arg.value) && arg.text === arg.value);
   if (!plain) return `Bash(${text})`;
   const words = [...simple.assignments.map((w) => w.text), simple.name.text, ...simple.args.map((w) => w.text)];
   return `Bash(${words.join(' ')}:*)`;

@@ -44,7 +44,13 @@ describe('shellRuleSuggestions', () => {
   });
 
   test('a destructive command outside the current folder gets no rule at all', async () => {
-    for (const command of ['npm test && rm -rf /', 'rm -rf ~/projects', 'rm -rf ../other', 'rm -rf $DIR', 'git status; rm /etc/passwd']) {
+    for (const command of [
+      'npm test && rm -rf /',
+      'rm -rf ~/projects',
+      'rm -rf ../other',
+      'rm -rf $DIR',
+      'git status; rm /etc/passwd',
+    ]) {
       expect(shellRuleSuggestions(command), command).toEqual([]);
     }
     const decision = await explain('npm test && rm -rf /');
@@ -61,7 +67,13 @@ describe('shellRuleSuggestions', () => {
   // Property: over every combination of a safe part and a risky part, adding all the suggested
   // rules allows the call, and the same call with a different risky part still asks.
   const safe = ['npm test', 'npm run build', 'cd src', 'FOO=1 npm test', 'git status', 'make -j4', 'ls -la'];
-  const risky = ['rm -rf build', 'npm publish', 'git push origin main', 'curl -o out.txt http://127.0.0.1:1/x', 'touch new.txt'];
+  const risky = [
+    'rm -rf build',
+    'npm publish',
+    'git push origin main',
+    'curl -o out.txt http://127.0.0.1:1/x',
+    'touch new.txt',
+  ];
   const siblings: Record<string, string> = {
     'rm -rf build': 'rm -rf src',
     'npm publish': 'npm unpublish',
@@ -70,17 +82,25 @@ describe('shellRuleSuggestions', () => {
     'touch new.txt': 'touch new.txt && chmod +x new.txt',
   };
   const joins = [' && ', '; ', ' || '];
-  const cases = safe.flatMap((s, i) => risky.map((r, j) => ({ safe: s, risky: r, join: joins[(i + j) % joins.length]! })));
+  const cases = safe.flatMap((s, i) =>
+    risky.map((r, j) => ({ safe: s, risky: r, join: joins[(i + j) % joins.length]! })),
+  );
 
-  test.each(cases)('adding the suggestions for "$safe$join$risky" allows it and not its sibling', async ({ safe, risky, join }) => {
-    const command = `${safe}${join}${risky}`;
-    const before = await explain(command);
-    expect(before.behavior, command).toBe('ask');
-    const rules = before.suggestions ?? [];
-    expect(rules.length, command).toBeGreaterThan(0);
-    expect(rules.every((r) => !r.startsWith('Edit(') && !r.startsWith('Read(')), `${command}: ${rules.join(' ')}`).toBe(true);
-    expect((await explain(command, rules)).behavior, `${command} with ${rules.join(' ')}`).toBe('allow');
-    const sibling = `${safe}${join}${siblings[risky]}`;
-    expect((await explain(sibling, rules)).behavior, `${sibling} with ${rules.join(' ')}`).toBe('ask');
-  });
+  test.each(cases)(
+    'adding the suggestions for "$safe$join$risky" allows it and not its sibling',
+    async ({ safe, risky, join }) => {
+      const command = `${safe}${join}${risky}`;
+      const before = await explain(command);
+      expect(before.behavior, command).toBe('ask');
+      const rules = before.suggestions ?? [];
+      expect(rules.length, command).toBeGreaterThan(0);
+      expect(
+        rules.every((r) => !r.startsWith('Edit(') && !r.startsWith('Read(')),
+        `${command}: ${rules.join(' ')}`,
+      ).toBe(true);
+      expect((await explain(command, rules)).behavior, `${command} with ${rules.join(' ')}`).toBe('allow');
+      const sibling = `${safe}${join}${siblings[risky]}`;
+      expect((await explain(sibling, rules)).behavior, `${sibling} with ${rules.join(' ')}`).toBe('ask');
+    },
+  );
 });

@@ -1,5 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +33,9 @@ const corpus = readFileSync(join(here, 'testdata/strace_corpus.txt'), 'utf8')
   .filter((line) => line.trim() !== '' && !line.startsWith('#'));
 
 function straceWorks(): string | undefined {
-  const which = spawnSync('strace', ['-f', '-qq', '-e', 'trace=openat', '-o', '/dev/null', 'true'], { encoding: 'utf8' });
+  const which = spawnSync('strace', ['-f', '-qq', '-e', 'trace=openat', '-o', '/dev/null', 'true'], {
+    encoding: 'utf8',
+  });
   if (which.error) return `strace is not installed (${which.error.message})`;
   if (which.status !== 0) return `strace cannot trace here (ptrace refused?): ${which.stderr.trim().split('\n')[0]}`;
   return undefined;
@@ -34,7 +47,18 @@ let template: string;
 let work: string;
 
 function git(cwd: string, ...args: string[]): void {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', HOME: join(cwd, '..', 'home') } });
+  const r = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+      HOME: join(cwd, '..', 'home'),
+    },
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
 }
 
@@ -98,12 +122,36 @@ function traced(command: string, root: string): Promise<Open[]> {
   const tmp = join(root, '..', `run${run}.tmp`);
   mkdirSync(tmp);
   return new Promise((done) => {
-    const child = spawn('strace', ['-f', '-qq', '-y', '-e', 'trace=open,openat,openat2,creat', '-e', 'signal=none', '-o', out, 'bash', '-c', command], {
-      cwd: join(root, 'proj'),
-      // GIT_OPTIONAL_LOCKS=0 as the Bash tool sets it for read-only commands.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(root, 'home'), TMPDIR: tmp, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_OPTIONAL_LOCKS: '0' },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
+    const child = spawn(
+      'strace',
+      [
+        '-f',
+        '-qq',
+        '-y',
+        '-e',
+        'trace=open,openat,openat2,creat',
+        '-e',
+        'signal=none',
+        '-o',
+        out,
+        'bash',
+        '-c',
+        command,
+      ],
+      {
+        cwd: join(root, 'proj'),
+        // GIT_OPTIONAL_LOCKS=0 as the Bash tool sets it for read-only commands.
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: join(root, 'home'),
+          TMPDIR: tmp,
+          LANG: 'C',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_OPTIONAL_LOCKS: '0',
+        },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      },
+    );
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.on('close', () => {
       clearTimeout(timer);
@@ -179,77 +227,102 @@ function linkTargets(dir: string): string[] {
  * - sed -i: writes its result to a temporary `sedXXXXXX` beside the file it edits (declared as
  *   a write), then renames it over the file.
  */
-function excused(command: string, open: Open, root: string, accesses: readonly { path: string; access: string; kind?: string }[]): boolean {
+function excused(
+  command: string,
+  open: Open,
+  root: string,
+  accesses: readonly { path: string; access: string; kind?: string }[],
+): boolean {
   const repo = join(root, 'proj');
   if (/^(git|cd [^;&|]+ && git)\b/.test(command) && !open.write) {
     if (inside(open.path, join(repo, '.git'))) return true;
     if (inside(open.path, repo) && accesses.some((a) => a.kind === undefined && a.path === repo)) return true;
   }
-  if (/^rg\b/.test(command) && !open.write && /\/(\.gitignore|\.ignore|\.rgignore|\.git\/info\/exclude)$/.test(open.path)) return true;
-  if (/^sed\b.*\s-i/.test(command) && /\/sed[A-Za-z0-9]{6}$/.test(open.path)) return accesses.some((a) => a.access === 'write' && dirname(a.path) === dirname(open.path));
+  if (
+    /^rg\b/.test(command) &&
+    !open.write &&
+    /\/(\.gitignore|\.ignore|\.rgignore|\.git\/info\/exclude)$/.test(open.path)
+  )
+    return true;
+  if (/^sed\b.*\s-i/.test(command) && /\/sed[A-Za-z0-9]{6}$/.test(open.path))
+    return accesses.some((a) => a.access === 'write' && dirname(a.path) === dirname(open.path));
   return false;
 }
 
-describe.skipIf(missing !== undefined)('every file a corpus command opens is declared, or the command is unknown (strace)', () => {
-  test(`the corpus has at least 300 commands (${corpus.length})`, () => {
-    expect(corpus.length).toBeGreaterThanOrEqual(300);
-  });
+describe.skipIf(missing !== undefined)(
+  'every file a corpus command opens is declared, or the command is unknown (strace)',
+  () => {
+    test(`the corpus has at least 300 commands (${corpus.length})`, () => {
+      expect(corpus.length).toBeGreaterThanOrEqual(300);
+    });
 
-  test('no undeclared opens', async () => {
-    const failures: string[] = [];
-    let unknownCount = 0;
-    let index = 0;
-    const worker = async () => {
-      for (;;) {
-        const i = index++;
-        if (i >= corpus.length) return;
-        const command = corpus[i]!;
-        // Commands that declare no write share one copy of the fixture; the others get their own.
-        const shared = join(work, 'shared');
-        const probe = commandResources(command, join(shared, 'proj'), { homeDir: join(shared, 'home') });
-        const writes = probe.accesses.some((a) => a.access === 'write');
-        const root = writes ? join(work, `c${i}`) : shared;
-        if (writes) await cp(template, root, { recursive: true, verbatimSymlinks: true });
-        const home = join(root, 'home');
-        const cwd = join(root, 'proj');
-        // Declared before the command runs, as the guard sees it.
-        const declared = writes ? commandResources(command, cwd, { homeDir: home }) : probe;
-        const accesses = declared.accesses;
-        // A command that declares something unknown asks whatever it opens: no need to trace it.
-        if (accesses.some((a) => a.kind === 'unknown')) {
-          unknownCount++;
+    test('no undeclared opens', async () => {
+      const failures: string[] = [];
+      let unknownCount = 0;
+      let index = 0;
+      const worker = async () => {
+        for (;;) {
+          const i = index++;
+          if (i >= corpus.length) return;
+          const command = corpus[i]!;
+          // Commands that declare no write share one copy of the fixture; the others get their own.
+          const shared = join(work, 'shared');
+          const probe = commandResources(command, join(shared, 'proj'), { homeDir: join(shared, 'home') });
+          const writes = probe.accesses.some((a) => a.access === 'write');
+          const root = writes ? join(work, `c${i}`) : shared;
+          if (writes) await cp(template, root, { recursive: true, verbatimSymlinks: true });
+          const home = join(root, 'home');
+          const cwd = join(root, 'proj');
+          // Declared before the command runs, as the guard sees it.
+          const declared = writes ? commandResources(command, cwd, { homeDir: home }) : probe;
+          const accesses = declared.accesses;
+          // A command that declares something unknown asks whatever it opens: no need to trace it.
+          if (accesses.some((a) => a.kind === 'unknown')) {
+            unknownCount++;
+            if (writes) await rm(root, { recursive: true, force: true });
+            continue;
+          }
+          const folders = accesses
+            .filter((a) => a.kind === 'folder')
+            .map((a) => ({ ...a, forms: [a.path, real(a.path), ...linkTargets(real(a.path))] }));
+          const exact = accesses
+            .filter((a) => a.kind !== 'unknown' && a.kind !== 'folder')
+            .map((a) => ({ ...a, forms: [a.path, real(a.path)] }));
+          const opens = await traced(command, root);
+          for (const open of opens) {
+            if (excused(command, open, root, accesses)) continue;
+            const ok =
+              exact.some((a) => (open.write ? a.access === 'write' : true) && a.forms.some((f) => f === open.path)) ||
+              folders.some(
+                (a) => (open.write ? a.access === 'write' : true) && a.forms.some((f) => inside(open.path, f)),
+              );
+            if (!ok)
+              failures.push(
+                `${command}\n    opened ${open.write ? 'for writing' : 'for reading'} ${open.path.replace(root, '<root>')}\n    declared ${JSON.stringify(accesses.map((a) => `${a.kind ?? 'path'}:${a.access}:${a.path.replace(root, '<root>')}`))}`,
+              );
+          }
           if (writes) await rm(root, { recursive: true, force: true });
-          continue;
         }
-        const folders = accesses.filter((a) => a.kind === 'folder').map((a) => ({ ...a, forms: [a.path, real(a.path), ...linkTargets(real(a.path))] }));
-        const exact = accesses.filter((a) => a.kind !== 'unknown' && a.kind !== 'folder').map((a) => ({ ...a, forms: [a.path, real(a.path)] }));
-        const opens = await traced(command, root);
-        for (const open of opens) {
-          if (excused(command, open, root, accesses)) continue;
-          const ok =
-            exact.some((a) => (open.write ? a.access === 'write' : true) && a.forms.some((f) => f === open.path)) ||
-            folders.some((a) => (open.write ? a.access === 'write' : true) && a.forms.some((f) => inside(open.path, f)));
-          if (!ok) failures.push(`${command}\n    opened ${open.write ? 'for writing' : 'for reading'} ${open.path.replace(root, '<root>')}\n    declared ${JSON.stringify(accesses.map((a) => `${a.kind ?? 'path'}:${a.access}:${a.path.replace(root, '<root>')}`))}`);
-        }
-        if (writes) await rm(root, { recursive: true, force: true });
-      }
-    };
-    cpSync(template, join(work, 'shared'), { recursive: true, verbatimSymlinks: true });
-    // A copy changes every file's ctime, so git would refresh (write) its index on the first
-    // diff; a checkout in use has a fresh index.
-    git(join(work, 'shared/proj'), 'update-index', '-q', '--refresh');
-    await Promise.all([worker(), worker(), worker()]);
-    console.log(`strace corpus: ${corpus.length} commands, ${unknownCount} declared something unknown, ${failures.length} undeclared opens`);
-    expect(failures, failures.join('\n')).toEqual([]);
-    // The corpus is not passed by calling everything unknown.
-    expect(unknownCount).toBeLessThan(corpus.length * 0.5);
-  }, 300_000);
+      };
+      cpSync(template, join(work, 'shared'), { recursive: true, verbatimSymlinks: true });
+      // A copy changes every file's ctime, so git would refresh (write) its index on the first
+      // diff; a checkout in use has a fresh index.
+      git(join(work, 'shared/proj'), 'update-index', '-q', '--refresh');
+      await Promise.all([worker(), worker(), worker()]);
+      console.log(
+        `strace corpus: ${corpus.length} commands, ${unknownCount} declared something unknown, ${failures.length} undeclared opens`,
+      );
+      expect(failures, failures.join('\n')).toEqual([]);
+      // The corpus is not passed by calling everything unknown.
+      expect(unknownCount).toBeLessThan(corpus.length * 0.5);
+    }, 300_000);
 
-  test('the fixture is real: a traced cat of .env is seen opening it', async () => {
-    const root = join(work, 'check');
-    cpSync(template, root, { recursive: true, verbatimSymlinks: true });
-    const opens = await traced('cat .env', root);
-    expect(opens.map((o) => o.path)).toContain(join(root, 'proj/.env'));
-    expect(existsSync(join(root, 'proj/.git'))).toBe(true);
-  });
-});
+    test('the fixture is real: a traced cat of .env is seen opening it', async () => {
+      const root = join(work, 'check');
+      cpSync(template, root, { recursive: true, verbatimSymlinks: true });
+      const opens = await traced('cat .env', root);
+      expect(opens.map((o) => o.path)).toContain(join(root, 'proj/.env'));
+      expect(existsSync(join(root, 'proj/.git'))).toBe(true);
+    });
+  },
+);

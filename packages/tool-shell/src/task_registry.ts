@@ -68,7 +68,11 @@ export class TaskRegistry {
    */
   start(
     command: string,
-    options: Omit<RunCommandOptions, 'timeoutMs' | 'onOutput' | 'trackCwd'> & { logDir: string; description?: string | undefined; maxLogBytes?: number },
+    options: Omit<RunCommandOptions, 'timeoutMs' | 'onOutput' | 'trackCwd'> & {
+      logDir: string;
+      description?: string | undefined;
+      maxLogBytes?: number;
+    },
   ): BackgroundTask {
     if (this.#shared.closed) throw new Error('The session is closing; no new background task can start.');
     const id = this.#shared.newId('bash');

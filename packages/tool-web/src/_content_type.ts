@@ -57,7 +57,11 @@ export function classifyContentType(contentType: string): ContentKind {
 export function sniffContent(body: Buffer): Exclude<ContentKind, 'unknown' | 'markdown'> {
   const head = body.subarray(0, 4096);
   if (head.includes(0)) return 'binary';
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (/^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/.test(text)) return 'html';
   if (/^[{[]/.test(text)) {
     try {

@@ -87,8 +87,13 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
     return await run();
   } catch (e) {
     if (deadline.timedOut) {
-      const got = progress.received > 0 ? ` after receiving ${formatBytes(progress.received)}` : ' before the server answered';
-      throw new ToolshedError('web_fetch_timeout', `WebFetch timed out after ${formatSeconds(options.timeoutMs)} fetching "${current.href}"${got}; the server is slow or the body never ends. Try again later or another URL.`, { cause: e });
+      const got =
+        progress.received > 0 ? ` after receiving ${formatBytes(progress.received)}` : ' before the server answered';
+      throw new ToolshedError(
+        'web_fetch_timeout',
+        `WebFetch timed out after ${formatSeconds(options.timeoutMs)} fetching "${current.href}"${got}; the server is slow or the body never ends. Try again later or another URL.`,
+        { cause: e },
+      );
     }
     throw e;
   } finally {
@@ -121,7 +126,8 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
           signal,
           headers: {
             'user-agent': options.userAgent,
-            accept: 'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/json;q=0.9, text/plain;q=0.8, */*;q=0.5',
+            accept:
+              'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, application/json;q=0.9, text/plain;q=0.8, */*;q=0.5',
             'accept-encoding': 'gzip, deflate, br',
           },
         });
@@ -130,34 +136,61 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
         if (REDIRECT.has(status)) {
           discard(response.body);
           const location = header(response.headers['location']);
-          if (!location) throw new ToolshedError('web_fetch_http', `"${current.href}" answered ${status} ${statusText} without a Location header, so there is nothing to follow.`);
+          if (!location)
+            throw new ToolshedError(
+              'web_fetch_http',
+              `"${current.href}" answered ${status} ${statusText} without a Location header, so there is nothing to follow.`,
+            );
           let next: URL;
           try {
             next = new URL(location, current);
           } catch {
-            throw new ToolshedError('web_fetch_http', `"${current.href}" redirects to ${JSON.stringify(location)}, which is not a valid URL.`);
+            throw new ToolshedError(
+              'web_fetch_http',
+              `"${current.href}" redirects to ${JSON.stringify(location)}, which is not a valid URL.`,
+            );
           }
           if (!sameHost(current, next)) {
-            return { kind: 'redirect', requestedUrl, fromUrl: current.href, toUrl: next.href, status, statusText, isPrivate: host.isPrivate };
+            return {
+              kind: 'redirect',
+              requestedUrl,
+              fromUrl: current.href,
+              toUrl: next.href,
+              status,
+              statusText,
+              isPrivate: host.isPrivate,
+            };
           }
           if (hop + 1 > options.maxRedirects) {
-            throw new ToolshedError('web_fetch_http', `"${requestedUrl}" redirected more than ${options.maxRedirects} times (last to "${next.href}"); it is probably a redirect loop.`);
+            throw new ToolshedError(
+              'web_fetch_http',
+              `"${requestedUrl}" redirected more than ${options.maxRedirects} times (last to "${next.href}"); it is probably a redirect loop.`,
+            );
           }
           current = next;
           continue;
         }
         if (status < 200 || status >= 300) {
           discard(response.body);
-          throw new ToolshedError('web_fetch_http', `"${current.href}" answered HTTP ${status}${statusText ? ` ${statusText}` : ''}; the page could not be fetched.`);
+          throw new ToolshedError(
+            'web_fetch_http',
+            `"${current.href}" answered HTTP ${status}${statusText ? ` ${statusText}` : ''}; the page could not be fetched.`,
+          );
         }
         const contentType = header(response.headers['content-type']) ?? '';
         const contentKind = classifyContentType(contentType);
         if (contentKind === 'binary') {
           discard(response.body);
           const type = contentType.split(';')[0]!.trim();
-          throw new ToolshedError('web_fetch_unsupported_type', `"${current.href}" is "${type}" content, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`);
+          throw new ToolshedError(
+            'web_fetch_unsupported_type',
+            `"${current.href}" is "${type}" content, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`,
+          );
         }
-        const { data, truncated } = await readBody(response.body, header(response.headers['content-encoding']), { maxBytes: options.maxBytes, progress });
+        const { data, truncated } = await readBody(response.body, header(response.headers['content-encoding']), {
+          maxBytes: options.maxBytes,
+          progress,
+        });
         return {
           kind: 'content',
           requestedUrl,

@@ -38,7 +38,8 @@ const READABILITY_MAX_CHARS = 2_000_000;
 const MAX_HTML_CHARS = 2_000_000;
 // An article shorter than this is more likely a cookie banner than the page's content.
 const MIN_ARTICLE_CHARS = 200;
-const NOISE = 'script, style, noscript, template, iframe, svg, canvas, nav, footer, aside, [role="navigation"], [aria-hidden="true"]';
+const NOISE =
+  'script, style, noscript, template, iframe, svg, canvas, nav, footer, aside, [role="navigation"], [aria-hidden="true"]';
 
 let turndown: TurndownService | undefined;
 
@@ -57,9 +58,13 @@ let turndown: TurndownService | undefined;
  */
 export function convertHtml(html: string, options: HtmlToMarkdownOptions = {}): HtmlToMarkdownResult {
   const maxHtmlChars = options.maxHtmlChars ?? MAX_HTML_CHARS;
-  if (!(Number.isInteger(maxHtmlChars) && maxHtmlChars > 0)) throw new RangeError(`htmlToMarkdown option maxHtmlChars must be a whole number above 0, got ${String(options.maxHtmlChars)}`);
+  if (!(Number.isInteger(maxHtmlChars) && maxHtmlChars > 0))
+    throw new RangeError(
+      `htmlToMarkdown option maxHtmlChars must be a whole number above 0, got ${String(options.maxHtmlChars)}`,
+    );
   // Scripts and styles are dropped first only where size matters: they are often most of a big page.
-  let source = html.length > Math.min(READABILITY_MAX_CHARS, maxHtmlChars) ? withoutBlocks(html, ['script', 'style']) : html;
+  let source =
+    html.length > Math.min(READABILITY_MAX_CHARS, maxHtmlChars) ? withoutBlocks(html, ['script', 'style']) : html;
   const useReadability = (options.readability ?? true) && source.length <= READABILITY_MAX_CHARS;
   const convertedHtmlChars = source.length > maxHtmlChars ? maxHtmlChars : undefined;
   if (convertedHtmlChars !== undefined) source = source.slice(0, convertedHtmlChars);
@@ -67,18 +72,29 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions = {}): 
   return { ...result, convertedHtmlChars };
 }
 
-function convertDocument(html: string, options: HtmlToMarkdownOptions, useReadability: boolean): Omit<HtmlToMarkdownResult, 'convertedHtmlChars'> {
+function convertDocument(
+  html: string,
+  options: HtmlToMarkdownOptions,
+  useReadability: boolean,
+): Omit<HtmlToMarkdownResult, 'convertedHtmlChars'> {
   const document = parse(wrapFragment(html));
   const title = document.title?.trim() || undefined;
   absolutize(document, options.url);
-  const service = turndown ??= createTurndown();
+  const service = (turndown ??= createTurndown());
   if (useReadability) {
     // Readability takes the document apart as it works; the fallback needs a fresh one.
-    const article = new Readability(parse(document.toString()) as never, { charThreshold: MIN_ARTICLE_CHARS, keepClasses: true }).parse();
+    const article = new Readability(parse(document.toString()) as never, {
+      charThreshold: MIN_ARTICLE_CHARS,
+      keepClasses: true,
+    }).parse();
     if (article?.content && (article.textContent ?? '').trim().length >= MIN_ARTICLE_CHARS) {
       const articleDoc = parse(`<!doctype html><html><body>${article.content}</body></html>`);
       const body = tidy(service.turndown(articleDoc.body as unknown as TurndownService.Node));
-      return { markdown: withTitle(body, article.title?.trim() || title), title: article.title?.trim() || title, usedReadability: true };
+      return {
+        markdown: withTitle(body, article.title?.trim() || title),
+        title: article.title?.trim() || title,
+        usedReadability: true,
+      };
     }
   }
   for (const node of [...document.querySelectorAll(NOISE)]) node.remove();
@@ -88,7 +104,12 @@ function convertDocument(html: string, options: HtmlToMarkdownOptions, useReadab
 }
 
 function createTurndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+  });
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas'] as TurndownService.Filter);
   service.addRule('table', {
     filter: 'table',
@@ -109,9 +130,13 @@ function createTurndown(): TurndownService {
 
 function tableToMarkdown(table: DomElement): string {
   const rows = [...table.querySelectorAll('tr')].filter((tr) => tr.closest('table') === table);
-  const cells = rows.map((tr) =>
-    [...tr.children].filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH').map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|'))
-  ).filter((r) => r.length > 0);
+  const cells = rows
+    .map((tr) =>
+      [...tr.children]
+        .filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH')
+        .map((c) => (c.textContent ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')),
+    )
+    .filter((r) => r.length > 0);
   if (cells.length === 0) return '';
   const width = Math.max(...cells.map((r) => r.length));
   const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => r[i] ?? '').join(' | ')} |`;
@@ -134,7 +159,10 @@ function absolutize(document: DomDocument, url: string | undefined): void {
       // A broken <base> is ignored, as browsers do.
     }
   }
-  for (const [selector, attr] of [['a[href]', 'href'], ['img[src]', 'src']] as const) {
+  for (const [selector, attr] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
     for (const el of [...document.querySelectorAll(selector)]) {
       const value = el.getAttribute(attr) ?? '';
       if (/^\s*javascript:/i.test(value)) {
@@ -194,11 +222,16 @@ function withoutBlocks(html: string, names: readonly string[]): string {
 
 /** linkedom needs a document; a bare fragment (`<p>hi</p>`) gets the html and body around it. */
 function wrapFragment(html: string): string {
-  return /<html[\s>]/i.test(html.slice(0, 2048)) ? html : `<!doctype html><html><head></head><body>${html}</body></html>`;
+  return /<html[\s>]/i.test(html.slice(0, 2048))
+    ? html
+    : `<!doctype html><html><head></head><body>${html}</body></html>`;
 }
 
 function tidy(markdown: string): string {
-  return markdown.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return markdown
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function withTitle(markdown: string, title: string | undefined): string {

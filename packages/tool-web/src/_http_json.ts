@@ -37,23 +37,42 @@ export async function getJson(url: URL, options: GetJsonOptions): Promise<unknow
       headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br', ...options.headers },
     });
     const encoding = response.headers['content-encoding'];
-    const { data } = await readBody(response.body, Array.isArray(encoding) ? encoding[0] : encoding, { maxBytes: 5 * 1024 * 1024, progress: { received: 0 } });
+    const { data } = await readBody(response.body, Array.isArray(encoding) ? encoding[0] : encoding, {
+      maxBytes: 5 * 1024 * 1024,
+      progress: { received: 0 },
+    });
     const text = data.toString('utf8');
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const explained = options.explainStatus?.(response.statusCode, text.slice(0, 2000));
-      throw new ToolshedError('web_search_failed', explained ?? `${options.service} answered HTTP ${response.statusCode} at ${where}: ${oneLine(text, 200) || 'no details'}.`);
+      throw new ToolshedError(
+        'web_search_failed',
+        explained ??
+          `${options.service} answered HTTP ${response.statusCode} at ${where}: ${oneLine(text, 200) || 'no details'}.`,
+      );
     }
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new ToolshedError('web_search_failed', `${options.service} at ${where} did not answer with JSON (it began ${JSON.stringify(oneLine(text, 80))}); check the configured URL.`);
+      throw new ToolshedError(
+        'web_search_failed',
+        `${options.service} at ${where} did not answer with JSON (it began ${JSON.stringify(oneLine(text, 80))}); check the configured URL.`,
+      );
     }
   } catch (e) {
     if (ToolshedError.isInstance(e)) throw e;
-    if (deadline.timedOut) throw new ToolshedError('web_search_failed', `${options.service} did not answer within ${options.timeoutMs / 1000} s (${where}); try again later.`, { cause: e });
+    if (deadline.timedOut)
+      throw new ToolshedError(
+        'web_search_failed',
+        `${options.service} did not answer within ${options.timeoutMs / 1000} s (${where}); try again later.`,
+        { cause: e },
+      );
     if (options.signal.aborted) throw e;
     const code = (e as { code?: unknown }).code;
-    throw new ToolshedError('web_search_failed', `Could not reach ${options.service} at ${where}${typeof code === 'string' ? ` (${code})` : ''}: ${(e as Error).message}`, { cause: e });
+    throw new ToolshedError(
+      'web_search_failed',
+      `Could not reach ${options.service} at ${where}${typeof code === 'string' ? ` (${code})` : ''}: ${(e as Error).message}`,
+      { cause: e },
+    );
   } finally {
     deadline.dispose();
   }

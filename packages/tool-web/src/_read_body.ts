@@ -31,7 +31,11 @@ export async function readBody(
   contentEncoding: string | undefined,
   options: { maxBytes: number; progress: { received: number } },
 ): Promise<BodyRead> {
-  const codings = (contentEncoding ?? '').toLowerCase().split(',').map((c) => c.trim()).filter((c) => c && c !== 'identity');
+  const codings = (contentEncoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c && c !== 'identity');
   let stream: Readable = body;
   const stages: Readable[] = [body];
   // Codings are listed in the order they were applied; undo them last first.
@@ -40,7 +44,10 @@ export async function readBody(
     if (!next) {
       body.on('error', () => {});
       body.destroy();
-      throw new ToolshedError('web_fetch_decode', `The server sent the content encoded as "${coding}", which WebFetch cannot decode (it reads gzip, deflate and br).`);
+      throw new ToolshedError(
+        'web_fetch_decode',
+        `The server sent the content encoded as "${coding}", which WebFetch cannot decode (it reads gzip, deflate and br).`,
+      );
     }
     stream.on('error', (e) => next.destroy(e));
     stream.pipe(next);
@@ -67,7 +74,11 @@ export async function readBody(
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('Z_')) {
-      throw new ToolshedError('web_fetch_decode', `The server said the content is encoded as "${codings.join(', ')}" but the body does not decode (${code}); the server is misbehaving, try again later.`, { cause: e });
+      throw new ToolshedError(
+        'web_fetch_decode',
+        `The server said the content is encoded as "${codings.join(', ')}" but the body does not decode (${code}); the server is misbehaving, try again later.`,
+        { cause: e },
+      );
     }
     throw e;
   } finally {
@@ -80,7 +91,7 @@ export async function readBody(
   return { data: Buffer.concat(chunks, size), truncated };
 }
 
-function decoderFor(coding: string): Readable & NodeJS.WritableStream | undefined {
+function decoderFor(coding: string): (Readable & NodeJS.WritableStream) | undefined {
   switch (coding) {
     case 'gzip':
     case 'x-gzip':

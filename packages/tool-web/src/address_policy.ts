@@ -96,7 +96,7 @@ export function isPublicAddress(address: string): boolean {
 function classifyV4(n: number): AddressClass {
   for (const [base, prefix, kind, range] of V4_RANGES) {
     const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
-    if (((n & mask) >>> 0) === base) return { kind, family: 4, range };
+    if ((n & mask) >>> 0 === base) return { kind, family: 4, range };
   }
   return { kind: 'public', family: 4, range: 'public' };
 }
@@ -108,12 +108,28 @@ function classifyV6(g: readonly number[]): AddressClass {
   if (zeroUpTo(7) && at(7) === 1) return { kind: 'loopback', family: 6, range: 'loopback (::1)' };
   const embedded = ((at(6) << 16) | at(7)) >>> 0;
   if (zeroUpTo(5) && at(5) === 0xffff) {
-    return { kind: 'ipv4-mapped', family: 6, range: `IPv4-mapped IPv6 (::ffff:0:0/96, holding ${v4String(embedded)})`, embeddedV4: v4String(embedded) };
+    return {
+      kind: 'ipv4-mapped',
+      family: 6,
+      range: `IPv4-mapped IPv6 (::ffff:0:0/96, holding ${v4String(embedded)})`,
+      embeddedV4: v4String(embedded),
+    };
   }
   if (zeroUpTo(4) && at(4) === 0xffff && at(5) === 0) {
-    return { kind: 'ipv4-mapped', family: 6, range: `IPv4-translated IPv6 (::ffff:0:0:0/96, holding ${v4String(embedded)})`, embeddedV4: v4String(embedded) };
+    return {
+      kind: 'ipv4-mapped',
+      family: 6,
+      range: `IPv4-translated IPv6 (::ffff:0:0:0/96, holding ${v4String(embedded)})`,
+      embeddedV4: v4String(embedded),
+    };
   }
-  if (zeroUpTo(6)) return { kind: 'ipv4-mapped', family: 6, range: `IPv4-compatible IPv6 (::/96, holding ${v4String(embedded)})`, embeddedV4: v4String(embedded) };
+  if (zeroUpTo(6))
+    return {
+      kind: 'ipv4-mapped',
+      family: 6,
+      range: `IPv4-compatible IPv6 (::/96, holding ${v4String(embedded)})`,
+      embeddedV4: v4String(embedded),
+    };
   if (at(0) === 0x64 && at(1) === 0xff9b && at(2) === 0 && at(3) === 0 && at(4) === 0 && at(5) === 0) {
     const inner = classifyV4(embedded);
     if (inner.kind !== 'public') return { ...inner, family: 6, range: `NAT64 (64:ff9b::/96) of ${inner.range}` };
@@ -121,14 +137,16 @@ function classifyV6(g: readonly number[]): AddressClass {
   }
   // Local-use NAT64 (RFC 8215) puts the IPv4 address at a place each network chooses, so it
   // cannot be judged from inside; no public web server is reached through it.
-  if (at(0) === 0x64 && at(1) === 0xff9b && at(2) === 1) return { kind: 'reserved', family: 6, range: 'local-use NAT64 (64:ff9b:1::/48)' };
+  if (at(0) === 0x64 && at(1) === 0xff9b && at(2) === 1)
+    return { kind: 'reserved', family: 6, range: 'local-use NAT64 (64:ff9b:1::/48)' };
   // Teredo (2001::/32) tunnels to an IPv4 address hidden in the last 32 bits (inverted), and the
   // rest of 2001::/23 is protocol plumbing (benchmarking, ORCHID, AMT…), not web servers.
   if (at(0) === 0x2001 && at(1) === 0) {
-    const client = (~(((at(6) << 16) | at(7)) >>> 0)) >>> 0;
+    const client = ~(((at(6) << 16) | at(7)) >>> 0) >>> 0;
     return { kind: 'reserved', family: 6, range: `Teredo tunnel (2001::/32, to ${v4String(client)})` };
   }
-  if (at(0) === 0x2001 && at(1) < 0x200) return { kind: 'reserved', family: 6, range: 'IETF protocol assignments (2001::/23)' };
+  if (at(0) === 0x2001 && at(1) < 0x200)
+    return { kind: 'reserved', family: 6, range: 'IETF protocol assignments (2001::/23)' };
   if (at(0) === 0x2002) {
     const inner = classifyV4(((at(1) << 16) | at(2)) >>> 0);
     if (inner.kind !== 'public') return { ...inner, family: 6, range: `6to4 (2002::/16) of ${inner.range}` };
@@ -138,16 +156,19 @@ function classifyV6(g: readonly number[]): AddressClass {
   if ((at(0) & 0xffc0) === 0xfe80) return { kind: 'link-local', family: 6, range: 'link-local (fe80::/10)' };
   if ((at(0) & 0xffc0) === 0xfec0) return { kind: 'private', family: 6, range: 'site-local (fec0::/10)' };
   if ((at(0) & 0xff00) === 0xff00) return { kind: 'multicast', family: 6, range: 'multicast (ff00::/8)' };
-  if (at(0) === 0x2001 && at(1) === 0x0db8) return { kind: 'reserved', family: 6, range: 'documentation (2001:db8::/32)' };
-  if (at(0) === 0x0100 && at(1) === 0 && at(2) === 0 && at(3) === 0) return { kind: 'reserved', family: 6, range: 'discard-only (100::/64)' };
+  if (at(0) === 0x2001 && at(1) === 0x0db8)
+    return { kind: 'reserved', family: 6, range: 'documentation (2001:db8::/32)' };
+  if (at(0) === 0x0100 && at(1) === 0 && at(2) === 0 && at(3) === 0)
+    return { kind: 'reserved', family: 6, range: 'discard-only (100::/64)' };
   // Global unicast is 2000::/3; anything else is unassigned and has no business in a DNS answer.
-  if ((at(0) & 0xe000) !== 0x2000) return { kind: 'reserved', family: 6, range: 'unassigned (outside global unicast, 2000::/3)' };
+  if ((at(0) & 0xe000) !== 0x2000)
+    return { kind: 'reserved', family: 6, range: 'unassigned (outside global unicast, 2000::/3)' };
   return { kind: 'public', family: 6, range: 'public' };
 }
 
 function v4(address: string): number {
   const [a = 0, b = 0, c = 0, d = 0] = address.split('.').map(Number);
-  return (((a << 24) | (b << 16) | (c << 8) | d) >>> 0);
+  return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
 }
 
 function v4String(n: number): string {
@@ -166,6 +187,7 @@ function v6Groups(address: string): number[] {
   const [head = '', rest] = text.split('::');
   const left = head ? head.split(':') : [];
   const right = rest === undefined ? [] : rest ? rest.split(':') : [];
-  const groups = rest === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    rest === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.map((g) => parseInt(g, 16));
 }

@@ -68,7 +68,9 @@ describe('classifyAddress', () => {
     expect(classifyAddress('::7f00:1').embeddedV4).toBe('127.0.0.1');
     expect(classifyAddress('fe80::1').embeddedV4).toBeUndefined();
     // Teredo stores the client's IPv4 address inverted: 0x80ff:fffe is 127.0.0.1.
-    expect(classifyAddress('2001:0:4136:e378:8000:63bf:80ff:fffe').range).toBe('Teredo tunnel (2001::/32, to 127.0.0.1)');
+    expect(classifyAddress('2001:0:4136:e378:8000:63bf:80ff:fffe').range).toBe(
+      'Teredo tunnel (2001::/32, to 127.0.0.1)',
+    );
   });
 
   test('isPublicAddress is true only for public addresses', () => {

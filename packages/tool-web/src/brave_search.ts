@@ -41,7 +41,9 @@ const MAX_QUERY_CHARS = 400;
  */
 export function braveSearchBackend(options: BraveSearchOptions): SearchBackend {
   if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') {
-    throw new TypeError('braveSearchBackend needs an apiKey: a Brave Search API subscription token from https://brave.com/search/api/');
+    throw new TypeError(
+      'braveSearchBackend needs an apiKey: a Brave Search API subscription token from https://brave.com/search/api/',
+    );
   }
   const endpoint = new URL(options.endpoint ?? BRAVE_SEARCH_ENDPOINT);
   return {
@@ -67,7 +69,9 @@ export function braveSearchBackend(options: BraveSearchOptions): SearchBackend {
       const out: SearchResult[] = [];
       for (const item of results as Record<string, unknown>[]) {
         if (typeof item?.url !== 'string') continue;
-        const extra = Array.isArray(item.extra_snippets) ? item.extra_snippets.filter((s): s is string => typeof s === 'string') : [];
+        const extra = Array.isArray(item.extra_snippets)
+          ? item.extra_snippets.filter((s): s is string => typeof s === 'string')
+          : [];
         const snippet = plainSnippet(item.description) || plainSnippet(extra[0]);
         out.push({ title: plainSnippet(item.title) || item.url, url: item.url, snippet });
       }
@@ -90,7 +94,8 @@ function explainBraveStatus(status: number, body: string): string | undefined {
   if (status === 401 || status === 403 || (status === 422 && /token|subscription/i.test(detail))) {
     return `Brave Search rejected the API key, HTTP ${status}${suffix}: the user should check the key given to braveSearchBackend() or BRAVE_API_KEY.`;
   }
-  if (status === 429) return `Brave Search refused the request: rate limit or monthly quota reached, HTTP 429${suffix}. Try again later.`;
+  if (status === 429)
+    return `Brave Search refused the request: rate limit or monthly quota reached, HTTP 429${suffix}. Try again later.`;
   if (status === 422) return `Brave Search rejected the query, HTTP 422${suffix}: shorten or simplify it.`;
   return undefined;
 }

@@ -27,8 +27,19 @@ const BRAVE_RESPONSE = {
         is_source_both: false,
         language: 'en',
         family_friendly: true,
-        profile: { name: 'Zod', url: 'https://zod.dev/', long_name: 'zod.dev', img: 'https://imgs.search.brave.com/x.png' },
-        meta_url: { scheme: 'https', netloc: 'zod.dev', hostname: 'zod.dev', favicon: 'https://imgs.search.brave.com/f.png', path: '' },
+        profile: {
+          name: 'Zod',
+          url: 'https://zod.dev/',
+          long_name: 'zod.dev',
+          img: 'https://imgs.search.brave.com/x.png',
+        },
+        meta_url: {
+          scheme: 'https',
+          netloc: 'zod.dev',
+          hostname: 'zod.dev',
+          favicon: 'https://imgs.search.brave.com/f.png',
+          path: '',
+        },
         extra_snippets: ['Zod is a TypeScript-first validation library.'],
       },
       {
@@ -51,11 +62,29 @@ describe('braveSearchBackend against a loopback server speaking the Brave Search
       res.end(gzipSync(JSON.stringify(BRAVE_RESPONSE)));
     });
     servers.push(server);
-    const backend = braveSearchBackend({ apiKey: 'test-key', endpoint: `${server.origin}/res/v1/web/search`, country: 'us' });
-    const results = await backend.search({ query: 'zod schema', allowedDomains: [], blockedDomains: [], maxResults: 5, signal: new AbortController().signal });
+    const backend = braveSearchBackend({
+      apiKey: 'test-key',
+      endpoint: `${server.origin}/res/v1/web/search`,
+      country: 'us',
+    });
+    const results = await backend.search({
+      query: 'zod schema',
+      allowedDomains: [],
+      blockedDomains: [],
+      maxResults: 5,
+      signal: new AbortController().signal,
+    });
     expect(results).toEqual([
-      { title: 'Zod | TypeScript-first schema validation', url: 'https://zod.dev/', snippet: 'TypeScript-first schema validation with static type inference & more.' },
-      { title: 'colinhacks/zod', url: 'https://github.com/colinhacks/zod', snippet: 'TypeScript-first schema validation with static type inference' },
+      {
+        title: 'Zod | TypeScript-first schema validation',
+        url: 'https://zod.dev/',
+        snippet: 'TypeScript-first schema validation with static type inference & more.',
+      },
+      {
+        title: 'colinhacks/zod',
+        url: 'https://github.com/colinhacks/zod',
+        snippet: 'TypeScript-first schema validation with static type inference',
+      },
     ]);
     const url = new URL(server.requests[0]!.slice('GET '.length), server.origin);
     expect(url.pathname).toBe('/res/v1/web/search');
@@ -73,7 +102,13 @@ describe('braveSearchBackend against a loopback server speaking the Brave Search
     });
     servers.push(server);
     const backend = braveSearchBackend({ apiKey: 'k', endpoint: `${server.origin}/s` });
-    const none = await backend.search({ query: 'release notes', allowedDomains: ['nodejs.org', 'github.com'], blockedDomains: [], maxResults: 5, signal: new AbortController().signal });
+    const none = await backend.search({
+      query: 'release notes',
+      allowedDomains: ['nodejs.org', 'github.com'],
+      blockedDomains: [],
+      maxResults: 5,
+      signal: new AbortController().signal,
+    });
     expect(none).toEqual([]);
     const url = new URL(server.requests[0]!.slice('GET '.length), server.origin);
     expect(url.searchParams.get('q')).toBe('release notes (site:nodejs.org OR site:github.com)');
@@ -83,23 +118,55 @@ describe('braveSearchBackend against a loopback server speaking the Brave Search
   test('braveSearchBackend explains a rejected key from Brave error response', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(422, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'ErrorResponse', error: { id: 'abc', status: 422, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' }, time: 1 }));
+      res.end(
+        JSON.stringify({
+          type: 'ErrorResponse',
+          error: {
+            id: 'abc',
+            status: 422,
+            code: 'SUBSCRIPTION_TOKEN_INVALID',
+            detail: 'The provided subscription token is invalid.',
+          },
+          time: 1,
+        }),
+      );
     });
     servers.push(server);
     const backend = braveSearchBackend({ apiKey: 'bad', endpoint: `${server.origin}/s` });
-    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 5, signal: new AbortController().signal }))
-      .rejects.toThrow('Brave Search rejected the API key, HTTP 422 (SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid.)');
+    await expect(
+      backend.search({
+        query: 'x y',
+        allowedDomains: [],
+        blockedDomains: [],
+        maxResults: 5,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow(
+      'Brave Search rejected the API key, HTTP 422 (SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid.)',
+    );
   });
 
   test('braveSearchBackend reports the rate limit', async () => {
     const server = await startServer((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'ErrorResponse', error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' } }));
+      res.end(
+        JSON.stringify({
+          type: 'ErrorResponse',
+          error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' },
+        }),
+      );
     });
     servers.push(server);
     const backend = braveSearchBackend({ apiKey: 'k', endpoint: `${server.origin}/s` });
-    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 5, signal: new AbortController().signal }))
-      .rejects.toThrow('rate limit or monthly quota reached');
+    await expect(
+      backend.search({
+        query: 'x y',
+        allowedDomains: [],
+        blockedDomains: [],
+        maxResults: 5,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow('rate limit or monthly quota reached');
   });
 
   test('braveSearchBackend refuses to be built without a key', () => {

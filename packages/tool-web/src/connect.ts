@@ -41,15 +41,16 @@ export type ConnectFunction = (target: ConnectTarget) => Promise<Socket>;
 export async function directConnect(target: ConnectTarget): Promise<Socket> {
   // Not even a SYN for a call that was interrupted already.
   if (target.signal.aborted) throw target.signal.reason ?? new Error('aborted');
-  const socket: Socket = target.protocol === 'https:'
-    ? tlsConnect({
-      host: target.address,
-      port: target.port,
-      ALPNProtocols: ['http/1.1'],
-      // SNI carries names only; for an address literal, the certificate is checked against the address.
-      ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
-    })
-    : netConnect({ host: target.address, port: target.port });
+  const socket: Socket =
+    target.protocol === 'https:'
+      ? tlsConnect({
+          host: target.address,
+          port: target.port,
+          ALPNProtocols: ['http/1.1'],
+          // SNI carries names only; for an address literal, the certificate is checked against the address.
+          ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
+        })
+      : netConnect({ host: target.address, port: target.port });
   const ready = target.protocol === 'https:' ? 'secureConnect' : 'connect';
   await new Promise<void>((resolve, reject) => {
     const onAbort = () => fail(target.signal.reason ?? new Error('aborted'));
@@ -97,12 +98,21 @@ export function pinnedAgent(host: GuardedHost, connect: ConnectFunction, signal:
     connect(options, callback) {
       const asked = options.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
       if (asked !== host.hostname) {
-        callback(new ToolshedError('web_fetch_blocked', `WebFetch refused to connect to "${asked}": this connection was checked for "${host.hostname}" only.`), null);
+        callback(
+          new ToolshedError(
+            'web_fetch_blocked',
+            `WebFetch refused to connect to "${asked}": this connection was checked for "${host.hostname}" only.`,
+          ),
+          null,
+        );
         return;
       }
       const protocol = options.protocol === 'https:' ? 'https:' : 'http:';
       const port = options.port ? Number(options.port) : protocol === 'https:' ? 443 : 80;
-      dialFirst(host, { port, protocol, connect, signal }).then((socket) => callback(null, socket), (e: Error) => callback(e, null));
+      dialFirst(host, { port, protocol, connect, signal }).then(
+        (socket) => callback(null, socket),
+        (e: Error) => callback(e, null),
+      );
     },
   });
 }
@@ -115,12 +125,24 @@ async function dialFirst(
   for (const { address, family } of host.addresses) {
     if (how.signal.aborted) throw how.signal.reason ?? new Error('aborted');
     try {
-      return await how.connect({ address, family, port: how.port, hostname: host.hostname, protocol: how.protocol, signal: how.signal });
+      return await how.connect({
+        address,
+        family,
+        port: how.port,
+        hostname: host.hostname,
+        protocol: how.protocol,
+        signal: how.signal,
+      });
     } catch (e) {
       if (how.signal.aborted) throw e;
       const err = e as { code?: unknown; message?: string };
-      errors.push(`${family === 6 ? `[${address}]` : address}:${how.port} ${typeof err.code === 'string' ? err.code : err.message ?? String(e)}`);
+      errors.push(
+        `${family === 6 ? `[${address}]` : address}:${how.port} ${typeof err.code === 'string' ? err.code : (err.message ?? String(e))}`,
+      );
     }
   }
-  throw new ToolshedError('web_fetch_connect', `Could not connect to "${host.hostname}" (${errors.join('; ')}); the server may be down or the port closed.`);
+  throw new ToolshedError(
+    'web_fetch_connect',
+    `Could not connect to "${host.hostname}" (${errors.join('; ')}); the server may be down or the port closed.`,
+  );
 }

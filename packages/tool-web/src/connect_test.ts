@@ -36,14 +36,18 @@ describe('pinnedAgent', () => {
     } finally {
       await agent.close();
     }
-    expect(targets.map((t) => [t.address, t.port, t.hostname, t.protocol])).toEqual([['127.0.0.1', server.port, 'pinned.test', 'http:']]);
+    expect(targets.map((t) => [t.address, t.port, t.hostname, t.protocol])).toEqual([
+      ['127.0.0.1', server.port, 'pinned.test', 'http:'],
+    ]);
   });
 
   test('pinnedAgent refuses to connect for a name other than the one checked', async () => {
     const server = await serve();
     const agent = pinnedAgent(host('pinned.test', '127.0.0.1'), directConnect, new AbortController().signal);
     try {
-      await expect(request(`http://other.test:${server.port}/`, { dispatcher: agent })).rejects.toThrow('WebFetch refused to connect to "other.test": this connection was checked for "pinned.test" only.');
+      await expect(request(`http://other.test:${server.port}/`, { dispatcher: agent })).rejects.toThrow(
+        'WebFetch refused to connect to "other.test": this connection was checked for "pinned.test" only.',
+      );
     } finally {
       await agent.close();
     }
@@ -58,7 +62,9 @@ describe('pinnedAgent', () => {
     const agent = pinnedAgent(host('down.test', '127.0.0.1', '::1'), directConnect, new AbortController().signal);
     try {
       await expect(request(`http://down.test:${port}/`, { dispatcher: agent })).rejects.toThrow(
-        new RegExp(`Could not connect to "down\\.test" \\(127\\.0\\.0\\.1:${port} ECONNREFUSED; \\[::1\\]:${port} \\S+\\); the server may be down or the port closed\\.`),
+        new RegExp(
+          `Could not connect to "down\\.test" \\(127\\.0\\.0\\.1:${port} ECONNREFUSED; \\[::1\\]:${port} \\S+\\); the server may be down or the port closed\\.`,
+        ),
       );
     } finally {
       await agent.close();
@@ -71,7 +77,16 @@ describe('directConnect', () => {
     const server = await serve();
     const controller = new AbortController();
     controller.abort(new Error('interrupted'));
-    await expect(directConnect({ address: '127.0.0.1', family: 4, port: server.port, hostname: 'x.test', protocol: 'http:', signal: controller.signal })).rejects.toThrow('interrupted');
+    await expect(
+      directConnect({
+        address: '127.0.0.1',
+        family: 4,
+        port: server.port,
+        hostname: 'x.test',
+        protocol: 'http:',
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('interrupted');
     // A request that did reach the server would have been counted by now: a round trip later.
     const probe = await request(`http://127.0.0.1:${server.port}/`);
     await probe.body.text();

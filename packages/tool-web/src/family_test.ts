@@ -44,7 +44,9 @@ describe('webTools', () => {
       expect(session.notices()).toContainEqual({ level: 'info', message: WEB_SEARCH_SETUP_HINT });
       expect(WEB_SEARCH_SETUP_HINT).toContain('BRAVE_API_KEY');
       expect(WEB_SEARCH_SETUP_HINT).toContain('SEARXNG_URL');
-      const [result] = await session.run([{ type: 'tool_use', id: 'w1', name: 'WebSearch', input: { query: 'anything' } }]);
+      const [result] = await session.run([
+        { type: 'tool_use', id: 'w1', name: 'WebSearch', input: { query: 'anything' } },
+      ]);
       expect(result?.is_error).toBe(true);
       expect(contentToText(result!.content)).toContain('No such tool available: WebSearch');
     } finally {
@@ -53,22 +55,36 @@ describe('webTools', () => {
   });
 
   test('a SEARXNG_URL that is no URL leaves WebSearch out with a warning naming the variable, and WebFetch still works', async () => {
-    const session = await createSession({ cwd: dir, stateDir: dir, families: [webTools({ env: { SEARXNG_URL: 'localhost:8888' } })] });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [webTools({ env: { SEARXNG_URL: 'localhost:8888' } })],
+    });
     try {
       expect(session.catalog().map((e) => e.name)).toEqual(['WebFetch']);
-      expect(session.notices()).toEqual([{
-        level: 'warn',
-        message: 'WebSearch is disabled: SEARXNG_URL "localhost:8888" is not an http or https URL: set it to the SearXNG instance\'s address, such as "http://localhost:8888".',
-      }]);
+      expect(session.notices()).toEqual([
+        {
+          level: 'warn',
+          message:
+            'WebSearch is disabled: SEARXNG_URL "localhost:8888" is not an http or https URL: set it to the SearXNG instance\'s address, such as "http://localhost:8888".',
+        },
+      ]);
     } finally {
       await session.close();
     }
   });
 
   test('with a backend, WebSearch is in the pool and no notice is given', async () => {
-    const session = await createSession({ cwd: dir, stateDir: dir, families: [webTools({ search: searxngSearchBackend({ url: 'http://localhost:8888' }) })] });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [webTools({ search: searxngSearchBackend({ url: 'http://localhost:8888' }) })],
+    });
     try {
-      expect(session.catalog().map((e) => [e.name, e.family])).toEqual([['WebFetch', 'web'], ['WebSearch', 'web']]);
+      expect(session.catalog().map((e) => [e.name, e.family])).toEqual([
+        ['WebFetch', 'web'],
+        ['WebSearch', 'web'],
+      ]);
       expect(session.notices()).toEqual([]);
     } finally {
       await session.close();
@@ -76,7 +92,12 @@ describe('webTools', () => {
   });
 
   test('a blanket deny rule removes WebFetch from the pool', async () => {
-    const session = await createSession({ cwd: dir, stateDir: dir, families: [webTools({ search: false })], permissions: { deny: ['WebFetch'] } });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [webTools({ search: false })],
+      permissions: { deny: ['WebFetch'] },
+    });
     try {
       expect(session.catalog()).toEqual([]);
     } finally {
@@ -90,7 +111,12 @@ describe('webTools', () => {
   });
 
   test('a session explains a WebFetch decision with the domain rule that decided it', async () => {
-    const session = await createSession({ cwd: dir, stateDir: dir, families: [webTools({ search: false })], permissions: { allow: ['WebFetch(domain:example.com)'] } });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [webTools({ search: false })],
+      permissions: { allow: ['WebFetch(domain:example.com)'] },
+    });
     try {
       const allowed = await session.explain('WebFetch', { url: 'https://docs.example.com/a', prompt: 'p' });
       expect(allowed).toMatchObject({ behavior: 'allow', rule: 'WebFetch(domain:example.com)' });

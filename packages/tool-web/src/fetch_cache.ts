@@ -40,8 +40,10 @@ export class FetchCache<V> {
     this.#ttlMs = options.ttlMs ?? 15 * 60 * 1000;
     this.#maxSize = options.maxSize ?? 50_000_000;
     this.#now = options.now ?? Date.now;
-    if (!(this.#ttlMs >= 0)) throw new RangeError(`FetchCache ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
-    if (!(this.#maxSize >= 0)) throw new RangeError(`FetchCache maxSize must be a non-negative number, got ${options.maxSize}`);
+    if (!(this.#ttlMs >= 0))
+      throw new RangeError(`FetchCache ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
+    if (!(this.#maxSize >= 0))
+      throw new RangeError(`FetchCache maxSize must be a non-negative number, got ${options.maxSize}`);
   }
 
   /** The total size of the entries held. */

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { effectivePort, hostPatternMatches, matchDomainSpecifier, normalizeHost, parseHostPattern } from './host_pattern.ts';
+import {
+  effectivePort,
+  hostPatternMatches,
+  matchDomainSpecifier,
+  normalizeHost,
+  parseHostPattern,
+} from './host_pattern.ts';
 
 describe('host patterns and domain rules', () => {
   test.each([
@@ -29,7 +35,11 @@ describe('host patterns and domain rules', () => {
 
   test('parseHostPattern reads hosts, wildcards and ports, and refuses what is not a host', () => {
     expect(parseHostPattern('localhost:3000')).toEqual({ host: 'localhost', scope: 'exact', port: 3000 });
-    expect(parseHostPattern('*.corp.internal')).toEqual({ host: 'corp.internal', scope: 'subdomains', port: undefined });
+    expect(parseHostPattern('*.corp.internal')).toEqual({
+      host: 'corp.internal',
+      scope: 'subdomains',
+      port: undefined,
+    });
     expect(parseHostPattern('*')).toEqual({ host: '', scope: 'any', port: undefined });
     expect(parseHostPattern('http://x/')).toBeUndefined();
     expect(parseHostPattern('host:99999')).toBeUndefined();

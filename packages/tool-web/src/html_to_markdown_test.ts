@@ -3,13 +3,16 @@ import { htmlToMarkdown } from './html_to_markdown.ts';
 
 describe('htmlToMarkdown', () => {
   test('htmlToMarkdown converts a fragment without Readability', async () => {
-    const { markdown, usedReadability } = await htmlToMarkdown('<h1>Hi</h1><p>Hello <b>world</b></p>', { readability: false });
+    const { markdown, usedReadability } = await htmlToMarkdown('<h1>Hi</h1><p>Hello <b>world</b></p>', {
+      readability: false,
+    });
     expect(markdown).toBe('# Hi\n\nHello **world**');
     expect(usedReadability).toBe(false);
   });
 
   test('htmlToMarkdown falls back to the whole body, without navigation, when Readability finds no article', async () => {
-    const html = '<html><head><title>Tiny</title></head><body><nav>menu</nav><p>Short page.</p><script>x()</script></body></html>';
+    const html =
+      '<html><head><title>Tiny</title></head><body><nav>menu</nav><p>Short page.</p><script>x()</script></body></html>';
     const { markdown, title, usedReadability } = await htmlToMarkdown(html);
     expect(usedReadability).toBe(false);
     expect(title).toBe('Tiny');
@@ -17,7 +20,8 @@ describe('htmlToMarkdown', () => {
   });
 
   test('htmlToMarkdown makes links absolute against the page URL and a <base>, and drops javascript: links', async () => {
-    const html = '<html><head><base href="/docs/"></head><body><a href="intro">Intro</a> <a href="javascript:alert(1)">Bad</a> <img src="/logo.png" alt="logo"></body></html>';
+    const html =
+      '<html><head><base href="/docs/"></head><body><a href="intro">Intro</a> <a href="javascript:alert(1)">Bad</a> <img src="/logo.png" alt="logo"></body></html>';
     const { markdown } = await htmlToMarkdown(html, { url: 'https://example.com/start', readability: false });
     expect(markdown).toContain('[Intro](https://example.com/docs/intro)');
     expect(markdown).not.toContain('javascript:');
@@ -25,14 +29,17 @@ describe('htmlToMarkdown', () => {
   });
 
   test('htmlToMarkdown writes tables as GFM tables and escapes pipes in cells', async () => {
-    const { markdown } = await htmlToMarkdown('<table><tr><th>a|b</th><th>c</th></tr><tr><td>1</td></tr></table>', { readability: false });
+    const { markdown } = await htmlToMarkdown('<table><tr><th>a|b</th><th>c</th></tr><tr><td>1</td></tr></table>', {
+      readability: false,
+    });
     expect(markdown).toBe('| a\\|b | c |\n| --- | --- |\n| 1 |  |');
   });
 
   test('htmlToMarkdown drops scripts and styles of a page over its HTML limit and converts only the first part', async () => {
-    const html = `<html><head><title>Big</title><style>${'x{}'.repeat(500)}</style></head><body><p>first words</p>`
-      + `<script>${'var a = 1;'.repeat(500)}</script><scripts-are-content>kept tag</scripts-are-content>`
-      + `${'<p>filler paragraph</p>'.repeat(200)}<p>last words</p></body></html>`;
+    const html =
+      `<html><head><title>Big</title><style>${'x{}'.repeat(500)}</style></head><body><p>first words</p>` +
+      `<script>${'var a = 1;'.repeat(500)}</script><scripts-are-content>kept tag</scripts-are-content>` +
+      `${'<p>filler paragraph</p>'.repeat(200)}<p>last words</p></body></html>`;
     const { markdown, convertedHtmlChars } = await htmlToMarkdown(html, { readability: false, maxHtmlChars: 3000 });
     expect(convertedHtmlChars).toBe(3000);
     expect(markdown).toContain('first words');

@@ -84,15 +84,25 @@ export async function resolveGuardedHost(url: URL, options: ResolveGuardedHostOp
     const name = hostname.replace(/\.+$/, '');
     const isLocalhost = name === 'localhost' || name.endsWith('.localhost');
     if (isLocalhost && !options.privateAllowed) {
-      throw blocked(`"${hostname}" is a loopback name (localhost), which WebFetch does not reach${howToOpen(hostname, options)}`);
+      throw blocked(
+        `"${hostname}" is a loopback name (localhost), which WebFetch does not reach${howToOpen(hostname, options)}`,
+      );
     }
     try {
-      answers = [...await (options.lookup ?? defaultLookup)(hostname)];
+      answers = [...(await (options.lookup ?? defaultLookup)(hostname))];
     } catch (e) {
       const code = (e as { code?: unknown }).code;
-      throw new ToolshedError('web_fetch_dns', `Could not resolve the host "${hostname}" of "${href}"${typeof code === 'string' ? ` (${code})` : ''}: check the URL for typos.`, { cause: e });
+      throw new ToolshedError(
+        'web_fetch_dns',
+        `Could not resolve the host "${hostname}" of "${href}"${typeof code === 'string' ? ` (${code})` : ''}: check the URL for typos.`,
+        { cause: e },
+      );
     }
-    if (answers.length === 0) throw new ToolshedError('web_fetch_dns', `The host "${hostname}" of "${href}" resolved to no address: check the URL for typos.`);
+    if (answers.length === 0)
+      throw new ToolshedError(
+        'web_fetch_dns',
+        `The host "${hostname}" of "${href}" resolved to no address: check the URL for typos.`,
+      );
   }
 
   const addresses: ResolvedAddress[] = [];
@@ -100,17 +110,26 @@ export async function resolveGuardedHost(url: URL, options: ResolveGuardedHostOp
   for (const answer of answers) {
     const address = String(answer?.address ?? '');
     const cls = classifyAddress(address);
-    if (cls.kind === 'invalid') throw blocked(`the resolver returned ${JSON.stringify(address)} for "${hostname}", which is not an IP address`);
+    if (cls.kind === 'invalid')
+      throw blocked(`the resolver returned ${JSON.stringify(address)} for "${hostname}", which is not an IP address`);
     if (cls.kind !== 'public') refused.push({ address, cls });
     addresses.push({ address, family: cls.family === 6 ? 6 : 4 });
   }
   const linkLocalAllowed = options.linkLocalAllowed ?? options.privateAllowed;
   const unopened = refused.filter(({ cls }) => !options.privateAllowed || (!linkLocalAllowed && isLinkLocal(cls)));
   if (unopened.length > 0) {
-    const what = unopened.map(({ address, cls }) => `${address} is ${article(cls.range)} ${cls.range} address`).join('; ');
-    const via = isIP(hostname) ? '' : answers.length > 1 ? `"${hostname}" resolves to ${addresses.map((a) => a.address).join(', ')}, and ` : `"${hostname}" resolves to ${unopened[0]!.address}, and `;
+    const what = unopened
+      .map(({ address, cls }) => `${address} is ${article(cls.range)} ${cls.range} address`)
+      .join('; ');
+    const via = isIP(hostname)
+      ? ''
+      : answers.length > 1
+        ? `"${hostname}" resolves to ${addresses.map((a) => a.address).join(', ')}, and `
+        : `"${hostname}" resolves to ${unopened[0]!.address}, and `;
     if (options.privateAllowed) {
-      throw blocked(`${via}${what}, which WebFetch does not reach for a name opened by a WebFetch(domain:…) rule: link-local addresses (cloud metadata) are reached only when allowPrivateHosts: ["${hostname}"] is passed to webTools() or a rule names the address itself. Do not retry with another spelling of the address`);
+      throw blocked(
+        `${via}${what}, which WebFetch does not reach for a name opened by a WebFetch(domain:…) rule: link-local addresses (cloud metadata) are reached only when allowPrivateHosts: ["${hostname}"] is passed to webTools() or a rule names the address itself. Do not retry with another spelling of the address`,
+      );
     }
     throw blocked(`${via}${what}, which WebFetch does not reach${howToOpen(hostname, options)}`);
   }

@@ -25,7 +25,7 @@ const ANSWERS: Record<string, string[]> = {
   'odd.test': ['2130706433'],
   'garbage.test': ['not-an-address'],
   'empty.test': [],
-  'localhost': ['93.184.216.34'],
+  localhost: ['93.184.216.34'],
   'api.localhost': ['93.184.216.34'],
   'localhost.': ['93.184.216.34'],
   'teredo.test': ['2001:0:4136:e378:8000:63bf:80ff:fffe'],
@@ -55,7 +55,11 @@ describe('resolveGuardedHost', () => {
     resolveGuardedHost(new URL(url), { lookup: fixedLookup(ANSWERS), privateAllowed, allowRule: 'WebFetch(domain:x)' });
 
   test('resolveGuardedHost returns every address of a public name', async () => {
-    expect(await guard('https://public.test/')).toEqual({ hostname: 'public.test', addresses: [{ address: '93.184.216.34', family: 4 }], isPrivate: false });
+    expect(await guard('https://public.test/')).toEqual({
+      hostname: 'public.test',
+      addresses: [{ address: '93.184.216.34', family: 4 }],
+      isPrivate: false,
+    });
   });
 
   test('resolveGuardedHost refuses a name whose answers mix public and private addresses, naming them all', async () => {
@@ -66,20 +70,33 @@ describe('resolveGuardedHost', () => {
   });
 
   test('resolveGuardedHost lets an explicitly opened host resolve to private addresses and says so', async () => {
-    expect(await guard('http://loopback.test/', true)).toMatchObject({ isPrivate: true, addresses: [{ address: '127.0.0.1', family: 4 }] });
+    expect(await guard('http://loopback.test/', true)).toMatchObject({
+      isPrivate: true,
+      addresses: [{ address: '127.0.0.1', family: 4 }],
+    });
   });
 
   test('resolveGuardedHost keeps link-local addresses closed for a host opened without linkLocalAllowed, in every spelling', async () => {
     const opened = (url: string) =>
-      resolveGuardedHost(new URL(url), { lookup: fixedLookup(ANSWERS), privateAllowed: true, linkLocalAllowed: false, allowRule: 'WebFetch(domain:x)' });
+      resolveGuardedHost(new URL(url), {
+        lookup: fixedLookup(ANSWERS),
+        privateAllowed: true,
+        linkLocalAllowed: false,
+        allowRule: 'WebFetch(domain:x)',
+      });
     expect(await opened('http://loopback.test/')).toMatchObject({ isPrivate: true });
     expect(await opened('http://ula.test/')).toMatchObject({ isPrivate: true });
-    await expect(opened('http://metadata.test/')).rejects.toThrow('link-local addresses (cloud metadata) are reached only when allowPrivateHosts: ["metadata.test"] is passed');
+    await expect(opened('http://metadata.test/')).rejects.toThrow(
+      'link-local addresses (cloud metadata) are reached only when allowPrivateHosts: ["metadata.test"] is passed',
+    );
     await expect(opened('http://nat64.test/')).rejects.toThrow('64:ff9b::a9fe:a9fe is a NAT64');
     await expect(opened('http://[::ffff:169.254.169.254]/')).rejects.toThrow('holding 169.254.169.254');
     await expect(opened('http://zoned.test/')).rejects.toThrow('fe80::1%lo is a link-local');
     // linkLocalAllowed defaults to privateAllowed.
-    expect(await guard('http://metadata.test/', true)).toMatchObject({ isPrivate: true, addresses: [{ address: '169.254.169.254', family: 4 }] });
+    expect(await guard('http://metadata.test/', true)).toMatchObject({
+      isPrivate: true,
+      addresses: [{ address: '169.254.169.254', family: 4 }],
+    });
   });
 
   test('resolveGuardedHost treats localhost names as loopback whatever the resolver says', async () => {
@@ -95,7 +112,9 @@ describe('resolveGuardedHost', () => {
   });
 
   test('resolveGuardedHost reports a name that does not resolve', async () => {
-    await expect(guard('http://nowhere.test/')).rejects.toThrow('Could not resolve the host "nowhere.test" of "http://nowhere.test/" (ENOTFOUND)');
+    await expect(guard('http://nowhere.test/')).rejects.toThrow(
+      'Could not resolve the host "nowhere.test" of "http://nowhere.test/" (ENOTFOUND)',
+    );
     await expect(guard('http://empty.test/')).rejects.toThrow('resolved to no address');
   });
 });
@@ -182,13 +201,19 @@ describe('the SSRF table: WebFetch refuses every one of these, and nothing reach
     const session = await createSession({
       cwd: dir,
       stateDir: dir,
-      families: [webTools({ search: false, lookup: fixedLookup(ANSWERS), connect: loopbackConnect(server.port, targets) })],
+      families: [
+        webTools({ search: false, lookup: fixedLookup(ANSWERS), connect: loopbackConnect(server.port, targets) }),
+      ],
       permissions: { allow: ['WebFetch'], mode: 'bypassPermissions' },
     });
     try {
-      const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: url(), prompt: 'read it' } }]);
+      const [result] = await session.run([
+        { type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: url(), prompt: 'read it' } },
+      ]);
       expect(result?.is_error).toBe(true);
-      expect(contentToText(result!.content)).toMatch(/refused|does not reach|not a valid URL|control characters|user name or password/);
+      expect(contentToText(result!.content)).toMatch(
+        /refused|does not reach|not a valid URL|control characters|user name or password/,
+      );
     } finally {
       await session.close();
     }
@@ -210,7 +235,14 @@ describe('the SSRF table: WebFetch refuses every one of these, and nothing reach
       permissions: { allow: ['WebFetch(domain:127.0.0.1)'] },
     });
     try {
-      const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: `http://127.0.0.1:${server.port}/open`, prompt: 'read it' } }]);
+      const [result] = await session.run([
+        {
+          type: 'tool_use',
+          id: 't1',
+          name: 'WebFetch',
+          input: { url: `http://127.0.0.1:${server.port}/open`, prompt: 'read it' },
+        },
+      ]);
       expect(result?.is_error).toBeUndefined();
       expect(contentToText(result!.content)).toContain('reached');
     } finally {

@@ -39,7 +39,9 @@ export function searxngSearchBackend(options: SearxngSearchOptions): SearchBacke
   try {
     base = new URL(options?.url);
   } catch {
-    throw new TypeError(`searxngSearchBackend needs the instance's URL, such as "http://localhost:8888"; got ${JSON.stringify(options?.url)}`);
+    throw new TypeError(
+      `searxngSearchBackend needs the instance's URL, such as "http://localhost:8888"; got ${JSON.stringify(options?.url)}`,
+    );
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
     throw new TypeError(`searxngSearchBackend needs an http or https URL, got "${options.url}"`);
@@ -62,11 +64,12 @@ export function searxngSearchBackend(options: SearxngSearchOptions): SearchBacke
         headers: options.headers ?? {},
         signal: request.signal,
         timeoutMs: options.timeoutMs ?? 30_000,
-        explainStatus: (status) => status === 403
-          ? `The SearXNG instance at ${base.href} refuses JSON output (HTTP 403): its administrator must add "json" to search.formats in settings.yml.`
-          : status === 429
-          ? `The SearXNG instance at ${base.href} is rate-limiting requests (HTTP 429); try again later or disable its limiter for this client.`
-          : undefined,
+        explainStatus: (status) =>
+          status === 403
+            ? `The SearXNG instance at ${base.href} refuses JSON output (HTTP 403): its administrator must add "json" to search.formats in settings.yml.`
+            : status === 429
+              ? `The SearXNG instance at ${base.href} is rate-limiting requests (HTTP 429); try again later or disable its limiter for this client.`
+              : undefined,
       });
       const results = (body as { results?: unknown } | null)?.results;
       if (!Array.isArray(results)) return [];

@@ -24,7 +24,15 @@ const SEARXNG_RESPONSE = {
       score: 4.5,
       category: 'general',
     },
-    { url: 'https://stackoverflow.com/q/1', title: 'asyncio.gather vs wait', content: '', engine: 'google', engines: ['google'], score: 1, category: 'general' },
+    {
+      url: 'https://stackoverflow.com/q/1',
+      title: 'asyncio.gather vs wait',
+      content: '',
+      engine: 'google',
+      engines: ['google'],
+      score: 1,
+      category: 'general',
+    },
   ],
   answers: [],
   corrections: [],
@@ -41,9 +49,20 @@ describe('searxngSearchBackend against a loopback server speaking the SearXNG JS
     });
     servers.push(server);
     const backend = searxngSearchBackend({ url: `${server.origin}/searxng`, categories: 'general', language: 'en' });
-    const results = await backend.search({ query: 'python asyncio gather', allowedDomains: [], blockedDomains: ['pinterest.com'], maxResults: 10, signal: new AbortController().signal });
+    const results = await backend.search({
+      query: 'python asyncio gather',
+      allowedDomains: [],
+      blockedDomains: ['pinterest.com'],
+      maxResults: 10,
+      signal: new AbortController().signal,
+    });
     expect(results).toEqual([
-      { title: 'Coroutines and Tasks — Python 3 documentation', url: 'https://docs.python.org/3/library/asyncio-task.html', snippet: 'asyncio.gather(*aws, return_exceptions=False) runs awaitable objects in the aws sequence concurrently.' },
+      {
+        title: 'Coroutines and Tasks — Python 3 documentation',
+        url: 'https://docs.python.org/3/library/asyncio-task.html',
+        snippet:
+          'asyncio.gather(*aws, return_exceptions=False) runs awaitable objects in the aws sequence concurrently.',
+      },
       { title: 'asyncio.gather vs wait', url: 'https://stackoverflow.com/q/1', snippet: '' },
     ]);
     const url = new URL(server.requests[0]!.slice('GET '.length), server.origin);
@@ -61,8 +80,15 @@ describe('searxngSearchBackend against a loopback server speaking the SearXNG JS
     });
     servers.push(server);
     const backend = searxngSearchBackend({ url: server.origin });
-    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: new AbortController().signal }))
-      .rejects.toThrow('add "json" to search.formats in settings.yml');
+    await expect(
+      backend.search({
+        query: 'x y',
+        allowedDomains: [],
+        blockedDomains: [],
+        maxResults: 10,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow('add "json" to search.formats in settings.yml');
   });
 
   test('searxngSearchBackend reports an answer that is not JSON', async () => {
@@ -72,8 +98,15 @@ describe('searxngSearchBackend against a loopback server speaking the SearXNG JS
     });
     servers.push(server);
     const backend = searxngSearchBackend({ url: server.origin });
-    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: new AbortController().signal }))
-      .rejects.toThrow('did not answer with JSON');
+    await expect(
+      backend.search({
+        query: 'x y',
+        allowedDomains: [],
+        blockedDomains: [],
+        maxResults: 10,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow('did not answer with JSON');
   });
 
   test('searxngSearchBackend reports an instance that is down', async () => {
@@ -81,21 +114,41 @@ describe('searxngSearchBackend against a loopback server speaking the SearXNG JS
     const origin = server.origin;
     await server.close();
     const backend = searxngSearchBackend({ url: origin });
-    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: new AbortController().signal }))
-      .rejects.toThrow(`Could not reach SearXNG at ${origin}/search (ECONNREFUSED)`);
+    await expect(
+      backend.search({
+        query: 'x y',
+        allowedDomains: [],
+        blockedDomains: [],
+        maxResults: 10,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow(`Could not reach SearXNG at ${origin}/search (ECONNREFUSED)`);
   });
 
-  test('searxngSearchBackend gives up on an instance that never answers once its timeout passes, and stops on the caller\'s abort', async () => {
+  test("searxngSearchBackend gives up on an instance that never answers once its timeout passes, and stops on the caller's abort", async () => {
     const server = await startServer(() => {
       // Takes the request and never answers.
     });
     servers.push(server);
     const backend = searxngSearchBackend({ url: server.origin, timeoutMs: 200 });
-    await expect(backend.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: new AbortController().signal }))
-      .rejects.toThrow(`SearXNG did not answer within 0.2 s (${server.origin}/search); try again later.`);
+    await expect(
+      backend.search({
+        query: 'x y',
+        allowedDomains: [],
+        blockedDomains: [],
+        maxResults: 10,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow(`SearXNG did not answer within 0.2 s (${server.origin}/search); try again later.`);
     const caller = new AbortController();
     const slow = searxngSearchBackend({ url: server.origin, timeoutMs: 60_000 });
-    const pending = slow.search({ query: 'x y', allowedDomains: [], blockedDomains: [], maxResults: 10, signal: caller.signal });
+    const pending = slow.search({
+      query: 'x y',
+      allowedDomains: [],
+      blockedDomains: [],
+      maxResults: 10,
+      signal: caller.signal,
+    });
     caller.abort(new Error('interrupted by the user'));
     await expect(pending).rejects.toThrow('interrupted by the user');
   });

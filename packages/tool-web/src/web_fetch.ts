@@ -1,11 +1,25 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { buildTool, modelClientKey, ruleMatchesTool, ToolshedError, type Tool, type ToolContext, type ValidationResult } from '@toolshed/core';
+import {
+  buildTool,
+  modelClientKey,
+  ruleMatchesTool,
+  ToolshedError,
+  type Tool,
+  type ToolContext,
+  type ValidationResult,
+} from '@toolshed/core';
 import { classifyAddress } from './address_policy.ts';
 import { directConnect, type ConnectFunction } from './connect.ts';
 import { FetchCache, type FetchCacheOptions } from './fetch_cache.ts';
-import { domainPatternOf, hostPatternMatches, matchDomainSpecifier, parseHostPattern, type HostPattern } from './host_pattern.ts';
+import {
+  domainPatternOf,
+  hostPatternMatches,
+  matchDomainSpecifier,
+  parseHostPattern,
+  type HostPattern,
+} from './host_pattern.ts';
 import type { LookupFunction } from './network_guard.ts';
 import { fetchPage, formatBytes, type HostOpening } from './_fetch_page.ts';
 import { decodeText, sniffContent } from './_content_type.ts';
@@ -127,24 +141,33 @@ Usage notes:
 - Fetching from a host may need the user's approval; a denial names the rule that would allow it.`;
 }
 
-const MODEL_SYSTEM = 'You answer questions about a web page the user fetched. Use only the page content given. Be concise and specific.';
+const MODEL_SYSTEM =
+  'You answer questions about a web page the user fetched. Use only the page content given. Be concise and specific.';
 
 const MODEL_GUIDE = `Answer from the content above only. Quote sparingly: short quotations in quotation marks (at most about 125 characters each), everything else in your own words. If the content does not answer the request, say so.`;
 
 type CachedPage =
   | {
-    kind: 'content';
-    requestedUrl: string;
-    finalUrl: string;
-    status: number;
-    statusText: string;
-    contentType: string;
-    bytes: number;
-    text: string;
-    notes: string[];
-    isPrivate: boolean;
-  }
-  | { kind: 'redirect'; requestedUrl: string; fromUrl: string; toUrl: string; status: number; statusText: string; isPrivate: boolean };
+      kind: 'content';
+      requestedUrl: string;
+      finalUrl: string;
+      status: number;
+      statusText: string;
+      contentType: string;
+      bytes: number;
+      text: string;
+      notes: string[];
+      isPrivate: boolean;
+    }
+  | {
+      kind: 'redirect';
+      requestedUrl: string;
+      fromUrl: string;
+      toUrl: string;
+      status: number;
+      statusText: string;
+      isPrivate: boolean;
+    };
 
 /**
  * Builds a WebFetch tool with its own options and cache. {@linkcode webTools} calls it; use it
@@ -168,7 +191,10 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
   const maxRedirects = nonNegative('maxRedirects', options.maxRedirects, 10);
   const openedHosts: HostPattern[] = (options.allowPrivateHosts ?? []).map((entry) => {
     const pattern = parseHostPattern(entry);
-    if (!pattern) throw new RangeError(`allowPrivateHosts entry ${JSON.stringify(entry)} is not a host pattern: use "localhost", "localhost:3000", "10.0.0.5" or "*.corp.internal"`);
+    if (!pattern)
+      throw new RangeError(
+        `allowPrivateHosts entry ${JSON.stringify(entry)} is not a host pattern: use "localhost", "localhost:3000", "10.0.0.5" or "*.corp.internal"`,
+      );
     return pattern;
   });
   const preapproved = new Set((options.preapprovedHosts ?? DEFAULT_PREAPPROVED_HOSTS).map((h) => h.toLowerCase()));
@@ -202,15 +228,18 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
     searchHint: 'fetch a web page or URL and read it as markdown',
     description: describeWebFetch({ maxBytes, maxMarkdownChars, timeoutMs }),
     inputSchema: webFetchInput,
-    inputExamples: [{ url: 'https://docs.python.org/3/library/asyncio.html', prompt: 'How do I run two coroutines concurrently?' }],
+    inputExamples: [
+      { url: 'https://docs.python.org/3/library/asyncio.html', prompt: 'How do I run two coroutines concurrently?' },
+    ],
     maxResultSizeChars: 100_000,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     interruptBehavior: 'cancel',
     getToolUseSummary: ({ url }) => (url.length > 80 ? `${url.slice(0, 77)}...` : url),
-    renderResult: (output) => output.code >= 300 && output.code < 400
-      ? `Redirected to another host (${output.code} ${output.codeText})`
-      : `Received ${formatBytes(output.bytes)} (${output.code} ${output.codeText})${output.fromCache ? ', from cache' : ''}`,
+    renderResult: (output) =>
+      output.code >= 300 && output.code < 400
+        ? `Redirected to another host (${output.code} ${output.codeText})`
+        : `Received ${formatBytes(output.bytes)} (${output.code} ${output.codeText})${output.fromCache ? ', from cache' : ''}`,
     mapResult: (output) => output.result,
     validateInput: ({ url }) => validateUrl(url),
     preparePermissionMatcher: ({ url }) => {
@@ -233,12 +262,15 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
           message: `WebFetch does not reach ${literal}. If the user wants it fetched, they can add "WebFetch(domain:${host})" to permissions.allow or pass allowPrivateHosts: ["${host}"] to webTools(); do not retry with another spelling of the address.`,
         };
       }
-      const allowRule = ctx.permissions.rules.allow.some((rule) =>
-        ruleMatchesTool(rule, RULE_TARGET) && (rule.ruleContent === undefined || matchDomainSpecifier(rule.ruleContent, parsed))
+      const allowRule = ctx.permissions.rules.allow.some(
+        (rule) =>
+          ruleMatchesTool(rule, RULE_TARGET) &&
+          (rule.ruleContent === undefined || matchDomainSpecifier(rule.ruleContent, parsed)),
       );
       // A matching allow rule decides later in the pipeline, where the decision names it.
       if (allowRule) return { behavior: 'passthrough' };
-      if (preapproved.has(host.toLowerCase())) return { behavior: 'allow', reason: `${host} is a preapproved documentation host` };
+      if (preapproved.has(host.toLowerCase()))
+        return { behavior: 'allow', reason: `${host} is a preapproved documentation host` };
       return {
         behavior: 'ask',
         reason: `WebFetch would fetch from ${host}, which no rule allows yet`,
@@ -272,9 +304,16 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
         if (fetched.kind === 'redirect') {
           page = fetched;
         } else {
-          const converted = await convert(fetched.body, fetched.contentType, fetched.contentKind, fetched.finalUrl, readability);
+          const converted = await convert(
+            fetched.body,
+            fetched.contentType,
+            fetched.contentKind,
+            fetched.finalUrl,
+            readability,
+          );
           const notes: string[] = [];
-          if (fetched.truncated) notes.push(`[The body was cut at ${formatBytes(maxBytes)}; the rest was not downloaded.]`);
+          if (fetched.truncated)
+            notes.push(`[The body was cut at ${formatBytes(maxBytes)}; the rest was not downloaded.]`);
           if (converted.note) notes.push(converted.note);
           page = {
             kind: 'content',
@@ -310,7 +349,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
       let text = page.text;
       const notes = [...page.notes];
       if (text.length > maxMarkdownChars) {
-        notes.push(`[The content was truncated to ${maxMarkdownChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.]`);
+        notes.push(
+          `[The content was truncated to ${maxMarkdownChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.]`,
+        );
         text = text.slice(0, maxMarkdownChars);
       }
       const header = `${page.finalUrl} (${page.status} ${page.statusText}, ${page.contentType}, ${formatBytes(page.bytes)}${fromCache ? ', from the 15-minute cache' : ''})`;
@@ -328,16 +369,27 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
           if (result === undefined) notes.push('[The model gave no answer, so the content is returned instead.]');
         } catch (e) {
           if (signal.aborted) throw e;
-          notes.push(`[The model could not apply the prompt (${(e as Error)?.message ?? String(e)}), so the content is returned instead.]`);
+          notes.push(
+            `[The model could not apply the prompt (${(e as Error)?.message ?? String(e)}), so the content is returned instead.]`,
+          );
         }
       }
       if (result === undefined) {
         const lead = !text.trim()
           ? 'The page has no text content.'
           : model
-          ? 'The model could not apply the prompt (see the note at the end), so the content follows; answer the prompt from it.'
-          : 'No model is set up to apply the prompt here, so the content follows; answer the prompt from it.';
-        result = [`Content of ${header}`, `Prompt: ${prompt}`, lead, '', '---', '', text, ...(notes.length ? ['', ...notes] : [])].join('\n');
+            ? 'The model could not apply the prompt (see the note at the end), so the content follows; answer the prompt from it.'
+            : 'No model is set up to apply the prompt here, so the content follows; answer the prompt from it.';
+        result = [
+          `Content of ${header}`,
+          `Prompt: ${prompt}`,
+          lead,
+          '',
+          '---',
+          '',
+          text,
+          ...(notes.length ? ['', ...notes] : []),
+        ].join('\n');
       }
       return {
         data: {
@@ -366,11 +418,20 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
  */
 export const webFetchTool: Tool<typeof webFetchInput, WebFetchOutput> = createWebFetchTool();
 
-async function convert(body: Buffer, contentType: string, kind: string, url: string, readability: boolean): Promise<{ text: string; type: string; note?: string }> {
+async function convert(
+  body: Buffer,
+  contentType: string,
+  kind: string,
+  url: string,
+  readability: boolean,
+): Promise<{ text: string; type: string; note?: string }> {
   const sniffed = kind === 'unknown' ? sniffContent(body) : kind;
   const declared = contentType.split(';')[0]!.trim() || 'unknown type';
   if (sniffed === 'binary') {
-    throw new ToolshedError('web_fetch_unsupported_type', `"${url}" sent ${declared} content that is binary, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`);
+    throw new ToolshedError(
+      'web_fetch_unsupported_type',
+      `"${url}" sent ${declared} content that is binary, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`,
+    );
   }
   const text = decodeText(body, contentType, sniffed === 'html');
   if (sniffed === 'html') {
@@ -396,12 +457,22 @@ function redirectText(page: Extract<CachedPage, { kind: 'redirect' }>, prompt: s
     '',
   ];
   if (target && target.protocol !== 'http:' && target.protocol !== 'https:') {
-    lines.push(`WebFetch fetches http and https URLs only, so the new URL cannot be fetched; tell the user where the page points.`);
+    lines.push(
+      `WebFetch fetches http and https URLs only, so the new URL cannot be fetched; tell the user where the page points.`,
+    );
     return lines.join('\n');
   }
-  lines.push('To fetch the content, call WebFetch again with:', `- url: ${JSON.stringify(page.toUrl)}`, `- prompt: ${JSON.stringify(prompt)}`);
+  lines.push(
+    'To fetch the content, call WebFetch again with:',
+    `- url: ${JSON.stringify(page.toUrl)}`,
+    `- prompt: ${JSON.stringify(prompt)}`,
+  );
   const privateNote = target ? literalNonPublic(target) : undefined;
-  if (privateNote) lines.push('', `Note: the new URL points to ${privateNote}, which WebFetch refuses unless the user opens that host.`);
+  if (privateNote)
+    lines.push(
+      '',
+      `Note: the new URL points to ${privateNote}, which WebFetch refuses unless the user opens that host.`,
+    );
   return lines.join('\n');
 }
 
@@ -415,17 +486,39 @@ function redirectChange(from: URL, to: URL): string {
 }
 
 function validateUrl(url: string): ValidationResult {
-  if (url.length > MAX_URL_LENGTH) return { result: false, message: `The URL is ${url.length} characters long; WebFetch takes URLs of at most ${MAX_URL_LENGTH}.`, errorCode: 'url_too_long' };
+  if (url.length > MAX_URL_LENGTH)
+    return {
+      result: false,
+      message: `The URL is ${url.length} characters long; WebFetch takes URLs of at most ${MAX_URL_LENGTH}.`,
+      errorCode: 'url_too_long',
+    };
   if (/[\0-\x1f\x7f]/.test(url)) {
-    return { result: false, message: `The URL ${JSON.stringify(url)} contains control characters (NUL, CR, LF, tab, …); remove them.`, errorCode: 'url_control_characters' };
+    return {
+      result: false,
+      message: `The URL ${JSON.stringify(url)} contains control characters (NUL, CR, LF, tab, …); remove them.`,
+      errorCode: 'url_control_characters',
+    };
   }
   const parsed = tryUrl(url);
-  if (!parsed) return { result: false, message: `"${url}" is not a valid URL: give a complete URL such as "https://example.com/page".`, errorCode: 'url_invalid' };
+  if (!parsed)
+    return {
+      result: false,
+      message: `"${url}" is not a valid URL: give a complete URL such as "https://example.com/page".`,
+      errorCode: 'url_invalid',
+    };
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { result: false, message: `WebFetch fetches http and https URLs only, not "${parsed.protocol}" ("${url}").`, errorCode: 'url_scheme' };
+    return {
+      result: false,
+      message: `WebFetch fetches http and https URLs only, not "${parsed.protocol}" ("${url}").`,
+      errorCode: 'url_scheme',
+    };
   }
   if (parsed.username || parsed.password) {
-    return { result: false, message: `The URL "${url}" carries a user name or password; WebFetch does not send credentials. Remove them from the URL.`, errorCode: 'url_credentials' };
+    return {
+      result: false,
+      message: `The URL "${url}" carries a user name or password; WebFetch does not send credentials. Remove them from the URL.`,
+      errorCode: 'url_credentials',
+    };
   }
   if (!parsed.hostname) return { result: false, message: `The URL "${url}" has no host.`, errorCode: 'url_invalid' };
   return { result: true };
@@ -437,7 +530,9 @@ function literalNonPublic(url: URL): string | undefined {
   if (host === 'localhost' || host.endsWith('.localhost')) return `"${host}", a loopback name`;
   if (!isIP(host)) return undefined;
   const cls = classifyAddress(host);
-  return cls.kind === 'public' ? undefined : `${host}, ${/^[aeiou]/i.test(cls.range) ? 'an' : 'a'} ${cls.range} address`;
+  return cls.kind === 'public'
+    ? undefined
+    : `${host}, ${/^[aeiou]/i.test(cls.range) ? 'an' : 'a'} ${cls.range} address`;
 }
 
 /** A URL's host as a rule or `allowPrivateHosts` names it: without the trailing dots of `localhost.`. */
@@ -455,12 +550,14 @@ function tryUrl(url: string): URL | undefined {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) throw new RangeError(`WebFetch option ${name} must be a positive number, got ${String(value)}`);
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value)))
+    throw new RangeError(`WebFetch option ${name} must be a positive number, got ${String(value)}`);
   return value;
 }
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 0)) throw new RangeError(`WebFetch option ${name} must be a whole number of at least 0, got ${String(value)}`);
+  if (!(Number.isInteger(value) && value >= 0))
+    throw new RangeError(`WebFetch option ${name} must be a whole number of at least 0, got ${String(value)}`);
   return value;
 }

@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { contentToText, createSession, modelClientKey, type CanUseTool, type ModelRequest, type PermissionOptions, type SessionEvent } from '@toolshed/core';
+import {
+  contentToText,
+  createSession,
+  modelClientKey,
+  type CanUseTool,
+  type ModelRequest,
+  type PermissionOptions,
+  type SessionEvent,
+} from '@toolshed/core';
 import { directConnect, webTools, type ConnectFunction, type ConnectTarget, type WebToolsOptions } from './mod.ts';
 import { fixedLookup, loopbackConnect, startServer, type LoopbackServer } from './testdata/loopback_server.ts';
 
@@ -42,7 +50,14 @@ async function fetchWith(
   });
   const events: SessionEvent[] = [];
   try {
-    for await (const event of session.stream([{ type: 'tool_use', id: `t${Math.random().toString(36).slice(2)}`, name: 'WebFetch', input: { prompt: 'Summarize', ...input } }])) {
+    for await (const event of session.stream([
+      {
+        type: 'tool_use',
+        id: `t${Math.random().toString(36).slice(2)}`,
+        name: 'WebFetch',
+        input: { prompt: 'Summarize', ...input },
+      },
+    ])) {
       events.push(event);
     }
   } finally {
@@ -74,7 +89,10 @@ describe('WebFetch on loopback servers', () => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(PAGE);
     });
-    const { text, isError } = await fetchWith(localFamily(), { url: `${server.origin}/garden`, prompt: 'How much sun do tomatoes need?' });
+    const { text, isError } = await fetchWith(localFamily(), {
+      url: `${server.origin}/garden`,
+      prompt: 'How much sun do tomatoes need?',
+    });
     expect(isError).toBe(false);
     expect(text).toContain('Prompt: How much sun do tomatoes need?');
     expect(text).toContain('No model is set up');
@@ -151,7 +169,9 @@ describe('WebFetch on loopback servers', () => {
     let serverForHuge!: LoopbackServer;
     let startedHuge!: () => void;
     await new Promise<void>((resolve) => (startedHuge = resolve));
-    const { text, isError } = await fetchWith(localFamily({ maxBytes: 256 * 1024, maxMarkdownChars: 1000 }), { url: `${serverForHuge.origin}/huge` });
+    const { text, isError } = await fetchWith(localFamily({ maxBytes: 256 * 1024, maxMarkdownChars: 1000 }), {
+      url: `${serverForHuge.origin}/huge`,
+    });
     await closed;
     expect(isError).toBe(false);
     expect(text).toContain('[The body was cut at 256.0 KB; the rest was not downloaded.]');
@@ -255,7 +275,10 @@ describe('WebFetch on loopback servers', () => {
       res.writeHead(301, { location: 'https://elsewhere.example/landing?x=1' });
       res.end();
     });
-    const { text, isError } = await fetchWith(localFamily(), { url: `${server.origin}/moved`, prompt: 'Find the price' });
+    const { text, isError } = await fetchWith(localFamily(), {
+      url: `${server.origin}/moved`,
+      prompt: 'Find the price',
+    });
     expect(isError).toBe(false);
     expect(text).toContain('REDIRECT DETECTED');
     expect(text).toContain('Redirect URL: https://elsewhere.example/landing?x=1');
@@ -267,7 +290,11 @@ describe('WebFetch on loopback servers', () => {
 
   test('WebFetch says what a redirect it does not follow changes: the port, the scheme, or a scheme it cannot fetch', async () => {
     const server = await serve((req, res) => {
-      const to = { '/port': `http://127.0.0.1:${server.port + 1}/x`, '/file': 'file:///etc/passwd', '/creds': `http://user:pw@127.0.0.1:${server.port}/y` }[req.url ?? ''];
+      const to = {
+        '/port': `http://127.0.0.1:${server.port + 1}/x`,
+        '/file': 'file:///etc/passwd',
+        '/creds': `http://user:pw@127.0.0.1:${server.port}/y`,
+      }[req.url ?? ''];
       res.writeHead(302, { location: to ?? '/' });
       res.end();
     });
@@ -314,7 +341,11 @@ describe('WebFetch on loopback servers', () => {
       res.end('internal report');
     });
     const family = webTools({ search: false });
-    const opened = await fetchWith(family, { url: `${server.origin}/r` }, { permissions: { allow: ['WebFetch(domain:127.0.0.1)'] } });
+    const opened = await fetchWith(
+      family,
+      { url: `${server.origin}/r` },
+      { permissions: { allow: ['WebFetch(domain:127.0.0.1)'] } },
+    );
     expect(opened.isError).toBe(false);
     expect(opened.text).toContain('internal report');
     const closed = await fetchWith(family, { url: `${server.origin}/r` }, { permissions: { allow: ['WebFetch'] } });
@@ -335,10 +366,14 @@ describe('WebFetch on loopback servers', () => {
         return 'Tomatoes need full sun.';
       },
     };
-    const { text, isError } = await fetchWith(localFamily(), { url: `${server.origin}/garden`, prompt: 'How much sun?' }, {
-      services: [[modelClientKey, client]],
-      permissions: { allow: ['WebFetch'] },
-    });
+    const { text, isError } = await fetchWith(
+      localFamily(),
+      { url: `${server.origin}/garden`, prompt: 'How much sun?' },
+      {
+        services: [[modelClientKey, client]],
+        permissions: { allow: ['WebFetch'] },
+      },
+    );
     expect(isError).toBe(false);
     expect(text).toBe('Tomatoes need full sun.');
     expect(asked).toHaveLength(1);
@@ -353,7 +388,11 @@ describe('WebFetch on loopback servers', () => {
       res.end('raw content');
     });
     const client = { complete: async () => Promise.reject(new Error('model overloaded')) };
-    const { text, isError } = await fetchWith(localFamily(), { url: `${server.origin}/x` }, { services: [[modelClientKey, client]] });
+    const { text, isError } = await fetchWith(
+      localFamily(),
+      { url: `${server.origin}/x` },
+      { services: [[modelClientKey, client]] },
+    );
     expect(isError).toBe(false);
     expect(text).toContain('raw content');
     expect(text).toContain('[The model could not apply the prompt (model overloaded)');
@@ -373,7 +412,11 @@ describe('WebFetch on a private host the user opened', () => {
     expect(isError).toBe(false);
     expect(text).toContain(`Content of http://localhost:${server.port}/status`);
     expect(text).toContain('dev server');
-    expect(events.some((e) => e.type === 'progress' && e.progress.message === `Fetching http://localhost:${server.port}/status`)).toBe(true);
+    expect(
+      events.some(
+        (e) => e.type === 'progress' && e.progress.message === `Fetching http://localhost:${server.port}/status`,
+      ),
+    ).toBe(true);
     const otherPort = await fetchWith(family, { url: `http://localhost:${server.port + 1}/` });
     expect(otherPort.isError).toBe(true);
     expect(otherPort.text).toContain('"localhost", a loopback name');
@@ -388,18 +431,28 @@ describe('WebFetch on public hosts (a fake public name mapped to a loopback serv
       res.end(`host header ${req.headers.host}`);
     });
     const targets: ConnectTarget[] = [];
-    const family = webTools({ search: false, lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }), connect: loopbackConnect(server.port, targets) });
+    const family = webTools({
+      search: false,
+      lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }),
+      connect: loopbackConnect(server.port, targets),
+    });
     const { text, isError } = await fetchWith(family, { url: 'http://public.example/page' });
     expect(isError).toBe(false);
     expect(text).toContain('Content of https://public.example/page');
     expect(text).toContain('host header public.example');
-    expect(targets.map((t) => [t.address, t.port, t.protocol, t.hostname])).toEqual([['93.184.216.34', 443, 'https:', 'public.example']]);
+    expect(targets.map((t) => [t.address, t.port, t.protocol, t.hostname])).toEqual([
+      ['93.184.216.34', 443, 'https:', 'public.example'],
+    ]);
   });
 
   test('WebFetch asks before fetching from a host no rule allows, naming the rule that would allow it', async () => {
     const server = await serve((_req, res) => res.end('never'));
     const targets: ConnectTarget[] = [];
-    const family = webTools({ search: false, lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }), connect: loopbackConnect(server.port, targets) });
+    const family = webTools({
+      search: false,
+      lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }),
+      connect: loopbackConnect(server.port, targets),
+    });
     const { text, isError, events } = await fetchWith(family, { url: 'https://public.example/' }, { permissions: {} });
     expect(isError).toBe(true);
     expect(text).toContain('add "WebFetch(domain:public.example)" to permissions.allow');
@@ -414,7 +467,10 @@ describe('WebFetch on public hosts (a fake public name mapped to a loopback serv
       res.setHeader('content-type', 'text/plain');
       res.end('ok');
     });
-    const lookup = fixedLookup({ 'docs.public.example': ['93.184.216.34'], 'public.example.evil.test': ['93.184.216.35'] });
+    const lookup = fixedLookup({
+      'docs.public.example': ['93.184.216.34'],
+      'public.example.evil.test': ['93.184.216.35'],
+    });
     const family = webTools({ search: false, lookup, connect: loopbackConnect(server.port) });
     const permissions = { allow: ['WebFetch(domain:public.example)'] };
     const sub = await fetchWith(family, { url: 'https://docs.public.example/' }, { permissions });
@@ -427,10 +483,18 @@ describe('WebFetch on public hosts (a fake public name mapped to a loopback serv
 
   test('A WebFetch deny rule wins over an allow rule for the same domain', async () => {
     const server = await serve((_req, res) => res.end('never'));
-    const family = webTools({ search: false, lookup: fixedLookup({ 'ads.public.example': ['93.184.216.34'] }), connect: loopbackConnect(server.port) });
-    const { text, isError } = await fetchWith(family, { url: 'https://ads.public.example/' }, {
-      permissions: { allow: ['WebFetch'], deny: ['WebFetch(domain:ads.public.example)'] },
+    const family = webTools({
+      search: false,
+      lookup: fixedLookup({ 'ads.public.example': ['93.184.216.34'] }),
+      connect: loopbackConnect(server.port),
     });
+    const { text, isError } = await fetchWith(
+      family,
+      { url: 'https://ads.public.example/' },
+      {
+        permissions: { allow: ['WebFetch'], deny: ['WebFetch(domain:ads.public.example)'] },
+      },
+    );
     expect(isError).toBe(true);
     expect(text).toContain('denied by rule "WebFetch(domain:ads.public.example)"');
     expect(server.connections).toBe(0);
@@ -442,7 +506,11 @@ describe('WebFetch on public hosts (a fake public name mapped to a loopback serv
       res.writeHead(302, { location: `http://127.0.0.1:${inside.port}/secret` });
       res.end();
     });
-    const family = webTools({ search: false, lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }), connect: loopbackConnect(outside.port) });
+    const family = webTools({
+      search: false,
+      lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }),
+      connect: loopbackConnect(outside.port),
+    });
     const first = await fetchWith(family, { url: 'https://public.example/go' });
     expect(first.isError).toBe(false);
     expect(first.text).toContain(`Redirect URL: http://127.0.0.1:${inside.port}/secret`);
@@ -494,7 +562,9 @@ describe('WebFetch limits against hostile servers', () => {
       };
       pump();
     });
-    const { text, isError } = await fetchWith(localFamily({ maxBytes: 1024 * 1024, maxMarkdownChars: 100 }), { url: `${server.origin}/bomb` });
+    const { text, isError } = await fetchWith(localFamily({ maxBytes: 1024 * 1024, maxMarkdownChars: 100 }), {
+      url: `${server.origin}/bomb`,
+    });
     await connectionClosed;
     expect(isError).toBe(false);
     expect(text).toContain('[The body was cut at 1.0 MB; the rest was not downloaded.]');
@@ -532,10 +602,14 @@ describe('WebFetch limits against hostile servers', () => {
       res.setHeader('content-type', 'text/html');
       res.end(html);
     });
-    const { text, isError } = await fetchWith(localFamily({ maxMarkdownChars: 2000 }), { url: `${server.origin}/huge.html` });
+    const { text, isError } = await fetchWith(localFamily({ maxMarkdownChars: 2000 }), {
+      url: `${server.origin}/huge.html`,
+    });
     expect(isError).toBe(false);
     expect(text).toContain('Plenty of words');
-    expect(text).toContain(`[The page has ${html.length.toLocaleString('en-US')} characters of HTML; only the first 2,000,000 (scripts and styles left out) were converted.]`);
+    expect(text).toContain(
+      `[The page has ${html.length.toLocaleString('en-US')} characters of HTML; only the first 2,000,000 (scripts and styles left out) were converted.]`,
+    );
   });
 
   test('WebFetch fetches a URL again once its cache entry is 15 minutes old', async () => {
@@ -582,7 +656,10 @@ describe('WebFetch connects where the guard checked', () => {
     expect(isError).toBe(false);
     expect(text).toContain('pinned');
     expect(asked).toEqual(['dev.test', 'dev.test']);
-    expect(targets.map((t) => [t.address, t.port, t.hostname])).toEqual([['127.0.0.1', server.port, 'dev.test'], ['127.0.0.1', server.port, 'dev.test']]);
+    expect(targets.map((t) => [t.address, t.port, t.hostname])).toEqual([
+      ['127.0.0.1', server.port, 'dev.test'],
+      ['127.0.0.1', server.port, 'dev.test'],
+    ]);
     expect(server.headers.map((h) => h.host)).toEqual([`dev.test:${server.port}`, `dev.test:${server.port}`]);
   });
 
@@ -592,7 +669,11 @@ describe('WebFetch connects where the guard checked', () => {
       res.end(`path ${req.url}`);
     });
     const targets: ConnectTarget[] = [];
-    const family = webTools({ search: false, lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }), connect: loopbackConnect(server.port, targets) });
+    const family = webTools({
+      search: false,
+      lookup: fixedLookup({ 'public.example': ['93.184.216.34'] }),
+      connect: loopbackConnect(server.port, targets),
+    });
     const { text, isError } = await fetchWith(family, { url: `http://public.example\\@127.0.0.1:${server.port}/` });
     expect(isError).toBe(false);
     expect(text).toContain(`path /@127.0.0.1:${server.port}/`);
@@ -603,7 +684,11 @@ describe('WebFetch connects where the guard checked', () => {
     const server = await serve((_req, res) => res.end('never'));
     const family = webTools({ search: false, lookup: fixedLookup({ 'xn--lcalhost-nbh': ['127.0.0.1'] }) });
     // `lоcalhost` with a Cyrillic о.
-    const { text, isError } = await fetchWith(family, { url: `http://lоcalhost:${server.port}/` }, { permissions: { allow: ['WebFetch(domain:localhost)', 'WebFetch'] } });
+    const { text, isError } = await fetchWith(
+      family,
+      { url: `http://lоcalhost:${server.port}/` },
+      { permissions: { allow: ['WebFetch(domain:localhost)', 'WebFetch'] } },
+    );
     expect(isError).toBe(true);
     expect(text).toContain('"xn--lcalhost-nbh" resolves to 127.0.0.1');
     expect(text).toContain('WebFetch(domain:xn--lcalhost-nbh)');
@@ -628,7 +713,9 @@ describe('WebFetch permissions with a canUseTool prompt', () => {
     const results: { text: string; isError: boolean }[] = [];
     try {
       for (const [i, url] of urls.entries()) {
-        const [result] = await session.run([{ type: 'tool_use', id: `p${i}`, name: 'WebFetch', input: { url, prompt: 'Summarize' } }]);
+        const [result] = await session.run([
+          { type: 'tool_use', id: `p${i}`, name: 'WebFetch', input: { url, prompt: 'Summarize' } },
+        ]);
         results.push({ text: contentToText(result!.content), isError: result!.is_error === true });
       }
     } finally {
@@ -642,7 +729,11 @@ describe('WebFetch permissions with a canUseTool prompt', () => {
       res.setHeader('content-type', 'text/plain');
       res.end(`served ${req.headers.host}`);
     });
-    const lookup = fixedLookup({ 'docs.allowed.example': ['93.184.216.34'], 'other.example': ['93.184.216.35'], 'refused.example': ['93.184.216.36'] });
+    const lookup = fixedLookup({
+      'docs.allowed.example': ['93.184.216.34'],
+      'other.example': ['93.184.216.35'],
+      'refused.example': ['93.184.216.36'],
+    });
     const family = webTools({ search: false, lookup, connect: loopbackConnect(server.port) });
     const { prompts, results } = await runWithPrompt(
       family,
@@ -668,12 +759,22 @@ describe('WebFetch permissions with a canUseTool prompt', () => {
     });
     const lookup = fixedLookup({ localhost: ['127.0.0.1'] });
     const url = `http://localhost:${server.port}/health`;
-    const opened = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:localhost)'] }, [url], () => 'deny');
+    const opened = await runWithPrompt(
+      webTools({ search: false, lookup }),
+      { allow: ['WebFetch(domain:localhost)'] },
+      [url],
+      () => 'deny',
+    );
     expect(opened.prompts).toEqual([]);
     expect(opened.results[0]!.isError).toBe(false);
     expect(opened.results[0]!.text).toContain('dev server');
     // Without the rule, the literal loopback name is denied before anyone is asked.
-    const closed = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:example.com)'] }, [url], () => 'allow');
+    const closed = await runWithPrompt(
+      webTools({ search: false, lookup }),
+      { allow: ['WebFetch(domain:example.com)'] },
+      [url],
+      () => 'allow',
+    );
     expect(closed.prompts).toEqual([]);
     expect(closed.results[0]!.isError).toBe(true);
     expect(closed.results[0]!.text).toContain('they can add "WebFetch(domain:localhost)" to permissions.allow');
@@ -689,16 +790,35 @@ describe('WebFetch permissions with a canUseTool prompt', () => {
     // Every connection goes to the loopback server, never to 169.254.169.254 itself.
     const connect = loopbackConnect(server.port);
     const url = 'http://approved.example/latest/meta-data/';
-    const byRule = await runWithPrompt(webTools({ search: false, lookup, connect }), { allow: ['WebFetch(domain:approved.example)'] }, [url], () => 'allow');
+    const byRule = await runWithPrompt(
+      webTools({ search: false, lookup, connect }),
+      { allow: ['WebFetch(domain:approved.example)'] },
+      [url],
+      () => 'allow',
+    );
     expect(byRule.prompts).toEqual([]);
     expect(byRule.results[0]!.isError).toBe(true);
-    expect(byRule.results[0]!.text).toContain('169.254.169.254 is a link-local, where cloud metadata services live (169.254.0.0/16) address');
-    expect(byRule.results[0]!.text).toContain('reached only when allowPrivateHosts: ["approved.example"] is passed to webTools() or a rule names the address itself');
+    expect(byRule.results[0]!.text).toContain(
+      '169.254.169.254 is a link-local, where cloud metadata services live (169.254.0.0/16) address',
+    );
+    expect(byRule.results[0]!.text).toContain(
+      'reached only when allowPrivateHosts: ["approved.example"] is passed to webTools() or a rule names the address itself',
+    );
     expect(server.connections).toBe(0);
 
-    const byOption = await runWithPrompt(webTools({ search: false, lookup, connect, allowPrivateHosts: ['approved.example'] }), { allow: ['WebFetch(domain:approved.example)'] }, [url], () => 'deny');
+    const byOption = await runWithPrompt(
+      webTools({ search: false, lookup, connect, allowPrivateHosts: ['approved.example'] }),
+      { allow: ['WebFetch(domain:approved.example)'] },
+      [url],
+      () => 'deny',
+    );
     expect(byOption.results[0]!.text).toContain('metadata credentials');
-    const byAddress = await runWithPrompt(webTools({ search: false, lookup, connect }), { allow: ['WebFetch(domain:169.254.169.254)'] }, ['http://169.254.169.254/latest/meta-data/'], () => 'deny');
+    const byAddress = await runWithPrompt(
+      webTools({ search: false, lookup, connect }),
+      { allow: ['WebFetch(domain:169.254.169.254)'] },
+      ['http://169.254.169.254/latest/meta-data/'],
+      () => 'deny',
+    );
     expect(byAddress.results[0]!.text).toContain('metadata credentials');
     expect(server.requests).toEqual(['GET /latest/meta-data/', 'GET /latest/meta-data/']);
   });
@@ -711,8 +831,15 @@ describe('WebFetch permissions with a canUseTool prompt', () => {
     const lookup = fixedLookup({ localhost: ['127.0.0.1'] });
     const url = `http://localhost.:${server.port}/`;
     const refused = await runWithPrompt(webTools({ search: false, lookup }), {}, [url], () => 'allow');
-    expect(refused.results[0]!.text).toContain('add "WebFetch(domain:localhost)" to permissions.allow or pass allowPrivateHosts: ["localhost"]');
-    const opened = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:localhost)'] }, [url], () => 'deny');
+    expect(refused.results[0]!.text).toContain(
+      'add "WebFetch(domain:localhost)" to permissions.allow or pass allowPrivateHosts: ["localhost"]',
+    );
+    const opened = await runWithPrompt(
+      webTools({ search: false, lookup }),
+      { allow: ['WebFetch(domain:localhost)'] },
+      [url],
+      () => 'deny',
+    );
     expect(opened.results[0]!.text).toContain('dotted');
     expect(server.requests).toEqual(['GET /']);
   });
@@ -731,7 +858,12 @@ describe('WebFetch permissions with a canUseTool prompt', () => {
     expect(approved.results[0]!.text).toContain('add "WebFetch(domain:wiki.corp.example)" to permissions.allow');
     expect(server.connections).toBe(0);
 
-    const opened = await runWithPrompt(webTools({ search: false, lookup }), { allow: ['WebFetch(domain:wiki.corp.example)'] }, [url], () => 'deny');
+    const opened = await runWithPrompt(
+      webTools({ search: false, lookup }),
+      { allow: ['WebFetch(domain:wiki.corp.example)'] },
+      [url],
+      () => 'deny',
+    );
     expect(opened.prompts).toEqual([]);
     expect(opened.results[0]!.isError).toBe(false);
     // An opened private host keeps http: a dev or intranet server rarely speaks https.

@@ -48,7 +48,8 @@ export interface WebSearchOptions {
  * console.log(WEB_SEARCH_SETUP_HINT);
  * ```
  */
-export const WEB_SEARCH_SETUP_HINT = 'WebSearch is disabled: no search backend is configured. Set BRAVE_API_KEY (a Brave Search API key) or SEARXNG_URL ' +
+export const WEB_SEARCH_SETUP_HINT =
+  'WebSearch is disabled: no search backend is configured. Set BRAVE_API_KEY (a Brave Search API key) or SEARXNG_URL ' +
   '(a SearXNG instance with JSON output enabled), or pass webTools({ search: braveSearchBackend({ apiKey }) }) or ' +
   'webTools({ search: searxngSearchBackend({ url }) }).';
 
@@ -79,7 +80,9 @@ export function searchBackendFromEnv(env: Readonly<Record<string, string | undef
   try {
     return searxngSearchBackend({ url: searxng });
   } catch {
-    throw new TypeError(`SEARXNG_URL ${JSON.stringify(searxng)} is not an http or https URL: set it to the SearXNG instance's address, such as "http://localhost:8888"`);
+    throw new TypeError(
+      `SEARXNG_URL ${JSON.stringify(searxng)} is not an http or https URL: set it to the SearXNG instance's address, such as "http://localhost:8888"`,
+    );
   }
 }
 
@@ -103,7 +106,10 @@ export function webSearchDisabledNotice(options: WebSearchOptions = {}): { level
   return { level: 'info', message: WEB_SEARCH_SETUP_HINT };
 }
 
-function configuredBackend(options: WebSearchOptions): { backend: SearchBackend | undefined; problem: string | undefined } {
+function configuredBackend(options: WebSearchOptions): {
+  backend: SearchBackend | undefined;
+  problem: string | undefined;
+} {
   if (options.search === false) return { backend: undefined, problem: undefined };
   if (options.search) return { backend: options.search, problem: undefined };
   try {
@@ -131,7 +137,9 @@ function configuredBackend(options: WebSearchOptions): { backend: SearchBackend 
 export function createWebSearchTool(options: WebSearchOptions = {}): Tool<typeof webSearchInput, WebSearchOutput> {
   const maxResults = options.maxResults ?? 10;
   if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 50) {
-    throw new RangeError(`WebSearch option maxResults must be a whole number from 1 to 50, got ${String(options.maxResults)}`);
+    throw new RangeError(
+      `WebSearch option maxResults must be a whole number from 1 to 50, got ${String(options.maxResults)}`,
+    );
   }
   // Resolved on first use, so importing the package does not read the environment.
   let resolved: SearchBackend | undefined | null = null;
@@ -151,7 +159,8 @@ export function createWebSearchTool(options: WebSearchOptions = {}): Tool<typeof
     shouldDefer: options.deferSearch ?? true,
     interruptBehavior: 'cancel',
     getToolUseSummary: ({ query }) => query,
-    renderResult: (output) => `${output.results.length} result${output.results.length === 1 ? '' : 's'} from ${output.backend}`,
+    renderResult: (output) =>
+      `${output.results.length} result${output.results.length === 1 ? '' : 's'} from ${output.backend}`,
     mapResult: (output) => output.result,
     validateInput: (input) => validateSearch(input),
     async call({ query, allowed_domains, blocked_domains }, _ctx, { signal, onProgress }) {
@@ -169,20 +178,28 @@ export function createWebSearchTool(options: WebSearchOptions = {}): Tool<typeof
         signal,
       });
       const seen = new Set<string>();
-      const results = raw.filter((r) => {
-        const url = tryHttpUrl(r.url);
-        if (!url || seen.has(url.href)) return false;
-        seen.add(url.href);
-        if (allowed.length > 0 && !allowed.some((p) => hostPatternMatches(p, url))) return false;
-        return !blocked.some((p) => hostPatternMatches(p, url));
-      }).slice(0, maxResults);
+      const results = raw
+        .filter((r) => {
+          const url = tryHttpUrl(r.url);
+          if (!url || seen.has(url.href)) return false;
+          seen.add(url.href);
+          if (allowed.length > 0 && !allowed.some((p) => hostPatternMatches(p, url))) return false;
+          return !blocked.some((p) => hostPatternMatches(p, url));
+        })
+        .slice(0, maxResults);
       return {
         data: {
           query,
           backend: service.name,
           results,
           durationMs: Math.round(performance.now() - started),
-          result: formatResults(query, service.name, results, allowed.map((p) => p.host), blocked.map((p) => p.host)),
+          result: formatResults(
+            query,
+            service.name,
+            results,
+            allowed.map((p) => p.host),
+            blocked.map((p) => p.host),
+          ),
         },
       };
     },
@@ -202,13 +219,24 @@ export const webSearchTool: Tool<typeof webSearchInput, WebSearchOutput> = creat
 
 function validateSearch(input: z.output<typeof webSearchInput>): ValidationResult {
   if (input.allowed_domains?.length && input.blocked_domains?.length) {
-    return { result: false, message: 'Give allowed_domains or blocked_domains, not both in the same search.', errorCode: 'domains_conflict' };
+    return {
+      result: false,
+      message: 'Give allowed_domains or blocked_domains, not both in the same search.',
+      errorCode: 'domains_conflict',
+    };
   }
-  for (const [field, list] of [['allowed_domains', input.allowed_domains], ['blocked_domains', input.blocked_domains]] as const) {
+  for (const [field, list] of [
+    ['allowed_domains', input.allowed_domains],
+    ['blocked_domains', input.blocked_domains],
+  ] as const) {
     for (const domain of list ?? []) {
       const pattern = parseHostPattern(stripUrl(domain));
       if (!pattern || pattern.scope === 'any') {
-        return { result: false, message: `${field} entry ${JSON.stringify(domain)} is not a domain: give names such as "docs.python.org" or "example.com".`, errorCode: 'domain_invalid' };
+        return {
+          result: false,
+          message: `${field} entry ${JSON.stringify(domain)} is not a domain: give names such as "docs.python.org" or "example.com".`,
+          errorCode: 'domain_invalid',
+        };
       }
     }
   }
@@ -221,7 +249,10 @@ function domainOf(domain: string): HostPattern {
 }
 
 function stripUrl(domain: string): string {
-  return domain.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/?#].*$/, '');
+  return domain
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/[/?#].*$/, '');
 }
 
 function tryHttpUrl(url: string): URL | undefined {
@@ -233,9 +264,20 @@ function tryHttpUrl(url: string): URL | undefined {
   }
 }
 
-function formatResults(query: string, backend: string, results: readonly SearchResult[], allowed: readonly string[], blocked: readonly string[]): string {
-  const scope = allowed.length ? ` within ${allowed.join(', ')}` : blocked.length ? ` excluding ${blocked.join(', ')}` : '';
-  if (results.length === 0) return `No results for "${query}" from ${backend}${scope}. Try other words or fewer domain filters.`;
+function formatResults(
+  query: string,
+  backend: string,
+  results: readonly SearchResult[],
+  allowed: readonly string[],
+  blocked: readonly string[],
+): string {
+  const scope = allowed.length
+    ? ` within ${allowed.join(', ')}`
+    : blocked.length
+      ? ` excluding ${blocked.join(', ')}`
+      : '';
+  if (results.length === 0)
+    return `No results for "${query}" from ${backend}${scope}. Try other words or fewer domain filters.`;
   const lines = [`Web search results for "${query}" from ${backend}${scope}:`, ''];
   results.forEach((r, i) => {
     const title = r.title.replace(/([[\]])/g, '\\$1');

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession } from '@toolshed/core';
-import { createWebSearchTool, searchBackendFromEnv, searxngSearchBackend, webTools, type SearchBackend, type SearchRequest } from './mod.ts';
+import {
+  createWebSearchTool,
+  searchBackendFromEnv,
+  searxngSearchBackend,
+  webTools,
+  type SearchBackend,
+  type SearchRequest,
+} from './mod.ts';
 import { startServer, type LoopbackServer } from './testdata/loopback_server.ts';
 
 let dir: string;
@@ -52,7 +59,9 @@ describe('WebSearch through a session', () => {
     const { text, isError } = await search(searxngSearchBackend({ url: server.origin }), { query: 'python asyncio' });
     expect(isError).toBe(false);
     expect(text).toContain('Web search results for "python asyncio" from SearXNG:');
-    expect(text).toContain('1. [asyncio \\[docs\\]](https://docs.python.org/3/library/asyncio.html)\n   Asynchronous I/O.');
+    expect(text).toContain(
+      '1. [asyncio \\[docs\\]](https://docs.python.org/3/library/asyncio.html)\n   Asynchronous I/O.',
+    );
     expect(text).toContain('[Async IO in Python](https://realpython.com/async-io-python/)');
     expect(text).not.toContain('asyncio again');
     expect(text).not.toContain('javascript:');
@@ -61,7 +70,10 @@ describe('WebSearch through a session', () => {
 
   test('WebSearch keeps only allowed domains and their subdomains, never a look-alike', async () => {
     const server = await searxng();
-    const { text } = await search(searxngSearchBackend({ url: server.origin }), { query: 'python asyncio', allowed_domains: ['python.org'] });
+    const { text } = await search(searxngSearchBackend({ url: server.origin }), {
+      query: 'python asyncio',
+      allowed_domains: ['python.org'],
+    });
     expect(text).toContain('within python.org');
     expect(text).toContain('docs.python.org');
     expect(text).not.toContain('evil.test');
@@ -73,7 +85,10 @@ describe('WebSearch through a session', () => {
 
   test('WebSearch drops blocked domains, written as URLs or names', async () => {
     const server = await searxng();
-    const { text } = await search(searxngSearchBackend({ url: server.origin }), { query: 'python asyncio', blocked_domains: ['https://pinterest.com/', 'realpython.com'] });
+    const { text } = await search(searxngSearchBackend({ url: server.origin }), {
+      query: 'python asyncio',
+      blocked_domains: ['https://pinterest.com/', 'realpython.com'],
+    });
     expect(text).toContain('excluding pinterest.com, realpython.com:');
     expect(text).not.toContain('https://www.pinterest.com');
     expect(text).not.toContain('https://realpython.com');
@@ -82,9 +97,14 @@ describe('WebSearch through a session', () => {
 
   test('WebSearch says so when filtering leaves no result', async () => {
     const server = await searxng();
-    const { text, isError } = await search(searxngSearchBackend({ url: server.origin }), { query: 'python asyncio', allowed_domains: ['rust-lang.org'] });
+    const { text, isError } = await search(searxngSearchBackend({ url: server.origin }), {
+      query: 'python asyncio',
+      allowed_domains: ['rust-lang.org'],
+    });
     expect(isError).toBe(false);
-    expect(text).toBe('No results for "python asyncio" from SearXNG within rust-lang.org. Try other words or fewer domain filters.');
+    expect(text).toBe(
+      'No results for "python asyncio" from SearXNG within rust-lang.org. Try other words or fewer domain filters.',
+    );
   });
 
   test('WebSearch refuses allowed and blocked domains together, and a domain that is not one', async () => {
@@ -117,9 +137,15 @@ describe('WebSearch through a session', () => {
         return Array.from({ length: 12 }, (_, i) => ({ title: `r${i}`, url: `https://example.com/${i}`, snippet: '' }));
       },
     };
-    const session = await createSession({ cwd: dir, stateDir: dir, tools: [createWebSearchTool({ search: backend, maxResults: 3 })] });
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      tools: [createWebSearchTool({ search: backend, maxResults: 3 })],
+    });
     try {
-      const [result] = await session.run([{ type: 'tool_use', id: 's1', name: 'WebSearch', input: { query: 'count me' } }]);
+      const [result] = await session.run([
+        { type: 'tool_use', id: 's1', name: 'WebSearch', input: { query: 'count me' } },
+      ]);
       expect(contentToText(result!.content).match(/^\d+\. /gm)).toHaveLength(3);
     } finally {
       await session.close();
@@ -131,12 +157,16 @@ describe('WebSearch through a session', () => {
 
 describe('WebSearch configuration', () => {
   test('searchBackendFromEnv picks Brave for a key, else SearXNG for a URL, else nothing', () => {
-    expect(searchBackendFromEnv({ BRAVE_API_KEY: 'k', SEARXNG_URL: 'http://localhost:8888' })?.name).toBe('Brave Search');
+    expect(searchBackendFromEnv({ BRAVE_API_KEY: 'k', SEARXNG_URL: 'http://localhost:8888' })?.name).toBe(
+      'Brave Search',
+    );
     expect(searchBackendFromEnv({ BRAVE_SEARCH_API_KEY: 'k' })?.name).toBe('Brave Search');
     expect(searchBackendFromEnv({ SEARXNG_URL: 'http://localhost:8888' })?.name).toBe('SearXNG');
     expect(searchBackendFromEnv({ BRAVE_API_KEY: '  ' })).toBeUndefined();
     expect(searchBackendFromEnv({})).toBeUndefined();
-    expect(() => searchBackendFromEnv({ SEARXNG_URL: 'localhost:8888' })).toThrow('SEARXNG_URL "localhost:8888" is not an http or https URL');
+    expect(() => searchBackendFromEnv({ SEARXNG_URL: 'localhost:8888' })).toThrow(
+      'SEARXNG_URL "localhost:8888" is not an http or https URL',
+    );
   });
 
   test('createWebSearchTool is disabled without a backend and enabled with one from the environment', () => {

@@ -17,11 +17,13 @@ export interface NameParts {
 // Words that carry no meaning for choosing a tool. Short on purpose: a word such as "file",
 // "search" or "list" is a stopword in prose but the very thing a tool query is about.
 const STOPWORDS = new Set(
-  ('a an and are as at be been but by can could do does for from had has have he her his how i if in into is it its ' +
+  (
+    'a an and are as at be been but by can could do does for from had has have he her his how i if in into is it its ' +
     'me my no not of on or our please she should so some such than that the their them then there these they this ' +
     'those to too us was we were what when where which who whom why will with would you your also just about any ' +
     'want need like know tell give help am im let lets get got some more most very much many each every all ' +
-    'able sure could would might may must shall ive id youre theyre dont doesnt cant wont isnt arent').split(' '),
+    'able sure could would might may must shall ive id youre theyre dont doesnt cant wont isnt arent'
+  ).split(' '),
 );
 
 /**
@@ -102,7 +104,8 @@ export function stem(word: string): string {
   else if (/(sses|xes|ches|shes|zzes)$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is|os|as)$/.test(w)) w = w.slice(0, -1);
   if (w.length > 5 && w.endsWith('ing')) w = undouble(w.slice(0, -3));
-  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = undouble(w.endsWith('ied') ? `${w.slice(0, -3)}y` : w.slice(0, -2));
+  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed'))
+    w = undouble(w.endsWith('ied') ? `${w.slice(0, -3)}y` : w.slice(0, -2));
   // A trailing silent e goes, so "create", "creates", "created" and "creating" meet.
   if (w.length > 4 && w.endsWith('e') && !w.endsWith('ee')) w = w.slice(0, -1);
   return w;

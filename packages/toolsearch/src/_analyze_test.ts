@@ -10,8 +10,16 @@ describe('name and text analysis', () => {
   });
 
   test('nameParts reads mcp__server__tool names as MCP tools of a server', () => {
-    expect(nameParts('mcp__slack__send_message')).toMatchObject({ words: ['slack', 'send', 'message'], isMcp: true, server: 'slack' });
-    expect(nameParts('mcp__my-server__listThings')).toMatchObject({ words: ['my', 'server', 'list', 'things'], isMcp: true, server: 'my-server' });
+    expect(nameParts('mcp__slack__send_message')).toMatchObject({
+      words: ['slack', 'send', 'message'],
+      isMcp: true,
+      server: 'slack',
+    });
+    expect(nameParts('mcp__my-server__listThings')).toMatchObject({
+      words: ['my', 'server', 'list', 'things'],
+      isMcp: true,
+      server: 'my-server',
+    });
     expect(nameParts('WebFetch')).toMatchObject({ words: ['web', 'fetch'], isMcp: false, server: undefined });
     expect(nameParts('platform__getInventory').compounds).toEqual(['getinventory']);
   });
@@ -20,7 +28,12 @@ describe('name and text analysis', () => {
     expect(['messages', 'message'].map(stem)).toEqual(['messag', 'messag']);
     expect(['queries', 'query'].map(stem)).toEqual(['query', 'query']);
     expect(['searching', 'searched', 'searches', 'search'].map(stem)).toEqual(['search', 'search', 'search', 'search']);
-    expect(['create', 'creates', 'created', 'creating'].map((w) => stem(w))).toEqual(['creat', 'creat', 'creat', 'creat']);
+    expect(['create', 'creates', 'created', 'creating'].map((w) => stem(w))).toEqual([
+      'creat',
+      'creat',
+      'creat',
+      'creat',
+    ]);
     expect(['running', 'run'].map(stem)).toEqual(['run', 'run']);
     expect(stem('status')).toBe('status');
     expect(stem('bus')).toBe('bus');
@@ -34,7 +47,10 @@ describe('name and text analysis', () => {
   test('schemaText collects property names and descriptions, nested ones included', () => {
     const text = schemaText({
       type: 'object',
-      properties: { file_path: { type: 'string', description: 'Absolute path' }, options: { type: 'object', properties: { encoding: { type: 'string' } } } },
+      properties: {
+        file_path: { type: 'string', description: 'Absolute path' },
+        options: { type: 'object', properties: { encoding: { type: 'string' } } },
+      },
     });
     expect(text).toBe('file_path Absolute path options encoding');
     expect(schemaText(undefined)).toBe('');

@@ -43,8 +43,10 @@ export class Bm25 {
     });
     this.#avgLength = docs.length ? total / docs.length || 1 : 1;
     this.#norms = new Float64Array(docs.length);
-    for (let i = 0; i < docs.length; i++) this.#norms[i] = params.k1 * (1 - params.b + (params.b * this.#lengths[i]!) / this.#avgLength);
-    for (const [term, list] of lists) this.#postings.set(term, { docs: Int32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
+    for (let i = 0; i < docs.length; i++)
+      this.#norms[i] = params.k1 * (1 - params.b + (params.b * this.#lengths[i]!) / this.#avgLength);
+    for (const [term, list] of lists)
+      this.#postings.set(term, { docs: Int32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
   }
 
   /** How many documents hold the term. */

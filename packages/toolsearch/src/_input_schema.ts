@@ -18,7 +18,8 @@ export const TOOL_SEARCH_JSON_SCHEMA = {
   properties: {
     query: {
       type: 'string',
-      description: 'Keywords to search for ("slack send message"), "+word" to require a word in the name ("+slack send"), or "select:Name1,Name2" to load tools by exact name',
+      description:
+        'Keywords to search for ("slack send message"), "+word" to require a word in the name ("+slack send"), or "select:Name1,Name2" to load tools by exact name',
     },
     max_results: {
       type: 'integer',
@@ -40,7 +41,9 @@ interface Issue {
   keys?: string[];
 }
 
-type SafeParse = { success: true; data: ToolSearchInput } | { success: false; error: { issues: Issue[]; message: string } };
+type SafeParse =
+  | { success: true; data: ToolSearchInput }
+  | { success: false; error: { issues: Issue[]; message: string } };
 
 /** A zod-shaped schema object: `safeParse`, `parse`, and the JSON Schema for the request. */
 export const toolSearchInputSchema = {
@@ -52,20 +55,45 @@ export const toolSearchInputSchema = {
     }
     const record = input as Record<string, unknown>;
     const extra = Object.keys(record).filter((k) => k !== 'query' && k !== 'max_results');
-    if (extra.length) issues.push({ code: 'unrecognized_keys', path: [], keys: extra, message: `Unrecognized keys: ${extra.join(', ')}` });
+    if (extra.length)
+      issues.push({
+        code: 'unrecognized_keys',
+        path: [],
+        keys: extra,
+        message: `Unrecognized keys: ${extra.join(', ')}`,
+      });
     if (typeof record.query !== 'string') {
-      issues.push({ code: 'invalid_type', path: ['query'], expected: 'string', message: 'Invalid input: expected string' });
+      issues.push({
+        code: 'invalid_type',
+        path: ['query'],
+        expected: 'string',
+        message: 'Invalid input: expected string',
+      });
     }
     const max = record.max_results;
     if (max !== undefined) {
       if (typeof max !== 'number' || !Number.isFinite(max)) {
-        issues.push({ code: 'invalid_type', path: ['max_results'], expected: 'number', message: 'Invalid input: expected number' });
+        issues.push({
+          code: 'invalid_type',
+          path: ['max_results'],
+          expected: 'number',
+          message: 'Invalid input: expected number',
+        });
       } else if (!Number.isInteger(max)) {
-        issues.push({ code: 'invalid_type', path: ['max_results'], expected: 'int', message: 'Invalid input: expected int, received number' });
+        issues.push({
+          code: 'invalid_type',
+          path: ['max_results'],
+          expected: 'int',
+          message: 'Invalid input: expected int, received number',
+        });
       } else if (max < 1) {
         issues.push({ code: 'too_small', path: ['max_results'], message: 'Too small: expected number to be >=1' });
       } else if (max > MAX_RESULTS_LIMIT) {
-        issues.push({ code: 'too_big', path: ['max_results'], message: `Too big: expected number to be <=${MAX_RESULTS_LIMIT}` });
+        issues.push({
+          code: 'too_big',
+          path: ['max_results'],
+          message: `Too big: expected number to be <=${MAX_RESULTS_LIMIT}`,
+        });
       }
     }
     if (issues.length) return fail(issues);

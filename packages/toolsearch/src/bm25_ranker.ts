@@ -32,7 +32,7 @@ export function bm25Ranker(options: Bm25RankerOptions = {}): ToolRanker {
     prepare(tools) {
       const docs = tools.map((t) => {
         const m = new Map<string, number>();
-        const names = Object.keys(((t.tool.inputSchema as { properties?: object } | undefined)?.properties) ?? {});
+        const names = Object.keys((t.tool.inputSchema as { properties?: object } | undefined)?.properties ?? {});
         addTerms(m, plainWords(`${t.tool.name} ${t.tool.description} ${names.join(' ')}`), 1);
         return m;
       });
@@ -47,5 +47,8 @@ export function bm25Ranker(options: Bm25RankerOptions = {}): ToolRanker {
 }
 
 function plainWords(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !isStopword(w));
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !isStopword(w));
 }

@@ -6,7 +6,11 @@ test('bm25Ranker matches whole words only: no stemming, no camelCase splitting',
   const index = createToolIndex(
     [
       { name: 'sendMessage', description: 'Sends messages.' },
-      { name: 'send_message', description: 'Posts a message.', inputSchema: { type: 'object', properties: { channel: {} } } },
+      {
+        name: 'send_message',
+        description: 'Posts a message.',
+        inputSchema: { type: 'object', properties: { channel: {} } },
+      },
     ],
     { ranker: bm25Ranker() },
   );

@@ -50,9 +50,11 @@ export function createDeferralPolicy(options: DeferralPolicyOptions = {}): Defer
     throw new RangeError(`Unknown deferral mode ${JSON.stringify(mode)}: use "auto", "always" or "never"`);
   }
   const threshold = options.threshold ?? 0.1;
-  if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`threshold is a share of the context window between 0 and 1, got ${threshold}`);
+  if (!(threshold >= 0 && threshold <= 1))
+    throw new RangeError(`threshold is a share of the context window between 0 and 1, got ${threshold}`);
   const contextWindow = options.contextWindow ?? 200_000;
-  if (!(contextWindow > 0)) throw new RangeError(`contextWindow must be a positive number of tokens, got ${contextWindow}`);
+  if (!(contextWindow > 0))
+    throw new RangeError(`contextWindow must be a positive number of tokens, got ${contextWindow}`);
   const charsPerToken = options.charsPerToken ?? 4;
   if (!(charsPerToken > 0)) throw new RangeError(`charsPerToken must be positive, got ${charsPerToken}`);
   const pinned = new Set(options.alwaysLoad ?? []);
@@ -70,7 +72,9 @@ export function createDeferralPolicy(options: DeferralPolicyOptions = {}): Defer
     let visibleChars = candidates.filter((c) => !deferred.has(c.name)).reduce((sum, c) => sum + c.definitionChars, 0);
     if (visibleChars <= budgetChars) return deferred;
     // Largest first: the fewest tools leave the request for the most room.
-    const rest = eligible.filter((c) => !deferred.has(c.name)).sort((a, b) => b.definitionChars - a.definitionChars || (a.name < b.name ? -1 : 1));
+    const rest = eligible
+      .filter((c) => !deferred.has(c.name))
+      .sort((a, b) => b.definitionChars - a.definitionChars || (a.name < b.name ? -1 : 1));
     for (const c of rest) {
       if (visibleChars <= budgetChars) break;
       deferred.add(c.name);

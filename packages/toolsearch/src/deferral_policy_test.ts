@@ -26,18 +26,40 @@ describe('createDeferralPolicy', () => {
     // Budget: 0.1 × 260 000 tokens × 4 = 104 000 characters; visible before: 162 000, without Large 102 000.
     expect([...createDeferralPolicy({ contextWindow: 260_000 })(pool)].sort()).toEqual(['Large', 'Later', 'mcp__s__t']);
     // Budget 100 000: without Large still 102 000, so Medium goes too; Small (1 000) stays.
-    expect([...createDeferralPolicy({ contextWindow: 250_000 })(pool)].sort()).toEqual(['Large', 'Later', 'Medium', 'mcp__s__t']);
+    expect([...createDeferralPolicy({ contextWindow: 250_000 })(pool)].sort()).toEqual([
+      'Large',
+      'Later',
+      'Medium',
+      'mcp__s__t',
+    ]);
     // Budget 40 000 characters: even deferring everything eligible leaves Pinned's 90 000, so all go.
-    expect([...createDeferralPolicy({ contextWindow: 100_000 })(pool)].sort()).toEqual(['Large', 'Later', 'Medium', 'Small', 'mcp__s__t']);
+    expect([...createDeferralPolicy({ contextWindow: 100_000 })(pool)].sort()).toEqual([
+      'Large',
+      'Later',
+      'Medium',
+      'Small',
+      'mcp__s__t',
+    ]);
   });
 
   test('the threshold is a share of the context window, and charsPerToken converts sizes', () => {
-    expect([...createDeferralPolicy({ contextWindow: 250_000, threshold: 0.2 })(pool)].sort()).toEqual(['Later', 'mcp__s__t']);
-    expect([...createDeferralPolicy({ contextWindow: 250_000, charsPerToken: 8 })(pool)].sort()).toEqual(['Later', 'mcp__s__t']);
+    expect([...createDeferralPolicy({ contextWindow: 250_000, threshold: 0.2 })(pool)].sort()).toEqual([
+      'Later',
+      'mcp__s__t',
+    ]);
+    expect([...createDeferralPolicy({ contextWindow: 250_000, charsPerToken: 8 })(pool)].sort()).toEqual([
+      'Later',
+      'mcp__s__t',
+    ]);
   });
 
   test('always defers every tool but alwaysLoad ones, ToolSearch and pinned names; never defers none', () => {
-    expect([...createDeferralPolicy({ mode: 'always', alwaysLoad: ['Small'] })(pool)].sort()).toEqual(['Large', 'Later', 'Medium', 'mcp__s__t']);
+    expect([...createDeferralPolicy({ mode: 'always', alwaysLoad: ['Small'] })(pool)].sort()).toEqual([
+      'Large',
+      'Later',
+      'Medium',
+      'mcp__s__t',
+    ]);
     expect(createDeferralPolicy({ mode: 'never' })(pool).size).toBe(0);
   });
 

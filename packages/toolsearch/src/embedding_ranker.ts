@@ -1,7 +1,9 @@
 import type { AnalyzedQuery, AsyncToolRanker } from './tool_index.ts';
 
 /** Turns texts into vectors (one per text, all of one length); may call a model over the network. */
-export type EmbedFunction = (texts: readonly string[]) => Promise<readonly (readonly number[])[]> | readonly (readonly number[])[];
+export type EmbedFunction = (
+  texts: readonly string[],
+) => Promise<readonly (readonly number[])[]> | readonly (readonly number[])[];
 
 /** Options of {@linkcode embeddingRanker}. */
 export interface EmbeddingRankerOptions {
@@ -32,7 +34,8 @@ export interface EmbeddingRankerOptions {
  * ```
  */
 export function embeddingRanker(options: EmbeddingRankerOptions): AsyncToolRanker {
-  if (typeof options?.embed !== 'function') throw new TypeError(`embeddingRanker needs an embed function, got ${typeof options?.embed}`);
+  if (typeof options?.embed !== 'function')
+    throw new TypeError(`embeddingRanker needs an embed function, got ${typeof options?.embed}`);
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 64));
   return {
     name: 'embedding',
@@ -45,7 +48,9 @@ export function embeddingRanker(options: EmbeddingRankerOptions): AsyncToolRanke
           const batch = tools.slice(i, i + batchSize).map((t) => t.text);
           const got = await options.embed(batch);
           if (!Array.isArray(got) || got.length !== batch.length) {
-            throw new TypeError(`The embed function returned ${Array.isArray(got) ? got.length : typeof got} vectors for ${batch.length} texts; return one vector per text`);
+            throw new TypeError(
+              `The embed function returned ${Array.isArray(got) ? got.length : typeof got} vectors for ${batch.length} texts; return one vector per text`,
+            );
           }
           for (const v of got) out.push(normalized(v));
         }
@@ -63,7 +68,10 @@ export function embeddingRanker(options: EmbeddingRankerOptions): AsyncToolRanke
         const scores = new Float64Array(docs.length);
         for (let i = 0; i < docs.length; i++) {
           const d = docs[i]!;
-          if (d.length !== q.length) throw new TypeError(`Embedding lengths differ: the query has ${q.length} dimensions, tool ${i} has ${d.length}`);
+          if (d.length !== q.length)
+            throw new TypeError(
+              `Embedding lengths differ: the query has ${q.length} dimensions, tool ${i} has ${d.length}`,
+            );
           let dot = 0;
           for (let j = 0; j < q.length; j++) dot += q[j]! * d[j]!;
           // Cosine in [-1, 1] moved to (0, 1], so every tool is a candidate and order is kept.

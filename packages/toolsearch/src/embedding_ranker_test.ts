@@ -49,7 +49,9 @@ test('embeddingRanker reports an embed function that returns the wrong number of
       },
     }),
   });
-  await expect(index.search('stock price')).rejects.toThrow(/returned 0 vectors for 3 texts; return one vector per text/);
+  await expect(index.search('stock price')).rejects.toThrow(
+    /returned 0 vectors for 3 texts; return one vector per text/,
+  );
   fail = false;
   expect((await index.search('stock price'))[0]?.name).toBe('stock_quote');
   expect(() => embeddingRanker({ embed: 'nope' as never })).toThrow(/needs an embed function, got string/);

@@ -2,7 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { contentToText, createSession, defineFamily, type Family, type Session, type ToolUseBlock } from '@toolshed/core';
+import {
+  contentToText,
+  createSession,
+  defineFamily,
+  type Family,
+  type Session,
+  type ToolUseBlock,
+} from '@toolshed/core';
 import { checkFamily } from '@toolshed/core/testing';
 import { toolSearch } from './mod.ts';
 import { makeTool } from './testdata/tools.ts';
@@ -40,9 +47,16 @@ const builtins = () =>
     name: 'basic',
     version: '1.0.0',
     tools: [
-      makeTool('Read', { description: 'Reads a file from the local filesystem.', searchHint: 'open view file contents' }),
+      makeTool('Read', {
+        description: 'Reads a file from the local filesystem.',
+        searchHint: 'open view file contents',
+      }),
       makeTool('Edit', { description: 'Replaces a string in a file.' }),
-      makeTool('NotebookEdit', { description: 'Edits a cell of a Jupyter notebook.', shouldDefer: true, searchHint: 'jupyter ipynb cell' }),
+      makeTool('NotebookEdit', {
+        description: 'Edits a cell of a Jupyter notebook.',
+        shouldDefer: true,
+        searchHint: 'jupyter ipynb cell',
+      }),
       makeTool('Pinned', { description: 'Stays in the request whatever the mode.', alwaysLoad: true }),
     ],
   });
@@ -53,9 +67,17 @@ const mcp = () =>
     version: '1.0.0',
     external: true,
     tools: [
-      makeTool('mcp__slack__send_message', { isMcp: true, description: 'Posts a message to a Slack channel.', properties: { channel: { type: 'string' }, text: { type: 'string' } } }),
+      makeTool('mcp__slack__send_message', {
+        isMcp: true,
+        description: 'Posts a message to a Slack channel.',
+        properties: { channel: { type: 'string' }, text: { type: 'string' } },
+      }),
       makeTool('mcp__slack__list_channels', { isMcp: true, description: 'Lists the channels of the Slack workspace.' }),
-      makeTool('mcp__github__create_issue', { isMcp: true, description: 'Opens an issue in a GitHub repository.', properties: { title: { type: 'string' } } }),
+      makeTool('mcp__github__create_issue', {
+        isMcp: true,
+        description: 'Opens an issue in a GitHub repository.',
+        properties: { title: { type: 'string' } },
+      }),
       makeTool('mcp__github__send_invite', { isMcp: true, description: 'Invites a user to a GitHub organization.' }),
     ],
   });
@@ -64,7 +86,11 @@ describe('toolSearch family', () => {
   test('the search family passes the conformance check', async () => {
     const family = toolSearch();
     expect(family.name).toBe('search');
-    expect(await checkFamily(family, { sampleInputs: { ToolSearch: [{ query: 'slack' }, { query: 'select:Read', max_results: 3 }] } })).toEqual([]);
+    expect(
+      await checkFamily(family, {
+        sampleInputs: { ToolSearch: [{ query: 'slack' }, { query: 'select:Read', max_results: 3 }] },
+      }),
+    ).toEqual([]);
   });
 
   test('toolSearch rejects an unknown mode and a threshold outside 0 to 1', () => {
@@ -133,8 +159,12 @@ describe('ToolSearch in a session', () => {
 
     const { text, isError } = await runOne(session, search('select:Read,mcp__slack__send_message'));
     expect(isError).toBe(false);
-    expect(text).toContain('Found 2 tools for "select:Read,mcp__slack__send_message". Loaded Read, mcp__slack__send_message.');
-    expect(text).toContain('<function>{"description":"Posts a message to a Slack channel.","name":"mcp__slack__send_message","parameters":{"type":"object","properties":{"channel":{"type":"string"},"text":{"type":"string"}}}}</function>');
+    expect(text).toContain(
+      'Found 2 tools for "select:Read,mcp__slack__send_message". Loaded Read, mcp__slack__send_message.',
+    );
+    expect(text).toContain(
+      '<function>{"description":"Posts a message to a Slack channel.","name":"mcp__slack__send_message","parameters":{"type":"object","properties":{"channel":{"type":"string"},"text":{"type":"string"}}}}</function>',
+    );
 
     const after = session.toolsFor('anthropic');
     expect(after.map((t) => t.name)).toEqual(['Pinned', 'Read', 'ToolSearch', 'mcp__slack__send_message']);
@@ -190,7 +220,14 @@ describe('ToolSearch in a session', () => {
     const mixed = await runOne(session, search('select:mcp__slack__send_message,mcp__slack__send'));
     expect(mixed.text).toContain('Loaded mcp__slack__send_message.');
     expect(mixed.text).toContain('No tool is named "mcp__slack__send". Did you mean "mcp__slack__send_message"');
-    expect(names(session)).toEqual(['Edit', 'Pinned', 'Read', 'ToolSearch', 'mcp__slack__list_channels', 'mcp__slack__send_message']);
+    expect(names(session)).toEqual([
+      'Edit',
+      'Pinned',
+      'Read',
+      'ToolSearch',
+      'mcp__slack__list_channels',
+      'mcp__slack__send_message',
+    ]);
   });
 
   test('select: of a name two tools share but for case loads neither and names both', async () => {
@@ -241,23 +278,39 @@ describe('ToolSearch in a session', () => {
 
   test('calling a deferred tool without searching loads it for later requests', async () => {
     const session = await open([builtins(), mcp(), toolSearch({ mode: 'always' })]);
-    const { text } = await runOne(session, { type: 'tool_use', id: 'c1', name: 'mcp__github__create_issue', input: {} });
+    const { text } = await runOne(session, {
+      type: 'tool_use',
+      id: 'c1',
+      name: 'mcp__github__create_issue',
+      input: {},
+    });
     expect(text).toBe('ran mcp__github__create_issue');
     expect(names(session)).toContain('mcp__github__create_issue');
   });
 
   test('nativeToolSearch marks deferred tools defer_loading and adds the server-side search tool', async () => {
     const session = await open([builtins(), mcp(), toolSearch()]);
-    const tools = session.toolsFor('anthropic', { nativeToolSearch: 'regex' }) as { name: string; type?: string; defer_loading?: boolean }[];
-    expect(tools.find((t) => t.name === 'tool_search_tool_regex')).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
-    for (const visible of ['Edit', 'Read', 'Pinned']) expect(tools.find((t) => t.name === visible)?.defer_loading).toBeUndefined();
+    const tools = session.toolsFor('anthropic', { nativeToolSearch: 'regex' }) as {
+      name: string;
+      type?: string;
+      defer_loading?: boolean;
+    }[];
+    expect(tools.find((t) => t.name === 'tool_search_tool_regex')).toEqual({
+      type: 'tool_search_tool_regex_20251119',
+      name: 'tool_search_tool_regex',
+    });
+    for (const visible of ['Edit', 'Read', 'Pinned'])
+      expect(tools.find((t) => t.name === visible)?.defer_loading).toBeUndefined();
     // Without native search the same session's request is unchanged.
     expect(names(session)).toEqual(['Edit', 'Pinned', 'Read', 'ToolSearch']);
   });
 
   test('nativeToolSearch sends the deferred tools themselves with defer_loading: true', async () => {
     const session = await open([builtins(), mcp(), toolSearch()]);
-    const tools = session.toolsFor('anthropic', { nativeToolSearch: 'bm25' }) as { name: string; defer_loading?: boolean }[];
+    const tools = session.toolsFor('anthropic', { nativeToolSearch: 'bm25' }) as {
+      name: string;
+      defer_loading?: boolean;
+    }[];
     expect(tools.find((t) => t.name === 'mcp__slack__send_message')?.defer_loading).toBe(true);
   });
 });

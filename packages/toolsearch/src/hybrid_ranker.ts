@@ -26,10 +26,19 @@ export interface HybridRankerOptions {
  * const hits = await createToolIndex(tools, { ranker }).search('post to a channel');
  * ```
  */
-export function hybridRanker(rankers: readonly (ToolRanker | AsyncToolRanker)[], options: HybridRankerOptions = {}): AsyncToolRanker {
-  if (!Array.isArray(rankers) || rankers.length < 2) throw new TypeError(`hybridRanker fuses two or more rankers, got ${Array.isArray(rankers) ? rankers.length : typeof rankers}`);
+export function hybridRanker(
+  rankers: readonly (ToolRanker | AsyncToolRanker)[],
+  options: HybridRankerOptions = {},
+): AsyncToolRanker {
+  if (!Array.isArray(rankers) || rankers.length < 2)
+    throw new TypeError(
+      `hybridRanker fuses two or more rankers, got ${Array.isArray(rankers) ? rankers.length : typeof rankers}`,
+    );
   const weights = options.weights ?? rankers.map(() => 1);
-  if (weights.length !== rankers.length) throw new TypeError(`hybridRanker got ${weights.length} weights for ${rankers.length} rankers; give one weight per ranker`);
+  if (weights.length !== rankers.length)
+    throw new TypeError(
+      `hybridRanker got ${weights.length} weights for ${rankers.length} rankers; give one weight per ranker`,
+    );
   const k = options.k ?? 60;
   const depth = options.depth ?? 100;
   return {

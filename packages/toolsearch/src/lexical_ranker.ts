@@ -147,7 +147,8 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       });
       const groupDocs = Array.from({ length: groupIds.size }, () => new Map<string, number>());
       tools.forEach((t, i) => {
-        for (const [term, w] of docs[i]!) groupDocs[groupOf[i]!]!.set(term, (groupDocs[groupOf[i]!]!.get(term) ?? 0) + w);
+        for (const [term, w] of docs[i]!)
+          groupDocs[groupOf[i]!]!.set(term, (groupDocs[groupOf[i]!]!.get(term) ?? 0) + w);
       });
       const groups = new Bm25(groupDocs, { k1, b });
       // Each group's tools, so a query that matches few groups touches only their tools.
@@ -170,13 +171,16 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       // searches are a few keywords, and a catalogue that is never searched should not pay for it.
       let pairs: Bm25 | undefined;
       const pairIndex = () =>
-        (pairs ??= new Bm25(tools.map((t) => {
-          const m = new Map<string, number>();
-          addPairs(m, t.name.stems, fields.name);
-          addPairs(m, t.hint, fields.hint);
-          addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
-          return m;
-        }), { k1, b }));
+        (pairs ??= new Bm25(
+          tools.map((t) => {
+            const m = new Map<string, number>();
+            addPairs(m, t.name.stems, fields.name);
+            addPairs(m, t.hint, fields.hint);
+            addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
+            return m;
+          }),
+          { k1, b },
+        ));
 
       const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
         const postings = terms.map((t) => contributions.get(t));
@@ -237,7 +241,8 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
           // siblings that match the task at all move up together.
           const [first] = bestCandidates(scores, 1);
           if (first !== undefined) {
-            for (const i of members[groupOf[first]!]!) if (i !== first && scores[i]! > 0) scores[i]! *= 1 + siblingWeight;
+            for (const i of members[groupOf[first]!]!)
+              if (i !== first && scores[i]! > 0) scores[i]! *= 1 + siblingWeight;
           }
         }
         // For the re-ordering, what one term adds to one tool — only for a term the tool holds
@@ -258,7 +263,12 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
  * odds and the upcoming fixtures"): each pick discounts the terms earlier picks already cover.
  * Scores are rewritten only among the candidates, so the order below them is untouched.
  */
-function diversify(scores: Float64Array, k: number, termScore: (term: number, i: number) => number, discount: number): void {
+function diversify(
+  scores: Float64Array,
+  k: number,
+  termScore: (term: number, i: number) => number,
+  discount: number,
+): void {
   const candidates = bestCandidates(scores, 30);
   if (candidates.length < 3) return;
   const m = candidates.length;

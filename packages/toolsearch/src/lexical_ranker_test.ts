@@ -2,7 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { lexicalRanker } from './lexical_ranker.ts';
 import { analyzeQuery, analyzeTool, createToolIndex } from './tool_index.ts';
 
-function scoresOf(tools: { name: string; description: string; searchHint?: string }[], query: string, options = {}): Record<string, number> {
+function scoresOf(
+  tools: { name: string; description: string; searchHint?: string }[],
+  query: string,
+  options = {},
+): Record<string, number> {
   const scorer = lexicalRanker({ diversity: 0, groupWeight: 0, ...options }).prepare(tools.map(analyzeTool));
   const scores = scorer(analyzeQuery(query)!);
   return Object.fromEntries(tools.map((t, i) => [t.name, scores[i]!]));
@@ -42,12 +46,26 @@ describe('lexicalRanker', () => {
   });
 
   test('an MCP tool earns more for the same name word than a built-in (12 against 10)', () => {
-    const s = scoresOf([{ name: 'mcp__srv__deploy', description: 'x' }, { name: 'srv_deploy', description: 'x' }], 'deploy', { fieldWeights: { name: 0 } });
+    const s = scoresOf(
+      [
+        { name: 'mcp__srv__deploy', description: 'x' },
+        { name: 'srv_deploy', description: 'x' },
+      ],
+      'deploy',
+      { fieldWeights: { name: 0 } },
+    );
     expect(s.mcp__srv__deploy! / s.srv_deploy!).toBeCloseTo(12 / 10, 5);
   });
 
   test('keywordWeight 0 leaves plain field-weighted BM25, which still finds the tool', () => {
-    const s = scoresOf([{ name: 'weather_now', description: 'Current weather.' }, { name: 'news', description: 'Headlines.' }], 'weather', { keywordWeight: 0 });
+    const s = scoresOf(
+      [
+        { name: 'weather_now', description: 'Current weather.' },
+        { name: 'news', description: 'Headlines.' },
+      ],
+      'weather',
+      { keywordWeight: 0 },
+    );
     expect(s.weather_now).toBeGreaterThan(0);
     expect(s.news).toBe(0);
   });
@@ -58,7 +76,9 @@ describe('lexicalRanker', () => {
       { name: 'Betting__odds', description: 'Pre-match odds of an event.' },
       { name: 'Concerts__upcoming_events', description: 'Upcoming events.' },
     ];
-    const ranked = createToolIndex(tools, { ranker: lexicalRanker() }).search('upcoming events with their odds', { maxResults: 3 }).map((h) => h.name);
+    const ranked = createToolIndex(tools, { ranker: lexicalRanker() })
+      .search('upcoming events with their odds', { maxResults: 3 })
+      .map((h) => h.name);
     expect(ranked.indexOf('Betting__upcoming_events')).toBeLessThan(ranked.indexOf('Concerts__upcoming_events'));
   });
 
@@ -67,19 +87,24 @@ describe('lexicalRanker', () => {
       { name: 'weather_today', description: 'Weather forecast for today: temperature, rain and wind.' },
       { name: 'weather_week', description: 'Weather forecast for the week: temperature, rain and wind per day.' },
       { name: 'flight_search', description: 'Search for flights to a city.' },
-      ...['stocks', 'news', 'translate', 'music', 'recipes'].map((name) => ({ name, description: `Unrelated ${name} tool.` })),
+      ...['stocks', 'news', 'translate', 'music', 'recipes'].map((name) => ({
+        name,
+        description: `Unrelated ${name} tool.`,
+      })),
     ];
     const list = 'What is the weather forecast, temperature, rain and wind? Also find flights.';
     const plain = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0 }) }).search(list, { maxResults: 3 });
-    const diverse = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search(list, { maxResults: 3 });
+    const diverse = createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search(list, {
+      maxResults: 3,
+    });
     expect(plain.map((h) => h.name).indexOf('flight_search')).toBe(2);
     expect(diverse.map((h) => h.name).indexOf('flight_search')).toBeLessThan(2);
     expect(diverse.map((h) => h.name).sort()).toEqual(plain.map((h) => h.name).sort());
     // One request in one sentence is one task: its steps' tools are not pushed apart.
     const task = 'weather forecast temperature rain wind and flights';
-    expect(createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search(task, { maxResults: 3 })).toEqual(
-      createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0 }) }).search(task, { maxResults: 3 }),
-    );
+    expect(
+      createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0.3 }) }).search(task, { maxResults: 3 }),
+    ).toEqual(createToolIndex(tools, { ranker: lexicalRanker({ diversity: 0 }) }).search(task, { maxResults: 3 }));
   });
 
   test('a phrase matched in order outranks the same two words apart', () => {
@@ -95,7 +120,10 @@ describe('lexicalRanker', () => {
 
   test('pseudo-relevance feedback reaches, for a task statement, a tool that shares no word with it', () => {
     const tools = [
-      { name: 'kubectl_get', description: 'Get or list Kubernetes resources such as pods in a namespace of the cluster.' },
+      {
+        name: 'kubectl_get',
+        description: 'Get or list Kubernetes resources such as pods in a namespace of the cluster.',
+      },
       { name: 'kubectl_logs', description: 'Logs of Kubernetes pods in a namespace of the cluster.' },
       { name: 'describe_resource', description: 'Kubernetes namespace cluster resource details.' },
       { name: 'recipes', description: 'Cooking recipes.' },
@@ -109,7 +137,7 @@ describe('lexicalRanker', () => {
     expect(scoresOf(tools, 'pod logs', { feedbackWeight: 0.2 }).describe_resource).toBe(0);
   });
 
-  test('the sibling lift, when asked for, moves the best result\'s siblings up for a task statement only', () => {
+  test("the sibling lift, when asked for, moves the best result's siblings up for a task statement only", () => {
     const tools = [
       { name: 'mcp__gh__create_branch', description: 'Create a branch in a repository.' },
       { name: 'mcp__gh__create_pull_request', description: 'Open a pull request in a repository.' },
@@ -119,10 +147,15 @@ describe('lexicalRanker', () => {
     const off = scoresOf(tools, task, { siblingWeight: 0 });
     const on = scoresOf(tools, task, { siblingWeight: 0.3 });
     // The best result keeps its score; its sibling gains 30 %.
-    const ratios = [on.mcp__gh__create_pull_request! / off.mcp__gh__create_pull_request!, on.mcp__gh__create_branch! / off.mcp__gh__create_branch!].sort();
+    const ratios = [
+      on.mcp__gh__create_pull_request! / off.mcp__gh__create_pull_request!,
+      on.mcp__gh__create_branch! / off.mcp__gh__create_branch!,
+    ].sort();
     expect(ratios[0]).toBeCloseTo(1, 5);
     expect(ratios[1]).toBeCloseTo(1.3, 5);
     expect(on.mcp__other__pull_weather).toBe(off.mcp__other__pull_weather);
-    expect(scoresOf(tools, 'branch pull request', { siblingWeight: 0.3 })).toEqual(scoresOf(tools, 'branch pull request', { siblingWeight: 0 }));
+    expect(scoresOf(tools, 'branch pull request', { siblingWeight: 0.3 })).toEqual(
+      scoresOf(tools, 'branch pull request', { siblingWeight: 0 }),
+    );
   });
 });

@@ -20,8 +20,18 @@
  * @module
  */
 export { toolSearch, type ToolSearchOptions } from './family.ts';
-export { createToolSearchTool, toolSearchTool, type ToolSearchOutput, type ToolSearchToolOptions } from './tool_search_tool.ts';
-export { createDeferralPolicy, TOOL_SEARCH_NAME, type DeferralMode, type DeferralPolicyOptions } from './deferral_policy.ts';
+export {
+  createToolSearchTool,
+  toolSearchTool,
+  type ToolSearchOutput,
+  type ToolSearchToolOptions,
+} from './tool_search_tool.ts';
+export {
+  createDeferralPolicy,
+  TOOL_SEARCH_NAME,
+  type DeferralMode,
+  type DeferralPolicyOptions,
+} from './deferral_policy.ts';
 export {
   analyzeQuery,
   analyzeTool,

@@ -41,10 +41,14 @@ export function openAiEmbeddings(options: OpenAiEmbeddingsOptions): EmbedFunctio
   try {
     base = new URL(options?.baseUrl);
   } catch {
-    throw new TypeError(`openAiEmbeddings needs baseUrl as an http(s) URL such as "https://api.openai.com/v1", got ${JSON.stringify(options?.baseUrl)}`);
+    throw new TypeError(
+      `openAiEmbeddings needs baseUrl as an http(s) URL such as "https://api.openai.com/v1", got ${JSON.stringify(options?.baseUrl)}`,
+    );
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(`openAiEmbeddings needs an http(s) baseUrl, got "${base.protocol}"`);
-  if (typeof options.model !== 'string' || !options.model) throw new TypeError('openAiEmbeddings needs the name of an embedding model as "model"');
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new TypeError(`openAiEmbeddings needs an http(s) baseUrl, got "${base.protocol}"`);
+  if (typeof options.model !== 'string' || !options.model)
+    throw new TypeError('openAiEmbeddings needs the name of an embedding model as "model"');
   const url = `${base.href.replace(/\/+$/, '')}/embeddings`;
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -56,29 +60,42 @@ export function openAiEmbeddings(options: OpenAiEmbeddingsOptions): EmbedFunctio
     if (options.dimensions !== undefined) body['dimensions'] = options.dimensions;
     let response: Response;
     try {
-      response = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      response = await doFetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (e) {
       throw new Error(`The embeddings endpoint ${url} could not be reached: ${(e as Error).message}`, { cause: e });
     }
     const text = await response.text();
     if (!response.ok) {
-      throw new Error(`The embeddings endpoint ${url} answered ${response.status}: ${text.slice(0, 300)}${response.status === 401 ? ' (check apiKey)' : response.status === 404 ? ' (check baseUrl ends with /v1 and the model name)' : ''}`);
+      throw new Error(
+        `The embeddings endpoint ${url} answered ${response.status}: ${text.slice(0, 300)}${response.status === 401 ? ' (check apiKey)' : response.status === 404 ? ' (check baseUrl ends with /v1 and the model name)' : ''}`,
+      );
     }
     let parsed: { data?: { index?: number; embedding?: unknown }[] };
     try {
       parsed = JSON.parse(text) as typeof parsed;
     } catch {
-      throw new TypeError(`The embeddings endpoint ${url} answered with something that is not JSON: ${text.slice(0, 200)}`);
+      throw new TypeError(
+        `The embeddings endpoint ${url} answered with something that is not JSON: ${text.slice(0, 200)}`,
+      );
     }
     const data = Array.isArray(parsed?.data) ? parsed.data : undefined;
     if (!data || data.length !== texts.length) {
-      throw new TypeError(`The embeddings endpoint ${url} returned ${data ? data.length : 'no'} vectors for ${texts.length} texts; expected { data: [{ index, embedding }] } with one entry per text`);
+      throw new TypeError(
+        `The embeddings endpoint ${url} returned ${data ? data.length : 'no'} vectors for ${texts.length} texts; expected { data: [{ index, embedding }] } with one entry per text`,
+      );
     }
     const out: number[][] = new Array(texts.length);
     data.forEach((d, i) => {
       const at = typeof d.index === 'number' ? d.index : i;
       if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number')) {
-        throw new TypeError(`The embeddings endpoint ${url} returned entry ${at} without a numeric "embedding" (a base64 encoding_format is not supported)`);
+        throw new TypeError(
+          `The embeddings endpoint ${url} returned entry ${at} without a numeric "embedding" (a base64 encoding_format is not supported)`,
+        );
       }
       out[at] = d.embedding as number[];
     });

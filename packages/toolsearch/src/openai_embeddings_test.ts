@@ -30,8 +30,17 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return body;
 }
 
-async function fakeEndpoint(answer?: (body: { model: string; input: string[] }, req: IncomingMessage) => { status: number; body: string } | undefined) {
-  const requests: { url: string; auth: string | undefined; body: { model: string; input: string[]; dimensions?: number } }[] = [];
+async function fakeEndpoint(
+  answer?: (
+    body: { model: string; input: string[] },
+    req: IncomingMessage,
+  ) => { status: number; body: string } | undefined,
+) {
+  const requests: {
+    url: string;
+    auth: string | undefined;
+    body: { model: string; input: string[]; dimensions?: number };
+  }[] = [];
   const server = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as { model: string; input: string[] };
     requests.push({ url: req.url ?? '', auth: req.headers['authorization'], body });
@@ -41,8 +50,12 @@ async function fakeEndpoint(answer?: (body: { model: string; input: string[] }, 
       return;
     }
     // Out of order on purpose: a client must read `index`.
-    const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) })).reverse();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model }));
+    const data = body.input
+      .map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text) }))
+      .reverse();
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data, model: body.model }));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,7 +74,13 @@ test('openAiEmbeddings posts { model, input } to <baseUrl>/embeddings with the k
   const embed = openAiEmbeddings({ baseUrl: `${baseUrl}/`, model: 'tiny-embed', apiKey: 'sk-test', dimensions: 4 });
   const vectors = await embed(['post a note', 'rain tomorrow']);
   expect(vectors).toEqual([fakeVector('post a note'), fakeVector('rain tomorrow')]);
-  expect(requests).toEqual([{ url: '/v1/embeddings', auth: 'Bearer sk-test', body: { model: 'tiny-embed', input: ['post a note', 'rain tomorrow'], dimensions: 4 } }]);
+  expect(requests).toEqual([
+    {
+      url: '/v1/embeddings',
+      auth: 'Bearer sk-test',
+      body: { model: 'tiny-embed', input: ['post a note', 'rain tomorrow'], dimensions: 4 },
+    },
+  ]);
   expect(await embed([])).toEqual([]);
   expect(requests).toHaveLength(1);
 });
@@ -70,7 +89,11 @@ test('a hybrid of the lexical ranker and the endpoint finds a tool that shares n
   const { baseUrl } = await fakeEndpoint();
   const embed = openAiEmbeddings({ baseUrl, model: 'tiny-embed' });
   // "post a note": no word of send_message's name or description.
-  expect(createToolIndex(tools).search('post a note').map((h) => h.name)).not.toContain('send_message');
+  expect(
+    createToolIndex(tools)
+      .search('post a note')
+      .map((h) => h.name),
+  ).not.toContain('send_message');
   const hybrid = createToolIndex(tools, { ranker: hybridRanker([lexicalRanker(), embeddingRanker({ embed })]) });
   expect((await hybrid.search('post a note', { maxResults: 1 }))[0]?.name).toBe('send_message');
   // Exact words still win where they exist.
@@ -81,17 +104,22 @@ test('openAiEmbeddings says what went wrong: a refused key, a wrong count, no ve
   const { baseUrl } = await fakeEndpoint((body) => {
     if (body.model === 'refused') return { status: 401, body: '{"error":{"message":"Incorrect API key"}}' };
     if (body.model === 'short') return { status: 200, body: JSON.stringify({ data: [] }) };
-    if (body.model === 'base64') return { status: 200, body: JSON.stringify({ data: [{ index: 0, embedding: 'AAAA' }] }) };
+    if (body.model === 'base64')
+      return { status: 200, body: JSON.stringify({ data: [{ index: 0, embedding: 'AAAA' }] }) };
     if (body.model === 'html') return { status: 200, body: '<html>' };
     return undefined;
   });
-  await expect(openAiEmbeddings({ baseUrl, model: 'refused' })(['x'])).rejects.toThrow(/answered 401: .*Incorrect API key.*check apiKey/);
+  await expect(openAiEmbeddings({ baseUrl, model: 'refused' })(['x'])).rejects.toThrow(
+    /answered 401: .*Incorrect API key.*check apiKey/,
+  );
   await expect(openAiEmbeddings({ baseUrl, model: 'short' })(['x'])).rejects.toThrow(/returned 0 vectors for 1 texts/);
   await expect(openAiEmbeddings({ baseUrl, model: 'base64' })(['x'])).rejects.toThrow(/without a numeric "embedding"/);
   await expect(openAiEmbeddings({ baseUrl, model: 'html' })(['x'])).rejects.toThrow(/not JSON: <html>/);
   const closed = await fakeEndpoint();
   await new Promise((resolve) => servers.pop()!.close(resolve));
-  await expect(openAiEmbeddings({ baseUrl: closed.baseUrl, model: 'm' })(['x'])).rejects.toThrow(/could not be reached/);
+  await expect(openAiEmbeddings({ baseUrl: closed.baseUrl, model: 'm' })(['x'])).rejects.toThrow(
+    /could not be reached/,
+  );
   expect(() => openAiEmbeddings({ baseUrl: 'api.openai.com/v1', model: 'm' })).toThrow(/http\(s\) URL such as/);
   expect(() => openAiEmbeddings({ baseUrl: 'file:///tmp', model: 'm' })).toThrow(/got "file:"/);
   expect(() => openAiEmbeddings({ baseUrl, model: '' })).toThrow(/name of an embedding model/);
@@ -100,7 +128,9 @@ test('openAiEmbeddings says what went wrong: a refused key, a wrong count, no ve
 test('an index whose endpoint failed once searches again on the next call', async () => {
   let fail = true;
   const { baseUrl } = await fakeEndpoint(() => (fail ? { status: 503, body: 'busy' } : undefined));
-  const index = createToolIndex(tools, { ranker: embeddingRanker({ embed: openAiEmbeddings({ baseUrl, model: 'm' }) }) });
+  const index = createToolIndex(tools, {
+    ranker: embeddingRanker({ embed: openAiEmbeddings({ baseUrl, model: 'm' }) }),
+  });
   await expect(index.search('post a note')).rejects.toThrow(/answered 503: busy/);
   fail = false;
   expect((await index.search('post a note', { maxResults: 1 }))[0]?.name).toBe('send_message');

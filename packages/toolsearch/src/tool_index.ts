@@ -123,7 +123,10 @@ export interface ToolIndexOptions<R extends ToolRanker | AsyncToolRanker = ToolR
  * ```
  */
 export function createToolIndex(tools: readonly SearchableTool[], options?: ToolIndexOptions<ToolRanker>): ToolIndex;
-export function createToolIndex(tools: readonly SearchableTool[], options: ToolIndexOptions<AsyncToolRanker>): AsyncToolIndex;
+export function createToolIndex(
+  tools: readonly SearchableTool[],
+  options: ToolIndexOptions<AsyncToolRanker>,
+): AsyncToolIndex;
 export function createToolIndex(
   tools: readonly SearchableTool[],
   options: ToolIndexOptions<ToolRanker | AsyncToolRanker> = {},
@@ -141,7 +144,12 @@ export function createToolIndex(
     }
     if (seen.has(tool.name)) continue;
     seen.add(tool.name);
-    const named = groupField === undefined ? undefined : typeof groupField === 'function' ? groupField(tool) : (tool as unknown as Record<string, unknown>)[groupField];
+    const named =
+      groupField === undefined
+        ? undefined
+        : typeof groupField === 'function'
+          ? groupField(tool)
+          : (tool as unknown as Record<string, unknown>)[groupField];
     analyzed.push(analyzeTool(typeof named === 'string' && named ? { ...tool, group: named } : tool));
   }
   const ranker = options.ranker ?? lexicalRanker();
@@ -262,7 +270,8 @@ function exactNames(tools: readonly AnalyzedTool[]): Map<string, number> {
   tools.forEach((t, i) => add(t.tool.name.toLowerCase(), i));
   tools.forEach((t, i) => {
     add(t.name.words.join(' '), i);
-    if (t.name.isMcp && t.name.server !== undefined) add(t.name.words.slice(splitWords(t.name.server).length).join(' '), i);
+    if (t.name.isMcp && t.name.server !== undefined)
+      add(t.name.words.slice(splitWords(t.name.server).length).join(' '), i);
   });
   return exact;
 }
@@ -272,8 +281,11 @@ function groupOfName(toolName: string, parts: NameParts, description: string): s
   const at = toolName.indexOf('__');
   if (at > 0) return `prefix:${toolName.slice(0, at)}`;
   // Catalogues that flatten several servers often keep the server only in the description.
-  const named = /\(server:\s*([\p{L}\p{N}][\p{L}\p{N}._-]*)\s*\)/iu.exec(description) ?? /\b([\p{L}\p{N}][\p{L}\p{N}._-]*) MCP server\b/iu.exec(description);
-  if (named && !/^(the|an?|this|that|your|our|my|remote|local)$/i.test(named[1]!)) return `mcp:${named[1]!.toLowerCase()}`;
+  const named =
+    /\(server:\s*([\p{L}\p{N}][\p{L}\p{N}._-]*)\s*\)/iu.exec(description) ??
+    /\b([\p{L}\p{N}][\p{L}\p{N}._-]*) MCP server\b/iu.exec(description);
+  if (named && !/^(the|an?|this|that|your|our|my|remote|local)$/i.test(named[1]!))
+    return `mcp:${named[1]!.toLowerCase()}`;
   return `tool:${toolName}`;
 }
 
@@ -288,7 +300,11 @@ function satisfiesRequired(tool: AnalyzedTool, required: readonly string[]): boo
     const stemmed = stem(word);
     // The whole name as well as its words: "+mcp" and "+mcp__slack" hold "mcp", which an MCP
     // tool's words leave out.
-    return tool.name.stems.includes(stemmed) || tool.name.words.some((w) => w.includes(word)) || tool.tool.name.toLowerCase().includes(word);
+    return (
+      tool.name.stems.includes(stemmed) ||
+      tool.name.words.some((w) => w.includes(word)) ||
+      tool.tool.name.toLowerCase().includes(word)
+    );
   });
 }
 

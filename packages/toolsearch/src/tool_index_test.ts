@@ -1,12 +1,32 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeQuery, analyzeTool, createToolIndex, MAX_QUERY_TERMS, type AnalyzedTool, type SearchableTool, type ToolRanker } from './tool_index.ts';
+import {
+  analyzeQuery,
+  analyzeTool,
+  createToolIndex,
+  MAX_QUERY_TERMS,
+  type AnalyzedTool,
+  type SearchableTool,
+  type ToolRanker,
+} from './tool_index.ts';
 
 const catalogue: SearchableTool[] = [
   { name: 'Read', description: 'Reads a file from the local filesystem.', searchHint: 'open view file contents' },
   { name: 'Edit', description: 'Performs exact string replacements in files.' },
-  { name: 'NotebookEdit', description: 'Replaces the contents of a cell in a Jupyter notebook.', searchHint: 'jupyter ipynb' },
-  { name: 'WebFetch', description: 'Fetches a URL and returns its content as markdown.', inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'The address to fetch' } } } },
-  { name: 'mcp__slack__send_message', description: 'Posts a message to a Slack channel.', inputSchema: { type: 'object', properties: { channel: { type: 'string' } } } },
+  {
+    name: 'NotebookEdit',
+    description: 'Replaces the contents of a cell in a Jupyter notebook.',
+    searchHint: 'jupyter ipynb',
+  },
+  {
+    name: 'WebFetch',
+    description: 'Fetches a URL and returns its content as markdown.',
+    inputSchema: { type: 'object', properties: { url: { type: 'string', description: 'The address to fetch' } } },
+  },
+  {
+    name: 'mcp__slack__send_message',
+    description: 'Posts a message to a Slack channel.',
+    inputSchema: { type: 'object', properties: { channel: { type: 'string' } } },
+  },
   { name: 'mcp__slack__list_channels', description: 'Lists channels of the workspace.' },
   { name: 'mcp__github__create_issue', description: 'Opens a new issue in a repository.' },
   { name: 'mcp__github__send_invite', description: 'Invites a member to the organization.' },
@@ -28,7 +48,9 @@ describe('createToolIndex', () => {
 
   test('the exact name of a tool finds it first even where its words are common', () => {
     expect(index.search('Edit')[0]?.name).toBe('Edit');
-    expect(index.search('mcp__github__send_invite', { maxResults: 1 })).toEqual([{ name: 'mcp__github__send_invite', score: expect.any(Number) }]);
+    expect(index.search('mcp__github__send_invite', { maxResults: 1 })).toEqual([
+      { name: 'mcp__github__send_invite', score: expect.any(Number) },
+    ]);
   });
 
   test('a +word keeps only tools whose name contains it, and ranks them by the rest', () => {
@@ -38,8 +60,16 @@ describe('createToolIndex', () => {
   });
 
   test('a +word may be written with the mcp__ prefix of the name, which MCP name words leave out', () => {
-    expect(index.search('+mcp__slack send').map((h) => h.name)).toEqual(['mcp__slack__send_message', 'mcp__slack__list_channels']);
-    expect(index.search('+mcp send').map((h) => h.name).sort()).toEqual(['mcp__github__send_invite', 'mcp__slack__send_message']);
+    expect(index.search('+mcp__slack send').map((h) => h.name)).toEqual([
+      'mcp__slack__send_message',
+      'mcp__slack__list_channels',
+    ]);
+    expect(
+      index
+        .search('+mcp send')
+        .map((h) => h.name)
+        .sort(),
+    ).toEqual(['mcp__github__send_invite', 'mcp__slack__send_message']);
     expect(index.search('+Slack_Send').map((h) => h.name)).toEqual(['mcp__slack__send_message']);
   });
 
@@ -53,7 +83,13 @@ describe('createToolIndex', () => {
   });
 
   test('a search gives the same ranking the first time and after other searches have warmed the index', () => {
-    const queries = ['slack send message', 'read a file', 'github issue invite', 'fetch url markdown', 'jupyter notebook cell'];
+    const queries = [
+      'slack send message',
+      'read a file',
+      'github issue invite',
+      'fetch url markdown',
+      'jupyter notebook cell',
+    ];
     const fresh = queries.map((q) => createToolIndex(catalogue).search(q, { maxResults: 8 }));
     const warm = createToolIndex(catalogue);
     for (let round = 0; round < 3; round++) {
@@ -87,20 +123,34 @@ describe('createToolIndex', () => {
   });
 
   test('results are best first with ties broken by name', () => {
-    const hits = createToolIndex([{ name: 'b_tool', description: 'same words' }, { name: 'a_tool', description: 'same words' }]).search('same words');
+    const hits = createToolIndex([
+      { name: 'b_tool', description: 'same words' },
+      { name: 'a_tool', description: 'same words' },
+    ]).search('same words');
     expect(hits.map((h) => h.name)).toEqual(['a_tool', 'b_tool']);
   });
 
   test('a tool without a name is a TypeError that says which; a duplicate name is ignored', () => {
     expect(() => createToolIndex([{ name: '', description: 'x' }])).toThrow(/Tool 0 of the catalogue has no name/);
-    expect(() => createToolIndex('tools' as unknown as SearchableTool[])).toThrow(/takes an array of tools, got string/);
-    expect(createToolIndex([{ name: 'A', description: 'x' }, { name: 'A', description: 'y' }]).size).toBe(1);
+    expect(() => createToolIndex('tools' as unknown as SearchableTool[])).toThrow(
+      /takes an array of tools, got string/,
+    );
+    expect(
+      createToolIndex([
+        { name: 'A', description: 'x' },
+        { name: 'A', description: 'y' },
+      ]).size,
+    ).toBe(1);
   });
 });
 
 describe('analyzeQuery', () => {
   test('analyzeQuery strips + marks into required words and stems the terms', () => {
-    expect(analyzeQuery('+slack send messages')).toEqual({ text: 'slack send messages', terms: ['slack', 'send', 'messag'], required: ['slack'] });
+    expect(analyzeQuery('+slack send messages')).toEqual({
+      text: 'slack send messages',
+      terms: ['slack', 'send', 'messag'],
+      required: ['slack'],
+    });
     expect(analyzeQuery('+')).toBeUndefined();
     expect(analyzeQuery('the')).toBeUndefined();
   });
@@ -117,7 +167,10 @@ describe('analyzeQuery', () => {
 describe('name queries', () => {
   test("a query of a tool name's words finds that tool first, unless two tools share those words", () => {
     const index = createToolIndex([
-      { name: 'mcp__fs__list_allowed_directories', description: 'Lists the directories, all directories, the server may access.' },
+      {
+        name: 'mcp__fs__list_allowed_directories',
+        description: 'Lists the directories, all directories, the server may access.',
+      },
       { name: 'mcp__fs__list_directory', description: 'Lists a directory.' },
       { name: 'mcp__b__send', description: 'Sends a message.' },
       { name: 'mcp__a__send', description: 'Sends.' },
@@ -155,11 +208,16 @@ describe('groups', () => {
     };
     const tools = [
       { name: 'create_issue', description: 'Opens an issue.', server: 'github' },
-      { name: 'post_message', description: 'Posts a message.', server: '' , group: 'chat' },
+      { name: 'post_message', description: 'Posts a message.', server: '', group: 'chat' },
     ];
     createToolIndex(tools, { ranker: spy, groupField: 'server' });
     createToolIndex(tools, { ranker: spy, groupField: (t) => `fn:${t.name}` });
-    expect(seen).toEqual([['github', 'chat'], ['fn:create_issue', 'fn:post_message']]);
-    expect(() => createToolIndex(tools, { groupField: 3 as unknown as string })).toThrow(/groupField must be a field name or a function, got number/);
+    expect(seen).toEqual([
+      ['github', 'chat'],
+      ['fn:create_issue', 'fn:post_message'],
+    ]);
+    expect(() => createToolIndex(tools, { groupField: 3 as unknown as string })).toThrow(
+      /groupField must be a field name or a function, got number/,
+    );
   });
 });

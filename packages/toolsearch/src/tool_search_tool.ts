@@ -1,7 +1,28 @@
-import { buildTool, closestNames, toolInputJsonSchema, type AnyTool, type CatalogEntry, type JsonSchema, type ToolContext, type ToolDefinition } from '@toolshed/core';
-import { MAX_RESULTS_LIMIT, TOOL_SEARCH_JSON_SCHEMA, toolSearchInputSchema, type ToolSearchInput } from './_input_schema.ts';
+import {
+  buildTool,
+  closestNames,
+  toolInputJsonSchema,
+  type AnyTool,
+  type CatalogEntry,
+  type JsonSchema,
+  type ToolContext,
+  type ToolDefinition,
+} from '@toolshed/core';
+import {
+  MAX_RESULTS_LIMIT,
+  TOOL_SEARCH_JSON_SCHEMA,
+  toolSearchInputSchema,
+  type ToolSearchInput,
+} from './_input_schema.ts';
 import { TOOL_SEARCH_NAME } from './deferral_policy.ts';
-import { analyzeQuery, createToolIndex, type AsyncToolRanker, type SearchableTool, type ToolRanker, type ToolSearchHit } from './tool_index.ts';
+import {
+  analyzeQuery,
+  createToolIndex,
+  type AsyncToolRanker,
+  type SearchableTool,
+  type ToolRanker,
+  type ToolSearchHit,
+} from './tool_index.ts';
 
 /** Options of {@linkcode createToolSearchTool}. */
 export interface ToolSearchToolOptions {
@@ -77,10 +98,17 @@ export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTo
     validateInput(input: ToolSearchInput) {
       const query = input.query.trim();
       if (query === '') {
-        return { result: false, message: 'The query is empty. Give keywords ("send slack message") or load tools by name ("select:Read,Edit").' };
+        return {
+          result: false,
+          message:
+            'The query is empty. Give keywords ("send slack message") or load tools by name ("select:Read,Edit").',
+        };
       }
       if (/^select:\s*$/i.test(query)) {
-        return { result: false, message: 'select: names no tool. Write the names after it, comma-separated, as in "select:Read,Edit".' };
+        return {
+          result: false,
+          message: 'select: names no tool. Write the names after it, comma-separated, as in "select:Read,Edit".',
+        };
       }
       return { result: true };
     },
@@ -95,9 +123,18 @@ export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTo
   });
 }
 
-
 function emptyOutput(query: string, kind: ToolSearchOutput['kind'], searched: number): ToolSearchOutput {
-  return { query, kind, tools: [], loaded: [], alreadyLoaded: [], alreadyAvailable: [], notFound: [], failed: [], searched };
+  return {
+    query,
+    kind,
+    tools: [],
+    loaded: [],
+    alreadyLoaded: [],
+    alreadyAvailable: [],
+    notFound: [],
+    failed: [],
+    searched,
+  };
 }
 
 function searchable(ctx: ToolContext): CatalogEntry[] {
@@ -115,7 +152,14 @@ async function selectTools(query: string, list: string, ctx: ToolContext): Promi
     // Exact name or alias first; a model that writes "read" for "Read" means Read.
     const entry = ctx.tools.get(name) ?? uniqueCaseInsensitive(all, name);
     if (!entry) {
-      out.notFound.push({ name, suggestions: closestNames(name, all.map((e) => e.name), { max: 3 }) });
+      out.notFound.push({
+        name,
+        suggestions: closestNames(
+          name,
+          all.map((e) => e.name),
+          { max: 3 },
+        ),
+      });
     } else if (!entry.deferred) {
       out.alreadyAvailable.push(entry.name);
     } else if (!wanted.some((w) => w.name === entry.name)) {
@@ -133,11 +177,17 @@ function uniqueCaseInsensitive(entries: readonly CatalogEntry[], name: string): 
   return matches.length === 1 ? matches[0] : undefined;
 }
 
-async function searchTools(query: string, maxResults: number, ctx: ToolContext, cache: IndexCache): Promise<ToolSearchOutput> {
+async function searchTools(
+  query: string,
+  maxResults: number,
+  ctx: ToolContext,
+  cache: IndexCache,
+): Promise<ToolSearchOutput> {
   const current = cache.current(ctx);
   const out = emptyOutput(query, 'search', current.size);
   if (current.size === 0) {
-    out.hint = 'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
+    out.hint =
+      'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
     return out;
   }
   if (!analyzeQuery(query)) {
@@ -148,13 +198,18 @@ async function searchTools(query: string, maxResults: number, ctx: ToolContext, 
   const parsed = analyzeQuery(query)!;
   const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
   // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
-  await loadInto(out, hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined), ctx);
+  await loadInto(
+    out,
+    hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined),
+    ctx,
+  );
   if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
   else if (parsed.terms.length >= TASK_STATEMENT_TERMS) {
     const group = current.groupOf(out.tools[0]!.name);
     const returned = new Set(hits.map((h) => h.name));
     const names = group ? current.members(group).filter((n) => !returned.has(n)) : [];
-    if (group && names.length) out.siblings = { group: group.replace(/^(mcp|family):/, ''), names: names.slice(0, MAX_SIBLINGS) };
+    if (group && names.length)
+      out.siblings = { group: group.replace(/^(mcp|family):/, ''), names: names.slice(0, MAX_SIBLINGS) };
   }
   return out;
 }
@@ -181,10 +236,15 @@ async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[],
 }
 
 function nothingFoundHint(ctx: ToolContext, query?: string): string {
-  const names = searchable(ctx).filter((e) => !e.loaded).map((e) => e.name);
+  const names = searchable(ctx)
+    .filter((e) => !e.loaded)
+    .map((e) => e.name);
   const shown = names.slice(0, 30).join(', ');
   const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
-  const required = query && /(^|\s)\+\S/.test(query) ? ' A "+word" must appear in the tool\'s name; drop the "+" to search descriptions too.' : '';
+  const required =
+    query && /(^|\s)\+\S/.test(query)
+      ? ' A "+word" must appear in the tool\'s name; drop the "+" to search descriptions too.'
+      : '';
   return names.length
     ? `Try other keywords, or load by name with "select:<name>".${required} Deferred tools not yet loaded: ${shown}${more}.`
     : 'Every deferred tool is already loaded; call it directly.';
@@ -253,7 +313,13 @@ class IndexCache {
       const index = createToolIndex(tools, ranker ? { ranker: ranker as ToolRanker } : {});
       search = (q, n) => index.search(q, { maxResults: n });
     }
-    return { size: entries.length, entry: (name) => byName.get(name), groupOf: (name) => groups.get(name), members: (group) => members.get(group) ?? [], search };
+    return {
+      size: entries.length,
+      entry: (name) => byName.get(name),
+      groupOf: (name) => groups.get(name),
+      members: (group) => members.get(group) ?? [],
+      search,
+    };
   }
 }
 
@@ -286,28 +352,45 @@ function formatOutput(out: ToolSearchOutput): string {
   const what = out.kind === 'select' ? `for ${quoted(out.query)}` : `matching ${quoted(out.query)}`;
   if (out.tools.length) {
     const loaded = out.loaded.length ? `Loaded ${out.loaded.join(', ')}` : '';
-    const already = out.alreadyLoaded.length ? `${loaded ? '; ' : ''}${out.alreadyLoaded.join(', ')} ${out.alreadyLoaded.length > 1 ? 'were' : 'was'} loaded already` : '';
-    lines.push(`Found ${out.tools.length} tool${out.tools.length > 1 ? 's' : ''} ${what}. ${loaded}${already}. ${out.tools.length > 1 ? 'They are' : 'It is'} in your tool list for the rest of the session: call ${out.tools.length > 1 ? 'them' : 'it'} directly.`);
+    const already = out.alreadyLoaded.length
+      ? `${loaded ? '; ' : ''}${out.alreadyLoaded.join(', ')} ${out.alreadyLoaded.length > 1 ? 'were' : 'was'} loaded already`
+      : '';
+    lines.push(
+      `Found ${out.tools.length} tool${out.tools.length > 1 ? 's' : ''} ${what}. ${loaded}${already}. ${out.tools.length > 1 ? 'They are' : 'It is'} in your tool list for the rest of the session: call ${out.tools.length > 1 ? 'them' : 'it'} directly.`,
+    );
     lines.push('<functions>');
     for (const def of out.tools) {
-      lines.push(`<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`);
+      lines.push(
+        `<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`,
+      );
     }
     lines.push('</functions>');
   } else if (out.kind === 'search') {
-    lines.push(`No deferred tool matches ${quoted(out.query)} (searched ${out.searched} deferred tool${out.searched === 1 ? '' : 's'}).`);
+    lines.push(
+      `No deferred tool matches ${quoted(out.query)} (searched ${out.searched} deferred tool${out.searched === 1 ? '' : 's'}).`,
+    );
   } else if (!out.alreadyAvailable.length) {
     lines.push(`No tool was loaded ${what}.`);
   }
   if (out.alreadyAvailable.length) {
-    lines.push(`${out.alreadyAvailable.join(', ')} ${out.alreadyAvailable.length > 1 ? 'are' : 'is'} not deferred: already in your tool list, call ${out.alreadyAvailable.length > 1 ? 'them' : 'it'} directly.`);
+    lines.push(
+      `${out.alreadyAvailable.join(', ')} ${out.alreadyAvailable.length > 1 ? 'are' : 'is'} not deferred: already in your tool list, call ${out.alreadyAvailable.length > 1 ? 'them' : 'it'} directly.`,
+    );
   }
   for (const miss of out.notFound) {
-    lines.push(`No tool is named ${quoted(miss.name)}.${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
+    lines.push(
+      `No tool is named ${quoted(miss.name)}.${miss.suggestions.length ? ` Did you mean ${miss.suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`,
+    );
   }
   if (out.siblings) {
-    lines.push(`Other tools of ${out.siblings.group}, not loaded, for the task's other steps: ${out.siblings.names.join(', ')}. Load the ones you need with "select:<name>,<name>".`);
+    lines.push(
+      `Other tools of ${out.siblings.group}, not loaded, for the task's other steps: ${out.siblings.names.join(', ')}. Load the ones you need with "select:<name>,<name>".`,
+    );
   }
-  if (out.failed.length) lines.push(`Could not load ${out.failed.join(', ')}: the code of ${out.failed.length > 1 ? 'their families' : 'its family'} failed to import (see the session's notices).`);
+  if (out.failed.length)
+    lines.push(
+      `Could not load ${out.failed.join(', ')}: the code of ${out.failed.length > 1 ? 'their families' : 'its family'} failed to import (see the session's notices).`,
+    );
   if (out.hint) lines.push(out.hint);
   return lines.join('\n');
 }

@@ -44,9 +44,15 @@ test('ToolSearch works with an asynchronous ranker, such as a hybrid of lexical 
     name: 'meaning',
     prepare: (tools) => (query) => tools.map((t) => (/post/.test(query.text) && t.tool.name === 'SendMessage' ? 1 : 0)),
   };
-  const session = await createSession({ cwd: dir, stateDir: dir, families: [deferred, toolSearch({ ranker: hybridRanker([lexicalRanker(), meaning]) })] });
+  const session = await createSession({
+    cwd: dir,
+    stateDir: dir,
+    families: [deferred, toolSearch({ ranker: hybridRanker([lexicalRanker(), meaning]) })],
+  });
   sessions.push(session);
-  const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'post a note to a colleague' } }]);
+  const [result] = await session.run([
+    { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'post a note to a colleague' } },
+  ]);
   expect(contentToText(result!.content)).toContain('Loaded SendMessage.');
   expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['SendMessage', 'ToolSearch']);
 });
@@ -62,22 +68,48 @@ test('ToolSearch says which tools could not be loaded when their family fails to
   });
   const session = await createSession({ cwd: dir, stateDir: dir, families: [broken, toolSearch()] });
   sessions.push(session);
-  const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:HeavyTool' } }]);
+  const [result] = await session.run([
+    { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:HeavyTool' } },
+  ]);
   const text = contentToText(result!.content);
   expect(result!.is_error).toBeUndefined();
   expect(text).toContain('Could not load HeavyTool: the code of its family failed to import');
-  expect(session.notices().some((n) => n.message.includes('Family "broken" failed to load: Cannot find package "heavy-dependency"'))).toBe(true);
+  expect(
+    session
+      .notices()
+      .some((n) => n.message.includes('Family "broken" failed to load: Cannot find package "heavy-dependency"')),
+  ).toBe(true);
 });
 
 test('a ToolSearch built with createToolSearchTool can be given to a session as a plain tool', async () => {
-  const session = await createSession({ cwd: dir, stateDir: dir, families: [deferred, defineFamily({ name: 'mine', version: '1.0.0', tools: [createToolSearchTool()], setup: (api) => api.setDeferralPolicy(() => new Set(['CronCreate'])) })] });
+  const session = await createSession({
+    cwd: dir,
+    stateDir: dir,
+    families: [
+      deferred,
+      defineFamily({
+        name: 'mine',
+        version: '1.0.0',
+        tools: [createToolSearchTool()],
+        setup: (api) => api.setDeferralPolicy(() => new Set(['CronCreate'])),
+      }),
+    ],
+  });
   sessions.push(session);
-  const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'schedule a recurring job' } }]);
-  expect(contentToText(result!.content)).toMatch(/^Found 1 tool matching "schedule a recurring job"\. Loaded CronCreate\./);
+  const [result] = await session.run([
+    { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'schedule a recurring job' } },
+  ]);
+  expect(contentToText(result!.content)).toMatch(
+    /^Found 1 tool matching "schedule a recurring job"\. Loaded CronCreate\./,
+  );
 });
 
 test('ToolSearch rejects a max_results that is not a whole number from 1 to 25, and unknown keys, naming the field', async () => {
-  const session = await createSession({ cwd: dir, stateDir: dir, families: [deferred, toolSearch({ mode: 'always' })] });
+  const session = await createSession({
+    cwd: dir,
+    stateDir: dir,
+    families: [deferred, toolSearch({ mode: 'always' })],
+  });
   sessions.push(session);
   const results = await session.run([
     { type: 'tool_use', id: 'a', name: 'ToolSearch', input: { query: 'job', max_results: 2.5 } },
@@ -95,8 +127,19 @@ test('ToolSearch rejects a max_results that is not a whole number from 1 to 25, 
 });
 
 test('ToolSearch lists the pool and builds its index once while the pool is unchanged, and again after it changes', async () => {
-  const tools = Array.from({ length: 50 }, (_, i) => makeTool(`tool_${i}`, { description: `Does thing number ${i}.`, shouldDefer: true }));
-  const entries = tools.map((tool) => ({ name: tool.name, family: 'f', description: `Does thing number ${tool.name.slice(5)}.`, searchHint: undefined, isMcp: false, deferred: true, loaded: false, tool }));
+  const tools = Array.from({ length: 50 }, (_, i) =>
+    makeTool(`tool_${i}`, { description: `Does thing number ${i}.`, shouldDefer: true }),
+  );
+  const entries = tools.map((tool) => ({
+    name: tool.name,
+    family: 'f',
+    description: `Does thing number ${tool.name.slice(5)}.`,
+    searchHint: undefined,
+    isMcp: false,
+    deferred: true,
+    loaded: false,
+    tool,
+  }));
   let lists = 0;
   let prepares = 0;
   let version = 1;
@@ -106,7 +149,8 @@ test('ToolSearch lists the pool and builds its index once while the pool is unch
       return entries;
     },
     get: (name: string) => entries.find((e) => e.name === name),
-    load: async (names: readonly string[]) => names.map((name) => ({ name, description: 'x', inputSchema: { type: 'object' as const, properties: {} } })),
+    load: async (names: readonly string[]) =>
+      names.map((name) => ({ name, description: 'x', inputSchema: { type: 'object' as const, properties: {} } })),
     get version() {
       return version;
     },
@@ -120,7 +164,11 @@ test('ToolSearch lists the pool and builds its index once while the pool is unch
   };
   const tool = createToolSearchTool({ ranker: counting });
   const ctx = { tools: catalog } as unknown as Parameters<typeof tool.call>[1];
-  const search = async (query: string) => (await tool.call({ query }, ctx, { onProgress: () => {}, signal: new AbortController().signal })).data as { loaded: string[]; searched: number };
+  const search = async (query: string) =>
+    (await tool.call({ query }, ctx, { onProgress: () => {}, signal: new AbortController().signal })).data as {
+      loaded: string[];
+      searched: number;
+    };
   for (let i = 0; i < 20; i++) expect((await search(`thing number ${i}`)).searched).toBe(50);
   expect([lists, prepares]).toEqual([1, 1]);
   // A new version with the same deferred tools: listed again, not re-indexed.
@@ -128,7 +176,12 @@ test('ToolSearch lists the pool and builds its index once while the pool is unch
   await search('thing number 3');
   expect([lists, prepares]).toEqual([2, 1]);
   // A tool more: listed and re-indexed.
-  entries.push({ ...entries[0]!, name: 'tool_new', description: 'Does the new thing.', tool: makeTool('tool_new', { shouldDefer: true }) });
+  entries.push({
+    ...entries[0]!,
+    name: 'tool_new',
+    description: 'Does the new thing.',
+    tool: makeTool('tool_new', { shouldDefer: true }),
+  });
   version++;
   expect((await search('new thing')).searched).toBe(51);
   expect([lists, prepares]).toEqual([3, 2]);
@@ -136,7 +189,11 @@ test('ToolSearch lists the pool and builds its index once while the pool is unch
   const unversioned = { list: catalog.list, get: catalog.get, load: catalog.load };
   const plain = createToolSearchTool({ ranker: counting });
   const before = lists;
-  for (let i = 0; i < 3; i++) await plain.call({ query: 'thing' }, { tools: unversioned } as unknown as Parameters<typeof tool.call>[1], { onProgress: () => {}, signal: new AbortController().signal });
+  for (let i = 0; i < 3; i++)
+    await plain.call({ query: 'thing' }, { tools: unversioned } as unknown as Parameters<typeof tool.call>[1], {
+      onProgress: () => {},
+      signal: new AbortController().signal,
+    });
   expect(lists - before).toBe(3);
 });
 
@@ -161,28 +218,48 @@ test("ToolSearch gives the ranker each tool's searchGroup, and a session's catal
   const session = await createSession({ cwd: dir, stateDir: dir, families: [family, toolSearch({ ranker: spy })] });
   sessions.push(session);
   await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'open an issue' } }]);
-  const [second] = await session.run([{ type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'list issues' } }]);
+  const [second] = await session.run([
+    { type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'list issues' } },
+  ]);
   // The first search loaded both issue tools; the second, from the cached index, still knows that.
   expect(contentToText(second!.content)).toContain('list_issues, create_issue were loaded already');
   // Loading a tool did not rebuild the index: the ranker prepared once.
   expect(groups.sort()).toEqual(['create_issue=mcp:github', 'list_issues=mcp:github', 'post=family:remote']);
 });
 
-test('ToolSearch names the best result\'s sibling tools for a task statement, and not for a few keywords', async () => {
-  const gh = ['create_branch', 'create_pull_request', 'merge_pull_request', 'list_issues', 'add_issue_comment'].map((n) =>
-    makeTool(`mcp__github__${n}`, { description: `GitHub: ${n.replace(/_/g, ' ')}.`, shouldDefer: true, isMcp: true }),
+test("ToolSearch names the best result's sibling tools for a task statement, and not for a few keywords", async () => {
+  const gh = ['create_branch', 'create_pull_request', 'merge_pull_request', 'list_issues', 'add_issue_comment'].map(
+    (n) =>
+      makeTool(`mcp__github__${n}`, {
+        description: `GitHub: ${n.replace(/_/g, ' ')}.`,
+        shouldDefer: true,
+        isMcp: true,
+      }),
   );
-  const other = makeTool('mcp__slack__post_message', { description: 'Posts a message to a Slack channel.', shouldDefer: true, isMcp: true });
-  const session = await createSession({ cwd: dir, stateDir: dir, families: [defineFamily({ name: 'mcp', version: '1.0.0', tools: [...gh, other] }), toolSearch({ mode: 'always' })] });
+  const other = makeTool('mcp__slack__post_message', {
+    description: 'Posts a message to a Slack channel.',
+    shouldDefer: true,
+    isMcp: true,
+  });
+  const session = await createSession({
+    cwd: dir,
+    stateDir: dir,
+    families: [defineFamily({ name: 'mcp', version: '1.0.0', tools: [...gh, other] }), toolSearch({ mode: 'always' })],
+  });
   sessions.push(session);
-  const task = 'make a new branch off main for the login fix, change the readme there, and open a pull request for review';
-  const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: task, max_results: 2 } }]);
+  const task =
+    'make a new branch off main for the login fix, change the readme there, and open a pull request for review';
+  const [result] = await session.run([
+    { type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: task, max_results: 2 } },
+  ]);
   const text = contentToText(result!.content);
   expect(text).toMatch(/Other tools of github, not loaded, for the task's other steps: .*mcp__github__/);
   expect(text).not.toMatch(/Other tools.*mcp__slack__post_message/);
   // Named, not loaded: the request stays small until the model selects them.
   const loaded = session.toolsFor('anthropic').map((t) => t.name);
   expect(loaded.filter((n) => n.startsWith('mcp__github__'))).toHaveLength(2);
-  const [short] = await session.run([{ type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'pull request', max_results: 2 } }]);
+  const [short] = await session.run([
+    { type: 'tool_use', id: 't2', name: 'ToolSearch', input: { query: 'pull request', max_results: 2 } },
+  ]);
   expect(contentToText(short!.content)).not.toContain('Other tools of');
 });

@@ -31,10 +31,16 @@ export async function demoCommand(invocation: { args: { json: boolean } }, io: C
         write(`Turn ${event.index + 1}: ${event.narration}`);
         return;
       }
-      for (const call of event.calls) write(`  ${call.ok ? 'ok ' : 'ERR'} ${clip(call.call, 58).padEnd(58)} ${decisionText(call).padEnd(30)} ${ms(call.durationMs).padStart(8)}`);
+      for (const call of event.calls)
+        write(
+          `  ${call.ok ? 'ok ' : 'ERR'} ${clip(call.call, 58).padEnd(58)} ${decisionText(call).padEnd(30)} ${ms(call.durationMs).padStart(8)}`,
+        );
       for (const call of event.calls) {
         write(`      ${call.tool}: ${clip(call.firstLine, 100)}`);
-        if (call.persisted) write(`      (whole output, ${call.persisted.bytes} bytes, saved to ${call.persisted.path}; the model got a preview)`);
+        if (call.persisted)
+          write(
+            `      (whole output, ${call.persisted.bytes} bytes, saved to ${call.persisted.path}; the model got a preview)`,
+          );
       }
       if (event.peakParallel > 1) write(`  ${event.peakParallel} calls ran in parallel (all concurrency-safe).`);
     },
@@ -45,12 +51,16 @@ export async function demoCommand(invocation: { args: { json: boolean } }, io: C
     return problems.length ? 1 : 0;
   }
   write();
-  write(`First request: ${report.requestTools.join(', ')}; deferred behind ToolSearch: ${report.deferredTools.join(', ')}.`);
+  write(
+    `First request: ${report.requestTools.join(', ')}; deferred behind ToolSearch: ${report.deferredTools.join(', ')}.`,
+  );
   write(`The greeting now reads: ${report.greetingAfter.trim()}`);
   write();
   write(summaryTable(report));
   if (problems.length) {
-    io.stderr.write(`toolshed demo: the session did not go as scripted:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+    io.stderr.write(
+      `toolshed demo: the session did not go as scripted:\n${problems.map((p) => `- ${p}`).join('\n')}\n`,
+    );
     return 1;
   }
   return 0;
@@ -65,17 +75,23 @@ function check(report: DemoReport): string[] {
     if (call.ok || call.decision !== 'deny') problems.push(`${call.call} was not denied`);
   }
   if (!calls.some((c) => c.persisted)) problems.push('no result was persisted by the result budget');
-  if (!calls.some((c) => c.tool === 'WebFetch' && c.ok)) problems.push('WebFetch (found through ToolSearch) did not succeed');
-  if (!calls.some((c) => c.tool === 'mcp__tracker__get_issue' && c.ok)) problems.push('the issue tracker\'s MCP tool (loaded through ToolSearch) did not succeed');
+  if (!calls.some((c) => c.tool === 'WebFetch' && c.ok))
+    problems.push('WebFetch (found through ToolSearch) did not succeed');
+  if (!calls.some((c) => c.tool === 'mcp__tracker__get_issue' && c.ok))
+    problems.push("the issue tracker's MCP tool (loaded through ToolSearch) did not succeed");
   if (!report.turns.some((t) => t.peakParallel > 1)) problems.push('no calls ran in parallel');
   return problems;
 }
 
 function summaryTable(report: DemoReport): string {
   const calls = report.turns.flatMap((t) => t.calls);
-  const rows = [['turn', 'tool', 'decision', 'result', 'ms'], ...calls.map((c) => [String(c.turn), c.tool, decisionText(c), resultText(c), ms(c.durationMs)])];
+  const rows = [
+    ['turn', 'tool', 'decision', 'result', 'ms'],
+    ...calls.map((c) => [String(c.turn), c.tool, decisionText(c), resultText(c), ms(c.durationMs)]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => `  ${r.map((cell, i) => (i === r.length - 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ')}`;
+  const line = (r: string[]) =>
+    `  ${r.map((cell, i) => (i === r.length - 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ')}`;
   const { total } = report.metrics;
   return [
     'Summary',

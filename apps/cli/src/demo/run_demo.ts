@@ -46,7 +46,11 @@ export interface DemoReport {
 /** Options of {@linkcode runDemo}. */
 export interface RunDemoOptions {
   /** Called as each turn starts and ends, for live output. */
-  onTurn?: (event: { kind: 'start'; index: number; narration: string } | { kind: 'end'; index: number; calls: DemoCall[]; peakParallel: number }) => void;
+  onTurn?: (
+    event:
+      | { kind: 'start'; index: number; narration: string }
+      | { kind: 'end'; index: number; calls: DemoCall[]; peakParallel: number },
+  ) => void;
   /** Lines of the generated build log. @default 6000 */
   logLines?: number;
   /** Keep the repository copy (the default removes it). @default false */
@@ -82,15 +86,31 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoReport>
         shellTools(),
         webTools({ allowPrivateHosts: [docs.host] }),
         // The sub-agent's model is scripted (no key, no network); the sub-agent runs for real.
-        agentTools({ model: scriptedExplorer(), agentFiles: [], tasks: { tasksDir: path.join(repo.dir, '.toolshed-state', 'tasks') } }),
-        toolSearch({ mode: 'always', alwaysLoad: ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash', 'TodoWrite', 'Agent'] }),
+        agentTools({
+          model: scriptedExplorer(),
+          agentFiles: [],
+          tasks: { tasksDir: path.join(repo.dir, '.toolshed-state', 'tasks') },
+        }),
+        toolSearch({
+          mode: 'always',
+          alwaysLoad: ['Read', 'Edit', 'Write', 'Glob', 'Grep', 'Bash', 'TodoWrite', 'Agent'],
+        }),
         // Our own bundled server: its readOnlyHint may decide (an unknown server's would not).
-        mcpServers({ mcpServers: { tracker: { command: process.execPath, args: [TRACKER_SERVER], trust: 'readOnlyHint' } } }),
+        mcpServers({
+          mcpServers: { tracker: { command: process.execPath, args: [TRACKER_SERVER], trust: 'readOnlyHint' } },
+        }),
       ],
-      permissions: { mode: 'default', allow: ['Edit(./src/**)', 'WebFetch(domain:127.0.0.1)'], deny: ['Read(./.env)', 'Bash(rm:*)'] },
+      permissions: {
+        mode: 'default',
+        allow: ['Edit(./src/**)', 'WebFetch(domain:127.0.0.1)'],
+        deny: ['Read(./.env)', 'Bash(rm:*)'],
+      },
     });
     const requestTools = session.toolsFor('anthropic').map((t) => t.name);
-    const deferredTools = session.catalog().filter((e) => e.deferred).map((e) => e.name);
+    const deferredTools = session
+      .catalog()
+      .filter((e) => e.deferred)
+      .map((e) => e.name);
     const turns: DemoReport['turns'] = [];
     const script = demoScript(docs.url('/guide.html'));
     for (const [index, turn] of script.entries()) {
@@ -104,7 +124,10 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoReport>
       requestTools,
       deferredTools,
       turns,
-      greetingAfter: (await readFile(path.join(repo.dir, 'src', 'greeting.ts'), 'utf8')).split('\n').find((l) => l.includes('return')) ?? '',
+      greetingAfter:
+        (await readFile(path.join(repo.dir, 'src', 'greeting.ts'), 'utf8'))
+          .split('\n')
+          .find((l) => l.includes('return')) ?? '',
       docsServerHits: docs.hits(),
       metrics: session.metrics(),
     };
@@ -115,7 +138,11 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoReport>
   }
 }
 
-async function runTurn(session: Session, blocks: Parameters<Session['run']>[0], turn: number): Promise<{ calls: DemoCall[]; peakParallel: number }> {
+async function runTurn(
+  session: Session,
+  blocks: Parameters<Session['run']>[0],
+  turn: number,
+): Promise<{ calls: DemoCall[]; peakParallel: number }> {
   const decisions = new Map<string, PermissionDecision>();
   const calls: DemoCall[] = [];
   let running = 0;
@@ -133,14 +160,23 @@ async function runTurn(session: Session, blocks: Parameters<Session['run']>[0], 
       turn,
       id: event.toolUseId,
       tool: event.toolName,
-      call: session.catalog().find((e) => e.name === block.name)?.tool?.renderToolUse(block.input) ?? block.name,
+      call:
+        session
+          .catalog()
+          .find((e) => e.name === block.name)
+          ?.tool?.renderToolUse(block.input) ?? block.name,
       decision: decision?.behavior,
-      why: decision ? (decision.rule ? `rule ${decision.rule}` : shortReason(decision.reason)) : 'ended before the permission step',
+      why: decision
+        ? decision.rule
+          ? `rule ${decision.rule}`
+          : shortReason(decision.reason)
+        : 'ended before the permission step',
       ok: event.result.is_error !== true,
       durationMs: event.durationMs,
       firstLine: text.split('\n').find((l) => l.trim() !== '' && !/^<\/?persisted-output>$/.test(l.trim())) ?? '',
     };
-    if (event.persistedPath) call.persisted = { path: event.persistedPath, bytes: (await stat(event.persistedPath)).size };
+    if (event.persistedPath)
+      call.persisted = { path: event.persistedPath, bytes: (await stat(event.persistedPath)).size };
     calls.push(call);
   }
   return { calls, peakParallel };

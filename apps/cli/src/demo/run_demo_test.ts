@@ -18,7 +18,11 @@ test('the demo fixes the typo, calls a deferred MCP tool, denies what the rules 
   expect(calls.find((c) => c.tool === 'WebFetch')).toMatchObject({ ok: true, decision: 'allow' });
   // The tracker's MCP tool was deferred, loaded by ToolSearch, and answered over stdio.
   expect(report.deferredTools).toContain('mcp__tracker__get_issue');
-  expect(calls.find((c) => c.tool === 'mcp__tracker__get_issue')).toMatchObject({ ok: true, decision: 'allow', firstLine: '#42 The greeting has a typo [bug, good first issue]' });
+  expect(calls.find((c) => c.tool === 'mcp__tracker__get_issue')).toMatchObject({
+    ok: true,
+    decision: 'allow',
+    firstLine: '#42 The greeting has a typo [bug, good first issue]',
+  });
   // The plan, and an Explore sub-agent that found the typo with its own Grep in a child session.
   expect(calls.find((c) => c.tool === 'TodoWrite')).toMatchObject({ ok: true, decision: 'allow' });
   expect(calls.find((c) => c.tool === 'Agent')).toMatchObject({ ok: true, decision: 'allow' });

@@ -34,9 +34,11 @@ export async function copySampleRepo(options: { logLines?: number } = {}): Promi
   await cp(SAMPLE_REPO_DIR, dir, { recursive: true });
   const lines: string[] = [];
   for (let i = 1; i <= (options.logLines ?? 6_000); i++) {
-    lines.push(i % 3 === 0
-      ? `[build] WARN src/module_${i % 97}.ts:${i % 400}: unused variable "temp${i}" (no-unused-vars)`
-      : `[build] info compiled src/module_${i % 97}.ts in ${(i * 7) % 90} ms`);
+    lines.push(
+      i % 3 === 0
+        ? `[build] WARN src/module_${i % 97}.ts:${i % 400}: unused variable "temp${i}" (no-unused-vars)`
+        : `[build] info compiled src/module_${i % 97}.ts in ${(i * 7) % 90} ms`,
+    );
   }
   await writeFile(path.join(dir, 'build.log'), `${lines.join('\n')}\n`);
   return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };

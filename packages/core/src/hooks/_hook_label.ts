@@ -19,7 +19,10 @@ export function hookLabel(hook: HookDefinition): string {
   if (hook.type === 'function') return hook.name ?? (hook.fn.name || 'anonymous function hook');
   if (hook.type === 'http') return `POST ${String(hook.url ?? '')}`.slice(0, MAX_LABEL);
   // A malformed hook from settings must still get a label for its error.
-  if (hook.type !== 'command') return `hook of type ${JSON.stringify((hook as { type?: unknown }).type) ?? 'undefined'}`;
-  const command = String(hook.command ?? '').trim().replace(/\s+/g, ' ');
+  if (hook.type !== 'command')
+    return `hook of type ${JSON.stringify((hook as { type?: unknown }).type) ?? 'undefined'}`;
+  const command = String(hook.command ?? '')
+    .trim()
+    .replace(/\s+/g, ' ');
   return command.length > MAX_LABEL ? `${command.slice(0, MAX_LABEL - 1)}…` : command;
 }

@@ -99,7 +99,10 @@ export function runCommandHook(
   const timeout = hookTimeout(hook.timeout);
   if ('error' in timeout) return Promise.resolve({ ...base, startError: timeout.error });
   if (typeof hook.command !== 'string' || hook.command.trim() === '') {
-    return Promise.resolve({ ...base, startError: `command must be a non-empty string, got ${JSON.stringify(hook.command)}` });
+    return Promise.resolve({
+      ...base,
+      startError: `command must be a non-empty string, got ${JSON.stringify(hook.command)}`,
+    });
   }
   const { signal, cwd } = options;
   if (signal.aborted) return Promise.resolve({ ...base, aborted: true });
@@ -178,13 +181,15 @@ export function runCommandHook(
     };
     signal.addEventListener('abort', onAbort, { once: true });
 
-    timers.push(setTimeout(() => {
-      // The shell already exited and only a background process holds the pipes: that is not a
-      // hook running too long, so leave it as a normal exit would.
-      if (exited) return finish();
-      timedOut = true;
-      kill();
-    }, timeout.ms));
+    timers.push(
+      setTimeout(() => {
+        // The shell already exited and only a background process holds the pipes: that is not a
+        // hook running too long, so leave it as a normal exit would.
+        if (exited) return finish();
+        timedOut = true;
+        kill();
+      }, timeout.ms),
+    );
 
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));

@@ -61,7 +61,11 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 describe('runCommandHook', () => {
   test('gives the hook every input field as JSON on stdin', async () => {
     const hookInput = input({ hook_event_name: 'PostToolUseFailure', error: 'Bash failed: exit 1' });
-    const result = await runCommandHook({ type: 'command', command: 'cat > "$OUT_FILE"' }, hookInput, options({ env: { OUT_FILE: join(dir, 'stdin.json') } }));
+    const result = await runCommandHook(
+      { type: 'command', command: 'cat > "$OUT_FILE"' },
+      hookInput,
+      options({ env: { OUT_FILE: join(dir, 'stdin.json') } }),
+    );
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, aborted: false, hook: 'cat > "$OUT_FILE"' });
     expect(JSON.parse(await readFile(join(dir, 'stdin.json'), 'utf8'))).toEqual(hookInput);
   });
@@ -70,7 +74,11 @@ describe('runCommandHook', () => {
     process.env.TOOLSHED_HOOK_TEST_INHERITED = 'inherited';
     try {
       const result = await runCommandHook(
-        { type: 'command', command: 'pwd; echo "$TOOLSHED_PROJECT_DIR"; echo "$CLAUDE_PROJECT_DIR"; echo "$EXTRA"; echo "$TOOLSHED_HOOK_TEST_INHERITED"' },
+        {
+          type: 'command',
+          command:
+            'pwd; echo "$TOOLSHED_PROJECT_DIR"; echo "$CLAUDE_PROJECT_DIR"; echo "$EXTRA"; echo "$TOOLSHED_HOOK_TEST_INHERITED"',
+        },
         input(),
         options({ env: { EXTRA: 'extra value' } }),
       );
@@ -81,7 +89,8 @@ describe('runCommandHook', () => {
   });
 
   test('parses JSON stdout of a hook that exits 0', async () => {
-    const json = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}';
+    const json =
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}';
     const result = await runCommandHook({ type: 'command', command: `echo '${json}'` }, input(), options());
     expect(result.exitCode).toBe(0);
     expect(result.output).toEqual(JSON.parse(json));
@@ -89,7 +98,11 @@ describe('runCommandHook', () => {
   });
 
   test('treats stdout that is not JSON as plain text and parses nothing', async () => {
-    const result = await runCommandHook({ type: 'command', command: 'echo "checked 3 files, all fine"' }, input(), options());
+    const result = await runCommandHook(
+      { type: 'command', command: 'echo "checked 3 files, all fine"' },
+      input(),
+      options(),
+    );
     expect(result).toMatchObject({ exitCode: 0, stdout: 'checked 3 files, all fine\n' });
     expect(result.output).toBeUndefined();
     expect(result.outputError).toBeUndefined();
@@ -108,7 +121,11 @@ describe('runCommandHook', () => {
   });
 
   test('does not parse stdout of a hook that exits non-zero, and keeps its exit code and stderr', async () => {
-    const result = await runCommandHook({ type: 'command', command: `echo '{"decision":"nope"}'; echo 'rm is not allowed' >&2; exit 2` }, input(), options());
+    const result = await runCommandHook(
+      { type: 'command', command: `echo '{"decision":"nope"}'; echo 'rm is not allowed' >&2; exit 2` },
+      input(),
+      options(),
+    );
     expect(result).toMatchObject({ exitCode: 2, stderr: 'rm is not allowed\n', timedOut: false });
     expect(result.output).toBeUndefined();
     expect(result.outputError).toBeUndefined();
@@ -119,10 +136,14 @@ describe('runCommandHook', () => {
     expect(result).toMatchObject({ exitCode: null, signal: 'SIGKILL', timedOut: false });
   });
 
-  test('a timeout kills the hook\'s whole process group, background children included', async () => {
+  test("a timeout kills the hook's whole process group, background children included", async () => {
     const marker = uniqueNumber();
     const pattern = `30\\.${marker}`;
-    const running = runCommandHook({ type: 'command', command: `sleep 30.${marker} & sleep 30.${marker}; echo never`, timeout: 1 }, input(), options());
+    const running = runCommandHook(
+      { type: 'command', command: `sleep 30.${marker} & sleep 30.${marker}; echo never`, timeout: 1 },
+      input(),
+      options(),
+    );
     // The shell and both sleeps carry the marker in their command lines.
     await waitFor(async () => (await pgrep(pattern)).length >= 3, 'the hook and its two sleeps to start');
     const result = await running;
@@ -130,11 +151,15 @@ describe('runCommandHook', () => {
     expect(await pgrep(pattern)).toEqual([]);
   });
 
-  test('aborting the signal kills the hook\'s whole process group', async () => {
+  test("aborting the signal kills the hook's whole process group", async () => {
     const marker = uniqueNumber();
     const pattern = `30\\.${marker}`;
     const controller = new AbortController();
-    const running = runCommandHook({ type: 'command', command: `sleep 30.${marker} & sleep 30.${marker}` }, input(), options({ signal: controller.signal }));
+    const running = runCommandHook(
+      { type: 'command', command: `sleep 30.${marker} & sleep 30.${marker}` },
+      input(),
+      options({ signal: controller.signal }),
+    );
     await waitFor(async () => (await pgrep(pattern)).length >= 3, 'the hook and its two sleeps to start');
     controller.abort();
     const result = await running;
@@ -145,7 +170,11 @@ describe('runCommandHook', () => {
   test('a signal that is already aborted starts nothing', async () => {
     const controller = new AbortController();
     controller.abort();
-    const result = await runCommandHook({ type: 'command', command: 'touch started' }, input(), options({ signal: controller.signal }));
+    const result = await runCommandHook(
+      { type: 'command', command: 'touch started' },
+      input(),
+      options({ signal: controller.signal }),
+    );
     expect(result).toMatchObject({ aborted: true, exitCode: null });
     await expect(readFile(join(dir, 'started'))).rejects.toThrow(/ENOENT/);
   });
@@ -153,13 +182,20 @@ describe('runCommandHook', () => {
   test('a hook that never reads a large stdin does not crash anything', async () => {
     const big = input({ tool_input: { content: 'x'.repeat(8 * 1024 * 1024) } });
     expect(await runCommandHook({ type: 'command', command: 'exit 0' }, big, options())).toMatchObject({ exitCode: 0 });
-    expect(await runCommandHook({ type: 'command', command: 'echo done; exit 3' }, big, options())).toMatchObject({ exitCode: 3, stdout: 'done\n' });
+    expect(await runCommandHook({ type: 'command', command: 'echo done; exit 3' }, big, options())).toMatchObject({
+      exitCode: 3,
+      stdout: 'done\n',
+    });
   });
 
   test('does not wait for a background process the hook left holding stdout', async () => {
     const marker = uniqueNumber();
     const pattern = `5\\.${marker}`;
-    const result = await runCommandHook({ type: 'command', command: `sleep 5.${marker} & echo started`, timeout: 30 }, input(), options());
+    const result = await runCommandHook(
+      { type: 'command', command: `sleep 5.${marker} & echo started`, timeout: 30 },
+      input(),
+      options(),
+    );
     try {
       expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
       // The background sleep is still alive: the hook finished without waiting for it.
@@ -170,16 +206,30 @@ describe('runCommandHook', () => {
   });
 
   test('caps stdout at 1 MB and says JSON was cut off', async () => {
-    const text = await runCommandHook({ type: 'command', command: "head -c 3000000 /dev/zero | tr '\\0' a" }, input(), options());
+    const text = await runCommandHook(
+      { type: 'command', command: "head -c 3000000 /dev/zero | tr '\\0' a" },
+      input(),
+      options(),
+    );
     expect(text.stdout.length).toBe(1024 * 1024);
-    const json = await runCommandHook({ type: 'command', command: `printf '{"reason":"'; head -c 3000000 /dev/zero | tr '\\0' a; printf '"}'` }, input(), options());
+    const json = await runCommandHook(
+      { type: 'command', command: `printf '{"reason":"'; head -c 3000000 /dev/zero | tr '\\0' a; printf '"}'` },
+      input(),
+      options(),
+    );
     expect(json.outputError).toContain('cut off at the 1 MB output limit');
   });
 
   test('reports a working directory that does not exist instead of throwing', async () => {
     const missing = join(dir, 'missing');
-    const result = await runCommandHook({ type: 'command', command: 'true' }, input(), { signal: new AbortController().signal, cwd: missing });
-    expect(result).toMatchObject({ exitCode: null, startError: `could not start: working directory "${missing}" does not exist` });
+    const result = await runCommandHook({ type: 'command', command: 'true' }, input(), {
+      signal: new AbortController().signal,
+      cwd: missing,
+    });
+    expect(result).toMatchObject({
+      exitCode: null,
+      startError: `could not start: working directory "${missing}" does not exist`,
+    });
   });
 
   test('reports a timeout that is not a positive number', async () => {

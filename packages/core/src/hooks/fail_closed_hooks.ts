@@ -22,6 +22,7 @@ export function failClosedHooks(config: HooksConfig | undefined): HooksConfig | 
 }
 
 function closed(hook: HookDefinition): HookDefinition {
-  if (typeof hook === 'function') return { type: 'function', fn: hook, failClosed: true, ...(hook.name ? { name: hook.name } : {}) };
+  if (typeof hook === 'function')
+    return { type: 'function', fn: hook, failClosed: true, ...(hook.name ? { name: hook.name } : {}) };
   return { ...hook, failClosed: true };
 }

@@ -16,10 +16,14 @@ const live = () => ({ signal: new AbortController().signal });
 describe('runFunctionHook', () => {
   test('gives the function the input and turns its returned object into output with exit code 0', async () => {
     let seen: HookInput | undefined;
-    const result = await runFunctionHook(function denyWrites(hookInput) {
-      seen = hookInput;
-      return { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'read-only session' } };
-    }, input, live());
+    const result = await runFunctionHook(
+      function denyWrites(hookInput) {
+        seen = hookInput;
+        return { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'read-only session' } };
+      },
+      input,
+      live(),
+    );
     expect(seen).toBe(input);
     expect(result).toEqual({
       hook: 'denyWrites',
@@ -47,24 +51,36 @@ describe('runFunctionHook', () => {
   });
 
   test('a synchronous or asynchronous throw becomes exit code 1 with the message in stderr', async () => {
-    const sync = await runFunctionHook(function boom() {
-      throw new Error('policy file is missing');
-    }, input, live());
+    const sync = await runFunctionHook(
+      function boom() {
+        throw new Error('policy file is missing');
+      },
+      input,
+      live(),
+    );
     expect(sync).toMatchObject({ hook: 'boom', exitCode: 1, stderr: 'policy file is missing', timedOut: false });
-    const rejected = await runFunctionHook({ type: 'function', fn: async () => Promise.reject('plain string') }, input, live());
+    const rejected = await runFunctionHook(
+      { type: 'function', fn: async () => Promise.reject('plain string') },
+      input,
+      live(),
+    );
     expect(rejected).toMatchObject({ hook: 'fn', exitCode: 1, stderr: 'plain string' });
   });
 
   test('stops waiting at the timeout and aborts the signal the function was given', async () => {
     let hookSignal: AbortSignal | undefined;
-    const result = await runFunctionHook({
-      type: 'function',
-      timeout: 0.05,
-      fn: (_input, { signal }) => {
-        hookSignal = signal;
-        return new Promise(() => {});
+    const result = await runFunctionHook(
+      {
+        type: 'function',
+        timeout: 0.05,
+        fn: (_input, { signal }) => {
+          hookSignal = signal;
+          return new Promise(() => {});
+        },
       },
-    }, input, live());
+      input,
+      live(),
+    );
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null });
     expect(hookSignal?.aborted).toBe(true);
   });
@@ -72,11 +88,15 @@ describe('runFunctionHook', () => {
   test('stops waiting when the caller aborts, and passes the abort on to the function', async () => {
     const controller = new AbortController();
     let hookSignal: AbortSignal | undefined;
-    const running = runFunctionHook((_input, { signal }) => {
-      hookSignal = signal;
-      controller.abort();
-      return new Promise(() => {});
-    }, input, { signal: controller.signal });
+    const running = runFunctionHook(
+      (_input, { signal }) => {
+        hookSignal = signal;
+        controller.abort();
+        return new Promise(() => {});
+      },
+      input,
+      { signal: controller.signal },
+    );
     const result = await running;
     expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
     expect(hookSignal?.aborted).toBe(true);
@@ -86,9 +106,13 @@ describe('runFunctionHook', () => {
     const controller = new AbortController();
     controller.abort();
     let called = false;
-    const result = await runFunctionHook(() => {
-      called = true;
-    }, input, { signal: controller.signal });
+    const result = await runFunctionHook(
+      () => {
+        called = true;
+      },
+      input,
+      { signal: controller.signal },
+    );
     expect(result.aborted).toBe(true);
     expect(called).toBe(false);
   });

@@ -72,7 +72,9 @@ export function validateMatcher(matcher: unknown): string | undefined {
     return undefined;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return `Hook matcher ${JSON.stringify(matcher)} is not a valid regular expression (${detail}); ` +
-      'use a tool name, names separated by "|", or escape the special characters.';
+    return (
+      `Hook matcher ${JSON.stringify(matcher)} is not a valid regular expression (${detail}); ` +
+      'use a tool name, names separated by "|", or escape the special characters.'
+    );
   }
 }

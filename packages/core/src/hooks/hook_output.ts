@@ -17,13 +17,15 @@ export const hookOutputSchema = z.looseObject({
   reason: z.string().optional(),
   systemMessage: z.string().optional(),
   suppressOutput: z.boolean().optional(),
-  hookSpecificOutput: z.looseObject({
-    hookEventName: z.enum(HOOK_EVENTS as [string, ...string[]]).optional(),
-    permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-    permissionDecisionReason: z.string().optional(),
-    updatedInput: z.record(z.string(), z.unknown()).optional(),
-    additionalContext: z.string().optional(),
-  }).optional(),
+  hookSpecificOutput: z
+    .looseObject({
+      hookEventName: z.enum(HOOK_EVENTS as [string, ...string[]]).optional(),
+      permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+      permissionDecisionReason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+    })
+    .optional(),
 });
 
 const MISPLACED = ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'] as const;
@@ -37,7 +39,7 @@ const ARTICLE: Record<string, string> = {
 };
 
 function show(value: unknown): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -75,7 +77,14 @@ export function validateHookOutput(value: unknown): { output: HookOutput } | { e
     // that would silently do nothing.
     const misplaced = MISPLACED.filter((key) => key in parsed.data);
     if (misplaced.length === 0) return { output: parsed.data as HookOutput };
-    return { error: misplaced.map((key) => `${key} belongs inside hookSpecificOutput, not at the top level; write {"hookSpecificOutput": {"${key}": …}}`).join('; ') };
+    return {
+      error: misplaced
+        .map(
+          (key) =>
+            `${key} belongs inside hookSpecificOutput, not at the top level; write {"hookSpecificOutput": {"${key}": …}}`,
+        )
+        .join('; '),
+    };
   }
   const messages = parsed.error.issues.map((issue) => {
     const field = issue.path.length === 0 ? 'the output' : issue.path.map(String).join('.');
@@ -113,7 +122,9 @@ export function parseHookStdout(stdout: string, truncated = false): { output?: H
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const why = truncated ? 'was cut off at the 1 MB output limit' : `is not valid JSON (${detail})`;
-    return { error: `stdout starts with "{" but ${why}; print one JSON object, or plain text that does not start with "{"` };
+    return {
+      error: `stdout starts with "{" but ${why}; print one JSON object, or plain text that does not start with "{"`,
+    };
   }
   return validateHookOutput(value);
 }

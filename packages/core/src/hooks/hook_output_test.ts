@@ -7,16 +7,24 @@ describe('validateHookOutput', () => {
       decision: 'block',
       reason: 'no',
       custom: 1,
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', updatedInput: { a: 1 }, extra: true },
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        updatedInput: { a: 1 },
+        extra: true,
+      },
     };
     expect(validateHookOutput(value)).toEqual({ output: value });
   });
 
   test('names a hookSpecificOutput field put at the top level, where it would do nothing', () => {
     expect(validateHookOutput({ additionalContext: 'lint passed' })).toEqual({
-      error: 'additionalContext belongs inside hookSpecificOutput, not at the top level; write {"hookSpecificOutput": {"additionalContext": …}}',
+      error:
+        'additionalContext belongs inside hookSpecificOutput, not at the top level; write {"hookSpecificOutput": {"additionalContext": …}}',
     });
-    expect(validateHookOutput({ permissionDecision: 'deny', updatedInput: {} })).toMatchObject({ error: expect.stringContaining('permissionDecision belongs inside hookSpecificOutput') });
+    expect(validateHookOutput({ permissionDecision: 'deny', updatedInput: {} })).toMatchObject({
+      error: expect.stringContaining('permissionDecision belongs inside hookSpecificOutput'),
+    });
   });
 
   test('names a nested field with a bad enum value, listing the allowed values and the value given', () => {
@@ -45,7 +53,9 @@ describe('parseHookStdout', () => {
   });
 
   test('parses a JSON object surrounded by whitespace', () => {
-    expect(parseHookStdout('\n  {"decision":"block","reason":"r"}\n')).toEqual({ output: { decision: 'block', reason: 'r' } });
+    expect(parseHookStdout('\n  {"decision":"block","reason":"r"}\n')).toEqual({
+      output: { decision: 'block', reason: 'r' },
+    });
   });
 
   test('reports stdout that starts with "{" but is not JSON', () => {

@@ -24,7 +24,13 @@ async function runWrite(hooks: HooksConfig, settings?: object) {
     await writeFile(path.join(dir, 'settings.json'), JSON.stringify(settings));
     files.push(path.join(dir, 'settings.json'));
   }
-  const session = await createSession({ cwd: dir, tools: [writerTool(log)], hooks, settingsFiles: files, permissions: { mode: 'bypassPermissions' } });
+  const session = await createSession({
+    cwd: dir,
+    tools: [writerTool(log)],
+    hooks,
+    settingsFiles: files,
+    permissions: { mode: 'bypassPermissions' },
+  });
   try {
     const [result] = await session.run([use('t1', 'Writer', { line: FIVE_MB })]);
     return { log, result: result! };
@@ -34,7 +40,8 @@ async function runWrite(hooks: HooksConfig, settings?: object) {
 }
 
 // Echoes the whole input (5 MB and more) to the given stream.
-const echoTo = (fd: 1 | 2, code: number) => `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{require("fs").writeSync(${fd}, s);process.exit(${code})})'`;
+const echoTo = (fd: 1 | 2, code: number) =>
+  `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{require("fs").writeSync(${fd}, s);process.exit(${code})})'`;
 const denyQuoting = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const i=JSON.parse(s);process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:"PreToolUse",permissionDecision:"deny",permissionDecisionReason:"refused: "+JSON.stringify(i.tool_input)}}))})'`;
 
 describe('hook decisions do not depend on output size', () => {
@@ -69,10 +76,13 @@ describe('hook decisions do not depend on output size', () => {
   });
 
   test('failClosedHooks also makes a hook from a settings file block on malformed JSON', async () => {
-    const { log } = await runWrite({}, {
-      failClosedHooks: true,
-      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `printf '{"hookSpecificOutput": 5}'` }] }] },
-    });
+    const { log } = await runWrite(
+      {},
+      {
+        failClosedHooks: true,
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: `printf '{"hookSpecificOutput": 5}'` }] }] },
+      },
+    );
     expect(log).toEqual([]);
   });
 });

@@ -23,7 +23,11 @@ const MAX_BODY_CHARS = 1024 * 1024;
  * result.output?.decision; // 'block' when the server answered {"decision":"block","reason":"…"}
  * ```
  */
-export async function runHttpHook(hook: HttpHook, input: HookInput, options: { signal: AbortSignal }): Promise<HookRunResult> {
+export async function runHttpHook(
+  hook: HttpHook,
+  input: HookInput,
+  options: { signal: AbortSignal },
+): Promise<HookRunResult> {
   const label = hookLabel(hook);
   const base: HookRunResult = { hook: label, exitCode: null, stdout: '', stderr: '', timedOut: false, aborted: false };
   const timeout = hookTimeout(hook.timeout);
@@ -32,7 +36,10 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, options: { s
   try {
     url = new URL(hook.url);
   } catch {
-    return { ...base, startError: `has the URL ${JSON.stringify(hook.url)}, which is not a URL: write for example "url": "http://127.0.0.1:8080/hook"` };
+    return {
+      ...base,
+      startError: `has the URL ${JSON.stringify(hook.url)}, which is not a URL: write for example "url": "http://127.0.0.1:8080/hook"`,
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ...base, startError: `has the URL "${hook.url}", which is not http: or https:` };
@@ -54,7 +61,11 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, options: { s
     const body = truncated ? text.slice(0, MAX_BODY_CHARS) : text;
     if (!response.ok) {
       const said = body.trim().split('\n', 1)[0]?.slice(0, 300) ?? '';
-      return { ...base, stderr: body, startError: `answered HTTP ${response.status}${said ? `: ${said}` : ''} (an http hook must answer 2xx)` };
+      return {
+        ...base,
+        stderr: body,
+        startError: `answered HTTP ${response.status}${said ? `: ${said}` : ''} (an http hook must answer 2xx)`,
+      };
     }
     const parsed = parseHookStdout(body, truncated);
     return {
@@ -69,7 +80,10 @@ export async function runHttpHook(hook: HttpHook, input: HookInput, options: { s
     if (options.signal.aborted) return { ...base, aborted: true };
     if (timer.signal.aborted) return { ...base, timedOut: true };
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return { ...base, startError: `could not be reached (${cause?.code ?? cause?.message ?? (e as Error).message}): check the URL and that the server runs` };
+    return {
+      ...base,
+      startError: `could not be reached (${cause?.code ?? cause?.message ?? (e as Error).message}): check the URL and that the server runs`,
+    };
   } finally {
     clearTimeout(handle);
   }
@@ -80,10 +94,13 @@ function expandHeaders(hook: HttpHook): Record<string, string> {
   const allowed = new Set(hook.allowedEnvVars ?? []);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(hook.headers ?? {})) {
-    out[name] = String(value).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, a?: string, b?: string) => {
-      const key = (a ?? b)!;
-      return allowed.has(key) ? (process.env[key] ?? '') : '';
-    });
+    out[name] = String(value).replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_, a?: string, b?: string) => {
+        const key = (a ?? b)!;
+        return allowed.has(key) ? (process.env[key] ?? '') : '';
+      },
+    );
   }
   return out;
 }

@@ -21,7 +21,9 @@ beforeAll(async () => {
       if (req.url === '/text') return void res.end('all good');
       res.setHeader('content-type', 'application/json');
       if (command.startsWith('rm')) return void res.end(JSON.stringify({ decision: 'block', reason: 'no rm here' }));
-      res.end(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'checked by http' } }));
+      res.end(
+        JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'checked by http' } }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,16 +35,34 @@ afterAll(async () => {
 });
 
 function input(command: string): HookInput {
-  return { session_id: 's', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1' };
+  return {
+    session_id: 's',
+    cwd: '/tmp',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 't1',
+  };
 }
 function run(hook: HttpHook, command: string) {
-  return runHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] }, 'PreToolUse', input(command), { signal: new AbortController().signal, cwd: '/tmp' });
+  return runHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] }, 'PreToolUse', input(command), {
+    signal: new AbortController().signal,
+    cwd: '/tmp',
+  });
 }
 
 describe('http hooks', () => {
-  test('POST the hook input as JSON, and a JSON answer blocks like a command hook\'s stdout', async () => {
+  test("POST the hook input as JSON, and a JSON answer blocks like a command hook's stdout", async () => {
     process.env['TOOLSHED_TEST_HOOK_TOKEN'] = 'sekret';
-    const outcome = await run({ type: 'http', url: `${base}/hook`, headers: { Authorization: 'Bearer $TOOLSHED_TEST_HOOK_TOKEN', 'X-Other': '${HOME}' }, allowedEnvVars: ['TOOLSHED_TEST_HOOK_TOKEN'] }, 'rm -rf src');
+    const outcome = await run(
+      {
+        type: 'http',
+        url: `${base}/hook`,
+        headers: { Authorization: 'Bearer $TOOLSHED_TEST_HOOK_TOKEN', 'X-Other': '${HOME}' },
+        allowedEnvVars: ['TOOLSHED_TEST_HOOK_TOKEN'],
+      },
+      'rm -rf src',
+    );
     expect(outcome.blocked).toEqual({ reason: 'no rm here', hook: `POST ${base}/hook` });
     const last = seen.at(-1)!;
     expect(last.body).toEqual(input('rm -rf src'));

@@ -22,7 +22,9 @@ export function mergeHooks(...configs: (HooksConfig | undefined)[]): HooksConfig
     for (const [event, groups] of Object.entries(config)) {
       if (groups === undefined) continue;
       if (!Array.isArray(groups)) {
-        throw new TypeError(`hooks.${event} must be a list of matcher groups such as [{ matcher: 'Bash', hooks: [fn] }], got ${typeof groups}`);
+        throw new TypeError(
+          `hooks.${event} must be a list of matcher groups such as [{ matcher: 'Bash', hooks: [fn] }], got ${typeof groups}`,
+        );
       }
       (out[event] ??= []).push(...(groups as HookMatcherGroup[]));
     }

@@ -6,8 +6,14 @@ describe('mergeHooks', () => {
   test('concatenates the groups of each event, first config first', () => {
     const a = () => {};
     const b = () => {};
-    const merged = mergeHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [a] }] }, undefined, { PreToolUse: [{ hooks: [b] }], PostToolUse: [{ hooks: [b] }] });
-    expect(merged).toEqual({ PreToolUse: [{ matcher: 'Bash', hooks: [a] }, { hooks: [b] }], PostToolUse: [{ hooks: [b] }] });
+    const merged = mergeHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [a] }] }, undefined, {
+      PreToolUse: [{ hooks: [b] }],
+      PostToolUse: [{ hooks: [b] }],
+    });
+    expect(merged).toEqual({
+      PreToolUse: [{ matcher: 'Bash', hooks: [a] }, { hooks: [b] }],
+      PostToolUse: [{ hooks: [b] }],
+    });
   });
 
   test('gives undefined when there are no hooks', () => {

@@ -59,10 +59,15 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
   if (result.exitCode === null) return `was killed by ${result.signal ?? 'a signal'}`;
   if (result.exitCode !== 0 && result.exitCode !== 2) {
     const line = firstLine(result.stderr);
-    const said = line === '' ? `exited with code ${result.exitCode} and nothing on stderr` : `exited with code ${result.exitCode}: ${line}`;
+    const said =
+      line === ''
+        ? `exited with code ${result.exitCode} and nothing on stderr`
+        : `exited with code ${result.exitCode}: ${line}`;
     // bash's own codes for a command it could not find or run: the hook never ran at all.
-    if (isCommand && result.exitCode === 127) return `${said} (the command was not found: check the hook's command, its path relative to the session's cwd, and PATH)`;
-    if (isCommand && result.exitCode === 126) return `${said} (the command could not be executed: make the script executable with chmod +x)`;
+    if (isCommand && result.exitCode === 127)
+      return `${said} (the command was not found: check the hook's command, its path relative to the session's cwd, and PATH)`;
+    if (isCommand && result.exitCode === 126)
+      return `${said} (the command could not be executed: make the script executable with chmod +x)`;
     return said;
   }
   if (result.outputError !== undefined) return `gave invalid output: ${result.outputError}`;
@@ -125,9 +130,21 @@ export async function runHooks(
     // Exit 2 blocks whatever the hook printed. Before the call, output past the cap blocks too:
     // the model chooses the input, and a hook that quotes it must not be switched off by an
     // input large enough to cut its decision short.
-    if (event === 'PreToolUse' && result.exitCode === 0 && result.outputTruncated === true && !result.timedOut && !result.aborted) {
-      outcome.errors.push({ hook: label, message: 'printed more than the 1 MB output limit; its decision could not be read' });
-      block(label, `the hook printed more than the 1 MB output limit, so its decision could not be read and the call was blocked. Do not retry with the same input; if the call is needed, make the input smaller (for example, write a large file in parts)`);
+    if (
+      event === 'PreToolUse' &&
+      result.exitCode === 0 &&
+      result.outputTruncated === true &&
+      !result.timedOut &&
+      !result.aborted
+    ) {
+      outcome.errors.push({
+        hook: label,
+        message: 'printed more than the 1 MB output limit; its decision could not be read',
+      });
+      block(
+        label,
+        `the hook printed more than the 1 MB output limit, so its decision could not be read and the call was blocked. Do not retry with the same input; if the call is needed, make the input smaller (for example, write a large file in parts)`,
+      );
       return;
     }
     const failed = failure(hook, result);
@@ -160,8 +177,11 @@ export async function runHooks(
     if (behavior !== undefined) {
       const current = outcome.permissionDecision;
       if (current === undefined || STRENGTH[behavior] > STRENGTH[current.behavior]) {
-        const reason = specific?.permissionDecisionReason ?? (specific?.permissionDecision === undefined ? output.reason : undefined);
-        outcome.permissionDecision = reason === undefined ? { behavior, hook: label } : { behavior, reason, hook: label };
+        const reason =
+          specific?.permissionDecisionReason ??
+          (specific?.permissionDecision === undefined ? output.reason : undefined);
+        outcome.permissionDecision =
+          reason === undefined ? { behavior, hook: label } : { behavior, reason, hook: label };
       }
     }
     if (specific?.updatedInput !== undefined) outcome.updatedInput = specific.updatedInput;
@@ -179,7 +199,10 @@ async function runOne(hook: HookDefinition, input: HookInput, options: RunHooksO
     if (hook.type === 'command') return await runCommandHook(hook, input, options);
     if (hook.type === 'http') return await runHttpHook(hook, input, { signal: options.signal });
     const type = (hook as { type?: unknown }).type;
-    return badHook(hook, `unknown hook type ${JSON.stringify(type) ?? String(type)}; use "command", "http" or "function"`);
+    return badHook(
+      hook,
+      `unknown hook type ${JSON.stringify(type) ?? String(type)}; use "command", "http" or "function"`,
+    );
   } catch (error) {
     // The runners never reject; this guards against a malformed hook object from settings.
     return badHook(hook, `could not run: ${error instanceof Error ? error.message : String(error)}`);

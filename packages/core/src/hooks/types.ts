@@ -67,7 +67,10 @@ export interface HttpHook {
 }
 
 /** An in-process hook for library users. Throwing is a non-blocking error unless `failClosed`. */
-export type HookFunction = (input: HookInput, options: { signal: AbortSignal }) => HookOutput | void | Promise<HookOutput | void>;
+export type HookFunction = (
+  input: HookInput,
+  options: { signal: AbortSignal },
+) => HookOutput | void | Promise<HookOutput | void>;
 
 /** A function hook with options. */
 export interface FunctionHook {

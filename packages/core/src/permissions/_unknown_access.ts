@@ -4,7 +4,10 @@ import { pathRuleApplies } from './path_guard.ts';
 import type { PermissionDecision } from './types.ts';
 
 function describe(unknown: readonly ResourceAccess[]): string {
-  const shown = unknown.slice(0, 3).map((a) => `${a.path} (${a.access})`).join(', ');
+  const shown = unknown
+    .slice(0, 3)
+    .map((a) => `${a.path} (${a.access})`)
+    .join(', ');
   return unknown.length > 3 ? `${shown} and ${unknown.length - 3} more` : shown;
 }
 
@@ -25,7 +28,11 @@ function describe(unknown: readonly ResourceAccess[]): string {
  * unknownSafetyAsk('Bash', [{ path: '`$F`', access: 'read', kind: 'unknown' }], ctx)?.behavior; // 'ask'
  * ```
  */
-export function unknownSafetyAsk(toolName: string, unknown: readonly ResourceAccess[], ctx: Pick<ToolContext, 'permissions'>): PermissionDecision | undefined {
+export function unknownSafetyAsk(
+  toolName: string,
+  unknown: readonly ResourceAccess[],
+  ctx: Pick<ToolContext, 'permissions'>,
+): PermissionDecision | undefined {
   if (unknown.length === 0) return undefined;
   const writes = unknown.filter((a) => a.access === 'write');
   if (writes.length > 0) {

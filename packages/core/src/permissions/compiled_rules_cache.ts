@@ -45,8 +45,12 @@ export function compileSessionPathRule(rule: PermissionRule, bases: PathRuleBase
   const nocase = bases.caseInsensitive === true;
   const entry = compiledRules.get(rule);
   if (
-    entry !== undefined && entry.content === content && entry.cwd === bases.cwd && entry.homeDir === bases.homeDir &&
-    entry.root === bases.root && entry.nocase === nocase
+    entry !== undefined &&
+    entry.content === content &&
+    entry.cwd === bases.cwd &&
+    entry.homeDir === bases.homeDir &&
+    entry.root === bases.root &&
+    entry.nocase === nocase
   ) {
     if (entry.workingDirectories !== undefined) {
       if (entry.workingDirectories === bases.workingDirectories.join('\0')) return entry.compiled;
@@ -61,7 +65,15 @@ export function compileSessionPathRule(rule: PermissionRule, bases: PathRuleBase
   }
   const { dirs, anywhere } = pathRuleRoots(content, bases);
   const compiled = compilePathRule(content, bases);
-  const fresh: CompiledEntry = { cwd: bases.cwd, homeDir: bases.homeDir, root: bases.root, nocase, content, compiled, epoch: rootCacheEpoch() };
+  const fresh: CompiledEntry = {
+    cwd: bases.cwd,
+    homeDir: bases.homeDir,
+    root: bases.root,
+    nocase,
+    content,
+    compiled,
+    epoch: rootCacheEpoch(),
+  };
   if (anywhere) fresh.workingDirectories = bases.workingDirectories.join('\0');
   else {
     fresh.lexical = dirs[0]!;

@@ -126,7 +126,8 @@ export function denialMessage(toolName: string, decision: PermissionDecision): s
   if (decision.behavior === 'deny') {
     if (decision.message) {
       // A mode's message is written for the model whole; a tool's is the detail of a denial.
-      const text = decision.source === 'tool' ? `Permission to use ${toolName} was denied: ${decision.message}` : decision.message;
+      const text =
+        decision.source === 'tool' ? `Permission to use ${toolName} was denied: ${decision.message}` : decision.message;
       return joinSentences(text, hint);
     }
     if (decision.rule) {
@@ -164,16 +165,28 @@ async function decide(
   if (denyRule) return byRule('deny', denyRule, `Denied by rule "${denyRule.raw}" from ${denyRule.source}`);
   const denyPath = findPathRule(rules.deny, name, paths, ctx);
   if (denyPath) {
-    return byRule('deny', denyPath.rule, `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`);
+    return byRule(
+      'deny',
+      denyPath.rule,
+      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`,
+    );
   }
   const denyFolder = findRuleUnderFolder(rules.deny, name, paths, ctx, walks);
   if (denyFolder?.surely) {
-    return byRule('deny', denyFolder.rule, `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`);
+    return byRule(
+      'deny',
+      denyFolder.rule,
+      `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`,
+    );
   }
 
   // 2. A hook's deny.
   if (hook?.behavior === 'deny') {
-    return { behavior: 'deny', reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
+    return {
+      behavior: 'deny',
+      reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason),
+      source: 'hook',
+    };
   }
   // A Read, Grep or Glob of the session's own saved results is allowed and never asks (own_results.ts).
   const ownResults = unknown.length === 0 ? ownResultsRead(name, paths, ctx) : undefined;
@@ -192,26 +205,46 @@ async function decide(
   // 3. Ask rules beat allow rules, the tool's allow and the mode.
   const askRule = await matching(rules.ask);
   if (askRule) {
-    return { ...byRule('ask', askRule, `Rule "${askRule.raw}" from ${askRule.source} requires confirmation for this ${name} call`), suggestions: [] };
+    return {
+      ...byRule(
+        'ask',
+        askRule,
+        `Rule "${askRule.raw}" from ${askRule.source} requires confirmation for this ${name} call`,
+      ),
+      suggestions: [],
+    };
   }
   const askPath = findPathRule(rules.ask, name, paths, ctx);
   if (askPath) {
     return {
-      ...byRule('ask', askPath.rule, `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}`),
+      ...byRule(
+        'ask',
+        askPath.rule,
+        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}`,
+      ),
       suggestions: [],
     };
   }
   const askFolder = findRuleUnderFolder(rules.ask, name, paths, ctx, walks);
   if (askFolder) {
     return {
-      ...byRule('ask', askFolder.rule, `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`),
+      ...byRule(
+        'ask',
+        askFolder.rule,
+        `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`,
+      ),
       suggestions: [],
     };
   }
 
   // 4. A hook's ask.
   if (hook?.behavior === 'ask') {
-    return { behavior: 'ask', reason: withDetail(`PreToolUse hook "${hook.hook}" asks for confirmation`, hook.reason), source: 'hook', suggestions: [] };
+    return {
+      behavior: 'ask',
+      reason: withDetail(`PreToolUse hook "${hook.hook}" asks for confirmation`, hook.reason),
+      source: 'hook',
+      suggestions: [],
+    };
   }
 
   // 5. The tool's own opinion.
@@ -224,7 +257,13 @@ async function decide(
   const protectedWrite = findProtectedWrite(name, paths, ctx) ?? protectedUnderFolder(paths, ctx, walks);
   if (protectedWrite) {
     // A write over a whole folder (`rm -rf ~`) gets no rule: one would allow far more than the call.
-    const rule = protectedWrite.path.kind === 'folder' ? undefined : protectedRuleSuggestion(protectedWrite.path.real[0] ?? protectedWrite.path.lexical, protectedWrite.protection.name);
+    const rule =
+      protectedWrite.path.kind === 'folder'
+        ? undefined
+        : protectedRuleSuggestion(
+            protectedWrite.path.real[0] ?? protectedWrite.path.lexical,
+            protectedWrite.protection.name,
+          );
     return {
       behavior: 'ask',
       reason: `${capitalize(describePath(protectedWrite.path))} touches ${protectedWrite.protection.what}, which is protected: such writes always ask, in every mode, unless an allow rule names the path${rule ? ` (such as "${rule}")` : ''}`,
@@ -232,7 +271,9 @@ async function decide(
       suggestions: rule ? [rule] : [],
     };
   }
-  const device = paths.find((p) => p.device && !rules.allow.some((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })));
+  const device = paths.find(
+    (p) => p.device && !rules.allow.some((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })),
+  );
   if (device) {
     return {
       behavior: 'ask',
@@ -254,12 +295,17 @@ async function decide(
 
   // 7. A hook's allow.
   if (hook?.behavior === 'allow') {
-    return { behavior: 'allow', reason: withDetail(`Allowed by PreToolUse hook "${hook.hook}"`, hook.reason), source: 'hook' };
+    return {
+      behavior: 'allow',
+      reason: withDetail(`Allowed by PreToolUse hook "${hook.hook}"`, hook.reason),
+      source: 'hook',
+    };
   }
 
   // 8. The mode.
   let readOnly: boolean | undefined;
-  const isReadOnly = async () => (readOnly ??= (await guarded(`${name}'s isReadOnly`, () => tool.isReadOnly(input))) === true);
+  const isReadOnly = async () =>
+    (readOnly ??= (await guarded(`${name}'s isReadOnly`, () => tool.isReadOnly(input))) === true);
   if (mode === 'bypassPermissions') {
     return { behavior: 'allow', reason: 'Allowed because the session is in bypassPermissions mode', source: 'mode' };
   }
@@ -268,7 +314,8 @@ async function decide(
       behavior: 'deny',
       reason: `Denied because the session is in plan mode, where only read-only calls run, and this ${name} call is not read-only`,
       source: 'mode',
-      message: `${name} was not run: the session is in plan mode, where only read-only tools may run. ` +
+      message:
+        `${name} was not run: the session is in plan mode, where only read-only tools may run. ` +
         `Keep researching with read-only tools, then present your plan to the user (with ExitPlanMode, if you have it) ` +
         `instead of running ${name}; it can run once the plan is approved and plan mode is over.`,
     };
@@ -278,7 +325,8 @@ async function decide(
   const outside = outsideWorkingDirectories(name, paths, ctx);
   if (outside.length > 0) return outsideAsk(outside, ctx);
   // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
-  if (unknown.length > 0 && !(await matching(rules.allow))) return { ...unknownAccessAsk(unknown), suggestions: suggestionsFor(tool, input) };
+  if (unknown.length > 0 && !(await matching(rules.allow)))
+    return { ...unknownAccessAsk(unknown), suggestions: suggestionsFor(tool, input) };
   if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
     return {
       behavior: 'allow',
@@ -291,7 +339,9 @@ async function decide(
   const allowRule = await matching(rules.allow);
   if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
   if (isFileTool(name) && paths.length > 0) {
-    const covering = paths.map((p) => rules.allow.find((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })));
+    const covering = paths.map((p) =>
+      rules.allow.find((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })),
+    );
     if (covering.every((rule) => rule !== undefined)) {
       const rule = covering[0]!;
       return byRule('allow', rule, `Allowed by rule "${rule.raw}" from ${rule.source}`);
@@ -301,16 +351,20 @@ async function decide(
   // 12. A tool with no opinion is allowed when the call only reads. An MCP tool's read-only
   //     flag is its server's claim (readOnlyHint): it decides concurrency and display, never
   //     permission; a server the user trusts allows through its tools' checkPermissions.
-  if (!tool.isMcp && (await isReadOnly())) return { behavior: 'allow', reason: `Allowed because this ${name} call is read-only`, source: 'tool' };
+  if (!tool.isMcp && (await isReadOnly()))
+    return { behavior: 'allow', reason: `Allowed because this ${name} call is read-only`, source: 'tool' };
 
   // 13. Nobody decided: ask, offering the rules that would allow the call.
   const suggestions = suggestionsFor(tool, input);
   const first = suggestions[0];
   // A passthrough may say why the tool had no opinion ("it is not read-only: it writes a.txt").
-  const why = own?.behavior === 'passthrough' && typeof own.message === 'string' && own.message ? ` (${own.message})` : '';
+  const why =
+    own?.behavior === 'passthrough' && typeof own.message === 'string' && own.message ? ` (${own.message})` : '';
   return {
     behavior: 'ask',
-    reason: first ? `No rule allows ${name} with this input${why}; allow it with "${first}"` : `No rule allows ${name} with this input${why}`,
+    reason: first
+      ? `No rule allows ${name} with this input${why}; allow it with "${first}"`
+      : `No rule allows ${name} with this input${why}`,
     suggestions,
   };
 }
@@ -319,14 +373,24 @@ async function decide(
  * The tool's declared paths, resolved, and its unknown entries apart; a broken `resources` or a
  * symlink loop denies the call.
  */
-async function guardedPaths(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<{ paths: GuardedPath[]; unknown: ResourceAccess[] }> {
+async function guardedPaths(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<{ paths: GuardedPath[]; unknown: ResourceAccess[] }> {
   const accesses = await guarded(`${tool.name}'s resources`, () => tool.resources(input, ctx));
-  const list = Array.isArray(accesses) ? accesses : accesses ?? [];
-  const unknown = Array.isArray(list) ? list.filter((a) => a?.kind === 'unknown' && (a.access === 'read' || a.access === 'write')) : [];
+  const list = Array.isArray(accesses) ? accesses : (accesses ?? []);
+  const unknown = Array.isArray(list)
+    ? list.filter((a) => a?.kind === 'unknown' && (a.access === 'read' || a.access === 'write'))
+    : [];
   try {
-    return { paths: resolveResources(Array.isArray(list) ? list.filter((a) => a?.kind !== 'unknown') : list, ctx), unknown };
+    return {
+      paths: resolveResources(Array.isArray(list) ? list.filter((a) => a?.kind !== 'unknown') : list, ctx),
+      unknown,
+    };
   } catch (e) {
-    if (ToolshedError.isInstance(e) && e.code === PATH_UNRESOLVABLE) throw new CheckFailed('path resolution', `failed: ${e.message}`);
+    if (ToolshedError.isInstance(e) && e.code === PATH_UNRESOLVABLE)
+      throw new CheckFailed('path resolution', `failed: ${e.message}`);
     throw new CheckFailed(`${tool.name}'s resources`, `gave an entry the path guard cannot check: ${describeError(e)}`);
   }
 }
@@ -347,7 +411,10 @@ function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext): Permissi
   const suggestions = outside.some((p) => p.kind === 'folder' && p.access === 'write')
     ? []
     : outside.map(pathRuleSuggestion).filter((s, i, all) => all.indexOf(s) === i);
-  const how = suggestions.length > 0 ? `allow it with "${suggestions[0]}" or add its directory to permissions.additionalDirectories` : 'a person must approve it (no rule is suggested for a write over a whole folder outside them)';
+  const how =
+    suggestions.length > 0
+      ? `allow it with "${suggestions[0]}" or add its directory to permissions.additionalDirectories`
+      : 'a person must approve it (no rule is suggested for a write over a whole folder outside them)';
   return {
     behavior: 'ask',
     reason: `${capitalize(describePath(outside[0]!))} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}); ${how}`,
@@ -414,15 +481,22 @@ function toolDecision(tool: AnyTool, result: PermissionResult, mode: string): Pe
  * only when a rule with a specifier names the tool, so a broken matcher cannot deny calls that
  * no such rule is about.
  */
-function ruleFinder(tool: AnyTool, input: unknown): (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined> {
+function ruleFinder(
+  tool: AnyTool,
+  input: unknown,
+): (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined> {
   let prepared: Promise<PermissionMatcher | undefined> | undefined;
   const matcher = () =>
-    prepared ??= guarded(`${tool.name}'s preparePermissionMatcher`, async () => {
+    (prepared ??= guarded(`${tool.name}'s preparePermissionMatcher`, async () => {
       if (!tool.preparePermissionMatcher) return undefined;
       const m = await tool.preparePermissionMatcher(input);
-      if (typeof m !== 'function') throw new CheckFailed(`${tool.name}'s preparePermissionMatcher`, `returned ${typeof m}, not a matcher function`);
+      if (typeof m !== 'function')
+        throw new CheckFailed(
+          `${tool.name}'s preparePermissionMatcher`,
+          `returned ${typeof m}, not a matcher function`,
+        );
       return m;
-    });
+    }));
   return async (list) => {
     for (const rule of list) {
       if (!ruleMatchesTool(rule, tool) || coveredOnly(rule, tool)) continue;
@@ -462,7 +536,10 @@ function byRule(behavior: PermissionDecision['behavior'], rule: PermissionRule, 
 
 /** A failure of one of the tool's own checks: which one (`what`) and how (`how`). */
 class CheckFailed extends Error {
-  constructor(readonly what: string, readonly how: string) {
+  constructor(
+    readonly what: string,
+    readonly how: string,
+  ) {
     super(`${what} ${how}`);
   }
 }

@@ -19,7 +19,10 @@ function shellTool(checkPermissions?: () => PermissionResult | Promise<Permissio
     description: 'runs a command',
     inputSchema: z.object({ command: z.string() }),
     isReadOnly: ({ command }) => /^(ls|cat)\b/.test(command),
-    preparePermissionMatcher: ({ command }) => (content) => matchWildcardSpecifier(content, command),
+    preparePermissionMatcher:
+      ({ command }) =>
+      (content) =>
+        matchWildcardSpecifier(content, command),
     permissionSuggestions: ({ command }) => [`Bash(${command})`],
     ...(checkPermissions ? { checkPermissions } : {}),
     async call() {
@@ -311,7 +314,12 @@ describe('decidePermission follows Claude Code order', () => {
   test.each(rows)('$name', async (row) => {
     const tool = shellTool(row.check ? () => row.check! : undefined);
     const ctx = ctxFor(row.permissions);
-    const decision = await decidePermission(tool, { command: row.command }, ctx, row.hook ? { hookDecision: row.hook } : {});
+    const decision = await decidePermission(
+      tool,
+      { command: row.command },
+      ctx,
+      row.hook ? { hookDecision: row.hook } : {},
+    );
     expect(decision).toMatchObject(row.expected);
     if (row.reason !== undefined) expect(decision.reason).toBe(row.reason);
     expect(decision.reason.length).toBeGreaterThan(10);
@@ -347,15 +355,27 @@ describe('decidePermission in acceptEdits mode', () => {
   const cases: [name: string, input: () => { file_path: string; also_read?: string }, expected: 'allow' | 'ask'][] = [
     ['allows a write inside the working directory', () => ({ file_path: join(proj, 'src/a.ts') }), 'allow'],
     ['allows a relative path that stays inside', () => ({ file_path: 'src/../README.md' }), 'allow'],
-    ['allows a write and a read that are both inside', () => ({ file_path: 'src/a.ts', also_read: join(proj, 'b.ts') }), 'allow'],
+    [
+      'allows a write and a read that are both inside',
+      () => ({ file_path: 'src/a.ts', also_read: join(proj, 'b.ts') }),
+      'allow',
+    ],
     ['allows a write inside an additional directory', () => ({ file_path: join(shared, 'notes.md') }), 'allow'],
-    ['asks for a write in a sibling directory that shares the prefix', () => ({ file_path: join(base, 'proj-evil/a.ts') }), 'ask'],
+    [
+      'asks for a write in a sibling directory that shares the prefix',
+      () => ({ file_path: join(base, 'proj-evil/a.ts') }),
+      'ask',
+    ],
     ['asks for a relative path that climbs into the sibling', () => ({ file_path: '../proj-evil/a.ts' }), 'ask'],
     ['asks for a path that climbs out through ..', () => ({ file_path: join(proj, '../proj-evil/x') }), 'ask'],
     ['asks when one of the paths is outside', () => ({ file_path: 'src/a.ts', also_read: '/etc/passwd' }), 'ask'],
   ];
   test.each(cases)('%s', async (_name, input, expected) => {
-    const { context } = createPermissionContext({ mode: 'acceptEdits', additionalDirectories: ['../shared'] }, proj, SETTINGS);
+    const { context } = createPermissionContext(
+      { mode: 'acceptEdits', additionalDirectories: ['../shared'] },
+      proj,
+      SETTINGS,
+    );
     const decision = await decidePermission(editTool, input(), testContext({ cwd: proj, permissions: context }));
     expect(decision.behavior).toBe(expected);
     if (expected === 'allow') expect(decision.source).toBe('mode');
@@ -363,19 +383,29 @@ describe('decidePermission in acceptEdits mode', () => {
 
   test('does not allow a call that reports no paths', async () => {
     const { context } = createPermissionContext({ mode: 'acceptEdits' }, proj);
-    const decision = await decidePermission(shellTool(), { command: 'npm install' }, testContext({ cwd: proj, permissions: context }));
+    const decision = await decidePermission(
+      shellTool(),
+      { command: 'npm install' },
+      testContext({ cwd: proj, permissions: context }),
+    );
     expect(decision.behavior).toBe('ask');
   });
 
   test('still denies a write inside the working directory that a deny rule covers', async () => {
     const { context } = createPermissionContext({ mode: 'acceptEdits', deny: ['Edit'] }, proj);
-    const decision = await decidePermission(editTool, { file_path: 'src/a.ts' }, testContext({ cwd: proj, permissions: context }));
+    const decision = await decidePermission(
+      editTool,
+      { file_path: 'src/a.ts' },
+      testContext({ cwd: proj, permissions: context }),
+    );
     expect(decision).toMatchObject({ behavior: 'deny', rule: 'Edit' });
   });
 });
 
 describe('decidePermission fails closed', () => {
-  function faulty(part: 'isReadOnly' | 'checkPermissions' | 'preparePermissionMatcher' | 'matcher' | 'resources'): AnyTool {
+  function faulty(
+    part: 'isReadOnly' | 'checkPermissions' | 'preparePermissionMatcher' | 'matcher' | 'resources',
+  ): AnyTool {
     const boom = () => {
       throw new Error(`${part} exploded`);
     };
@@ -399,8 +429,16 @@ describe('decidePermission fails closed', () => {
     ['isReadOnly', { mode: 'plan' }, "Faulty's isReadOnly threw an error"],
     ['checkPermissions', { mode: 'bypassPermissions' }, "Faulty's checkPermissions threw an error"],
     ['preparePermissionMatcher', { deny: ['Faulty(x)'] }, "Faulty's preparePermissionMatcher threw an error"],
-    ['matcher', { deny: ['Faulty(rm:*)'] }, `Faulty's permission matcher (checking rule "Faulty(rm:*)") threw an error`],
-    ['matcher', { allow: ['Faulty(npm:*)'] }, `Faulty's permission matcher (checking rule "Faulty(npm:*)") threw an error`],
+    [
+      'matcher',
+      { deny: ['Faulty(rm:*)'] },
+      `Faulty's permission matcher (checking rule "Faulty(rm:*)") threw an error`,
+    ],
+    [
+      'matcher',
+      { allow: ['Faulty(npm:*)'] },
+      `Faulty's permission matcher (checking rule "Faulty(npm:*)") threw an error`,
+    ],
     ['resources', { mode: 'acceptEdits' }, "Faulty's resources threw an error"],
   ];
   test.each(cases)('a throwing %s with %j becomes a deny that quotes the error', async (part, permissions, quoted) => {
@@ -411,7 +449,11 @@ describe('decidePermission fails closed', () => {
   });
 
   test('does not prepare the matcher when no rule with a specifier names the tool', async () => {
-    const decision = await decidePermission(faulty('preparePermissionMatcher'), { command: 'x' }, ctxFor({ allow: ['Faulty'], deny: ['Other(x)'] }));
+    const decision = await decidePermission(
+      faulty('preparePermissionMatcher'),
+      { command: 'x' },
+      ctxFor({ allow: ['Faulty'], deny: ['Other(x)'] }),
+    );
     expect(decision).toMatchObject({ behavior: 'allow', rule: 'Faulty' });
   });
 
@@ -430,7 +472,10 @@ describe('decidePermission fails closed', () => {
       },
     });
     const ctx = ctxFor({ deny: ['Counted(a)'], ask: ['Counted(b)'], allow: ['Counted(c)'] });
-    expect(await decidePermission(tool, { command: 'c' }, ctx)).toMatchObject({ behavior: 'allow', rule: 'Counted(c)' });
+    expect(await decidePermission(tool, { command: 'c' }, ctx)).toMatchObject({
+      behavior: 'allow',
+      rule: 'Counted(c)',
+    });
     expect(prepared).toBe(1);
   });
 
@@ -438,7 +483,7 @@ describe('decidePermission fails closed', () => {
     const tool = shellTool(() => ({ behavior: 'maybe' }) as unknown as PermissionResult);
     const decision = await decidePermission(tool, { command: 'ls' }, ctxFor({}));
     expect(decision.behavior).toBe('deny');
-    expect(decision.reason).toContain("Bash's checkPermissions returned {\"behavior\":\"maybe\"}");
+    expect(decision.reason).toContain('Bash\'s checkPermissions returned {"behavior":"maybe"}');
   });
 
   test('a matcher preparation that returns no function becomes a deny', async () => {
@@ -480,12 +525,21 @@ describe('denialMessage', () => {
   });
 
   test("quotes a tool's own denial message", () => {
-    const message = denialMessage('Edit', { behavior: 'deny', reason: 'x', source: 'tool', message: 'The file is outside the project.' });
+    const message = denialMessage('Edit', {
+      behavior: 'deny',
+      reason: 'x',
+      source: 'tool',
+      message: 'The file is outside the project.',
+    });
     expect(message).toBe('Permission to use Edit was denied: The file is outside the project.');
   });
 
   test('names the hook for a deny by hook', () => {
-    const message = denialMessage('Bash', { behavior: 'deny', reason: 'Denied by PreToolUse hook "./guard.sh": frozen', source: 'hook' });
+    const message = denialMessage('Bash', {
+      behavior: 'deny',
+      reason: 'Denied by PreToolUse hook "./guard.sh": frozen',
+      source: 'hook',
+    });
     expect(message).toBe('Permission to use Bash was denied: Denied by PreToolUse hook "./guard.sh": frozen.');
   });
 
@@ -503,14 +557,18 @@ describe('denialMessage', () => {
   });
 
   test('points at the ask rule, not at permissions.allow, when an ask rule asked', async () => {
-    const decision = await decidePermission(shellTool(), { command: 'git push' }, ctxFor({ ask: ['Bash(git push:*)'] }));
+    const decision = await decidePermission(
+      shellTool(),
+      { command: 'git push' },
+      ctxFor({ ask: ['Bash(git push:*)'] }),
+    );
     const message = denialMessage('Bash', decision);
     expect(message).toContain(`remove "Bash(git push:*)" from permissions.ask in ${SETTINGS}`);
     expect(message).not.toContain('permissions.allow');
   });
 });
 
-test("the final ask repeats why a passthrough tool had no opinion, so toolshed check can show it", async () => {
+test('the final ask repeats why a passthrough tool had no opinion, so toolshed check can show it', async () => {
   const tool = buildTool({
     name: 'Runner',
     description: 'Runs a thing for the tests.',
@@ -524,7 +582,8 @@ test("the final ask repeats why a passthrough tool had no opinion, so toolshed c
   const decision = await decidePermission(tool, { cmd: 'make' }, testContext({}));
   expect(decision).toMatchObject({
     behavior: 'ask',
-    reason: 'No rule allows Runner with this input (it is not read-only: it writes out.txt); allow it with "Runner(make)"',
+    reason:
+      'No rule allows Runner with this input (it is not read-only: it writes out.txt); allow it with "Runner(make)"',
     suggestions: ['Runner(make)'],
   });
 });

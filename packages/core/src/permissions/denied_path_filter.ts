@@ -49,7 +49,9 @@ export function deniedPathFilter(
 ): ((path: string) => PermissionRule | undefined) | undefined {
   // Ask rules count too: a search cannot stop to ask about each file it found, so a file an ask
   // rule covers is left out like a denied one (the user reads it with Read, which asks).
-  const rules = [...ctx.permissions.rules.deny, ...ctx.permissions.rules.ask].filter((rule) => pathRuleApplies(rule, toolName, 'read'));
+  const rules = [...ctx.permissions.rules.deny, ...ctx.permissions.rules.ask].filter((rule) =>
+    pathRuleApplies(rule, toolName, 'read'),
+  );
   if (rules.length === 0) return undefined;
   const compile = pathRuleCompiler(ctx);
   const compiled = rules.map(compile);
@@ -86,7 +88,9 @@ export function deniedPathFilter(
     const { real } = known;
     let verdict = 0;
     if (real !== null) {
-      verdict = compiled.findIndex((rule) => rule !== undefined && (safeCovers(rule, dir) || (real !== dir && safeCovers(rule, real))));
+      verdict = compiled.findIndex(
+        (rule) => rule !== undefined && (safeCovers(rule, dir) || (real !== dir && safeCovers(rule, real))),
+      );
       if (verdict === -1) verdict = none;
     }
     known.verdict = verdict;
@@ -106,7 +110,8 @@ export function deniedPathFilter(
     const real = realParent === parent ? abs : `${realParent === '/' ? '' : realParent}${abs.slice(slash)}`;
     for (let i = 0; i < limit; i++) {
       const rule = compiled[i];
-      if (rule !== undefined && (safeCovers(rule, abs, true) || (real !== abs && safeCovers(rule, real, true)))) return rules[i];
+      if (rule !== undefined && (safeCovers(rule, abs, true) || (real !== abs && safeCovers(rule, real, true))))
+        return rules[i];
     }
     return rules[limit];
   };

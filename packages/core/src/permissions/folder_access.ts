@@ -4,7 +4,14 @@ import { relative } from 'node:path';
 import type { ToolContext } from '../context.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
-import { caseInsensitivePaths, type GuardedPath, pathRuleApplies, pathRuleCompiler, realWorkingDirectories, safeCovers } from './path_guard.ts';
+import {
+  caseInsensitivePaths,
+  type GuardedPath,
+  pathRuleApplies,
+  pathRuleCompiler,
+  realWorkingDirectories,
+  safeCovers,
+} from './path_guard.ts';
 import { pathRuleRoots } from './path_rule.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
@@ -88,7 +95,13 @@ function isFolder(path: string): boolean {
  * ruleUnderFolder(rule, 'Bash', folder, ctx); // 'covers'
  * ```
  */
-export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: GuardedPath, ctx: Ctx, walks: FolderWalks = new Map()): 'covers' | 'maybe' | false {
+export function ruleUnderFolder(
+  rule: PermissionRule,
+  toolName: string,
+  folder: GuardedPath,
+  ctx: Ctx,
+  walks: FolderWalks = new Map(),
+): 'covers' | 'maybe' | false {
   if (!pathRuleApplies(rule, toolName, folder.access) || rule.ruleContent === undefined) return false;
   const compile = pathRuleCompiler(ctx);
   const compiled = compile(rule);
@@ -119,7 +132,9 @@ export function ruleUnderFolder(rule: PermissionRule, toolName: string, folder: 
           reaches = true;
         } else if (roots.glob !== '' && isPathInside(fold(form), fold(dir))) {
           // The folder lies under the rule's root, and its glob may reach below the folder.
-          const depth = relative(dir, form).split('/').filter((s) => s !== '').length;
+          const depth = relative(dir, form)
+            .split('/')
+            .filter((s) => s !== '').length;
           if (roots.glob.includes('**') || roots.glob.split('/').length > depth) reaches = true;
         }
       }
@@ -231,7 +246,11 @@ export function folderLinks(paths: readonly GuardedPath[], ctx: Ctx, walks: Fold
  * protectedUnderFolder(paths, ctx); // `rm -r .` in a repository: { protection: { name: '.git', … } }
  * ```
  */
-export function protectedUnderFolder(paths: readonly GuardedPath[], ctx: Ctx, walks: FolderWalks = new Map()): { path: GuardedPath; protection: ProtectedPath } | undefined {
+export function protectedUnderFolder(
+  paths: readonly GuardedPath[],
+  ctx: Ctx,
+  walks: FolderWalks = new Map(),
+): { path: GuardedPath; protection: ProtectedPath } | undefined {
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   const home = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {
@@ -239,10 +258,18 @@ export function protectedUnderFolder(paths: readonly GuardedPath[], ctx: Ctx, wa
     for (const form of [path.lexical, ...path.real]) {
       const own = protectedPath(form, options) ?? protectedPath(`${form}/.`, options);
       if (own) return { path, protection: own };
-      if (isPathInside(home, form)) return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
+      if (isPathInside(home, form))
+        return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
       if (!isFolder(form)) continue;
       const walk = walkFolder(form, walks);
-      if (walk.truncated) return { path, protection: { name: form, what: `a folder too large to check (over ${FOLDER_WALK_LIMIT} entries) for protected files` } };
+      if (walk.truncated)
+        return {
+          path,
+          protection: {
+            name: form,
+            what: `a folder too large to check (over ${FOLDER_WALK_LIMIT} entries) for protected files`,
+          },
+        };
       for (const entry of walk.entries) {
         const protection = protectedPath(entry, options);
         if (protection) return { path, protection };

@@ -38,15 +38,28 @@ function declaring(resources: ResourceAccess[]): AnyTool {
   });
 }
 
-async function decide(resources: ResourceAccess[], options: { mode?: string; deny?: string[]; ask?: string[]; allow?: string[] } = {}) {
-  const { context } = createPermissionContext({ mode: (options.mode ?? 'default') as 'default', deny: options.deny ?? [], ask: options.ask ?? [], allow: options.allow ?? [] }, proj);
+async function decide(
+  resources: ResourceAccess[],
+  options: { mode?: string; deny?: string[]; ask?: string[]; allow?: string[] } = {},
+) {
+  const { context } = createPermissionContext(
+    {
+      mode: (options.mode ?? 'default') as 'default',
+      deny: options.deny ?? [],
+      ask: options.ask ?? [],
+      allow: options.allow ?? [],
+    },
+    proj,
+  );
   return decidePermission(declaring(resources), {}, testContext({ cwd: proj, permissions: context }));
 }
 
 describe('folder and unknown resources', () => {
   test('an exact path entry still works as before', async () => {
     expect((await decide([{ path: join(proj, 'src/a.ts'), access: 'read' }])).behavior).toBe('allow');
-    expect((await decide([{ path: join(proj, 'secrets/key'), access: 'read' }], { deny: ['Read(./secrets/**)'] })).behavior).toBe('deny');
+    expect(
+      (await decide([{ path: join(proj, 'secrets/key'), access: 'read' }], { deny: ['Read(./secrets/**)'] })).behavior,
+    ).toBe('deny');
   });
 
   test('a folder entry takes in every file under it: a deny rule below it denies, an ask rule asks', async () => {
@@ -54,23 +67,41 @@ describe('folder and unknown resources', () => {
     expect((await decide([folder])).behavior).toBe('ask'); // the link to ../outside leads out
     const inside: ResourceAccess = { path: join(proj, 'src'), access: 'read', kind: 'folder' };
     expect((await decide([inside])).behavior).toBe('allow');
-    const denied = await decide([{ path: join(proj, 'secrets'), access: 'read', kind: 'folder' }], { deny: ['Read(./secrets/key)'] });
+    const denied = await decide([{ path: join(proj, 'secrets'), access: 'read', kind: 'folder' }], {
+      deny: ['Read(./secrets/key)'],
+    });
     expect(denied).toMatchObject({ behavior: 'deny', rule: 'Read(./secrets/key)' });
-    expect((await decide([{ ...folder, path: proj }], { deny: ['Read(./secrets/**)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    expect(
+      (await decide([{ ...folder, path: proj }], { deny: ['Read(./secrets/**)'], mode: 'bypassPermissions' })).behavior,
+    ).toBe('deny');
     expect((await decide([inside], { ask: ['Read(./src/**)'], mode: 'bypassPermissions' })).behavior).toBe('ask');
     // A bare-name rule covers a folder that holds such a file, not one that does not.
-    expect((await decide([{ path: proj, access: 'read', kind: 'folder' }], { deny: ['Read(.env)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    expect(
+      (
+        await decide([{ path: proj, access: 'read', kind: 'folder' }], {
+          deny: ['Read(.env)'],
+          mode: 'bypassPermissions',
+        })
+      ).behavior,
+    ).toBe('deny');
     expect((await decide([inside], { deny: ['Read(.env)'] })).behavior).toBe('allow');
     // A repository's history may hold what the folder no longer does: that cannot be known, so it asks.
-    expect(await decide([{ ...inside, history: true }], { deny: ['Read(.env)'], mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask', source: 'safety' });
-    expect((await decide([{ ...inside, history: true }], { deny: ['Read(./src/a.ts)'], mode: 'bypassPermissions' })).behavior).toBe('deny');
+    expect(
+      await decide([{ ...inside, history: true }], { deny: ['Read(.env)'], mode: 'bypassPermissions' }),
+    ).toMatchObject({ behavior: 'ask', source: 'safety' });
+    expect(
+      (await decide([{ ...inside, history: true }], { deny: ['Read(./src/a.ts)'], mode: 'bypassPermissions' }))
+        .behavior,
+    ).toBe('deny');
     // A rule whose folder does not exist under a plain folder covers nothing there.
     expect((await decide([inside], { deny: ['Read(./src/gone/**)'] })).behavior).toBe('allow');
   });
 
   test('a folder write that may reach a protected path asks in every mode', async () => {
     await mkdir(join(proj, 'sub/.git'), { recursive: true });
-    const decision = await decide([{ path: join(proj, 'sub'), access: 'write', kind: 'folder' }], { mode: 'bypassPermissions' });
+    const decision = await decide([{ path: join(proj, 'sub'), access: 'write', kind: 'folder' }], {
+      mode: 'bypassPermissions',
+    });
     expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
   });
 
@@ -78,7 +109,9 @@ describe('folder and unknown resources', () => {
     const unknownRead: ResourceAccess = { path: '`$F`', access: 'read', kind: 'unknown' };
     expect((await decide([unknownRead])).behavior).toBe('ask');
     expect((await decide([unknownRead], { mode: 'bypassPermissions' })).behavior).toBe('allow');
-    expect((await decide([unknownRead], { mode: 'bypassPermissions', deny: ['Read(./secrets/**)'] })).behavior).toBe('ask');
+    expect((await decide([unknownRead], { mode: 'bypassPermissions', deny: ['Read(./secrets/**)'] })).behavior).toBe(
+      'ask',
+    );
     expect((await decide([unknownRead], { allow: ['Scan'] })).behavior).toBe('allow');
     expect((await decide([unknownRead], { allow: ['Scan'], deny: ['Read(.env)'] })).behavior).toBe('ask');
     const unknownWrite: ResourceAccess = { path: '`$F`', access: 'write', kind: 'unknown' };

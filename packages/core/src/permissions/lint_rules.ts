@@ -89,8 +89,12 @@ export function lintRules(layers: readonly RuleLayer[], options: LintRulesOption
   const findings: LintFinding[] = [];
   const parsed: PermissionRule[] = [];
   const dirs = [resolve(options.cwd), ...(options.additionalDirectories ?? []).map((d) => resolve(options.cwd, d))];
-  const report = (rule: { raw: string; behavior: PermissionBehavior; source: string }, kind: LintFindingKind, message: string, severity: 'error' | 'warning' = 'error') =>
-    findings.push({ kind, severity, rule: rule.raw, behavior: rule.behavior, source: rule.source, message });
+  const report = (
+    rule: { raw: string; behavior: PermissionBehavior; source: string },
+    kind: LintFindingKind,
+    message: string,
+    severity: 'error' | 'warning' = 'error',
+  ) => findings.push({ kind, severity, rule: rule.raw, behavior: rule.behavior, source: rule.source, message });
 
   for (const layer of layers) {
     for (const behavior of BEHAVIORS) {
@@ -118,13 +122,22 @@ export function lintRules(layers: readonly RuleLayer[], options: LintRulesOption
         if (rule.toolName === 'Bash' && rule.ruleContent !== undefined) {
           const operator = shellOperator(rule.ruleContent);
           if (operator) {
-            report(rule, 'shell_operator', `Rule "${rule.raw}" contains the shell operator "${operator}": compound commands are split and each part is matched on its own, so this rule can never match. Write one rule per command, for example "${rule.toolName}(${rule.ruleContent.split(operator)[0]!.trim()}:*)"`);
+            report(
+              rule,
+              'shell_operator',
+              `Rule "${rule.raw}" contains the shell operator "${operator}": compound commands are split and each part is matched on its own, so this rule can never match. Write one rule per command, for example "${rule.toolName}(${rule.ruleContent.split(operator)[0]!.trim()}:*)"`,
+            );
           }
           const loose = loosePrefixHint(rule);
           if (loose) report(rule, 'loose_prefix', loose, 'warning');
         }
         if (isPathRule(rule) && rule.ruleContent!.includes('\\')) {
-          report(rule, 'backslash', `Path rule "${rule.raw}" has a backslash: path rules use "/" on every system (a backslash escapes the next character), so write "${rule.toolName}(${rule.ruleContent!.replace(/\\+/g, '/')})"`, 'warning');
+          report(
+            rule,
+            'backslash',
+            `Path rule "${rule.raw}" has a backslash: path rules use "/" on every system (a backslash escapes the next character), so write "${rule.toolName}(${rule.ruleContent!.replace(/\\+/g, '/')})"`,
+            'warning',
+          );
         }
         if (isPathRule(rule)) {
           const outside = outsideEveryDirectory(rule, dirs, options);
@@ -138,15 +151,24 @@ export function lintRules(layers: readonly RuleLayer[], options: LintRulesOption
   for (const allow of parsed.filter((r) => r.behavior === 'allow')) {
     const deny = denies.find((d) => alwaysShadows(d, allow, options));
     if (deny) {
-      report(allow, 'shadowed', `Allow rule "${allow.raw}" never takes effect: deny rule "${deny.raw}" from ${deny.source} covers every call it allows, and deny always wins. Remove one of them, or narrow the deny rule`);
+      report(
+        allow,
+        'shadowed',
+        `Allow rule "${allow.raw}" never takes effect: deny rule "${deny.raw}" from ${deny.source} covers every call it allows, and deny always wins. Remove one of them, or narrow the deny rule`,
+      );
     }
   }
   return findings;
 }
 
 function isPathRule(rule: PermissionRule): boolean {
-  return rule.ruleContent !== undefined &&
-    (rule.toolName === 'Read' || rule.toolName === 'Edit' || PATH_RULE_COVERAGE.Read.includes(rule.toolName) || PATH_RULE_COVERAGE.Edit.includes(rule.toolName));
+  return (
+    rule.ruleContent !== undefined &&
+    (rule.toolName === 'Read' ||
+      rule.toolName === 'Edit' ||
+      PATH_RULE_COVERAGE.Read.includes(rule.toolName) ||
+      PATH_RULE_COVERAGE.Edit.includes(rule.toolName))
+  );
 }
 
 function specifierProblem(rule: PermissionRule): string | undefined {
@@ -173,26 +195,44 @@ function hostOf(text: string): string {
   }
 }
 
-function unknownTool(rule: PermissionRule, names: readonly string[], servers: readonly string[]): { message: string; severity: 'error' | 'warning' } | undefined {
+function unknownTool(
+  rule: PermissionRule,
+  names: readonly string[],
+  servers: readonly string[],
+): { message: string; severity: 'error' | 'warning' } | undefined {
   const exists = names.some((name) => ruleMatchesTool(rule, { name, aliases: [] }));
   if (exists) return undefined;
   if (rule.toolName.startsWith('mcp__')) {
     const server = /^mcp__(.+?)(?:__.*)?$/.exec(rule.toolName)?.[1];
     if (server !== undefined && servers.includes(server)) return undefined;
-    const known = servers.length ? ` (configured servers: ${servers.join(', ')})` : ' (no MCP server is configured: lint reads .mcp.json or --mcp-config)';
-    return { severity: 'error', message: `Rule "${rule.raw}" names no tool in the pool: no MCP tool starts with "${rule.toolName.replace(/__\*$/, '')}"${known}. Check the server name in .mcp.json, or remove the rule` };
+    const known = servers.length
+      ? ` (configured servers: ${servers.join(', ')})`
+      : ' (no MCP server is configured: lint reads .mcp.json or --mcp-config)';
+    return {
+      severity: 'error',
+      message: `Rule "${rule.raw}" names no tool in the pool: no MCP tool starts with "${rule.toolName.replace(/__\*$/, '')}"${known}. Check the server name in .mcp.json, or remove the rule`,
+    };
   }
   // Tool names are case-sensitive: `bash(ls:*)` matches nothing.
   const cased = names.find((name) => name.toLowerCase() === rule.toolName.toLowerCase());
   if (cased !== undefined) {
     const fixed = rule.ruleContent === undefined ? cased : `${cased}(${rule.ruleContent})`;
-    return { severity: 'warning', message: `Rule "${rule.raw}" names the tool "${rule.toolName}", but tool names are case-sensitive and the tool is "${cased}": this rule matches nothing; write "${fixed}"` };
+    return {
+      severity: 'warning',
+      message: `Rule "${rule.raw}" names the tool "${rule.toolName}", but tool names are case-sensitive and the tool is "${cased}": this rule matches nothing; write "${fixed}"`,
+    };
   }
   if (CLAUDE_CODE_TOOL_NAMES.includes(rule.toolName)) {
-    return { severity: 'warning', message: `Rule "${rule.raw}" is for Claude Code's tool "${rule.toolName}", which is not in this pool: fine for Claude Code, and it does nothing here` };
+    return {
+      severity: 'warning',
+      message: `Rule "${rule.raw}" is for Claude Code's tool "${rule.toolName}", which is not in this pool: fine for Claude Code, and it does nothing here`,
+    };
   }
   const near = closestNames(rule.toolName, names, { max: 1 });
-  return { severity: 'error', message: `Rule "${rule.raw}" names the tool "${rule.toolName}", which is not in the pool${near.length ? `: did you mean "${near[0]}"?` : ''} (tools: ${[...names].sort().join(', ')})` };
+  return {
+    severity: 'error',
+    message: `Rule "${rule.raw}" names the tool "${rule.toolName}", which is not in the pool${near.length ? `: did you mean "${near[0]}"?` : ''} (tools: ${[...names].sort().join(', ')})`,
+  };
 }
 
 /** The first shell operator outside quotes, or undefined. */
@@ -224,7 +264,11 @@ function bases(rule: PermissionRule, dirs: readonly string[], options: LintRules
   return { cwd: dirs[0]!, homeDir: options.homeDir, root: rule.root ?? dirs[0], workingDirectories: dirs };
 }
 
-function outsideEveryDirectory(rule: PermissionRule, dirs: readonly string[], options: LintRulesOptions): string | undefined {
+function outsideEveryDirectory(
+  rule: PermissionRule,
+  dirs: readonly string[],
+  options: LintRulesOptions,
+): string | undefined {
   const spec = parsePathSpecifier(rule.ruleContent!);
   if (spec.anchor === 'anywhere') return undefined;
   // `//abs/…` and `~/…` name a place on purpose: `check` itself suggests `Read(//abs/**)` for a
@@ -234,9 +278,10 @@ function outsideEveryDirectory(rule: PermissionRule, dirs: readonly string[], op
   const root = roots[0]!;
   // A rule about a parent of the working directory still covers paths inside it.
   if (dirs.some((dir) => isPathInside(root, dir) || isPathInside(dir, root))) return undefined;
-  const hint = spec.anchor === 'settings'
-    ? ` A leading "/" is relative to the settings file's folder (${rule.root ?? dirs[0]}); for the working directory write "./${spec.pattern}", for an absolute path "//${spec.pattern}"`
-    : ' To work there, add the directory to permissions.additionalDirectories';
+  const hint =
+    spec.anchor === 'settings'
+      ? ` A leading "/" is relative to the settings file's folder (${rule.root ?? dirs[0]}); for the working directory write "./${spec.pattern}", for an absolute path "//${spec.pattern}"`
+      : ' To work there, add the directory to permissions.additionalDirectories';
   return `Path rule "${rule.raw}" points to ${root}, outside every working directory (${dirs.join(', ')}).${hint}`;
 }
 

@@ -46,7 +46,13 @@ export function ownResultsRead(
   paths: readonly GuardedPath[],
   ctx: Pick<ToolContext, 'cwd' | 'stateDir' | 'permissions'>,
 ): PermissionDecision | undefined {
-  if (!PATH_RULE_COVERAGE.Read.includes(toolName) || paths.length === 0 || typeof ctx.stateDir !== 'string' || ctx.stateDir === '') return undefined;
+  if (
+    !PATH_RULE_COVERAGE.Read.includes(toolName) ||
+    paths.length === 0 ||
+    typeof ctx.stateDir !== 'string' ||
+    ctx.stateDir === ''
+  )
+    return undefined;
   if (paths.some((p) => p.access !== 'read' || p.device)) return undefined;
   let dir: string;
   try {

@@ -71,7 +71,12 @@ async function persistBig(s: Session): Promise<string> {
 describe('ownResultsRead', () => {
   test('a Read of a saved result outside the working directories is allowed without a rule and without a prompt', async () => {
     const prompts: string[] = [];
-    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool], canUseTool: async (name) => (prompts.push(name), { behavior: 'deny', message: 'no prompt expected' }) });
+    session = await createSession({
+      cwd,
+      stateDir,
+      tools: [bigTool, readTool],
+      canUseTool: async (name) => (prompts.push(name), { behavior: 'deny', message: 'no prompt expected' }),
+    });
     const saved = await persistBig(session);
     expect(saved.startsWith(sessionResultsDir(stateDir))).toBe(true);
     const [read] = await session.run([use('t2', 'Read', { file_path: saved })]);
@@ -83,15 +88,20 @@ describe('ownResultsRead', () => {
     expect(decision.reason).toContain('only reads results this session saved');
   });
 
-  test('a deny rule still beats the allowance for the session\'s own results', async () => {
-    session = await createSession({ cwd, stateDir, tools: [bigTool, readTool], permissions: { deny: [`Read(/${stateDir}/**)`] } });
+  test("a deny rule still beats the allowance for the session's own results", async () => {
+    session = await createSession({
+      cwd,
+      stateDir,
+      tools: [bigTool, readTool],
+      permissions: { deny: [`Read(/${stateDir}/**)`] },
+    });
     const saved = await persistBig(session);
     const [read] = await session.run([use('t2', 'Read', { file_path: saved })]);
     expect(read!.is_error).toBe(true);
     expect(contentToText(read!.content)).toContain('denied by rule');
   });
 
-  test('writes to the results folder, other tools\' reads and other folders of the state still go through the rules', async () => {
+  test("writes to the results folder, other tools' reads and other folders of the state still go through the rules", async () => {
     session = await createSession({ cwd, stateDir, tools: [bigTool, readTool, writeTool, catTool] });
     const saved = await persistBig(session);
     const other = path.join(stateDir, 'bash-output', 'x.txt');
@@ -124,9 +134,19 @@ describe('ownResultsRead', () => {
   test('Grep and Glob of the results folder are allowed; a call that also reads elsewhere is not', () => {
     const ctx = { ...testContext({ cwd }), stateDir };
     const results = sessionResultsDir(stateDir);
-    expect(ownResultsRead('Grep', resolveResources([{ path: results, access: 'read' }], ctx), ctx)?.behavior).toBe('allow');
-    expect(ownResultsRead('Glob', resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), ctx)?.behavior).toBe('allow');
-    const mixed = resolveResources([{ path: `${results}/t1.txt`, access: 'read' }, { path: '/etc/hosts', access: 'read' }], ctx);
+    expect(ownResultsRead('Grep', resolveResources([{ path: results, access: 'read' }], ctx), ctx)?.behavior).toBe(
+      'allow',
+    );
+    expect(
+      ownResultsRead('Glob', resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), ctx)?.behavior,
+    ).toBe('allow');
+    const mixed = resolveResources(
+      [
+        { path: `${results}/t1.txt`, access: 'read' },
+        { path: '/etc/hosts', access: 'read' },
+      ],
+      ctx,
+    );
     expect(ownResultsRead('Grep', mixed, ctx)).toBeUndefined();
     expect(ownResultsRead('Grep', resolveResources([{ path: stateDir, access: 'read' }], ctx), ctx)).toBeUndefined();
   });

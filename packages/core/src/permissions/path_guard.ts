@@ -65,22 +65,49 @@ export interface GuardedPath {
  * p.real; // ['/elsewhere/new.txt'] when link -> /elsewhere
  * ```
  */
-export function resolveResources(accesses: readonly ResourceAccess[], ctx: Pick<ToolContext, 'cwd' | 'permissions'>): GuardedPath[] {
+export function resolveResources(
+  accesses: readonly ResourceAccess[],
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): GuardedPath[] {
   if (!Array.isArray(accesses)) {
-    throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${typeof accesses}, not a list of { path, access }`);
+    throw new ToolshedError(
+      RESOURCE_INVALID,
+      `resources() returned ${typeof accesses}, not a list of { path, access }`,
+    );
   }
   const homeDir = ctx.permissions.homeDir ?? homedir();
   return accesses.map((a) => {
-    if (!a || typeof a.path !== 'string' || a.path === '' || (a.access !== 'read' && a.access !== 'write') || (a.kind !== undefined && a.kind !== 'path' && a.kind !== 'folder')) {
-      throw new ToolshedError(RESOURCE_INVALID, `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write", kind?: "path" | "folder" } (unknown entries are taken out before paths are resolved)`);
+    if (
+      !a ||
+      typeof a.path !== 'string' ||
+      a.path === '' ||
+      (a.access !== 'read' && a.access !== 'write') ||
+      (a.kind !== undefined && a.kind !== 'path' && a.kind !== 'folder')
+    ) {
+      throw new ToolshedError(
+        RESOURCE_INVALID,
+        `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write", kind?: "path" | "folder" } (unknown entries are taken out before paths are resolved)`,
+      );
     }
-    if (a.path.includes('\0')) throw new ToolshedError(RESOURCE_INVALID, `resources() returned a path with a NUL byte: ${JSON.stringify(a.path)}`);
-    const lexical = a.path === '~' ? homeDir : a.path.startsWith('~/') ? resolve(homeDir, a.path.slice(2)) : resolve(ctx.cwd, a.path);
+    if (a.path.includes('\0'))
+      throw new ToolshedError(
+        RESOURCE_INVALID,
+        `resources() returned a path with a NUL byte: ${JSON.stringify(a.path)}`,
+      );
+    const lexical =
+      a.path === '~' ? homeDir : a.path.startsWith('~/') ? resolve(homeDir, a.path.slice(2)) : resolve(ctx.cwd, a.path);
     const real = [resolveRealPath(a.path, { cwd: ctx.cwd, homeDir })];
     const viaLexical = resolveRealPath(lexical, { cwd: ctx.cwd, homeDir });
     if (!real.includes(viaLexical)) real.push(viaLexical);
     const harmless = HARMLESS_DEVICES.includes(lexical);
-    const guarded: GuardedPath = { access: a.access, declared: a.path, lexical, real, device: !harmless && real.some(isDevice), harmless };
+    const guarded: GuardedPath = {
+      access: a.access,
+      declared: a.path,
+      lexical,
+      real,
+      device: !harmless && real.some(isDevice),
+      harmless,
+    };
     if (a.kind === 'folder') {
       guarded.kind = 'folder';
       if (a.history === true) guarded.history = true;
@@ -133,7 +160,11 @@ export function realWorkingDirectories(permissions: PermissionContext, cwd: stri
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'read');  // false
  * ```
  */
-export function pathRuleApplies(rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>, toolName: string, access: 'read' | 'write'): boolean {
+export function pathRuleApplies(
+  rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>,
+  toolName: string,
+  access: 'read' | 'write',
+): boolean {
   if (rule.ruleContent === undefined) return false;
   const family = access === 'read' ? 'Read' : 'Edit';
   if (rule.toolName === family) return true;
@@ -255,15 +286,21 @@ export function findProtectedWrite(
 }
 
 /** An allow rule that covers the path and mentions the protected name in its specifier. */
-function explicitlyAllowed(toolName: string, path: GuardedPath, protection: ProtectedPath, ctx: Pick<ToolContext, 'cwd' | 'permissions'>): boolean {
+function explicitlyAllowed(
+  toolName: string,
+  path: GuardedPath,
+  protection: ProtectedPath,
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): boolean {
   const nocase = caseInsensitivePaths(ctx.permissions);
   const fold = (text: string) => foldPath(text, nocase);
   const name = fold(protection.name);
   const compile = pathRuleCompiler(ctx);
-  return ctx.permissions.rules.allow.some((rule) =>
-    rule.ruleContent !== undefined &&
-    fold(rule.ruleContent).split('/').includes(name) &&
-    coversGuardedPath(compile, rule, toolName, path, { realOnly: true })
+  return ctx.permissions.rules.allow.some(
+    (rule) =>
+      rule.ruleContent !== undefined &&
+      fold(rule.ruleContent).split('/').includes(name) &&
+      coversGuardedPath(compile, rule, toolName, path, { realOnly: true }),
   );
 }
 
@@ -293,7 +330,9 @@ export function outsideWorkingDirectories(
     if (path.harmless) return false;
     const inside = path.real.every((p) => dirs.some((dir) => isPathInside(fold(p), fold(dir))));
     if (inside) return false;
-    return !ctx.permissions.rules.allow.some((rule) => coversGuardedPath(compile, rule, toolName, path, { realOnly: true }));
+    return !ctx.permissions.rules.allow.some((rule) =>
+      coversGuardedPath(compile, rule, toolName, path, { realOnly: true }),
+    );
   });
 }
 
@@ -335,7 +374,10 @@ export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | unde
  * const denied = ctx.permissions.rules.deny.filter((rule) => compile(rule)?.covers('/p/.env'));
  * ```
  */
-export function pathRuleCompiler(ctx: Pick<ToolContext, 'cwd' | 'permissions'>, workingDirectories?: readonly string[]): PathRuleCompiler {
+export function pathRuleCompiler(
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  workingDirectories?: readonly string[],
+): PathRuleCompiler {
   let dirs = workingDirectories;
   const caseInsensitive = caseInsensitivePaths(ctx.permissions);
   // Compiled rules are kept per session with the rule objects (compileSessionPathRule): no map per check.

@@ -97,7 +97,10 @@ export function parsePathSpecifier(content: string): PathSpecifier {
  * // { dirs: ['/p/src'], glob: '**', anywhere: false }
  * ```
  */
-export function pathRuleRoots(content: string, bases: PathRuleBases): { dirs: string[]; glob: string; anywhere: boolean } {
+export function pathRuleRoots(
+  content: string,
+  bases: PathRuleBases,
+): { dirs: string[]; glob: string; anywhere: boolean } {
   const parsed = parsedPathRule(content, bases.caseInsensitive === true);
   return { dirs: rootsOf(parsed, bases), glob: parsed.glob, anywhere: parsed.anywhere };
 }
@@ -202,7 +205,8 @@ export function compilePathRule(content: string, bases: PathRuleBases): Compiled
       const isMatch = parsed.matcher();
       if (whole) {
         // The path itself: a bare name's last segment, or all of the path below the root.
-        if (isMatch(anywhere ? rel.slice(rel.lastIndexOf(sep) + 1) : sep === '/' ? rel : rel.split(sep).join('/'))) return true;
+        if (isMatch(anywhere ? rel.slice(rel.lastIndexOf(sep) + 1) : sep === '/' ? rel : rel.split(sep).join('/')))
+          return true;
         continue;
       }
       // The path and each parent below the root, as a .gitignore entry for a folder covers what is in it.
@@ -272,7 +276,14 @@ function parsedPathRule(content: string, nocase: boolean): ParsedPathRule {
 function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
   if (parsed.anywhere) return [...bases.workingDirectories];
   const home = bases.homeDir ?? homedir();
-  const anchorDir = parsed.anchor === 'absolute' ? '/' : parsed.anchor === 'home' ? home : parsed.anchor === 'settings' ? bases.root ?? bases.cwd : bases.cwd;
+  const anchorDir =
+    parsed.anchor === 'absolute'
+      ? '/'
+      : parsed.anchor === 'home'
+        ? home
+        : parsed.anchor === 'settings'
+          ? (bases.root ?? bases.cwd)
+          : bases.cwd;
   const lexical = resolve(anchorDir, parsed.literal);
   const dirs = [lexical];
   try {

@@ -32,7 +32,9 @@ describe('parsePathSpecifier', () => {
   });
 
   test('rejects a negated pattern and says to use another list', () => {
-    expect(() => parsePathSpecifier('!./src/**')).toThrow('Path pattern "!./src/**" is negated: permission rules have no "!" patterns; put "./src/**" in another list');
+    expect(() => parsePathSpecifier('!./src/**')).toThrow(
+      'Path pattern "!./src/**" is negated: permission rules have no "!" patterns; put "./src/**" in another list',
+    );
   });
 });
 
@@ -107,14 +109,46 @@ describe('matchPathRule', () => {
 });
 
 describe('compilePathRule', () => {
-  const contents = ['./src/**', './src/*.ts', './src/**/*.ts', './.env', './secrets', '.env', '*.pem', '//etc/**', '//', '~/.ssh/**', '/config/**', './**', './*.ts', './src/[ab].ts', 'secrets/', './a/*/b'];
-  const paths = [`${P}/src/a/b/c.ts`, `${P}/src`, `${P}/src/a.ts`, `${P}/.env`, `${P}/a/b/.env`, `${P}/secrets/deep/key.pem`, '/etc/passwd', '/',
-    '/nonexistent-ts/home/.ssh/id_rsa', '/nonexistent-ts/settings-root/config/a.json', `${P}/dir.ts/inner.txt`, `${P}/a/x/b/c`, `${P}/secrets`, `${P}`];
+  const contents = [
+    './src/**',
+    './src/*.ts',
+    './src/**/*.ts',
+    './.env',
+    './secrets',
+    '.env',
+    '*.pem',
+    '//etc/**',
+    '//',
+    '~/.ssh/**',
+    '/config/**',
+    './**',
+    './*.ts',
+    './src/[ab].ts',
+    'secrets/',
+    './a/*/b',
+  ];
+  const paths = [
+    `${P}/src/a/b/c.ts`,
+    `${P}/src`,
+    `${P}/src/a.ts`,
+    `${P}/.env`,
+    `${P}/a/b/.env`,
+    `${P}/secrets/deep/key.pem`,
+    '/etc/passwd',
+    '/',
+    '/nonexistent-ts/home/.ssh/id_rsa',
+    '/nonexistent-ts/settings-root/config/a.json',
+    `${P}/dir.ts/inner.txt`,
+    `${P}/a/x/b/c`,
+    `${P}/secrets`,
+    `${P}`,
+  ];
 
   test('gives the verdict of matchPathRule on every path', () => {
     for (const content of contents) {
       const rule = compilePathRule(content, bases);
-      for (const path of paths) expect([content, path, rule.covers(path)]).toEqual([content, path, matchPathRule(content, path, bases)]);
+      for (const path of paths)
+        expect([content, path, rule.covers(path)]).toEqual([content, path, matchPathRule(content, path, bases)]);
     }
   });
 
@@ -123,13 +157,17 @@ describe('compilePathRule', () => {
       for (const content of contents) {
         const rule = compilePathRule(content, { ...bases, caseInsensitive });
         for (const path of paths.filter((p) => p !== '/')) {
-          expect([content, path, rule.covers(path)]).toEqual([content, path, rule.coversWhole(path) || rule.covers(dirname(path))]);
+          expect([content, path, rule.covers(path)]).toEqual([
+            content,
+            path,
+            rule.coversWhole(path) || rule.covers(dirname(path)),
+          ]);
         }
       }
     }
   });
 
-  test('resolves the rule\'s folder through symlinks on each compile, so a link made later is followed', async () => {
+  test("resolves the rule's folder through symlinks on each compile, so a link made later is followed", async () => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolshed-path-rule-')));
     try {
       const linkBases: PathRuleBases = { cwd: join(dir, 'proj'), workingDirectories: [join(dir, 'proj')] };

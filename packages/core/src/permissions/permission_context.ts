@@ -3,7 +3,13 @@ import { resolvePath } from './resolve_path.ts';
 import { checkRuleSpecifier } from './check_rule_specifier.ts';
 import { PERMISSION_RULE_INVALID, parseRules } from './rule_parser.ts';
 import { PERMISSION_MODES } from './types.ts';
-import type { PermissionBehavior, PermissionContext, PermissionMode, PermissionOptions, PermissionRule } from './types.ts';
+import type {
+  PermissionBehavior,
+  PermissionContext,
+  PermissionMode,
+  PermissionOptions,
+  PermissionRule,
+} from './types.ts';
 
 /** The error code of permission options that are not rules (a bad mode, a list that is not a list). */
 export const PERMISSION_OPTIONS_INVALID = 'permission_options_invalid';
@@ -52,7 +58,9 @@ export function createPermissionContext(
     if (PERMISSION_MODES.includes(opts.mode)) mode = opts.mode;
     else {
       const valid = PERMISSION_MODES.map((m) => `"${m}"`).join(', ');
-      errors.push(invalidOption(`Permission mode ${describe(opts.mode)} (from ${source}) is not a mode: use one of ${valid}`));
+      errors.push(
+        invalidOption(`Permission mode ${describe(opts.mode)} (from ${source}) is not a mode: use one of ${valid}`),
+      );
     }
   }
 
@@ -61,9 +69,11 @@ export function createPermissionContext(
     const list: unknown = opts[behavior];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
-      errors.push(invalidOption(
-        `permissions.${behavior} (from ${source}) must be a list of rule strings, got ${describe(list)}: write for example ${behavior}: ["Bash(npm test:*)"]`,
-      ));
+      errors.push(
+        invalidOption(
+          `permissions.${behavior} (from ${source}) must be a list of rule strings, got ${describe(list)}: write for example ${behavior}: ["Bash(npm test:*)"]`,
+        ),
+      );
       continue;
     }
     const parsed = parseRules(list as string[], behavior, source);
@@ -82,19 +92,26 @@ export function createPermissionContext(
   const workingDirectories = [root];
   const extra: unknown = opts.additionalDirectories;
   if (extra !== undefined && !Array.isArray(extra)) {
-    errors.push(invalidOption(
-      `permissions.additionalDirectories (from ${source}) must be a list of directory paths, got ${describe(extra)}: write for example additionalDirectories: ["../shared"]`,
-    ));
+    errors.push(
+      invalidOption(
+        `permissions.additionalDirectories (from ${source}) must be a list of directory paths, got ${describe(extra)}: write for example additionalDirectories: ["../shared"]`,
+      ),
+    );
   } else {
     for (const dir of (extra ?? []) as unknown[]) {
       if (typeof dir !== 'string' || dir.trim() === '') {
-        errors.push(invalidOption(
-          `permissions.additionalDirectories (from ${source}) has an entry ${describe(dir)} that is not a directory path: use a path such as "../shared" or "/srv/data"`,
-        ));
+        errors.push(
+          invalidOption(
+            `permissions.additionalDirectories (from ${source}) has an entry ${describe(dir)} that is not a directory path: use a path such as "../shared" or "/srv/data"`,
+          ),
+        );
         continue;
       }
       const base = placement.directoriesRelativeTo ?? root;
-      const resolved = home !== undefined && (dir === '~' || dir.startsWith('~/')) ? resolvePath(dir.slice(1).replace(/^\//, ''), home) : resolvePath(dir, base);
+      const resolved =
+        home !== undefined && (dir === '~' || dir.startsWith('~/'))
+          ? resolvePath(dir.slice(1).replace(/^\//, ''), home)
+          : resolvePath(dir, base);
       if (!workingDirectories.includes(resolved)) workingDirectories.push(resolved);
     }
   }

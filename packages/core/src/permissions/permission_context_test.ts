@@ -18,7 +18,9 @@ describe('createPermissionContext', () => {
       'cli',
     );
     expect(errors).toEqual([]);
-    expect(context.rules.allow).toEqual([{ toolName: 'Bash', ruleContent: 'npm test:*', behavior: 'allow', source: 'cli', raw: 'Bash(npm test:*)' }]);
+    expect(context.rules.allow).toEqual([
+      { toolName: 'Bash', ruleContent: 'npm test:*', behavior: 'allow', source: 'cli', raw: 'Bash(npm test:*)' },
+    ]);
     expect(context.rules.deny[0]).toMatchObject({ behavior: 'deny', source: 'cli', ruleContent: './.env' });
     expect(context.rules.ask[0]).toMatchObject({ behavior: 'ask', source: 'cli' });
   });
@@ -34,7 +36,11 @@ describe('createPermissionContext', () => {
   });
 
   test('keeps mode default and lists the valid modes when the mode is unknown', () => {
-    const { context, errors } = createPermissionContext({ mode: 'yolo' as PermissionMode }, '/p', '/p/.toolshed/settings.json');
+    const { context, errors } = createPermissionContext(
+      { mode: 'yolo' as PermissionMode },
+      '/p',
+      '/p/.toolshed/settings.json',
+    );
     expect(context.mode).toBe('default');
     expect(errors).toHaveLength(1);
     expect(errors[0]!.code).toBe('permission_options_invalid');
@@ -44,7 +50,10 @@ describe('createPermissionContext', () => {
   });
 
   test('reports every malformed rule and keeps the good ones', () => {
-    const { context, errors } = createPermissionContext({ allow: ['Read', 'Bash(npm test'], deny: ['Web Fetch', 'WebFetch'] }, '/p');
+    const { context, errors } = createPermissionContext(
+      { allow: ['Read', 'Bash(npm test'], deny: ['Web Fetch', 'WebFetch'] },
+      '/p',
+    );
     expect(context.rules.allow.map((r) => r.raw)).toEqual(['Read']);
     expect(context.rules.deny.map((r) => r.raw)).toEqual(['WebFetch']);
     expect(errors.map((e) => e.code)).toEqual(['permission_rule_invalid', 'permission_rule_invalid']);
@@ -85,15 +94,33 @@ describe('createPermissionContext', () => {
   });
 
   test('reports every problem of one options object at once', () => {
-    const options = { mode: 'auto', allow: ['Bash('], ask: {}, additionalDirectories: 'x' } as unknown as PermissionOptions;
+    const options = {
+      mode: 'auto',
+      allow: ['Bash('],
+      ask: {},
+      additionalDirectories: 'x',
+    } as unknown as PermissionOptions;
     const { errors } = createPermissionContext(options, '/p');
     expect(errors).toHaveLength(4);
   });
 });
 
 describe('mergePermissionContexts', () => {
-  const user = createPermissionContext({ allow: ['Read'], deny: ['WebFetch'], additionalDirectories: ['/shared'] }, '/p', '~/.toolshed/settings.json').context;
-  const project = createPermissionContext({ mode: 'acceptEdits', allow: ['Bash(npm test:*)'], ask: ['Bash(git push:*)'], additionalDirectories: ['/shared', '/data'] }, '/p', '/p/.toolshed/settings.json').context;
+  const user = createPermissionContext(
+    { allow: ['Read'], deny: ['WebFetch'], additionalDirectories: ['/shared'] },
+    '/p',
+    '~/.toolshed/settings.json',
+  ).context;
+  const project = createPermissionContext(
+    {
+      mode: 'acceptEdits',
+      allow: ['Bash(npm test:*)'],
+      ask: ['Bash(git push:*)'],
+      additionalDirectories: ['/shared', '/data'],
+    },
+    '/p',
+    '/p/.toolshed/settings.json',
+  ).context;
 
   test('concatenates the rules of both layers, base first, keeping their sources', () => {
     const merged = mergePermissionContexts(user, project);

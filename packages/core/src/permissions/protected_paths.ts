@@ -84,7 +84,8 @@ export function protectedPath(
   if (fold(name) === '.mcp.json') return { name, what: 'MCP server configuration' };
   const exec = PROJECT_EXEC_FILES[fold(name)];
   if (exec !== undefined && !segments.slice(0, -1).some((s) => fold(s) === 'node_modules')) return { name, what: exec };
-  if (fold(basename(dirname(path))) === '.vscode' && VSCODE_EXEC_FILES.includes(fold(name))) return { name, what: 'VS Code tasks and settings (which run code)' };
+  if (fold(basename(dirname(path))) === '.vscode' && VSCODE_EXEC_FILES.includes(fold(name)))
+    return { name, what: 'VS Code tasks and settings (which run code)' };
   const home = options.homeDir ?? homedir();
   for (const { dir, what } of PROTECTED_HOME_DIRS) {
     const base = `${home === '/' ? '' : home}/${dir}`;

@@ -46,16 +46,21 @@ describe('protectedPath', () => {
     expect(protectedPath(path, { homeDir: home })?.name).toBe(name);
   });
 
-  test.each(['/home/u/proj/.GIT/config', '/home/u/proj/.Claude/settings.json', '/home/u/.BashRC', '/home/u/proj/.MCP.json'])(
-    'protects the case variant %j only on a case-insensitive file system',
-    (path) => {
-      expect(protectedPath(path, { homeDir: home, caseInsensitive: true })).toBeDefined();
-      expect(protectedPath(path, { homeDir: home, caseInsensitive: false })).toBeUndefined();
-    },
-  );
+  test.each([
+    '/home/u/proj/.GIT/config',
+    '/home/u/proj/.Claude/settings.json',
+    '/home/u/.BashRC',
+    '/home/u/proj/.MCP.json',
+  ])('protects the case variant %j only on a case-insensitive file system', (path) => {
+    expect(protectedPath(path, { homeDir: home, caseInsensitive: true })).toBeDefined();
+    expect(protectedPath(path, { homeDir: home, caseInsensitive: false })).toBeUndefined();
+  });
 
   test('says what the protected path is', () => {
-    expect(protectedPath('/p/.git/hooks/x', { homeDir: home })).toEqual({ name: '.git', what: 'git internals (config, hooks)' });
+    expect(protectedPath('/p/.git/hooks/x', { homeDir: home })).toEqual({
+      name: '.git',
+      what: 'git internals (config, hooks)',
+    });
     expect(protectedPath('/home/u/.zshrc', { homeDir: home })?.what).toBe('a shell or git start-up file');
   });
 });

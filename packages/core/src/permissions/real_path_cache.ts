@@ -78,7 +78,8 @@ export function cachedRealPath(lexical: string, homeDir: string): string {
     const dir = dirname(p);
     let folder = folders.get(dir);
     // Not settled yet: the next refresh looks at its entries themselves before trusting its stamp.
-    if (folder === undefined) folders.set(dir, (folder = { stamp: folderStamp(dir), settled: false, entries: new Set() }));
+    if (folder === undefined)
+      folders.set(dir, (folder = { stamp: folderStamp(dir), settled: false, entries: new Set() }));
     folder.entries.add(p);
   });
   roots.set(key, { real, lookups, stamps, epoch });
@@ -189,4 +190,3 @@ export function clearRootCache(): void {
   epoch++;
   turn++;
 }
-

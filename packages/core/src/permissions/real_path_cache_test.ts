@@ -69,4 +69,3 @@ describe('cachedRealPath', () => {
     expect(cachedRealPath(root, base)).toBe(away);
   });
 });
-

@@ -36,14 +36,38 @@ describe('resolveRealPath', () => {
     ['collapses ".." lexically where nothing is a link', () => 'src/../secret.txt', () => join(proj, 'secret.txt')],
     ['follows a file symlink to its target', () => 'innocent.txt', () => join(proj, 'secret.txt')],
     ['follows a directory symlink out of the project', () => 'out/data.txt', () => join(outside, 'data.txt')],
-    ['follows a relative symlink target from the link\'s directory', () => 'relative-out.txt', () => join(outside, 'data.txt')],
-    ['resolves a new file through its symlinked parent directory', () => 'out/new/file.txt', () => join(outside, 'new', 'file.txt')],
-    ['follows a dangling symlink to where its target would be created', () => 'dangling', () => join(outside, 'not-yet.txt')],
-    ['goes up from a link\'s target on "..", as the kernel does', () => 'src/deep/up/../proj/secret.txt', () => join(root, 'proj', 'secret.txt')],
-    ['resolves "../../etc/passwd" out of the project', () => '../../etc/passwd', () => resolve(proj, '../../etc/passwd')],
+    [
+      "follows a relative symlink target from the link's directory",
+      () => 'relative-out.txt',
+      () => join(outside, 'data.txt'),
+    ],
+    [
+      'resolves a new file through its symlinked parent directory',
+      () => 'out/new/file.txt',
+      () => join(outside, 'new', 'file.txt'),
+    ],
+    [
+      'follows a dangling symlink to where its target would be created',
+      () => 'dangling',
+      () => join(outside, 'not-yet.txt'),
+    ],
+    [
+      'goes up from a link\'s target on "..", as the kernel does',
+      () => 'src/deep/up/../proj/secret.txt',
+      () => join(root, 'proj', 'secret.txt'),
+    ],
+    [
+      'resolves "../../etc/passwd" out of the project',
+      () => '../../etc/passwd',
+      () => resolve(proj, '../../etc/passwd'),
+    ],
     ['collapses a long a/../.. chain', () => `${'a/'.repeat(50)}${'../'.repeat(52)}x`, () => resolve(root, '..', 'x')],
     ['takes an absolute path as is', () => '/etc/../etc/hosts', () => '/etc/hosts'],
-    ['keeps resolving links after ".." leaves a missing directory', () => 'missing/../out/data.txt', () => join(outside, 'data.txt')],
+    [
+      'keeps resolving links after ".." leaves a missing directory',
+      () => 'missing/../out/data.txt',
+      () => join(outside, 'data.txt'),
+    ],
   ];
   test.each(cases)('%s', (_name, path, expected) => {
     expect(resolveRealPath(path(), { cwd: proj })).toBe(expected());
@@ -54,15 +78,18 @@ describe('resolveRealPath', () => {
     expect(resolveRealPath('~', { cwd: '/', homeDir: proj })).toBe(proj);
   });
 
-  test.each(['loop-a', 'loop-a/file.txt', 'self', 'self/x/y'])('reports circular symlinks in %j as an error instead of hanging', (path) => {
-    let error: unknown;
-    try {
-      resolveRealPath(path, { cwd: proj });
-    } catch (e) {
-      error = e;
-    }
-    expect(ToolshedError.isInstance(error)).toBe(true);
-    expect((error as ToolshedError).code).toBe('path_unresolvable');
-    expect((error as Error).message).toContain(`The path "${path}" cannot be resolved: its symlinks loop`);
-  });
+  test.each(['loop-a', 'loop-a/file.txt', 'self', 'self/x/y'])(
+    'reports circular symlinks in %j as an error instead of hanging',
+    (path) => {
+      let error: unknown;
+      try {
+        resolveRealPath(path, { cwd: proj });
+      } catch (e) {
+        error = e;
+      }
+      expect(ToolshedError.isInstance(error)).toBe(true);
+      expect((error as ToolshedError).code).toBe('path_unresolvable');
+      expect((error as Error).message).toContain(`The path "${path}" cannot be resolved: its symlinks loop`);
+    },
+  );
 });

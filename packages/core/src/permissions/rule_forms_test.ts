@@ -25,11 +25,25 @@ function tool(name: string, def: Partial<ToolDef<typeof anyInput>> = {}): AnyToo
 }
 
 const TOOLS: Record<string, AnyTool> = {
-  Bash: tool('Bash', { preparePermissionMatcher: (input: Record<string, unknown>) => (content: string) => matchWildcardSpecifier(content, String(input['command'])) }),
-  Read: tool('Read', { isReadOnly: () => true, resources: (input: Record<string, unknown>) => [{ path: String(input['file_path']), access: 'read' as const }] }),
-  Write: tool('Write', { resources: (input: Record<string, unknown>) => [{ path: String(input['file_path']), access: 'write' as const }] }),
-  WebFetch: tool('WebFetch', { preparePermissionMatcher: (input: Record<string, unknown>) => (content: string) => matchDomainSpecifier(content, String(input['url'])) }),
-  Agent: tool('Agent', { preparePermissionMatcher: (input: Record<string, unknown>) => (content: string) => content === input['subagent_type'] }),
+  Bash: tool('Bash', {
+    preparePermissionMatcher: (input: Record<string, unknown>) => (content: string) =>
+      matchWildcardSpecifier(content, String(input['command'])),
+  }),
+  Read: tool('Read', {
+    isReadOnly: () => true,
+    resources: (input: Record<string, unknown>) => [{ path: String(input['file_path']), access: 'read' as const }],
+  }),
+  Write: tool('Write', {
+    resources: (input: Record<string, unknown>) => [{ path: String(input['file_path']), access: 'write' as const }],
+  }),
+  WebFetch: tool('WebFetch', {
+    preparePermissionMatcher: (input: Record<string, unknown>) => (content: string) =>
+      matchDomainSpecifier(content, String(input['url'])),
+  }),
+  Agent: tool('Agent', {
+    preparePermissionMatcher: (input: Record<string, unknown>) => (content: string) =>
+      content === input['subagent_type'],
+  }),
   mcp__github__create_issue: tool('mcp__github__create_issue'),
   mcp__gitlab__create_issue: tool('mcp__gitlab__create_issue'),
 };
@@ -78,7 +92,11 @@ const FORMS: [string, string, Record<string, unknown>, boolean][] = [
   ['Agent(Explore)', 'Agent', { subagent_type: 'general-purpose' }, false],
 ];
 
-async function decide(permissions: { allow?: string[]; deny?: string[] }, name: string, input: Record<string, unknown>) {
+async function decide(
+  permissions: { allow?: string[]; deny?: string[] },
+  name: string,
+  input: Record<string, unknown>,
+) {
   const { context, errors } = createPermissionContext(
     { ...permissions, additionalDirectories: ['/etc'] },
     proj,
@@ -86,7 +104,14 @@ async function decide(permissions: { allow?: string[]; deny?: string[] }, name: 
     { homeDir: home, root: proj, caseInsensitivePaths: false },
   );
   expect(errors).toEqual([]);
-  return decidePermission(TOOLS[name]!, input, testContext({ cwd: proj, permissions: { ...context, workingDirectories: [...context.workingDirectories, join(home, 'notes')] } }));
+  return decidePermission(
+    TOOLS[name]!,
+    input,
+    testContext({
+      cwd: proj,
+      permissions: { ...context, workingDirectories: [...context.workingDirectories, join(home, 'notes')] },
+    }),
+  );
 }
 
 describe('every rule form', () => {

@@ -198,8 +198,12 @@ function mcpServerPrefix(toolName: string): string | undefined {
  * ```
  */
 export function coveredOnly(rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>, tool: RuleTarget): boolean {
-  return rule.ruleContent !== undefined && (rule.toolName === 'Read' || rule.toolName === 'Edit') &&
-    rule.toolName !== tool.name && !tool.aliases.includes(rule.toolName);
+  return (
+    rule.ruleContent !== undefined &&
+    (rule.toolName === 'Read' || rule.toolName === 'Edit') &&
+    rule.toolName !== tool.name &&
+    !tool.aliases.includes(rule.toolName)
+  );
 }
 
 /**

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { buildTool } from '../tool.ts';
 import { createPermissionContext } from './permission_context.ts';
 import { parseRule } from './rule_parser.ts';
-import { findBlanketDenyRule, matchDomainSpecifier, matchWildcardSpecifier, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
+import {
+  findBlanketDenyRule,
+  matchDomainSpecifier,
+  matchWildcardSpecifier,
+  ruleMatchesCall,
+  ruleMatchesTool,
+} from './rule_matching.ts';
 import type { PermissionBehavior } from './types.ts';
 
 function tool(name: string, extra: { aliases?: string[]; isMcp?: boolean } = {}) {
@@ -24,10 +30,12 @@ const shell = buildTool({
   aliases: ['OldShell'],
   description: 'runs a command',
   inputSchema: z.object({ command: z.string() }),
-  preparePermissionMatcher: ({ command }) => (content, behavior) => {
-    seen.push([content, behavior]);
-    return matchWildcardSpecifier(content, command);
-  },
+  preparePermissionMatcher:
+    ({ command }) =>
+    (content, behavior) => {
+      seen.push([content, behavior]);
+      return matchWildcardSpecifier(content, command);
+    },
   async call() {
     return { data: '' };
   },
@@ -131,13 +139,22 @@ describe('ruleMatchesCall', () => {
 
   test('a rule with a specifier matches through the matcher, which gets the content and the behaviour', async () => {
     seen.length = 0;
-    expect(await ruleMatchesCall(parseRule('Shell(npm test:*)', 'deny', 'options'), shell, { command: 'npm test -w' })).toBe(true);
-    expect(await ruleMatchesCall(parseRule('Shell(npm test:*)', 'allow', 'options'), shell, { command: 'npm testx' })).toBe(false);
-    expect(seen).toEqual([['npm test:*', 'deny'], ['npm test:*', 'allow']]);
+    expect(
+      await ruleMatchesCall(parseRule('Shell(npm test:*)', 'deny', 'options'), shell, { command: 'npm test -w' }),
+    ).toBe(true);
+    expect(
+      await ruleMatchesCall(parseRule('Shell(npm test:*)', 'allow', 'options'), shell, { command: 'npm testx' }),
+    ).toBe(false);
+    expect(seen).toEqual([
+      ['npm test:*', 'deny'],
+      ['npm test:*', 'allow'],
+    ]);
   });
 
   test('an alias with a specifier matches through the tool matcher', async () => {
-    expect(await ruleMatchesCall(parseRule('OldShell(git diff *)', 'allow', 'options'), shell, { command: 'git diff HEAD' })).toBe(true);
+    expect(
+      await ruleMatchesCall(parseRule('OldShell(git diff *)', 'allow', 'options'), shell, { command: 'git diff HEAD' }),
+    ).toBe(true);
   });
 
   test('uses the matcher it is given instead of preparing one', async () => {
@@ -159,9 +176,11 @@ describe('ruleMatchesCall', () => {
 
   test('lets a throwing matcher throw, for the permission layer to deny', async () => {
     const rule = parseRule('Shell(x)', 'deny', 'options');
-    await expect(ruleMatchesCall(rule, shell, {}, () => {
-      throw new Error('bad matcher');
-    })).rejects.toThrow('bad matcher');
+    await expect(
+      ruleMatchesCall(rule, shell, {}, () => {
+        throw new Error('bad matcher');
+      }),
+    ).rejects.toThrow('bad matcher');
   });
 });
 
@@ -203,8 +222,10 @@ describe('matchDomainSpecifier', () => {
 
 describe('path-rule coverage', () => {
   test('a blanket Edit rule names Write and NotebookEdit, a blanket Read rule names Glob and Grep', () => {
-    for (const name of ['Edit', 'Write', 'NotebookEdit']) expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name, aliases: [] })).toBe(true);
-    for (const name of ['Read', 'Glob', 'Grep']) expect(ruleMatchesTool(parseRule('Read', 'deny', 'options'), { name, aliases: [] })).toBe(true);
+    for (const name of ['Edit', 'Write', 'NotebookEdit'])
+      expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name, aliases: [] })).toBe(true);
+    for (const name of ['Read', 'Glob', 'Grep'])
+      expect(ruleMatchesTool(parseRule('Read', 'deny', 'options'), { name, aliases: [] })).toBe(true);
     expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name: 'Bash', aliases: [] })).toBe(false);
     expect(ruleMatchesTool(parseRule('Write', 'deny', 'options'), { name: 'Edit', aliases: [] })).toBe(false);
   });

@@ -42,7 +42,9 @@ export interface RuleValue {
 export function parseRule(raw: string, behavior: PermissionBehavior, source: string): PermissionRule {
   const where = ` (permissions.${behavior}, from ${source})`;
   if (typeof raw !== 'string') {
-    throw invalid(`Permission rule ${describeValue(raw)} is not a string: write rules as strings such as "Bash" or "Bash(npm test:*)"${where}`);
+    throw invalid(
+      `Permission rule ${describeValue(raw)} is not a string: write rules as strings such as "Bash" or "Bash(npm test:*)"${where}`,
+    );
   }
   const value = parseRuleValue(raw.trim(), where);
   const rule: PermissionRule = { toolName: value.toolName, behavior, source, raw: raw.trim() };
@@ -119,13 +121,17 @@ export function formatRule(value: { toolName: string; ruleContent?: string | und
 
 function parseRuleValue(rule: string, where: string): RuleValue {
   if (rule === '') {
-    throw invalid(`Permission rule "" is empty: write a tool name such as "Bash", or a tool with a specifier such as "Bash(npm test:*)"${where}`);
+    throw invalid(
+      `Permission rule "" is empty: write a tool name such as "Bash", or a tool with a specifier such as "Bash(npm test:*)"${where}`,
+    );
   }
   const open = findUnescaped(rule, '(');
   if (open === -1) {
     const stray = findUnescaped(rule, ')');
     if (stray !== -1) {
-      throw invalid(`Permission rule ${quote(rule)} has a ")" without an opening "(": write "Tool(specifier)", for example "Bash(npm test)"${where}`);
+      throw invalid(
+        `Permission rule ${quote(rule)} has a ")" without an opening "(": write "Tool(specifier)", for example "Bash(npm test)"${where}`,
+      );
     }
     checkToolName(rule, rule, undefined, where);
     return { toolName: rule };
@@ -144,8 +150,8 @@ function parseRuleValue(rule: string, where: string): RuleValue {
     const fix = /[()]/.test(body)
       ? `close it, or escape parentheses inside the specifier as \\( and \\): for example "${formatRule({ toolName, ruleContent: unescape(intended) })}"`
       : looksLikeAPrefix
-      ? `write "${fixed}" or "${toolName}(${body}:*)"`
-      : `write "${fixed}"`;
+        ? `write "${fixed}" or "${toolName}(${body}:*)"`
+        : `write "${fixed}"`;
     throw invalid(`Permission rule ${quote(rule)} is missing its closing ")": ${fix}${where}`);
   }
   if (close !== rule.length - 1) {
@@ -164,7 +170,9 @@ function parseRuleValue(rule: string, where: string): RuleValue {
 function checkToolName(toolName: string, rule: string, body: string | undefined, where: string): void {
   if (TOOL_NAME.test(toolName) || MCP_SERVER_WILDCARD.test(toolName)) return;
   if (toolName === '') {
-    throw invalid(`Permission rule ${quote(rule)} has no tool name before "(": write the tool first, for example "Bash(${body ?? ''})"${where}`);
+    throw invalid(
+      `Permission rule ${quote(rule)} has no tool name before "(": write the tool first, for example "Bash(${body ?? ''})"${where}`,
+    );
   }
   const trimmed = toolName.trim();
   if (trimmed !== toolName && (TOOL_NAME.test(trimmed) || MCP_SERVER_WILDCARD.test(trimmed))) {

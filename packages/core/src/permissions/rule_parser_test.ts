@@ -46,10 +46,19 @@ describe('parseRule', () => {
   const malformed: [raw: string, messagePart: string][] = [
     ['', 'Permission rule "" is empty: write a tool name such as "Bash"'],
     ['   ', 'Permission rule "" is empty'],
-    ['Bash(npm test', 'Permission rule "Bash(npm test" is missing its closing ")": write "Bash(npm test)" or "Bash(npm test:*)"'],
+    [
+      'Bash(npm test',
+      'Permission rule "Bash(npm test" is missing its closing ")": write "Bash(npm test)" or "Bash(npm test:*)"',
+    ],
     ['Bash(npm test:*', 'Permission rule "Bash(npm test:*" is missing its closing ")": write "Bash(npm test:*)"'],
-    ['Bash(python -c "print(1)"', 'is missing its closing ")": close it, or escape parentheses inside the specifier as \\( and \\): for example "Bash(python -c "print(1)")"'],
-    ['Bash(echo "(")', 'is missing its closing ")": close it, or escape parentheses inside the specifier as \\( and \\): for example "Bash(echo "\\(")"'],
+    [
+      'Bash(python -c "print(1)"',
+      'is missing its closing ")": close it, or escape parentheses inside the specifier as \\( and \\): for example "Bash(python -c "print(1)")"',
+    ],
+    [
+      'Bash(echo "(")',
+      'is missing its closing ")": close it, or escape parentheses inside the specifier as \\( and \\): for example "Bash(echo "\\(")"',
+    ],
     ['Bash(ls) -la', 'Permission rule "Bash(ls) -la" has text after its closing ")" (` -la`)'],
     ['Bash(ls) -la', 'for example "Bash(ls -la)"'],
     ['Bash(echo ")")', 'has text after its closing ")" (`")`)'],
@@ -82,7 +91,9 @@ describe('parseRule', () => {
   });
 
   test('rejects a rule that is not a string, saying what it got', () => {
-    expect(() => parseRule(42 as unknown as string, 'allow', 'options')).toThrow('Permission rule 42 (a number) is not a string');
+    expect(() => parseRule(42 as unknown as string, 'allow', 'options')).toThrow(
+      'Permission rule 42 (a number) is not a string',
+    );
   });
 
   test('suggests a fix that itself parses, for every fixable malformed rule', () => {
@@ -131,7 +142,19 @@ describe('formatRule', () => {
     expect(formatRule({ toolName, ruleContent })).toBe(expected);
   });
 
-  const contents = ['npm test:*', 'python -c "print(1)"', 'echo ")"', 'echo (', ')(', 'a\\', 'a\\(b', 'x\\\\)', 'echo \\*', 'say \\n', '((a)'];
+  const contents = [
+    'npm test:*',
+    'python -c "print(1)"',
+    'echo ")"',
+    'echo (',
+    ')(',
+    'a\\',
+    'a\\(b',
+    'x\\\\)',
+    'echo \\*',
+    'say \\n',
+    '((a)',
+  ];
   test.each(contents)('writes specifier %j so that parseRule reads it back unchanged', (ruleContent) => {
     const text = formatRule({ toolName: 'Bash', ruleContent });
     expect(parseRule(text, 'allow', 'options').ruleContent).toBe(ruleContent);

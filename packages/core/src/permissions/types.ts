@@ -2,7 +2,13 @@
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
 
 /** Every permission mode, in the order the docs list them. */
-export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'];
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'bypassPermissions',
+  'dontAsk',
+];
 
 /** What a rule list says about a call. */
 export type PermissionBehavior = 'allow' | 'deny' | 'ask';
@@ -19,13 +25,13 @@ export type PermissionResult =
   | { behavior: 'allow'; updatedInput?: unknown; reason?: string }
   | { behavior: 'deny'; message: string; reason?: string }
   | {
-    behavior: 'ask';
-    message?: string;
-    reason?: string;
-    suggestions?: string[];
-    /** A safety check (protected path, …): not overridden by `bypassPermissions` or `acceptEdits`. */
-    safety?: boolean;
-  }
+      behavior: 'ask';
+      message?: string;
+      reason?: string;
+      suggestions?: string[];
+      /** A safety check (protected path, …): not overridden by `bypassPermissions` or `acceptEdits`. */
+      safety?: boolean;
+    }
   | { behavior: 'passthrough'; message?: string };
 
 /** A parsed rule string `Tool` or `Tool(specifier)`, with where it came from. */

@@ -35,15 +35,17 @@ export function quotedDeniedFile(
 ): { path: string; rule: PermissionRule } | undefined {
   // Read's filter holds every Read(...) rule; Grep's and Glob's add only the rules naming them.
   const deny = ctx.permissions.rules.deny;
-  const filters = READING_TOOLS
-    .filter((tool) => tool === 'Read' || deny.some((rule) => rule.toolName === tool && rule.ruleContent !== undefined))
+  const filters = READING_TOOLS.filter(
+    (tool) => tool === 'Read' || deny.some((rule) => rule.toolName === tool && rule.ruleContent !== undefined),
+  )
     .map((tool) => deniedPathFilter(tool, ctx))
     .filter((f) => f !== undefined);
   if (filters.length === 0) return undefined;
   const seen = new Set<string>();
   const check = (candidate: string): { path: string; rule: PermissionRule } | undefined => {
     const trimmed = candidate.trim();
-    if (trimmed === '' || trimmed.length > MAX_CANDIDATE_CHARS || seen.has(trimmed) || trimmed.includes('\0')) return undefined;
+    if (trimmed === '' || trimmed.length > MAX_CANDIDATE_CHARS || seen.has(trimmed) || trimmed.includes('\0'))
+      return undefined;
     seen.add(trimmed);
     const path = trimmed.startsWith('/') ? trimmed : `${ctx.cwd}/${trimmed}`;
     for (const filter of filters) {
@@ -85,8 +87,11 @@ export function quotedDeniedFile(
  * await persistLargeResult(content, { toolUseId, stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) });
  * ```
  */
-export function deniedQuoteGuard(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): ((text: string) => string | undefined) | undefined {
-  if (!ctx.permissions.rules.deny.some((rule) => READING_TOOLS.some((tool) => pathRuleApplies(rule, tool, 'read')))) return undefined;
+export function deniedQuoteGuard(
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): ((text: string) => string | undefined) | undefined {
+  if (!ctx.permissions.rules.deny.some((rule) => READING_TOOLS.some((tool) => pathRuleApplies(rule, tool, 'read'))))
+    return undefined;
   return (text) => {
     const hit = quotedDeniedFile(text, ctx);
     return hit

@@ -19,10 +19,14 @@ beforeEach(async () => {
 afterEach(() => box.cleanup());
 
 function ctxWith(deny: string[]) {
-  return testContext({ cwd: box.dir, permissions: { rules: { allow: [], ask: [], deny: deny.map((r) => parseRule(r, 'deny', 'options')) } } });
+  return testContext({
+    cwd: box.dir,
+    permissions: { rules: { allow: [], ask: [], deny: deny.map((r) => parseRule(r, 'deny', 'options')) } },
+  });
 }
 
-const filler = (n: number) => Array.from({ length: n }, (_, i) => `src/file${i}.ts:${i + 1}:const key = process.env.API_KEY;`).join('\n');
+const filler = (n: number) =>
+  Array.from({ length: n }, (_, i) => `src/file${i}.ts:${i + 1}:const key = process.env.API_KEY;`).join('\n');
 
 describe('quotedDeniedFile', () => {
   test('quotedDeniedFile finds a denied file in grep lines, lists and diff headers', () => {
@@ -41,7 +45,9 @@ describe('quotedDeniedFile', () => {
   });
 
   test('quotedDeniedFile finds nothing in output that quotes no denied file, or without deny rules', () => {
-    expect(quotedDeniedFile(`${filler(50)}\nsrc/env.ts:1:.env is read here`, ctxWith(['Read(./.env)']))).toBeUndefined();
+    expect(
+      quotedDeniedFile(`${filler(50)}\nsrc/env.ts:1:.env is read here`, ctxWith(['Read(./.env)'])),
+    ).toBeUndefined();
     expect(quotedDeniedFile('./.env:1:API_KEY=hunter2', ctxWith([]))).toBeUndefined();
     expect(deniedQuoteGuard(ctxWith(['Bash(rm:*)']))).toBeUndefined();
   });
@@ -56,7 +62,12 @@ describe('persisting an output that quotes a denied file', () => {
   test('persistLargeResult writes no file for such an output and cuts it with a note saying why', async () => {
     const stateDir = path.join(box.dir, 'state');
     const text = `${filler(2_000)}\n./.env:1:API_KEY=hunter2\n${filler(10)}`;
-    const out = await persistLargeResult(text, { toolUseId: 't1', stateDir, maxChars: 5_000, refuseToSave: deniedQuoteGuard(ctxWith(['Read(./.env)'])) });
+    const out = await persistLargeResult(text, {
+      toolUseId: 't1',
+      stateDir,
+      maxChars: 5_000,
+      refuseToSave: deniedQuoteGuard(ctxWith(['Read(./.env)'])),
+    });
     expect(out.persistedPath).toBeUndefined();
     expect(out.notSavedReason).toContain('Read(./.env)');
     const shown = contentToText(out.content);
@@ -64,17 +75,30 @@ describe('persisting an output that quotes a denied file', () => {
     expect(shown).toContain('It was not saved to a file');
     await expect(readdir(stateDir)).rejects.toThrow(/ENOENT/);
     // The same output without the deny rule is saved as usual.
-    const saved = await persistLargeResult(text, { toolUseId: 't1', stateDir, maxChars: 5_000, refuseToSave: deniedQuoteGuard(ctxWith([])) });
+    const saved = await persistLargeResult(text, {
+      toolUseId: 't1',
+      stateDir,
+      maxChars: 5_000,
+      refuseToSave: deniedQuoteGuard(ctxWith([])),
+    });
     expect(saved.persistedPath).toBeDefined();
   });
 
   test('the turn budget cuts a refused result to the preview size instead of saving it', async () => {
     const stateDir = path.join(box.dir, 'state');
     const quoting = `./.env:1:API_KEY=hunter2\n${filler(3_000)}`;
-    const [a, b] = await applyTurnBudget([
-      { content: quoting, toolUseId: 'a', maxChars: 500_000, refuseToSave: deniedQuoteGuard(ctxWith(['Read(./.env)'])) },
-      { content: filler(10), toolUseId: 'b', maxChars: 500_000 },
-    ], { stateDir, budgetChars: 20_000 });
+    const [a, b] = await applyTurnBudget(
+      [
+        {
+          content: quoting,
+          toolUseId: 'a',
+          maxChars: 500_000,
+          refuseToSave: deniedQuoteGuard(ctxWith(['Read(./.env)'])),
+        },
+        { content: filler(10), toolUseId: 'b', maxChars: 500_000 },
+      ],
+      { stateDir, budgetChars: 20_000 },
+    );
     expect(a!.persistedPath).toBeUndefined();
     expect(a!.notSavedReason).toBeDefined();
     expect(contentToText(a!.content).length).toBeLessThan(3_000);
@@ -94,7 +118,12 @@ describe('persisting an output that quotes a denied file', () => {
     });
     const stateDir = path.join(box.dir, 'state');
     await mkdir(stateDir);
-    const session = await createSession({ cwd: box.dir, stateDir, tools: [quoter], permissions: { deny: ['Read(./.env)'] } });
+    const session = await createSession({
+      cwd: box.dir,
+      stateDir,
+      tools: [quoter],
+      permissions: { deny: ['Read(./.env)'] },
+    });
     const [result] = await session.run([use('t1', 'Search', {})]);
     await session.close();
     expect(contentToText(result!.content)).toContain('"Read(./.env)"');

@@ -219,7 +219,8 @@ export class FileStateCache {
     if (entry.contentHash !== current.contentHash) {
       return {
         status: 'stale',
-        reason: `${entry.path} changed on disk since it was read at ${new Date(entry.readAt).toISOString()} ` +
+        reason:
+          `${entry.path} changed on disk since it was read at ${new Date(entry.readAt).toISOString()} ` +
           `(content differs; last modified ${safeIso(current.mtimeMs)}). Read it again before changing it.`,
       };
     }
@@ -241,10 +242,17 @@ export class FileStateCache {
    * if (cache.isUnchangedRead(path, { offset: undefined, limit: undefined, contentHash })) return 'File unchanged since last read.';
    * ```
    */
-  isUnchangedRead(path: string, read: { offset?: number | undefined; limit?: number | undefined; contentHash: string }): boolean {
+  isUnchangedRead(
+    path: string,
+    read: { offset?: number | undefined; limit?: number | undefined; contentHash: string },
+  ): boolean {
     const entry = this.get(path);
-    return entry !== undefined && entry.offset === read.offset && entry.limit === read.limit &&
-      entry.contentHash === read.contentHash;
+    return (
+      entry !== undefined &&
+      entry.offset === read.offset &&
+      entry.limit === read.limit &&
+      entry.contentHash === read.contentHash
+    );
   }
 
   #remove(key: string): boolean {

@@ -26,8 +26,24 @@ describe('MetricsRecorder', () => {
     m.record('Grep', { durationMs: 5, isError: false, persisted: true });
     const snap = m.snapshot();
     expect(Object.keys(snap.tools)).toEqual(['Grep', 'Read']);
-    expect(snap.tools['Read']).toEqual({ calls: 2, errors: 1, persisted: 0, totalMs: 40, meanMs: 20, p95Ms: 30, maxMs: 30 });
-    expect(snap.tools['Grep']).toEqual({ calls: 1, errors: 0, persisted: 1, totalMs: 5, meanMs: 5, p95Ms: 5, maxMs: 5 });
+    expect(snap.tools['Read']).toEqual({
+      calls: 2,
+      errors: 1,
+      persisted: 0,
+      totalMs: 40,
+      meanMs: 20,
+      p95Ms: 30,
+      maxMs: 30,
+    });
+    expect(snap.tools['Grep']).toEqual({
+      calls: 1,
+      errors: 0,
+      persisted: 1,
+      totalMs: 5,
+      meanMs: 5,
+      p95Ms: 5,
+      maxMs: 5,
+    });
     expect(snap.total).toEqual({ calls: 3, errors: 1, persisted: 1, totalMs: 45, meanMs: 15, p95Ms: 30, maxMs: 30 });
   });
 

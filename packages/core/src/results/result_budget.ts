@@ -170,7 +170,8 @@ export async function applyTurnBudget(
   const takenNames = new Set<string>();
   for (const { item, index, size } of candidates) {
     if (total <= budgetChars) break;
-    const header = `Output too large for this turn: the turn's results came to ${fmt(turnTotal)} characters, ` +
+    const header =
+      `Output too large for this turn: the turn's results came to ${fmt(turnTotal)} characters, ` +
       `over the turn budget of ${fmt(budgetChars)}; this result alone has ${fmt(size)} characters.`;
     const out = await persistWithPreview(item.content, {
       toolUseId: item.toolUseId,
@@ -209,8 +210,11 @@ export async function applyTurnBudget(
  * ```
  */
 export function isPersistedPreview(text: string): boolean {
-  return text.startsWith(`${PREVIEW_OPEN}\n`) && text.endsWith(`\n${PREVIEW_CLOSE}`) &&
-    text.includes('\nThe full output is saved to ');
+  return (
+    text.startsWith(`${PREVIEW_OPEN}\n`) &&
+    text.endsWith(`\n${PREVIEW_CLOSE}`) &&
+    text.includes('\nThe full output is saved to ')
+  );
 }
 
 interface PersistWithPreviewOptions {
@@ -230,7 +234,8 @@ async function persistWithPreview(
   options: PersistWithPreviewOptions,
 ): Promise<PersistLargeResultOutcome> {
   const { originalChars } = options;
-  const fullText = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const fullText =
+    typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
   const dir = join(resolve(options.stateDir), 'tool-results');
   const stem = fileStem(options.toolUseId);
 
@@ -238,7 +243,8 @@ async function persistWithPreview(
   const refusal = options.refuseToSave?.(fullText);
   if (refusal !== undefined) {
     const start = cutPreview(fullText, options.keepIfRefused);
-    const note = `[${options.header} It was not saved to a file: ${refusal}. ` +
+    const note =
+      `[${options.header} It was not saved to a file: ${refusal}. ` +
       `Only the first ${fmt(start.length)} characters are shown; narrow the call (a more specific pattern or path, ` +
       `or one that leaves that file out) to see the rest.]`;
     return { content: replaceText(content, `${start}\n${note}`), originalChars, notSavedReason: refusal };
@@ -256,7 +262,8 @@ async function persistWithPreview(
     return {
       content,
       originalChars,
-      persistError: `could not write the ${fmt(originalChars)}-character output to '${dir}': ${reason}. ` +
+      persistError:
+        `could not write the ${fmt(originalChars)}-character output to '${dir}': ${reason}. ` +
         `Make the state directory '${options.stateDir}' writable, or choose another stateDir.`,
     };
   }
@@ -268,15 +275,16 @@ async function persistWithPreview(
 function buildPreview(fullText: string, path: string, header: string, previewChars: number): string {
   const start = cutPreview(fullText, previewChars);
   const leftOut = fullText.length - start.length;
-  const tail = leftOut > 0
-    ? `… ${fmt(leftOut)} more characters not shown here; the whole output is in the file above.`
-    : '… nothing left out: the preview above is the whole output.';
+  const tail =
+    leftOut > 0
+      ? `… ${fmt(leftOut)} more characters not shown here; the whole output is in the file above.`
+      : '… nothing left out: the preview above is the whole output.';
   return [
     PREVIEW_OPEN,
     header,
     `The full output is saved to ${path}`,
     `To read more, call Read with file_path "${path}" and offset/limit (in lines) to page through it, ` +
-    'or Grep with that path to find what you need.',
+      'or Grep with that path to find what you need.',
     `Preview (first ${fmt(start.length)} characters):`,
     start,
     tail,

@@ -86,7 +86,16 @@ describe('persistLargeResult', () => {
   });
 
   test('persistLargeResult keeps a 1 MB unicode output byte for byte in the file', async () => {
-    const pieces = ['ascii text ', 'héllo wörld ', '日本語のテキスト ', 'emoji 😀🎉👩‍💻 ', 'Ελληνικά ', '\r\n', '\t', '\n'];
+    const pieces = [
+      'ascii text ',
+      'héllo wörld ',
+      '日本語のテキスト ',
+      'emoji 😀🎉👩‍💻 ',
+      'Ελληνικά ',
+      '\r\n',
+      '\t',
+      '\n',
+    ];
     let full = '';
     for (let i = 0; full.length < 1_048_576; i++) full += pieces[i % pieces.length];
     const out = await persistLargeResult(full, { toolUseId: 'toolu_big', stateDir: tmp, maxChars: 50_000 });
@@ -150,7 +159,9 @@ describe('persistLargeResult', () => {
 
   test('persistLargeResult leaves no temp files behind', async () => {
     await Promise.all(
-      ['a', 'b', 'c', 'd'].map((id) => persistLargeResult(id.repeat(5_000), { toolUseId: id, stateDir: tmp, maxChars: 10 })),
+      ['a', 'b', 'c', 'd'].map((id) =>
+        persistLargeResult(id.repeat(5_000), { toolUseId: id, stateDir: tmp, maxChars: 10 }),
+      ),
     );
     expect((await readdir(join(tmp, 'tool-results'))).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt']);
   });
@@ -159,7 +170,11 @@ describe('persistLargeResult', () => {
     const afile = join(tmp, 'afile');
     await writeFile(afile, 'not a directory');
     const content = lines(1_000);
-    const out = await persistLargeResult(content, { toolUseId: 't1', stateDir: join(afile, 'state'), maxChars: 50_000 });
+    const out = await persistLargeResult(content, {
+      toolUseId: 't1',
+      stateDir: join(afile, 'state'),
+      maxChars: 50_000,
+    });
     expect(out.content).toBe(content);
     expect(out.persistedPath).toBeUndefined();
     expect(out.originalChars).toBe(100_000);
@@ -178,8 +193,14 @@ describe('persistLargeResult', () => {
   });
 
   test('persistLargeResult counts and persists only text blocks and keeps images and documents as they are', async () => {
-    const image: ContentBlock = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(500_000) } };
-    const doc: ContentBlock = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'B'.repeat(500_000) } };
+    const image: ContentBlock = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(500_000) },
+    };
+    const doc: ContentBlock = {
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: 'B'.repeat(500_000) },
+    };
 
     const small: ToolResultContent = [{ type: 'text', text: 'caption' }, image, doc];
     const unchanged = await persistLargeResult(small, { toolUseId: 'img', stateDir: tmp, maxChars: 100 });
@@ -187,8 +208,18 @@ describe('persistLargeResult', () => {
     expect(unchanged.originalChars).toBe(7);
     expect(await readdir(tmp)).toEqual([]);
 
-    const big: ToolResultContent = [{ type: 'text', text: 'x'.repeat(600) }, image, { type: 'text', text: 'y'.repeat(600) }, doc];
-    const out = await persistLargeResult(big, { toolUseId: 'mixed', stateDir: tmp, maxChars: 1_000, previewChars: 100 });
+    const big: ToolResultContent = [
+      { type: 'text', text: 'x'.repeat(600) },
+      image,
+      { type: 'text', text: 'y'.repeat(600) },
+      doc,
+    ];
+    const out = await persistLargeResult(big, {
+      toolUseId: 'mixed',
+      stateDir: tmp,
+      maxChars: 1_000,
+      previewChars: 100,
+    });
     expect(out.originalChars).toBe(1_200);
     expect(await readFile(out.persistedPath!, 'utf8')).toBe(`${'x'.repeat(600)}\n${'y'.repeat(600)}`);
     const blocks = out.content as ContentBlock[];
@@ -199,11 +230,15 @@ describe('persistLargeResult', () => {
   });
 
   test('persistLargeResult rejects a maxChars that is not a non-negative number', async () => {
-    await expect(persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: Number.NaN })).rejects.toThrow(RangeError);
-    await expect(persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: -1 })).rejects.toThrow(/maxChars.*-1/);
-    await expect(persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: 0, previewChars: 1.5 })).rejects.toThrow(
-      /previewChars/,
+    await expect(persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: Number.NaN })).rejects.toThrow(
+      RangeError,
     );
+    await expect(persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: -1 })).rejects.toThrow(
+      /maxChars.*-1/,
+    );
+    await expect(
+      persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: 0, previewChars: 1.5 }),
+    ).rejects.toThrow(/previewChars/);
   });
 });
 
@@ -275,7 +310,11 @@ describe('applyTurnBudget', () => {
   });
 
   test('applyTurnBudget does not persist a result that is already a preview', async () => {
-    const earlier = await persistLargeResult('e'.repeat(60_000), { toolUseId: 'early', stateDir: tmp, maxChars: 50_000 });
+    const earlier = await persistLargeResult('e'.repeat(60_000), {
+      toolUseId: 'early',
+      stateDir: tmp,
+      maxChars: 50_000,
+    });
     const items = [
       { content: earlier.content, toolUseId: 'early', maxChars: 50_000 },
       { content: 'n'.repeat(40_000), toolUseId: 'next', maxChars: 50_000 },
@@ -287,7 +326,11 @@ describe('applyTurnBudget', () => {
   });
 
   test('applyTurnBudget does not swap a result for a preview that would be longer', async () => {
-    const items = Array.from({ length: 10 }, (_, i) => ({ content: 's'.repeat(500), toolUseId: `t${i}`, maxChars: 50_000 }));
+    const items = Array.from({ length: 10 }, (_, i) => ({
+      content: 's'.repeat(500),
+      toolUseId: `t${i}`,
+      maxChars: 50_000,
+    }));
     const out = await applyTurnBudget(items, { stateDir: tmp, budgetChars: 1_000 });
     expect(out.every((o, i) => o.content === items[i]!.content && o.persistedPath === undefined)).toBe(true);
     expect(await readdir(tmp)).toEqual([]);
@@ -320,7 +363,10 @@ describe('applyTurnBudget', () => {
   });
 
   test('applyTurnBudget counts only text and leaves image blocks alone', async () => {
-    const image: ContentBlock = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'I'.repeat(900_000) } };
+    const image: ContentBlock = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'I'.repeat(900_000) },
+    };
     const items = [
       { content: [image] as ToolResultContent, toolUseId: 'img', maxChars: 50_000 },
       { content: 't'.repeat(1_000), toolUseId: 'txt', maxChars: 50_000 },

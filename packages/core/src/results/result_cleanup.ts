@@ -84,7 +84,9 @@ export async function sweepOldResults(
       }
     }
     // The folder, and its session folder, go once empty; rmdir refuses a folder that is not.
-    await rmdir(dir).then(() => (options.removeEmptyParents ? rmdir(path.dirname(dir)) : undefined)).catch(() => undefined);
+    await rmdir(dir)
+      .then(() => (options.removeEmptyParents ? rmdir(path.dirname(dir)) : undefined))
+      .catch(() => undefined);
   }
   return removed;
 }
@@ -107,12 +109,16 @@ export function checkKeepResults(value: unknown): KeepResults {
     checkMaxAge((value as { maxAgeMs: unknown }).maxAgeMs);
     return value as KeepResults;
   }
-  throw new TypeError(`keepResults must be true, false or { maxAgeMs: number }, got ${JSON.stringify(value) ?? String(value)}`);
+  throw new TypeError(
+    `keepResults must be true, false or { maxAgeMs: number }, got ${JSON.stringify(value) ?? String(value)}`,
+  );
 }
 
 function checkMaxAge(value: unknown): void {
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new TypeError(`keepResults.maxAgeMs must be a non-negative number of milliseconds (7 days: 604800000), got ${JSON.stringify(value) ?? String(value)}`);
+    throw new TypeError(
+      `keepResults.maxAgeMs must be a non-negative number of milliseconds (7 days: 604800000), got ${JSON.stringify(value) ?? String(value)}`,
+    );
   }
 }
 
@@ -132,9 +138,23 @@ async function removeStateDirKeepingWorktrees(dir: string): Promise<void> {
   }
   for (const name of names) {
     const entry = path.join(dir, name);
-    if (name === KEPT_STATE_FOLDER && (await readdir(entry).then((n) => n.length > 0, () => false))) continue;
-    if (name === 'children' && (await stat(entry).then((s) => s.isDirectory(), () => false))) {
-      for (const child of await readdir(entry).catch(() => [] as string[])) await removeStateDirKeepingWorktrees(path.join(entry, child));
+    if (
+      name === KEPT_STATE_FOLDER &&
+      (await readdir(entry).then(
+        (n) => n.length > 0,
+        () => false,
+      ))
+    )
+      continue;
+    if (
+      name === 'children' &&
+      (await stat(entry).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
+      for (const child of await readdir(entry).catch(() => [] as string[]))
+        await removeStateDirKeepingWorktrees(path.join(entry, child));
       await rmdir(entry).catch(() => undefined);
       continue;
     }

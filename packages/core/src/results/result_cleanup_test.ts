@@ -50,7 +50,7 @@ describe('session results on close', () => {
     await expect(stat(session.stateDir)).rejects.toThrow(/ENOENT/);
   });
 
-  test('close() removes the saved results but never a worktree of the user\'s work, its own or a sub-agent\'s', async () => {
+  test("close() removes the saved results but never a worktree of the user's work, its own or a sub-agent's", async () => {
     const { session, saved } = await persistOne();
     const own = path.join(session.stateDir, 'worktrees', 'fix', 'a.txt');
     const child = path.join(session.stateDir, 'children', 'c1', 'worktrees', 'x', 'b.txt');
@@ -85,7 +85,7 @@ describe('session results on close', () => {
     expect(await readdir(path.join(stateDir, 'tool-results'))).toEqual(['other-session.txt']);
   });
 
-  test('keepResults: { maxAgeMs } keeps this session\'s results and sweeps older ones of other sessions', async () => {
+  test("keepResults: { maxAgeMs } keeps this session's results and sweeps older ones of other sessions", async () => {
     const root = path.join(home, '.toolshed', 'state');
     const old = path.join(root, 'old-session', 'tool-results', 't0.txt');
     await mkdir(path.dirname(old), { recursive: true, mode: 0o700 });
@@ -101,7 +101,10 @@ describe('session results on close', () => {
   test('createSession refuses a symlink at the place of the per-user root', async () => {
     await mkdir(path.join(home, '.toolshed'));
     await symlink(box.dir, path.join(home, '.toolshed', 'state'));
-    const error = await createSession({ cwd, homeDir: home, tools: [bigTool] }).then(() => undefined, (e: unknown) => e);
+    const error = await createSession({ cwd, homeDir: home, tools: [bigTool] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(ToolshedError.isInstance(error) && error.code).toBe(STATE_DIR_UNSAFE);
     expect((error as Error).message).toContain('is a symlink');
   });
@@ -120,7 +123,10 @@ describe('session results on close', () => {
       await expect(stat(saved)).rejects.toThrow(/ENOENT/);
       await rm(path.join(tmp, `toolshed-${uid}`), { recursive: true });
       await symlink(box.dir, path.join(tmp, `toolshed-${uid}`));
-      const error = await createSession({ cwd, homeDir: path.join(box.dir, 'no-home') }).then(() => undefined, (e: unknown) => e);
+      const error = await createSession({ cwd, homeDir: path.join(box.dir, 'no-home') }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(ToolshedError.isInstance(error) && error.code).toBe(STATE_DIR_UNSAFE);
     } finally {
       if (savedTmp === undefined) delete process.env.TMPDIR;
@@ -129,7 +135,9 @@ describe('session results on close', () => {
   });
 
   test('createSession rejects a keepResults that is neither a boolean nor { maxAgeMs }', async () => {
-    await expect(createSession({ cwd, homeDir: home, keepResults: 'yes' as never })).rejects.toThrow(/keepResults must be true, false or \{ maxAgeMs: number \}, got "yes"/);
+    await expect(createSession({ cwd, homeDir: home, keepResults: 'yes' as never })).rejects.toThrow(
+      /keepResults must be true, false or \{ maxAgeMs: number \}, got "yes"/,
+    );
     expect(() => checkKeepResults({ maxAgeMs: -1 })).toThrow(/non-negative/);
   });
 });

@@ -65,22 +65,41 @@ export async function lintSettings(options: LintSettingsOptions): Promise<Settin
   for (const location of locations) {
     const result = await readSettingsFile(location.path);
     report.files.push({ source: location.source, path: location.path, exists: result.exists });
-    if (!result.exists && location.source === 'file') report.problems.push(`Settings file "${location.path}" does not exist: check the path.`);
+    if (!result.exists && location.source === 'file')
+      report.problems.push(`Settings file "${location.path}" does not exist: check the path.`);
     // Warnings about single rules come back below as findings.
     report.warnings.push(...result.warnings.filter((w) => !/": permissions\.(allow|deny|ask)\[\d+\]: /.test(w)));
     // Rule entries are linted below, with more to say than the loader's error.
-    report.problems.push(...result.issues.filter((i) => !/^permissions\.(allow|deny|ask)\[\d+\]$/.test(i.key)).map((i) => i.message));
+    report.problems.push(
+      ...result.issues.filter((i) => !/^permissions\.(allow|deny|ask)\[\d+\]$/.test(i.key)).map((i) => i.message),
+    );
     const perms = isObject(result.raw) && isObject(result.raw['permissions']) ? result.raw['permissions'] : undefined;
     if (!perms) continue;
     const list = (key: string) => (Array.isArray(perms[key]) ? (perms[key] as unknown[]) : undefined);
-    layers.push({ source: location.path, root: location.root, allow: list('allow'), deny: list('deny'), ask: list('ask') });
+    layers.push({
+      source: location.path,
+      root: location.root,
+      allow: list('allow'),
+      deny: list('deny'),
+      ask: list('ask'),
+    });
     for (const dir of list('additionalDirectories') ?? []) {
       if (typeof dir !== 'string' || dir.trim() === '') continue;
-      additionalDirectories.push(dir === '~' || dir.startsWith('~/') ? resolve(home, dir.slice(1).replace(/^\//, '')) : resolve(location.root, dir));
+      additionalDirectories.push(
+        dir === '~' || dir.startsWith('~/')
+          ? resolve(home, dir.slice(1).replace(/^\//, ''))
+          : resolve(location.root, dir),
+      );
     }
   }
   layers.push(...(options.layers ?? []));
-  report.findings = lintRules(layers, { cwd, additionalDirectories, toolNames: options.toolNames, mcpServerNames: options.mcpServerNames, homeDir: home });
+  report.findings = lintRules(layers, {
+    cwd,
+    additionalDirectories,
+    toolNames: options.toolNames,
+    mcpServerNames: options.mcpServerNames,
+    homeDir: home,
+  });
   return report;
 }
 

@@ -23,8 +23,17 @@ describe('lintSettings', () => {
     const user = join(home, '.toolshed', 'settings.json');
     const project = join(proj, '.toolshed', 'settings.json');
     await writeFile(user, JSON.stringify({ permissions: { deny: ['Bash'], allow: ['Read(/src/**)'] } }));
-    await writeFile(project, JSON.stringify({ permissions: { allow: ['Bash(npm test:*)', 'Bash(npm test', 'Grpe'], defaultMode: 'nope' } }));
-    const report = await lintSettings({ cwd: proj, homeDir: home, sources: ['user', 'project'], toolNames: ['Read', 'Bash', 'Grep'], layers: [{ source: 'cli', allow: ['Bash(ls && rm)'] }] });
+    await writeFile(
+      project,
+      JSON.stringify({ permissions: { allow: ['Bash(npm test:*)', 'Bash(npm test', 'Grpe'], defaultMode: 'nope' } }),
+    );
+    const report = await lintSettings({
+      cwd: proj,
+      homeDir: home,
+      sources: ['user', 'project'],
+      toolNames: ['Read', 'Bash', 'Grep'],
+      layers: [{ source: 'cli', allow: ['Bash(ls && rm)'] }],
+    });
     expect(report.findings.map((f) => [f.kind, f.rule, f.source])).toEqual([
       ['outside_working_directories', 'Read(/src/**)', user],
       ['malformed', 'Bash(npm test', project],
@@ -33,12 +42,17 @@ describe('lintSettings', () => {
       ['shadowed', 'Bash(npm test:*)', project],
       ['shadowed', 'Bash(ls && rm)', 'cli'],
     ]);
-    expect(report.problems).toEqual([expect.stringContaining(`Settings file "${project}": permissions.defaultMode is "nope"`)]);
+    expect(report.problems).toEqual([
+      expect.stringContaining(`Settings file "${project}": permissions.defaultMode is "nope"`),
+    ]);
     expect(report.files.map((f) => f.exists)).toEqual([true, true]);
   });
 
   test('takes additional directories from the files into account', async () => {
-    await writeFile(join(proj, '.toolshed', 'settings.json'), JSON.stringify({ permissions: { additionalDirectories: ['../shared'], allow: ['Edit(../shared/**)'] } }));
+    await writeFile(
+      join(proj, '.toolshed', 'settings.json'),
+      JSON.stringify({ permissions: { additionalDirectories: ['../shared'], allow: ['Edit(../shared/**)'] } }),
+    );
     const report = await lintSettings({ cwd: proj, homeDir: home, sources: ['project'] });
     expect(report.findings).toEqual([]);
     expect(report.problems).toEqual([]);

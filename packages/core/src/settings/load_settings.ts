@@ -96,7 +96,10 @@ export interface LoadedSettings {
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const cwd = resolve(options.cwd);
   const placement = { homeDir: options.homeDir, caseInsensitivePaths: options.caseInsensitivePaths };
-  const locations: SettingsFileLocation[] = settingsFileLocations(options.sources ?? [], { projectDir: cwd, homeDir: options.homeDir });
+  const locations: SettingsFileLocation[] = settingsFileLocations(options.sources ?? [], {
+    projectDir: cwd,
+    homeDir: options.homeDir,
+  });
   for (const file of options.files ?? []) {
     const path = resolve(cwd, file);
     let root = dirname(path);
@@ -106,7 +109,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const results = await Promise.all(locations.map((l) => readSettingsFile(l.path)));
   const inProject = (l: SettingsFileLocation) => l.inProject === true;
   const needsTrust = locations.some((l, i) => inProject(l) && results[i]!.content !== undefined);
-  const trusted = !needsTrust || (options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir })));
+  const trusted =
+    !needsTrust || (options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir })));
   const ignored: { file: string; what: string[] }[] = [];
 
   let permissions = createPermissionContext(undefined, cwd, 'settings', placement).context;
@@ -158,10 +162,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     });
     if (perms.defaultMode !== undefined) loaded.modeSource = location.path;
     if (perms.disableBypassPermissionsMode === 'disable') loaded.bypassDisabledBy.push(location.path);
-    if (content.disableAllHooks !== undefined) loaded.disableAllHooks = { value: content.disableAllHooks, source: location.path };
-    if (content.failClosedHooks !== undefined) loaded.failClosedHooks = { value: content.failClosedHooks, source: location.path };
+    if (content.disableAllHooks !== undefined)
+      loaded.disableAllHooks = { value: content.disableAllHooks, source: location.path };
+    if (content.failClosedHooks !== undefined)
+      loaded.failClosedHooks = { value: content.failClosedHooks, source: location.path };
     Object.assign(loaded.env, content.env ?? {});
-    if (content.enableAllProjectMcpServers !== undefined) loaded.mcpjsonServers.enableAll = content.enableAllProjectMcpServers;
+    if (content.enableAllProjectMcpServers !== undefined)
+      loaded.mcpjsonServers.enableAll = content.enableAllProjectMcpServers;
     loaded.mcpjsonServers.enabled.push(...(content.enabledMcpjsonServers ?? []));
     loaded.mcpjsonServers.disabled.push(...(content.disabledMcpjsonServers ?? []));
     for (const [event, groups] of Object.entries(content.hooks ?? {})) {
@@ -191,26 +198,33 @@ function tightenOnly(content: SettingsFileContent): { content: SettingsFileConte
   if (perms.deny) kept.deny = perms.deny;
   if (perms.ask) kept.ask = perms.ask;
   if (perms.disableBypassPermissionsMode) kept.disableBypassPermissionsMode = perms.disableBypassPermissionsMode;
-  if (perms.allow?.length) ignored.push(`${perms.allow.length === 1 ? 'the allow rule' : `${perms.allow.length} allow rules`} ${perms.allow.map((r) => JSON.stringify(r)).join(', ')}`);
+  if (perms.allow?.length)
+    ignored.push(
+      `${perms.allow.length === 1 ? 'the allow rule' : `${perms.allow.length} allow rules`} ${perms.allow.map((r) => JSON.stringify(r)).join(', ')}`,
+    );
   if (perms.defaultMode !== undefined) {
     if (TIGHT_MODES.includes(perms.defaultMode)) kept.defaultMode = perms.defaultMode;
     else ignored.push(`defaultMode "${perms.defaultMode}"`);
   }
-  if (perms.additionalDirectories?.length) ignored.push(`additionalDirectories ${perms.additionalDirectories.map((d) => JSON.stringify(d)).join(', ')}`);
+  if (perms.additionalDirectories?.length)
+    ignored.push(`additionalDirectories ${perms.additionalDirectories.map((d) => JSON.stringify(d)).join(', ')}`);
   const out: SettingsFileContent = { permissions: kept };
   if (content.failClosedHooks === true) out.failClosedHooks = true;
   if (content.disabledMcpjsonServers) out.disabledMcpjsonServers = content.disabledMcpjsonServers;
   const events = Object.keys(content.hooks ?? {});
   if (events.length) ignored.push(`hooks (${events.join(', ')})`);
   if (content.disableAllHooks === true) ignored.push('disableAllHooks');
-  for (const key of LOOSENING_CLAUDE_KEYS) if ((content as Record<string, unknown>)[key] !== undefined) ignored.push(key);
+  for (const key of LOOSENING_CLAUDE_KEYS)
+    if ((content as Record<string, unknown>)[key] !== undefined) ignored.push(key);
   return { content: out, ignored };
 }
 
 function untrustedNotice(dir: string, ignored: { file: string; what: string[] }[]): string {
   const parts = ignored.map((i) => `from ${path.relative(dir, i.file) || i.file}: ${i.what.join('; ')}`);
-  return `The project folder "${dir}" is not trusted, so its settings files may only tighten permissions: ignored ${parts.join('; ')}. ` +
-    `Its deny and ask rules apply. If you trust this folder's settings, run "toolshed trust ${dir}" (a library caller passes trustedProject: true to createSession).`;
+  return (
+    `The project folder "${dir}" is not trusted, so its settings files may only tighten permissions: ignored ${parts.join('; ')}. ` +
+    `Its deny and ask rules apply. If you trust this folder's settings, run "toolshed trust ${dir}" (a library caller passes trustedProject: true to createSession).`
+  );
 }
 
 /**
@@ -228,7 +242,11 @@ function untrustedNotice(dir: string, ignored: { file: string; what: string[] }[
 export function assertSettingsValid(settings: Pick<LoadedSettings, 'errors'>): void {
   if (settings.errors.length === 0) return;
   const count = settings.errors.length === 1 ? 'a problem' : `${settings.errors.length} problems`;
-  throw new ToolshedError(SETTINGS_INVALID, `The settings have ${count}; nothing was started:\n${settings.errors.map((e) => `- ${e}`).join('\n')}`, {
-    cause: settings.errors,
-  });
+  throw new ToolshedError(
+    SETTINGS_INVALID,
+    `The settings have ${count}; nothing was started:\n${settings.errors.map((e) => `- ${e}`).join('\n')}`,
+    {
+      cause: settings.errors,
+    },
+  );
 }

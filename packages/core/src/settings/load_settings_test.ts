@@ -25,12 +25,21 @@ async function put(path: string, content: unknown): Promise<void> {
 }
 
 describe('loadSettings', () => {
-  test('reads ~/.claude/settings.json with the claude source, as the user\'s (trusted) file, below the project\'s files', async () => {
+  test("reads ~/.claude/settings.json with the claude source, as the user's (trusted) file, below the project's files", async () => {
     await mkdir(join(home, '.claude'), { recursive: true });
-    await put(join(home, '.claude', 'settings.json'), { env: { A: 'user', B: 'user' }, permissions: { allow: ['Bash(make:*)'] } });
-    await put(join(proj, '.claude', 'settings.json'), { env: { B: 'project' }, permissions: { deny: ['Read(./.env)'] } });
+    await put(join(home, '.claude', 'settings.json'), {
+      env: { A: 'user', B: 'user' },
+      permissions: { allow: ['Bash(make:*)'] },
+    });
+    await put(join(proj, '.claude', 'settings.json'), {
+      env: { B: 'project' },
+      permissions: { deny: ['Read(./.env)'] },
+    });
     const untrusted = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'], trustedProject: false });
-    expect(untrusted.files.filter((f) => f.exists).map((f) => f.path)).toEqual([join(home, '.claude', 'settings.json'), join(proj, '.claude', 'settings.json')]);
+    expect(untrusted.files.filter((f) => f.exists).map((f) => f.path)).toEqual([
+      join(home, '.claude', 'settings.json'),
+      join(proj, '.claude', 'settings.json'),
+    ]);
     // The user's file applies whole; the project's env waits for trust, its deny rule does not.
     expect(untrusted.env).toEqual({ A: 'user', B: 'user' });
     expect(untrusted.permissions.rules.allow.map((r) => r.raw)).toEqual(['Bash(make:*)']);
@@ -41,7 +50,11 @@ describe('loadSettings', () => {
   });
 
   test('collects the .mcp.json server switches; an untrusted project may only disable servers', async () => {
-    await put(join(proj, '.claude', 'settings.json'), { enableAllProjectMcpServers: true, enabledMcpjsonServers: ['a'], disabledMcpjsonServers: ['b'] });
+    await put(join(proj, '.claude', 'settings.json'), {
+      enableAllProjectMcpServers: true,
+      enabledMcpjsonServers: ['a'],
+      disabledMcpjsonServers: ['b'],
+    });
     await put(join(proj, '.claude', 'settings.local.json'), { disabledMcpjsonServers: ['c'] });
     const trusted = await loadSettings({ cwd: proj, homeDir: home, sources: ['claude'], trustedProject: true });
     expect(trusted.mcpjsonServers).toEqual({ enableAll: true, enabled: ['a'], disabled: ['b', 'c'] });
@@ -64,61 +77,125 @@ describe('loadSettings', () => {
     await put(user, { permissions: { allow: ['Read'], deny: ['WebFetch'] } });
     await put(project, { permissions: { allow: ['Bash(npm test:*)'], ask: ['Bash(git push:*)'] } });
     await put(local, { permissions: { deny: ['Read(./.env)'] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project', 'local'] });
+    const settings = await loadSettings({
+      cwd: proj,
+      homeDir: home,
+      trustedProject: true,
+      sources: ['user', 'project', 'local'],
+    });
     assertSettingsValid(settings);
-    expect(settings.permissions.rules.allow.map((r) => [r.raw, r.source])).toEqual([['Read', user], ['Bash(npm test:*)', project]]);
-    expect(settings.permissions.rules.deny.map((r) => [r.raw, r.source])).toEqual([['WebFetch', user], ['Read(./.env)', local]]);
+    expect(settings.permissions.rules.allow.map((r) => [r.raw, r.source])).toEqual([
+      ['Read', user],
+      ['Bash(npm test:*)', project],
+    ]);
+    expect(settings.permissions.rules.deny.map((r) => [r.raw, r.source])).toEqual([
+      ['WebFetch', user],
+      ['Read(./.env)', local],
+    ]);
     expect(settings.permissions.rules.ask.map((r) => r.source)).toEqual([project]);
-    expect(settings.files.map((f) => [f.source, f.exists])).toEqual([['user', true], ['project', true], ['local', true]]);
+    expect(settings.files.map((f) => [f.source, f.exists])).toEqual([
+      ['user', true],
+      ['project', true],
+      ['local', true],
+    ]);
   });
 
   test('lets the highest file that sets defaultMode decide the mode', async () => {
     await put(join(home, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'plan' } });
     await put(join(proj, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'acceptEdits' } });
     await put(join(proj, '.toolshed', 'settings.local.json'), { permissions: { allow: ['Read'] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project', 'local'] });
+    const settings = await loadSettings({
+      cwd: proj,
+      homeDir: home,
+      trustedProject: true,
+      sources: ['user', 'project', 'local'],
+    });
     expect(settings.permissions.mode).toBe('acceptEdits');
     expect(settings.modeSource).toBe(join(proj, '.toolshed', 'settings.json'));
   });
 
   test('resolves additional directories and settings-relative rules against the settings root', async () => {
-    await put(join(home, '.toolshed', 'settings.json'), { permissions: { additionalDirectories: ['notes'], deny: ['Read(/private/**)'] } });
-    await put(join(proj, '.toolshed', 'settings.json'), { permissions: { additionalDirectories: ['../shared', '~/docs'] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project'] });
-    expect(settings.permissions.workingDirectories).toEqual([proj, join(home, 'notes'), join(root, 'shared'), join(home, 'docs')]);
+    await put(join(home, '.toolshed', 'settings.json'), {
+      permissions: { additionalDirectories: ['notes'], deny: ['Read(/private/**)'] },
+    });
+    await put(join(proj, '.toolshed', 'settings.json'), {
+      permissions: { additionalDirectories: ['../shared', '~/docs'] },
+    });
+    const settings = await loadSettings({
+      cwd: proj,
+      homeDir: home,
+      trustedProject: true,
+      sources: ['user', 'project'],
+    });
+    expect(settings.permissions.workingDirectories).toEqual([
+      proj,
+      join(home, 'notes'),
+      join(root, 'shared'),
+      join(home, 'docs'),
+    ]);
     expect(settings.permissions.rules.deny[0]?.root).toBe(home);
     expect(settings.permissions.homeDir).toBe(home);
   });
 
   test('concatenates hook groups across files, lowest first', async () => {
-    await put(join(home, '.toolshed', 'settings.json'), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'user.sh' }] }] } });
-    await put(join(proj, '.toolshed', 'settings.json'), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'project.sh' }] }], PostToolUse: [{ hooks: [{ type: 'command', command: 'post.sh' }] }] } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project'] });
-    expect(settings.hooks?.PreToolUse?.map((g) => (g.hooks[0] as { command: string }).command)).toEqual(['user.sh', 'project.sh']);
+    await put(join(home, '.toolshed', 'settings.json'), {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'user.sh' }] }] },
+    });
+    await put(join(proj, '.toolshed', 'settings.json'), {
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: 'command', command: 'project.sh' }] }],
+        PostToolUse: [{ hooks: [{ type: 'command', command: 'post.sh' }] }],
+      },
+    });
+    const settings = await loadSettings({
+      cwd: proj,
+      homeDir: home,
+      trustedProject: true,
+      sources: ['user', 'project'],
+    });
+    expect(settings.hooks?.PreToolUse?.map((g) => (g.hooks[0] as { command: string }).command)).toEqual([
+      'user.sh',
+      'project.sh',
+    ]);
     expect(settings.hooks?.PostToolUse).toHaveLength(1);
   });
 
-  test('reads Claude Code\'s .claude/settings.json and settings.local.json through the claude source', async () => {
+  test("reads Claude Code's .claude/settings.json and settings.local.json through the claude source", async () => {
     await put(join(proj, '.claude', 'settings.json'), { permissions: { deny: ['Bash(rm:*)'] } });
     await put(join(proj, '.claude', 'settings.local.json'), { permissions: { allow: ['Bash(ls:*)'] } });
     const without = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['project'] });
     expect(without.permissions.rules.deny).toEqual([]);
     const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['claude'] });
     expect(settings.permissions.rules.deny.map((r) => r.source)).toEqual([join(proj, '.claude', 'settings.json')]);
-    expect(settings.permissions.rules.allow.map((r) => r.source)).toEqual([join(proj, '.claude', 'settings.local.json')]);
+    expect(settings.permissions.rules.allow.map((r) => r.source)).toEqual([
+      join(proj, '.claude', 'settings.local.json'),
+    ]);
   });
 
   test('reads extra files after the sources and reports one that does not exist', async () => {
     await put(join(root, 'extra.json'), { permissions: { defaultMode: 'dontAsk' } });
-    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['project'], files: ['../extra.json', '../missing.json'] });
+    const settings = await loadSettings({
+      cwd: proj,
+      homeDir: home,
+      trustedProject: true,
+      sources: ['project'],
+      files: ['../extra.json', '../missing.json'],
+    });
     expect(settings.permissions.mode).toBe('dontAsk');
-    expect(settings.errors).toEqual([`Settings file "${join(root, 'missing.json')}" does not exist: check the path given with --settings.`]);
+    expect(settings.errors).toEqual([
+      `Settings file "${join(root, 'missing.json')}" does not exist: check the path given with --settings.`,
+    ]);
   });
 
   test('collects the problems of every file, and assertSettingsValid throws them all', async () => {
     await put(join(home, '.toolshed', 'settings.json'), { permissions: { defaultMode: 'acceptedits' } });
     await writeFile(join(proj, '.toolshed', 'settings.json'), '{ "permissions": ');
-    const settings = await loadSettings({ cwd: proj, homeDir: home, trustedProject: true, sources: ['user', 'project'] });
+    const settings = await loadSettings({
+      cwd: proj,
+      homeDir: home,
+      trustedProject: true,
+      sources: ['user', 'project'],
+    });
     expect(settings.errors).toHaveLength(2);
     let error: unknown;
     try {

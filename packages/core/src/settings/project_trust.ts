@@ -52,24 +52,34 @@ export async function readTrustList(options: ProjectTrustOptions = {}): Promise<
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { trusted: [], declined: [] };
-    throw new Error(`The trust list "${file}" cannot be read (${(e as Error).message}): fix its permissions or remove it.`, { cause: e });
+    throw new Error(
+      `The trust list "${file}" cannot be read (${(e as Error).message}): fix its permissions or remove it.`,
+      { cause: e },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`The trust list "${file}" is not valid JSON (${(e as Error).message}): fix it or remove it, then run "toolshed trust DIR" again.`, { cause: e });
+    throw new Error(
+      `The trust list "${file}" is not valid JSON (${(e as Error).message}): fix it or remove it, then run "toolshed trust DIR" again.`,
+      { cause: e },
+    );
   }
   const list = (key: string): string[] => {
     const v = (value as Record<string, unknown> | null)?.[key];
     if (v === undefined) return [];
     if (!Array.isArray(v) || v.some((d) => typeof d !== 'string' || !path.isAbsolute(d))) {
-      throw new Error(`The trust list "${file}": "${key}" must be a list of absolute folder paths: fix it or remove the file.`);
+      throw new Error(
+        `The trust list "${file}": "${key}" must be a list of absolute folder paths: fix it or remove the file.`,
+      );
     }
     return v as string[];
   };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`The trust list "${file}" must be an object like {"trusted": ["/path/to/project"]}: fix it or remove it.`);
+    throw new Error(
+      `The trust list "${file}" must be an object like {"trusted": ["/path/to/project"]}: fix it or remove it.`,
+    );
   }
   return { trusted: list('trusted'), declined: list('declined') };
 }
@@ -113,7 +123,10 @@ export async function isProjectTrusted(dir: string, options: ProjectTrustOptions
  * await trustProject('/home/u/src/app'); // { dir: '/home/u/src/app', file: '/home/u/.toolshed/trusted-projects.json', already: false }
  * ```
  */
-export async function trustProject(dir: string, options: ProjectTrustOptions = {}): Promise<{ dir: string; file: string; already: boolean }> {
+export async function trustProject(
+  dir: string,
+  options: ProjectTrustOptions = {},
+): Promise<{ dir: string; file: string; already: boolean }> {
   const real = await realFolder(dir);
   const list = await readTrustList(options);
   const file = trustFilePath(options.homeDir);

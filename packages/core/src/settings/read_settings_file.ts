@@ -68,10 +68,10 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
     const why = info.isDirectory()
       ? 'is a directory, not a file'
       : !info.isFile()
-      ? 'is not a regular file (a FIFO, socket or device)'
-      : info.size > MAX_SETTINGS_BYTES
-      ? `is ${info.size} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`
-      : undefined;
+        ? 'is not a regular file (a FIFO, socket or device)'
+        : info.size > MAX_SETTINGS_BYTES
+          ? `is ${info.size} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`
+          : undefined;
     if (why !== undefined) {
       result.exists = true;
       fileProblem(`Settings file "${path}" ${why}: make it a readable JSON file or remove it.`);
@@ -98,49 +98,77 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
   try {
     value = JSON.parse(text);
   } catch (e) {
-    fileProblem(`Settings file "${path}" is not valid JSON (${describeJsonError(e as Error, text)}): fix the syntax; settings files are plain JSON, without comments or trailing commas.`);
+    fileProblem(
+      `Settings file "${path}" is not valid JSON (${describeJsonError(e as Error, text)}): fix the syntax; settings files are plain JSON, without comments or trailing commas.`,
+    );
     return result;
   }
   // JSON.parse keeps the last of two equal keys: a second "permissions" object would silently
   // drop the deny rules of the first.
   const duplicate = jsonDuplicateKey(text);
   if (duplicate !== undefined) {
-    fileProblem(`Settings file "${path}": the key ${duplicate} appears twice in one object, and only the last would count: merge the two into one.`);
+    fileProblem(
+      `Settings file "${path}": the key ${duplicate} appears twice in one object, and only the last would count: merge the two into one.`,
+    );
     return result;
   }
   result.raw = value;
   if (!isObject(value)) {
-    fail('the top level', `is ${show(value)}, not an object`, 'Write an object such as {"permissions": {"allow": ["Read"]}}.');
+    fail(
+      'the top level',
+      `is ${show(value)}, not an object`,
+      'Write an object such as {"permissions": {"allow": ["Read"]}}.',
+    );
     return result;
   }
   const known = [...TOOLSHED_SETTINGS_KEYS, ...CLAUDE_CODE_SETTINGS_KEYS];
   const warn = (message: string) => result.warnings.push(`Settings file "${path}": ${message}`);
   for (const key of Object.keys(value)) {
-    if (CLAUDE_CODE_SETTINGS_KEYS.includes(key)) warn(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
-    else if (!known.includes(key)) fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, TOOLSHED_SETTINGS_KEYS));
+    if (CLAUDE_CODE_SETTINGS_KEYS.includes(key))
+      warn(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
+    else if (!known.includes(key))
+      fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, TOOLSHED_SETTINGS_KEYS));
   }
   checkPermissions(value['permissions'], fail, warn);
   const env = checkEnv(value['env'], fail);
   for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers']) {
     const list = value[key];
     if (list !== undefined && (!Array.isArray(list) || list.some((n) => typeof n !== 'string'))) {
-      fail(key, `is ${show(list)}, not a list of server names`, `Write the names of servers in .mcp.json, for example "${key}": ["github"].`);
+      fail(
+        key,
+        `is ${show(list)}, not a list of server names`,
+        `Write the names of servers in .mcp.json, for example "${key}": ["github"].`,
+      );
     }
   }
   if (value['enableAllProjectMcpServers'] !== undefined && typeof value['enableAllProjectMcpServers'] !== 'boolean') {
-    fail('enableAllProjectMcpServers', `is ${show(value['enableAllProjectMcpServers'])}, not true or false`, 'Write "enableAllProjectMcpServers": true to start every server of the project\'s .mcp.json.');
+    fail(
+      'enableAllProjectMcpServers',
+      `is ${show(value['enableAllProjectMcpServers'])}, not true or false`,
+      'Write "enableAllProjectMcpServers": true to start every server of the project\'s .mcp.json.',
+    );
   }
   if (value['disableAllHooks'] !== undefined && typeof value['disableAllHooks'] !== 'boolean') {
-    fail('disableAllHooks', `is ${show(value['disableAllHooks'])}, not true or false`, 'Write "disableAllHooks": true or false.');
+    fail(
+      'disableAllHooks',
+      `is ${show(value['disableAllHooks'])}, not true or false`,
+      'Write "disableAllHooks": true or false.',
+    );
   }
   if (value['failClosedHooks'] !== undefined && typeof value['failClosedHooks'] !== 'boolean') {
-    fail('failClosedHooks', `is ${show(value['failClosedHooks'])}, not true or false`, 'Write "failClosedHooks": true to make every PreToolUse hook block its call when it fails.');
+    fail(
+      'failClosedHooks',
+      `is ${show(value['failClosedHooks'])}, not true or false`,
+      'Write "failClosedHooks": true to make every PreToolUse hook block its call when it fails.',
+    );
   }
   const hooks = checkHooks(value['hooks'], fail, warn);
   if (result.errors.length > 0) return result;
   // Claude Code's permissions keys that Toolshed does not use were warned about above: dropped.
   const permissions = isObject(value['permissions'])
-    ? Object.fromEntries(Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)))
+    ? Object.fromEntries(
+        Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)),
+      )
     : value['permissions'];
   const parsed = settingsSchema.safeParse({
     ...value,
@@ -150,7 +178,12 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
   });
   if (!parsed.success) {
     // The checks above should have caught it; this keeps a gap in them from loosening anything.
-    for (const issue of parsed.error.issues) fail(issue.path.map(String).join('.') || 'the top level', `is invalid: ${issue.message}`, 'See the settings reference in the @toolshed/core README.');
+    for (const issue of parsed.error.issues)
+      fail(
+        issue.path.map(String).join('.') || 'the top level',
+        `is invalid: ${issue.message}`,
+        'See the settings reference in the @toolshed/core README.',
+      );
     return result;
   }
   result.content = parsed.data;
@@ -162,18 +195,28 @@ type Fail = (key: string, problem: string, fix: string) => void;
 function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) => void): void {
   if (perms === undefined) return;
   if (!isObject(perms)) {
-    fail('permissions', `is ${show(perms)}, not an object`, 'Write for example "permissions": {"allow": ["Read"], "deny": ["Read(./.env)"]}.');
+    fail(
+      'permissions',
+      `is ${show(perms)}, not an object`,
+      'Write for example "permissions": {"allow": ["Read"], "deny": ["Read(./.env)"]}.',
+    );
     return;
   }
   for (const key of Object.keys(perms)) {
-    if (CLAUDE_CODE_PERMISSIONS_KEYS.includes(key)) warn(`permissions.${key} is a Claude Code setting that Toolshed does not use; ignored.`);
-    else if (!PERMISSIONS_KEYS.includes(key)) fail(`permissions.${key}`, 'is not a permissions key', didYouMean(key, PERMISSIONS_KEYS, PERMISSIONS_KEYS));
+    if (CLAUDE_CODE_PERMISSIONS_KEYS.includes(key))
+      warn(`permissions.${key} is a Claude Code setting that Toolshed does not use; ignored.`);
+    else if (!PERMISSIONS_KEYS.includes(key))
+      fail(`permissions.${key}`, 'is not a permissions key', didYouMean(key, PERMISSIONS_KEYS, PERMISSIONS_KEYS));
   }
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
     const list = perms[behavior];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
-      fail(`permissions.${behavior}`, `is ${show(list)}, not a list`, `Write a list of rule strings, for example "${behavior}": ["Bash(npm test:*)"].`);
+      fail(
+        `permissions.${behavior}`,
+        `is ${show(list)}, not a list`,
+        `Write a list of rule strings, for example "${behavior}": ["Bash(npm test:*)"].`,
+      );
       continue;
     }
     list.forEach((raw: unknown, i) => {
@@ -197,29 +240,47 @@ function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) =>
   const mode = perms['defaultMode'];
   if (mode !== undefined && (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode))) {
     const near = typeof mode === 'string' ? closestNames(mode, PERMISSION_MODES, { max: 1 }) : [];
-    fail('permissions.defaultMode', `is ${show(mode)}, not a permission mode`, `${near.length ? `Did you mean "${near[0]}"? ` : ''}Use one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}.`);
+    fail(
+      'permissions.defaultMode',
+      `is ${show(mode)}, not a permission mode`,
+      `${near.length ? `Did you mean "${near[0]}"? ` : ''}Use one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}.`,
+    );
   }
   const dirs = perms['additionalDirectories'];
   if (dirs !== undefined) {
-    if (!Array.isArray(dirs)) fail('permissions.additionalDirectories', `is ${show(dirs)}, not a list`, 'Write a list of directory paths, for example "additionalDirectories": ["../shared"].');
+    if (!Array.isArray(dirs))
+      fail(
+        'permissions.additionalDirectories',
+        `is ${show(dirs)}, not a list`,
+        'Write a list of directory paths, for example "additionalDirectories": ["../shared"].',
+      );
     else {
       dirs.forEach((dir: unknown, i) => {
         if (typeof dir !== 'string' || dir.trim() === '') {
-          fail(`permissions.additionalDirectories[${i}]`, `is ${show(dir)}, not a directory path`, 'Write a path such as "../shared" or "/srv/data".');
+          fail(
+            `permissions.additionalDirectories[${i}]`,
+            `is ${show(dir)}, not a directory path`,
+            'Write a path such as "../shared" or "/srv/data".',
+          );
         }
       });
     }
   }
   const disable = perms['disableBypassPermissionsMode'];
   if (disable !== undefined && disable !== 'disable') {
-    fail('permissions.disableBypassPermissionsMode', `is ${show(disable)}`, 'The only value is "disable"; remove the key to allow bypassPermissions.');
+    fail(
+      'permissions.disableBypassPermissionsMode',
+      `is ${show(disable)}`,
+      'The only value is "disable"; remove the key to allow bypassPermissions.',
+    );
   }
 }
 
 /** Checks `hooks`; returns it without the events Toolshed does not run. */
 function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void): Record<string, unknown> | undefined {
   if (hooks === undefined) return undefined;
-  const example = '"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}';
+  const example =
+    '"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}';
   if (!isObject(hooks)) {
     fail('hooks', `is ${show(hooks)}, not an object`, `Write for example ${example}.`);
     return undefined;
@@ -227,11 +288,17 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
   const kept: Record<string, unknown> = {};
   for (const [event, groups] of Object.entries(hooks)) {
     if (CLAUDE_CODE_ONLY_HOOK_EVENTS.includes(event)) {
-      warn(`hooks.${event} is a Claude Code event that Toolshed does not run (it runs ${HOOK_EVENTS.join(', ')}); ignored.`);
+      warn(
+        `hooks.${event} is a Claude Code event that Toolshed does not run (it runs ${HOOK_EVENTS.join(', ')}); ignored.`,
+      );
       continue;
     }
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      fail(`hooks.${event}`, 'is not a hook event', didYouMean(event, [...HOOK_EVENTS, ...CLAUDE_CODE_ONLY_HOOK_EVENTS], HOOK_EVENTS));
+      fail(
+        `hooks.${event}`,
+        'is not a hook event',
+        didYouMean(event, [...HOOK_EVENTS, ...CLAUDE_CODE_ONLY_HOOK_EVENTS], HOOK_EVENTS),
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -243,11 +310,20 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
     groups.forEach((group: unknown, g) => {
       const at = `hooks.${event}[${g}]`;
       if (!isObject(group)) {
-        fail(at, `is ${show(group)}, not an object`, 'Write {"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}.');
+        fail(
+          at,
+          `is ${show(group)}, not an object`,
+          'Write {"matcher": "Bash", "hooks": [{"type": "command", "command": "..."}]}.',
+        );
         return;
       }
       for (const key of Object.keys(group)) {
-        if (key !== 'matcher' && key !== 'hooks') fail(`${at}.${key}`, 'is not a key of a matcher group', didYouMean(key, ['matcher', 'hooks'], ['matcher', 'hooks']));
+        if (key !== 'matcher' && key !== 'hooks')
+          fail(
+            `${at}.${key}`,
+            'is not a key of a matcher group',
+            didYouMean(key, ['matcher', 'hooks'], ['matcher', 'hooks']),
+          );
       }
       const matcherProblem = validateMatcher(group['matcher']);
       if (matcherProblem !== undefined) fail(`${at}.matcher`, `is ${show(group['matcher'])}`, matcherProblem);
@@ -265,32 +341,55 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
         }
         const type = hook['type'];
         if (typeof type === 'string' && CLAUDE_CODE_ONLY_HOOK_TYPES.includes(type)) {
-          warn(`${hat} is a Claude Code "${type}" hook, which asks a model; Toolshed does not run ${type} hooks, so it is skipped.`);
+          warn(
+            `${hat} is a Claude Code "${type}" hook, which asks a model; Toolshed does not run ${type} hooks, so it is skipped.`,
+          );
           return;
         }
         keptHooks.push(hook);
         if (type !== 'command' && type !== 'http') {
-          fail(`${hat}.type`, `is ${show(type)}`, 'Settings files hold "command" and "http" hooks (and Claude Code\'s "prompt" and "agent" hooks, which Toolshed skips): write "type": "command".');
+          fail(
+            `${hat}.type`,
+            `is ${show(type)}`,
+            'Settings files hold "command" and "http" hooks (and Claude Code\'s "prompt" and "agent" hooks, which Toolshed skips): write "type": "command".',
+          );
           return;
         }
         const keys = type === 'http' ? HTTP_HOOK_KEYS : COMMAND_HOOK_KEYS;
         for (const key of Object.keys(hook)) {
-          if (!keys.includes(key)) fail(`${hat}.${key}`, `is not a key of ${type === 'http' ? 'an http' : 'a command'} hook`, didYouMean(key, keys, keys));
+          if (!keys.includes(key))
+            fail(
+              `${hat}.${key}`,
+              `is not a key of ${type === 'http' ? 'an http' : 'a command'} hook`,
+              didYouMean(key, keys, keys),
+            );
         }
         if (type === 'http') checkHttpHook(hook, hat, fail);
         else {
           const command = hook['command'];
           if (typeof command !== 'string' || command.trim() === '') {
-            fail(`${hat}.command`, `is ${show(command)}, not a command`, 'Write the shell command to run, for example "command": "./check.sh".');
+            fail(
+              `${hat}.command`,
+              `is ${show(command)}, not a command`,
+              'Write the shell command to run, for example "command": "./check.sh".',
+            );
           }
         }
         const timeout = hook['timeout'];
         if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout))) {
-          fail(`${hat}.timeout`, `is ${show(timeout)}, not a positive number of seconds`, 'Write for example "timeout": 30.');
+          fail(
+            `${hat}.timeout`,
+            `is ${show(timeout)}, not a positive number of seconds`,
+            'Write for example "timeout": 30.',
+          );
         }
         const failClosed = hook['failClosed'];
         if (failClosed !== undefined && typeof failClosed !== 'boolean') {
-          fail(`${hat}.failClosed`, `is ${show(failClosed)}, not true or false`, 'Write "failClosed": true to block the call when the hook fails.');
+          fail(
+            `${hat}.failClosed`,
+            `is ${show(failClosed)}, not true or false`,
+            'Write "failClosed": true to block the call when the hook fails.',
+          );
         }
       });
       if (keptHooks.length > 0) keptGroups.push({ ...group, hooks: keptHooks });
@@ -303,13 +402,23 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
 function checkEnv(env: unknown, fail: Fail): Record<string, string> | undefined {
   if (env === undefined) return undefined;
   if (!isObject(env)) {
-    fail('env', `is ${show(env)}, not an object`, 'Write environment variables as names to strings, for example "env": {"NODE_ENV": "test"}.');
+    fail(
+      'env',
+      `is ${show(env)}, not an object`,
+      'Write environment variables as names to strings, for example "env": {"NODE_ENV": "test"}.',
+    );
     return undefined;
   }
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) fail(`env.${name}`, 'is not an environment variable name', 'Use letters, digits and underscores, not starting with a digit.');
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      fail(
+        `env.${name}`,
+        'is not an environment variable name',
+        'Use letters, digits and underscores, not starting with a digit.',
+      );
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      out[name] = String(value);
     else fail(`env.${name}`, `is ${show(value)}, not a string`, `Write "${name}": "value".`);
   }
   return out;
@@ -323,14 +432,27 @@ function checkHttpHook(hook: Record<string, unknown>, at: string, fail: Fail): v
   } catch {
     ok = false;
   }
-  if (!ok) fail(`${at}.url`, `is ${show(url)}, not an http: or https: URL`, 'Write for example "url": "http://127.0.0.1:8080/hooks/pre-tool-use".');
+  if (!ok)
+    fail(
+      `${at}.url`,
+      `is ${show(url)}, not an http: or https: URL`,
+      'Write for example "url": "http://127.0.0.1:8080/hooks/pre-tool-use".',
+    );
   const headers = hook['headers'];
   if (headers !== undefined && (!isObject(headers) || Object.values(headers).some((v) => typeof v !== 'string'))) {
-    fail(`${at}.headers`, `is ${show(headers)}, not an object of strings`, 'Write for example "headers": {"Authorization": "Bearer $HOOK_TOKEN"}.');
+    fail(
+      `${at}.headers`,
+      `is ${show(headers)}, not an object of strings`,
+      'Write for example "headers": {"Authorization": "Bearer $HOOK_TOKEN"}.',
+    );
   }
   const names = hook['allowedEnvVars'];
   if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))) {
-    fail(`${at}.allowedEnvVars`, `is ${show(names)}, not a list of variable names`, 'Write for example "allowedEnvVars": ["HOOK_TOKEN"].');
+    fail(
+      `${at}.allowedEnvVars`,
+      `is ${show(names)}, not a list of variable names`,
+      'Write for example "allowedEnvVars": ["HOOK_TOKEN"].',
+    );
   }
 }
 
@@ -342,7 +464,10 @@ function didYouMean(key: string, candidates: readonly string[], listed: readonly
 
 function describeJsonError(error: Error, text: string): string {
   const offset = jsonErrorOffset(text);
-  const first = error.message.split('\n', 1)[0]!.replace(/, "[^"]*$/, '').replace(/ in JSON at position \d+.*$/, '');
+  const first = error.message
+    .split('\n', 1)[0]!
+    .replace(/, "[^"]*$/, '')
+    .replace(/ in JSON at position \d+.*$/, '');
   if (offset === undefined) return first;
   const before = text.slice(0, offset);
   const line = before.split('\n').length;

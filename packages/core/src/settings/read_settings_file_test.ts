@@ -21,11 +21,21 @@ async function read(content: unknown) {
 }
 
 describe('readSettingsFile', () => {
-  test('reads permissions and hooks in Claude Code\'s shape', async () => {
+  test("reads permissions and hooks in Claude Code's shape", async () => {
     const settings = {
       $schema: 'https://json.schemastore.org/claude-code-settings.json',
-      permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'], ask: ['Bash(git push:*)'], defaultMode: 'acceptEdits', additionalDirectories: ['../shared'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh', timeout: 5, failClosed: true }] }] },
+      permissions: {
+        allow: ['Bash(npm test:*)'],
+        deny: ['Read(./.env)'],
+        ask: ['Bash(git push:*)'],
+        defaultMode: 'acceptEdits',
+        additionalDirectories: ['../shared'],
+      },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh', timeout: 5, failClosed: true }] },
+        ],
+      },
       env: { FOO: '1' },
       model: 'claude-sonnet-4-5',
     };
@@ -33,7 +43,12 @@ describe('readSettingsFile', () => {
     expect(result.errors).toEqual([]);
     expect(result.exists).toBe(true);
     expect(result.content?.permissions?.deny).toEqual(['Read(./.env)']);
-    expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks[0]).toEqual({ type: 'command', command: './check.sh', timeout: 5, failClosed: true });
+    expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks[0]).toEqual({
+      type: 'command',
+      command: './check.sh',
+      timeout: 5,
+      failClosed: true,
+    });
   });
 
   test('loads a Claude Code file whole: prompt and agent hooks, Claude-only events and keys are one warning each, never an error', async () => {
@@ -46,11 +61,21 @@ describe('readSettingsFile', () => {
       enableAllProjectMcpServers: true,
       permissions: { deny: ['Read(./.env)'], disableAutoMode: 'disable' },
       hooks: {
-        PreToolUse: [{ matcher: 'Bash', hooks: [
-          { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS', timeout: 30 },
-          { type: 'command', command: './no-rm.sh', statusMessage: 'checking', async: false },
-          { type: 'http', url: 'http://127.0.0.1:9/hook', headers: { Authorization: 'Bearer $TOKEN' }, allowedEnvVars: ['TOKEN'] },
-        ] }],
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS', timeout: 30 },
+              { type: 'command', command: './no-rm.sh', statusMessage: 'checking', async: false },
+              {
+                type: 'http',
+                url: 'http://127.0.0.1:9/hook',
+                headers: { Authorization: 'Bearer $TOKEN' },
+                allowedEnvVars: ['TOKEN'],
+              },
+            ],
+          },
+        ],
         PostToolUse: [{ hooks: [{ type: 'agent', prompt: 'verify' }] }],
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
         SessionStart: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
@@ -62,7 +87,8 @@ describe('readSettingsFile', () => {
     expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks.map((h) => h.type)).toEqual(['command', 'http']);
     expect(result.content?.hooks?.['PostToolUse']).toEqual([]);
     const warnings = result.warnings.join('\n');
-    for (const key of ['model', 'statusLine', 'outputStyle', 'apiKeyHelper']) expect(warnings).toContain(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
+    for (const key of ['model', 'statusLine', 'outputStyle', 'apiKeyHelper'])
+      expect(warnings).toContain(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
     expect(warnings).toContain('permissions.disableAutoMode is a Claude Code setting');
     expect(warnings).toContain('hooks.PreToolUse[0].hooks[0] is a Claude Code "prompt" hook');
     expect(warnings).toContain('hooks.PostToolUse[0].hooks[0] is a Claude Code "agent" hook');
@@ -80,13 +106,17 @@ describe('readSettingsFile', () => {
   test('reports a directory where the file should be', async () => {
     await mkdir(join(dir, 'as-dir.json'));
     const result = await readSettingsFile(join(dir, 'as-dir.json'));
-    expect(result.errors).toEqual([`Settings file "${join(dir, 'as-dir.json')}" is a directory, not a file: make it a readable JSON file or remove it.`]);
+    expect(result.errors).toEqual([
+      `Settings file "${join(dir, 'as-dir.json')}" is a directory, not a file: make it a readable JSON file or remove it.`,
+    ]);
   });
 
   test('reports a FIFO or device where the file should be instead of hanging on it', async () => {
     const fifo = join(dir, 'fifo.json');
     execFileSync('mkfifo', [fifo]);
-    expect((await readSettingsFile(fifo)).errors).toEqual([`Settings file "${fifo}" is not a regular file (a FIFO, socket or device): make it a readable JSON file or remove it.`]);
+    expect((await readSettingsFile(fifo)).errors).toEqual([
+      `Settings file "${fifo}" is not a regular file (a FIFO, socket or device): make it a readable JSON file or remove it.`,
+    ]);
     const device = join(dir, 'zero.json');
     await symlink('/dev/zero', device);
     expect((await readSettingsFile(device)).errors[0]).toContain('is not a regular file');
@@ -94,7 +124,13 @@ describe('readSettingsFile', () => {
 
   test('reports a file larger than 1 MB without parsing it', async () => {
     const { file, result } = await read(`{"permissions": {"allow": [${'"Read",'.repeat(200_000)}"Read"]}}`);
-    expect(result.errors).toEqual([expect.stringMatching(new RegExp(`^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is \\d+ bytes, more than the 1 MB a settings file may have`))]);
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is \\d+ bytes, more than the 1 MB a settings file may have`,
+        ),
+      ),
+    ]);
   });
 
   test('reads a file that starts with a UTF-8 byte-order mark', async () => {
@@ -104,52 +140,162 @@ describe('readSettingsFile', () => {
   });
 
   test('rejects a key given twice, which would silently drop the deny rules of the first', async () => {
-    const { file, result } = await read('{"permissions": {"deny": ["Read(./.env)"]},\n "permissions": {"allow": ["Bash"]}}');
-    expect(result.errors).toEqual([`Settings file "${file}": the key permissions appears twice in one object, and only the last would count: merge the two into one.`]);
+    const { file, result } = await read(
+      '{"permissions": {"deny": ["Read(./.env)"]},\n "permissions": {"allow": ["Bash"]}}',
+    );
+    expect(result.errors).toEqual([
+      `Settings file "${file}": the key permissions appears twice in one object, and only the last would count: merge the two into one.`,
+    ]);
     expect(result.content).toBeUndefined();
   });
 
   test('rejects comments, as Claude Code does, saying settings are plain JSON', async () => {
     const { result } = await read('{\n  // keep secrets out\n  "permissions": {"deny": ["Read(./.env)"]}\n}');
-    expect(result.errors[0]).toContain('is not valid JSON (unexpected "/" at line 2, column 3): fix the syntax; settings files are plain JSON, without comments or trailing commas.');
+    expect(result.errors[0]).toContain(
+      'is not valid JSON (unexpected "/" at line 2, column 3): fix the syntax; settings files are plain JSON, without comments or trailing commas.',
+    );
   });
 
   test('reports JSON that does not parse with its line and column', async () => {
     const { file, result } = await read('{\n  "permissions": {\n    "allow": ["Read",]\n  }\n}');
     expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]).toMatch(new RegExp(`^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON \\(.* at line 3, column \\d+\\): fix the syntax`));
+    expect(result.errors[0]).toMatch(
+      new RegExp(
+        `^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON \\(.* at line 3, column \\d+\\): fix the syntax`,
+      ),
+    );
     expect(result.content).toBeUndefined();
   });
 
   const typos: [name: string, content: unknown, expected: string][] = [
-    ['an unknown top-level key suggests the closest known key', { permisions: { allow: [] } }, 'key "permisions" is not a settings key. Did you mean "permissions"?'],
-    ['an unknown permissions key suggests the closest', { permissions: { alow: ['Read'] } }, 'permissions.alow is not a permissions key. Did you mean "allow"?'],
-    ['a misspelt mode suggests the closest and lists the valid ones', { permissions: { defaultMode: 'acceptedits' } }, 'permissions.defaultMode is "acceptedits", not a permission mode. Did you mean "acceptEdits"? Use one of "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk".'],
-    ['a mode that is nothing like one lists the valid ones', { permissions: { defaultMode: 'yolo' } }, 'permissions.defaultMode is "yolo", not a permission mode. Use one of'],
-    ['a rule list that is a string', { permissions: { deny: 'Bash' } }, 'permissions.deny is "Bash", not a list. Write a list of rule strings'],
-    ['a rule that is not a string', { permissions: { allow: ['Read', 42] } }, 'permissions.allow[1] is number 42, not a string.'],
-    ['an unclosed rule names the index and the fix', { permissions: { allow: ['Read', 'Bash(npm test'] } }, 'permissions.allow[1] is "Bash(npm test", which is not a valid rule. Permission rule "Bash(npm test" is missing its closing ")": write "Bash(npm test)" or "Bash(npm test:*)".'],
-    ['a mangled prefix suggests the :* form', { permissions: { allow: ['Bash(npm test*:)'] } }, 'permissions.allow[0] is "Bash(npm test*:)", which is not a usable rule. Permission rule "Bash(npm test*:)" has a mangled prefix wildcard: did you mean "Bash(npm test:*)"?'],
-    ['a :* in the middle suggests the :* form', { permissions: { ask: ['Bash(npm test:* --watch)'] } }, 'did you mean "Bash(npm test:*)"?'],
-    ['a space before the parenthesis', { permissions: { deny: ['Bash (rm:*)'] } }, 'has a space between the tool name and "(": write "Bash(rm:*)"'],
+    [
+      'an unknown top-level key suggests the closest known key',
+      { permisions: { allow: [] } },
+      'key "permisions" is not a settings key. Did you mean "permissions"?',
+    ],
+    [
+      'an unknown permissions key suggests the closest',
+      { permissions: { alow: ['Read'] } },
+      'permissions.alow is not a permissions key. Did you mean "allow"?',
+    ],
+    [
+      'a misspelt mode suggests the closest and lists the valid ones',
+      { permissions: { defaultMode: 'acceptedits' } },
+      'permissions.defaultMode is "acceptedits", not a permission mode. Did you mean "acceptEdits"? Use one of "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk".',
+    ],
+    [
+      'a mode that is nothing like one lists the valid ones',
+      { permissions: { defaultMode: 'yolo' } },
+      'permissions.defaultMode is "yolo", not a permission mode. Use one of',
+    ],
+    [
+      'a rule list that is a string',
+      { permissions: { deny: 'Bash' } },
+      'permissions.deny is "Bash", not a list. Write a list of rule strings',
+    ],
+    [
+      'a rule that is not a string',
+      { permissions: { allow: ['Read', 42] } },
+      'permissions.allow[1] is number 42, not a string.',
+    ],
+    [
+      'an unclosed rule names the index and the fix',
+      { permissions: { allow: ['Read', 'Bash(npm test'] } },
+      'permissions.allow[1] is "Bash(npm test", which is not a valid rule. Permission rule "Bash(npm test" is missing its closing ")": write "Bash(npm test)" or "Bash(npm test:*)".',
+    ],
+    [
+      'a mangled prefix suggests the :* form',
+      { permissions: { allow: ['Bash(npm test*:)'] } },
+      'permissions.allow[0] is "Bash(npm test*:)", which is not a usable rule. Permission rule "Bash(npm test*:)" has a mangled prefix wildcard: did you mean "Bash(npm test:*)"?',
+    ],
+    [
+      'a :* in the middle suggests the :* form',
+      { permissions: { ask: ['Bash(npm test:* --watch)'] } },
+      'did you mean "Bash(npm test:*)"?',
+    ],
+    [
+      'a space before the parenthesis',
+      { permissions: { deny: ['Bash (rm:*)'] } },
+      'has a space between the tool name and "(": write "Bash(rm:*)"',
+    ],
     ['a negated path rule', { permissions: { deny: ['Read(!./src/**)'] } }, 'is negated'],
-    ['a path rule with a trailing space', { permissions: { deny: ['Read(./.env )'] } }, 'permissions.deny[0] is "Read(./.env )", which is not a usable rule. Permission rule "Read(./.env )": Path pattern "./.env " starts or ends with white space'],
-    ['a path rule with Windows separators', { permissions: { deny: ['Read(.\\secrets\\**)'] } }, 'did you mean "./secrets/**"?'],
-    ['additional directories that are not paths', { permissions: { additionalDirectories: [''] } }, 'permissions.additionalDirectories[0] is "", not a directory path.'],
-    ['an unknown hook event suggests the closest', { hooks: { PreToolUs: [] } }, 'hooks.PreToolUs is not a hook event. Did you mean "PreToolUse"?'],
-    ['a hook without a command', { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } }, 'hooks.PreToolUse[0].hooks[0].command is missing, not a command.'],
-    ['a hook of a type nobody has', { hooks: { PreToolUse: [{ hooks: [{ type: 'script', command: 'x' }] }] } }, 'hooks.PreToolUse[0].hooks[0].type is "script". Settings files hold "command" and "http" hooks'],
-    ['an http hook without a URL', { hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'file:///etc/passwd' }] }] } }, 'hooks.PreToolUse[0].hooks[0].url is "file:///etc/passwd", not an http: or https: URL.'],
-    ['a misspelt top-level Toolshed key', { permisions: { deny: ['Bash'] } }, 'key "permisions" is not a settings key. Did you mean "permissions"?'],
+    [
+      'a path rule with a trailing space',
+      { permissions: { deny: ['Read(./.env )'] } },
+      'permissions.deny[0] is "Read(./.env )", which is not a usable rule. Permission rule "Read(./.env )": Path pattern "./.env " starts or ends with white space',
+    ],
+    [
+      'a path rule with Windows separators',
+      { permissions: { deny: ['Read(.\\secrets\\**)'] } },
+      'did you mean "./secrets/**"?',
+    ],
+    [
+      'additional directories that are not paths',
+      { permissions: { additionalDirectories: [''] } },
+      'permissions.additionalDirectories[0] is "", not a directory path.',
+    ],
+    [
+      'an unknown hook event suggests the closest',
+      { hooks: { PreToolUs: [] } },
+      'hooks.PreToolUs is not a hook event. Did you mean "PreToolUse"?',
+    ],
+    [
+      'a hook without a command',
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'command' }] }] } },
+      'hooks.PreToolUse[0].hooks[0].command is missing, not a command.',
+    ],
+    [
+      'a hook of a type nobody has',
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'script', command: 'x' }] }] } },
+      'hooks.PreToolUse[0].hooks[0].type is "script". Settings files hold "command" and "http" hooks',
+    ],
+    [
+      'an http hook without a URL',
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'file:///etc/passwd' }] }] } },
+      'hooks.PreToolUse[0].hooks[0].url is "file:///etc/passwd", not an http: or https: URL.',
+    ],
+    [
+      'a misspelt top-level Toolshed key',
+      { permisions: { deny: ['Bash'] } },
+      'key "permisions" is not a settings key. Did you mean "permissions"?',
+    ],
     ['an env that is a list', { env: ['A=1'] }, 'env is a list, not an object.'],
     ['an env value that is an object', { env: { A: { b: 1 } } }, 'env.A is an object, not a string.'],
-    ['enabledMcpjsonServers that is a string', { enabledMcpjsonServers: 'github' }, 'enabledMcpjsonServers is "github", not a list of server names.'],
-    ['a misspelt hook key', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timout: 5 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timout is not a key of a command hook. Did you mean "timeout"?'],
-    ['a bad timeout', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] } }, 'hooks.PostToolUse[0].hooks[0].timeout is number -1, not a positive number of seconds.'],
-    ['a timeout of 0', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] } }, 'hooks.PreToolUse[0].hooks[0].timeout is number 0, not a positive number of seconds.'],
-    ['a timeout that is a string', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: '30' }] }] } }, 'hooks.PreToolUse[0].hooks[0].timeout is "30", not a positive number of seconds.'],
-    ['a failClosed that is not a boolean', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', failClosed: 'yes' }] }] } }, 'failClosed is "yes", not true or false.'],
-    ['a matcher that is not a regular expression', { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [] }] } }, 'hooks.PreToolUse[0].matcher is "Bash(". Hook matcher "Bash(" is not a valid regular expression'],
+    [
+      'enabledMcpjsonServers that is a string',
+      { enabledMcpjsonServers: 'github' },
+      'enabledMcpjsonServers is "github", not a list of server names.',
+    ],
+    [
+      'a misspelt hook key',
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timout: 5 }] }] } },
+      'hooks.PreToolUse[0].hooks[0].timout is not a key of a command hook. Did you mean "timeout"?',
+    ],
+    [
+      'a bad timeout',
+      { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: -1 }] }] } },
+      'hooks.PostToolUse[0].hooks[0].timeout is number -1, not a positive number of seconds.',
+    ],
+    [
+      'a timeout of 0',
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] } },
+      'hooks.PreToolUse[0].hooks[0].timeout is number 0, not a positive number of seconds.',
+    ],
+    [
+      'a timeout that is a string',
+      { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: '30' }] }] } },
+      'hooks.PreToolUse[0].hooks[0].timeout is "30", not a positive number of seconds.',
+    ],
+    [
+      'a failClosed that is not a boolean',
+      { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'x', failClosed: 'yes' }] }] } },
+      'failClosed is "yes", not true or false.',
+    ],
+    [
+      'a matcher that is not a regular expression',
+      { hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [] }] } },
+      'hooks.PreToolUse[0].matcher is "Bash(". Hook matcher "Bash(" is not a valid regular expression',
+    ],
     ['a top level that is a list', [], 'the top level is a list, not an object.'],
   ];
   test.each(typos)('rejects %s, naming the file, the key, the value and the fix', async (_name, content, expected) => {
@@ -175,9 +321,13 @@ describe('readSettingsFile', () => {
   });
 
   test('accepts and ignores Claude Code hook events it does not run, with a warning', async () => {
-    const { file, result } = await read({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x' }] }], PostToolUse: [] } });
+    const { file, result } = await read({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x' }] }], PostToolUse: [] },
+    });
     expect(result.errors).toEqual([]);
-    expect(result.warnings).toEqual([`Settings file "${file}": hooks.Stop is a Claude Code event that Toolshed does not run (it runs PreToolUse, PostToolUse, PostToolUseFailure); ignored.`]);
+    expect(result.warnings).toEqual([
+      `Settings file "${file}": hooks.Stop is a Claude Code event that Toolshed does not run (it runs PreToolUse, PostToolUse, PostToolUseFailure); ignored.`,
+    ]);
     expect(result.content?.hooks).toEqual({ PostToolUse: [] });
   });
 });

@@ -49,15 +49,29 @@ export function settingsFileLocations(
   const out: SettingsFileLocation[] = [];
   const claudeUser = join(home, '.claude', 'settings.json');
   if (sources.includes('claude')) out.push({ source: 'claude', path: claudeUser, root: home });
-  if (sources.includes('user')) out.push({ source: 'user', path: join(home, '.toolshed', 'settings.json'), root: home });
+  if (sources.includes('user'))
+    out.push({ source: 'user', path: join(home, '.toolshed', 'settings.json'), root: home });
   // In the home folder itself, ~/.claude/settings.json and ~/.toolshed/settings.json are the user's.
   const inHome = resolve(home) === project;
   if (sources.includes('claude')) {
-    if (!inHome) out.push({ source: 'claude', path: join(project, '.claude', 'settings.json'), root: project, inProject: true });
-    out.push({ source: 'claude', path: join(project, '.claude', 'settings.local.json'), root: project, inProject: true });
+    if (!inHome)
+      out.push({ source: 'claude', path: join(project, '.claude', 'settings.json'), root: project, inProject: true });
+    out.push({
+      source: 'claude',
+      path: join(project, '.claude', 'settings.local.json'),
+      root: project,
+      inProject: true,
+    });
   }
-  if (sources.includes('project') && !inHome) out.push({ source: 'project', path: join(project, '.toolshed', 'settings.json'), root: project, inProject: true });
-  if (sources.includes('local')) out.push({ source: 'local', path: join(project, '.toolshed', 'settings.local.json'), root: project, inProject: true });
+  if (sources.includes('project') && !inHome)
+    out.push({ source: 'project', path: join(project, '.toolshed', 'settings.json'), root: project, inProject: true });
+  if (sources.includes('local'))
+    out.push({
+      source: 'local',
+      path: join(project, '.toolshed', 'settings.local.json'),
+      root: project,
+      inProject: true,
+    });
   return out;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseSettingSources, settingsFileLocations } from './setting_sources.ts';
 
 describe('settingsFileLocations', () => {
-  test('lists the files lowest precedence first, Claude Code\'s below Toolshed\'s', () => {
+  test("lists the files lowest precedence first, Claude Code's below Toolshed's", () => {
     const files = settingsFileLocations(['local', 'claude', 'project', 'user'], { projectDir: '/p', homeDir: '/h' });
     expect(files).toEqual([
       { source: 'claude', path: '/h/.claude/settings.json', root: '/h' },
@@ -14,10 +14,14 @@ describe('settingsFileLocations', () => {
     ]);
   });
 
-  test('in the home folder itself, ~/.claude/settings.json is the user\'s file, read once and trusted', () => {
+  test("in the home folder itself, ~/.claude/settings.json is the user's file, read once and trusted", () => {
     const files = settingsFileLocations(['claude', 'user', 'project'], { projectDir: '/h', homeDir: '/h' });
-    expect(files.filter((f) => f.path === '/h/.claude/settings.json')).toEqual([{ source: 'claude', path: '/h/.claude/settings.json', root: '/h' }]);
-    expect(files.filter((f) => f.path === '/h/.toolshed/settings.json')).toEqual([{ source: 'user', path: '/h/.toolshed/settings.json', root: '/h' }]);
+    expect(files.filter((f) => f.path === '/h/.claude/settings.json')).toEqual([
+      { source: 'claude', path: '/h/.claude/settings.json', root: '/h' },
+    ]);
+    expect(files.filter((f) => f.path === '/h/.toolshed/settings.json')).toEqual([
+      { source: 'user', path: '/h/.toolshed/settings.json', root: '/h' },
+    ]);
   });
 
   test('reads nothing without sources', () => {
@@ -35,6 +39,8 @@ describe('parseSettingSources', () => {
   });
 
   test('rejects an unknown source with the closest one', () => {
-    expect(() => parseSettingSources('user,projet')).toThrow(new RangeError('Setting source "projet" is not one of user, project, local, claude: did you mean "project"?'));
+    expect(() => parseSettingSources('user,projet')).toThrow(
+      new RangeError('Setting source "projet" is not one of user, project, local, claude: did you mean "project"?'),
+    );
   });
 });

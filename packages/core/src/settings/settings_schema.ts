@@ -95,7 +95,14 @@ export const CLAUDE_CODE_SETTINGS_KEYS: readonly string[] = [
 ];
 
 /** Keys of `permissions`. `disableBypassPermissionsMode: "disable"` refuses `bypassPermissions`. */
-export const PERMISSIONS_KEYS: readonly string[] = ['allow', 'deny', 'ask', 'defaultMode', 'additionalDirectories', 'disableBypassPermissionsMode'];
+export const PERMISSIONS_KEYS: readonly string[] = [
+  'allow',
+  'deny',
+  'ask',
+  'defaultMode',
+  'additionalDirectories',
+  'disableBypassPermissionsMode',
+];
 
 /** Keys of Claude Code's `permissions` that Toolshed does not use (ignored with a warning). */
 export const CLAUDE_CODE_PERMISSIONS_KEYS: readonly string[] = ['disableAutoMode'];
@@ -129,10 +136,31 @@ export const CLAUDE_CODE_ONLY_HOOK_EVENTS: readonly string[] = [
 ];
 
 /** Keys of one command hook in a settings file (`statusMessage`, `once`, `async` and `shell` are Claude Code's, accepted and not used). */
-export const COMMAND_HOOK_KEYS: readonly string[] = ['type', 'command', 'timeout', 'failClosed', 'statusMessage', 'once', 'async', 'asyncRewake', 'shell', 'if'];
+export const COMMAND_HOOK_KEYS: readonly string[] = [
+  'type',
+  'command',
+  'timeout',
+  'failClosed',
+  'statusMessage',
+  'once',
+  'async',
+  'asyncRewake',
+  'shell',
+  'if',
+];
 
 /** Keys of one http hook in a settings file. */
-export const HTTP_HOOK_KEYS: readonly string[] = ['type', 'url', 'headers', 'allowedEnvVars', 'timeout', 'failClosed', 'statusMessage', 'once', 'if'];
+export const HTTP_HOOK_KEYS: readonly string[] = [
+  'type',
+  'url',
+  'headers',
+  'allowedEnvVars',
+  'timeout',
+  'failClosed',
+  'statusMessage',
+  'once',
+  'if',
+];
 
 /** Claude Code hook types Toolshed does not run (a model call): accepted with one warning each and skipped. */
 export const CLAUDE_CODE_ONLY_HOOK_TYPES: readonly string[] = ['prompt', 'agent'];
@@ -152,14 +180,16 @@ const ruleList = z.array(z.string());
  */
 export const settingsSchema = z.looseObject({
   $schema: z.string().optional(),
-  permissions: z.strictObject({
-    allow: ruleList.optional(),
-    deny: ruleList.optional(),
-    ask: ruleList.optional(),
-    defaultMode: z.enum(PERMISSION_MODES as [string, ...string[]]).optional(),
-    additionalDirectories: z.array(z.string()).optional(),
-    disableBypassPermissionsMode: z.literal('disable').optional(),
-  }).optional(),
+  permissions: z
+    .strictObject({
+      allow: ruleList.optional(),
+      deny: ruleList.optional(),
+      ask: ruleList.optional(),
+      defaultMode: z.enum(PERMISSION_MODES as [string, ...string[]]).optional(),
+      additionalDirectories: z.array(z.string()).optional(),
+      disableBypassPermissionsMode: z.literal('disable').optional(),
+    })
+    .optional(),
   disableAllHooks: z.boolean().optional(),
   /** Environment variables for the processes tools start (the Bash tool's commands). */
   env: z.record(z.string(), z.string()).optional(),
@@ -168,28 +198,34 @@ export const settingsSchema = z.looseObject({
   disabledMcpjsonServers: z.array(z.string()).optional(),
   /** Every PreToolUse hook blocks its call on any error, timeout or malformed reply. */
   failClosedHooks: z.boolean().optional(),
-  hooks: z.record(
-    z.string(),
-    z.array(z.looseObject({
-      matcher: z.string().optional(),
-      hooks: z.array(z.union([
+  hooks: z
+    .record(
+      z.string(),
+      z.array(
         z.looseObject({
-          type: z.literal('command'),
-          command: z.string().min(1),
-          timeout: z.number().positive().optional(),
-          failClosed: z.boolean().optional(),
+          matcher: z.string().optional(),
+          hooks: z.array(
+            z.union([
+              z.looseObject({
+                type: z.literal('command'),
+                command: z.string().min(1),
+                timeout: z.number().positive().optional(),
+                failClosed: z.boolean().optional(),
+              }),
+              z.looseObject({
+                type: z.literal('http'),
+                url: z.string().min(1),
+                headers: z.record(z.string(), z.string()).optional(),
+                allowedEnvVars: z.array(z.string()).optional(),
+                timeout: z.number().positive().optional(),
+                failClosed: z.boolean().optional(),
+              }),
+            ]),
+          ),
         }),
-        z.looseObject({
-          type: z.literal('http'),
-          url: z.string().min(1),
-          headers: z.record(z.string(), z.string()).optional(),
-          allowedEnvVars: z.array(z.string()).optional(),
-          timeout: z.number().positive().optional(),
-          failClosed: z.boolean().optional(),
-        }),
-      ])),
-    })),
-  ).optional(),
+      ),
+    )
+    .optional(),
 });
 
 /** What a settings file holds, as {@linkcode settingsSchema} describes it. */

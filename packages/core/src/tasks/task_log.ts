@@ -73,10 +73,15 @@ export function openTaskLog(dir: string, id: string, options: TaskLogOptions = {
   if (!(maxBytes > 0)) throw new RangeError(`maxBytes must be a positive number of bytes, got ${maxBytes}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = lstatSync(dir);
-  if (!stat.isDirectory()) throw new Error(`The task log folder "${dir}" is not a directory (a symlink?); remove it and try again`);
+  if (!stat.isDirectory())
+    throw new Error(`The task log folder "${dir}" is not a directory (a symlink?); remove it and try again`);
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
   const file = path.join(dir, `${taskLogName(id)}.log`);
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   let bytes = 0;
   let full = false;
   let closed = false;

@@ -13,7 +13,13 @@ import { backgroundTasksOf, type BackgroundTasks, type TaskStatus } from './back
 export const taskOutputInput = z.object({
   task_id: z.string().min(1).describe('The id of the background task, as Bash or Agent returned it'),
   block: z.boolean().optional().describe('Wait for the task to finish (up to timeout) before returning; default true'),
-  timeout: z.number().int().min(0).max(600_000).optional().describe('How long to wait when block is true, in milliseconds (max 600000); default 30000'),
+  timeout: z
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .optional()
+    .describe('How long to wait when block is true, in milliseconds (max 600000); default 30000'),
 });
 
 /** What TaskOutput returns. */
@@ -76,7 +82,9 @@ export const taskOutputTool: Tool<typeof taskOutputInput, TaskOutputResult> = bu
   mapResult: (r) => {
     const head = `Task ${r.task_id}: ${r.status}${r.exit_code !== null ? `, exit code ${r.exit_code}` : ''}${r.signal ? `, signal ${r.signal}` : ''}.`;
     const reason = r.stop_reason ? `\n${r.stop_reason}` : '';
-    const skipped = r.skipped_chars ? `\n[${r.skipped_chars} earlier characters were not kept in memory; see ${r.log_path}]` : '';
+    const skipped = r.skipped_chars
+      ? `\n[${r.skipped_chars} earlier characters were not kept in memory; see ${r.log_path}]`
+      : '';
     return `${head}${reason}${skipped}\n${r.output ? `New output since the last read:\n${r.output.replace(/\n$/, '')}` : 'No new output since the last read.'}`;
   },
   async call({ task_id, block, timeout }, ctx, { signal }) {
@@ -85,9 +93,10 @@ export const taskOutputTool: Tool<typeof taskOutputInput, TaskOutputResult> = bu
     if (!task) throw new Error(unknownTaskMessage(registry, task_id));
     if (block ?? true) await task.wait(timeout ?? 30_000, signal);
     const { text, skippedChars } = task.takeUnread();
-    const output = text.length > MAX_CHARS
-      ? `${text.slice(0, MAX_CHARS / 2)}\n\n[... ${text.length - MAX_CHARS} characters elided; the whole output is in ${task.logPath} ...]\n\n${text.slice(-MAX_CHARS / 2)}`
-      : text;
+    const output =
+      text.length > MAX_CHARS
+        ? `${text.slice(0, MAX_CHARS / 2)}\n\n[... ${text.length - MAX_CHARS} characters elided; the whole output is in ${task.logPath} ...]\n\n${text.slice(-MAX_CHARS / 2)}`
+        : text;
     return {
       data: {
         task_id,

@@ -36,12 +36,16 @@ export interface TaskStopResult {
 export const taskStopTool: Tool<typeof taskStopInput, TaskStopResult> = buildTool({
   name: 'TaskStop',
   searchHint: 'stop kill background task shell command agent',
-  description: 'Stops a background task started with run_in_background: kills a Bash command\'s whole process tree (SIGTERM, then SIGKILL after a short grace), or aborts a background Agent. Its output so far stays readable with TaskOutput and in its log file.',
+  description:
+    "Stops a background task started with run_in_background: kills a Bash command's whole process tree (SIGTERM, then SIGKILL after a short grace), or aborts a background Agent. Its output so far stays readable with TaskOutput and in its log file.",
   inputSchema: taskStopInput,
   getToolUseSummary: ({ task_id }) => task_id,
   // Stopping what this session started needs no prompt; deny rules still apply before this.
   checkPermissions: () => ({ behavior: 'allow', reason: 'it only stops a background task this session started' }),
-  mapResult: (r) => (r.stopped ? `Task ${r.task_id} was stopped.` : `Task ${r.task_id} had already ended (${r.status}${r.exit_code !== null ? `, exit code ${r.exit_code}` : ''}); nothing was stopped.`),
+  mapResult: (r) =>
+    r.stopped
+      ? `Task ${r.task_id} was stopped.`
+      : `Task ${r.task_id} had already ended (${r.status}${r.exit_code !== null ? `, exit code ${r.exit_code}` : ''}); nothing was stopped.`,
   async call({ task_id }, ctx) {
     const registry = backgroundTasksOf(ctx);
     const task = registry.get(task_id);

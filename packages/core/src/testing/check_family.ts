@@ -29,7 +29,10 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * });
  * ```
  */
-export async function checkFamily(family: Family, options: { sampleInputs?: Record<string, unknown[]> } = {}): Promise<ConformanceProblem[]> {
+export async function checkFamily(
+  family: Family,
+  options: { sampleInputs?: Record<string, unknown[]> } = {},
+): Promise<ConformanceProblem[]> {
   const problems: ConformanceProblem[] = [];
   const add = (tool: string | undefined, problem: string) => problems.push({ tool, problem });
   if (!family.name) add(undefined, 'the family has no name');
@@ -48,8 +51,10 @@ export async function checkFamily(family: Family, options: { sampleInputs?: Reco
       if (seen.has(name)) add(tool.name, `name "${name}" is used twice in family "${family.name}"`);
       seen.add(name);
     }
-    const description = typeof tool.description === 'function' ? await tool.description({ cwd: process.cwd() }) : tool.description;
-    if (!description || description.trim().length < 10) add(tool.name, 'the description is missing or shorter than 10 characters');
+    const description =
+      typeof tool.description === 'function' ? await tool.description({ cwd: process.cwd() }) : tool.description;
+    if (!description || description.trim().length < 10)
+      add(tool.name, 'the description is missing or shorter than 10 characters');
     try {
       const schema = toolInputJsonSchema(tool);
       if (schema.type !== 'object') add(tool.name, 'the input schema is not an object');
@@ -68,20 +73,28 @@ export async function checkFamily(family: Family, options: { sampleInputs?: Reco
         add(tool.name, `isReadOnly/isConcurrencySafe threw for ${JSON.stringify(input)}: ${(e as Error).message}`);
         continue;
       }
-      if (typeof readOnly !== 'boolean' || typeof safe !== 'boolean') add(tool.name, 'isReadOnly and isConcurrencySafe must return booleans');
-      if (readOnly === false && safe === true) add(tool.name, `is concurrency-safe but not read-only for ${JSON.stringify(input)}: a call that writes must not run in parallel`);
+      if (typeof readOnly !== 'boolean' || typeof safe !== 'boolean')
+        add(tool.name, 'isReadOnly and isConcurrencySafe must return booleans');
+      if (readOnly === false && safe === true)
+        add(
+          tool.name,
+          `is concurrency-safe but not read-only for ${JSON.stringify(input)}: a call that writes must not run in parallel`,
+        );
     }
     for (const example of tool.inputExamples) {
-      if (!tool.inputSchema.safeParse(example).success) add(tool.name, `input example ${JSON.stringify(example)} does not match the input schema`);
+      if (!tool.inputSchema.safeParse(example).success)
+        add(tool.name, `input example ${JSON.stringify(example)} does not match the input schema`);
     }
   }
   if (family.manifest) {
     const names = new Set(tools.map((t) => t.name));
     for (const entry of family.manifest) {
-      if (!names.has(entry.name)) add(entry.name, `the manifest lists "${entry.name}" but the family's code has no such tool`);
+      if (!names.has(entry.name))
+        add(entry.name, `the manifest lists "${entry.name}" but the family's code has no such tool`);
     }
     const listed = new Set(family.manifest.map((m) => m.name));
-    for (const tool of tools) if (!listed.has(tool.name)) add(tool.name, `"${tool.name}" is missing from the family's manifest`);
+    for (const tool of tools)
+      if (!listed.has(tool.name)) add(tool.name, `"${tool.name}" is missing from the family's manifest`);
   }
   return problems;
 }

@@ -6,12 +6,20 @@ import { buildTool } from '../tool.ts';
 import { echoTool } from '../_test_tools.ts';
 
 const tool = (name: string, extra: Record<string, unknown> = {}) =>
-  buildTool({ name, description: 'A tool for the conformance tests.', inputSchema: z.strictObject({}), async call() {
-    return { data: 1 };
-  }, ...extra });
+  buildTool({
+    name,
+    description: 'A tool for the conformance tests.',
+    inputSchema: z.strictObject({}),
+    async call() {
+      return { data: 1 };
+    },
+    ...extra,
+  });
 
 test('a well-formed family conforms', async () => {
-  expect(await checkFamily(defineFamily({ name: 'ok', version: '1.0.0', tools: [echoTool, tool('Other')] }))).toEqual([]);
+  expect(await checkFamily(defineFamily({ name: 'ok', version: '1.0.0', tools: [echoTool, tool('Other')] }))).toEqual(
+    [],
+  );
 });
 
 test('reports duplicate names, short descriptions, unconvertible schemas and unsafe flags', async () => {
@@ -41,7 +49,10 @@ test('a lazy family whose manifest and code disagree is reported', async () => {
   const family = defineFamily({
     name: 'lazy',
     version: '1.0.0',
-    manifest: [{ name: 'Echo', description: 'Echoes.' }, { name: 'Ghost', description: 'Not in the code.' }],
+    manifest: [
+      { name: 'Echo', description: 'Echoes.' },
+      { name: 'Ghost', description: 'Not in the code.' },
+    ],
     load: async () => [echoTool, tool('Unlisted')],
   });
   expect((await checkFamily(family)).map((p) => p.problem)).toEqual([

@@ -26,9 +26,17 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts a process and resolves once its output matches `ready` (or rejects when it exits first). */
-export function startProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; ready: RegExp; cwd?: string }): Promise<ChildProcess> {
+export function startProcess(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; ready: RegExp; cwd?: string },
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...options.env }, cwd: options.cwd ?? PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd ?? PACKAGE_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();

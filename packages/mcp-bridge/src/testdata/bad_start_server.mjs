@@ -32,15 +32,25 @@ switch (mode) {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const server = new Server({ name: 'odd', version: '1.0.0' }, { capabilities: { tools: {} } });
     // The low-level handler map, so the answer is sent as written, not checked by the SDK first.
-    server._requestHandlers.set('tools/list', async () => (mode === 'nolist' ? { tools: 'none' } : {
-      tools: [
-        { name: 'untyped', description: 'An inputSchema without "type".', inputSchema: { properties: { text: { type: 'string' } }, required: ['text'] } },
-        { description: 'No name at all.', inputSchema: { type: 'object' } },
-        { name: 'bare', description: 'No inputSchema.' },
-        { name: 'stringly', inputSchema: { type: 'string' } },
-      ],
+    server._requestHandlers.set('tools/list', async () =>
+      mode === 'nolist'
+        ? { tools: 'none' }
+        : {
+            tools: [
+              {
+                name: 'untyped',
+                description: 'An inputSchema without "type".',
+                inputSchema: { properties: { text: { type: 'string' } }, required: ['text'] },
+              },
+              { description: 'No name at all.', inputSchema: { type: 'object' } },
+              { name: 'bare', description: 'No inputSchema.' },
+              { name: 'stringly', inputSchema: { type: 'string' } },
+            ],
+          },
+    );
+    server._requestHandlers.set('tools/call', async (request) => ({
+      content: [{ type: 'text', text: `${request.params.name}: ${JSON.stringify(request.params.arguments ?? {})}` }],
     }));
-    server._requestHandlers.set('tools/call', async (request) => ({ content: [{ type: 'text', text: `${request.params.name}: ${JSON.stringify(request.params.arguments ?? {})}` }] }));
     await server.connect(new StdioServerTransport());
     break;
   }

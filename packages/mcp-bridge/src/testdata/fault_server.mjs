@@ -10,19 +10,57 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const readOnly = { readOnlyHint: true, destructiveHint: false };
 const tools = [
-  { name: 'crash', description: 'Exits the server process in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
-  { name: 'hang', description: 'Never answers (until cancelled).', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
-  { name: 'pid', description: 'Returns the process id of the server.', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
+  {
+    name: 'crash',
+    description: 'Exits the server process in the middle of the call.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'hang',
+    description: 'Never answers (until cancelled).',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: readOnly,
+  },
+  {
+    name: 'pid',
+    description: 'Returns the process id of the server.',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: readOnly,
+  },
   {
     name: 'sleep',
     description: 'Waits the given number of milliseconds, reporting progress, then returns.',
-    inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { ms: { type: 'integer', minimum: 0 } },
+      required: ['ms'],
+      additionalProperties: false,
+    },
     annotations: readOnly,
   },
-  { name: 'add_tool', description: 'Adds the tool "added" and tells the client the list changed.', inputSchema: { type: 'object', properties: {} } },
-  { name: 'fail', description: 'Answers with isError: a message on two lines and a screenshot (no content with empty: true).', inputSchema: { type: 'object', properties: { empty: { type: 'boolean' } } }, annotations: { destructiveHint: true } },
-  { name: 'kinds', description: 'Returns one block of every content kind.', inputSchema: { type: 'object', properties: {} }, annotations: readOnly },
-  { name: 'big', description: 'Returns a long text of the given size.', inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] }, annotations: readOnly },
+  {
+    name: 'add_tool',
+    description: 'Adds the tool "added" and tells the client the list changed.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'fail',
+    description: 'Answers with isError: a message on two lines and a screenshot (no content with empty: true).',
+    inputSchema: { type: 'object', properties: { empty: { type: 'boolean' } } },
+    annotations: { destructiveHint: true },
+  },
+  {
+    name: 'kinds',
+    description: 'Returns one block of every content kind.',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: readOnly,
+  },
+  {
+    name: 'big',
+    description: 'Returns a long text of the given size.',
+    inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] },
+    annotations: readOnly,
+  },
 ];
 // The call-path tests' tools, listed only when asked for (other tests count the tools above).
 const extraTools = [
@@ -30,19 +68,30 @@ const extraTools = [
     name: 'structured',
     description: 'Returns the given value as structuredContent, checked or not against its outputSchema.',
     inputSchema: { type: 'object', properties: { value: {} } },
-    outputSchema: { type: 'object', properties: { count: { type: 'integer' }, name: { type: 'string' } }, required: ['count'] },
+    outputSchema: {
+      type: 'object',
+      properties: { count: { type: 'integer' }, name: { type: 'string' } },
+      required: ['count'],
+    },
     annotations: readOnly,
   },
   {
     name: 'tick',
     description: 'Runs for ms milliseconds, sending a progress notification every "every" ms.',
-    inputSchema: { type: 'object', properties: { ms: { type: 'integer' }, every: { type: 'integer' } }, required: ['ms', 'every'] },
+    inputSchema: {
+      type: 'object',
+      properties: { ms: { type: 'integer' }, every: { type: 'integer' } },
+      required: ['ms', 'every'],
+    },
     annotations: readOnly,
   },
 ];
 if (process.env.FAULT_EXTRA_TOOLS === '1') tools.push(...extraTools);
 
-const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+const server = new Server(
+  { name: 'fault-server', version: '1.0.0' },
+  { capabilities: { tools: { listChanged: true } } },
+);
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;
@@ -53,27 +102,45 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       return await new Promise(() => {});
     case 'hang':
       // On the client's cancellation, note it where the test can see it.
-      return await new Promise((resolve) => extra.signal.addEventListener('abort', () => {
-        if (process.env.FAULT_MARKER) writeFileSync(process.env.FAULT_MARKER, 'cancelled by the client');
-        resolve({ content: [] });
-      }));
+      return await new Promise((resolve) =>
+        extra.signal.addEventListener('abort', () => {
+          if (process.env.FAULT_MARKER) writeFileSync(process.env.FAULT_MARKER, 'cancelled by the client');
+          resolve({ content: [] });
+        }),
+      );
     case 'pid':
       return { content: [{ type: 'text', text: String(process.pid) }] };
     case 'sleep': {
       const token = request.params._meta?.progressToken;
-      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, total: 1, message: 'sleeping' } });
+      if (token !== undefined)
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 0, total: 1, message: 'sleeping' },
+        });
       await new Promise((resolve) => setTimeout(resolve, args.ms));
       return { content: [{ type: 'text', text: `slept ${args.ms} ms` }] };
     }
     case 'add_tool':
-      if (!tools.some((t) => t.name === 'added')) tools.push({ name: 'added', description: 'A tool that was added while the server ran.', inputSchema: { type: 'object' }, annotations: readOnly });
+      if (!tools.some((t) => t.name === 'added'))
+        tools.push({
+          name: 'added',
+          description: 'A tool that was added while the server ran.',
+          inputSchema: { type: 'object' },
+          annotations: readOnly,
+        });
       await server.sendToolListChanged();
       return { content: [{ type: 'text', text: 'added' }] };
     case 'added':
       return { content: [{ type: 'text', text: 'the added tool ran' }] };
     case 'fail':
       if (args.empty) return { isError: true, content: [] };
-      return { isError: true, content: [{ type: 'text', text: 'first line of the failure\nsecond line with the detail' }, { type: 'image', data: PNG, mimeType: 'image/png' }] };
+      return {
+        isError: true,
+        content: [
+          { type: 'text', text: 'first line of the failure\nsecond line with the detail' },
+          { type: 'image', data: PNG, mimeType: 'image/png' },
+        ],
+      };
     case 'kinds':
       return {
         content: [
@@ -86,13 +153,20 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         structuredContent: { answer: 42 },
       };
     case 'structured':
-      return { content: [{ type: 'text', text: String(JSON.stringify(args.value)) }], ...(args.value === undefined ? {} : { structuredContent: args.value }) };
+      return {
+        content: [{ type: 'text', text: String(JSON.stringify(args.value)) }],
+        ...(args.value === undefined ? {} : { structuredContent: args.value }),
+      };
     case 'tick': {
       const token = request.params._meta?.progressToken;
       const start = Date.now();
       for (let i = 1; Date.now() - start < args.ms; i++) {
         await new Promise((resolve) => setTimeout(resolve, args.every));
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i } });
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: i },
+          });
       }
       return { content: [{ type: 'text', text: `ticked for ${args.ms} ms` }] };
     }

@@ -33,12 +33,27 @@ class RefreshingProvider extends DemoInMemoryAuthProvider {
     }
   }
 
-  override async exchangeRefreshToken(client: Parameters<DemoInMemoryAuthProvider['exchangeRefreshToken']>[0], refreshToken: string) {
+  override async exchangeRefreshToken(
+    client: Parameters<DemoInMemoryAuthProvider['exchangeRefreshToken']>[0],
+    refreshToken: string,
+  ) {
     const grant = this.#refresh.get(refreshToken);
     if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
     const token = randomUUID();
-    (this as unknown as { tokens: Map<string, unknown> }).tokens.set(token, { token, clientId: grant.clientId, scopes: grant.scopes, expiresAt: Date.now() + 3_600_000, type: 'access' });
-    return { access_token: token, token_type: 'bearer', expires_in: 3600, scope: grant.scopes.join(' '), refresh_token: refreshToken };
+    (this as unknown as { tokens: Map<string, unknown> }).tokens.set(token, {
+      token,
+      clientId: grant.clientId,
+      scopes: grant.scopes,
+      expiresAt: Date.now() + 3_600_000,
+      type: 'access',
+    });
+    return {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: 3600,
+      scope: grant.scopes.join(' '),
+      refresh_token: refreshToken,
+    };
   }
 }
 
@@ -67,12 +82,22 @@ export async function startOAuthFixture(): Promise<OAuthFixture> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mcpUrl = new URL('/mcp', base);
   const provider = new RefreshingProvider();
-  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
-  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  app.use(
+    mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }),
+  );
+  const bearer = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
+  });
   app.post('/mcp', express.json(), bearer, async (req, res) => {
     const mcp = new McpServer({ name: 'oauth-fixture', version: '1.0.0' });
     mcp.registerTool('whoami', { description: 'Says which OAuth client called.' }, async (extra) => ({
-      content: [{ type: 'text', text: `client ${extra.authInfo?.clientId ?? 'nobody'} with scopes ${extra.authInfo?.scopes.join(' ') || '(none)'}` }],
+      content: [
+        {
+          type: 'text',
+          text: `client ${extra.authInfo?.clientId ?? 'nobody'} with scopes ${extra.authInfo?.scopes.join(' ') || '(none)'}`,
+        },
+      ],
     }));
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => void transport.close());

@@ -7,6 +7,11 @@ import { sessionTools } from './session_tools.ts';
 const cwd = process.argv[2] ?? process.cwd();
 const prompt = createMcpPermissionPrompt();
 const session = await createSession({ cwd, tools: sessionTools(), canUseTool: prompt.canUseTool });
-const served = await serveSession(session, { transport: 'stdio', permissionPrompt: prompt, approve: process.env['SERVE_APPROVE'] === 'deny' ? 'deny' : 'elicit', name: 'toolshed-test' });
+const served = await serveSession(session, {
+  transport: 'stdio',
+  permissionPrompt: prompt,
+  approve: process.env['SERVE_APPROVE'] === 'deny' ? 'deny' : 'elicit',
+  name: 'toolshed-test',
+});
 await served.closed;
 await session.close();

@@ -61,7 +61,10 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
  * for (const p of problems) console.warn(`${p.file}: ${p.message}`);
  * ```
  */
-export async function loadSkills(cwd: string, options: LoadSkillsOptions = {}): Promise<{ skills: Map<string, Skill>; problems: SkillProblem[] }> {
+export async function loadSkills(
+  cwd: string,
+  options: LoadSkillsOptions = {},
+): Promise<{ skills: Map<string, Skill>; problems: SkillProblem[] }> {
   const home = options.homeDir ?? os.homedir();
   const roots = [
     path.join(home, '.claude', 'skills'),
@@ -85,7 +88,13 @@ export async function loadSkills(cwd: string, options: LoadSkillsOptions = {}): 
     }
     for (const entry of entries) {
       const file = path.join(root, entry, 'SKILL.md');
-      if (!(await stat(file).then((s) => s.isFile(), () => false))) continue;
+      if (
+        !(await stat(file).then(
+          (s) => s.isFile(),
+          () => false,
+        ))
+      )
+        continue;
       const loaded = await readSkillFile(file, entry);
       if ('message' in loaded) problems.push(loaded);
       else skills.set(loaded.name, loaded);
@@ -93,10 +102,20 @@ export async function loadSkills(cwd: string, options: LoadSkillsOptions = {}): 
   }
   for (const def of options.skills ?? []) {
     if (!NAME.test(def.name)) {
-      problems.push({ file: 'options', message: `skill name ${JSON.stringify(def.name)} must be lowercase letters, digits and "-", such as "release-notes"` });
+      problems.push({
+        file: 'options',
+        message: `skill name ${JSON.stringify(def.name)} must be lowercase letters, digits and "-", such as "release-notes"`,
+      });
       continue;
     }
-    skills.set(def.name, { name: def.name, description: def.description, allowedTools: def.allowedTools ?? [], instructions: def.instructions, dir: def.dir, source: 'options' });
+    skills.set(def.name, {
+      name: def.name,
+      description: def.description,
+      allowedTools: def.allowedTools ?? [],
+      instructions: def.instructions,
+      dir: def.dir,
+      source: 'options',
+    });
   }
   return { skills, problems };
 }
@@ -109,25 +128,49 @@ async function readSkillFile(file: string, folderName: string): Promise<Skill | 
     return { file, message: `could not be read: ${(e as Error).message}` };
   }
   const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) return { file, message: 'has no YAML frontmatter; start the file with "---", the lines "name: …" and "description: …", then "---"' };
+  if (!match)
+    return {
+      file,
+      message:
+        'has no YAML frontmatter; start the file with "---", the lines "name: …" and "description: …", then "---"',
+    };
   let front: unknown;
   try {
     front = parseYaml(match[1]!);
   } catch (e) {
     return { file, message: `has frontmatter that is not valid YAML (${(e as Error).message.split('\n')[0]})` };
   }
-  if (typeof front !== 'object' || front === null || Array.isArray(front)) return { file, message: 'has frontmatter that is not a mapping of keys; write "name: …" and "description: …"' };
+  if (typeof front !== 'object' || front === null || Array.isArray(front))
+    return { file, message: 'has frontmatter that is not a mapping of keys; write "name: …" and "description: …"' };
   const fields = front as Record<string, unknown>;
   const name = fields['name'] ?? folderName;
   if (typeof name !== 'string' || !NAME.test(name)) {
-    return { file, message: `key "name" is ${JSON.stringify(name)}; it must be lowercase letters, digits and "-", such as "${folderName.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}"` };
+    return {
+      file,
+      message: `key "name" is ${JSON.stringify(name)}; it must be lowercase letters, digits and "-", such as "${folderName.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}"`,
+    };
   }
   const description = fields['description'];
-  if (typeof description !== 'string' || description.trim() === '') return { file, message: 'key "description" is missing or empty; say in one sentence what the skill does and when to use it' };
+  if (typeof description !== 'string' || description.trim() === '')
+    return {
+      file,
+      message: 'key "description" is missing or empty; say in one sentence what the skill does and when to use it',
+    };
   const tools = fields['allowed-tools'];
   let allowedTools: string[] = [];
   if (typeof tools === 'string') allowedTools = tools.split(/[,\s]+/).filter(Boolean);
   else if (Array.isArray(tools) && tools.every((t) => typeof t === 'string')) allowedTools = tools;
-  else if (tools !== undefined) return { file, message: `key "allowed-tools" is ${JSON.stringify(tools)}; write a list of tool names, such as "Read, Grep"` };
-  return { name, description: description.trim(), allowedTools, instructions: match[2]!.trim(), dir: path.dirname(file), source: file };
+  else if (tools !== undefined)
+    return {
+      file,
+      message: `key "allowed-tools" is ${JSON.stringify(tools)}; write a list of tool names, such as "Read, Grep"`,
+    };
+  return {
+    name,
+    description: description.trim(),
+    allowedTools,
+    instructions: match[2]!.trim(),
+    dir: path.dirname(file),
+    source: file,
+  };
 }

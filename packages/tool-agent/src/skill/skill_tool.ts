@@ -7,7 +7,7 @@ export const SKILL_NOT_FOUND = 'skill_not_found';
 
 /** Input of the Skill tool. */
 export const skillInput = z.strictObject({
-  skill: z.string().min(1).describe('The name of the skill, as listed in this tool\'s description'),
+  skill: z.string().min(1).describe("The name of the skill, as listed in this tool's description"),
   args: z.string().optional().describe('Arguments for the skill, if it takes any'),
 });
 
@@ -54,9 +54,14 @@ export function createSkillTool(options: LoadSkillsOptions = {}): AnyTool {
         const names = [...skills.keys()];
         const near = closestNames(skill, names);
         const broken = problems.filter((p) => p.file.includes(`/${skill}/`));
-        const why = broken.length ? ` Its file could not be loaded: ${broken.map((p) => `${p.file} ${p.message}`).join('; ')}.` : '';
+        const why = broken.length
+          ? ` Its file could not be loaded: ${broken.map((p) => `${p.file} ${p.message}`).join('; ')}.`
+          : '';
         const guess = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
-        throw new ToolshedError(SKILL_NOT_FOUND, `No skill named "${skill}".${why}${guess} Skills: ${names.length ? names.join(', ') : 'none'}.`);
+        throw new ToolshedError(
+          SKILL_NOT_FOUND,
+          `No skill named "${skill}".${why}${guess} Skills: ${names.length ? names.join(', ') : 'none'}.`,
+        );
       }
       return { data: renderSkill(found, args) };
     },

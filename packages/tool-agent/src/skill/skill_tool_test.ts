@@ -30,15 +30,31 @@ async function skill(base: string, folder: string, text: string): Promise<void> 
 
 describe('loadSkills', () => {
   test('finds skills in the user and project folders, the project winning, and reports a broken file with the fix', async () => {
-    await skill(path.join(home, '.claude', 'skills'), 'pdf', '---\nname: pdf\ndescription: Fill PDF forms\n---\nUser version');
-    await skill(path.join(project, '.claude', 'skills'), 'pdf', '---\nname: pdf\ndescription: Fill PDF forms the project way\nallowed-tools: Read, Bash\n---\nProject version');
-    await skill(path.join(project, '.toolshed', 'skills'), 'release', '---\ndescription: Cut a release\n---\n1. pnpm changeset version');
+    await skill(
+      path.join(home, '.claude', 'skills'),
+      'pdf',
+      '---\nname: pdf\ndescription: Fill PDF forms\n---\nUser version',
+    );
+    await skill(
+      path.join(project, '.claude', 'skills'),
+      'pdf',
+      '---\nname: pdf\ndescription: Fill PDF forms the project way\nallowed-tools: Read, Bash\n---\nProject version',
+    );
+    await skill(
+      path.join(project, '.toolshed', 'skills'),
+      'release',
+      '---\ndescription: Cut a release\n---\n1. pnpm changeset version',
+    );
     await skill(path.join(project, '.toolshed', 'skills'), 'broken', '---\nname: Broken Skill\ndescription: x\n---\n');
     await skill(path.join(project, '.toolshed', 'skills'), 'nofront', 'just text');
     await skill(path.join(project, '.toolshed', 'skills'), 'nodesc', '---\nname: nodesc\n---\nbody');
     const { skills, problems } = await loadSkills(project, { homeDir: home });
     expect([...skills.keys()].sort()).toEqual(['pdf', 'release']);
-    expect(skills.get('pdf')).toMatchObject({ description: 'Fill PDF forms the project way', instructions: 'Project version', allowedTools: ['Read', 'Bash'] });
+    expect(skills.get('pdf')).toMatchObject({
+      description: 'Fill PDF forms the project way',
+      instructions: 'Project version',
+      allowedTools: ['Read', 'Bash'],
+    });
     expect(skills.get('release')!.dir).toBe(path.join(project, '.toolshed', 'skills', 'release'));
     expect(problems.map((p) => `${path.basename(path.dirname(p.file))}: ${p.message}`).sort()).toEqual([
       'broken: key "name" is "Broken Skill"; it must be lowercase letters, digits and "-", such as "broken"',
@@ -50,17 +66,33 @@ describe('loadSkills', () => {
 
 describe('the Skill tool', () => {
   test('passes the conformance check', async () => {
-    expect(await checkFamily(defineFamily({ name: 'skills', version: '0.0.0', tools: [createSkillTool()] }))).toEqual([]);
+    expect(await checkFamily(defineFamily({ name: 'skills', version: '0.0.0', tools: [createSkillTool()] }))).toEqual(
+      [],
+    );
   });
 
   test('its description lists the skills by name and description only; a call returns the instructions, the folder and the arguments', async () => {
-    await skill(path.join(project, '.claude', 'skills'), 'release', '---\nname: release\ndescription: Cut a release of the packages\n---\nSECRET-LONG-BODY: run pnpm changeset version, then read checklist.md');
-    session = await createSession({ cwd: project, tools: [createSkillTool({ homeDir: home, skills: [{ name: 'greet', description: 'Say hello', instructions: 'Say hello to $ARGS' }] })] });
+    await skill(
+      path.join(project, '.claude', 'skills'),
+      'release',
+      '---\nname: release\ndescription: Cut a release of the packages\n---\nSECRET-LONG-BODY: run pnpm changeset version, then read checklist.md',
+    );
+    session = await createSession({
+      cwd: project,
+      tools: [
+        createSkillTool({
+          homeDir: home,
+          skills: [{ name: 'greet', description: 'Say hello', instructions: 'Say hello to $ARGS' }],
+        }),
+      ],
+    });
     const [definition] = session.toolsFor('anthropic');
     expect(definition!.description).toContain('- release: Cut a release of the packages');
     expect(definition!.description).toContain('- greet: Say hello');
     expect(definition!.description).not.toContain('SECRET-LONG-BODY');
-    const [result] = await session.run([{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'release', args: 'v2.0.0' } }]);
+    const [result] = await session.run([
+      { type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'release', args: 'v2.0.0' } },
+    ]);
     const text = contentToText(result!.content);
     expect(result!.is_error).toBeFalsy();
     expect(text).toContain(`Base folder of this skill: ${path.join(project, '.claude', 'skills', 'release')}`);
@@ -69,8 +101,16 @@ describe('the Skill tool', () => {
   });
 
   test('an unknown skill is an error with a did-you-mean and the list; a broken one says why it did not load', async () => {
-    await skill(path.join(project, '.toolshed', 'skills'), 'release', '---\nname: release\ndescription: Cut a release\n---\nx');
-    await skill(path.join(project, '.toolshed', 'skills'), 'deploy', '---\nname: deploy\ndescription: [unclosed\n---\nx');
+    await skill(
+      path.join(project, '.toolshed', 'skills'),
+      'release',
+      '---\nname: release\ndescription: Cut a release\n---\nx',
+    );
+    await skill(
+      path.join(project, '.toolshed', 'skills'),
+      'deploy',
+      '---\nname: deploy\ndescription: [unclosed\n---\nx',
+    );
     session = await createSession({ cwd: project, tools: [createSkillTool({ homeDir: home })] });
     const [typo] = await session.run([{ type: 'tool_use', id: 's1', name: 'Skill', input: { skill: 'relase' } }]);
     expect(typo!.is_error).toBe(true);

@@ -11,7 +11,11 @@ import { TaskStore, type TaskStoreOptions } from './task_store.ts';
  * @param options Where the list lives.
  * @returns The store.
  */
-export function sessionTaskStore(ctx: ToolContext, stores: Map<string, TaskStore>, options: TaskListLocationOptions & TaskStoreOptions): TaskStore {
+export function sessionTaskStore(
+  ctx: ToolContext,
+  stores: Map<string, TaskStore>,
+  options: TaskListLocationOptions & TaskStoreOptions,
+): TaskStore {
   let store = stores.get(ctx.sessionId);
   if (!store) {
     store = new TaskStore(taskListFolder(ctx.cwd, options), options);

@@ -29,10 +29,17 @@ export interface TaskListLocationOptions {
  * taskListFolder('/home/me/app', { taskListId: 'release' }); // '/home/me/.toolshed/tasks/release'
  * ```
  */
-export function taskListFolder(cwd: string, options: TaskListLocationOptions = {}, env: NodeJS.ProcessEnv = process.env): string {
+export function taskListFolder(
+  cwd: string,
+  options: TaskListLocationOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const id = options.taskListId ?? (env['TOOLSHED_TASK_LIST_ID'] || undefined) ?? projectListId(cwd);
   const safe = id.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 100);
-  if (safe.replace(/-/g, '') === '') throw new RangeError(`The task list id ${JSON.stringify(id)} has no letters or digits; use an id such as "my-project".`);
+  if (safe.replace(/-/g, '') === '')
+    throw new RangeError(
+      `The task list id ${JSON.stringify(id)} has no letters or digits; use an id such as "my-project".`,
+    );
   const base = options.tasksDir ?? path.join(env['HOME'] || os.homedir(), '.toolshed', 'tasks');
   return path.join(path.resolve(base), safe);
 }

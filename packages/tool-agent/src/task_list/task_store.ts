@@ -93,9 +93,11 @@ export class TaskStore {
    * @param options Lock staleness.
    */
   constructor(dir: string, options: TaskStoreOptions = {}) {
-    if (typeof dir !== 'string' || !path.isAbsolute(dir)) throw new TypeError(`TaskStore takes an absolute folder path, got ${JSON.stringify(dir)}`);
+    if (typeof dir !== 'string' || !path.isAbsolute(dir))
+      throw new TypeError(`TaskStore takes an absolute folder path, got ${JSON.stringify(dir)}`);
     const staleMs = options.staleMs ?? 10_000;
-    if (!Number.isFinite(staleMs) || staleMs < 2000) throw new RangeError(`staleMs must be at least 2000 (proper-lockfile's minimum), got ${staleMs}`);
+    if (!Number.isFinite(staleMs) || staleMs < 2000)
+      throw new RangeError(`staleMs must be at least 2000 (proper-lockfile's minimum), got ${staleMs}`);
     this.dir = dir;
     this.#staleMs = staleMs;
   }
@@ -106,7 +108,9 @@ export class TaskStore {
    * @param data The task's subject, description and optional fields.
    * @returns The stored task.
    */
-  async create(data: Pick<TaskRecord, 'subject' | 'description'> & Partial<Pick<TaskRecord, 'activeForm' | 'metadata'>>): Promise<TaskRecord> {
+  async create(
+    data: Pick<TaskRecord, 'subject' | 'description'> & Partial<Pick<TaskRecord, 'activeForm' | 'metadata'>>,
+  ): Promise<TaskRecord> {
     return this.#locked(async () => {
       const id = String((await this.#highestId()) + 1);
       const task: TaskRecord = {
@@ -166,7 +170,8 @@ export class TaskStore {
    */
   async update(id: string, changes: TaskChanges): Promise<TaskUpdateOutcome> {
     const key = normalizeId(id);
-    if (key === undefined) return { ok: false, reason: 'not_found', message: `"${id}" is not a task id; ids are numbers such as "3".` };
+    if (key === undefined)
+      return { ok: false, reason: 'not_found', message: `"${id}" is not a task id; ids are numbers such as "3".` };
     return this.#locked(async () => {
       const current = await this.#read(key);
       if (current === undefined) return { ok: false, reason: 'not_found', message: await this.#notFound(key) };
@@ -221,7 +226,11 @@ export class TaskStore {
       await rm(path.join(this.dir, `${key}.json`), { force: true });
       for (const task of (await this.list()).tasks) {
         if (task.blocks.includes(key) || task.blockedBy.includes(key)) {
-          await this.#writeTask({ ...task, blocks: task.blocks.filter((t) => t !== key), blockedBy: task.blockedBy.filter((t) => t !== key) });
+          await this.#writeTask({
+            ...task,
+            blocks: task.blocks.filter((t) => t !== key),
+            blockedBy: task.blockedBy.filter((t) => t !== key),
+          });
         }
       }
       return true;
@@ -232,32 +241,56 @@ export class TaskStore {
     const claiming = changes.owner !== undefined && changes.owner !== task.owner;
     if (!claiming) return undefined;
     if (task.owner !== undefined && task.owner !== '') {
-      return { reason: 'already_claimed', owner: task.owner, message: `Task #${task.id} is already claimed by ${task.owner}; pick another task (TaskList shows the unclaimed ones).` };
+      return {
+        reason: 'already_claimed',
+        owner: task.owner,
+        message: `Task #${task.id} is already claimed by ${task.owner}; pick another task (TaskList shows the unclaimed ones).`,
+      };
     }
-    if (task.status === 'completed') return { reason: 'already_completed', message: `Task #${task.id} is already completed; there is nothing left to claim.` };
+    if (task.status === 'completed')
+      return {
+        reason: 'already_completed',
+        message: `Task #${task.id} is already completed; there is nothing left to claim.`,
+      };
     const open: string[] = [];
     for (const blocker of task.blockedBy) {
       const read = await this.#read(blocker);
       if (read !== undefined && (isCorrupt(read) || read.status !== 'completed')) open.push(blocker);
     }
     if (open.length) {
-      const names = await Promise.all(open.map(async (b) => {
-        const read = await this.#read(b);
-        return read && !isCorrupt(read) ? `#${b} "${read.subject}" (${read.status})` : `#${b}`;
-      }));
-      return { reason: 'blocked', blockedBy: open, message: `Task #${task.id} is blocked by open tasks: ${names.join(', ')}. Complete those first, or pick a task that is not blocked.` };
+      const names = await Promise.all(
+        open.map(async (b) => {
+          const read = await this.#read(b);
+          return read && !isCorrupt(read) ? `#${b} "${read.subject}" (${read.status})` : `#${b}`;
+        }),
+      );
+      return {
+        reason: 'blocked',
+        blockedBy: open,
+        message: `Task #${task.id} is blocked by open tasks: ${names.join(', ')}. Complete those first, or pick a task that is not blocked.`,
+      };
     }
     return undefined;
   }
 
-  async #linkedTasks(task: TaskRecord, changes: TaskChanges): Promise<{ blocks: TaskRecord[]; blockedBy: TaskRecord[] } | TaskUpdateRefusal> {
+  async #linkedTasks(
+    task: TaskRecord,
+    changes: TaskChanges,
+  ): Promise<{ blocks: TaskRecord[]; blockedBy: TaskRecord[] } | TaskUpdateRefusal> {
     const out = { blocks: [] as TaskRecord[], blockedBy: [] as TaskRecord[] };
-    for (const [field, ids] of [['blocks', changes.addBlocks ?? []], ['blockedBy', changes.addBlockedBy ?? []]] as const) {
+    for (const [field, ids] of [
+      ['blocks', changes.addBlocks ?? []],
+      ['blockedBy', changes.addBlockedBy ?? []],
+    ] as const) {
       for (const raw of ids) {
         const id = normalizeId(raw);
         if (id === task.id) return { reason: 'invalid', message: `Task #${task.id} cannot block itself.` };
         const other = id === undefined ? undefined : await this.#read(id);
-        if (other === undefined) return { reason: 'invalid', message: `Cannot link task #${task.id} to "${raw}": ${id === undefined ? 'not a task id' : await this.#notFound(id)}` };
+        if (other === undefined)
+          return {
+            reason: 'invalid',
+            message: `Cannot link task #${task.id} to "${raw}": ${id === undefined ? 'not a task id' : await this.#notFound(id)}`,
+          };
         if (isCorrupt(other)) return { reason: 'corrupt', message: corruptMessage(other) };
         out[field].push(other);
       }
@@ -298,7 +331,10 @@ export class TaskStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
-    return names.map((n) => TASK_FILE.exec(n)?.[1]).filter((n): n is string => n !== undefined).sort((a, b) => Number(a) - Number(b));
+    return names
+      .map((n) => TASK_FILE.exec(n)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .sort((a, b) => Number(a) - Number(b));
   }
 
   async #highestId(): Promise<number> {
@@ -341,7 +377,10 @@ export class TaskStore {
   async #ensureDir(): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const st = await lstat(this.dir);
-    if (!st.isDirectory()) throw new Error(`The task list folder ${this.dir} is not a folder (a symlink or a file is in its place); remove it or choose another tasksDir.`);
+    if (!st.isDirectory())
+      throw new Error(
+        `The task list folder ${this.dir} is not a folder (a symlink or a file is in its place); remove it or choose another tasksDir.`,
+      );
   }
 }
 
@@ -385,10 +424,13 @@ function taskProblem(value: unknown, id: string): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const task = value as Record<string, unknown>;
   if (task['id'] !== id) return `not a task: its "id" is ${JSON.stringify(task['id'])}, not "${id}"`;
-  for (const key of ['subject', 'description'] as const) if (typeof task[key] !== 'string') return `not a task: "${key}" is not a string`;
-  if (!['pending', 'in_progress', 'completed'].includes(task['status'] as string)) return `not a task: "status" is ${JSON.stringify(task['status'])}`;
+  for (const key of ['subject', 'description'] as const)
+    if (typeof task[key] !== 'string') return `not a task: "${key}" is not a string`;
+  if (!['pending', 'in_progress', 'completed'].includes(task['status'] as string))
+    return `not a task: "status" is ${JSON.stringify(task['status'])}`;
   for (const key of ['blocks', 'blockedBy'] as const) {
-    if (!Array.isArray(task[key]) || !(task[key] as unknown[]).every((v) => typeof v === 'string')) return `not a task: "${key}" is not a list of ids`;
+    if (!Array.isArray(task[key]) || !(task[key] as unknown[]).every((v) => typeof v === 'string'))
+      return `not a task: "${key}" is not a list of ids`;
   }
   return undefined;
 }

@@ -10,13 +10,19 @@ export const TASK_REFUSED = 'task_refused';
 /** Options of {@linkcode taskListTools}. */
 export type TaskListToolsOptions = TaskListLocationOptions & TaskStoreOptions;
 
-const taskIdField = z.string().min(1).describe('The id of the task, as TaskCreate or TaskList gave it (for example "3")');
+const taskIdField = z
+  .string()
+  .min(1)
+  .describe('The id of the task, as TaskCreate or TaskList gave it (for example "3")');
 
 /** Input of TaskCreate. */
 export const taskCreateInput = z.strictObject({
   subject: z.string().min(1).describe('A short title in the imperative, for example "Run the test suite"'),
   description: z.string().describe('What needs to be done, in enough detail for another agent to do it'),
-  activeForm: z.string().optional().describe('Present continuous form shown while the task runs, for example "Running the test suite"'),
+  activeForm: z
+    .string()
+    .optional()
+    .describe('Present continuous form shown while the task runs, for example "Running the test suite"'),
   metadata: z.record(z.string(), z.unknown()).optional().describe('Arbitrary data to keep with the task'),
 });
 
@@ -29,11 +35,21 @@ export const taskUpdateInput = z.strictObject({
   subject: z.string().min(1).optional().describe('A new title'),
   description: z.string().optional().describe('A new description'),
   activeForm: z.string().optional().describe('A new present continuous form'),
-  status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).optional().describe('The new status; "deleted" removes the task'),
-  owner: z.string().min(1).optional().describe('Claim the task for this owner (your agent name); refused if someone else holds it'),
+  status: z
+    .enum(['pending', 'in_progress', 'completed', 'deleted'])
+    .optional()
+    .describe('The new status; "deleted" removes the task'),
+  owner: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Claim the task for this owner (your agent name); refused if someone else holds it'),
   addBlocks: z.array(z.string()).optional().describe('Ids of tasks that cannot start until this one is completed'),
-  addBlockedBy: z.array(z.string()).optional().describe('Ids of tasks that must be completed before this one can start'),
-  metadata: z.record(z.string(), z.unknown()).optional().describe('Data to merge into the task\'s metadata'),
+  addBlockedBy: z
+    .array(z.string())
+    .optional()
+    .describe('Ids of tasks that must be completed before this one can start'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe("Data to merge into the task's metadata"),
 });
 
 /** Input of TaskList. */
@@ -61,7 +77,8 @@ export function taskListTools(options: TaskListToolsOptions = {}): AnyTool[] {
   const create = buildTool({
     name: 'TaskCreate',
     searchHint: 'create a task in the shared task list',
-    description: 'Creates a task in the shared task list (kept on disk, shared with other agents and processes of this project). Use it to plan multi-step work; then claim a task with TaskUpdate (owner, status "in_progress") and complete it with status "completed".',
+    description:
+      'Creates a task in the shared task list (kept on disk, shared with other agents and processes of this project). Use it to plan multi-step work; then claim a task with TaskUpdate (owner, status "in_progress") and complete it with status "completed".',
     inputSchema: taskCreateInput,
     checkPermissions: () => ({ behavior: 'allow' }),
     async call(input, ctx) {
@@ -79,7 +96,8 @@ export function taskListTools(options: TaskListToolsOptions = {}): AnyTool[] {
     isConcurrencySafe: () => true,
     async call({ taskId }, ctx) {
       const found = await storeOf(ctx).get(taskId);
-      if (found === undefined) throw new ToolshedError(TASK_REFUSED, `Task "${taskId}" was not found; TaskList shows the tasks there are.`);
+      if (found === undefined)
+        throw new ToolshedError(TASK_REFUSED, `Task "${taskId}" was not found; TaskList shows the tasks there are.`);
       if (isCorrupt(found)) throw new ToolshedError(TASK_REFUSED, corruptMessage(found));
       return { data: describeTask(found) };
     },
@@ -88,13 +106,15 @@ export function taskListTools(options: TaskListToolsOptions = {}): AnyTool[] {
   const update = buildTool({
     name: 'TaskUpdate',
     searchHint: 'claim complete or change a task of the task list',
-    description: 'Changes a task of the shared task list. Claim a task by setting owner (and status "in_progress"): a task someone else owns, a completed task, or one blocked by open tasks cannot be claimed, and the result says which. Set status "completed" when done, "deleted" to remove it. addBlocks / addBlockedBy link tasks.',
+    description:
+      'Changes a task of the shared task list. Claim a task by setting owner (and status "in_progress"): a task someone else owns, a completed task, or one blocked by open tasks cannot be claimed, and the result says which. Set status "completed" when done, "deleted" to remove it. addBlocks / addBlockedBy link tasks.',
     inputSchema: taskUpdateInput,
     checkPermissions: () => ({ behavior: 'allow' }),
     async call({ taskId, status, ...rest }, ctx) {
       const store = storeOf(ctx);
       if (status === 'deleted') {
-        if (!(await store.delete(taskId))) throw new ToolshedError(TASK_REFUSED, `Task "${taskId}" was not found; TaskList shows the tasks there are.`);
+        if (!(await store.delete(taskId)))
+          throw new ToolshedError(TASK_REFUSED, `Task "${taskId}" was not found; TaskList shows the tasks there are.`);
         return { data: `Task #${taskId.replace(/^#/, '')} deleted.` };
       }
       const outcome = await store.update(taskId, definedOnly({ ...rest, status }));
@@ -107,7 +127,8 @@ export function taskListTools(options: TaskListToolsOptions = {}): AnyTool[] {
   const list = buildTool({
     name: 'TaskList',
     searchHint: 'list the tasks of the task list',
-    description: 'Lists every task of the shared task list with its status, owner and blockers, so you can pick the next unclaimed, unblocked task.',
+    description:
+      'Lists every task of the shared task list with its status, owner and blockers, so you can pick the next unclaimed, unblocked task.',
     inputSchema: taskListInput,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
@@ -138,5 +159,7 @@ function describeTask(task: TaskRecord): string {
 
 /** Drops undefined fields, as exactOptionalPropertyTypes wants for the store's inputs. */
 function definedOnly<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }

@@ -16,7 +16,10 @@ let root: string;
 let session: Session;
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'toolshed-tasks-'));
-  session = await createSession({ cwd: root, tools: taskListTools({ tasksDir: path.join(root, 'tasks'), taskListId: 'list', staleMs: 2000 }) });
+  session = await createSession({
+    cwd: root,
+    tools: taskListTools({ tasksDir: path.join(root, 'tasks'), taskListId: 'list', staleMs: 2000 }),
+  });
 });
 afterEach(async () => {
   await session.close();
@@ -35,10 +38,14 @@ interface WorkerRun {
 }
 
 function worker(...args: string[]): WorkerRun {
-  const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', TSX, WORKER, path.join(root, 'tasks'), 'list', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@toolshed/source', '--import', TSX, WORKER, path.join(root, 'tasks'), 'list', ...args],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   let exited: number | null | undefined;
@@ -66,17 +73,29 @@ describe('the task list tools', () => {
   });
 
   test('TaskCreate numbers tasks, TaskList shows status, owner and open blockers, TaskGet shows one', async () => {
-    expect((await call('TaskCreate', { subject: 'Write the parser', description: 'in src/parse.ts' })).text).toBe('Task #1 created successfully: Write the parser');
-    await call('TaskCreate', { subject: 'Test the parser', description: 'parse_test.ts', activeForm: 'Testing the parser' });
+    expect((await call('TaskCreate', { subject: 'Write the parser', description: 'in src/parse.ts' })).text).toBe(
+      'Task #1 created successfully: Write the parser',
+    );
+    await call('TaskCreate', {
+      subject: 'Test the parser',
+      description: 'parse_test.ts',
+      activeForm: 'Testing the parser',
+    });
     expect((await call('TaskUpdate', { taskId: '2', addBlockedBy: ['1'] })).isError).toBe(false);
     await call('TaskUpdate', { taskId: '1', owner: 'ada', status: 'in_progress' });
-    expect((await call('TaskList', {})).text).toBe('#1 [in_progress] Write the parser (owner: ada)\n#2 [pending] Test the parser [blocked by #1]');
+    expect((await call('TaskList', {})).text).toBe(
+      '#1 [in_progress] Write the parser (owner: ada)\n#2 [pending] Test the parser [blocked by #1]',
+    );
     const got = await call('TaskGet', { taskId: '#2' });
-    expect(got.text).toContain('Task #2: Test the parser\nStatus: pending\nActive form: Testing the parser\nBlocked by: #1');
+    expect(got.text).toContain(
+      'Task #2: Test the parser\nStatus: pending\nActive form: Testing the parser\nBlocked by: #1',
+    );
     // Both sides of the link were written.
     expect((await call('TaskGet', { taskId: '1' })).text).toContain('Blocks: #2');
     await call('TaskUpdate', { taskId: '1', status: 'completed' });
-    expect((await call('TaskList', {})).text).toBe('#1 [completed] Write the parser (owner: ada)\n#2 [pending] Test the parser');
+    expect((await call('TaskList', {})).text).toBe(
+      '#1 [completed] Write the parser (owner: ada)\n#2 [pending] Test the parser',
+    );
   });
 
   test('a task blocked by an open task cannot be claimed, and the refusal names the blocker', async () => {
@@ -95,7 +114,9 @@ describe('the task list tools', () => {
     await call('TaskCreate', { subject: 'A', description: 'a' });
     await call('TaskCreate', { subject: 'B', description: 'b' });
     await call('TaskUpdate', { taskId: '1', owner: 'ada' });
-    expect((await call('TaskUpdate', { taskId: '1', owner: 'bob' })).text).toContain('Task #1 is already claimed by ada');
+    expect((await call('TaskUpdate', { taskId: '1', owner: 'bob' })).text).toContain(
+      'Task #1 is already claimed by ada',
+    );
     expect((await call('TaskUpdate', { taskId: '1', owner: 'ada', status: 'in_progress' })).isError).toBe(false);
     await call('TaskUpdate', { taskId: '2', status: 'completed' });
     expect((await call('TaskUpdate', { taskId: '2', owner: 'bob' })).text).toContain('Task #2 is already completed');
@@ -149,9 +170,12 @@ describe('the task list across processes', () => {
     const results = (await Promise.all(runs.map((r) => r.line(1)))) as unknown as { text: string; isError: boolean }[];
     const winners = results.filter((r) => !r.isError);
     expect(winners).toHaveLength(1);
-    const owner = /owner/.test(winners[0]!.text) ? (await call('TaskGet', { taskId: '1' })).text.match(/Owner: (agent-\d)/)![1] : undefined;
+    const owner = /owner/.test(winners[0]!.text)
+      ? (await call('TaskGet', { taskId: '1' })).text.match(/Owner: (agent-\d)/)![1]
+      : undefined;
     expect(owner).toBeDefined();
-    for (const loser of results.filter((r) => r.isError)) expect(loser.text).toContain(`Task #1 is already claimed by ${owner}`);
+    for (const loser of results.filter((r) => r.isError))
+      expect(loser.text).toContain(`Task #1 is already claimed by ${owner}`);
   }, 60_000);
 
   test('ids stay unique when several processes create tasks at once', async () => {
@@ -170,7 +194,9 @@ describe('the task list across processes', () => {
     await new Promise((resolve) => holder.child.once('exit', resolve));
     // The lock folder is still there; once it is stale (2 s here) the next writer takes it over.
     await stat(path.join(root, 'tasks', 'list', '.lock'));
-    expect((await call('TaskCreate', { subject: 'After the crash', description: 'x' })).text).toBe('Task #1 created successfully: After the crash');
+    expect((await call('TaskCreate', { subject: 'After the crash', description: 'x' })).text).toBe(
+      'Task #1 created successfully: After the crash',
+    );
   }, 30_000);
 });
 
@@ -181,7 +207,9 @@ describe('taskListFolder', () => {
     expect(a).toMatch(/^\/home\/me\/\.toolshed\/tasks\/app-[0-9a-f]{8}$/);
     expect(taskListFolder('/work/app', {}, env)).toBe(a);
     expect(taskListFolder('/other/app', {}, env)).not.toBe(a);
-    expect(taskListFolder('/work/app', {}, { ...env, TOOLSHED_TASK_LIST_ID: 'release' })).toBe('/home/me/.toolshed/tasks/release');
+    expect(taskListFolder('/work/app', {}, { ...env, TOOLSHED_TASK_LIST_ID: 'release' })).toBe(
+      '/home/me/.toolshed/tasks/release',
+    );
     expect(taskListFolder('/work/app', { taskListId: '../../etc', tasksDir: '/t' }, env)).toBe('/t/------etc');
     expect(() => taskListFolder('/w', { taskListId: '../..' }, env)).toThrow(/has no letters or digits/);
   });

@@ -83,7 +83,13 @@ export async function startFakeModelServer(script: FakeScript): Promise<FakeMode
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = req.url ?? '';
-    const api: FakeApi | undefined = url.endsWith('/messages') ? 'anthropic' : url.endsWith('/chat/completions') ? 'openai-chat' : url.endsWith('/responses') ? 'openai-responses' : undefined;
+    const api: FakeApi | undefined = url.endsWith('/messages')
+      ? 'anthropic'
+      : url.endsWith('/chat/completions')
+        ? 'openai-chat'
+        : url.endsWith('/responses')
+          ? 'openai-responses'
+          : undefined;
     if (req.method !== 'POST' || !api) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `fake model server: no route ${req.method} ${url}` } }));
@@ -93,8 +99,10 @@ export async function startFakeModelServer(script: FakeScript): Promise<FakeMode
     const request: FakeRequest = { api, body, stream: body.stream === true, index: requests.length };
     requests.push(request);
     const reply = typeof script === 'function' ? await script(request) : script[request.index];
-    if (!reply) return sendError(res, api, 500, `fake model server: no scripted reply for request ${request.index + 1}`);
-    if (reply.error) return sendError(res, api, reply.error.status, reply.error.message ?? `scripted HTTP ${reply.error.status}`);
+    if (!reply)
+      return sendError(res, api, 500, `fake model server: no scripted reply for request ${request.index + 1}`);
+    if (reply.error)
+      return sendError(res, api, reply.error.status, reply.error.message ?? `scripted HTTP ${reply.error.status}`);
     const model = String(body.model ?? 'fake-model');
     const renderer = api === 'anthropic' ? anthropic : api === 'openai-chat' ? openaiChat : openaiResponses;
     if (!request.stream) {
@@ -117,10 +125,11 @@ export async function startFakeModelServer(script: FakeScript): Promise<FakeMode
     url,
     openaiBaseURL: `${url}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -128,9 +137,13 @@ function sendError(res: ServerResponse, api: FakeApi, status: number, message: s
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (status === 429) headers['retry-after-ms'] = '1';
   res.writeHead(status, headers);
-  res.end(JSON.stringify(api === 'anthropic'
-    ? { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } }
-    : { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } }));
+  res.end(
+    JSON.stringify(
+      api === 'anthropic'
+        ? { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } }
+        : { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } },
+    ),
+  );
 }
 
 type Step = { type: 'write'; text: string } | { type: 'pause'; until: Promise<unknown> };
@@ -140,65 +153,127 @@ interface Renderer {
   stream(reply: FakeReply, model: string): Generator<Step>;
 }
 
-const stopOf = (reply: FakeReply) => reply.stopReason ?? ((reply.content ?? []).some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+const stopOf = (reply: FakeReply) =>
+  reply.stopReason ?? ((reply.content ?? []).some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
 const usageOf = (reply: FakeReply) => reply.usage ?? { inputTokens: 10, outputTokens: 5 };
 const argsOf = (b: Extract<FakeBlock, { type: 'tool_use' }>) => b.rawInput ?? JSON.stringify(b.input ?? {});
-const halves = (s: string): string[] => (s.length < 2 ? [s] : [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))]);
-const withIds = (reply: FakeReply) => (reply.content ?? []).map((b) => (b.type === 'tool_use' ? { ...b, id: b.id ?? newId('toolu') } : b));
+const halves = (s: string): string[] =>
+  s.length < 2 ? [s] : [s.slice(0, Math.ceil(s.length / 2)), s.slice(Math.ceil(s.length / 2))];
+const withIds = (reply: FakeReply) =>
+  (reply.content ?? []).map((b) => (b.type === 'tool_use' ? { ...b, id: b.id ?? newId('toolu') } : b));
 /** A reply cut off at max tokens stops in the middle of its last tool call. */
-const cutLast = (reply: FakeReply) => stopOf(reply) === 'max_tokens' && (reply.content ?? []).at(-1)?.type === 'tool_use';
+const cutLast = (reply: FakeReply) =>
+  stopOf(reply) === 'max_tokens' && (reply.content ?? []).at(-1)?.type === 'tool_use';
 
 const anthropic: Renderer = {
   whole(reply, model) {
     const blocks = withIds(reply);
     if (cutLast(reply)) blocks.pop();
-    const content = blocks.map((b) => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} }));
+    const content = blocks.map((b) =>
+      b.type === 'text'
+        ? { type: 'text', text: b.text }
+        : { type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} },
+    );
     const usage = usageOf(reply);
-    return { id: newId('msg'), type: 'message', role: 'assistant', model, content, stop_reason: stopOf(reply), stop_sequence: null, usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens } };
+    return {
+      id: newId('msg'),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: stopOf(reply),
+      stop_sequence: null,
+      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+    };
   },
   *stream(reply, model) {
-    const sse = (event: string, data: unknown): Step => ({ type: 'write', text: `event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n` });
+    const sse = (event: string, data: unknown): Step => ({
+      type: 'write',
+      text: `event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`,
+    });
     const usage = usageOf(reply);
-    yield sse('message_start', { message: { id: newId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.inputTokens, output_tokens: 1 } } });
+    yield sse('message_start', {
+      message: {
+        id: newId('msg'),
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+      },
+    });
     const blocks = withIds(reply);
     for (const [index, b] of blocks.entries()) {
       const last = index === blocks.length - 1;
       if (b.type === 'text') {
         yield sse('content_block_start', { index, content_block: { type: 'text', text: '' } });
-        for (const part of halves(b.text)) yield sse('content_block_delta', { index, delta: { type: 'text_delta', text: part } });
+        for (const part of halves(b.text))
+          yield sse('content_block_delta', { index, delta: { type: 'text_delta', text: part } });
       } else {
-        yield sse('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+        yield sse('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+        });
         const args = argsOf(b);
         const parts = last && cutLast(reply) ? [args.slice(0, Math.floor(args.length / 2))] : halves(args);
-        for (const part of parts) yield sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
+        for (const part of parts)
+          yield sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
         if (last && cutLast(reply)) break;
       }
       yield sse('content_block_stop', { index });
       if (reply.pause?.afterBlock === index) yield { type: 'pause', until: reply.pause.until };
     }
-    yield sse('message_delta', { delta: { stop_reason: stopOf(reply), stop_sequence: null }, usage: { output_tokens: usage.outputTokens } });
+    yield sse('message_delta', {
+      delta: { stop_reason: stopOf(reply), stop_sequence: null },
+      usage: { output_tokens: usage.outputTokens },
+    });
     yield sse('message_stop', {});
   },
 };
 
-const finishOf = (reply: FakeReply) => ({ tool_use: 'tool_calls', max_tokens: 'length', end_turn: 'stop' })[stopOf(reply)];
+const finishOf = (reply: FakeReply) =>
+  ({ tool_use: 'tool_calls', max_tokens: 'length', end_turn: 'stop' })[stopOf(reply)];
 
 const openaiChat: Renderer = {
   whole(reply, model) {
     const blocks = withIds(reply);
     if (cutLast(reply)) blocks.pop();
-    const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('');
-    const calls = blocks.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: argsOf(b) } }));
+    const text = blocks
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text)
+      .join('');
+    const calls = blocks
+      .filter((b) => b.type === 'tool_use')
+      .map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: argsOf(b) } }));
     const usage = usageOf(reply);
     return {
-      id: newId('chatcmpl'), object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
-      choices: [{ index: 0, message: { role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: finishOf(reply), logprobs: null }],
-      usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+      id: newId('chatcmpl'),
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) },
+          finish_reason: finishOf(reply),
+          logprobs: null,
+        },
+      ],
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
     };
   },
   *stream(reply, model) {
     const id = newId('chatcmpl');
-    const chunk = (choices: unknown[], extra: object = {}): Step => ({ type: 'write', text: `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices, ...extra })}\n\n` });
+    const chunk = (choices: unknown[], extra: object = {}): Step => ({
+      type: 'write',
+      text: `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices, ...extra })}\n\n`,
+    });
     const delta = (d: object, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
     yield delta({ role: 'assistant', content: '' });
     const blocks = withIds(reply);
@@ -209,15 +284,26 @@ const openaiChat: Renderer = {
       else {
         const args = argsOf(b);
         const parts = last && cutLast(reply) ? [args.slice(0, Math.floor(args.length / 2))] : halves(args);
-        yield delta({ tool_calls: [{ index: callIndex, id: b.id, type: 'function', function: { name: b.name, arguments: parts[0] } }] });
-        for (const part of parts.slice(1)) yield delta({ tool_calls: [{ index: callIndex, function: { arguments: part } }] });
+        yield delta({
+          tool_calls: [
+            { index: callIndex, id: b.id, type: 'function', function: { name: b.name, arguments: parts[0] } },
+          ],
+        });
+        for (const part of parts.slice(1))
+          yield delta({ tool_calls: [{ index: callIndex, function: { arguments: part } }] });
         callIndex++;
       }
       if (reply.pause?.afterBlock === index) yield { type: 'pause', until: reply.pause.until };
     }
     yield delta({}, finishOf(reply));
     const usage = usageOf(reply);
-    yield chunk([], { usage: { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens } });
+    yield chunk([], {
+      usage: {
+        prompt_tokens: usage.inputTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.outputTokens,
+      },
+    });
     yield { type: 'write', text: 'data: [DONE]\n\n' };
   },
 };
@@ -225,17 +311,44 @@ const openaiChat: Renderer = {
 function responseObject(reply: FakeReply, model: string, output: unknown[], status: string): Record<string, unknown> {
   const usage = usageOf(reply);
   return {
-    id: newId('resp'), object: 'response', created_at: Math.floor(Date.now() / 1000), model, status,
+    id: newId('resp'),
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model,
+    status,
     incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
-    error: null, output, parallel_tool_calls: true, tool_choice: 'auto', tools: [],
-    usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens },
+    error: null,
+    output,
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+    usage: {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      total_tokens: usage.inputTokens + usage.outputTokens,
+    },
   };
 }
 
 function responseItems(reply: FakeReply): Record<string, unknown>[] {
-  return withIds(reply).map((b) => (b.type === 'text'
-    ? { type: 'message', id: newId('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: b.text, annotations: [] }] }
-    : { type: 'function_call', id: newId('fc'), call_id: b.id, name: b.name, arguments: argsOf(b), status: 'completed' }));
+  return withIds(reply).map((b) =>
+    b.type === 'text'
+      ? {
+          type: 'message',
+          id: newId('msg'),
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: b.text, annotations: [] }],
+        }
+      : {
+          type: 'function_call',
+          id: newId('fc'),
+          call_id: b.id,
+          name: b.name,
+          arguments: argsOf(b),
+          status: 'completed',
+        },
+  );
 }
 
 const openaiResponses: Renderer = {
@@ -246,7 +359,10 @@ const openaiResponses: Renderer = {
   },
   *stream(reply, model) {
     let seq = 0;
-    const sse = (type: string, data: object): Step => ({ type: 'write', text: `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n` });
+    const sse = (type: string, data: object): Step => ({
+      type: 'write',
+      text: `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`,
+    });
     yield sse('response.created', { response: responseObject(reply, model, [], 'in_progress') });
     const items = responseItems(reply);
     const done: unknown[] = [];
@@ -254,16 +370,28 @@ const openaiResponses: Renderer = {
       if (index === items.length - 1 && cutLast(reply)) break;
       yield sse('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress' } });
       if (item.type === 'message') {
-        const text = ((item.content as { text: string }[])[0]!).text;
-        for (const part of halves(text)) yield sse('response.output_text.delta', { output_index: index, item_id: item.id, content_index: 0, delta: part });
+        const text = (item.content as { text: string }[])[0]!.text;
+        for (const part of halves(text))
+          yield sse('response.output_text.delta', {
+            output_index: index,
+            item_id: item.id,
+            content_index: 0,
+            delta: part,
+          });
       } else {
-        yield sse('response.function_call_arguments.delta', { output_index: index, item_id: item.id, delta: item.arguments });
+        yield sse('response.function_call_arguments.delta', {
+          output_index: index,
+          item_id: item.id,
+          delta: item.arguments,
+        });
       }
       yield sse('response.output_item.done', { output_index: index, item });
       done.push(item);
       if (reply.pause?.afterBlock === index) yield { type: 'pause', until: reply.pause.until };
     }
     const incomplete = stopOf(reply) === 'max_tokens';
-    yield sse(incomplete ? 'response.incomplete' : 'response.completed', { response: responseObject(reply, model, done, incomplete ? 'incomplete' : 'completed') });
+    yield sse(incomplete ? 'response.incomplete' : 'response.completed', {
+      response: responseObject(reply, model, done, incomplete ? 'incomplete' : 'completed'),
+    });
   },
 };

@@ -17,9 +17,26 @@ export interface GitRun {
  */
 export function git(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitRun> {
   return new Promise((resolve) => {
-    execFile('git', [...args], { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, ...(signal ? { signal } : {}), env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : (error as NodeJS.ErrnoException).code === 'ENOENT' ? 127 : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      'git',
+      [...args],
+      {
+        cwd,
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+        ...(signal ? { signal } : {}),
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      },
+      (error, stdout, stderr) => {
+        const code = error
+          ? typeof (error as NodeJS.ErrnoException).code === 'number'
+            ? Number((error as NodeJS.ErrnoException).code)
+            : (error as NodeJS.ErrnoException).code === 'ENOENT'
+              ? 127
+              : 1
+          : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

@@ -10,13 +10,24 @@ export const WORKTREE_FAILED = 'worktree_failed';
 
 /** Input of EnterWorktree. */
 export const enterWorktreeInput = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/).optional().describe('A name for the worktree and its branch (letters, digits, ".", "_", "-"); a random one by default'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+    .optional()
+    .describe('A name for the worktree and its branch (letters, digits, ".", "_", "-"); a random one by default'),
 });
 
 /** Input of ExitWorktree. */
 export const exitWorktreeInput = z.strictObject({
-  action: z.enum(['keep', 'remove']).describe('"keep" leaves the worktree and its branch on disk; "remove" deletes both'),
-  discard_changes: z.boolean().optional().describe('Needed with "remove" when the worktree has uncommitted files or new commits; otherwise the tool refuses and says what would be lost'),
+  action: z
+    .enum(['keep', 'remove'])
+    .describe('"keep" leaves the worktree and its branch on disk; "remove" deletes both'),
+  discard_changes: z
+    .boolean()
+    .optional()
+    .describe(
+      'Needed with "remove" when the worktree has uncommitted files or new commits; otherwise the tool refuses and says what would be lost',
+    ),
 });
 
 /** The worktree a session is in, as EnterWorktree made it. */
@@ -49,21 +60,42 @@ export function createWorktreeTools(): AnyTool[] {
   const enter = buildTool({
     name: 'EnterWorktree',
     searchHint: 'isolated git worktree branch work separately',
-    description: 'Creates a git worktree on a new branch and moves this session into it, so your changes stay apart from the main checkout until they are merged. Leave it with ExitWorktree.',
+    description:
+      'Creates a git worktree on a new branch and moves this session into it, so your changes stay apart from the main checkout until they are merged. Leave it with ExitWorktree.',
     inputSchema: enterWorktreeInput,
     async validateInput(_input, ctx) {
       const current = active.get(ctx.sessionId);
-      if (current) return { result: false, message: `The session is already in the worktree ${current.worktreePath}; leave it with ExitWorktree first.` };
+      if (current)
+        return {
+          result: false,
+          message: `The session is already in the worktree ${current.worktreePath}; leave it with ExitWorktree first.`,
+        };
       const top = await git(ctx.cwd, ['rev-parse', '--show-toplevel'], ctx.signal);
-      if (top.code !== 0) return { result: false, message: `The working directory ${ctx.cwd} is not inside a git repository, so no worktree can be made.` };
+      if (top.code !== 0)
+        return {
+          result: false,
+          message: `The working directory ${ctx.cwd} is not inside a git repository, so no worktree can be made.`,
+        };
       const head = await git(ctx.cwd, ['rev-parse', '--verify', 'HEAD'], ctx.signal);
-      if (head.code !== 0) return { result: false, message: 'The repository has no commit yet; commit once before making a worktree.' };
+      if (head.code !== 0)
+        return { result: false, message: 'The repository has no commit yet; commit once before making a worktree.' };
       return { result: true };
     },
     async call({ name }, ctx) {
-      const made = await createGitWorktree({ cwd: ctx.cwd, stateDir: ctx.stateDir, ...(name ? { name } : {}), signal: ctx.signal });
+      const made = await createGitWorktree({
+        cwd: ctx.cwd,
+        stateDir: ctx.stateDir,
+        ...(name ? { name } : {}),
+        signal: ctx.signal,
+      });
       const { worktreePath, branch, headCommit, cwd, repoTop: realTop } = made;
-      const state: WorktreeSession = { worktreePath, branch, headCommit, originalCwd: ctx.cwd, originalWorkingDirectories: ctx.permissions.workingDirectories };
+      const state: WorktreeSession = {
+        worktreePath,
+        branch,
+        headCommit,
+        originalCwd: ctx.cwd,
+        originalWorkingDirectories: ctx.permissions.workingDirectories,
+      };
       ctx.onClose(() => void active.delete(ctx.sessionId));
       active.set(ctx.sessionId, state);
       return {
@@ -71,7 +103,13 @@ export function createWorktreeTools(): AnyTool[] {
         contextModifier: (next: ToolContext) => ({
           ...next,
           cwd,
-          permissions: { ...next.permissions, workingDirectories: [cwd, ...next.permissions.workingDirectories.filter((d) => d !== state.originalCwd && !isInside(d, realTop))] },
+          permissions: {
+            ...next.permissions,
+            workingDirectories: [
+              cwd,
+              ...next.permissions.workingDirectories.filter((d) => d !== state.originalCwd && !isInside(d, realTop)),
+            ],
+          },
         }),
       };
     },
@@ -80,16 +118,30 @@ export function createWorktreeTools(): AnyTool[] {
   const exit = buildTool({
     name: 'ExitWorktree',
     searchHint: 'leave the worktree keep or remove it',
-    description: 'Leaves the worktree EnterWorktree made and returns the session to where it was. "keep" leaves the worktree and branch on disk; "remove" deletes both, and refuses if that would lose uncommitted files or new commits unless discard_changes is true.',
+    description:
+      'Leaves the worktree EnterWorktree made and returns the session to where it was. "keep" leaves the worktree and branch on disk; "remove" deletes both, and refuses if that would lose uncommitted files or new commits unless discard_changes is true.',
     inputSchema: exitWorktreeInput,
     isDestructive: (input) => input.action === 'remove',
     async validateInput({ action, discard_changes }, ctx) {
       const state = active.get(ctx.sessionId);
-      if (!state) return { result: false, message: 'The session is not in a worktree made by EnterWorktree, so there is nothing to leave; nothing was changed.' };
+      if (!state)
+        return {
+          result: false,
+          message:
+            'The session is not in a worktree made by EnterWorktree, so there is nothing to leave; nothing was changed.',
+        };
       if (action === 'remove' && discard_changes !== true) {
         const lost = await unsavedWork(state, ctx.signal);
-        if (lost === undefined) return { result: false, message: `Could not tell whether ${state.worktreePath} has unsaved work; nothing was removed. Use action "keep", or discard_changes: true to remove it anyway.` };
-        if (lost) return { result: false, message: `The worktree has ${lost}; removing it would lose that. Ask the user, then call again with discard_changes: true, or use action "keep".` };
+        if (lost === undefined)
+          return {
+            result: false,
+            message: `Could not tell whether ${state.worktreePath} has unsaved work; nothing was removed. Use action "keep", or discard_changes: true to remove it anyway.`,
+          };
+        if (lost)
+          return {
+            result: false,
+            message: `The worktree has ${lost}; removing it would lose that. Ask the user, then call again with discard_changes: true, or use action "keep".`,
+          };
       }
       return { result: true };
     },
@@ -102,13 +154,21 @@ export function createWorktreeTools(): AnyTool[] {
       } else {
         const top = (await git(state.originalCwd, ['rev-parse', '--show-toplevel'])).stdout.trim() || state.originalCwd;
         const removed = await git(top, ['worktree', 'remove', '--force', state.worktreePath]);
-        if (removed.code !== 0) throw new ToolshedError(WORKTREE_FAILED, `git worktree remove failed: ${firstLine(removed.stderr)}; the worktree is still at ${state.worktreePath}.`);
+        if (removed.code !== 0)
+          throw new ToolshedError(
+            WORKTREE_FAILED,
+            `git worktree remove failed: ${firstLine(removed.stderr)}; the worktree is still at ${state.worktreePath}.`,
+          );
         await git(top, ['branch', '-D', state.branch]);
         message += ` Removed the worktree ${state.worktreePath} and its branch ${state.branch}.`;
       }
       return {
         data: message,
-        contextModifier: (next: ToolContext) => ({ ...next, cwd: state.originalCwd, permissions: { ...next.permissions, workingDirectories: state.originalWorkingDirectories } }),
+        contextModifier: (next: ToolContext) => ({
+          ...next,
+          cwd: state.originalCwd,
+          permissions: { ...next.permissions, workingDirectories: state.originalWorkingDirectories },
+        }),
       };
     },
   });
@@ -145,12 +205,22 @@ export interface GitWorktree {
  * wt.cwd; // '<stateDir>/worktrees/fix/src'
  * ```
  */
-export async function createGitWorktree(options: { cwd: string; stateDir: string; name?: string; signal?: AbortSignal }): Promise<GitWorktree> {
+export async function createGitWorktree(options: {
+  cwd: string;
+  stateDir: string;
+  name?: string;
+  signal?: AbortSignal;
+}): Promise<GitWorktree> {
   const { cwd: from, stateDir, signal } = options;
   const top = await git(from, ['rev-parse', '--show-toplevel'], signal);
-  if (top.code !== 0) throw new ToolshedError(WORKTREE_FAILED, `The working directory ${from} is not inside a git repository, so no worktree can be made.`);
+  if (top.code !== 0)
+    throw new ToolshedError(
+      WORKTREE_FAILED,
+      `The working directory ${from} is not inside a git repository, so no worktree can be made.`,
+    );
   const head = await git(from, ['rev-parse', '--verify', 'HEAD'], signal);
-  if (head.code !== 0) throw new ToolshedError(WORKTREE_FAILED, 'The repository has no commit yet; commit once before making a worktree.');
+  if (head.code !== 0)
+    throw new ToolshedError(WORKTREE_FAILED, 'The repository has no commit yet; commit once before making a worktree.');
   const headCommit = head.stdout.trim();
   const label = options.name ?? `wt-${randomBytes(4).toString('hex')}`;
   const branch = `toolshed/${label}`;
@@ -158,7 +228,11 @@ export async function createGitWorktree(options: { cwd: string; stateDir: string
   await mkdir(parent, { recursive: true, mode: 0o700 });
   const target = path.join(parent, label);
   const made = await git(top.stdout.trim(), ['worktree', 'add', '-b', branch, target, headCommit], signal);
-  if (made.code !== 0) throw new ToolshedError(WORKTREE_FAILED, `git worktree add failed: ${firstLine(made.stderr)}. Choose another name, or remove the branch "${branch}" if it is left over.`);
+  if (made.code !== 0)
+    throw new ToolshedError(
+      WORKTREE_FAILED,
+      `git worktree add failed: ${firstLine(made.stderr)}. Choose another name, or remove the branch "${branch}" if it is left over.`,
+    );
   const worktreePath = await realpath(target);
   const repoTop = await realpath(top.stdout.trim());
   const sub = path.relative(repoTop, await realpath(from));
@@ -172,7 +246,10 @@ async function unsavedWork(state: WorktreeSession, signal: AbortSignal): Promise
   if (commits.code !== 0) return undefined;
   const files = status.stdout.split('\n').filter((l) => l.trim()).length;
   const count = Number.parseInt(commits.stdout.trim(), 10) || 0;
-  const parts = [files ? `${files} uncommitted file${files === 1 ? '' : 's'}` : '', count ? `${count} new commit${count === 1 ? '' : 's'} on ${state.branch}` : ''].filter(Boolean);
+  const parts = [
+    files ? `${files} uncommitted file${files === 1 ? '' : 's'}` : '',
+    count ? `${count} new commit${count === 1 ? '' : 's'} on ${state.branch}` : '',
+  ].filter(Boolean);
   return parts.join(' and ');
 }
 

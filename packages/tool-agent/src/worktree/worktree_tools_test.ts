@@ -12,7 +12,18 @@ import { createWorktreeTools } from './worktree_tools.ts';
 let repo: string;
 let state: string;
 let session: Session | undefined;
-const sh = (args: string[], cwd = repo) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+const sh = (args: string[], cwd = repo) =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
 
 beforeEach(async () => {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-wt-')));
@@ -52,12 +63,19 @@ describe('worktrees', () => {
   });
 
   test('edits after EnterWorktree land in the worktree, not the main checkout; remove refuses unsaved work unless told', async () => {
-    session = await createSession({ cwd: repo, stateDir: state, tools: [...createWorktreeTools(), editTool], permissions: { mode: 'acceptEdits', allow: ['EnterWorktree', 'ExitWorktree'] } });
+    session = await createSession({
+      cwd: repo,
+      stateDir: state,
+      tools: [...createWorktreeTools(), editTool],
+      permissions: { mode: 'acceptEdits', allow: ['EnterWorktree', 'ExitWorktree'] },
+    });
     const entered = await call('EnterWorktree', { name: 'fix' });
     expect(entered.isError).toBe(false);
     const worktree = path.join(state, 'worktrees', 'fix');
     expect(entered.text).toContain(`Created the worktree ${worktree} on branch toolshed/fix`);
-    expect((await call('Edit', { file_path: 'a.txt', text: 'worktree\n' })).text).toBe(`wrote ${path.join(worktree, 'a.txt')}`);
+    expect((await call('Edit', { file_path: 'a.txt', text: 'worktree\n' })).text).toBe(
+      `wrote ${path.join(worktree, 'a.txt')}`,
+    );
     expect(await readFile(path.join(repo, 'a.txt'), 'utf8')).toBe('main\n');
     expect(await readFile(path.join(worktree, 'a.txt'), 'utf8')).toBe('worktree\n');
     // The main checkout is no longer a working directory: an edit there is not auto-allowed.
@@ -80,14 +98,23 @@ describe('worktrees', () => {
   });
 
   test('keep leaves the worktree and branch; outside a repository or a worktree the tools say so', async () => {
-    session = await createSession({ cwd: repo, stateDir: state, tools: createWorktreeTools(), permissions: { allow: ['EnterWorktree', 'ExitWorktree'] } });
+    session = await createSession({
+      cwd: repo,
+      stateDir: state,
+      tools: createWorktreeTools(),
+      permissions: { allow: ['EnterWorktree', 'ExitWorktree'] },
+    });
     expect((await call('ExitWorktree', { action: 'keep' })).text).toContain('not in a worktree made by EnterWorktree');
     await call('EnterWorktree', { name: 'keepme' });
     expect((await call('ExitWorktree', { action: 'keep' })).text).toContain('The work stays in');
     expect(sh(['branch', '--list', '--format=%(refname:short)', 'toolshed/keepme']).trim()).toBe('toolshed/keepme');
     expect(existsSync(path.join(state, 'worktrees', 'keepme'))).toBe(true);
     const plain = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-nogit-')));
-    const other = await createSession({ cwd: plain, tools: createWorktreeTools(), permissions: { allow: ['EnterWorktree'] } });
+    const other = await createSession({
+      cwd: plain,
+      tools: createWorktreeTools(),
+      permissions: { allow: ['EnterWorktree'] },
+    });
     const [r] = await other.run([{ type: 'tool_use', id: 'x', name: 'EnterWorktree', input: {} }]);
     expect(contentToText(r!.content)).toContain('is not inside a git repository');
     await other.close();

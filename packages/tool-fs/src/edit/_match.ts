@@ -49,9 +49,15 @@ export function straightenQuotes(text: string): string {
  */
 export function findReplacements(text: string, oldString: string, newString: string, replaceAll: boolean): MatchResult {
   const crlf = text.includes('\r\n');
-  const attempts: { old: string; new: string; how: 'exact' | 'line endings' | 'line numbers' }[] = [{ old: oldString, new: newString, how: 'exact' }];
+  const attempts: { old: string; new: string; how: 'exact' | 'line endings' | 'line numbers' }[] = [
+    { old: oldString, new: newString, how: 'exact' },
+  ];
   if (crlf && /(^|[^\r])\n/.test(oldString)) {
-    attempts.push({ old: oldString.replace(/\r?\n/g, '\r\n'), new: newString.replace(/\r?\n/g, '\r\n'), how: 'line endings' });
+    attempts.push({
+      old: oldString.replace(/\r?\n/g, '\r\n'),
+      new: newString.replace(/\r?\n/g, '\r\n'),
+      how: 'line endings',
+    });
   }
   for (const a of attempts) {
     const found = allIndexes(text, a.old);
@@ -81,7 +87,11 @@ function settle(
   how: 'exact' | 'line endings' | 'quotes' | 'line numbers',
 ): MatchResult {
   if (found.length > 1 && !replaceAll) return { kind: 'many', count: found.length, lines: linesOf(text, found) };
-  return { kind: 'ok', how, replacements: found.map((index) => ({ index, length, text: replacementFor(text.slice(index, index + length)) })) };
+  return {
+    kind: 'ok',
+    how,
+    replacements: found.map((index) => ({ index, length, text: replacementFor(text.slice(index, index + length)) })),
+  };
 }
 
 function allIndexes(text: string, needle: string): number[] {
@@ -218,9 +228,11 @@ export function noMatchMessage(text: string, oldString: string, file: string): s
   });
   if (diff.length > 40) rendered.push(`… (${diff.length - 40} more lines)`);
   const end = best.start + region.length;
-  return `${head}\nThe closest region is lines ${best.start + 1}-${end} (${Math.round(best.score * 100)}% similar). ` +
+  return (
+    `${head}\nThe closest region is lines ${best.start + 1}-${end} (${Math.round(best.score * 100)}% similar). ` +
     `Diff from the file (-) to your old_string (+):\n${rendered.join('\n')}\n` +
-    'Copy the text from the file exactly (whitespace and indentation included) and try again.';
+    'Copy the text from the file exactly (whitespace and indentation included) and try again.'
+  );
 }
 
 /** A test: some other line of either side equals this one but for white space (then the diff shows it quoted). */
@@ -275,7 +287,11 @@ export interface ClosestRegion {
  * closestRegion(['a', 'b', 'c'], ['b', 'x']); // { start: 1, score: 0.5, windows: 2 }
  * ```
  */
-export function closestRegion(fileLines: readonly string[], oldLines: readonly string[], options: { budgetMs?: number } = {}): ClosestRegion | undefined {
+export function closestRegion(
+  fileLines: readonly string[],
+  oldLines: readonly string[],
+  options: { budgetMs?: number } = {},
+): ClosestRegion | undefined {
   const k = oldLines.length;
   if (fileLines.length === 0 || k === 0) return undefined;
   const began = performance.now();
@@ -341,7 +357,11 @@ function rankedStarts(
     else inFile.set(t, [j]);
   }
   // Rare lines vote first: a line found once in each places the window; `}` found everywhere says little.
-  const shared = [...inFile].map(([t, js]) => ({ js, is: trimmedOld.get(t)!, pairs: js.length * trimmedOld.get(t)!.length }));
+  const shared = [...inFile].map(([t, js]) => ({
+    js,
+    is: trimmedOld.get(t)!,
+    pairs: js.length * trimmedOld.get(t)!.length,
+  }));
   shared.sort((x, y) => x.pairs - y.pairs);
   const counts = new Float64Array(lastStart + 1);
   let cast = 0;
@@ -357,7 +377,10 @@ function rankedStarts(
   if (cast > 0) for (let s = 0; s <= lastStart; s++) if (counts[s]! > 0) votes.set(s, counts[s]!);
   if (votes.size === 0) {
     // No shared line: align on the lines most like old_string's first non-blank line.
-    const anchor = Math.max(0, oldLines.findIndex((l) => l.trim() !== ''));
+    const anchor = Math.max(
+      0,
+      oldLines.findIndex((l) => l.trim() !== ''),
+    );
     const like = similarTo(oldGrams[anchor]!);
     for (let j = 0; j < fileLines.length; j++) {
       if ((j & 1023) === 0 && performance.now() > deadline) break;

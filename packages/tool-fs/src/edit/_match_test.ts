@@ -1,9 +1,22 @@
 import { describe, expect, test } from 'vitest';
-import { applyReplacements, closestRegion, findReplacements, lineOf, linesOf, MAX_SCORED_LINES, noMatchMessage, straightenQuotes } from './_match.ts';
+import {
+  applyReplacements,
+  closestRegion,
+  findReplacements,
+  lineOf,
+  linesOf,
+  MAX_SCORED_LINES,
+  noMatchMessage,
+  straightenQuotes,
+} from './_match.ts';
 
 describe('findReplacements', () => {
   test('an exact match wins over the fallbacks', () => {
-    expect(findReplacements('a "b" c', '"b"', '"x"', false)).toEqual({ kind: 'ok', how: 'exact', replacements: [{ index: 2, length: 3, text: '"x"' }] });
+    expect(findReplacements('a "b" c', '"b"', '"x"', false)).toEqual({
+      kind: 'ok',
+      how: 'exact',
+      replacements: [{ index: 2, length: 3, text: '"x"' }],
+    });
   });
 
   test('straight quotes in old_string match curly ones, and the replacement takes the curly style, apostrophes included', () => {
@@ -90,7 +103,11 @@ describe('closestRegion', () => {
 
   test('out of time, it answers with the best window scored so far', () => {
     const fileLines = Array.from({ length: 50_000 }, (_, i) => `value_${i} = compute(${i});`);
-    const found = closestRegion(fileLines, fileLines.slice(100, 1100).map((l) => `${l} `), { budgetMs: 0 })!;
+    const found = closestRegion(
+      fileLines,
+      fileLines.slice(100, 1100).map((l) => `${l} `),
+      { budgetMs: 0 },
+    )!;
     expect(found.windows).toBe(1);
   });
 });

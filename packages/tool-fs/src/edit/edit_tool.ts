@@ -6,17 +6,31 @@ import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/c
 import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
-import { canonicalPath, deviceByName, editRuleFor, insideWorkingDirectories, missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
+import {
+  canonicalPath,
+  deviceByName,
+  editRuleFor,
+  insideWorkingDirectories,
+  missingFileMessage,
+  specialKind,
+  toAbsolute,
+} from '../_paths.ts';
 import { countLines, decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
 import { applyReplacements, findReplacements, linesOf, noMatchMessage } from './_match.ts';
 import { numberLines } from '../read/_text.ts';
 
 /** Input of {@linkcode editTool}: Claude Code's fields. */
 export const editInput = z.strictObject({
-  file_path: z.string().min(1).describe('The path of the file to change (absolute, or relative to the working directory)'),
+  file_path: z
+    .string()
+    .min(1)
+    .describe('The path of the file to change (absolute, or relative to the working directory)'),
   old_string: z.string().describe('The exact text to replace; empty only to create a new file'),
   new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false: it must occur exactly once)'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence of old_string (default false: it must occur exactly once)'),
 });
 
 /** What {@linkcode editTool} returns. */
@@ -47,24 +61,24 @@ const DESCRIPTION = `Performs an exact string replacement in a file.
 type EditPlan =
   | { ok: false; message: string }
   | {
-    ok: true;
-    abs: string;
-    key: string;
-    /** The bytes the file had when planned; undefined for a create. */
-    before: Buffer | undefined;
-    /** Their content hash, taken once. */
-    beforeHash?: string;
-    /** The file's signature taken before it was read (see statSignature). */
-    signature?: FileSignature | undefined;
-    newText: string;
-    newBytes: Buffer;
-    replacements: number;
-    matchedBy: EditOutput['matchedBy'];
-    firstLine: number;
-    lastLine: number;
-    /** After a partial Read: the lines the model has seen of the new text. */
-    seen?: LineRange;
-  };
+      ok: true;
+      abs: string;
+      key: string;
+      /** The bytes the file had when planned; undefined for a create. */
+      before: Buffer | undefined;
+      /** Their content hash, taken once. */
+      beforeHash?: string;
+      /** The file's signature taken before it was read (see statSignature). */
+      signature?: FileSignature | undefined;
+      newText: string;
+      newBytes: Buffer;
+      replacements: number;
+      matchedBy: EditOutput['matchedBy'];
+      firstLine: number;
+      lastLine: number;
+      /** After a partial Read: the lines the model has seen of the new text. */
+      seen?: LineRange;
+    };
 
 /**
  * Replaces an exact string in a file the session has read: keeps line endings, BOM, final
@@ -89,10 +103,17 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
   resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     if (input.old_string === input.new_string) {
-      return { result: false, message: 'old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.' };
+      return {
+        result: false,
+        message:
+          'old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.',
+      };
     }
     if (path.extname(input.file_path).toLowerCase() === '.ipynb') {
-      return { result: false, message: `${input.file_path} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.` };
+      return {
+        result: false,
+        message: `${input.file_path} is a Jupyter notebook. Use the NotebookEdit tool to change its cells.`,
+      };
     }
     const plan = await planEdit(input, ctx);
     if (plan.ok) validatedPlans.set(input, plan);
@@ -101,10 +122,18 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
   mapResult(output) {
     if (output.created) return `Created ${output.filePath}:\n${output.snippet}`;
     const what = output.replacements === 1 ? '' : ` (${output.replacements} occurrences replaced)`;
-    const how = output.matchedBy === 'quotes' ? ' old_string matched after straightening curly quotes; the file kept its quote style.' : output.matchedBy === 'line numbers' ? ' old_string matched after removing the line-number prefixes copied from Read.' : '';
+    const how =
+      output.matchedBy === 'quotes'
+        ? ' old_string matched after straightening curly quotes; the file kept its quote style.'
+        : output.matchedBy === 'line numbers'
+          ? ' old_string matched after removing the line-number prefixes copied from Read.'
+          : '';
     return `The file ${output.filePath} has been updated${what}.${how} Here is the result of running \`cat -n\` on a snippet of the edited file:\n${output.snippet}`;
   },
-  renderResult: (output) => (output.created ? `Created ${output.filePath}` : `Updated ${output.filePath} (${output.replacements} replacement${output.replacements === 1 ? '' : 's'})`),
+  renderResult: (output) =>
+    output.created
+      ? `Created ${output.filePath}`
+      : `Updated ${output.filePath} (${output.replacements} replacement${output.replacements === 1 ? '' : 's'})`,
   async call(input, ctx) {
     const key = await canonicalPath(toAbsolute(input.file_path, ctx.cwd));
     return withPathLock(key, async () => {
@@ -113,13 +142,20 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       const validated = validatedPlans.get(input);
       validatedPlans.delete(input);
       let plan: EditPlan;
-      if (validated?.ok && validated.signature?.settled && (await statSignature(validated.abs))?.signature === validated.signature.signature) plan = validated;
+      if (
+        validated?.ok &&
+        validated.signature?.settled &&
+        (await statSignature(validated.abs))?.signature === validated.signature.signature
+      )
+        plan = validated;
       else plan = await planEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
       const written = await writeFileAtomic(
         plan.abs,
         plan.newBytes,
-        plan.before === undefined ? { expectMissing: true } : { expectHash: plan.beforeHash ?? hashContent(plan.before), unchangedSince: plan.signature },
+        plan.before === undefined
+          ? { expectMissing: true }
+          : { expectHash: plan.beforeHash ?? hashContent(plan.before), unchangedSince: plan.signature },
       );
       recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen);
       const from = Math.max(1, plan.firstLine - 4);
@@ -150,17 +186,34 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return fail(`Cannot edit ${abs}: ${(e as Error).message}`);
     if (input.old_string !== '') {
       // This runs in validateInput, before permissions: name neighbours only inside the working directories.
-      const missing = await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx), ctx });
+      const missing = await missingFileMessage(abs, ctx.cwd, {
+        listNear: await insideWorkingDirectories(abs, ctx),
+        ctx,
+      });
       return fail(`${missing} To create a file, use Write, or Edit with an empty old_string.`);
     }
     const newBytes = Buffer.from(input.new_string, 'utf8');
     const lineCount = Math.max(1, splitLines(input.new_string).length);
-    return { ok: true, abs, key, before: undefined, newText: input.new_string, newBytes, replacements: 1, matchedBy: 'create', firstLine: 1, lastLine: lineCount };
+    return {
+      ok: true,
+      abs,
+      key,
+      before: undefined,
+      newText: input.new_string,
+      newBytes,
+      replacements: 1,
+      matchedBy: 'create',
+      firstLine: 1,
+      lastLine: lineCount,
+    };
   }
   if (st.isDirectory()) return fail(`${abs} is a directory; Edit changes files.`);
   const special = specialKind(st);
   if (special) return fail(`Cannot edit ${abs}: it is ${special}, not a regular file.`);
-  if (st.size > MAX_EDIT_BYTES) return fail(`${abs} is ${(st.size / 1048576).toFixed(0)} MB; Edit changes files up to ${MAX_EDIT_BYTES / 1048576} MB. Use a stream editor (sed) through Bash.`);
+  if (st.size > MAX_EDIT_BYTES)
+    return fail(
+      `${abs} is ${(st.size / 1048576).toFixed(0)} MB; Edit changes files up to ${MAX_EDIT_BYTES / 1048576} MB. Use a stream editor (sed) through Bash.`,
+    );
   // Taken before the read: a write after it changes the signature, so the plan is made again.
   const signature = await statSignature(abs);
   const before = await readFile(abs);
@@ -172,35 +225,57 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   const newString = format.lineEnding === '\r\n' ? input.new_string.replace(/\r?\n/g, '\r\n') : input.new_string;
 
   if (input.old_string === '') {
-    if (text !== '') return fail(`old_string is empty but ${abs} already has content. Give the text to replace in old_string, or use Write to replace the whole file.`);
+    if (text !== '')
+      return fail(
+        `old_string is empty but ${abs} already has content. Give the text to replace in old_string, or use Write to replace the whole file.`,
+      );
     return finish(abs, key, before, format, newString, 1, 'create', 1, Math.max(1, splitLines(newString).length));
   }
   const match = findReplacements(text, input.old_string, newString, input.replace_all === true);
   if (match.kind === 'none') return fail(noMatchMessage(text, input.old_string, abs));
   if (match.kind === 'many') {
     const shown = match.lines.slice(0, 20).join(', ') + (match.lines.length > 20 ? ', …' : '');
-    return fail(`old_string occurs ${match.count} times in ${abs} (lines ${shown}). Add surrounding lines to old_string so it matches one place, or set replace_all to true to change all of them.`);
+    return fail(
+      `old_string occurs ${match.count} times in ${abs} (lines ${shown}). Add surrounding lines to old_string so it matches one place, or set replace_all to true to change all of them.`,
+    );
   }
   const first = match.replacements[0]!;
   const last = match.replacements[match.replacements.length - 1]!;
   const newText = applyReplacements(text, match.replacements);
   const shift = match.replacements.slice(0, -1).reduce((sum, r) => sum + r.text.length - r.length, 0);
-  const [firstLine, lastLine] = linesOf(newText, [first.index, last.index + shift + Math.max(0, last.text.length - 1)]) as [number, number];
+  const [firstLine, lastLine] = linesOf(newText, [
+    first.index,
+    last.index + shift + Math.max(0, last.text.length - 1),
+  ]) as [number, number];
   let seen: LineRange | undefined;
   if (fresh.partial) {
     const from = fresh.entry.offset ?? 1;
     const to = from + (fresh.entry.limit ?? 0) - 1;
     const outside: number[] = [];
-    const starts = linesOf(text, match.replacements.map((r) => r.index));
-    const ends = linesOf(text, match.replacements.map((r) => r.index + Math.max(0, r.length - 1)));
+    const starts = linesOf(
+      text,
+      match.replacements.map((r) => r.index),
+    );
+    const ends = linesOf(
+      text,
+      match.replacements.map((r) => r.index + Math.max(0, r.length - 1)),
+    );
     starts.forEach((a, k) => {
       if (a < from || ends[k]! > to) outside.push(a);
     });
     if (outside.length > 0) {
-      const where = outside.length === 1 ? `line ${outside[0]}` : `lines ${outside.slice(0, 10).join(', ')}${outside.length > 10 ? ', …' : ''}`;
-      const which = match.replacements.length === 1 ? 'old_string is' : `${outside.length} of the ${match.replacements.length} occurrences of old_string are`;
-      return fail(`You have read only ${describeLines(from, to)} of ${abs}, and ${which} at ${where}, outside them. ` +
-        `Read that part first (Read with offset=${Math.max(1, outside[0]! - 20)} and limit=${Math.max(100, (outside[outside.length - 1]! - outside[0]!) + 41)}), then edit it.`);
+      const where =
+        outside.length === 1
+          ? `line ${outside[0]}`
+          : `lines ${outside.slice(0, 10).join(', ')}${outside.length > 10 ? ', …' : ''}`;
+      const which =
+        match.replacements.length === 1
+          ? 'old_string is'
+          : `${outside.length} of the ${match.replacements.length} occurrences of old_string are`;
+      return fail(
+        `You have read only ${describeLines(from, to)} of ${abs}, and ${which} at ${where}, outside them. ` +
+          `Read that part first (Read with offset=${Math.max(1, outside[0]! - 20)} and limit=${Math.max(100, outside[outside.length - 1]! - outside[0]! + 41)}), then edit it.`,
+      );
     }
     const delta = countLines(newText) - countLines(text);
     seen = { from, to: Math.max(from - 1, to + delta) };
@@ -219,7 +294,10 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
  * recorded, when that mtime was well before the record was made (so a write in the same
  * timestamp tick would have shown): hashing 20 MB again would say the same.
  */
-function knownHash(entry: { contentHash: string; mtimeMs: number; size: number; readAt: number } | undefined, st: Stats): string | undefined {
+function knownHash(
+  entry: { contentHash: string; mtimeMs: number; size: number; readAt: number } | undefined,
+  st: Stats,
+): string | undefined {
   if (entry === undefined || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) return undefined;
   return entry.mtimeMs < entry.readAt - 50 ? entry.contentHash : undefined;
 }
@@ -260,5 +338,16 @@ function finish(
   firstLine: number,
   lastLine: number,
 ): EditPlan {
-  return { ok: true, abs, key, before, newText, newBytes: encodeText(newText, format), replacements, matchedBy, firstLine, lastLine };
+  return {
+    ok: true,
+    abs,
+    key,
+    before,
+    newText,
+    newBytes: encodeText(newText, format),
+    replacements,
+    matchedBy,
+    firstLine,
+    lastLine,
+  };
 }

@@ -35,8 +35,15 @@ describe('Edit read-first and staleness rules', () => {
   test('Edit refuses a file whose content changed on disk since it was read', async () => {
     await put('a.ts', 'const a = 1;\n');
     await bench.call('Read', { file_path: 'a.ts' });
-    execFileSync(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(file('a.ts'))}, 'const a = 100;\\n')`]);
-    const { text, isError } = await bench.call('Edit', { file_path: 'a.ts', old_string: 'const a', new_string: 'let a' });
+    execFileSync(process.execPath, [
+      '-e',
+      `require('fs').writeFileSync(${JSON.stringify(file('a.ts'))}, 'const a = 100;\\n')`,
+    ]);
+    const { text, isError } = await bench.call('Edit', {
+      file_path: 'a.ts',
+      old_string: 'const a',
+      new_string: 'let a',
+    });
     expect(isError).toBe(true);
     expect(text).toContain('changed on disk since it was read');
     expect(text).toContain('Read it again');
@@ -77,7 +84,11 @@ describe('Edit read-first and staleness rules', () => {
   test('an Edit inside a partial Read does not unlock the lines never read', async () => {
     await put('p.txt', Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
     await bench.call('Read', { file_path: 'p.txt', offset: 10, limit: 5 });
-    const inside = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 12\n', new_string: 'row 12a\nrow 12b\n' });
+    const inside = await bench.call('Edit', {
+      file_path: 'p.txt',
+      old_string: 'row 12\n',
+      new_string: 'row 12a\nrow 12b\n',
+    });
     expect(inside.isError).toBe(false);
     const before = await readFile(file('p.txt'));
     const unseen = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 30\n', new_string: 'X\n' });
@@ -85,9 +96,18 @@ describe('Edit read-first and staleness rules', () => {
     // The read lines grew by the one the edit added: 10-15 now.
     expect(unseen.text).toContain('You have read only lines 10-15');
     expect(unseen.text).toContain('at line 31');
-    expect(await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 14\n', new_string: 'row fourteen\n' })).toMatchObject({ isError: false });
-    expect((await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 15\n', new_string: 'X\n' })).isError).toBe(true);
-    const all = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 4', new_string: 'R4', replace_all: true });
+    expect(
+      await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 14\n', new_string: 'row fourteen\n' }),
+    ).toMatchObject({ isError: false });
+    expect((await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 15\n', new_string: 'X\n' })).isError).toBe(
+      true,
+    );
+    const all = await bench.call('Edit', {
+      file_path: 'p.txt',
+      old_string: 'row 4',
+      new_string: 'R4',
+      replace_all: true,
+    });
     expect(all.text).toContain('of the 11 occurrences of old_string are at lines 4, 41, 42');
     expect(await readFile(file('p.txt'), 'utf8')).toBe(before.toString('utf8').replace('row 14\n', 'row fourteen\n'));
   });
@@ -96,7 +116,11 @@ describe('Edit read-first and staleness rules', () => {
     await put('p.txt', Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
     await bench.call('Read', { file_path: 'p.txt', offset: 1, limit: 20 });
     await bench.call('Read', { file_path: 'p.txt', offset: 21, limit: 10 });
-    const across = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 20\nrow 21\n', new_string: 'rows 20-21\n' });
+    const across = await bench.call('Edit', {
+      file_path: 'p.txt',
+      old_string: 'row 20\nrow 21\n',
+      new_string: 'rows 20-21\n',
+    });
     expect(across.isError).toBe(false);
     const beyond = await bench.call('Edit', { file_path: 'p.txt', old_string: 'row 40\n', new_string: 'X\n' });
     expect(beyond.text).toContain('You have read only lines 1-29');
@@ -133,9 +157,14 @@ describe('Edit read-first and staleness rules', () => {
       const read = await bench.call('Read', { file_path: 'race.txt' });
       const m = /n = (\d+)/.exec(read.text);
       if (!m) continue; // an empty file caught between truncate and write, or the unchanged stub
-      const edit = await bench.call('Edit', { file_path: 'race.txt', old_string: `n = ${m[1]}\n`, new_string: `n = ${m[1]} edited\n` });
+      const edit = await bench.call('Edit', {
+        file_path: 'race.txt',
+        old_string: `n = ${m[1]}\n`,
+        new_string: `n = ${m[1]} edited\n`,
+      });
       outcomes.push(edit.isError ? 'refused' : 'ok');
-      if (edit.isError) expect(edit.text).toMatch(/changed on disk|changed by something else|not found|not been read|is empty/);
+      if (edit.isError)
+        expect(edit.text).toMatch(/changed on disk|changed by something else|not found|not been read|is empty/);
     }
     await done;
     expect(outcomes.length).toBeGreaterThan(0);
@@ -170,7 +199,12 @@ describe('Edit matching', () => {
     expect(isError).toBe(true);
     expect(text).toContain('old_string occurs 100000 times');
     expect(text).toContain('(lines 1, 2, 3,');
-    const all = await bench.call('Edit', { file_path: 'many.txt', old_string: 'x = 1', new_string: 'y', replace_all: true });
+    const all = await bench.call('Edit', {
+      file_path: 'many.txt',
+      old_string: 'x = 1',
+      new_string: 'y',
+      replace_all: true,
+    });
     expect(all.text).toContain('99990 of the 100000 occurrences of old_string are at lines 11, 12,');
   });
 
@@ -183,7 +217,10 @@ describe('Edit matching', () => {
 
   test('Edit with no match shows the closest region with line numbers and a diff against old_string', async () => {
     await put('c.ts', 'import x;\n\nfunction add(a, b) {\n  return a + b;\n}\n\nexport { add };\n');
-    const { text, isError } = await readThenEdit('c.ts', { old_string: 'function add(a, b) {\n  return a - b;\n}', new_string: 'nope' });
+    const { text, isError } = await readThenEdit('c.ts', {
+      old_string: 'function add(a, b) {\n  return a - b;\n}',
+      new_string: 'nope',
+    });
     expect(isError).toBe(true);
     expect(text).toContain('old_string was not found');
     expect(text).toContain('The closest region is lines 3-5');
@@ -193,7 +230,10 @@ describe('Edit matching', () => {
 
   test('a whitespace-only difference is shown with visible whitespace', async () => {
     await put('w.py', 'def f():\n\treturn 1\n');
-    const { text } = await readThenEdit('w.py', { old_string: 'def f():\n    return 1', new_string: 'def f():\n    return 2' });
+    const { text } = await readThenEdit('w.py', {
+      old_string: 'def f():\n    return 1',
+      new_string: 'def f():\n    return 2',
+    });
     expect(text).toContain('"\\treturn 1"');
     expect(text).toContain('"    return 1"');
   });
@@ -205,9 +245,12 @@ describe('Edit matching', () => {
     expect(text).toContain('old_string and new_string are the same');
   });
 
-  test('Edit matches straight quotes against curly ones and keeps the file\'s curly style', async () => {
+  test("Edit matches straight quotes against curly ones and keeps the file's curly style", async () => {
     await put('q.md', 'She said “hello” and it’s fine.\n');
-    const { text, isError } = await readThenEdit('q.md', { old_string: 'She said "hello" and it\'s fine.', new_string: 'She said "goodbye" and it\'s fine.' });
+    const { text, isError } = await readThenEdit('q.md', {
+      old_string: 'She said "hello" and it\'s fine.',
+      new_string: 'She said "goodbye" and it\'s fine.',
+    });
     expect(isError).toBe(false);
     expect(text).toContain('curly quotes');
     expect(await readFile(file('q.md'), 'utf8')).toBe('She said “goodbye” and it’s fine.\n');
@@ -215,7 +258,10 @@ describe('Edit matching', () => {
 
   test('Edit ignores line-number prefixes copied from Read output', async () => {
     await put('n.ts', 'a\nb\nc\n');
-    const { isError } = await readThenEdit('n.ts', { old_string: '     2\tb\n     3\tc', new_string: '     2\tB\n     3\tC' });
+    const { isError } = await readThenEdit('n.ts', {
+      old_string: '     2\tb\n     3\tc',
+      new_string: '     2\tB\n     3\tC',
+    });
     expect(isError).toBe(false);
     expect(await readFile(file('n.ts'), 'utf8')).toBe('a\nB\nC\n');
   });
@@ -295,7 +341,11 @@ describe('Edit on large and UTF-16 files', () => {
     const body = Array.from({ length: 100_000 }, (_, i) => `row ${i} ${'.'.repeat(20)}`).join('\n') + '\n';
     await put('big.txt', body);
     await bench.call('Read', { file_path: 'big.txt', offset: 70_001, limit: 10 });
-    const { text, isError } = await bench.call('Edit', { file_path: 'big.txt', old_string: 'row 70005 ', new_string: 'ROW 70005 ' });
+    const { text, isError } = await bench.call('Edit', {
+      file_path: 'big.txt',
+      old_string: 'row 70005 ',
+      new_string: 'ROW 70005 ',
+    });
     expect(isError).toBe(false);
     expect(text).toContain(' 70006\tROW 70005 ');
     expect(await readFile(file('big.txt'), 'utf8')).toBe(body.replace('row 70005 ', 'ROW 70005 '));
@@ -306,7 +356,11 @@ describe('Edit on large and UTF-16 files', () => {
     const read = await bench.call('Read', { file_path: 'wide.txt' });
     expect(read.text).toBe('     1\théllo\n     2\twörld');
     await bench.call('Edit', { file_path: 'wide.txt', old_string: 'wörld', new_string: 'wörld\nagain' });
-    expect((await readFile(file('wide.txt'))).equals(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\r\nwörld\r\nagain\r\n', 'utf16le')]))).toBe(true);
+    expect(
+      (await readFile(file('wide.txt'))).equals(
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\r\nwörld\r\nagain\r\n', 'utf16le')]),
+      ),
+    ).toBe(true);
   });
 
   test('a Read after an Edit returns the new content, not the "unchanged" stub', async () => {
@@ -319,7 +373,11 @@ describe('Edit on large and UTF-16 files', () => {
 
 describe('Edit creating files', () => {
   test('an empty old_string on a missing file creates it, parent folders included', async () => {
-    const { text, isError } = await bench.call('Edit', { file_path: 'new/dir/f.ts', old_string: '', new_string: 'export const x = 1;\n' });
+    const { text, isError } = await bench.call('Edit', {
+      file_path: 'new/dir/f.ts',
+      old_string: '',
+      new_string: 'export const x = 1;\n',
+    });
     expect(isError).toBe(false);
     expect(text).toContain('Created');
     expect(await readFile(file('new/dir/f.ts'), 'utf8')).toBe('export const x = 1;\n');
@@ -346,7 +404,11 @@ describe('Edit creating files', () => {
     const outside = await makeBench();
     try {
       await writeFile(path.join(outside.dir, 'secret.txt'), 's\n');
-      const { text, isError } = await bench.call('Edit', { file_path: path.join(outside.dir, 'secret.tx'), old_string: 'a', new_string: 'b' });
+      const { text, isError } = await bench.call('Edit', {
+        file_path: path.join(outside.dir, 'secret.tx'),
+        old_string: 'a',
+        new_string: 'b',
+      });
       expect(isError).toBe(true);
       expect(text).toContain('File does not exist');
       expect(text).not.toContain('secret.txt');
@@ -374,7 +436,14 @@ describe('Edit between its check and its write', () => {
     });
     try {
       await session.run([{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'waiting.ts' } }]);
-      const [edit] = await session.run([{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: 'waiting.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' } }]);
+      const [edit] = await session.run([
+        {
+          type: 'tool_use',
+          id: 'e1',
+          name: 'Edit',
+          input: { file_path: 'waiting.ts', old_string: 'const a = 1;', new_string: 'const a = 2;' },
+        },
+      ]);
       expect(edit!.is_error).toBe(true);
       expect(contentToText(edit!.content)).toMatch(/modified|changed/i);
       expect(await readFile(target, 'utf8')).toBe('const a = 1; // edited meanwhile\n');

@@ -13,7 +13,12 @@ import { deniedPathTest } from '../_denied_paths.ts';
 /** Input of {@linkcode globTool}: Claude Code's fields. */
 export const globInput = z.strictObject({
   pattern: z.string().min(1).describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
-  path: z.string().optional().describe('The directory to search in; defaults to the working directory. Omit it rather than passing "undefined" or "null"'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'The directory to search in; defaults to the working directory. Omit it rather than passing "undefined" or "null"',
+    ),
 });
 
 /** What {@linkcode globTool} returns. */
@@ -59,7 +64,9 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
     isConcurrencySafe: () => true,
     getToolUseSummary: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
     // An absolute or upward pattern (`/etc/**`, `../x/*`) searches its own fixed folders: those are what is read.
-    resources: (input, ctx) => [{ path: globBase(toAbsolute(input.path ?? '.', ctx.cwd), input.pattern).base, access: 'read' }],
+    resources: (input, ctx) => [
+      { path: globBase(toAbsolute(input.path ?? '.', ctx.cwd), input.pattern).base, access: 'read' },
+    ],
     validateInput(input) {
       try {
         compileGlob(input.pattern);
@@ -81,7 +88,10 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
       const engine: SearchEngine = options.searchEngine === 'ripgrep' ? resolveSearchEngine(options) : { kind: 'js' };
       const root = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(root).catch(() => undefined);
-      if (!st) throw new Error(`${(await missingFileMessage(root, ctx.cwd, { ctx })).replace('File does not exist', 'Directory does not exist')}`);
+      if (!st)
+        throw new Error(
+          `${(await missingFileMessage(root, ctx.cwd, { ctx })).replace('File does not exist', 'Directory does not exist')}`,
+        );
       if (!st.isDirectory()) throw new Error(`path ${root} is a file, not a directory; give the folder to search in.`);
       const exclude = deniedPathTest('Glob', globBase(root, input.pattern).base, ctx);
       const data = await globFiles(root, input.pattern, { engine, signal, ...(exclude ? { exclude } : {}) });
@@ -125,7 +135,10 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   const startSt = await stat(start).catch(() => undefined);
   let files: string[] = [];
   if (startSt?.isDirectory()) {
-    files = engine.kind === 'ripgrep' ? await rgFiles(engine.path, base, prefix, signal) : await walkFiles(start, signal ? { signal } : {});
+    files =
+      engine.kind === 'ripgrep'
+        ? await rgFiles(engine.path, base, prefix, signal)
+        : await walkFiles(start, signal ? { signal } : {});
     if (engine.kind === 'js' && prefix) files = files.map((f) => `${prefix}/${f}`);
   } else if (firstGlob === -1 && startSt?.isFile()) {
     files = [rel];
@@ -158,8 +171,13 @@ async function rgFiles(rg: string, base: string, prefix: string, signal: AbortSi
   const args = ['--files', '--hidden', '--no-require-git', '--glob', '!.git', '--null'];
   if (prefix) args.push('--', prefix);
   const run = await runRipgrep(rg, args, signal ? { cwd: base, signal } : { cwd: base });
-  if (run.code === 2 && run.stdout.length === 0) throw new Error(`ripgrep could not list ${base}: ${run.stderr.trim().split('\n').join(' ')}`);
-  return run.stdout.toString('utf8').split('\0').filter(Boolean).map((f) => f.replace(/^\.\//, ''));
+  if (run.code === 2 && run.stdout.length === 0)
+    throw new Error(`ripgrep could not list ${base}: ${run.stderr.trim().split('\n').join(' ')}`);
+  return run.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean)
+    .map((f) => f.replace(/^\.\//, ''));
 }
 
 /**

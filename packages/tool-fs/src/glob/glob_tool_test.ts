@@ -70,7 +70,9 @@ describe.each(SEARCH_ENGINES)('Glob with the %s engine', (engine) => {
     const { text } = await bench.call('Glob', { pattern: 'many/*.txt' });
     const lines = text.split('\n');
     expect(lines.length).toBe(101);
-    expect(lines[100]).toBe('(Results are truncated: showing the 100 newest of 130 files. Narrow the pattern or the path.)');
+    expect(lines[100]).toBe(
+      '(Results are truncated: showing the 100 newest of 130 files. Narrow the pattern or the path.)',
+    );
   });
 
   test('Glob says when nothing matched, and refuses a missing or non-folder path', async () => {

@@ -3,4 +3,12 @@
  *
  * @module
  */
-export { createGlobTool, globFiles, globInput, globTool, MAX_GLOB_RESULTS, type GlobFilesOptions, type GlobOutput } from './glob_tool.ts';
+export {
+  createGlobTool,
+  globFiles,
+  globInput,
+  globTool,
+  MAX_GLOB_RESULTS,
+  type GlobFilesOptions,
+  type GlobOutput,
+} from './glob_tool.ts';

@@ -38,7 +38,9 @@ export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'ignoreCase' |
     for (const f of inline[1]!) if (!flags.includes(f)) flags += f;
   }
   if (!query.multiline && /(^|[^\\])(\\\\)*\\n/.test(source)) {
-    throw new GrepQueryError(`The regex ${JSON.stringify(query.pattern)} matches a line break ("\\n"), which only works with multiline: true.`);
+    throw new GrepQueryError(
+      `The regex ${JSON.stringify(query.pattern)} matches a line break ("\\n"), which only works with multiline: true.`,
+    );
   }
   source = translateRustSyntax(source);
   try {
@@ -51,16 +53,29 @@ export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'ignoreCase' |
       const hint = /\(\?[a-zA-Z-]*[:)]/.test(source)
         ? ' Inline flags are supported only at the start, as (?i), (?s) or (?m); set -i or multiline instead of (?x), (?U) or (?i:…).'
         : '';
-      throw new GrepQueryError(`The regex ${JSON.stringify(query.pattern)} is invalid: ${(e as Error).message}.${hint}`);
+      throw new GrepQueryError(
+        `The regex ${JSON.stringify(query.pattern)} is invalid: ${(e as Error).message}.${hint}`,
+      );
     }
   }
 }
 
 // ripgrep's POSIX classes are ASCII, so they translate to plain ranges inside a bracket.
 const POSIX_CLASSES: Record<string, string> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9',
-  graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z',
-  word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 
 /** Rewrites the Rust-only syntax a JS RegExp has an equivalent for: `[[:alpha:]]` classes. */
@@ -122,7 +137,10 @@ export async function jsSearch(query: GrepQuery, sink: GrepSink, signal?: AbortS
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
     const globs = FILE_TYPES[query.type];
-    if (!globs) throw new GrepQueryError(`unrecognized file type: ${query.type} (known here: ${Object.keys(FILE_TYPES).join(', ')})`);
+    if (!globs)
+      throw new GrepQueryError(
+        `unrecognized file type: ${query.type} (known here: ${Object.keys(FILE_TYPES).join(', ')})`,
+      );
     const ig = ignore().add([...globs]);
     typeFilter = (rel) => ig.ignores(path.posix.basename(rel));
   }
@@ -191,7 +209,8 @@ function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink
   let afterLeft = 0;
   for (let i = 0; i < lines.length; i++) {
     if (isMatch(i)) {
-      for (let c = Math.max(shownUpTo + 1, i - query.before); c < i; c++) sink.line(rel, { n: c + 1, match: false, text: clipColumns(clean(c)) });
+      for (let c = Math.max(shownUpTo + 1, i - query.before); c < i; c++)
+        sink.line(rel, { n: c + 1, match: false, text: clipColumns(clean(c)) });
       sink.line(rel, { n: i + 1, match: true, text: clipColumns(clean(i)) });
       shownUpTo = i;
       afterLeft = query.after;

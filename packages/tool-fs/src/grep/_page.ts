@@ -171,7 +171,8 @@ export class GrepPage implements GrepSink {
       const groups = this.#groups;
       if (groups !== undefined) {
         this.#groups = undefined;
-        for (const rel of [...groups.keys()].sort(comparePaths)) for (const line of groups.get(rel)!) this.#printLine(rel, line);
+        for (const rel of [...groups.keys()].sort(comparePaths))
+          for (const line of groups.get(rel)!) this.#printLine(rel, line);
       }
       return { numFiles: this.#files, filenames: [], lines: this.#lines, cut: this.#full };
     }
@@ -181,7 +182,13 @@ export class GrepPage implements GrepSink {
     if (mode === 'files_with_matches') {
       return { numFiles: this.#total, filenames: shown.map((r) => this.#o.show(r.rel)), lines: [], cut };
     }
-    return { numFiles: this.#total, filenames: [], lines: shown.map((r) => `${this.#o.show(r.rel)}:${r.key}`), numMatches: this.#matches, cut };
+    return {
+      numFiles: this.#total,
+      filenames: [],
+      lines: shown.map((r) => `${this.#o.show(r.rel)}:${r.key}`),
+      numMatches: this.#matches,
+      cut,
+    };
   }
 
   #print(text: () => string): void {
@@ -202,7 +209,9 @@ export class GrepPage implements GrepSink {
   #trim(): void {
     const files = this.#o.mode === 'files_with_matches';
     // Files newest first (ties by path), counts by path.
-    this.#ranked.sort(files ? (a, b) => a.key - b.key || comparePaths(a.rel, b.rel) : (a, b) => comparePaths(a.rel, b.rel));
+    this.#ranked.sort(
+      files ? (a, b) => a.key - b.key || comparePaths(a.rel, b.rel) : (a, b) => comparePaths(a.rel, b.rel),
+    );
     if (this.#ranked.length > this.#keep) this.#ranked.length = this.#keep;
   }
 }

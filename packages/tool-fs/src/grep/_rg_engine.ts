@@ -19,7 +19,12 @@ import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type 
  * await rgSearch('/usr/bin/rg', { pattern: 'TODO', dir: '/repo', mode: 'count', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page);
  * ```
  */
-export async function rgSearch(rg: string, query: GrepQuery, sink: GrepSink, signal?: AbortSignal): Promise<{ stopped: boolean }> {
+export async function rgSearch(
+  rg: string,
+  query: GrepQuery,
+  sink: GrepSink,
+  signal?: AbortSignal,
+): Promise<{ stopped: boolean }> {
   const args = ['--hidden', '--no-require-git', '--glob', '!.git', '--color', 'never', '--null', '--no-messages'];
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.multiline) args.push('--multiline', '--multiline-dotall');
@@ -43,7 +48,14 @@ export async function rgSearch(rg: string, query: GrepQuery, sink: GrepSink, sig
     // In path order, so that a page is the same page every time, and the run can stop at its end
     // (with no limit the sink sorts, and ripgrep keeps its threads).
     if (sink.wantsOrder) args.push('--sort', 'path');
-    args.push('--line-number', '--with-filename', '--no-heading', '--max-columns', String(MAX_GREP_COLUMNS), '--max-columns-preview');
+    args.push(
+      '--line-number',
+      '--with-filename',
+      '--no-heading',
+      '--max-columns',
+      String(MAX_GREP_COLUMNS),
+      '--max-columns-preview',
+    );
     if (query.before) args.push('--before-context', String(query.before));
     if (query.after) args.push('--after-context', String(query.after));
     onRecord = (r) => {
@@ -71,8 +83,15 @@ export async function rgSearch(rg: string, query: GrepQuery, sink: GrepSink, sig
   });
   if (run.code === 2 && run.stderr.trim()) {
     // Kept on its lines: ripgrep's caret under the bad part of the regex only reads that way.
-    const complaint = run.stderr.trim().replace(/\n*Consider enabling PCRE2[\s\S]*$/, '\n\nGrep has no PCRE2 mode: write the pattern without backreferences or look-around.');
-    const hint = /unrecognized file type/.test(complaint) ? '\nGive a ripgrep type name such as ts, js, py, rust, go, java, md (`rg --type-list` lists them all), or filter with glob instead.' : '';
+    const complaint = run.stderr
+      .trim()
+      .replace(
+        /\n*Consider enabling PCRE2[\s\S]*$/,
+        '\n\nGrep has no PCRE2 mode: write the pattern without backreferences or look-around.',
+      );
+    const hint = /unrecognized file type/.test(complaint)
+      ? '\nGive a ripgrep type name such as ts, js, py, rust, go, java, md (`rg --type-list` lists them all), or filter with glob instead.'
+      : '';
     throw new GrepQueryError(`ripgrep rejected the search:\n${complaint}${hint}`);
   }
   return { stopped: run.stopped };

@@ -16,17 +16,60 @@ import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery } from './_types.ts';
 export const grepInput = z.strictObject({
   pattern: z.string().min(1).describe('The regular expression to search for in file contents (ripgrep syntax)'),
   path: z.string().optional().describe('The file or directory to search in; defaults to the working directory'),
-  glob: z.string().optional().describe('Glob to filter files, e.g. "*.js" or "*.{ts,tsx}"; several separated by spaces or commas; "!x" excludes (rg --glob)'),
-  type: z.string().optional().describe('File type to search (rg --type), e.g. js, py, rust, go, java; more efficient than glob for standard types'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('"content" shows matching lines (with -A/-B/-C, -n, head_limit), "files_with_matches" shows file paths (the default), "count" shows match counts'),
-  '-A': z.number().int().min(0).optional().describe('Lines to show after each match (rg -A); output_mode "content" only'),
-  '-B': z.number().int().min(0).optional().describe('Lines to show before each match (rg -B); output_mode "content" only'),
-  '-C': z.number().int().min(0).optional().describe('Lines to show before and after each match (rg -C); output_mode "content" only'),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Glob to filter files, e.g. "*.js" or "*.{ts,tsx}"; several separated by spaces or commas; "!x" excludes (rg --glob)',
+    ),
+  type: z
+    .string()
+    .optional()
+    .describe(
+      'File type to search (rg --type), e.g. js, py, rust, go, java; more efficient than glob for standard types',
+    ),
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .optional()
+    .describe(
+      '"content" shows matching lines (with -A/-B/-C, -n, head_limit), "files_with_matches" shows file paths (the default), "count" shows match counts',
+    ),
+  '-A': z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Lines to show after each match (rg -A); output_mode "content" only'),
+  '-B': z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Lines to show before each match (rg -B); output_mode "content" only'),
+  '-C': z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Lines to show before and after each match (rg -C); output_mode "content" only'),
   '-n': z.boolean().optional().describe('Show line numbers (rg -n); output_mode "content" only; default true'),
   '-i': z.boolean().optional().describe('Case-insensitive search (rg -i)'),
-  multiline: z.boolean().optional().describe('Let patterns span lines, with "." matching newlines (rg -U --multiline-dotall); default false'),
-  head_limit: z.number().int().min(0).optional().describe('Return only the first N lines / files / counts (default 250; 0 for all)'),
-  offset: z.number().int().min(0).optional().describe('Skip the first N lines / files / counts before head_limit applies (default 0)'),
+  multiline: z
+    .boolean()
+    .optional()
+    .describe('Let patterns span lines, with "." matching newlines (rg -U --multiline-dotall); default false'),
+  head_limit: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Return only the first N lines / files / counts (default 250; 0 for all)'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Skip the first N lines / files / counts before head_limit applies (default 0)'),
 });
 
 /** What {@linkcode grepTool} returns. */
@@ -96,12 +139,19 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         try {
           compileGlob(glob.startsWith('!') ? glob.slice(1) : glob);
         } catch (e) {
-          return { result: false, message: `${(e as Error).message} Fix the glob field (escape a literal bracket or brace as [[] or [{]).` };
+          return {
+            result: false,
+            message: `${(e as Error).message} Fix the glob field (escape a literal bracket or brace as [[] or [{]).`,
+          };
         }
       }
       if (resolveSearchEngine(options).kind === 'js') {
         try {
-          compilePattern({ pattern: input.pattern, ignoreCase: input['-i'] === true, multiline: input.multiline === true });
+          compilePattern({
+            pattern: input.pattern,
+            ignoreCase: input['-i'] === true,
+            multiline: input.multiline === true,
+          });
         } catch (e) {
           return { result: false, message: (e as Error).message };
         }
@@ -110,15 +160,25 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
     },
     mapResult: formatGrepResult,
     renderResult: (output) =>
-      output.error !== undefined ? output.error.split('\n')[0]! : output.mode === 'files_with_matches' ? `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}` : `Found ${output.lines.length} line${output.lines.length === 1 ? '' : 's'}`,
+      output.error !== undefined
+        ? output.error.split('\n')[0]!
+        : output.mode === 'files_with_matches'
+          ? `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}`
+          : `Found ${output.lines.length} line${output.lines.length === 1 ? '' : 's'}`,
     async call(input, ctx, { signal }) {
       const engine = resolveSearchEngine(options);
       const target = toAbsolute(input.path ?? '.', ctx.cwd);
       const st = await stat(target).catch(() => undefined);
-      if (!st) throw new Error((await missingFileMessage(target, ctx.cwd, { ctx })).replace('File does not exist', 'Path does not exist'));
+      if (!st)
+        throw new Error(
+          (await missingFileMessage(target, ctx.cwd, { ctx })).replace('File does not exist', 'Path does not exist'),
+        );
       // ripgrep would block on a FIFO or read /dev/zero forever, even with the permission layer's approval.
       const special = specialKind(st);
-      if (special) throw new Error(`Cannot search ${target}: it is ${special}, not a file or a folder; reading it could block or never end.`);
+      if (special)
+        throw new Error(
+          `Cannot search ${target}: it is ${special}, not a file or a folder; reading it could block or never end.`,
+        );
       const mode = input.output_mode ?? 'files_with_matches';
       const context = input['-C'] ?? 0;
       const query: GrepQuery = {
@@ -154,11 +214,21 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         else await jsSearch(query, page, signal);
       } catch (e) {
         // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
-        if (e instanceof GrepQueryError) return { data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message }, isError: true };
+        if (e instanceof GrepQueryError)
+          return {
+            data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message },
+            isError: true,
+          };
         throw e;
       }
       const shown = page.result();
-      const output: GrepOutput = { mode, engine: engine.kind, numFiles: shown.numFiles, filenames: shown.filenames, lines: shown.lines };
+      const output: GrepOutput = {
+        mode,
+        engine: engine.kind,
+        numFiles: shown.numFiles,
+        filenames: shown.filenames,
+        lines: shown.lines,
+      };
       if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
       if (shown.cut) output.appliedLimit = limit;
       if (shown.cut || offset > 0) output.appliedOffset = offset;
@@ -211,9 +281,10 @@ export function splitGlobs(glob: string | undefined): string[] {
  */
 export function formatGrepResult(output: GrepOutput): string {
   if (output.error !== undefined) return output.error;
-  const more = output.appliedLimit === undefined
-    ? ''
-    : `\n\n[Showing results with pagination = limit: ${output.appliedLimit}, offset: ${output.appliedOffset}. More results exist: continue with offset=${(output.appliedOffset ?? 0) + output.appliedLimit}.]`;
+  const more =
+    output.appliedLimit === undefined
+      ? ''
+      : `\n\n[Showing results with pagination = limit: ${output.appliedLimit}, offset: ${output.appliedOffset}. More results exist: continue with offset=${(output.appliedOffset ?? 0) + output.appliedLimit}.]`;
   if (output.mode === 'files_with_matches') {
     if (output.numFiles === 0) return 'No files found';
     return `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}\n${output.filenames.join('\n')}${more}`;
@@ -222,7 +293,8 @@ export function formatGrepResult(output: GrepOutput): string {
     if (output.numFiles === 0) return 'No matches found';
     return `${output.lines.join('\n')}\n\nFound ${output.numMatches} total occurrence${output.numMatches === 1 ? '' : 's'} across ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}.${more}`;
   }
-  if (output.lines.length === 0) return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
+  if (output.lines.length === 0)
+    return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
   return `${output.lines.join('\n')}${more}`;
 }
 

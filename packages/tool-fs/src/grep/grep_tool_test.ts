@@ -113,7 +113,9 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     await put('.gitignore', 'node_modules/\n');
     await put('node_modules/pkg/index.js', 'export const needle = 1;\n');
     expect((await grep({ pattern: 'needle' })).text).toBe('No files found');
-    expect((await grep({ pattern: 'needle', path: 'node_modules/pkg' })).text).toBe('Found 1 file\nnode_modules/pkg/index.js');
+    expect((await grep({ pattern: 'needle', path: 'node_modules/pkg' })).text).toBe(
+      'Found 1 file\nnode_modules/pkg/index.js',
+    );
   });
 
   test('Rust regex spellings work: POSIX classes and \\x{…} escapes', async () => {
@@ -129,7 +131,9 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     const first = await grep({ pattern: 'hit', output_mode: 'content' });
     const lines = first.text.split('\n');
     expect(lines[249]).toBe('many.txt:250:hit 250');
-    expect(first.text).toContain('[Showing results with pagination = limit: 250, offset: 0. More results exist: continue with offset=250.]');
+    expect(first.text).toContain(
+      '[Showing results with pagination = limit: 250, offset: 0. More results exist: continue with offset=250.]',
+    );
     const page = await grep({ pattern: 'hit', output_mode: 'content', head_limit: 2, offset: 298 });
     expect(page.text).toBe('many.txt:299:hit 299\nmany.txt:300:hit 300');
     const all = await grep({ pattern: 'hit', output_mode: 'content', head_limit: 0 });
@@ -140,8 +144,12 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     await put('a-c.txt', 'hit\n');
     await put('a/b.txt', 'hit\n');
     await put('B.txt', 'hit\n');
-    expect((await grep({ pattern: 'hit', output_mode: 'content' })).text).toBe('B.txt:1:hit\na/b.txt:1:hit\na-c.txt:1:hit');
-    expect((await grep({ pattern: 'hit', output_mode: 'count', head_limit: 2 })).text).toContain('B.txt:1\na/b.txt:1\n\nFound 3 total occurrences across 3 files.');
+    expect((await grep({ pattern: 'hit', output_mode: 'content' })).text).toBe(
+      'B.txt:1:hit\na/b.txt:1:hit\na-c.txt:1:hit',
+    );
+    expect((await grep({ pattern: 'hit', output_mode: 'count', head_limit: 2 })).text).toContain(
+      'B.txt:1\na/b.txt:1\n\nFound 3 total occurrences across 3 files.',
+    );
   });
 
   test('very long lines are clipped at 500 columns', async () => {
@@ -160,14 +168,19 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     await put('dir/a.txt', 'hit\n');
     await put('dir/b.txt', 'hit\n');
     expect((await grep({ pattern: 'hit', path: 'dir/a.txt', output_mode: 'content' })).text).toBe('dir/a.txt:1:hit');
-    expect((await grep({ pattern: 'hit', path: 'dir', output_mode: 'count' })).text).toContain('dir/a.txt:1\ndir/b.txt:1');
+    expect((await grep({ pattern: 'hit', path: 'dir', output_mode: 'count' })).text).toContain(
+      'dir/a.txt:1\ndir/b.txt:1',
+    );
     const missing = await grep({ pattern: 'hit', path: 'nowhere' });
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain('Path does not exist');
   });
 
   test('a FIFO given as path is refused without blocking, even when a rule allows reading it', async () => {
-    const allowed = await makeBench({ family: { searchEngine: engine }, permissions: { mode: 'acceptEdits', allow: ['Read(./pipe)'] } });
+    const allowed = await makeBench({
+      family: { searchEngine: engine },
+      permissions: { mode: 'acceptEdits', allow: ['Read(./pipe)'] },
+    });
     try {
       execFileSync('mkfifo', [path.join(allowed.dir, 'pipe')]);
       const { text, isError } = await allowed.call('Grep', { pattern: 'x', path: 'pipe' });
@@ -178,14 +191,18 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     }
   });
 
-  test('an invalid regex is an error quoting the regex engine\'s complaint', async () => {
+  test("an invalid regex is an error quoting the regex engine's complaint", async () => {
     await put('a.txt', 'x\n');
     const { text, isError } = await grep({ pattern: 'foo(bar' });
     expect(isError).toBe(true);
-    expect(text).toMatch(engine === 'ripgrep' ? /regex parse error:\n +foo\(bar\n +\^\n(.|\n)*unclosed group/ : /Invalid regular expression.*Unterminated group/);
+    expect(text).toMatch(
+      engine === 'ripgrep'
+        ? /regex parse error:\n +foo\(bar\n +\^\n(.|\n)*unclosed group/
+        : /Invalid regular expression.*Unterminated group/,
+    );
   });
 
-  test('ripgrep\'s refusal of look-around keeps its caret and does not offer a --pcre2 flag Grep lacks', async () => {
+  test("ripgrep's refusal of look-around keeps its caret and does not offer a --pcre2 flag Grep lacks", async () => {
     await put('a.txt', 'x\n');
     const { text, isError } = await grep({ pattern: 'foo(?=bar)' });
     if (engine === 'js') {
@@ -226,15 +243,24 @@ describe('Grep stops the search once the page is full', () => {
       const mark = path.join(bench.dir, 'stopped-by');
       const fake = path.join(bench.dir, 'endless-rg');
       // A stand-in for ripgrep that never stops printing matches and says which signal ended it.
-      await writeFile(fake, [
-        '#!/bin/bash',
-        `echo $$ > '${mark}.pid'`,
-        `trap 'echo TERM > "${mark}"; exit 143' TERM`,
-        'i=0; while true; do i=$((i+1)); printf \'a.txt\\0%d:hit %d\\n\' $i $i; done',
-      ].join('\n'), { mode: 0o755 });
+      await writeFile(
+        fake,
+        [
+          '#!/bin/bash',
+          `echo $$ > '${mark}.pid'`,
+          `trap 'echo TERM > "${mark}"; exit 143' TERM`,
+          "i=0; while true; do i=$((i+1)); printf 'a.txt\\0%d:hit %d\\n' $i $i; done",
+        ].join('\n'),
+        { mode: 0o755 },
+      );
       const endless = await makeBench({ family: { searchEngine: 'ripgrep', ripgrepPath: fake } });
       try {
-        const { text, isError } = await endless.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 5, offset: 3 });
+        const { text, isError } = await endless.call('Grep', {
+          pattern: 'hit',
+          output_mode: 'content',
+          head_limit: 5,
+          offset: 3,
+        });
         expect(isError).toBe(false);
         expect(text.split('\n').slice(0, 5)).toEqual([4, 5, 6, 7, 8].map((n) => `a.txt:${n}:hit ${n}`));
         expect(text).toContain('continue with offset=8');
@@ -253,9 +279,14 @@ describe('Grep stops the search once the page is full', () => {
   test('the JS engine stops reading files once the page is full, and pages agree with a search of everything', async () => {
     const bench = await makeBench({ family: { searchEngine: 'js' } });
     try {
-      for (let i = 0; i < 30; i++) await writeFile(path.join(bench.dir, `f${String(i).padStart(2, '0')}.txt`), 'hit a\nmiss\nhit b\n');
-      const all = (await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 0, '-A': 1 })).text.split('\n');
-      const page = (await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 7, offset: 11, '-A': 1 })).text.split('\n');
+      for (let i = 0; i < 30; i++)
+        await writeFile(path.join(bench.dir, `f${String(i).padStart(2, '0')}.txt`), 'hit a\nmiss\nhit b\n');
+      const all = (
+        await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 0, '-A': 1 })
+      ).text.split('\n');
+      const page = (
+        await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 7, offset: 11, '-A': 1 })
+      ).text.split('\n');
       expect(page.slice(0, 7)).toEqual(all.slice(11, 18));
     } finally {
       await bench.cleanup();
@@ -279,6 +310,8 @@ describe('Grep engine choice', () => {
 
 describe('compilePattern (the JS engine)', () => {
   test('a flag group it cannot translate is refused with what to do instead', () => {
-    expect(() => compilePattern({ pattern: '(?x) a b', ignoreCase: false, multiline: false })).toThrow(/set -i or multiline instead of \(\?x\)/);
+    expect(() => compilePattern({ pattern: '(?x) a b', ignoreCase: false, multiline: false })).toThrow(
+      /set -i or multiline instead of \(\?x\)/,
+    );
   });
 });

@@ -3,4 +3,12 @@
  *
  * @module
  */
-export { createGrepTool, DEFAULT_HEAD_LIMIT, formatGrepResult, grepInput, grepTool, splitGlobs, type GrepOutput } from './grep_tool.ts';
+export {
+  createGrepTool,
+  DEFAULT_HEAD_LIMIT,
+  formatGrepResult,
+  grepInput,
+  grepTool,
+  splitGlobs,
+  type GrepOutput,
+} from './grep_tool.ts';

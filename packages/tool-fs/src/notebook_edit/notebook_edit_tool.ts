@@ -13,10 +13,21 @@ import { decodeText, encodeText } from '../_text_file.ts';
 
 /** Input of {@linkcode notebookEditTool}: Claude Code's fields. */
 export const notebookEditInput = z.strictObject({
-  notebook_path: z.string().min(1).describe('The path of the Jupyter notebook (.ipynb) to edit (absolute, or relative to the working directory)'),
-  cell_id: z.string().optional().describe('The id of the cell to edit (or its 0-based position as "3" / "cell-3"). For insert, the new cell goes after it; without it, at the start'),
+  notebook_path: z
+    .string()
+    .min(1)
+    .describe('The path of the Jupyter notebook (.ipynb) to edit (absolute, or relative to the working directory)'),
+  cell_id: z
+    .string()
+    .optional()
+    .describe(
+      'The id of the cell to edit (or its 0-based position as "3" / "cell-3"). For insert, the new cell goes after it; without it, at the start',
+    ),
   new_source: z.string().describe('The new source of the cell (ignored for delete)'),
-  cell_type: z.enum(['code', 'markdown']).optional().describe('The cell type; required for insert, optional for replace (changes the type)'),
+  cell_type: z
+    .enum(['code', 'markdown'])
+    .optional()
+    .describe('The cell type; required for insert, optional for replace (changes the type)'),
   edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('replace (default), insert or delete'),
 });
 
@@ -42,7 +53,16 @@ const DESCRIPTION = `Replaces, inserts or deletes one cell of a Jupyter notebook
 
 type NotebookPlan =
   | { ok: false; message: string }
-  | { ok: true; abs: string; key: string; before: Buffer; newText: string; newBytes: Buffer; output: NotebookEditOutput; seen?: LineRange };
+  | {
+      ok: true;
+      abs: string;
+      key: string;
+      before: Buffer;
+      newText: string;
+      newBytes: Buffer;
+      output: NotebookEditOutput;
+      seen?: LineRange;
+    };
 
 /**
  * Replaces, inserts or deletes a notebook cell by id (or position), keeping the notebook's JSON
@@ -53,7 +73,10 @@ type NotebookPlan =
  * await session.run([{ type: 'tool_use', id: 't1', name: 'NotebookEdit', input: { notebook_path: 'a.ipynb', cell_id: 'c1', new_source: 'print(2)' } }]);
  * ```
  */
-export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput> = buildTool<typeof notebookEditInput, NotebookEditOutput>({
+export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput> = buildTool<
+  typeof notebookEditInput,
+  NotebookEditOutput
+>({
   name: 'NotebookEdit',
   searchHint: 'edit jupyter notebook cell, ipynb, insert or delete cell',
   description: DESCRIPTION,
@@ -67,14 +90,19 @@ export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput
   resources: (input, ctx) => [{ path: toAbsolute(input.notebook_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     if (path.extname(input.notebook_path).toLowerCase() !== '.ipynb') {
-      return { result: false, message: `${input.notebook_path} is not a Jupyter notebook (.ipynb). Use Edit for other files.` };
+      return {
+        result: false,
+        message: `${input.notebook_path} is not a Jupyter notebook (.ipynb). Use Edit for other files.`,
+      };
     }
     const plan = await planNotebookEdit(input, ctx);
     return plan.ok ? { result: true } : { result: false, message: plan.message };
   },
   mapResult(output) {
-    if (output.editMode === 'delete') return `Deleted cell ${output.cellId} (it was at position ${output.index}); the notebook has ${output.cells} cells now.`;
-    if (output.editMode === 'insert') return `Inserted ${output.cellType} cell ${output.cellId} at position ${output.index}; the notebook has ${output.cells} cells now.`;
+    if (output.editMode === 'delete')
+      return `Deleted cell ${output.cellId} (it was at position ${output.index}); the notebook has ${output.cells} cells now.`;
+    if (output.editMode === 'insert')
+      return `Inserted ${output.cellType} cell ${output.cellId} at position ${output.index}; the notebook has ${output.cells} cells now.`;
     return `Updated cell ${output.cellId} (position ${output.index}, ${output.cellType}).`;
   },
   async call(input, ctx) {
@@ -115,8 +143,13 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
   if (input.cell_id !== undefined) {
     index = findCell(nb, input.cell_id);
     if (index === -1) {
-      const ids = nb.cells.slice(0, 20).map((c, i) => c.id ?? `cell-${i}`).join(', ');
-      return fail(`Cell "${input.cell_id}" is not in ${abs}. Its cells are: ${ids || '(none)'}${nb.cells.length > 20 ? ', …' : ''}.`);
+      const ids = nb.cells
+        .slice(0, 20)
+        .map((c, i) => c.id ?? `cell-${i}`)
+        .join(', ');
+      return fail(
+        `Cell "${input.cell_id}" is not in ${abs}. Its cells are: ${ids || '(none)'}${nb.cells.length > 20 ? ', …' : ''}.`,
+      );
     }
   } else if (mode !== 'insert') {
     return fail(`cell_id is required to ${mode} a cell; Read the notebook to see the cell ids.`);
@@ -127,7 +160,9 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
     const from = fresh.entry.offset ?? 1;
     const to = from + (fresh.entry.limit ?? 0) - 1;
     if (index !== -1 && (index + 1 < from || index + 1 > to)) {
-      return fail(`You have read only cells ${from}-${to} of ${abs}, and cell "${input.cell_id}" is cell ${index + 1}. Read it first (Read with offset=${index + 1}), then edit it.`);
+      return fail(
+        `You have read only cells ${from}-${to} of ${abs}, and cell "${input.cell_id}" is cell ${index + 1}. Read it first (Read with offset=${index + 1}), then edit it.`,
+      );
     }
     const delta = mode === 'insert' ? 1 : mode === 'delete' ? -1 : 0;
     seen = index === -1 && from > 1 ? { from: from + 1, to: to + 1 } : { from, to: Math.max(from - 1, to + delta) };
@@ -136,16 +171,43 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
   let output: NotebookEditOutput;
   if (mode === 'delete') {
     const [removed] = nb.cells.splice(index, 1);
-    output = { notebookPath: abs, editMode: mode, cellId: removed!.id ?? `cell-${index}`, cellType: removed!.cell_type, index, cells: nb.cells.length };
+    output = {
+      notebookPath: abs,
+      editMode: mode,
+      cellId: removed!.id ?? `cell-${index}`,
+      cellType: removed!.cell_type,
+      index,
+      cells: nb.cells.length,
+    };
   } else if (mode === 'insert') {
     if (!input.cell_type) return fail('cell_type ("code" or "markdown") is required to insert a cell.');
     // Keys in sorted order, as nbformat writes them.
-    const cell: NotebookCell = input.cell_type === 'code'
-      ? { cell_type: 'code', execution_count: null, ...(withIds ? { id: newCellId(nb) } : {}), metadata: {}, outputs: [], source: toSource(input.new_source, undefined) }
-      : { cell_type: 'markdown', ...(withIds ? { id: newCellId(nb) } : {}), metadata: {}, source: toSource(input.new_source, undefined) };
+    const cell: NotebookCell =
+      input.cell_type === 'code'
+        ? {
+            cell_type: 'code',
+            execution_count: null,
+            ...(withIds ? { id: newCellId(nb) } : {}),
+            metadata: {},
+            outputs: [],
+            source: toSource(input.new_source, undefined),
+          }
+        : {
+            cell_type: 'markdown',
+            ...(withIds ? { id: newCellId(nb) } : {}),
+            metadata: {},
+            source: toSource(input.new_source, undefined),
+          };
     const at = index + 1;
     nb.cells.splice(at, 0, cell);
-    output = { notebookPath: abs, editMode: mode, cellId: cell.id ?? `cell-${at}`, cellType: cell.cell_type, index: at, cells: nb.cells.length };
+    output = {
+      notebookPath: abs,
+      editMode: mode,
+      cellId: cell.id ?? `cell-${at}`,
+      cellType: cell.cell_type,
+      index: at,
+      cells: nb.cells.length,
+    };
   } else {
     const cell = nb.cells[index]!;
     cell.source = toSource(input.new_source, cell.source);
@@ -162,10 +224,26 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
       cell.outputs = [];
       cell.execution_count = null;
     }
-    output = { notebookPath: abs, editMode: 'replace', cellId: cell.id ?? `cell-${index}`, cellType: cell.cell_type, index, cells: nb.cells.length };
+    output = {
+      notebookPath: abs,
+      editMode: 'replace',
+      cellId: cell.id ?? `cell-${index}`,
+      cellType: cell.cell_type,
+      index,
+      cells: nb.cells.length,
+    };
   }
   const newText = serializeLike(nb, text);
-  return { ok: true, abs, key, before, newText, newBytes: encodeText(newText, format), output, ...(seen ? { seen } : {}) };
+  return {
+    ok: true,
+    abs,
+    key,
+    before,
+    newText,
+    newBytes: encodeText(newText, format),
+    output,
+    ...(seen ? { seen } : {}),
+  };
 }
 
 /** nbformat stores source as a list of lines (each but the last ending in `\n`); keep the cell's form. */

@@ -22,13 +22,18 @@ export interface PdfPage {
  */
 export function parsePageSpec(spec: string, total: number): number[] {
   const pages = new Set<number>();
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:\s*-\s*(\d*))?$/.exec(part);
     if (!m) throw new RangeError(`pages "${spec}" is not a page list; use forms like "3", "1-5" or "1-3,7".`);
     const from = Number(m[1]);
     const to = m[2] === undefined ? from : m[2] === '' ? total : Number(m[2]);
-    if (from < 1 || to < from) throw new RangeError(`pages "${part}" is not a valid range; pages start at 1 and a range goes upwards.`);
-    if (from > total) throw new RangeError(`page ${from} does not exist: the PDF has ${total} page${total === 1 ? '' : 's'}.`);
+    if (from < 1 || to < from)
+      throw new RangeError(`pages "${part}" is not a valid range; pages start at 1 and a range goes upwards.`);
+    if (from > total)
+      throw new RangeError(`page ${from} does not exist: the PDF has ${total} page${total === 1 ? '' : 's'}.`);
     for (let p = from; p <= Math.min(to, total); p++) pages.add(p);
   }
   if (pages.size === 0) throw new RangeError(`pages "${spec}" names no page; use forms like "3", "1-5" or "1-3,7".`);
@@ -50,7 +55,10 @@ export function parsePageSpec(spec: string, total: number): number[] {
  * const { pages, totalPages } = await extractPdfText(await readFile('a.pdf'), '1-2');
  * ```
  */
-export async function extractPdfText(data: Uint8Array, pages: string | undefined): Promise<{ pages: PdfPage[]; totalPages: number }> {
+export async function extractPdfText(
+  data: Uint8Array,
+  pages: string | undefined,
+): Promise<{ pages: PdfPage[]; totalPages: number }> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({
     data: new Uint8Array(data),
@@ -61,11 +69,14 @@ export async function extractPdfText(data: Uint8Array, pages: string | undefined
   }).promise;
   try {
     const total = doc.numPages;
-    const wanted = pages === undefined
-      ? Array.from({ length: Math.min(total, MAX_PDF_PAGES_PER_READ) }, (_, i) => i + 1)
-      : parsePageSpec(pages, total);
+    const wanted =
+      pages === undefined
+        ? Array.from({ length: Math.min(total, MAX_PDF_PAGES_PER_READ) }, (_, i) => i + 1)
+        : parsePageSpec(pages, total);
     if (wanted.length > MAX_PDF_PAGES_PER_READ) {
-      throw new RangeError(`pages "${pages}" asks for ${wanted.length} pages; one Read returns at most ${MAX_PDF_PAGES_PER_READ}. Ask for a smaller range.`);
+      throw new RangeError(
+        `pages "${pages}" asks for ${wanted.length} pages; one Read returns at most ${MAX_PDF_PAGES_PER_READ}. Ask for a smaller range.`,
+      );
     }
     const out: PdfPage[] = [];
     for (const n of wanted) {
@@ -107,7 +118,11 @@ export function capPdfPages(pages: readonly PdfPage[], maxChars: number): PdfPag
     // 40: the "--- Page n of m ---" heading each page gets.
     const cost = page.text.length + 40;
     if (chars + cost > maxChars && kept.length > 0) break;
-    kept.push(page.text.length > maxChars ? { page: page.page, text: `${page.text.slice(0, maxChars)}… [page truncated: ${page.text.length} characters]` } : page);
+    kept.push(
+      page.text.length > maxChars
+        ? { page: page.page, text: `${page.text.slice(0, maxChars)}… [page truncated: ${page.text.length} characters]` }
+        : page,
+    );
     chars += cost;
   }
   return kept;

@@ -4,7 +4,9 @@ import { capPdfPages, parsePageSpec } from './_pdf.ts';
 describe('capPdfPages', () => {
   test('keeps the leading pages that fit, and at least one page, cut with a marker when it alone is over', () => {
     const page = (n: number, size: number) => ({ page: n, text: 'x'.repeat(size) });
-    expect(capPdfPages([page(1, 30_000), page(2, 30_000), page(3, 30_000), page(4, 30_000)], 100_000).map((p) => p.page)).toEqual([1, 2, 3]);
+    expect(
+      capPdfPages([page(1, 30_000), page(2, 30_000), page(3, 30_000), page(4, 30_000)], 100_000).map((p) => p.page),
+    ).toEqual([1, 2, 3]);
     const [only, ...rest] = capPdfPages([page(7, 250_000), page(8, 10)], 100_000);
     expect(rest).toEqual([]);
     expect(only!.page).toBe(7);

@@ -45,12 +45,17 @@ export interface TextRange {
  * const range = await readTextRange(handle, st.size, { start: 1, limit: 2000 });
  * ```
  */
-export async function readTextRange(handle: FileHandle, size: number, options: { start: number; limit: number }): Promise<TextRange> {
+export async function readTextRange(
+  handle: FileHandle,
+  size: number,
+  options: { start: number; limit: number },
+): Promise<TextRange> {
   const { start, limit } = options;
   if (size <= STREAM_THRESHOLD_BYTES) {
     const bytes = await handle.readFile();
     const contentHash = createHash('sha256').update(bytes).digest('hex');
-    if (isBinary(bytes)) return { contentHash, start, lines: [], totalLines: 0, binaryAt: bytes.indexOf(0), capped: false };
+    if (isBinary(bytes))
+      return { contentHash, start, lines: [], totalLines: 0, binaryAt: bytes.indexOf(0), capped: false };
     const { text } = decodeText(bytes);
     const all = splitLines(text);
     const picked = pickLines(all.slice(start - 1, start - 1 + limit));

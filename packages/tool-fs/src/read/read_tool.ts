@@ -13,40 +13,62 @@ import { capPdfPages, extractPdfText, MAX_PDF_PAGES_PER_READ, type PdfPage } fro
 
 /** Input of {@linkcode readTool}: Claude Code's fields, plus `pages` for PDFs. */
 export const readInput = z.strictObject({
-  file_path: z.string().min(1).describe('The path of the file to read (absolute, or relative to the working directory)'),
-  offset: z.number().int().min(0).optional().describe('The line number to start reading from (1-based). Only give it for files too large to read at once'),
-  limit: z.number().int().min(1).optional().describe('The number of lines to read. Only give it for files too large to read at once'),
-  pages: z.string().optional().describe(`For PDFs: the pages to read, such as "1-5" or "3" (at most ${MAX_PDF_PAGES_PER_READ} per call)`),
+  file_path: z
+    .string()
+    .min(1)
+    .describe('The path of the file to read (absolute, or relative to the working directory)'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('The line number to start reading from (1-based). Only give it for files too large to read at once'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('The number of lines to read. Only give it for files too large to read at once'),
+  pages: z
+    .string()
+    .optional()
+    .describe(`For PDFs: the pages to read, such as "1-5" or "3" (at most ${MAX_PDF_PAGES_PER_READ} per call)`),
 });
 
 /** What {@linkcode readTool} returns. */
 export type ReadOutput =
   | {
-    type: 'text';
-    filePath: string;
-    /** The numbered lines (`cat -n` style). */
-    content: string;
-    startLine: number;
-    numLines: number;
-    totalLines: number;
-    /** Why not all of the file was shown, and how to see the rest. */
-    notice?: string;
-  }
+      type: 'text';
+      filePath: string;
+      /** The numbered lines (`cat -n` style). */
+      content: string;
+      startLine: number;
+      numLines: number;
+      totalLines: number;
+      /** Why not all of the file was shown, and how to see the rest. */
+      notice?: string;
+    }
   | { type: 'unchanged'; filePath: string; startLine: number; numLines: number }
   | { type: 'empty'; filePath: string }
   | { type: 'past_end'; filePath: string; offset: number; totalLines: number }
-  | { type: 'image'; filePath: string; mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; base64: string; bytes: number }
   | {
-    type: 'notebook';
-    filePath: string;
-    /** Cells in the notebook. */
-    cells: number;
-    blocks: ContentBlock[];
-    /** The first cell shown (1-based) and how many, when not all of them. */
-    startCell?: number;
-    shownCells?: number;
-    notice?: string;
-  }
+      type: 'image';
+      filePath: string;
+      mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+      base64: string;
+      bytes: number;
+    }
+  | {
+      type: 'notebook';
+      filePath: string;
+      /** Cells in the notebook. */
+      cells: number;
+      blocks: ContentBlock[];
+      /** The first cell shown (1-based) and how many, when not all of them. */
+      startCell?: number;
+      shownCells?: number;
+      notice?: string;
+    }
   | { type: 'pdf'; filePath: string; pages: PdfPage[]; totalPages: number; notice?: string };
 
 const DESCRIPTION = `Reads a file from the local filesystem.
@@ -85,7 +107,11 @@ export const readTool: Tool<typeof readInput, ReadOutput> = buildTool<typeof rea
   async validateInput(input, ctx) {
     const abs = toAbsolute(input.file_path, ctx.cwd);
     const device = deviceByName(abs);
-    if (device) return { result: false, message: `Cannot read ${abs}: it is ${device}, which would block or never end. Read reads regular files only.` };
+    if (device)
+      return {
+        result: false,
+        message: `Cannot read ${abs}: it is ${device}, which would block or never end. Read reads regular files only.`,
+      };
     return { result: true };
   },
   mapResult: mapReadResult,
@@ -112,7 +138,10 @@ async function readFileForModel(input: z.output<typeof readInput>, ctx: ToolCont
   const ticket = readTicket();
   const abs = toAbsolute(input.file_path, ctx.cwd);
   const device = deviceByName(abs);
-  if (device) throw new Error(`Cannot read ${abs}: it is ${device}, which would block or never end. Read reads regular files only.`);
+  if (device)
+    throw new Error(
+      `Cannot read ${abs}: it is ${device}, which would block or never end. Read reads regular files only.`,
+    );
   let st: Stats;
   try {
     st = await stat(abs);
@@ -121,9 +150,13 @@ async function readFileForModel(input: z.output<typeof readInput>, ctx: ToolCont
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(await missingFileMessage(abs, ctx.cwd, { ctx }));
     throw e;
   }
-  if (st.isDirectory()) throw new Error(`${abs} is a directory, not a file. Use Glob (pattern "*" with path "${abs}") or ls through Bash to list it.`);
+  if (st.isDirectory())
+    throw new Error(
+      `${abs} is a directory, not a file. Use Glob (pattern "*" with path "${abs}") or ls through Bash to list it.`,
+    );
   const special = specialKind(st);
-  if (special) throw new Error(`Cannot read ${abs}: it is ${special}, not a regular file; reading it could block or never end.`);
+  if (special)
+    throw new Error(`Cannot read ${abs}: it is ${special}, not a regular file; reading it could block or never end.`);
   const key = await canonicalPath(abs);
   // O_NONBLOCK, then fstat: if the path was swapped for a FIFO after the stat, the open does not hang and the check below refuses it.
   const handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -134,14 +167,17 @@ async function readFileForModel(input: z.output<typeof readInput>, ctx: ToolCont
     const ext = path.extname(abs).toLowerCase();
     if (IMAGE_EXTENSIONS.has(ext)) return await readImage(abs, key, handle, hst, ctx);
     if (ext === '.pdf') return await readPdf(abs, handle, input.pages);
-    if (input.pages !== undefined) throw new Error(`pages is only for PDFs; ${abs} is not a PDF. Use offset and limit to page through text.`);
+    if (input.pages !== undefined)
+      throw new Error(`pages is only for PDFs; ${abs} is not a PDF. Use offset and limit to page through text.`);
     const opened: OpenedFile = { abs, key, handle, st: hst, input, ctx, ticket };
     if (ext === '.ipynb') return await readNotebook(opened);
     return await readText(opened);
   } catch (e) {
     // A "regular" file with nothing to read yet (/proc/kmsg): the non-blocking open says so instead of hanging.
     if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
-      throw new Error(`Cannot read ${abs}: it has no data ready and reading it would block (a special file that stat reports as regular). Read reads ordinary files only.`);
+      throw new Error(
+        `Cannot read ${abs}: it has no data ready and reading it would block (a special file that stat reports as regular). Read reads ordinary files only.`,
+      );
     }
     throw e;
   } finally {
@@ -167,9 +203,17 @@ async function readText(opened: OpenedFile): Promise<ReadOutput> {
   const limit = input.limit ?? DEFAULT_READ_LINES;
   const range = await readTextRange(handle, st.size, { start, limit });
   if (range.binaryAt !== undefined) {
-    throw new Error(`Cannot read ${abs}: it is a binary file (a NUL byte at offset ${range.binaryAt}). Read shows text, images (png, jpeg, gif, webp), PDFs and notebooks.`);
+    throw new Error(
+      `Cannot read ${abs}: it is a binary file (a NUL byte at offset ${range.binaryAt}). Read shows text, images (png, jpeg, gif, webp), PDFs and notebooks.`,
+    );
   }
-  const seen = { contentHash: range.contentHash, mtimeMs: st.mtimeMs, size: st.size, total: range.totalLines, text: range.text };
+  const seen = {
+    contentHash: range.contentHash,
+    mtimeMs: st.mtimeMs,
+    size: st.size,
+    total: range.totalLines,
+    text: range.text,
+  };
   if (range.totalLines === 0) {
     recordRead(ctx.fileState, key, { ...seen, start: 1, shown: 0 });
     return { type: 'empty', filePath: abs };
@@ -181,7 +225,14 @@ async function readText(opened: OpenedFile): Promise<ReadOutput> {
   }
   recordRead(ctx.fileState, key, { ...seen, start, shown });
   const last = start + shown - 1;
-  const output: ReadOutput = { type: 'text', filePath: abs, content: numberLines(range.lines, start), startLine: start, numLines: shown, totalLines: range.totalLines };
+  const output: ReadOutput = {
+    type: 'text',
+    filePath: abs,
+    content: numberLines(range.lines, start),
+    startLine: start,
+    numLines: shown,
+    totalLines: range.totalLines,
+  };
   if (last < range.totalLines) {
     output.notice = range.capped
       ? `Output capped at about ${MAX_READ_OUTPUT_CHARS / 4} tokens per Read: showing lines ${start}-${last} of ${range.totalLines}. Continue with offset=${last + 1}, or use Grep to find what you need.`
@@ -190,21 +241,38 @@ async function readText(opened: OpenedFile): Promise<ReadOutput> {
   return output;
 }
 
-async function readImage(abs: string, key: string, handle: FileHandle, st: Stats, ctx: ToolContext): Promise<ReadOutput> {
+async function readImage(
+  abs: string,
+  key: string,
+  handle: FileHandle,
+  st: Stats,
+  ctx: ToolContext,
+): Promise<ReadOutput> {
   if (st.size > MAX_IMAGE_BYTES) {
-    throw new Error(`The image ${abs} is ${(st.size / 1048576).toFixed(1)} MB; Read returns images up to ${(MAX_IMAGE_BYTES / 1048576).toFixed(2)} MB. Make a smaller copy (for example with ImageMagick through Bash) and read that.`);
+    throw new Error(
+      `The image ${abs} is ${(st.size / 1048576).toFixed(1)} MB; Read returns images up to ${(MAX_IMAGE_BYTES / 1048576).toFixed(2)} MB. Make a smaller copy (for example with ImageMagick through Bash) and read that.`,
+    );
   }
   const bytes = await handle.readFile();
   const mediaType = sniffImage(bytes);
-  if (!mediaType) throw new Error(`${abs} has an image extension but its bytes are not a PNG, JPEG, GIF or WebP image.`);
+  if (!mediaType)
+    throw new Error(`${abs} has an image extension but its bytes are not a PNG, JPEG, GIF or WebP image.`);
   // The model has seen all of it, so a Write that replaces the image is not refused as unread.
-  recordRead(ctx.fileState, key, { contentHash: hashContent(bytes), mtimeMs: st.mtimeMs, size: st.size, start: 1, shown: 1, total: 1 });
+  recordRead(ctx.fileState, key, {
+    contentHash: hashContent(bytes),
+    mtimeMs: st.mtimeMs,
+    size: st.size,
+    start: 1,
+    shown: 1,
+    total: 1,
+  });
   return { type: 'image', filePath: abs, mediaType, base64: bytes.toString('base64'), bytes: bytes.length };
 }
 
 async function readPdf(abs: string, handle: FileHandle, pages: string | undefined): Promise<ReadOutput> {
   const bytes = await handle.readFile();
-  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error(`${abs} has a .pdf extension but does not start with "%PDF-"; it is not a PDF.`);
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw new Error(`${abs} has a .pdf extension but does not start with "%PDF-"; it is not a PDF.`);
   let result;
   try {
     result = await extractPdfText(bytes, pages);
@@ -235,9 +303,15 @@ async function readNotebook(opened: OpenedFile): Promise<ReadOutput> {
   // For a notebook, offset and limit count cells; the text is capped like a text file's.
   const start = Math.max(1, input.offset ?? 1);
   if (cells > 0 && start > cells) {
-    throw new Error(`The notebook ${abs} has ${cells} cell${cells === 1 ? '' : 's'}; offset ${start} is past its end (for notebooks, offset and limit count cells).`);
+    throw new Error(
+      `The notebook ${abs} has ${cells} cell${cells === 1 ? '' : 's'}; offset ${start} is past its end (for notebooks, offset and limit count cells).`,
+    );
   }
-  const { blocks, shown } = renderNotebook(nb, { start: start - 1, ...(input.limit !== undefined ? { limit: input.limit } : {}), maxChars: MAX_READ_OUTPUT_CHARS });
+  const { blocks, shown } = renderNotebook(nb, {
+    start: start - 1,
+    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    maxChars: MAX_READ_OUTPUT_CHARS,
+  });
   if (isRepeatRead(ctx.fileState, key, { contentHash, start, shown }, ticket)) {
     return { type: 'unchanged', filePath: abs, startLine: start, numLines: shown };
   }
@@ -265,7 +339,12 @@ function textOf(output: ReadOutput): string {
     case 'past_end':
       return `<system-reminder>The file ${output.filePath} has ${output.totalLines} line${output.totalLines === 1 ? '' : 's'}; offset ${output.offset} is past its end. Use a smaller offset.</system-reminder>`;
     case 'pdf': {
-      const body = output.pages.map((p) => `--- Page ${p.page} of ${output.totalPages} ---\n${p.text || '(no text on this page; it may be a scanned image)'}`).join('\n\n');
+      const body = output.pages
+        .map(
+          (p) =>
+            `--- Page ${p.page} of ${output.totalPages} ---\n${p.text || '(no text on this page; it may be a scanned image)'}`,
+        )
+        .join('\n\n');
       return output.notice ? `${body}\n\n[${output.notice}]` : body;
     }
     case 'image':
@@ -290,7 +369,9 @@ function textOf(output: ReadOutput): string {
  * ```
  */
 export function mapReadResult(output: ReadOutput): string | ContentBlock[] {
-  if (output.type === 'image') return [{ type: 'image', source: { type: 'base64', media_type: output.mediaType, data: output.base64 } }];
-  if (output.type === 'notebook') return output.notice ? [...output.blocks, { type: 'text', text: `[${output.notice}]` }] : output.blocks;
+  if (output.type === 'image')
+    return [{ type: 'image', source: { type: 'base64', media_type: output.mediaType, data: output.base64 } }];
+  if (output.type === 'notebook')
+    return output.notice ? [...output.blocks, { type: 'text', text: `[${output.notice}]` }] : output.blocks;
   return textOf(output);
 }

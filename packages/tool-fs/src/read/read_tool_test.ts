@@ -15,7 +15,8 @@ afterEach(async () => {
   await bench.cleanup();
 });
 
-const lines = (n: number, make: (i: number) => string = (i) => `line ${i}`) => Array.from({ length: n }, (_, i) => make(i + 1)).join('\n') + '\n';
+const lines = (n: number, make: (i: number) => string = (i) => `line ${i}`) =>
+  Array.from({ length: n }, (_, i) => make(i + 1)).join('\n') + '\n';
 
 describe('Read of text files', () => {
   test('Read numbers lines as cat -n does: right-aligned number, a tab, the line', async () => {
@@ -60,7 +61,10 @@ describe('Read of text files', () => {
   });
 
   test('Read stops at its output cap and tells the model to page with offset', async () => {
-    await writeFile(path.join(bench.dir, 'big.txt'), lines(1900, (i) => `${i} ${'y'.repeat(150)}`));
+    await writeFile(
+      path.join(bench.dir, 'big.txt'),
+      lines(1900, (i) => `${i} ${'y'.repeat(150)}`),
+    );
     const { text, isError } = await bench.call('Read', { file_path: 'big.txt' });
     expect(isError).toBe(false);
     expect(text.length).toBeLessThan(110_000);
@@ -70,7 +74,10 @@ describe('Read of text files', () => {
   });
 
   test('Read is never persisted by the result budget: a 60 000-character file comes back whole', async () => {
-    await writeFile(path.join(bench.dir, 'mid.txt'), lines(600, (i) => `${i} ${'z'.repeat(90)}`));
+    await writeFile(
+      path.join(bench.dir, 'mid.txt'),
+      lines(600, (i) => `${i} ${'z'.repeat(90)}`),
+    );
     const { text } = await bench.call('Read', { file_path: 'mid.txt' });
     expect(text.length).toBeGreaterThan(50_000);
     expect(text).toContain('   600\t600 ');
@@ -153,7 +160,9 @@ describe('Read of images, PDFs and notebooks', () => {
   test('Read returns a PNG as an image content block', async () => {
     await writeFile(path.join(bench.dir, 'dot.png'), TINY_PNG);
     const { block } = await bench.call('Read', { file_path: 'dot.png' });
-    expect(block.content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: TINY_PNG.toString('base64') } }]);
+    expect(block.content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: TINY_PNG.toString('base64') } },
+    ]);
   });
 
   test('Read takes the image type from the bytes and refuses a file whose bytes are no image', async () => {
@@ -176,7 +185,10 @@ describe('Read of images, PDFs and notebooks', () => {
   });
 
   test('Read caps pages per call and says how to read the rest of a long PDF', async () => {
-    await writeFile(path.join(bench.dir, 'long.pdf'), makePdf(Array.from({ length: 23 }, (_, i) => `Page number ${i + 1}`)));
+    await writeFile(
+      path.join(bench.dir, 'long.pdf'),
+      makePdf(Array.from({ length: 23 }, (_, i) => `Page number ${i + 1}`)),
+    );
     const first = await bench.call('Read', { file_path: 'long.pdf' });
     expect(first.text).toContain('Page number 20');
     expect(first.text).not.toContain('Page number 21');
@@ -200,20 +212,33 @@ describe('Read of images, PDFs and notebooks', () => {
       cells: [
         { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# Title\n', 'Intro'] },
         {
-          cell_type: 'code', id: 'c1', metadata: {}, execution_count: 1, source: 'print(1)',
+          cell_type: 'code',
+          id: 'c1',
+          metadata: {},
+          execution_count: 1,
+          source: 'print(1)',
           outputs: [
             { output_type: 'stream', name: 'stdout', text: ['1\n'] },
-            { output_type: 'display_data', data: { 'image/png': TINY_PNG.toString('base64'), 'text/plain': '<Figure>' }, metadata: {} },
+            {
+              output_type: 'display_data',
+              data: { 'image/png': TINY_PNG.toString('base64'), 'text/plain': '<Figure>' },
+              metadata: {},
+            },
             { output_type: 'error', ename: 'ValueError', evalue: 'bad', traceback: ['\u001b[31mTraceback\u001b[0m'] },
           ],
         },
       ],
-      metadata: {}, nbformat: 4, nbformat_minor: 5,
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
     };
     await writeFile(path.join(bench.dir, 'n.ipynb'), JSON.stringify(nb, null, 1));
     const { block } = await bench.call('Read', { file_path: 'n.ipynb' });
     const blocks = block.content as ContentBlock[];
-    const text = blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
+    const text = blocks
+      .filter((b) => b.type === 'text')
+      .map((b) => (b as { text: string }).text)
+      .join('');
     expect(text).toContain('<cell id="m1" type="markdown" index="0">\n# Title\nIntro\n</cell>');
     expect(text).toContain('<output of="c1">\n1\n\n</output>');
     expect(text).toContain('ValueError: bad\nTraceback');
@@ -238,11 +263,14 @@ describe('Read refusals', () => {
     expect(text).toContain('binary file (a NUL byte at offset 2)');
   });
 
-  test.each(['/dev/zero', '/dev/stdin', '/proc/self/fd/0', '/dev/urandom'])('Read refuses the device %s before opening it', async (device) => {
-    const { text, isError } = await bench.call('Read', { file_path: device });
-    expect(isError).toBe(true);
-    expect(text).toMatch(/Cannot read .*: it is (a device file|a file descriptor of a running process)/);
-  });
+  test.each(['/dev/zero', '/dev/stdin', '/proc/self/fd/0', '/dev/urandom'])(
+    'Read refuses the device %s before opening it',
+    async (device) => {
+      const { text, isError } = await bench.call('Read', { file_path: device });
+      expect(isError).toBe(true);
+      expect(text).toMatch(/Cannot read .*: it is (a device file|a file descriptor of a running process)/);
+    },
+  );
 
   test('Read refuses a FIFO without blocking on it, even when a rule allows the path', async () => {
     const allowed = await makeBench({ permissions: { allow: ['Read(./pipe)'] } });
@@ -281,7 +309,9 @@ describe('Read refusals', () => {
     await writeFile(path.join(bench.dir, 'config.json'), '{}');
     const { text, isError } = await bench.call('Read', { file_path: 'confg.json' });
     expect(isError).toBe(true);
-    expect(text).toContain(`File does not exist: ${path.join(bench.dir, 'confg.json')}. Did you mean ${path.join(bench.dir, 'config.json')}?`);
+    expect(text).toContain(
+      `File does not exist: ${path.join(bench.dir, 'confg.json')}. Did you mean ${path.join(bench.dir, 'config.json')}?`,
+    );
     const other = await bench.call('Read', { file_path: 'config.yaml' });
     expect(other.text).toContain('Did you mean');
     const deep = await bench.call('Read', { file_path: 'no/such/dir/x.ts' });

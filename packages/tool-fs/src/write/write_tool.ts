@@ -12,7 +12,10 @@ import { DEFAULT_READ_LINES, MAX_READ_OUTPUT_CHARS } from '../read/_text.ts';
 
 /** Input of {@linkcode writeTool}: Claude Code's fields. */
 export const writeInput = z.strictObject({
-  file_path: z.string().min(1).describe('The path of the file to write (absolute, or relative to the working directory)'),
+  file_path: z
+    .string()
+    .min(1)
+    .describe('The path of the file to write (absolute, or relative to the working directory)'),
   content: z.string().describe('The whole content of the file'),
 });
 
@@ -37,7 +40,15 @@ const DESCRIPTION = `Writes a file, creating it (and its parent folders) or repl
 
 type WritePlan =
   | { ok: false; message: string }
-  | { ok: true; abs: string; key: string; before: Buffer | undefined; beforeText: string | undefined; newBytes: Buffer; newText: string };
+  | {
+      ok: true;
+      abs: string;
+      key: string;
+      before: Buffer | undefined;
+      beforeText: string | undefined;
+      newBytes: Buffer;
+      newText: string;
+    };
 
 /**
  * Creates or overwrites a file atomically; an existing file must have been read first and be
@@ -65,8 +76,10 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
     return plan.ok ? { result: true } : { result: false, message: plan.message };
   },
   mapResult(output) {
-    if (output.type === 'create') return `Created ${output.filePath} (${output.lines} line${output.lines === 1 ? '' : 's'}).`;
-    if (output.added === undefined) return `Updated ${output.filePath}, which was a binary file (${output.lines} line${output.lines === 1 ? '' : 's'} now).`;
+    if (output.type === 'create')
+      return `Created ${output.filePath} (${output.lines} line${output.lines === 1 ? '' : 's'}).`;
+    if (output.added === undefined)
+      return `Updated ${output.filePath}, which was a binary file (${output.lines} line${output.lines === 1 ? '' : 's'} now).`;
     const summary = `Updated ${output.filePath}: ${output.added} line${output.added === 1 ? '' : 's'} added, ${output.removed} removed (${output.lines} line${output.lines === 1 ? '' : 's'} now).`;
     return output.diff ? `${summary}\n${output.diff}` : `${summary} The content is unchanged.`;
   },
@@ -78,13 +91,22 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
       // the file appeared meanwhile (writeFileAtomic refuses that too). An update is planned again.
       const validated = validatedPlans.get(input);
       validatedPlans.delete(input);
-      const plan = validated?.ok && validated.before === undefined && !(await stat(validated.abs).catch(() => undefined)) ? validated : await planWrite(input, ctx);
+      const plan =
+        validated?.ok && validated.before === undefined && !(await stat(validated.abs).catch(() => undefined))
+          ? validated
+          : await planWrite(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
-      const written = await writeFileAtomic(plan.abs, plan.newBytes, plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) });
+      const written = await writeFileAtomic(
+        plan.abs,
+        plan.newBytes,
+        plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) },
+      );
       recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
-      if (plan.before === undefined) return { data: { type: 'create', filePath: plan.abs, lines: countLines(plan.newText) } satisfies WriteOutput };
+      if (plan.before === undefined)
+        return { data: { type: 'create', filePath: plan.abs, lines: countLines(plan.newText) } satisfies WriteOutput };
       const newLines = splitLines(plan.newText);
-      if (plan.beforeText === undefined) return { data: { type: 'update', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };
+      if (plan.beforeText === undefined)
+        return { data: { type: 'update', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };
       const diff = diffLines(splitLines(plan.beforeText), newLines);
       const output: WriteOutput = {
         type: 'update',
@@ -118,7 +140,16 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
       return fail(`Cannot write ${abs}: ${(e as Error).message}`);
     }
   }
-  if (!st) return { ok: true, abs, key, before: undefined, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };
+  if (!st)
+    return {
+      ok: true,
+      abs,
+      key,
+      before: undefined,
+      beforeText: undefined,
+      newBytes: Buffer.from(input.content, 'utf8'),
+      newText: input.content,
+    };
   if (st.isDirectory()) return fail(`${abs} is a directory; give the path of a file inside it.`);
   const special = specialKind(st);
   if (special) return fail(`Cannot write ${abs}: it is ${special}, not a regular file.`);
@@ -126,8 +157,10 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
   const fresh = checkReadFirst(ctx.fileState, key, before, st);
   if (!fresh.ok && isBinary(before) && ctx.fileState.get(key) === undefined) {
     // Read refuses binary files, so "read it first" would send the model in a circle.
-    return fail(`${abs} is a binary file, which Read cannot show, so Write will not replace it unseen. ` +
-      'If it should be replaced, remove it first (rm through Bash, which asks for approval), then Write the new file.');
+    return fail(
+      `${abs} is a binary file, which Read cannot show, so Write will not replace it unseen. ` +
+        'If it should be replaced, remove it first (rm through Bash, which asks for approval), then Write the new file.',
+    );
   }
   if (!fresh.ok) return fail(fresh.message.replace('then make the change', 'then write it'));
   if (fresh.partial) {
@@ -139,16 +172,31 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
     const head = `You have read only lines ${from}-${to} of the ${total} lines of ${abs}, and Write replaces the whole file. `;
     if (total > DEFAULT_READ_LINES || st.size > MAX_READ_OUTPUT_CHARS) {
       // More than one Read shows: reading all of it to rewrite it is rarely what is wanted.
-      return fail(`${head}It is larger than one Read shows, so use Edit to change the lines you read (Edit needs only the text it replaces). ` +
-        `To replace the whole file, Read the rest first (Read with ${next}; reads of an unchanged file add up), then Write.`);
+      return fail(
+        `${head}It is larger than one Read shows, so use Edit to change the lines you read (Edit needs only the text it replaces). ` +
+          `To replace the whole file, Read the rest first (Read with ${next}; reads of an unchanged file add up), then Write.`,
+      );
     }
-    return fail(`${head}Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`);
+    return fail(
+      `${head}Read the rest first (Read with ${next}; reads of an unchanged file add up), or change the lines you read with Edit.`,
+    );
   }
   if (isBinary(before)) {
-    return { ok: true, abs, key, before, beforeText: undefined, newBytes: Buffer.from(input.content, 'utf8'), newText: input.content };
+    return {
+      ok: true,
+      abs,
+      key,
+      before,
+      beforeText: undefined,
+      newBytes: Buffer.from(input.content, 'utf8'),
+      newText: input.content,
+    };
   }
   const { text, format } = decodeText(before);
   // A model writes LF; a CRLF file stays CRLF unless the new content chose its own line endings.
-  const newText = format.lineEnding === '\r\n' && !input.content.includes('\r') ? input.content.replace(/\n/g, '\r\n') : input.content;
+  const newText =
+    format.lineEnding === '\r\n' && !input.content.includes('\r')
+      ? input.content.replace(/\n/g, '\r\n')
+      : input.content;
   return { ok: true, abs, key, before, beforeText: text, newBytes: encodeText(newText, format), newText };
 }

@@ -74,19 +74,26 @@ describe('Write', () => {
     await mkdir(file('d'));
     expect((await bench.call('Write', { file_path: 'd', content: 'x' })).text).toContain('is a directory');
     await writeFile(file('f'), 'x');
-    expect((await bench.call('Write', { file_path: 'f/g.txt', content: 'x' })).text).toContain('is a file, not a folder');
+    expect((await bench.call('Write', { file_path: 'f/g.txt', content: 'x' })).text).toContain(
+      'is a file, not a folder',
+    );
   });
 
   test('an Edit right after a Write needs no Read', async () => {
     await bench.call('Write', { file_path: 'n.txt', content: 'hello\n' });
-    expect((await bench.call('Edit', { file_path: 'n.txt', old_string: 'hello', new_string: 'bye' })).isError).toBe(false);
+    expect((await bench.call('Edit', { file_path: 'n.txt', old_string: 'hello', new_string: 'bye' })).isError).toBe(
+      false,
+    );
     expect(await readFile(file('n.txt'), 'utf8')).toBe('bye\n');
   });
 });
 
 describe('Write after a partial Read', () => {
   test('Write refuses a file read only in part, and writes it once the Reads add up to all of it', async () => {
-    await writeFile(path.join(bench.dir, 'long.txt'), Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await writeFile(
+      path.join(bench.dir, 'long.txt'),
+      Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join('\n') + '\n',
+    );
     await bench.call('Read', { file_path: 'long.txt', limit: 10 });
     const refused = await bench.call('Write', { file_path: 'long.txt', content: 'short\n' });
     expect(refused.isError).toBe(true);
@@ -102,14 +109,21 @@ describe('Write after a partial Read', () => {
 
 describe('Write of a file larger than one Read shows', () => {
   test('Write refuses it after a first Read and says to use Edit on the lines read', async () => {
-    await writeFile(path.join(bench.dir, 'huge.txt'), Array.from({ length: 3000 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+    await writeFile(
+      path.join(bench.dir, 'huge.txt'),
+      Array.from({ length: 3000 }, (_, i) => `row ${i + 1}`).join('\n') + '\n',
+    );
     await bench.call('Read', { file_path: 'huge.txt' });
     const refused = await bench.call('Write', { file_path: 'huge.txt', content: 'short\n' });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('You have read only lines 1-2000 of the 3000 lines');
     expect(refused.text).toContain('use Edit to change the lines you read');
     expect(refused.text).toContain('Read with offset=2001');
-    const edited = await bench.call('Edit', { file_path: 'huge.txt', old_string: 'row 1500\n', new_string: 'row fifteen hundred\n' });
+    const edited = await bench.call('Edit', {
+      file_path: 'huge.txt',
+      old_string: 'row 1500\n',
+      new_string: 'row fifteen hundred\n',
+    });
     expect(edited.isError).toBe(false);
   });
 });

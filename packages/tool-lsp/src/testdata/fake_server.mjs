@@ -16,11 +16,15 @@ if (mode === 'hang-with-child') {
   const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   writeFileSync(path.join(dir, 'child.pid'), String(child.pid));
 }
-const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+const connection = createMessageConnection(
+  new StreamMessageReader(process.stdin),
+  new StreamMessageWriter(process.stdout),
+);
 const never = () => new Promise(() => {});
 connection.onRequest((method) => {
   if (mode === 'hang') return never();
-  if (method === 'initialize') return { capabilities: { definitionProvider: true, documentSymbolProvider: true, textDocumentSync: 1 } };
+  if (method === 'initialize')
+    return { capabilities: { definitionProvider: true, documentSymbolProvider: true, textDocumentSync: 1 } };
   if (mode === 'hang-requests' || mode === 'hang-with-child') return never(); // shutdown included: close() must kill it
   if (method === 'shutdown') return null;
   if (mode === 'crash-once' && method === 'textDocument/definition') {

@@ -37,9 +37,18 @@ for (const [i, command] of commands.entries()) {
   outputs.push(result ? contentToText(result.content) : 'no result');
 }
 // A background task starts through the same runner.
-const [started] = await session.run([{ type: 'tool_use', id: 'toolu_bg', name: 'Bash', input: { command: 'echo leaked-bg >&100; ls -l /proc/$$/fd', run_in_background: true } }]);
+const [started] = await session.run([
+  {
+    type: 'tool_use',
+    id: 'toolu_bg',
+    name: 'Bash',
+    input: { command: 'echo leaked-bg >&100; ls -l /proc/$$/fd', run_in_background: true },
+  },
+]);
 const taskId = /task id (\S+?)\./.exec(started ? contentToText(started.content) : '')?.[1] ?? 'missing';
-const [read] = await session.run([{ type: 'tool_use', id: 'toolu_read', name: 'TaskOutput', input: { task_id: taskId, block: true, timeout: 30_000 } }]);
+const [read] = await session.run([
+  { type: 'tool_use', id: 'toolu_read', name: 'TaskOutput', input: { task_id: taskId, block: true, timeout: 30_000 } },
+]);
 outputs.push(read ? contentToText(read.content) : 'no result');
 await session.close();
 process.stdout.write(`${JSON.stringify({ held, outputs })}\n`);

@@ -19,7 +19,9 @@ export interface LoopbackServer {
 }
 
 /** Starts a server on 127.0.0.1 with a handler; counts requests and connections. */
-export async function startServer(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<LoopbackServer> {
+export async function startServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<LoopbackServer> {
   const sockets = new Set<net.Socket>();
   const state = { requests: [] as string[], headers: [] as http.IncomingHttpHeaders[], connections: 0 };
   const server = http.createServer((req, res) => {
@@ -71,7 +73,10 @@ export function loopbackConnect(port: number, targets: ConnectTarget[] = []): Co
 }
 
 /** A resolver with fixed answers; any other name fails as ENOTFOUND. Records the names asked. */
-export function fixedLookup(answers: Record<string, string[] | (() => string[])>, asked: string[] = []): LookupFunction {
+export function fixedLookup(
+  answers: Record<string, string[] | (() => string[])>,
+  asked: string[] = [],
+): LookupFunction {
   return async (hostname) => {
     asked.push(hostname);
     const entry = answers[hostname];

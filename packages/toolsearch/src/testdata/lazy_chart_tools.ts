@@ -4,4 +4,6 @@ import { makeTool } from './tools.ts';
 const counter = globalThis as { __toolsearchLazyChartImports?: number };
 counter.__toolsearchLazyChartImports = (counter.__toolsearchLazyChartImports ?? 0) + 1;
 
-export const tools = [makeTool('ChartRender', { description: 'Renders a bar or line chart from rows of numbers to a PNG image.' })];
+export const tools = [
+  makeTool('ChartRender', { description: 'Renders a bar or line chart from rows of numbers to a PNG image.' }),
+];

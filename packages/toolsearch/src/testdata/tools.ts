@@ -16,7 +16,12 @@ export interface MakeToolOptions {
 const anyObject = {
   safeParse(input: unknown) {
     if (input !== null && typeof input === 'object' && !Array.isArray(input)) return { success: true, data: input };
-    return { success: false, error: { issues: [{ code: 'invalid_type', path: [], expected: 'object', message: 'Invalid input: expected object' }] } };
+    return {
+      success: false,
+      error: {
+        issues: [{ code: 'invalid_type', path: [], expected: 'object', message: 'Invalid input: expected object' }],
+      },
+    };
   },
 };
 

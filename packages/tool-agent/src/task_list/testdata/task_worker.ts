@@ -17,7 +17,10 @@ if (command === 'hold') {
   console.log(JSON.stringify({ locked: true }));
   setInterval(() => {}, 1 << 30);
 } else {
-  const session = await createSession({ cwd: process.cwd(), tools: taskListTools({ tasksDir, taskListId, staleMs: 2000 }) });
+  const session = await createSession({
+    cwd: process.cwd(),
+    tools: taskListTools({ tasksDir, taskListId, staleMs: 2000 }),
+  });
   const run = async (name: string, input: unknown) => {
     const [result] = await session.run([{ type: 'tool_use', id: `w${process.pid}`, name, input }]);
     return { text: contentToText(result!.content), isError: result!.is_error === true };

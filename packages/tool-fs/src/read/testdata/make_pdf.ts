@@ -17,7 +17,9 @@ export function makePdf(pages: readonly string[]): Buffer {
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   pages.forEach((text, i) => {
     const stream = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
+    );
     objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   });
   let out = '%PDF-1.4\n';
