@@ -566,9 +566,7 @@ export class McpConnection {
   }
 
   /** Lists the server's prompts (every page). */
-  async listPrompts(
-    signal: AbortSignal,
-  ): Promise<
+  async listPrompts(signal: AbortSignal): Promise<
     {
       name: string;
       title?: string;
