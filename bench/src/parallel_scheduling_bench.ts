@@ -12,7 +12,7 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from '@toolshed/core';
-import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
+import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { rowOf, taskRow } from './_task_stats.ts';
 
 /** Sizes and timings of {@linkcode parallelSchedulingSuite}. */

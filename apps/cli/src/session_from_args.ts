@@ -17,7 +17,7 @@ import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
-import { createPrompter, type Prompter } from './_prompter.ts';
+import { createPrompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
 import { isSetupHint } from './_setup_hints.ts';
 import { terminalPermissionPrompt } from './_permission_prompt.ts';

@@ -22,7 +22,6 @@ afterEach(async () => {
 
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use' as const, id, name, input });
 const text = (t: string): FakeReply => ({ content: [{ type: 'text', text: t }] });
-const systemOf = (r: FakeRequest) => String(r.body.system ?? '');
 const toolNames = (r: FakeRequest) => ((r.body.tools as { name: string }[] | undefined) ?? []).map((t) => t.name);
 const lastUserText = (r: FakeRequest) => JSON.stringify((r.body.messages as unknown[]).at(-1));
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cachedRealPath, clearRootCache } from './real_path_cache.ts';
+import { cachedRealPath } from './real_path_cache.ts';
 
 let base: string;
 beforeAll(async () => {
