@@ -25,8 +25,8 @@ const QUICK_RESULTS_DIR = fileURLToPath(new URL('../results/quick/', import.meta
 export interface BenchArgs {
   quick: boolean;
   help: boolean;
-  // deno-lint-ignore no-explicit-any -- suites differ in their parameter types
-  suites: BenchSuite<any>[];
+  // Suites differ in their parameter types; `run` is a method, so `BenchSuite<object>` takes each one.
+  suites: BenchSuite<object>[];
 }
 
 /**

@@ -40,9 +40,8 @@ export interface RunSuitesResult {
  * process.exitCode = failures.length ? 1 : 0;
  * ```
  */
-// deno-lint-ignore no-explicit-any -- suites differ in their parameter types
 export async function runSuites(
-  suites: readonly BenchSuite<any>[],
+  suites: readonly BenchSuite<object>[],
   options: RunSuitesOptions,
 ): Promise<RunSuitesResult> {
   const quick = options.quick ?? false;

@@ -11,7 +11,7 @@ import { buildTool, serviceKey, type AnyTool } from '@toolshed/core';
 // reached through core's install, as the same module instance core itself imports.
 const coreManifest = fileURLToPath(new URL('../node_modules/@toolshed/core/package.json', import.meta.url));
 const zodEntry = path.join(path.dirname(realpathSync(createRequire(coreManifest).resolve('zod'))), 'index.js');
-// deno-lint-ignore no-explicit-any -- zod's types are not resolvable from this package
+// biome-ignore lint/suspicious/noExplicitAny: zod's types are not resolvable from this package
 const { z } = (await import(pathToFileURL(zodEntry).href)) as { z: any };
 
 /** A read-only, concurrency-safe tool that returns its text; `{}` is not a valid input. */

@@ -207,7 +207,7 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Output = unknown> {
 }
 
 /** A tool of any input and output, as kept in lists and pools. */
-// deno-lint-ignore no-explicit-any -- a pool holds tools of unrelated input types
+// biome-ignore lint/suspicious/noExplicitAny: a pool holds tools of unrelated input types; `Tool<z.ZodType, unknown>` refuses a typed one
 export type AnyTool = Tool<any, any>;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -98,7 +98,7 @@ export function findCell(nb: Notebook, cellId: string): number {
   return -1;
 }
 
-// deno-lint-ignore no-control-regex -- ANSI colour codes in tracebacks
+// ANSI colour codes in tracebacks.
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 const MAX_OUTPUT_CHARS = 10_000;
 
