@@ -426,7 +426,7 @@ export class McpConnection {
   async client(): Promise<Client> {
     if (this.#client) return this.#client;
     if (this.#state === 'closed') throw new Error(`MCP server "${this.name}" is closed: the session has ended.`);
-    if (this.#connecting) await this.#connecting;
+    if (this.#connecting !== undefined) await this.#connecting;
     else if (this.#state === 'pending') await this.connect();
     else {
       const wait = this.#retryAt - Date.now();
@@ -678,7 +678,7 @@ export class McpConnection {
     this.#state = 'closed';
     const client = this.#client;
     this.#client = undefined;
-    if (this.#connecting) await this.#connecting.catch(() => {});
+    if (this.#connecting !== undefined) await this.#connecting.catch(() => {});
     await client?.close().catch(() => {});
     // A connection that finished while we waited closes its own client (it sees the closed state).
   }
