@@ -19,26 +19,7 @@ import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } fro
 import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
-import { listAllTools } from './_tool_list.ts';
-
-/** A tool as a server lists it (the fields the bridge reads). */
-export interface McpToolInfo {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  /** The JSON Schema the tool's `structuredContent` follows. */
-  outputSchema?: Record<string, unknown>;
-  /** `execution.taskSupport` (2025-11-25): whether the tool runs as a task. */
-  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
-  annotations?: {
-    title?: string;
-    readOnlyHint?: boolean;
-    destructiveHint?: boolean;
-    idempotentHint?: boolean;
-    openWorldHint?: boolean;
-  };
-}
+import { listAllTools, type McpToolInfo } from './_tool_list.ts';
 
 /** A resource as a server lists it. */
 export interface McpResourceInfo {

@@ -1,11 +1,29 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
-import type { McpToolInfo } from './_server_connection.ts';
 
 // Each tool is checked on its own below: with the SDK's strict schema for the whole list, one
 // tool written a little off (an `inputSchema` without `"type": "object"`, common in the wild)
 // would fail the whole server.
 const lenientPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/** A tool as a server lists it (the fields the bridge reads). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  /** The JSON Schema the tool's `structuredContent` follows. */
+  outputSchema?: Record<string, unknown>;
+  /** `execution.taskSupport` (2025-11-25): whether the tool runs as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
 
 /** A server's tool list: the tools usable as they are (or once repaired), and what was wrong with the others. */
 export interface ToolList {

@@ -6,7 +6,8 @@ import {
   type Tool,
   type ToolResultContent,
 } from '@toolshed/core';
-import type { McpConnection, McpToolInfo } from './_server_connection.ts';
+import type { McpConnection } from './_server_connection.ts';
+import type { McpToolInfo } from './_tool_list.ts';
 import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 import { mapCallResult } from './map_call_result.ts';
 
