@@ -1,34 +1,8 @@
-/** Options of {@linkcode htmlToMarkdown}. */
-export interface HtmlToMarkdownOptions {
-  /** The page's URL: relative links and images are made absolute against it. */
-  url?: string;
-  /**
-   * Extract the main content with Mozilla Readability (Firefox's reader view) first, falling back
-   * to the whole body without navigation, scripts and styles when it finds no article or the
-   * page is over 2 000 000 characters (Readability is the slow part of the conversion).
-   * @default true
-   */
-  readability?: boolean;
-  /**
-   * Characters of HTML converted at most, after `<script>` and `<style>` blocks are dropped from
-   * a page too large for Readability; the rest is cut. The conversion holds the whole DOM in
-   * memory and runs on the event loop (about 1 MB/s), so a 10 MB page would otherwise cost tens
-   * of seconds and a gigabyte for Markdown that is mostly cut afterwards anyway.
-   * @default 2000000
-   */
-  maxHtmlChars?: number;
-}
+// The options and result are declared beside the converter, which this file imports lazily: the
+// types run one way (this file to the converter) and importing the package stays light.
+import type { HtmlToMarkdownOptions, HtmlToMarkdownResult } from './_html_converter.ts';
 
-/** What {@linkcode htmlToMarkdown} returns. */
-export interface HtmlToMarkdownResult {
-  markdown: string;
-  /** The page's title, when it has one. */
-  title: string | undefined;
-  /** Whether Readability's article was used (false: the whole body was converted). */
-  usedReadability: boolean;
-  /** How many characters of HTML were converted, when `maxHtmlChars` cut the page; undefined when it was whole. */
-  convertedHtmlChars: number | undefined;
-}
+export type { HtmlToMarkdownOptions, HtmlToMarkdownResult };
 
 /**
  * Converts an HTML page to Markdown with turndown: the main content found by Readability (or
