@@ -12,7 +12,7 @@ import {
   type SettingsLintReport,
 } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
-import { DEFAULT_SETTING_SOURCES } from './args.ts';
+import { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
 import { loadFamilies, parseFamilyList } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { UsageError } from './usage_error.ts';

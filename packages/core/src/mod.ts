@@ -53,7 +53,7 @@ export type {
 } from './family.ts';
 export { createSession } from './session.ts';
 export type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
-export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './context.ts';
+export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './tool.ts';
 export { ToolshedError } from './errors.ts';
 export { createServices, serviceKey } from './services.ts';
 export type { ServiceKey, Services } from './services.ts';

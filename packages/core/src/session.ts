@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
-import type { ToolContext, ToolCatalog } from './context.ts';
+import type { ToolContext, ToolCatalog } from './tool.ts';
 import type { Family, FamilySetupApi } from './family.ts';
 import type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
 import type { PermissionDecision } from './permissions/types.ts';

@@ -1,12 +1,10 @@
-import type { AnyTool } from './tool.ts';
+import type { AnyTool, CatalogEntry, ToolProgress } from './tool.ts';
 import type { Family } from './family.ts';
-import type { CatalogEntry } from './context.ts';
 import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
 import type { CanUseTool, PermissionDecision, PermissionOptions } from './permissions/types.ts';
 import type { HookEvent, HooksConfig } from './hooks/types.ts';
 import type { ServiceKey } from './services.ts';
 import type { SettingSource } from './settings/setting_sources.ts';
-import type { ToolProgress } from './tool.ts';
 import type {
   AnthropicTool,
   OpenAIChatTool,

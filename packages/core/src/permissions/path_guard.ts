@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { ToolContext } from '../context.ts';
+import type { ResourceAccess, ToolContext } from '../tool.ts';
 import { ToolshedError } from '../errors.ts';
-import type { ResourceAccess } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { compileSessionPathRule } from './compiled_rules_cache.ts';
