@@ -15,7 +15,7 @@ import {
 } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
-import { loadFamilies } from './families.ts';
+import { loadFamilies, otherFamilyKeys } from './families.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
@@ -76,7 +76,7 @@ export function settingsOptions(args: CommonArgs, io: Pick<CliIo, 'env'>): Setti
  */
 export async function createCliSession(options: SessionOptions): Promise<Session> {
   try {
-    return await createSession(options);
+    return await createSession({ otherFamilyKeys: otherFamilyKeys(options.families ?? []), ...options });
   } catch (e) {
     if (ToolshedError.isInstance(e) && e.code === SETTINGS_INVALID)
       throw new UsageError(e.message, { showUsage: false });

@@ -145,7 +145,12 @@ export { CLAUDE_CODE_TOOL_NAMES } from './permissions/claude_code_tool_names.ts'
 export type { LintFinding, LintFindingKind, LintRulesOptions, RuleLayer } from './permissions/lint_rules.ts';
 export { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 export type { LoadedSettings, LoadSettingsOptions } from './settings/load_settings.ts';
-export { readSettingsFile, type SettingsFileResult } from './settings/read_settings_file.ts';
+export {
+  readSettingsFile,
+  type ReadSettingsFileOptions,
+  type SettingsFileResult,
+} from './settings/read_settings_file.ts';
+export type { FamilySettingsDef, FamilySettingValue } from './settings/family_settings.ts';
 export {
   CLAUDE_CODE_SETTINGS_KEYS,
   PERMISSIONS_KEYS,

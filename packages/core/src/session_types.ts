@@ -92,6 +92,12 @@ export interface SessionOptions {
   trustedProject?: boolean;
   /** Further settings files (the CLI's `--settings FILE`), read after the sources. @default [] */
   settingsFiles?: readonly string[];
+  /**
+   * Settings keys of families this session does not load (`["lsp"]` when the LSP family is left
+   * out): a settings file that sets them still loads, unchecked. The keys of the families given
+   * are known already (`FamilyDef.settings`). @default []
+   */
+  otherFamilyKeys?: readonly string[];
   /** What `~` stands for in settings paths, rules and resources. @default os.homedir() */
   homeDir?: string;
   /** The `source` named for rules of `permissions` (the CLI passes `cli`). @default 'options' */
