@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -89,6 +89,27 @@ describe('the "lsp" settings key', { timeout: 120_000 }, () => {
     const started = await call(trusted, { operation: 'documentSymbol', filePath: 'src/math.ts' });
     expect(started.isError).toBe(true);
     expect(existsSync(marker)).toBe(true);
+  });
+
+  test("the settings files' env reaches the servers", async () => {
+    await userSettings({
+      env: { TOOLSHED_LSP_PROBE: 'from-settings' },
+      lsp: {
+        servers: {
+          typescript: {
+            command: process.execPath,
+            args: [
+              '-e',
+              "require('fs').writeFileSync(process.argv[1], process.env.TOOLSHED_LSP_PROBE ?? 'unset')",
+              marker,
+            ],
+          },
+        },
+      },
+    });
+    const session = await open({}, false);
+    await call(session, { operation: 'documentSymbol', filePath: 'src/math.ts' });
+    expect(await readFile(marker, 'utf8')).toBe('from-settings');
   });
 
   test('false removes a default server, and the error says how to add one back', async () => {

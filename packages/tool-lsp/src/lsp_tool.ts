@@ -116,7 +116,7 @@ export interface LspToolOptions {
   timeoutMs?: number;
   /** Milliseconds a server has to start and answer `initialize` (a big project loads slowly). @default 60000 */
   startTimeoutMs?: number;
-  /** The servers' environment. @default process.env */
+  /** The servers' environment, under the settings files' `env` (`ToolContext.env`). @default process.env */
   env?: NodeJS.ProcessEnv;
   /** Deferred: only the name is sent until ToolSearch loads it. @default true */
   defer?: boolean;
@@ -232,7 +232,8 @@ export function makeLspTool(
         roots: ctx.permissions.workingDirectories.length ? ctx.permissions.workingDirectories : [ctx.cwd],
         timeoutMs,
         startTimeoutMs,
-        env,
+        // The settings files' `env` reaches the servers as it reaches the Bash tool's commands.
+        env: ctx.env ? { ...env, ...ctx.env } : env,
       });
       pools.set(ctx.sessionId, created);
       ctx.onClose(async () => {
