@@ -4,6 +4,8 @@ import {
   askUserKey,
   createSession,
   describeError,
+  PERMISSION_OPTIONS_INVALID,
+  PERMISSION_RULE_INVALID,
   SETTINGS_INVALID,
   ToolshedError,
   type AskUser,
@@ -78,12 +80,16 @@ export async function createCliSession(options: SessionOptions): Promise<Session
   try {
     return await createSession({ otherFamilyKeys: otherFamilyKeys(options.families ?? []), ...options });
   } catch (e) {
-    if (ToolshedError.isInstance(e) && e.code === SETTINGS_INVALID)
-      throw new UsageError(e.message, { showUsage: false });
-    if (ToolshedError.isInstance(e) && e.code.startsWith('permission_')) {
-      throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
+    if (!ToolshedError.isInstance(e)) throw e;
+    switch (e.code) {
+      case SETTINGS_INVALID:
+        throw new UsageError(e.message, { showUsage: false });
+      case PERMISSION_RULE_INVALID:
+      case PERMISSION_OPTIONS_INVALID:
+        throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
+      default:
+        throw e;
     }
-    throw e;
   }
 }
 

@@ -55,6 +55,7 @@ export { createSession } from './session.ts';
 export type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
 export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './tool.ts';
 export { ToolshedError } from './errors.ts';
+export type { ToolshedErrorCode, ToolshedErrorCodes } from './error_codes.ts';
 export { createServices, serviceKey } from './services.ts';
 export type { ServiceKey, Services } from './services.ts';
 export { formatToolDefinition, PROVIDER_FORMATS } from './provider_format.ts';

@@ -59,7 +59,10 @@ async function call(session: Session, input: Record<string, unknown>) {
 describe('the "lsp" settings key', { timeout: 120_000 }, () => {
   test("the user's settings choose the server: a real one replaces a command the code gave that does not exist", async () => {
     await userSettings({ lsp: { servers: { typescript: realTypeScriptServer() }, timeoutMs: 60_000 } });
-    const session = await open({ servers: { typescript: { command: '/nonexistent/language-server' } } }, false);
+    const session = await open(
+      { servers: { typescript: { command: '/nonexistent/language-server', extensions: ['.ts'] } } },
+      false,
+    );
     const { text, isError } = await call(session, {
       operation: 'goToDefinition',
       filePath: 'src/main.ts',

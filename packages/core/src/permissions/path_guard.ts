@@ -12,7 +12,7 @@ import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
 
 /** The error code of a `resources()` entry the guard cannot check. */
-export const RESOURCE_INVALID = 'resource_invalid';
+export const RESOURCE_INVALID = 'resource_invalid' as const;
 
 /**
  * Which tools a path rule covers, besides the tool it names: `Read(...)` rules also cover Glob

@@ -15,7 +15,7 @@ import type { SettingsFileContent } from './settings_schema.ts';
 import { type SettingSource, settingsFileLocations, type SettingsFileLocation } from './setting_sources.ts';
 
 /** The error code of settings that cannot be used: createSession throws it. */
-export const SETTINGS_INVALID = 'settings_invalid';
+export const SETTINGS_INVALID = 'settings_invalid' as const;
 
 /** Options of {@linkcode loadSettings}. */
 export interface LoadSettingsOptions {
