@@ -1,0 +1,53 @@
+import { formatInputError } from './input_errors.ts';
+import { decidePermission } from './permissions/decide_permission.ts';
+import { findBlanketDenyRule } from './permissions/rule_matching.ts';
+import type { PermissionDecision } from './permissions/types.ts';
+import type { ToolPool } from './pool.ts';
+import type { ToolContext } from './tool.ts';
+
+/**
+ * `session.explain`: what the permission step would decide for a call, and which rule from
+ * which file decided, without running anything (no hooks, no prompt).
+ *
+ * @param pool The session's pool.
+ * @param ctx The session's context between calls.
+ * @param toolName The tool, by name or alias.
+ * @param input The call's input.
+ * @returns The decision.
+ *
+ * @example
+ * ```ts
+ * import { explainCall } from './_explain_call.ts';
+ * import type { ToolPool } from './pool.ts';
+ * import type { ToolContext } from './tool.ts';
+ *
+ * declare const pool: ToolPool;
+ * declare const ctx: ToolContext;
+ * const decision = await explainCall(pool, ctx, 'Read', { file_path: '.env' });
+ * console.log(decision.behavior, decision.rule);
+ * ```
+ */
+export async function explainCall(
+  pool: ToolPool,
+  ctx: ToolContext,
+  toolName: string,
+  input: unknown,
+): Promise<PermissionDecision> {
+  const tool = await pool.resolve(toolName);
+  if (!tool) {
+    // A blanket deny rule removes its tool from the pool; the decision still names the rule.
+    const rule = findBlanketDenyRule({ name: toolName, aliases: [] }, ctx.permissions);
+    if (rule)
+      return {
+        behavior: 'deny',
+        reason: `Denied by rule "${rule.raw}" from ${rule.source}; the tool is left out of the pool`,
+        rule: rule.raw,
+        source: rule.source,
+      };
+    return { behavior: 'deny', reason: `No such tool available: ${toolName}`, source: 'pool' };
+  }
+  const parsed = tool.inputSchema.safeParse(input);
+  if (!parsed.success)
+    return { behavior: 'deny', reason: formatInputError(tool.name, parsed.error, input), source: 'schema' };
+  return decidePermission(tool, parsed.data, { ...ctx, toolUseId: 'explain', signal: new AbortController().signal });
+}
