@@ -9,10 +9,8 @@ import type { ToolContext } from './tool.ts';
  * `session.explain`: what the permission step would decide for a call, and which rule from
  * which file decided, without running anything (no hooks, no prompt).
  *
- * @param pool The session's pool.
- * @param ctx The session's context between calls.
- * @param toolName The tool, by name or alias.
- * @param input The call's input.
+ * @param call The tool (by name or alias) and the call's input.
+ * @param session The session's pool and its context between calls.
  * @returns The decision.
  *
  * @example
@@ -23,16 +21,16 @@ import type { ToolContext } from './tool.ts';
  *
  * declare const pool: ToolPool;
  * declare const ctx: ToolContext;
- * const decision = await explainCall(pool, ctx, 'Read', { file_path: '.env' });
+ * const decision = await explainCall({ toolName: 'Read', input: { file_path: '.env' } }, { pool, ctx });
  * console.log(decision.behavior, decision.rule);
  * ```
  */
 export async function explainCall(
-  pool: ToolPool,
-  ctx: ToolContext,
-  toolName: string,
-  input: unknown,
+  call: { toolName: string; input: unknown },
+  session: { pool: ToolPool; ctx: ToolContext },
 ): Promise<PermissionDecision> {
+  const { toolName, input } = call;
+  const { pool, ctx } = session;
   const tool = await pool.resolve(toolName);
   if (!tool) {
     // A blanket deny rule removes its tool from the pool; the decision still names the rule.

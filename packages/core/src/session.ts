@@ -162,7 +162,7 @@ function sessionObject(parts: SessionParts): Session {
       void done.then(drained).then(() => queue.end());
       return queue;
     },
-    explain: (toolName, input) => explainCall(pool, state.context, toolName, input),
+    explain: (toolName, input) => explainCall({ toolName, input }, { pool, ctx: state.context }),
     catalog: () => pool.list(),
     deferredNotice: () => deferredNoticeText(pool.list().filter((e) => e.deferred && !e.loaded)),
     metrics: () => metrics.snapshot(),
