@@ -1,6 +1,6 @@
 import { addTerms, Bm25 } from './_bm25.ts';
 import { phrases, requestCount } from './_analyze.ts';
-import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './tool_index.ts';
+import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker.ts';
 
 /** Options of {@linkcode lexicalRanker}. Every default is what the bench measures. */
 export interface LexicalRankerOptions {

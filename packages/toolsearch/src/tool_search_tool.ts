@@ -15,14 +15,8 @@ import {
   type ToolSearchInput,
 } from './_input_schema.ts';
 import { TOOL_SEARCH_NAME } from './deferral_policy.ts';
-import {
-  analyzeQuery,
-  createToolIndex,
-  type AsyncToolRanker,
-  type SearchableTool,
-  type ToolRanker,
-  type ToolSearchHit,
-} from './tool_index.ts';
+import type { AsyncToolRanker, SearchableTool, ToolRanker, ToolSearchHit } from './ranker.ts';
+import { analyzeQuery, createToolIndex } from './tool_index.ts';
 
 /** Options of {@linkcode createToolSearchTool}. */
 export interface ToolSearchToolOptions {
