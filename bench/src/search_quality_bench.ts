@@ -2,7 +2,7 @@ import { Bench } from 'tinybench';
 import { bm25Ranker, createToolIndex, lexicalRanker, type ToolIndex, type ToolRanker } from '@toolshed/toolsearch';
 import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { meanScores, pairedBootstrap, retrievalScores, type RetrievalScores } from './_search_metrics.ts';
-import { loadSearchSets } from './_search_sets.ts';
+import { loadSearchSets, type SearchSet } from './_search_sets.ts';
 import type { BenchQuery } from './_search_stabletoolbench.ts';
 import { taskRow } from './_task_stats.ts';
 
@@ -103,6 +103,7 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
     const singleGoal = set.kind === 'single' ? (ratio['recallAt5'] ?? 0) >= params.goalSingleNeedRatio : true;
     perSet[set.name] = {
       kind: set.kind,
+      split: set.split,
       source: set.source,
       note: set.note,
       tools: set.tools.length,
@@ -160,7 +161,7 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
       lexicalRanker({ diversityMinRequests: 0, phraseWeight: 0, feedbackWeight: 0 }),
     'plain BM25 baseline': () => bm25Ranker(),
   };
-  const ablation: Record<string, Record<string, RetrievalScores>> = {};
+  const ablation: Record<string, Record<string, RetrievalScores & { split: SearchSet['split'] }>> = {};
   for (const [label, make] of Object.entries(variants)) {
     ablation[label] = {};
     for (const set of sets) {
@@ -171,7 +172,7 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
           : label === 'plain BM25 baseline'
             ? known.base
             : evaluate(createToolIndex(set.tools, { ranker: make() }), set.queries);
-      ablation[label]![set.name] = rounded(meanScores(scores));
+      ablation[label]![set.name] = { split: set.split, ...rounded(meanScores(scores)) };
     }
   }
 
@@ -209,6 +210,10 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
           'bm25Ranker(): plain BM25 (k1 1.2, b 0.75) over name + description + parameter names, lower-case words, English stopwords dropped, no stemming',
       },
       sets: perSet,
+      splits: {
+        dev: sets.filter((x) => x.split === 'dev').map((x) => x.name),
+        'held-out': sets.filter((x) => x.split === 'held-out').map((x) => x.name),
+      },
       skippedSets: skipped,
       ...overall,
       recallAt5Ratio: ratio,
