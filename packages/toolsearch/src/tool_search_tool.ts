@@ -111,7 +111,7 @@ export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTo
     async call(input: ToolSearchInput, ctx: ToolContext) {
       const query = input.query.trim();
       const select = /^select:(.*)$/is.exec(query);
-      if (select) return { data: await selectTools(query, select[1]!, ctx) };
+      if (select) return { data: await selectTools(query, select[1]!, ctx, cache) };
       return { data: await searchTools(query, input.max_results ?? 5, ctx, cache) };
     },
   });
@@ -135,22 +135,29 @@ function searchable(ctx: ToolContext): CatalogEntry[] {
   return ctx.tools.list().filter((e) => e.deferred && e.name !== TOOL_SEARCH_NAME);
 }
 
-async function selectTools(query: string, list: string, ctx: ToolContext): Promise<ToolSearchOutput> {
+async function selectTools(
+  query: string,
+  list: string,
+  ctx: ToolContext,
+  cache: IndexCache,
+): Promise<ToolSearchOutput> {
   // Commas, and spaces too: no tool name holds a space (the providers forbid it), and a model
   // that writes "select:Read Edit" means two tools.
   const names = [...new Set(list.split(/[\s,]+/).filter(Boolean))];
-  const out = emptyOutput(query, 'select', searchable(ctx).length);
+  const out = emptyOutput(query, 'select', cache.deferred(ctx).length);
   const wanted: CatalogEntry[] = [];
-  const all = ctx.tools.list();
+  // The whole pool only for a name that is no tool's as written: a select of known names costs
+  // a look-up per name, not a pass over a pool of thousands.
+  let all: readonly CatalogEntry[] | undefined;
   for (const name of names) {
     // Exact name or alias first; a model that writes "read" for "Read" means Read.
-    const entry = ctx.tools.get(name) ?? uniqueCaseInsensitive(all, name);
+    const entry = ctx.tools.get(name) ?? uniqueCaseInsensitive((all ??= ctx.tools.list()), name);
     if (!entry) {
       out.notFound.push({
         name,
         suggestions: closestNames(
           name,
-          all.map((e) => e.name),
+          (all ??= ctx.tools.list()).map((e) => e.name),
           { max: 3 },
         ),
       });
@@ -161,7 +168,7 @@ async function selectTools(query: string, list: string, ctx: ToolContext): Promi
     }
   }
   await loadInto(out, wanted, ctx);
-  if (!out.tools.length && !out.alreadyAvailable.length) out.hint = nothingFoundHint(ctx);
+  if (!out.tools.length && !out.alreadyAvailable.length) out.hint = nothingFoundHint(ctx, cache);
   return out;
 }
 
@@ -184,12 +191,12 @@ async function searchTools(
       'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
     return out;
   }
-  if (!analyzeQuery(query)) {
+  const parsed = analyzeQuery(query);
+  if (!parsed) {
     // Stopwords, punctuation or symbols only: a ranking would come back empty without saying why.
     out.hint = `${quoted(query)} has no word to search for (only stopwords, punctuation or symbols). Use words that name what the tool does ("send slack message"), or load by name with "select:<name>".`;
     return out;
   }
-  const parsed = analyzeQuery(query)!;
   const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
   // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
   await loadInto(
@@ -197,7 +204,7 @@ async function searchTools(
     hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined),
     ctx,
   );
-  if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
+  if (!out.tools.length) out.hint = nothingFoundHint(ctx, cache, query);
   else if (parsed.terms.length >= TASK_STATEMENT_TERMS) {
     const group = current.groupOf(out.tools[0]!.name);
     const returned = new Set(hits.map((h) => h.name));
@@ -229,18 +236,32 @@ async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[],
   }
 }
 
-function nothingFoundHint(ctx: ToolContext, query?: string): string {
-  const names = searchable(ctx)
-    .filter((e) => !e.loaded)
-    .map((e) => e.name);
-  const shown = names.slice(0, 30).join(', ');
-  const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
+/** Deferred tools a no-match names at most. */
+const MAX_HINT_NAMES = 30;
+
+function nothingFoundHint(ctx: ToolContext, cache: IndexCache, query?: string): string {
+  // The cached deferred list, and a fresh look-up of each name until enough unloaded ones are
+  // found (whether a tool is loaded changes without a new catalogue version): the steps grow
+  // with the names shown and the tools loaded before them, not with the pool.
+  const deferred = cache.deferred(ctx);
+  const names: string[] = [];
+  let more = false;
+  for (const entry of deferred) {
+    if (ctx.tools.get(entry.name)?.loaded ?? entry.loaded) continue;
+    if (names.length === MAX_HINT_NAMES) {
+      more = true;
+      break;
+    }
+    names.push(entry.name);
+  }
+  const shown = names.join(', ');
+  const tail = more ? `, and more (${deferred.length} deferred in all)` : '';
   const required =
     query && /(^|\s)\+\S/.test(query)
       ? ' A "+word" must appear in the tool\'s name; drop the "+" to search descriptions too.'
       : '';
   return names.length
-    ? `Try other keywords, or load by name with "select:<name>".${required} Deferred tools not yet loaded: ${shown}${more}.`
+    ? `Try other keywords, or load by name with "select:<name>".${required} Deferred tools not yet loaded: ${shown}${tail}.`
     : 'Every deferred tool is already loaded; call it directly.';
 }
 
@@ -264,24 +285,33 @@ interface CurrentIndex {
 class IndexCache {
   readonly #ranker: ToolRanker | AsyncToolRanker | undefined;
   #version: number | undefined;
-  #key = '';
+  #key: string | undefined;
+  #entries: readonly CatalogEntry[] = [];
+  /** Built on the first search of these entries: a session that only selects never builds it. */
   #current: CurrentIndex | undefined;
 
   constructor(ranker: ToolRanker | AsyncToolRanker | undefined) {
     this.#ranker = ranker;
   }
 
-  current(ctx: ToolContext): CurrentIndex {
+  /** The deferred tools (but ToolSearch), as listed at the current catalogue version; their `loaded` may be stale. */
+  deferred(ctx: ToolContext): readonly CatalogEntry[] {
     const version = ctx.tools.version;
-    if (this.#current && typeof version === 'number' && version === this.#version) return this.#current;
+    if (this.#key !== undefined && typeof version === 'number' && version === this.#version) return this.#entries;
     const entries = searchable(ctx);
     const key = entries.map((e) => `${e.name}\u0001${e.description.length}\u0001${e.tool ? 1 : 0}`).join('\u0002');
-    if (!this.#current || key !== this.#key) {
-      this.#current = this.#build(entries);
+    if (key !== this.#key) {
+      this.#current = undefined;
       this.#key = key;
     }
+    this.#entries = entries;
     this.#version = typeof version === 'number' ? version : undefined;
-    return this.#current;
+    return entries;
+  }
+
+  current(ctx: ToolContext): CurrentIndex {
+    const entries = this.deferred(ctx);
+    return (this.#current ??= this.#build(entries));
   }
 
   #build(entries: readonly CatalogEntry[]): CurrentIndex {
@@ -340,6 +370,21 @@ function quoted(query: string): string {
   return JSON.stringify(query.length > 200 ? `${query.slice(0, 200)}…` : query);
 }
 
+/**
+ * Each definition's line, rendered once: the pool keeps one definition object per tool, and a
+ * large schema costs more to stringify than to rank (weakly held, so it goes with the pool).
+ */
+const renderedLines = new WeakMap<ToolDefinition, string>();
+
+function functionLine(def: ToolDefinition): string {
+  let line = renderedLines.get(def);
+  if (line === undefined) {
+    line = `<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`;
+    renderedLines.set(def, line);
+  }
+  return line;
+}
+
 /** The text the model reads. */
 function formatOutput(out: ToolSearchOutput): string {
   const lines: string[] = [];
@@ -353,11 +398,7 @@ function formatOutput(out: ToolSearchOutput): string {
       `Found ${out.tools.length} tool${out.tools.length > 1 ? 's' : ''} ${what}. ${loaded}${already}. ${out.tools.length > 1 ? 'They are' : 'It is'} in your tool list for the rest of the session: call ${out.tools.length > 1 ? 'them' : 'it'} directly.`,
     );
     lines.push('<functions>');
-    for (const def of out.tools) {
-      lines.push(
-        `<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`,
-      );
-    }
+    for (const def of out.tools) lines.push(functionLine(def));
     lines.push('</functions>');
   } else if (out.kind === 'search') {
     lines.push(
