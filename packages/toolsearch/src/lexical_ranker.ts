@@ -53,7 +53,7 @@ export interface LexicalRankerOptions {
    * NDCG@10 and MRR (ToolSearch instead names the siblings beside its results). @default 0
    */
   siblingWeight?: number;
-  /** How many content words make a query a task statement, for the sibling lift and the feedback. @default 8 */
+  /** How many content words make a query a task statement, for the sibling lift, the feedback and the verb synonyms. @default 8 */
   siblingMinTerms?: number;
   /**
    * Pseudo-relevance feedback (RM3-style): the words of the best `feedbackDocs` tools of a
@@ -71,7 +71,9 @@ export interface LexicalRankerOptions {
    * Weight of the words that name the same operation as a query verb ("remove" also finds
    * `delete_*`, "make" `create_*`): a short list of the verbs of create, read, update, delete,
    * search, run and send APIs. Each synonym the query does not hold itself adds its score at
-   * this weight. 0 turns it off. @default 0.5
+   * this weight. Only for a query shorter than a task statement (`siblingMinTerms`): in a short
+   * request the verb is half of what it says, while a task statement's many verbs added as
+   * many synonyms and cost it MRR on the bench. 0 turns it off. @default 0.5
    */
   synonymWeight?: number;
 }
@@ -204,7 +206,8 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       return (query: AnalyzedQuery) => {
         const scores = new Float64Array(tools.length);
         const postings = accumulate(query.terms, undefined, scores);
-        if (synonymWeight > 0) {
+        const taskStatement = query.terms.length >= siblingMinTerms;
+        if (synonymWeight > 0 && !taskStatement) {
           const own = new Set(query.terms);
           const added = new Set<string>();
           for (const term of query.terms)
@@ -218,7 +221,6 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
             );
           }
         }
-        const taskStatement = query.terms.length >= siblingMinTerms;
         const requests = query.terms.length > 1 ? requestCount(query.text) : 1;
         // A list of distinct requests names each of its needs; one task in several steps leaves
         // some unsaid, which is where the expansion helps (and the list's re-ordering does not).

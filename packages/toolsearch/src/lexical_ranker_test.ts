@@ -174,5 +174,11 @@ describe('lexicalRanker', () => {
     const both = scoresOf(tools, 'remove or delete a branch');
     const plain = scoresOf(tools, 'remove or delete a branch', { synonymWeight: 0 });
     expect(both.delete_branch!).toBeCloseTo(plain.delete_branch!, 6);
+    // A task statement (8+ content words) names its tools in other words too: no synonyms.
+    const task = 'remove the stale release branch after the hotfix merged into production yesterday';
+    expect(scoresOf(tools, task).delete_branch!).toBeCloseTo(
+      scoresOf(tools, task, { synonymWeight: 0 }).delete_branch!,
+      6,
+    );
   });
 });
