@@ -76,7 +76,14 @@ The result lists each tool's full definition (name, description, JSON Schema of 
  * ```
  */
 export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTool {
-  const cache = new IndexCache(options.ranker);
+  // One index per catalogue: the same tool (a family object reused, or `toolSearchTool`) can
+  // serve several sessions, whose pools differ while their versions may be alike.
+  const caches = new WeakMap<ToolContext['tools'], IndexCache>();
+  const cacheOf = (ctx: ToolContext): IndexCache => {
+    let cache = caches.get(ctx.tools);
+    if (!cache) caches.set(ctx.tools, (cache = new IndexCache(options.ranker)));
+    return cache;
+  };
   return buildTool({
     name: TOOL_SEARCH_NAME,
     searchHint: 'find and load deferred tools by keyword or exact name',
@@ -111,8 +118,8 @@ export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTo
     async call(input: ToolSearchInput, ctx: ToolContext) {
       const query = input.query.trim();
       const select = /^select:(.*)$/is.exec(query);
-      if (select) return { data: await selectTools(query, select[1]!, ctx, cache) };
-      return { data: await searchTools(query, input.max_results ?? 5, ctx, cache) };
+      if (select) return { data: await selectTools(query, select[1]!, ctx, cacheOf(ctx)) };
+      return { data: await searchTools(query, input.max_results ?? 5, ctx, cacheOf(ctx)) };
     },
   });
 }

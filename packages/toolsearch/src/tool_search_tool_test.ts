@@ -268,6 +268,32 @@ test('a no-match, a select and a repeated result cost look-ups of the names they
   expect(again.text).toEqual(first.text);
 });
 
+test("one ToolSearch family in two sessions searches each session's own deferred tools", async () => {
+  // The same family object (and so the same tool) in two sessions whose pools differ but whose
+  // catalogue versions are alike: each search must rank its own session's tools.
+  const search = toolSearch({ mode: 'always' });
+  const open = async (tool: string, description: string) => {
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [defineFamily({ name: 'x', version: '1.0.0', tools: [makeTool(tool, { description })] }), search],
+    });
+    sessions.push(session);
+    return session;
+  };
+  const a = await open('send_invoice', 'Sends an invoice to a customer.');
+  const b = await open('send_postcard', 'Sends a postcard to a friend.');
+  const find = async (session: Session, id: string) => {
+    const [result] = await session.run([{ type: 'tool_use', id, name: 'ToolSearch', input: { query: 'send' } }]);
+    return contentToText(result!.content);
+  };
+  expect(await find(a, 'a1')).toContain('Loaded send_invoice.');
+  const fromB = await find(b, 'b1');
+  expect(fromB).toContain('Loaded send_postcard.');
+  expect(fromB).not.toContain('send_invoice');
+  expect(await find(a, 'a2')).toContain('send_invoice was loaded already');
+});
+
 test("ToolSearch gives the ranker each tool's searchGroup, and a session's catalogue keeps its version while tools are loaded", async () => {
   const groups: string[] = [];
   const spy: ToolRanker = {
