@@ -174,7 +174,7 @@ async function selectTools(
       wanted.push(entry);
     }
   }
-  await loadInto(out, wanted, ctx);
+  await loadInto(out, wanted, ctx, cache, true);
   if (!out.tools.length && !out.alreadyAvailable.length) out.hint = nothingFoundHint(ctx, cache);
   return out;
 }
@@ -205,11 +205,12 @@ async function searchTools(
     return out;
   }
   const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
-  // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
   await loadInto(
     out,
-    hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined),
+    hits.map((h) => current.entry(h.name) ?? ctx.tools.get(h.name)).filter((e): e is CatalogEntry => e !== undefined),
     ctx,
+    cache,
+    false,
   );
   if (!out.tools.length) out.hint = nothingFoundHint(ctx, cache, query);
   else if (parsed.terms.length >= TASK_STATEMENT_TERMS) {
@@ -227,10 +228,18 @@ const TASK_STATEMENT_TERMS = 8;
 /** Sibling names shown at most. */
 const MAX_SIBLINGS = 15;
 
-async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[], ctx: ToolContext): Promise<void> {
+async function loadInto(
+  out: ToolSearchOutput,
+  entries: readonly CatalogEntry[],
+  ctx: ToolContext,
+  cache: IndexCache,
+  /** Whether the entries' `loaded` is current (just looked up) or the cached list's. */
+  fresh: boolean,
+): Promise<void> {
   if (!entries.length) return;
-  const before = new Map(entries.map((e) => [e.name, e.loaded]));
+  const before = new Map(entries.map((e) => [e.name, fresh ? e.loaded : cache.isLoaded(ctx, e.name)]));
   const definitions = await ctx.tools.load(entries.map((e) => e.name));
+  cache.markLoaded(definitions.map((d) => d.name));
   const got = new Map(definitions.map((d) => [d.name, d]));
   for (const entry of entries) {
     const definition = got.get(entry.name);
@@ -247,14 +256,13 @@ async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[],
 const MAX_HINT_NAMES = 30;
 
 function nothingFoundHint(ctx: ToolContext, cache: IndexCache, query?: string): string {
-  // The cached deferred list, and a fresh look-up of each name until enough unloaded ones are
-  // found (whether a tool is loaded changes without a new catalogue version): the steps grow
-  // with the names shown and the tools loaded before them, not with the pool.
+  // The cached deferred list, and a fresh look-up of each name not known to be loaded until
+  // enough unloaded ones are found: the steps grow with the names shown, not with the pool.
   const deferred = cache.deferred(ctx);
   const names: string[] = [];
   let more = false;
   for (const entry of deferred) {
-    if (ctx.tools.get(entry.name)?.loaded ?? entry.loaded) continue;
+    if (cache.isLoaded(ctx, entry.name)) continue;
     if (names.length === MAX_HINT_NAMES) {
       more = true;
       break;
@@ -294,6 +302,12 @@ class IndexCache {
   #version: number | undefined;
   #key: string | undefined;
   #entries: readonly CatalogEntry[] = [];
+  /**
+   * Names seen loaded. A pool never unloads a tool, so these need no look-up again; whether any
+   * other is loaded changes without a new catalogue version (a direct call loads it), so it is
+   * looked up fresh.
+   */
+  #loaded = new Set<string>();
   /** Built on the first search of these entries: a session that only selects never builds it. */
   #current: CurrentIndex | undefined;
 
@@ -309,11 +323,24 @@ class IndexCache {
     const key = entries.map((e) => `${e.name}\u0001${e.description.length}\u0001${e.tool ? 1 : 0}`).join('\u0002');
     if (key !== this.#key) {
       this.#current = undefined;
+      this.#loaded = new Set();
       this.#key = key;
     }
     this.#entries = entries;
     this.#version = typeof version === 'number' ? version : undefined;
     return entries;
+  }
+
+  /** Whether a tool is loaded: known, or looked up in the pool (and then known if it is). */
+  isLoaded(ctx: ToolContext, name: string): boolean {
+    if (this.#loaded.has(name)) return true;
+    const loaded = ctx.tools.get(name)?.loaded === true;
+    if (loaded) this.#loaded.add(name);
+    return loaded;
+  }
+
+  markLoaded(names: readonly string[]): void {
+    for (const name of names) this.#loaded.add(name);
   }
 
   current(ctx: ToolContext): CurrentIndex {

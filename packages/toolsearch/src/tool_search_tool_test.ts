@@ -264,8 +264,12 @@ test('a no-match, a select and a repeated result cost look-ups of the names they
 
   // The same tools found again: the same text, rendered from the same definitions.
   const first = await run('thing 7');
+  steps.gets = 0;
   const again = await run('thing 7');
   expect(again.text).toEqual(first.text);
+  // Tools it saw loaded need no look-up again (a pool never unloads one).
+  expect(steps.gets).toBe(0);
+  expect(again.text).toContain('loaded already');
 });
 
 test("one ToolSearch family in two sessions searches each session's own deferred tools", async () => {
