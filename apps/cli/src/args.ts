@@ -10,6 +10,7 @@ import {
   type SettingSource,
 } from '@toolshed/core';
 import { parseFamilyList, type FamilyName } from './families.ts';
+import { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
 import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -26,13 +27,6 @@ export type CommandName =
   | 'rules'
   | 'bench'
   | 'trust';
-
-/**
- * The sources `--setting-sources` defaults to: Toolshed's files and Claude Code's
- * (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, and the
- * project's `.mcp.json`), so that a Claude Code project works unchanged.
- */
-export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local', 'claude'];
 
 /** The flags every command takes, parsed and checked. */
 export interface CommonArgs {

@@ -8,6 +8,35 @@ export const FAMILY_NAMES = ['fs', 'shell', 'web', 'agent', 'search', 'lsp', 'mc
 /** One of {@linkcode FAMILY_NAMES}. */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 
+/**
+ * The settings keys the CLI's families own (`FamilyDef.settings`), known without importing
+ * them: a settings file that sets one loads even when `--only` leaves its family out.
+ *
+ * @example
+ * ```ts
+ * import { FAMILY_SETTINGS_KEYS } from './families.ts';
+ * console.log(FAMILY_SETTINGS_KEYS); // ['lsp']
+ * ```
+ */
+export const FAMILY_SETTINGS_KEYS: readonly string[] = ['lsp'];
+
+/**
+ * The keys of {@linkcode FAMILY_SETTINGS_KEYS} that none of `families` owns: what a session of
+ * those families accepts unchecked (`SessionOptions.otherFamilyKeys`).
+ *
+ * @param families The families loaded.
+ * @returns The other families' keys.
+ *
+ * @example
+ * ```ts
+ * import { otherFamilyKeys } from './families.ts';
+ * otherFamilyKeys([]); // ['lsp']
+ * ```
+ */
+export function otherFamilyKeys(families: readonly Family[]): string[] {
+  return FAMILY_SETTINGS_KEYS.filter((key) => !families.some((f) => f.settings?.key === key));
+}
+
 /** Options of {@linkcode loadFamilies}. */
 export interface LoadFamiliesOptions {
   /** The parsed `--mcp-config` file, passed to `mcpServers`. @default {} */

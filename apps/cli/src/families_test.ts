@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { FAMILY_NAMES, loadFamilies, parseFamilyList } from './families.ts';
+import { FAMILY_NAMES, FAMILY_SETTINGS_KEYS, loadFamilies, otherFamilyKeys, parseFamilyList } from './families.ts';
 import { UsageError } from './usage_error.ts';
 
 describe('parseFamilyList', () => {
@@ -29,6 +29,16 @@ describe('loadFamilies', () => {
     expect(warnings).toHaveLength(failed.length);
     failed.forEach((name, i) => expect(warnings[i]).toContain(`The "${name}" family could not be loaded`));
     expect(loaded).toContain('fs');
+  });
+
+  test('FAMILY_SETTINGS_KEYS lists exactly the settings keys the families own', async () => {
+    const { families, warnings } = await loadFamilies(FAMILY_NAMES);
+    expect(warnings).toEqual([]);
+    expect(families.flatMap((f) => (f.settings ? [f.settings.key] : [])).sort()).toEqual(
+      [...FAMILY_SETTINGS_KEYS].sort(),
+    );
+    expect(otherFamilyKeys(families)).toEqual([]);
+    expect(otherFamilyKeys(families.filter((f) => f.name !== 'lsp'))).toEqual(['lsp']);
   });
 
   test('loadFamilies turns a configuration the MCP bridge rejects into a usage error naming the file', async () => {

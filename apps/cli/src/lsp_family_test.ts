@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,14 +12,17 @@ const lspPackage = fileURLToPath(new URL('../../../packages/tool-lsp/', import.m
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
 
 /** The binary with `PATH` set as a user's who installed typescript-language-server would be. */
-function toolshed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function toolshed(
+  args: string[],
+  home: string = EMPTY_HOME,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
       cwd: fileURLToPath(new URL('..', import.meta.url)), // where tsx resolves
       env: {
         ...process.env,
         TOOLSHED_DEBUG: '',
-        HOME: EMPTY_HOME,
+        HOME: home,
         PATH: `${path.join(lspPackage, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,5 +72,69 @@ describe('toolshed with the lsp family', () => {
     expect(lsp.content).toBe(
       'Found 1 definition of the symbol at src/main.ts:5:9:\nsrc/math.ts:13:17: export function add(a: number, b: number): number {',
     );
+  });
+});
+
+describe('the "lsp" key of the settings files', () => {
+  /** A home and a project; the "server" of the `.zz` language only writes a marker file. */
+  async function setup(where: 'user' | 'project', lsp: unknown = undefined) {
+    const root = await realpath(await tempDir());
+    const home = path.join(root, 'home');
+    const cwd = path.join(root, 'project');
+    const marker = path.join(root, 'started');
+    await mkdir(path.join(home, '.toolshed'), { recursive: true });
+    await mkdir(path.join(cwd, '.toolshed'), { recursive: true });
+    await writeFile(path.join(cwd, 'a.zz'), 'x\n');
+    const value = lsp ?? {
+      servers: {
+        zz: {
+          command: process.execPath,
+          args: ['-e', "require('fs').writeFileSync(process.argv[1], 'started')", marker],
+          extensions: ['.zz'],
+        },
+      },
+    };
+    const file =
+      where === 'user' ? path.join(home, '.toolshed', 'settings.json') : path.join(cwd, '.toolshed', 'settings.json');
+    await writeFile(file, JSON.stringify({ lsp: value }));
+    return { home, cwd, marker };
+  }
+  const symbols = JSON.stringify({ operation: 'documentSymbol', filePath: 'a.zz' });
+
+  test("the user's settings add a language server that `call LSP` starts", { timeout: 60_000 }, async () => {
+    const { home, cwd, marker } = await setup('user');
+    const r = await toolshed(['call', 'LSP', symbols, '--only', 'lsp', '--cwd', cwd], home);
+    expect(r.stdout + r.stderr).not.toContain('No language server is configured');
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  test('an untrusted project cannot add one: nothing is started and the warning names the key', {
+    timeout: 60_000,
+  }, async () => {
+    const { home, cwd, marker } = await setup('project');
+    const r = await toolshed(['call', 'LSP', symbols, '--only', 'lsp', '--cwd', cwd], home);
+    expect(existsSync(marker)).toBe(false);
+    expect(r.stdout + r.stderr).toContain('No language server is configured for "a.zz"');
+    expect(r.stderr).toMatch(/not trusted[^\n]*"lsp"/);
+  });
+
+  test('a file with the key loads when --only leaves the lsp family out', { timeout: 60_000 }, async () => {
+    const { home, cwd } = await setup('user');
+    const r = await toolshed(
+      ['call', 'Read', JSON.stringify({ file_path: 'a.zz' }), '--only', 'fs', '--cwd', cwd],
+      home,
+    );
+    expect(r.stderr).not.toContain('not a settings key');
+    expect(r.code).toBe(0);
+  });
+
+  test('a bad value stops the command, and rules lint reports it the same way', { timeout: 60_000 }, async () => {
+    const { home, cwd } = await setup('user', { timeoutMs: 'soon' });
+    const call = await toolshed(['call', 'LSP', symbols, '--only', 'lsp', '--cwd', cwd], home);
+    expect(call.code).toBe(2);
+    expect(call.stderr).toContain('lsp.timeoutMs is invalid');
+    const lint = await toolshed(['rules', 'lint', '--only', 'lsp', '--cwd', cwd], home);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout + lint.stderr).toContain('lsp.timeoutMs is invalid');
   });
 });

@@ -18,7 +18,8 @@
  */
 export { runCli } from './run_cli.ts';
 export type { CliIo, TextSink } from './cli_io.ts';
-export { DEFAULT_SETTING_SOURCES, parseCliArgs } from './args.ts';
+export { parseCliArgs } from './args.ts';
+export { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
 export type { CommandInvocation, CommandName, CommonArgs, ParsedCommandLine, ParseCliArgsOptions } from './args.ts';
 export { FAMILY_NAMES, loadFamilies, parseFamilyList } from './families.ts';
 export type { FamilyName, LoadFamiliesOptions } from './families.ts';

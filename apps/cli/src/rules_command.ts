@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import {
   createSession,
   describeError,
+  type FamilySettingsDef,
   type LintFinding,
   lintSettings,
   parseSettingSources,
@@ -12,8 +13,8 @@ import {
   type SettingsLintReport,
 } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
-import { DEFAULT_SETTING_SOURCES } from './args.ts';
-import { loadFamilies, parseFamilyList } from './families.ts';
+import { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
+import { FAMILY_SETTINGS_KEYS, loadFamilies, parseFamilyList } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -104,7 +105,7 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
   } catch (e) {
     throw new UsageError(`${describeError(e)} (in --setting-sources).`, { showUsage: false });
   }
-  const toolNames = await poolNames(parseFamilyList(values.only ?? []), io);
+  const { toolNames, familySettings } = await poolNames(parseFamilyList(values.only ?? []), io);
   const mcpServerNames = await configuredServers(values['mcp-config'], cwd, sources);
   const flags: RuleLayer = { source: 'cli', allow: values.allow ?? [], deny: values.deny ?? [], ask: values.ask ?? [] };
   const report = await lintSettings({
@@ -114,6 +115,8 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
     layers: [flags],
     toolNames,
     mcpServerNames,
+    familySettings,
+    otherFamilyKeys: FAMILY_SETTINGS_KEYS.filter((key) => !familySettings.some((def) => def.key === key)),
     // The CLI's environment decides where the user settings are (tests give a temporary HOME).
     homeDir: (io.env ?? process.env)['HOME'] || undefined,
   });
@@ -176,9 +179,13 @@ async function configuredServers(
 }
 
 /** The names and aliases of the tools of the selected families (and the test hook's tools). */
-async function poolNames(families: Parameters<typeof loadFamilies>[0], io: CliIo): Promise<string[] | undefined> {
+async function poolNames(
+  families: Parameters<typeof loadFamilies>[0],
+  io: CliIo,
+): Promise<{ toolNames: string[] | undefined; familySettings: FamilySettingsDef[] }> {
   const loaded = await loadFamilies(families);
   for (const warning of loaded.warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  const familySettings = loaded.families.flatMap((f) => (f.settings ? [f.settings] : []));
   const session = await createSession({ cwd: process.cwd(), families: loaded.families, tools: io.extraTools ?? [] });
   try {
     const names = new Set<string>();
@@ -188,9 +195,9 @@ async function poolNames(families: Parameters<typeof loadFamilies>[0], io: CliIo
     }
     if (loaded.warnings.length > 0) {
       io.stderr.write('toolshed: warn: some families did not load, so rules naming unknown tools are not checked.\n');
-      return undefined;
+      return { toolNames: undefined, familySettings };
     }
-    return [...names];
+    return { toolNames: [...names], familySettings };
   } finally {
     await session.close();
   }

@@ -4,6 +4,8 @@ import {
   askUserKey,
   createSession,
   describeError,
+  PERMISSION_OPTIONS_INVALID,
+  PERMISSION_RULE_INVALID,
   SETTINGS_INVALID,
   ToolshedError,
   type AskUser,
@@ -15,7 +17,7 @@ import {
 } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
-import { loadFamilies } from './families.ts';
+import { loadFamilies, otherFamilyKeys } from './families.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
@@ -76,14 +78,18 @@ export function settingsOptions(args: CommonArgs, io: Pick<CliIo, 'env'>): Setti
  */
 export async function createCliSession(options: SessionOptions): Promise<Session> {
   try {
-    return await createSession(options);
+    return await createSession({ otherFamilyKeys: otherFamilyKeys(options.families ?? []), ...options });
   } catch (e) {
-    if (ToolshedError.isInstance(e) && e.code === SETTINGS_INVALID)
-      throw new UsageError(e.message, { showUsage: false });
-    if (ToolshedError.isInstance(e) && e.code.startsWith('permission_')) {
-      throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
+    if (!ToolshedError.isInstance(e)) throw e;
+    switch (e.code) {
+      case SETTINGS_INVALID:
+        throw new UsageError(e.message, { showUsage: false });
+      case PERMISSION_RULE_INVALID:
+      case PERMISSION_OPTIONS_INVALID:
+        throw new UsageError(`The permission settings are not valid:\n${e.message}`, { showUsage: false });
+      default:
+        throw e;
     }
-    throw e;
   }
 }
 

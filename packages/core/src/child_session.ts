@@ -1,6 +1,6 @@
 import { serviceKey, type ServiceKey } from './services.ts';
 import { ToolshedError } from './errors.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from './tool.ts';
 import type { Session } from './session_types.ts';
 import type { PermissionMode } from './permissions/types.ts';
 

@@ -1,4 +1,4 @@
-import type { CatalogEntry } from './context.ts';
+import type { CatalogEntry } from './tool.ts';
 
 /**
  * The system-prompt text that names deferred tools, grouped by family (MCP tools by server),

@@ -1,3 +1,5 @@
+import type { ToolshedErrorCode } from './error_codes.ts';
+
 const MARKER = Symbol.for('toolshed.error');
 
 /**
@@ -16,7 +18,7 @@ const MARKER = Symbol.for('toolshed.error');
  */
 export class ToolshedError extends Error {
   /** A stable, machine-readable identifier such as `settings_invalid` or `tool_not_found`. */
-  readonly code: string;
+  readonly code: ToolshedErrorCode;
   readonly [MARKER] = true;
 
   /**
@@ -24,7 +26,7 @@ export class ToolshedError extends Error {
    * @param message A sentence that says what was wrong, with the value, and what to do.
    * @param options `cause` is kept as the standard `Error.cause`.
    */
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: ToolshedErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ToolshedError';
     this.code = code;
@@ -35,7 +37,7 @@ export class ToolshedError extends Error {
    *
    * @example
    * ```ts
-   * ToolshedError.isInstance(new ToolshedError('x', 'y')); // true
+   * ToolshedError.isInstance(new ToolshedError('aborted', 'Cancelled.')); // true
    * ```
    */
   static isInstance(value: unknown): value is ToolshedError {

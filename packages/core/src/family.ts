@@ -1,6 +1,8 @@
 import type { AnyTool, ToolDef } from './tool.ts';
 import type { Services } from './services.ts';
 import type { PermissionContext } from './permissions/types.ts';
+import type { FamilySettingsDef } from './settings/family_settings.ts';
+import { CLAUDE_CODE_SETTINGS_KEYS, TOOLSHED_SETTINGS_KEYS } from './settings/settings_schema.ts';
 
 /** What a lazy family tells ToolSearch about a tool before its code is imported. */
 export interface ToolManifestEntry {
@@ -52,6 +54,12 @@ export interface FamilySetupApi {
   emit(event: { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string }): void;
   /** Registers cleanup for `session.close()`. */
   onClose(cleanup: () => void | Promise<void>): void;
+  /**
+   * The family's own settings key (`FamilyDef.settings`) as the settings files set it, merged
+   * and checked by its schema; undefined when no file sets it (or the family declares none).
+   * Files of a project the user has not trusted never contribute.
+   */
+  readonly settings: unknown;
 }
 
 /** What {@linkcode defineFamily} takes. */
@@ -70,6 +78,12 @@ export interface FamilyDef {
   external?: boolean;
   /** Runs once per session, before the pool is assembled. */
   setup?: (api: FamilySetupApi) => void | Promise<void>;
+  /**
+   * A top-level settings key the family owns, with the schema that checks it: a session that
+   * reads settings files checks every file's value and hands `setup` the merged one as
+   * `api.settings`.
+   */
+  settings?: FamilySettingsDef;
 }
 
 /** A family: what a plugin package's factory returns. */
@@ -83,6 +97,7 @@ export interface Family {
   /** Imports (once) and returns the tools. */
   loadTools(): Promise<readonly AnyTool[]>;
   readonly setup: FamilyDef['setup'];
+  readonly settings: FamilySettingsDef | undefined;
 }
 
 /**
@@ -117,6 +132,13 @@ export function defineFamily(def: FamilyDef): Family {
   if (!eager && !def.external && !def.manifest) {
     throw new TypeError(`Lazy family "${def.name}" needs a manifest so its tools can be found before loading`);
   }
+  const key = def.settings?.key;
+  if (def.settings && (typeof key !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(key)))
+    throw new TypeError(`Family "${def.name}": settings.key must be a word such as "lsp", got ${JSON.stringify(key)}`);
+  if (key !== undefined && (TOOLSHED_SETTINGS_KEYS.includes(key) || CLAUDE_CODE_SETTINGS_KEYS.includes(key)))
+    throw new TypeError(
+      `Family "${def.name}": settings.key "${key}" is one of Toolshed's or Claude Code's own settings keys; choose another (the family's name, say).`,
+    );
   let loading: Promise<readonly AnyTool[]> | undefined;
   return {
     name: def.name,
@@ -125,6 +147,7 @@ export function defineFamily(def: FamilyDef): Family {
     manifest: def.manifest,
     tools: eager,
     setup: def.setup,
+    settings: def.settings,
     loadTools() {
       if (eager) return Promise.resolve(eager);
       // External families (MCP) are re-listed on every call: their tool list may change.

@@ -53,8 +53,9 @@ export type {
 } from './family.ts';
 export { createSession } from './session.ts';
 export type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
-export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './context.ts';
+export type { CatalogEntry, ToolCatalog, ToolContext, ToolDefinition } from './tool.ts';
 export { ToolshedError } from './errors.ts';
+export type { ToolshedErrorCode, ToolshedErrorCodes } from './error_codes.ts';
 export { createServices, serviceKey } from './services.ts';
 export type { ServiceKey, Services } from './services.ts';
 export { formatToolDefinition, PROVIDER_FORMATS } from './provider_format.ts';
@@ -145,7 +146,12 @@ export { CLAUDE_CODE_TOOL_NAMES } from './permissions/claude_code_tool_names.ts'
 export type { LintFinding, LintFindingKind, LintRulesOptions, RuleLayer } from './permissions/lint_rules.ts';
 export { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 export type { LoadedSettings, LoadSettingsOptions } from './settings/load_settings.ts';
-export { readSettingsFile, type SettingsFileResult } from './settings/read_settings_file.ts';
+export {
+  readSettingsFile,
+  type ReadSettingsFileOptions,
+  type SettingsFileResult,
+} from './settings/read_settings_file.ts';
+export type { FamilySettingsDef, FamilySettingValue } from './settings/family_settings.ts';
 export {
   CLAUDE_CODE_SETTINGS_KEYS,
   PERMISSIONS_KEYS,

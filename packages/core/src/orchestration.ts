@@ -1,6 +1,6 @@
 import type { ToolUseBlock } from './blocks.ts';
 import type { CallOutcome } from './pipeline.ts';
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from './tool.ts';
 import { describeError } from './describe_error.ts';
 
 /** What {@linkcode executeTurn} needs from the session. */

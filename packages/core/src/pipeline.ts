@@ -1,5 +1,4 @@
-import type { AnyTool, ToolCallResult } from './tool.ts';
-import type { ToolContext } from './context.ts';
+import type { AnyTool, ToolCallResult, ToolContext } from './tool.ts';
 import { contentToText, type ToolResultBlock, type ToolResultContent, type ToolUseBlock } from './blocks.ts';
 import type { HooksConfig, HooksOutcome, HookEvent } from './hooks/types.ts';
 import type { CanUseTool } from './permissions/types.ts';

@@ -1,6 +1,5 @@
-import type { AnyTool } from './tool.ts';
+import type { AnyTool, CatalogEntry, ToolDefinition } from './tool.ts';
 import type { DeferralPolicy, Family, ToolManifestEntry } from './family.ts';
-import type { CatalogEntry, ToolDefinition } from './context.ts';
 import type { PermissionContext } from './permissions/types.ts';
 import { toolInputJsonSchema } from './json_schema.ts';
 import { ruleMatchesTool } from './permissions/rule_matching.ts';

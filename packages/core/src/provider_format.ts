@@ -1,5 +1,4 @@
-import type { ObjectJsonSchema } from './tool.ts';
-import type { ToolDefinition } from './context.ts';
+import type { ObjectJsonSchema, ToolDefinition } from './tool.ts';
 
 /** The request formats {@linkcode Session.toolsFor} can produce. */
 export type ProviderFormat = 'anthropic' | 'openai' | 'openai-responses';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
-import type { ToolContext, ToolCatalog } from './context.ts';
+import type { ToolContext, ToolCatalog } from './tool.ts';
 import type { Family, FamilySetupApi } from './family.ts';
 import type { RunOptions, Session, SessionEvent, SessionOptions } from './session_types.ts';
 import type { PermissionDecision } from './permissions/types.ts';
@@ -14,7 +14,8 @@ import { executeTurn } from './orchestration.ts';
 import { AsyncQueue } from './_async_queue.ts';
 import { createServices } from './services.ts';
 import { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
-import { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
+import { assertSettingsValid, type LoadedSettings, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
+import type { FamilySettingsDef } from './settings/family_settings.ts';
 import { mergeHooks } from './hooks/merge_hooks.ts';
 import { failClosedHooks } from './hooks/fail_closed_hooks.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
@@ -40,6 +41,9 @@ import type { HooksConfig } from './hooks/types.ts';
 interface Inherited {
   permissions: PermissionContext;
   hooks: HooksConfig | undefined;
+  /** The parent's settings `env` and family settings: a child reads no settings files itself. */
+  env: Record<string, string>;
+  familySettings: LoadedSettings['familySettings'];
 }
 
 /**
@@ -79,6 +83,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const stateDir = place?.dir ?? path.resolve(options.stateDir!);
   // What this session saved, for close(): a stateDir the caller chose keeps everything else.
   const persisted = new Set<string>();
+  const inherited = (options as SessionOptions & { [INHERITED_FROM_PARENT]?: Inherited })[INHERITED_FROM_PARENT];
   const settings = await loadSettings({
     cwd,
     sources: options.settingsSources,
@@ -86,8 +91,14 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     homeDir: options.homeDir,
     caseInsensitivePaths: options.caseInsensitivePaths,
     trustedProject: options.trustedProject,
+    familySettings: familySettingsOf(options.families ?? []),
+    otherFamilyKeys: options.otherFamilyKeys,
   });
   assertSettingsValid(settings);
+  if (inherited) {
+    settings.env = inherited.env;
+    settings.familySettings = inherited.familySettings;
+  }
   const fromOptions = createPermissionContext(options.permissions, cwd, options.permissionsSource ?? 'options', {
     homeDir: options.homeDir,
     caseInsensitivePaths: options.caseInsensitivePaths,
@@ -96,7 +107,6 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   if (errors.length) {
     throw new ToolshedError(errors[0]!.code, errors.map((e) => e.message).join('\n'), { cause: errors });
   }
-  const inherited = (options as SessionOptions & { [INHERITED_FROM_PARENT]?: Inherited })[INHERITED_FROM_PARENT];
   const permissions = inherited
     ? inherited.permissions
     : mergePermissionContexts(settings.permissions, {
@@ -172,6 +182,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       refreshTools: () => pool.assemble(),
       emit: (event) => notice(event.level, event.message),
       onClose: (cleanup) => void cleanups.push(cleanup),
+      settings: family.settings ? settings.familySettings[family.settings.key]?.value : undefined,
     };
     try {
       await family.setup(api);
@@ -437,7 +448,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       stateDir: child.stateDir ?? path.join(stateDir, 'children', childId),
       settingsSources: [],
       settingsFiles: [],
-      [INHERITED_FROM_PARENT]: { permissions: childPermissions, hooks },
+      [INHERITED_FROM_PARENT]: {
+        permissions: childPermissions,
+        hooks,
+        env: settings.env,
+        familySettings: settings.familySettings,
+      },
     };
     if (signals.length) childOptions.signal = AbortSignal.any(signals);
     return createSession(childOptions);
@@ -505,4 +521,20 @@ function textSize(content: ToolResultBlock['content']): number {
   let n = 0;
   for (const block of content) if (block.type === 'text') n += block.text.length;
   return n;
+}
+
+/** The settings keys of the families, each once: two families cannot own one key. */
+function familySettingsOf(families: readonly Family[]): FamilySettingsDef[] {
+  const byKey = new Map<string, { def: FamilySettingsDef; family: string }>();
+  for (const family of families) {
+    if (!family.settings) continue;
+    const other = byKey.get(family.settings.key);
+    if (other && other.family !== family.name) {
+      throw new TypeError(
+        `Families "${other.family}" and "${family.name}" both own the settings key "${family.settings.key}": give one family another key.`,
+      );
+    }
+    byKey.set(family.settings.key, { def: family.settings, family: family.name });
+  }
+  return [...byKey.values()].map((v) => v.def);
 }

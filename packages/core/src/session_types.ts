@@ -1,12 +1,10 @@
-import type { AnyTool } from './tool.ts';
+import type { AnyTool, CatalogEntry, ToolProgress } from './tool.ts';
 import type { Family } from './family.ts';
-import type { CatalogEntry } from './context.ts';
 import type { ToolResultBlock, ToolUseBlock } from './blocks.ts';
 import type { CanUseTool, PermissionDecision, PermissionOptions } from './permissions/types.ts';
 import type { HookEvent, HooksConfig } from './hooks/types.ts';
 import type { ServiceKey } from './services.ts';
 import type { SettingSource } from './settings/setting_sources.ts';
-import type { ToolProgress } from './tool.ts';
 import type {
   AnthropicTool,
   OpenAIChatTool,
@@ -94,6 +92,12 @@ export interface SessionOptions {
   trustedProject?: boolean;
   /** Further settings files (the CLI's `--settings FILE`), read after the sources. @default [] */
   settingsFiles?: readonly string[];
+  /**
+   * Settings keys of families this session does not load (`["lsp"]` when the LSP family is left
+   * out): a settings file that sets them still loads, unchecked. The keys of the families given
+   * are known already (`FamilyDef.settings`). @default []
+   */
+  otherFamilyKeys?: readonly string[];
   /** What `~` stands for in settings paths, rules and resources. @default os.homedir() */
   homeDir?: string;
   /** The `source` named for rules of `permissions` (the CLI passes `cli`). @default 'options' */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ToolshedError } from './errors.ts';
 
 /** The error code of a state folder that is not safely the user's own (a symlink, another owner). */
-export const STATE_DIR_UNSAFE = 'state_dir_unsafe';
+export const STATE_DIR_UNSAFE = 'state_dir_unsafe' as const;
 
 /** Options of {@linkcode prepareStateDir}. */
 export interface PrepareStateDirOptions {

@@ -1,8 +1,15 @@
 import { askUserKey, buildTool, ToolshedError, type JsonSchema } from '@toolshed/core';
 import { z } from 'zod';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** AskUserQuestion got no answer (no one to ask, or the person declined). */
+    question_unanswered: true;
+  }
+}
+
 /** Error code of a question nobody answered (no one to ask, declined, cancelled). */
-export const QUESTION_UNANSWERED = 'question_unanswered';
+export const QUESTION_UNANSWERED = 'question_unanswered' as const;
 
 const optionSchema = z.strictObject({
   label: z.string().min(1).max(60).describe('The choice as shown, in a few words'),

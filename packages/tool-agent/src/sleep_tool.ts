@@ -1,6 +1,13 @@
 import { buildTool, ToolshedError } from '@toolshed/core';
 import { z } from 'zod';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** Sleep was cut short (the call was aborted). */
+    sleep_interrupted: true;
+  }
+}
+
 /** The longest a Sleep call may wait, in seconds. */
 export const MAX_SLEEP_SECONDS = 600;
 

@@ -116,7 +116,7 @@ export interface LspToolOptions {
   timeoutMs?: number;
   /** Milliseconds a server has to start and answer `initialize` (a big project loads slowly). @default 60000 */
   startTimeoutMs?: number;
-  /** The servers' environment. @default process.env */
+  /** The servers' environment, under the settings files' `env` (`ToolContext.env`). @default process.env */
   env?: NodeJS.ProcessEnv;
   /** Deferred: only the name is sent until ToolSearch loads it. @default true */
   defer?: boolean;
@@ -153,6 +153,36 @@ Usage:
  * ```
  */
 export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInput, LspOutput> {
+  const config = resolveLspConfig(options);
+  return makeLspTool(options, () => config);
+}
+
+/** Servers and timeouts after merging and checking: what one session's calls use. */
+export interface ResolvedLspConfig {
+  servers: Record<string, LspServerConfig>;
+  timeoutMs: number;
+  startTimeoutMs: number;
+}
+
+/**
+ * Merges `servers` over {@linkcode DEFAULT_LSP_SERVERS} (field by field per language; `false`
+ * removes one) and checks them and the timeouts.
+ *
+ * @param options The servers and timeouts, as {@linkcode createLspTool} takes them.
+ * @returns The checked configuration.
+ * @throws {TypeError} For a malformed server; {RangeError} for a timeout that is not positive.
+ *
+ * @example
+ * ```ts
+ * import { resolveLspConfig } from './lsp_tool.ts';
+ *
+ * const config = resolveLspConfig({ servers: { python: false }, timeoutMs: 5000 });
+ * console.log(Object.keys(config.servers)); // ['typescript']
+ * ```
+ */
+export function resolveLspConfig(
+  options: Pick<LspToolOptions, 'servers' | 'timeoutMs' | 'startTimeoutMs'>,
+): ResolvedLspConfig {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
@@ -167,19 +197,43 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     if (config === false) delete merged[name];
     // Field by field over the default of the same language: `{ typescript: { command } }` keeps
     // the default's initialization options and install hint.
-    else merged[name] = { ...DEFAULT_LSP_SERVERS[name], ...config };
+    else merged[name] = { ...DEFAULT_LSP_SERVERS[name], ...config } as LspServerConfig;
   }
-  const servers = checkServerConfigs(merged);
+  return { servers: checkServerConfigs(merged), timeoutMs, startTimeoutMs };
+}
+
+/**
+ * The LSP tool over a configuration chosen per session (the family's settings may differ
+ * from one session to the next).
+ *
+ * @param options Deferral and the servers' environment.
+ * @param configFor The configuration of the session a call belongs to.
+ * @returns The tool.
+ *
+ * @example
+ * ```ts
+ * import { makeLspTool, resolveLspConfig } from './lsp_tool.ts';
+ *
+ * const config = resolveLspConfig({});
+ * const tool = makeLspTool({}, () => config);
+ * ```
+ */
+export function makeLspTool(
+  options: Pick<LspToolOptions, 'env' | 'defer'>,
+  configFor: (sessionId: string) => ResolvedLspConfig,
+): Tool<typeof lspInput, LspOutput> {
   const env = options.env ?? process.env;
   const pools = new Map<string, ServerPool>();
   const poolFor = (ctx: ToolContext): ServerPool => {
     let pool = pools.get(ctx.sessionId);
     if (!pool) {
+      const { timeoutMs, startTimeoutMs } = configFor(ctx.sessionId);
       const created = new ServerPool({
         roots: ctx.permissions.workingDirectories.length ? ctx.permissions.workingDirectories : [ctx.cwd],
         timeoutMs,
         startTimeoutMs,
-        env,
+        // The settings files' `env` reaches the servers as it reaches the Bash tool's commands.
+        env: ctx.env ? { ...env, ...ctx.env } : env,
       });
       pools.set(ctx.sessionId, created);
       ctx.onClose(async () => {
@@ -190,9 +244,10 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     }
     return pool;
   };
-  const extensions = Object.entries(servers)
-    .map(([name, s]) => `${name}: ${s.extensions.join(' ')}`)
-    .join('; ');
+  const configured = (servers: Readonly<Record<string, LspServerConfig>>) =>
+    Object.entries(servers)
+      .map(([name, s]) => `${name}: ${s.extensions.join(' ')}`)
+      .join('; ');
 
   return buildTool({
     name: 'LSP',
@@ -224,10 +279,11 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
           message: `Give line and character together (1-based), got ${input.line === undefined ? 'only character' : 'only line'}.`,
         };
       }
+      const { servers } = configFor(ctx.sessionId);
       if (!serverForFile(servers, file)) {
         return {
           result: false,
-          message: `No language server is configured for "${input.filePath}" (extension "${path.extname(file) || 'none'}"). Configured: ${extensions || 'none'}. Add one with lspTools({ servers: { name: { command, args, extensions } } }).`,
+          message: `No language server is configured for "${input.filePath}" (extension "${path.extname(file) || 'none'}"). Configured: ${configured(servers) || 'none'}. Add one with lspTools({ servers: { name: { command, args, extensions } } }) or the "lsp" key of a settings file ({"lsp": {"servers": {"name": {"command": "…", "args": ["--stdio"], "extensions": [".ext"]}}}}).`,
         };
       }
       try {
@@ -241,7 +297,7 @@ export function createLspTool(options: LspToolOptions = {}): Tool<typeof lspInpu
     },
     async call(input, ctx, { signal }) {
       const file = resolvePath(input.filePath, ctx.cwd);
-      const { language, config } = serverForFile(servers, file)!;
+      const { language, config } = serverForFile(configFor(ctx.sessionId).servers, file)!;
       const server = await poolFor(ctx).get(language, config);
       const capability = CAPABILITIES[input.operation];
       if (!server.supports(capability)) {

@@ -34,4 +34,5 @@ export {
   serverForFile,
   type LspServerConfig,
 } from './server_config.ts';
+export { LSP_SETTINGS, lspSettingsSchema, type LspSettings } from './lsp_settings.ts';
 export { isLspServerError, LSP_SERVER_FAILED, LSP_SERVER_MISSING, LSP_SERVER_TIMEOUT } from './lsp_errors.ts';

@@ -2,6 +2,13 @@ import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } f
 import path from 'node:path';
 import { ToolshedError } from '@toolshed/core';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** The Bash sandbox was asked for but cannot run here (no bubblewrap, or user namespaces are off). */
+    shell_sandbox_unavailable: true;
+  }
+}
+
 /**
  * The error code when the sandbox is on and bubblewrap cannot be found.
  *
@@ -10,7 +17,7 @@ import { ToolshedError } from '@toolshed/core';
  * if (ToolshedError.isInstance(e) && e.code === SANDBOX_UNAVAILABLE) console.error(e.message);
  * ```
  */
-export const SANDBOX_UNAVAILABLE = 'shell_sandbox_unavailable';
+export const SANDBOX_UNAVAILABLE = 'shell_sandbox_unavailable' as const;
 
 /** What {@linkcode bwrapArguments} needs. */
 export interface SandboxSpec {

@@ -25,6 +25,25 @@ import { fetchPage, formatBytes, type HostOpening } from './_fetch_page.ts';
 import { decodeText, sniffContent } from './_content_type.ts';
 import { htmlToMarkdown } from './html_to_markdown.ts';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** WebFetch refused an address (loopback, private, link-local) or a redirect the rules do not allow. */
+    web_fetch_blocked: true;
+    /** WebFetch could not connect. */
+    web_fetch_connect: true;
+    /** WebFetch could not resolve the host name. */
+    web_fetch_dns: true;
+    /** The server answered with an HTTP error, or a redirect WebFetch does not follow. */
+    web_fetch_http: true;
+    /** The page did not arrive in time. */
+    web_fetch_timeout: true;
+    /** The body could not be decoded (an unknown or broken compression or charset). */
+    web_fetch_decode: true;
+    /** The page is of a content type WebFetch does not read. */
+    web_fetch_unsupported_type: true;
+  }
+}
+
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /** Input of {@linkcode webFetchTool}: Claude Code's fields. */

@@ -5,6 +5,15 @@ import { searxngSearchBackend } from './searxng_search.ts';
 import { hostPatternMatches, parseHostPattern, type HostPattern } from './host_pattern.ts';
 import type { SearchBackend, SearchResult } from './search_backend.ts';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** WebSearch has no search provider configured. */
+    web_search_disabled: true;
+    /** The search provider failed or answered with something unusable. */
+    web_search_failed: true;
+  }
+}
+
 /** Input of {@linkcode webSearchTool}: Claude Code's fields. */
 export const webSearchInput = z.strictObject({
   query: z.string().min(2).describe('The search query to use'),

@@ -1,7 +1,7 @@
 import { addTerms, Bm25 } from './_bm25.ts';
 import { phrases, requestCount } from './_analyze.ts';
 import { verbSynonyms } from './_verbs.ts';
-import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker.ts';
+import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker_types.ts';
 
 /** Options of {@linkcode lexicalRanker}. Every default is what the bench measures. */
 export interface LexicalRankerOptions {

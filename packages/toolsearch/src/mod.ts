@@ -37,19 +37,17 @@ export {
   analyzeTool,
   createToolIndex,
   MAX_QUERY_TERMS,
+  type AnalyzedQuery,
+  type AnalyzedTool,
   type AsyncToolIndex,
+  type AsyncToolRanker,
+  type SearchableTool,
   type ToolIndex,
   type ToolIndexOptions,
+  type ToolRanker,
+  type ToolSearchHit,
   type IndexSearchOptions,
 } from './tool_index.ts';
-export type {
-  AnalyzedQuery,
-  AnalyzedTool,
-  AsyncToolRanker,
-  SearchableTool,
-  ToolRanker,
-  ToolSearchHit,
-} from './ranker.ts';
 export { lexicalRanker, type FieldWeights, type KeywordPoints, type LexicalRankerOptions } from './lexical_ranker.ts';
 export { bm25Ranker, type Bm25RankerOptions } from './bm25_ranker.ts';
 export { embeddingRanker, type EmbedFunction, type EmbeddingRankerOptions } from './embedding_ranker.ts';

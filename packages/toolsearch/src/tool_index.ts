@@ -1,13 +1,14 @@
 import { nameParts, schemaText, splitWords, stem, terms, type NameParts } from './_analyze.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
-import type {
-  AnalyzedQuery,
-  AnalyzedTool,
-  AsyncToolRanker,
-  SearchableTool,
-  ToolRanker,
-  ToolSearchHit,
-} from './ranker.ts';
+import type { AnalyzedQuery, AnalyzedTool, AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
+
+export type { AnalyzedQuery, AnalyzedTool, AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
+
+/** One result of {@linkcode ToolIndex.search}: a tool's name and its score (higher is better). */
+export interface ToolSearchHit {
+  name: string;
+  score: number;
+}
 
 /** Options of {@linkcode ToolIndex.search}. */
 export interface IndexSearchOptions {

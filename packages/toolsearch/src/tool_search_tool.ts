@@ -15,8 +15,8 @@ import {
   type ToolSearchInput,
 } from './_input_schema.ts';
 import { TOOL_SEARCH_NAME } from './deferral_policy.ts';
-import type { AsyncToolRanker, SearchableTool, ToolRanker, ToolSearchHit } from './ranker.ts';
-import { analyzeQuery, createToolIndex } from './tool_index.ts';
+import type { AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
+import { analyzeQuery, createToolIndex, type ToolSearchHit } from './tool_index.ts';
 
 /** Options of {@linkcode createToolSearchTool}. */
 export interface ToolSearchToolOptions {

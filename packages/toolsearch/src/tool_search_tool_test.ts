@@ -7,7 +7,7 @@ import { hybridRanker } from './hybrid_ranker.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
 import { toolSearch } from './family.ts';
 import { createToolSearchTool, toolSearchTool } from './tool_search_tool.ts';
-import type { ToolRanker } from './ranker.ts';
+import type { ToolRanker } from './ranker_types.ts';
 import { makeTool } from './testdata/tools.ts';
 
 let dir: string;

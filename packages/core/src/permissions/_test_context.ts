@@ -1,4 +1,4 @@
-import type { ToolContext } from '../context.ts';
+import type { ToolContext } from '../tool.ts';
 import { createServices } from '../services.ts';
 import type { PermissionContext } from './types.ts';
 

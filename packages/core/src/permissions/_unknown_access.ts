@@ -1,5 +1,4 @@
-import type { ToolContext } from '../context.ts';
-import type { ResourceAccess } from '../tool.ts';
+import type { ResourceAccess, ToolContext } from '../tool.ts';
 import { pathRuleApplies } from './path_guard.ts';
 import type { PermissionDecision } from './types.ts';
 

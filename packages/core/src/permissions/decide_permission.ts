@@ -1,6 +1,5 @@
-import type { ToolContext } from '../context.ts';
+import type { AnyTool, ResourceAccess, ToolContext } from '../tool.ts';
 import { describeError } from '../describe_error.ts';
-import type { AnyTool } from '../tool.ts';
 import { ToolshedError } from '../errors.ts';
 import {
   findPathRule,
@@ -15,7 +14,6 @@ import {
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
-import type { ResourceAccess } from '../tool.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import type {

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { ToolContext } from '../context.ts';
+import type { ToolContext } from '../tool.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { pathRuleApplies, pathRuleCompiler, safeCovers } from './path_guard.ts';
 import { resolveRealPath } from './resolve_real_path.ts';

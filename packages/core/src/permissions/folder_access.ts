@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { relative } from 'node:path';
-import type { ToolContext } from '../context.ts';
+import type { ToolContext } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import {

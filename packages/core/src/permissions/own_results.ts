@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ToolContext } from '../context.ts';
+import type { ToolContext } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { caseInsensitivePaths, type GuardedPath, PATH_RULE_COVERAGE } from './path_guard.ts';

@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { ToolContext } from '../context.ts';
+import type { ResourceAccess, ToolContext } from '../tool.ts';
 import { ToolshedError } from '../errors.ts';
-import type { ResourceAccess } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { compileSessionPathRule } from './compiled_rules_cache.ts';
@@ -13,7 +12,7 @@ import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
 
 /** The error code of a `resources()` entry the guard cannot check. */
-export const RESOURCE_INVALID = 'resource_invalid';
+export const RESOURCE_INVALID = 'resource_invalid' as const;
 
 /**
  * Which tools a path rule covers, besides the tool it names: `Read(...)` rules also cover Glob

@@ -12,7 +12,7 @@ import type {
 } from './types.ts';
 
 /** The error code of permission options that are not rules (a bad mode, a list that is not a list). */
-export const PERMISSION_OPTIONS_INVALID = 'permission_options_invalid';
+export const PERMISSION_OPTIONS_INVALID = 'permission_options_invalid' as const;
 
 const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
 

@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { ToolshedError } from '../errors.ts';
 
 /** The error code of a path that cannot be resolved (circular or too many symlinks). */
-export const PATH_UNRESOLVABLE = 'path_unresolvable';
+export const PATH_UNRESOLVABLE = 'path_unresolvable' as const;
 
 /** As many symlinks as Linux follows for one path before ELOOP. */
 const MAX_SYMLINKS = 40;

@@ -2,7 +2,7 @@ import { ToolshedError } from '../errors.ts';
 import type { PermissionBehavior, PermissionRule } from './types.ts';
 
 /** The error code of every malformed permission rule. */
-export const PERMISSION_RULE_INVALID = 'permission_rule_invalid';
+export const PERMISSION_RULE_INVALID = 'permission_rule_invalid' as const;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
 // `mcp__server__*` is the one tool part that is not a plain name.

@@ -1,4 +1,4 @@
-import type { ToolContext } from '../context.ts';
+import type { ToolContext } from '../tool.ts';
 import { deniedPathFilter } from '../permissions/denied_path_filter.ts';
 import { pathRuleApplies } from '../permissions/path_guard.ts';
 import type { PermissionRule } from '../permissions/types.ts';

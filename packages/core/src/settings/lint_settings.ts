@@ -1,6 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { lintRules, type LintFinding, type RuleLayer } from '../permissions/lint_rules.ts';
+import type { FamilySettingsDef } from './family_settings.ts';
 import { readSettingsFile } from './read_settings_file.ts';
 import { type SettingSource, settingsFileLocations, type SettingsFileLocation } from './setting_sources.ts';
 
@@ -20,6 +21,10 @@ export interface LintSettingsOptions {
   mcpServerNames?: readonly string[] | undefined;
   /** What `~` stands for. @default os.homedir() */
   homeDir?: string | undefined;
+  /** Keys the loaded families own (`lsp`): checked by their schemas. @default [] */
+  familySettings?: readonly FamilySettingsDef[] | undefined;
+  /** Keys of families not loaded, accepted unchecked. @default [] */
+  otherFamilyKeys?: readonly string[] | undefined;
 }
 
 /** What {@linkcode lintSettings} found. */
@@ -63,7 +68,10 @@ export async function lintSettings(options: LintSettingsOptions): Promise<Settin
   const layers: RuleLayer[] = [];
   const additionalDirectories: string[] = [];
   for (const location of locations) {
-    const result = await readSettingsFile(location.path);
+    const result = await readSettingsFile(location.path, {
+      familySettings: options.familySettings,
+      otherFamilyKeys: options.otherFamilyKeys,
+    });
     report.files.push({ source: location.source, path: location.path, exists: result.exists });
     if (!result.exists && location.source === 'file')
       report.problems.push(`Settings file "${location.path}" does not exist: check the path.`);

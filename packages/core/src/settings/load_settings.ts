@@ -3,13 +3,19 @@ import { ToolshedError } from '../errors.ts';
 import type { HookMatcherGroup, HooksConfig } from '../hooks/types.ts';
 import { createPermissionContext, mergePermissionContexts } from '../permissions/permission_context.ts';
 import type { PermissionContext, PermissionMode, PermissionOptions } from '../permissions/types.ts';
+import {
+  checkFamilySetting,
+  type FamilySettingsDef,
+  type FamilySettingValue,
+  mergeFamilySetting,
+} from './family_settings.ts';
 import { isProjectTrusted } from './project_trust.ts';
 import { readSettingsFile } from './read_settings_file.ts';
 import type { SettingsFileContent } from './settings_schema.ts';
 import { type SettingSource, settingsFileLocations, type SettingsFileLocation } from './setting_sources.ts';
 
 /** The error code of settings that cannot be used: createSession throws it. */
-export const SETTINGS_INVALID = 'settings_invalid';
+export const SETTINGS_INVALID = 'settings_invalid' as const;
 
 /** Options of {@linkcode loadSettings}. */
 export interface LoadSettingsOptions {
@@ -32,6 +38,14 @@ export interface LoadSettingsOptions {
    * @default whether the user trusted the folder (`toolshed trust DIR`, see `isProjectTrusted`)
    */
   trustedProject?: boolean | undefined;
+  /**
+   * Keys families own (`lsp`), checked by their schemas and merged into `familySettings`. An
+   * untrusted project's files never set them: what a family reads may start a process.
+   * @default []
+   */
+  familySettings?: readonly FamilySettingsDef[] | undefined;
+  /** Keys of families not loaded here, accepted unchecked (see `ReadSettingsFileOptions`). @default [] */
+  otherFamilyKeys?: readonly string[] | undefined;
 }
 
 /** What {@linkcode loadSettings} read and merged. */
@@ -68,6 +82,11 @@ export interface LoadedSettings {
   mcpjsonServers: { enableAll?: boolean; enabled: string[]; disabled: string[] };
   /** Whether the project's settings files applied whole (trusted, or none exist). */
   projectTrusted: boolean;
+  /**
+   * The families' keys, by key: the files' values merged (objects key by key, the later file
+   * winning) and the files that set them. A key no file sets is absent.
+   */
+  familySettings: Record<string, FamilySettingValue>;
   /** Ignored on purpose (hook events Toolshed does not run, Claude Code keys Toolshed does not use). */
   warnings: string[];
   /** One sentence per problem; a session must not start with any. */
@@ -106,7 +125,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     if (basename(root) === '.toolshed' || basename(root) === '.claude') root = dirname(root);
     locations.push({ source: 'file', path, root });
   }
-  const results = await Promise.all(locations.map((l) => readSettingsFile(l.path)));
+  const readOptions = { familySettings: options.familySettings, otherFamilyKeys: options.otherFamilyKeys };
+  const results = await Promise.all(locations.map((l) => readSettingsFile(l.path, readOptions)));
   const inProject = (l: SettingsFileLocation) => l.inProject === true;
   const needsTrust = locations.some((l, i) => inProject(l) && results[i]!.content !== undefined);
   const trusted =
@@ -122,6 +142,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     env: {},
     mcpjsonServers: { enabled: [], disabled: [] },
     projectTrusted: trusted,
+    familySettings: {},
     warnings: [],
     errors: [],
   };
@@ -136,10 +157,19 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     }
     let content = result.content;
     if (!content) return;
+    let familyValues = Object.entries(result.familySettings);
     if (!trusted && inProject(location)) {
       const tightened = tightenOnly(content);
       content = tightened.content;
+      // A family's settings may start processes: none from a folder the user has not trusted.
+      for (const [key] of familyValues) tightened.ignored.push(`"${key}"`);
+      familyValues = [];
       if (tightened.ignored.length) ignored.push({ file: location.path, what: tightened.ignored });
+    }
+    for (const [key, value] of familyValues) {
+      const entry = (loaded.familySettings[key] ??= { value: undefined, sources: [] });
+      entry.value = mergeFamilySetting(entry.value, value);
+      entry.sources.push(location.path);
     }
     const perms = content.permissions ?? {};
     const layerOptions: PermissionOptions = {};
@@ -176,6 +206,17 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     }
   });
   loaded.permissions = permissions;
+  for (const def of options.familySettings ?? []) {
+    const entry = loaded.familySettings[def.key];
+    if (!entry || entry.sources.length < 2) continue;
+    // Each file was valid on its own; what merging them made is checked too.
+    const checked = checkFamilySetting(def, entry.value);
+    if (checked.problems.length === 0) entry.value = checked.value;
+    for (const problem of checked.problems)
+      loaded.errors.push(
+        `Settings files ${entry.sources.map((f) => `"${f}"`).join(', ')} together make ${problem.key} ${problem.message}. ${def.help ?? `Check the "${def.key}" settings.`}`,
+      );
+  }
   if (Object.keys(hooks).length > 0) loaded.hooks = hooks as HooksConfig;
   if (ignored.length > 0) {
     loaded.untrustedProject = { dir: cwd, ignored };

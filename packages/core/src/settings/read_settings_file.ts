@@ -6,6 +6,7 @@ import { checkRuleSpecifier, loosePrefixHint } from '../permissions/check_rule_s
 import { parseRule } from '../permissions/rule_parser.ts';
 import { PERMISSION_MODES } from '../permissions/types.ts';
 import { jsonDuplicateKey, jsonErrorOffset } from './_json_scan.ts';
+import { checkFamilySetting, type FamilySettingsDef } from './family_settings.ts';
 import {
   CLAUDE_CODE_ONLY_HOOK_EVENTS,
   CLAUDE_CODE_ONLY_HOOK_TYPES,
@@ -35,6 +36,19 @@ export interface SettingsFileResult {
   issues: { key: string; message: string }[];
   /** Things ignored on purpose (hook events Toolshed does not run) or probably not meant (`Bash(npm test*)`). */
   warnings: string[];
+  /** The values of the families' keys (see `ReadSettingsFileOptions.familySettings`), parsed by their schemas. */
+  familySettings: Record<string, unknown>;
+}
+
+/** Options of {@linkcode readSettingsFile}. */
+export interface ReadSettingsFileOptions {
+  /** Keys families own (`lsp`): checked by their schemas, returned in `familySettings`. @default [] */
+  familySettings?: readonly FamilySettingsDef[] | undefined;
+  /**
+   * Keys of families this session does not load (the CLI's `--only fs` leaves out `lsp`):
+   * accepted without a check, so that a file written for all of them loads. @default []
+   */
+  otherFamilyKeys?: readonly string[] | undefined;
 }
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -46,6 +60,7 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  * valid ones listed), or a hook that is not a command each give one error. Never throws.
  *
  * @param path The file's absolute path.
+ * @param options The keys families own, checked by their schemas.
  * @returns What the file holds, or why it cannot be used.
  *
  * @example
@@ -54,8 +69,11 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  * result.errors; // ['Settings file "/p/.toolshed/settings.json": permissions.defaultMode is "acceptedits", …']
  * ```
  */
-export async function readSettingsFile(path: string): Promise<SettingsFileResult> {
-  const result: SettingsFileResult = { path, exists: false, errors: [], issues: [], warnings: [] };
+export async function readSettingsFile(
+  path: string,
+  options: ReadSettingsFileOptions = {},
+): Promise<SettingsFileResult> {
+  const result: SettingsFileResult = { path, exists: false, errors: [], issues: [], warnings: [], familySettings: {} };
   const fileProblem = (message: string) => {
     result.errors.push(message);
     result.issues.push({ key: '', message });
@@ -121,13 +139,26 @@ export async function readSettingsFile(path: string): Promise<SettingsFileResult
     );
     return result;
   }
-  const known = [...TOOLSHED_SETTINGS_KEYS, ...CLAUDE_CODE_SETTINGS_KEYS];
+  const families = options.familySettings ?? [];
+  const familyKeys = [...families.map((f) => f.key), ...(options.otherFamilyKeys ?? [])];
+  const known = [...TOOLSHED_SETTINGS_KEYS, ...familyKeys, ...CLAUDE_CODE_SETTINGS_KEYS];
   const warn = (message: string) => result.warnings.push(`Settings file "${path}": ${message}`);
   for (const key of Object.keys(value)) {
-    if (CLAUDE_CODE_SETTINGS_KEYS.includes(key))
+    if (CLAUDE_CODE_SETTINGS_KEYS.includes(key) && !familyKeys.includes(key))
       warn(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
     else if (!known.includes(key))
-      fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, TOOLSHED_SETTINGS_KEYS));
+      fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, [...TOOLSHED_SETTINGS_KEYS, ...familyKeys]));
+  }
+  for (const def of families) {
+    if (value[def.key] === undefined) continue;
+    const checked = checkFamilySetting(def, value[def.key]);
+    for (const problem of checked.problems)
+      fail(
+        problem.key,
+        problem.message,
+        def.help ?? `Check the "${def.key}" settings in the README of the family that owns them.`,
+      );
+    if (checked.problems.length === 0) result.familySettings[def.key] = checked.value;
   }
   checkPermissions(value['permissions'], fail, warn);
   const env = checkEnv(value['env'], fail);

@@ -100,7 +100,14 @@ describe('readSettingsFile', () => {
 
   test('treats a missing file as no settings, not an error', async () => {
     const result = await readSettingsFile(join(dir, 'nope.json'));
-    expect(result).toEqual({ path: join(dir, 'nope.json'), exists: false, errors: [], issues: [], warnings: [] });
+    expect(result).toEqual({
+      path: join(dir, 'nope.json'),
+      exists: false,
+      errors: [],
+      issues: [],
+      warnings: [],
+      familySettings: {},
+    });
   });
 
   test('reports a directory where the file should be', async () => {

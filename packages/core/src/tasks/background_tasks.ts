@@ -1,5 +1,5 @@
 import { serviceKey, type ServiceKey } from '../services.ts';
-import type { ToolContext } from '../context.ts';
+import type { ToolContext } from '../tool.ts';
 
 /** Where a background task is. */
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'killed';

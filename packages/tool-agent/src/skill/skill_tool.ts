@@ -2,8 +2,15 @@ import { buildTool, closestNames, ToolshedError, type AnyTool } from '@toolshed/
 import { z } from 'zod';
 import { loadSkills, type LoadSkillsOptions, type Skill } from './load_skills.ts';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** No skill has the name asked for. */
+    skill_not_found: true;
+  }
+}
+
 /** Error code of a Skill call that names no known skill. */
-export const SKILL_NOT_FOUND = 'skill_not_found';
+export const SKILL_NOT_FOUND = 'skill_not_found' as const;
 
 /** Input of the Skill tool. */
 export const skillInput = z.strictObject({

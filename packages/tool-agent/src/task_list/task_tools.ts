@@ -4,8 +4,15 @@ import { sessionTaskStore } from './_session_store.ts';
 import type { TaskListLocationOptions } from './task_list_location.ts';
 import { corruptMessage, isCorrupt, type TaskRecord, type TaskStore, type TaskStoreOptions } from './task_store.ts';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** A task-list change was refused (an unknown task, a cycle, a bad status). */
+    task_refused: true;
+  }
+}
+
 /** Error code of a refused task-list operation (not found, claimed, blocked, corrupt file). */
-export const TASK_REFUSED = 'task_refused';
+export const TASK_REFUSED = 'task_refused' as const;
 
 /** Options of {@linkcode taskListTools}. */
 export type TaskListToolsOptions = TaskListLocationOptions & TaskStoreOptions;

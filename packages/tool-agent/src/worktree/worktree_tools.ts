@@ -5,8 +5,15 @@ import { buildTool, ToolshedError, type AnyTool, type ToolContext } from '@tools
 import { z } from 'zod';
 import { git } from './_git.ts';
 
+declare module '@toolshed/core' {
+  interface ToolshedErrorCodes {
+    /** A git worktree could not be created or removed. */
+    worktree_failed: true;
+  }
+}
+
 /** Error code of a worktree that could not be made or removed. */
-export const WORKTREE_FAILED = 'worktree_failed';
+export const WORKTREE_FAILED = 'worktree_failed' as const;
 
 /** Input of EnterWorktree. */
 export const enterWorktreeInput = z.strictObject({

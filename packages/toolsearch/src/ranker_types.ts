@@ -1,6 +1,3 @@
-// The types every ranker and the index share: what a ranker is given (analyzed tools and
-// queries) and what it returns. A module of its own so the rankers and the index that defaults
-// to one of them do not import each other.
 import type { NameParts } from './_analyze.ts';
 
 /** A tool as an index sees it: any catalogue of tools, not only a session's. */
@@ -16,12 +13,6 @@ export interface SearchableTool {
    * @default the MCP server of an `mcp__server__tool` name, else the part before `__`, else the server the description names (`(server: x)`, `x MCP server`), else the tool alone
    */
   group?: string | undefined;
-}
-
-/** One result of `ToolIndex.search`: a tool's name and its score (higher is better). */
-export interface ToolSearchHit {
-  name: string;
-  score: number;
 }
 
 /** A tool after analysis: what a ranker indexes. */
