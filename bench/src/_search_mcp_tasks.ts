@@ -12,6 +12,8 @@ export interface McpTasks {
   multiStep: BenchQuery[];
   /** Short requests for one need. */
   singleNeed: BenchQuery[];
+  /** One short request per tool, in the catalogue's order (`one_need_per_tool.json`). */
+  onePerTool: BenchQuery[];
   /** The servers listed. */
   servers: string[];
 }
@@ -38,7 +40,7 @@ interface RawTask {
 }
 
 /**
- * Reads `tools.json` and `tasks.json` of the `mcp_tasks` set.
+ * Reads `tools.json`, `tasks.json` and `one_need_per_tool.json` of the `mcp_tasks` set.
  *
  * @param dir The data folder.
  * @returns The tools and the two kinds of queries.
@@ -61,6 +63,7 @@ export async function loadMcpTasks(dir = MCP_TASKS_DIR): Promise<McpTasks> {
   };
   const listed = await read<{ tools: RawTool[] }>('tools.json');
   const tasks = await read<{ multiStep: RawTask[]; singleNeed: RawTask[] }>('tasks.json');
+  const perTool = await read<{ needs: RawTask[] }>('one_need_per_tool.json');
   const nameOf = (server: string, tool: string) =>
     `mcp__${server.replace(/[^A-Za-z0-9_-]/g, '_')}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const tools: SearchableTool[] = listed.tools.map((t) => ({
@@ -70,8 +73,8 @@ export async function loadMcpTasks(dir = MCP_TASKS_DIR): Promise<McpTasks> {
     group: `mcp:${t.server}`,
   }));
   const byRef = new Map(listed.tools.map((t) => [`${t.server}/${t.name}`, nameOf(t.server, t.name)]));
-  const queries = (kind: 'multiStep' | 'singleNeed'): BenchQuery[] =>
-    (tasks[kind] ?? []).map((q, i) => ({
+  const queries = (kind: 'multiStep' | 'singleNeed' | 'onePerTool'): BenchQuery[] =>
+    ((kind === 'onePerTool' ? perTool.needs : tasks[kind]) ?? []).map((q, i) => ({
       id: `mcp_tasks.${kind}:${i}`,
       group: `mcp_tasks.${kind}`,
       query: q.task,
@@ -88,6 +91,7 @@ export async function loadMcpTasks(dir = MCP_TASKS_DIR): Promise<McpTasks> {
     tools,
     multiStep: queries('multiStep'),
     singleNeed: queries('singleNeed'),
+    onePerTool: queries('onePerTool'),
     servers: [...new Set(listed.tools.map((t) => t.server))],
   };
 }

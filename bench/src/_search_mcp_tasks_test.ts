@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { loadMcpTasks } from './_search_mcp_tasks.ts';
 
 test('loadMcpTasks reads the repository set: 203 tools of 15 servers, every task naming listed tools', async () => {
-  const { tools, multiStep, singleNeed, servers } = await loadMcpTasks();
+  const { tools, multiStep, singleNeed, onePerTool, servers } = await loadMcpTasks();
   expect(tools.length).toBe(203);
   expect(servers.length).toBe(15);
   expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
@@ -15,6 +15,8 @@ test('loadMcpTasks reads the repository set: 203 tools of 15 servers, every task
   const words = multiStep.map((q) => q.query.split(/\s+/).length).sort((a, b) => a - b);
   expect(words[words.length >> 1]).toBeGreaterThanOrEqual(15);
   for (const q of multiStep) expect(q.relevant.length).toBeGreaterThanOrEqual(2);
+  // One request per tool, in the catalogue's order: the request's first tool is that tool.
+  expect(onePerTool.map((q) => q.relevant[0])).toEqual(tools.map((t) => t.name));
 });
 
 test('loadMcpTasks names a task whose tool is not in the list, and a missing file', async () => {
@@ -32,6 +34,8 @@ test('loadMcpTasks names a task whose tool is not in the list, and a missing fil
         singleNeed: [{ task: 'x', tools: ['my.srv/nope'] }],
       }),
     );
+    await expect(loadMcpTasks(dir)).rejects.toThrow(/Could not read the mcp_tasks file ".*one_need_per_tool\.json"/);
+    await writeFile(path.join(dir, 'one_need_per_tool.json'), JSON.stringify({ needs: [] }));
     await expect(loadMcpTasks(dir)).rejects.toThrow(/"x" names "my\.srv\/nope"/);
     await writeFile(
       path.join(dir, 'tasks.json'),

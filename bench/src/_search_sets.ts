@@ -8,6 +8,11 @@ export interface SearchSet {
   name: string;
   /** `single`: each query states one need (the 1.15× goal applies); `multi`: several tools per query. */
   kind: 'single' | 'multi';
+  /**
+   * `dev`: the ranker's defaults were chosen looking at this set's scores; `held-out`: written
+   * before any ranking run and never tuned on, so its figures say how the ranking generalises.
+   */
+  split: 'dev' | 'held-out';
   source: string;
   /** How the queries came about, for the record. */
   queries: BenchQuery[];
@@ -37,6 +42,7 @@ export async function loadSearchSets(
   sets.push({
     name: 'stabletoolbench',
     kind: 'multi',
+    split: 'dev',
     source: 'StableToolBench solvable queries G1–G3 (THUNLP-MT/StableToolBench aa4ed9f), pooled',
     tools: stb.tools,
     queries: options.maxQueries ? stb.queries.slice(0, options.maxQueries) : stb.queries,
@@ -47,6 +53,7 @@ export async function loadSearchSets(
   sets.push({
     name: 'mcp_tasks.multiStep',
     kind: 'multi',
+    split: 'dev',
     source: mcpSource,
     tools: mcp.tools,
     queries: mcp.multiStep,
@@ -55,10 +62,20 @@ export async function loadSearchSets(
   sets.push({
     name: 'mcp_tasks.singleNeed',
     kind: 'single',
+    split: 'dev',
     source: mcpSource,
     tools: mcp.tools,
     queries: mcp.singleNeed,
     note: 'Short requests for one need; written before any ranking run.',
+  });
+  sets.push({
+    name: 'mcp_tasks.onePerTool',
+    kind: 'single',
+    split: 'held-out',
+    source: `${mcpSource}; requests in one_need_per_tool.json`,
+    tools: mcp.tools,
+    queries: mcp.onePerTool,
+    note: "One short request per tool (median 6 words), in the catalogue order, in a user's words; written and committed before any ranking run on it; never tuned on.",
   });
   if (options.heldOut !== false) {
     try {
@@ -66,6 +83,7 @@ export async function loadSearchSets(
       sets.push({
         name: 'heldOut',
         kind: 'single',
+        split: 'held-out',
         source: held.sources.join('; '),
         tools: held.tools,
         queries: held.queries,

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Bench } from 'tinybench';
-import { createSession, defineFamily, type JsonSchema } from '@toolshed/core';
+import { buildTool, createSession, defineFamily, type JsonSchema } from '@toolshed/core';
+import { z } from 'zod';
 import {
   analyzeQuery,
   bm25Ranker,
@@ -194,7 +195,9 @@ async function runSearchLatency(options: SuiteRunOptions<SearchLatencyParams>): 
 /**
  * A whole ToolSearch call through a session's pipeline (`session.run`) over a pool of deferred
  * tools, against the default ranker's search of an index built from the same tools: what the
- * tool adds outside the ranking (listing the pool, the key, loading, the result text).
+ * tool adds outside the ranking (listing the pool, the key, loading, the result text). Beside
+ * them, in the same session, a read-only tool that does nothing: the pipeline's own cost per
+ * call (validation, hooks, permissions, the result block), which no change to ToolSearch moves.
  */
 async function measureToolSearchCall(catalogue: readonly SearchableTool[], queries: readonly string[], timeMs: number) {
   const tools = toolsFromDefinitions(
@@ -206,9 +209,24 @@ async function measureToolSearchCall(catalogue: readonly SearchableTool[], queri
     { isMcp: true },
   );
   const family = defineFamily({ name: 'catalogue', version: '0.0.0', external: true, tools });
+  const floorTool = buildTool({
+    name: 'PipelineFloor',
+    description: 'Returns its query; measures what the pipeline costs around a call.',
+    inputSchema: z.object({ query: z.string() }),
+    alwaysLoad: true,
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    async call({ query }: { query: string }) {
+      return { data: query };
+    },
+  });
   const session = await createSession({
     cwd: os.tmpdir(),
-    families: [family, toolSearch({ mode: 'always' })],
+    families: [
+      family,
+      defineFamily({ name: 'floor', version: '0.0.0', tools: [floorTool] }),
+      toolSearch({ mode: 'always' }),
+    ],
     settingsSources: [],
   });
   try {
@@ -219,8 +237,16 @@ async function measureToolSearchCall(catalogue: readonly SearchableTool[], queri
         { type: 'tool_use', id: `t${n}`, name: 'ToolSearch', input: { query: queries[n++ % queries.length]! } },
       ]);
     await call(); // builds the index
+    let m = 0;
+    const floor = () =>
+      session.run([
+        { type: 'tool_use', id: `f${m}`, name: 'PipelineFloor', input: { query: queries[m++ % queries.length]! } },
+      ]);
+    const [probe] = await floor();
+    if (probe!.is_error) throw new Error(`The pipeline-floor tool failed: ${JSON.stringify(probe!.content)}`);
     const taskCall = `ToolSearch call through session.run, ${catalogue.length.toLocaleString('en')} deferred tools`;
     const taskRank = `ranking alone (index.search), ${catalogue.length.toLocaleString('en')} tools`;
+    const taskFloor = 'a read-only tool that does nothing, through session.run (same session)';
     const bench = new Bench({
       name: 'toolsearch_call',
       time: timeMs,
@@ -236,9 +262,13 @@ async function measureToolSearchCall(catalogue: readonly SearchableTool[], queri
       taskRank,
       cycle(queries, (q) => index.search(q)),
     );
+    bench.add(taskFloor, async () => {
+      await floor();
+    });
     const rows = (await bench.run()).map((task) => taskRow(task));
     const callRow = rows.find((r) => r.task === taskCall)!;
     const rankRow = rows.find((r) => r.task === taskRank)!;
+    const floorRow = rows.find((r) => r.task === taskFloor)!;
     return {
       rows,
       summary: {
@@ -247,6 +277,10 @@ async function measureToolSearchCall(catalogue: readonly SearchableTool[], queri
         rankingUs: Math.round(rankRow.meanMs * 10_000) / 10,
         callP50Us: Math.round(callRow.p50Ms * 10_000) / 10,
         rankingP50Us: Math.round(rankRow.p50Ms * 10_000) / 10,
+        pipelineFloorP50Us: Math.round(floorRow.p50Ms * 10_000) / 10,
+        // What ToolSearch itself adds outside the ranking: the call less the ranking and the
+        // pipeline's own cost (medians, so an estimate; it can come out near 0 or below).
+        toolSearchOwnP50Us: Math.round((callRow.p50Ms - rankRow.p50Ms - floorRow.p50Ms) * 10_000) / 10,
         // Medians: on a shared machine a mean carries other processes' pauses.
         ratio: Math.round((callRow.p50Ms / rankRow.p50Ms) * 100) / 100,
       },

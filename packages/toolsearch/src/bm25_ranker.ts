@@ -1,6 +1,6 @@
 import { addTerms, Bm25 } from './_bm25.ts';
 import { isStopword } from './_analyze.ts';
-import type { AnalyzedQuery, ToolRanker } from './tool_index.ts';
+import type { AnalyzedQuery, ToolRanker } from './ranker_types.ts';
 
 /** Options of {@linkcode bm25Ranker}. */
 export interface Bm25RankerOptions {

@@ -1,4 +1,4 @@
-import type { AnalyzedQuery, AsyncToolRanker } from './tool_index.ts';
+import type { AnalyzedQuery, AsyncToolRanker } from './ranker_types.ts';
 
 /** Turns texts into vectors (one per text, all of one length); may call a model over the network. */
 export type EmbedFunction = (

@@ -1,4 +1,4 @@
-import type { AnalyzedQuery, AsyncToolRanker, ToolRanker } from './tool_index.ts';
+import type { AnalyzedQuery, AsyncToolRanker, ToolRanker } from './ranker_types.ts';
 
 /** Options of {@linkcode hybridRanker}. */
 export interface HybridRankerOptions {

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
 import { hybridRanker } from './hybrid_ranker.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
-import { createToolIndex, type ToolRanker } from './tool_index.ts';
+import type { ToolRanker } from './ranker_types.ts';
+import { createToolIndex } from './tool_index.ts';
 
 // A ranker that knows one synonym the words do not share: what an embedding model adds.
 const synonyms: ToolRanker = {

@@ -1,5 +1,6 @@
 import { addTerms, Bm25 } from './_bm25.ts';
 import { phrases, requestCount } from './_analyze.ts';
+import { verbSynonyms } from './_verbs.ts';
 import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker_types.ts';
 
 /** Options of {@linkcode lexicalRanker}. Every default is what the bench measures. */
@@ -52,7 +53,7 @@ export interface LexicalRankerOptions {
    * NDCG@10 and MRR (ToolSearch instead names the siblings beside its results). @default 0
    */
   siblingWeight?: number;
-  /** How many content words make a query a task statement, for the sibling lift and the feedback. @default 8 */
+  /** How many content words make a query a task statement, for the sibling lift, the feedback and the verb synonyms. @default 8 */
   siblingMinTerms?: number;
   /**
    * Pseudo-relevance feedback (RM3-style): the words of the best `feedbackDocs` tools of a
@@ -66,6 +67,15 @@ export interface LexicalRankerOptions {
   feedbackDocs?: number;
   /** Words added by the expansion. @default 10 */
   feedbackTerms?: number;
+  /**
+   * Weight of the words that name the same operation as a query verb ("remove" also finds
+   * `delete_*`, "make" `create_*`): a short list of the verbs of create, read, update, delete,
+   * search, run and send APIs. Each synonym the query does not hold itself adds its score at
+   * this weight. Only for a query shorter than a task statement (`siblingMinTerms`): in a short
+   * request the verb is half of what it says, while a task statement's many verbs added as
+   * many synonyms and cost it MRR on the bench. 0 turns it off. @default 0.5
+   */
+  synonymWeight?: number;
 }
 
 /** Points per matched query term, Claude Code's ToolSearch weights. */
@@ -93,7 +103,8 @@ const DEFAULT_FIELDS: FieldWeights = { name: 3, hint: 2, description: 1, paramet
  * The default ranker: Claude Code's keyword points (whole name word 10, 12 for MCP tools; part
  * of a name word 5/6; search hint 4; description 2), each weighted by how rare the term is, plus
  * BM25 over name words, hint, description and parameter names and descriptions (fields weighted);
- * plus BM25 of the tool's group (its MCP server or API) as one document; then the best 30 are
+ * plus BM25 of the tool's group (its MCP server or API) as one document; plus, at half weight,
+ * the verbs that name the same operation as the query's ("remove" finds `delete_*`); then the best 30 are
  * re-ordered so the first results cover the query's different needs. The rarity weight matters
  * for long natural-language queries, where "data" or "information" would otherwise outscore the
  * one word that names the tool.
@@ -121,6 +132,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
   const feedbackWeight = options.feedbackWeight ?? 0.2;
   const feedbackDocs = options.feedbackDocs ?? 3;
   const feedbackTerms = options.feedbackTerms ?? 10;
+  const synonymWeight = options.synonymWeight ?? 0.5;
   return {
     name: 'lexical',
     prepare(tools) {
@@ -195,6 +207,20 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         const scores = new Float64Array(tools.length);
         const postings = accumulate(query.terms, undefined, scores);
         const taskStatement = query.terms.length >= siblingMinTerms;
+        if (synonymWeight > 0 && !taskStatement) {
+          const own = new Set(query.terms);
+          const added = new Set<string>();
+          for (const term of query.terms)
+            for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
+          if (added.size) {
+            const list = [...added];
+            accumulate(
+              list,
+              list.map(() => synonymWeight),
+              scores,
+            );
+          }
+        }
         const requests = query.terms.length > 1 ? requestCount(query.text) : 1;
         // A list of distinct requests names each of its needs; one task in several steps leaves
         // some unsaid, which is where the expansion helps (and the list's re-ordering does not).

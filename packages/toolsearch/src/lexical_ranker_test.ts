@@ -158,4 +158,27 @@ describe('lexicalRanker', () => {
       scoresOf(tools, 'branch pull request', { siblingWeight: 0 }),
     );
   });
+  test('a request verb finds the tool named with its API verb, at less than the word itself', () => {
+    const tools = [
+      { name: 'delete_branch', description: 'Deletes a branch.' },
+      { name: 'remove_branch_protection', description: 'Removes the protection rules of a branch.' },
+      { name: 'list_branches', description: 'Lists the branches.' },
+    ];
+    const s = scoresOf(tools, 'remove a branch');
+    // "remove" reaches delete_branch through the verb list, which plain words do not.
+    expect(s.delete_branch!).toBeGreaterThan(s.list_branches!);
+    expect(scoresOf(tools, 'remove a branch', { synonymWeight: 0 }).delete_branch!).toBeCloseTo(s.list_branches!, 6);
+    // The tool that says the query's own word still ranks first.
+    expect(s.remove_branch_protection!).toBeGreaterThan(s.delete_branch!);
+    // A query that already holds the synonym does not count it twice.
+    const both = scoresOf(tools, 'remove or delete a branch');
+    const plain = scoresOf(tools, 'remove or delete a branch', { synonymWeight: 0 });
+    expect(both.delete_branch!).toBeCloseTo(plain.delete_branch!, 6);
+    // A task statement (8+ content words) names its tools in other words too: no synonyms.
+    const task = 'remove the stale release branch after the hotfix merged into production yesterday';
+    expect(scoresOf(tools, task).delete_branch!).toBeCloseTo(
+      scoresOf(tools, task, { synonymWeight: 0 }).delete_branch!,
+      6,
+    );
+  });
 });

@@ -1,13 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  analyzeQuery,
-  analyzeTool,
-  createToolIndex,
-  MAX_QUERY_TERMS,
-  type AnalyzedTool,
-  type SearchableTool,
-  type ToolRanker,
-} from './tool_index.ts';
+import { analyzeQuery, analyzeTool, createToolIndex, MAX_QUERY_TERMS } from './tool_index.ts';
+import type { AnalyzedTool, SearchableTool, ToolRanker } from './ranker_types.ts';
 
 const catalogue: SearchableTool[] = [
   { name: 'Read', description: 'Reads a file from the local filesystem.', searchHint: 'open view file contents' },

@@ -15,14 +15,8 @@ import {
   type ToolSearchInput,
 } from './_input_schema.ts';
 import { TOOL_SEARCH_NAME } from './deferral_policy.ts';
-import {
-  analyzeQuery,
-  createToolIndex,
-  type AsyncToolRanker,
-  type SearchableTool,
-  type ToolRanker,
-  type ToolSearchHit,
-} from './tool_index.ts';
+import type { AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
+import { analyzeQuery, createToolIndex, type ToolSearchHit } from './tool_index.ts';
 
 /** Options of {@linkcode createToolSearchTool}. */
 export interface ToolSearchToolOptions {
@@ -82,7 +76,14 @@ The result lists each tool's full definition (name, description, JSON Schema of 
  * ```
  */
 export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTool {
-  const cache = new IndexCache(options.ranker);
+  // One index per catalogue: the same tool (a family object reused, or `toolSearchTool`) can
+  // serve several sessions, whose pools differ while their versions may be alike.
+  const caches = new WeakMap<ToolContext['tools'], IndexCache>();
+  const cacheOf = (ctx: ToolContext): IndexCache => {
+    let cache = caches.get(ctx.tools);
+    if (!cache) caches.set(ctx.tools, (cache = new IndexCache(options.ranker)));
+    return cache;
+  };
   return buildTool({
     name: TOOL_SEARCH_NAME,
     searchHint: 'find and load deferred tools by keyword or exact name',
@@ -117,8 +118,8 @@ export function createToolSearchTool(options: ToolSearchToolOptions = {}): AnyTo
     async call(input: ToolSearchInput, ctx: ToolContext) {
       const query = input.query.trim();
       const select = /^select:(.*)$/is.exec(query);
-      if (select) return { data: await selectTools(query, select[1]!, ctx) };
-      return { data: await searchTools(query, input.max_results ?? 5, ctx, cache) };
+      if (select) return { data: await selectTools(query, select[1]!, ctx, cacheOf(ctx)) };
+      return { data: await searchTools(query, input.max_results ?? 5, ctx, cacheOf(ctx)) };
     },
   });
 }
@@ -141,22 +142,29 @@ function searchable(ctx: ToolContext): CatalogEntry[] {
   return ctx.tools.list().filter((e) => e.deferred && e.name !== TOOL_SEARCH_NAME);
 }
 
-async function selectTools(query: string, list: string, ctx: ToolContext): Promise<ToolSearchOutput> {
+async function selectTools(
+  query: string,
+  list: string,
+  ctx: ToolContext,
+  cache: IndexCache,
+): Promise<ToolSearchOutput> {
   // Commas, and spaces too: no tool name holds a space (the providers forbid it), and a model
   // that writes "select:Read Edit" means two tools.
   const names = [...new Set(list.split(/[\s,]+/).filter(Boolean))];
-  const out = emptyOutput(query, 'select', searchable(ctx).length);
+  const out = emptyOutput(query, 'select', cache.deferred(ctx).length);
   const wanted: CatalogEntry[] = [];
-  const all = ctx.tools.list();
+  // The whole pool only for a name that is no tool's as written: a select of known names costs
+  // a look-up per name, not a pass over a pool of thousands.
+  let all: readonly CatalogEntry[] | undefined;
   for (const name of names) {
     // Exact name or alias first; a model that writes "read" for "Read" means Read.
-    const entry = ctx.tools.get(name) ?? uniqueCaseInsensitive(all, name);
+    const entry = ctx.tools.get(name) ?? uniqueCaseInsensitive((all ??= ctx.tools.list()), name);
     if (!entry) {
       out.notFound.push({
         name,
         suggestions: closestNames(
           name,
-          all.map((e) => e.name),
+          (all ??= ctx.tools.list()).map((e) => e.name),
           { max: 3 },
         ),
       });
@@ -166,8 +174,8 @@ async function selectTools(query: string, list: string, ctx: ToolContext): Promi
       wanted.push(entry);
     }
   }
-  await loadInto(out, wanted, ctx);
-  if (!out.tools.length && !out.alreadyAvailable.length) out.hint = nothingFoundHint(ctx);
+  await loadInto(out, wanted, ctx, cache, true);
+  if (!out.tools.length && !out.alreadyAvailable.length) out.hint = nothingFoundHint(ctx, cache);
   return out;
 }
 
@@ -190,20 +198,21 @@ async function searchTools(
       'No tools are deferred in this session: every tool is already in your tool list, so there is nothing to load.';
     return out;
   }
-  if (!analyzeQuery(query)) {
+  const parsed = analyzeQuery(query);
+  if (!parsed) {
     // Stopwords, punctuation or symbols only: a ranking would come back empty without saying why.
     out.hint = `${quoted(query)} has no word to search for (only stopwords, punctuation or symbols). Use words that name what the tool does ("send slack message"), or load by name with "select:<name>".`;
     return out;
   }
-  const parsed = analyzeQuery(query)!;
   const hits = await current.search(query, Math.min(maxResults, MAX_RESULTS_LIMIT));
-  // The pool's entry, fresh (whether it is loaded changes without a new version); the index's as a fallback.
   await loadInto(
     out,
-    hits.map((h) => ctx.tools.get(h.name) ?? current.entry(h.name)).filter((e): e is CatalogEntry => e !== undefined),
+    hits.map((h) => current.entry(h.name) ?? ctx.tools.get(h.name)).filter((e): e is CatalogEntry => e !== undefined),
     ctx,
+    cache,
+    false,
   );
-  if (!out.tools.length) out.hint = nothingFoundHint(ctx, query);
+  if (!out.tools.length) out.hint = nothingFoundHint(ctx, cache, query);
   else if (parsed.terms.length >= TASK_STATEMENT_TERMS) {
     const group = current.groupOf(out.tools[0]!.name);
     const returned = new Set(hits.map((h) => h.name));
@@ -219,10 +228,18 @@ const TASK_STATEMENT_TERMS = 8;
 /** Sibling names shown at most. */
 const MAX_SIBLINGS = 15;
 
-async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[], ctx: ToolContext): Promise<void> {
+async function loadInto(
+  out: ToolSearchOutput,
+  entries: readonly CatalogEntry[],
+  ctx: ToolContext,
+  cache: IndexCache,
+  /** Whether the entries' `loaded` is current (just looked up) or the cached list's. */
+  fresh: boolean,
+): Promise<void> {
   if (!entries.length) return;
-  const before = new Map(entries.map((e) => [e.name, e.loaded]));
+  const before = new Map(entries.map((e) => [e.name, fresh ? e.loaded : cache.isLoaded(ctx, e.name)]));
   const definitions = await ctx.tools.load(entries.map((e) => e.name));
+  cache.markLoaded(definitions.map((d) => d.name));
   const got = new Map(definitions.map((d) => [d.name, d]));
   for (const entry of entries) {
     const definition = got.get(entry.name);
@@ -235,18 +252,31 @@ async function loadInto(out: ToolSearchOutput, entries: readonly CatalogEntry[],
   }
 }
 
-function nothingFoundHint(ctx: ToolContext, query?: string): string {
-  const names = searchable(ctx)
-    .filter((e) => !e.loaded)
-    .map((e) => e.name);
-  const shown = names.slice(0, 30).join(', ');
-  const more = names.length > 30 ? ` and ${names.length - 30} more` : '';
+/** Deferred tools a no-match names at most. */
+const MAX_HINT_NAMES = 30;
+
+function nothingFoundHint(ctx: ToolContext, cache: IndexCache, query?: string): string {
+  // The cached deferred list, and a fresh look-up of each name not known to be loaded until
+  // enough unloaded ones are found: the steps grow with the names shown, not with the pool.
+  const deferred = cache.deferred(ctx);
+  const names: string[] = [];
+  let more = false;
+  for (const entry of deferred) {
+    if (cache.isLoaded(ctx, entry.name)) continue;
+    if (names.length === MAX_HINT_NAMES) {
+      more = true;
+      break;
+    }
+    names.push(entry.name);
+  }
+  const shown = names.join(', ');
+  const tail = more ? `, and more (${deferred.length} deferred in all)` : '';
   const required =
     query && /(^|\s)\+\S/.test(query)
       ? ' A "+word" must appear in the tool\'s name; drop the "+" to search descriptions too.'
       : '';
   return names.length
-    ? `Try other keywords, or load by name with "select:<name>".${required} Deferred tools not yet loaded: ${shown}${more}.`
+    ? `Try other keywords, or load by name with "select:<name>".${required} Deferred tools not yet loaded: ${shown}${tail}.`
     : 'Every deferred tool is already loaded; call it directly.';
 }
 
@@ -270,24 +300,52 @@ interface CurrentIndex {
 class IndexCache {
   readonly #ranker: ToolRanker | AsyncToolRanker | undefined;
   #version: number | undefined;
-  #key = '';
+  #key: string | undefined;
+  #entries: readonly CatalogEntry[] = [];
+  /**
+   * Names seen loaded. A pool never unloads a tool, so these need no look-up again; whether any
+   * other is loaded changes without a new catalogue version (a direct call loads it), so it is
+   * looked up fresh.
+   */
+  #loaded = new Set<string>();
+  /** Built on the first search of these entries: a session that only selects never builds it. */
   #current: CurrentIndex | undefined;
 
   constructor(ranker: ToolRanker | AsyncToolRanker | undefined) {
     this.#ranker = ranker;
   }
 
-  current(ctx: ToolContext): CurrentIndex {
+  /** The deferred tools (but ToolSearch), as listed at the current catalogue version; their `loaded` may be stale. */
+  deferred(ctx: ToolContext): readonly CatalogEntry[] {
     const version = ctx.tools.version;
-    if (this.#current && typeof version === 'number' && version === this.#version) return this.#current;
+    if (this.#key !== undefined && typeof version === 'number' && version === this.#version) return this.#entries;
     const entries = searchable(ctx);
     const key = entries.map((e) => `${e.name}\u0001${e.description.length}\u0001${e.tool ? 1 : 0}`).join('\u0002');
-    if (!this.#current || key !== this.#key) {
-      this.#current = this.#build(entries);
+    if (key !== this.#key) {
+      this.#current = undefined;
+      this.#loaded = new Set();
       this.#key = key;
     }
+    this.#entries = entries;
     this.#version = typeof version === 'number' ? version : undefined;
-    return this.#current;
+    return entries;
+  }
+
+  /** Whether a tool is loaded: known, or looked up in the pool (and then known if it is). */
+  isLoaded(ctx: ToolContext, name: string): boolean {
+    if (this.#loaded.has(name)) return true;
+    const loaded = ctx.tools.get(name)?.loaded === true;
+    if (loaded) this.#loaded.add(name);
+    return loaded;
+  }
+
+  markLoaded(names: readonly string[]): void {
+    for (const name of names) this.#loaded.add(name);
+  }
+
+  current(ctx: ToolContext): CurrentIndex {
+    const entries = this.deferred(ctx);
+    return (this.#current ??= this.#build(entries));
   }
 
   #build(entries: readonly CatalogEntry[]): CurrentIndex {
@@ -346,6 +404,21 @@ function quoted(query: string): string {
   return JSON.stringify(query.length > 200 ? `${query.slice(0, 200)}…` : query);
 }
 
+/**
+ * Each definition's line, rendered once: the pool keeps one definition object per tool, and a
+ * large schema costs more to stringify than to rank (weakly held, so it goes with the pool).
+ */
+const renderedLines = new WeakMap<ToolDefinition, string>();
+
+function functionLine(def: ToolDefinition): string {
+  let line = renderedLines.get(def);
+  if (line === undefined) {
+    line = `<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`;
+    renderedLines.set(def, line);
+  }
+  return line;
+}
+
 /** The text the model reads. */
 function formatOutput(out: ToolSearchOutput): string {
   const lines: string[] = [];
@@ -359,11 +432,7 @@ function formatOutput(out: ToolSearchOutput): string {
       `Found ${out.tools.length} tool${out.tools.length > 1 ? 's' : ''} ${what}. ${loaded}${already}. ${out.tools.length > 1 ? 'They are' : 'It is'} in your tool list for the rest of the session: call ${out.tools.length > 1 ? 'them' : 'it'} directly.`,
     );
     lines.push('<functions>');
-    for (const def of out.tools) {
-      lines.push(
-        `<function>${JSON.stringify({ description: def.description, name: def.name, parameters: def.inputSchema })}</function>`,
-      );
-    }
+    for (const def of out.tools) lines.push(functionLine(def));
     lines.push('</functions>');
   } else if (out.kind === 'search') {
     lines.push(

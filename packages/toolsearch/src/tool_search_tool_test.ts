@@ -7,7 +7,7 @@ import { hybridRanker } from './hybrid_ranker.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
 import { toolSearch } from './family.ts';
 import { createToolSearchTool, toolSearchTool } from './tool_search_tool.ts';
-import type { ToolRanker } from './tool_index.ts';
+import type { ToolRanker } from './ranker_types.ts';
 import { makeTool } from './testdata/tools.ts';
 
 let dir: string;
@@ -195,6 +195,107 @@ test('ToolSearch lists the pool and builds its index once while the pool is unch
       signal: new AbortController().signal,
     });
   expect(lists - before).toBe(3);
+});
+
+test('a no-match, a select and a repeated result cost look-ups of the names they show, not passes over the pool', async () => {
+  const size = 2000;
+  const entries = Array.from({ length: size }, (_, i) => {
+    const tool = makeTool(`tool_${String(i).padStart(4, '0')}`, { description: `Does thing ${i}.`, shouldDefer: true });
+    return {
+      name: tool.name,
+      family: 'f',
+      description: `Does thing ${i}.`,
+      searchHint: undefined,
+      isMcp: false,
+      deferred: true,
+      loaded: i < 5, // five loaded before: the hint skips them
+      tool,
+    };
+  });
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const steps = { lists: 0, gets: 0 };
+  const definitions = new Map<string, { name: string; description: string; inputSchema: { type: 'object' } }>();
+  const catalog = {
+    version: 1,
+    list: () => {
+      steps.lists++;
+      return entries;
+    },
+    get: (name: string) => {
+      steps.gets++;
+      return byName.get(name);
+    },
+    // One definition object per tool, as the pool keeps them.
+    load: async (names: readonly string[]) =>
+      names.map((name) => {
+        let d = definitions.get(name);
+        if (!d) definitions.set(name, (d = { name, description: `Does ${name}.`, inputSchema: { type: 'object' } }));
+        return d;
+      }),
+  };
+  const tool = createToolSearchTool();
+  const ctx = { tools: catalog } as unknown as Parameters<typeof tool.call>[1];
+  const run = async (query: string) => {
+    const { data } = await tool.call({ query }, ctx, { onProgress: () => {}, signal: new AbortController().signal });
+    return { data: data as { hint?: string; searched: number; loaded: string[] }, text: tool.mapResult(data, 'x') };
+  };
+  await run('thing 7'); // lists the pool and builds the index once
+  expect(steps.lists).toBe(1);
+
+  steps.gets = 0;
+  const miss = await run('qqqzzx');
+  expect(miss.data.hint).toContain('Deferred tools not yet loaded: tool_0005, tool_0006');
+  expect(miss.data.hint).toContain(`and more (${size} deferred in all)`);
+  expect(miss.data.hint).not.toContain('tool_0004');
+  // 30 names shown, 5 loaded skipped, one more to know there are more.
+  expect(steps.gets).toBeLessThanOrEqual(36);
+
+  steps.gets = 0;
+  const select = await run('select:tool_0100,tool_0200');
+  expect(select.data.searched).toBe(size);
+  expect(select.data.loaded).toEqual(['tool_0100', 'tool_0200']);
+  expect(steps.gets).toBe(2);
+  expect(steps.lists).toBe(1);
+
+  // A name no tool has as written is the one case that reads the whole pool (for "did you mean").
+  const unknown = await run('select:tool_01000');
+  expect(String(unknown.text)).toContain('Did you mean');
+  expect(steps.lists).toBe(2);
+
+  // The same tools found again: the same text, rendered from the same definitions.
+  const first = await run('thing 7');
+  steps.gets = 0;
+  const again = await run('thing 7');
+  expect(again.text).toEqual(first.text);
+  // Tools it saw loaded need no look-up again (a pool never unloads one).
+  expect(steps.gets).toBe(0);
+  expect(again.text).toContain('loaded already');
+});
+
+test("one ToolSearch family in two sessions searches each session's own deferred tools", async () => {
+  // The same family object (and so the same tool) in two sessions whose pools differ but whose
+  // catalogue versions are alike: each search must rank its own session's tools.
+  const search = toolSearch({ mode: 'always' });
+  const open = async (tool: string, description: string) => {
+    const session = await createSession({
+      cwd: dir,
+      stateDir: dir,
+      families: [defineFamily({ name: 'x', version: '1.0.0', tools: [makeTool(tool, { description })] }), search],
+    });
+    sessions.push(session);
+    return session;
+  };
+  const a = await open('send_invoice', 'Sends an invoice to a customer.');
+  const b = await open('send_postcard', 'Sends a postcard to a friend.');
+  const find = async (session: Session, id: string) => {
+    const [result] = await session.run([{ type: 'tool_use', id, name: 'ToolSearch', input: { query: 'send' } }]);
+    return contentToText(result!.content);
+  };
+  expect(await find(a, 'a1')).toContain('Loaded send_invoice.');
+  const fromB = await find(b, 'b1');
+  expect(fromB).toContain('Loaded send_postcard.');
+  expect(fromB).not.toContain('send_invoice');
+  expect(await find(a, 'a2')).toContain('send_invoice was loaded already');
 });
 
 test("ToolSearch gives the ranker each tool's searchGroup, and a session's catalogue keeps its version while tools are loaded", async () => {
