@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 out="$(mktemp -d)"
 log="$out/log.txt"
 trap 'rm -rf "$out"' EXIT
-pnpm --silent --filter @toolshed/bench bench fs_grep fs_glob fs_edit pipeline_growth --quick 2>&1 | tee "$log"
+pnpm --silent --filter @toolshed/bench bench fs_grep fs_glob fs_edit pipeline_growth cli_startup --quick 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -c '^✓ done' "$log" || true)
 failed=$(grep -c '^✗ failed' "$log" || true)

@@ -1,6 +1,7 @@
 import type { BenchSuite } from './_suite.ts';
 import { fsEditSuite } from './fs_edit_bench.ts';
 import { agentLoopSuite } from './agent_loop_bench.ts';
+import { cliStartupSuite } from './cli_startup_bench.ts';
 import { fsGlobSuite } from './fs_glob_bench.ts';
 import { fsGrepSuite } from './fs_grep_bench.ts';
 import { mcpBridgeSuite } from './mcp_bench.ts';
@@ -38,6 +39,7 @@ export const SUITES: readonly BenchSuite<object>[] = [
   fsEditSuite,
   pipelineGrowthSuite,
   agentLoopSuite,
+  cliStartupSuite,
 ];
 
 /**

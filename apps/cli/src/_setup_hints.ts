@@ -1,6 +1,28 @@
-import { WEB_SEARCH_SETUP_HINT } from '@toolshed/tool-web';
-
 type Notice = { level: 'info' | 'warn' | 'error'; message: string };
+
+// Filled by loadSetupHints once the families are loaded: importing tool-web just for its hint's
+// text would load it for `--only fs` too.
+let hints: readonly string[] = [];
+
+/**
+ * Reads the setup hints of the families a command loaded (WebSearch's, when `web` is among
+ * them), so that {@linkcode isSetupHint} knows them. A family that failed to load has none.
+ *
+ * @param families The family names the command selected.
+ *
+ * @example
+ * ```ts
+ * await loadSetupHints(args.families);
+ * ```
+ */
+export async function loadSetupHints(families: readonly string[]): Promise<void> {
+  if (!families.includes('web')) return;
+  try {
+    hints = [(await import('@toolshed/tool-web')).WEB_SEARCH_SETUP_HINT];
+  } catch {
+    // The web family's own warning already says it did not load.
+  }
+}
 
 /**
  * Whether a session notice is a setup hint (a tool disabled until it is configured, such as
@@ -8,7 +30,7 @@ type Notice = { level: 'info' | 'warn' | 'error'; message: string };
  * every other command leaves them out, since they say nothing about the command run.
  *
  * @param notice A session notice.
- * @returns True for a setup hint.
+ * @returns True for a setup hint of a family {@linkcode loadSetupHints} read.
  *
  * @example
  * ```ts
@@ -16,5 +38,5 @@ type Notice = { level: 'info' | 'warn' | 'error'; message: string };
  * ```
  */
 export function isSetupHint(notice: Notice): boolean {
-  return notice.level === 'info' && notice.message === WEB_SEARCH_SETUP_HINT;
+  return notice.level === 'info' && hints.includes(notice.message);
 }

@@ -11,6 +11,8 @@ import {
 } from '@toolshed/core';
 import { parseFamilyList, type FamilyName } from './families.ts';
 import { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
+import { OPTIONS } from './_cli_options.ts';
+import { helpOrVersion } from './_help_or_version.ts';
 import { COMMANDS, PLANNED_COMMANDS } from './help.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -80,32 +82,6 @@ export type ParsedCommandLine =
   /** `toolshed rules …`: the command parses its own flags, so it gets the raw arguments after `rules`. */
   | { kind: 'rules'; argv: string[] };
 
-const OPTIONS = {
-  cwd: { type: 'string' },
-  only: { type: 'string', multiple: true },
-  mode: { type: 'string' },
-  allow: { type: 'string', multiple: true },
-  deny: { type: 'string', multiple: true },
-  ask: { type: 'string', multiple: true },
-  'setting-sources': { type: 'string' },
-  settings: { type: 'string', multiple: true },
-  'mcp-config': { type: 'string' },
-  http: { type: 'string' },
-  approve: { type: 'string' },
-  'token-file': { type: 'string' },
-  'no-auth': { type: 'boolean' },
-  'no-read-first': { type: 'boolean' },
-  corpus: { type: 'string' },
-  print: { type: 'boolean', short: 'p' },
-  model: { type: 'string' },
-  provider: { type: 'string' },
-  'max-turns': { type: 'string' },
-  yes: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-} as const;
-
 const VALUE_HINTS: Record<string, string> = {
   cwd: '--cwd DIR',
   only: '--only fs,shell',
@@ -166,6 +142,8 @@ export interface ParseCliArgsOptions {
  * ```
  */
 export function parseCliArgs(argv: readonly string[], options: ParseCliArgsOptions = {}): ParsedCommandLine {
+  const quick = helpOrVersion(argv);
+  if (quick) return quick.kind === 'help' ? { kind: 'help', command: quick.command as CommandName | undefined } : quick;
   const baseDir = options.baseDir ?? process.cwd();
   const { tokens } = parseArgs({
     args: [...argv],

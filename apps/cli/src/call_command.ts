@@ -1,5 +1,4 @@
 import { contentToText, type ToolUseBlock } from '@toolshed/core';
-import { bashResultFailed } from '@toolshed/tool-shell';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { readJsonInput } from './_read_input.ts';
@@ -48,7 +47,10 @@ export async function callCommand(invocation: CommandInvocation, io: CliIo): Pro
       const out = text.endsWith('\n') || text === '' ? text : `${text}\n`;
       (result.is_error ? io.stderr : io.stdout).write(out);
     }
-    const commandFailed = outcome!.toolName === 'Bash' && bashResultFailed(contentToText(result.content));
+    // tool-shell is loaded already when Bash ran; importing it up front would load it for `call Read` too.
+    const commandFailed =
+      outcome!.toolName === 'Bash' &&
+      (await import('@toolshed/tool-shell')).bashResultFailed(contentToText(result.content));
     return result.is_error || commandFailed ? 1 : 0;
   });
 }

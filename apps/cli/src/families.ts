@@ -1,5 +1,4 @@
 import type { Family } from '@toolshed/core';
-import { describeError } from '@toolshed/core';
 import { UsageError } from './usage_error.ts';
 
 /** The family names `--only` accepts, in the order they are loaded. */
@@ -125,6 +124,7 @@ export async function loadFamilies(
   names: readonly FamilyName[],
   options: LoadFamiliesOptions = {},
 ): Promise<{ families: Family[]; warnings: string[] }> {
+  const { describeError } = await import('@toolshed/core');
   const settled = await Promise.allSettled(names.map((name) => LOADERS[name](options)));
   const families: Family[] = [];
   const warnings: string[] = [];

@@ -1,5 +1,5 @@
 import { FAMILY_NAMES } from './families.ts';
-import { RULES_USAGE } from './rules_command.ts';
+import { RULES_USAGE } from './_rules_usage.ts';
 import { BENCH_USAGE } from './bench_command.ts';
 
 /** One command the CLI runs today. */

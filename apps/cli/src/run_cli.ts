@@ -1,37 +1,31 @@
 import { createRequire } from 'node:module';
-import { describeError } from '@toolshed/core';
-import { parseCliArgs, type CommandInvocation, type CommandName } from './args.ts';
+import type { CommandInvocation, CommandName } from './args.ts';
 import type { CliIo } from './cli_io.ts';
-import { benchCommand } from './bench_command.ts';
-import { callCommand } from './call_command.ts';
-import { chatCommand } from './chat_command.ts';
-import { checkCommand } from './check_command.ts';
-import { demoCommand } from './demo/mod.ts';
+import { helpOrVersion } from './_help_or_version.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
-import { mcpCommand } from './mcp_command.ts';
-import { rulesCommand } from './rules_command.ts';
-import { runCommand } from './run_command.ts';
-import { searchCommand } from './search_command.ts';
-import { toolsCommand } from './tools_command.ts';
-import { trustCommand } from './trust_command.ts';
 import { UsageError } from './usage_error.ts';
 import { versionText } from './_versions.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-const RUNNERS: Record<
-  Exclude<CommandName, 'rules' | 'bench'>,
-  (invocation: CommandInvocation, io: CliIo) => Promise<number>
-> = {
-  demo: demoCommand,
-  tools: toolsCommand,
-  call: callCommand,
-  check: checkCommand,
-  run: (invocation, io) => runCommand(invocation, io),
-  search: searchCommand,
-  mcp: mcpCommand,
-  trust: trustCommand,
-  chat: chatCommand,
+type Runner = (invocation: CommandInvocation, io: CliIo) => Promise<number>;
+
+// Each command is imported when it runs, so a command loads only what it uses: `--help` loads
+// neither core nor a family, `call Read --only fs` loads core and tool-fs (see
+// module_loading_test.ts).
+const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, () => Promise<Runner>> = {
+  demo: async () => (await import('./demo/mod.ts')).demoCommand,
+  tools: async () => (await import('./tools_command.ts')).toolsCommand,
+  call: async () => (await import('./call_command.ts')).callCommand,
+  check: async () => (await import('./check_command.ts')).checkCommand,
+  run: async () => {
+    const { runCommand } = await import('./run_command.ts');
+    return (invocation, io) => runCommand(invocation, io);
+  },
+  search: async () => (await import('./search_command.ts')).searchCommand,
+  mcp: async () => (await import('./mcp_command.ts')).mcpCommand,
+  trust: async () => (await import('./trust_command.ts')).trustCommand,
+  chat: async () => (await import('./chat_command.ts')).chatCommand,
 };
 
 /**
@@ -54,6 +48,16 @@ const RUNNERS: Record<
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
+    const quick = helpOrVersion(argv);
+    if (quick?.kind === 'help') {
+      io.stdout.write(quick.command ? commandUsage(quick.command) : overallUsage());
+      return 0;
+    }
+    if (quick?.kind === 'version') {
+      io.stdout.write(versionText(VERSION));
+      return 0;
+    }
+    const { parseCliArgs } = await import('./args.ts');
     const parsed = parseCliArgs(argv);
     switch (parsed.kind) {
       case 'help':
@@ -66,11 +70,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         io.stderr.write(notYetImplemented(parsed.name));
         return 2;
       case 'command':
-        return await RUNNERS[parsed.command](parsed, io);
+        return await (await RUNNERS[parsed.command]())(parsed, io);
       case 'rules':
-        return await rulesCommand(parsed.argv, io);
+        return await (await import('./rules_command.ts')).rulesCommand(parsed.argv, io);
       case 'bench':
-        return await benchCommand(parsed.argv, io);
+        return await (await import('./bench_command.ts')).benchCommand(parsed.argv, io);
     }
   } catch (e) {
     if (e instanceof UsageError) {
@@ -78,6 +82,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (e.showUsage) io.stderr.write(`\n${usageHint(e.command)}`);
       return 2;
     }
+    const { describeError } = await import('@toolshed/core');
     io.stderr.write(`toolshed: ${describeError(e)}\n`);
     if ((io.env ?? process.env)['TOOLSHED_DEBUG'] === '1' && e instanceof Error && e.stack)
       io.stderr.write(`${e.stack}\n`);

@@ -21,7 +21,7 @@ import { loadFamilies, otherFamilyKeys } from './families.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter } from './_prompter.ts';
 import { askToTrustProject } from './_trust_prompt.ts';
-import { isSetupHint } from './_setup_hints.ts';
+import { isSetupHint, loadSetupHints } from './_setup_hints.ts';
 import { terminalPermissionPrompt } from './_permission_prompt.ts';
 import { UsageError } from './usage_error.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
@@ -120,6 +120,7 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
       : { homeDir },
   );
   for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  await loadSetupHints(args.families);
   return families;
 }
 

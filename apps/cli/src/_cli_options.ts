@@ -1,0 +1,27 @@
+// The flags of every command but `rules` and `bench` (which parse their own), for `node:util`'s
+// parseArgs. No imports: the help path reads these without loading core or a family.
+export const OPTIONS = {
+  cwd: { type: 'string' },
+  only: { type: 'string', multiple: true },
+  mode: { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  ask: { type: 'string', multiple: true },
+  'setting-sources': { type: 'string' },
+  settings: { type: 'string', multiple: true },
+  'mcp-config': { type: 'string' },
+  http: { type: 'string' },
+  approve: { type: 'string' },
+  'token-file': { type: 'string' },
+  'no-auth': { type: 'boolean' },
+  'no-read-first': { type: 'boolean' },
+  corpus: { type: 'string' },
+  print: { type: 'boolean', short: 'p' },
+  model: { type: 'string' },
+  provider: { type: 'string' },
+  'max-turns': { type: 'string' },
+  yes: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
