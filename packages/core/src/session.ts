@@ -57,6 +57,11 @@ interface Inherited {
  *
  * @example
  * ```ts
+ * import type Anthropic from '@anthropic-ai/sdk';
+ * import { createSession } from '@toolshed/core';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * declare const response: Anthropic.Message;
+ *
  * const session = await createSession({
  *   cwd: process.cwd(),
  *   families: [fileTools()],

@@ -61,8 +61,11 @@ export interface GuardedPath {
  *
  * @example
  * ```ts
+ * import { type ToolContext, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * const [p] = resolveResources([{ path: 'link/new.txt', access: 'write' }], ctx);
- * p.real; // ['/elsewhere/new.txt'] when link -> /elsewhere
+ * p?.real; // ['/elsewhere/new.txt'] when link -> /elsewhere
  * ```
  */
 export function resolveResources(
@@ -126,6 +129,9 @@ export function resolveResources(
  *
  * @example
  * ```ts
+ * import { type ToolContext, realWorkingDirectories } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * realWorkingDirectories(ctx.permissions, ctx.cwd); // ['/private/tmp/proj']
  * ```
  */
@@ -156,6 +162,8 @@ export function realWorkingDirectories(permissions: PermissionContext, cwd: stri
  *
  * @example
  * ```ts
+ * import { pathRuleApplies } from '@toolshed/core';
+ *
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'write'); // true
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'read');  // false
  * ```
@@ -193,6 +201,9 @@ export interface FindPathRuleOptions {
  *
  * @example
  * ```ts
+ * import { type ToolContext, findPathRule, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * findPathRule(ctx.permissions.rules.deny, 'Bash', resolveResources([{ path: '.env', access: 'read' }], ctx), ctx);
  * ```
  */
@@ -225,7 +236,11 @@ export function findPathRule(
  *
  * @example
  * ```ts
- * ruleCoversPath(parseRule('Edit(./src/**)', 'allow', 'options'), 'Write', path, ctx, { realOnly: true });
+ * import { parseRule, resolveResources, ruleCoversPath, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ * const [path] = resolveResources([{ path: 'src/a.ts', access: 'write' }], ctx);
+ *
+ * ruleCoversPath(parseRule('Edit(./src/**)', 'allow', 'options'), 'Write', path!, ctx, { realOnly: true });
  * ```
  */
 export function ruleCoversPath(
@@ -264,6 +279,9 @@ function coversGuardedPath(
  *
  * @example
  * ```ts
+ * import { type ToolContext, findProtectedWrite, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * findProtectedWrite('Write', resolveResources([{ path: '.git/config', access: 'write' }], ctx), ctx);
  * ```
  */
@@ -314,6 +332,9 @@ function explicitlyAllowed(
  *
  * @example
  * ```ts
+ * import { type ToolContext, outsideWorkingDirectories, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * outsideWorkingDirectories('Read', resolveResources([{ path: '/etc/passwd', access: 'read' }], ctx), ctx).length; // 1
  * ```
  */
@@ -344,7 +365,11 @@ export function outsideWorkingDirectories(
  *
  * @example
  * ```ts
- * pathRuleSuggestion({ access: 'read', real: ['/etc/hosts'], … }); // 'Read(//etc/hosts)'
+ * import { pathRuleSuggestion, resolveResources, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
+ * const [hosts] = resolveResources([{ path: '/etc/hosts', access: 'read' }], ctx);
+ * pathRuleSuggestion(hosts!); // 'Read(//etc/hosts)'
  * ```
  */
 export function pathRuleSuggestion(path: GuardedPath): string {
@@ -370,6 +395,10 @@ export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | unde
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { pathRuleCompiler } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ *
  * const compile = pathRuleCompiler(ctx);
  * const denied = ctx.permissions.rules.deny.filter((rule) => compile(rule)?.covers('/p/.env'));
  * ```
@@ -413,6 +442,11 @@ export function pathRuleCompiler(
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { pathRuleCompiler, safeCovers } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ * const rule = ctx.permissions.rules.deny[0]!;
+ *
  * safeCovers(pathRuleCompiler(ctx)(rule)!, '/p/.env'); // true for Read(.env)
  * ```
  */
@@ -443,6 +477,9 @@ function isDevice(path: string): boolean {
  *
  * @example
  * ```ts
+ * import { caseInsensitivePaths, type PermissionContext } from '@toolshed/core';
+ * declare const context: PermissionContext;
+ *
  * caseInsensitivePaths({ ...context, caseInsensitivePaths: true }); // true
  * ```
  */
