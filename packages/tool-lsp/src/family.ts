@@ -19,6 +19,9 @@ export interface LspToolsOptions extends LspToolOptions {}
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { lspTools } from '@toolshed/tool-lsp';
+ *
  * const session = await createSession({
  *   cwd: process.cwd(),
  *   families: [lspTools({ servers: { typescript: { command: 'typescript-language-server', args: ['--stdio'], extensions: ['.ts', '.tsx'] } } })],

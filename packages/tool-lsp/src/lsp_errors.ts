@@ -16,6 +16,9 @@ export const LSP_SERVER_FAILED = 'lsp_server_failed';
  *
  * @example
  * ```ts
+ * import { ToolshedError } from '@toolshed/core';
+ * import { LSP_SERVER_TIMEOUT, isLspServerError } from '@toolshed/tool-lsp';
+ *
  * isLspServerError(new ToolshedError(LSP_SERVER_TIMEOUT, 'slow')); // true
  * ```
  */
