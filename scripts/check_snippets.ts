@@ -1,9 +1,12 @@
-// Every ```ts block of every README and doc in the repository compiles: each block is written, as it
-// stands, to examples/.snippets/ (where the examples package's dependencies resolve every @toolshed
-// package and the SDKs) and type-checked with the repository's strict settings. A block must carry its
-// own imports, as a reader copies it whole. Run by `pnpm test` after `pnpm build` (types come from dist).
+// Every ```ts block of every README and doc, and of every JSDoc comment in the non-test sources of
+// packages/* and apps/cli, compiles: each block is written, as it stands, to examples/.snippets/ (where
+// the examples package's dependencies resolve every @toolshed package and the SDKs) and all of them are
+// type-checked as one program with the repository's strict settings. A block must carry its own imports,
+// as a reader copies it whole: a doc comment's example imports the package by name (`@toolshed/core`),
+// or, for a helper no entry exports, the module beside it by relative path (`./_unwrap.ts`), which the
+// check points at the source file. Run by `pnpm test`; package names resolve to their sources (the `@toolshed/source` condition).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +37,65 @@ function markdownFiles(): string[] {
     );
 }
 
+/** The packages whose doc-comment examples are checked; the rest are being given their imports. */
+const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/'];
+
+/** Non-test TypeScript sources of packages/* and apps/cli, whose doc comments hold examples. */
+function sourceFiles(): string[] {
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', 'packages/*/src/*.ts', 'apps/cli/src/*.ts'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  return listed
+    .split('\n')
+    .filter(
+      (f) =>
+        f && existsSync(path.join(root, f)) && !/_test(-d)?\.ts$/.test(f) && !/\/(_test_[^/]*|testdata\/.*)$/.test(f),
+    )
+    .filter((f) => process.env.SNIPPETS_ALL || CHECKED.some((p) => f.startsWith(p)));
+}
+
+const FENCE_OPEN = /^\s*```(ts|typescript)\s*$/;
+const FENCE_CLOSE = /^\s*```\s*$/;
+
+/**
+ * The ```ts blocks of the JSDoc comments of one source file. Inside a comment `*\/` is written `*\\/`
+ * (a glob such as `'**\\/*.ts'`), so the block gets its `*\/` back; a relative import is pointed at the
+ * source file it names, from the snippet directory.
+ */
+function docSnippetsOf(file: string): Snippet[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const found: Snippet[] = [];
+  for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
+    const firstLine = text.slice(0, comment.index).split('\n').length;
+    const lines = comment[0].split('\n').map((l) => l.replace(/^\s*\/?\*\*?\s?/, '').replace(/\s*\*\/$/, ''));
+    for (let i = 0; i < lines.length; i++) {
+      if (!FENCE_OPEN.test(lines[i]!)) continue;
+      const start = i + 1;
+      let end = start;
+      while (end < lines.length && !FENCE_CLOSE.test(lines[end]!)) end++;
+      const code = lines
+        .slice(start, end)
+        .join('\n')
+        .replaceAll('*\\/', '*/')
+        .replace(
+          /((?:from|import)\s*\(?\s*)(['"])(\.\.?\/[^'"]+)\2/g,
+          (_whole, lead: string, quote: string, spec: string) => {
+            const target = path
+              .relative(out, path.resolve(root, path.dirname(file), spec))
+              .split(path.sep)
+              .join('/');
+            return `${lead}${quote}${target.startsWith('.') ? target : `./${target}`}${quote}`;
+          },
+        );
+      found.push({ file, line: firstLine + start, code });
+      i = end;
+    }
+  }
+  return found;
+}
+
 function snippetsOf(file: string): Snippet[] {
   const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
   const found: Snippet[] = [];
@@ -51,25 +113,27 @@ function snippetsOf(file: string): Snippet[] {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const written = new Map<string, Snippet>();
-for (const file of markdownFiles()) {
-  for (const snippet of snippetsOf(file)) {
-    const name = `${file.replace(/[^a-zA-Z0-9]+/g, '_')}_L${snippet.line}.ts`;
-    // `export {}` makes a block without imports a module, so top-level await and names stay its own.
-    writeFileSync(path.join(out, name), `${snippet.code}\nexport {};\n`);
-    written.set(name, snippet);
-  }
+const snippets = [...markdownFiles().flatMap(snippetsOf), ...sourceFiles().flatMap(docSnippetsOf)];
+for (const snippet of snippets) {
+  const name = `${snippet.file.replace(/[^a-zA-Z0-9]+/g, '_')}_L${snippet.line}.ts`;
+  // `export {}` makes a block without imports a module, so top-level await and names stay its own.
+  writeFileSync(path.join(out, name), `${snippet.code}\nexport {};\n`);
+  written.set(name, snippet);
 }
 writeFileSync(
   path.join(out, 'tsconfig.json'),
   JSON.stringify({
     extends: '../../tsconfig.base.json',
     compilerOptions: {
-      rootDir: '.',
       noEmit: true,
       declaration: false,
       declarationMap: false,
       sourceMap: false,
       noUnusedLocals: false,
+      // Relative imports reach the sources of packages/*/src and apps/cli/src; package names resolve to
+      // the same sources (not dist), so a type imported both ways is one type.
+      rootDir: '../..',
+      customConditions: ['@toolshed/source'],
     },
     include: ['*.ts'],
   }),
@@ -97,10 +161,10 @@ if (report.trim()) {
     },
   );
   console.error(
-    `Snippet check: a TypeScript block in the docs does not compile (each block must compile as a reader copies it, with its imports):\n${mapped}`,
+    `Snippet check: a TypeScript block in the docs or a doc comment does not compile (each block must compile as a reader copies it, with its imports):\n${mapped}`,
   );
   process.exit(1);
 }
 console.log(
-  `Snippet check: ${written.size} TypeScript blocks in ${new Set([...written.values()].map((s) => s.file)).size} Markdown files compile`,
+  `Snippet check: ${written.size} TypeScript blocks in ${new Set([...written.values()].map((s) => s.file)).size} Markdown and source files compile`,
 );

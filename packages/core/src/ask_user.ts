@@ -35,6 +35,11 @@ export type AskUserResponse =
  *
  * @example
  * ```ts
+ * import { type AskUser, askUserKey, createSession } from '@toolshed/core';
+ * const cwd = process.cwd();
+ *
+ * declare function confirm(question: string): Promise<boolean>;
+ *
  * const askUser: AskUser = { ask: async ({ message }) => (await confirm(message) ? { action: 'accept', content: {} } : { action: 'decline' }) };
  * const session = await createSession({ cwd, services: [[askUserKey, askUser]] });
  * ```
@@ -48,6 +53,10 @@ export interface AskUser {
  *
  * @example
  * ```ts
+ * import { askUserKey, type FamilySetupApi, type JsonSchema } from '@toolshed/core';
+ * declare const api: FamilySetupApi;
+ * declare const schema: JsonSchema;
+ *
  * const askUser = api.services.get(askUserKey);
  * const answer = askUser ? await askUser.ask({ source: 'MCP server "x"', message: 'Your name?', schema }) : { action: 'decline' };
  * ```

@@ -30,6 +30,8 @@ export type ToolResultContent = string | ContentBlock[];
  *
  * @example
  * ```ts
+ * import type { ToolUseBlock } from '@toolshed/core';
+ *
  * const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.ts' } };
  * ```
  */
@@ -45,6 +47,8 @@ export interface ToolUseBlock {
  *
  * @example
  * ```ts
+ * import type { ToolResultBlock } from '@toolshed/core';
+ *
  * const result: ToolResultBlock = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' };
  * ```
  */
@@ -63,6 +67,8 @@ export interface ToolResultBlock {
  *
  * @example
  * ```ts
+ * import { contentToText } from '@toolshed/core';
+ *
  * contentToText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // "a\nb"
  * ```
  */

@@ -49,6 +49,9 @@ export interface ChildSessionOpener {
  *
  * @example
  * ```ts
+ * import { childSessionKey, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * const child = await ctx.services.get(childSessionKey)!.open({ disallowedTools: ['Edit', 'Write'] });
  * ```
  */
@@ -73,6 +76,10 @@ export const INHERITED_FROM_PARENT: unique symbol = Symbol('toolshed.inheritedFr
  *
  * @example
  * ```ts
+ * import { openChildSession, type ToolContext, type ToolUseBlock } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
+ * declare const blocks: ToolUseBlock[];
  * const child = await openChildSession(ctx, { tools: ['Read', 'Grep', 'Glob'], mode: 'plan', signal: ctx.signal });
  * try { await child.run(blocks); } finally { await child.close(); }
  * ```
@@ -103,6 +110,8 @@ const RANK: Record<PermissionMode, number> = { dontAsk: 0, plan: 0, default: 1, 
  *
  * @example
  * ```ts
+ * import { narrowerMode } from '@toolshed/core';
+ *
  * narrowerMode('default', 'bypassPermissions'); // 'default'
  * narrowerMode('acceptEdits', 'plan');          // 'plan'
  * ```

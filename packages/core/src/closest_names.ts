@@ -16,6 +16,8 @@ const MAX_COMPARED_LENGTH = 128;
  *
  * @example
  * ```ts
+ * import { closestNames } from '@toolshed/core';
+ *
  * closestNames('Reed', ['Read', 'Edit', 'Write']); // ['Read']
  * ```
  */

@@ -13,6 +13,9 @@ import type { CatalogEntry } from './tool.ts';
  *
  * @example
  * ```ts
+ * import { deferredNoticeText, type Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * deferredNoticeText(session.catalog().filter((e) => e.deferred && !e.loaded));
  * // "…\n- MCP server github: mcp__github__{create_issue, send_invite}"
  * ```

@@ -9,6 +9,8 @@ import { ToolshedError } from './errors.ts';
  *
  * @example
  * ```ts
+ * import { describeError } from '@toolshed/core';
+ *
  * describeError(Object.assign(new Error('no such file'), { code: 'ENOENT' })); // "ENOENT: no such file"
  * ```
  */

@@ -9,8 +9,10 @@ const MARKER = Symbol.for('toolshed.error');
  *
  * @example
  * ```ts
+ * import { loadSettings, ToolshedError } from '@toolshed/core';
+ *
  * try {
- *   await loadSomething();
+ *   await loadSettings({ cwd: process.cwd() });
  * } catch (e) {
  *   if (ToolshedError.isInstance(e) && e.code === 'settings_invalid') console.error(e.message);
  * }
@@ -37,6 +39,8 @@ export class ToolshedError extends Error {
    *
    * @example
    * ```ts
+   * import { ToolshedError } from '@toolshed/core';
+   *
    * ToolshedError.isInstance(new ToolshedError('aborted', 'Cancelled.')); // true
    * ```
    */

@@ -112,12 +112,15 @@ export interface Family {
  *
  * @example
  * ```ts
+ * import { type Family, defineFamily } from '@toolshed/core';
+ * import { echoTool } from './_test_tools.ts';
+ *
  * export function echoTools(): Family {
  *   return defineFamily({ name: 'echo', version: '1.0.0', tools: [echoTool] });
  * }
  * const lazy = defineFamily({
  *   name: 'heavy', version: '1.0.0',
- *   load: async () => (await import('./heavy_tools.ts')).tools,
+ *   load: async () => [(await import('@toolshed/tool-web')).webFetchTool],
  *   manifest: [{ name: 'Heavy', description: 'Does heavy things.' }],
  * });
  * ```

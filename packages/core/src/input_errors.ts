@@ -11,6 +11,9 @@ import type { z } from 'zod';
  *
  * @example
  * ```ts
+ * import { formatInputError } from '@toolshed/core';
+ * import { z } from 'zod';
+ *
  * const r = z.object({ file_path: z.string() }).strict().safeParse({ path: 'a' });
  * formatInputError('Read', r.error!, { path: 'a' });
  * // 'Invalid input for tool "Read":\n- required parameter `file_path` is missing (expected string)\n- unexpected parameter `path` ...'

@@ -14,6 +14,9 @@ const cache = new WeakMap<AnyTool, ObjectJsonSchema>();
  *
  * @example
  * ```ts
+ * import { toolInputJsonSchema } from '@toolshed/core';
+ * import { readTool } from '@toolshed/tool-fs';
+ *
  * toolInputJsonSchema(readTool); // { type: 'object', properties: { file_path: {...} }, required: [...] }
  * ```
  */

@@ -6,11 +6,12 @@
  * ```ts
  * import Anthropic from '@anthropic-ai/sdk';
  * import { createSession } from '@toolshed/core';
+ * import { fileTools } from '@toolshed/tool-fs';
  *
  * // Families come from their own packages: fileTools() from @toolshed/tool-fs, shellTools() from @toolshed/tool-shell, …
  * const session = await createSession({ cwd: process.cwd(), families: [fileTools()], permissions: { allow: ['Edit(./src/**)'] } });
  * const client = new Anthropic();
- * const messages = [{ role: 'user', content: 'Fix the typo in src/a.ts' }];
+ * const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Fix the typo in src/a.ts' }];
  * const reply = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, messages, tools: session.toolsFor('anthropic') });
  * const results = await session.run(reply.content.filter((b) => b.type === 'tool_use'));
  * messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: results });

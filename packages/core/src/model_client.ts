@@ -24,6 +24,9 @@ export interface ModelRequest {
  *
  * @example
  * ```ts
+ * import { type ModelClient, createSession, modelClientKey } from '@toolshed/core';
+ * const cwd = process.cwd();
+ *
  * const client: ModelClient = { complete: async ({ prompt }) => `echo: ${prompt}` };
  * const session = await createSession({ cwd, services: [[modelClientKey, client]] });
  * ```
@@ -38,6 +41,10 @@ export interface ModelClient {
  *
  * @example
  * ```ts
+ * import { type ToolContext, modelClientKey } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ * const prompt = 'Summarise the diff in one line.';
+ *
  * const model = ctx.services.get(modelClientKey);
  * const answer = model ? await model.complete({ prompt }) : undefined;
  * ```

@@ -40,6 +40,13 @@ interface Task {
  *
  * @example
  * ```ts
+ * import type { ToolResultBlock, ToolUseBlock } from '@toolshed/core';
+ * import { executeTurn, type TurnEnv } from './orchestration.ts';
+ * const signal = AbortSignal.timeout(30_000);
+ * declare const blocks: ToolUseBlock[];
+ * declare const env: TurnEnv;
+ * const results: ToolResultBlock[] = [];
+ *
  * await executeTurn(blocks, env, signal, (outcome) => results.push(outcome.result));
  * ```
  */

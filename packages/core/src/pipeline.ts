@@ -51,6 +51,10 @@ export interface CallOutcome {
  *
  * @example
  * ```ts
+ * import { type PipelineEnv, runToolUse } from './pipeline.ts';
+ * declare const env: PipelineEnv;
+ * const signal = AbortSignal.timeout(30_000);
+ *
  * const outcome = await runToolUse({ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }, env, signal);
  * outcome.result.is_error; // undefined when the call succeeded
  * ```

@@ -37,6 +37,12 @@ export interface PoolOptions {
  *
  * @example
  * ```ts
+ * import { fileTools } from '@toolshed/tool-fs';
+ * import { createPermissionContext } from '@toolshed/core';
+ * import { ToolPool } from './pool.ts';
+ * const cwd = process.cwd();
+ * const { context: permissions } = createPermissionContext({ allow: ['Read'] }, cwd);
+ *
  * const pool = new ToolPool({ families: [fileTools()], permissions, cwd, notice: console.warn });
  * await pool.assemble();
  * pool.find('Read')?.tool;

@@ -45,6 +45,8 @@ export interface OpenAIResponsesTool {
  *
  * @example
  * ```ts
+ * import { formatToolDefinition } from '@toolshed/core';
+ *
  * formatToolDefinition({ name: 'Read', description: 'Reads a file.', inputSchema: { type: 'object' } }, 'openai');
  * // { type: 'function', function: { name: 'Read', description: 'Reads a file.', parameters: { type: 'object' } } }
  * ```

@@ -47,8 +47,15 @@ export type OpenAIResponsesOutputItem =
  *
  * @example
  * ```ts
- * const message = completion.choices[0].message;
- * const results = await session.run(toolUsesFromOpenAIChat(message.tool_calls));
+ * import type OpenAI from 'openai';
+ * import { type Session, toolMessagesForOpenAIChat, toolUsesFromOpenAIChat } from '@toolshed/core';
+ * declare const session: Session;
+ * declare const completion: OpenAI.Chat.ChatCompletion;
+ * declare const messages: OpenAI.Chat.ChatCompletionMessageParam[];
+ *
+ * const message = completion.choices[0]!.message;
+ * const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
+ * const results = await session.run(toolUsesFromOpenAIChat(calls));
  * messages.push(message, ...toolMessagesForOpenAIChat(results));
  * ```
  */
@@ -70,6 +77,11 @@ export function toolUsesFromOpenAIChat(toolCalls: readonly OpenAIChatToolCall[] 
  *
  * @example
  * ```ts
+ * import type OpenAI from 'openai';
+ * import { functionCallOutputsForOpenAIResponses, type Session, toolUsesFromOpenAIResponses } from '@toolshed/core';
+ * declare const session: Session;
+ * declare const response: OpenAI.Responses.Response;
+ *
  * // With `previous_response_id: response.id` the next request sends only the outputs
  * // (examples/src/openai_responses_loop.ts is the whole loop, type-checked against openai 6):
  * const results = await session.run(toolUsesFromOpenAIResponses(response.output));
@@ -93,6 +105,12 @@ export function toolUsesFromOpenAIResponses(output: readonly { type: string }[])
  *
  * @example
  * ```ts
+ * import type OpenAI from 'openai';
+ * import { type Session, type ToolUseBlock, toolMessagesForOpenAIChat } from '@toolshed/core';
+ * declare const session: Session;
+ * declare const messages: OpenAI.Chat.ChatCompletionMessageParam[];
+ * declare const blocks: ToolUseBlock[];
+ *
  * messages.push(...toolMessagesForOpenAIChat(await session.run(blocks)));
  * ```
  */
@@ -110,6 +128,12 @@ export function toolMessagesForOpenAIChat(results: readonly ToolResultBlock[]): 
  *
  * @example
  * ```ts
+ * import type OpenAI from 'openai';
+ * import { functionCallOutputsForOpenAIResponses, type Session, type ToolUseBlock } from '@toolshed/core';
+ * declare const session: Session;
+ * declare const input: OpenAI.Responses.ResponseInputItem[];
+ * declare const blocks: ToolUseBlock[];
+ *
  * input.push(...functionCallOutputsForOpenAIResponses(await session.run(blocks)));
  * ```
  */

@@ -4,6 +4,9 @@
  *
  * @example
  * ```ts
+ * import { createSession, serviceKey } from '@toolshed/core';
+ * const cwd = process.cwd();
+ *
  * interface Clock { now(): number }
  * const clockKey = serviceKey<Clock>('example.clock');
  * const session = await createSession({ cwd, services: [[clockKey, { now: Date.now }]] });
@@ -24,6 +27,8 @@ export interface ServiceKey<T> {
  *
  * @example
  * ```ts
+ * import { serviceKey } from '@toolshed/core';
+ *
  * const modelClientKey = serviceKey<{ complete(prompt: string): Promise<string> }>('toolshed.modelClient');
  * ```
  */
@@ -46,6 +51,8 @@ export interface Services {
  *
  * @example
  * ```ts
+ * import { createServices, serviceKey } from '@toolshed/core';
+ *
  * const services = createServices([[serviceKey<number>('answer'), 42]]);
  * services.get(serviceKey<number>('answer')); // 42
  * ```

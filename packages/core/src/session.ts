@@ -38,6 +38,11 @@ import { DEFAULT_MAX_RESULT_SIZE_CHARS, type ToolCatalog } from './tool.ts';
  *
  * @example
  * ```ts
+ * import type Anthropic from '@anthropic-ai/sdk';
+ * import { createSession } from '@toolshed/core';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * declare const response: Anthropic.Message;
+ *
  * const session = await createSession({
  *   cwd: process.cwd(),
  *   families: [fileTools()],

@@ -46,6 +46,8 @@ export interface StateDirPlace {
  *
  * @example
  * ```ts
+ * import { prepareStateDir } from '@toolshed/core';
+ *
  * const place = await prepareStateDir({ sessionId: 's1' });
  * place.dir; // '/home/me/.toolshed/state/s1'
  * ```
@@ -93,6 +95,8 @@ export async function prepareStateDir(options: PrepareStateDirOptions): Promise<
  *
  * @example
  * ```ts
+ * import { assertPrivateDir } from '@toolshed/core';
+ *
  * await assertPrivateDir('/tmp/toolshed-1000');
  * ```
  */
@@ -129,6 +133,8 @@ export async function assertPrivateDir(dir: string): Promise<void> {
  *
  * @example
  * ```ts
+ * import { stateDirName } from '@toolshed/core';
+ *
  * stateDirName('3f2a-…');  // '3f2a-…'
  * stateDirName('../etc');   // '___etc-1b4f0e9851'
  * ```

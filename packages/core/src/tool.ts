@@ -66,6 +66,8 @@ export interface ToolCallResult<Output> {
  *
  * @example
  * ```ts
+ * import type { ResourceAccess } from '@toolshed/core';
+ *
  * const accesses: ResourceAccess[] = [
  *   { path: '/p/a.txt', access: 'read' },
  *   { path: '/p', access: 'read', kind: 'folder', history: true },
@@ -226,6 +228,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @example
  * ```ts
  * import { z } from 'zod';
+ * import { buildTool } from '@toolshed/core';
+ *
  * const echo = buildTool({
  *   name: 'Echo',
  *   description: 'Returns its text.',

@@ -42,6 +42,12 @@ const RACY_MARGIN_MS = 50;
  *
  * @example
  * ```ts
+ * import { hashContent } from '@toolshed/core';
+ * import { readFile } from 'node:fs/promises';
+ * import { statSignature, writeFileAtomic } from './_atomic_write.ts';
+ * const file = '/repo/a.ts';
+ * const next = Buffer.from('export const a = 2;\n');
+ *
  * const before = await statSignature(file);
  * const bytes = await readFile(file);
  * await writeFileAtomic(file, next, { expectHash: hashContent(bytes), unchangedSince: before });
@@ -62,6 +68,9 @@ export async function statSignature(file: string): Promise<FileSignature | undef
  *
  * @example
  * ```ts
+ * import { ConcurrentChangeError, writeFileAtomic } from './_atomic_write.ts';
+ * declare const file: string, bytes: Buffer, expectHash: string;
+ *
  * try {
  *   await writeFileAtomic(file, bytes, { expectHash });
  * } catch (e) {
@@ -96,6 +105,9 @@ export class ConcurrentChangeError extends Error {
  *
  * @example
  * ```ts
+ * import { writeFileAtomic } from './_atomic_write.ts';
+ * declare const hashBefore: string;
+ *
  * await writeFileAtomic('/repo/a.ts', Buffer.from('x'), { expectHash: hashBefore });
  * ```
  */

@@ -17,6 +17,11 @@ import { deniedPathFilter, type ToolContext } from '@toolshed/core';
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { deniedPathTest } from './_denied_paths.ts';
+ * declare const ctx: ToolContext;
+ * declare const files: string[];
+ *
  * const denied = deniedPathTest('Grep', '/repo', ctx);
  * const shown = denied ? files.filter((f) => !denied(f)) : files;
  * ```

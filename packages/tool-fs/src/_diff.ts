@@ -19,6 +19,8 @@ const MAX_LCS_CELLS = 4_000_000;
  *
  * @example
  * ```ts
+ * import { diffLines } from './_diff.ts';
+ *
  * diffLines(['a', 'b'], ['a', 'c']); // [{ op: ' ', line: 'a', n: 1 }, { op: '-', line: 'b', n: 2 }, { op: '+', line: 'c', n: 2 }]
  * ```
  */
@@ -82,6 +84,8 @@ function lcsDiff(a: readonly string[], b: readonly string[], base: number): Diff
  *
  * @example
  * ```ts
+ * import { diffLines, formatDiff } from './_diff.ts';
+ *
  * formatDiff(diffLines(['a', 'b'], ['a', 'c']), { context: 1 }); // '  1 a\n- 2 b\n+ 2 c'
  * ```
  */

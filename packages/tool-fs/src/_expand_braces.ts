@@ -7,6 +7,8 @@
  *
  * @example
  * ```ts
+ * import { expandBraces } from './_expand_braces.ts';
+ *
  * expandBraces('*.{ts,tsx}'); // ['*.ts', '*.tsx']
  * ```
  */

@@ -20,8 +20,14 @@ export type ReadFirstVerdict =
  *
  * @example
  * ```ts
- * const verdict = checkReadFirst(ctx.fileState, key, bytes, st);
- * if (!verdict.ok) return { result: false, message: verdict.message };
+ * import type { ToolContext } from '@toolshed/core';
+ * import { readFile, stat } from 'node:fs/promises';
+ * import { checkReadFirst } from './_freshness.ts';
+ * declare const ctx: ToolContext;
+ * const key = '/repo/a.ts';
+ *
+ * const verdict = checkReadFirst(ctx.fileState, key, await readFile(key), await stat(key));
+ * if (!verdict.ok) console.log({ result: false, message: verdict.message });
  * ```
  */
 export function checkReadFirst(
@@ -64,6 +70,14 @@ export interface LineRange {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { stat } from 'node:fs/promises';
+ * import { recordWrite } from './_freshness.ts';
+ * declare const ctx: ToolContext;
+ * const key = '/repo/a.ts';
+ * const text = 'export const a = 1;\n';
+ * const bytes = Buffer.from(text);
+ *
  * recordWrite(ctx.fileState, key, bytes, text, await stat(key));
  * ```
  */
@@ -119,9 +133,14 @@ let sequence = 0;
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { isRepeatRead, type ReadShown, readTicket } from './_freshness.ts';
+ * declare const ctx: ToolContext;
+ * declare const key: string, shown: ReadShown;
+ *
  * const ticket = readTicket();
  * // … read the file …
- * if (isRepeatRead(ctx.fileState, key, shown, ticket)) return stub;
+ * if (isRepeatRead(ctx.fileState, key, shown, ticket)) console.log('File unchanged since last read.');
  * ```
  */
 export function readTicket(): number {
@@ -141,7 +160,12 @@ export function readTicket(): number {
  *
  * @example
  * ```ts
- * if (isRepeatRead(ctx.fileState, key, { contentHash, start: 1, shown: 40 }, ticket)) return { type: 'unchanged' };
+ * import type { ToolContext } from '@toolshed/core';
+ * import { isRepeatRead } from './_freshness.ts';
+ * declare const ctx: ToolContext;
+ * declare const key: string, contentHash: string, ticket: number;
+ *
+ * if (isRepeatRead(ctx.fileState, key, { contentHash, start: 1, shown: 40 }, ticket)) console.log({ type: 'unchanged' });
  * ```
  */
 export function isRepeatRead(
@@ -167,6 +191,11 @@ export function isRepeatRead(
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { recordRead } from './_freshness.ts';
+ * declare const ctx: ToolContext;
+ * declare const key: string, contentHash: string, mtimeMs: number, size: number, text: string;
+ *
  * recordRead(ctx.fileState, key, { contentHash, mtimeMs, size, start: 1, shown: 40, total: 40, text });
  * ```
  */

@@ -54,6 +54,8 @@ const MAX_DSTATES = 4096;
  *
  * @example
  * ```ts
+ * import { compileGlob } from './_glob_match.ts';
+ *
  * compileGlob('src/**\/*.ts').test('src/a/b.ts'); // true
  * compileGlob('*.ts').test('src/b.ts');           // false
  * ```

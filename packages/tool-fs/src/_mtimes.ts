@@ -19,6 +19,8 @@ const STATS_PER_SLICE = 2000;
  *
  * @example
  * ```ts
+ * import { sortNewestFirst } from './_mtimes.ts';
+ *
  * await sortNewestFirst('/repo', ['a.ts', 'b.ts']);
  * ```
  */

@@ -41,6 +41,8 @@ export interface Notebook {
  *
  * @example
  * ```ts
+ * import { parseNotebook } from './_notebook.ts';
+ *
  * parseNotebook('{"cells":[],"metadata":{},"nbformat":4,"nbformat_minor":5}', 'a.ipynb').cells; // []
  * ```
  */
@@ -65,6 +67,8 @@ export function parseNotebook(text: string, file: string): Notebook {
  *
  * @example
  * ```ts
+ * import { joinSource } from './_notebook.ts';
+ *
  * joinSource(['a\n', 'b']); // 'a\nb'
  * ```
  */
@@ -84,6 +88,9 @@ export function joinSource(value: unknown): string {
  *
  * @example
  * ```ts
+ * import { type Notebook, findCell } from './_notebook.ts';
+ * declare const nb: Notebook;
+ *
  * findCell(nb, 'cell-0'); // 0
  * ```
  */
@@ -122,6 +129,9 @@ export interface RenderNotebookOptions {
  *
  * @example
  * ```ts
+ * import { type Notebook, renderNotebook } from './_notebook.ts';
+ * declare const nb: Notebook;
+ *
  * renderNotebook(nb).blocks[0]; // { type: 'text', text: '<cell id="a1" type="code" index="0">\nprint(1)\n</cell>…' }
  * ```
  */

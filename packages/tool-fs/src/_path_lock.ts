@@ -10,7 +10,9 @@ const tails = new Map<string, Promise<void>>();
  *
  * @example
  * ```ts
- * await withPathLock('/repo/a.ts', async () => { … });
+ * import { withPathLock } from './_path_lock.ts';
+ *
+ * await withPathLock('/repo/a.ts', async () => { /* … *\/ });
  * ```
  */
 export async function withPathLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

@@ -19,6 +19,8 @@ import {
  *
  * @example
  * ```ts
+ * import { toAbsolute } from './_paths.ts';
+ *
  * toAbsolute('src/a.ts', '/repo'); // '/repo/src/a.ts'
  * ```
  */
@@ -35,6 +37,8 @@ export function toAbsolute(given: string, cwd: string): string {
  *
  * @example
  * ```ts
+ * import { canonicalPath } from './_paths.ts';
+ *
  * await canonicalPath('/repo/link-to-a.ts'); // '/repo/a.ts'
  * ```
  */
@@ -58,6 +62,8 @@ export async function canonicalPath(abs: string): Promise<string> {
  *
  * @example
  * ```ts
+ * import { editRuleFor } from './_paths.ts';
+ *
  * editRuleFor('/repo/a.ts'); // 'Edit(//repo/a.ts)'
  * editRuleFor('src/a.ts');   // 'Edit(./src/a.ts)'
  * ```
@@ -92,6 +98,8 @@ const DEVICE_PATHS = new Set([
  *
  * @example
  * ```ts
+ * import { deviceByName } from './_paths.ts';
+ *
  * deviceByName('/dev/zero'); // 'a device file'
  * ```
  */
@@ -112,6 +120,9 @@ export function deviceByName(abs: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { stat } from 'node:fs/promises';
+ * import { specialKind } from './_paths.ts';
+ *
  * specialKind(await stat('/dev/null')); // 'a character device'
  * ```
  */
@@ -133,6 +144,10 @@ export function specialKind(st: Stats): string | undefined {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { insideWorkingDirectories } from './_paths.ts';
+ * declare const ctx: ToolContext;
+ *
  * await insideWorkingDirectories('/repo/src/a.ts', ctx); // true for a session on /repo
  * ```
  */
@@ -157,6 +172,8 @@ export async function insideWorkingDirectories(
  *
  * @example
  * ```ts
+ * import { missingFileMessage } from './_paths.ts';
+ *
  * await missingFileMessage('/repo/src/mian.ts', '/repo'); // 'File does not exist: /repo/src/mian.ts. Did you mean /repo/src/main.ts?'
  * ```
  */

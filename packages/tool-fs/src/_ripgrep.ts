@@ -11,6 +11,8 @@ import path from 'node:path';
  *
  * @example
  * ```ts
+ * import { findRipgrep } from './_ripgrep.ts';
+ *
  * findRipgrep(); // '/usr/bin/rg'
  * ```
  */
@@ -53,6 +55,8 @@ export interface RipgrepRun {
  *
  * @example
  * ```ts
+ * import { runRipgrep } from './_ripgrep.ts';
+ *
  * const run = await runRipgrep('/usr/bin/rg', ['--files'], { cwd: '/repo' });
  * ```
  */
@@ -120,6 +124,8 @@ const MAX_STDERR = 64 * 1024;
  *
  * @example
  * ```ts
+ * import { streamRipgrep } from './_ripgrep.ts';
+ *
  * const lines: string[] = [];
  * await streamRipgrep('/usr/bin/rg', ['-n', 'TODO'], { cwd: '/repo', separator: '\n', onRecord: (l) => lines.push(l) >= 10 });
  * ```

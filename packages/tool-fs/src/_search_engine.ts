@@ -26,6 +26,8 @@ export type SearchEngine = { kind: 'ripgrep'; path: string } | { kind: 'js' };
  *
  * @example
  * ```ts
+ * import { resolveSearchEngine } from './_search_engine.ts';
+ *
  * resolveSearchEngine({ searchEngine: 'js' }); // { kind: 'js' }
  * ```
  */

@@ -23,6 +23,8 @@ const BINARY_SNIFF_BYTES = 8192;
  *
  * @example
  * ```ts
+ * import { isBinary } from './_text_file.ts';
+ *
  * isBinary(Buffer.from('a\0b')); // true
  * ```
  */
@@ -41,6 +43,8 @@ export function isBinary(bytes: Uint8Array): boolean {
  *
  * @example
  * ```ts
+ * import { decodeText } from './_text_file.ts';
+ *
  * decodeText(Buffer.from('\uFEFFa\r\nb\r\n')).format; // { encoding: 'utf8', bom: true, lineEnding: '\r\n' }
  * ```
  */
@@ -70,7 +74,9 @@ export function decodeText(bytes: Buffer): { text: string; format: TextFormat } 
  *
  * @example
  * ```ts
- * encodeText('a', { encoding: 'utf8', bom: true, lineEnding: '\n' }); // <Buffer ef bb bf 61>
+ * import { encodeText } from './_text_file.ts';
+ *
+ * encodeText('a', { encoding: 'utf8', bom: true }); // <Buffer ef bb bf 61>
  * ```
  */
 export function encodeText(text: string, format: Pick<TextFormat, 'encoding' | 'bom'>): Buffer {
@@ -87,6 +93,8 @@ export function encodeText(text: string, format: Pick<TextFormat, 'encoding' | '
  *
  * @example
  * ```ts
+ * import { dominantLineEnding } from './_text_file.ts';
+ *
  * dominantLineEnding('a\r\nb\r\nc\n'); // '\r\n'
  * ```
  */
@@ -109,6 +117,8 @@ export function dominantLineEnding(text: string): '\n' | '\r\n' {
  *
  * @example
  * ```ts
+ * import { splitLines } from './_text_file.ts';
+ *
  * splitLines('a\r\nb\n'); // ['a', 'b']
  * ```
  */
@@ -138,6 +148,8 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
  *
  * @example
  * ```ts
+ * import { countLines } from './_text_file.ts';
+ *
  * countLines('a\r\nb\n'); // 2
  * ```
  */

@@ -41,6 +41,8 @@ interface Rules {
  *
  * @example
  * ```ts
+ * import { walkFiles } from './_walk.ts';
+ *
  * const files = await walkFiles('/repo', { globs: ['*.ts'] });
  * ```
  */

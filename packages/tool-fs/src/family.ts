@@ -23,6 +23,9 @@ export interface FileToolsOptions extends SearchEngineOptions {}
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { fileTools } from '@toolshed/tool-fs';
+ *
  * const session = await createSession({ cwd: process.cwd(), families: [fileTools()] });
  * const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'README.md' } }]);
  * ```

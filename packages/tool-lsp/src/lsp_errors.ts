@@ -27,6 +27,9 @@ export const LSP_SERVER_FAILED = 'lsp_server_failed' as const;
  *
  * @example
  * ```ts
+ * import { ToolshedError } from '@toolshed/core';
+ * import { LSP_SERVER_TIMEOUT, isLspServerError } from '@toolshed/tool-lsp';
+ *
  * isLspServerError(new ToolshedError(LSP_SERVER_TIMEOUT, 'slow')); // true
  * ```
  */

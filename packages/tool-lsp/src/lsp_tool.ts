@@ -148,6 +148,9 @@ Usage:
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createLspTool } from '@toolshed/tool-lsp';
+ *
  * const lsp = createLspTool({ servers: { rust: { command: 'rust-analyzer', extensions: ['.rs'] } }, timeoutMs: 10_000 });
  * const session = await createSession({ cwd: process.cwd(), tools: [lsp] });
  * ```
@@ -541,6 +544,9 @@ function page(
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { lspTool } from '@toolshed/tool-lsp';
+ *
  * const session = await createSession({ cwd: process.cwd(), tools: [lspTool] });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'LSP', input: { operation: 'hover', filePath: 'src/a.ts', line: 3, character: 10 } }]);
  * ```

@@ -26,6 +26,8 @@ export interface LspServerConfig {
  *
  * @example
  * ```ts
+ * import { DEFAULT_LSP_SERVERS, lspTools } from '@toolshed/tool-lsp';
+ *
  * const family = lspTools({ servers: { ...DEFAULT_LSP_SERVERS, rust: { command: 'rust-analyzer', extensions: ['.rs'] } } });
  * ```
  */
@@ -84,6 +86,8 @@ const LANGUAGE_IDS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { checkServerConfigs } from '@toolshed/tool-lsp';
+ *
  * checkServerConfigs({ go: { command: 'gopls', extensions: ['.go'] } });
  * checkServerConfigs({ go: { command: 'gopls', extensions: ['go'] } }); // throws: write ".go"
  * ```
@@ -144,6 +148,8 @@ export function checkServerConfigs(
  *
  * @example
  * ```ts
+ * import { DEFAULT_LSP_SERVERS, serverForFile } from '@toolshed/tool-lsp';
+ *
  * serverForFile(DEFAULT_LSP_SERVERS, 'src/a.tsx')?.language; // 'typescript'
  * ```
  */
@@ -169,6 +175,8 @@ export function serverForFile(
  *
  * @example
  * ```ts
+ * import { DEFAULT_LSP_SERVERS, languageIdOf } from '@toolshed/tool-lsp';
+ *
  * languageIdOf('a.py', DEFAULT_LSP_SERVERS.python!); // 'python'
  * ```
  */

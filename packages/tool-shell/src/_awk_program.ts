@@ -29,6 +29,8 @@ const FORBIDDEN_NAMES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { awkProgramProblem } from './_awk_program.ts';
+ *
  * awkProgramProblem('{ print $1 }');              // undefined
  * awkProgramProblem('{ print "}" > "out.txt" }'); // 'the awk program redirects output to a file'
  * ```

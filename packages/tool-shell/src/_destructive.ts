@@ -14,6 +14,8 @@ const DESTRUCTIVE =
  *
  * @example
  * ```ts
+ * import { isDestructiveCommand } from './_destructive.ts';
+ *
  * isDestructiveCommand('timeout 5 rm -rf build'); // true
  * ```
  */

@@ -28,6 +28,8 @@ const MAX_EXPANSION = 256;
  *
  * @example
  * ```ts
+ * import { expandWord } from './_expand_word.ts';
+ *
  * expandWord({ text: '~/a', value: '~/a', literal: true }, { cwd: '/p', home: '/h' }); // ['/h/a']
  * expandWord({ text: '$F', value: '$F', literal: false }, { cwd: '/p', home: '/h' });  // undefined
  * ```

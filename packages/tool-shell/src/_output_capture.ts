@@ -6,6 +6,8 @@ import path from 'node:path';
  *
  * @example
  * ```ts
+ * import { MAX_SPILL_BYTES } from './_output_capture.ts';
+ *
  * MAX_SPILL_BYTES / 2 ** 20; // 256 (MiB)
  * ```
  */
@@ -32,6 +34,8 @@ export interface CapturedOutput {
  *
  * @example
  * ```ts
+ * import { OutputCapture } from './_output_capture.ts';
+ *
  * const capture = new OutputCapture(30_000, '/tmp/state/tool-results/bash-t1.txt');
  * capture.push(Buffer.from('hello\n'));
  * (await capture.finish()).text; // 'hello\n'

@@ -19,6 +19,10 @@ const MASK_WALK_LIMIT = 20_000;
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { sandboxMasks } from './_sandbox_masks.ts';
+ * declare const ctx: ToolContext;
+ *
  * sandboxMasks(ctx); // ['/home/u/.ssh', '/home/u/.aws', '/p/.env', …]
  * ```
  */

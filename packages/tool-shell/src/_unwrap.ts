@@ -22,6 +22,9 @@ export interface Unwrapped {
  *
  * @example
  * ```ts
+ * import { analyzeCommand } from '@toolshed/tool-shell';
+ * import { unwrapOnce } from './_unwrap.ts';
+ *
  * const cmd = analyzeCommand('nice -n5 cat .env').commands[0]!;
  * unwrapOnce([cmd.name!, ...cmd.args])?.inner.map((w) => w.value); // ['cat', '.env']
  * ```

@@ -91,6 +91,8 @@ let parser: ParserType | undefined;
  *
  * @example
  * ```ts
+ * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell';
+ *
  * await loadBashParser();
  * analyzeCommand('ls -la | wc -l').commands.length; // 2
  * ```
@@ -127,6 +129,8 @@ export function loadBashParser(): Promise<void> {
  *
  * @example
  * ```ts
+ * import { isBashParserLoaded, loadBashParser } from '@toolshed/tool-shell';
+ *
  * if (!isBashParserLoaded()) await loadBashParser();
  * ```
  */
@@ -146,6 +150,8 @@ export function isBashParserLoaded(): boolean {
  *
  * @example
  * ```ts
+ * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell';
+ *
  * await loadBashParser();
  * const a = analyzeCommand('cd src && grep -n TODO *.ts 2>/dev/null');
  * a.commands.map((c) => c.name?.value); // ['cd', 'grep']

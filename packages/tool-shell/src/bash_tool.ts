@@ -20,6 +20,8 @@ import { tasksOf } from './task_registry.ts';
  *
  * @example
  * ```ts
+ * import { bashInput } from '@toolshed/tool-shell';
+ *
  * bashInput.parse({ command: 'npm test', timeout: 60_000 });
  * ```
  */
@@ -90,6 +92,10 @@ function description(opts: ResolvedShellOptions): string {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createBashTool } from '@toolshed/tool-shell';
+ * const cwd = process.cwd();
+ *
  * const bash = createBashTool({ sandbox: { enabled: true }, defaultTimeoutMs: 60_000 });
  * const session = await createSession({ cwd, tools: [bash] });
  * ```
@@ -210,6 +216,10 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { bashTool } from '@toolshed/tool-shell';
+ * const cwd = process.cwd();
+ *
  * const session = await createSession({ cwd, tools: [bashTool] });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls -la' } }]);
  * ```
@@ -331,6 +341,8 @@ function toOutput(result: CommandResult, notes: string[], timeoutMs: number): Ba
  *
  * @example
  * ```ts
+ * import { formatBashOutput } from '@toolshed/tool-shell';
+ *
  * formatBashOutput({ output: 'x\n', exitCode: 1, signal: null, timedOut: false, interrupted: false, truncated: false, notes: [] });
  * // 'x\nExit code 1'
  * ```
@@ -369,6 +381,8 @@ function safeName(id: string): string {
  *
  * @example
  * ```ts
+ * import { bashResultFailed } from '@toolshed/tool-shell';
+ *
  * bashResultFailed('boom\nExit code 2'); // true
  * bashResultFailed('ok'); // false
  * ```

@@ -7,6 +7,8 @@
  *
  * @example
  * ```ts
+ * import { NOT_READ_ONLY_EXAMPLES, classifyCommand } from '@toolshed/tool-shell';
+ *
  * NOT_READ_ONLY_EXAMPLES.some((c) => classifyCommand(c).readOnly); // false
  * ```
  */
@@ -275,6 +277,8 @@ export const NOT_READ_ONLY_EXAMPLES: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { READ_ONLY_EXAMPLES, classifyCommand } from '@toolshed/tool-shell';
+ *
  * READ_ONLY_EXAMPLES.every((c) => classifyCommand(c).readOnly); // true
  * ```
  */

@@ -61,6 +61,8 @@ const CONSTRUCT_REASONS: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import { classifyCommand, loadBashParser } from '@toolshed/tool-shell';
+ *
  * await loadBashParser();
  * classifyCommand('git log --oneline -5 | head -3').readOnly; // true
  * classifyCommand('find . -name "*.tmp" -delete').reason;     // '`find -delete` deletes files'
@@ -78,6 +80,8 @@ export function classifyCommand(command: string, options?: AnalyzeOptions): Clas
  *
  * @example
  * ```ts
+ * import { analyzeCommand, classifyAnalysis } from '@toolshed/tool-shell';
+ *
  * classifyAnalysis(analyzeCommand('ls -la')).readOnly; // true
  * ```
  */

@@ -8,6 +8,9 @@ import { unwrapOnce } from './_unwrap.ts';
  *
  * @example
  * ```ts
+ * import { MAX_COMMAND_PARTS, splitCommand } from '@toolshed/tool-shell';
+ * const cmd = 'ls && pwd';
+ *
  * splitCommand(cmd).parts.length > MAX_COMMAND_PARTS; // then the call asks
  * ```
  */
@@ -47,6 +50,8 @@ const MAX_DEPTH = 3;
  *
  * @example
  * ```ts
+ * import { loadBashParser, splitCommand } from '@toolshed/tool-shell';
+ *
  * await loadBashParser();
  * splitCommand('timeout 5 rm -rf build && ls').parts.map((p) => p.denyForms.at(-1));
  * // ['rm -rf build', 'ls']
@@ -212,6 +217,8 @@ function unique(list: string[]): string[] {
  *
  * @example
  * ```ts
+ * import { loadBashParser, matchCommandRule } from '@toolshed/tool-shell';
+ *
  * await loadBashParser();
  * matchCommandRule('npm run test -- --watch', 'npm run test:*', 'allow'); // true
  * matchCommandRule('npm run test-evil', 'npm run test:*', 'allow');       // false
@@ -238,6 +245,8 @@ export function matchCommandRule(command: string, ruleContent: string, behavior:
  *
  * @example
  * ```ts
+ * import { commandMatcher } from '@toolshed/tool-shell';
+ *
  * const matcher = commandMatcher('git status && git push');
  * matcher('git status', 'allow'); // false: `git push` is not covered
  * ```

@@ -50,6 +50,8 @@ export interface CommandResourcesOptions {
  *
  * @example
  * ```ts
+ * import { commandResources, loadBashParser } from '@toolshed/tool-shell';
+ *
  * await loadBashParser();
  * commandResources('cp .env /tmp/x', '/p').accesses;
  * // [{ path: '/p/.env', access: 'read' }, { path: '/tmp/x', access: 'write' }]

@@ -21,6 +21,9 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { shellTools } from '@toolshed/tool-shell';
+ *
  * const session = await createSession({
  *   cwd: process.cwd(),
  *   families: [shellTools({ sandbox: { enabled: true, autoAllow: true } })],

@@ -39,6 +39,8 @@ export interface ProgramRule {
  *
  * @example
  * ```ts
+ * import { READ_ONLY_PROGRAMS } from '@toolshed/tool-shell';
+ *
  * READ_ONLY_PROGRAMS.sort?.unsafeFlags?.['-o']; // 'writes the result to a file'
  * ```
  */
@@ -176,6 +178,8 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
  *
  * @example
  * ```ts
+ * import { GIT_GLOBAL_OPTIONS } from './read_only_rules.ts';
+ *
  * Object.hasOwn(GIT_GLOBAL_OPTIONS, '-c'); // false: `git -c` is refused
  * ```
  */
@@ -193,6 +197,8 @@ export const GIT_GLOBAL_OPTIONS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { GIT_UNSAFE_FLAGS } from './read_only_rules.ts';
+ *
  * GIT_UNSAFE_FLAGS['--output']; // 'writes to a file'
  * ```
  */
@@ -213,6 +219,8 @@ export const GIT_UNSAFE_FLAGS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { GIT_SUBCOMMANDS } from './read_only_rules.ts';
+ *
  * GIT_SUBCOMMANDS.log?.reason; // 'shows history'
  * ```
  */
@@ -261,6 +269,8 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
  *
  * @example
  * ```ts
+ * import { GIT_LIST_SUBCOMMANDS } from './read_only_rules.ts';
+ *
  * GIT_LIST_SUBCOMMANDS.stash; // ['list', 'show']
  * ```
  */
@@ -275,6 +285,8 @@ export const GIT_LIST_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> =
  *
  * @example
  * ```ts
+ * import { GIT_BRANCH_LIST_FLAGS } from './read_only_rules.ts';
+ *
  * GIT_BRANCH_LIST_FLAGS.includes('-D'); // false
  * ```
  */
@@ -311,6 +323,8 @@ export const GIT_BRANCH_LIST_FLAGS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { GIT_LISTING_WITH_ARGS } from './read_only_rules.ts';
+ *
  * GIT_LISTING_WITH_ARGS.includes('--contains'); // true: `git branch --contains HEAD` lists
  * ```
  */
@@ -329,6 +343,8 @@ export const GIT_LISTING_WITH_ARGS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { GIT_CONFIG_READ_FLAGS } from './read_only_rules.ts';
+ *
  * GIT_CONFIG_READ_FLAGS.includes('--unset'); // false
  * ```
  */
@@ -362,6 +378,8 @@ export const GIT_CONFIG_READ_FLAGS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { SED_SAFE_FLAGS } from './read_only_rules.ts';
+ *
  * SED_SAFE_FLAGS.includes('-i'); // false
  * ```
  */
@@ -390,6 +408,8 @@ export const SED_SAFE_FLAGS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { AWK_SAFE_FLAGS } from './read_only_rules.ts';
+ *
  * AWK_SAFE_FLAGS.includes('-f'); // false
  * ```
  */
@@ -411,6 +431,8 @@ export const AWK_SAFE_FLAGS: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { FIND_UNSAFE_PRIMARIES } from './read_only_rules.ts';
+ *
  * FIND_UNSAFE_PRIMARIES['-delete']; // 'deletes files'
  * ```
  */
@@ -433,6 +455,8 @@ export const FIND_UNSAFE_PRIMARIES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { WRAPPERS } from './read_only_rules.ts';
+ *
  * WRAPPERS.timeout?.leadingValues; // 1: the duration before the command
  * ```
  */
@@ -515,6 +539,8 @@ export const WRAPPERS: Readonly<
  *
  * @example
  * ```ts
+ * import { SHELLS } from './read_only_rules.ts';
+ *
  * SHELLS.includes('sh'); // true: `sh -c '…'` is parsed again for deny rules
  * ```
  */

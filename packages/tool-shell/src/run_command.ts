@@ -144,6 +144,8 @@ function scratch(): string {
  *
  * @example
  * ```ts
+ * import { startCommand } from '@toolshed/tool-shell';
+ *
  * const running = startCommand('npm test', { cwd: '/p', timeoutMs: 60_000 });
  * const result = await running.done;
  * result.exitCode; // 0
@@ -347,6 +349,8 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
  *
  * @example
  * ```ts
+ * import { runCommand } from '@toolshed/tool-shell';
+ *
  * const { output, exitCode } = await runCommand('echo hi', { cwd: '/tmp', timeoutMs: 5000 });
  * ```
  */
@@ -389,6 +393,8 @@ function processGroupAlive(pgid: number): boolean {
  *
  * @example
  * ```ts
+ * import { RUN_MARK_VAR } from '@toolshed/tool-shell';
+ *
  * process.env[RUN_MARK_VAR]; // set inside a command the Bash tool runs
  * ```
  */

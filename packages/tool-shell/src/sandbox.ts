@@ -14,7 +14,14 @@ declare module '@toolshed/core' {
  *
  * @example
  * ```ts
- * if (ToolshedError.isInstance(e) && e.code === SANDBOX_UNAVAILABLE) console.error(e.message);
+ * import { ToolshedError } from '@toolshed/core';
+ * import { findBwrap, SANDBOX_UNAVAILABLE } from '@toolshed/tool-shell';
+ *
+ * try {
+ *   findBwrap();
+ * } catch (e) {
+ *   if (ToolshedError.isInstance(e) && e.code === SANDBOX_UNAVAILABLE) console.error(e.message);
+ * }
  * ```
  */
 export const SANDBOX_UNAVAILABLE = 'shell_sandbox_unavailable' as const;
@@ -42,6 +49,8 @@ export interface SandboxSpec {
  *
  * @example
  * ```ts
+ * import { SANDBOX_HOME_SECRETS } from '@toolshed/tool-shell';
+ *
  * SANDBOX_HOME_SECRETS.includes('.ssh'); // true
  * ```
  */
@@ -92,6 +101,8 @@ const SYSCALLS: Readonly<Record<string, { arch: number; socket: number; ioUringS
  *
  * @example
  * ```ts
+ * import { unixSocketFilter } from '@toolshed/tool-shell';
+ *
  * unixSocketFilter('x64').length; // 88: eleven 8-byte instructions
  * ```
  */
@@ -133,6 +144,8 @@ export function unixSocketFilter(arch: string = process.arch): Buffer {
  *
  * @example
  * ```ts
+ * import { SANDBOX_PROTECTED } from '@toolshed/tool-shell';
+ *
  * SANDBOX_PROTECTED.includes('.git/hooks'); // true
  * ```
  */
@@ -148,6 +161,8 @@ export const SANDBOX_PROTECTED: readonly string[] = ['.git/hooks', '.git/config'
  *
  * @example
  * ```ts
+ * import { missingProtectedEntries } from '@toolshed/tool-shell';
+ *
  * missingProtectedEntries(['/p']); // ['/p/.toolshed', '/p/.claude', '/p/.mcp.json'] in a fresh project
  * ```
  */
@@ -175,6 +190,8 @@ export function missingProtectedEntries(writable: readonly string[]): string[] {
  *
  * @example
  * ```ts
+ * import { missingProtectedEntries, quarantineCreated } from '@toolshed/tool-shell';
+ *
  * const before = missingProtectedEntries(['/p']);
  * // … the command runs …
  * quarantineCreated(before, '/state/sandbox-quarantine'); // ['The sandbox does not let commands create /p/.mcp.json; …']
@@ -210,6 +227,8 @@ export function quarantineCreated(missing: readonly string[], quarantineDir: str
  *
  * @example
  * ```ts
+ * import { findBwrap } from '@toolshed/tool-shell';
+ *
  * findBwrap(); // '/usr/bin/bwrap'
  * ```
  */
@@ -251,6 +270,9 @@ export function findBwrap(preferred?: string): string {
  *
  * @example
  * ```ts
+ * import { bwrapArguments, findBwrap } from '@toolshed/tool-shell';
+ * import { spawn } from 'node:child_process';
+ *
  * spawn(findBwrap(), [...bwrapArguments({ writable: ['/p'], network: false, cwd: '/p' }), 'bash', '-c', 'ls']);
  * ```
  */

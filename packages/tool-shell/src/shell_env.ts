@@ -10,6 +10,8 @@
  *
  * @example
  * ```ts
+ * import { shellTools } from '@toolshed/tool-shell';
+ *
  * shellTools({ env: { inherit: 'clean', set: { CI: '1' } } });
  * shellTools({ env: { inherit: 'only', names: ['NODE_*', 'npm_config_registry'] } });
  * ```
@@ -25,6 +27,8 @@ export type ShellEnvPolicy =
  *
  * @example
  * ```ts
+ * import { BASE_ENV_NAMES } from '@toolshed/tool-shell';
+ *
  * BASE_ENV_NAMES.includes('PATH'); // true
  * ```
  */
@@ -54,6 +58,8 @@ export const BASE_ENV_NAMES: readonly string[] = [
  *
  * @example
  * ```ts
+ * import { isShellEnvPolicy } from '@toolshed/tool-shell';
+ *
  * isShellEnvPolicy({ inherit: 'clean' }); // true
  * isShellEnvPolicy({ CI: '1' });          // false
  * ```
@@ -74,6 +80,8 @@ export function isShellEnvPolicy(value: unknown): value is ShellEnvPolicy {
  *
  * @example
  * ```ts
+ * import { policyEnvironment } from '@toolshed/tool-shell';
+ *
  * policyEnvironment({ inherit: 'clean' }, { PATH: '/bin', API_KEY: 'x' }); // { API_KEY: undefined }
  * ```
  */

@@ -69,6 +69,8 @@ export interface ResolvedShellOptions {
  *
  * @example
  * ```ts
+ * import { resolveShellOptions } from '@toolshed/tool-shell';
+ *
  * resolveShellOptions({ defaultTimeoutMs: 5000 }).maxTimeoutMs; // 600000
  * ```
  */

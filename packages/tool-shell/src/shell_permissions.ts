@@ -35,6 +35,10 @@ import type { ResolvedShellOptions } from './shell_options.ts';
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { checkShellPermissions, loadBashParser, resolveShellOptions } from '@toolshed/tool-shell';
+ * declare const ctx: ToolContext;
+ *
  * await loadBashParser();
  * // With deny: ['Read(./.env)'] in the session:
  * checkShellPermissions('cat $F', ctx, resolveShellOptions()).behavior; // 'ask'

@@ -24,6 +24,9 @@ const SUBCOMMAND = /^[A-Za-z0-9][A-Za-z0-9_:@+=-]*$/;
  *
  * @example
  * ```ts
+ * import { loadBashParser } from '@toolshed/tool-shell';
+ * import { shellRuleSuggestions } from './shell_suggestions.ts';
+ *
  * await loadBashParser();
  * shellRuleSuggestions('cd src && FOO=1 npm run build && rm -rf dist');
  * // ['Bash(FOO=1 npm run build:*)', 'Bash(rm -rf dist)']

@@ -39,6 +39,8 @@ export interface TaskRegistryOptions {
  *
  * @example
  * ```ts
+ * import { TaskRegistry } from '@toolshed/tool-shell';
+ *
  * const tasks = new TaskRegistry();
  * const task = tasks.start('npm run dev', { cwd: '/p', logDir: '/tmp/state/tasks' });
  * await task.wait(1000);
@@ -198,6 +200,10 @@ class ShellTask implements BackgroundTask {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { shellTasksKey } from '@toolshed/tool-shell';
+ * declare const ctx: ToolContext;
+ *
  * ctx.services.get(shellTasksKey)?.list().map((t) => t.id);
  * ```
  */
@@ -212,6 +218,10 @@ export const shellTasksKey: ServiceKey<TaskRegistry> = serviceKey<TaskRegistry>(
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { tasksOf } from '@toolshed/tool-shell';
+ * declare const ctx: ToolContext;
+ *
  * const task = tasksOf(ctx).get('bash_1_ab12cd');
  * ```
  */

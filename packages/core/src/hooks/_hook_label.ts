@@ -11,6 +11,8 @@ const MAX_LABEL = 80;
  *
  * @example
  * ```ts
+ * import { hookLabel } from './_hook_label.ts';
+ *
  * hookLabel({ type: 'command', command: './check.sh' }); // './check.sh'
  * ```
  */

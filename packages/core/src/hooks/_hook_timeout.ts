@@ -12,6 +12,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  *
  * @example
  * ```ts
+ * import { hookTimeout } from './_hook_timeout.ts';
+ *
  * hookTimeout(undefined); // { ms: 60000, seconds: 60 }
  * ```
  */

@@ -81,6 +81,10 @@ function describeSpawnError(error: NodeJS.ErrnoException, cwd: string): string {
  *
  * @example
  * ```ts
+ * import { runCommandHook } from './command_hook.ts';
+ * import type { HookInput } from '@toolshed/core';
+ * declare const input: HookInput;
+ *
  * const result = await runCommandHook(
  *   { type: 'command', command: './hooks/check_bash.sh', timeout: 10 },
  *   input,

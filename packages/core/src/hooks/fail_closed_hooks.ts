@@ -11,6 +11,8 @@ import type { HookDefinition, HookMatcherGroup, HooksConfig } from './types.ts';
  *
  * @example
  * ```ts
+ * import { failClosedHooks } from '@toolshed/core';
+ *
  * failClosedHooks({ PreToolUse: [{ hooks: [{ type: 'command', command: './guard.sh' }] }] });
  * // { PreToolUse: [{ hooks: [{ type: 'command', command: './guard.sh', failClosed: true }] }] }
  * ```

@@ -22,6 +22,10 @@ export interface RunFunctionHookOptions {
  *
  * @example
  * ```ts
+ * import { runFunctionHook } from './function_hook.ts';
+ * import type { HookInput } from '@toolshed/core';
+ * declare const input: HookInput;
+ *
  * const result = await runFunctionHook(
  *   function noSecrets(input) {
  *     if (JSON.stringify(input.tool_input).includes('.env')) return { decision: 'block', reason: 'No .env files.' };

@@ -34,6 +34,8 @@ function matchesAll(matcher: string | undefined): boolean {
  *
  * @example
  * ```ts
+ * import { matchesTool } from '@toolshed/core';
+ *
  * matchesTool('Edit|Write', 'Write'); // true
  * matchesTool('mcp__.*', 'mcp__github__search'); // true
  * matchesTool('Bash', 'BashOutput'); // false: plain names match exactly
@@ -57,6 +59,8 @@ export function matchesTool(matcher: string | undefined, toolName: string): bool
  *
  * @example
  * ```ts
+ * import { validateMatcher } from '@toolshed/core';
+ *
  * validateMatcher('Edit|Write'); // undefined
  * validateMatcher('Bash('); // 'Hook matcher "Bash(" is not a valid regular expression: …'
  * ```

@@ -7,6 +7,8 @@ import { HOOK_EVENTS, type HookOutput } from './types.ts';
  *
  * @example
  * ```ts
+ * import { hookOutputSchema } from '@toolshed/core';
+ *
  * hookOutputSchema.safeParse({ decision: 'block', reason: 'no' }).success; // true
  * ```
  */
@@ -67,6 +69,8 @@ function oneOf(values: readonly unknown[]): string {
  *
  * @example
  * ```ts
+ * import { validateHookOutput } from '@toolshed/core';
+ *
  * validateHookOutput({ continue: 'no' }); // { error: 'continue must be a boolean, got "no"' }
  * ```
  */
@@ -109,6 +113,8 @@ export function validateHookOutput(value: unknown): { output: HookOutput } | { e
  *
  * @example
  * ```ts
+ * import { parseHookStdout } from './hook_output.ts';
+ *
  * parseHookStdout('{"decision":"block","reason":"no"}'); // { output: { decision: 'block', reason: 'no' } }
  * parseHookStdout('all good'); // {}
  * ```

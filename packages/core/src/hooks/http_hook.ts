@@ -19,6 +19,11 @@ const MAX_BODY_CHARS = 1024 * 1024;
  *
  * @example
  * ```ts
+ * import { runHttpHook } from './http_hook.ts';
+ * import type { HookInput } from '@toolshed/core';
+ * declare const input: HookInput;
+ * const signal = AbortSignal.timeout(30_000);
+ *
  * const result = await runHttpHook({ type: 'http', url: 'http://127.0.0.1:8080/hook' }, input, { signal });
  * result.output?.decision; // 'block' when the server answered {"decision":"block","reason":"…"}
  * ```

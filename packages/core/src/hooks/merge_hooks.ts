@@ -11,6 +11,10 @@ import type { HookMatcherGroup, HooksConfig } from './types.ts';
  *
  * @example
  * ```ts
+ * import { type HookDefinition, mergeHooks } from '@toolshed/core';
+ * declare const a: HookDefinition;
+ * declare const b: HookDefinition;
+ *
  * mergeHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [a] }] }, { PreToolUse: [{ hooks: [b] }] });
  * // { PreToolUse: [{ matcher: 'Bash', hooks: [a] }, { hooks: [b] }] }
  * ```

@@ -89,6 +89,10 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
  *
  * @example
  * ```ts
+ * import { runHooks } from '@toolshed/core';
+ * const cwd = process.cwd();
+ * const signal = AbortSignal.timeout(30_000);
+ *
  * const outcome = await runHooks(
  *   { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/no_rm.sh' }] }] },
  *   'PreToolUse',

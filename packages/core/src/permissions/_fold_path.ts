@@ -10,6 +10,8 @@
  *
  * @example
  * ```ts
+ * import { foldPath } from './_fold_path.ts';
+ *
  * foldPath('Caf\u0065\u0301.txt', true); // 'café.txt' in NFC
  * ```
  */

@@ -13,6 +13,8 @@ const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
  *
  * @example
  * ```ts
+ * import { isNormalAbsolute } from './_is_normal_absolute.ts';
+ *
  * isNormalAbsolute('/p/src/a.ts');    // true
  * isNormalAbsolute('/p/src/../.env'); // false
  * ```

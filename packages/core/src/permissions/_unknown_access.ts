@@ -23,6 +23,10 @@ function describe(unknown: readonly ResourceAccess[]): string {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { unknownSafetyAsk } from './_unknown_access.ts';
+ * declare const ctx: ToolContext;
+ *
  * // deny: ['Read(./.env)']
  * unknownSafetyAsk('Bash', [{ path: '`$F`', access: 'read', kind: 'unknown' }], ctx)?.behavior; // 'ask'
  * ```
@@ -62,6 +66,8 @@ export function unknownSafetyAsk(
  *
  * @example
  * ```ts
+ * import { unknownAccessAsk } from './_unknown_access.ts';
+ *
  * unknownAccessAsk([{ path: '`*.txt`', access: 'read', kind: 'unknown' }]).reason;
  * // 'The call reads a path that is not known before it runs: `*.txt` (read); …'
  * ```

@@ -15,6 +15,8 @@ import type { PermissionRule } from './types.ts';
  *
  * @example
  * ```ts
+ * import { checkRuleSpecifier, parseRule } from '@toolshed/core';
+ *
  * checkRuleSpecifier(parseRule('Bash(npm test*:)', 'allow', 'options'));
  * // 'Permission rule "Bash(npm test*:)" … did you mean "Bash(npm test:*)"?'
  * ```
@@ -56,6 +58,8 @@ export function checkRuleSpecifier(rule: Pick<PermissionRule, 'toolName' | 'rule
  *
  * @example
  * ```ts
+ * import { loosePrefixHint, parseRule } from '@toolshed/core';
+ *
  * loosePrefixHint(parseRule('Bash(npm test*)', 'allow', 'options'));
  * // 'Rule "Bash(npm test*)" also matches commands that merely start with the same letters (such as "npm testx"): did you mean "Bash(npm test:*)"?'
  * ```

@@ -5,6 +5,8 @@
  *
  * @example
  * ```ts
+ * import { CLAUDE_CODE_TOOL_NAMES } from '@toolshed/core';
+ *
  * CLAUDE_CODE_TOOL_NAMES.includes('TodoWrite'); // true
  * ```
  */

@@ -36,6 +36,11 @@ const compiledRules = new WeakMap<PermissionRule, CompiledEntry>();
  *
  * @example
  * ```ts
+ * import { parseRule } from '@toolshed/core';
+ * import { compileSessionPathRule } from './compiled_rules_cache.ts';
+ * const rule = parseRule('Read(./.env)', 'deny', 'session');
+ * const cwd = process.cwd();
+ *
  * const compiled = compileSessionPathRule(rule, { cwd, workingDirectories: [cwd] });
  * compiled.covers('/p/.env');
  * ```

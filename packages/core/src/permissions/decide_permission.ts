@@ -81,6 +81,10 @@ export interface DecidePermissionOptions {
  *
  * @example
  * ```ts
+ * import { type ToolContext, decidePermission } from '@toolshed/core';
+ * import { bashTool } from '@toolshed/tool-shell';
+ * declare const ctx: ToolContext;
+ *
  * const decision = await decidePermission(bashTool, { command: 'rm -rf build' }, ctx);
  * // { behavior: 'deny', reason: 'Denied by rule "Bash(rm:*)" from /p/.toolshed/settings.json',
  * //   rule: 'Bash(rm:*)', source: '/p/.toolshed/settings.json' }
@@ -113,6 +117,8 @@ export async function decidePermission(
  *
  * @example
  * ```ts
+ * import { denialMessage } from '@toolshed/core';
+ *
  * denialMessage('Bash', { behavior: 'ask', reason: 'No rule allows Bash with this input; allow it with "Bash(npm run build)"', suggestions: ['Bash(npm run build)'] });
  * // 'Permission to use Bash needs approval (No rule allows Bash …), and no one was available to
  * //  approve it, so the call was not run. To allow it, add "Bash(npm run build)" to permissions.allow.'

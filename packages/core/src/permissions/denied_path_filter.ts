@@ -37,6 +37,10 @@ import type { PermissionRule } from './types.ts';
  *
  * @example
  * ```ts
+ * import { type ToolContext, deniedPathFilter } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ * declare const found: string[];
+ *
  * // deny: ['Read(./.env)', 'Read(**\/*.pem)']
  * const denied = deniedPathFilter('Glob', ctx);
  * const shown = denied ? found.filter((file) => denied(file) === undefined) : found;

@@ -91,8 +91,15 @@ function isFolder(path: string): boolean {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { parseRule, resolveResources } from '@toolshed/core';
+ * import { ruleUnderFolder } from './folder_access.ts';
+ * declare const ctx: ToolContext;
+ * const rule = parseRule('Read(./secrets/**)', 'deny', 'session');
+ * const [folder] = resolveResources([{ path: '/p', access: 'read', kind: 'folder' }], ctx);
+ *
  * // deny: ['Read(./secrets/**)']; `grep -r key .` declares { path: '/p', kind: 'folder' }
- * ruleUnderFolder(rule, 'Bash', folder, ctx); // 'covers'
+ * ruleUnderFolder(rule, 'Bash', folder!, ctx); // 'covers'
  * ```
  */
 export function ruleUnderFolder(
@@ -173,6 +180,11 @@ function exists(path: string): boolean {
  *
  * @example
  * ```ts
+ * import type { GuardedPath, ToolContext } from '@toolshed/core';
+ * import { findRuleUnderFolder } from './folder_access.ts';
+ * declare const ctx: ToolContext;
+ * declare const paths: GuardedPath[];
+ *
  * findRuleUnderFolder(ctx.permissions.rules.deny, 'Bash', paths, ctx)?.rule.raw; // 'Read(./secrets/**)'
  * ```
  */
@@ -207,6 +219,11 @@ export function findRuleUnderFolder(
  *
  * @example
  * ```ts
+ * import type { GuardedPath, ToolContext } from '@toolshed/core';
+ * import { folderLinks } from './folder_access.ts';
+ * declare const ctx: ToolContext;
+ * declare const paths: GuardedPath[];
+ *
  * folderLinks(paths, ctx); // [{ declared: '/p/out', real: ['/etc'], … }] for /p/out -> /etc
  * ```
  */
@@ -243,6 +260,11 @@ export function folderLinks(paths: readonly GuardedPath[], ctx: Ctx, walks: Fold
  *
  * @example
  * ```ts
+ * import type { GuardedPath, ToolContext } from '@toolshed/core';
+ * import { protectedUnderFolder } from './folder_access.ts';
+ * declare const ctx: ToolContext;
+ * declare const paths: GuardedPath[];
+ *
  * protectedUnderFolder(paths, ctx); // `rm -r .` in a repository: { protection: { name: '.git', … } }
  * ```
  */

@@ -11,6 +11,8 @@ import { isAbsolute, relative, sep } from 'node:path';
  *
  * @example
  * ```ts
+ * import { isPathInside } from '@toolshed/core';
+ *
  * isPathInside('/home/u/proj/src/a.ts', '/home/u/proj'); // true
  * isPathInside('/home/u/proj-evil/a.ts', '/home/u/proj'); // false
  * ```

@@ -81,6 +81,8 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['deny', 'ask', 'allow'];
  *
  * @example
  * ```ts
+ * import { lintRules } from '@toolshed/core';
+ *
  * lintRules([{ source: 'cli', allow: ['Bash(npm test && rm -rf /:*)', 'Raed'], deny: [] }], { cwd: '/p', toolNames: ['Read', 'Bash'] });
  * // [{ kind: 'shell_operator', … }, { kind: 'unknown_tool', message: '… did you mean "Read"?' }]
  * ```

@@ -14,6 +14,8 @@ import type { PermissionDecision } from './types.ts';
  *
  * @example
  * ```ts
+ * import { sessionResultsDir } from '@toolshed/core';
+ *
  * sessionResultsDir('/home/me/.toolshed/state/s1'); // '/home/me/.toolshed/state/s1/tool-results'
  * ```
  */
@@ -38,6 +40,9 @@ export function sessionResultsDir(stateDir: string): string {
  *
  * @example
  * ```ts
+ * import { type ToolContext, ownResultsRead, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * ownResultsRead('Read', resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), ctx)?.behavior; // 'allow'
  * ```
  */

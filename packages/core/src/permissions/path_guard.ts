@@ -60,8 +60,11 @@ export interface GuardedPath {
  *
  * @example
  * ```ts
+ * import { type ToolContext, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * const [p] = resolveResources([{ path: 'link/new.txt', access: 'write' }], ctx);
- * p.real; // ['/elsewhere/new.txt'] when link -> /elsewhere
+ * p?.real; // ['/elsewhere/new.txt'] when link -> /elsewhere
  * ```
  */
 export function resolveResources(
@@ -125,6 +128,9 @@ export function resolveResources(
  *
  * @example
  * ```ts
+ * import { type ToolContext, realWorkingDirectories } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * realWorkingDirectories(ctx.permissions, ctx.cwd); // ['/private/tmp/proj']
  * ```
  */
@@ -155,6 +161,8 @@ export function realWorkingDirectories(permissions: PermissionContext, cwd: stri
  *
  * @example
  * ```ts
+ * import { pathRuleApplies } from '@toolshed/core';
+ *
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'write'); // true
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'read');  // false
  * ```
@@ -192,6 +200,9 @@ export interface FindPathRuleOptions {
  *
  * @example
  * ```ts
+ * import { type ToolContext, findPathRule, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * findPathRule(ctx.permissions.rules.deny, 'Bash', resolveResources([{ path: '.env', access: 'read' }], ctx), ctx);
  * ```
  */
@@ -224,7 +235,11 @@ export function findPathRule(
  *
  * @example
  * ```ts
- * ruleCoversPath(parseRule('Edit(./src/**)', 'allow', 'options'), 'Write', path, ctx, { realOnly: true });
+ * import { parseRule, resolveResources, ruleCoversPath, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ * const [path] = resolveResources([{ path: 'src/a.ts', access: 'write' }], ctx);
+ *
+ * ruleCoversPath(parseRule('Edit(./src/**)', 'allow', 'options'), 'Write', path!, ctx, { realOnly: true });
  * ```
  */
 export function ruleCoversPath(
@@ -263,6 +278,9 @@ function coversGuardedPath(
  *
  * @example
  * ```ts
+ * import { type ToolContext, findProtectedWrite, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * findProtectedWrite('Write', resolveResources([{ path: '.git/config', access: 'write' }], ctx), ctx);
  * ```
  */
@@ -313,6 +331,9 @@ function explicitlyAllowed(
  *
  * @example
  * ```ts
+ * import { type ToolContext, outsideWorkingDirectories, resolveResources } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * outsideWorkingDirectories('Read', resolveResources([{ path: '/etc/passwd', access: 'read' }], ctx), ctx).length; // 1
  * ```
  */
@@ -343,7 +364,11 @@ export function outsideWorkingDirectories(
  *
  * @example
  * ```ts
- * pathRuleSuggestion({ access: 'read', real: ['/etc/hosts'], … }); // 'Read(//etc/hosts)'
+ * import { pathRuleSuggestion, resolveResources, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
+ * const [hosts] = resolveResources([{ path: '/etc/hosts', access: 'read' }], ctx);
+ * pathRuleSuggestion(hosts!); // 'Read(//etc/hosts)'
  * ```
  */
 export function pathRuleSuggestion(path: GuardedPath): string {
@@ -369,6 +394,10 @@ export type PathRuleCompiler = (rule: PermissionRule) => CompiledPathRule | unde
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { pathRuleCompiler } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ *
  * const compile = pathRuleCompiler(ctx);
  * const denied = ctx.permissions.rules.deny.filter((rule) => compile(rule)?.covers('/p/.env'));
  * ```
@@ -412,6 +441,11 @@ export function pathRuleCompiler(
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { pathRuleCompiler, safeCovers } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ * const rule = ctx.permissions.rules.deny[0]!;
+ *
  * safeCovers(pathRuleCompiler(ctx)(rule)!, '/p/.env'); // true for Read(.env)
  * ```
  */
@@ -442,6 +476,9 @@ function isDevice(path: string): boolean {
  *
  * @example
  * ```ts
+ * import { caseInsensitivePaths, type PermissionContext } from '@toolshed/core';
+ * declare const context: PermissionContext;
+ *
  * caseInsensitivePaths({ ...context, caseInsensitivePaths: true }); // true
  * ```
  */

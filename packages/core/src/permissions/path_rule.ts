@@ -46,6 +46,8 @@ export interface PathRuleBases {
  *
  * @example
  * ```ts
+ * import { parsePathSpecifier } from '@toolshed/core';
+ *
  * parsePathSpecifier('//etc/**');  // { anchor: 'absolute', pattern: 'etc/**' }
  * parsePathSpecifier('./src/*.ts'); // { anchor: 'cwd', pattern: 'src/*.ts' }
  * parsePathSpecifier('.env');       // { anchor: 'anywhere', pattern: '.env' }
@@ -93,6 +95,8 @@ export function parsePathSpecifier(content: string): PathSpecifier {
  *
  * @example
  * ```ts
+ * import { pathRuleRoots } from '@toolshed/core';
+ *
  * pathRuleRoots('./src/**', { cwd: '/p', workingDirectories: ['/p'] });
  * // { dirs: ['/p/src'], glob: '**', anywhere: false }
  * ```
@@ -122,6 +126,8 @@ export function pathRuleRoots(
  *
  * @example
  * ```ts
+ * import { matchPathRule } from '@toolshed/core';
+ *
  * const bases = { cwd: '/p', workingDirectories: ['/p'] };
  * matchPathRule('./src/**', '/p/src/a/b.ts', bases); // true
  * matchPathRule('.env', '/p/sub/.env', bases);      // true: a bare name matches at any depth
@@ -167,6 +173,9 @@ export interface CompiledPathRule {
  *
  * @example
  * ```ts
+ * import { compilePathRule } from '@toolshed/core';
+ *
+ * declare const files: string[];
  * const rule = compilePathRule('./secret/**', { cwd: '/p', workingDirectories: ['/p'] });
  * files.filter((f) => !rule.covers(f)); // one resolution of /p/secret, one compiled glob
  * ```

@@ -34,6 +34,8 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
  *
  * @example
  * ```ts
+ * import { createPermissionContext } from '@toolshed/core';
+ *
  * const { context, errors } = createPermissionContext(
  *   { mode: 'acceptEdits', allow: ['Bash(npm test:*)'], additionalDirectories: ['../shared'] },
  *   '/home/u/proj',
@@ -146,6 +148,8 @@ export interface PermissionPlacement {
  *
  * @example
  * ```ts
+ * import { createPermissionContext, mergePermissionContexts } from '@toolshed/core';
+ *
  * const user = createPermissionContext({ allow: ['Read'] }, '/p', '~/.toolshed/settings.json').context;
  * const project = createPermissionContext({ deny: ['WebFetch'] }, '/p', '/p/.toolshed/settings.json').context;
  * const merged = mergePermissionContexts(user, { rules: project.rules });

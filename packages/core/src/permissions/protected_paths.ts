@@ -59,6 +59,8 @@ export interface ProtectedPath {
  *
  * @example
  * ```ts
+ * import { protectedPath } from '@toolshed/core';
+ *
  * protectedPath('/p/.git/hooks/pre-commit'); // { name: '.git', what: 'git internals (hooks, config)' }
  * protectedPath('/p/.git/objects/ab/cdef');  // undefined
  * protectedPath('/p/package.json');          // { name: 'package.json', what: 'package scripts (…)' }

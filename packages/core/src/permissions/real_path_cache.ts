@@ -47,6 +47,9 @@ let turnScheduled = false;
  *
  * @example
  * ```ts
+ * import os from 'node:os';
+ * import { cachedRealPath } from './real_path_cache.ts';
+ *
  * cachedRealPath('/p/secrets', os.homedir()); // '/home/u/.ssh' when /p/secrets -> ~/.ssh
  * ```
  */
@@ -95,6 +98,11 @@ export function cachedRealPath(lexical: string, homeDir: string): string {
  *
  * @example
  * ```ts
+ * import type { CompiledPathRule } from '@toolshed/core';
+ * import { rootCacheEpoch } from './real_path_cache.ts';
+ * declare let compiled: CompiledPathRule & { epoch: number };
+ * declare function recompile(): CompiledPathRule & { epoch: number };
+ *
  * if (compiled.epoch !== rootCacheEpoch()) compiled = recompile();
  * ```
  */
@@ -161,6 +169,10 @@ function changedAtMs(stamp: string): number {
  *
  * @example
  * ```ts
+ * import { currentTurn } from './real_path_cache.ts';
+ * declare const entry: { turn: number };
+ * declare function revalidate(entry: { turn: number }): void;
+ *
  * if (entry.turn !== currentTurn()) revalidate(entry);
  * ```
  */
@@ -180,6 +192,8 @@ export function currentTurn(): number {
  *
  * @example
  * ```ts
+ * import { clearRootCache } from './real_path_cache.ts';
+ *
  * clearRootCache();
  * ```
  */

@@ -15,6 +15,8 @@ import { resolve } from 'node:path';
  *
  * @example
  * ```ts
+ * import { resolvePath } from '@toolshed/core';
+ *
  * resolvePath('src/../README.md', '/home/u/proj'); // '/home/u/proj/README.md'
  * resolvePath('~/notes.txt', '/anywhere');         // '/home/u/notes.txt'
  * ```

@@ -38,6 +38,8 @@ export interface ResolveRealPathOptions {
  *
  * @example
  * ```ts
+ * import { resolveRealPath } from '@toolshed/core';
+ *
  * // /p/link -> /etc
  * resolveRealPath('link/passwd', { cwd: '/p' });   // '/etc/passwd'
  * resolveRealPath('link/new.txt', { cwd: '/p' });  // '/etc/new.txt' (does not exist yet)

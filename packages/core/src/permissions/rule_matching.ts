@@ -18,6 +18,8 @@ export type RuleTarget = Pick<AnyTool, 'name' | 'aliases'>;
  *
  * @example
  * ```ts
+ * import { parseRule, ruleMatchesTool } from '@toolshed/core';
+ *
  * const rule = parseRule('mcp__github', 'deny', 'options');
  * ruleMatchesTool(rule, { name: 'mcp__github__create_issue', aliases: [] }); // true
  * ruleMatchesTool(rule, { name: 'mcp__githubx__list', aliases: [] });        // false
@@ -50,6 +52,9 @@ export function ruleMatchesTool(rule: Pick<PermissionRule, 'toolName'>, tool: Ru
  *
  * @example
  * ```ts
+ * import { parseRule, ruleMatchesCall } from '@toolshed/core';
+ * import { bashTool } from '@toolshed/tool-shell';
+ *
  * const rule = parseRule('Bash(npm test:*)', 'allow', 'options');
  * await ruleMatchesCall(rule, bashTool, { command: 'npm test -- --watch' }); // true
  * ```
@@ -80,6 +85,8 @@ export async function ruleMatchesCall(
  *
  * @example
  * ```ts
+ * import { createPermissionContext, findBlanketDenyRule } from '@toolshed/core';
+ *
  * const { context } = createPermissionContext({ deny: ['WebFetch'] }, '/p');
  * findBlanketDenyRule({ name: 'WebFetch', aliases: [] }, context)?.raw; // 'WebFetch'
  * ```
@@ -106,6 +113,8 @@ export function findBlanketDenyRule(tool: RuleTarget, permissions: PermissionCon
  *
  * @example
  * ```ts
+ * import { matchWildcardSpecifier } from '@toolshed/core';
+ *
  * matchWildcardSpecifier('npm test:*', 'npm test -- --watch'); // true
  * matchWildcardSpecifier('npm test:*', 'npm testx');           // false
  * matchWildcardSpecifier('git diff *', 'git diff HEAD~1');     // true
@@ -194,6 +203,8 @@ function mcpServerPrefix(toolName: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { coveredOnly, parseRule } from '@toolshed/core';
+ *
  * coveredOnly(parseRule('Read(./src/**)', 'deny', 'options'), { name: 'Grep', aliases: [] }); // true
  * ```
  */
@@ -219,6 +230,8 @@ export function coveredOnly(rule: Pick<PermissionRule, 'toolName' | 'ruleContent
  *
  * @example
  * ```ts
+ * import { matchDomainSpecifier } from '@toolshed/core';
+ *
  * matchDomainSpecifier('domain:example.com', 'https://docs.example.com/x'); // true
  * matchDomainSpecifier('domain:example.com', 'https://example.com.evil.test/'); // false
  * ```

@@ -34,6 +34,8 @@ export interface RuleValue {
  *
  * @example
  * ```ts
+ * import { parseRule } from '@toolshed/core';
+ *
  * parseRule('Bash(npm test:*)', 'allow', 'options');
  * // { toolName: 'Bash', ruleContent: 'npm test:*', behavior: 'allow', source: 'options', raw: 'Bash(npm test:*)' }
  * parseRule('mcp__github', 'deny', '/p/.toolshed/settings.json').toolName; // 'mcp__github'
@@ -63,6 +65,8 @@ export function parseRule(raw: string, behavior: PermissionBehavior, source: str
  *
  * @example
  * ```ts
+ * import { parseRules } from '@toolshed/core';
+ *
  * const { rules, errors } = parseRules(['Read', 'Bash(npm test'], 'allow', 'options');
  * rules.length; // 1
  * errors[0]?.message; // 'Permission rule "Bash(npm test" is missing its closing ")": …'
@@ -96,6 +100,8 @@ export function parseRules(
  *
  * @example
  * ```ts
+ * import { formatRule } from '@toolshed/core';
+ *
  * formatRule({ toolName: 'Bash', ruleContent: 'npm test:*' }); // 'Bash(npm test:*)'
  * formatRule({ toolName: 'Bash', ruleContent: 'echo ")"' });   // 'Bash(echo "\\)")'
  * formatRule({ toolName: 'WebFetch' });                        // 'WebFetch'

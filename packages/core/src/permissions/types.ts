@@ -121,6 +121,8 @@ export type CanUseToolResult = { behavior: 'allow'; updatedInput?: unknown } | {
  *
  * @example
  * ```ts
+ * import type { CanUseTool } from '@toolshed/core';
+ *
  * const canUseTool: CanUseTool = async (toolName, input) =>
  *   toolName === 'Bash' ? { behavior: 'deny', message: 'No shell today' } : { behavior: 'allow' };
  * ```

@@ -25,6 +25,9 @@ const READING_TOOLS = ['Read', 'Grep', 'Glob'];
  *
  * @example
  * ```ts
+ * import { type ToolContext, quotedDeniedFile } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * // deny: ['Read(./.env)']
  * quotedDeniedFile('./.env:1:API_KEY=abc\nsrc/a.ts:4:key', ctx); // { path: '/repo/.env', rule: … }
  * ```
@@ -84,6 +87,13 @@ export function quotedDeniedFile(
  *
  * @example
  * ```ts
+ * import { type ToolContext, deniedQuoteGuard, persistLargeResult } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ * declare const content: string;
+ * const toolUseId = 'toolu_1';
+ * const stateDir = '/tmp/toolshed/s1';
+ * const maxChars = 50_000;
+ *
  * await persistLargeResult(content, { toolUseId, stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) });
  * ```
  */

@@ -55,6 +55,8 @@ export const DEFAULT_FILE_STATE_MAX_BYTES = 25 * 1024 * 1024;
  *
  * @example
  * ```ts
+ * import { hashContent } from '@toolshed/core';
+ *
  * hashContent('') === 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'; // true
  * ```
  */
@@ -70,6 +72,9 @@ export function hashContent(content: string | Uint8Array): string {
  *
  * @example
  * ```ts
+ * import { FileStateCache } from '@toolshed/core';
+ * import fs from 'node:fs/promises';
+ *
  * const cache = new FileStateCache();
  * const text = await fs.readFile('/repo/a.ts', 'utf8');
  * const st = await fs.stat('/repo/a.ts');
@@ -128,6 +133,10 @@ export class FileStateCache {
    *
    * @example
    * ```ts
+   * import type { FileStateCache } from '@toolshed/core';
+   * declare const cache: FileStateCache;
+   * declare const contentHash: string, mtimeMs: number, size: number;
+   *
    * cache.record('/repo/a.ts', { contentHash, mtimeMs, size, partial: true, offset: 10, limit: 50 });
    * ```
    */
@@ -154,6 +163,9 @@ export class FileStateCache {
    *
    * @example
    * ```ts
+   * import type { FileStateCache } from '@toolshed/core';
+   * declare const cache: FileStateCache;
+   *
    * cache.get('/repo/a.ts')?.partial;
    * ```
    */
@@ -175,6 +187,9 @@ export class FileStateCache {
    *
    * @example
    * ```ts
+   * import type { FileStateCache } from '@toolshed/core';
+   * declare const cache: FileStateCache;
+   *
    * cache.delete('/repo/a.ts');
    * ```
    */
@@ -187,6 +202,9 @@ export class FileStateCache {
    *
    * @example
    * ```ts
+   * import type { FileStateCache } from '@toolshed/core';
+   * declare const cache: FileStateCache;
+   *
    * cache.clear();
    * cache.size; // 0
    * ```
@@ -208,8 +226,14 @@ export class FileStateCache {
    *
    * @example
    * ```ts
+   * import { type FileStateCache, hashContent } from '@toolshed/core';
+   * import fs from 'node:fs/promises';
+   * declare const cache: FileStateCache;
+   * declare const path: string;
+   *
+   * const st = await fs.stat(path);
    * const check = cache.checkFresh(path, { contentHash: hashContent(await fs.readFile(path)), mtimeMs: st.mtimeMs });
-   * if (check.status === 'stale') return { is_error: true, content: check.reason };
+   * if (check.status === 'stale') console.log({ is_error: true, content: check.reason });
    * ```
    */
   checkFresh(path: string, current: { contentHash: string; mtimeMs: number }): FreshnessCheck {
@@ -239,7 +263,11 @@ export class FileStateCache {
    *
    * @example
    * ```ts
-   * if (cache.isUnchangedRead(path, { offset: undefined, limit: undefined, contentHash })) return 'File unchanged since last read.';
+   * import type { FileStateCache } from '@toolshed/core';
+   * declare const cache: FileStateCache;
+   * declare const path: string, contentHash: string;
+   *
+   * if (cache.isUnchangedRead(path, { offset: undefined, limit: undefined, contentHash })) console.log('File unchanged since last read.');
    * ```
    */
   isUnchangedRead(

@@ -49,6 +49,8 @@ export const DEFAULT_METRICS_MAX_SAMPLES = 1_000;
  *
  * @example
  * ```ts
+ * import { MetricsRecorder } from '@toolshed/core';
+ *
  * const metrics = new MetricsRecorder();
  * metrics.record('Read', { durationMs: 12, isError: false });
  * metrics.record('Bash', { durationMs: 840, isError: true });
@@ -82,6 +84,9 @@ export class MetricsRecorder {
    *
    * @example
    * ```ts
+   * import { MetricsRecorder } from '@toolshed/core';
+   * const metrics = new MetricsRecorder();
+   *
    * metrics.record('Grep', { durationMs: 30, isError: false, persisted: true });
    * ```
    */
@@ -108,6 +113,9 @@ export class MetricsRecorder {
    *
    * @example
    * ```ts
+   * import { MetricsRecorder } from '@toolshed/core';
+   * const metrics = new MetricsRecorder();
+   *
    * const { tools, total } = metrics.snapshot();
    * console.log(tools['Read']?.p95Ms, total.errors);
    * ```

@@ -96,6 +96,8 @@ export interface TurnBudgetOutcome {
  *
  * @example
  * ```ts
+ * import { persistLargeResult } from '@toolshed/core';
+ *
  * const out = await persistLargeResult('x'.repeat(60_000), {
  *   toolUseId: 'toolu_1', stateDir: '/tmp/toolshed/s1', maxChars: 50_000,
  * });
@@ -139,6 +141,9 @@ export async function persistLargeResult(
  *
  * @example
  * ```ts
+ * import { applyTurnBudget } from '@toolshed/core';
+ * const big = 'x'.repeat(150_000);
+ *
  * const out = await applyTurnBudget(
  *   [{ content: big, toolUseId: 't1', maxChars: 50_000 }, { content: 'ok', toolUseId: 't2', maxChars: 50_000 }],
  *   { stateDir: '/tmp/toolshed/s1', budgetChars: 200_000 },
@@ -206,6 +211,8 @@ export async function applyTurnBudget(
  *
  * @example
  * ```ts
+ * import { isPersistedPreview } from '@toolshed/core';
+ *
  * isPersistedPreview('plain output'); // false
  * ```
  */

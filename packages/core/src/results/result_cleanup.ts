@@ -26,6 +26,9 @@ export interface RemoveSessionResultsOptions {
  *
  * @example
  * ```ts
+ * import { removeSessionResults, type Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await removeSessionResults({ stateDir: session.stateDir, ownsStateDir: true, files: [] });
  * ```
  */
@@ -53,6 +56,8 @@ export async function removeSessionResults(options: RemoveSessionResultsOptions)
  *
  * @example
  * ```ts
+ * import { sweepOldResults } from '@toolshed/core';
+ *
  * await sweepOldResults(['/home/me/.toolshed/state/s0/tool-results'], 7 * 24 * 3_600_000);
  * ```
  */
@@ -100,6 +105,8 @@ export async function sweepOldResults(
  *
  * @example
  * ```ts
+ * import { checkKeepResults } from '@toolshed/core';
+ *
  * checkKeepResults({ maxAgeMs: 7 * 24 * 3_600_000 });
  * ```
  */

@@ -8,6 +8,8 @@
  *
  * @example
  * ```ts
+ * import { jsonErrorOffset } from './_json_scan.ts';
+ *
  * jsonErrorOffset('{"a": [1,]}'); // 9
  * ```
  */
@@ -25,6 +27,8 @@ export function jsonErrorOffset(text: string): number | undefined {
  *
  * @example
  * ```ts
+ * import { jsonDuplicateKey } from './_json_scan.ts';
+ *
  * jsonDuplicateKey('{"a": {"b": 1, "b": 2}}'); // 'a.b'
  * ```
  */

@@ -50,6 +50,9 @@ export interface SettingsLintReport {
  *
  * @example
  * ```ts
+ * import { lintSettings } from '@toolshed/core';
+ * const cwd = process.cwd();
+ *
  * const report = await lintSettings({ cwd, sources: ['user', 'project', 'local'], toolNames: ['Read', 'Bash'] });
  * const failed = report.problems.length > 0 || report.findings.some((f) => f.severity === 'error');
  * ```

@@ -107,6 +107,8 @@ export interface LoadedSettings {
  *
  * @example
  * ```ts
+ * import { assertSettingsValid, loadSettings } from '@toolshed/core';
+ *
  * const settings = await loadSettings({ cwd: '/p', sources: ['user', 'project', 'local'] });
  * assertSettingsValid(settings);
  * settings.permissions.rules.deny.map((r) => `${r.raw} from ${r.source}`);
@@ -277,6 +279,9 @@ function untrustedNotice(dir: string, ignored: { file: string; what: string[] }[
  *
  * @example
  * ```ts
+ * import { assertSettingsValid, loadSettings } from '@toolshed/core';
+ * const cwd = process.cwd();
+ *
  * assertSettingsValid(await loadSettings({ cwd, sources: ['project'] }));
  * ```
  */

@@ -26,6 +26,8 @@ export interface TrustList {
  *
  * @example
  * ```ts
+ * import { trustFilePath } from '@toolshed/core';
+ *
  * trustFilePath('/home/u'); // '/home/u/.toolshed/trusted-projects.json'
  * ```
  */
@@ -42,6 +44,8 @@ export function trustFilePath(homeDir?: string): string {
  *
  * @example
  * ```ts
+ * import { readTrustList } from '@toolshed/core';
+ *
  * (await readTrustList({ homeDir: '/home/u' })).trusted; // ['/home/u/src/app']
  * ```
  */
@@ -95,6 +99,8 @@ export async function readTrustList(options: ProjectTrustOptions = {}): Promise<
  *
  * @example
  * ```ts
+ * import { isProjectTrusted } from '@toolshed/core';
+ *
  * if (!(await isProjectTrusted('/home/u/src/app'))) console.log('only deny and ask rules apply');
  * ```
  */
@@ -120,6 +126,8 @@ export async function isProjectTrusted(dir: string, options: ProjectTrustOptions
  *
  * @example
  * ```ts
+ * import { trustProject } from '@toolshed/core';
+ *
  * await trustProject('/home/u/src/app'); // { dir: '/home/u/src/app', file: '/home/u/.toolshed/trusted-projects.json', already: false }
  * ```
  */
@@ -148,6 +156,8 @@ export async function trustProject(
  *
  * @example
  * ```ts
+ * import { declineProjectTrust } from '@toolshed/core';
+ *
  * await declineProjectTrust('/home/u/src/cloned');
  * ```
  */

@@ -65,6 +65,8 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  *
  * @example
  * ```ts
+ * import { readSettingsFile } from '@toolshed/core';
+ *
  * const result = await readSettingsFile('/p/.toolshed/settings.json');
  * result.errors; // ['Settings file "/p/.toolshed/settings.json": permissions.defaultMode is "acceptedits", …']
  * ```

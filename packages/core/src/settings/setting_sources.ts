@@ -36,6 +36,8 @@ export interface SettingsFileLocation {
  *
  * @example
  * ```ts
+ * import { settingsFileLocations } from '@toolshed/core';
+ *
  * settingsFileLocations(['user', 'project'], { projectDir: '/p', homeDir: '/home/u' }).map((f) => f.path);
  * // ['/home/u/.toolshed/settings.json', '/p/.toolshed/settings.json']
  * ```
@@ -86,6 +88,8 @@ export function settingsFileLocations(
  *
  * @example
  * ```ts
+ * import { parseSettingSources } from '@toolshed/core';
+ *
  * parseSettingSources('user, project'); // ['user', 'project']
  * parseSettingSources('projet');        // throws: … did you mean "project"? …
  * ```

@@ -175,6 +175,8 @@ const ruleList = z.array(z.string());
  *
  * @example
  * ```ts
+ * import { settingsSchema } from '@toolshed/core';
+ *
  * settingsSchema.safeParse({ permissions: { allow: ['Bash(npm test:*)'], defaultMode: 'acceptEdits' } }).success; // true
  * ```
  */

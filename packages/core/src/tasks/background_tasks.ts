@@ -45,6 +45,10 @@ export interface BackgroundTask {
  *
  * @example
  * ```ts
+ * import { type BackgroundTask, backgroundTasksOf, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ * declare const myTask: BackgroundTask;
+ *
  * const tasks = backgroundTasksOf(ctx);
  * tasks.add(myTask);
  * tasks.get(myTask.id)?.takeUnread().text;
@@ -120,6 +124,9 @@ export class BackgroundTasks {
  *
  * @example
  * ```ts
+ * import { backgroundTasksKey, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * ctx.services.get(backgroundTasksKey)?.list().map((t) => t.id);
  * ```
  */
@@ -133,6 +140,9 @@ export const backgroundTasksKey: ServiceKey<BackgroundTasks> = serviceKey<Backgr
  *
  * @example
  * ```ts
+ * import { backgroundTasksOf, type ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * const task = backgroundTasksOf(ctx).get('bash_1_ab12cd');
  * ```
  */
@@ -152,6 +162,8 @@ export function backgroundTasksOf(ctx: Pick<ToolContext, 'services' | 'onClose'>
  *
  * @example
  * ```ts
+ * import { MAX_UNREAD_CHARS, UnreadBuffer } from '@toolshed/core';
+ *
  * new UnreadBuffer(MAX_UNREAD_CHARS);
  * ```
  */
@@ -162,6 +174,8 @@ export const MAX_UNREAD_CHARS = 1_000_000;
  *
  * @example
  * ```ts
+ * import { UnreadBuffer } from '@toolshed/core';
+ *
  * const unread = new UnreadBuffer();
  * unread.push('hello\n');
  * unread.take(); // { text: 'hello\n', skippedChars: 0 }

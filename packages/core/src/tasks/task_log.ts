@@ -6,6 +6,9 @@ import path from 'node:path';
  *
  * @example
  * ```ts
+ * import { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog } from '@toolshed/core';
+ * const dir = '/tmp/toolshed/s1/tasks';
+ *
  * openTaskLog(dir, 'bash_1', { maxBytes: DEFAULT_TASK_LOG_MAX_BYTES });
  * ```
  */
@@ -43,6 +46,8 @@ export interface TaskLog {
  *
  * @example
  * ```ts
+ * import { taskLogName } from '@toolshed/core';
+ *
  * taskLogName('bash_1.x'); // 'bash_5fx1_2exx'
  * ```
  */
@@ -63,6 +68,11 @@ export function taskLogName(id: string): string {
  *
  * @example
  * ```ts
+ * import { openTaskLog } from '@toolshed/core';
+ * import path from 'node:path';
+ * const stateDir = '/tmp/toolshed/s1';
+ * declare function stopTheTask(): void;
+ *
  * const log = openTaskLog(path.join(stateDir, 'tasks'), 'bash_1', { maxBytes: 1024 });
  * if (!log.write('hello\n')) stopTheTask();
  * log.close();

@@ -7,6 +7,8 @@ import { backgroundTasksOf, type BackgroundTasks, type TaskStatus } from './back
  *
  * @example
  * ```ts
+ * import { taskOutputInput } from '@toolshed/core';
+ *
  * taskOutputInput.parse({ task_id: 'bash_1_ab12cd', block: false });
  * ```
  */
@@ -49,6 +51,9 @@ const MAX_CHARS = 30_000;
  *
  * @example
  * ```ts
+ * import { backgroundTasksOf, type ToolContext, unknownTaskMessage } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * throw new Error(unknownTaskMessage(backgroundTasksOf(ctx), 'bash_404'));
  * ```
  */
@@ -65,6 +70,9 @@ export function unknownTaskMessage(registry: BackgroundTasks, id: string): strin
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't2', name: 'TaskOutput', input: { task_id: 'bash_1_ab12cd', block: false } }]);
  * ```
  */

@@ -8,6 +8,8 @@ import { unknownTaskMessage } from './task_output_tool.ts';
  *
  * @example
  * ```ts
+ * import { taskStopInput } from '@toolshed/core';
+ *
  * taskStopInput.parse({ task_id: 'bash_1_ab12cd' });
  * ```
  */
@@ -30,6 +32,9 @@ export interface TaskStopResult {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't3', name: 'TaskStop', input: { task_id: 'bash_1_ab12cd' } }]);
  * ```
  */

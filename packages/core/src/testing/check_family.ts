@@ -24,6 +24,9 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @example
  * ```ts
  * import { checkFamily } from '@toolshed/core/testing';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * import { expect, test } from 'vitest';
+ *
  * test('fileTools conforms', async () => {
  *   expect(await checkFamily(fileTools())).toEqual([]);
  * });

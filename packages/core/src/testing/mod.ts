@@ -5,7 +5,7 @@
  * ```ts
  * import { checkFamily } from '@toolshed/core/testing';
  * import { test, expect } from 'vitest';
- * import { myTools } from './mod.ts';
+ * import { fileTools as myTools } from '@toolshed/tool-fs';
  *
  * test('my family conforms', async () => {
  *   expect(await checkFamily(myTools())).toEqual([]);

@@ -24,6 +24,8 @@ const CURLY_TO_STRAIGHT: Record<string, string> = { '\u2018': "'", '\u2019': "'"
  *
  * @example
  * ```ts
+ * import { straightenQuotes } from './_match.ts';
+ *
  * straightenQuotes('“hi”'); // '"hi"'
  * ```
  */
@@ -44,6 +46,8 @@ export function straightenQuotes(text: string): string {
  *
  * @example
  * ```ts
+ * import { findReplacements } from './_match.ts';
+ *
  * findReplacements('say “hi”', 'say "hi"', 'say "bye"', false); // one replacement with text 'say “bye”'
  * ```
  */
@@ -110,6 +114,8 @@ function allIndexes(text: string, needle: string): number[] {
  *
  * @example
  * ```ts
+ * import { lineOf } from './_match.ts';
+ *
  * lineOf('a\nb', 2); // 2
  * ```
  */
@@ -129,6 +135,8 @@ export function lineOf(text: string, index: number): number {
  *
  * @example
  * ```ts
+ * import { linesOf } from './_match.ts';
+ *
  * linesOf('a\nb\nc', [0, 2, 4]); // [1, 2, 3]
  * ```
  */
@@ -156,6 +164,8 @@ export function linesOf(text: string, indices: readonly number[]): number[] {
  *
  * @example
  * ```ts
+ * import { applyReplacements } from './_match.ts';
+ *
  * applyReplacements('abc', [{ index: 1, length: 1, text: 'X' }]); // 'aXc'
  * ```
  */
@@ -208,6 +218,8 @@ function stripLineNumbers(text: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { noMatchMessage } from './_match.ts';
+ *
  * noMatchMessage('a\nb\n', 'a\nc', '/x.ts'); // 'old_string was not found in /x.ts. The closest region is lines 1-2 …'
  * ```
  */
@@ -284,6 +296,8 @@ export interface ClosestRegion {
  *
  * @example
  * ```ts
+ * import { closestRegion } from './_match.ts';
+ *
  * closestRegion(['a', 'b', 'c'], ['b', 'x']); // { start: 1, score: 0.5, windows: 2 }
  * ```
  */

@@ -87,6 +87,9 @@ type EditPlan =
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'a.ts', old_string: 'foo', new_string: 'bar' } }]);
  * ```
  */

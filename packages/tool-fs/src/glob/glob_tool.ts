@@ -50,6 +50,8 @@ const DESCRIPTION = `Fast file pattern matching for any codebase size.
  *
  * @example
  * ```ts
+ * import { createGlobTool } from '@toolshed/tool-fs';
+ *
  * const jsGlob = createGlobTool({ searchEngine: 'js' });
  * ```
  */
@@ -121,6 +123,8 @@ export interface GlobFilesOptions {
  *
  * @example
  * ```ts
+ * import { globFiles } from '@toolshed/tool-fs';
+ *
  * await globFiles('/repo', '**\/*.ts', { engine: { kind: 'js' } });
  * ```
  */
@@ -185,6 +189,9 @@ async function rgFiles(rg: string, base: string, prefix: string, signal: AbortSi
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't1', name: 'Glob', input: { pattern: '**\/*.ts' } }]);
  * ```
  */

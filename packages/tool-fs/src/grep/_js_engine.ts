@@ -24,6 +24,8 @@ const SLICE_MS = 8;
  *
  * @example
  * ```ts
+ * import { compilePattern } from './_js_engine.ts';
+ *
  * compilePattern({ pattern: '(?i)todo', ignoreCase: false, multiline: false }).flags; // 'gimu'
  * ```
  */
@@ -129,6 +131,10 @@ function translateRustSyntax(source: string): string {
  *
  * @example
  * ```ts
+ * import { jsSearch } from './_js_engine.ts';
+ * import { GrepPage } from './_page.ts';
+ * const page = new GrepPage({ mode: 'files_with_matches', offset: 0, limit: 10, numbers: false, withContext: false, mtimeOf: () => 0, show: (f) => f });
+ *
  * await jsSearch({ pattern: 'TODO', dir: '/repo', mode: 'files_with_matches', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page);
  * ```
  */

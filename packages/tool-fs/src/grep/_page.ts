@@ -10,6 +10,8 @@ import type { GrepLine, GrepQuery, GrepSink } from './_types.ts';
  *
  * @example
  * ```ts
+ * import { comparePaths } from './_page.ts';
+ *
  * ['a-c', 'a/b'].sort(comparePaths); // ['a/b', 'a-c']
  * ```
  */
@@ -71,6 +73,13 @@ interface Ranked {
  *
  * @example
  * ```ts
+ * import { GrepPage } from './_page.ts';
+ * import { rgSearch } from './_rg_engine.ts';
+ * import type { GrepQuery } from './_types.ts';
+ * const signal = AbortSignal.timeout(30_000);
+ * const rg = '/usr/bin/rg';
+ * const query: GrepQuery = { pattern: 'TODO', dir: '/repo', mode: 'content', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] };
+ *
  * const page = new GrepPage({ mode: 'content', offset: 0, limit: 10, numbers: true, withContext: false, mtimeOf: () => 0, show: (f) => f });
  * await rgSearch(rg, query, page, signal);
  * page.result().lines;

@@ -16,6 +16,10 @@ import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type 
  *
  * @example
  * ```ts
+ * import { GrepPage } from './_page.ts';
+ * import { rgSearch } from './_rg_engine.ts';
+ * const page = new GrepPage({ mode: 'count', offset: 0, limit: 10, numbers: false, withContext: false, mtimeOf: () => 0, show: (f) => f });
+ *
  * await rgSearch('/usr/bin/rg', { pattern: 'TODO', dir: '/repo', mode: 'count', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page);
  * ```
  */

@@ -57,6 +57,8 @@ export const CLIPPED_MARKER = ' [... omitted end of long line]';
  *
  * @example
  * ```ts
+ * import { GrepQueryError } from './_types.ts';
+ *
  * throw new GrepQueryError('unrecognized file type: foo');
  * ```
  */

@@ -116,6 +116,8 @@ const DESCRIPTION = `A powerful search tool built on ripgrep (with a built-in en
  *
  * @example
  * ```ts
+ * import { createGrepTool } from '@toolshed/tool-fs';
+ *
  * const jsGrep = createGrepTool({ searchEngine: 'js' });
  * ```
  */
@@ -246,6 +248,8 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
  *
  * @example
  * ```ts
+ * import { splitGlobs } from '@toolshed/tool-fs';
+ *
  * splitGlobs('*.ts,*.tsx !*.d.ts'); // ['*.ts', '*.tsx', '!*.d.ts']
  * ```
  */
@@ -276,6 +280,8 @@ export function splitGlobs(glob: string | undefined): string[] {
  *
  * @example
  * ```ts
+ * import { formatGrepResult } from '@toolshed/tool-fs';
+ *
  * formatGrepResult({ mode: 'files_with_matches', engine: 'js', numFiles: 0, filenames: [], lines: [] }); // 'No files found'
  * ```
  */
@@ -303,6 +309,9 @@ export function formatGrepResult(output: GrepOutput): string {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't1', name: 'Grep', input: { pattern: 'TODO', output_mode: 'content' } }]);
  * ```
  */

@@ -70,6 +70,9 @@ type NotebookPlan =
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't1', name: 'NotebookEdit', input: { notebook_path: 'a.ipynb', cell_id: 'c1', new_source: 'print(2)' } }]);
  * ```
  */

@@ -14,6 +14,8 @@ export const MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
  *
  * @example
  * ```ts
+ * import { sniffImage } from './_image.ts';
+ *
  * sniffImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])); // 'image/png'
  * ```
  */

@@ -17,6 +17,8 @@ export interface PdfPage {
  *
  * @example
  * ```ts
+ * import { parsePageSpec } from './_pdf.ts';
+ *
  * parsePageSpec('1-3,7', 10); // [1, 2, 3, 7]
  * ```
  */
@@ -52,6 +54,9 @@ export function parsePageSpec(spec: string, total: number): number[] {
  *
  * @example
  * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import { extractPdfText } from './_pdf.ts';
+ *
  * const { pages, totalPages } = await extractPdfText(await readFile('a.pdf'), '1-2');
  * ```
  */
@@ -108,6 +113,8 @@ export async function extractPdfText(
  *
  * @example
  * ```ts
+ * import { capPdfPages } from './_pdf.ts';
+ *
  * capPdfPages([{ page: 1, text: 'a' }, { page: 2, text: 'b'.repeat(200_000) }], 100_000).length; // 1
  * ```
  */

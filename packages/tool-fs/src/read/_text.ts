@@ -42,7 +42,11 @@ export interface TextRange {
  *
  * @example
  * ```ts
- * const range = await readTextRange(handle, st.size, { start: 1, limit: 2000 });
+ * import { open } from 'node:fs/promises';
+ * import { readTextRange } from './_text.ts';
+ *
+ * const handle = await open('/repo/a.ts');
+ * const range = await readTextRange(handle, (await handle.stat()).size, { start: 1, limit: 2000 });
  * ```
  */
 export async function readTextRange(
@@ -142,6 +146,8 @@ function pickLines(raw: string[]): { lines: string[]; capped: boolean } {
  *
  * @example
  * ```ts
+ * import { clipLine } from './_text.ts';
+ *
  * clipLine('x'.repeat(5000)); // 'xxx…x… [line truncated: 5000 characters]'
  * ```
  */
@@ -159,6 +165,8 @@ export function clipLine(line: string, fullLength: number = line.length): string
  *
  * @example
  * ```ts
+ * import { numberLines } from './_text.ts';
+ *
  * numberLines(['a', 'b'], 9); // '     9\ta\n    10\tb'
  * ```
  */

@@ -89,6 +89,10 @@ const DESCRIPTION = `Reads a file from the local filesystem.
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * const cwd = process.cwd();
+ *
  * const session = await createSession({ cwd, families: [fileTools()] });
  * const [result] = await session.run([{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'src/a.ts' } }]);
  * ```
@@ -365,6 +369,8 @@ function textOf(output: ReadOutput): string {
  *
  * @example
  * ```ts
+ * import { mapReadResult } from '@toolshed/tool-fs';
+ *
  * mapReadResult({ type: 'empty', filePath: '/a' }); // '<system-reminder>The file /a exists but is empty.</system-reminder>'
  * ```
  */

@@ -56,6 +56,9 @@ type WritePlan =
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await session.run([{ type: 'tool_use', id: 't1', name: 'Write', input: { file_path: 'notes/todo.md', content: '# Todo\n' } }]);
  * ```
  */
