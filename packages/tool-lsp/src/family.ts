@@ -47,11 +47,11 @@ export function lspTools(options: LspToolsOptions = {}): Family {
     setup(api) {
       const settings = api.settings as LspSettings | undefined;
       if (settings === undefined) return;
-      const servers: Record<string, LspServerConfig | false> = { ...options.servers };
+      const servers: Record<string, Partial<LspServerConfig> | false> = { ...options.servers };
       for (const [name, server] of Object.entries(settings.servers ?? {})) {
         // Field by field over what the code gave for that language (itself over the default).
         const given = servers[name];
-        servers[name] = server === false ? false : ({ ...(given || {}), ...server } as LspServerConfig);
+        servers[name] = server === false ? false : ({ ...(given || {}), ...server } as Partial<LspServerConfig>);
       }
       const timeoutMs = settings.timeoutMs ?? options.timeoutMs;
       const startTimeoutMs = settings.startTimeoutMs ?? options.startTimeoutMs;

@@ -143,3 +143,21 @@ describe('lspTools', () => {
     });
   });
 });
+
+describe('lspTools servers', () => {
+  test('a language with a default takes only the fields it changes; a new language needs command and extensions', async () => {
+    const session = await createSession({
+      cwd: dir,
+      families: [lspTools({ servers: { typescript: { command: '/nonexistent/tsls' } } })],
+    });
+    const [result] = await session.run([
+      { type: 'tool_use', id: 't1', name: 'LSP', input: { operation: 'documentSymbol', filePath: 'missing.tsx' } },
+    ]);
+    // .tsx is still served (the default's extensions), so the error is about the file, not the language.
+    expect(String(result!.content)).toContain('File does not exist');
+    await session.close();
+    expect(() => lspTools({ servers: { rust: { command: 'rust-analyzer' } } })).toThrow(
+      'servers.rust.extensions must list the file extensions it serves',
+    );
+  });
+});

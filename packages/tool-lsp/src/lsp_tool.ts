@@ -111,7 +111,7 @@ export interface LspToolOptions {
    * Language servers by language name, merged over {@linkcode DEFAULT_LSP_SERVERS} (a language
    * that has a default is merged field by field over it); `false` removes a default. @default DEFAULT_LSP_SERVERS (TypeScript/JavaScript, Python)
    */
-  servers?: Readonly<Record<string, LspServerConfig | false>>;
+  servers?: Readonly<Record<string, LspServerConfig | Partial<LspServerConfig> | false>>;
   /** Milliseconds a server has to answer each request. @default 30000 */
   timeoutMs?: number;
   /** Milliseconds a server has to start and answer `initialize` (a big project loads slowly). @default 60000 */
