@@ -92,7 +92,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
       try {
         reply = (await client.messages.create(body(request, false), requestOptions(request))) as AnthropicMessage;
       } catch (e) {
-        throw modelErrorOf('anthropic', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
       }
       const content: (TextBlock | ToolUseBlock)[] = [];
       for (const block of reply.content ?? []) {
@@ -114,7 +114,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
           requestOptions(request),
         )) as AsyncIterable<AnthropicEvent>;
       } catch (e) {
-        throw modelErrorOf('anthropic', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
       }
       const blocks = new Map<
         number,
@@ -175,7 +175,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
           }
         }
       } catch (e) {
-        throw modelErrorOf('anthropic', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
       }
       // A block the stream never closed (cut off) is left out: its input is incomplete.
       turn.content = finished.filter((b): b is TextBlock | ToolUseBlock => b !== undefined);

@@ -106,18 +106,21 @@ export class ModelError extends Error {
 /**
  * Turns what an SDK threw into a {@linkcode ModelError} naming the provider, model and status.
  *
- * @param provider The provider's name.
- * @param model The model id.
  * @param e What was thrown.
- * @param signal The request's signal: when it is aborted, the error stays as thrown.
+ * @param request The provider's name, the model id, and the request's signal (when it is
+ *   aborted, the error stays as thrown).
  * @returns The error (an abort stays an abort).
  *
  * @example
  * ```ts
- * throw modelErrorOf('anthropic', 'claude-sonnet-5-5', e);
+ * throw modelErrorOf(e, { provider: 'anthropic', model: 'claude-sonnet-5-5' });
  * ```
  */
-export function modelErrorOf(provider: string, model: string, e: unknown, signal?: AbortSignal): Error {
+export function modelErrorOf(
+  e: unknown,
+  request: { provider: string; model: string; signal?: AbortSignal | undefined },
+): Error {
+  const { provider, model, signal } = request;
   if (e instanceof ModelError) return e;
   if (signal?.aborted && e instanceof Error) return e;
   if (

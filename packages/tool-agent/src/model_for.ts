@@ -22,7 +22,7 @@ export const ANTHROPIC_MODEL_ALIASES: Readonly<Record<string, string>> = {
  *
  * @param parent The parent's model.
  * @param model What the agent definition or the Agent call asked for.
- * @param aliases Alias → model id. @default ANTHROPIC_MODEL_ALIASES
+ * @param options `aliases`: alias → model id. @default ANTHROPIC_MODEL_ALIASES
  * @returns The adapter.
  *
  * @example
@@ -33,8 +33,9 @@ export const ANTHROPIC_MODEL_ALIASES: Readonly<Record<string, string>> = {
 export function modelFor(
   parent: ModelAdapter,
   model: string | undefined,
-  aliases: Readonly<Record<string, string>> = ANTHROPIC_MODEL_ALIASES,
+  options: { aliases?: Readonly<Record<string, string>> } = {},
 ): ModelAdapter {
+  const aliases = options.aliases ?? ANTHROPIC_MODEL_ALIASES;
   if (model === undefined || model === '' || model === 'inherit' || model === parent.model) return parent;
   const alias = aliases[model];
   if (alias !== undefined)

@@ -111,7 +111,7 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
       try {
         reply = (await client.chat.completions.create(body(request, false), requestOptions(request))) as ChatCompletion;
       } catch (e) {
-        throw modelErrorOf('openai-chat', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
       }
       const choice = reply.choices?.[0];
       const content: (TextBlock | ToolUseBlock)[] = [];
@@ -141,7 +141,7 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
           requestOptions(request),
         )) as AsyncIterable<ChatChunk>;
       } catch (e) {
-        throw modelErrorOf('openai-chat', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
       }
       const turn: ModelTurn = { content: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
       let text = '';
@@ -189,7 +189,7 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
       } catch (e) {
-        throw modelErrorOf('openai-chat', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
       }
       // Cut off at max tokens, the open call is incomplete: it is left out.
       if (finishReason !== 'length') {

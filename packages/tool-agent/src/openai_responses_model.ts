@@ -129,15 +129,14 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
       try {
         reply = (await client.responses.create(body(request, false), requestOptions(request))) as ResponseObject;
       } catch (e) {
-        throw modelErrorOf('openai-responses', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
       }
       if (reply.status === 'failed')
-        throw modelErrorOf(
-          'openai-responses',
+        throw modelErrorOf(new Error(reply.error?.message ?? 'the response failed'), {
+          provider: 'openai-responses',
           model,
-          new Error(reply.error?.message ?? 'the response failed'),
-          request.signal,
-        );
+          signal: request.signal,
+        });
       return turnOf(reply);
     },
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
@@ -148,7 +147,7 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
           requestOptions(request),
         )) as AsyncIterable<ResponseEvent>;
       } catch (e) {
-        throw modelErrorOf('openai-responses', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
       }
       let final: ResponseObject | undefined;
       const started: ToolUseBlock[] = [];
@@ -166,7 +165,7 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
           else if (event.type === 'error') throw new Error(event.message ?? 'the stream reported an error');
         }
       } catch (e) {
-        throw modelErrorOf('openai-responses', model, e, request.signal);
+        throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
       }
       const turn = final
         ? turnOf(final)

@@ -97,8 +97,8 @@ export function toLocations(answer: Location | Location[] | LocationLink[] | nul
 }
 
 /** `path:line:col: text`, 1-based, the text trimmed, or `path:line:col` alone when it is not shown. */
-export async function locationLine(view: LocationView, loc: FoundLocation, suffix = ''): Promise<string> {
-  const head = `${view.display(loc.file)}:${loc.line + 1}:${loc.character + 1}${suffix}`;
+export async function locationLine(view: LocationView, loc: FoundLocation): Promise<string> {
+  const head = `${view.display(loc.file)}:${loc.line + 1}:${loc.character + 1}`;
   const text = await view.lineText(loc.file, loc.line + 1);
   if (text === undefined) return `${head} (text not shown: reading this file would need permission)`;
   const trimmed = text.trim();

@@ -211,8 +211,7 @@ function unique(list: string[]): string[] {
  * {@linkcode MAX_COMMAND_PARTS} parts, matches no allow rule except its exact text.
  *
  * @param command The command string.
- * @param ruleContent The rule's specifier (`npm run test:*`).
- * @param behavior The list the rule is from.
+ * @param rule The rule's specifier (`content`, such as `npm run test:*`) and the list it is from (`behavior`).
  * @returns True when the rule covers the command.
  *
  * @example
@@ -220,12 +219,13 @@ function unique(list: string[]): string[] {
  * import { loadBashParser, matchCommandRule } from '@toolshed/tool-shell';
  *
  * await loadBashParser();
- * matchCommandRule('npm run test -- --watch', 'npm run test:*', 'allow'); // true
- * matchCommandRule('npm run test-evil', 'npm run test:*', 'allow');       // false
- * matchCommandRule('ls && rm -rf /', 'rm:*', 'deny');                     // true
+ * matchCommandRule('npm run test -- --watch', { content: 'npm run test:*', behavior: 'allow' }); // true
+ * matchCommandRule('npm run test-evil', { content: 'npm run test:*', behavior: 'allow' });       // false
+ * matchCommandRule('ls && rm -rf /', { content: 'rm:*', behavior: 'deny' });                     // true
  * ```
  */
-export function matchCommandRule(command: string, ruleContent: string, behavior: PermissionBehavior): boolean {
+export function matchCommandRule(command: string, rule: { content: string; behavior: PermissionBehavior }): boolean {
+  const { content: ruleContent, behavior } = rule;
   const whole = command.trim();
   if (behavior === 'allow' && !ruleContent.includes('*') && ruleContent === whole) return true;
   const { ok, parts } = splitCommand(command);
@@ -252,5 +252,5 @@ export function matchCommandRule(command: string, ruleContent: string, behavior:
  * ```
  */
 export function commandMatcher(command: string): PermissionMatcher {
-  return (ruleContent, behavior) => matchCommandRule(command, ruleContent, behavior);
+  return (ruleContent, behavior) => matchCommandRule(command, { content: ruleContent, behavior });
 }

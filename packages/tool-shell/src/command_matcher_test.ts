@@ -8,9 +8,9 @@ beforeAll(async () => {
 
 describe('matchCommandRule', () => {
   test('a prefix rule matches at a word boundary only', () => {
-    expect(matchCommandRule('npm run test -- --watch', 'npm run test:*', 'allow')).toBe(true);
-    expect(matchCommandRule('npm run test', 'npm run test:*', 'allow')).toBe(true);
-    expect(matchCommandRule('npm run test-evil', 'npm run test:*', 'allow')).toBe(false);
+    expect(matchCommandRule('npm run test -- --watch', { content: 'npm run test:*', behavior: 'allow' })).toBe(true);
+    expect(matchCommandRule('npm run test', { content: 'npm run test:*', behavior: 'allow' })).toBe(true);
+    expect(matchCommandRule('npm run test-evil', { content: 'npm run test:*', behavior: 'allow' })).toBe(false);
   });
 
   test('an allow rule must match every part of a compound command', () => {
@@ -22,9 +22,9 @@ describe('matchCommandRule', () => {
       'npm test $(rm x)',
       'npm test `rm x`',
     ]) {
-      expect(matchCommandRule(command, 'npm test:*', 'allow'), command).toBe(false);
+      expect(matchCommandRule(command, { content: 'npm test:*', behavior: 'allow' }), command).toBe(false);
     }
-    expect(matchCommandRule('npm test && npm test -- --ci', 'npm test:*', 'allow')).toBe(true);
+    expect(matchCommandRule('npm test && npm test -- --ci', { content: 'npm test:*', behavior: 'allow' })).toBe(true);
   });
 
   test('a deny rule matches when any part does, nested or wrapped', () => {
@@ -61,27 +61,29 @@ describe('matchCommandRule', () => {
       "$'\\x72\\x6d' -rf x",
       '$"rm" -rf x',
     ]) {
-      expect(matchCommandRule(command, 'rm:*', 'deny'), command).toBe(true);
+      expect(matchCommandRule(command, { content: 'rm:*', behavior: 'deny' }), command).toBe(true);
     }
-    expect(matchCommandRule('ls -la && git status', 'rm:*', 'deny')).toBe(false);
-    expect(matchCommandRule('echo rm', 'rm:*', 'deny')).toBe(false);
+    expect(matchCommandRule('ls -la && git status', { content: 'rm:*', behavior: 'deny' })).toBe(false);
+    expect(matchCommandRule('echo rm', { content: 'rm:*', behavior: 'deny' })).toBe(false);
   });
 
   test("a deny rule for a git subcommand meets it behind git's global options, an allow rule does not", () => {
     for (const command of ['git -C ../other push', 'git --no-pager push --force', 'git -c core.sshCommand=x push']) {
-      expect(matchCommandRule(command, 'git push:*', 'deny'), command).toBe(true);
-      expect(matchCommandRule(command, 'git push:*', 'allow'), command).toBe(false);
+      expect(matchCommandRule(command, { content: 'git push:*', behavior: 'deny' }), command).toBe(true);
+      expect(matchCommandRule(command, { content: 'git push:*', behavior: 'allow' }), command).toBe(false);
     }
-    expect(matchCommandRule('find . -name rm', 'rm:*', 'deny')).toBe(false);
+    expect(matchCommandRule('find . -name rm', { content: 'rm:*', behavior: 'deny' })).toBe(false);
   });
 
   test('an ask rule matches like a deny rule', () => {
-    expect(matchCommandRule('ls && git push origin main', 'git push:*', 'ask')).toBe(true);
+    expect(matchCommandRule('ls && git push origin main', { content: 'git push:*', behavior: 'ask' })).toBe(true);
   });
 
   test('wrappers are looked through for allow rules too, but not env with assignments', () => {
-    expect(matchCommandRule('timeout 60 npm test', 'npm test:*', 'allow')).toBe(true);
-    expect(matchCommandRule('env NODE_OPTIONS=--require=evil npm test', 'npm test:*', 'allow')).toBe(false);
+    expect(matchCommandRule('timeout 60 npm test', { content: 'npm test:*', behavior: 'allow' })).toBe(true);
+    expect(
+      matchCommandRule('env NODE_OPTIONS=--require=evil npm test', { content: 'npm test:*', behavior: 'allow' }),
+    ).toBe(false);
     for (const command of [
       'sudo npm test',
       'doas npm test',
@@ -90,28 +92,30 @@ describe('matchCommandRule', () => {
       'chroot /x npm test',
       'exec -a x npm test',
     ]) {
-      expect(matchCommandRule(command, 'npm test:*', 'allow'), command).toBe(false);
-      expect(matchCommandRule(command, 'npm test:*', 'deny'), command).toBe(true);
+      expect(matchCommandRule(command, { content: 'npm test:*', behavior: 'allow' }), command).toBe(false);
+      expect(matchCommandRule(command, { content: 'npm test:*', behavior: 'deny' }), command).toBe(true);
     }
-    expect(matchCommandRule('nohup nice -n5 stdbuf -oL npm test', 'npm test:*', 'allow')).toBe(true);
-    expect(matchCommandRule('NODE_OPTIONS=x npm test', 'npm test:*', 'allow')).toBe(false);
+    expect(matchCommandRule('nohup nice -n5 stdbuf -oL npm test', { content: 'npm test:*', behavior: 'allow' })).toBe(
+      true,
+    );
+    expect(matchCommandRule('NODE_OPTIONS=x npm test', { content: 'npm test:*', behavior: 'allow' })).toBe(false);
   });
 
   test('a command that does not parse matches no allow rule but still meets deny rules', () => {
-    expect(matchCommandRule('npm test && (', 'npm test:*', 'allow')).toBe(false);
-    expect(matchCommandRule('ls; rm -rf x (', 'rm:*', 'deny')).toBe(true);
+    expect(matchCommandRule('npm test && (', { content: 'npm test:*', behavior: 'allow' })).toBe(false);
+    expect(matchCommandRule('ls; rm -rf x (', { content: 'rm:*', behavior: 'deny' })).toBe(true);
   });
 
   test('an exact rule matches the exact command', () => {
-    expect(matchCommandRule('git status', 'git status', 'allow')).toBe(true);
-    expect(matchCommandRule('git status --short', 'git status', 'allow')).toBe(false);
+    expect(matchCommandRule('git status', { content: 'git status', behavior: 'allow' })).toBe(true);
+    expect(matchCommandRule('git status --short', { content: 'git status', behavior: 'allow' })).toBe(false);
   });
 
   test(`a command of more than ${MAX_COMMAND_PARTS} parts matches no allow rule`, () => {
     const many = Array.from({ length: MAX_COMMAND_PARTS + 1 }, () => 'npm test').join(' && ');
     expect(splitCommand(many).parts).toHaveLength(MAX_COMMAND_PARTS + 1);
-    expect(matchCommandRule(many, 'npm test:*', 'allow')).toBe(false);
-    expect(matchCommandRule(many, 'npm test:*', 'deny')).toBe(true);
+    expect(matchCommandRule(many, { content: 'npm test:*', behavior: 'allow' })).toBe(false);
+    expect(matchCommandRule(many, { content: 'npm test:*', behavior: 'deny' })).toBe(true);
   });
 
   test('commandMatcher binds one command', () => {

@@ -84,16 +84,16 @@ export function sniffContent(body: Buffer): Exclude<ContentKind, 'unknown' | 'ma
  * names, else UTF-8 (a BOM wins over both).
  *
  * @param body The bytes.
- * @param contentType The `content-type` header.
- * @param isHtml Whether to look for a `<meta charset>`.
+ * @param how The `content-type` header (`contentType`), and whether to look for a `<meta charset>` (`isHtml`).
  * @returns The text.
  *
  * @example
  * ```ts
- * decodeText(Buffer.from([0xe9]), 'text/plain; charset=latin1', false); // 'é'
+ * decodeText(Buffer.from([0xe9]), { contentType: 'text/plain; charset=latin1', isHtml: false }); // 'é'
  * ```
  */
-export function decodeText(body: Buffer, contentType: string, isHtml: boolean): string {
+export function decodeText(body: Buffer, how: { contentType: string; isHtml: boolean }): string {
+  const { contentType, isHtml } = how;
   let label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
   if (!label && isHtml) {
     const head = body.subarray(0, 2048).toString('latin1');

@@ -118,7 +118,7 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
       }
       requestedUrl ??= current.href;
       if (hop > 0) options.onProgress(`Following a redirect to ${current.href}`);
-      const agent = pinnedAgent(host, options.connect, signal);
+      const agent = pinnedAgent(host, { connect: options.connect, signal });
       try {
         const response = await request(current, {
           method: 'GET',

@@ -82,17 +82,17 @@ export async function directConnect(target: ConnectTarget): Promise<Socket> {
  * hop and refuses to dial anything else.
  *
  * @param host What the guard resolved and checked.
- * @param connect How to dial one address.
- * @param signal Aborts connection attempts.
+ * @param options How to dial one address (`connect`), and what aborts connection attempts (`signal`).
  * @returns The dispatcher; close it when the hop is done.
  *
  * @example
  * ```ts
- * const agent = pinnedAgent(await resolveGuardedHost(url, guardOptions), directConnect, signal);
+ * const agent = pinnedAgent(await resolveGuardedHost(url, guardOptions), { connect: directConnect, signal });
  * try { await request(url, { dispatcher: agent }); } finally { await agent.close(); }
  * ```
  */
-export function pinnedAgent(host: GuardedHost, connect: ConnectFunction, signal: AbortSignal): Agent {
+export function pinnedAgent(host: GuardedHost, options: { connect: ConnectFunction; signal: AbortSignal }): Agent {
+  const { connect, signal } = options;
   return new Agent({
     connections: 1,
     connect(options, callback) {

@@ -29,7 +29,7 @@ describe('pinnedAgent', () => {
       return directConnect(target);
     };
     // `pinned.test` resolves nowhere: the request succeeds only because no lookup is made.
-    const agent = pinnedAgent(host('pinned.test', '127.0.0.1'), connect, new AbortController().signal);
+    const agent = pinnedAgent(host('pinned.test', '127.0.0.1'), { connect, signal: new AbortController().signal });
     try {
       const response = await request(`http://pinned.test:${server.port}/`, { dispatcher: agent });
       expect(await response.body.text()).toBe(`hello pinned.test:${server.port}`);
@@ -43,7 +43,10 @@ describe('pinnedAgent', () => {
 
   test('pinnedAgent refuses to connect for a name other than the one checked', async () => {
     const server = await serve();
-    const agent = pinnedAgent(host('pinned.test', '127.0.0.1'), directConnect, new AbortController().signal);
+    const agent = pinnedAgent(host('pinned.test', '127.0.0.1'), {
+      connect: directConnect,
+      signal: new AbortController().signal,
+    });
     try {
       await expect(request(`http://other.test:${server.port}/`, { dispatcher: agent })).rejects.toThrow(
         'WebFetch refused to connect to "other.test": this connection was checked for "pinned.test" only.',
@@ -59,7 +62,10 @@ describe('pinnedAgent', () => {
     const port = server.port;
     await server.close();
     servers.splice(0);
-    const agent = pinnedAgent(host('down.test', '127.0.0.1', '::1'), directConnect, new AbortController().signal);
+    const agent = pinnedAgent(host('down.test', '127.0.0.1', '::1'), {
+      connect: directConnect,
+      signal: new AbortController().signal,
+    });
     try {
       await expect(request(`http://down.test:${port}/`, { dispatcher: agent })).rejects.toThrow(
         new RegExp(

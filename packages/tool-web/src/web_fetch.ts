@@ -452,7 +452,7 @@ async function convert(
       `"${url}" sent ${declared} content that is binary, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`,
     );
   }
-  const text = decodeText(body, contentType, sniffed === 'html');
+  const text = decodeText(body, { contentType: contentType, isHtml: sniffed === 'html' });
   if (sniffed === 'html') {
     const converted = await htmlToMarkdown(text, { url, readability });
     const type = `${declared}, converted to Markdown`;

@@ -19,8 +19,8 @@ export interface TaskListLocationOptions {
  * letters, digits, `-` and `_`, so it can never name a folder elsewhere.
  *
  * @param cwd The session's working directory (the project).
- * @param options An explicit id or folder.
- * @param env Where `TOOLSHED_TASK_LIST_ID` and `HOME` are read.
+ * @param options An explicit id or folder, and `env`, where `TOOLSHED_TASK_LIST_ID` and `HOME`
+ *   are read (default `process.env`).
  * @returns The absolute folder of the list.
  *
  * @example
@@ -31,9 +31,9 @@ export interface TaskListLocationOptions {
  */
 export function taskListFolder(
   cwd: string,
-  options: TaskListLocationOptions = {},
-  env: NodeJS.ProcessEnv = process.env,
+  options: TaskListLocationOptions & { env?: NodeJS.ProcessEnv } = {},
 ): string {
+  const env = options.env ?? process.env;
   const id = options.taskListId ?? (env['TOOLSHED_TASK_LIST_ID'] || undefined) ?? projectListId(cwd);
   const safe = id.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 100);
   if (safe.replace(/-/g, '') === '')

@@ -203,14 +203,14 @@ describe('the task list across processes', () => {
 describe('taskListFolder', () => {
   test('one list per project by default, TOOLSHED_TASK_LIST_ID or the option to share one, ids sanitised', () => {
     const env = { HOME: '/home/me' };
-    const a = taskListFolder('/work/app', {}, env);
+    const a = taskListFolder('/work/app', { env: env });
     expect(a).toMatch(/^\/home\/me\/\.toolshed\/tasks\/app-[0-9a-f]{8}$/);
-    expect(taskListFolder('/work/app', {}, env)).toBe(a);
-    expect(taskListFolder('/other/app', {}, env)).not.toBe(a);
-    expect(taskListFolder('/work/app', {}, { ...env, TOOLSHED_TASK_LIST_ID: 'release' })).toBe(
+    expect(taskListFolder('/work/app', { env: env })).toBe(a);
+    expect(taskListFolder('/other/app', { env: env })).not.toBe(a);
+    expect(taskListFolder('/work/app', { env: { ...env, TOOLSHED_TASK_LIST_ID: 'release' } })).toBe(
       '/home/me/.toolshed/tasks/release',
     );
-    expect(taskListFolder('/work/app', { taskListId: '../../etc', tasksDir: '/t' }, env)).toBe('/t/------etc');
-    expect(() => taskListFolder('/w', { taskListId: '../..' }, env)).toThrow(/has no letters or digits/);
+    expect(taskListFolder('/work/app', { taskListId: '../../etc', tasksDir: '/t', env: env })).toBe('/t/------etc');
+    expect(() => taskListFolder('/w', { taskListId: '../..', env: env })).toThrow(/has no letters or digits/);
   });
 });

@@ -10,12 +10,15 @@ export interface GitRun {
 /**
  * Runs git with arguments (never through a shell) in a folder.
  *
- * @param cwd Where git runs.
  * @param args Its arguments.
- * @param signal Aborts it.
+ * @param options Where git runs (`cwd`), and what aborts it (`signal`).
  * @returns Exit code and output; a missing git is code 127.
  */
-export function git(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitRun> {
+export function git(
+  args: readonly string[],
+  options: { cwd: string; signal?: AbortSignal | undefined },
+): Promise<GitRun> {
+  const { cwd, signal } = options;
   return new Promise((resolve) => {
     execFile(
       'git',

@@ -77,13 +77,13 @@ export function createWorktreeTools(): AnyTool[] {
           result: false,
           message: `The session is already in the worktree ${current.worktreePath}; leave it with ExitWorktree first.`,
         };
-      const top = await git(ctx.cwd, ['rev-parse', '--show-toplevel'], ctx.signal);
+      const top = await git(['rev-parse', '--show-toplevel'], { cwd: ctx.cwd, signal: ctx.signal });
       if (top.code !== 0)
         return {
           result: false,
           message: `The working directory ${ctx.cwd} is not inside a git repository, so no worktree can be made.`,
         };
-      const head = await git(ctx.cwd, ['rev-parse', '--verify', 'HEAD'], ctx.signal);
+      const head = await git(['rev-parse', '--verify', 'HEAD'], { cwd: ctx.cwd, signal: ctx.signal });
       if (head.code !== 0)
         return { result: false, message: 'The repository has no commit yet; commit once before making a worktree.' };
       return { result: true };
@@ -159,14 +159,15 @@ export function createWorktreeTools(): AnyTool[] {
       if (action === 'keep') {
         message += ` The work stays in ${state.worktreePath} on branch ${state.branch}.`;
       } else {
-        const top = (await git(state.originalCwd, ['rev-parse', '--show-toplevel'])).stdout.trim() || state.originalCwd;
-        const removed = await git(top, ['worktree', 'remove', '--force', state.worktreePath]);
+        const top =
+          (await git(['rev-parse', '--show-toplevel'], { cwd: state.originalCwd })).stdout.trim() || state.originalCwd;
+        const removed = await git(['worktree', 'remove', '--force', state.worktreePath], { cwd: top });
         if (removed.code !== 0)
           throw new ToolshedError(
             WORKTREE_FAILED,
             `git worktree remove failed: ${firstLine(removed.stderr)}; the worktree is still at ${state.worktreePath}.`,
           );
-        await git(top, ['branch', '-D', state.branch]);
+        await git(['branch', '-D', state.branch], { cwd: top });
         message += ` Removed the worktree ${state.worktreePath} and its branch ${state.branch}.`;
       }
       return {
@@ -219,13 +220,13 @@ export async function createGitWorktree(options: {
   signal?: AbortSignal;
 }): Promise<GitWorktree> {
   const { cwd: from, stateDir, signal } = options;
-  const top = await git(from, ['rev-parse', '--show-toplevel'], signal);
+  const top = await git(['rev-parse', '--show-toplevel'], { cwd: from, signal });
   if (top.code !== 0)
     throw new ToolshedError(
       WORKTREE_FAILED,
       `The working directory ${from} is not inside a git repository, so no worktree can be made.`,
     );
-  const head = await git(from, ['rev-parse', '--verify', 'HEAD'], signal);
+  const head = await git(['rev-parse', '--verify', 'HEAD'], { cwd: from, signal });
   if (head.code !== 0)
     throw new ToolshedError(WORKTREE_FAILED, 'The repository has no commit yet; commit once before making a worktree.');
   const headCommit = head.stdout.trim();
@@ -234,7 +235,7 @@ export async function createGitWorktree(options: {
   const parent = path.join(stateDir, 'worktrees');
   await mkdir(parent, { recursive: true, mode: 0o700 });
   const target = path.join(parent, label);
-  const made = await git(top.stdout.trim(), ['worktree', 'add', '-b', branch, target, headCommit], signal);
+  const made = await git(['worktree', 'add', '-b', branch, target, headCommit], { cwd: top.stdout.trim(), signal });
   if (made.code !== 0)
     throw new ToolshedError(
       WORKTREE_FAILED,
@@ -247,9 +248,9 @@ export async function createGitWorktree(options: {
 }
 
 async function unsavedWork(state: WorktreeSession, signal: AbortSignal): Promise<string | undefined | ''> {
-  const status = await git(state.worktreePath, ['status', '--porcelain'], signal);
+  const status = await git(['status', '--porcelain'], { cwd: state.worktreePath, signal });
   if (status.code !== 0) return undefined;
-  const commits = await git(state.worktreePath, ['rev-list', '--count', `${state.headCommit}..HEAD`], signal);
+  const commits = await git(['rev-list', '--count', `${state.headCommit}..HEAD`], { cwd: state.worktreePath, signal });
   if (commits.code !== 0) return undefined;
   const files = status.stdout.split('\n').filter((l) => l.trim()).length;
   const count = Number.parseInt(commits.stdout.trim(), 10) || 0;
