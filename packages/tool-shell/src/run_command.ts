@@ -169,65 +169,12 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   // with `setsid`; killing the tree also kills whatever still carries it (Linux).
   const mark = randomUUID();
   const env = { ...process.env, GIT_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', ...options.env, [RUN_MARK_VAR]: mark };
-  let child: ChildProcess;
   const unprotected = options.sandbox ? missingProtectedEntries(options.sandbox.writable) : [];
-  if (options.sandbox) {
-    const writable = [...options.sandbox.writable, ...(cwdDir ? [cwdDir] : [])];
-    // bwrap reads the seccomp program from a pipe on its fd 3 (no file a sandboxed command could
-    // replace) and closes it before running the command.
-    const filter = options.sandbox.allowUnixSockets ? undefined : unixSocketFilter();
-    const args = bwrapArguments({
-      writable,
-      network: options.sandbox.network,
-      cwd: options.cwd,
-      masked: options.sandbox.masked ?? [],
-      ...(filter === undefined ? {} : { seccompFd: 3 }),
-    });
-    const stdio: Array<'ignore' | 'pipe'> =
-      filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
-    child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], {
-      cwd: options.cwd,
-      env,
-      stdio,
-      detached: true,
-    });
-    const program = child.stdio[3] as Writable | null | undefined;
-    if (filter !== undefined && program) {
-      program.on('error', () => {
-        // bwrap failed to start; its exit reports why.
-      });
-      program.end(filter);
-    }
-  } else {
-    child = spawn(shell, ['-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  }
+  const child = spawnShell(script, { options, shell, env, cwdDir });
   const pid = child.pid;
   let timedOut = false;
   let aborted = false;
-  let killing: Promise<void> | undefined;
-
-  const since = pid === undefined ? undefined : startTicks(pid);
-  const escaped = (): number[] => (since === undefined || pid === undefined ? [] : markedProcesses(mark, since, pid));
-  const groupAlive = (): boolean => pid !== undefined && (processGroupAlive(pid) || escaped().length > 0);
-  const signalGroup = (sig: NodeJS.Signals) => {
-    if (pid === undefined) return;
-    for (const target of [-pid, ...escaped()]) {
-      try {
-        process.kill(target, sig);
-      } catch {
-        // Gone already.
-      }
-    }
-  };
-  const killTree = (): Promise<void> => {
-    killing ??= (async () => {
-      signalGroup('SIGTERM');
-      const deadline = performance.now() + grace;
-      while (groupAlive() && performance.now() < deadline) await sleep(25);
-      if (groupAlive()) signalGroup('SIGKILL');
-    })();
-    return killing;
-  };
+  const { groupAlive, killTree } = processTree(pid, { mark, grace });
 
   const onData = (chunk: Buffer) => {
     const text = capture.push(chunk);
@@ -338,6 +285,79 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       void killTree();
     },
   };
+}
+
+/** Starts the shell, inside bubblewrap when the command is sandboxed. */
+function spawnShell(
+  script: string,
+  how: { options: RunCommandOptions; shell: string; env: NodeJS.ProcessEnv; cwdDir: string | undefined },
+): ChildProcess {
+  const { options, shell, env, cwdDir } = how;
+  if (!options.sandbox)
+    return spawn(shell, ['-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const writable = [...options.sandbox.writable, ...(cwdDir ? [cwdDir] : [])];
+  // bwrap reads the seccomp program from a pipe on its fd 3 (no file a sandboxed command could
+  // replace) and closes it before running the command.
+  const filter = options.sandbox.allowUnixSockets ? undefined : unixSocketFilter();
+  const args = bwrapArguments({
+    writable,
+    network: options.sandbox.network,
+    cwd: options.cwd,
+    masked: options.sandbox.masked ?? [],
+    ...(filter === undefined ? {} : { seccompFd: 3 }),
+  });
+  const stdio: Array<'ignore' | 'pipe'> =
+    filter === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+  const child = spawn(options.sandbox.bwrap, [...args, shell, '-c', script], {
+    cwd: options.cwd,
+    env,
+    stdio,
+    detached: true,
+  });
+  const program = child.stdio[3] as Writable | null | undefined;
+  if (filter !== undefined && program) {
+    program.on('error', () => {
+      // bwrap failed to start; its exit reports why.
+    });
+    program.end(filter);
+  }
+  return child;
+}
+
+/**
+ * The command's process tree: its process group, and every process that carries its mark
+ * (also one that left the group with `setsid`). `killTree` sends SIGTERM, waits `grace` ms,
+ * then SIGKILL; every caller shares one kill.
+ */
+function processTree(
+  pid: number | undefined,
+  how: { mark: string; grace: number },
+): { groupAlive: () => boolean; killTree: () => Promise<void> } {
+  let killing: Promise<void> | undefined;
+  const since = pid === undefined ? undefined : startTicks(pid);
+  const escaped = (): number[] =>
+    since === undefined || pid === undefined ? [] : markedProcesses(how.mark, since, pid);
+  const groupAlive = (): boolean => pid !== undefined && (processGroupAlive(pid) || escaped().length > 0);
+  const signalGroup = (sig: NodeJS.Signals) => {
+    if (pid === undefined) return;
+    for (const target of [-pid, ...escaped()]) {
+      try {
+        process.kill(target, sig);
+      } catch {
+        // Gone already.
+      }
+    }
+  };
+  const killTree = (): Promise<void> => {
+    killing ??= (async () => {
+      signalGroup('SIGTERM');
+      const deadline = performance.now() + how.grace;
+      while (groupAlive() && performance.now() < deadline) await sleep(25);
+      if (groupAlive()) signalGroup('SIGKILL');
+    })();
+    return killing;
+  };
+  return { groupAlive, killTree };
 }
 
 /**
