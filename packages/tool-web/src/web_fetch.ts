@@ -6,6 +6,7 @@ import {
   modelClientKey,
   ruleMatchesTool,
   ToolshedError,
+  type PermissionResult,
   type Tool,
   type ToolContext,
   type ValidationResult,
@@ -21,7 +22,7 @@ import {
   type HostPattern,
 } from './host_pattern.ts';
 import type { LookupFunction } from './network_guard.ts';
-import { fetchPage, formatBytes, type HostOpening } from './_fetch_page.ts';
+import { type FetchPageOptions, fetchPage, formatBytes, type HostOpening } from './_fetch_page.ts';
 import { decodeText, sniffContent } from './_content_type.ts';
 import { htmlToMarkdown } from './html_to_markdown.ts';
 
@@ -269,33 +270,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
       const parsed = tryUrl(url);
       return parsed ? [`WebFetch(domain:${ruleHost(parsed)})`] : [];
     },
-    checkPermissions: ({ url }, ctx) => {
-      const parsed = tryUrl(url);
-      if (!parsed) return { behavior: 'deny', message: `"${url}" is not a valid URL.` };
-      const host = ruleHost(parsed);
-      const opened = privateAllowed(parsed, ctx);
-      const literal = literalNonPublic(parsed);
-      if (literal && !opened) {
-        return {
-          behavior: 'deny',
-          message: `WebFetch does not reach ${literal}. If the user wants it fetched, they can add "WebFetch(domain:${host})" to permissions.allow or pass allowPrivateHosts: ["${host}"] to webTools(); do not retry with another spelling of the address.`,
-        };
-      }
-      const allowRule = ctx.permissions.rules.allow.some(
-        (rule) =>
-          ruleMatchesTool(rule, RULE_TARGET) &&
-          (rule.ruleContent === undefined || matchDomainSpecifier(rule.ruleContent, parsed)),
-      );
-      // A matching allow rule decides later in the pipeline, where the decision names it.
-      if (allowRule) return { behavior: 'passthrough' };
-      if (preapproved.has(host.toLowerCase()))
-        return { behavior: 'allow', reason: `${host} is a preapproved documentation host` };
-      return {
-        behavior: 'ask',
-        reason: `WebFetch would fetch from ${host}, which no rule allows yet`,
-        suggestions: [`WebFetch(domain:${host})`],
-      };
-    },
+    checkPermissions: ({ url }, ctx) => fetchPermission(url, { ctx, privateAllowed, preapproved }),
     async call({ url, prompt }, ctx, { onProgress, signal }) {
       const started = performance.now();
       const requested = new URL(url);
@@ -309,7 +284,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
       }
       if (!page) {
         onProgress({ message: `Fetching ${requested.href}` });
-        const fetched = await fetchPage(requested, {
+        page = await loadPage(requested, {
           lookup: options.lookup,
           connect,
           opening: (u) => opening(u, ctx),
@@ -319,34 +294,8 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
           userAgent,
           signal,
           onProgress: (message) => onProgress({ message }),
+          readability,
         });
-        if (fetched.kind === 'redirect') {
-          page = fetched;
-        } else {
-          const converted = await convert(
-            fetched.body,
-            fetched.contentType,
-            fetched.contentKind,
-            fetched.finalUrl,
-            readability,
-          );
-          const notes: string[] = [];
-          if (fetched.truncated)
-            notes.push(`[The body was cut at ${formatBytes(maxBytes)}; the rest was not downloaded.]`);
-          if (converted.note) notes.push(converted.note);
-          page = {
-            kind: 'content',
-            requestedUrl: fetched.requestedUrl,
-            finalUrl: fetched.finalUrl,
-            status: fetched.status,
-            statusText: fetched.statusText,
-            contentType: converted.type,
-            bytes: fetched.body.length,
-            text: converted.text,
-            notes,
-            isPrivate: fetched.isPrivate,
-          };
-        }
         cache?.set(key, page, page.kind === 'content' ? page.text.length + 200 : 500);
       }
       const durationMs = () => Math.round(performance.now() - started);
@@ -365,51 +314,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
           },
         };
       }
-      let text = page.text;
-      const notes = [...page.notes];
-      if (text.length > maxMarkdownChars) {
-        notes.push(
-          `[The content was truncated to ${maxMarkdownChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.]`,
-        );
-        text = text.slice(0, maxMarkdownChars);
-      }
-      const header = `${page.finalUrl} (${page.status} ${page.statusText}, ${page.contentType}, ${formatBytes(page.bytes)}${fromCache ? ', from the 15-minute cache' : ''})`;
-      const model = ctx.services.get(modelClientKey);
-      let result: string | undefined;
-      if (model && text.trim()) {
-        onProgress({ message: `Applying the prompt to ${formatBytes(page.bytes)} of content` });
-        try {
-          const answer = await model.complete({
-            system: MODEL_SYSTEM,
-            prompt: `Web page content from ${page.finalUrl}:\n---\n${text}\n---\n\n${prompt}\n\n${MODEL_GUIDE}`,
-            signal,
-          });
-          result = typeof answer === 'string' && answer.trim() ? answer : undefined;
-          if (result === undefined) notes.push('[The model gave no answer, so the content is returned instead.]');
-        } catch (e) {
-          if (signal.aborted) throw e;
-          notes.push(
-            `[The model could not apply the prompt (${(e as Error)?.message ?? String(e)}), so the content is returned instead.]`,
-          );
-        }
-      }
-      if (result === undefined) {
-        const lead = !text.trim()
-          ? 'The page has no text content.'
-          : model
-            ? 'The model could not apply the prompt (see the note at the end), so the content follows; answer the prompt from it.'
-            : 'No model is set up to apply the prompt here, so the content follows; answer the prompt from it.';
-        result = [
-          `Content of ${header}`,
-          `Prompt: ${prompt}`,
-          lead,
-          '',
-          '---',
-          '',
-          text,
-          ...(notes.length ? ['', ...notes] : []),
-        ].join('\n');
-      }
+      const result = await answerFromPage(page, { prompt, fromCache, maxMarkdownChars, ctx, signal, onProgress });
       return {
         data: {
           url: page.requestedUrl,
@@ -425,6 +330,140 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
       };
     },
   });
+}
+
+/**
+ * WebFetch's own permission step: an address that is not public is refused unless the user
+ * opened it; a matching allow rule passes on (the pipeline names it); a preapproved
+ * documentation host is allowed; anything else asks, suggesting the domain rule.
+ */
+function fetchPermission(
+  url: string,
+  how: {
+    ctx: ToolContext;
+    privateAllowed: (url: URL, ctx: ToolContext) => boolean;
+    preapproved: ReadonlySet<string>;
+  },
+): PermissionResult {
+  const { ctx, privateAllowed, preapproved } = how;
+  const parsed = tryUrl(url);
+  if (!parsed) return { behavior: 'deny', message: `"${url}" is not a valid URL.` };
+  const host = ruleHost(parsed);
+  const opened = privateAllowed(parsed, ctx);
+  const literal = literalNonPublic(parsed);
+  if (literal && !opened) {
+    return {
+      behavior: 'deny',
+      message: `WebFetch does not reach ${literal}. If the user wants it fetched, they can add "WebFetch(domain:${host})" to permissions.allow or pass allowPrivateHosts: ["${host}"] to webTools(); do not retry with another spelling of the address.`,
+    };
+  }
+  const allowRule = ctx.permissions.rules.allow.some(
+    (rule) =>
+      ruleMatchesTool(rule, RULE_TARGET) &&
+      (rule.ruleContent === undefined || matchDomainSpecifier(rule.ruleContent, parsed)),
+  );
+  // A matching allow rule decides later in the pipeline, where the decision names it.
+  if (allowRule) return { behavior: 'passthrough' };
+  if (preapproved.has(host.toLowerCase()))
+    return { behavior: 'allow', reason: `${host} is a preapproved documentation host` };
+  return {
+    behavior: 'ask',
+    reason: `WebFetch would fetch from ${host}, which no rule allows yet`,
+    suggestions: [`WebFetch(domain:${host})`],
+  };
+}
+
+/** Fetches a page (following allowed redirects) and converts its body to Markdown or text. */
+async function loadPage(requested: URL, options: FetchPageOptions & { readability: boolean }): Promise<CachedPage> {
+  const fetched = await fetchPage(requested, options);
+  if (fetched.kind === 'redirect') return fetched;
+  const converted = await convert(
+    fetched.body,
+    fetched.contentType,
+    fetched.contentKind,
+    fetched.finalUrl,
+    options.readability,
+  );
+  const notes: string[] = [];
+  if (fetched.truncated)
+    notes.push(`[The body was cut at ${formatBytes(options.maxBytes)}; the rest was not downloaded.]`);
+  if (converted.note) notes.push(converted.note);
+  return {
+    kind: 'content',
+    requestedUrl: fetched.requestedUrl,
+    finalUrl: fetched.finalUrl,
+    status: fetched.status,
+    statusText: fetched.statusText,
+    contentType: converted.type,
+    bytes: fetched.body.length,
+    text: converted.text,
+    notes,
+    isPrivate: fetched.isPrivate,
+  };
+}
+
+/**
+ * What the model reads: the session's model's answer to the prompt over the page, or (with no
+ * model, or when it fails) the page itself with the prompt, cut to `maxMarkdownChars`.
+ */
+async function answerFromPage(
+  page: Extract<CachedPage, { kind: 'content' }>,
+  how: {
+    prompt: string;
+    fromCache: boolean;
+    maxMarkdownChars: number;
+    ctx: ToolContext;
+    signal: AbortSignal;
+    onProgress: (progress: { message: string }) => void;
+  },
+): Promise<string> {
+  const { prompt, fromCache, maxMarkdownChars, ctx, signal, onProgress } = how;
+  let text = page.text;
+  const notes = [...page.notes];
+  if (text.length > maxMarkdownChars) {
+    notes.push(
+      `[The content was truncated to ${maxMarkdownChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.]`,
+    );
+    text = text.slice(0, maxMarkdownChars);
+  }
+  const header = `${page.finalUrl} (${page.status} ${page.statusText}, ${page.contentType}, ${formatBytes(page.bytes)}${fromCache ? ', from the 15-minute cache' : ''})`;
+  const model = ctx.services.get(modelClientKey);
+  let result: string | undefined;
+  if (model && text.trim()) {
+    onProgress({ message: `Applying the prompt to ${formatBytes(page.bytes)} of content` });
+    try {
+      const answer = await model.complete({
+        system: MODEL_SYSTEM,
+        prompt: `Web page content from ${page.finalUrl}:\n---\n${text}\n---\n\n${prompt}\n\n${MODEL_GUIDE}`,
+        signal,
+      });
+      result = typeof answer === 'string' && answer.trim() ? answer : undefined;
+      if (result === undefined) notes.push('[The model gave no answer, so the content is returned instead.]');
+    } catch (e) {
+      if (signal.aborted) throw e;
+      notes.push(
+        `[The model could not apply the prompt (${(e as Error)?.message ?? String(e)}), so the content is returned instead.]`,
+      );
+    }
+  }
+  if (result === undefined) {
+    const lead = !text.trim()
+      ? 'The page has no text content.'
+      : model
+        ? 'The model could not apply the prompt (see the note at the end), so the content follows; answer the prompt from it.'
+        : 'No model is set up to apply the prompt here, so the content follows; answer the prompt from it.';
+    result = [
+      `Content of ${header}`,
+      `Prompt: ${prompt}`,
+      lead,
+      '',
+      '---',
+      '',
+      text,
+      ...(notes.length ? ['', ...notes] : []),
+    ].join('\n');
+  }
+  return result;
 }
 
 /**
