@@ -160,54 +160,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         maxTokens: options.maxTokens,
         signal,
       };
-      const results: ToolResultBlock[] = [];
-      const extra: AgentMessage[] = [];
-      const onSession = (event: SessionEvent) => {
-        emit({ type: 'session', turn: turnNo, event });
-        if (event.type !== 'result') return;
-        results.push(event.result);
-        toolCalls[event.toolName] = (toolCalls[event.toolName] ?? 0) + 1;
-        for (const m of event.newMessages ?? []) if (isMessage(m)) extra.push(m);
-      };
-      let turn: ModelTurn | undefined;
-      let failure: unknown;
-      const yielded: ToolUseBlock[] = [];
-      let streamedText = '';
-      if (options.stream ?? true) {
-        const blocks = new BlockQueue<ToolUseBlock>();
-        const modelDone = (async () => {
-          try {
-            for await (const event of model.stream(request)) {
-              if (event.type === 'text') {
-                streamedText += event.text;
-                emit({ type: 'text', turn: turnNo, text: event.text });
-              } else if (event.type === 'tool_use') {
-                yielded.push(event.block);
-                emit({ type: 'tool_use', turn: turnNo, block: event.block });
-                blocks.push(event.block);
-              } else turn = event.turn;
-            }
-          } catch (e) {
-            failure = e;
-          } finally {
-            blocks.end();
-          }
-        })();
-        for await (const event of session.stream(blocks, signal ? { signal } : {})) onSession(event);
-        await modelDone;
-      } else {
-        try {
-          turn = await model.turn(request);
-          const turnText = textOf(turn.content);
-          if (turnText) emit({ type: 'text', turn: turnNo, text: turnText });
-          for (const block of turn.content)
-            if (block.type === 'tool_use') emit({ type: 'tool_use', turn: turnNo, block });
-        } catch (e) {
-          failure = e;
-        }
-        const uses = turn?.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') ?? [];
-        if (uses.length) for await (const event of session.stream(uses, signal ? { signal } : {})) onSession(event);
-      }
+      const { turn, failure, yielded, streamedText, results, extra } = await modelAndTools({
+        model,
+        request,
+        session,
+        streaming: options.stream ?? true,
+        signal,
+        turnNo,
+        emit,
+        toolCalls,
+      });
       if (failure !== undefined || !turn) {
         // Keep what the model finished before it failed, answered, so the conversation stays valid.
         const partial: MessageBlock[] = [];
@@ -273,4 +235,81 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       };
     else messages.push({ role: 'user', content: blocks });
   }
+}
+
+/** What one turn's model call and tool calls produced. */
+interface TurnOutcome {
+  turn: ModelTurn | undefined;
+  failure: unknown;
+  /** Tool uses the model streamed before it finished (or failed). */
+  yielded: ToolUseBlock[];
+  streamedText: string;
+  results: ToolResultBlock[];
+  /** Messages tools asked to append after the results. */
+  extra: AgentMessage[];
+}
+
+/**
+ * One turn's model call and the tool calls it asks for: streamed (each tool use runs as soon
+ * as the model finishes writing it) or whole (the tools run after the model's turn).
+ */
+async function modelAndTools(how: {
+  model: ModelAdapter;
+  request: Parameters<ModelAdapter['turn']>[0];
+  session: Pick<Session, 'stream'>;
+  streaming: boolean;
+  signal: AbortSignal | undefined;
+  turnNo: number;
+  emit: (event: AgentEvent) => void;
+  toolCalls: Record<string, number>;
+}): Promise<TurnOutcome> {
+  const { model, request, session, streaming, signal, turnNo, emit, toolCalls } = how;
+  const results: ToolResultBlock[] = [];
+  const extra: AgentMessage[] = [];
+  const onSession = (event: SessionEvent) => {
+    emit({ type: 'session', turn: turnNo, event });
+    if (event.type !== 'result') return;
+    results.push(event.result);
+    toolCalls[event.toolName] = (toolCalls[event.toolName] ?? 0) + 1;
+    for (const m of event.newMessages ?? []) if (isMessage(m)) extra.push(m);
+  };
+  let turn: ModelTurn | undefined;
+  let failure: unknown;
+  const yielded: ToolUseBlock[] = [];
+  let streamedText = '';
+  if (streaming) {
+    const blocks = new BlockQueue<ToolUseBlock>();
+    const modelDone = (async () => {
+      try {
+        for await (const event of model.stream(request)) {
+          if (event.type === 'text') {
+            streamedText += event.text;
+            emit({ type: 'text', turn: turnNo, text: event.text });
+          } else if (event.type === 'tool_use') {
+            yielded.push(event.block);
+            emit({ type: 'tool_use', turn: turnNo, block: event.block });
+            blocks.push(event.block);
+          } else turn = event.turn;
+        }
+      } catch (e) {
+        failure = e;
+      } finally {
+        blocks.end();
+      }
+    })();
+    for await (const event of session.stream(blocks, signal ? { signal } : {})) onSession(event);
+    await modelDone;
+  } else {
+    try {
+      turn = await model.turn(request);
+      const turnText = textOf(turn.content);
+      if (turnText) emit({ type: 'text', turn: turnNo, text: turnText });
+      for (const block of turn.content) if (block.type === 'tool_use') emit({ type: 'tool_use', turn: turnNo, block });
+    } catch (e) {
+      failure = e;
+    }
+    const uses = turn?.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') ?? [];
+    if (uses.length) for await (const event of session.stream(uses, signal ? { signal } : {})) onSession(event);
+  }
+  return { turn, failure, yielded, streamedText, results, extra };
 }
