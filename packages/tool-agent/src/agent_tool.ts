@@ -252,13 +252,7 @@ export function createAgentTool(config: AgentToolConfig): Tool<typeof agentInput
     aliases: ['Task'],
     searchHint: 'start sub-agent delegate task explore plan in parallel background',
     async description({ cwd }) {
-      return `Starts a sub-agent to handle a complex, multi-step task on its own. The agent types and the tools each has:
-${describeAgents(config.agentsFor(cwd))}
-
-- Give subagent_type (default general-purpose) and a prompt with everything the agent needs: it sees none of this conversation, and its final reply is all you get back (with a one-line summary).
-- Start several agents in one message to run them in parallel. Explore and Plan cannot edit files.
-- run_in_background: true returns a task id at once; read its output with TaskOutput, stop it with TaskStop, and reach a named one (name) with SendMessage while it runs.
-- An agent's tools and permissions are yours or fewer, never more; it cannot start agents.`;
+      return agentToolDescription(config.agentsFor(cwd));
     },
     inputSchema: agentInput,
     // The Agent call itself touches nothing: every call the sub-agent makes is checked
@@ -275,10 +269,7 @@ ${describeAgents(config.agentsFor(cwd))}
       `${subagent_type ?? 'general-purpose'} agent: ${description}${run_in_background ? '  (background)' : ''}`,
     interruptBehavior: 'cancel',
     maxResultSizeChars: 100_000,
-    mapResult: (r) =>
-      r.task_id
-        ? `Started ${r.subagent_type} agent in the background with task id ${r.task_id}${r.agent_id !== r.task_id ? ` (name ${r.agent_id})` : ''}. Read its output with TaskOutput({"task_id":"${r.task_id}"}), stop it with TaskStop${r.agent_id !== r.task_id ? `, and send it messages with SendMessage({"to":"${r.agent_id}", ...})` : ''}. Transcript: ${r.transcript_path}`
-        : `${r.text || '(the agent gave no final text)'}\n\n${r.summary}`,
+    mapResult: agentResultText,
     async call(input, ctx, { onProgress, signal }) {
       const type = input.subagent_type ?? 'general-purpose';
       const agents = agentsOf(ctx);
@@ -398,6 +389,24 @@ ${describeAgents(config.agentsFor(cwd))}
       };
     },
   });
+}
+
+/** The Agent tool's description: the agent types with their tools, and how to use them. */
+function agentToolDescription(agents: readonly LoadedAgent[]): string {
+  return `Starts a sub-agent to handle a complex, multi-step task on its own. The agent types and the tools each has:
+${describeAgents(agents)}
+
+- Give subagent_type (default general-purpose) and a prompt with everything the agent needs: it sees none of this conversation, and its final reply is all you get back (with a one-line summary).
+- Start several agents in one message to run them in parallel. Explore and Plan cannot edit files.
+- run_in_background: true returns a task id at once; read its output with TaskOutput, stop it with TaskStop, and reach a named one (name) with SendMessage while it runs.
+- An agent's tools and permissions are yours or fewer, never more; it cannot start agents.`;
+}
+
+/** What the model reads of an Agent call: the agent's reply and summary, or the background task's handles. */
+function agentResultText(r: AgentToolResult): string {
+  return r.task_id
+    ? `Started ${r.subagent_type} agent in the background with task id ${r.task_id}${r.agent_id !== r.task_id ? ` (name ${r.agent_id})` : ''}. Read its output with TaskOutput({"task_id":"${r.task_id}"}), stop it with TaskStop${r.agent_id !== r.task_id ? `, and send it messages with SendMessage({"to":"${r.agent_id}", ...})` : ''}. Transcript: ${r.transcript_path}`
+    : `${r.text || '(the agent gave no final text)'}\n\n${r.summary}`;
 }
 
 /** A background sub-agent in the session's shared task registry. */
