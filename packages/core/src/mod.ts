@@ -68,7 +68,7 @@ export type {
 } from './provider_format.ts';
 export { toolInputJsonSchema } from './json_schema.ts';
 export { formatInputError } from './input_errors.ts';
-export { closestNames } from './closest_names.ts';
+export { closestNames, type ClosestNamesOptions } from './closest_names.ts';
 export { describeError } from './describe_error.ts';
 export { deferredNoticeText } from './deferred_notice.ts';
 export { PERMISSION_MODES } from './permissions/types.ts';
