@@ -37,7 +37,7 @@ const GOALS = { rulesRatio: 1.2, didYouMeanMs: 10 };
 export const pipelineGrowthSuite: BenchSuite<PipelineGrowthParams> = {
   name: 'pipeline_growth',
   description:
-    'A Read with 0 to 1 000 deny rules (rules compiled once per session), and "did you mean" for an unknown name on a 10 000-name pool.',
+    'A Read with 0 to 1 000 deny rules (rules compiled once per session and indexed by tool and root), and "did you mean" for an unknown name on a 10 000-name pool.',
   defaults: {
     full: { ruleCounts: [0, 10, 100, 1000], batch: 50, rounds: 15, poolSize: 10_000 },
     quick: { ruleCounts: [0, 1000], batch: 20, rounds: 5, poolSize: 10_000 },
@@ -127,15 +127,10 @@ async function runPipelineGrowth(options: SuiteRunOptions<PipelineGrowthParams>)
     };
     // Gated on the medians taken in turns: a Read of 0.4 ms has a best run that load hardly touches
     // in one task and not the other, so the ratio of best runs swings more than the medians'.
-    // The 1.2× goal is not met yet (1.7–4.1× measured: the per-check loop over every rule is left);
-    // until it is, the gate sits at 8× so that it catches a return of the old 51× cliff, not noise.
-    gate(
-      `Read with ${last.rules} deny rules over none (medians)`,
-      last.overNone,
-      GOALS.rulesRatio,
-      failures,
-      8 / GOALS.rulesRatio,
-    );
+    // Rules are looked up by tool and by root (path_rule_index.ts, tool_rule_index.ts): a Read
+    // matches none of these 1 000 rules, so the ratio sits near 1 (1.0–1.3× measured on a loaded
+    // 2-core machine); the gate, at 3× the goal like the others, catches a return to a scan.
+    gate(`Read with ${last.rules} deny rules over none (medians)`, last.overNone, GOALS.rulesRatio, failures);
     for (const [label, ms] of Object.entries(best))
       gate(`did you mean (${label}, best of ${params.rounds}), ms`, ms, GOALS.didYouMeanMs, failures);
     return { results: rows, summary, failures };

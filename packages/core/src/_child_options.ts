@@ -56,7 +56,11 @@ export function childOptionsOf(
     mode: narrowerMode(current.mode, child.mode),
     rules: {
       ...current.rules,
-      deny: [...current.rules.deny, ...[...removed].map((name) => parseRule(name, 'deny', source))],
+      // Frozen, as a session's lists are: the indexes kept with it need not compare it on each call.
+      deny: Object.freeze([
+        ...current.rules.deny,
+        ...[...removed].map((name) => Object.freeze(parseRule(name, 'deny', source))),
+      ]),
     },
     ...(child.cwd !== undefined ? { workingDirectories: [path.resolve(child.cwd)] } : {}),
   };

@@ -69,7 +69,7 @@ export type {
 } from './provider_format.ts';
 export { toolInputJsonSchema } from './json_schema.ts';
 export { formatInputError } from './input_errors.ts';
-export { closestNames } from './closest_names.ts';
+export { closestNames, type ClosestNamesOptions } from './closest_names.ts';
 export { describeError } from './describe_error.ts';
 export { deferredNoticeText } from './deferred_notice.ts';
 export { PERMISSION_MODES } from './permissions/types.ts';
@@ -123,7 +123,15 @@ export type { PermissionContextLayer, PermissionPlacement } from './permissions/
 export { isPathInside } from './permissions/is_path_inside.ts';
 export { resolvePath } from './permissions/resolve_path.ts';
 export { PATH_UNRESOLVABLE, resolveRealPath, type ResolveRealPathOptions } from './permissions/resolve_real_path.ts';
-export { compilePathRule, matchPathRule, parsePathSpecifier, pathRuleRoots } from './permissions/path_rule.ts';
+export {
+  compilePathRule,
+  matchPathRule,
+  parsePathSpecifier,
+  pathRuleRoots,
+  pathRuleTarget,
+} from './permissions/path_rule.ts';
+export { pathRuleCandidates, type PathRuleIndexBases } from './permissions/path_rule_index.ts';
+export { toolRuleCandidates, type ToolRuleCandidatesOptions } from './permissions/tool_rule_index.ts';
 export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from './permissions/path_rule.ts';
 export { deniedPathFilter } from './permissions/denied_path_filter.ts';
 export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './permissions/protected_paths.ts';

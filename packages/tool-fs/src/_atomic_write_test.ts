@@ -26,6 +26,35 @@ describe('writeFileAtomic', () => {
     expect(await readdir(dir)).toEqual(['a.txt']);
   });
 
+  test('refuses to rename over a file whose bytes differ from expectBytes, even of the same length', async () => {
+    const f = path.join(dir, 'a.txt');
+    await writeFile(f, 'v2');
+    await expect(writeFileAtomic(f, Buffer.from('new'), { expectBytes: Buffer.from('v1') })).rejects.toBeInstanceOf(
+      ConcurrentChangeError,
+    );
+    expect(await readFile(f, 'utf8')).toBe('v2');
+    expect(await readdir(dir)).toEqual(['a.txt']);
+    await writeFileAtomic(f, Buffer.from('new'), { expectBytes: Buffer.from('v2') });
+    expect(await readFile(f, 'utf8')).toBe('new');
+  });
+
+  test('runs whileFlushing during the write, and writes nothing when it throws', async () => {
+    const f = path.join(dir, 'a.txt');
+    await writeFile(f, 'old');
+    let ran = false;
+    await writeFileAtomic(f, Buffer.from('one'), { whileFlushing: () => void (ran = true) });
+    expect(ran).toBe(true);
+    await expect(
+      writeFileAtomic(f, Buffer.from('two'), {
+        whileFlushing: () => {
+          throw new Error('hash failed');
+        },
+      }),
+    ).rejects.toThrow('hash failed');
+    expect(await readFile(f, 'utf8')).toBe('one');
+    expect(await readdir(dir)).toEqual(['a.txt']);
+  });
+
   test('refuses to create a file that appeared meanwhile', async () => {
     const f = path.join(dir, 'new.txt');
     await writeFile(f, 'someone was first');

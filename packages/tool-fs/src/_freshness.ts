@@ -67,6 +67,7 @@ export interface LineRange {
  * @param text The text that was written.
  * @param st The file's stat after the write.
  * @param seen The lines the model has seen of the new text, when not all of them.
+ * @param contentHash The bytes' hash, when the caller has it already.
  *
  * @example
  * ```ts
@@ -88,8 +89,9 @@ export function recordWrite(
   text: string,
   st: Stats,
   seen?: LineRange,
+  contentHash = hashContent(bytes),
 ): void {
-  const base = { contentHash: hashContent(bytes), mtimeMs: st.mtimeMs, size: st.size };
+  const base = { contentHash, mtimeMs: st.mtimeMs, size: st.size };
   if (seen === undefined) {
     cache.record(key, { ...base, partial: false, content: text });
     return;

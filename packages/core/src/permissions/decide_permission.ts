@@ -9,13 +9,13 @@ import {
   PATH_RULE_COVERAGE,
   pathRuleSuggestion,
   resolveResources,
-  ruleCoversPath,
 } from './path_guard.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
+import { toolRuleCandidates } from './tool_rule_index.ts';
 import type {
   HookPermissionDecision,
   PermissionDecision,
@@ -276,7 +276,7 @@ async function decide(
     };
   }
   const device = paths.find(
-    (p) => p.device && !rules.allow.some((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })),
+    (p) => p.device && findPathRule(rules.allow, name, [p], ctx, { realOnly: true }) === undefined,
   );
   if (device) {
     return {
@@ -343,9 +343,7 @@ async function decide(
   const allowRule = await matching(rules.allow);
   if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
   if (isFileTool(name) && paths.length > 0) {
-    const covering = paths.map((p) =>
-      rules.allow.find((rule) => ruleCoversPath(rule, name, p, ctx, { realOnly: true })),
-    );
+    const covering = paths.map((p) => findPathRule(rules.allow, name, [p], ctx, { realOnly: true })?.rule);
     if (covering.every((rule) => rule !== undefined)) {
       const rule = covering[0]!;
       return byRule('allow', rule, `Allowed by rule "${rule.raw}" from ${rule.source}`);
@@ -502,7 +500,11 @@ function ruleFinder(
       return m;
     }));
   return async (list) => {
-    for (const rule of list) {
+    // Only the rules that name the tool (by name, alias, coverage or MCP server), in list order.
+    // A tool without a matcher never matches a rule with a specifier: those are not even looked at.
+    const specifiers = tool.preparePermissionMatcher !== undefined;
+    for (const i of toolRuleCandidates(list, tool, { specifiers })) {
+      const rule = list[i]!;
       if (!ruleMatchesTool(rule, tool) || coveredOnly(rule, tool)) continue;
       if (rule.ruleContent === undefined) return rule;
       const m = await matcher();

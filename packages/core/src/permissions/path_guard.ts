@@ -7,6 +7,7 @@ import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { compileSessionPathRule } from './compiled_rules_cache.ts';
 import type { CompiledPathRule } from './path_rule.ts';
+import { pathRuleCandidates, type PathRuleIndexBases } from './path_rule_index.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
@@ -185,6 +186,12 @@ export interface FindPathRuleOptions {
    * open what it points to); deny and ask rules also match the path as written.
    */
   realOnly?: boolean;
+  /**
+   * Counts the work: `count` grows by one for each rule matched against a path. Rules are looked
+   * up by tool and by root ({@linkcode pathRuleCandidates}), so rules about other tools or other
+   * folders add nothing to it.
+   */
+  steps?: { count: number };
 }
 
 /**
@@ -213,9 +220,19 @@ export function findPathRule(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
   options: FindPathRuleOptions = {},
 ): { rule: PermissionRule; path: GuardedPath } | undefined {
-  const compile = pathRuleCompiler(ctx);
-  for (const rule of rules) {
+  if (rules.length === 0 || paths.length === 0) return undefined;
+  const { compile, bases } = pathRuleChecker(ctx);
+  let candidates: number[] = [];
+  for (const access of ['read', 'write'] as const) {
+    const forms: string[] = [];
+    for (const path of paths) if (path.access === access) forms.push(path.lexical, ...path.real);
+    if (forms.length > 0) candidates.push(...pathRuleCandidates(rules, toolName, access, forms, bases));
+  }
+  if (candidates.length > 1) candidates = [...new Set(candidates)].sort((a, b) => a - b);
+  for (const i of candidates) {
+    const rule = rules[i]!;
     for (const path of paths) {
+      if (options.steps) options.steps.count++;
       if (coversGuardedPath(compile, rule, toolName, path, options)) return { rule, path };
     }
   }
@@ -345,14 +362,11 @@ export function outsideWorkingDirectories(
   const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
   const nocase = caseInsensitivePaths(ctx.permissions);
   const fold = (text: string) => foldPath(text, nocase);
-  const compile = pathRuleCompiler(ctx, dirs);
   return paths.filter((path) => {
     if (path.harmless) return false;
     const inside = path.real.every((p) => dirs.some((dir) => isPathInside(fold(p), fold(dir))));
     if (inside) return false;
-    return !ctx.permissions.rules.allow.some((rule) =>
-      coversGuardedPath(compile, rule, toolName, path, { realOnly: true }),
-    );
+    return findPathRule(ctx.permissions.rules.allow, toolName, [path], ctx, { realOnly: true }) === undefined;
   });
 }
 
@@ -406,21 +420,32 @@ export function pathRuleCompiler(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
   workingDirectories?: readonly string[],
 ): PathRuleCompiler {
+  return pathRuleChecker(ctx, workingDirectories).compile;
+}
+
+/** {@linkcode pathRuleCompiler} with what an index of its rules depends on (see {@linkcode pathRuleCandidates}). */
+function pathRuleChecker(
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  workingDirectories?: readonly string[],
+): { compile: PathRuleCompiler; bases: PathRuleIndexBases } {
   let dirs = workingDirectories;
+  const realDirs = () => (dirs ??= realWorkingDirectories(ctx.permissions, ctx.cwd));
   const caseInsensitive = caseInsensitivePaths(ctx.permissions);
+  const { cwd } = ctx;
+  const { homeDir } = ctx.permissions;
   // Compiled rules are kept per session with the rule objects (compileSessionPathRule): no map per check.
-  return (rule) => {
+  const compile: PathRuleCompiler = (rule) => {
     let result: CompiledPathRule | undefined;
     if (rule.ruleContent !== undefined) {
       try {
         result = compileSessionPathRule(rule, {
-          cwd: ctx.cwd,
-          homeDir: ctx.permissions.homeDir,
-          root: rule.root ?? ctx.cwd,
+          cwd,
+          homeDir,
+          root: rule.root ?? cwd,
           caseInsensitive,
           // Read only for a bare name: the other anchors need no realpath of every working directory.
           get workingDirectories() {
-            return (dirs ??= realWorkingDirectories(ctx.permissions, ctx.cwd));
+            return realDirs();
           },
         });
       } catch {
@@ -429,6 +454,8 @@ export function pathRuleCompiler(
     }
     return result;
   };
+  const key = `${cwd}\0${homeDir ?? ''}\0${caseInsensitive ? 'i' : 's'}`;
+  return { compile, bases: { compile, key, caseInsensitive, workingDirectories: realDirs } };
 }
 
 /**

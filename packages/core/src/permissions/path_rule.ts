@@ -154,6 +154,36 @@ export interface CompiledPathRule {
    * @throws {Error} As `covers`.
    */
   coversWhole(path: string): boolean;
+  /**
+   * The folders the rule is rooted at, folded and normalized as the paths it is asked about are
+   * (see {@linkcode pathRuleTarget}): it covers a path only when one of them is the path or one
+   * of its parent folders. An index of rules by root ({@linkcode findPathRule}) relies on it.
+   */
+  readonly roots: readonly string[];
+}
+
+/**
+ * A path as a compiled rule compares it against its roots: folded for a case-insensitive
+ * session, and made absolute and normal. A rule's `covers(path)` can only be true when one of
+ * its `roots` is this value or one of its parent folders.
+ *
+ * @param path The path asked about.
+ * @param caseInsensitive Whether the session folds case.
+ * @returns The path to compare.
+ *
+ * @example
+ * ```ts
+ * pathRuleTarget('/p/src/../.env', false); // '/p/.env'
+ * ```
+ */
+export function pathRuleTarget(path: string, caseInsensitive: boolean): string {
+  // A filter asks every rule about the same path in turn: prepare it once.
+  if (path === lastTarget.path && caseInsensitive === lastTarget.nocase) return lastTarget.target;
+  const folded = foldPath(path, caseInsensitive);
+  const target = isNormalAbsolute(folded) ? folded : resolve(folded);
+  // A relative path resolves against process.cwd(), which may change: not kept.
+  if (path.startsWith('/')) lastTarget = { path, nocase: caseInsensitive, target };
+  return target;
 }
 
 /**
@@ -186,15 +216,7 @@ export function compilePathRule(content: string, bases: PathRuleBases): Compiled
   const dirs = rootsOf(parsed, bases).map((dir) => foldPath(dir, nocase));
   const prefixes = dirs.map((dir) => (dir.endsWith(sep) ? dir : `${dir}${sep}`));
   const { glob, anywhere, allStars } = parsed;
-  const targetOf = (path: string): string => {
-    // A filter asks every rule about the same path in turn: prepare it once.
-    if (path === lastTarget.path && nocase === lastTarget.nocase) return lastTarget.target;
-    const folded = foldPath(path, nocase);
-    const target = isNormalAbsolute(folded) ? folded : resolve(folded);
-    // A relative path resolves against process.cwd(), which may change: not kept.
-    if (path.startsWith('/')) lastTarget = { path, nocase, target };
-    return target;
-  };
+  const targetOf = (path: string): string => pathRuleTarget(path, nocase);
   /**
    * The rule's verdict on a path: below each root, the path itself and (unless `whole`) each of
    * its parents. One loop for both methods, so that they agree on roots, anchors and folding.
@@ -229,7 +251,7 @@ export function compilePathRule(content: string, bases: PathRuleBases): Compiled
     }
     return false;
   };
-  return { covers: (path) => match(path, false), coversWhole: (path) => match(path, true) };
+  return { covers: (path) => match(path, false), coversWhole: (path) => match(path, true), roots: dirs };
 }
 
 /** The last path a compiled rule prepared, folded and normalized: shared by every rule. */

@@ -118,7 +118,13 @@ export function createPermissionContext(
     }
   }
 
-  const context: PermissionContext = { mode, rules, workingDirectories };
+  // Frozen, rules and lists: the indexes kept with a list (by tool, by root) then never need to
+  // look at it again to know it is as it was.
+  const context: PermissionContext = {
+    mode,
+    rules: { allow: frozenRules(rules.allow), deny: frozenRules(rules.deny), ask: frozenRules(rules.ask) },
+    workingDirectories,
+  };
   if (home !== undefined) context.homeDir = home;
   if (placement.caseInsensitivePaths !== undefined) context.caseInsensitivePaths = placement.caseInsensitivePaths;
   return { context, errors };
@@ -162,9 +168,9 @@ export function mergePermissionContexts(base: PermissionContext, extra: Permissi
   const merged: PermissionContext = {
     mode: extra.mode ?? base.mode,
     rules: {
-      allow: [...base.rules.allow, ...(extra.rules?.allow ?? [])],
-      deny: [...base.rules.deny, ...(extra.rules?.deny ?? [])],
-      ask: [...base.rules.ask, ...(extra.rules?.ask ?? [])],
+      allow: frozenList([...base.rules.allow, ...(extra.rules?.allow ?? [])]),
+      deny: frozenList([...base.rules.deny, ...(extra.rules?.deny ?? [])]),
+      ask: frozenList([...base.rules.ask, ...(extra.rules?.ask ?? [])]),
     },
     workingDirectories: dirs,
   };
@@ -182,6 +188,17 @@ export interface PermissionContextLayer {
   workingDirectories?: readonly string[] | undefined;
   homeDir?: string | undefined;
   caseInsensitivePaths?: boolean | undefined;
+}
+
+/** A list of rules made here: each rule and the list frozen. */
+function frozenRules(rules: PermissionRule[]): readonly PermissionRule[] {
+  for (const rule of rules) Object.freeze(rule);
+  return Object.freeze(rules);
+}
+
+/** A new list of rules from elsewhere: frozen itself, its rules as they are (they may belong to the caller). */
+function frozenList(rules: PermissionRule[]): readonly PermissionRule[] {
+  return Object.freeze(rules);
 }
 
 function invalidOption(message: string): ToolshedError {

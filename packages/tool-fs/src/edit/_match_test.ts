@@ -7,8 +7,10 @@ import {
   linesOf,
   MAX_SCORED_LINES,
   noMatchMessage,
+  replacementLines,
   straightenQuotes,
 } from './_match.ts';
+import { countLines } from '../_text_file.ts';
 
 describe('findReplacements', () => {
   test('an exact match wins over the fallbacks', () => {
@@ -109,5 +111,57 @@ describe('closestRegion', () => {
       { budgetMs: 0 },
     )!;
     expect(found.windows).toBe(1);
+  });
+});
+
+describe('replacementLines', () => {
+  /** The numbers as Edit used to work them out: three walks of the text and two counts. */
+  function byWalking(text: string, replacements: { index: number; length: number; text: string }[]) {
+    const after = applyReplacements(text, replacements);
+    const last = replacements[replacements.length - 1]!;
+    const shift = replacements.slice(0, -1).reduce((sum, r) => sum + r.text.length - r.length, 0);
+    const [firstLine, lastLine] = linesOf(after, [
+      replacements[0]!.index,
+      last.index + shift + Math.max(0, last.text.length - 1),
+    ]);
+    return {
+      starts: linesOf(
+        text,
+        replacements.map((r) => r.index),
+      ),
+      ends: linesOf(
+        text,
+        replacements.map((r) => r.index + Math.max(0, r.length - 1)),
+      ),
+      firstLine,
+      lastLine,
+      lineDelta: countLines(after) - countLines(text),
+    };
+  }
+
+  test('gives the lines that walking the texts before and after gives, for many shapes of replacement', () => {
+    const pieces = ['a', '\n', 'bc', '\r\n', '', 'x\ny', '\n\n'];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 2000; round++) {
+      const text = Array.from({ length: 1 + next(12) }, () => pieces[next(pieces.length)]).join('');
+      if (text === '') continue;
+      const replacements: { index: number; length: number; text: string }[] = [];
+      let at = 0;
+      while (at < text.length && replacements.length < 4) {
+        const index = at + next(Math.max(1, text.length - at));
+        const length = Math.min(text.length - index, next(4));
+        if (index >= text.length) break;
+        replacements.push({ index, length, text: pieces[next(pieces.length)]! });
+        at = index + Math.max(1, length);
+      }
+      if (replacements.length === 0) continue;
+      expect(replacementLines(text, replacements), JSON.stringify({ text, replacements })).toEqual(
+        byWalking(text, replacements),
+      );
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
+import { buildTool, type FileState, hashContent, type Tool, type ToolContext } from '@toolshed/core';
 import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { withPathLock } from '../_path_lock.ts';
@@ -15,8 +15,8 @@ import {
   specialKind,
   toAbsolute,
 } from '../_paths.ts';
-import { countLines, decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
-import { applyReplacements, findReplacements, linesOf, noMatchMessage } from './_match.ts';
+import { decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
+import { applyReplacements, findReplacements, noMatchMessage, replacementLines } from './_match.ts';
 import { numberLines } from '../read/_text.ts';
 
 /** Input of {@linkcode editTool}: Claude Code's fields. */
@@ -78,6 +78,8 @@ type EditPlan =
       lastLine: number;
       /** After a partial Read: the lines the model has seen of the new text. */
       seen?: LineRange;
+      /** The file-state cache's entry the plan was checked against. */
+      entry?: Readonly<FileState>;
     };
 
 /**
@@ -145,22 +147,31 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       const validated = validatedPlans.get(input);
       validatedPlans.delete(input);
       let plan: EditPlan;
-      if (
-        validated?.ok &&
-        validated.signature?.settled &&
-        (await statSignature(validated.abs))?.signature === validated.signature.signature
-      )
-        plan = validated;
+      if (validated?.ok && (await planStillHolds(validated, ctx))) plan = validated;
       else plan = await planEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
+      const planned = plan;
+      let newHash: string | undefined;
       const written = await writeFileAtomic(
-        plan.abs,
-        plan.newBytes,
-        plan.before === undefined
+        planned.abs,
+        planned.newBytes,
+        planned.before === undefined
           ? { expectMissing: true }
-          : { expectHash: plan.beforeHash ?? hashContent(plan.before), unchangedSince: plan.signature },
+          : {
+              expectBytes: planned.before,
+              unchangedSince: planned.signature,
+              // The new bytes' hash, for the file-state cache, while they are flushed to disk.
+              whileFlushing: () => {
+                newHash = hashContent(planned.newBytes);
+              },
+            },
       );
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen);
+      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen, newHash);
+      lastWrites.set(ctx.fileState, {
+        key: plan.key,
+        bytes: plan.newBytes,
+        hash: newHash ?? hashContent(plan.newBytes),
+      });
       const from = Math.max(1, plan.firstLine - 4);
       const to = Math.min(plan.lastLine + 4, from + 59);
       const output: EditOutput = {
@@ -221,7 +232,7 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   const signature = await statSignature(abs);
   const before = await readFile(abs);
   if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
-  const beforeHash = knownHash(ctx.fileState.get(key), st) ?? hashContent(before);
+  const beforeHash = knownHash(ctx.fileState.get(key), st) ?? lastWriteHash(ctx, key, before) ?? hashContent(before);
   const fresh = checkReadFirst(ctx.fileState, key, before, st, beforeHash);
   if (!fresh.ok) return fail(fresh.message);
   const { text, format } = decodeText(before);
@@ -242,27 +253,13 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
       `old_string occurs ${match.count} times in ${abs} (lines ${shown}). Add surrounding lines to old_string so it matches one place, or set replace_all to true to change all of them.`,
     );
   }
-  const first = match.replacements[0]!;
-  const last = match.replacements[match.replacements.length - 1]!;
   const newText = applyReplacements(text, match.replacements);
-  const shift = match.replacements.slice(0, -1).reduce((sum, r) => sum + r.text.length - r.length, 0);
-  const [firstLine, lastLine] = linesOf(newText, [
-    first.index,
-    last.index + shift + Math.max(0, last.text.length - 1),
-  ]) as [number, number];
+  const { starts, ends, firstLine, lastLine, lineDelta } = replacementLines(text, match.replacements);
   let seen: LineRange | undefined;
   if (fresh.partial) {
     const from = fresh.entry.offset ?? 1;
     const to = from + (fresh.entry.limit ?? 0) - 1;
     const outside: number[] = [];
-    const starts = linesOf(
-      text,
-      match.replacements.map((r) => r.index),
-    );
-    const ends = linesOf(
-      text,
-      match.replacements.map((r) => r.index + Math.max(0, r.length - 1)),
-    );
     starts.forEach((a, k) => {
       if (a < from || ends[k]! > to) outside.push(a);
     });
@@ -280,14 +277,14 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
           `Read that part first (Read with offset=${Math.max(1, outside[0]! - 20)} and limit=${Math.max(100, outside[outside.length - 1]! - outside[0]! + 41)}), then edit it.`,
       );
     }
-    const delta = countLines(newText) - countLines(text);
-    seen = { from, to: Math.max(from - 1, to + delta) };
+    seen = { from, to: Math.max(from - 1, to + lineDelta) };
   }
   const plan = finish(abs, key, before, format, newText, match.replacements.length, match.how, firstLine, lastLine);
   if (plan.ok) {
     if (seen !== undefined) plan.seen = seen;
     plan.beforeHash = beforeHash;
     plan.signature = signature;
+    plan.entry = fresh.entry;
   }
   return plan;
 }
@@ -303,6 +300,34 @@ function knownHash(
 ): string | undefined {
   if (entry === undefined || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) return undefined;
   return entry.mtimeMs < entry.readAt - 50 ? entry.contentHash : undefined;
+}
+
+/**
+ * What this session's Edit last wrote, per file-state cache: the next Edit of that file (often
+ * right after, before its timestamps have settled) compares bytes instead of hashing them.
+ */
+const lastWrites = new WeakMap<object, { key: string; bytes: Buffer; hash: string }>();
+
+/** The hash of what the last Edit wrote, when the file still holds exactly those bytes. */
+function lastWriteHash(ctx: ToolContext, key: string, bytes: Buffer): string | undefined {
+  const last = lastWrites.get(ctx.fileState);
+  return last !== undefined && last.key === key && last.bytes.equals(bytes) ? last.hash : undefined;
+}
+
+/**
+ * Whether a plan validateInput made still holds under the lock: the file-state cache has the
+ * same entry for the file, and the file has the bytes the plan was made from (told by its
+ * signature when it had settled, else by reading them again and comparing: a plan is a
+ * function of those two and the input).
+ */
+async function planStillHolds(plan: Extract<EditPlan, { ok: true }>, ctx: ToolContext): Promise<boolean> {
+  if (plan.before === undefined || plan.entry === undefined) return false;
+  if (ctx.fileState.get(plan.key) !== plan.entry) return false;
+  const now = await statSignature(plan.abs);
+  if (now === undefined) return false;
+  if (plan.signature?.settled && now.signature === plan.signature.signature) return true;
+  const bytes = await readFile(plan.abs).catch(() => undefined);
+  return bytes !== undefined && bytes.equals(plan.before);
 }
 
 /** Plans made by validateInput, for call to use when the file has not changed since. */

@@ -50,6 +50,21 @@ describe('Edit read-first and staleness rules', () => {
     expect(await readFile(file('a.ts'), 'utf8')).toBe('const a = 100;\n');
   });
 
+  test('Edit right after an Edit refuses bytes another writer put there, of the same length, in the same tick', async () => {
+    await put('quick.ts', 'const a = 1;\n');
+    expect((await readThenEdit('quick.ts', { old_string: '1', new_string: '2' })).isError).toBe(false);
+    // Same size, same second: only the bytes tell it apart from what the first Edit wrote.
+    await writeFile(file('quick.ts'), 'const a = 9;\n');
+    const second = await bench.call('Edit', { file_path: 'quick.ts', old_string: '9', new_string: '3' });
+    expect(second.isError).toBe(true);
+    expect(second.text).toContain('changed on disk since it was read');
+    expect(await readFile(file('quick.ts'), 'utf8')).toBe('const a = 9;\n');
+    // Back to what the first Edit wrote: the next Edit goes on without a new Read.
+    await writeFile(file('quick.ts'), 'const a = 2;\n');
+    expect((await bench.call('Edit', { file_path: 'quick.ts', old_string: '2', new_string: '4' })).isError).toBe(false);
+    expect(await readFile(file('quick.ts'), 'utf8')).toBe('const a = 4;\n');
+  });
+
   test('Edit accepts a file whose mtime changed but whose content did not (a touch or a formatter)', async () => {
     await put('a.ts', 'const a = 1;\n');
     await bench.call('Read', { file_path: 'a.ts' });

@@ -99,14 +99,23 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
           ? validated
           : await planWrite(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
+      // The new bytes' hash (for the file-state cache) and line count, while they are flushed to disk.
+      let newHash: string | undefined;
+      let lines = 0;
+      const whileFlushing = () => {
+        newHash = hashContent(plan.newBytes);
+        lines = countLines(plan.newText);
+      };
       const written = await writeFileAtomic(
         plan.abs,
         plan.newBytes,
-        plan.before === undefined ? { expectMissing: true } : { expectHash: hashContent(plan.before) },
+        plan.before === undefined
+          ? { expectMissing: true, whileFlushing }
+          : { expectBytes: plan.before, whileFlushing },
       );
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written));
+      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), undefined, newHash);
       if (plan.before === undefined)
-        return { data: { type: 'create', filePath: plan.abs, lines: countLines(plan.newText) } satisfies WriteOutput };
+        return { data: { type: 'create', filePath: plan.abs, lines } satisfies WriteOutput };
       const newLines = splitLines(plan.newText);
       if (plan.beforeText === undefined)
         return { data: { type: 'update', filePath: plan.abs, lines: newLines.length } satisfies WriteOutput };

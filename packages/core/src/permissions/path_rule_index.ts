@@ -1,0 +1,182 @@
+import { sep } from 'node:path';
+import { type CompiledPathRule, parsePathSpecifier, pathRuleTarget } from './path_rule.ts';
+import { rootCacheEpoch } from './real_path_cache.ts';
+import { type RuleListSnapshot, ruleListSnapshot, sameRuleList } from './_rule_list_snapshot.ts';
+import type { PermissionRule } from './types.ts';
+
+/** Which tools a `Read(...)` or `Edit(...)` rule covers: the path guard's coverage, repeated to avoid an import cycle. */
+const COVERAGE: Readonly<Record<'Read' | 'Edit', readonly string[]>> = {
+  Read: ['Read', 'Glob', 'Grep'],
+  Edit: ['Edit', 'Write', 'NotebookEdit', 'MultiEdit'],
+};
+const PATH_TOOLS = new Set([...COVERAGE.Read, ...COVERAGE.Edit]);
+
+/** What an index was built against: while the same, its buckets hold. */
+interface Built {
+  /** The bases of the compiler (cwd, home, case folding, and real working directories for bare names). */
+  key: string;
+  /** The root cache's epoch: a symlink on a rule root's way that changed moves it. */
+  epoch: number;
+  /** Rule tool name → rule root → indices (ascending) of the rules rooted there. */
+  byTool: Map<string, Map<string, number[]>>;
+  /** The roots would not settle while indexing (symlinks changing under it): every path rule is a candidate. */
+  all?: number[];
+}
+
+interface IndexEntry {
+  /** The list as indexed: a list or rule changed since is indexed again. */
+  snap: RuleListSnapshot;
+  /** A bare-name rule (`.env`) is rooted at the working directories: they are part of the key. */
+  bareNames: boolean;
+  built?: Built;
+}
+
+const indexes = new WeakMap<readonly PermissionRule[], IndexEntry>();
+
+/** What the index needs of the path guard's compiler. */
+export interface PathRuleIndexBases {
+  /** Compiles one rule (see `pathRuleCompiler`); undefined for a malformed pattern. */
+  compile: (rule: PermissionRule) => CompiledPathRule | undefined;
+  /** What every compiled rule depends on besides the rule: cwd, home directory, case folding. */
+  key: string;
+  caseInsensitive: boolean;
+  /** The real working directories, what bare-name rules are rooted at; asked only when the list has one. */
+  workingDirectories: () => readonly string[];
+}
+
+/**
+ * The indices, in list order, of the path rules of a list that could cover one of the given
+ * paths for one tool's access: rules of the tool family (`Read` for reads, `Edit` for writes) or
+ * naming the covered tool itself, whose root is one of the paths or one of their parent folders.
+ * Every other rule cannot cover them ({@linkcode CompiledPathRule.roots}), so a check with a
+ * thousand rules about other folders or other tools matches none of them. The index is built once
+ * per list (kept with it while the list, its rules and the compiler's bases are as they were, and
+ * the root cache's epoch has not moved) and looked up with one map probe per parent folder.
+ *
+ * @param rules A rule list (deny, ask or allow).
+ * @param toolName The tool called.
+ * @param access The kind of access.
+ * @param paths The paths asked about (absolute; every form the guard matches).
+ * @param bases The compiler and what it depends on.
+ * @returns Ascending indices into `rules`.
+ *
+ * @example
+ * ```ts
+ * const compile = pathRuleCompiler(ctx);
+ * pathRuleCandidates(rules.deny, 'Read', 'read', ['/p/.env'], { compile, key: ctx.cwd, caseInsensitive: false });
+ * // [3]: only the rules rooted at /p/.env, /p or /
+ * ```
+ */
+export function pathRuleCandidates(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  access: 'read' | 'write',
+  paths: readonly string[],
+  bases: PathRuleIndexBases,
+): number[] {
+  const built = builtIndex(rules, bases);
+  if (built.all !== undefined) return built.all.filter((i) => appliesTo(rules[i]!, toolName, access));
+  const family = access === 'read' ? 'Read' : 'Edit';
+  const groups: Map<string, number[]>[] = [];
+  const own = built.byTool.get(family);
+  if (own !== undefined) groups.push(own);
+  if (toolName !== family && COVERAGE[family].includes(toolName)) {
+    const named = built.byTool.get(toolName);
+    if (named !== undefined) groups.push(named);
+  }
+  if (groups.length === 0) return [];
+  const found: number[] = [];
+  for (const path of paths) {
+    const target = pathRuleTarget(path, bases.caseInsensitive);
+    for (const folder of foldersOf(target)) {
+      for (const group of groups) {
+        const at = group.get(folder);
+        if (at !== undefined) for (const i of at) found.push(i);
+      }
+    }
+  }
+  if (found.length < 2) return found;
+  found.sort((a, b) => a - b);
+  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+}
+
+function appliesTo(rule: PermissionRule, toolName: string, access: 'read' | 'write'): boolean {
+  const family = access === 'read' ? 'Read' : 'Edit';
+  return rule.toolName === family || (rule.toolName === toolName && COVERAGE[family].includes(toolName));
+}
+
+/**
+ * A path and each of its parent folders, up to the file system's root: the only roots a rule
+ * covering it can have (a rule covers a path when it is one of its roots or below one).
+ */
+function foldersOf(target: string): string[] {
+  const out = [target];
+  let end = target.lastIndexOf(sep);
+  while (end > 0) {
+    out.push(target.slice(0, end));
+    end = target.lastIndexOf(sep, end - 1);
+  }
+  // The root itself, written with its separator (`/`, `C:\`): the one root that ends in one.
+  const first = target.indexOf(sep);
+  if (first !== -1) out.push(target.slice(0, first + 1));
+  return out;
+}
+
+function builtIndex(rules: readonly PermissionRule[], bases: PathRuleIndexBases): Built {
+  let entry = indexes.get(rules);
+  if (entry === undefined || !sameRuleList(entry.snap, rules)) {
+    entry = snapshot(rules);
+    indexes.set(rules, entry);
+  }
+  const key = entry.bareNames ? `${bases.key}\0${bases.workingDirectories().join('\0')}` : bases.key;
+  const built = entry.built;
+  if (built !== undefined && built.key === key && built.epoch === rootCacheEpoch()) return built;
+  // Compiling a rule may resolve its root for the first time and find a looked-up path changed,
+  // which moves the epoch and may change rules compiled before it: index again until it holds.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const epoch = rootCacheEpoch();
+    const byTool = indexRoots(rules, bases);
+    if (rootCacheEpoch() === epoch) return (entry.built = { key, epoch, byTool });
+  }
+  const all: number[] = [];
+  rules.forEach((rule, i) => {
+    if (rule.ruleContent !== undefined && PATH_TOOLS.has(rule.toolName)) all.push(i);
+  });
+  delete entry.built;
+  return { key, epoch: -1, byTool: new Map(), all };
+}
+
+function indexRoots(rules: readonly PermissionRule[], bases: PathRuleIndexBases): Map<string, Map<string, number[]>> {
+  const byTool = new Map<string, Map<string, number[]>>();
+  rules.forEach((rule, i) => {
+    if (rule.ruleContent === undefined || !PATH_TOOLS.has(rule.toolName)) return;
+    const compiled = bases.compile(rule);
+    if (compiled === undefined) return; // malformed: it matches nothing
+    let group = byTool.get(rule.toolName);
+    if (group === undefined) byTool.set(rule.toolName, (group = new Map()));
+    for (const root of new Set(compiled.roots)) {
+      const at = group.get(root);
+      if (at === undefined) group.set(root, [i]);
+      else at.push(i);
+    }
+  });
+  return byTool;
+}
+
+function snapshot(rules: readonly PermissionRule[]): IndexEntry {
+  return {
+    snap: ruleListSnapshot(rules),
+    bareNames: rules.some(
+      (rule) => rule.ruleContent !== undefined && PATH_TOOLS.has(rule.toolName) && isBareName(rule.ruleContent),
+    ),
+  };
+}
+
+/** A specifier anchored nowhere (`.env`, `*.pem`); a malformed one counts, to be safe. */
+function isBareName(content: string): boolean {
+  try {
+    return parsePathSpecifier(content).anchor === 'anywhere';
+  } catch {
+    return true;
+  }
+}
