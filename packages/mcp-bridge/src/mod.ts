@@ -63,6 +63,15 @@ export {
   type ServeSessionStdioOptions,
 } from './serve_session.ts';
 export {
+  fileResourceUri,
+  sessionResults,
+  workingFiles,
+  type ServeResourceSource,
+  type WorkingFilesOptions,
+} from './serve_resources.ts';
+export type { ServePromptSource } from './serve_prompts.ts';
+export type { ServeFeatureOptions } from './_serve_features.ts';
+export {
   createMcpPermissionPrompt,
   type McpPermissionAsker,
   type McpPermissionPrompt,

@@ -19,6 +19,7 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { checkHttpRequest, generateToken, LOOPBACK_HOSTS } from './_http_guard.ts';
+import { registerServeFeatures, SERVE_FEATURE_CAPABILITIES, type ServeFeatureOptions } from './_serve_features.ts';
 import type { McpPermissionAsker, McpPermissionPrompt } from './mcp_permission_prompt.ts';
 
 /**
@@ -35,8 +36,13 @@ export type ServeSessionFactory = (client: { mcpSessionId: string | undefined })
  */
 export type ServeApprove = 'deny' | 'elicit' | McpPermissionAsker;
 
-/** Options shared by both transports of {@linkcode serveSession}. */
-export interface ServeSessionCommonOptions {
+/**
+ * Options shared by both transports of {@linkcode serveSession}. Besides tools, a client gets
+ * logging (the session's notices as log notifications, filtered by `logging/setLevel`),
+ * `resources` (by default the session's saved results; add `workingFiles(session)` for files),
+ * `prompts` and completion of prompt arguments and resource-template variables.
+ */
+export interface ServeSessionCommonOptions extends ServeFeatureOptions {
   /** Routes permission asks of each call to {@linkcode ServeSessionCommonOptions.approve}; see `createMcpPermissionPrompt`. */
   permissionPrompt?: McpPermissionPrompt;
   /**
@@ -211,7 +217,11 @@ async function serveStdio(source: SessionSource, options: ServeSessionStdioOptio
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  server.onclose = () => void client.release().finally(resolveClosed);
+  const stopFeatures = server.onclose;
+  server.onclose = () => {
+    stopFeatures?.();
+    void client.release().finally(resolveClosed);
+  };
   // The client going away ends stdin; the SDK's transport does not notice that by itself.
   stdin.once('end', () => void server.close());
   await server.connect(transport);
@@ -442,18 +452,25 @@ function jsonError(
 function createMcpServer(getSession: () => Promise<Session>, options: ServeSessionCommonOptions): Server {
   const server = new Server(
     { name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, ...SERVE_FEATURE_CAPABILITIES } },
   );
+  const features = registerServeFeatures(server, getSession, options);
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    features.close();
+    previousOnClose?.();
+  };
   // The pool can change under a call (ToolSearch loads a tool, an MCP server of the session
   // changes its list): after each call the names are compared with what this client was sent.
   let listed: string | undefined;
   const signature = (session: Session) => JSON.stringify(listTools(session, options.filter).map((t) => t.name));
   const approve = options.approve ?? 'deny';
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const session = await getSession();
     const tools = listTools(session, options.filter);
     listed = JSON.stringify(tools.map((t) => t.name));
+    await features.flushNotices(session, extra.sessionId);
     return { tools };
   });
 
@@ -533,11 +550,14 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
             .catch(() => {});
         } else if (event.type === 'result') {
           result = event.result;
+        } else if (event.type === 'notice') {
+          await features.flushNotices(session, extra.sessionId);
         }
       }
     } finally {
       unregister?.();
     }
+    await features.flushNotices(session, extra.sessionId);
     if (listed !== undefined && signature(session) !== listed) {
       listed = undefined; // one notification until the client lists again
       await server.sendToolListChanged().catch(() => {});
