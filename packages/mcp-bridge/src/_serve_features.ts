@@ -9,7 +9,9 @@ import {
   ListResourceTemplatesRequestSchema,
   type LoggingLevel,
   McpError,
+  type LoggingMessageNotification,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -38,18 +40,25 @@ const NOTICE_LEVELS: Record<'info' | 'warn' | 'error', LoggingLevel> = {
   error: 'error',
 };
 const MAX_COMPLETIONS = 100;
+const SEVERITY: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** Sends one notification, on the stream of the request it belongs to when there is one. */
+export type SendNotification = (notification: LoggingMessageNotification) => Promise<void>;
 
 /** The per-client state of the features: subscriptions to stop and notices to forward. */
 export interface ServeFeatures {
-  /** Sends the session's notices not yet sent as log notifications (filtered by the client's level). */
-  flushNotices(session: Session, sessionId: string | undefined): Promise<void>;
+  /**
+   * Sends the session's notices not yet sent as log notifications (filtered by the client's
+   * level), through `send` (a request's own `sendNotification`) when given.
+   */
+  flushNotices(session: Session, sessionId: string | undefined, send?: SendNotification): Promise<void>;
   /** Stops every subscription (the client went away). */
   close(): void;
 }
 
 /**
- * Registers logging (session notices as `notifications/message`; the SDK answers
- * `logging/setLevel` and filters by it), resources, prompts and completion on one client's server.
+ * Registers logging (`logging/setLevel`, and session notices as `notifications/message` at or
+ * above that level), resources, prompts and completion on one client's server.
  */
 export function registerServeFeatures(
   server: Server,
@@ -62,13 +71,28 @@ export function registerServeFeatures(
   const sources = async () => resourcesOf(await getSession());
   const prompts = async () => options.prompts?.(await getSession());
 
-  const flushNotices: ServeFeatures['flushNotices'] = async (session, sessionId) => {
+  // logging/setLevel per MCP session (over HTTP one server has one session; the id keys it anyway).
+  const levels = new Map<string | undefined, LoggingLevel>();
+  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
+    levels.set(extra.sessionId, request.params.level);
+    return {};
+  });
+  const wanted = (level: LoggingLevel, sessionId: string | undefined) => {
+    const floor = levels.get(sessionId);
+    return floor === undefined || SEVERITY.indexOf(level) >= SEVERITY.indexOf(floor);
+  };
+
+  const flushNotices: ServeFeatures['flushNotices'] = async (session, sessionId, send) => {
     const all = session.notices();
     for (; sentNotices < all.length; sentNotices++) {
       const notice = all[sentNotices]!;
-      await server
-        .sendLoggingMessage({ level: NOTICE_LEVELS[notice.level], logger: 'toolshed', data: notice.message }, sessionId)
-        .catch(() => {});
+      const level = NOTICE_LEVELS[notice.level];
+      if (!wanted(level, sessionId)) continue;
+      const notification: LoggingMessageNotification = {
+        method: 'notifications/message',
+        params: { level, logger: 'toolshed', data: notice.message },
+      };
+      await (send ? send(notification) : server.notification(notification)).catch(() => {});
     }
   };
 

@@ -70,6 +70,7 @@ export {
   type WorkingFilesOptions,
 } from './serve_resources.ts';
 export type { ServePromptSource } from './serve_prompts.ts';
+export { servedClientChannels, type ServedClientChannels } from './serve_client_channels.ts';
 export type { ServeFeatureOptions } from './_serve_features.ts';
 export {
   createMcpPermissionPrompt,

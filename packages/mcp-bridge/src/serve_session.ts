@@ -21,12 +21,23 @@ import {
 import { checkHttpRequest, generateToken, LOOPBACK_HOSTS } from './_http_guard.ts';
 import { registerServeFeatures, SERVE_FEATURE_CAPABILITIES, type ServeFeatureOptions } from './_serve_features.ts';
 import type { McpPermissionAsker, McpPermissionPrompt } from './mcp_permission_prompt.ts';
+import { servedClientChannels, type ServedClientChannels } from './serve_client_channels.ts';
 
 /**
  * Makes the Toolshed session of one MCP client session: over HTTP each client gets its own
- * (cwd, file-state cache, tasks, metrics), closed when its MCP session ends.
+ * (cwd, file-state cache, tasks, metrics), closed when its MCP session ends. The client's
+ * `askUser` (elicitation) and `modelClient` (sampling) may be put in its services, so that its
+ * tools ask the client's user and model:
+ *
+ * @example
+ * ```ts
+ * const factory: ServeSessionFactory = (client) =>
+ *   createSession({ cwd, families, services: [[askUserKey, client.askUser], [modelClientKey, client.modelClient]] });
+ * ```
  */
-export type ServeSessionFactory = (client: { mcpSessionId: string | undefined }) => Promise<Session>;
+export type ServeSessionFactory = (
+  client: { mcpSessionId: string | undefined } & ServedClientChannels,
+) => Promise<Session>;
 
 /**
  * Who answers a permission ask of a call that came in over MCP: `deny` — nobody, the call is
@@ -179,20 +190,23 @@ export async function serveSession(
 /** Where the sessions come from: one given (shared, its owner closes it) or a factory (one per client, closed here). */
 interface SessionSource {
   /** A lazily made session for one client, and how to let it go. */
-  open(mcpSessionId: () => string | undefined): { get: () => Promise<Session>; release: () => Promise<void> };
+  open(
+    mcpSessionId: () => string | undefined,
+    channels: ServedClientChannels,
+  ): { get: () => Promise<Session>; release: () => Promise<void> };
 }
 
 function sessionSource(session: Session | ServeSessionFactory): SessionSource {
   if (typeof session !== 'function')
     return { open: () => ({ get: () => Promise.resolve(session), release: () => Promise.resolve() }) };
   return {
-    open(mcpSessionId) {
+    open(mcpSessionId, channels) {
       let made: Promise<Session> | undefined;
       let released = false;
       return {
         get: () => {
           if (released) return Promise.reject(new Error('This MCP session has ended; initialize a new one.'));
-          made ??= session({ mcpSessionId: mcpSessionId() });
+          made ??= session({ mcpSessionId: mcpSessionId(), ...channels });
           return made;
         },
         release: async () => {
@@ -211,8 +225,12 @@ function sessionSource(session: Session | ServeSessionFactory): SessionSource {
 }
 
 async function serveStdio(source: SessionSource, options: ServeSessionStdioOptions): Promise<ServedSession> {
-  const client = source.open(() => undefined);
-  const server = createMcpServer(client.get, options);
+  let server!: Server;
+  const client = source.open(
+    () => undefined,
+    servedClientChannels(() => server),
+  );
+  server = createMcpServer(client.get, options);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   let resolveClosed!: () => void;
@@ -334,8 +352,12 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
         'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)',
       );
     let created: StreamableHTTPServerTransport | undefined;
-    const client = source.open(() => created?.sessionId);
-    const server = createMcpServer(client.get, options);
+    let server!: Server;
+    const client = source.open(
+      () => created?.sessionId,
+      servedClientChannels(() => server),
+    );
+    server = createMcpServer(client.get, options);
     created = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -551,7 +573,8 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
         } else if (event.type === 'result') {
           result = event.result;
         } else if (event.type === 'notice') {
-          await features.flushNotices(session, extra.sessionId);
+          // On the call's own stream, so a client sees the call's log before its result.
+          await features.flushNotices(session, extra.sessionId, (n) => extra.sendNotification(n));
         }
       }
     } finally {
@@ -633,10 +656,13 @@ function toMcpContent(content: ToolResultBlock['content']): CallToolResult['cont
     if (block.type === 'text') return { type: 'text' as const, text: block.text };
     if (block.type === 'image')
       return { type: 'image' as const, data: block.source.data, mimeType: block.source.media_type };
-    if (block.source.type === 'text') return { type: 'text' as const, text: block.source.data };
+    // A document is a file beside the answer: an embedded resource, named by its title when it has one.
+    const uri = `toolshed://document/${i}${block.title ? `/${encodeURIComponent(block.title)}` : ''}`;
+    if (block.source.type === 'text')
+      return { type: 'resource' as const, resource: { uri, mimeType: 'text/plain', text: block.source.data } };
     return {
       type: 'resource' as const,
-      resource: { uri: `toolshed://document/${i}`, mimeType: block.source.media_type, blob: block.source.data },
+      resource: { uri, mimeType: block.source.media_type, blob: block.source.data },
     };
   });
 }
