@@ -6,11 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createSession, type Session } from '@toolshed/core';
+import { askUserKey, createSession, modelClientKey } from '@toolshed/core';
 import { fileResourceUri, serveSession, sessionResults, workingFiles, type ServedSession } from './mod.ts';
 import { PACKAGE_DIR } from './testdata/_helpers.ts';
 import { featureFamily, greetPrompts } from './testdata/feature_family.ts';
@@ -25,7 +27,6 @@ interface Served {
 }
 
 let outside: string;
-let session: Session | undefined;
 let served: ServedSession | undefined;
 const transports: Record<'stdio' | 'http', Served> = {} as Record<'stdio' | 'http', Served>;
 
@@ -41,6 +42,22 @@ async function workDir(): Promise<string> {
   return dir;
 }
 
+const asked: { elicit: unknown[]; sample: unknown[] } = { elicit: [], sample: [] };
+
+/** A client whose user answers elicitations with a name and whose model answers sampling. */
+function askingClient(name: string): Client {
+  const client = new Client({ name, version: '1' }, { capabilities: { elicitation: {}, sampling: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.elicit.push(request.params);
+    return { action: 'accept', content: { name: `Ada via ${name}` } };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    asked.sample.push(request.params);
+    return { role: 'assistant', content: { type: 'text', text: `short (${name})` }, model: 'test-model' };
+  });
+  return client;
+}
+
 function watchClient(client: Client): Pick<Served, 'logs' | 'updates'> {
   const logs: Served['logs'] = [];
   const updates: string[] = [];
@@ -54,7 +71,7 @@ beforeAll(async () => {
   await writeFile(path.join(outside, 'passwd'), 'root:x:0:0');
 
   const stdioDir = await workDir();
-  const stdioClient = new Client({ name: 'features-stdio', version: '1' });
+  const stdioClient = askingClient('features-stdio');
   const stdioSeen = watchClient(stdioClient);
   await stdioClient.connect(
     new StdioClientTransport({
@@ -67,17 +84,24 @@ beforeAll(async () => {
   transports.stdio = { client: stdioClient, dir: stdioDir, ...stdioSeen };
 
   const httpDir = await workDir();
-  session = await createSession({
-    cwd: httpDir,
-    families: [featureFamily()],
-    permissions: { deny: ['Read(./secret.txt)'] },
-  });
-  served = await serveSession(session, {
-    http: { port: 0, noAuth: true },
-    resources: (s) => [sessionResults(s), workingFiles(s)],
-    prompts: () => greetPrompts,
-  });
-  const httpClient = new Client({ name: 'features-http', version: '1' });
+  served = await serveSession(
+    (client) =>
+      createSession({
+        cwd: httpDir,
+        families: [featureFamily()],
+        permissions: { deny: ['Read(./secret.txt)'] },
+        services: [
+          [askUserKey, client.askUser],
+          [modelClientKey, client.modelClient],
+        ],
+      }),
+    {
+      http: { port: 0, noAuth: true },
+      resources: (s) => [sessionResults(s), workingFiles(s)],
+      prompts: () => greetPrompts,
+    },
+  );
+  const httpClient = askingClient('features-http');
   const httpSeen = watchClient(httpClient);
   await httpClient.connect(new StreamableHTTPClientTransport(new URL(served.url!)));
   transports.http = { client: httpClient, dir: httpDir, ...httpSeen };
@@ -86,7 +110,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(Object.values(transports).map((t) => t.client.close()));
   await served?.close();
-  await session?.close();
   await Promise.all(
     [outside, ...Object.values(transports).map((t) => t.dir)].map((d) => rm(d, { recursive: true, force: true })),
   );
@@ -184,6 +207,26 @@ describe.each(['stdio', 'http'] as const)('serveSession features over %s, with t
     await expect(client.subscribeResource({ uri: 'mystery://x' })).rejects.toThrow(/cannot be subscribed/);
   });
 
+  test("a tool's askUser and modelClient services reach the client's user (elicitation) and model (sampling)", async () => {
+    const { client } = transports[kind];
+    const name = await client.callTool({ name: 'AskName', arguments: {} });
+    expect(JSON.stringify(name.content)).toContain(
+      `answer: {\\"action\\":\\"accept\\",\\"content\\":{\\"name\\":\\"Ada via features-${kind}\\"}}`,
+    );
+    expect(asked.elicit.at(-1)).toMatchObject({
+      message: 'Your name?',
+      requestedSchema: { properties: { name: { default: 'nobody' } } },
+    });
+    const summary = await client.callTool({ name: 'Summarize', arguments: { text: 'a long story' } });
+    expect(summary.isError).toBeFalsy();
+    expect(JSON.stringify(summary.content)).toContain(`summary: short (features-${kind})`);
+    expect(asked.sample.at(-1)).toMatchObject({
+      systemPrompt: 'Be brief.',
+      maxTokens: 50,
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize: a long story' } }],
+    });
+  });
+
   test('prompts are listed and filled in; a missing argument or unknown prompt is named', async () => {
     const { client } = transports[kind];
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['greet']);
@@ -216,6 +259,21 @@ describe.each(['stdio', 'http'] as const)('serveSession features over %s, with t
     });
     expect(unknown.completion.values).toEqual([]);
   });
+});
+
+test('a client without elicitation or sampling gets an error result naming the missing capability', async () => {
+  const bare = new Client({ name: 'bare', version: '1' });
+  await bare.connect(new StreamableHTTPClientTransport(new URL(served!.url!)));
+  try {
+    const name = await bare.callTool({ name: 'AskName', arguments: {} });
+    expect(name.isError).toBe(true);
+    expect(JSON.stringify(name.content)).toMatch(/does not declare the elicitation capability/);
+    const summary = await bare.callTool({ name: 'Summarize', arguments: { text: 'x' } });
+    expect(summary.isError).toBe(true);
+    expect(JSON.stringify(summary.content)).toMatch(/does not declare the sampling capability/);
+  } finally {
+    await bare.close();
+  }
 });
 
 test('a session without a Read tool serves no files, and says why', async () => {

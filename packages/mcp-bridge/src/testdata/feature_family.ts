@@ -2,7 +2,7 @@
 // (as the MCP family does for a server's log), Big returns more than its result budget (so the
 // session saves it as a result), Read declares its path like tool-fs's Read, and a prompt source with arguments and completion.
 import { readFile } from 'node:fs/promises';
-import { buildTool, defineFamily, type Family, type FamilySetupApi } from '@toolshed/core';
+import { askUserKey, buildTool, defineFamily, modelClientKey, type Family, type FamilySetupApi } from '@toolshed/core';
 import { z } from 'zod';
 import type { ServePromptSource } from '../serve_prompts.ts';
 
@@ -34,6 +34,36 @@ export function featureFamily(): Family {
         resources: ({ file_path }) => [{ path: file_path, access: 'read' as const }],
         async call({ file_path }) {
           return { data: await readFile(file_path, 'utf8') };
+        },
+      }),
+      buildTool({
+        name: 'AskName',
+        description: "Asks the session's user (askUser) for a name.",
+        inputSchema: z.object({}).strict(),
+        isReadOnly: () => true,
+        async call(_input, ctx) {
+          const askUser = ctx.services.get(askUserKey);
+          if (!askUser) throw new Error('no askUser service');
+          const answer = await askUser.ask({
+            source: 'AskName',
+            message: 'Your name?',
+            schema: { type: 'object', properties: { name: { type: 'string', default: 'nobody' } } },
+            signal: ctx.signal,
+          });
+          return { data: `answer: ${JSON.stringify(answer)}` };
+        },
+      }),
+      buildTool({
+        name: 'Summarize',
+        description: "Asks the session's model (modelClient) to summarize a text.",
+        inputSchema: z.object({ text: z.string() }).strict(),
+        isReadOnly: () => true,
+        async call({ text }, ctx) {
+          const model = ctx.services.get(modelClientKey);
+          if (!model) throw new Error('no model client');
+          return {
+            data: `summary: ${await model.complete({ system: 'Be brief.', prompt: `Summarize: ${text}`, maxTokens: 50 })}`,
+          };
         },
       }),
       buildTool({
