@@ -302,6 +302,11 @@ export class McpConnection {
     }
   }
 
+  /** Tells the server its roots changed (`notifications/roots/list_changed`), when it is connected. */
+  rootsChanged(): void {
+    void this.#client?.sendRootsListChanged().catch(() => {});
+  }
+
   /** The server's `instructions` from its `initialize` answer: how to use its tools. */
   get instructions(): string | undefined {
     return this.#instructions;
