@@ -160,6 +160,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     onClose: (cleanup) => void cleanups.push(cleanup),
   };
 
+  const instructions = new Map<string, string>();
   for (const family of families) {
     if (!family.setup) continue;
     const api: FamilySetupApi = {
@@ -169,6 +170,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       services,
       permissions,
       setDeferralPolicy: (policy) => pool.setDeferralPolicy(policy),
+      setInstructions: (prefix, text) => {
+        if (text?.trim()) instructions.set(prefix, text.trim());
+        else instructions.delete(prefix);
+      },
       refreshTools: () => pool.assemble(),
       emit: (event) => notice(event.level, event.message),
       onClose: (cleanup) => void cleanups.push(cleanup),
@@ -360,7 +365,11 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     },
 
     catalog: () => pool.list(),
-    deferredNotice: () => deferredNoticeText(pool.list().filter((e) => e.deferred && !e.loaded)),
+    deferredNotice: () =>
+      deferredNoticeText(
+        pool.list().filter((e) => e.deferred && !e.loaded),
+        instructions,
+      ),
     metrics: () => metrics.snapshot(),
     notices: () => [...notices],
 

@@ -5,12 +5,14 @@ import type { McpServerStatus } from './server_status.ts';
 import { buildMcpTool } from './mcp_tool.ts';
 import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
 import { getMcpPromptTool, listMcpPromptsTool } from './prompt_tools.ts';
-import { mcpToolName, uniqueToolName } from './tool_name.ts';
+import { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 
 /** What a server set is told by its session. */
 export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onToolsChanged'> {
   onToolsChanged: () => void;
   notice: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Told each server's instructions by its tools' name prefix (`mcp__github__`), for the deferred notice. */
+  setInstructions?: (prefix: string, text: string | undefined) => void;
 }
 
 /**
@@ -28,6 +30,7 @@ export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onTools
 export class McpServerSet {
   #connections: McpConnection[];
   #notice: McpServerSetOptions['notice'];
+  #setInstructions: McpServerSetOptions['setInstructions'];
   #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
   #resourceTools: AnyTool[];
   #promptTools: AnyTool[];
@@ -38,6 +41,7 @@ export class McpServerSet {
 
   constructor(servers: Record<string, McpServerConfig>, options: McpServerSetOptions) {
     this.#notice = options.notice;
+    this.#setInstructions = options.setInstructions;
     this.#roots = uniqueDirs([options.cwd, ...(options.roots?.() ?? [])]);
     const connectionOptions = { ...options, roots: () => this.#roots };
     this.#connections = Object.entries(servers).map(
@@ -73,6 +77,7 @@ export class McpServerSet {
     await Promise.all(
       this.#connections.map(async (c) => {
         await c.connect();
+        if (c.state === 'connected') this.#setInstructions?.(`mcp__${normalizeMcpName(c.name)}__`, c.instructions);
         if (c.state === 'connected' && c.instructions?.trim()) {
           const text = c.instructions.trim();
           this.#notice(

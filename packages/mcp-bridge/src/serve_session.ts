@@ -68,6 +68,8 @@ export interface ServeSessionCommonOptions extends ServeFeatureOptions {
   name?: string;
   /** The server's version in the MCP handshake. @default '0.0.0' */
   version?: string;
+  /** How to use the served tools, sent as `instructions` in the `initialize` answer. */
+  instructions?: string;
 }
 
 /** Serve over the process's stdin and stdout (or the streams given). */
@@ -474,7 +476,10 @@ function jsonError(
 function createMcpServer(getSession: () => Promise<Session>, options: ServeSessionCommonOptions): Server {
   const server = new Server(
     { name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: { listChanged: true }, ...SERVE_FEATURE_CAPABILITIES } },
+    {
+      capabilities: { tools: { listChanged: true }, ...SERVE_FEATURE_CAPABILITIES },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
   );
   const features = registerServeFeatures(server, getSession, options);
   const previousOnClose = server.onclose;

@@ -19,6 +19,7 @@ const served = await serveSession(
     }),
   {
     transport: 'stdio',
+    instructions: 'Read plan.md before anything else.',
     resources: (s) => [sessionResults(s), workingFiles(s)],
     prompts: () => greetPrompts,
   },

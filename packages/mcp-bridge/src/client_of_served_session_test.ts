@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createSession, type Session } from '@toolshed/core';
+import { createSession, defineFamily, type Session } from '@toolshed/core';
 import { mcpServers } from './mod.ts';
 import { PACKAGE_DIR } from './testdata/_helpers.ts';
 
 // The server is a Toolshed session served over stdio (serve_features_fixture.ts), whose file://
-// resources support subscriptions: the bridge reads one, and hears when it changes.
+// resources support subscriptions: the bridge reads one, and hears when it changes. Its
+// instructions reach the deferred notice.
 const FIXTURE = path.join(PACKAGE_DIR, 'src', 'testdata', 'serve_features_fixture.ts');
 let served: string;
 let home: string;
@@ -23,6 +24,13 @@ beforeAll(async () => {
     homeDir: home,
     permissions: { allow: ['ReadMcpResource', 'ListMcpResources'] },
     families: [
+      // Defers every MCP tool, as the toolsearch family does when they would crowd the context.
+      defineFamily({
+        name: 'defer-mcp',
+        version: '0.0.0',
+        tools: [],
+        setup: (api) => api.setDeferralPolicy((entries) => new Set(entries.filter((e) => e.isMcp).map((e) => e.name))),
+      }),
       mcpServers(
         {
           mcpServers: {
@@ -74,4 +82,11 @@ test('a resource read is subscribed to: a change is one notice naming how to rea
   await writeFile(path.join(served, 'plan.md'), 'step 4');
   await until(() => changed(uri).length > 1);
   expect(changed(uri)).toHaveLength(2);
+});
+
+test("the server's instructions are in the deferred notice, under its deferred tools", () => {
+  const notice = session.deferredNotice();
+  expect(notice).toMatch(
+    /- MCP server shed: mcp__shed__\{[^\n]*\}\n {2}Instructions: Read plan\.md before anything else\./,
+  );
 });
