@@ -17,6 +17,8 @@ export interface FamilySetupParts {
   notices: NoticeHub;
   cleanups: (() => void | Promise<void>)[];
   familySettings: LoadedSettings['familySettings'];
+  /** Where `api.setInstructions` keeps each prefix's instructions (read by the deferred notice). */
+  instructions: Map<string, string>;
 }
 
 /**
@@ -48,6 +50,10 @@ export async function runFamilySetups(families: readonly Family[], parts: Family
       services: parts.services,
       permissions: parts.permissions,
       setDeferralPolicy: (policy) => pool.setDeferralPolicy(policy),
+      setInstructions: (prefix, text) => {
+        if (text?.trim()) parts.instructions.set(prefix, text.trim());
+        else parts.instructions.delete(prefix);
+      },
       refreshTools: () => pool.assemble(),
       emit: (event) => notices.notice(event.level, event.message),
       onClose: (cleanup) => void cleanups.push(cleanup),

@@ -50,6 +50,12 @@ export interface FamilySetupApi {
   setDeferralPolicy(policy: DeferralPolicy): void;
   /** Re-runs this family's loader and rebuilds the pool (an MCP server's list changed). */
   refreshTools(): Promise<void>;
+  /**
+   * Sets (or, with `undefined`, removes) how to use the tools whose names start with `prefix`
+   * (an MCP server's `instructions`, for `mcp__github__`): shown under their names in
+   * `session.deferredNotice()` while any of them is deferred.
+   */
+  setInstructions(prefix: string, text: string | undefined): void;
   /** Reports something the user should see (a server that failed to start). */
   emit(event: { type: 'notice'; level: 'info' | 'warn' | 'error'; message: string }): void;
   /** Registers cleanup for `session.close()`. */

@@ -71,7 +71,7 @@ export { toolInputJsonSchema } from './json_schema.ts';
 export { formatInputError } from './input_errors.ts';
 export { closestNames, type ClosestNamesOptions } from './closest_names.ts';
 export { describeError } from './describe_error.ts';
-export { deferredNoticeText } from './deferred_notice.ts';
+export { deferredNoticeText, MAX_INSTRUCTIONS_CHARS } from './deferred_notice.ts';
 export { PERMISSION_MODES } from './permissions/types.ts';
 export type {
   CanUseTool,

@@ -86,6 +86,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     },
   });
   const familySettings = settings.familySettings;
+  // How to use the tools of a name prefix (an MCP server's instructions), for the deferred notice.
+  const instructions = new Map<string, string>();
   await runFamilySetups(families, {
     sessionId: id,
     cwd,
@@ -96,9 +98,19 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     notices,
     cleanups,
     familySettings,
+    instructions,
   });
   await pool.assemble();
-  return sessionObject({ options, config, pool, notices, cleanups, state, metrics: new MetricsRecorder() });
+  return sessionObject({
+    options,
+    config,
+    pool,
+    notices,
+    cleanups,
+    state,
+    instructions,
+    metrics: new MetricsRecorder(),
+  });
 }
 
 /** The parts a session object is made of (see {@linkcode sessionObject}). */
@@ -109,6 +121,7 @@ interface SessionParts {
   notices: NoticeHub;
   cleanups: (() => void | Promise<void>)[];
   state: SessionState;
+  instructions: ReadonlyMap<string, string>;
   metrics: MetricsRecorder;
 }
 
@@ -169,7 +182,11 @@ function sessionObject(parts: SessionParts): Session {
     },
     explain: (toolName, input) => explainCall({ toolName, input }, { pool, ctx: state.context }),
     catalog: () => pool.list(),
-    deferredNotice: () => deferredNoticeText(pool.list().filter((e) => e.deferred && !e.loaded)),
+    deferredNotice: () =>
+      deferredNoticeText(
+        pool.list().filter((e) => e.deferred && !e.loaded),
+        parts.instructions,
+      ),
     metrics: () => metrics.snapshot(),
     notices: () => notices.list(),
     close() {

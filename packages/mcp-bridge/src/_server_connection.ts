@@ -8,6 +8,7 @@ import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -89,6 +90,8 @@ export class McpConnection {
   /** Why a remote server's connection was given up, for the calls it fails. */
   #lost: string | undefined;
   #instructions: string | undefined;
+  /** Resources read and subscribed to: `true` once an update was reported and not read since. */
+  #watched = new Map<string, boolean>();
   #capabilities: Record<string, unknown> = {};
   #transportInUse: Transport | undefined;
 
@@ -258,6 +261,19 @@ export class McpConnection {
       this.#state = 'disconnected';
       this.#error = `the connection closed${this.#stderrTail()}`;
     };
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      const { uri } = notification.params;
+      if (this.#watched.get(uri) !== false) return;
+      // Once until the resource is read again, however often it changes.
+      this.#watched.set(uri, true);
+      this.#options.notice?.(
+        'info',
+        `MCP server "${this.name}": resource ${uri} changed since it was read; ReadMcpResource with {"server": "${this.name}", "uri": "${uri}"} reads it again.`,
+      );
+    });
+    // A new connection (a restarted server) has none of the old one's subscriptions.
+    for (const uri of this.#watched.keys())
+      void client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => {});
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const list = await listAllTools(client, this.timeoutMs);
@@ -300,6 +316,11 @@ export class McpConnection {
     if (this.#capabilities.logging) {
       void client.setLoggingLevel(this.#options.logLevel ?? 'warning', { timeout: this.timeoutMs }).catch(() => {});
     }
+  }
+
+  /** Tells the server its roots changed (`notifications/roots/list_changed`), when it is connected. */
+  rootsChanged(): void {
+    void this.#client?.sendRootsListChanged().catch(() => {});
   }
 
   /** The server's `instructions` from its `initialize` answer: how to use its tools. */
@@ -590,6 +611,30 @@ export class McpConnection {
       signal,
       async (client) => await client.readResource({ uri }, { signal, timeout: this.timeoutMs }),
     );
+  }
+
+  /**
+   * Subscribes to a resource that was read, when the server offers subscriptions: a change is
+   * then reported once as a session notice, until it is read again. A failure is ignored (the
+   * read itself succeeded).
+   *
+   * @returns Whether the resource is subscribed to.
+   */
+  async watchResource(uri: string, signal: AbortSignal): Promise<boolean> {
+    if ((this.#capabilities['resources'] as { subscribe?: boolean } | undefined)?.subscribe !== true) return false;
+    if (this.#watched.has(uri)) {
+      this.#watched.set(uri, false);
+      return true;
+    }
+    try {
+      await this.#request('ReadMcpResource', signal, async (client) => {
+        await client.subscribeResource({ uri }, { signal, timeout: this.timeoutMs });
+      });
+      this.#watched.set(uri, false);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**

@@ -5,12 +5,14 @@ import type { McpServerStatus } from './server_status.ts';
 import { buildMcpTool } from './mcp_tool.ts';
 import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
 import { getMcpPromptTool, listMcpPromptsTool } from './prompt_tools.ts';
-import { mcpToolName, uniqueToolName } from './tool_name.ts';
+import { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 
 /** What a server set is told by its session. */
 export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onToolsChanged'> {
   onToolsChanged: () => void;
   notice: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Told each server's instructions by its tools' name prefix (`mcp__github__`), for the deferred notice. */
+  setInstructions?: (prefix: string, text: string | undefined) => void;
 }
 
 /**
@@ -28,20 +30,46 @@ export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onTools
 export class McpServerSet {
   #connections: McpConnection[];
   #notice: McpServerSetOptions['notice'];
+  #setInstructions: McpServerSetOptions['setInstructions'];
   #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
   #resourceTools: AnyTool[];
   #promptTools: AnyTool[];
   #warnedSchemas = new Set<string>();
   #warnedClashes = new Set<string>();
   #warned = new Set<string>();
+  #roots: readonly string[];
 
   constructor(servers: Record<string, McpServerConfig>, options: McpServerSetOptions) {
     this.#notice = options.notice;
-    this.#connections = Object.entries(servers).map(([name, config]) => new McpConnection(name, config, options));
+    this.#setInstructions = options.setInstructions;
+    this.#roots = uniqueDirs([options.cwd, ...(options.roots?.() ?? [])]);
+    const connectionOptions = { ...options, roots: () => this.#roots };
+    this.#connections = Object.entries(servers).map(
+      ([name, config]) => new McpConnection(name, config, connectionOptions),
+    );
     const withResources = () => this.#connections.filter((c) => c.hasResources && c.state !== 'closed');
     this.#resourceTools = [listMcpResourcesTool(withResources), readMcpResourceTool(withResources)];
     const withPrompts = () => this.#connections.filter((c) => c.hasPrompts && c.state !== 'closed');
     this.#promptTools = [listMcpPromptsTool(withPrompts), getMcpPromptTool(withPrompts)];
+  }
+
+  /** The roots offered to the servers now: the session's working directories as last seen. */
+  get roots(): readonly string[] {
+    return this.#roots;
+  }
+
+  /**
+   * Told the working directories of a call (its cwd first): when they differ from the roots
+   * last offered, every connected server gets `notifications/roots/list_changed` and asks again.
+   *
+   * @returns Whether they changed.
+   */
+  observeWorkingDirectories(dirs: readonly string[]): boolean {
+    const next = uniqueDirs(dirs);
+    if (next.length === this.#roots.length && next.every((d, i) => d === this.#roots[i])) return false;
+    this.#roots = next;
+    for (const c of this.#connections) c.rootsChanged();
+    return true;
   }
 
   /** Connects every server at once; each failure is reported and blocks no other server. */
@@ -49,6 +77,7 @@ export class McpServerSet {
     await Promise.all(
       this.#connections.map(async (c) => {
         await c.connect();
+        if (c.state === 'connected') this.#setInstructions?.(`mcp__${normalizeMcpName(c.name)}__`, c.instructions);
         if (c.state === 'connected' && c.instructions?.trim()) {
           const text = c.instructions.trim();
           this.#notice(
@@ -87,7 +116,11 @@ export class McpServerSet {
           );
           local.add(name);
           cached.tools.push(
-            buildMcpTool(connection, info, { name, onSchemaProblem: (m) => this.#warnSchema(name, m) }),
+            buildMcpTool(connection, info, {
+              name,
+              onSchemaProblem: (m) => this.#warnSchema(name, m),
+              onWorkingDirectories: (dirs) => void this.observeWorkingDirectories(dirs),
+            }),
           );
         }
         this.#cache.set(connection, cached);
@@ -144,4 +177,8 @@ export class McpServerSet {
   async close(): Promise<void> {
     await Promise.all(this.#connections.map((c) => c.close()));
   }
+}
+
+function uniqueDirs(dirs: readonly string[]): string[] {
+  return [...new Set(dirs)];
 }

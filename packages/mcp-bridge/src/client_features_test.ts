@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   askUserKey,
+  buildTool,
   createSession,
   modelClientKey,
   type AskUser,
@@ -13,6 +14,7 @@ import {
   type ModelRequest,
   type Session,
 } from '@toolshed/core';
+import { z } from 'zod';
 import { mcpServers } from './mod.ts';
 import { EVERYTHING } from './testdata/_helpers.ts';
 
@@ -180,6 +182,44 @@ describe('roots', () => {
       expect(text).toContain(pathToFileURL(extra).href);
     } finally {
       await session.close();
+    }
+  });
+});
+
+describe('roots list_changed', () => {
+  test('when a call changes the working directory, the server is told roots/list_changed and lists the new root', async () => {
+    const moved = await mkdtemp(path.join(os.tmpdir(), 'mcp-client-features-moved-'));
+    const enter = buildTool({
+      name: 'EnterDir',
+      description: 'Moves the session into another folder (as EnterWorktree does).',
+      inputSchema: z.object({}).strict(),
+      isReadOnly: () => true,
+      call: async () => ({ data: 'moved', contextModifier: (ctx) => ({ ...ctx, cwd: moved }) }),
+    });
+    const session = await createSession({
+      cwd: dir,
+      homeDir: dir,
+      tools: [enter],
+      permissions: { allow: ['mcp__everything'] },
+      families: [
+        mcpServers({ mcpServers: { everything: { command: EVERYTHING, args: ['stdio'] } } }, { homeDir: dir }),
+      ],
+    });
+    try {
+      const before = String((await session.run([use('get-roots-list')]))[0]!.content);
+      expect(before).not.toContain(pathToFileURL(moved).href);
+      await session.run([{ type: 'tool_use', id: 'enter', name: 'EnterDir', input: {} }]);
+      // The next call carries the new cwd: the server is notified, and asks for the roots again.
+      let after = '';
+      for (let i = 0; i < 20 && !after.includes(pathToFileURL(moved).href); i++) {
+        after = String((await session.run([use('get-roots-list')]))[0]!.content);
+        if (!after.includes(pathToFileURL(moved).href)) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(after).toContain(pathToFileURL(moved).href);
+      expect(after).toContain(pathToFileURL(dir).href);
+    } finally {
+      await session.close();
+      await rm(moved, { recursive: true, force: true });
     }
   });
 });

@@ -114,6 +114,7 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
           if (active === set) void api.refreshTools().catch(() => {});
         },
         notice: (level, message) => api.emit({ type: 'notice', level, message }),
+        setInstructions: (prefix, text) => api.setInstructions(prefix, text),
       });
       active = set;
       api.onClose(async () => {

@@ -20,6 +20,8 @@ export interface BuildMcpToolOptions {
   name: string;
   /** Told when the server's schema cannot be compiled (the server then checks the input itself). */
   onSchemaProblem?: (message: string) => void;
+  /** Told the call's working directories (cwd first) before each call, so roots can follow them. */
+  onWorkingDirectories?: (dirs: readonly string[]) => void;
 }
 
 /**
@@ -124,7 +126,8 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     permissionSuggestions: () => [options.name, `mcp__${options.name.split('__')[1] ?? server}`],
     mapResult: (output: ToolResultContent) => output,
     renderResult: (output: ToolResultContent) => contentToText(output),
-    async call(input, _ctx, { signal, onProgress }) {
+    async call(input, ctx, { signal, onProgress }) {
+      options.onWorkingDirectories?.([ctx.cwd, ...ctx.permissions.workingDirectories]);
       const result = await connection.callTool(info.name, input, {
         signal,
         toolName: options.name,

@@ -63,6 +63,16 @@ export {
   type ServeSessionStdioOptions,
 } from './serve_session.ts';
 export {
+  fileResourceUri,
+  sessionResults,
+  workingFiles,
+  type ServeResourceSource,
+  type WorkingFilesOptions,
+} from './serve_resources.ts';
+export type { ServePromptSource } from './serve_prompts.ts';
+export { servedClientChannels, type ServedClientChannels } from './serve_client_channels.ts';
+export type { ServeFeatureOptions } from './_serve_features.ts';
+export {
   createMcpPermissionPrompt,
   type McpPermissionAsker,
   type McpPermissionPrompt,

@@ -101,7 +101,8 @@ export function readMcpResourceTool(servers: ResourceServers): Tool {
     searchHint: 'read mcp server resource by uri',
     description:
       'Reads one resource of an MCP server by its URI (from ListMcpResources or a resource link in a tool result). ' +
-      'Text resources come back as text, images as images; other binary content is described, not shown. Results over the size limit are saved to a file with a preview.',
+      'Text resources come back as text, images as images; other binary content is described, not shown. Results over the size limit are saved to a file with a preview. ' +
+      'When the server supports it, you are told (a notice) if the resource changes after you read it.',
     inputSchema: passthroughObjectSchema,
     inputJSONSchema: READ_SCHEMA,
     isReadOnly: () => true,
@@ -123,6 +124,8 @@ export function readMcpResourceTool(servers: ResourceServers): Tool {
         );
       }
       const { contents } = await connection.readResource(uri, signal);
+      // When the server offers subscriptions, a later change is reported as a session notice.
+      await connection.watchResource(uri, signal);
       if (contents.length === 0) return { data: `Resource ${uri} of MCP server "${server}" is empty.` };
       const content = mapCallResult(
         { content: contents.map((resource) => ({ type: 'resource' as const, resource })) },

@@ -19,13 +19,25 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { checkHttpRequest, generateToken, LOOPBACK_HOSTS } from './_http_guard.ts';
+import { registerServeFeatures, SERVE_FEATURE_CAPABILITIES, type ServeFeatureOptions } from './_serve_features.ts';
 import type { McpPermissionAsker, McpPermissionPrompt } from './mcp_permission_prompt.ts';
+import { servedClientChannels, type ServedClientChannels } from './serve_client_channels.ts';
 
 /**
  * Makes the Toolshed session of one MCP client session: over HTTP each client gets its own
- * (cwd, file-state cache, tasks, metrics), closed when its MCP session ends.
+ * (cwd, file-state cache, tasks, metrics), closed when its MCP session ends. The client's
+ * `askUser` (elicitation) and `modelClient` (sampling) may be put in its services, so that its
+ * tools ask the client's user and model:
+ *
+ * @example
+ * ```ts
+ * const factory: ServeSessionFactory = (client) =>
+ *   createSession({ cwd, families, services: [[askUserKey, client.askUser], [modelClientKey, client.modelClient]] });
+ * ```
  */
-export type ServeSessionFactory = (client: { mcpSessionId: string | undefined }) => Promise<Session>;
+export type ServeSessionFactory = (
+  client: { mcpSessionId: string | undefined } & ServedClientChannels,
+) => Promise<Session>;
 
 /**
  * Who answers a permission ask of a call that came in over MCP: `deny` — nobody, the call is
@@ -35,8 +47,13 @@ export type ServeSessionFactory = (client: { mcpSessionId: string | undefined })
  */
 export type ServeApprove = 'deny' | 'elicit' | McpPermissionAsker;
 
-/** Options shared by both transports of {@linkcode serveSession}. */
-export interface ServeSessionCommonOptions {
+/**
+ * Options shared by both transports of {@linkcode serveSession}. Besides tools, a client gets
+ * logging (the session's notices as log notifications, filtered by `logging/setLevel`),
+ * `resources` (by default the session's saved results; add `workingFiles(session)` for files),
+ * `prompts` and completion of prompt arguments and resource-template variables.
+ */
+export interface ServeSessionCommonOptions extends ServeFeatureOptions {
   /** Routes permission asks of each call to {@linkcode ServeSessionCommonOptions.approve}; see `createMcpPermissionPrompt`. */
   permissionPrompt?: McpPermissionPrompt;
   /**
@@ -51,6 +68,8 @@ export interface ServeSessionCommonOptions {
   name?: string;
   /** The server's version in the MCP handshake. @default '0.0.0' */
   version?: string;
+  /** How to use the served tools, sent as `instructions` in the `initialize` answer. */
+  instructions?: string;
 }
 
 /** Serve over the process's stdin and stdout (or the streams given). */
@@ -173,20 +192,23 @@ export async function serveSession(
 /** Where the sessions come from: one given (shared, its owner closes it) or a factory (one per client, closed here). */
 interface SessionSource {
   /** A lazily made session for one client, and how to let it go. */
-  open(mcpSessionId: () => string | undefined): { get: () => Promise<Session>; release: () => Promise<void> };
+  open(
+    mcpSessionId: () => string | undefined,
+    channels: ServedClientChannels,
+  ): { get: () => Promise<Session>; release: () => Promise<void> };
 }
 
 function sessionSource(session: Session | ServeSessionFactory): SessionSource {
   if (typeof session !== 'function')
     return { open: () => ({ get: () => Promise.resolve(session), release: () => Promise.resolve() }) };
   return {
-    open(mcpSessionId) {
+    open(mcpSessionId, channels) {
       let made: Promise<Session> | undefined;
       let released = false;
       return {
         get: () => {
           if (released) return Promise.reject(new Error('This MCP session has ended; initialize a new one.'));
-          made ??= session({ mcpSessionId: mcpSessionId() });
+          made ??= session({ mcpSessionId: mcpSessionId(), ...channels });
           return made;
         },
         release: async () => {
@@ -205,13 +227,21 @@ function sessionSource(session: Session | ServeSessionFactory): SessionSource {
 }
 
 async function serveStdio(source: SessionSource, options: ServeSessionStdioOptions): Promise<ServedSession> {
-  const client = source.open(() => undefined);
-  const server = createMcpServer(client.get, options);
+  let server!: Server;
+  const client = source.open(
+    () => undefined,
+    servedClientChannels(() => server),
+  );
+  server = createMcpServer(client.get, options);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  server.onclose = () => void client.release().finally(resolveClosed);
+  const stopFeatures = server.onclose;
+  server.onclose = () => {
+    stopFeatures?.();
+    void client.release().finally(resolveClosed);
+  };
   // The client going away ends stdin; the SDK's transport does not notice that by itself.
   stdin.once('end', () => void server.close());
   await server.connect(transport);
@@ -324,8 +354,12 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
         'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)',
       );
     let created: StreamableHTTPServerTransport | undefined;
-    const client = source.open(() => created?.sessionId);
-    const server = createMcpServer(client.get, options);
+    let server!: Server;
+    const client = source.open(
+      () => created?.sessionId,
+      servedClientChannels(() => server),
+    );
+    server = createMcpServer(client.get, options);
     created = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -442,18 +476,28 @@ function jsonError(
 function createMcpServer(getSession: () => Promise<Session>, options: ServeSessionCommonOptions): Server {
   const server = new Server(
     { name: options.name ?? 'toolshed', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: { listChanged: true } } },
+    {
+      capabilities: { tools: { listChanged: true }, ...SERVE_FEATURE_CAPABILITIES },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
   );
+  const features = registerServeFeatures(server, getSession, options);
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    features.close();
+    previousOnClose?.();
+  };
   // The pool can change under a call (ToolSearch loads a tool, an MCP server of the session
   // changes its list): after each call the names are compared with what this client was sent.
   let listed: string | undefined;
   const signature = (session: Session) => JSON.stringify(listTools(session, options.filter).map((t) => t.name));
   const approve = options.approve ?? 'deny';
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const session = await getSession();
     const tools = listTools(session, options.filter);
     listed = JSON.stringify(tools.map((t) => t.name));
+    await features.flushNotices(session, extra.sessionId);
     return { tools };
   });
 
@@ -533,11 +577,15 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
             .catch(() => {});
         } else if (event.type === 'result') {
           result = event.result;
+        } else if (event.type === 'notice') {
+          // On the call's own stream, so a client sees the call's log before its result.
+          await features.flushNotices(session, extra.sessionId, (n) => extra.sendNotification(n));
         }
       }
     } finally {
       unregister?.();
     }
+    await features.flushNotices(session, extra.sessionId);
     if (listed !== undefined && signature(session) !== listed) {
       listed = undefined; // one notification until the client lists again
       await server.sendToolListChanged().catch(() => {});
@@ -613,10 +661,13 @@ function toMcpContent(content: ToolResultBlock['content']): CallToolResult['cont
     if (block.type === 'text') return { type: 'text' as const, text: block.text };
     if (block.type === 'image')
       return { type: 'image' as const, data: block.source.data, mimeType: block.source.media_type };
-    if (block.source.type === 'text') return { type: 'text' as const, text: block.source.data };
+    // A document is a file beside the answer: an embedded resource, named by its title when it has one.
+    const uri = `toolshed://document/${i}${block.title ? `/${encodeURIComponent(block.title)}` : ''}`;
+    if (block.source.type === 'text')
+      return { type: 'resource' as const, resource: { uri, mimeType: 'text/plain', text: block.source.data } };
     return {
       type: 'resource' as const,
-      resource: { uri: `toolshed://document/${i}`, mimeType: block.source.media_type, blob: block.source.data },
+      resource: { uri, mimeType: block.source.media_type, blob: block.source.data },
     };
   });
 }
