@@ -209,6 +209,8 @@ export function replacementLines(text: string, replacements: readonly Replacemen
  *
  * @example
  * ```ts
+ * import { countNewlines } from './_match.ts';
+ *
  * countNewlines('a\nb\n'); // 2
  * ```
  */
