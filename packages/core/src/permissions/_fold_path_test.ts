@@ -11,3 +11,23 @@ describe('foldPath', () => {
     expect(foldPath('/p/Cafe\u0301.txt', undefined)).not.toBe(foldPath('/p/caf\u00e9.txt', undefined));
   });
 });
+
+describe('foldPath folds every case form of a letter to one', () => {
+  test.each([
+    ['ΟΔΟΣ', 'οδοσ'],
+    ['οδος', 'οδοσ'],
+    ['ſecret', 'SECRET'],
+    ['\u212Aelvin', 'kelvin'],
+    ['ǅemal', 'ǆemal'],
+  ])('%s and %s are one name', (a, b) => {
+    expect(foldPath(a, true)).toBe(foldPath(b, true));
+  });
+
+  test.each([
+    ['straße', 'strase'],
+    ['straße', 'strasse'],
+    ['σ', 's'],
+  ])('%s and %s stay two names', (a, b) => {
+    expect(foldPath(a, true)).not.toBe(foldPath(b, true));
+  });
+});

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { compilePathRule, pathRuleRoots, type CompiledPathRule, type PathRuleBases } from './path_rule.ts';
-import { cachedRealPath, rootCacheEpoch } from './real_path_cache.ts';
+import { physicalRootOf, rootCacheEpoch } from './real_path_cache.ts';
 import type { PermissionRule } from './types.ts';
 
 interface CompiledEntry {
@@ -25,7 +25,7 @@ const compiledRules = new WeakMap<PermissionRule, CompiledEntry>();
  * {@linkcode compilePathRule} for a rule of the session's settings, kept with the rule object
  * for as long as what it was compiled against holds: the same bases (cwd, home, settings root,
  * case folding), the same working directories for a bare name, and a root whose physical path
- * {@linkcode cachedRealPath} still confirms (which costs nothing while no looked-up path has
+ * {@linkcode physicalRootOf} still confirms (which costs nothing while no looked-up path has
  * changed: see {@linkcode rootCacheEpoch}). Settings that change give new rule objects, which
  * compile afresh; so a check with a thousand rules neither parses nor resolves them again.
  *
@@ -62,7 +62,7 @@ export function compileSessionPathRule(rule: PermissionRule, bases: PathRuleBase
     } else {
       const epoch = rootCacheEpoch();
       if (entry.epoch === epoch) return entry.compiled;
-      if (cachedRealPath(entry.lexical!, bases.homeDir ?? homedir()) === entry.real) {
+      if (physicalRootOf(entry.lexical!, bases.homeDir ?? homedir()) === entry.real) {
         entry.epoch = epoch;
         return entry.compiled;
       }

@@ -4,7 +4,7 @@ import picomatch from 'picomatch';
 import { ToolshedError } from '../errors.ts';
 import { foldPath } from './_fold_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
-import { cachedRealPath } from './real_path_cache.ts';
+import { physicalRootOf } from './real_path_cache.ts';
 import { PERMISSION_RULE_INVALID } from './rule_parser.ts';
 
 /** Where a path specifier is anchored (gitignore syntax, as Claude Code reads it). */
@@ -189,7 +189,7 @@ export function pathRuleTarget(path: string, caseInsensitive: boolean): string {
 /**
  * Compiles a path rule for testing many paths: the specifier is parsed and its glob compiled
  * once per specifier (kept in a small cache, since neither depends on the file system), and the
- * rule's roots are resolved through symlinks by {@linkcode cachedRealPath}: reused while no
+ * rule's roots are resolved through symlinks by {@linkcode physicalRootOf}: reused while no
  * folder on their way has changed, so a symlink made after a rule was compiled (`ln -s ~/.ssh
  * secrets`) is still followed the next time the rule is checked.
  *
@@ -316,14 +316,9 @@ function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
           ? (bases.root ?? bases.cwd)
           : bases.cwd;
   const lexical = resolve(anchorDir, parsed.literal);
-  const dirs = [lexical];
-  try {
-    const real = cachedRealPath(lexical, home);
-    if (real !== lexical) dirs.push(real);
-  } catch {
-    // A rule whose directory loops through symlinks keeps its lexical root only.
-  }
-  return dirs;
+  // A rule whose directory loops through symlinks keeps its lexical root only (while it loops).
+  const real = physicalRootOf(lexical, home);
+  return real === lexical ? [lexical] : [lexical, real];
 }
 
 /**

@@ -3,9 +3,13 @@ import { dirname } from 'node:path';
 import { setImmediate as onNextTurn } from 'node:timers';
 import { resolveRealPath } from './resolve_real_path.ts';
 
-/** A resolved rule root, with the paths its resolution looked up and what each was then. */
+/**
+ * A resolved rule root, with the paths its resolution looked up and what each was then; or, for
+ * a root that could not be resolved (its symlinks loop), the error, kept while the same holds.
+ */
 interface RootEntry {
-  real: string;
+  real: string | undefined;
+  failure: unknown;
   lookups: string[];
   stamps: string[];
   /** The {@linkcode epoch} at which it was last proven current. */
@@ -43,7 +47,8 @@ let turnScheduled = false;
  * @param lexical The root, absolute and lexically normal.
  * @param homeDir What `~` stands for.
  * @returns The physical path.
- * @throws {ToolshedError} As {@linkcode resolveRealPath} (looping symlinks, a path too long), uncached.
+ * @throws {ToolshedError} As {@linkcode resolveRealPath} (looping symlinks, a path too long); the
+ *   failure is cached and watched as a result is, so a loop that is replaced is seen at the next check.
  *
  * @example
  * ```ts
@@ -58,21 +63,73 @@ export function cachedRealPath(lexical: string, homeDir: string): string {
   const key = `${homeDir}\0${lexical}`;
   const cached = roots.get(key);
   if (cached !== undefined) {
-    if (cached.epoch === epoch) return cached.real;
-    if (cached.lookups.every((p, i) => lookupStamps.get(p) === cached.stamps[i])) {
+    if (cached.epoch === epoch || cached.lookups.every((p, i) => lookupStamps.get(p) === cached.stamps[i])) {
       cached.epoch = epoch;
+      if (cached.real === undefined) throw cached.failure;
       return cached.real;
     }
   }
-  const lookups: string[] = [];
-  const real = resolveRealPath(lexical, { cwd: '/', homeDir, onLookup: (p) => lookups.push(p) });
+  const seen = new Set<string>();
+  let real: string | undefined;
+  let failure: unknown;
+  try {
+    real = resolveRealPath(lexical, { cwd: '/', homeDir, onLookup: (p) => seen.add(p) });
+  } catch (e) {
+    failure = e;
+  }
+  const lookups = [...seen];
   const stamps = lookups.map(entryStamp);
   // Stamped after the resolution: resolved again, so a change in between is not cached.
-  if (resolveRealPath(lexical, { cwd: '/', homeDir }) !== real) {
+  if (resolvesTo(lexical, homeDir) !== (real ?? FAILED)) {
     roots.delete(key);
-    return real;
+  } else {
+    if (roots.size >= MAX_ROOTS) roots.clear();
+    watch(lookups, stamps);
+    // A failure is watched as closely as a result: when a looping link is re-pointed, the root
+    // resolves again at the next check, and a rule compiled while it looped is compiled afresh.
+    roots.set(key, { real, failure, lookups, stamps, epoch });
   }
-  if (roots.size >= MAX_ROOTS) roots.clear();
+  if (real === undefined) throw failure;
+  return real;
+}
+
+/**
+ * {@linkcode cachedRealPath}, or the lexical path itself where it cannot be resolved (its symlinks
+ * loop): what a rule's root is matched by then. The failure is cached and watched like a result,
+ * so once the loop is replaced by a link elsewhere, the next check sees the new physical root.
+ *
+ * @param lexical The root, absolute and lexically normal.
+ * @param homeDir What `~` stands for.
+ * @returns The physical path, or `lexical`.
+ *
+ * @example
+ * ```ts
+ * import os from 'node:os';
+ * import { physicalRootOf } from './real_path_cache.ts';
+ *
+ * physicalRootOf('/p/keys', os.homedir()); // '/p/keys' while /p/keys -> /p/keys loops
+ * ```
+ */
+export function physicalRootOf(lexical: string, homeDir: string): string {
+  try {
+    return cachedRealPath(lexical, homeDir);
+  } catch {
+    return lexical;
+  }
+}
+
+const FAILED = '\0failed';
+
+function resolvesTo(lexical: string, homeDir: string): string {
+  try {
+    return resolveRealPath(lexical, { cwd: '/', homeDir });
+  } catch {
+    return FAILED;
+  }
+}
+
+/** Records the paths a resolution looked up, and the folders holding them, for {@linkcode refresh}. */
+function watch(lookups: string[], stamps: string[]): void {
   lookups.forEach((p, i) => {
     if (lookupStamps.get(p) !== stamps[i]) {
       if (lookupStamps.has(p)) epoch++;
@@ -85,8 +142,6 @@ export function cachedRealPath(lexical: string, homeDir: string): string {
       folders.set(dir, (folder = { stamp: folderStamp(dir), settled: false, entries: new Set() }));
     folder.entries.add(p);
   });
-  roots.set(key, { real, lookups, stamps, epoch });
-  return real;
 }
 
 /**
