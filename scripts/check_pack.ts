@@ -2,7 +2,9 @@
 // empty project and works there: every family passes the conformance check from the installed
 // `@toolshed/core/testing`, a session assembles their pool, and no family's published manifest
 // depends on another Toolshed package (core is a peer), so installing core and one family pulls in
-// no other family. Needs the npm registry; run after `pnpm build` (CI does: `pnpm check:pack`).
+// no other family. The CLI (`@toolshed/cli`) installs the same way: `npx toolshed --version` runs,
+// and an MCP client drives `toolshed mcp serve` from the installed package over stdio.
+// Needs the npm registry; run after `pnpm build` (CI does: `pnpm check:pack`).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,9 +24,11 @@ const FACTORIES: Record<string, string> = {
 const work = mkdtempSync(path.join(tmpdir(), 'toolshed-pack-'));
 try {
   const tarballs = new Map<string, string>();
-  for (const dir of readdirSync(path.join(root, 'packages'))) {
+  const folders = [...readdirSync(path.join(root, 'packages')).map((d) => path.join('packages', d)), 'apps/cli'];
+  for (const folder of folders) {
+    const dir = path.basename(folder);
     const out = execFileSync('pnpm', ['pack', '--pack-destination', work], {
-      cwd: path.join(root, 'packages', dir),
+      cwd: path.join(root, folder),
       encoding: 'utf8',
     });
     const file = out
@@ -105,9 +109,38 @@ console.log(contentToText(result.content));
   if (!definition.includes('lib.ts:1:17: export function greet(name: string): string {')) {
     throw new Error(`@toolshed/tool-lsp from its tarball did not find the definition: ${definition}`);
   }
+  const cli = checkInstalledCli(app);
   console.log(
-    `Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}; LSP: ${definition.split('\n').pop()}`,
+    `Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}; LSP: ${definition.split('\n').pop()}; CLI: ${cli}`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * The CLI from its tarball: `npx toolshed --version` names the CLI and the families as installed,
+ * and `toolshed mcp serve` answers an MCP client over stdio with the fs tools, one of which runs.
+ */
+function checkInstalledCli(app: string): string {
+  const version = execFileSync('npx', ['--no-install', 'toolshed', '--version'], { cwd: app, encoding: 'utf8' }).trim();
+  if (!version.startsWith('toolshed ') || !version.includes('(@toolshed/cli)') || version.includes('not installed'))
+    throw new Error(`npx toolshed --version from the tarball printed: ${version}`);
+  writeFileSync(path.join(app, 'hello.txt'), 'hello from the tarball\n');
+  writeFileSync(
+    path.join(app, 'serve.mjs'),
+    `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const transport = new StdioClientTransport({ command: 'npx', args: ['--no-install', 'toolshed', 'mcp', 'serve', '--only', 'fs', '--cwd', process.cwd()], stderr: 'pipe' });
+const client = new Client({ name: 'pack-check', version: '1.0.0' });
+await client.connect(transport);
+const { tools } = await client.listTools();
+const result = await client.callTool({ name: 'Read', arguments: { file_path: 'hello.txt' } });
+await client.close();
+const text = result.content.map((c) => c.text ?? '').join('');
+if (result.isError || !text.includes('hello from the tarball')) throw new Error('Read through mcp serve: ' + JSON.stringify(result));
+console.log(tools.length + ' tools over MCP, Read ok');
+`,
+  );
+  const served = execFileSync('node', ['serve.mjs'], { cwd: app, encoding: 'utf8' }).trim();
+  return `${version.split('\n')[0]}; ${served}`;
 }
