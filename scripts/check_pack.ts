@@ -110,6 +110,7 @@ console.log(contentToText(result.content));
     throw new Error(`@toolshed/tool-lsp from its tarball did not find the definition: ${definition}`);
   }
   const cli = checkInstalledCli(app);
+  checkEsmOnly(app);
   console.log(
     `Pack check: ${installed.length} packages installed from their tarballs with npm; tools: ${names}; LSP: ${definition.split('\n').pop()}; CLI: ${cli}`,
   );
@@ -143,4 +144,14 @@ console.log(tools.length + ' tools over MCP, Read ok');
   );
   const served = execFileSync('node', ['serve.mjs'], { cwd: app, encoding: 'utf8' }).trim();
   return `${version.split('\n')[0]}; ${served}`;
+}
+
+/** What each package README says: the packages are ESM only, and `require()` fails with ERR_PACKAGE_PATH_NOT_EXPORTED. */
+function checkEsmOnly(app: string): void {
+  for (const pkg of ['core', ...Object.keys(FACTORIES)]) {
+    const script = `try { require('@toolshed/${pkg}'); console.log('loaded'); } catch (e) { console.log(e.code); }`;
+    const code = execFileSync('node', ['-e', script], { cwd: app, encoding: 'utf8' }).trim();
+    if (code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED')
+      throw new Error(`require('@toolshed/${pkg}') gave ${code}, not the ERR_PACKAGE_PATH_NOT_EXPORTED its README names`);
+  }
 }
