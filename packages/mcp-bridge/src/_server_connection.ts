@@ -601,6 +601,29 @@ export class McpConnection {
     );
   }
 
+  /** Whether the server said it offers argument completion (`completion/complete`). */
+  get hasCompletions(): boolean {
+    return this.#capabilities['completions'] !== undefined;
+  }
+
+  /**
+   * Completes one argument of a prompt or a resource template (`completion/complete`): the values
+   * the server suggests for what was typed so far, with the other arguments as context.
+   */
+  async complete(
+    request: {
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+      argument: { name: string; value: string };
+      context?: { arguments: Record<string, string> };
+    },
+    signal: AbortSignal,
+  ): Promise<{ values: string[]; total?: number | undefined; hasMore?: boolean | undefined }> {
+    return await this.#request('CompleteMcpArgument', signal, async (client) => {
+      const answer = await client.complete(request, { signal, timeout: this.timeoutMs });
+      return answer.completion;
+    });
+  }
+
   /** Reads one resource. */
   async readResource(
     uri: string,

@@ -4,6 +4,7 @@ import { McpConnection, type McpConnectionOptions } from './_server_connection.t
 import type { McpServerStatus } from './server_status.ts';
 import { buildMcpTool } from './mcp_tool.ts';
 import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
+import { completeMcpArgumentTool } from './completion_tool.ts';
 import { getMcpPromptTool, listMcpPromptsTool } from './prompt_tools.ts';
 import { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 
@@ -34,6 +35,7 @@ export class McpServerSet {
   #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
   #resourceTools: AnyTool[];
   #promptTools: AnyTool[];
+  #completionTool: AnyTool;
   #warnedSchemas = new Set<string>();
   #warnedClashes = new Set<string>();
   #warned = new Set<string>();
@@ -51,6 +53,9 @@ export class McpServerSet {
     this.#resourceTools = [listMcpResourcesTool(withResources), readMcpResourceTool(withResources)];
     const withPrompts = () => this.#connections.filter((c) => c.hasPrompts && c.state !== 'closed');
     this.#promptTools = [listMcpPromptsTool(withPrompts), getMcpPromptTool(withPrompts)];
+    this.#completionTool = completeMcpArgumentTool(() =>
+      this.#connections.filter((c) => c.hasCompletions && c.state !== 'closed'),
+    );
   }
 
   /** The roots offered to the servers now: the session's working directories as last seen. */
@@ -142,6 +147,7 @@ export class McpServerSet {
     }
     if (this.#connections.some((c) => c.hasResources && c.state !== 'closed')) out.push(...this.#resourceTools);
     if (this.#connections.some((c) => c.hasPrompts && c.state !== 'closed')) out.push(...this.#promptTools);
+    if (this.#connections.some((c) => c.hasCompletions && c.state !== 'closed')) out.push(this.#completionTool);
     return out;
   }
 
