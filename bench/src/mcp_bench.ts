@@ -141,6 +141,8 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
       cwd: dir,
       stateDir: path.join(dir, 'state'),
       concurrency: Math.max(10, calls),
+      // The user allows the server's tools, as one would: a server's readOnlyHint alone does not.
+      permissions: { allow: ['mcp__bench'] },
       families: [mcpServers({ mcpServers: { bench: { command: process.execPath, args: [script] } } })],
     });
     const failures: string[] = [];
