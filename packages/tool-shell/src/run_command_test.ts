@@ -16,6 +16,8 @@ try {
 } catch {
   bwrap = undefined;
 }
+if (bwrap === undefined)
+  console.warn('[skip] the sandboxed run test of tool-shell: bwrap is not installed (apt-get install bubblewrap).');
 
 let dir: string;
 beforeAll(async () => {
