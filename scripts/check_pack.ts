@@ -152,6 +152,8 @@ function checkEsmOnly(app: string): void {
     const script = `try { require('@toolshed/${pkg}'); console.log('loaded'); } catch (e) { console.log(e.code); }`;
     const code = execFileSync('node', ['-e', script], { cwd: app, encoding: 'utf8' }).trim();
     if (code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED')
-      throw new Error(`require('@toolshed/${pkg}') gave ${code}, not the ERR_PACKAGE_PATH_NOT_EXPORTED its README names`);
+      throw new Error(
+        `require('@toolshed/${pkg}') gave ${code}, not the ERR_PACKAGE_PATH_NOT_EXPORTED its README names`,
+      );
   }
 }

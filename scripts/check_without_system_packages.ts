@@ -55,4 +55,6 @@ if (run.status !== 0 || (notHidden.length === 0 && missing.length > 0)) {
     `Without ${LEFT_OUT.join(', ')}: vitest exited ${run.status}${missing.length ? `; no skip reason printed for: ${missing.join(' | ')}` : ''}`,
   );
 }
-console.log(`Without ${LEFT_OUT.join(', ')}: the tests of ${TEST_DIRS.join(' and ')} pass, each skip explained (${summary})`);
+console.log(
+  `Without ${LEFT_OUT.join(', ')}: the tests of ${TEST_DIRS.join(' and ')} pass, each skip explained (${summary})`,
+);

@@ -17,7 +17,9 @@ try {
 }
 // Skipped only where bubblewrap is missing; the "no bubblewrap" test below runs everywhere.
 if (bwrap === undefined)
-  console.warn('[skip] the bubblewrap sandbox tests of tool-shell: bwrap is not installed (apt-get install bubblewrap).');
+  console.warn(
+    '[skip] the bubblewrap sandbox tests of tool-shell: bwrap is not installed (apt-get install bubblewrap).',
+  );
 const withBwrap = describe.skipIf(bwrap === undefined);
 
 let root: string;
