@@ -4,9 +4,20 @@
 //   3. Every workspace package has `src/mod.ts` and no `index.ts`; its manifest has an exports map.
 //   4. Every name `mod.ts` exports exists in the module it names.
 //   5. The READMEs' integrator examples are the ones `pnpm typecheck` checks.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+//   6. Each package's `api.txt` lists what its `exports` entries export (`_api_listing.ts`);
+//      `--update-api` (`pnpm api:update`) rewrites every api.txt instead, and exits 0.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  API_FILE,
+  describeApiDiff,
+  diffApi,
+  formatApiFile,
+  listApis,
+  parseApiFile,
+  readApiPackage,
+} from './_api_listing.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FAMILY = /^@toolshed\/(tool-[a-z-]+|mcp-bridge|toolsearch)(\/|$)/;
@@ -41,6 +52,7 @@ function importsOf(text: string): string[] {
   return specs;
 }
 
+const updateApi = process.argv.includes('--update-api');
 const packages = [
   ...readdirSync(path.join(root, 'packages')).map((d) => path.join('packages', d)),
   ...readdirSync(path.join(root, 'apps')).map((d) => path.join('apps', d)),
@@ -105,6 +117,41 @@ function checkModExports(modFile: string): void {
       if (!declared)
         problems.push(`${path.relative(root, modFile)}: exports "${local}" from "${m[2]}", which has no such export`);
     }
+  }
+}
+
+// 6. The recorded public API of each package is what its exports entries export.
+{
+  const started = performance.now();
+  const apiPackages = packages.map((dir) => readApiPackage(path.join(root, dir)));
+  const listings = listApis(apiPackages);
+  for (const [pkg, listing] of listings) {
+    const file = path.join(pkg.dir, API_FILE);
+    const rel = path.relative(root, file);
+    for (const u of listing.unresolved) problems.push(`${pkg.name}: export "${u}" resolves to no declaration`);
+    if (updateApi) {
+      const text = formatApiFile(pkg.name, listing.lines);
+      if (!existsSync(file) || readFileSync(file, 'utf8') !== text) {
+        writeFileSync(file, text);
+        console.log(`${rel}: ${listing.lines.length} names written`);
+      }
+      continue;
+    }
+    if (!existsSync(file)) {
+      problems.push(`${rel} is missing: run pnpm api:update to record the public API of ${pkg.name}`);
+      continue;
+    }
+    const text = readFileSync(file, 'utf8');
+    const diff = diffApi(parseApiFile(text), listing.lines);
+    if (diff.added.length || diff.removed.length) problems.push(describeApiDiff(pkg, diff));
+    else if (text !== formatApiFile(pkg.name, listing.lines))
+      problems.push(`${rel}: not in its recorded form (header, sorted lines): run pnpm api:update`);
+  }
+  if (process.env.CHECK_STRUCTURE_TIMING) console.log(`API listing: ${Math.round(performance.now() - started)} ms`);
+  if (updateApi) {
+    console.log(`API files up to date for ${listings.size} packages`);
+    for (const p of problems) console.warn(`- ${p}`);
+    process.exit(0);
   }
 }
 
