@@ -40,19 +40,6 @@ function markdownFiles(): string[] {
 /** The packages whose doc-comment examples are checked; the rest are being given their imports. */
 const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/'];
 
-/**
- * Files of checked packages whose examples arrived with the last merges before their imports did:
- * listed here by name so that none can be missed, each to leave this list once its examples compile.
- */
-const PENDING = [
-  'packages/core/src/deferred_notice.ts',
-  'packages/core/src/permissions/_rule_list_snapshot.ts',
-  'packages/core/src/permissions/path_rule.ts',
-  'packages/core/src/permissions/path_rule_index.ts',
-  'packages/core/src/permissions/tool_rule_index.ts',
-  'packages/tool-fs/src/edit/_match.ts',
-];
-
 /** Non-test TypeScript sources of packages/* and apps/cli, whose doc comments hold examples. */
 function sourceFiles(): string[] {
   const listed = execFileSync(
@@ -66,7 +53,7 @@ function sourceFiles(): string[] {
       (f) =>
         f && existsSync(path.join(root, f)) && !/_test(-d)?\.ts$/.test(f) && !/\/(_test_[^/]*|testdata\/.*)$/.test(f),
     )
-    .filter((f) => process.env.SNIPPETS_ALL || (CHECKED.some((p) => f.startsWith(p)) && !PENDING.includes(f)));
+    .filter((f) => process.env.SNIPPETS_ALL || CHECKED.some((p) => f.startsWith(p)));
 }
 
 const FENCE_OPEN = /^\s*```(ts|typescript)\s*$/;
