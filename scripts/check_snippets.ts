@@ -38,7 +38,7 @@ function markdownFiles(): string[] {
 }
 
 /** The packages whose doc-comment examples are checked; the rest are being given their imports. */
-const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/', 'packages/toolsearch/', 'packages/tool-web/'];
+const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/', 'packages/toolsearch/', 'packages/tool-web/', 'packages/tool-agent/'];
 
 /** Non-test TypeScript sources of packages/* and apps/cli, whose doc comments hold examples. */
 function sourceFiles(): string[] {

@@ -27,7 +27,7 @@ export interface SearchResult {
  *
  * @example
  * ```ts
- * import { type SearchBackend } from '@toolshed/tool-web';
+ * import type { SearchBackend } from '@toolshed/tool-web';
  *
  * const backend: SearchBackend = {
  *   name: 'Fixed',
