@@ -38,7 +38,7 @@ function markdownFiles(): string[] {
 }
 
 /** The packages whose doc-comment examples are checked; the rest are being given their imports. */
-const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/', 'packages/toolsearch/', 'packages/tool-web/', 'packages/tool-agent/'];
+const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/', 'packages/toolsearch/', 'packages/tool-web/', 'packages/tool-agent/', 'packages/mcp-bridge/'];
 
 /** Non-test TypeScript sources of packages/* and apps/cli, whose doc comments hold examples. */
 function sourceFiles(): string[] {
@@ -134,6 +134,11 @@ writeFileSync(
       // the same sources (not dist), so a type imported both ways is one type.
       rootDir: '../..',
       customConditions: ['@toolshed/source'],
+      // The MCP SDK is the bridge's dependency, not the examples package's: an example that makes a
+      // client or a transport imports it as the bridge's users do, and gets the bridge's copy.
+      paths: {
+        '@modelcontextprotocol/sdk/*': ['../../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk/dist/esm/*'],
+      },
     },
     include: ['*.ts'],
   }),
