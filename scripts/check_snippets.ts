@@ -37,9 +37,6 @@ function markdownFiles(): string[] {
     );
 }
 
-/** The packages whose doc-comment examples are checked; the rest are being given their imports. */
-const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/', 'packages/toolsearch/', 'packages/tool-web/', 'packages/tool-agent/', 'packages/mcp-bridge/'];
-
 /** Non-test TypeScript sources of packages/* and apps/cli, whose doc comments hold examples. */
 function sourceFiles(): string[] {
   const listed = execFileSync(
@@ -52,8 +49,7 @@ function sourceFiles(): string[] {
     .filter(
       (f) =>
         f && existsSync(path.join(root, f)) && !/_test(-d)?\.ts$/.test(f) && !/\/(_test_[^/]*|testdata\/.*)$/.test(f),
-    )
-    .filter((f) => process.env.SNIPPETS_ALL || CHECKED.some((p) => f.startsWith(p)));
+    );
 }
 
 const FENCE_OPEN = /^\s*```(ts|typescript)\s*$/;

@@ -212,8 +212,8 @@ export interface GitWorktree {
  *
  * @example
  * ```ts
- * import { createGitWorktree } from './worktree_tools.ts';
  * import type { ToolContext } from '@toolshed/core';
+ * import { createGitWorktree } from './worktree_tools.ts';
  * declare const ctx: ToolContext;
  *
  * const wt = await createGitWorktree({ cwd: '/repo/src', stateDir: ctx.stateDir, name: 'fix' });
