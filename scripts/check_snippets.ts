@@ -37,22 +37,6 @@ function markdownFiles(): string[] {
     );
 }
 
-/** The packages whose doc-comment examples are checked; the rest are being given their imports. */
-const CHECKED = ['packages/core/', 'packages/tool-fs/', 'packages/tool-shell/', 'packages/tool-lsp/'];
-
-/**
- * Files of checked packages whose examples arrived with the last merges before their imports did:
- * listed here by name so that none can be missed, each to leave this list once its examples compile.
- */
-const PENDING = [
-  'packages/core/src/deferred_notice.ts',
-  'packages/core/src/permissions/_rule_list_snapshot.ts',
-  'packages/core/src/permissions/path_rule.ts',
-  'packages/core/src/permissions/path_rule_index.ts',
-  'packages/core/src/permissions/tool_rule_index.ts',
-  'packages/tool-fs/src/edit/_match.ts',
-];
-
 /** Non-test TypeScript sources of packages/* and apps/cli, whose doc comments hold examples. */
 function sourceFiles(): string[] {
   const listed = execFileSync(
@@ -65,8 +49,7 @@ function sourceFiles(): string[] {
     .filter(
       (f) =>
         f && existsSync(path.join(root, f)) && !/_test(-d)?\.ts$/.test(f) && !/\/(_test_[^/]*|testdata\/.*)$/.test(f),
-    )
-    .filter((f) => process.env.SNIPPETS_ALL || (CHECKED.some((p) => f.startsWith(p)) && !PENDING.includes(f)));
+    );
 }
 
 const FENCE_OPEN = /^\s*```(ts|typescript)\s*$/;
@@ -147,6 +130,11 @@ writeFileSync(
       // the same sources (not dist), so a type imported both ways is one type.
       rootDir: '../..',
       customConditions: ['@toolshed/source'],
+      // The MCP SDK is the bridge's dependency, not the examples package's: an example that makes a
+      // client or a transport imports it as the bridge's users do, and gets the bridge's copy.
+      paths: {
+        '@modelcontextprotocol/sdk/*': ['../../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk/dist/esm/*'],
+      },
     },
     include: ['*.ts'],
   }),

@@ -25,6 +25,10 @@ export const NO_MODEL_MESSAGE =
  *
  * @example
  * ```ts
+ * import type { CommonArgs } from '@toolshed/cli';
+ * import { chatModel } from './_chat_model.ts';
+ * declare const args: CommonArgs;
+ *
  * const model = chatModel(args, process.env);
  * ```
  */

@@ -15,6 +15,8 @@ export type HelpOrVersion = { kind: 'help'; command: string | undefined } | { ki
  *
  * @example
  * ```ts
+ * import { helpOrVersion } from './_help_or_version.ts';
+ *
  * helpOrVersion(['call', '--help']); // { kind: 'help', command: 'call' }
  * helpOrVersion(['call', 'Read', '{}']); // undefined
  * ```

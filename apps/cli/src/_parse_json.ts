@@ -11,6 +11,8 @@ export type ParsedJson = { ok: true; value: unknown } | { ok: false; line: numbe
  *
  * @example
  * ```ts
+ * import { parseJson } from './_parse_json.ts';
+ *
  * parseJson('{\n  "a": }'); // { ok: false, line: 2, column: 8, message: "Unexpected token '}', ..." }
  * ```
  */

@@ -25,7 +25,13 @@ export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json')
  *
  * @example
  * ```ts
- * const canUseTool = terminalPermissionPrompt(prompter, io, '/p', homedir(), () => '');
+ * import { homedir } from 'node:os';
+ * import type { CliIo } from '@toolshed/cli';
+ * import { terminalPermissionPrompt } from './_permission_prompt.ts';
+ * import { createPrompter } from './_prompter.ts';
+ * declare const io: CliIo;
+ *
+ * const canUseTool = terminalPermissionPrompt(createPrompter(io), io, '/p', homedir(), () => '');
  * // Bash needs approval: …
  * //   [y] allow once, [a] always allow Bash(npm test:*) (saved to .toolshed/settings.local.json), [n] deny:
  * ```

@@ -9,6 +9,8 @@ import type { ToolProgress } from '@toolshed/core';
  *
  * @example
  * ```ts
+ * import { progressLines } from './_progress_lines.ts';
+ *
  * const lines = progressLines();
  * lines({ message: 'step 1', lastLines: ['step 1'] }); // ['step 1']
  * lines({ message: 'step 2', lastLines: ['step 1', 'step 2'] }); // ['step 2']

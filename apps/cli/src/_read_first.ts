@@ -21,6 +21,12 @@ const PATH_FIELDS: Record<string, string> = { Edit: 'file_path', Write: 'file_pa
  *
  * @example
  * ```ts
+ * import type { CliIo } from '@toolshed/cli';
+ * import type { Session } from '@toolshed/core';
+ * import { readBeforeEdit } from './_read_first.ts';
+ * declare const session: Session;
+ * declare const io: CliIo;
+ *
  * const read = await readBeforeEdit(session, 'Edit', { file_path: 'a.ts', old_string: 'x', new_string: 'y' }, io);
  * if (read?.result.is_error) io.stderr.write('could not read a.ts first\n');
  * ```

@@ -21,6 +21,8 @@ interface SchemaNode {
  *
  * @example
  * ```ts
+ * import { sampleInput } from './_sample_input.ts';
+ *
  * sampleInput({ type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] });
  * // { file_path: 'x' }
  * ```

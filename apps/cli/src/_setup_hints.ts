@@ -12,6 +12,10 @@ let hints: readonly string[] = [];
  *
  * @example
  * ```ts
+ * import type { CommonArgs } from '@toolshed/cli';
+ * import { loadSetupHints } from './_setup_hints.ts';
+ * declare const args: CommonArgs;
+ *
  * await loadSetupHints(args.families);
  * ```
  */
@@ -34,6 +38,10 @@ export async function loadSetupHints(families: readonly string[]): Promise<void>
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { isSetupHint } from './_setup_hints.ts';
+ * declare const session: Session;
+ *
  * session.notices().filter((n) => !isSetupHint(n)); // what a command prints
  * ```
  */

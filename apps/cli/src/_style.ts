@@ -16,6 +16,10 @@ export type CliStyle = 'green' | 'yellow' | 'red' | 'bold' | 'dim' | 'cyan';
  *
  * @example
  * ```ts
+ * import type { CliIo } from '@toolshed/cli';
+ * import { styled } from './_style.ts';
+ * declare const io: CliIo;
+ *
  * io.stdout.write(`${styled(io, 'green', 'allow')}: …\n`);
  * ```
  */

@@ -24,6 +24,13 @@ interface FieldSchema {
  *
  * @example
  * ```ts
+ * import { askUserKey, createSession } from '@toolshed/core';
+ * import type { CliIo } from '@toolshed/cli';
+ * import { createPrompter } from './_prompter.ts';
+ * import { terminalAskUser } from './_terminal_ask_user.ts';
+ * declare const io: CliIo;
+ * declare const cwd: string;
+ *
  * const askUser = terminalAskUser(createPrompter(io), io);
  * await createSession({ cwd, services: [[askUserKey, askUser]] });
  * ```

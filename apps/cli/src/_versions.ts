@@ -24,6 +24,8 @@ const PACKAGES = [
  *
  * @example
  * ```ts
+ * import { versionText } from './_versions.ts';
+ *
  * process.stdout.write(versionText('0.1.0'));
  * ```
  */

@@ -137,6 +137,8 @@ export interface ParseCliArgsOptions {
  *
  * @example
  * ```ts
+ * import { parseCliArgs } from '@toolshed/cli';
+ *
  * const parsed = parseCliArgs(['call', 'Read', '{"file_path":"a.ts"}', '--json']);
  * // { kind: 'command', command: 'call', positionals: ['Read', '{"file_path":"a.ts"}'], args: { json: true, ... } }
  * ```

@@ -37,6 +37,9 @@ export interface BenchCommandOptions {
  *
  * @example
  * ```ts
+ * import { benchCommand, type CliIo } from '@toolshed/cli';
+ * declare const io: CliIo;
+ *
  * process.exitCode = await benchCommand(['result_persistence', '--quick'], io);
  * ```
  */

@@ -18,6 +18,10 @@ import { withSession } from './session_from_args.ts';
  *
  * @example
  * ```ts
+ * import { callCommand, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await callCommand({ positionals: ['Read', '{"file_path":"a.ts"}'], args }, io);
  * ```
  */

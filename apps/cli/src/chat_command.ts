@@ -43,6 +43,11 @@ function maxTurnsOf(value: string | undefined): number | undefined {
  *
  * @example
  * ```ts
+ * import type { CliIo, CommonArgs } from '@toolshed/cli';
+ * import { chatCommand } from './chat_command.ts';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await chatCommand({ positionals: ['What is in src?'], args: { ...args, print: true } }, io);
  * ```
  */

@@ -26,6 +26,10 @@ export interface CheckOutput {
  *
  * @example
  * ```ts
+ * import { checkCommand, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await checkCommand({ positionals: ['Bash', '{"command":"rm -rf /"}'], args }, io);
  * // deny: Denied by rule "Bash(rm:*)" from cli (rule "Bash(rm:*)" from cli)
  * ```
@@ -59,6 +63,8 @@ export async function checkCommand(invocation: CommandInvocation, io: CliIo): Pr
  *
  * @example
  * ```ts
+ * import { formatDecision } from '@toolshed/cli';
+ *
  * formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' }); // 'deny: Denied (rule "Bash" from cli)'
  * ```
  */

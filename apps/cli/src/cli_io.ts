@@ -10,6 +10,8 @@ export interface TextSink {
  *
  * @example
  * ```ts
+ * import type { CliIo } from '@toolshed/cli';
+ *
  * const io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, isTTY: Boolean(process.stdin.isTTY) };
  * ```
  */

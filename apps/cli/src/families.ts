@@ -78,6 +78,8 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
  *
  * @example
  * ```ts
+ * import { parseFamilyList } from '@toolshed/cli';
+ *
  * parseFamilyList(['fs,shell', 'web']); // ['fs', 'shell', 'web']
  * parseFamilyList([]);                  // every family
  * ```
@@ -116,6 +118,10 @@ export function parseFamilyList(values: readonly string[]): FamilyName[] {
  *
  * @example
  * ```ts
+ * import { loadFamilies } from '@toolshed/cli';
+ * import { createSession } from '@toolshed/core';
+ * declare const cwd: string;
+ *
  * const { families, warnings } = await loadFamilies(['fs', 'shell']);
  * const session = await createSession({ cwd, families });
  * ```

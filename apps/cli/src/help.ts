@@ -254,6 +254,9 @@ function examplesText(specs: readonly CommandSpec[]): string {
  *
  * @example
  * ```ts
+ * import { overallUsage, type CliIo } from '@toolshed/cli';
+ * declare const io: CliIo;
+ *
  * io.stdout.write(overallUsage());
  * ```
  */
@@ -287,6 +290,8 @@ export function overallUsage(): string {
  *
  * @example
  * ```ts
+ * import { commandUsage } from '@toolshed/cli';
+ *
  * commandUsage('call'); // "Usage: toolshed call <Tool> <json|-> [--json] [flags]\n..."
  * ```
  */
@@ -317,6 +322,8 @@ export function commandUsage(name: string): string {
  *
  * @example
  * ```ts
+ * import { usageHint } from '@toolshed/cli';
+ *
  * usageHint('call'); // "Usage: toolshed call <Tool> <json|-> [--json] [flags]\nFlags: --cwd DIR, ..."
  * ```
  */
@@ -346,6 +353,8 @@ export function usageHint(name: string | undefined): string {
  *
  * @example
  * ```ts
+ * import { notYetImplemented } from '@toolshed/cli';
+ *
  * notYetImplemented('demo'); // "toolshed: \"toolshed demo\" is not yet implemented. ..."
  * ```
  */

@@ -75,6 +75,10 @@ export type McpListRow = McpServerStatus;
  *
  * @example
  * ```ts
+ * import { mcpCommand, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await mcpCommand({ positionals: ['list'], args: { ...args, mcpConfig: '.mcp.json' } }, io);
  * ```
  */

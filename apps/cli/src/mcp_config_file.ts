@@ -16,6 +16,9 @@ import { UsageError } from './usage_error.ts';
  *
  * @example
  * ```ts
+ * import { readMcpConfigFile } from '@toolshed/cli';
+ * import { mcpServers } from '@toolshed/mcp-bridge';
+ *
  * const config = await readMcpConfigFile('.mcp.json', process.cwd());
  * const family = mcpServers(config);
  * ```

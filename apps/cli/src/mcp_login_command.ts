@@ -20,6 +20,11 @@ import { UsageError } from './usage_error.ts';
  *
  * @example
  * ```ts
+ * import type { CliIo, CommonArgs } from '@toolshed/cli';
+ * import { mcpLoginCommand } from './mcp_login_command.ts';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await mcpLoginCommand(['github'], args, io); // prints "Open this URL to sign in to github: …"
  * ```
  */

@@ -33,6 +33,12 @@ export interface ProjectFiles {
  *
  * @example
  * ```ts
+ * import type { CliIo, CommonArgs } from '@toolshed/cli';
+ * import { readFilesLine, readProjectFiles } from './project_files.ts';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ * declare const homeDir: string;
+ *
  * const project = await readProjectFiles(args, homeDir);
  * io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
  * ```
@@ -90,6 +96,8 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
  *
  * @example
  * ```ts
+ * import { readFilesLine } from './project_files.ts';
+ *
  * readFilesLine(['/p/.claude/settings.json', '/h/.claude/settings.json'], '/p', '/h');
  * // 'read .claude/settings.json, ~/.claude/settings.json'
  * ```

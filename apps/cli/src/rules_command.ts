@@ -48,6 +48,9 @@ const OPTIONS = {
  *
  * @example
  * ```ts
+ * import { rulesCommand, type CliIo } from '@toolshed/cli';
+ * declare const io: CliIo;
+ *
  * process.exitCode = await rulesCommand(['lint', '--setting-sources', 'project,claude'], io);
  * ```
  */
@@ -120,6 +123,11 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
  *
  * @example
  * ```ts
+ * import { formatReport, type CliIo } from '@toolshed/cli';
+ * import { lintSettings } from '@toolshed/core';
+ * declare const io: CliIo;
+ * declare const cwd: string;
+ *
  * io.stdout.write(formatReport(await lintSettings({ cwd, sources: ['project'] })));
  * ```
  */

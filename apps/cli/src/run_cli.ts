@@ -42,6 +42,8 @@ const RUNNERS: Record<Exclude<CommandName, 'rules' | 'bench'>, () => Promise<Run
  *
  * @example
  * ```ts
+ * import { runCli } from '@toolshed/cli';
+ *
  * const code = await runCli(['tools', '--json'], { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, isTTY: false });
  * process.exitCode = code;
  * ```

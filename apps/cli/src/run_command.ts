@@ -26,6 +26,10 @@ export interface RunCommandOptions {
  *
  * @example
  * ```ts
+ * import { runCommand, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await runCommand({ positionals: ['transcript.json'], args }, io);
  * ```
  */

@@ -45,6 +45,10 @@ const TOOL_SEARCH_DEFAULT = 5;
  *
  * @example
  * ```ts
+ * import { searchCommand, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await searchCommand({ positionals: ['send slack message'], args: { ...args, corpus: 'tools.json' } }, io);
  * ```
  */

@@ -44,6 +44,12 @@ export type SettingsOptions = Required<
  *
  * @example
  * ```ts
+ * import { createCliSession, settingsOptions, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * import type { Family } from '@toolshed/core';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ * declare const families: Family[];
+ *
  * const session = await createCliSession({ cwd: args.cwd, families, ...settingsOptions(args, io) });
  * ```
  */
@@ -73,6 +79,12 @@ export function settingsOptions(args: CommonArgs, io: Pick<CliIo, 'env'>): Setti
  *
  * @example
  * ```ts
+ * import { createCliSession, settingsOptions, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * import type { Family } from '@toolshed/core';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ * declare const families: Family[];
+ *
  * const session = await createCliSession({ cwd: args.cwd, families, ...settingsOptions(args, io) });
  * ```
  */
@@ -106,6 +118,11 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  *
  * @example
  * ```ts
+ * import { settingsOptions, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * import { familiesFor } from './session_from_args.ts';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * const families = await familiesFor(args, io, settingsOptions(args, io).homeDir);
  * ```
  */
@@ -143,6 +160,10 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
  *
  * @example
  * ```ts
+ * import { withSession, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * const code = await withSession(args, io, async (session) => {
  *   io.stdout.write(`${session.catalog().length} tools\n`);
  *   return 0;

@@ -30,6 +30,10 @@ export interface ToolRow {
  *
  * @example
  * ```ts
+ * import { toolsCommand, type CliIo, type CommonArgs } from '@toolshed/cli';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await toolsCommand({ positionals: [], args }, io); // prints the table
  * ```
  */
@@ -70,6 +74,10 @@ export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Pr
  *
  * @example
  * ```ts
+ * import { toolRow } from '@toolshed/cli';
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * session.catalog().map(toolRow);
  * ```
  */

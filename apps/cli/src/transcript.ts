@@ -17,6 +17,8 @@ const EXAMPLE = '[[{"type": "tool_use", "id": "t1", "name": "Read", "input": {"f
  *
  * @example
  * ```ts
+ * import { parseTranscript } from '@toolshed/cli';
+ *
  * parseTranscript([[{ type: 'tool_use', id: 't1', name: 'Echo', input: { text: 'hi' } }]], 'stdin');
  * ```
  */

@@ -21,6 +21,11 @@ import { UsageError } from './usage_error.ts';
  *
  * @example
  * ```ts
+ * import type { CliIo, CommonArgs } from '@toolshed/cli';
+ * import { trustCommand } from './trust_command.ts';
+ * declare const args: CommonArgs;
+ * declare const io: CliIo;
+ *
  * await trustCommand({ positionals: ['../cloned-repo'], args }, io);
  * ```
  */

@@ -5,6 +5,8 @@
  *
  * @example
  * ```ts
+ * import { UsageError } from '@toolshed/cli';
+ *
  * throw new UsageError('Unknown flag "--jsno".', { command: 'call' });
  * ```
  */

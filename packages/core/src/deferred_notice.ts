@@ -21,7 +21,8 @@ import type { CatalogEntry } from './tool.ts';
  * import { deferredNoticeText, type Session } from '@toolshed/core';
  * declare const session: Session;
  *
- * deferredNoticeText(session.catalog().filter((e) => e.deferred && !e.loaded));
+ * const deferred = session.catalog().filter((e) => e.deferred && !e.loaded);
+ * deferredNoticeText(deferred);
  * // "…\n- MCP server github: mcp__github__{create_issue, send_invite}"
  * deferredNoticeText(deferred, new Map([['mcp__github__', 'Ask before creating issues.']]));
  * // "…\n- MCP server github: mcp__github__{create_issue, send_invite}\n  Instructions: Ask before creating issues."

@@ -47,7 +47,10 @@ export interface ClientHandlerContext {
  *
  * @example
  * ```ts
- * new Client(info, { capabilities: clientCapabilities() });
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { clientCapabilities } from './_client_handlers.ts';
+ *
+ * new Client({ name: 'toolshed', version: '1.0.0' }, { capabilities: clientCapabilities() });
  * ```
  */
 export function clientCapabilities(): ClientCapabilities {
@@ -66,7 +69,14 @@ export function clientCapabilities(): ClientCapabilities {
  *
  * @example
  * ```ts
- * installClientHandlers(client, { server: 'everything', services: api.services, roots: () => [api.cwd], sampling: 'ask', notice });
+ * import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import type { ToolContext } from '@toolshed/core';
+ * import { installClientHandlers } from './_client_handlers.ts';
+ * declare const client: Client;
+ * declare const ctx: ToolContext;
+ *
+ * const notice = (level: 'info' | 'warn' | 'error', message: string) => console.error(level, message);
+ * installClientHandlers(client, { server: 'everything', services: ctx.services, roots: () => [ctx.cwd], sampling: 'ask', notice });
  * ```
  */
 export function installClientHandlers(client: Client, ctx: ClientHandlerContext): void {

@@ -52,6 +52,8 @@ function dialectsOf(schema: JsonSchema): Dialect[] {
  *
  * @example
  * ```ts
+ * import { passthroughObjectSchema } from './_json_input.ts';
+ *
  * passthroughObjectSchema.safeParse({ a: 1 }); // { success: true, data: { a: 1 } }
  * ```
  */
@@ -67,6 +69,8 @@ let compilations = 0;
  *
  * @example
  * ```ts
+ * import { schemaCompilations } from './_json_input.ts';
+ *
  * const before = schemaCompilations();
  * ```
  */
@@ -87,6 +91,8 @@ export function schemaCompilations(): number {
  *
  * @example
  * ```ts
+ * import { jsonSchemaValidator } from './_json_input.ts';
+ *
  * const v = jsonSchemaValidator('mcp__s__echo', { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
  * if ('validate' in v) v.validate({}); // { result: false, message: '... required parameter `message` is missing (expected string) ...' }
  * ```
@@ -134,6 +140,8 @@ export function jsonSchemaValidator(
  *
  * @example
  * ```ts
+ * import { outputSchemaValidator } from './_json_input.ts';
+ *
  * const v = outputSchemaValidator({ type: 'object', properties: { n: { type: 'integer' } } });
  * if ('check' in v) v.check({ n: 'x' }); // ['structuredContent.n must be integer (got string "x")']
  * ```

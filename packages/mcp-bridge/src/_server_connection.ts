@@ -66,6 +66,11 @@ const STDERR_LINES = 20;
  *
  * @example
  * ```ts
+ * import { McpConnection, type McpConnectionOptions } from './_server_connection.ts';
+ * declare const options: McpConnectionOptions;
+ * declare const signal: AbortSignal;
+ *
+ * const onProgress = (p: { progress: number; total?: number | undefined }) => console.log(p.progress, p.total);
  * const c = new McpConnection('fs', { command: 'mcp-server-filesystem', args: ['.'] }, options);
  * await c.connect();
  * if (c.state === 'connected') await c.callTool('list_directory', { path: '.' }, { signal, onProgress, toolName: 'mcp__fs__list_directory' });

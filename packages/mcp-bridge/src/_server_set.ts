@@ -22,7 +22,20 @@ export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onTools
  *
  * @example
  * ```ts
- * const set = new McpServerSet(parseMcpConfig(config), { ...timeouts, clientInfo, onToolsChanged, notice });
+ * import { parseMcpConfig } from '@toolshed/mcp-bridge';
+ * import { McpServerSet } from './_server_set.ts';
+ * declare const config: unknown; // the parsed JSON of .mcp.json
+ *
+ * const set = new McpServerSet(parseMcpConfig(config), {
+ *   cwd: process.cwd(),
+ *   startTimeoutMs: 30_000,
+ *   toolTimeoutMs: 120_000,
+ *   reconnectDelayMs: 1_000,
+ *   maxReconnectDelayMs: 30_000,
+ *   clientInfo: { name: 'toolshed', version: '1.0.0' },
+ *   onToolsChanged: () => console.log('tools changed'),
+ *   notice: (level, message) => console.error(level, message),
+ * });
  * await set.connectAll();
  * set.tools(); // mcp__<server>__<tool>, plus the resource tools when a server has resources
  * await set.close();

@@ -43,6 +43,10 @@ export interface ToolList {
  *
  * @example
  * ```ts
+ * import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { listAllTools } from './_tool_list.ts';
+ * declare const client: Client; // connected
+ *
  * const { tools, problems } = await listAllTools(client, 30_000);
  * ```
  */
@@ -76,6 +80,8 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
  *
  * @example
  * ```ts
+ * import { toolInfo } from './_tool_list.ts';
+ *
  * toolInfo({ name: 'echo', inputSchema: { properties: { text: { type: 'string' } } } });
  * // { tool: { name: 'echo', inputSchema: { type: 'object', properties: … } }, problem: 'tool "echo": …' }
  * ```

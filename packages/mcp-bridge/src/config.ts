@@ -132,6 +132,8 @@ const SAMPLING = ['ask', 'allow', 'deny'];
  *
  * @example
  * ```ts
+ * import { parseMcpConfig } from '@toolshed/mcp-bridge';
+ *
  * const servers = parseMcpConfig({ mcpServers: { git: { command: 'mcp-server-git', args: ['--repo', '${REPO:-.}'] } } });
  * servers.git; // { command: 'mcp-server-git', args: ['--repo', '.'] }
  * ```
@@ -230,6 +232,8 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
  *
  * @example
  * ```ts
+ * import { expandVariables } from '@toolshed/mcp-bridge';
+ *
  * expandVariables('${HOME}/x and ${NOPE:-y}', { HOME: '/h' }, 'args[0]'); // '/h/x and y'
  * ```
  */

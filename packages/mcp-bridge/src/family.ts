@@ -76,6 +76,9 @@ export interface ListMcpServersOptions extends McpServersOptions {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { mcpServers } from '@toolshed/mcp-bridge';
+ *
  * const session = await createSession({
  *   cwd: process.cwd(),
  *   families: [mcpServers({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } })],
@@ -140,6 +143,10 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
  *
  * @example
  * ```ts
+ * import { createPermissionContext } from '@toolshed/core';
+ * import { listMcpServers, type McpConfig } from '@toolshed/mcp-bridge';
+ * declare const config: McpConfig;
+ *
  * const { context } = createPermissionContext({ deny: ['mcp__github'] }, process.cwd());
  * for (const s of await listMcpServers(config, { permissions: context })) console.log(s.name, s.state, s.deniedBy?.rule ?? s.tools);
  * ```
@@ -186,6 +193,8 @@ export async function listMcpServers(
  *
  * @example
  * ```ts
+ * import { defaultTokenFile } from '@toolshed/mcp-bridge';
+ *
  * defaultTokenFile('/home/me'); // '/home/me/.toolshed/mcp-oauth.json'
  * ```
  */

@@ -32,6 +32,8 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
  *
  * @example
  * ```ts
+ * import { mapCallResult } from '@toolshed/mcp-bridge';
+ *
  * mapCallResult({ content: [{ type: 'text', text: 'hi' }] }, 'everything'); // 'hi'
  * ```
  */

@@ -50,6 +50,9 @@ export interface LoginMcpServerResult {
  *
  * @example
  * ```ts
+ * import { loginMcpServer, type McpConfig } from '@toolshed/mcp-bridge';
+ * declare const config: McpConfig;
+ *
  * await loginMcpServer('github', config, { onAuthorizationUrl: (url) => console.log(`Open ${url}`) });
  * ```
  */

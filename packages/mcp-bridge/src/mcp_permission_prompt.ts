@@ -42,6 +42,11 @@ export interface McpPermissionPromptOptions {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createMcpPermissionPrompt, serveSession } from '@toolshed/mcp-bridge';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * declare const cwd: string;
+ *
  * const prompt = createMcpPermissionPrompt();
  * const session = await createSession({ cwd, families: [fileTools()], canUseTool: prompt.canUseTool });
  * const served = await serveSession(session, { transport: 'stdio', permissionPrompt: prompt });

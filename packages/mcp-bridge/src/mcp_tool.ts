@@ -41,6 +41,10 @@ export interface BuildMcpToolOptions {
  *
  * @example
  * ```ts
+ * import { buildMcpTool } from '@toolshed/mcp-bridge';
+ * import type { McpConnection } from './_server_connection.ts';
+ * declare const connection: McpConnection;
+ *
  * const tool = buildMcpTool(connection, { name: 'echo', inputSchema: { type: 'object' } }, { name: 'mcp__everything__echo' });
  * ```
  */

@@ -60,6 +60,11 @@ export interface BridgeAuthProvider extends OAuthClientProvider {
  *
  * @example
  * ```ts
+ * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+ * import { createAuthProvider, memoryTokenStore, type McpAuthorize, type McpRemoteServerConfig } from '@toolshed/mcp-bridge';
+ * declare const config: McpRemoteServerConfig;
+ * declare const openBrowser: McpAuthorize; // opens the authorization URL, resolves with the redirect it came back to
+ *
  * const provider = createAuthProvider('github', config, { store: memoryTokenStore(), authorize: openBrowser });
  * new StreamableHTTPClientTransport(new URL(config.url), { authProvider: provider });
  * ```
@@ -100,6 +105,8 @@ export function createAuthProvider(
  *
  * @example
  * ```ts
+ * import { credentialsKey } from '@toolshed/mcp-bridge';
+ *
  * credentialsKey('github', 'https://api.example.com/mcp'); // 'github https://api.example.com/mcp'
  * ```
  */

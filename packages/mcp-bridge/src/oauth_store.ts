@@ -20,7 +20,11 @@ export interface McpStoredCredentials {
  *
  * @example
  * ```ts
- * const store: McpTokenStore = { load: async (key) => db.get(key), save: async (key, value) => db.put(key, value) };
+ * import { mcpServers, type McpConfig, type McpStoredCredentials, type McpTokenStore } from '@toolshed/mcp-bridge';
+ * declare const config: McpConfig;
+ * declare const db: { get(key: string): Promise<McpStoredCredentials | undefined>; put(key: string, value: McpStoredCredentials): Promise<void>; delete(key: string): Promise<void> };
+ *
+ * const store: McpTokenStore = { load: async (key) => db.get(key), save: async (key, value) => (value ? db.put(key, value) : db.delete(key)) };
  * mcpServers(config, { oauth: { store } });
  * ```
  */
@@ -40,6 +44,10 @@ export interface McpTokenStore {
  *
  * @example
  * ```ts
+ * import os from 'node:os';
+ * import path from 'node:path';
+ * import { fileTokenStore } from '@toolshed/mcp-bridge';
+ *
  * const store = fileTokenStore(path.join(os.homedir(), '.toolshed', 'mcp-oauth.json'));
  * await store.save('github https://api.example.com/mcp', { tokens: { access_token: 't', token_type: 'Bearer' } });
  * ```
@@ -95,6 +103,10 @@ export function fileTokenStore(file: string): McpTokenStore {
  *
  * @example
  * ```ts
+ * import { mcpServers, memoryTokenStore, type McpAuthorize, type McpConfig } from '@toolshed/mcp-bridge';
+ * declare const config: McpConfig;
+ * declare const authorize: McpAuthorize;
+ *
  * mcpServers(config, { oauth: { store: memoryTokenStore(), authorize } });
  * ```
  */

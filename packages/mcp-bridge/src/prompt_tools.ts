@@ -40,6 +40,10 @@ const GET_SCHEMA = {
  *
  * @example
  * ```ts
+ * import { listMcpPromptsTool } from '@toolshed/mcp-bridge';
+ * import type { McpConnection } from './_server_connection.ts';
+ * declare const connections: McpConnection[];
+ *
  * const tool = listMcpPromptsTool(() => connections.filter((c) => c.hasPrompts));
  * ```
  */
@@ -82,6 +86,10 @@ export function listMcpPromptsTool(servers: PromptServers): Tool {
  *
  * @example
  * ```ts
+ * import { getMcpPromptTool } from '@toolshed/mcp-bridge';
+ * import type { McpConnection } from './_server_connection.ts';
+ * declare const connections: McpConnection[];
+ *
  * const tool = getMcpPromptTool(() => connections.filter((c) => c.hasPrompts));
  * ```
  */

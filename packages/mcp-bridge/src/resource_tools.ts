@@ -36,6 +36,10 @@ const READ_SCHEMA = {
  *
  * @example
  * ```ts
+ * import { listMcpResourcesTool } from '@toolshed/mcp-bridge';
+ * import type { McpConnection } from './_server_connection.ts';
+ * declare const connections: McpConnection[];
+ *
  * const tool = listMcpResourcesTool(() => connections.filter((c) => c.hasResources));
  * ```
  */
@@ -91,6 +95,10 @@ export function listMcpResourcesTool(servers: ResourceServers): Tool {
  *
  * @example
  * ```ts
+ * import { readMcpResourceTool } from '@toolshed/mcp-bridge';
+ * import type { McpConnection } from './_server_connection.ts';
+ * declare const connections: McpConnection[];
+ *
  * const tool = readMcpResourceTool(() => connections.filter((c) => c.hasResources));
  * ```
  */

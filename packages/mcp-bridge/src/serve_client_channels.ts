@@ -22,6 +22,10 @@ export interface ServedClientChannels {
  *
  * @example
  * ```ts
+ * import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+ * import { servedClientChannels } from '@toolshed/mcp-bridge';
+ * declare const server: Server; // the served session's, connected to a client
+ *
  * const channels = servedClientChannels(() => server);
  * await channels.askUser.ask({ source: 'Deploy', message: 'Deploy to production?' }); // elicitation/create
  * ```

@@ -7,6 +7,10 @@ import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js
  *
  * @example
  * ```ts
+ * import { type ServePromptSource, serveSession } from '@toolshed/mcp-bridge';
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * const review: ServePromptSource = {
  *   list: () => [{ name: 'review', description: 'Review a file', arguments: [{ name: 'file', required: true }] }],
  *   get: (name, args) =>

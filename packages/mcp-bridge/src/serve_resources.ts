@@ -12,6 +12,10 @@ import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelconte
  *
  * @example
  * ```ts
+ * import { type ServeResourceSource, serveSession, sessionResults } from '@toolshed/mcp-bridge';
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * const notes: ServeResourceSource = {
  *   list: () => [{ uri: 'notes://today', name: 'today', mimeType: 'text/plain' }],
  *   read: (uri) => (uri === 'notes://today' ? [{ uri, mimeType: 'text/plain', text: 'buy milk' }] : undefined),
@@ -49,6 +53,10 @@ const RESULTS_PREFIX = 'toolshed://results/';
  *
  * @example
  * ```ts
+ * import { serveSession, sessionResults } from '@toolshed/mcp-bridge';
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await serveSession(session, { transport: 'stdio', resources: (s) => [sessionResults(s)] });
  * ```
  */
@@ -122,6 +130,10 @@ const BINARY_TYPES: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import { serveSession, sessionResults, workingFiles } from '@toolshed/mcp-bridge';
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session;
+ *
  * await serveSession(session, { transport: 'stdio', resources: (s) => [sessionResults(s), workingFiles(s)] });
  * ```
  */
@@ -236,6 +248,8 @@ export function workingFiles(session: Session, options: WorkingFilesOptions = {}
  *
  * @example
  * ```ts
+ * import { fileResourceUri } from '@toolshed/mcp-bridge';
+ *
  * fileResourceUri('/repo/README.md'); // 'file:///repo/README.md'
  * ```
  */

@@ -31,6 +31,11 @@ import { servedClientChannels, type ServedClientChannels } from './serve_client_
  *
  * @example
  * ```ts
+ * import { askUserKey, createSession, modelClientKey, type Family } from '@toolshed/core';
+ * import type { ServeSessionFactory } from '@toolshed/mcp-bridge';
+ * declare const cwd: string;
+ * declare const families: Family[];
+ *
  * const factory: ServeSessionFactory = (client) =>
  *   createSession({ cwd, families, services: [[askUserKey, client.askUser], [modelClientKey, client.modelClient]] });
  * ```
@@ -169,6 +174,10 @@ export interface ServedSession {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createMcpPermissionPrompt, serveSession } from '@toolshed/mcp-bridge';
+ * import { fileTools } from '@toolshed/tool-fs';
+ *
  * const prompt = createMcpPermissionPrompt();
  * const served = await serveSession(
  *   () => createSession({ cwd: process.cwd(), families: [fileTools()], canUseTool: prompt.canUseTool }),

@@ -11,6 +11,8 @@ const MAX_NAME = 64;
  *
  * @example
  * ```ts
+ * import { normalizeMcpName } from '@toolshed/mcp-bridge';
+ *
  * normalizeMcpName('my.server'); // 'my_server'
  * ```
  */
@@ -29,6 +31,8 @@ export function normalizeMcpName(name: string): string {
  *
  * @example
  * ```ts
+ * import { mcpToolName } from '@toolshed/mcp-bridge';
+ *
  * mcpToolName('github', 'create_issue'); // 'mcp__github__create_issue'
  * mcpToolName('my server', 'a.b');       // 'mcp__my_server__a_b'
  * ```
@@ -51,6 +55,8 @@ export function mcpToolName(server: string, tool: string): string {
  *
  * @example
  * ```ts
+ * import { uniqueToolName } from '@toolshed/mcp-bridge';
+ *
  * uniqueToolName('mcp__s__a_b', 's\u0000a.b', new Set(['mcp__s__a_b'])); // 'mcp__s__a_b_3f9c1e'
  * ```
  */

@@ -6,6 +6,8 @@ import type { PermissionMode } from '@toolshed/core';
  *
  * @example
  * ```ts
+ * import type { AgentDefinition } from '@toolshed/tool-agent';
+ *
  * const reviewer: AgentDefinition = {
  *   description: 'Reviews a diff for bugs',
  *   prompt: 'You review code changes. Report bugs with file and line.',
@@ -44,6 +46,8 @@ export interface LoadedAgent extends AgentDefinition {
  *
  * @example
  * ```ts
+ * import { SUB_AGENT_EXCLUDED_TOOLS } from '@toolshed/tool-agent';
+ *
  * SUB_AGENT_EXCLUDED_TOOLS.includes('Agent'); // true
  * ```
  */
@@ -67,7 +71,9 @@ const READ_ONLY_DENY = ['Edit', 'Write', 'NotebookEdit'];
  *
  * @example
  * ```ts
- * BUILT_IN_AGENTS.Explore.permissionMode; // 'plan'
+ * import { BUILT_IN_AGENTS } from '@toolshed/tool-agent';
+ *
+ * BUILT_IN_AGENTS.Explore?.permissionMode; // 'plan'
  * ```
  */
 export const BUILT_IN_AGENTS: Readonly<Record<string, AgentDefinition>> = {

@@ -33,6 +33,8 @@ import { createGitWorktree } from './worktree/worktree_tools.ts';
  *
  * @example
  * ```ts
+ * import { agentInput } from '@toolshed/tool-agent';
+ *
  * agentInput.parse({ description: 'Find the parser', prompt: 'Where is the config parsed?', subagent_type: 'Explore' });
  * ```
  */
@@ -101,6 +103,10 @@ export interface AgentRegistry {
  *
  * @example
  * ```ts
+ * import { agentRegistryKey } from '@toolshed/tool-agent';
+ * import type { ToolContext } from '@toolshed/core';
+ * declare const ctx: ToolContext;
+ *
  * ctx.services.get(agentRegistryKey)?.list().map((a) => a.name);
  * ```
  */
@@ -112,6 +118,11 @@ export const agentRegistryKey: ServiceKey<AgentRegistry> = serviceKey<AgentRegis
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { agentModelKey, agentTools, type ModelAdapter } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ * declare const model: ModelAdapter;
+ *
  * await createSession({ cwd, families: [agentTools()], services: [[agentModelKey, model]] });
  * ```
  */
@@ -137,7 +148,11 @@ export interface AgentToolConfig {
  *
  * @example
  * ```ts
- * const registry = agentRegistry([builtInAgents(), fromOptions, fromFiles]);
+ * import { agentRegistry, agentsFromOptions, builtInAgents, loadAgentFiles } from '@toolshed/tool-agent';
+ *
+ * const fromOptions = agentsFromOptions({ reviewer: { description: 'Reviews diffs', prompt: 'You review diffs.' } });
+ * const fromFiles = await loadAgentFiles({ cwd: process.cwd() });
+ * const registry = agentRegistry([builtInAgents(), fromOptions, fromFiles.agents]);
  * ```
  */
 export function agentRegistry(agents: readonly (readonly LoadedAgent[])[]): AgentRegistry {
@@ -154,6 +169,8 @@ export function agentRegistry(agents: readonly (readonly LoadedAgent[])[]): Agen
  *
  * @example
  * ```ts
+ * import { builtInAgents } from '@toolshed/tool-agent';
+ *
  * builtInAgents().map((a) => a.name); // ['general-purpose', 'Explore', 'Plan']
  * ```
  */
@@ -170,6 +187,8 @@ export function builtInAgents(): LoadedAgent[] {
  *
  * @example
  * ```ts
+ * import { agentsFromOptions } from '@toolshed/tool-agent';
+ *
  * agentsFromOptions({ reviewer: { description: 'Reviews diffs', prompt: 'You review diffs.' } });
  * ```
  */
@@ -240,6 +259,11 @@ let agentCounter = 0;
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { builtInAgents, createAgentTool, type ModelAdapter } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ * declare const model: ModelAdapter;
+ *
  * const agent = createAgentTool({ agentsFor: () => builtInAgents(), model });
  * const session = await createSession({ cwd, tools: [agent] });
  * ```

@@ -63,7 +63,11 @@ interface AnthropicEvent {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { anthropicModel, runAgent } from '@toolshed/tool-agent';
  * import Anthropic from '@anthropic-ai/sdk';
+ * declare const session: Session;
+ *
  * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const result = await runAgent({ session, model, prompt: 'Fix the typo in src/a.ts' });
  * ```

@@ -52,6 +52,10 @@ export interface QuestionAnswer {
  *
  * @example
  * ```ts
+ * import { askUserKey, createSession } from '@toolshed/core';
+ * import { askUserQuestionTool } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ *
  * const askUser = { ask: async () => ({ action: 'accept' as const, content: { q1: 'PostgreSQL' } }) };
  * const session = await createSession({ cwd, tools: [askUserQuestionTool], services: [[askUserKey, askUser]] });
  * ```

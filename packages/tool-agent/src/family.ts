@@ -58,6 +58,11 @@ export interface AgentToolsOptions {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { agentTools, runAgent, type ModelAdapter } from '@toolshed/tool-agent';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * declare const model: ModelAdapter;
+ *
  * const session = await createSession({ cwd: process.cwd(), families: [fileTools(), agentTools({ agents: { reviewer: { description: 'Reviews diffs', prompt: 'You review diffs.' } } })] });
  * const result = await runAgent({ session, model, prompt: 'Use the reviewer agent on the last commit' });
  * ```

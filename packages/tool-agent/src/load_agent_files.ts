@@ -46,6 +46,8 @@ const IGNORED_KEYS = new Set([
  *
  * @example
  * ```ts
+ * import { agentDirectories } from '@toolshed/tool-agent';
+ *
  * agentDirectories({ cwd: '/p', homeDir: '/home/u' })[0]; // '/home/u/.claude/agents'
  * ```
  */
@@ -69,6 +71,8 @@ export function agentDirectories(options: LoadAgentFilesOptions): string[] {
  *
  * @example
  * ```ts
+ * import { parseAgentFile } from '@toolshed/tool-agent';
+ *
  * const parsed = parseAgentFile('---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep\n---\nYou review diffs.', 'reviewer.md');
  * ```
  */
@@ -171,6 +175,8 @@ export function parseAgentFile(
  *
  * @example
  * ```ts
+ * import { loadAgentFiles } from '@toolshed/tool-agent';
+ *
  * const { agents, problems } = await loadAgentFiles({ cwd: process.cwd() });
  * for (const p of problems) console.warn(p.message);
  * ```

@@ -60,6 +60,11 @@ export type ModelStreamEvent =
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { anthropicModel, type ModelAdapter } from '@toolshed/tool-agent';
+ * import Anthropic from '@anthropic-ai/sdk';
+ * declare const session: Session;
+ *
  * const model: ModelAdapter = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const turn = await model.turn({ messages: [{ role: 'user', content: 'hi' }], tools: session.toolsFor(model.format) });
  * ```
@@ -85,6 +90,10 @@ export interface ModelAdapter {
  *
  * @example
  * ```ts
+ * import { ModelError, type ModelAdapter, type ModelTurnRequest } from '@toolshed/tool-agent';
+ * declare const model: ModelAdapter;
+ * declare const request: ModelTurnRequest;
+ *
  * try { await model.turn(request); } catch (e) { if (e instanceof ModelError) console.error(e.status, e.message); }
  * ```
  */
@@ -113,7 +122,14 @@ export class ModelError extends Error {
  *
  * @example
  * ```ts
- * throw modelErrorOf(e, { provider: 'anthropic', model: 'claude-sonnet-5-5' });
+ * import { modelErrorOf } from '@toolshed/tool-agent';
+ * declare function send(): Promise<unknown>;
+ *
+ * try {
+ *   await send();
+ * } catch (e) {
+ *   throw modelErrorOf(e, { provider: 'anthropic', model: 'claude-sonnet-5-5' });
+ * }
  * ```
  */
 export function modelErrorOf(
@@ -153,6 +169,8 @@ export function modelErrorOf(
  *
  * @example
  * ```ts
+ * import { parseToolArguments } from '@toolshed/tool-agent';
+ *
  * parseToolArguments('{"a":1}'); // { a: 1 }
  * parseToolArguments('{"a":');   // '{"a":'
  * ```
@@ -174,6 +192,9 @@ export function parseToolArguments(text: string | undefined): unknown {
  *
  * @example
  * ```ts
+ * import { textOf, type ModelTurn } from '@toolshed/tool-agent';
+ * declare const turn: ModelTurn;
+ *
  * textOf(turn.content);
  * ```
  */

@@ -5,6 +5,8 @@ import type { ModelAdapter } from './model_adapter.ts';
  *
  * @example
  * ```ts
+ * import { ANTHROPIC_MODEL_ALIASES } from '@toolshed/tool-agent';
+ *
  * ANTHROPIC_MODEL_ALIASES.haiku; // 'claude-haiku-5-5'
  * ```
  */
@@ -27,6 +29,10 @@ export const ANTHROPIC_MODEL_ALIASES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { anthropicModel, modelFor } from '@toolshed/tool-agent';
+ * import Anthropic from '@anthropic-ai/sdk';
+ *
+ * const client = new Anthropic();
  * modelFor(anthropicModel({ client, model: 'claude-sonnet-4-5' }), 'haiku').model; // 'claude-haiku-5-5'
  * ```
  */

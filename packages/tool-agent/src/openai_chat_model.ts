@@ -83,7 +83,11 @@ const callId = (id: string | undefined) => id || `call_${Date.now().toString(36)
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { openaiChatModel, runAgent } from '@toolshed/tool-agent';
  * import OpenAI from 'openai';
+ * declare const session: Session;
+ *
  * const model = openaiChatModel({ client: new OpenAI({ baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'local' }), model: 'qwen3' });
  * await runAgent({ session, model, prompt: 'List the TODOs in src' });
  * ```

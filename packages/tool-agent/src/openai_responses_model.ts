@@ -100,7 +100,11 @@ function turnOf(response: ResponseObject): ModelTurn {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { openaiResponsesModel, runAgent } from '@toolshed/tool-agent';
  * import OpenAI from 'openai';
+ * declare const session: Session;
+ *
  * const model = openaiResponsesModel({ client: new OpenAI(), model: 'gpt-5' });
  * await runAgent({ session, model, prompt: 'Fix the failing test' });
  * ```

@@ -20,6 +20,10 @@ export const exitPlanModeInput = z.strictObject({
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createPlanModeTools } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ *
  * const session = await createSession({ cwd, tools: createPlanModeTools(), canUseTool: async () => ({ behavior: 'allow' }) });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'EnterPlanMode', input: {} }]);
  * await session.run([{ type: 'tool_use', id: 't2', name: 'ExitPlanMode', input: { plan: '1. Fix the parser' } }]);

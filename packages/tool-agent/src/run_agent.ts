@@ -104,6 +104,11 @@ const isMessage = (m: unknown): m is AgentMessage =>
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { anthropicModel, runAgent } from '@toolshed/tool-agent';
+ * import Anthropic from '@anthropic-ai/sdk';
+ * declare const session: Session;
+ *
  * const model = anthropicModel({ client: new Anthropic(), model: 'claude-sonnet-5-5' });
  * const result = await runAgent({ session, model, prompt: 'Fix the typo in src/greeting.ts' });
  * console.log(result.text, result.stopReason, result.usage);

@@ -6,6 +6,8 @@ import { backgroundTasksOf, buildTool, type Tool } from '@toolshed/core';
  *
  * @example
  * ```ts
+ * import { sendMessageInput } from '@toolshed/tool-agent';
+ *
  * sendMessageInput.parse({ to: 'researcher', message: 'Also check the tests folder' });
  * ```
  */
@@ -30,6 +32,9 @@ export interface SendMessageResult {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * declare const session: Session; // with agentTools(), an agent named 'researcher' running in the background
+ *
  * await session.run([{ type: 'tool_use', id: 't1', name: 'SendMessage', input: { to: 'researcher', message: 'Stop after the first match' } }]);
  * ```
  */

@@ -26,6 +26,10 @@ export const sleepInput = z.strictObject({
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { sleepTool } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ *
  * const session = await createSession({ cwd, tools: [sleepTool] });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'Sleep', input: { duration: 2 } }]);
  * ```

@@ -39,6 +39,10 @@ const MARK: Record<Todo['status'], string> = { pending: '[ ]', in_progress: '[~]
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createTodoWriteTool } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ *
  * const todos = createTodoWriteTool();
  * const session = await createSession({ cwd, tools: [todos.tool] });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'TodoWrite', input: { todos: [{ content: 'Fix the bug', status: 'in_progress', activeForm: 'Fixing the bug' }] } }]);
@@ -82,6 +86,8 @@ export function createTodoWriteTool(): { tool: AnyTool; current(sessionId: strin
  *
  * @example
  * ```ts
+ * import { renderChecklist } from '@toolshed/tool-agent';
+ *
  * renderChecklist([{ content: 'Run tests', status: 'in_progress', activeForm: 'Running tests' }]); // '[~] Running tests'
  * ```
  */

@@ -28,6 +28,8 @@ const TEXT_APPLICATION = new Set([
  *
  * @example
  * ```ts
+ * import { classifyContentType } from './_content_type.ts';
+ *
  * classifyContentType('text/html; charset=utf-8'); // 'html'
  * classifyContentType('image/png');                // 'binary'
  * ```
@@ -51,6 +53,8 @@ export function classifyContentType(contentType: string): ContentKind {
  *
  * @example
  * ```ts
+ * import { sniffContent } from './_content_type.ts';
+ *
  * sniffContent(Buffer.from('<!doctype html><p>hi')); // 'html'
  * ```
  */
@@ -89,6 +93,8 @@ export function sniffContent(body: Buffer): Exclude<ContentKind, 'unknown' | 'ma
  *
  * @example
  * ```ts
+ * import { decodeText } from './_content_type.ts';
+ *
  * decodeText(Buffer.from([0xe9]), { contentType: 'text/plain; charset=latin1', isHtml: false }); // 'é'
  * ```
  */

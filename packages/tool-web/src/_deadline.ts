@@ -18,8 +18,11 @@ export interface Deadline {
  *
  * @example
  * ```ts
+ * import { startDeadline } from './_deadline.ts';
+ * declare const signal: AbortSignal;
+ *
  * const deadline = startDeadline(signal, 60_000);
- * try { await request(url, { signal: deadline.signal }); } finally { deadline.dispose(); }
+ * try { await fetch('https://example.com/', { signal: deadline.signal }); } finally { deadline.dispose(); }
  * ```
  */
 export function startDeadline(outer: AbortSignal, timeoutMs: number): Deadline {

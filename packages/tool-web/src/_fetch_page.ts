@@ -74,6 +74,10 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
  *
  * @example
  * ```ts
+ * import { directConnect } from '@toolshed/tool-web';
+ * import { fetchPage } from './_fetch_page.ts';
+ * declare const signal: AbortSignal;
+ *
  * const page = await fetchPage(new URL('https://example.com/'), { lookup: undefined, connect: directConnect, opening: () => 'none',
  *   maxBytes: 10 * 1024 * 1024, maxRedirects: 10, timeoutMs: 60_000, userAgent: 'x', signal, onProgress: console.log });
  * if (page.kind === 'content') page.body.toString('utf8');
@@ -242,6 +246,8 @@ function header(value: string | string[] | undefined): string | undefined {
  *
  * @example
  * ```ts
+ * import { formatBytes } from './_fetch_page.ts';
+ *
  * formatBytes(12_600); // '12.3 KB'
  * ```
  */

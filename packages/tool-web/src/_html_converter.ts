@@ -84,6 +84,8 @@ let turndown: TurndownService | undefined;
  *
  * @example
  * ```ts
+ * import { convertHtml } from './_html_converter.ts';
+ *
  * convertHtml('<p>Hello <b>world</b></p>', { readability: false }).markdown; // 'Hello **world**'
  * ```
  */

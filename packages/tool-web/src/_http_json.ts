@@ -24,6 +24,9 @@ export interface GetJsonOptions {
  *
  * @example
  * ```ts
+ * import { getJson } from './_http_json.ts';
+ * declare const signal: AbortSignal;
+ *
  * const body = await getJson(new URL('http://localhost:8888/search?q=x&format=json'), { service: 'SearXNG', headers: {}, signal, timeoutMs: 30_000 });
  * ```
  */

@@ -23,7 +23,11 @@ export interface BodyRead {
  *
  * @example
  * ```ts
- * const { data, truncated } = await readBody(response.body, response.headers['content-encoding'], { maxBytes: 1024, progress: { received: 0 } });
+ * import type { IncomingMessage } from 'node:http';
+ * import { readBody } from './_read_body.ts';
+ * declare const response: IncomingMessage;
+ *
+ * const { data, truncated } = await readBody(response, response.headers['content-encoding'], { maxBytes: 1024, progress: { received: 0 } });
  * ```
  */
 export async function readBody(

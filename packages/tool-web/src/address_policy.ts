@@ -64,6 +64,8 @@ const V4_RANGES: readonly V4Range[] = [
  *
  * @example
  * ```ts
+ * import { classifyAddress } from '@toolshed/tool-web';
+ *
  * classifyAddress('169.254.169.254').kind; // 'link-local'
  * classifyAddress('::ffff:10.0.0.1').kind;  // 'ipv4-mapped'
  * classifyAddress('93.184.216.34').kind;    // 'public'
@@ -85,6 +87,8 @@ export function classifyAddress(address: string): AddressClass {
  *
  * @example
  * ```ts
+ * import { isPublicAddress } from '@toolshed/tool-web';
+ *
  * isPublicAddress('8.8.8.8');   // true
  * isPublicAddress('fd00::1');   // false
  * ```

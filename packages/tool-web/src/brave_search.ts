@@ -36,6 +36,8 @@ const MAX_QUERY_CHARS = 400;
  *
  * @example
  * ```ts
+ * import { braveSearchBackend, webTools } from '@toolshed/tool-web';
+ *
  * const family = webTools({ search: braveSearchBackend({ apiKey: process.env.BRAVE_API_KEY! }) });
  * ```
  */

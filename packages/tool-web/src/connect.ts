@@ -35,6 +35,9 @@ export type ConnectFunction = (target: ConnectTarget) => Promise<Socket>;
  *
  * @example
  * ```ts
+ * import { directConnect } from '@toolshed/tool-web';
+ *
+ * const signal = AbortSignal.timeout(10_000);
  * const socket = await directConnect({ address: '93.184.216.34', family: 4, port: 443, hostname: 'example.com', protocol: 'https:', signal });
  * ```
  */
@@ -87,8 +90,17 @@ export async function directConnect(target: ConnectTarget): Promise<Socket> {
  *
  * @example
  * ```ts
+ * import { directConnect, pinnedAgent, resolveGuardedHost, type ResolveGuardedHostOptions } from '@toolshed/tool-web';
+ * declare const guardOptions: ResolveGuardedHostOptions;
+ * declare const signal: AbortSignal;
+ *
+ * const url = new URL('https://example.com/docs');
  * const agent = pinnedAgent(await resolveGuardedHost(url, guardOptions), { connect: directConnect, signal });
- * try { await request(url, { dispatcher: agent }); } finally { await agent.close(); }
+ * try {
+ *   await agent.request({ origin: url.origin, path: url.pathname, method: 'GET', signal });
+ * } finally {
+ *   await agent.close();
+ * }
  * ```
  */
 export function pinnedAgent(host: GuardedHost, options: { connect: ConnectFunction; signal: AbortSignal }): Agent {

@@ -19,6 +19,9 @@ export interface WebToolsOptions extends WebFetchOptions, WebSearchOptions {}
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { braveSearchBackend, webTools } from '@toolshed/tool-web';
+ *
  * const session = await createSession({
  *   cwd: process.cwd(),
  *   families: [webTools({ search: braveSearchBackend({ apiKey: process.env.BRAVE_API_KEY! }) })],

@@ -20,6 +20,8 @@ interface Slot<V> {
  *
  * @example
  * ```ts
+ * import { FetchCache } from '@toolshed/tool-web';
+ *
  * const cache = new FetchCache<string>({ ttlMs: 60_000, maxSize: 1_000_000 });
  * cache.set('https://example.com/', '# Example', 9);
  * cache.get('https://example.com/'); // '# Example'
@@ -64,6 +66,9 @@ export class FetchCache<V> {
    *
    * @example
    * ```ts
+   * import type { FetchCache } from '@toolshed/tool-web';
+   * declare const cache: FetchCache<string>;
+   *
    * cache.get('https://example.com/');
    * ```
    */
@@ -89,6 +94,10 @@ export class FetchCache<V> {
    *
    * @example
    * ```ts
+   * import type { FetchCache } from '@toolshed/tool-web';
+   * declare const cache: FetchCache<string>;
+   *
+   * const markdown = '# Example Domain';
    * cache.set('https://example.com/', markdown, markdown.length);
    * ```
    */
@@ -117,6 +126,9 @@ export class FetchCache<V> {
    *
    * @example
    * ```ts
+   * import type { FetchCache } from '@toolshed/tool-web';
+   * declare const cache: FetchCache<string>;
+   *
    * cache.delete('https://example.com/');
    * ```
    */
@@ -133,6 +145,9 @@ export class FetchCache<V> {
    *
    * @example
    * ```ts
+   * import type { FetchCache } from '@toolshed/tool-web';
+   * declare const cache: FetchCache<string>;
+   *
    * cache.clear();
    * ```
    */

@@ -23,6 +23,8 @@ const PATTERN = /^(\*|\*\.[^:[\]]+|\[[0-9a-fA-F:.%]+\]|[^:[\]*]+)(?::(\d{1,5}))?
  *
  * @example
  * ```ts
+ * import { parseHostPattern } from '@toolshed/tool-web';
+ *
  * parseHostPattern('localhost:3000'); // { host: 'localhost', scope: 'exact', port: 3000 }
  * parseHostPattern('*.example.com');  // { host: 'example.com', scope: 'subdomains', port: undefined }
  * ```
@@ -53,6 +55,8 @@ export function parseHostPattern(text: string): HostPattern | undefined {
  *
  * @example
  * ```ts
+ * import { hostPatternMatches, parseHostPattern } from '@toolshed/tool-web';
+ *
  * hostPatternMatches(parseHostPattern('example.com')!, new URL('https://api.example.com/x')); // true
  * ```
  */
@@ -75,6 +79,8 @@ export function hostPatternMatches(pattern: HostPattern, url: URL): boolean {
  *
  * @example
  * ```ts
+ * import { matchDomainSpecifier } from '@toolshed/tool-web';
+ *
  * matchDomainSpecifier('domain:example.com', new URL('https://example.com/')); // true
  * matchDomainSpecifier('domain:example.com', new URL('https://example.com.evil.test/')); // false
  * ```
@@ -92,6 +98,8 @@ export function matchDomainSpecifier(specifier: string, url: URL): boolean {
  *
  * @example
  * ```ts
+ * import { domainPatternOf } from '@toolshed/tool-web';
+ *
  * domainPatternOf('domain:localhost')?.host; // 'localhost'
  * ```
  */
@@ -108,6 +116,8 @@ export function domainPatternOf(specifier: string): HostPattern | undefined {
  *
  * @example
  * ```ts
+ * import { effectivePort } from '@toolshed/tool-web';
+ *
  * effectivePort(new URL('https://example.com/')); // 443
  * ```
  */
@@ -124,6 +134,8 @@ export function effectivePort(url: URL): number {
  *
  * @example
  * ```ts
+ * import { normalizeHost } from '@toolshed/tool-web';
+ *
  * normalizeHost('Example.COM.'); // 'example.com'
  * normalizeHost('2130706433');   // '127.0.0.1'
  * ```

@@ -17,6 +17,8 @@ export type { HtmlToMarkdownOptions, HtmlToMarkdownResult };
  *
  * @example
  * ```ts
+ * import { htmlToMarkdown } from '@toolshed/tool-web';
+ *
  * const { markdown } = await htmlToMarkdown('<h1>Hi</h1><p>Hello <b>world</b></p>', { readability: false });
  * markdown; // '# Hi\n\nHello **world**'
  * ```

@@ -62,6 +62,8 @@ export interface ResolveGuardedHostOptions {
  *
  * @example
  * ```ts
+ * import { resolveGuardedHost } from '@toolshed/tool-web';
+ *
  * const host = await resolveGuardedHost(new URL('https://example.com/'), { privateAllowed: false, allowRule: 'WebFetch(domain:example.com)' });
  * host.addresses; // [{ address: '93.184.216.34', family: 4 }]
  * ```

@@ -27,6 +27,8 @@ export interface SearchResult {
  *
  * @example
  * ```ts
+ * import type { SearchBackend } from '@toolshed/tool-web';
+ *
  * const backend: SearchBackend = {
  *   name: 'Fixed',
  *   async search() { return [{ title: 'Example', url: 'https://example.com/', snippet: 'An example.' }]; },
@@ -50,7 +52,9 @@ export interface SearchBackend {
  *
  * @example
  * ```ts
- * withSiteOperators({ query: 'zod', allowedDomains: ['zod.dev'], blockedDomains: [] } as SearchRequest); // 'zod site:zod.dev'
+ * import { withSiteOperators } from '@toolshed/tool-web';
+ *
+ * withSiteOperators({ query: 'zod', allowedDomains: ['zod.dev'], blockedDomains: [] }); // 'zod site:zod.dev'
  * ```
  */
 export function withSiteOperators(request: Pick<SearchRequest, 'query' | 'allowedDomains' | 'blockedDomains'>): string {
@@ -70,6 +74,8 @@ export function withSiteOperators(request: Pick<SearchRequest, 'query' | 'allowe
  *
  * @example
  * ```ts
+ * import { plainSnippet } from '@toolshed/tool-web';
+ *
  * plainSnippet('The <strong>fast</strong> &amp; small'); // 'The fast & small'
  * ```
  */

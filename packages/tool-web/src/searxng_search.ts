@@ -31,6 +31,8 @@ export interface SearxngSearchOptions {
  *
  * @example
  * ```ts
+ * import { searxngSearchBackend, webTools } from '@toolshed/tool-web';
+ *
  * const family = webTools({ search: searxngSearchBackend({ url: 'http://localhost:8888' }) });
  * ```
  */

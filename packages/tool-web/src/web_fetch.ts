@@ -114,6 +114,8 @@ export interface WebFetchOptions {
  * Documentation hosts WebFetch reads without asking, a short list in the spirit of Claude Code's.
  * @example
  * ```ts
+ * import { createWebFetchTool, DEFAULT_PREAPPROVED_HOSTS } from '@toolshed/tool-web';
+ *
  * createWebFetchTool({ preapprovedHosts: [...DEFAULT_PREAPPROVED_HOSTS, 'docs.internal.example'] });
  * ```
  */
@@ -200,6 +202,10 @@ type CachedPage =
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createWebFetchTool } from '@toolshed/tool-web';
+ * declare const cwd: string;
+ *
  * const fetchTool = createWebFetchTool({ allowPrivateHosts: ['localhost:3000'], timeoutMs: 10_000 });
  * const session = await createSession({ cwd, tools: [fetchTool], permissions: { allow: ['WebFetch(domain:localhost)'] } });
  * ```
@@ -471,6 +477,10 @@ async function answerFromPage(
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { webFetchTool } from '@toolshed/tool-web';
+ * declare const cwd: string;
+ *
  * const session = await createSession({ cwd, tools: [webFetchTool], permissions: { allow: ['WebFetch(domain:example.com)'] } });
  * ```
  */

@@ -54,6 +54,8 @@ export interface WebSearchOptions {
  * What the user is told when WebSearch is disabled for want of a backend.
  * @example
  * ```ts
+ * import { WEB_SEARCH_SETUP_HINT } from '@toolshed/tool-web';
+ *
  * console.log(WEB_SEARCH_SETUP_HINT);
  * ```
  */
@@ -78,6 +80,8 @@ const DESCRIPTION = `Searches the web and returns the results as a Markdown list
  *
  * @example
  * ```ts
+ * import { searchBackendFromEnv } from '@toolshed/tool-web';
+ *
  * searchBackendFromEnv({ SEARXNG_URL: 'http://localhost:8888' })?.name; // 'SearXNG'
  * ```
  */
@@ -105,6 +109,8 @@ export function searchBackendFromEnv(env: Readonly<Record<string, string | undef
  *
  * @example
  * ```ts
+ * import { webSearchDisabledNotice } from './web_search.ts';
+ *
  * webSearchDisabledNotice({ env: { SEARXNG_URL: 'localhost:8888' } });
  * // { level: 'warn', message: 'WebSearch is disabled: SEARXNG_URL "localhost:8888" is not an http or https URL: …' }
  * ```
@@ -140,6 +146,8 @@ function configuredBackend(options: WebSearchOptions): {
  *
  * @example
  * ```ts
+ * import { createWebSearchTool, searxngSearchBackend } from '@toolshed/tool-web';
+ *
  * const search = createWebSearchTool({ search: searxngSearchBackend({ url: 'http://localhost:8888' }) });
  * ```
  */
@@ -221,6 +229,8 @@ export function createWebSearchTool(options: WebSearchOptions = {}): Tool<typeof
  *
  * @example
  * ```ts
+ * import { webSearchTool } from '@toolshed/tool-web';
+ *
  * webSearchTool.isEnabled(); // true when BRAVE_API_KEY or SEARXNG_URL is set
  * ```
  */

@@ -38,6 +38,9 @@ const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
  *
  * @example
  * ```ts
+ * import { stem } from './_analyze.ts';
+ * import { verbSynonyms } from './_verbs.ts';
+ *
  * verbSynonyms(stem('remove')).includes(stem('delete')); // true
  * ```
  */

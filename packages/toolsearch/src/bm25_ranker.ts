@@ -21,6 +21,9 @@ export interface Bm25RankerOptions {
  *
  * @example
  * ```ts
+ * import { bm25Ranker, createToolIndex, type SearchableTool } from '@toolshed/toolsearch';
+ * declare const tools: SearchableTool[];
+ *
  * const baseline = createToolIndex(tools, { ranker: bm25Ranker() });
  * baseline.search('weather forecast'); // [{ name, score }, …]
  * ```

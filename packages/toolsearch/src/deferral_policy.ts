@@ -22,6 +22,10 @@ export interface DeferralPolicyOptions {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { TOOL_SEARCH_NAME } from '@toolshed/toolsearch';
+ * declare const session: Session;
+ *
  * session.toolsFor('anthropic').some((t) => t.name === TOOL_SEARCH_NAME); // true with toolSearch()
  * ```
  */
@@ -40,6 +44,8 @@ export const TOOL_SEARCH_NAME = 'ToolSearch';
  *
  * @example
  * ```ts
+ * import { createDeferralPolicy } from '@toolshed/toolsearch';
+ *
  * const policy = createDeferralPolicy({ mode: 'auto', threshold: 0.05, contextWindow: 128_000 });
  * policy([{ name: 'Big', family: 'x', shouldDefer: false, alwaysLoad: false, isMcp: false, definitionChars: 40_000 }]); // Set { 'Big' }
  * ```

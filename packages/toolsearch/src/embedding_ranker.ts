@@ -28,7 +28,10 @@ export interface EmbeddingRankerOptions {
  *
  * @example
  * ```ts
- * const embed = openAiEmbeddings({ baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-small', apiKey: process.env.OPENAI_API_KEY });
+ * import { createToolIndex, embeddingRanker, hybridRanker, lexicalRanker, openAiEmbeddings, type SearchableTool } from '@toolshed/toolsearch';
+ * declare const tools: SearchableTool[];
+ *
+ * const embed = openAiEmbeddings({ baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-small', apiKey: process.env.OPENAI_API_KEY ?? '' });
  * const ranker = hybridRanker([lexicalRanker(), embeddingRanker({ embed })]);
  * const hits = await createToolIndex(tools, { ranker }).search('send a chat message');
  * ```

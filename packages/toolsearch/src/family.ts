@@ -21,6 +21,12 @@ export interface ToolSearchOptions extends DeferralPolicyOptions, ToolSearchTool
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { mcpServers, type McpConfig } from '@toolshed/mcp-bridge';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * import { toolSearch } from '@toolshed/toolsearch';
+ * declare const config: McpConfig;
+ *
  * const session = await createSession({ cwd: process.cwd(), families: [fileTools(), mcpServers(config), toolSearch({ mode: 'auto' })] });
  * const system = `You are a coding agent.\n\n${session.deferredNotice()}`;
  * const tools = session.toolsFor('anthropic'); // ToolSearch + what is not deferred

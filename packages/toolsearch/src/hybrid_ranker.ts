@@ -22,6 +22,10 @@ export interface HybridRankerOptions {
  *
  * @example
  * ```ts
+ * import { createToolIndex, embeddingRanker, hybridRanker, lexicalRanker, type EmbedFunction, type SearchableTool } from '@toolshed/toolsearch';
+ * declare const embed: EmbedFunction;
+ * declare const tools: SearchableTool[];
+ *
  * const ranker = hybridRanker([lexicalRanker(), embeddingRanker({ embed })], { weights: [1, 1] });
  * const hits = await createToolIndex(tools, { ranker }).search('post to a channel');
  * ```

@@ -114,6 +114,9 @@ const DEFAULT_FIELDS: FieldWeights = { name: 3, hint: 2, description: 1, paramet
  *
  * @example
  * ```ts
+ * import { createToolIndex, lexicalRanker, type SearchableTool } from '@toolshed/toolsearch';
+ * declare const tools: SearchableTool[];
+ *
  * const index = createToolIndex(tools, { ranker: lexicalRanker({ keywordWeight: 0.5 }) });
  * ```
  */

@@ -5,8 +5,10 @@
  * own, for any catalogue.
  *
  * ```ts
- * import { createSession } from '@toolshed/core';
- * import { toolSearch, createToolIndex } from '@toolshed/toolsearch';
+ * import { createSession, type Family } from '@toolshed/core';
+ * import { toolSearch, createToolIndex, type SearchableTool } from '@toolshed/toolsearch';
+ * declare const families: Family[];
+ * declare const myCatalogue: SearchableTool[];
  *
  * const session = await createSession({ cwd: process.cwd(), families: [toolSearch({ mode: 'always' }), ...families] });
  * const system = session.deferredNotice();           // names the deferred tools

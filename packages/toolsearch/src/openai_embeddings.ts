@@ -31,7 +31,12 @@ export interface OpenAiEmbeddingsOptions {
  *
  * @example
  * ```ts
- * const embed = openAiEmbeddings({ baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-small', apiKey: process.env.OPENAI_API_KEY });
+ * import { createSession, type Family } from '@toolshed/core';
+ * import { embeddingRanker, hybridRanker, lexicalRanker, openAiEmbeddings, toolSearch } from '@toolshed/toolsearch';
+ * declare const cwd: string;
+ * declare const families: Family[];
+ *
+ * const embed = openAiEmbeddings({ baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-small', apiKey: process.env.OPENAI_API_KEY ?? '' });
  * const ranker = hybridRanker([lexicalRanker(), embeddingRanker({ embed })]);
  * const session = await createSession({ cwd, families: [toolSearch({ ranker }), ...families] });
  * ```

@@ -60,6 +60,8 @@ export interface ToolIndexOptions<R extends ToolRanker | AsyncToolRanker = ToolR
  *
  * @example
  * ```ts
+ * import { createToolIndex } from '@toolshed/toolsearch';
+ *
  * const index = createToolIndex([
  *   { name: 'mcp__slack__send_message', description: 'Post a message to a channel', inputSchema: { type: 'object', properties: { channel: {} } } },
  *   { name: 'Read', description: 'Read a file from disk', searchHint: 'open view file contents' },
@@ -131,6 +133,8 @@ export function createToolIndex(
  *
  * @example
  * ```ts
+ * import { analyzeTool } from '@toolshed/toolsearch';
+ *
  * analyzeTool({ name: 'mcp__github__create_issue', description: 'Opens an issue' }).name.words; // ['github', 'create', 'issue']
  * ```
  */
@@ -155,6 +159,9 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
  *
  * @example
  * ```ts
+ * import { analyzeQuery, MAX_QUERY_TERMS } from '@toolshed/toolsearch';
+ *
+ * const longRequest = 'find the tool that can '.repeat(40);
  * analyzeQuery(longRequest)!.terms.length <= MAX_QUERY_TERMS; // true
  * ```
  */
@@ -169,6 +176,8 @@ export const MAX_QUERY_TERMS = 64;
  *
  * @example
  * ```ts
+ * import { analyzeQuery } from '@toolshed/toolsearch';
+ *
  * analyzeQuery('+slack send messages'); // { text: 'slack send messages', terms: ['slack', 'send', 'message'], required: ['slack'] }
  * ```
  */

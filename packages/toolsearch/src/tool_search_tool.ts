@@ -71,6 +71,12 @@ The result lists each tool's full definition (name, description, JSON Schema of 
  *
  * @example
  * ```ts
+ * import { createSession, type AnyTool } from '@toolshed/core';
+ * import { createToolSearchTool, embeddingRanker, hybridRanker, lexicalRanker, type EmbedFunction } from '@toolshed/toolsearch';
+ * declare const embed: EmbedFunction;
+ * declare const cwd: string;
+ * declare const myTools: AnyTool[];
+ *
  * const tool = createToolSearchTool({ ranker: hybridRanker([lexicalRanker(), embeddingRanker({ embed })]) });
  * const session = await createSession({ cwd, tools: [tool, ...myTools] });
  * ```
@@ -469,6 +475,11 @@ function formatOutput(out: ToolSearchOutput): string {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { toolSearchTool } from '@toolshed/toolsearch';
+ * import { webTools } from '@toolshed/tool-web';
+ *
+ * const session = await createSession({ cwd: process.cwd(), tools: [toolSearchTool], families: [webTools()] });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'ToolSearch', input: { query: 'select:WebFetch' } }]);
  * ```
  */

@@ -13,6 +13,10 @@ import { runDemo, type DemoCall, type DemoReport } from './run_demo.ts';
  *
  * @example
  * ```ts
+ * import type { CliIo } from '@toolshed/cli';
+ * import { demoCommand } from './demo_command.ts';
+ * declare const io: CliIo;
+ *
  * process.exitCode = await demoCommand({ args: { json: false } }, io);
  * ```
  */

@@ -17,6 +17,12 @@ export interface DemoTurn {
  *
  * @example
  * ```ts
+ * import type { Session } from '@toolshed/core';
+ * import { demoScript } from './demo_script.ts';
+ * import type { DocsServer } from './docs_server.ts';
+ * declare const server: DocsServer;
+ * declare const session: Session;
+ *
  * for (const turn of demoScript(server.url('/guide.html'))) await session.run(turn.blocks);
  * ```
  */

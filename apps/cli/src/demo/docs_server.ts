@@ -22,6 +22,11 @@ export interface DocsServer {
  *
  * @example
  * ```ts
+ * import path from 'node:path';
+ * import { startDocsServer } from './docs_server.ts';
+ * import { copySampleRepo } from './sample_repo.ts';
+ *
+ * const repo = await copySampleRepo();
  * const server = await startDocsServer(path.join(repo.dir, 'docs'));
  * server.url('/guide.html'); // "http://127.0.0.1:43117/guide.html"
  * await server.close();

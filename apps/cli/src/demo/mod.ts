@@ -2,7 +2,8 @@
  * `toolshed demo`: the bundled agent session on a copy of the bundled sample repository.
  *
  * ```ts
- * import { runDemo } from './demo/mod.ts';
+ * import { runDemo } from './mod.ts';
+ *
  * const report = await runDemo();
  * console.log(report.greetingAfter); // return `Hello, ${name}!`;
  * ```

@@ -69,6 +69,8 @@ export interface RunDemoOptions {
  *
  * @example
  * ```ts
+ * import { runDemo } from './run_demo.ts';
+ *
  * const report = await runDemo({ onTurn: (e) => console.log(e) });
  * console.log(report.greetingAfter);
  * ```

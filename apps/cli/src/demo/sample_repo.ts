@@ -25,6 +25,8 @@ export interface SampleRepoCopy {
  *
  * @example
  * ```ts
+ * import { copySampleRepo } from './sample_repo.ts';
+ *
  * const repo = await copySampleRepo();
  * try { console.log(repo.dir); } finally { await repo.dispose(); }
  * ```

@@ -10,6 +10,12 @@ import type { ModelAdapter, ModelStreamEvent, ModelTurn, ModelTurnRequest } from
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { agentTools } from '@toolshed/tool-agent';
+ * import { fileTools } from '@toolshed/tool-fs';
+ * import { scriptedExplorer } from './scripted_model.ts';
+ * declare const cwd: string;
+ *
  * const session = await createSession({ cwd, families: [fileTools(), agentTools({ model: scriptedExplorer() })] });
  * ```
  */

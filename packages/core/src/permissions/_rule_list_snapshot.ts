@@ -21,6 +21,10 @@ export interface RuleListSnapshot {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { ruleListSnapshot, sameRuleList } from './_rule_list_snapshot.ts';
+ * declare const ctx: ToolContext;
+ *
  * const snap = ruleListSnapshot(ctx.permissions.rules.deny);
  * sameRuleList(snap, ctx.permissions.rules.deny); // true
  * ```
@@ -44,7 +48,13 @@ export function ruleListSnapshot(rules: readonly PermissionRule[]): RuleListSnap
  *
  * @example
  * ```ts
- * if (!sameRuleList(snap, rules)) snap = ruleListSnapshot(rules);
+ * import type { PermissionRule } from '@toolshed/core';
+ * import { ruleListSnapshot, sameRuleList } from './_rule_list_snapshot.ts';
+ * declare const rules: PermissionRule[];
+ *
+ * let snap = ruleListSnapshot(rules);
+ * rules.push({ toolName: 'Bash', ruleContent: 'rm:*', behavior: 'deny', source: 'cli', raw: 'Bash(rm:*)' });
+ * if (!sameRuleList(snap, rules)) snap = ruleListSnapshot(rules); // taken again: the list grew
  * ```
  */
 export function sameRuleList(snap: RuleListSnapshot, rules: readonly PermissionRule[]): boolean {

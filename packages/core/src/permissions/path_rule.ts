@@ -173,6 +173,8 @@ export interface CompiledPathRule {
  *
  * @example
  * ```ts
+ * import { pathRuleTarget } from '@toolshed/core';
+ *
  * pathRuleTarget('/p/src/../.env', false); // '/p/.env'
  * ```
  */

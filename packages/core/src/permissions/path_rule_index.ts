@@ -62,8 +62,13 @@ export interface PathRuleIndexBases {
  *
  * @example
  * ```ts
+ * import { pathRuleCandidates, type ToolContext } from '@toolshed/core';
+ * import { pathRuleCompiler } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ *
  * const compile = pathRuleCompiler(ctx);
- * pathRuleCandidates(rules.deny, 'Read', 'read', ['/p/.env'], { compile, key: ctx.cwd, caseInsensitive: false });
+ * const bases = { compile, key: ctx.cwd, caseInsensitive: false, workingDirectories: () => [ctx.cwd] };
+ * pathRuleCandidates(ctx.permissions.rules.deny, 'Read', 'read', ['/p/.env'], bases);
  * // [3]: only the rules rooted at /p/.env, /p or /
  * ```
  */

@@ -44,6 +44,8 @@ const indexes = new WeakMap<readonly PermissionRule[], ToolIndex>();
  *
  * @example
  * ```ts
+ * import { parseRules, toolRuleCandidates } from '@toolshed/core';
+ *
  * toolRuleCandidates(parseRules(['Bash', 'Read', 'mcp__gh'], 'deny', 'options').rules, { name: 'Grep', aliases: [] });
  * // [1]
  * ```

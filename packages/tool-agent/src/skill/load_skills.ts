@@ -57,6 +57,8 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
  *
  * @example
  * ```ts
+ * import { loadSkills } from '@toolshed/tool-agent';
+ *
  * const { skills, problems } = await loadSkills('/repo');
  * for (const p of problems) console.warn(`${p.file}: ${p.message}`);
  * ```

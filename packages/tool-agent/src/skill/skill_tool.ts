@@ -30,6 +30,10 @@ export const skillInput = z.strictObject({
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createSkillTool } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ *
  * const session = await createSession({ cwd, tools: [createSkillTool({ skills: [{ name: 'release', description: 'Cut a release', instructions: 'Run pnpm changeset version…' }] })] });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'Skill', input: { skill: 'release' } }]);
  * ```

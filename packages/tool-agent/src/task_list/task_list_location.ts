@@ -25,6 +25,8 @@ export interface TaskListLocationOptions {
  *
  * @example
  * ```ts
+ * import { taskListFolder } from '@toolshed/tool-agent';
+ *
  * taskListFolder('/home/me/app'); // '/home/me/.toolshed/tasks/app-3f2a9c1e'
  * taskListFolder('/home/me/app', { taskListId: 'release' }); // '/home/me/.toolshed/tasks/release'
  * ```

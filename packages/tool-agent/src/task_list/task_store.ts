@@ -79,6 +79,8 @@ const TASK_FILE = /^([1-9][0-9]{0,15})\.json$/;
  *
  * @example
  * ```ts
+ * import { TaskStore } from '@toolshed/tool-agent';
+ *
  * const store = new TaskStore('/home/me/.toolshed/tasks/my-project-1a2b3c4d');
  * const task = await store.create({ subject: 'Run the tests', description: 'pnpm test, fix what fails' });
  * await store.update(task.id, { owner: 'tester', status: 'in_progress' });
@@ -392,6 +394,9 @@ export class TaskStore {
  *
  * @example
  * ```ts
+ * import { isCorrupt, type TaskStore } from '@toolshed/tool-agent';
+ * declare const store: TaskStore;
+ *
  * const found = await store.get('3');
  * if (found && isCorrupt(found)) console.warn(found.problem);
  * ```
@@ -408,6 +413,8 @@ export function isCorrupt(value: TaskRecord | CorruptTask): value is CorruptTask
  *
  * @example
  * ```ts
+ * import { corruptMessage } from '@toolshed/tool-agent';
+ *
  * corruptMessage({ id: '3', file: '/t/3.json', problem: 'not valid JSON' });
  * ```
  */

@@ -73,6 +73,10 @@ export const taskListInput = z.strictObject({});
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { taskListTools } from '@toolshed/tool-agent';
+ * declare const cwd: string;
+ *
  * const session = await createSession({ cwd, tools: taskListTools({ taskListId: 'release' }) });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'TaskCreate', input: { subject: 'Tag v2', description: 'git tag v2' } }]);
  * ```

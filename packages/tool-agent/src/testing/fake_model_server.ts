@@ -65,6 +65,10 @@ const newId = (prefix: string) => `${prefix}_${(++ids).toString(36)}${Math.rando
  *
  * @example
  * ```ts
+ * import { anthropicModel } from '@toolshed/tool-agent';
+ * import { startFakeModelServer } from '@toolshed/tool-agent/testing';
+ * import Anthropic from '@anthropic-ai/sdk';
+ *
  * const server = await startFakeModelServer([{ content: [{ type: 'text', text: 'Hello' }] }]);
  * const client = new Anthropic({ apiKey: 'test', baseURL: server.url });
  * await anthropicModel({ client, model: 'claude-test' }).turn({ messages: [{ role: 'user', content: 'hi' }], tools: [] });

@@ -5,6 +5,7 @@
  *
  * ```ts
  * import { startFakeModelServer } from '@toolshed/tool-agent/testing';
+ * import Anthropic from '@anthropic-ai/sdk';
  *
  * const server = await startFakeModelServer([{ content: [{ type: 'text', text: 'Done.' }] }]);
  * const client = new Anthropic({ apiKey: 'test', baseURL: server.url });

@@ -57,6 +57,9 @@ export interface WorktreeSession {
  *
  * @example
  * ```ts
+ * import { createSession } from '@toolshed/core';
+ * import { createWorktreeTools } from '@toolshed/tool-agent';
+ *
  * const session = await createSession({ cwd: '/repo', tools: createWorktreeTools(), permissions: { allow: ['EnterWorktree', 'ExitWorktree'] } });
  * await session.run([{ type: 'tool_use', id: 't1', name: 'EnterWorktree', input: { name: 'fix-parser' } }]);
  * ```
@@ -209,6 +212,10 @@ export interface GitWorktree {
  *
  * @example
  * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { createGitWorktree } from './worktree_tools.ts';
+ * declare const ctx: ToolContext;
+ *
  * const wt = await createGitWorktree({ cwd: '/repo/src', stateDir: ctx.stateDir, name: 'fix' });
  * wt.cwd; // '<stateDir>/worktrees/fix/src'
  * ```

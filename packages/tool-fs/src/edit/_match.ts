@@ -179,6 +179,8 @@ export interface ReplacementLines {
  *
  * @example
  * ```ts
+ * import { replacementLines } from './_match.ts';
+ *
  * replacementLines('a\nb\nc', [{ index: 2, length: 1, text: 'x\ny' }]);
  * // { starts: [2], ends: [2], firstLine: 2, lastLine: 3, lineDelta: 1 }
  * ```
