@@ -147,7 +147,7 @@ export class GrepPage implements GrepSink {
     this.#rank({ rel, key: count });
   }
 
-  line(rel: string, n: number, match: boolean, text: string): void {
+  line(rel: string, n: number, match: boolean, text: string, textStart = 0): void {
     if (this.#full) return;
     if (rel !== this.#lastFile) {
       this.#lastFile = rel;
@@ -166,7 +166,9 @@ export class GrepPage implements GrepSink {
     }
     this.#prev = n;
     const prefix = match ? this.#matchPrefix : this.#contextPrefix;
-    this.#print(this.#o.numbers ? `${prefix}${n}${match ? ':' : '-'}${text}` : `${prefix}${text}`);
+    if (!this.#o.numbers) this.#print(prefix + (textStart === 0 ? text : text.slice(textStart)));
+    else if (textStart > 0) this.#print(prefix + text);
+    else this.#print(`${prefix}${n}${match ? ':' : '-'}${text}`);
   }
 
   /**

@@ -33,7 +33,8 @@ export async function rgSearch(
   if (query.multiline) args.push('--multiline', '--multiline-dotall');
   for (const g of query.globs) args.push('--glob', g);
   if (query.type) args.push('--type', query.type);
-  let onRecord: (record: string) => boolean;
+  let onRecord: ((record: string) => boolean) | undefined;
+  let onRecords: ((records: string) => boolean) | undefined;
   if (query.mode === 'files_with_matches') {
     args.push('--files-with-matches');
     onRecord = (r) => {
@@ -48,8 +49,7 @@ export async function rgSearch(
       return false;
     };
   } else {
-    let lastNul = -1;
-    let lastRaw = '';
+    let lastRaw = '\0';
     let lastFile = '';
     // In path order, so that a page is the same page every time, the run can stop at its end, and
     // a result of every line can be written out as it comes (never held whole to be sorted).
@@ -64,26 +64,36 @@ export async function rgSearch(
     );
     if (query.before) args.push('--before-context', String(query.before));
     if (query.after) args.push('--after-context', String(query.after));
-    onRecord = (r) => {
-      const nul = r.indexOf('\0');
-      if (nul === -1) return false; // `--` separators: rebuilt from line numbers when printing
-      // `N:text` for a match, `N-text` for context.
-      let at = nul + 1;
-      while (at < r.length && r.charCodeAt(at) >= 48 && r.charCodeAt(at) <= 57) at++;
-      const sep = r[at];
-      if (at === nul + 1 || (sep !== ':' && sep !== '-')) return false;
-      // A clipped line already ends with ripgrep's `--max-columns-preview` marker, which is CLIPPED_MARKER.
-      const text = r.charCodeAt(r.length - 1) === 13 ? r.slice(at + 1, -1) : r.slice(at + 1);
-      // The path is cut out once per file, not once per line.
-      if (nul !== lastNul || !r.startsWith(lastRaw)) {
-        lastNul = nul;
-        lastRaw = r.slice(0, nul + 1);
-        lastFile = clean(r.slice(0, nul));
+    // Walked in place, record by record: for a result of every line this loop is most of Grep's time.
+    onRecords = (text) => {
+      let pos = 0;
+      const length = text.length;
+      while (pos < length) {
+        let nl = text.indexOf('\n', pos);
+        if (nl === -1) nl = length;
+        const nul = text.indexOf('\0', pos);
+        // `--` separators have no NUL: rebuilt from line numbers when printing.
+        if (nul !== -1 && nul < nl) {
+          // `N:text` for a match, `N-text` for context.
+          let at = nul + 1;
+          let n = 0;
+          for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) n = n * 10 + c - 48;
+          const sep = text.charCodeAt(at);
+          if (at > nul + 1 && (sep === 58 || sep === 45)) {
+            // The path is cut out once per file, not once per line.
+            if (nul - pos !== lastRaw.length || !text.startsWith(lastRaw, pos)) {
+              lastRaw = text.slice(pos, nul);
+              lastFile = clean(lastRaw);
+            }
+            // A clipped line already ends with ripgrep's `--max-columns-preview` marker, which is CLIPPED_MARKER.
+            const end = text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+            sink.line(lastFile, n, sep === 58, text.slice(nul + 1, end), at - nul);
+            if (sink.full) return true;
+          }
+        }
+        pos = nl + 1;
       }
-      let n = 0;
-      for (let i = nul + 1; i < at; i++) n = n * 10 + r.charCodeAt(i) - 48;
-      sink.line(lastFile, n, sep === ':', text);
-      return sink.full;
+      return false;
     };
   }
   args.push('--regexp', query.pattern, '--');
@@ -93,6 +103,7 @@ export async function rgSearch(
     signal,
     separator: query.mode === 'files_with_matches' ? '\0' : '\n',
     onRecord,
+    onRecords,
   });
   if (run.code === 2 && run.stderr.trim()) {
     // Kept on its lines: ripgrep's caret under the bad part of the regex only reads that way.

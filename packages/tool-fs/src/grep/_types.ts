@@ -26,10 +26,12 @@ export interface GrepSink {
   /** count: a file's count of matches. */
   count(rel: string, count: number): void;
   /**
-   * content: the next printed line (`n` 1-based, `match` false for a context line, `text` already
-   * clipped to {@linkcode MAX_GREP_COLUMNS}); files come in path order, a file's lines in ascending order.
+   * content: the next printed line (`n` 1-based, `match` false for a context line, the line
+   * already clipped to {@linkcode MAX_GREP_COLUMNS}); files come in path order, a file's lines in
+   * ascending order. `text` is the line from `textStart` on: an engine that has it as `N:line`
+   * (ripgrep) gives that, with `textStart` after the `:`, so it is not cut and joined again.
    */
-  line(rel: string, n: number, match: boolean, text: string): void;
+  line(rel: string, n: number, match: boolean, text: string, textStart?: number): void;
   /** True once the rest of the search cannot change what is returned: the engine may stop. */
   readonly full: boolean;
 }

@@ -232,10 +232,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         withContext: query.before > 0 || query.after > 0,
         denied,
         mtimeOf: (rel) => statSync(path.join(query.dir, rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-        show: (rel) => {
-          const abs = path.join(query.dir, rel);
-          return isPathInside(abs, ctx.cwd) ? path.relative(ctx.cwd, abs) || path.basename(abs) : abs;
-        },
+        show: showPath(query.dir, ctx.cwd),
       });
       try {
         if (engine.kind === 'ripgrep') await rgSearch(query, page, { rg: engine.path, signal });
@@ -336,6 +333,26 @@ export function formatGrepResult(output: GrepOutput): string {
   if (output.lines.length === 0)
     return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
   return `${output.lines.join('\n')}${more}`;
+}
+
+/**
+ * How a path found under `dir` is shown: relative to the working directory when inside it. Worked
+ * out once for the folder, since a search of every line meets every file (path.relative per file
+ * was a fifth of such a search).
+ */
+function showPath(dir: string, cwd: string): (rel: string) => string {
+  const general = (rel: string) => {
+    const abs = path.join(dir, rel);
+    return isPathInside(abs, cwd) ? path.relative(cwd, abs) || path.basename(abs) : abs;
+  };
+  if (!isPathInside(dir, cwd)) return general;
+  const base = path.relative(cwd, dir);
+  const prefix = base === '' ? '' : `${base}${path.sep}`;
+  // ripgrep and the walker give plain relative paths; anything else takes the general way.
+  return (rel) =>
+    rel === '' || rel.startsWith('/') || rel.startsWith('.') || rel.includes('/.') || rel.includes('\\')
+      ? general(rel)
+      : prefix + rel;
 }
 
 function moreNote(output: GrepOutput): string {
