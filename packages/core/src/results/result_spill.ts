@@ -198,7 +198,11 @@ export class ResultSpill {
         closeSync(fd);
         this.#fd = undefined;
         const path = await linkIntoPlace(this.#dir, fileStem(this.#o.toolUseId), this.#tmp, undefined);
-        return { content: buildPreview(this.#head, path, header, this.#previewChars, totalChars), totalChars, persistedPath: path };
+        return {
+          content: buildPreview(this.#head, path, header, this.#previewChars, totalChars),
+          totalChars,
+          persistedPath: path,
+        };
       } catch (e) {
         this.#error = (e as Error).message;
       } finally {

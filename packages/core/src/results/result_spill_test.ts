@@ -69,7 +69,9 @@ describe('ResultSpill', () => {
     const out = await spill.finish();
     expect(out.notSavedReason).toBe('it quotes .env');
     expect(out.persistedPath).toBeUndefined();
-    expect(out.content).toMatch(/^a\.ts:1:one\nb\.ts:2:tw\n\[Output too large: .* not saved to a file: it quotes \.env/);
+    expect(out.content).toMatch(
+      /^a\.ts:1:one\nb\.ts:2:tw\n\[Output too large: .* not saved to a file: it quotes \.env/,
+    );
     expect(await readdir(path.join(stateDir, 'tool-results'))).toEqual([]);
   });
 
