@@ -258,7 +258,11 @@ async function persistWithPreview(
   }
 
   // A preview that is no shorter than the output would only make the turn bigger.
-  const sizeIfPersisted = buildPreview(fullText, join(dir, `${stem}.txt`), options.header, options.previewChars).length;
+  const sizeIfPersisted = buildPreview(fullText, {
+    path: join(dir, `${stem}.txt`),
+    header: options.header,
+    previewChars: options.previewChars,
+  }).length;
   if (options.takenNames !== undefined && sizeIfPersisted >= originalChars) return { content, originalChars };
 
   let path: string;
@@ -275,7 +279,7 @@ async function persistWithPreview(
     };
   }
   options.takenNames?.add(path);
-  const preview = buildPreview(fullText, path, options.header, options.previewChars);
+  const preview = buildPreview(fullText, { path, header: options.header, previewChars: options.previewChars });
   return { content: replaceText(content, preview), persistedPath: path, originalChars };
 }
 
@@ -283,26 +287,22 @@ async function persistWithPreview(
  * The preview that stands for a saved output: header, path, how to read more, the start.
  *
  * @param fullText The output, or (for a streamed one) at least its first `previewChars` characters.
- * @param path Where the whole output is.
- * @param header The first line (why it was saved).
- * @param previewChars How much of the start to show.
- * @param totalChars The whole output's size, when `fullText` is only its start.
+ * @param options Where the whole output is, the first line (why it was saved), how much of the
+ *   start to show, and the whole output's size when `fullText` is only its start.
  * @returns The preview text, which {@linkcode isPersistedPreview} recognizes.
  *
  * @example
  * ```ts
  * import { buildPreview } from './result_budget.ts';
  *
- * buildPreview('a\nb', '/tmp/s1/tool-results/t1.txt', 'Output too large.', 2000);
+ * buildPreview('a\nb', { path: '/tmp/s1/tool-results/t1.txt', header: 'Output too large.', previewChars: 2000 });
  * ```
  */
 export function buildPreview(
   fullText: string,
-  path: string,
-  header: string,
-  previewChars: number,
-  totalChars = fullText.length,
+  options: { path: string; header: string; previewChars: number; totalChars?: number },
 ): string {
+  const { path, header, previewChars, totalChars = fullText.length } = options;
   const start = cutPreview(fullText, previewChars);
   const leftOut = totalChars - start.length;
   const tail =
@@ -383,7 +383,7 @@ async function writeNew(dir: string, stem: string, text: string, taken: Set<stri
     } finally {
       await handle.close();
     }
-    return await linkIntoPlace(dir, stem, tmp, taken);
+    return await linkIntoPlace(tmp, { dir, stem, taken });
   } finally {
     await rm(tmp, { force: true }).catch(() => undefined);
   }
@@ -395,10 +395,9 @@ async function writeNew(dir: string, stem: string, text: string, taken: Set<stri
  * transcript) is never overwritten: the preview that pointed at it must stay true. The caller
  * removes `tmp` afterwards.
  *
- * @param dir The results folder.
- * @param stem The file stem ({@linkcode fileStem}).
  * @param tmp The temp file, complete.
- * @param taken Names already used in this turn.
+ * @param options The results folder, the file stem ({@linkcode fileStem}) and the names already
+ *   used in this turn.
  * @returns The final path.
  * @throws {Error} When every name is taken or the file system refuses.
  *
@@ -406,15 +405,14 @@ async function writeNew(dir: string, stem: string, text: string, taken: Set<stri
  * ```ts
  * import { linkIntoPlace } from './result_budget.ts';
  *
- * await linkIntoPlace('/tmp/s1/tool-results', 'toolu_1', '/tmp/s1/tool-results/.toolu_1.tmp', undefined);
+ * await linkIntoPlace('/tmp/s1/tool-results/.toolu_1.tmp', { dir: '/tmp/s1/tool-results', stem: 'toolu_1' });
  * ```
  */
 export async function linkIntoPlace(
-  dir: string,
-  stem: string,
   tmp: string,
-  taken: Set<string> | undefined,
+  options: { dir: string; stem: string; taken?: Set<string> | undefined },
 ): Promise<string> {
+  const { dir, stem, taken } = options;
   for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
     const target = join(dir, attempt === 0 ? `${stem}.txt` : `${stem}-${attempt}.txt`);
     if (taken?.has(target)) continue;

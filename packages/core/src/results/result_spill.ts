@@ -197,9 +197,9 @@ export class ResultSpill {
         if (this.#o.sync) fsyncSync(fd);
         closeSync(fd);
         this.#fd = undefined;
-        const path = await linkIntoPlace(this.#dir, fileStem(this.#o.toolUseId), this.#tmp, undefined);
+        const path = await linkIntoPlace(this.#tmp, { dir: this.#dir, stem: fileStem(this.#o.toolUseId) });
         return {
-          content: buildPreview(this.#head, path, header, this.#previewChars, totalChars),
+          content: buildPreview(this.#head, { path, header, previewChars: this.#previewChars, totalChars }),
           totalChars,
           persistedPath: path,
         };
