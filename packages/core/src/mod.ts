@@ -197,6 +197,8 @@ export type {
   TurnBudgetItem,
   TurnBudgetOutcome,
 } from './results/result_budget.ts';
+export { ResultSpill } from './results/result_spill.ts';
+export type { ResultSpillOptions, ResultSpillOutcome } from './results/result_spill.ts';
 export { deniedQuoteGuard, quotedDeniedFile } from './results/denied_quote_guard.ts';
 export { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
 export type { KeepResults, RemoveSessionResultsOptions } from './results/result_cleanup.ts';

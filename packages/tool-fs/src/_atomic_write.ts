@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, lstat, mkdir, open, readFile, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  stat,
+  unlink,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { hashContent } from '@toolshed/core';
 
@@ -28,6 +41,12 @@ export interface AtomicWriteOptions {
    * what is written, say. Its errors are thrown after the flush, and nothing is written then.
    */
   whileFlushing?: (() => void) | undefined;
+  /**
+   * Flush the temp file to disk before the rename, so a crash cannot leave an empty or partial
+   * file where the old content was. A create has no old content to lose: Write and Edit pass
+   * false for one (the rename keeps it atomic for every reader either way). @default true
+   */
+  flush?: boolean | undefined;
 }
 
 /** What identifies a file's content without reading it: see {@linkcode statSignature}. */
@@ -136,12 +155,13 @@ export async function writeFileAtomic(
   let renamed = false;
   try {
     try {
-      await handle.writeFile(data);
-      const flushing = handle.sync();
+      // One write, then the flush, off the main thread, while `whileFlushing` (hashing what is
+      // written, say) runs on it: writeFile would split the write into awaited pieces.
+      const io = writeAll(handle, data).then(() => (options.flush === false ? undefined : handle.sync()));
       try {
         options.whileFlushing?.();
       } finally {
-        await flushing;
+        await io;
       }
     } finally {
       await handle.close();
@@ -168,6 +188,14 @@ export async function writeFileAtomic(
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
   return target;
+}
+
+async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < data.length) {
+    const { bytesWritten } = await handle.write(data, at, data.length - at);
+    at += bytesWritten;
+  }
 }
 
 async function linkTarget(file: string): Promise<string> {

@@ -105,7 +105,13 @@ export interface StreamRipgrepOptions {
   /** What ends one record of the output: `\n` for lines, `\0` for `--files-with-matches --null`. */
   separator: '\n' | '\0';
   /** Called for each record, in order; return true to stop ripgrep (nothing more is read). */
-  onRecord: (record: string) => boolean | void;
+  onRecord?: ((record: string) => boolean | void) | undefined;
+  /**
+   * Instead of `onRecord`: called with each run of whole records as it comes (every one ends with
+   * the separator), for a caller that walks them itself rather than have each cut out; return
+   * true to stop ripgrep.
+   */
+  onRecords?: ((records: string) => boolean | void) | undefined;
 }
 
 const MAX_STDERR = 64 * 1024;
@@ -154,15 +160,32 @@ export function streamRipgrep(
     };
     const onAbort = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const onRecords = options.onRecords;
     const feed = (text: string) => {
       rest += text;
+      if (onRecords !== undefined) {
+        const end = rest.lastIndexOf(options.separator);
+        if (end === -1) return;
+        const records = end === rest.length - 1 ? rest : rest.slice(0, end + 1);
+        rest = rest.slice(end + 1);
+        let done: boolean | void;
+        try {
+          done = onRecords(records);
+        } catch (e) {
+          failed = e as Error;
+          done = true;
+        }
+        if (done) stop();
+        return;
+      }
+      const onRecord = options.onRecord!;
       let at = 0;
       for (let end = rest.indexOf(options.separator, at); end !== -1; end = rest.indexOf(options.separator, at)) {
         const record = rest.slice(at, end);
         at = end + 1;
         let done: boolean | void;
         try {
-          done = options.onRecord(record);
+          done = onRecord(record);
         } catch (e) {
           failed = e as Error;
           done = true;

@@ -99,6 +99,8 @@ export function encodeText(text: string, format: Pick<TextFormat, 'encoding' | '
  * ```
  */
 export function dominantLineEnding(text: string): '\n' | '\r\n' {
+  // Most files have no CR at all: one native scan says so.
+  if (text.indexOf('\r') === -1) return '\n';
   let crlf = 0;
   let lf = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {

@@ -258,7 +258,11 @@ async function persistWithPreview(
   }
 
   // A preview that is no shorter than the output would only make the turn bigger.
-  const sizeIfPersisted = buildPreview(fullText, join(dir, `${stem}.txt`), options.header, options.previewChars).length;
+  const sizeIfPersisted = buildPreview(fullText, {
+    path: join(dir, `${stem}.txt`),
+    header: options.header,
+    previewChars: options.previewChars,
+  }).length;
   if (options.takenNames !== undefined && sizeIfPersisted >= originalChars) return { content, originalChars };
 
   let path: string;
@@ -275,13 +279,32 @@ async function persistWithPreview(
     };
   }
   options.takenNames?.add(path);
-  const preview = buildPreview(fullText, path, options.header, options.previewChars);
+  const preview = buildPreview(fullText, { path, header: options.header, previewChars: options.previewChars });
   return { content: replaceText(content, preview), persistedPath: path, originalChars };
 }
 
-function buildPreview(fullText: string, path: string, header: string, previewChars: number): string {
+/**
+ * The preview that stands for a saved output: header, path, how to read more, the start.
+ *
+ * @param fullText The output, or (for a streamed one) at least its first `previewChars` characters.
+ * @param options Where the whole output is, the first line (why it was saved), how much of the
+ *   start to show, and the whole output's size when `fullText` is only its start.
+ * @returns The preview text, which {@linkcode isPersistedPreview} recognizes.
+ *
+ * @example
+ * ```ts
+ * import { buildPreview } from './result_budget.ts';
+ *
+ * buildPreview('a\nb', { path: '/tmp/s1/tool-results/t1.txt', header: 'Output too large.', previewChars: 2000 });
+ * ```
+ */
+export function buildPreview(
+  fullText: string,
+  options: { path: string; header: string; previewChars: number; totalChars?: number },
+): string {
+  const { path, header, previewChars, totalChars = fullText.length } = options;
   const start = cutPreview(fullText, previewChars);
-  const leftOut = fullText.length - start.length;
+  const leftOut = totalChars - start.length;
   const tail =
     leftOut > 0
       ? `… ${fmt(leftOut)} more characters not shown here; the whole output is in the file above.`
@@ -324,8 +347,20 @@ function replaceText(content: ToolResultContent, preview: string): ToolResultCon
   return out;
 }
 
-/** Sanitizes a tool use id into a file stem that cannot leave the directory. */
-function fileStem(toolUseId: string): string {
+/**
+ * Sanitizes a tool use id into a file stem that cannot leave the directory.
+ *
+ * @param toolUseId The id.
+ * @returns The stem.
+ *
+ * @example
+ * ```ts
+ * import { fileStem } from './result_budget.ts';
+ *
+ * fileStem('toolu_1'); // 'toolu_1'
+ * ```
+ */
+export function fileStem(toolUseId: string): string {
   const clean = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_FILE_STEM);
   if (clean === toolUseId && clean.length > 0) return clean;
   // Ids that needed changes get a short hash, so `a/b` and `a.b` do not share a file.
@@ -334,9 +369,8 @@ function fileStem(toolUseId: string): string {
 }
 
 /**
- * Writes `text` to a temp file in `dir`, flushes it, then gives it its final name. `link` is used
- * rather than `rename` so an existing file (an id used twice, a replayed transcript) is never
- * overwritten: the preview that pointed at it must stay true.
+ * Writes `text` to a temp file in `dir`, flushes it, then gives it its final name (see
+ * {@linkcode linkIntoPlace}).
  */
 async function writeNew(dir: string, stem: string, text: string, taken: Set<string> | undefined): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -349,26 +383,53 @@ async function writeNew(dir: string, stem: string, text: string, taken: Set<stri
     } finally {
       await handle.close();
     }
-    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
-      const target = join(dir, attempt === 0 ? `${stem}.txt` : `${stem}-${attempt}.txt`);
-      if (taken?.has(target)) continue;
-      try {
-        await link(tmp, target);
-        return target;
-      } catch (error) {
-        if (errnoCode(error) === 'EEXIST') continue;
-        // Filesystems without hard links: fall back to rename, which replaces an existing file.
-        if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errnoCode(error) ?? '')) {
-          await rename(tmp, target);
-          return target;
-        }
-        throw error;
-      }
-    }
-    throw new Error(`${MAX_NAME_ATTEMPTS} files named '${stem}*.txt' already exist`);
+    return await linkIntoPlace(tmp, { dir, stem, taken });
   } finally {
     await rm(tmp, { force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * Gives a finished temp file in `dir` the name `<stem>.txt` (or `<stem>-<n>.txt` when taken).
+ * `link` is used rather than `rename` so an existing file (an id used twice, a replayed
+ * transcript) is never overwritten: the preview that pointed at it must stay true. The caller
+ * removes `tmp` afterwards.
+ *
+ * @param tmp The temp file, complete.
+ * @param options The results folder, the file stem ({@linkcode fileStem}) and the names already
+ *   used in this turn.
+ * @returns The final path.
+ * @throws {Error} When every name is taken or the file system refuses.
+ *
+ * @example
+ * ```ts
+ * import { linkIntoPlace } from './result_budget.ts';
+ *
+ * await linkIntoPlace('/tmp/s1/tool-results/.toolu_1.tmp', { dir: '/tmp/s1/tool-results', stem: 'toolu_1' });
+ * ```
+ */
+export async function linkIntoPlace(
+  tmp: string,
+  options: { dir: string; stem: string; taken?: Set<string> | undefined },
+): Promise<string> {
+  const { dir, stem, taken } = options;
+  for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
+    const target = join(dir, attempt === 0 ? `${stem}.txt` : `${stem}-${attempt}.txt`);
+    if (taken?.has(target)) continue;
+    try {
+      await link(tmp, target);
+      return target;
+    } catch (error) {
+      if (errnoCode(error) === 'EEXIST') continue;
+      // Filesystems without hard links: fall back to rename, which replaces an existing file.
+      if (['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errnoCode(error) ?? '')) {
+        await rename(tmp, target);
+        return target;
+      }
+      throw error;
+    }
+  }
+  throw new Error(`${MAX_NAME_ATTEMPTS} files named '${stem}*.txt' already exist`);
 }
 
 function errnoCode(error: unknown): string | undefined {
@@ -400,6 +461,23 @@ function checkPreviewChars(value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(`previewChars must be a non-negative integer, got ${String(value)}.`);
   }
+}
+
+/**
+ * A count as the previews print it (`58,042,206`; `unlimited` for Infinity).
+ *
+ * @param n The count.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * import { formatCount } from './result_budget.ts';
+ *
+ * formatCount(50_000); // '50,000'
+ * ```
+ */
+export function formatCount(n: number): string {
+  return fmt(n);
 }
 
 function fmt(n: number): string {

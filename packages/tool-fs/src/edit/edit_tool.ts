@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +17,7 @@ import {
   toAbsolute,
 } from '../_paths.ts';
 import { decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
-import { applyReplacements, findReplacements, noMatchMessage, replacementLines } from './_match.ts';
+import { applyReplacements, countNewlines, findReplacements, noMatchMessage, replacementLines } from './_match.ts';
 import { numberLines } from '../read/_text.ts';
 
 /** Input of {@linkcode editTool}: Claude Code's fields. */
@@ -72,6 +73,8 @@ type EditPlan =
       signature?: FileSignature | undefined;
       newText: string;
       newBytes: Buffer;
+      /** The new text from the snippet's first line on, far enough for the snippet (made without joining the whole new text). */
+      snippetText?: string;
       replacements: number;
       matchedBy: EditOutput['matchedBy'];
       firstLine: number;
@@ -156,7 +159,7 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
         planned.abs,
         planned.newBytes,
         planned.before === undefined
-          ? { expectMissing: true }
+          ? { expectMissing: true, flush: false }
           : {
               expectBytes: planned.before,
               unchangedSince: planned.signature,
@@ -179,7 +182,10 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
         created: plan.before === undefined,
         replacements: plan.replacements,
         matchedBy: plan.matchedBy,
-        snippet: numberLines(linesBetween(plan.newText, from, to), from),
+        snippet:
+          plan.snippetText !== undefined
+            ? numberLines(linesBetween(plan.snippetText, 1, to - from + 1), from)
+            : numberLines(linesBetween(plan.newText, from, to), from),
       };
       return { data: output };
     });
@@ -281,6 +287,11 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   }
   const plan = finish(abs, key, before, format, newText, match.replacements.length, match.how, firstLine, lastLine);
   if (plan.ok) {
+    // The bytes around the replacements are the file's own: spliced, not encoded again (for a
+    // 20 MB file, encoding the whole text was a fifth of an Edit).
+    const spliced = spliceUtf8(before, format, text, match.replacements);
+    plan.newBytes = spliced ?? encodeText(newText, format);
+    plan.snippetText = snippetText(text, match.replacements, Math.max(1, firstLine - 4), SNIPPET_LINES);
     if (seen !== undefined) plan.seen = seen;
     plan.beforeHash = beforeHash;
     plan.signature = signature;
@@ -372,10 +383,85 @@ function finish(
     key,
     before,
     newText,
-    newBytes: encodeText(newText, format),
+    // Set by the caller (spliced from the old bytes where it can be) for a replacement.
+    newBytes: matchedBy === 'create' ? encodeText(newText, format) : EMPTY,
     replacements,
     matchedBy,
     firstLine,
     lastLine,
   };
+}
+
+const EMPTY = Buffer.alloc(0);
+/** Lines the snippet after an edit shows at most. */
+const SNIPPET_LINES = 60;
+
+/**
+ * The new text from line `from` on, at least `lines` lines of it (or to its end), built from the
+ * old text and the replacements: the whole new text is a rope of them, and reading lines from it
+ * would first copy all of it (20 MB for a 20 MB file). `from` is at or before the first
+ * replacement's line, so up to there old and new lines are the same.
+ */
+function snippetText(
+  text: string,
+  replacements: readonly { index: number; length: number; text: string }[],
+  from: number,
+  lines: number,
+): string {
+  let at = 0;
+  for (let line = 1; line < from && at !== -1; line++) {
+    const nl = text.indexOf('\n', at);
+    at = nl === -1 ? text.length : nl + 1;
+  }
+  let out = '';
+  let left = lines;
+  // Up to `left` line breaks of text[start, end), or all of it.
+  const take = (start: number, end: number) => {
+    let cut = start;
+    while (left > 0) {
+      const nl = text.indexOf('\n', cut);
+      if (nl === -1 || nl >= end) return text.slice(start, end);
+      cut = nl + 1;
+      left--;
+    }
+    return text.slice(start, cut);
+  };
+  for (const r of replacements) {
+    if (r.index < at) continue;
+    out += take(at, r.index);
+    if (left <= 0) return out;
+    out += r.text;
+    left -= countNewlines(r.text);
+    at = r.index + r.length;
+    if (left <= 0) return out;
+  }
+  return out + take(at, text.length);
+}
+
+/**
+ * The new bytes of a UTF-8 file: its old bytes with each replacement's bytes put in, the rest
+ * copied as it is. Undefined where that is not the same as encoding the new text: UTF-16, or
+ * bytes that are not valid UTF-8 (decoding changed them).
+ */
+function spliceUtf8(
+  before: Buffer,
+  format: TextFormat,
+  text: string,
+  replacements: readonly { index: number; length: number; text: string }[],
+): Buffer | undefined {
+  if (format.encoding !== 'utf8') return undefined;
+  const start = format.bom ? 3 : 0;
+  if (!isUtf8(before.subarray(start))) return undefined;
+  const parts: Buffer[] = [];
+  let byte = start;
+  let char = 0;
+  if (start > 0) parts.push(before.subarray(0, start));
+  for (const r of replacements) {
+    const from = byte + Buffer.byteLength(text.slice(char, r.index));
+    parts.push(before.subarray(byte, from), Buffer.from(r.text, 'utf8'));
+    byte = from + Buffer.byteLength(text.slice(r.index, r.index + r.length));
+    char = r.index + r.length;
+  }
+  parts.push(before.subarray(byte));
+  return Buffer.concat(parts);
 }

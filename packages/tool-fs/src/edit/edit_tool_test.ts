@@ -467,3 +467,55 @@ describe('Edit between its check and its write', () => {
     }
   });
 });
+
+describe('Edit writes the bytes of the file it read', () => {
+  test('Edit splices the replacement into the old bytes: a BOM, CRLF and multibyte text around it stay as they were', async () => {
+    const before = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('π = 3.14\r\nconst name = "héllo 👋";\r\nend ✓\r\n', 'utf8'),
+    ]);
+    await writeFile(file('u.ts'), before);
+    await bench.call('Read', { file_path: 'u.ts' });
+    const { isError, text } = await bench.call('Edit', {
+      file_path: 'u.ts',
+      old_string: 'const name = "héllo 👋";\nend',
+      new_string: 'const name = "wörld 🌍";\nfinish',
+    });
+    expect(isError, text).toBe(false);
+    expect(text).toContain('const name = "wörld 🌍";');
+    const after = await readFile(file('u.ts'));
+    expect(
+      after.equals(
+        Buffer.concat([
+          Buffer.from([0xef, 0xbb, 0xbf]),
+          Buffer.from('π = 3.14\r\nconst name = "wörld 🌍";\r\nfinish ✓\r\n', 'utf8'),
+        ]),
+      ),
+    ).toBe(true);
+  });
+
+  test('Edit of a file with bytes that are not UTF-8 writes what it decoded, as before', async () => {
+    await writeFile(file('bad.txt'), Buffer.from([0x61, 0xff, 0x0a, 0x62, 0x0a]));
+    await bench.call('Read', { file_path: 'bad.txt' });
+    const { isError } = await bench.call('Edit', { file_path: 'bad.txt', old_string: 'b', new_string: 'c' });
+    expect(isError).toBe(false);
+    expect(await readFile(file('bad.txt'), 'utf8')).toBe('a\ufffd\nc\n');
+  });
+
+  test("Edit's snippet shows the lines around a replacement in a long file, numbered as in the new file", async () => {
+    const lines = Array.from({ length: 1_500 }, (_, i) => `line ${i + 1}`);
+    await writeFile(file('long.txt'), `${lines.join('\n')}\n`);
+    await bench.call('Read', { file_path: 'long.txt' });
+    const { text, isError } = await bench.call('Edit', {
+      file_path: 'long.txt',
+      old_string: 'line 1000\n',
+      new_string: 'a\nb\nc\n',
+    });
+    expect(isError, text).toBe(false);
+    const shown = text.split('\n').slice(1);
+    expect(shown[0]).toMatch(/^\s*996\tline 996$/);
+    expect(shown).toContainEqual(expect.stringMatching(/^\s*1000\ta$/));
+    expect(shown).toContainEqual(expect.stringMatching(/^\s*1002\tc$/));
+    expect(shown).toContainEqual(expect.stringMatching(/^\s*1003\tline 1001$/));
+  });
+});

@@ -8,6 +8,12 @@ import { FILE_TYPES } from './_file_types.ts';
 import { comparePaths } from './_page.ts';
 import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
+/** Options of {@linkcode jsSearch}. */
+export interface JsSearchOptions {
+  /** Stops the search when aborted. */
+  signal?: AbortSignal | undefined;
+}
+
 /** Files over this size are skipped by the JS engine (ripgrep has no such limit). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Milliseconds of synchronous reading between two yields to the event loop. */
@@ -125,7 +131,7 @@ function translateRustSyntax(source: string): string {
  *
  * @param query The query.
  * @param sink Where the files, counts or lines go (paths relative to `query.dir`).
- * @param signal Stops the search.
+ * @param options A signal that stops the search.
  * @returns `stopped` when the sink filled up before every file was searched.
  * @throws {GrepQueryError} For a bad regex or an unknown type.
  *
@@ -135,10 +141,15 @@ function translateRustSyntax(source: string): string {
  * import { GrepPage } from './_page.ts';
  * const page = new GrepPage({ mode: 'files_with_matches', offset: 0, limit: 10, numbers: false, withContext: false, mtimeOf: () => 0, show: (f) => f });
  *
- * await jsSearch({ pattern: 'TODO', dir: '/repo', mode: 'files_with_matches', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page);
+ * await jsSearch({ pattern: 'TODO', dir: '/repo', mode: 'files_with_matches', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page, {});
  * ```
  */
-export async function jsSearch(query: GrepQuery, sink: GrepSink, signal?: AbortSignal): Promise<{ stopped: boolean }> {
+export async function jsSearch(
+  query: GrepQuery,
+  sink: GrepSink,
+  options: JsSearchOptions = {},
+): Promise<{ stopped: boolean }> {
+  const { signal } = options;
   const re = compilePattern(query);
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
@@ -216,12 +227,12 @@ function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink
   for (let i = 0; i < lines.length; i++) {
     if (isMatch(i)) {
       for (let c = Math.max(shownUpTo + 1, i - query.before); c < i; c++)
-        sink.line(rel, { n: c + 1, match: false, text: clipColumns(clean(c)) });
-      sink.line(rel, { n: i + 1, match: true, text: clipColumns(clean(i)) });
+        sink.line(rel, c + 1, false, clipColumns(clean(c)));
+      sink.line(rel, i + 1, true, clipColumns(clean(i)));
       shownUpTo = i;
       afterLeft = query.after;
     } else if (afterLeft > 0) {
-      sink.line(rel, { n: i + 1, match: false, text: clipColumns(clean(i)) });
+      sink.line(rel, i + 1, false, clipColumns(clean(i)));
       shownUpTo = i;
       afterLeft--;
     }

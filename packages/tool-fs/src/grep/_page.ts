@@ -1,4 +1,4 @@
-import type { GrepLine, GrepQuery, GrepSink } from './_types.ts';
+import type { GrepQuery, GrepSink } from './_types.ts';
 
 /**
  * Orders relative paths as `rg --sort path` prints them: folder by folder, each folder's entries
@@ -29,6 +29,11 @@ export function comparePaths(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Where {@linkcode GrepPage} writes content lines (core's `ResultSpill` in the tool). */
+export interface GrepTextOut {
+  write(text: string): void;
+}
+
 /** What {@linkcode GrepPage} takes. */
 export interface GrepPageOptions {
   mode: GrepQuery['mode'];
@@ -46,6 +51,11 @@ export interface GrepPageOptions {
   mtimeOf: (rel: string) => number;
   /** How a path is shown (relative to the working directory). */
   show: (rel: string) => string;
+  /**
+   * content: where the printed lines go, `\n` between them, in pieces of about 64 KB as they
+   * come. Without it they are kept in memory and returned by {@linkcode GrepPage.result}.
+   */
+  out?: GrepTextOut | undefined;
 }
 
 /** What a finished {@linkcode GrepPage} holds. */
@@ -53,7 +63,10 @@ export interface GrepPageResult {
   /** Files with matches: all of them for files_with_matches and count; for content, those met up to the end of the page. */
   numFiles: number;
   filenames: string[];
+  /** The lines shown (content without `out`, and count). */
   lines: string[];
+  /** content: how many lines were printed (to `out`, or into `lines`). */
+  numLines: number;
   /** count: matches over all files. */
   numMatches?: number;
   /** More items exist after the page. */
@@ -65,11 +78,15 @@ interface Ranked {
   key: number;
 }
 
+/** Characters of printed lines gathered before they go to `out` in one write. */
+const FLUSH_CHARS = 64 * 1024;
+
 /**
  * One page of Grep's output, built while an engine searches: content lines are printed in
- * the order they come and only those inside the page are kept (the page is full, and the engine
- * may stop, once one line past it has come); files and counts, which need all matches for their
- * order and totals, keep only the best `offset + limit` seen so far.
+ * the order they come (path order) and only those inside the page are kept, or written on to
+ * `out` as they come, so memory does not follow the number of lines (the page is full, and the
+ * engine may stop, once one line past it has come); files and counts, which need all matches for
+ * their order and totals, keep only the best `offset + limit` seen so far.
  *
  * @example
  * ```ts
@@ -77,11 +94,10 @@ interface Ranked {
  * import { rgSearch } from './_rg_engine.ts';
  * import type { GrepQuery } from './_types.ts';
  * const signal = AbortSignal.timeout(30_000);
- * const rg = '/usr/bin/rg';
  * const query: GrepQuery = { pattern: 'TODO', dir: '/repo', mode: 'content', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] };
  *
  * const page = new GrepPage({ mode: 'content', offset: 0, limit: 10, numbers: true, withContext: false, mtimeOf: () => 0, show: (f) => f });
- * await rgSearch(rg, query, page, signal);
+ * await rgSearch(query, page, { rg: '/usr/bin/rg', signal });
  * page.result().lines;
  * ```
  */
@@ -93,16 +109,17 @@ export class GrepPage implements GrepSink {
   #total = 0;
   #matches = 0;
   #lines: string[] = [];
+  /** Printed lines not yet written to `out`, each but the very first after a `\n`. */
+  #buf = '';
   #printed = 0;
   #files = 0;
   #lastFile: string | undefined;
   #lastDenied = false;
-  /** How the current file is shown: worked out once per file, not per line. */
-  #lastName = '';
+  /** How the current file is shown, with its separators: worked out once per file, not per line. */
+  #matchPrefix = '';
+  #contextPrefix = '';
   #prev: number | undefined;
   #full = false;
-  /** content with no limit: lines kept per file as they come, printed in path order at the end. */
-  #groups: Map<string, GrepLine[]> | undefined;
 
   /**
    * @param options The mode, the page and how to show paths.
@@ -110,12 +127,6 @@ export class GrepPage implements GrepSink {
   constructor(options: GrepPageOptions) {
     this.#o = options;
     this.#keep = options.limit === 0 ? Infinity : options.offset + options.limit;
-    if (options.mode === 'content' && options.limit === 0) this.#groups = new Map();
-  }
-
-  /** With a limit, lines must come in path order so the search can stop; without one, any order does. */
-  get wantsOrder(): boolean {
-    return this.#groups === undefined;
   }
 
   /** True once a line past the page has come (content mode): nothing later can be shown. */
@@ -136,17 +147,7 @@ export class GrepPage implements GrepSink {
     this.#rank({ rel, key: count });
   }
 
-  line(rel: string, line: GrepLine): void {
-    if (this.#groups !== undefined) {
-      const lines = this.#groups.get(rel);
-      if (lines) lines.push(line);
-      else this.#groups.set(rel, [line]);
-      return;
-    }
-    this.#printLine(rel, line);
-  }
-
-  #printLine(rel: string, line: GrepLine): void {
+  line(rel: string, n: number, match: boolean, text: string, textStart = 0): void {
     if (this.#full) return;
     if (rel !== this.#lastFile) {
       this.#lastFile = rel;
@@ -154,61 +155,76 @@ export class GrepPage implements GrepSink {
       if (this.#lastDenied) return;
       this.#files++;
       this.#prev = undefined;
-      this.#lastName = this.#o.show(rel);
-      if (this.#o.withContext && this.#printed > 0) this.#print(() => '--');
+      const name = this.#o.show(rel);
+      this.#matchPrefix = `${name}:`;
+      this.#contextPrefix = `${name}-`;
+      if (this.#o.withContext && this.#printed > 0) this.#print('--');
     } else if (this.#lastDenied) {
       return;
-    } else if (this.#o.withContext && this.#prev !== undefined && line.n !== this.#prev + 1) {
-      this.#print(() => '--');
+    } else if (this.#o.withContext && this.#prev !== undefined && n !== this.#prev + 1) {
+      this.#print('--');
     }
-    this.#prev = line.n;
-    this.#print(() => {
-      const sep = line.match ? ':' : '-';
-      const name = this.#lastName;
-      return this.#o.numbers ? `${name}${sep}${line.n}${sep}${line.text}` : `${name}${sep}${line.text}`;
-    });
+    this.#prev = n;
+    const prefix = match ? this.#matchPrefix : this.#contextPrefix;
+    if (!this.#o.numbers) this.#print(prefix + (textStart === 0 ? text : text.slice(textStart)));
+    else if (textStart > 0) this.#print(prefix + text);
+    else this.#print(`${prefix}${n}${match ? ':' : '-'}${text}`);
   }
 
   /**
-   * The page.
+   * The page: what is still gathered goes to `out`.
    *
    * @returns The shown items and the totals.
    */
   result(): GrepPageResult {
     const { mode, offset } = this.#o;
     if (mode === 'content') {
-      const groups = this.#groups;
-      if (groups !== undefined) {
-        this.#groups = undefined;
-        for (const rel of [...groups.keys()].sort(comparePaths))
-          for (const line of groups.get(rel)!) this.#printLine(rel, line);
-      }
-      return { numFiles: this.#files, filenames: [], lines: this.#lines, cut: this.#full };
+      if (this.#buf !== '') this.#o.out?.write(this.#buf);
+      this.#buf = '';
+      const numLines = Math.max(0, Math.min(this.#printed, this.#keep) - offset);
+      return { numFiles: this.#files, filenames: [], lines: this.#lines, numLines, cut: this.#full };
     }
     this.#trim();
     const shown = this.#ranked.slice(offset, this.#keep);
     const cut = this.#total > this.#keep;
     if (mode === 'files_with_matches') {
-      return { numFiles: this.#total, filenames: shown.map((r) => this.#o.show(r.rel)), lines: [], cut };
+      return {
+        numFiles: this.#total,
+        filenames: shown.map((r) => this.#o.show(r.rel)),
+        lines: [],
+        numLines: 0,
+        cut,
+      };
     }
     return {
       numFiles: this.#total,
       filenames: [],
       lines: shown.map((r) => `${this.#o.show(r.rel)}:${r.key}`),
+      numLines: shown.length,
       numMatches: this.#matches,
       cut,
     };
   }
 
-  #print(text: () => string): void {
+  #print(text: string): void {
     const at = this.#printed++;
     if (at >= this.#keep) {
       this.#full = true;
       return;
     }
-    if (at >= this.#o.offset) this.#lines.push(text());
+    if (at < this.#o.offset) return;
+    const out = this.#o.out;
+    if (out === undefined) {
+      this.#lines.push(text);
+      return;
+    }
+    this.#buf = at === this.#o.offset ? text : `${this.#buf}\n${text}`;
+    if (this.#buf.length >= FLUSH_CHARS) {
+      out.write(this.#buf);
+      // The next line starts with its `\n`: a piece never ends in the middle of a line's break.
+      this.#buf = '';
+    }
   }
-
   #rank(item: Ranked): void {
     this.#ranked.push(item);
     // Sorted and cut down now and then: memory and time follow the page, not the matches.

@@ -1,5 +1,5 @@
 import { streamRipgrep } from '../_ripgrep.ts';
-import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
+import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
 /**
  * Runs a query with ripgrep: hidden files searched, `.git` skipped, ignore files honoured
@@ -7,10 +7,9 @@ import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type 
  * and handed to `sink`; in content mode ripgrep prints in path order (`--sort path`) and is
  * stopped as soon as the sink is full, so a page of 10 lines costs 10 lines, not the whole tree.
  *
- * @param rg The ripgrep executable.
  * @param query The query.
  * @param sink Where the files, counts or lines go (paths relative to `query.dir`).
- * @param signal Kills ripgrep when aborted.
+ * @param options The ripgrep executable, and a signal that kills ripgrep when aborted.
  * @returns How ripgrep ended: `stopped` when the sink filled up first.
  * @throws {GrepQueryError} With ripgrep's own complaint, for a bad regex or an unknown type.
  *
@@ -20,21 +19,22 @@ import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type 
  * import { rgSearch } from './_rg_engine.ts';
  * const page = new GrepPage({ mode: 'count', offset: 0, limit: 10, numbers: false, withContext: false, mtimeOf: () => 0, show: (f) => f });
  *
- * await rgSearch('/usr/bin/rg', { pattern: 'TODO', dir: '/repo', mode: 'count', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page);
+ * await rgSearch({ pattern: 'TODO', dir: '/repo', mode: 'count', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page, { rg: '/usr/bin/rg' });
  * ```
  */
 export async function rgSearch(
-  rg: string,
   query: GrepQuery,
   sink: GrepSink,
-  signal?: AbortSignal,
+  options: RgSearchOptions,
 ): Promise<{ stopped: boolean }> {
+  const { rg, signal } = options;
   const args = ['--hidden', '--no-require-git', '--glob', '!.git', '--color', 'never', '--null', '--no-messages'];
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.multiline) args.push('--multiline', '--multiline-dotall');
   for (const g of query.globs) args.push('--glob', g);
   if (query.type) args.push('--type', query.type);
-  let onRecord: (record: string) => boolean;
+  let onRecord: ((record: string) => boolean) | undefined;
+  let onRecords: ((records: string) => boolean) | undefined;
   if (query.mode === 'files_with_matches') {
     args.push('--files-with-matches');
     onRecord = (r) => {
@@ -49,9 +49,11 @@ export async function rgSearch(
       return false;
     };
   } else {
-    // In path order, so that a page is the same page every time, and the run can stop at its end
-    // (with no limit the sink sorts, and ripgrep keeps its threads).
-    if (sink.wantsOrder) args.push('--sort', 'path');
+    let lastRaw = '\0';
+    let lastFile = '';
+    // In path order, so that a page is the same page every time, the run can stop at its end, and
+    // a result of every line can be written out as it comes (never held whole to be sorted).
+    args.push('--sort', 'path');
     args.push(
       '--line-number',
       '--with-filename',
@@ -62,19 +64,36 @@ export async function rgSearch(
     );
     if (query.before) args.push('--before-context', String(query.before));
     if (query.after) args.push('--after-context', String(query.after));
-    onRecord = (r) => {
-      const nul = r.indexOf('\0');
-      if (nul === -1) return false; // `--` separators: rebuilt from line numbers when printing
-      // `N:text` for a match, `N-text` for context.
-      let at = nul + 1;
-      while (at < r.length && r.charCodeAt(at) >= 48 && r.charCodeAt(at) <= 57) at++;
-      const sep = r[at];
-      if (at === nul + 1 || (sep !== ':' && sep !== '-')) return false;
-      let text = r.slice(at + 1);
-      if (text.endsWith('\r')) text = text.slice(0, -1);
-      if (text.endsWith(RG_CLIPPED)) text = `${text.slice(0, -RG_CLIPPED.length)}${CLIPPED_MARKER}`;
-      sink.line(clean(r.slice(0, nul)), { n: Number(r.slice(nul + 1, at)), match: sep === ':', text });
-      return sink.full;
+    // Walked in place, record by record: for a result of every line this loop is most of Grep's time.
+    onRecords = (text) => {
+      let pos = 0;
+      const length = text.length;
+      while (pos < length) {
+        let nl = text.indexOf('\n', pos);
+        if (nl === -1) nl = length;
+        const nul = text.indexOf('\0', pos);
+        // `--` separators have no NUL: rebuilt from line numbers when printing.
+        if (nul !== -1 && nul < nl) {
+          // `N:text` for a match, `N-text` for context.
+          let at = nul + 1;
+          let n = 0;
+          for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) n = n * 10 + c - 48;
+          const sep = text.charCodeAt(at);
+          if (at > nul + 1 && (sep === 58 || sep === 45)) {
+            // The path is cut out once per file, not once per line.
+            if (nul - pos !== lastRaw.length || !text.startsWith(lastRaw, pos)) {
+              lastRaw = text.slice(pos, nul);
+              lastFile = clean(lastRaw);
+            }
+            // A clipped line already ends with ripgrep's `--max-columns-preview` marker, which is CLIPPED_MARKER.
+            const end = text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+            sink.line(lastFile, n, sep === 58, text.slice(nul + 1, end), at - nul);
+            if (sink.full) return true;
+          }
+        }
+        pos = nl + 1;
+      }
+      return false;
     };
   }
   args.push('--regexp', query.pattern, '--');
@@ -84,6 +103,7 @@ export async function rgSearch(
     signal,
     separator: query.mode === 'files_with_matches' ? '\0' : '\n',
     onRecord,
+    onRecords,
   });
   if (run.code === 2 && run.stderr.trim()) {
     // Kept on its lines: ripgrep's caret under the bad part of the regex only reads that way.
@@ -101,8 +121,13 @@ export async function rgSearch(
   return { stopped: run.stopped };
 }
 
-/** What `--max-columns-preview` ends a clipped line with. */
-const RG_CLIPPED = ' [... omitted end of long line]';
+/** Options of {@linkcode rgSearch}. */
+export interface RgSearchOptions {
+  /** The ripgrep executable. */
+  rg: string;
+  /** Kills ripgrep when aborted. */
+  signal?: AbortSignal | undefined;
+}
 
 function clean(file: string): string {
   return file.startsWith('./') ? file.slice(2) : file;

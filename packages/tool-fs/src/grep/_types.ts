@@ -16,16 +16,6 @@ export interface GrepQuery {
   type?: string;
 }
 
-/** One printed line of content mode. */
-export interface GrepLine {
-  /** 1-based line number. */
-  n: number;
-  /** A matching line (`:`) or a context line (`-`). */
-  match: boolean;
-  /** The line, already clipped to {@linkcode MAX_GREP_COLUMNS}. */
-  text: string;
-}
-
 /**
  * Where an engine puts what it finds, as it finds it (paths relative to `dir`): so the memory a
  * search holds follows what is returned, and the engine stops once {@linkcode GrepSink.full}.
@@ -35,15 +25,15 @@ export interface GrepSink {
   file(rel: string, mtimeMs?: number): void;
   /** count: a file's count of matches. */
   count(rel: string, count: number): void;
-  /** content: the next printed line; files come in path order, a file's lines in ascending order. */
-  line(rel: string, line: GrepLine): void;
+  /**
+   * content: the next printed line (`n` 1-based, `match` false for a context line, the line
+   * already clipped to {@linkcode MAX_GREP_COLUMNS}); files come in path order, a file's lines in
+   * ascending order. `text` is the line from `textStart` on: an engine that has it as `N:line`
+   * (ripgrep) gives that, with `textStart` after the `:`, so it is not cut and joined again.
+   */
+  line(rel: string, n: number, match: boolean, text: string, textStart?: number): void;
   /** True once the rest of the search cannot change what is returned: the engine may stop. */
   readonly full: boolean;
-  /**
-   * content: lines must come in path order (so that the search can stop at the page's end);
-   * false when every line is kept anyway, and the sink sorts them itself.
-   */
-  readonly wantsOrder: boolean;
 }
 
 /** Columns after which a line is clipped, as `rg --max-columns 500 --max-columns-preview` does. */

@@ -2,7 +2,14 @@ import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, isPathInside, type Tool } from '@toolshed/core';
+import {
+  buildTool,
+  DEFAULT_MAX_RESULT_SIZE_CHARS,
+  deniedQuoteGuard,
+  isPathInside,
+  ResultSpill,
+  type Tool,
+} from '@toolshed/core';
 import { deniedPathTest } from '../_denied_paths.ts';
 import { compileGlob } from '../_glob_match.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
@@ -83,8 +90,15 @@ export interface GrepOutput {
   numFiles: number;
   /** files_with_matches: the paths shown, newest first. */
   filenames: string[];
-  /** content and count: the lines shown. */
+  /** content and count: the lines shown (content: empty when they were saved to a file, see `persisted`). */
   lines: string[];
+  /** content: how many lines the result has (those in `lines`, or in the saved file). */
+  numLines?: number;
+  /**
+   * content: the result was over the tool's result size and went to a file as it was found (never
+   * held whole): the file and the preview the model reads instead.
+   */
+  persisted?: { path: string; preview: string };
   /** count: the total of matches over all files. */
   numMatches?: number;
   /** Why the search could not run (a regex or type the engine rejected); the call is an error. */
@@ -166,7 +180,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         ? output.error.split('\n')[0]!
         : output.mode === 'files_with_matches'
           ? `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}`
-          : `Found ${output.lines.length} line${output.lines.length === 1 ? '' : 's'}`,
+          : `Found ${output.numLines ?? output.lines.length} line${(output.numLines ?? output.lines.length) === 1 ? '' : 's'}`,
     async call(input, ctx, { signal }) {
       const engine = resolveSearchEngine(options);
       const target = toAbsolute(input.path ?? '.', ctx.cwd);
@@ -198,7 +212,19 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       const denied = deniedPathTest('Grep', query.dir, ctx);
       const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
       const offset = input.offset ?? 0;
+      // Content lines are written out as they come: past the result size they go to the session's
+      // results file, so a result of every line costs a file, not the process's memory.
+      const spill =
+        mode === 'content'
+          ? new ResultSpill({
+              toolUseId: ctx.toolUseId,
+              stateDir: ctx.stateDir,
+              maxChars: MAX_RESULT_CHARS,
+              refuseToSave: deniedQuoteGuard(ctx),
+            })
+          : undefined;
       const page = new GrepPage({
+        out: spill,
         mode,
         offset,
         limit,
@@ -206,14 +232,11 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         withContext: query.before > 0 || query.after > 0,
         denied,
         mtimeOf: (rel) => statSync(path.join(query.dir, rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-        show: (rel) => {
-          const abs = path.join(query.dir, rel);
-          return isPathInside(abs, ctx.cwd) ? path.relative(ctx.cwd, abs) || path.basename(abs) : abs;
-        },
+        show: showPath(query.dir, ctx.cwd),
       });
       try {
-        if (engine.kind === 'ripgrep') await rgSearch(engine.path, query, page, signal);
-        else await jsSearch(query, page, signal);
+        if (engine.kind === 'ripgrep') await rgSearch(query, page, { rg: engine.path, signal });
+        else await jsSearch(query, page, { signal });
       } catch (e) {
         // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
         if (e instanceof GrepQueryError)
@@ -234,6 +257,16 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
       if (shown.cut) output.appliedLimit = limit;
       if (shown.cut || offset > 0) output.appliedOffset = offset;
+      if (spill) {
+        output.numLines = shown.numLines;
+        // The saved file ends as the result would have: with the note that more exist.
+        if (spill.spilled) spill.write(moreNote(output));
+        const saved = await spill.finish();
+        grepMemoryProbe.peakHeldChars = Math.max(grepMemoryProbe.peakHeldChars, spill.peakHeldChars);
+        if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
+        else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
+        else output.lines = saved.content === '' ? [] : saved.content.split('\n');
+      }
       return { data: output };
     },
   });
@@ -287,10 +320,8 @@ export function splitGlobs(glob: string | undefined): string[] {
  */
 export function formatGrepResult(output: GrepOutput): string {
   if (output.error !== undefined) return output.error;
-  const more =
-    output.appliedLimit === undefined
-      ? ''
-      : `\n\n[Showing results with pagination = limit: ${output.appliedLimit}, offset: ${output.appliedOffset}. More results exist: continue with offset=${(output.appliedOffset ?? 0) + output.appliedLimit}.]`;
+  if (output.persisted !== undefined) return output.persisted.preview;
+  const more = moreNote(output);
   if (output.mode === 'files_with_matches') {
     if (output.numFiles === 0) return 'No files found';
     return `Found ${output.numFiles} file${output.numFiles === 1 ? '' : 's'}\n${output.filenames.join('\n')}${more}`;
@@ -303,6 +334,48 @@ export function formatGrepResult(output: GrepOutput): string {
     return output.numFiles === 0 ? 'No matches found' : `No lines at offset ${output.appliedOffset ?? 0}.`;
   return `${output.lines.join('\n')}${more}`;
 }
+
+/**
+ * How a path found under `dir` is shown: relative to the working directory when inside it. Worked
+ * out once for the folder, since a search of every line meets every file (path.relative per file
+ * was a fifth of such a search).
+ */
+function showPath(dir: string, cwd: string): (rel: string) => string {
+  const general = (rel: string) => {
+    const abs = path.join(dir, rel);
+    return isPathInside(abs, cwd) ? path.relative(cwd, abs) || path.basename(abs) : abs;
+  };
+  if (!isPathInside(dir, cwd)) return general;
+  const base = path.relative(cwd, dir);
+  const prefix = base === '' ? '' : `${base}${path.sep}`;
+  // ripgrep and the walker give plain relative paths; anything else takes the general way.
+  return (rel) =>
+    rel === '' || rel.startsWith('/') || rel.startsWith('.') || rel.includes('/.') || rel.includes('\\')
+      ? general(rel)
+      : prefix + rel;
+}
+
+function moreNote(output: GrepOutput): string {
+  return output.appliedLimit === undefined
+    ? ''
+    : `\n\n[Showing results with pagination = limit: ${output.appliedLimit}, offset: ${output.appliedOffset}. More results exist: continue with offset=${(output.appliedOffset ?? 0) + output.appliedLimit}.]`;
+}
+
+/** Content past this many characters is written to the session's results file as it is found. */
+const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_SIZE_CHARS;
+
+/**
+ * What tests read to check that a big content result was never held whole: the most characters
+ * of result text one Grep call held in memory (the gathered piece aside, at most 64 KB).
+ *
+ * @example
+ * ```ts
+ * import { grepMemoryProbe } from './grep_tool.ts';
+ *
+ * grepMemoryProbe.peakHeldChars = 0;
+ * ```
+ */
+export const grepMemoryProbe = { peakHeldChars: 0 };
 
 /**
  * Searches file contents with ripgrep (or the JS engine when ripgrep is missing).

@@ -3,7 +3,7 @@ import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
-import { splitGlobs } from './grep_tool.ts';
+import { grepMemoryProbe, splitGlobs } from './grep_tool.ts';
 import { compilePattern } from './_js_engine.ts';
 import { SEARCH_ENGINES } from '../_test_engines.ts';
 
@@ -288,6 +288,56 @@ describe('Grep stops the search once the page is full', () => {
         await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 7, offset: 11, '-A': 1 })
       ).text.split('\n');
       expect(page.slice(0, 7)).toEqual(all.slice(11, 18));
+    } finally {
+      await bench.cleanup();
+    }
+  });
+});
+
+describe.each(SEARCH_ENGINES)('Grep content mode with every line asked for (%s engine)', (engine) => {
+  test('a result past the result size is written to the results file as it is found, never held whole', async () => {
+    const bench = await makeBench({ family: { searchEngine: engine } });
+    try {
+      const expected: string[] = [];
+      for (let f = 0; f < 120; f++) {
+        const name = `src/m${String(f).padStart(3, '0')}.ts`;
+        const lines = Array.from(
+          { length: 150 },
+          (_, l) => `  return compute(${f}, ${l}); // a line of ordinary length`,
+        );
+        await mkdir(path.join(bench.dir, 'src'), { recursive: true });
+        await writeFile(path.join(bench.dir, name), `${lines.join('\n')}\n`);
+        for (let l = 0; l < lines.length; l++) expected.push(`${name}:${l + 1}:${lines[l]}`);
+      }
+      const whole = expected.join('\n');
+      expect(whole.length).toBeGreaterThan(1_000_000);
+      grepMemoryProbe.peakHeldChars = 0;
+      const { text, isError } = await bench.call('Grep', { pattern: 'return', output_mode: 'content', head_limit: 0 });
+      expect(isError).toBe(false);
+      expect(text.startsWith('<persisted-output>\n')).toBe(true);
+      expect(text).toContain(`Output too large: ${whole.length.toLocaleString('en-US')} characters`);
+      expect(text).toContain(expected[0]);
+      const saved = /The full output is saved to (\S+)/.exec(text)?.[1];
+      expect(saved?.startsWith(path.join(bench.dir, '.state', 'tool-results'))).toBe(true);
+      expect(await readFile(saved!, 'utf8')).toBe(whole);
+      // At most the result size (50 000) plus one gathered piece (64 KB) was held, of 1.1 MB.
+      expect(grepMemoryProbe.peakHeldChars).toBeGreaterThan(0);
+      expect(grepMemoryProbe.peakHeldChars).toBeLessThan(50_000 + 66_000);
+    } finally {
+      await bench.cleanup();
+    }
+  });
+
+  test('a spilled page that head_limit cut ends its file with the note that more exist', async () => {
+    const bench = await makeBench({ family: { searchEngine: engine } });
+    try {
+      const line = `hit ${'x'.repeat(90)}`;
+      await writeFile(path.join(bench.dir, 'a.txt'), `${Array.from({ length: 2_000 }, () => line).join('\n')}\n`);
+      const { text } = await bench.call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 1_000 });
+      const saved = /The full output is saved to (\S+)/.exec(text)?.[1];
+      const body = (await readFile(saved!, 'utf8')).split('\n');
+      expect(body.slice(0, 1_000).every((l) => l.startsWith('a.txt:'))).toBe(true);
+      expect(body.at(-1)).toMatch(/continue with offset=1000/);
     } finally {
       await bench.cleanup();
     }

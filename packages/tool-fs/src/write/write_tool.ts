@@ -110,7 +110,7 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
         plan.abs,
         plan.newBytes,
         plan.before === undefined
-          ? { expectMissing: true, whileFlushing }
+          ? { expectMissing: true, whileFlushing, flush: false }
           : { expectBytes: plan.before, whileFlushing },
       );
       recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), undefined, newHash);

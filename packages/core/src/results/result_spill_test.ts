@@ -1,0 +1,92 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { isPersistedPreview } from './result_budget.ts';
+import { ResultSpill } from './result_spill.ts';
+
+describe('ResultSpill', () => {
+  let stateDir: string;
+  beforeEach(async () => {
+    stateDir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-spill-'));
+  });
+  afterEach(async () => {
+    await rm(stateDir, { recursive: true, force: true });
+  });
+
+  test('ResultSpill returns a text within maxChars whole and writes no file', async () => {
+    const spill = new ResultSpill({ toolUseId: 't1', stateDir, maxChars: 100 });
+    spill.write('a\n');
+    spill.write('b\n');
+    expect(spill.spilled).toBe(false);
+    expect(await spill.finish()).toEqual({ content: 'a\nb\n', totalChars: 4 });
+    await expect(readdir(path.join(stateDir, 'tool-results'))).rejects.toThrow(/ENOENT/);
+  });
+
+  test('ResultSpill writes a text past maxChars to the file piece by piece, holding no more than maxChars plus a piece', async () => {
+    const spill = new ResultSpill({ toolUseId: 't/2', stateDir, maxChars: 1_000, previewChars: 200 });
+    const lines: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const line = `src/file${i}.ts:${i}:some text\n`;
+      lines.push(line);
+      spill.write(line);
+    }
+    expect(spill.spilled).toBe(true);
+    expect(spill.peakHeldChars).toBeLessThanOrEqual(1_000 + 40);
+    const out = await spill.finish();
+    expect(out.persistedPath).toMatch(/tool-results\/t_2-[0-9a-f]{10}\.txt$/);
+    expect(await readFile(out.persistedPath!, 'utf8')).toBe(lines.join(''));
+    expect(isPersistedPreview(out.content)).toBe(true);
+    expect(out.content).toContain(`Output too large: ${out.totalChars.toLocaleString('en-US')} characters`);
+    expect(out.content).toContain('src/file0.ts:0:some text');
+    expect(out.content.length).toBeLessThan(1_000);
+    // No temp file is left beside it.
+    expect(await readdir(path.dirname(out.persistedPath!))).toEqual([path.basename(out.persistedPath!)]);
+  });
+
+  test('ResultSpill never names its file over an existing one', async () => {
+    const first = new ResultSpill({ toolUseId: 'same', stateDir, maxChars: 5 });
+    first.write('first output\n');
+    const second = new ResultSpill({ toolUseId: 'same', stateDir, maxChars: 5 });
+    second.write('second output\n');
+    const a = await first.finish();
+    const b = await second.finish();
+    expect(a.persistedPath).not.toBe(b.persistedPath);
+    expect(await readFile(a.persistedPath!, 'utf8')).toBe('first output\n');
+    expect(await readFile(b.persistedPath!, 'utf8')).toBe('second output\n');
+  });
+
+  test('ResultSpill removes what it wrote when refuseToSave refuses a later piece, and returns the start with the reason', async () => {
+    const spill = new ResultSpill({
+      toolUseId: 't3',
+      stateDir,
+      maxChars: 20,
+      refuseToSave: (text) => (text.includes('.env') ? 'it quotes .env' : undefined),
+    });
+    spill.write('a.ts:1:one\nb.ts:2:two\n');
+    spill.write('.env:1:SECRET\n');
+    spill.write('c.ts:3:three\n');
+    const out = await spill.finish();
+    expect(out.notSavedReason).toBe('it quotes .env');
+    expect(out.persistedPath).toBeUndefined();
+    expect(out.content).toMatch(
+      /^a\.ts:1:one\nb\.ts:2:tw\n\[Output too large: .* not saved to a file: it quotes \.env/,
+    );
+    expect(await readdir(path.join(stateDir, 'tool-results'))).toEqual([]);
+  });
+
+  test('ResultSpill reports a state directory it cannot write to, with the start of the text', async () => {
+    // A file where the state directory should be: no folder can be made under it.
+    const notADir = path.join(stateDir, 'file');
+    await writeFile(notADir, '');
+    const spill = new ResultSpill({ toolUseId: 't4', stateDir: notADir, maxChars: 4 });
+    spill.write('hello world\n');
+    const out = await spill.finish();
+    expect(out.persistError).toMatch(/could not write the 12-character output/);
+    expect(out.content.startsWith('hell\n[')).toBe(true);
+  });
+
+  test('ResultSpill refuses a bad maxChars with the value given', () => {
+    expect(() => new ResultSpill({ toolUseId: 't', stateDir, maxChars: -1 })).toThrow(RangeError);
+  });
+});
