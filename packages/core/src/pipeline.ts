@@ -203,7 +203,7 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     pre: HooksOutcome,
   ): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
     const hookDecision = pre.permissionDecision;
-    let decision = await decidePermission(tool, input, ctx, hookDecision ? { hookDecision } : {});
+    let decision = await decidePermission(tool, input, { ctx, ...(hookDecision ? { hookDecision } : {}) });
     env.emit({ type: 'permission_decision', toolUseId: id, toolName: tool.name, decision });
     if (decision.updatedInput !== undefined) {
       const reparsed = await parseAndValidate(tool, decision.updatedInput, ctx);
@@ -252,7 +252,8 @@ export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: 
     const reparsed = await parseAndValidate(tool, answer.updatedInput, ctx);
     if (!reparsed.ok)
       return { ok: false, message: `The input approved at the permission prompt is not valid. ${reparsed.message}` };
-    decision = await decidePermission(tool, reparsed.input, ctx, {
+    decision = await decidePermission(tool, reparsed.input, {
+      ctx,
       hookDecision: { behavior: 'allow', hook: 'canUseTool' },
     });
     if (decision.behavior === 'deny') return { ok: false, message: denialMessage(tool.name, decision) };

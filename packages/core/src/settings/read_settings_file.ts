@@ -259,7 +259,7 @@ function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) =>
         return;
       }
       try {
-        const rule = parseRule(raw, behavior, 'settings');
+        const rule = parseRule(raw, { behavior, source: 'settings' });
         const problem = checkRuleSpecifier(rule);
         if (problem !== undefined) fail(key, `is ${show(raw)}, which is not a usable rule`, `${problem}.`);
         const loose = loosePrefixHint(rule);
