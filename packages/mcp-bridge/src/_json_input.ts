@@ -115,7 +115,7 @@ export function jsonSchemaValidator(
       if (compiled(input)) return { result: true };
       const issues = (compiled.errors ?? []).map((error) => issueOf(error));
       // core's formatter takes a zod error; only `issues` is read.
-      const message = formatInputError({ issues } as unknown as Parameters<typeof formatInputError>[1], {
+      const message = formatInputError({ issues } as unknown as Parameters<typeof formatInputError>[0], {
         toolName,
         input,
       });
