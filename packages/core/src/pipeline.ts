@@ -47,7 +47,8 @@ export interface RunToolUseOptions {
 
 /**
  * Runs one `tool_use` through the seven steps of docs/architecture.md — 1. find, 2. parse,
- * 3. validate, 4. PreToolUse hooks, 5. permission, 6. call, 7. post (one helper below each) — and
+ * 3. validate, 4. PreToolUse hooks, 5. permission, 6. call, 7. post (numbered so in `runSteps`
+ * and in the helpers below, and in pipeline_test.ts's `describe` blocks) — and
  * returns its `tool_result`. Every failure is an `is_error` result in words a model can act on;
  * this function does not throw.
  *
@@ -113,44 +114,92 @@ function finish(
   return { toolName: call.name, result, durationMs, ...extra };
 }
 
-/** The seven steps in order; each helper's verdict either goes on or ends the call. */
+/**
+ * The seven steps in order. The awaits stay here and the helpers are synchronous, so that a call
+ * goes through no more promise hops than the steps themselves need (the pipeline runs per call).
+ */
 async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
-  const found = await findTool(call);
-  if (!found.ok) return finish(call, found.message, true);
-  const { tool } = found;
-  const ctx = call.env.makeContext(call.id, call.signal);
+  const { env, id, signal } = call;
+  // 1. Find, by exact name then alias; a lazy family is imported here.
+  const tool = await env.pool.resolve(call.name);
+  if (!tool) return finish(call, noSuchToolMessage(call), true);
+  if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
+  if (signal.aborted) return finish(call, cancelledMessage(tool, 'before it started'), true);
+  const ctx = env.makeContext(id, signal);
+
+  // 2. Parse, and 3. validate.
   const parsed = await parseAndValidate(tool, rawInput, ctx);
   if (!parsed.ok) return finish(call, parsed.message, true);
-  const pre = await preToolUse(call, tool, parsed.input, ctx);
-  if (!pre.ok) return finish(call, pre.message, true);
-  const permitted = await resolvePermission(call, tool, pre.input, { ctx, pre: pre.outcome });
+  let input = parsed.input;
+
+  // 4. PreToolUse hooks: block, rewrite the input, or decide the permission.
+  const pre = await runEventHooks(call, tool, { event: 'PreToolUse', input, ctx });
+  if (pre.blocked) return finish(call, preToolUseBlockedMessage(tool, pre.blocked), true);
+  if (pre.updatedInput) {
+    const reparsed = await parseAndValidate(tool, pre.updatedInput, ctx);
+    if (!reparsed.ok)
+      return finish(call, `The input that a PreToolUse hook rewrote is not valid. ${reparsed.message}`, true);
+    input = reparsed.input;
+  }
+
+  // 5. Permission.
+  const permitted = await resolvePermission(call, tool, input, { ctx, pre });
   if (!permitted.ok) return finish(call, permitted.message, true);
-  const called = await callTool(call, tool, permitted.input, ctx);
-  if (!called.ok) return finish(call, called.message, true);
-  return post(call, tool, permitted.input, { ctx, pre: pre.outcome, output: called.output });
+  input = permitted.input;
+
+  // 6. Call.
+  env.emit({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
+  let output: ToolCallResult<unknown>;
+  try {
+    output = await callWithInterrupt(tool, input, ctx, signal, (progress) =>
+      env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }),
+    );
+  } catch (e) {
+    const message = signal.aborted
+      ? cancelledMessage(tool, 'while it was running')
+      : `${tool.name} failed: ${describeError(e)}`;
+    const failure = await runEventHooks(call, tool, {
+      event: 'PostToolUseFailure',
+      input,
+      ctx,
+      extra: { error: message },
+    });
+    return finish(call, appendText(message, failure.additionalContext), true);
+  }
+
+  // 7. Post: map, apply the result budget, PostToolUse hooks.
+  const budget = await persistLargeResult(tool.mapResult(output.data, id), resultBudget(call, tool, ctx));
+  if (budget.persistError) env.emit(notSavedNotice(call, tool, budget.persistError));
+  const isError = output.isError === true;
+  const post = isError
+    ? await runEventHooks(call, tool, {
+        event: 'PostToolUseFailure',
+        input,
+        ctx,
+        extra: { error: contentToText(budget.content) },
+      })
+    : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
+  return finish(call, appendText(budget.content, postNotes(pre, post, isError)), isError, postExtra(budget, output));
 }
 
-/** 1. Find, by exact name then alias; a lazy family is imported here. */
-async function findTool(call: Call): Promise<Step<{ tool: AnyTool }>> {
-  const { env, name } = call;
-  const tool = await env.pool.resolve(name);
-  if (!tool) {
-    const near = closestNames(name, env.pool.names());
-    return {
-      ok: false,
-      message: `No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`,
-    };
-  }
-  if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
-  if (call.signal.aborted) return { ok: false, message: cancelledMessage(tool, 'before it started') };
-  return { ok: true, tool };
+/** 1. The result for a name no tool has, with the closest names the pool has. */
+function noSuchToolMessage({ env, name }: Call): string {
+  const near = closestNames(name, env.pool.names());
+  return `No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`;
 }
 
 /** 2. Parse, and 3. validate: the input against the tool's schema, then the tool's own check. */
 async function parseAndValidate(tool: AnyTool, raw: unknown, ctx: ToolContext): Promise<Step<{ input: unknown }>> {
   const parsed = parseInput(tool, raw);
   if (!parsed.ok) return parsed;
-  return validateParsed(tool, parsed.input, ctx);
+  let validation;
+  try {
+    validation = await tool.validateInput(parsed.input, ctx);
+  } catch (e) {
+    return { ok: false, message: `${tool.name} could not check its input: ${describeError(e)}` };
+  }
+  if (!validation.result) return { ok: false, message: validation.message };
+  return parsed;
 }
 
 /** 2. Parse the input with the tool's schema. */
@@ -161,36 +210,49 @@ function parseInput(tool: AnyTool, raw: unknown): Step<{ input: unknown }> {
   return { ok: true, input: parsed.data };
 }
 
-/** 3. Validate the parsed input with the tool's `validateInput`. */
-async function validateParsed(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<Step<{ input: unknown }>> {
-  let validation;
-  try {
-    validation = await tool.validateInput(input, ctx);
-  } catch (e) {
-    return { ok: false, message: `${tool.name} could not check its input: ${describeError(e)}` };
-  }
-  if (!validation.result) return { ok: false, message: validation.message };
-  return { ok: true, input };
+/** 4. The result of a call a PreToolUse hook blocked. */
+function preToolUseBlockedMessage(tool: AnyTool, blocked: NonNullable<HooksOutcome['blocked']>): string {
+  return `${tool.name} was blocked by PreToolUse hook "${blocked.hook}": ${blocked.reason}`;
 }
 
-/** 4. PreToolUse hooks: block, rewrite the input, or decide the permission. */
-async function preToolUse(
-  call: Call,
-  tool: AnyTool,
-  input: unknown,
-  ctx: ToolContext,
-): Promise<Step<{ input: unknown; outcome: HooksOutcome }>> {
-  const outcome = await runEventHooks(call, tool, { event: 'PreToolUse', input, ctx });
-  if (outcome.blocked)
-    return {
-      ok: false,
-      message: `${tool.name} was blocked by PreToolUse hook "${outcome.blocked.hook}": ${outcome.blocked.reason}`,
-    };
-  if (!outcome.updatedInput) return { ok: true, input, outcome };
-  const reparsed = await parseAndValidate(tool, outcome.updatedInput, ctx);
-  if (!reparsed.ok)
-    return { ok: false, message: `The input that a PreToolUse hook rewrote is not valid. ${reparsed.message}` };
-  return { ok: true, input: reparsed.input, outcome };
+/** 7. The result budget of a call: the tool's own limit, capped by the session's (unless the tool has none). */
+function resultBudget(call: Call, tool: AnyTool, ctx: ToolContext): Parameters<typeof persistLargeResult>[1] {
+  const maxChars = Math.min(
+    tool.maxResultSizeChars,
+    tool.maxResultSizeChars === Infinity ? Infinity : call.env.maxResultSizeChars,
+  );
+  return { toolUseId: call.id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) };
+}
+
+/** 7. The notice for an output over the budget that could not be saved (it is returned whole). */
+function notSavedNotice(call: Call, tool: AnyTool, persistError: string): SessionEvent {
+  return {
+    type: 'notice',
+    level: 'warn',
+    message: `The output of ${tool.name} (${call.id}) could not be saved to disk (${persistError}); it is returned whole.`,
+  };
+}
+
+/** 7. What the hooks add to the result: their context, and first what a PostToolUse* hook flagged. */
+function postNotes(pre: HooksOutcome, post: HooksOutcome, isError: boolean): string[] {
+  const notes = [...pre.additionalContext, ...post.additionalContext];
+  if (post.blocked)
+    notes.unshift(
+      `${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`,
+    );
+  return notes;
+}
+
+/** 7. What the orchestrator needs besides the result: the saved file, the context change, new messages. */
+function postExtra(
+  budget: { persistedPath?: string | undefined },
+  output: ToolCallResult<unknown>,
+): Partial<CallOutcome> {
+  const extra: Partial<CallOutcome> = {};
+  if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
+  if (output.contextModifier) extra.contextModifier = output.contextModifier;
+  if (output.newMessages?.length) extra.newMessages = output.newMessages;
+  return extra;
 }
 
 /** 5. Permission: the rules, the hooks' decision, and when it asks, the session's prompt. */
@@ -257,81 +319,6 @@ async function resolvePermission(
   });
   if (decision.behavior === 'deny') return { ok: false, message: denialMessage(tool.name, decision) };
   return { ok: true, input: reparsed.input };
-}
-
-/** 6. Call; a throw (or an abort of a `'cancel'` tool) ends as an error, after the PostToolUseFailure hooks. */
-async function callTool(
-  call: Call,
-  tool: AnyTool,
-  input: unknown,
-  ctx: ToolContext,
-): Promise<Step<{ output: ToolCallResult<unknown> }>> {
-  const { env, id, signal } = call;
-  env.emit({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
-  try {
-    const output = await callWithInterrupt(tool, input, ctx, signal, (progress) =>
-      env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }),
-    );
-    return { ok: true, output };
-  } catch (e) {
-    const message = signal.aborted
-      ? cancelledMessage(tool, 'while it was running')
-      : `${tool.name} failed: ${describeError(e)}`;
-    const failure = await runEventHooks(call, tool, {
-      event: 'PostToolUseFailure',
-      input,
-      ctx,
-      extra: { error: message },
-    });
-    return { ok: false, message: appendText(message, failure.additionalContext) };
-  }
-}
-
-/** 7. Post: map, apply the result budget, PostToolUse hooks. */
-async function post(
-  call: Call,
-  tool: AnyTool,
-  input: unknown,
-  { ctx, pre, output }: { ctx: ToolContext; pre: HooksOutcome; output: ToolCallResult<unknown> },
-): Promise<CallOutcome> {
-  const { env, id } = call;
-  let content = tool.mapResult(output.data, id);
-  const maxChars = Math.min(
-    tool.maxResultSizeChars,
-    tool.maxResultSizeChars === Infinity ? Infinity : env.maxResultSizeChars,
-  );
-  const budget = await persistLargeResult(content, {
-    toolUseId: id,
-    stateDir: ctx.stateDir,
-    maxChars,
-    refuseToSave: deniedQuoteGuard(ctx),
-  });
-  content = budget.content;
-  if (budget.persistError)
-    env.emit({
-      type: 'notice',
-      level: 'warn',
-      message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.`,
-    });
-  const isError = output.isError === true;
-  const postOutcome = isError
-    ? await runEventHooks(call, tool, {
-        event: 'PostToolUseFailure',
-        input,
-        ctx,
-        extra: { error: contentToText(content) },
-      })
-    : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
-  const notes = [...pre.additionalContext, ...postOutcome.additionalContext];
-  if (postOutcome.blocked)
-    notes.unshift(
-      `${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${postOutcome.blocked.hook}" flagged this result: ${postOutcome.blocked.reason}`,
-    );
-  const extra: Partial<CallOutcome> = {};
-  if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
-  if (output.contextModifier) extra.contextModifier = output.contextModifier;
-  if (output.newMessages?.length) extra.newMessages = output.newMessages;
-  return finish(call, appendText(content, notes), isError, extra);
 }
 
 /** The hooks of one event for this call; their errors are emitted as `hook_error` events. */

@@ -164,6 +164,13 @@ interface Call {
   /** The first rule of a list that matches the call itself (not its paths). */
   matching: (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined>;
   walks: FolderWalks;
+  /**
+   * What the path checks take (the tool's name, the context, the folder walks), made once per
+   * call: object spreads here cost more than the checks themselves on a call with no paths.
+   */
+  guard: { toolName: string; ctx: ToolContext; walks: FolderWalks };
+  /** The same for allow rules, which match the physical paths only. */
+  allowGuard: { toolName: string; ctx: ToolContext; realOnly: true };
   /** The declared paths, resolved, and the links below its folders. */
   paths: GuardedPath[];
   /** The paths the tool could not know before the call (`kind: 'unknown'`). */
@@ -189,12 +196,20 @@ async function decide(
     rules: ctx.permissions.rules,
     matching: ruleFinder(tool, input),
     walks,
+    guard: { toolName: tool.name, ctx, walks },
+    allowGuard: { toolName: tool.name, ctx, realOnly: true },
     // A folder entry touches every file under it: the links below it lead where they point.
     paths: [...declared, ...folderLinks(declared, ctx, { walks })],
     unknown,
   };
-  const early = await byDenyAndAskRules(call);
-  if (early) return early;
+  // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
+  //    covers every path the call declared (a shell redirection as much as an Edit).
+  //    The rules about the call are awaited here, the helpers are synchronous: this runs per call.
+  const denied = byDenyRules(call, await call.matching(call.rules.deny));
+  if (denied) return denied;
+  // 3. Ask rules beat allow rules, the tool's allow and the mode.
+  const asked = byAskRules(call, await call.matching(call.rules.ask));
+  if (asked) return asked;
 
   // 5. The tool's own opinion.
   const own = await guarded(`${call.name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
@@ -205,19 +220,18 @@ async function decide(
   if (safety) return safety;
   // The tool's allow: the paths it declared must still be inside the working directories.
   if (fromTool) {
-    const outside = outsideWorkingDirectories(call.paths, { toolName: call.name, ctx });
+    const outside = outsideWorkingDirectories(call.paths, call.guard);
     return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
   }
-  return byHookModeAndAllowRules(call, own);
+  return await byHookModeAndAllowRules(call, own);
 }
 
-/** Steps 1 to 4: deny rules, a hook's deny, the session's own results, ask rules, a hook's ask. */
-async function byDenyAndAskRules(call: Call): Promise<PermissionDecision | undefined> {
-  const { name, rules, matching, paths, unknown, ctx, hook, walks } = call;
-  const guard = { toolName: name, ctx };
-  // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
-  //    covers every path the call declared (a shell redirection as much as an Edit).
-  const denyRule = await matching(rules.deny);
+/**
+ * Steps 1 and 2: the deny rule about the call (found by the caller), deny path rules, a hook's
+ * deny, the session's own results, a deny rule that may cover a file under a folder.
+ */
+function byDenyRules(call: Call, denyRule: PermissionRule | undefined): PermissionDecision | undefined {
+  const { rules, paths, unknown, hook, guard } = call;
   if (denyRule) return byRule('deny', denyRule, `Denied by rule "${denyRule.raw}" from ${denyRule.source}`);
   const denyPath = findPathRule(rules.deny, paths, guard);
   if (denyPath) {
@@ -227,7 +241,7 @@ async function byDenyAndAskRules(call: Call): Promise<PermissionDecision | undef
       `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`,
     );
   }
-  const denyFolder = findRuleUnderFolder(rules.deny, paths, { ...guard, walks });
+  const denyFolder = findRuleUnderFolder(rules.deny, paths, guard);
   if (denyFolder?.surely) {
     return byRule(
       'deny',
@@ -258,8 +272,12 @@ async function byDenyAndAskRules(call: Call): Promise<PermissionDecision | undef
     };
   }
 
-  // 3. Ask rules beat allow rules, the tool's allow and the mode.
-  const askRule = await matching(rules.ask);
+  return undefined;
+}
+
+/** Steps 3 and 4: the ask rule about the call (found by the caller), ask path rules, a hook's ask. */
+function byAskRules(call: Call, askRule: PermissionRule | undefined): PermissionDecision | undefined {
+  const { name, rules, paths, hook, guard } = call;
   if (askRule) {
     return {
       ...byRule(
@@ -281,7 +299,7 @@ async function byDenyAndAskRules(call: Call): Promise<PermissionDecision | undef
       suggestions: [],
     };
   }
-  const askFolder = findRuleUnderFolder(rules.ask, paths, { ...guard, walks });
+  const askFolder = findRuleUnderFolder(rules.ask, paths, guard);
   if (askFolder) {
     return {
       ...byRule(
@@ -311,9 +329,8 @@ async function byDenyAndAskRules(call: Call): Promise<PermissionDecision | undef
  * known before the call.
  */
 function bySafetyChecks(call: Call): PermissionDecision | undefined {
-  const { name, rules, paths, unknown, ctx, walks } = call;
-  const protectedWrite =
-    findProtectedWrite(paths, { toolName: name, ctx }) ?? protectedUnderFolder(paths, ctx, { walks });
+  const { rules, paths, unknown, ctx, guard, allowGuard } = call;
+  const protectedWrite = findProtectedWrite(paths, guard) ?? protectedUnderFolder(paths, ctx, guard);
   if (protectedWrite) {
     // A write over a whole folder (`rm -rf ~`) gets no rule: one would allow far more than the call.
     const rule =
@@ -330,9 +347,7 @@ function bySafetyChecks(call: Call): PermissionDecision | undefined {
       suggestions: rule ? [rule] : [],
     };
   }
-  const device = paths.find(
-    (p) => p.device && findPathRule(rules.allow, [p], { toolName: name, ctx, realOnly: true }) === undefined,
-  );
+  const device = paths.find((p) => p.device && findPathRule(rules.allow, [p], allowGuard) === undefined);
   if (device) {
     return {
       behavior: 'ask',
@@ -343,7 +358,7 @@ function bySafetyChecks(call: Call): PermissionDecision | undefined {
   }
 
   // Paths not known before the call runs: a deny, ask or protected rule could be behind them.
-  return unknownSafetyAsk(unknown, { toolName: name, ctx });
+  return unknownSafetyAsk(unknown, guard);
 }
 
 /**
@@ -351,7 +366,7 @@ function bySafetyChecks(call: Call): PermissionDecision | undefined {
  * the mode, the working directories, allow rules, read-only calls, else ask.
  */
 async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undefined): Promise<PermissionDecision> {
-  const { tool, input, name, mode, rules, matching, paths, unknown, ctx, hook } = call;
+  const { tool, input, name, mode, rules, matching, paths, unknown, ctx, hook, guard, allowGuard } = call;
   // 7. A hook's allow.
   if (hook?.behavior === 'allow') {
     return {
@@ -381,7 +396,7 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   }
   // 9. Reads and writes outside the working directories ask, whatever else would allow them,
   //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
-  const outside = outsideWorkingDirectories(paths, { toolName: name, ctx });
+  const outside = outsideWorkingDirectories(paths, guard);
   if (outside.length > 0) return outsideAsk(outside, ctx);
   // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
   if (unknown.length > 0 && !(await matching(rules.allow)))
@@ -398,7 +413,7 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   const allowRule = await matching(rules.allow);
   if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
   if (isFileTool(name) && paths.length > 0) {
-    const covering = paths.map((p) => findPathRule(rules.allow, [p], { toolName: name, ctx, realOnly: true })?.rule);
+    const covering = paths.map((p) => findPathRule(rules.allow, [p], allowGuard)?.rule);
     if (covering.every((rule) => rule !== undefined)) {
       const rule = covering[0]!;
       return byRule('allow', rule, `Allowed by rule "${rule.raw}" from ${rule.source}`);
