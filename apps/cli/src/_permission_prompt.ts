@@ -18,9 +18,9 @@ export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json')
  *
  * @param prompter Asks on stderr, reads stdin.
  * @param io The CLI's streams (stderr for the question, `env` for `NO_COLOR`).
- * @param project The project folder (`--cwd`), where the settings file is.
- * @param homeDir Whose trust list decides whether the saved rules apply.
- * @param summaryOf The call's one-line summary (`Bash npm test`), or ''.
+ * @param options The project folder (`project`, `--cwd`, where the settings file is), whose
+ *   trust list decides whether the saved rules apply (`homeDir`), and the call's one-line
+ *   summary (`summaryOf`: `Bash npm test`, or '').
  * @returns The `canUseTool` callback.
  *
  * @example
@@ -31,7 +31,7 @@ export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json')
  * import { createPrompter } from './_prompter.ts';
  * declare const io: CliIo;
  *
- * const canUseTool = terminalPermissionPrompt(createPrompter(io), io, '/p', homedir(), () => '');
+ * const canUseTool = terminalPermissionPrompt(createPrompter(io), io, { project: '/p', homeDir: homedir(), summaryOf: () => '' });
  * // Bash needs approval: …
  * //   [y] allow once, [a] always allow Bash(npm test:*) (saved to .toolshed/settings.local.json), [n] deny:
  * ```
@@ -39,16 +39,18 @@ export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json')
 export function terminalPermissionPrompt(
   prompter: Prompter,
   io: CliIo,
-  project: string,
-  homeDir: string,
-  summaryOf: (toolName: string, input: unknown) => string,
+  {
+    project,
+    homeDir,
+    summaryOf,
+  }: { project: string; homeDir: string; summaryOf: (toolName: string, input: unknown) => string },
 ): CanUseTool {
   const always = new Set<string>();
   return async (toolName, input, { reason, signal, suggestions }) => {
     if (suggestions.length > 0 && suggestions.every((s) => always.has(s))) return { behavior: 'allow' };
     const summary = summaryOf(toolName, input);
     io.stderr.write(
-      `toolshed: ${styled(io, 'yellow', `${toolName}${summary ? ` ${summary}` : ''} needs approval`)}: ${reason}\n`,
+      `toolshed: ${styled(`${toolName}${summary ? ` ${summary}` : ''} needs approval`, { io, style: 'yellow' })}: ${reason}\n`,
     );
     const rules = suggestions.join(' ');
     const options = `[y] allow once${rules ? `, [a] always allow ${rules} (saved to ${LOCAL_SETTINGS_FILE})` : ''}, [n] deny: `;
@@ -100,7 +102,7 @@ async function saveAllowRules(project: string, homeDir: string, rules: readonly 
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(settings, null, 2)}\n`);
   io.stderr.write(
-    `toolshed: ${styled(io, 'green', `saved ${added.length ? added.join(' ') : rules.join(' ')}`)} to permissions.allow in ${file}\n`,
+    `toolshed: ${styled(`saved ${added.length ? added.join(' ') : rules.join(' ')}`, { io, style: 'green' })} to permissions.allow in ${file}\n`,
   );
   try {
     const loaded = await loadSettings({ cwd: project, homeDir, sources: ['local'] });

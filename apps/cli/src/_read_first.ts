@@ -14,9 +14,7 @@ const PATH_FIELDS: Record<string, string> = { Edit: 'file_path', Write: 'file_pa
  * a `Read(…)` deny still stops it. Nothing happens for another tool, a missing file or a folder.
  *
  * @param session The call's session.
- * @param name The tool called.
- * @param input The call's input.
- * @param io The CLI's streams.
+ * @param options The tool called (`name`), the call's `input`, and the CLI's streams (`io`).
  * @returns The Read's result when one ran, undefined otherwise.
  *
  * @example
@@ -27,15 +25,17 @@ const PATH_FIELDS: Record<string, string> = { Edit: 'file_path', Write: 'file_pa
  * declare const session: Session;
  * declare const io: CliIo;
  *
- * const read = await readBeforeEdit(session, 'Edit', { file_path: 'a.ts', old_string: 'x', new_string: 'y' }, io);
+ * const read = await readBeforeEdit(session, {
+ *   name: 'Edit',
+ *   input: { file_path: 'a.ts', old_string: 'x', new_string: 'y' },
+ *   io,
+ * });
  * if (read?.result.is_error) io.stderr.write('could not read a.ts first\n');
  * ```
  */
 export async function readBeforeEdit(
   session: Session,
-  name: string,
-  input: Record<string, unknown>,
-  io: CliIo,
+  { name, input, io }: { name: string; input: Record<string, unknown>; io: CliIo },
 ): Promise<TurnResult | undefined> {
   const field = PATH_FIELDS[name];
   const file = field ? input[field] : undefined;
@@ -52,6 +52,6 @@ export async function readBeforeEdit(
     name: 'Read',
     input: { file_path: absolute },
   };
-  const [outcome] = await runTurn(session, [block], io);
+  const [outcome] = await runTurn(session, [block], { io });
   return outcome;
 }

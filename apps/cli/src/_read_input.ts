@@ -24,15 +24,14 @@ export async function readStdin(io: Pick<CliIo, 'stdin'>): Promise<string> {
  * Reads a command's `<json|->` argument as a tool input: the argument itself, or stdin for `-`.
  *
  * @param value The argument as given.
- * @param where Which argument it is, for messages: the command and its 1-based position.
- * @param io The CLI's streams.
+ * @param options Which argument it is, for messages (the `command` and its 1-based
+ *   `position`), and the CLI's streams (`io`).
  * @returns The input object.
  * @throws {UsageError} When the text is not JSON (naming the argument, line and column) or not an object.
  */
 export async function readJsonInput(
   value: string,
-  where: { command: string; position: number },
-  io: Pick<CliIo, 'stdin'>,
+  { io, ...where }: { command: string; position: number; io: Pick<CliIo, 'stdin'> },
 ): Promise<Record<string, unknown>> {
   const fromStdin = value === '-';
   const text = fromStdin ? await readStdin(io) : value;
@@ -65,17 +64,14 @@ export async function readJsonInput(
  * Reads a command's `<file|->` argument as JSON: the file, or stdin for `-`.
  *
  * @param value The argument as given.
- * @param command The command, for messages and usage.
- * @param io The CLI's streams.
- * @param baseDir What a relative path resolves against.
+ * @param options The `command` (for messages and usage), the CLI's streams (`io`), and what a
+ *   relative path resolves against (`baseDir`).
  * @returns The parsed value and a name for messages (`file "x.json"` or `stdin`).
  * @throws {UsageError} When the file cannot be read or the text is not JSON (with line and column).
  */
 export async function readJsonSource(
   value: string,
-  command: string,
-  io: Pick<CliIo, 'stdin'>,
-  baseDir: string,
+  { command, io, baseDir }: { command: string; io: Pick<CliIo, 'stdin'>; baseDir: string },
 ): Promise<{ value: unknown; name: string }> {
   let text: string;
   let name: string;

@@ -9,15 +9,14 @@ import { UsageError } from './usage_error.ts';
  * names the flag, the file (as given and resolved) and, for bad JSON, the line and column.
  *
  * @param file The path as given on the command line.
- * @param flag The flag that named it, such as `--settings`.
- * @param baseDir What a relative path resolves against.
+ * @param options The `flag` that named it (such as `--settings`), and what a relative path
+ *   resolves against (`baseDir`).
  * @returns The parsed value and the absolute path.
  * @throws {UsageError} When the file is missing, unreadable or not JSON.
  */
 export async function readJsonFile(
   file: string,
-  flag: string,
-  baseDir: string,
+  { flag, baseDir }: { flag: string; baseDir: string },
 ): Promise<{ value: unknown; path: string }> {
   const resolved = path.resolve(baseDir, file);
   let text: string;

@@ -16,10 +16,14 @@ export interface TurnResult {
  *
  * @param session The session.
  * @param blocks The turn's `tool_use` blocks; their ids are unique.
- * @param io The CLI's streams.
+ * @param options The CLI's streams (`io`).
  * @returns One result per block, in order.
  */
-export async function runTurn(session: Session, blocks: readonly ToolUseBlock[], io: CliIo): Promise<TurnResult[]> {
+export async function runTurn(
+  session: Session,
+  blocks: readonly ToolUseBlock[],
+  { io }: { io: CliIo },
+): Promise<TurnResult[]> {
   const byId = new Map<string, TurnResult>();
   const progress = new Map<string, ReturnType<typeof progressLines>>();
   for await (const event of session.stream(blocks)) {

@@ -9,9 +9,8 @@ export type CliStyle = 'green' | 'yellow' | 'red' | 'bold' | 'dim' | 'cyan';
  * stream is a TTY and `NO_COLOR` is unset (or empty); otherwise the text is returned plain, so
  * piped output and logs never hold escape codes.
  *
- * @param io The CLI's streams (`isTTY`, `env`).
- * @param style The style.
  * @param text The text.
+ * @param options The CLI's streams (`io`: its `isTTY` and `env`) and the `style`.
  * @returns The text, styled or plain.
  *
  * @example
@@ -20,10 +19,10 @@ export type CliStyle = 'green' | 'yellow' | 'red' | 'bold' | 'dim' | 'cyan';
  * import { styled } from './_style.ts';
  * declare const io: CliIo;
  *
- * io.stdout.write(`${styled(io, 'green', 'allow')}: …\n`);
+ * io.stdout.write(`${styled('allow', { io, style: 'green' })}: …\n`);
  * ```
  */
-export function styled(io: Pick<CliIo, 'isTTY' | 'env'>, style: CliStyle, text: string): string {
+export function styled(text: string, { io, style }: { io: Pick<CliIo, 'isTTY' | 'env'>; style: CliStyle }): string {
   const env = io.env ?? process.env;
   if (!io.isTTY || (env['NO_COLOR'] ?? '') !== '') return text;
   // The CLI decides (stderr may be a terminal while stdout is piped); Node checks only stdout.

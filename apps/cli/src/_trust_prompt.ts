@@ -11,18 +11,18 @@ import type { Prompter } from './_prompter.ts';
  * nothing would be ignored, or when the trust list cannot be read.
  *
  * @param dir The project folder (`--cwd`).
- * @param sources The settings sources the command reads.
- * @param homeDir Whose trust list.
- * @param prompter Asks on stderr, reads stdin.
- * @param io Where the explanation goes.
+ * @param options The settings `sources` the command reads, whose trust list (`homeDir`), the
+ *   `prompter` (asks on stderr, reads stdin), and where the explanation goes (`io`).
  * @returns Whether the folder was trusted now.
  */
 export async function askToTrustProject(
   dir: string,
-  sources: readonly SettingSource[],
-  homeDir: string,
-  prompter: Prompter,
-  io: Pick<CliIo, 'stderr'>,
+  {
+    sources,
+    homeDir,
+    prompter,
+    io,
+  }: { sources: readonly SettingSource[]; homeDir: string; prompter: Prompter; io: Pick<CliIo, 'stderr'> },
 ): Promise<boolean> {
   let declined: string[];
   try {

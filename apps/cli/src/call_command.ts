@@ -28,33 +28,35 @@ import { withSession } from './session_from_args.ts';
 export async function callCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
   const { positionals, args } = invocation;
   const name = positionals[0]!;
-  const input = await readJsonInput(positionals[1]!, { command: 'call', position: 2 }, io);
-  return withSession(args, io, async (session) => {
-    // A person at the shell has seen the file: Read it first (through the rules), so Edit and
-    // Write of an existing file can succeed. `--no-read-first` turns this off.
-    if (!args.noReadFirst) {
-      const read = await readBeforeEdit(session, name, input, io);
-      if (read?.result.is_error) {
-        io.stderr.write(
-          `toolshed: ${name} needs the file read first, and the Read failed (pass --no-read-first to skip it):\n${contentToText(read.result.content)}\n`,
-        );
-        return 1;
+  const input = await readJsonInput(positionals[1]!, { command: 'call', position: 2, io });
+  return withSession(args, io, {
+    run: async (session) => {
+      // A person at the shell has seen the file: Read it first (through the rules), so Edit and
+      // Write of an existing file can succeed. `--no-read-first` turns this off.
+      if (!args.noReadFirst) {
+        const read = await readBeforeEdit(session, { name, input, io });
+        if (read?.result.is_error) {
+          io.stderr.write(
+            `toolshed: ${name} needs the file read first, and the Read failed (pass --no-read-first to skip it):\n${contentToText(read.result.content)}\n`,
+          );
+          return 1;
+        }
       }
-    }
-    const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_cli_call', name, input };
-    const [outcome] = await runTurn(session, [block], io);
-    const result = outcome!.result;
-    if (args.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    } else {
-      const text = contentToText(result.content);
-      const out = text.endsWith('\n') || text === '' ? text : `${text}\n`;
-      (result.is_error ? io.stderr : io.stdout).write(out);
-    }
-    // tool-shell is loaded already when Bash ran; importing it up front would load it for `call Read` too.
-    const commandFailed =
-      outcome!.toolName === 'Bash' &&
-      (await import('@toolshed/tool-shell')).bashResultFailed(contentToText(result.content));
-    return result.is_error || commandFailed ? 1 : 0;
+      const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_cli_call', name, input };
+      const [outcome] = await runTurn(session, [block], { io });
+      const result = outcome!.result;
+      if (args.json) {
+        io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      } else {
+        const text = contentToText(result.content);
+        const out = text.endsWith('\n') || text === '' ? text : `${text}\n`;
+        (result.is_error ? io.stderr : io.stdout).write(out);
+      }
+      // tool-shell is loaded already when Bash ran; importing it up front would load it for `call Read` too.
+      const commandFailed =
+        outcome!.toolName === 'Bash' &&
+        (await import('@toolshed/tool-shell')).bashResultFailed(contentToText(result.content));
+      return result.is_error || commandFailed ? 1 : 0;
+    },
   });
 }

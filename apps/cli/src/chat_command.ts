@@ -62,20 +62,16 @@ export async function chatCommand(invocation: CommandInvocation, io: CliIo): Pro
         'toolshed -p needs a prompt: toolshed -p "What does src/main.ts do?" (or the prompt on stdin).',
         { command: 'chat' },
       );
-    return withSession(args, io, (session) => printOnce(session, model, prompt, maxTurns, io, args.json));
+    return withSession(args, io, { run: (session) => printOnce(session, model, prompt, maxTurns, io, args.json) });
   }
   const prompter = createPrompter(io);
   const always = new Set<string>();
   try {
-    return await withSession(
-      args,
-      io,
-      (session) => interactive(session, model, prompter, maxTurns, io, positionals.join(' ')),
-      {
-        canUseTool: (getSession) => (io.isTTY ? askInChat(prompter, io, always, getSession) : undefined),
-        ...(io.isTTY ? { askUser: terminalAskUser(prompter, io) } : {}),
-      },
-    );
+    return await withSession(args, io, {
+      run: (session) => interactive(session, model, prompter, maxTurns, io, positionals.join(' ')),
+      canUseTool: (getSession) => (io.isTTY ? askInChat(prompter, io, always, getSession) : undefined),
+      ...(io.isTTY ? { askUser: terminalAskUser(prompter, io) } : {}),
+    });
   } finally {
     prompter.close();
   }

@@ -37,20 +37,22 @@ export interface CheckOutput {
 export async function checkCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
   const { positionals, args } = invocation;
   const name = positionals[0]!;
-  const input = await readJsonInput(positionals[1]!, { command: 'check', position: 2 }, io);
-  return withSession(args, io, async (session) => {
-    // A deny rule without a specifier (`--deny Write`) takes the tool out of the pool; core's
-    // explain still names that rule and its source rather than "No such tool available".
-    const decision = await session.explain(name, input);
-    const output: CheckOutput = {
-      behavior: decision.behavior,
-      reason: decision.reason,
-      rule: decision.rule ?? null,
-      source: decision.source ?? null,
-      suggestions: decision.suggestions ?? [],
-    };
-    io.stdout.write(args.json ? `${JSON.stringify(output, null, 2)}\n` : `${formatDecision(output)}\n`);
-    return 0;
+  const input = await readJsonInput(positionals[1]!, { command: 'check', position: 2, io });
+  return withSession(args, io, {
+    run: async (session) => {
+      // A deny rule without a specifier (`--deny Write`) takes the tool out of the pool; core's
+      // explain still names that rule and its source rather than "No such tool available".
+      const decision = await session.explain(name, input);
+      const output: CheckOutput = {
+        behavior: decision.behavior,
+        reason: decision.reason,
+        rule: decision.rule ?? null,
+        source: decision.source ?? null,
+        suggestions: decision.suggestions ?? [],
+      };
+      io.stdout.write(args.json ? `${JSON.stringify(output, null, 2)}\n` : `${formatDecision(output)}\n`);
+      return 0;
+    },
   });
 }
 

@@ -84,7 +84,7 @@ export type McpListRow = McpServerStatus;
  */
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
-  if (sub === 'login') return mcpLoginCommand(rest, invocation.args, io);
+  if (sub === 'login') return mcpLoginCommand(rest, { args: invocation.args, io });
   if (rest.length)
     throw new UsageError(
       `"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`,
@@ -204,7 +204,8 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   // The same files as every other command: --mcp-config, or the trusted project's .mcp.json.
   const homeDir = settingsOptions(args, io).homeDir;
   const project = await readProjectFiles(args, homeDir);
-  if (project.read.length > 0) io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
+  if (project.read.length > 0)
+    io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
   const mcpOptions =
     project.mcpConfig && project.mcpConfigFile

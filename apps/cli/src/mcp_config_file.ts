@@ -1,6 +1,12 @@
 import { readJsonFile } from './_read_json_file.ts';
 import { UsageError } from './usage_error.ts';
 
+/** Options of {@linkcode readMcpConfigFile}. */
+export interface ReadMcpConfigFileOptions {
+  /** How messages name the file. @default '--mcp-config' */
+  label?: string | undefined;
+}
+
 /**
  * Reads an MCP configuration file (Claude Code's `.mcp.json` format, `{"mcpServers": {...}}`)
  * — the `--mcp-config` file, or the project's `.mcp.json` — and hands it to `mcpServers` as its
@@ -9,7 +15,7 @@ import { UsageError } from './usage_error.ts';
  *
  * @param file The path as given.
  * @param baseDir What a relative path resolves against.
- * @param label How messages name the file. @default '--mcp-config'
+ * @param options How messages name the file (`label`).
  * @returns The parsed object.
  * @throws {UsageError} When the file is missing, not JSON (with line and column), not an
  *   object, or has no `mcpServers` object.
@@ -26,9 +32,9 @@ import { UsageError } from './usage_error.ts';
 export async function readMcpConfigFile(
   file: string,
   baseDir: string,
-  label = '--mcp-config',
+  { label = '--mcp-config' }: ReadMcpConfigFileOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { value } = await readJsonFile(file, label, baseDir);
+  const { value } = await readJsonFile(file, { flag: label, baseDir });
   const example = 'Write for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}.';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(

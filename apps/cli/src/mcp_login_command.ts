@@ -13,8 +13,8 @@ import { UsageError } from './usage_error.ts';
  * `~/.toolshed/mcp-oauth.json` (mode 0600), where sessions find them.
  *
  * @param servers The positionals after `login`: exactly one server name.
- * @param args The common flags (`--cwd`, `--mcp-config`, `--json`).
- * @param io The CLI's streams.
+ * @param options The common flags (`args`: `--cwd`, `--mcp-config`, `--json`) and the CLI's
+ *   streams (`io`).
  * @returns 0 when signed in, 1 when the sign-in failed.
  * @throws {UsageError} For a missing server name, a missing or bad configuration file, or a server that is not remote.
  *
@@ -25,13 +25,12 @@ import { UsageError } from './usage_error.ts';
  * declare const args: CommonArgs;
  * declare const io: CliIo;
  *
- * await mcpLoginCommand(['github'], args, io); // prints "Open this URL to sign in to github: …"
+ * await mcpLoginCommand(['github'], { args, io }); // prints "Open this URL to sign in to github: …"
  * ```
  */
 export async function mcpLoginCommand(
   servers: readonly string[],
-  args: CommandInvocation['args'],
-  io: CliIo,
+  { args, io }: { args: CommandInvocation['args']; io: CliIo },
 ): Promise<number> {
   if (servers.length !== 1)
     throw new UsageError(

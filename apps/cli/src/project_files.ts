@@ -40,7 +40,7 @@ export interface ProjectFiles {
  * declare const homeDir: string;
  *
  * const project = await readProjectFiles(args, homeDir);
- * io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
+ * io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
  * ```
  */
 export async function readProjectFiles(args: CommonArgs, homeDir: string): Promise<ProjectFiles> {
@@ -57,7 +57,7 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
   }
   const file = path.join(args.cwd, '.mcp.json');
   if (!wantsMcp || !args.settingSources.includes('claude') || !existsSync(file)) return out;
-  const config = await readMcpConfigFile(file, args.cwd, '.mcp.json');
+  const config = await readMcpConfigFile(file, args.cwd, { label: '.mcp.json' });
   out.read.push(file);
   const servers = config['mcpServers'] as Record<string, unknown>;
   const names = Object.keys(servers);
@@ -89,8 +89,7 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
  * folder shortened (`.claude/settings.json`, `~/.claude/settings.json`).
  *
  * @param files Absolute paths.
- * @param cwd The project folder.
- * @param homeDir The home folder.
+ * @param options The project folder (`cwd`) and the home folder (`homeDir`).
  * @returns For example `read .claude/settings.json, ~/.claude/settings.json, .mcp.json`, or
  *   `read no settings or MCP file` when there are none.
  *
@@ -98,11 +97,11 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
  * ```ts
  * import { readFilesLine } from './project_files.ts';
  *
- * readFilesLine(['/p/.claude/settings.json', '/h/.claude/settings.json'], '/p', '/h');
+ * readFilesLine(['/p/.claude/settings.json', '/h/.claude/settings.json'], { cwd: '/p', homeDir: '/h' });
  * // 'read .claude/settings.json, ~/.claude/settings.json'
  * ```
  */
-export function readFilesLine(files: readonly string[], cwd: string, homeDir: string): string {
+export function readFilesLine(files: readonly string[], { cwd, homeDir }: { cwd: string; homeDir: string }): string {
   if (files.length === 0) return 'read no settings or MCP file';
   const short = (file: string) => {
     const inProject = path.relative(path.resolve(cwd), file);

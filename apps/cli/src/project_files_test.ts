@@ -93,12 +93,11 @@ describe('readProjectFiles', () => {
 describe('readFilesLine', () => {
   test('names the files in one line, shortened under the project and the home folder', () => {
     expect(
-      readFilesLine(
-        ['/h/.claude/settings.json', '/p/.claude/settings.json', '/p/.mcp.json', '/etc/x.json'],
-        '/p',
-        '/h',
-      ),
+      readFilesLine(['/h/.claude/settings.json', '/p/.claude/settings.json', '/p/.mcp.json', '/etc/x.json'], {
+        cwd: '/p',
+        homeDir: '/h',
+      }),
     ).toBe('read ~/.claude/settings.json, .claude/settings.json, .mcp.json, /etc/x.json');
-    expect(readFilesLine([], '/p', '/h')).toBe('read no settings or MCP file');
+    expect(readFilesLine([], { cwd: '/p', homeDir: '/h' })).toBe('read no settings or MCP file');
   });
 });

@@ -39,31 +39,37 @@ export async function runCommand(
   options: RunCommandOptions = {},
 ): Promise<number> {
   const { positionals, args } = invocation;
-  const { value, name } = await readJsonSource(positionals[0]!, 'run', io, options.baseDir ?? process.cwd());
+  const { value, name } = await readJsonSource(positionals[0]!, {
+    command: 'run',
+    io,
+    baseDir: options.baseDir ?? process.cwd(),
+  });
   const turns = parseTranscript(value, name);
-  return withSession(args, io, async (session) => {
-    const results: ToolResultBlock[][] = [];
-    let failed = 0;
-    let calls = 0;
-    let totalMs = 0;
-    for (const [i, turn] of turns.entries()) {
-      const started = performance.now();
-      const outcomes = await runTurn(session, turn, io);
-      const turnMs = performance.now() - started;
-      totalMs += turnMs;
-      calls += outcomes.length;
-      failed += outcomes.filter((o) => o.result.is_error).length;
-      results.push(outcomes.map((o) => o.result));
-      if (!args.json) io.stdout.write(formatTurn(i, outcomes, turnMs));
-    }
-    if (args.json) {
-      io.stdout.write(`${JSON.stringify({ turns: results, metrics: session.metrics() }, null, 2)}\n`);
-    } else {
-      io.stdout.write(
-        `${plural(turns.length, 'turn')}, ${plural(calls, 'call')}, ${plural(failed, 'error')}, ${ms(totalMs)}\n`,
-      );
-    }
-    return failed > 0 ? 1 : 0;
+  return withSession(args, io, {
+    run: async (session) => {
+      const results: ToolResultBlock[][] = [];
+      let failed = 0;
+      let calls = 0;
+      let totalMs = 0;
+      for (const [i, turn] of turns.entries()) {
+        const started = performance.now();
+        const outcomes = await runTurn(session, turn, { io });
+        const turnMs = performance.now() - started;
+        totalMs += turnMs;
+        calls += outcomes.length;
+        failed += outcomes.filter((o) => o.result.is_error).length;
+        results.push(outcomes.map((o) => o.result));
+        if (!args.json) io.stdout.write(formatTurn(i, outcomes, turnMs));
+      }
+      if (args.json) {
+        io.stdout.write(`${JSON.stringify({ turns: results, metrics: session.metrics() }, null, 2)}\n`);
+      } else {
+        io.stdout.write(
+          `${plural(turns.length, 'turn')}, ${plural(calls, 'call')}, ${plural(failed, 'error')}, ${ms(totalMs)}\n`,
+        );
+      }
+      return failed > 0 ? 1 : 0;
+    },
   });
 }
 

@@ -61,20 +61,22 @@ export async function searchCommand(invocation: SearchInvocation, io: CliIo): Pr
     });
   }
   if (args.corpus !== undefined) {
-    const { value, path } = await readJsonFile(args.corpus, '--corpus', process.cwd());
+    const { value, path } = await readJsonFile(args.corpus, { flag: '--corpus', baseDir: process.cwd() });
     const tools = corpusTools(value, args.corpus);
     return report(query, tools, path, args.json, io);
   }
-  return withSession(args, io, async (session) => {
-    const entries = session.catalog().filter((e) => e.name !== 'ToolSearch');
-    const deferred = entries.filter((e) => e.deferred);
-    const searched = deferred.length ? deferred : entries;
-    if (!deferred.length && entries.length && !args.json) {
-      io.stderr.write(
-        `toolshed: no tool is deferred in this session (families: ${args.families.join(', ')}); ranking all ${entries.length} tools.\n`,
-      );
-    }
-    return report(query, searched.map(searchableOf), 'session', args.json, io);
+  return withSession(args, io, {
+    run: async (session) => {
+      const entries = session.catalog().filter((e) => e.name !== 'ToolSearch');
+      const deferred = entries.filter((e) => e.deferred);
+      const searched = deferred.length ? deferred : entries;
+      if (!deferred.length && entries.length && !args.json) {
+        io.stderr.write(
+          `toolshed: no tool is deferred in this session (families: ${args.families.join(', ')}); ranking all ${entries.length} tools.\n`,
+        );
+      }
+      return report(query, searched.map(searchableOf), 'session', args.json, io);
+    },
   });
 }
 

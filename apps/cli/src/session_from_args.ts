@@ -115,20 +115,11 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * @param homeDir Whose settings and trust list.
  * @returns The families that loaded.
  * @throws {UsageError} When the MCP configuration file is not valid.
- *
- * @example
- * ```ts
- * import { settingsOptions, type CliIo, type CommonArgs } from '@toolshed/cli';
- * import { familiesFor } from './session_from_args.ts';
- * declare const args: CommonArgs;
- * declare const io: CliIo;
- *
- * const families = await familiesFor(args, io, settingsOptions(args, io).homeDir);
- * ```
  */
-export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, homeDir: string): Promise<Family[]> {
+async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, homeDir: string): Promise<Family[]> {
   const project = await readProjectFiles(args, homeDir);
-  if (project.read.length > 0) io.stderr.write(`toolshed: ${readFilesLine(project.read, args.cwd, homeDir)}\n`);
+  if (project.read.length > 0)
+    io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
   const { families, warnings } = await loadFamilies(
     args.families,
@@ -142,7 +133,7 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
 }
 
 /**
- * Builds the session a command runs in from the common flags, runs `fn` with it, and closes it
+ * Builds the session a command runs in from the common flags, runs `options.run` with it, and closes it
  * whatever happens. Family notices (a tool disabled until configured, a server that failed to
  * start, settings keys that are ignored) and warnings about families go to stderr.
  *
@@ -153,8 +144,8 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
  *
  * @param args The parsed common flags.
  * @param io The CLI's streams (and the test hook `extraTools`).
- * @param fn The command's work.
- * @returns What `fn` returns.
+ * @param options The command's work (`run`), and its own prompt and answers, if any.
+ * @returns What `run` returns.
  * @throws {UsageError} When a settings or MCP config file is wrong, or a permission rule or
  *   mode does not parse.
  *
@@ -164,18 +155,16 @@ export async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, h
  * declare const args: CommonArgs;
  * declare const io: CliIo;
  *
- * const code = await withSession(args, io, async (session) => {
- *   io.stdout.write(`${session.catalog().length} tools\n`);
- *   return 0;
+ * const code = await withSession(args, io, {
+ *   run: async (session) => {
+ *     io.stdout.write(`${session.catalog().length} tools\n`);
+ *     return 0;
+ *   },
  * });
  * ```
  */
-export async function withSession<T>(
-  args: CommonArgs,
-  io: CliIo,
-  fn: (session: Session) => Promise<T>,
-  options: WithSessionOptions = {},
-): Promise<T> {
+export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithSessionOptions<T>): Promise<T> {
+  const fn = options.run;
   const homeDir = settingsOptions(args, io).homeDir;
   const own = args.yes ? undefined : options.canUseTool?.(() => session);
   // A command with its own prompts (chat) keeps the terminal to itself; the others ask here,
@@ -186,14 +175,16 @@ export async function withSession<T>(
     ? allowEverything
     : (own ??
       (prompter
-        ? terminalPermissionPrompt(prompter, io, args.cwd, settingsOptions(args, io).homeDir, (name, input) =>
-            summaryOf(session, name, input),
-          )
+        ? terminalPermissionPrompt(prompter, io, {
+            project: args.cwd,
+            homeDir: settingsOptions(args, io).homeDir,
+            summaryOf: (name, input) => summaryOf(session, name, input),
+          })
         : undefined));
   let families: Family[];
   try {
     // Asked before the families are built: trusting the folder decides whether .mcp.json's servers start.
-    if (prompter) await askToTrustProject(args.cwd, args.settingSources, homeDir, prompter, io);
+    if (prompter) await askToTrustProject(args.cwd, { sources: args.settingSources, homeDir, prompter, io });
     families = await familiesFor(args, io, homeDir);
   } catch (e) {
     prompter?.close();
@@ -238,7 +229,9 @@ export async function withSession<T>(
 }
 
 /** Options of {@linkcode withSession}. */
-export interface WithSessionOptions {
+export interface WithSessionOptions<T = unknown> {
+  /** The command's work, with the session; what it returns, `withSession` returns. */
+  run: (session: Session) => Promise<T>;
   /** The command's own prompt (chat's allow once / always / deny), instead of the y/N one; `--yes` still wins. */
   canUseTool?: (getSession: () => Session | undefined) => CanUseTool | undefined;
   /** The command's own answers to questions (chat's, on its prompt); a terminal gets one by default. */

@@ -83,9 +83,11 @@ describe('withSession', () => {
   test('withSession closes the session even when the command throws', async () => {
     const cwd = await tempDir();
     const { io } = fakeIo({ tools: [closerTool] });
-    const failing = withSession(argsFor(cwd), io, async (session) => {
-      await session.run([{ type: 'tool_use', id: 'c', name: 'Closer', input: {} }]);
-      throw new Error('the command broke');
+    const failing = withSession(argsFor(cwd), io, {
+      run: async (session) => {
+        await session.run([{ type: 'tool_use', id: 'c', name: 'Closer', input: {} }]);
+        throw new Error('the command broke');
+      },
     });
     await expect(failing).rejects.toThrow('the command broke');
     expect(await readFile(path.join(cwd, 'closed.txt'), 'utf8')).toBe('closed');
@@ -94,7 +96,7 @@ describe('withSession', () => {
   test('withSession turns an invalid --allow rule into a usage error', async () => {
     const cwd = await tempDir();
     const { io } = fakeIo();
-    const error = (await withSession(argsFor(cwd, { allow: ['Bash(npm test'] }), io, async () => 0).catch(
+    const error = (await withSession(argsFor(cwd, { allow: ['Bash(npm test'] }), io, { run: async () => 0 }).catch(
       (e: unknown) => e,
     )) as Error;
     expect(error).toBeInstanceOf(UsageError);
@@ -118,9 +120,9 @@ describe('withSession', () => {
       },
     });
     const { io, stderr } = fakeIo({ tools: [breaksContext] });
-    await withSession(argsFor(cwd), io, (session) =>
-      session.run([{ type: 'tool_use', id: 'b', name: 'BreakContext', input: {} }]),
-    );
+    await withSession(argsFor(cwd), io, {
+      run: (session) => session.run([{ type: 'tool_use', id: 'b', name: 'BreakContext', input: {} }]),
+    });
     expect(stderr()).toMatch(/^toolshed: warn: .*no such directory/m);
   });
 

@@ -39,30 +39,32 @@ export interface ToolRow {
  */
 export async function toolsCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
   const { args } = invocation;
-  return withSession(args, io, async (session) => {
-    const rows = session.catalog().map(toolRow);
-    if (args.json) {
-      for (const hint of session.notices().filter(isSetupHint))
-        io.stderr.write(`toolshed: ${hint.level}: ${hint.message}\n`);
-      io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  return withSession(args, io, {
+    run: async (session) => {
+      const rows = session.catalog().map(toolRow);
+      if (args.json) {
+        for (const hint of session.notices().filter(isSetupHint))
+          io.stderr.write(`toolshed: ${hint.level}: ${hint.message}\n`);
+        io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return 0;
+      }
+      if (rows.length === 0) {
+        io.stdout.write(`No tools: the families loaded (${args.families.join(', ')}) have none yet.\n`);
+        return 0;
+      }
+      const catalog = session.catalog();
+      // ToolSearch only matters when some tool is deferred.
+      const anyDeferred = catalog.some((e) => e.deferred);
+      const shown = catalog.filter((e) => anyDeferred || e.name !== 'ToolSearch');
+      const unloaded = shown.some((e) => !e.tool);
+      const tableRows = shown.map(tableRow);
+      io.stdout.write(formatTable(tableRows, shown));
+      if (unloaded) io.stdout.write("\n? = the tool's family is loaded lazily and not imported yet.\n");
+      // Setup hints (WebSearch without a backend) are shown here, once, and by no other command.
+      const hints = session.notices().filter(isSetupHint);
+      if (hints.length > 0) io.stdout.write(`\n${hints.map((h) => h.message).join('\n')}\n`);
       return 0;
-    }
-    if (rows.length === 0) {
-      io.stdout.write(`No tools: the families loaded (${args.families.join(', ')}) have none yet.\n`);
-      return 0;
-    }
-    const catalog = session.catalog();
-    // ToolSearch only matters when some tool is deferred.
-    const anyDeferred = catalog.some((e) => e.deferred);
-    const shown = catalog.filter((e) => anyDeferred || e.name !== 'ToolSearch');
-    const unloaded = shown.some((e) => !e.tool);
-    const tableRows = shown.map(tableRow);
-    io.stdout.write(formatTable(tableRows, shown));
-    if (unloaded) io.stdout.write("\n? = the tool's family is loaded lazily and not imported yet.\n");
-    // Setup hints (WebSearch without a backend) are shown here, once, and by no other command.
-    const hints = session.notices().filter(isSetupHint);
-    if (hints.length > 0) io.stdout.write(`\n${hints.map((h) => h.message).join('\n')}\n`);
-    return 0;
+    },
   });
 }
 

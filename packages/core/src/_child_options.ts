@@ -59,7 +59,7 @@ export function childOptionsOf(
       // Frozen, as a session's lists are: the indexes kept with it need not compare it on each call.
       deny: Object.freeze([
         ...current.rules.deny,
-        ...[...removed].map((name) => Object.freeze(parseRule(name, 'deny', source))),
+        ...[...removed].map((name) => Object.freeze(parseRule(name, { behavior: 'deny', source }))),
       ]),
     },
     ...(child.cwd !== undefined ? { workingDirectories: [path.resolve(child.cwd)] } : {}),

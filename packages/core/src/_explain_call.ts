@@ -46,6 +46,12 @@ export async function explainCall(
   }
   const parsed = tool.inputSchema.safeParse(input);
   if (!parsed.success)
-    return { behavior: 'deny', reason: formatInputError(tool.name, parsed.error, input), source: 'schema' };
-  return decidePermission(tool, parsed.data, { ...ctx, toolUseId: 'explain', signal: new AbortController().signal });
+    return {
+      behavior: 'deny',
+      reason: formatInputError(parsed.error, { toolName: tool.name, input }),
+      source: 'schema',
+    };
+  return decidePermission(tool, parsed.data, {
+    ctx: { ...ctx, toolUseId: 'explain', signal: new AbortController().signal },
+  });
 }

@@ -99,7 +99,8 @@ export async function resolveSessionConfig(options: SessionOptions): Promise<Ses
 
 /** The settings files' permissions with the `permissions` option over them. */
 function permissionsOf(options: SessionOptions, cwd: string, settings: LoadedSettings): PermissionContext {
-  const fromOptions = createPermissionContext(options.permissions, cwd, options.permissionsSource ?? 'options', {
+  const fromOptions = createPermissionContext(options.permissions, cwd, {
+    source: options.permissionsSource ?? 'options',
     homeDir: options.homeDir,
     caseInsensitivePaths: options.caseInsensitivePaths,
   });

@@ -94,7 +94,7 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
         concurrency: options.concurrency ?? 10,
         isConcurrencySafe,
         runCall: (block, callSignal) =>
-          state.closed ? Promise.resolve(closedOutcome(block)) : runToolUse(block, env, callSignal),
+          state.closed ? Promise.resolve(closedOutcome(block)) : runToolUse(block, env, { signal: callSignal }),
         applyContextModifier: (modifier) => {
           try {
             const next = modifier(state.context);
@@ -106,10 +106,12 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
         },
         notice: (message) => notices.notice('error', message),
       },
-      signal,
-      (outcome) => {
-        if (outcome.persistedPath) parts.persisted.add(outcome.persistedPath);
-        onOutcome(outcome);
+      {
+        signal,
+        onOutcome: (outcome) => {
+          if (outcome.persistedPath) parts.persisted.add(outcome.persistedPath);
+          onOutcome(outcome);
+        },
       },
     ).finally(detach);
   };

@@ -1,12 +1,20 @@
 import type { z } from 'zod';
 
+/** Options of {@linkcode formatInputError}. */
+export interface FormatInputErrorOptions {
+  /** The tool, named in the first line. */
+  toolName: string;
+  /** The input as the model sent it (to tell "missing" from "wrong type"). */
+  input: unknown;
+}
+
 /**
  * Turns a zod error on a tool's input into sentences a model can act on: each bad field named
  * as missing, of the wrong type (with what was given) or unexpected (with the allowed keys).
  *
- * @param toolName The tool, named in the first line.
  * @param error The error from `inputSchema.safeParse(input)`.
- * @param input The input as the model sent it (to tell "missing" from "wrong type").
+ * @param options The tool (`toolName`, named in the first line) and the `input` as the model
+ *   sent it (to tell "missing" from "wrong type").
  * @returns One line per problem under a heading line.
  *
  * @example
@@ -15,11 +23,11 @@ import type { z } from 'zod';
  * import { z } from 'zod';
  *
  * const r = z.object({ file_path: z.string() }).strict().safeParse({ path: 'a' });
- * formatInputError('Read', r.error!, { path: 'a' });
+ * formatInputError(r.error!, { toolName: 'Read', input: { path: 'a' } });
  * // 'Invalid input for tool "Read":\n- required parameter `file_path` is missing (expected string)\n- unexpected parameter `path` ...'
  * ```
  */
-export function formatInputError(toolName: string, error: z.ZodError, input: unknown): string {
+export function formatInputError(error: z.ZodError, { toolName, input }: FormatInputErrorOptions): string {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return `Invalid input for tool "${toolName}": expected a JSON object of parameters, got ${describe(input)}.`;
   }

@@ -12,7 +12,7 @@ const schema = z.strictObject({
 function errorFor(input: unknown): string {
   const parsed = schema.safeParse(input);
   if (parsed.success) throw new Error('expected a failure');
-  return formatInputError('Grep', parsed.error, input);
+  return formatInputError(parsed.error, { toolName: 'Grep', input });
 }
 
 test('names each bad field in words a model can act on', () => {
@@ -36,8 +36,8 @@ test('enum, range and nested fields', () => {
 
 test('an input that is not an object', () => {
   const parsed = schema.safeParse(null);
-  expect(formatInputError('Grep', parsed.error!, null)).toBe(
+  expect(formatInputError(parsed.error!, { toolName: 'Grep', input: null })).toBe(
     'Invalid input for tool "Grep": expected a JSON object of parameters, got null.',
   );
-  expect(formatInputError('Grep', schema.safeParse([1]).error!, [1])).toContain('got an array');
+  expect(formatInputError(schema.safeParse([1]).error!, { toolName: 'Grep', input: [1] })).toContain('got an array');
 });

@@ -24,6 +24,14 @@ interface Task {
   outcome: CallOutcome | undefined;
 }
 
+/** Options of {@linkcode executeTurn}. */
+export interface ExecuteTurnOptions {
+  /** Aborts the turn: calls not started yet end as cancelled. */
+  signal: AbortSignal;
+  /** Called once per block, in block order. */
+  onOutcome: (outcome: CallOutcome) => void;
+}
+
 /**
  * Runs one turn's calls as Claude Code does: consecutive concurrency-safe calls run in
  * parallel (at most `concurrency` at once), any other call runs alone, in order. Blocks may
@@ -34,8 +42,8 @@ interface Task {
  *
  * @param blocks The turn's `tool_use` blocks, at once or streamed.
  * @param env The session's scheduler hooks.
- * @param signal Aborts the turn: calls not started yet end as cancelled.
- * @param onOutcome Called once per block, in block order.
+ * @param options `signal` aborts the turn (calls not started yet end as cancelled); `onOutcome`
+ *   is called once per block, in block order.
  * @returns Resolves when every call has finished and been delivered.
  *
  * @example
@@ -47,14 +55,13 @@ interface Task {
  * declare const env: TurnEnv;
  * const results: ToolResultBlock[] = [];
  *
- * await executeTurn(blocks, env, signal, (outcome) => results.push(outcome.result));
+ * await executeTurn(blocks, env, { signal, onOutcome: (outcome) => results.push(outcome.result) });
  * ```
  */
 export function executeTurn(
   blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>,
   env: TurnEnv,
-  signal: AbortSignal,
-  onOutcome: (outcome: CallOutcome) => void,
+  { signal, onOutcome }: ExecuteTurnOptions,
 ): Promise<void> {
   const limit = Math.max(1, env.concurrency);
   const tasks: Task[] = [];

@@ -39,14 +39,22 @@ export interface CallOutcome {
   newMessages?: unknown[];
 }
 
+/** Options of {@linkcode runToolUse}. */
+export interface RunToolUseOptions {
+  /** Aborts the call. */
+  signal: AbortSignal;
+}
+
 /**
- * Runs one `tool_use` through the seven steps of docs/architecture.md — find, parse, validate,
- * PreToolUse hooks, permission, call, post — and returns its `tool_result`. Every failure is
- * an `is_error` result in words a model can act on; this function does not throw.
+ * Runs one `tool_use` through the seven steps of docs/architecture.md — 1. find, 2. parse,
+ * 3. validate, 4. PreToolUse hooks, 5. permission, 6. call, 7. post (numbered so in `runSteps`
+ * and in the helpers below, and in pipeline_test.ts's `describe` blocks) — and
+ * returns its `tool_result`. Every failure is an `is_error` result in words a model can act on;
+ * this function does not throw.
  *
  * @param block The model's `tool_use` block.
  * @param env The session's internals.
- * @param signal Aborts the call.
+ * @param options The call's abort `signal`.
  * @returns The result and what the orchestrator needs.
  *
  * @example
@@ -55,226 +63,300 @@ export interface CallOutcome {
  * declare const env: PipelineEnv;
  * const signal = AbortSignal.timeout(30_000);
  *
- * const outcome = await runToolUse({ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }, env, signal);
+ * const outcome = await runToolUse({ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }, env, { signal });
  * outcome.result.is_error; // undefined when the call succeeded
  * ```
  */
-export async function runToolUse(block: ToolUseBlock, env: PipelineEnv, signal: AbortSignal): Promise<CallOutcome> {
-  const started = performance.now();
-  const id = typeof block.id === 'string' ? block.id : String(block.id);
-  const name = typeof block.name === 'string' ? block.name : String(block.name);
-  const finish = (content: ToolResultContent, isError: boolean, extra: Partial<CallOutcome> = {}): CallOutcome => {
-    const durationMs = performance.now() - started;
-    env.metrics.record(name, { durationMs, isError, persisted: extra.persistedPath !== undefined });
-    const result: ToolResultBlock = { type: 'tool_result', tool_use_id: id, content };
-    if (isError) result.is_error = true;
-    return { toolName: name, result, durationMs, ...extra };
+export async function runToolUse(
+  block: ToolUseBlock,
+  env: PipelineEnv,
+  { signal }: RunToolUseOptions,
+): Promise<CallOutcome> {
+  const call: Call = {
+    env,
+    signal,
+    started: performance.now(),
+    id: typeof block.id === 'string' ? block.id : String(block.id),
+    name: typeof block.name === 'string' ? block.name : String(block.name),
   };
   try {
-    return await runSteps();
+    return await runSteps(call, block.input);
   } catch (e) {
     // A bug in a tool's hook, matcher or renderer must still end as a result, never a throw.
-    return finish(`${name} failed: ${describeError(e)}`, true);
-  }
-
-  async function runSteps(): Promise<CallOutcome> {
-    // 1. Find, by exact name then alias; a lazy family is imported here.
-    const tool = await env.pool.resolve(name);
-    if (!tool) {
-      const near = closestNames(name, env.pool.names());
-      return finish(
-        `No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`,
-        true,
-      );
-    }
-    if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
-    if (signal.aborted) return finish(cancelledMessage(tool, 'before it started'), true);
-    const ctx = env.makeContext(id, signal);
-
-    // 2. Parse, and 3. validate.
-    const parsed = await parseAndValidate(tool, block.input, ctx);
-    if (!parsed.ok) return finish(parsed.message, true);
-    let input = parsed.input;
-
-    // 4. PreToolUse hooks: block, rewrite the input, or decide the permission.
-    const pre = await runEventHooks('PreToolUse', tool, input, ctx);
-    if (pre.blocked)
-      return finish(`${tool.name} was blocked by PreToolUse hook "${pre.blocked.hook}": ${pre.blocked.reason}`, true);
-    if (pre.updatedInput) {
-      const reparsed = await parseAndValidate(tool, pre.updatedInput, ctx);
-      if (!reparsed.ok)
-        return finish(`The input that a PreToolUse hook rewrote is not valid. ${reparsed.message}`, true);
-      input = reparsed.input;
-    }
-
-    // 5. Permission.
-    const permitted = await resolvePermission(tool, input, ctx, pre);
-    if (!permitted.ok) return finish(permitted.message, true);
-    input = permitted.input;
-
-    // 6. Call.
-    env.emit({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
-    let output: ToolCallResult<unknown>;
-    try {
-      output = await callWithInterrupt(tool, input, ctx, signal, (progress) =>
-        env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }),
-      );
-    } catch (e) {
-      const message = signal.aborted
-        ? cancelledMessage(tool, 'while it was running')
-        : `${tool.name} failed: ${describeError(e)}`;
-      const failure = await runEventHooks('PostToolUseFailure', tool, input, ctx, { error: message });
-      return finish(appendText(message, failure.additionalContext), true);
-    }
-
-    // 7. Post: map, apply the result budget, PostToolUse hooks.
-    let content = tool.mapResult(output.data, id);
-    const maxChars = Math.min(
-      tool.maxResultSizeChars,
-      tool.maxResultSizeChars === Infinity ? Infinity : env.maxResultSizeChars,
-    );
-    const budget = await persistLargeResult(content, {
-      toolUseId: id,
-      stateDir: ctx.stateDir,
-      maxChars,
-      refuseToSave: deniedQuoteGuard(ctx),
-    });
-    content = budget.content;
-    if (budget.persistError)
-      env.emit({
-        type: 'notice',
-        level: 'warn',
-        message: `The output of ${tool.name} (${id}) could not be saved to disk (${budget.persistError}); it is returned whole.`,
-      });
-    const isError = output.isError === true;
-    const post = isError
-      ? await runEventHooks('PostToolUseFailure', tool, input, ctx, { error: contentToText(content) })
-      : await runEventHooks('PostToolUse', tool, input, ctx, { tool_response: output.data });
-    const notes = [...pre.additionalContext, ...post.additionalContext];
-    if (post.blocked)
-      notes.unshift(
-        `${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`,
-      );
-    const extra: Partial<CallOutcome> = {};
-    if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
-    if (output.contextModifier) extra.contextModifier = output.contextModifier;
-    if (output.newMessages?.length) extra.newMessages = output.newMessages;
-    return finish(appendText(content, notes), isError, extra);
-  }
-
-  async function runEventHooks(
-    event: HookEvent,
-    tool: AnyTool,
-    input: unknown,
-    ctx: ToolContext,
-    extra: { tool_response?: unknown; error?: string } = {},
-  ): Promise<HooksOutcome> {
-    const outcome = await runHooks(
-      env.hooks,
-      event,
-      {
-        session_id: env.sessionId,
-        cwd: ctx.cwd,
-        hook_event_name: event,
-        tool_name: tool.name,
-        tool_input: input,
-        tool_use_id: id,
-        ...extra,
-      },
-      { signal, cwd: ctx.cwd },
-    );
-    for (const error of outcome.errors) {
-      env.emit({
-        type: 'hook_error',
-        toolUseId: id,
-        toolName: tool.name,
-        event,
-        hook: error.hook,
-        message: error.message,
-      });
-    }
-    return outcome;
-  }
-
-  async function resolvePermission(
-    tool: AnyTool,
-    input: unknown,
-    ctx: ToolContext,
-    pre: HooksOutcome,
-  ): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
-    const hookDecision = pre.permissionDecision;
-    let decision = await decidePermission(tool, input, ctx, hookDecision ? { hookDecision } : {});
-    env.emit({ type: 'permission_decision', toolUseId: id, toolName: tool.name, decision });
-    if (decision.updatedInput !== undefined) {
-      const reparsed = await parseAndValidate(tool, decision.updatedInput, ctx);
-      if (!reparsed.ok)
-        return {
-          ok: false,
-          message: `The permission check of ${tool.name} rewrote the input into an invalid one. ${reparsed.message}`,
-        };
-      input = reparsed.input;
-    }
-    if (decision.behavior === 'allow') return { ok: true, input };
-    if (decision.behavior === 'deny' || !env.canUseTool)
-      return { ok: false, message: denialMessage(tool.name, decision) };
-
-    const suggestions = decision.suggestions ?? [];
-    env.emit({
-      type: 'permission_request',
-      toolUseId: id,
-      toolName: tool.name,
-      input,
-      reason: decision.reason,
-      suggestions,
-    });
-    let answer;
-    try {
-      // A prompt that ignores the signal must not hold an aborted turn open.
-      answer = await untilAborted(
-        Promise.resolve().then(() =>
-          env.canUseTool!(tool.name, input, { signal, suggestions, toolUseId: id, reason: decision.reason }),
-        ),
-        signal,
-      );
-    } catch (e) {
-      if (signal.aborted) return { ok: false, message: cancelledMessage(tool, 'while it waited for permission') };
-      return {
-        ok: false,
-        message: `Permission to use ${tool.name} was not granted: the permission prompt failed (${describeError(e)}).`,
-      };
-    }
-    if (answer?.behavior !== 'allow') {
-      const why = answer?.behavior === 'deny' && answer.message ? answer.message : 'the user declined';
-      return { ok: false, message: `Permission to use ${tool.name} was denied: ${why}` };
-    }
-    if (answer.updatedInput === undefined) return { ok: true, input };
-    // An input rewritten at the prompt is parsed and checked against the deny rules again.
-    const reparsed = await parseAndValidate(tool, answer.updatedInput, ctx);
-    if (!reparsed.ok)
-      return { ok: false, message: `The input approved at the permission prompt is not valid. ${reparsed.message}` };
-    decision = await decidePermission(tool, reparsed.input, ctx, {
-      hookDecision: { behavior: 'allow', hook: 'canUseTool' },
-    });
-    if (decision.behavior === 'deny') return { ok: false, message: denialMessage(tool.name, decision) };
-    return { ok: true, input: reparsed.input };
+    return finish(call, `${call.name} failed: ${describeError(e)}`, true);
   }
 }
 
-async function parseAndValidate(
-  tool: AnyTool,
-  raw: unknown,
-  ctx: ToolContext,
-): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
-  const parsed = tool.inputSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: formatInputError(tool.name, parsed.error, raw) };
+/** One call on its way through the steps: who asked, and when it started. */
+interface Call {
+  env: PipelineEnv;
+  signal: AbortSignal;
+  started: number;
+  /** The block's id and tool name, as strings whatever the model sent. */
+  id: string;
+  name: string;
+}
+
+/** A step's verdict: go on with the (possibly rewritten) value, or end the call with an error result. */
+type Step<T> = ({ ok: true } & T) | { ok: false; message: string };
+
+/** The outcome of a call, its metrics recorded. */
+function finish(
+  call: Call,
+  content: ToolResultContent,
+  isError: boolean,
+  extra: Partial<CallOutcome> = {},
+): CallOutcome {
+  const durationMs = performance.now() - call.started;
+  call.env.metrics.record(call.name, { durationMs, isError, persisted: extra.persistedPath !== undefined });
+  const result: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content };
+  if (isError) result.is_error = true;
+  return { toolName: call.name, result, durationMs, ...extra };
+}
+
+/**
+ * The seven steps in order. The awaits stay here and the helpers are synchronous, so that a call
+ * goes through no more promise hops than the steps themselves need (the pipeline runs per call).
+ */
+async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
+  const { env, id, signal } = call;
+  // 1. Find, by exact name then alias; a lazy family is imported here.
+  const tool = await env.pool.resolve(call.name);
+  if (!tool) return finish(call, noSuchToolMessage(call), true);
+  if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
+  if (signal.aborted) return finish(call, cancelledMessage(tool, 'before it started'), true);
+  const ctx = env.makeContext(id, signal);
+
+  // 2. Parse, and 3. validate.
+  const parsed = await parseAndValidate(tool, rawInput, ctx);
+  if (!parsed.ok) return finish(call, parsed.message, true);
+  let input = parsed.input;
+
+  // 4. PreToolUse hooks: block, rewrite the input, or decide the permission.
+  const pre = await runEventHooks(call, tool, { event: 'PreToolUse', input, ctx });
+  if (pre.blocked) return finish(call, preToolUseBlockedMessage(tool, pre.blocked), true);
+  if (pre.updatedInput) {
+    const reparsed = await parseAndValidate(tool, pre.updatedInput, ctx);
+    if (!reparsed.ok)
+      return finish(call, `The input that a PreToolUse hook rewrote is not valid. ${reparsed.message}`, true);
+    input = reparsed.input;
+  }
+
+  // 5. Permission.
+  const permitted = await resolvePermission(call, tool, input, { ctx, pre });
+  if (!permitted.ok) return finish(call, permitted.message, true);
+  input = permitted.input;
+
+  // 6. Call.
+  env.emit({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
+  let output: ToolCallResult<unknown>;
+  try {
+    output = await callWithInterrupt(tool, input, ctx, signal, (progress) =>
+      env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }),
+    );
+  } catch (e) {
+    const message = signal.aborted
+      ? cancelledMessage(tool, 'while it was running')
+      : `${tool.name} failed: ${describeError(e)}`;
+    const failure = await runEventHooks(call, tool, {
+      event: 'PostToolUseFailure',
+      input,
+      ctx,
+      extra: { error: message },
+    });
+    return finish(call, appendText(message, failure.additionalContext), true);
+  }
+
+  // 7. Post: map, apply the result budget, PostToolUse hooks.
+  const budget = await persistLargeResult(tool.mapResult(output.data, id), resultBudget(call, tool, ctx));
+  if (budget.persistError) env.emit(notSavedNotice(call, tool, budget.persistError));
+  const isError = output.isError === true;
+  const post = isError
+    ? await runEventHooks(call, tool, {
+        event: 'PostToolUseFailure',
+        input,
+        ctx,
+        extra: { error: contentToText(budget.content) },
+      })
+    : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
+  return finish(call, appendText(budget.content, postNotes(pre, post, isError)), isError, postExtra(budget, output));
+}
+
+/** 1. The result for a name no tool has, with the closest names the pool has. */
+function noSuchToolMessage({ env, name }: Call): string {
+  const near = closestNames(name, env.pool.names());
+  return `No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`;
+}
+
+/** 2. Parse, and 3. validate: the input against the tool's schema, then the tool's own check. */
+async function parseAndValidate(tool: AnyTool, raw: unknown, ctx: ToolContext): Promise<Step<{ input: unknown }>> {
+  const parsed = parseInput(tool, raw);
+  if (!parsed.ok) return parsed;
   let validation;
   try {
-    validation = await tool.validateInput(parsed.data, ctx);
+    validation = await tool.validateInput(parsed.input, ctx);
   } catch (e) {
     return { ok: false, message: `${tool.name} could not check its input: ${describeError(e)}` };
   }
   if (!validation.result) return { ok: false, message: validation.message };
+  return parsed;
+}
+
+/** 2. Parse the input with the tool's schema. */
+function parseInput(tool: AnyTool, raw: unknown): Step<{ input: unknown }> {
+  const parsed = tool.inputSchema.safeParse(raw);
+  if (!parsed.success)
+    return { ok: false, message: formatInputError(parsed.error, { toolName: tool.name, input: raw }) };
   return { ok: true, input: parsed.data };
+}
+
+/** 4. The result of a call a PreToolUse hook blocked. */
+function preToolUseBlockedMessage(tool: AnyTool, blocked: NonNullable<HooksOutcome['blocked']>): string {
+  return `${tool.name} was blocked by PreToolUse hook "${blocked.hook}": ${blocked.reason}`;
+}
+
+/** 7. The result budget of a call: the tool's own limit, capped by the session's (unless the tool has none). */
+function resultBudget(call: Call, tool: AnyTool, ctx: ToolContext): Parameters<typeof persistLargeResult>[1] {
+  const maxChars = Math.min(
+    tool.maxResultSizeChars,
+    tool.maxResultSizeChars === Infinity ? Infinity : call.env.maxResultSizeChars,
+  );
+  return { toolUseId: call.id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) };
+}
+
+/** 7. The notice for an output over the budget that could not be saved (it is returned whole). */
+function notSavedNotice(call: Call, tool: AnyTool, persistError: string): SessionEvent {
+  return {
+    type: 'notice',
+    level: 'warn',
+    message: `The output of ${tool.name} (${call.id}) could not be saved to disk (${persistError}); it is returned whole.`,
+  };
+}
+
+/** 7. What the hooks add to the result: their context, and first what a PostToolUse* hook flagged. */
+function postNotes(pre: HooksOutcome, post: HooksOutcome, isError: boolean): string[] {
+  const notes = [...pre.additionalContext, ...post.additionalContext];
+  if (post.blocked)
+    notes.unshift(
+      `${isError ? 'PostToolUseFailure' : 'PostToolUse'} hook "${post.blocked.hook}" flagged this result: ${post.blocked.reason}`,
+    );
+  return notes;
+}
+
+/** 7. What the orchestrator needs besides the result: the saved file, the context change, new messages. */
+function postExtra(
+  budget: { persistedPath?: string | undefined },
+  output: ToolCallResult<unknown>,
+): Partial<CallOutcome> {
+  const extra: Partial<CallOutcome> = {};
+  if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
+  if (output.contextModifier) extra.contextModifier = output.contextModifier;
+  if (output.newMessages?.length) extra.newMessages = output.newMessages;
+  return extra;
+}
+
+/** 5. Permission: the rules, the hooks' decision, and when it asks, the session's prompt. */
+async function resolvePermission(
+  call: Call,
+  tool: AnyTool,
+  input: unknown,
+  { ctx, pre }: { ctx: ToolContext; pre: HooksOutcome },
+): Promise<Step<{ input: unknown }>> {
+  const { env, id, signal } = call;
+  const hookDecision = pre.permissionDecision;
+  let decision = await decidePermission(tool, input, hookDecision ? { ctx, hookDecision } : { ctx });
+  env.emit({ type: 'permission_decision', toolUseId: id, toolName: tool.name, decision });
+  if (decision.updatedInput !== undefined) {
+    const reparsed = await parseAndValidate(tool, decision.updatedInput, ctx);
+    if (!reparsed.ok)
+      return {
+        ok: false,
+        message: `The permission check of ${tool.name} rewrote the input into an invalid one. ${reparsed.message}`,
+      };
+    input = reparsed.input;
+  }
+  if (decision.behavior === 'allow') return { ok: true, input };
+  if (decision.behavior === 'deny' || !env.canUseTool)
+    return { ok: false, message: denialMessage(tool.name, decision) };
+
+  const suggestions = decision.suggestions ?? [];
+  env.emit({
+    type: 'permission_request',
+    toolUseId: id,
+    toolName: tool.name,
+    input,
+    reason: decision.reason,
+    suggestions,
+  });
+  let answer;
+  try {
+    // A prompt that ignores the signal must not hold an aborted turn open.
+    answer = await untilAborted(
+      Promise.resolve().then(() =>
+        env.canUseTool!(tool.name, input, { signal, suggestions, toolUseId: id, reason: decision.reason }),
+      ),
+      signal,
+    );
+  } catch (e) {
+    if (signal.aborted) return { ok: false, message: cancelledMessage(tool, 'while it waited for permission') };
+    return {
+      ok: false,
+      message: `Permission to use ${tool.name} was not granted: the permission prompt failed (${describeError(e)}).`,
+    };
+  }
+  if (answer?.behavior !== 'allow') {
+    const why = answer?.behavior === 'deny' && answer.message ? answer.message : 'the user declined';
+    return { ok: false, message: `Permission to use ${tool.name} was denied: ${why}` };
+  }
+  if (answer.updatedInput === undefined) return { ok: true, input };
+  // An input rewritten at the prompt is parsed and checked against the deny rules again.
+  const reparsed = await parseAndValidate(tool, answer.updatedInput, ctx);
+  if (!reparsed.ok)
+    return { ok: false, message: `The input approved at the permission prompt is not valid. ${reparsed.message}` };
+  decision = await decidePermission(tool, reparsed.input, {
+    ctx,
+    hookDecision: { behavior: 'allow', hook: 'canUseTool' },
+  });
+  if (decision.behavior === 'deny') return { ok: false, message: denialMessage(tool.name, decision) };
+  return { ok: true, input: reparsed.input };
+}
+
+/** The hooks of one event for this call; their errors are emitted as `hook_error` events. */
+async function runEventHooks(
+  call: Call,
+  tool: AnyTool,
+  {
+    event,
+    input,
+    ctx,
+    extra = {},
+  }: { event: HookEvent; input: unknown; ctx: ToolContext; extra?: { tool_response?: unknown; error?: string } },
+): Promise<HooksOutcome> {
+  const { env, id, signal } = call;
+  const outcome = await runHooks(
+    env.hooks,
+    {
+      session_id: env.sessionId,
+      cwd: ctx.cwd,
+      hook_event_name: event,
+      tool_name: tool.name,
+      tool_input: input,
+      tool_use_id: id,
+      ...extra,
+    },
+    { signal, cwd: ctx.cwd },
+  );
+  for (const error of outcome.errors) {
+    env.emit({
+      type: 'hook_error',
+      toolUseId: id,
+      toolName: tool.name,
+      event,
+      hook: error.hook,
+      message: error.message,
+    });
+  }
+  return outcome;
 }
 
 /**
@@ -307,6 +389,8 @@ function cancelledMessage(tool: AnyTool, when: string): string {
   return `${tool.name} was cancelled ${when}: the run was aborted. Nothing further was done for this call.`;
 }
 
+function appendText(content: string, notes: readonly string[]): string;
+function appendText(content: ToolResultContent, notes: readonly string[]): ToolResultContent;
 function appendText(content: ToolResultContent, notes: readonly string[]): ToolResultContent {
   if (notes.length === 0) return content;
   const text = notes.join('\n');

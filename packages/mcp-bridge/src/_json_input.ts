@@ -121,11 +121,10 @@ export function jsonSchemaValidator(
       if (compiled(input)) return { result: true };
       const issues = (compiled.errors ?? []).map((error) => issueOf(error));
       // core's formatter takes a zod error; only `issues` is read.
-      const message = formatInputError(
+      const message = formatInputError({ issues } as unknown as Parameters<typeof formatInputError>[0], {
         toolName,
-        { issues } as unknown as Parameters<typeof formatInputError>[1],
         input,
-      );
+      });
       return { result: false, message };
     },
   };

@@ -67,11 +67,27 @@ export function registerServeFeatures(
 ): ServeFeatures {
   const resourcesOf = options.resources ?? ((s: Session) => [sessionResults(s)]);
   const subscriptions = new Map<string, () => void>();
-  let sentNotices = 0;
   const sources = async () => resourcesOf(await getSession());
   const prompts = async () => options.prompts?.(await getSession());
+  const flushNotices = registerLogging(server);
+  registerResources(server, { getSession, resourcesOf, sources, subscriptions, flushNotices });
+  registerPrompts(server, prompts);
+  registerCompletion(server, { sources, prompts });
+  return {
+    flushNotices,
+    close() {
+      for (const stop of subscriptions.values()) stop();
+      subscriptions.clear();
+    },
+  };
+}
 
-  // logging/setLevel per MCP session (over HTTP one server has one session; the id keys it anyway).
+/**
+ * `logging/setLevel`, per MCP session (over HTTP one server has one session; the id keys it
+ * anyway); returns what sends the session's notices at or above that level.
+ */
+function registerLogging(server: Server): ServeFeatures['flushNotices'] {
+  let sentNotices = 0;
   const levels = new Map<string | undefined, LoggingLevel>();
   server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
     levels.set(extra.sessionId, request.params.level);
@@ -96,6 +112,26 @@ export function registerServeFeatures(
     }
   };
 
+  return flushNotices;
+}
+
+/** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
+function registerResources(
+  server: Server,
+  {
+    getSession,
+    resourcesOf,
+    sources,
+    subscriptions,
+    flushNotices,
+  }: {
+    getSession: () => Promise<Session>;
+    resourcesOf: (session: Session) => readonly ServeResourceSource[];
+    sources: () => Promise<readonly ServeResourceSource[]>;
+    subscriptions: Map<string, () => void>;
+    flushNotices: ServeFeatures['flushNotices'];
+  },
+): void {
   server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
     const session = await getSession();
     const lists = await Promise.all(resourcesOf(session).map((s) => s.list()));
@@ -155,7 +191,10 @@ export function registerServeFeatures(
     subscriptions.delete(request.params.uri);
     return {};
   });
+}
 
+/** `prompts/list` and `prompts/get`. */
+function registerPrompts(server: Server, prompts: () => Promise<ServePromptSource | undefined>): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: (await (await prompts())?.list()) ?? [],
   }));
@@ -179,7 +218,16 @@ export function registerServeFeatures(
     }
     return result;
   });
+}
 
+/** `completion/complete`, for prompt arguments and resource-template variables. */
+function registerCompletion(
+  server: Server,
+  {
+    sources,
+    prompts,
+  }: { sources: () => Promise<readonly ServeResourceSource[]>; prompts: () => Promise<ServePromptSource | undefined> },
+): void {
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const { ref, argument, context } = request.params;
     let values: string[] = [];
@@ -203,12 +251,4 @@ export function registerServeFeatures(
       },
     };
   });
-
-  return {
-    flushNotices,
-    close() {
-      for (const stop of subscriptions.values()) stop();
-      subscriptions.clear();
-    },
-  };
 }

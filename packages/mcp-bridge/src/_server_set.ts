@@ -127,11 +127,10 @@ export class McpServerSet {
         cached = { key, tools: [] };
         const local = new Set<string>();
         for (const info of connection.tools) {
-          const name = uniqueToolName(
-            mcpToolName(connection.name, info.name),
-            `${connection.name}\u0000${info.name}`,
-            local,
-          );
+          const name = uniqueToolName(mcpToolName(connection.name, info.name), {
+            original: `${connection.name}\u0000${info.name}`,
+            taken: local,
+          });
           local.add(name);
           cached.tools.push(
             buildMcpTool(connection, info, {

@@ -167,7 +167,7 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
     }
     const expand = (text: unknown, key: string): string => {
       if (typeof text !== 'string') throw new TypeError(`"${key}" of ${where} must be a string, got ${describe(text)}`);
-      return expandVariables(text, env, `"${key}" of ${where}`);
+      return expandVariables(text, { env, where: `"${key}" of ${where}` });
     };
     const timeouts: { timeout?: number; startTimeout?: number } = {};
     for (const key of ['timeout', 'startTimeout'] as const) {
@@ -221,12 +221,19 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
   return out;
 }
 
+/** Options of {@linkcode expandVariables}. */
+export interface ExpandVariablesOptions {
+  /** Where the variables come from. */
+  env: Record<string, string | undefined>;
+  /** What the error names: the field that uses the variable. */
+  where: string;
+}
+
 /**
  * Expands `${VAR}` and `${VAR:-default}` in a string, as Claude Code does in `.mcp.json`.
  *
  * @param text The string.
- * @param env Where the variables come from.
- * @param where Named in the error.
+ * @param options Where the variables come from (`env`), and what to name in the error (`where`).
  * @returns The expanded string.
  * @throws {TypeError} When a variable without a default is not set.
  *
@@ -234,10 +241,10 @@ export function parseMcpConfig(value: unknown, options: ParseMcpConfigOptions = 
  * ```ts
  * import { expandVariables } from '@toolshed/mcp-bridge';
  *
- * expandVariables('${HOME}/x and ${NOPE:-y}', { HOME: '/h' }, 'args[0]'); // '/h/x and y'
+ * expandVariables('${HOME}/x and ${NOPE:-y}', { env: { HOME: '/h' }, where: 'args[0]' }); // '/h/x and y'
  * ```
  */
-export function expandVariables(text: string, env: Record<string, string | undefined>, where: string): string {
+export function expandVariables(text: string, { env, where }: ExpandVariablesOptions): string {
   return text.replace(
     /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
     (_match, name: string, fallback: string | undefined) => {

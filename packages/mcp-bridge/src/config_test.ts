@@ -83,9 +83,9 @@ describe('parseMcpConfig', () => {
 
 describe('expandVariables', () => {
   test('uses the value, else the default, and keeps text without variables as is', () => {
-    expect(expandVariables('${A}-${B:-two}-${C:-}', { A: 'one' }, 'x')).toBe('one-two-');
-    expect(expandVariables('$A and ${not closed', {}, 'x')).toBe('$A and ${not closed');
-    expect(expandVariables('${EMPTY:-fallback}', { EMPTY: '' }, 'x')).toBe('fallback');
+    expect(expandVariables('${A}-${B:-two}-${C:-}', { env: { A: 'one' }, where: 'x' })).toBe('one-two-');
+    expect(expandVariables('$A and ${not closed', { env: {}, where: 'x' })).toBe('$A and ${not closed');
+    expect(expandVariables('${EMPTY:-fallback}', { env: { EMPTY: '' }, where: 'x' })).toBe('fallback');
   });
 
   test('servers given without the "mcpServers" key are an error naming the key, not silently no servers', () => {

@@ -535,11 +535,9 @@ describe('listMcpServers', () => {
 
   test('with the session permissions, a server that a deny rule removes whole is reported as denied (rule and source) and never started', async () => {
     const marker = path.join(dir, 'spawned-listed.txt');
-    const { context } = createPermissionContext(
-      { deny: ['mcp__listed', 'mcp__remote__*', 'mcp__fault__crash'] },
-      dir,
-      'cli',
-    );
+    const { context } = createPermissionContext({ deny: ['mcp__listed', 'mcp__remote__*', 'mcp__fault__crash'] }, dir, {
+      source: 'cli',
+    });
     const statuses = await listMcpServers(
       {
         mcpServers: {

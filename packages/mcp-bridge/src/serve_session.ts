@@ -283,34 +283,7 @@ interface HttpClientSession {
 const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
 async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions): Promise<ServedSession> {
-  const host = options.http.host ?? '127.0.0.1';
-  if (options.http.noAuth === true && options.http.token !== undefined) {
-    throw new TypeError(
-      'serveSession: http.noAuth and http.token exclude each other; give a token, or noAuth for clients that cannot send one',
-    );
-  }
-  if (options.http.noAuth === true && !LOOPBACK_HOSTS.has(host)) {
-    throw new TypeError(
-      `serveSession: http.noAuth serves on loopback addresses only (127.0.0.1, localhost, ::1), got host ${JSON.stringify(host)}; give a token to serve on another address`,
-    );
-  }
-  if (
-    options.http.token !== undefined &&
-    (typeof options.http.token !== 'string' || options.http.token.trim().length < 16)
-  ) {
-    throw new TypeError(
-      'serveSession: http.token must be a string of at least 16 characters (a random one is generated when none is given)',
-    );
-  }
-  const token = options.http.noAuth === true ? undefined : (options.http.token?.trim() ?? generateToken());
-  const allowedOrigins = options.http.allowedOrigins ?? [];
-  const endpoint = options.http.path ?? '/mcp';
-  const idleTimeoutMs = options.http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  if (typeof idleTimeoutMs !== 'number' || Number.isNaN(idleTimeoutMs) || idleTimeoutMs <= 0) {
-    throw new TypeError(
-      `serveSession: http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got ${JSON.stringify(idleTimeoutMs)}`,
-    );
-  }
+  const { host, token, allowedOrigins, endpoint, idleTimeoutMs } = httpSettings(options);
   // One transport and one MCP server per client session, all over the one Toolshed session.
   const sessions = new Map<string, HttpClientSession>();
   // Servers made for an initialize request that has not produced a session (yet): counted so
@@ -362,52 +335,7 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
         -32000,
         'No MCP session: send an initialize request first (POST without an Mcp-Session-Id header)',
       );
-    let created: StreamableHTTPServerTransport | undefined;
-    let server!: Server;
-    const client = source.open(
-      () => created?.sessionId,
-      servedClientChannels(() => server),
-    );
-    server = createMcpServer(client.get, options);
-    created = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        const fresh: HttpClientSession = {
-          transport: created!,
-          server,
-          release: client.release,
-          lastSeen: Date.now(),
-          inFlight: 0,
-        };
-        sessions.set(id, fresh);
-        starting.delete(server);
-        track(fresh, res);
-      },
-      // On a loopback address, a web page must not reach the tools through DNS rebinding.
-      ...(LOOPBACK.has(host) ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(port) } : {}),
-    });
-    const transport = created;
-    transport.onclose = () => {
-      starting.delete(server);
-      const id = transport.sessionId;
-      const known = id === undefined ? undefined : sessions.get(id);
-      if (id !== undefined && known?.transport === transport) sessions.delete(id);
-      // A DELETE from the client, the idle sweep or close(): its Toolshed session ends with it.
-      void client.release();
-    };
-    starting.add(server);
-    await server.connect(transport);
-    try {
-      await transport.handleRequest(req, res);
-    } finally {
-      // A first request that was refused (not an initialize, a bad Host, bad JSON) made no
-      // session: its server must not stay behind.
-      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
-        starting.delete(server);
-        await server.close().catch(() => {});
-        await client.release();
-      }
-    }
+    await startClientSession(req, res, { source, options, host, port, sessions, starting, track });
   };
 
   const sweep = () => {
@@ -465,6 +393,119 @@ async function serveHttp(source: SessionSource, options: ServeSessionHttpOptions
 }
 
 const LOOPBACK = LOOPBACK_HOSTS;
+
+/** The `http` options checked, with their defaults. */
+function httpSettings(options: ServeSessionHttpOptions): {
+  host: string;
+  token: string | undefined;
+  allowedOrigins: readonly string[];
+  endpoint: string;
+  idleTimeoutMs: number;
+} {
+  const host = options.http.host ?? '127.0.0.1';
+  if (options.http.noAuth === true && options.http.token !== undefined) {
+    throw new TypeError(
+      'serveSession: http.noAuth and http.token exclude each other; give a token, or noAuth for clients that cannot send one',
+    );
+  }
+  if (options.http.noAuth === true && !LOOPBACK_HOSTS.has(host)) {
+    throw new TypeError(
+      `serveSession: http.noAuth serves on loopback addresses only (127.0.0.1, localhost, ::1), got host ${JSON.stringify(host)}; give a token to serve on another address`,
+    );
+  }
+  if (
+    options.http.token !== undefined &&
+    (typeof options.http.token !== 'string' || options.http.token.trim().length < 16)
+  ) {
+    throw new TypeError(
+      'serveSession: http.token must be a string of at least 16 characters (a random one is generated when none is given)',
+    );
+  }
+  const token = options.http.noAuth === true ? undefined : (options.http.token?.trim() ?? generateToken());
+  const allowedOrigins = options.http.allowedOrigins ?? [];
+  const endpoint = options.http.path ?? '/mcp';
+  const idleTimeoutMs = options.http.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  if (typeof idleTimeoutMs !== 'number' || Number.isNaN(idleTimeoutMs) || idleTimeoutMs <= 0) {
+    throw new TypeError(
+      `serveSession: http.idleTimeoutMs must be a positive number of milliseconds (or Infinity to never close idle sessions), got ${JSON.stringify(idleTimeoutMs)}`,
+    );
+  }
+  return { host, token, allowedOrigins, endpoint, idleTimeoutMs };
+}
+
+/**
+ * A client's first request (an initialize, without an `Mcp-Session-Id`): a transport and an MCP
+ * server of its own over a Toolshed session from `source`, kept in `sessions` once the SDK gives
+ * it a session id, and ended at once when the request made none.
+ */
+async function startClientSession(
+  req: IncomingMessage,
+  res: ServerResponse,
+  {
+    source,
+    options,
+    host,
+    port,
+    sessions,
+    starting,
+    track,
+  }: {
+    source: SessionSource;
+    options: ServeSessionHttpOptions;
+    host: string;
+    port: number;
+    sessions: Map<string, HttpClientSession>;
+    starting: Set<Server>;
+    track: (entry: HttpClientSession, res: ServerResponse) => void;
+  },
+): Promise<void> {
+  let created: StreamableHTTPServerTransport | undefined;
+  let server!: Server;
+  const client = source.open(
+    () => created?.sessionId,
+    servedClientChannels(() => server),
+  );
+  server = createMcpServer(client.get, options);
+  created = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => {
+      const fresh: HttpClientSession = {
+        transport: created!,
+        server,
+        release: client.release,
+        lastSeen: Date.now(),
+        inFlight: 0,
+      };
+      sessions.set(id, fresh);
+      starting.delete(server);
+      track(fresh, res);
+    },
+    // On a loopback address, a web page must not reach the tools through DNS rebinding.
+    ...(LOOPBACK.has(host) ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(port) } : {}),
+  });
+  const transport = created;
+  transport.onclose = () => {
+    starting.delete(server);
+    const id = transport.sessionId;
+    const known = id === undefined ? undefined : sessions.get(id);
+    if (id !== undefined && known?.transport === transport) sessions.delete(id);
+    // A DELETE from the client, the idle sweep or close(): its Toolshed session ends with it.
+    void client.release();
+  };
+  starting.add(server);
+  await server.connect(transport);
+  try {
+    await transport.handleRequest(req, res);
+  } finally {
+    // A first request that was refused (not an initialize, a bad Host, bad JSON) made no
+    // session: its server must not stay behind.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
+      starting.delete(server);
+      await server.close().catch(() => {});
+      await client.release();
+    }
+  }
+}
 
 function loopbackHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];

@@ -44,23 +44,31 @@ export function mcpToolName(server: string, tool: string): string {
   return `${full.slice(0, MAX_NAME - hash.length - 1)}_${hash}`;
 }
 
+/** Options of {@linkcode uniqueToolName}. */
+export interface UniqueToolNameOptions {
+  /** What the hash is made from: the server's and the tool's original names. */
+  original: string;
+  /** Names already used. */
+  taken: ReadonlySet<string>;
+}
+
 /**
  * A name made unique against names already taken, by a hash suffix (two tools whose names
  * differ only in characters that normalization replaces, `a.b` and `a_b`).
  *
  * @param name The normalized name.
- * @param original What the hash is made from (the server's and the tool's original names).
- * @param taken Names already used.
+ * @param options What the hash is made from (`original`: the server's and the tool's original
+ *   names), and the names already used (`taken`).
  * @returns `name`, or a variant of it with a hash suffix that is not taken.
  *
  * @example
  * ```ts
  * import { uniqueToolName } from '@toolshed/mcp-bridge';
  *
- * uniqueToolName('mcp__s__a_b', 's\u0000a.b', new Set(['mcp__s__a_b'])); // 'mcp__s__a_b_3f9c1e'
+ * uniqueToolName('mcp__s__a_b', { original: 's\u0000a.b', taken: new Set(['mcp__s__a_b']) }); // 'mcp__s__a_b_3f9c1e'
  * ```
  */
-export function uniqueToolName(name: string, original: string, taken: ReadonlySet<string>): string {
+export function uniqueToolName(name: string, { original, taken }: UniqueToolNameOptions): string {
   if (!taken.has(name)) return name;
   for (let salt = 0; ; salt++) {
     const hash = shortHash(`${original}\u0000${salt}`);

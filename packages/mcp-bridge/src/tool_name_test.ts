@@ -22,8 +22,8 @@ describe('mcpToolName', () => {
 
 describe('uniqueToolName', () => {
   test('keeps a free name and suffixes a hash to a taken one', () => {
-    expect(uniqueToolName('mcp__s__a_b', 's\u0000a_b', new Set())).toBe('mcp__s__a_b');
-    const other = uniqueToolName('mcp__s__a_b', 's\u0000a.b', new Set(['mcp__s__a_b']));
+    expect(uniqueToolName('mcp__s__a_b', { original: 's\u0000a_b', taken: new Set() })).toBe('mcp__s__a_b');
+    const other = uniqueToolName('mcp__s__a_b', { original: 's\u0000a.b', taken: new Set(['mcp__s__a_b']) });
     expect(other).toMatch(/^mcp__s__a_b_[0-9a-f]{6}$/);
     expect(other.length).toBeLessThanOrEqual(64);
   });

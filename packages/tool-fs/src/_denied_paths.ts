@@ -2,6 +2,12 @@ import path from 'node:path';
 import { deniedPathFilter, type ToolContext } from '@toolshed/core';
 
 /**
+ * Options of {@linkcode deniedPathTest}: what the test resolves `root` against and matches with.
+ * Kept the fields of the call's context, so that a search passes its `ctx` as it is.
+ */
+export type DeniedPathTestOptions = Pick<ToolContext, 'cwd' | 'permissions'>;
+
+/**
  * A test for the files a search found that a deny rule covers (`Read(./.env)`,
  * `Read(./secret/**)`, or one naming the tool), so that Glob and Grep leave them out: the
  * permission layer sees only the folder searched, and a search must not show what Read would
@@ -11,7 +17,7 @@ import { deniedPathFilter, type ToolContext } from '@toolshed/core';
  *
  * @param toolName The searching tool (`Glob`, `Grep`): `Read(...)` rules cover both.
  * @param root The folder searched (absolute); found paths are relative to it.
- * @param ctx The call's context.
+ * @param options The call's context (its `cwd` and `permissions`; a `ToolContext` will do).
  * @returns A test taking a path relative to `root` (with `/`), or undefined when no deny rule
  *   applies to the tool.
  *
@@ -29,8 +35,9 @@ import { deniedPathFilter, type ToolContext } from '@toolshed/core';
 export function deniedPathTest(
   toolName: string,
   root: string,
-  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  options: DeniedPathTestOptions,
 ): ((rel: string) => boolean) | undefined {
+  const ctx = options;
   const denied = deniedPathFilter(toolName, ctx);
   if (denied === undefined) return undefined;
   const resolved = path.resolve(ctx.cwd, root);

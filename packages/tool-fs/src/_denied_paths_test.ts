@@ -145,7 +145,7 @@ describe('deniedPathTest', () => {
           const test = deniedPathTest('Grep', root, ctx)!;
           for (const rel of paths) {
             const guarded = resolveResources([{ path: path.join(root, rel), access: 'read' }], ctx);
-            const expected = findPathRule(ctx.permissions.rules.deny, 'Grep', guarded, ctx) !== undefined;
+            const expected = findPathRule(ctx.permissions.rules.deny, guarded, { toolName: 'Grep', ctx }) !== undefined;
             if (expected) covered++;
             expect([raw, root, rel, test(rel)]).toEqual([raw, root, rel, expected]);
           }

@@ -6,6 +6,16 @@ export type ReadFirstVerdict =
   | { ok: true; partial: boolean; entry: Readonly<FileState> }
   | { ok: false; message: string };
 
+/** Options of {@linkcode checkReadFirst}. */
+export interface CheckReadFirstOptions {
+  /** The file's bytes now. */
+  bytes: Uint8Array;
+  /** The file's stat now. */
+  st: Stats;
+  /** The bytes' hash, when the caller has it already. @default hashContent(bytes) */
+  contentHash?: string | undefined;
+}
+
 /**
  * The read-first and staleness rule of Edit, Write and NotebookEdit: the file must have been
  * read in this session, and its content must still hash the same (an mtime change alone, from a
@@ -13,9 +23,8 @@ export type ReadFirstVerdict =
  *
  * @param cache The session's file-state cache.
  * @param key The canonical path.
- * @param bytes The file's bytes now.
- * @param st The file's stat now.
- * @param contentHash The bytes' hash, when the caller has it already.
+ * @param options The file's `bytes` and `st` (its stat) now, and the bytes' `contentHash` when
+ *   the caller has it already.
  * @returns Ok with whether the read covered only part of the file, or a message for the model.
  *
  * @example
@@ -26,16 +35,14 @@ export type ReadFirstVerdict =
  * declare const ctx: ToolContext;
  * const key = '/repo/a.ts';
  *
- * const verdict = checkReadFirst(ctx.fileState, key, await readFile(key), await stat(key));
+ * const verdict = checkReadFirst(ctx.fileState, key, { bytes: await readFile(key), st: await stat(key) });
  * if (!verdict.ok) console.log({ result: false, message: verdict.message });
  * ```
  */
 export function checkReadFirst(
   cache: FileStateCache,
   key: string,
-  bytes: Uint8Array,
-  st: Stats,
-  contentHash = hashContent(bytes),
+  { bytes, st, contentHash = hashContent(bytes) }: CheckReadFirstOptions,
 ): ReadFirstVerdict {
   const check = cache.checkFresh(key, { contentHash, mtimeMs: st.mtimeMs });
   if (check.status === 'not_read') {
@@ -55,6 +62,20 @@ export interface LineRange {
   to: number;
 }
 
+/** Options of {@linkcode recordWrite}. */
+export interface RecordWriteOptions {
+  /** What was written. */
+  bytes: Uint8Array;
+  /** The text that was written. */
+  text: string;
+  /** The file's stat after the write. */
+  st: Stats;
+  /** The lines the model has seen of the new text, when not all of them. @default all of them */
+  seen?: LineRange | undefined;
+  /** The bytes' hash, when the caller has it already. @default hashContent(bytes) */
+  contentHash?: string | undefined;
+}
+
 /**
  * Records in the cache what a write left on disk, so a following Edit needs no new Read. The
  * entry has no Read behind it, so Read's "unchanged" stub never answers from it. When the
@@ -63,11 +84,8 @@ export interface LineRange {
  *
  * @param cache The session's file-state cache.
  * @param key The canonical path.
- * @param bytes What was written.
- * @param text The text that was written.
- * @param st The file's stat after the write.
- * @param seen The lines the model has seen of the new text, when not all of them.
- * @param contentHash The bytes' hash, when the caller has it already.
+ * @param options What was written (`bytes` and `text`), the file's stat after the write
+ *   (`st`), the lines the model has `seen`, and the bytes' `contentHash`.
  *
  * @example
  * ```ts
@@ -79,17 +97,13 @@ export interface LineRange {
  * const text = 'export const a = 1;\n';
  * const bytes = Buffer.from(text);
  *
- * recordWrite(ctx.fileState, key, bytes, text, await stat(key));
+ * recordWrite(ctx.fileState, key, { bytes, text, st: await stat(key) });
  * ```
  */
 export function recordWrite(
   cache: FileStateCache,
   key: string,
-  bytes: Uint8Array,
-  text: string,
-  st: Stats,
-  seen?: LineRange,
-  contentHash = hashContent(bytes),
+  { bytes, text, st, seen, contentHash = hashContent(bytes) }: RecordWriteOptions,
 ): void {
   const base = { contentHash, mtimeMs: st.mtimeMs, size: st.size };
   if (seen === undefined) {
@@ -142,11 +156,17 @@ let sequence = 0;
  *
  * const ticket = readTicket();
  * // … read the file …
- * if (isRepeatRead(ctx.fileState, key, shown, ticket)) console.log('File unchanged since last read.');
+ * if (isRepeatRead(ctx.fileState, key, { ...shown, ticket })) console.log('File unchanged since last read.');
  * ```
  */
 export function readTicket(): number {
   return ++sequence;
+}
+
+/** Options of {@linkcode isRepeatRead}: what this Read would show, and when it started. */
+export interface IsRepeatReadOptions extends Pick<ReadShown, 'contentHash' | 'start' | 'shown'> {
+  /** From {@linkcode readTicket}, taken when this Read started. */
+  ticket: number;
 }
 
 /**
@@ -156,8 +176,8 @@ export function readTicket(): number {
  *
  * @param cache The session's file-state cache.
  * @param key The canonical path.
- * @param shown What this Read would show.
- * @param ticket From {@linkcode readTicket}, taken when this Read started.
+ * @param options What this Read would show (`contentHash`, `start`, `shown`), and the `ticket`
+ *   from {@linkcode readTicket}, taken when this Read started.
  * @returns True when a short "unchanged" stub may answer instead.
  *
  * @example
@@ -167,19 +187,15 @@ export function readTicket(): number {
  * declare const ctx: ToolContext;
  * declare const key: string, contentHash: string, ticket: number;
  *
- * if (isRepeatRead(ctx.fileState, key, { contentHash, start: 1, shown: 40 }, ticket)) console.log({ type: 'unchanged' });
+ * if (isRepeatRead(ctx.fileState, key, { contentHash, start: 1, shown: 40, ticket })) console.log({ type: 'unchanged' });
  * ```
  */
-export function isRepeatRead(
-  cache: FileStateCache,
-  key: string,
-  shown: Pick<ReadShown, 'contentHash' | 'start' | 'shown'>,
-  ticket: number,
-): boolean {
+export function isRepeatRead(cache: FileStateCache, key: string, options: IsRepeatReadOptions): boolean {
   const mark = marks.get(cache)?.get(key);
-  if (!mark || mark.seq > ticket) return false;
-  if (mark.start !== shown.start || mark.shown !== shown.shown || mark.contentHash !== shown.contentHash) return false;
-  return cache.get(key)?.contentHash === shown.contentHash;
+  if (!mark || mark.seq > options.ticket) return false;
+  if (mark.start !== options.start || mark.shown !== options.shown || mark.contentHash !== options.contentHash)
+    return false;
+  return cache.get(key)?.contentHash === options.contentHash;
 }
 
 /**
@@ -189,7 +205,7 @@ export function isRepeatRead(
  *
  * @param cache The session's file-state cache.
  * @param key The canonical path.
- * @param read What was shown.
+ * @param options What was shown: the fields of {@linkcode ReadShown}.
  *
  * @example
  * ```ts
@@ -201,7 +217,8 @@ export function isRepeatRead(
  * recordRead(ctx.fileState, key, { contentHash, mtimeMs, size, start: 1, shown: 40, total: 40, text });
  * ```
  */
-export function recordRead(cache: FileStateCache, key: string, read: ReadShown): void {
+export function recordRead(cache: FileStateCache, key: string, options: ReadShown): void {
+  const read = options;
   let from = read.start;
   let to = read.start + read.shown - 1;
   const before = cache.get(key);

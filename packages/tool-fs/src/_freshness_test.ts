@@ -45,21 +45,23 @@ describe('isRepeatRead', () => {
     const cache = new FileStateCache();
     const early = readTicket();
     recordRead(cache, KEY, shown(1, 10));
-    expect(isRepeatRead(cache, KEY, shown(1, 10), early)).toBe(false);
+    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), ticket: early })).toBe(false);
     const late = readTicket();
-    expect(isRepeatRead(cache, KEY, shown(1, 10), late)).toBe(true);
-    expect(isRepeatRead(cache, KEY, shown(1, 11), late)).toBe(false);
-    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), contentHash: hashContent('v2') }, late)).toBe(false);
+    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), ticket: late })).toBe(true);
+    expect(isRepeatRead(cache, KEY, { ...shown(1, 11), ticket: late })).toBe(false);
+    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), contentHash: hashContent('v2'), ticket: late })).toBe(false);
   });
 
   test('is false once the cache forgot the file, or a write recorded other content', () => {
     const cache = new FileStateCache();
     recordRead(cache, KEY, shown(1, 10));
     cache.clear();
-    expect(isRepeatRead(cache, KEY, shown(1, 10), readTicket())).toBe(false);
+    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), ticket: readTicket() })).toBe(false);
     recordRead(cache, KEY, shown(1, 10));
     const st = { mtimeMs: 2, size: 2 } as import('node:fs').Stats;
-    recordWrite(cache, KEY, Buffer.from('v3'), 'v3', st, { from: 1, to: 10 });
-    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), contentHash: hashContent('v3') }, readTicket())).toBe(false);
+    recordWrite(cache, KEY, { bytes: Buffer.from('v3'), text: 'v3', st, seen: { from: 1, to: 10 } });
+    expect(isRepeatRead(cache, KEY, { ...shown(1, 10), contentHash: hashContent('v3'), ticket: readTicket() })).toBe(
+      false,
+    );
   });
 });

@@ -5,6 +5,12 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 /** Stats done between two yields to the event loop. */
 const STATS_PER_SLICE = 2000;
 
+/** Options of {@linkcode sortNewestFirst}. */
+export interface SortNewestFirstOptions {
+  /** Stops the work between slices. @default none */
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Sorts paths newest first (by mtime; ties by path), for Glob's file list (Grep ranks its own as they come).
  *
@@ -14,7 +20,7 @@ const STATS_PER_SLICE = 2000;
  *
  * @param base The folder the paths are relative to.
  * @param rels The paths.
- * @param signal Stops the work between slices.
+ * @param options `signal` stops the work between slices.
  * @returns The paths, newest first; files that vanished meanwhile sort last.
  *
  * @example
@@ -24,7 +30,11 @@ const STATS_PER_SLICE = 2000;
  * await sortNewestFirst('/repo', ['a.ts', 'b.ts']);
  * ```
  */
-export async function sortNewestFirst(base: string, rels: readonly string[], signal?: AbortSignal): Promise<string[]> {
+export async function sortNewestFirst(
+  base: string,
+  rels: readonly string[],
+  { signal }: SortNewestFirstOptions = {},
+): Promise<string[]> {
   const stamped: { f: string; t: number }[] = new Array(rels.length);
   for (let i = 0; i < rels.length; i++) {
     if (i > 0 && i % STATS_PER_SLICE === 0) {

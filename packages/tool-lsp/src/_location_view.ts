@@ -30,7 +30,7 @@ export function locationView(ctx: ToolContext): LocationView {
   const verdict = (file: string) => {
     let known = verdicts.get(file);
     if (!known) {
-      known = decidePermission(readProbe, { file_path: file }, ctx).then(
+      known = decidePermission(readProbe, { file_path: file }, { ctx }).then(
         (d) => d.behavior,
         () => 'deny' as const,
       );

@@ -93,7 +93,28 @@ export class Bm25 {
   }
 }
 
-/** Adds `weight` per occurrence of each term to a term-weight map. */
-export function addTerms(into: Map<string, number>, terms: readonly string[], weight: number): void {
+/** Options of {@linkcode addTerms}. */
+export interface AddTermsOptions {
+  /** What each occurrence adds. @default 1 */
+  weight?: number;
+}
+
+/**
+ * Adds `weight` per occurrence of each term to a term-weight map.
+ *
+ * @param into The map, changed in place.
+ * @param terms The terms, repeated as often as they occur.
+ * @param options What each occurrence adds.
+ *
+ * @example
+ * ```ts
+ * import { addTerms } from './_bm25.ts';
+ *
+ * const doc = new Map<string, number>();
+ * addTerms(doc, ['read', 'file', 'read'], { weight: 2 }); // doc: read → 4, file → 2
+ * ```
+ */
+export function addTerms(into: Map<string, number>, terms: readonly string[], options: AddTermsOptions = {}): void {
+  const weight = options.weight ?? 1;
   for (const term of terms) into.set(term, (into.get(term) ?? 0) + weight);
 }

@@ -36,7 +36,7 @@ export function bm25Ranker(options: Bm25RankerOptions = {}): ToolRanker {
       const docs = tools.map((t) => {
         const m = new Map<string, number>();
         const names = Object.keys((t.tool.inputSchema as { properties?: object } | undefined)?.properties ?? {});
-        addTerms(m, plainWords(`${t.tool.name} ${t.tool.description} ${names.join(' ')}`), 1);
+        addTerms(m, plainWords(`${t.tool.name} ${t.tool.description} ${names.join(' ')}`));
         return m;
       });
       const bm25 = new Bm25(docs, params);

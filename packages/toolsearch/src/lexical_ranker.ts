@@ -121,31 +121,40 @@ const DEFAULT_FIELDS: FieldWeights = { name: 3, hint: 2, description: 1, paramet
  * ```
  */
 export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
-  const points = { ...DEFAULT_POINTS, ...options.points };
-  const fields = { ...DEFAULT_FIELDS, ...options.fieldWeights };
-  const k1 = options.k1 ?? 2;
-  const b = options.b ?? 0.75;
-  const keywordWeight = options.keywordWeight ?? 0.5;
-  const groupWeight = options.groupWeight ?? 0.5;
-  const diversity = options.diversity ?? 0.7;
-  const diversityMinRequests = options.diversityMinRequests ?? 2;
-  const phraseWeight = options.phraseWeight ?? 0.25;
-  const siblingWeight = options.siblingWeight ?? 0;
-  const siblingMinTerms = options.siblingMinTerms ?? 8;
-  const feedbackWeight = options.feedbackWeight ?? 0.2;
-  const feedbackDocs = options.feedbackDocs ?? 3;
-  const feedbackTerms = options.feedbackTerms ?? 10;
-  const synonymWeight = options.synonymWeight ?? 0.5;
+  const {
+    points,
+    fields,
+    k1,
+    b,
+    keywordWeight,
+    groupWeight,
+    diversity,
+    diversityMinRequests,
+    phraseWeight,
+    siblingWeight,
+    siblingMinTerms,
+    feedbackWeight,
+    feedbackDocs,
+    feedbackTerms,
+    synonymWeight,
+  } = lexicalSettings(options);
+  // One options object per field for every tool, not one per call.
+  const weights = {
+    name: { weight: fields.name },
+    hint: { weight: fields.hint },
+    description: { weight: fields.description },
+    parameters: { weight: fields.parameters },
+  };
   return {
     name: 'lexical',
     prepare(tools) {
       const docOf = (t: AnalyzedTool) => {
         const m = new Map<string, number>();
-        addTerms(m, t.name.stems, fields.name);
-        addTerms(m, t.name.compounds, fields.name);
-        addTerms(m, t.hint, fields.hint);
-        addTerms(m, t.description, fields.description);
-        addTerms(m, t.parameters, fields.parameters);
+        addTerms(m, t.name.stems, weights.name);
+        addTerms(m, t.name.compounds, weights.name);
+        addTerms(m, t.hint, weights.hint);
+        addTerms(m, t.description, weights.description);
+        addTerms(m, t.parameters, weights.parameters);
         return m;
       };
       const docs = tools.map(docOf);
@@ -211,46 +220,19 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         const postings = accumulate(query.terms, undefined, scores);
         const taskStatement = query.terms.length >= siblingMinTerms;
         if (synonymWeight > 0 && !taskStatement) {
-          const own = new Set(query.terms);
-          const added = new Set<string>();
-          for (const term of query.terms)
-            for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
-          if (added.size) {
-            const list = [...added];
+          const added = synonymsOf(query.terms);
+          if (added.length)
             accumulate(
-              list,
-              list.map(() => synonymWeight),
+              added,
+              added.map(() => synonymWeight),
               scores,
             );
-          }
         }
         const requests = query.terms.length > 1 ? requestCount(query.text) : 1;
         // A list of distinct requests names each of its needs; one task in several steps leaves
         // some unsaid, which is where the expansion helps (and the list's re-ordering does not).
         if (feedbackWeight > 0 && taskStatement && requests < diversityMinRequests) {
-          // RM3-style: the first pass's best tools vote for words, by score; the query is
-          // expanded by the words they share most, at a lower weight than its own.
-          const best = bestCandidates(scores, feedbackDocs);
-          const votes = new Map<string, number>();
-          const top = best.length ? scores[best[0]!]! : 0;
-          for (const i of best) {
-            const doc = docs[i]!;
-            let length = 0;
-            for (const w of doc.values()) length += w;
-            for (const [term, w] of doc) votes.set(term, (votes.get(term) ?? 0) + (scores[i]! / top) * (w / length));
-          }
-          const own = new Set(query.terms);
-          // A word counts by its vote times its idf: one that most tools hold says little.
-          const expansion: [string, number][] = [];
-          for (const [term, vote] of votes) if (!own.has(term)) expansion.push([term, vote * bm25.idf(term)]);
-          expansion.sort((x, y) => y[1] - x[1]);
-          expansion.length = Math.min(expansion.length, feedbackTerms);
-          if (expansion.length) {
-            const max = expansion[0]![1];
-            // BM25 alone for the added words: their keyword points would need a look-up per word
-            // (partial name matches) that the per-term cache was not sized for.
-            for (const [term, vote] of expansion) bm25.accumulate([term], scores, (feedbackWeight * vote) / max);
-          }
+          addFeedbackTerms(scores, { docs, bm25, terms: query.terms, feedbackWeight, feedbackDocs, feedbackTerms });
         }
         if (phraseWeight > 0) {
           const queryPairs = [...new Set(phrases(query.text))];
@@ -285,6 +267,80 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       };
     },
   };
+}
+
+/** The settings of {@linkcode lexicalRanker}, with their defaults. */
+function lexicalSettings(options: LexicalRankerOptions) {
+  return {
+    points: { ...DEFAULT_POINTS, ...options.points },
+    fields: { ...DEFAULT_FIELDS, ...options.fieldWeights },
+    k1: options.k1 ?? 2,
+    b: options.b ?? 0.75,
+    keywordWeight: options.keywordWeight ?? 0.5,
+    groupWeight: options.groupWeight ?? 0.5,
+    diversity: options.diversity ?? 0.7,
+    diversityMinRequests: options.diversityMinRequests ?? 2,
+    phraseWeight: options.phraseWeight ?? 0.25,
+    siblingWeight: options.siblingWeight ?? 0,
+    siblingMinTerms: options.siblingMinTerms ?? 8,
+    feedbackWeight: options.feedbackWeight ?? 0.2,
+    feedbackDocs: options.feedbackDocs ?? 3,
+    feedbackTerms: options.feedbackTerms ?? 10,
+    synonymWeight: options.synonymWeight ?? 0.5,
+  };
+}
+
+/** The verbs that name the same operation as the query's words ("remove" for "delete"), not in the query already. */
+function synonymsOf(terms: readonly string[]): string[] {
+  const own = new Set(terms);
+  const added = new Set<string>();
+  for (const term of terms) for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
+  return [...added];
+}
+
+/**
+ * Pseudo-relevance feedback, RM3-style: the first pass's best tools vote for words, by score;
+ * the query is expanded by the words they share most, at a lower weight than its own.
+ */
+function addFeedbackTerms(
+  scores: Float64Array,
+  {
+    docs,
+    bm25,
+    terms,
+    feedbackWeight,
+    feedbackDocs,
+    feedbackTerms,
+  }: {
+    docs: readonly Map<string, number>[];
+    bm25: Bm25;
+    terms: readonly string[];
+    feedbackWeight: number;
+    feedbackDocs: number;
+    feedbackTerms: number;
+  },
+): void {
+  const best = bestCandidates(scores, feedbackDocs);
+  const votes = new Map<string, number>();
+  const top = best.length ? scores[best[0]!]! : 0;
+  for (const i of best) {
+    const doc = docs[i]!;
+    let length = 0;
+    for (const w of doc.values()) length += w;
+    for (const [term, w] of doc) votes.set(term, (votes.get(term) ?? 0) + (scores[i]! / top) * (w / length));
+  }
+  const own = new Set(terms);
+  // A word counts by its vote times its idf: one that most tools hold says little.
+  const expansion: [string, number][] = [];
+  for (const [term, vote] of votes) if (!own.has(term)) expansion.push([term, vote * bm25.idf(term)]);
+  expansion.sort((x, y) => y[1] - x[1]);
+  expansion.length = Math.min(expansion.length, feedbackTerms);
+  if (expansion.length) {
+    const max = expansion[0]![1];
+    // BM25 alone for the added words: their keyword points would need a look-up per word
+    // (partial name matches) that the per-term cache was not sized for.
+    for (const [term, vote] of expansion) bm25.accumulate([term], scores, (feedbackWeight * vote) / max);
+  }
 }
 
 /**

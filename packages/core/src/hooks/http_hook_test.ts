@@ -45,7 +45,8 @@ function input(command: string): HookInput {
   };
 }
 function run(hook: HttpHook, command: string) {
-  return runHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] }, 'PreToolUse', input(command), {
+  return runHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] }, input(command), {
+    event: 'PreToolUse',
     signal: new AbortController().signal,
     cwd: '/tmp',
   });

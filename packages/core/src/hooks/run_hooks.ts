@@ -8,6 +8,11 @@ import type { HookDefinition, HookEvent, HookInput, HookRunResult, HooksConfig, 
 
 /** Options of {@linkcode runHooks}. */
 export interface RunHooksOptions {
+  /**
+   * Which event's hooks to run.
+   * @default input.hook_event_name
+   */
+  event?: HookEvent | undefined;
   /** Aborting kills running command hooks and stops waiting for function hooks. */
   signal: AbortSignal;
   /** Where command hooks run; also `TOOLSHED_PROJECT_DIR` / `CLAUDE_PROJECT_DIR`. */
@@ -82,8 +87,8 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
  * failures are non-blocking errors unless the hook is `failClosed`. Never rejects.
  *
  * @param config The hooks config (`undefined`: nothing runs).
- * @param event Which event's hooks to run.
- * @param input What each hook gets (as JSON on stdin for command hooks).
+ * @param input What each hook gets (as JSON on stdin for command hooks); its `hook_event_name`
+ *   says which event's hooks run.
  * @param options Abort signal, working directory and extra environment.
  * @returns The combined {@linkcode HooksOutcome}.
  *
@@ -95,7 +100,6 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
  *
  * const outcome = await runHooks(
  *   { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './hooks/no_rm.sh' }] }] },
- *   'PreToolUse',
  *   { session_id: 's1', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 't1' },
  *   { signal, cwd },
  * );
@@ -104,10 +108,10 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
  */
 export async function runHooks(
   config: HooksConfig | undefined,
-  event: HookEvent,
   input: HookInput,
   options: RunHooksOptions,
 ): Promise<HooksOutcome> {
+  const event = options.event ?? input.hook_event_name;
   const hooks: HookDefinition[] = [];
   const seen = new Set<unknown>();
   for (const group of config?.[event] ?? []) {

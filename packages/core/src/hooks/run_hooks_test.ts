@@ -31,7 +31,7 @@ function run(
   toolName = 'Bash',
   signal = new AbortController().signal,
 ) {
-  return runHooks(config, event, input(event, toolName), { signal, cwd: dir, env: { HOOK_DIR: dir } });
+  return runHooks(config, input(event, toolName), { event, signal, cwd: dir, env: { HOOK_DIR: dir } });
 }
 
 /** A command hook that prints `output` as JSON and exits 0. */
@@ -319,15 +319,11 @@ describe('runHooks', () => {
     });
     expect(thrower.blocked).toEqual({ reason: 'the hook is fail-closed and it threw: no policy', hook: 'policy' });
 
-    const nowhere = await runHooks(
-      { PreToolUse: [{ hooks: [command('true', { failClosed: true })] }] },
-      'PreToolUse',
-      input(),
-      {
-        signal: new AbortController().signal,
-        cwd: join(dir, 'gone'),
-      },
-    );
+    const nowhere = await runHooks({ PreToolUse: [{ hooks: [command('true', { failClosed: true })] }] }, input(), {
+      event: 'PreToolUse',
+      signal: new AbortController().signal,
+      cwd: join(dir, 'gone'),
+    });
     expect(nowhere.blocked?.reason).toContain('does not exist');
   });
 
@@ -336,9 +332,8 @@ describe('runHooks', () => {
       {
         PreToolUse: [{ hooks: [command('exit 2'), command('true')] }],
       },
-      'PreToolUse',
       input(),
-      { signal: new AbortController().signal, cwd: join(dir, 'gone') },
+      { event: 'PreToolUse', signal: new AbortController().signal, cwd: join(dir, 'gone') },
     );
     expect(outcome.blocked).toBeUndefined();
     expect(outcome.errors.map((e) => e.message)).toEqual([

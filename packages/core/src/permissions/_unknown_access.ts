@@ -16,9 +16,8 @@ function describe(unknown: readonly ResourceAccess[]): string {
  * protected paths are behind every write). This ask holds in every mode, `bypassPermissions`
  * included, and no allow rule lifts it.
  *
- * @param toolName The tool called.
  * @param unknown The call's `kind: 'unknown'` entries.
- * @param ctx The call's context.
+ * @param options The tool called and the call's context.
  * @returns The ask, or undefined when nothing could be behind them.
  *
  * @example
@@ -28,13 +27,12 @@ function describe(unknown: readonly ResourceAccess[]): string {
  * declare const ctx: ToolContext;
  *
  * // deny: ['Read(./.env)']
- * unknownSafetyAsk('Bash', [{ path: '`$F`', access: 'read', kind: 'unknown' }], ctx)?.behavior; // 'ask'
+ * unknownSafetyAsk([{ path: '`$F`', access: 'read', kind: 'unknown' }], { toolName: 'Bash', ctx })?.behavior; // 'ask'
  * ```
  */
 export function unknownSafetyAsk(
-  toolName: string,
   unknown: readonly ResourceAccess[],
-  ctx: Pick<ToolContext, 'permissions'>,
+  { toolName, ctx }: { toolName: string; ctx: Pick<ToolContext, 'permissions'> },
 ): PermissionDecision | undefined {
   if (unknown.length === 0) return undefined;
   const writes = unknown.filter((a) => a.access === 'write');
@@ -47,7 +45,7 @@ export function unknownSafetyAsk(
     };
   }
   const { rules } = ctx.permissions;
-  const rule = [...rules.deny, ...rules.ask].find((r) => pathRuleApplies(r, toolName, 'read'));
+  const rule = [...rules.deny, ...rules.ask].find((r) => pathRuleApplies(r, { toolName, access: 'read' }));
   if (!rule) return undefined;
   return {
     behavior: 'ask',

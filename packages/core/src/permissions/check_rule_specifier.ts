@@ -17,7 +17,7 @@ import type { PermissionRule } from './types.ts';
  * ```ts
  * import { checkRuleSpecifier, parseRule } from '@toolshed/core';
  *
- * checkRuleSpecifier(parseRule('Bash(npm test*:)', 'allow', 'options'));
+ * checkRuleSpecifier(parseRule('Bash(npm test*:)', { behavior: 'allow', source: 'options' }));
  * // 'Permission rule "Bash(npm test*:)" … did you mean "Bash(npm test:*)"?'
  * ```
  */
@@ -60,7 +60,7 @@ export function checkRuleSpecifier(rule: Pick<PermissionRule, 'toolName' | 'rule
  * ```ts
  * import { loosePrefixHint, parseRule } from '@toolshed/core';
  *
- * loosePrefixHint(parseRule('Bash(npm test*)', 'allow', 'options'));
+ * loosePrefixHint(parseRule('Bash(npm test*)', { behavior: 'allow', source: 'options' }));
  * // 'Rule "Bash(npm test*)" also matches commands that merely start with the same letters (such as "npm testx"): did you mean "Bash(npm test:*)"?'
  * ```
  */

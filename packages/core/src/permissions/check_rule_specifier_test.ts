@@ -28,7 +28,7 @@ describe('checkRuleSpecifier', () => {
     ['Grep(.\\secrets)', 'as a path separator'],
   ];
   test.each(bad)('rejects %j and says how to fix it', (raw, fix) => {
-    const message = checkRuleSpecifier(parseRule(raw, 'allow', 'options'));
+    const message = checkRuleSpecifier(parseRule(raw, { behavior: 'allow', source: 'options' }));
     expect(message).toContain(`Permission rule "${raw}"`);
     expect(message).toContain(fix);
   });
@@ -45,15 +45,13 @@ describe('checkRuleSpecifier', () => {
     'Agent(Explore)',
     'mcp__github__create_issue',
   ])('accepts %j', (raw) => {
-    expect(checkRuleSpecifier(parseRule(raw, 'allow', 'options'))).toBeUndefined();
+    expect(checkRuleSpecifier(parseRule(raw, { behavior: 'allow', source: 'options' }))).toBeUndefined();
   });
 
   test('createPermissionContext reports such a rule with its list and source, and leaves it out', () => {
-    const { context, errors } = createPermissionContext(
-      { allow: ['Bash(npm test:* --watch)', 'Read'] },
-      '/p',
-      '/p/.toolshed/settings.json',
-    );
+    const { context, errors } = createPermissionContext({ allow: ['Bash(npm test:* --watch)', 'Read'] }, '/p', {
+      source: '/p/.toolshed/settings.json',
+    });
     expect(context.rules.allow.map((r) => r.raw)).toEqual(['Read']);
     expect(errors[0]?.code).toBe('permission_rule_invalid');
     expect(errors[0]?.message).toMatch(/\(permissions\.allow, from \/p\/\.toolshed\/settings\.json\)$/);
@@ -63,8 +61,7 @@ describe('checkRuleSpecifier', () => {
     const { context } = createPermissionContext(
       { deny: ['Read(/x)'], additionalDirectories: ['~/notes', 'rel'] },
       '/p',
-      'f',
-      { root: '/r', homeDir: '/h', directoriesRelativeTo: '/r' },
+      { source: 'f', root: '/r', homeDir: '/h', directoriesRelativeTo: '/r' },
     );
     expect(context.rules.deny[0]?.root).toBe('/r');
     expect(context.homeDir).toBe('/h');

@@ -38,7 +38,7 @@ const compiledRules = new WeakMap<PermissionRule, CompiledEntry>();
  * ```ts
  * import { parseRule } from '@toolshed/core';
  * import { compileSessionPathRule } from './compiled_rules_cache.ts';
- * const rule = parseRule('Read(./.env)', 'deny', 'session');
+ * const rule = parseRule('Read(./.env)', { behavior: 'deny', source: 'session' });
  * const cwd = process.cwd();
  *
  * const compiled = compileSessionPathRule(rule, { cwd, workingDirectories: [cwd] });

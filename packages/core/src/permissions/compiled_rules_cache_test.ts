@@ -21,7 +21,7 @@ describe('compileSessionPathRule', () => {
     const proj = join(base, 'proj4');
     const target = join(base, 'target4');
     for (const d of [proj, target]) await mkdir(d, { recursive: true });
-    const rule = parseRule('Read(./vault/**)', 'deny', 'options');
+    const rule = parseRule('Read(./vault/**)', { behavior: 'deny', source: 'options' });
     const bases = { cwd: proj, homeDir: base, workingDirectories: [proj] };
     const first = compileSessionPathRule(rule, bases);
     await nextTurn();
@@ -34,11 +34,13 @@ describe('compileSessionPathRule', () => {
     expect(relinked.covers(join(target, 'k'))).toBe(true);
     // Another cwd, or the same text in a new rule object (settings read again): compiled afresh.
     expect(compileSessionPathRule(rule, { ...bases, cwd: target })).not.toBe(relinked);
-    expect(compileSessionPathRule(parseRule('Read(./vault/**)', 'deny', 'options'), bases)).not.toBe(relinked);
+    expect(
+      compileSessionPathRule(parseRule('Read(./vault/**)', { behavior: 'deny', source: 'options' }), bases),
+    ).not.toBe(relinked);
   });
 
   test('a bare-name rule follows the working directories it is checked against', () => {
-    const rule = parseRule('Read(.env)', 'deny', 'options');
+    const rule = parseRule('Read(.env)', { behavior: 'deny', source: 'options' });
     const a = compileSessionPathRule(rule, { cwd: '/a', workingDirectories: ['/a'] });
     expect(a.covers('/b/.env')).toBe(false);
     expect(compileSessionPathRule(rule, { cwd: '/a', workingDirectories: ['/a', '/b'] }).covers('/b/.env')).toBe(true);

@@ -27,6 +27,11 @@ import type {
 /** Options of {@linkcode decidePermission}. */
 export interface DecidePermissionOptions {
   /**
+   * The call's context; `ctx.permissions` holds the mode, the rules and the working
+   * directories.
+   */
+  ctx: ToolContext;
+  /**
    * The PreToolUse hooks' combined permission decision, if a hook gave one. Its `deny` and
    * `ask` come right after the rules of the same kind; its `allow` after the tool's own check.
    * A deny rule always beats it.
@@ -73,9 +78,8 @@ export interface DecidePermissionOptions {
  *
  * @param tool The tool called.
  * @param input The call's parsed (and validated) input.
- * @param ctx The call's context; `ctx.permissions` holds the mode, the rules and the working
- *   directories.
- * @param options The hooks' decision, if any.
+ * @param options The call's context (`ctx`: its `permissions` hold the mode, the rules and the
+ *   working directories) and the hooks' decision, if any.
  * @returns The decision, with a reason a person understands and, when a rule decided, the rule
  *   and where it came from.
  *
@@ -85,7 +89,7 @@ export interface DecidePermissionOptions {
  * import { bashTool } from '@toolshed/tool-shell';
  * declare const ctx: ToolContext;
  *
- * const decision = await decidePermission(bashTool, { command: 'rm -rf build' }, ctx);
+ * const decision = await decidePermission(bashTool, { command: 'rm -rf build' }, { ctx });
  * // { behavior: 'deny', reason: 'Denied by rule "Bash(rm:*)" from /p/.toolshed/settings.json',
  * //   rule: 'Bash(rm:*)', source: '/p/.toolshed/settings.json' }
  * ```
@@ -93,12 +97,11 @@ export interface DecidePermissionOptions {
 export async function decidePermission(
   tool: AnyTool,
   input: unknown,
-  ctx: ToolContext,
-  options: DecidePermissionOptions = {},
+  { ctx, hookDecision }: DecidePermissionOptions,
 ): Promise<PermissionDecision> {
   let decision: PermissionDecision;
   try {
-    decision = await decide(tool, input, ctx, options.hookDecision);
+    decision = await decide(tool, input, ctx, hookDecision);
   } catch (e) {
     decision = failClosed(tool, e);
   }
@@ -149,25 +152,88 @@ export function denialMessage(toolName: string, decision: PermissionDecision): s
   return `Permission to use ${toolName} was granted: ${reason}.`;
 }
 
+/** What every step of {@linkcode decide} looks at: the call, its resolved paths and the rules. */
+interface Call {
+  tool: AnyTool;
+  input: unknown;
+  ctx: ToolContext;
+  hook: HookPermissionDecision | undefined;
+  name: string;
+  mode: ToolContext['permissions']['mode'];
+  rules: ToolContext['permissions']['rules'];
+  /** The first rule of a list that matches the call itself (not its paths). */
+  matching: (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined>;
+  walks: FolderWalks;
+  /**
+   * What the path checks take (the tool's name, the context, the folder walks), made once per
+   * call: object spreads here cost more than the checks themselves on a call with no paths.
+   */
+  guard: { toolName: string; ctx: ToolContext; walks: FolderWalks };
+  /** The same for allow rules, which match the physical paths only. */
+  allowGuard: { toolName: string; ctx: ToolContext; realOnly: true };
+  /** The declared paths, resolved, and the links below its folders. */
+  paths: GuardedPath[];
+  /** The paths the tool could not know before the call (`kind: 'unknown'`). */
+  unknown: ResourceAccess[];
+}
+
+/** The steps of {@linkcode decidePermission} (numbered as in its doc comment), in order. */
 async function decide(
   tool: AnyTool,
   input: unknown,
   ctx: ToolContext,
   hook: HookPermissionDecision | undefined,
 ): Promise<PermissionDecision> {
-  const { mode, rules } = ctx.permissions;
-  const name = tool.name;
-  const matching = ruleFinder(tool, input);
   const walks: FolderWalks = new Map();
   const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
-  // A folder entry touches every file under it: the links below it lead where they point.
-  const paths = [...declared, ...folderLinks(declared, ctx, walks)];
-
+  const call: Call = {
+    tool,
+    input,
+    ctx,
+    hook,
+    name: tool.name,
+    mode: ctx.permissions.mode,
+    rules: ctx.permissions.rules,
+    matching: ruleFinder(tool, input),
+    walks,
+    guard: { toolName: tool.name, ctx, walks },
+    allowGuard: { toolName: tool.name, ctx, realOnly: true },
+    // A folder entry touches every file under it: the links below it lead where they point.
+    paths: [...declared, ...folderLinks(declared, ctx, { walks })],
+    unknown,
+  };
   // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
   //    covers every path the call declared (a shell redirection as much as an Edit).
-  const denyRule = await matching(rules.deny);
+  //    The rules about the call are awaited here, the helpers are synchronous: this runs per call.
+  const denied = byDenyRules(call, await call.matching(call.rules.deny));
+  if (denied) return denied;
+  // 3. Ask rules beat allow rules, the tool's allow and the mode.
+  const asked = byAskRules(call, await call.matching(call.rules.ask));
+  if (asked) return asked;
+
+  // 5. The tool's own opinion.
+  const own = await guarded(`${call.name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
+  const fromTool = toolDecision(tool, own, call.mode);
+  // The tool's deny and ask decide now; its allow only after the path guard's safety checks.
+  if (fromTool && fromTool.behavior !== 'allow') return fromTool;
+  const safety = bySafetyChecks(call);
+  if (safety) return safety;
+  // The tool's allow: the paths it declared must still be inside the working directories.
+  if (fromTool) {
+    const outside = outsideWorkingDirectories(call.paths, call.guard);
+    return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
+  }
+  return await byHookModeAndAllowRules(call, own);
+}
+
+/**
+ * Steps 1 and 2: the deny rule about the call (found by the caller), deny path rules, a hook's
+ * deny, the session's own results, a deny rule that may cover a file under a folder.
+ */
+function byDenyRules(call: Call, denyRule: PermissionRule | undefined): PermissionDecision | undefined {
+  const { rules, paths, unknown, hook, guard } = call;
   if (denyRule) return byRule('deny', denyRule, `Denied by rule "${denyRule.raw}" from ${denyRule.source}`);
-  const denyPath = findPathRule(rules.deny, name, paths, ctx);
+  const denyPath = findPathRule(rules.deny, paths, guard);
   if (denyPath) {
     return byRule(
       'deny',
@@ -175,7 +241,7 @@ async function decide(
       `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`,
     );
   }
-  const denyFolder = findRuleUnderFolder(rules.deny, name, paths, ctx, walks);
+  const denyFolder = findRuleUnderFolder(rules.deny, paths, guard);
   if (denyFolder?.surely) {
     return byRule(
       'deny',
@@ -193,7 +259,7 @@ async function decide(
     };
   }
   // A Read, Grep or Glob of the session's own saved results is allowed and never asks (own_results.ts).
-  const ownResults = unknown.length === 0 ? ownResultsRead(name, paths, ctx) : undefined;
+  const ownResults = unknown.length === 0 ? ownResultsRead(paths, guard) : undefined;
   if (ownResults) return ownResults;
 
   // A deny rule that may cover a file under a folder (too large to walk, or a history): ask.
@@ -206,8 +272,12 @@ async function decide(
     };
   }
 
-  // 3. Ask rules beat allow rules, the tool's allow and the mode.
-  const askRule = await matching(rules.ask);
+  return undefined;
+}
+
+/** Steps 3 and 4: the ask rule about the call (found by the caller), ask path rules, a hook's ask. */
+function byAskRules(call: Call, askRule: PermissionRule | undefined): PermissionDecision | undefined {
+  const { name, rules, paths, hook, guard } = call;
   if (askRule) {
     return {
       ...byRule(
@@ -218,7 +288,7 @@ async function decide(
       suggestions: [],
     };
   }
-  const askPath = findPathRule(rules.ask, name, paths, ctx);
+  const askPath = findPathRule(rules.ask, paths, guard);
   if (askPath) {
     return {
       ...byRule(
@@ -229,7 +299,7 @@ async function decide(
       suggestions: [],
     };
   }
-  const askFolder = findRuleUnderFolder(rules.ask, name, paths, ctx, walks);
+  const askFolder = findRuleUnderFolder(rules.ask, paths, guard);
   if (askFolder) {
     return {
       ...byRule(
@@ -251,14 +321,16 @@ async function decide(
     };
   }
 
-  // 5. The tool's own opinion.
-  const own = await guarded(`${name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
-  const fromTool = toolDecision(tool, own, mode);
-  // The tool's deny and ask decide now; its allow only after the path guard's safety checks.
-  if (fromTool && fromTool.behavior !== 'allow') return fromTool;
+  return undefined;
+}
 
-  // 6. Safety checks no mode and no hook lifts: protected paths and device files.
-  const protectedWrite = findProtectedWrite(name, paths, ctx) ?? protectedUnderFolder(paths, ctx, walks);
+/**
+ * Step 6: safety checks no mode and no hook lifts: protected paths, device files, and paths not
+ * known before the call.
+ */
+function bySafetyChecks(call: Call): PermissionDecision | undefined {
+  const { rules, paths, unknown, ctx, guard, allowGuard } = call;
+  const protectedWrite = findProtectedWrite(paths, guard) ?? protectedUnderFolder(paths, ctx, guard);
   if (protectedWrite) {
     // A write over a whole folder (`rm -rf ~`) gets no rule: one would allow far more than the call.
     const rule =
@@ -275,9 +347,7 @@ async function decide(
       suggestions: rule ? [rule] : [],
     };
   }
-  const device = paths.find(
-    (p) => p.device && findPathRule(rules.allow, name, [p], ctx, { realOnly: true }) === undefined,
-  );
+  const device = paths.find((p) => p.device && findPathRule(rules.allow, [p], allowGuard) === undefined);
   if (device) {
     return {
       behavior: 'ask',
@@ -288,15 +358,15 @@ async function decide(
   }
 
   // Paths not known before the call runs: a deny, ask or protected rule could be behind them.
-  const unknownSafety = unknownSafetyAsk(name, unknown, ctx);
-  if (unknownSafety) return unknownSafety;
+  return unknownSafetyAsk(unknown, guard);
+}
 
-  // The tool's allow: the paths it declared must still be inside the working directories.
-  if (fromTool) {
-    const outside = outsideWorkingDirectories(name, paths, ctx);
-    return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
-  }
-
+/**
+ * Steps 7 to 13, once no rule, hook, tool or safety check has denied or asked: a hook's allow,
+ * the mode, the working directories, allow rules, read-only calls, else ask.
+ */
+async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undefined): Promise<PermissionDecision> {
+  const { tool, input, name, mode, rules, matching, paths, unknown, ctx, hook, guard, allowGuard } = call;
   // 7. A hook's allow.
   if (hook?.behavior === 'allow') {
     return {
@@ -326,7 +396,7 @@ async function decide(
   }
   // 9. Reads and writes outside the working directories ask, whatever else would allow them,
   //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
-  const outside = outsideWorkingDirectories(name, paths, ctx);
+  const outside = outsideWorkingDirectories(paths, guard);
   if (outside.length > 0) return outsideAsk(outside, ctx);
   // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
   if (unknown.length > 0 && !(await matching(rules.allow)))
@@ -343,7 +413,7 @@ async function decide(
   const allowRule = await matching(rules.allow);
   if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
   if (isFileTool(name) && paths.length > 0) {
-    const covering = paths.map((p) => findPathRule(rules.allow, name, [p], ctx, { realOnly: true })?.rule);
+    const covering = paths.map((p) => findPathRule(rules.allow, [p], allowGuard)?.rule);
     if (covering.every((rule) => rule !== undefined)) {
       const rule = covering[0]!;
       return byRule('allow', rule, `Allowed by rule "${rule.raw}" from ${rule.source}`);
@@ -510,7 +580,7 @@ function ruleFinder(
       const m = await matcher();
       if (!m) continue; // a tool without a matcher never matches a rule with a specifier
       const label = `${tool.name}'s permission matcher (checking rule "${rule.raw}")`;
-      if (await guarded(label, () => ruleMatchesCall(rule, tool, input, m))) return rule;
+      if (await guarded(label, () => ruleMatchesCall(rule, tool, { input, matcher: m }))) return rule;
     }
     return undefined;
   };

@@ -47,7 +47,7 @@ const editTool = buildTool({
 });
 
 function ctxFor(options: PermissionOptions, cwd = '/p') {
-  const { context, errors } = createPermissionContext(options, cwd, SETTINGS);
+  const { context, errors } = createPermissionContext(options, cwd, { source: SETTINGS });
   expect(errors).toEqual([]);
   return testContext({ cwd, permissions: context });
 }
@@ -317,8 +317,7 @@ describe('decidePermission follows Claude Code order', () => {
     const decision = await decidePermission(
       tool,
       { command: row.command },
-      ctx,
-      row.hook ? { hookDecision: row.hook } : {},
+      { ctx, ...(row.hook ? { hookDecision: row.hook } : {}) },
     );
     expect(decision).toMatchObject(row.expected);
     if (row.reason !== undefined) expect(decision.reason).toBe(row.reason);
@@ -328,7 +327,7 @@ describe('decidePermission follows Claude Code order', () => {
 
 describe('decidePermission in plan mode', () => {
   test('tells the model it is in plan mode and should present its plan instead', async () => {
-    const decision = await decidePermission(shellTool(), { command: 'npm install' }, ctxFor({ mode: 'plan' }));
+    const decision = await decidePermission(shellTool(), { command: 'npm install' }, { ctx: ctxFor({ mode: 'plan' }) });
     expect(decision.behavior).toBe('deny');
     expect(decision.message).toContain('plan mode');
     expect(decision.message).toContain('present your plan');
@@ -371,12 +370,12 @@ describe('decidePermission in acceptEdits mode', () => {
     ['asks when one of the paths is outside', () => ({ file_path: 'src/a.ts', also_read: '/etc/passwd' }), 'ask'],
   ];
   test.each(cases)('%s', async (_name, input, expected) => {
-    const { context } = createPermissionContext(
-      { mode: 'acceptEdits', additionalDirectories: ['../shared'] },
-      proj,
-      SETTINGS,
-    );
-    const decision = await decidePermission(editTool, input(), testContext({ cwd: proj, permissions: context }));
+    const { context } = createPermissionContext({ mode: 'acceptEdits', additionalDirectories: ['../shared'] }, proj, {
+      source: SETTINGS,
+    });
+    const decision = await decidePermission(editTool, input(), {
+      ctx: testContext({ cwd: proj, permissions: context }),
+    });
     expect(decision.behavior).toBe(expected);
     if (expected === 'allow') expect(decision.source).toBe('mode');
   });
@@ -386,7 +385,7 @@ describe('decidePermission in acceptEdits mode', () => {
     const decision = await decidePermission(
       shellTool(),
       { command: 'npm install' },
-      testContext({ cwd: proj, permissions: context }),
+      { ctx: testContext({ cwd: proj, permissions: context }) },
     );
     expect(decision.behavior).toBe('ask');
   });
@@ -396,7 +395,7 @@ describe('decidePermission in acceptEdits mode', () => {
     const decision = await decidePermission(
       editTool,
       { file_path: 'src/a.ts' },
-      testContext({ cwd: proj, permissions: context }),
+      { ctx: testContext({ cwd: proj, permissions: context }) },
     );
     expect(decision).toMatchObject({ behavior: 'deny', rule: 'Edit' });
   });
@@ -442,7 +441,7 @@ describe('decidePermission fails closed', () => {
     ['resources', { mode: 'acceptEdits' }, "Faulty's resources threw an error"],
   ];
   test.each(cases)('a throwing %s with %j becomes a deny that quotes the error', async (part, permissions, quoted) => {
-    const decision = await decidePermission(faulty(part), { command: 'x' }, ctxFor(permissions));
+    const decision = await decidePermission(faulty(part), { command: 'x' }, { ctx: ctxFor(permissions) });
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toContain(quoted);
     expect(decision.reason).toContain(`"${part} exploded"`);
@@ -452,7 +451,7 @@ describe('decidePermission fails closed', () => {
     const decision = await decidePermission(
       faulty('preparePermissionMatcher'),
       { command: 'x' },
-      ctxFor({ allow: ['Faulty'], deny: ['Other(x)'] }),
+      { ctx: ctxFor({ allow: ['Faulty'], deny: ['Other(x)'] }) },
     );
     expect(decision).toMatchObject({ behavior: 'allow', rule: 'Faulty' });
   });
@@ -472,7 +471,7 @@ describe('decidePermission fails closed', () => {
       },
     });
     const ctx = ctxFor({ deny: ['Counted(a)'], ask: ['Counted(b)'], allow: ['Counted(c)'] });
-    expect(await decidePermission(tool, { command: 'c' }, ctx)).toMatchObject({
+    expect(await decidePermission(tool, { command: 'c' }, { ctx })).toMatchObject({
       behavior: 'allow',
       rule: 'Counted(c)',
     });
@@ -481,7 +480,7 @@ describe('decidePermission fails closed', () => {
 
   test('a checkPermissions that returns nonsense becomes a deny', async () => {
     const tool = shellTool(() => ({ behavior: 'maybe' }) as unknown as PermissionResult);
-    const decision = await decidePermission(tool, { command: 'ls' }, ctxFor({}));
+    const decision = await decidePermission(tool, { command: 'ls' }, { ctx: ctxFor({}) });
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toContain('Bash\'s checkPermissions returned {"behavior":"maybe"}');
   });
@@ -496,7 +495,7 @@ describe('decidePermission fails closed', () => {
         return { data: '' };
       },
     });
-    const decision = await decidePermission(tool, {}, ctxFor({ allow: ['Odd(x)'] }));
+    const decision = await decidePermission(tool, {}, { ctx: ctxFor({ allow: ['Odd(x)'] }) });
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toContain("Odd's preparePermissionMatcher returned undefined, not a matcher function");
   });
@@ -513,7 +512,7 @@ describe('decidePermission fails closed', () => {
         return { data: '' };
       },
     });
-    const decision = await decidePermission(tool, {}, ctxFor({}));
+    const decision = await decidePermission(tool, {}, { ctx: ctxFor({}) });
     expect(decision).toEqual({ behavior: 'ask', reason: 'No rule allows NoHints with this input', suggestions: [] });
   });
 });
@@ -544,14 +543,14 @@ describe('denialMessage', () => {
   });
 
   test('says which rule to add to permissions.allow for an ask nobody answered', async () => {
-    const decision = await decidePermission(shellTool(), { command: 'npm run build' }, ctxFor({}));
+    const decision = await decidePermission(shellTool(), { command: 'npm run build' }, { ctx: ctxFor({}) });
     const message = denialMessage('Bash', decision);
     expect(message).toContain('no one was available to approve it');
     expect(message).toContain('To allow it, add "Bash(npm run build)" to permissions.allow.');
   });
 
   test('says which rule to add for a call dontAsk denied', async () => {
-    const decision = await decidePermission(shellTool(), { command: 'make' }, ctxFor({ mode: 'dontAsk' }));
+    const decision = await decidePermission(shellTool(), { command: 'make' }, { ctx: ctxFor({ mode: 'dontAsk' }) });
     expect(denialMessage('Bash', decision)).toContain('dontAsk mode');
     expect(denialMessage('Bash', decision)).toContain('To allow it, add "Bash(make)" to permissions.allow.');
   });
@@ -560,7 +559,7 @@ describe('denialMessage', () => {
     const decision = await decidePermission(
       shellTool(),
       { command: 'git push' },
-      ctxFor({ ask: ['Bash(git push:*)'] }),
+      { ctx: ctxFor({ ask: ['Bash(git push:*)'] }) },
     );
     const message = denialMessage('Bash', decision);
     expect(message).toContain(`remove "Bash(git push:*)" from permissions.ask in ${SETTINGS}`);
@@ -579,7 +578,7 @@ test('the final ask repeats why a passthrough tool had no opinion, so toolshed c
       return { data: 'ran' };
     },
   });
-  const decision = await decidePermission(tool, { cmd: 'make' }, testContext({}));
+  const decision = await decidePermission(tool, { cmd: 'make' }, { ctx: testContext({}) });
   expect(decision).toMatchObject({
     behavior: 'ask',
     reason:

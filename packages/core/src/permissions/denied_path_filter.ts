@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ToolContext } from '../tool.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
-import { pathRuleApplies, pathRuleCompiler, safeCovers } from './path_guard.ts';
+import { pathRuleApplies, pathRuleCompiler, safeCovers, safeCoversWhole } from './path_guard.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionRule } from './types.ts';
 
@@ -54,7 +54,7 @@ export function deniedPathFilter(
   // Ask rules count too: a search cannot stop to ask about each file it found, so a file an ask
   // rule covers is left out like a denied one (the user reads it with Read, which asks).
   const rules = [...ctx.permissions.rules.deny, ...ctx.permissions.rules.ask].filter((rule) =>
-    pathRuleApplies(rule, toolName, 'read'),
+    pathRuleApplies(rule, { toolName, access: 'read' }),
   );
   if (rules.length === 0) return undefined;
   const compile = pathRuleCompiler(ctx);
@@ -114,7 +114,7 @@ export function deniedPathFilter(
     const real = realParent === parent ? abs : `${realParent === '/' ? '' : realParent}${abs.slice(slash)}`;
     for (let i = 0; i < limit; i++) {
       const rule = compiled[i];
-      if (rule !== undefined && (safeCovers(rule, abs, true) || (real !== abs && safeCovers(rule, real, true))))
+      if (rule !== undefined && (safeCoversWhole(rule, abs) || (real !== abs && safeCoversWhole(rule, real))))
         return rules[i];
     }
     return rules[limit];

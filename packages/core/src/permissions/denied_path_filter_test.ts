@@ -131,11 +131,12 @@ afterAll(async () => {
 /** The path guard's verdict for a read of `path` by `toolName`: the rule the filter must agree with. */
 function guardVerdict(toolName: string, path: string, ctx: ReturnType<typeof contextFor>): string | undefined {
   const guarded = resolveResources([{ path, access: 'read' }], ctx);
-  return findPathRule(ctx.permissions.rules.deny, toolName, guarded, ctx)?.rule.raw;
+  return findPathRule(ctx.permissions.rules.deny, guarded, { toolName, ctx })?.rule.raw;
 }
 
 function contextFor(deny: string[], caseInsensitivePaths: boolean) {
-  const { context, errors } = createPermissionContext({ deny }, cwd, 'options', {
+  const { context, errors } = createPermissionContext({ deny }, cwd, {
+    source: 'options',
     root: join(base, 'settings-root'),
     homeDir: home,
     caseInsensitivePaths,

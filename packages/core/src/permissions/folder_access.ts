@@ -38,6 +38,23 @@ type Ctx = Pick<ToolContext, 'cwd' | 'permissions'>;
  */
 export type FolderWalks = Map<string, FolderWalk>;
 
+/** Options of {@linkcode folderLinks} and {@linkcode protectedUnderFolder}. */
+export interface FolderWalkOptions {
+  /**
+   * The check's folder walks, shared by the checks of one call so that each folder is walked once.
+   * @default a new map
+   */
+  walks?: FolderWalks;
+}
+
+/** Options of {@linkcode ruleUnderFolder} and {@linkcode findRuleUnderFolder}. */
+export interface RuleUnderFolderOptions extends FolderWalkOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The call's context. */
+  ctx: Ctx;
+}
+
 /** Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries. */
 function walkFolder(dir: string, cache: FolderWalks): FolderWalk {
   const known = cache.get(dir);
@@ -83,10 +100,8 @@ function isFolder(path: string): boolean {
  * `false` when it does not.
  *
  * @param rule The rule.
- * @param toolName The tool called.
  * @param folder A guarded path of kind `folder`.
- * @param ctx The call's context.
- * @param walks The check's folder walks.
+ * @param options The tool called, the call's context and the check's folder walks.
  * @returns `covers`, `maybe` or false.
  *
  * @example
@@ -95,21 +110,19 @@ function isFolder(path: string): boolean {
  * import { parseRule, resolveResources } from '@toolshed/core';
  * import { ruleUnderFolder } from './folder_access.ts';
  * declare const ctx: ToolContext;
- * const rule = parseRule('Read(./secrets/**)', 'deny', 'session');
+ * const rule = parseRule('Read(./secrets/**)', { behavior: 'deny', source: 'session' });
  * const [folder] = resolveResources([{ path: '/p', access: 'read', kind: 'folder' }], ctx);
  *
  * // deny: ['Read(./secrets/**)']; `grep -r key .` declares { path: '/p', kind: 'folder' }
- * ruleUnderFolder(rule, 'Bash', folder!, ctx); // 'covers'
+ * ruleUnderFolder(rule, folder!, { toolName: 'Bash', ctx }); // 'covers'
  * ```
  */
 export function ruleUnderFolder(
   rule: PermissionRule,
-  toolName: string,
   folder: GuardedPath,
-  ctx: Ctx,
-  walks: FolderWalks = new Map(),
+  { toolName, ctx, walks = new Map() }: RuleUnderFolderOptions,
 ): 'covers' | 'maybe' | false {
-  if (!pathRuleApplies(rule, toolName, folder.access) || rule.ruleContent === undefined) return false;
+  if (!pathRuleApplies(rule, { toolName, access: folder.access }) || rule.ruleContent === undefined) return false;
   const compile = pathRuleCompiler(ctx);
   const compiled = compile(rule);
   if (compiled === undefined) return false;
@@ -172,10 +185,8 @@ function exists(path: string): boolean {
  * entries (see {@linkcode ruleUnderFolder}); a rule that surely covers one comes first.
  *
  * @param rules A rule list (deny or ask).
- * @param toolName The tool called.
  * @param paths The guarded paths; only those of kind `folder` are looked at.
- * @param ctx The call's context.
- * @param walks The check's folder walks.
+ * @param options The tool called, the call's context and the check's folder walks.
  * @returns The rule, the folder, and whether the rule surely covers a path under it.
  *
  * @example
@@ -185,21 +196,21 @@ function exists(path: string): boolean {
  * declare const ctx: ToolContext;
  * declare const paths: GuardedPath[];
  *
- * findRuleUnderFolder(ctx.permissions.rules.deny, 'Bash', paths, ctx)?.rule.raw; // 'Read(./secrets/**)'
+ * findRuleUnderFolder(ctx.permissions.rules.deny, paths, { toolName: 'Bash', ctx })?.rule.raw; // 'Read(./secrets/**)'
  * ```
  */
 export function findRuleUnderFolder(
   rules: readonly PermissionRule[],
-  toolName: string,
   paths: readonly GuardedPath[],
-  ctx: Ctx,
-  walks: FolderWalks = new Map(),
+  options: RuleUnderFolderOptions,
 ): { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined {
+  // One walk map for every rule and folder of the check.
+  const shared = options.walks === undefined ? { ...options, walks: new Map() } : options;
   let maybe: { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined;
   for (const path of paths) {
     if (path.kind !== 'folder') continue;
     for (const rule of rules) {
-      const verdict = ruleUnderFolder(rule, toolName, path, ctx, walks);
+      const verdict = ruleUnderFolder(rule, path, shared);
       if (verdict === 'covers') return { rule, path, surely: true };
       if (verdict === 'maybe') maybe ??= { rule, path, surely: false };
     }
@@ -214,7 +225,7 @@ export function findRuleUnderFolder(
  *
  * @param paths The guarded paths.
  * @param ctx The call's context.
- * @param walks The check's folder walks.
+ * @param options The check's folder walks.
  * @returns One guarded path per link (lexical: the link; real: its target).
  *
  * @example
@@ -227,7 +238,11 @@ export function findRuleUnderFolder(
  * folderLinks(paths, ctx); // [{ declared: '/p/out', real: ['/etc'], … }] for /p/out -> /etc
  * ```
  */
-export function folderLinks(paths: readonly GuardedPath[], ctx: Ctx, walks: FolderWalks = new Map()): GuardedPath[] {
+export function folderLinks(
+  paths: readonly GuardedPath[],
+  ctx: Ctx,
+  { walks = new Map() }: FolderWalkOptions = {},
+): GuardedPath[] {
   const out: GuardedPath[] = [];
   const homeDir = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {
@@ -255,7 +270,7 @@ export function folderLinks(paths: readonly GuardedPath[], ctx: Ctx, walks: Fold
  *
  * @param paths The guarded paths; only writes of kind `folder` are looked at.
  * @param ctx The call's context.
- * @param walks The check's folder walks.
+ * @param options The check's folder walks.
  * @returns The folder and the protection, or undefined.
  *
  * @example
@@ -271,7 +286,7 @@ export function folderLinks(paths: readonly GuardedPath[], ctx: Ctx, walks: Fold
 export function protectedUnderFolder(
   paths: readonly GuardedPath[],
   ctx: Ctx,
-  walks: FolderWalks = new Map(),
+  { walks = new Map() }: FolderWalkOptions = {},
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   const home = ctx.permissions.homeDir ?? homedir();

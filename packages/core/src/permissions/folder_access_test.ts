@@ -51,7 +51,7 @@ async function decide(
     },
     proj,
   );
-  return decidePermission(declaring(resources), {}, testContext({ cwd: proj, permissions: context }));
+  return decidePermission(declaring(resources), {}, { ctx: testContext({ cwd: proj, permissions: context }) });
 }
 
 describe('folder and unknown resources', () => {

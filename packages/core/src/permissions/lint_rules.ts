@@ -104,7 +104,7 @@ export function lintRules(layers: readonly RuleLayer[], options: LintRulesOption
         const where = { raw: String(raw), behavior, source: layer.source };
         let rule: PermissionRule;
         try {
-          rule = parseRule(raw as string, behavior, layer.source);
+          rule = parseRule(raw as string, { behavior, source: layer.source });
         } catch (e) {
           if (!ToolshedError.isInstance(e)) throw e;
           report(where, 'malformed', e.message.replace(/ \(permissions\.\w+, from [^)]*\)$/, ''));

@@ -23,6 +23,14 @@ export function sessionResultsDir(stateDir: string): string {
   return path.join(path.resolve(stateDir), 'tool-results');
 }
 
+/** Options of {@linkcode ownResultsRead}. */
+export interface OwnResultsReadOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The call's context (its `stateDir`). */
+  ctx: Pick<ToolContext, 'cwd' | 'stateDir' | 'permissions'>;
+}
+
 /**
  * The allowance for a session's own saved results: a `Read`, `Grep` or `Glob` call whose every
  * declared path is a read that is really (through symlinks) inside the session's
@@ -33,9 +41,8 @@ export function sessionResultsDir(stateDir: string): string {
  * and a hook's deny, which still win; an output quoting a denied file is never saved there (see
  * {@linkcode deniedQuoteGuard}).
  *
- * @param toolName The tool called.
  * @param paths The call's guarded paths.
- * @param ctx The call's context (its `stateDir`).
+ * @param options The tool called and the call's context (its `stateDir`).
  * @returns The allow decision, or undefined when the call is not only such a read.
  *
  * @example
@@ -43,13 +50,12 @@ export function sessionResultsDir(stateDir: string): string {
  * import { type ToolContext, ownResultsRead, resolveResources } from '@toolshed/core';
  * declare const ctx: ToolContext;
  *
- * ownResultsRead('Read', resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), ctx)?.behavior; // 'allow'
+ * ownResultsRead(resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), { toolName: 'Read', ctx })?.behavior; // 'allow'
  * ```
  */
 export function ownResultsRead(
-  toolName: string,
   paths: readonly GuardedPath[],
-  ctx: Pick<ToolContext, 'cwd' | 'stateDir' | 'permissions'>,
+  { toolName, ctx }: OwnResultsReadOptions,
 ): PermissionDecision | undefined {
   if (
     !PATH_RULE_COVERAGE.Read.includes(toolName) ||

@@ -127,18 +127,21 @@ describe('ownResultsRead', () => {
     await symlink(secret, path.join(results, 'link.txt'));
     const ctx = { ...testContext({ cwd }), stateDir };
     const paths = resolveResources([{ path: path.join(results, 'link.txt'), access: 'read' }], ctx);
-    expect(ownResultsRead('Read', paths, ctx)).toBeUndefined();
-    expect((await decidePermission(readTool, { file_path: path.join(results, 'link.txt') }, ctx)).behavior).toBe('ask');
+    expect(ownResultsRead(paths, { toolName: 'Read', ctx })).toBeUndefined();
+    expect((await decidePermission(readTool, { file_path: path.join(results, 'link.txt') }, { ctx })).behavior).toBe(
+      'ask',
+    );
   });
 
   test('Grep and Glob of the results folder are allowed; a call that also reads elsewhere is not', () => {
     const ctx = { ...testContext({ cwd }), stateDir };
     const results = sessionResultsDir(stateDir);
-    expect(ownResultsRead('Grep', resolveResources([{ path: results, access: 'read' }], ctx), ctx)?.behavior).toBe(
-      'allow',
-    );
     expect(
-      ownResultsRead('Glob', resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), ctx)?.behavior,
+      ownResultsRead(resolveResources([{ path: results, access: 'read' }], ctx), { toolName: 'Grep', ctx })?.behavior,
+    ).toBe('allow');
+    expect(
+      ownResultsRead(resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), { toolName: 'Glob', ctx })
+        ?.behavior,
     ).toBe('allow');
     const mixed = resolveResources(
       [
@@ -147,7 +150,9 @@ describe('ownResultsRead', () => {
       ],
       ctx,
     );
-    expect(ownResultsRead('Grep', mixed, ctx)).toBeUndefined();
-    expect(ownResultsRead('Grep', resolveResources([{ path: stateDir, access: 'read' }], ctx), ctx)).toBeUndefined();
+    expect(ownResultsRead(mixed, { toolName: 'Grep', ctx })).toBeUndefined();
+    expect(
+      ownResultsRead(resolveResources([{ path: stateDir, access: 'read' }], ctx), { toolName: 'Grep', ctx }),
+    ).toBeUndefined();
   });
 });

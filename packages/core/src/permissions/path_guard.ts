@@ -156,19 +156,34 @@ export function realWorkingDirectories(permissions: PermissionContext, cwd: stri
  * naming a covered file tool itself (`Write(...)`, `Grep(...)`) to that tool's accesses.
  *
  * @param rule The rule (its tool name and specifier).
- * @param toolName The tool called.
- * @param access The kind of access.
+ * @param options The tool called and the kind of access.
  * @returns True when the rule's specifier should be matched against the path.
  *
  * @example
  * ```ts
  * import { pathRuleApplies } from '@toolshed/core';
  *
- * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'write'); // true
- * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, 'Bash', 'read');  // false
+ * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, { toolName: 'Bash', access: 'write' }); // true
+ * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, { toolName: 'Bash', access: 'read' });  // false
  * ```
  */
 export function pathRuleApplies(
+  rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>,
+  options: PathRuleAppliesOptions,
+): boolean {
+  return appliesToAccess(rule, options.toolName, options.access);
+}
+
+/** Options of {@linkcode pathRuleApplies}. */
+export interface PathRuleAppliesOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The kind of access. */
+  access: 'read' | 'write';
+}
+
+/** {@linkcode pathRuleApplies} with positional arguments, for the loops over rules and paths (no object per test). */
+function appliesToAccess(
   rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>,
   toolName: string,
   access: 'read' | 'write',
@@ -179,11 +194,20 @@ export function pathRuleApplies(
   return rule.toolName === toolName && PATH_RULE_COVERAGE[family].includes(toolName);
 }
 
-/** Options of {@linkcode findPathRule}. */
-export interface FindPathRuleOptions {
+/** What every guard check of one call takes: the tool called and the call's context. */
+export interface PathCheckOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The call's context. */
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>;
+}
+
+/** Options of {@linkcode findPathRule} and {@linkcode ruleCoversPath}. */
+export interface FindPathRuleOptions extends PathCheckOptions {
   /**
    * Match the physical paths only. Allow rules do (a link inside an allowed directory must not
    * open what it points to); deny and ask rules also match the path as written.
+   * @default false
    */
   realOnly?: boolean;
   /**
@@ -199,10 +223,8 @@ export interface FindPathRuleOptions {
  * for writes the `Edit` rules, with the coverage of {@linkcode PATH_RULE_COVERAGE}).
  *
  * @param rules A rule list (deny, ask or allow).
- * @param toolName The tool called.
  * @param paths The guarded paths.
- * @param ctx The call's context.
- * @param options `realOnly` for allow rules.
+ * @param options The tool called, the call's context, and `realOnly` for allow rules.
  * @returns The rule and the path it covers, or undefined.
  *
  * @example
@@ -210,30 +232,29 @@ export interface FindPathRuleOptions {
  * import { type ToolContext, findPathRule, resolveResources } from '@toolshed/core';
  * declare const ctx: ToolContext;
  *
- * findPathRule(ctx.permissions.rules.deny, 'Bash', resolveResources([{ path: '.env', access: 'read' }], ctx), ctx);
+ * findPathRule(ctx.permissions.rules.deny, resolveResources([{ path: '.env', access: 'read' }], ctx), { toolName: 'Bash', ctx });
  * ```
  */
 export function findPathRule(
   rules: readonly PermissionRule[],
-  toolName: string,
   paths: readonly GuardedPath[],
-  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
-  options: FindPathRuleOptions = {},
+  options: FindPathRuleOptions,
 ): { rule: PermissionRule; path: GuardedPath } | undefined {
   if (rules.length === 0 || paths.length === 0) return undefined;
+  const { toolName, ctx } = options;
   const { compile, bases } = pathRuleChecker(ctx);
   let candidates: number[] = [];
   for (const access of ['read', 'write'] as const) {
     const forms: string[] = [];
     for (const path of paths) if (path.access === access) forms.push(path.lexical, ...path.real);
-    if (forms.length > 0) candidates.push(...pathRuleCandidates(rules, toolName, access, forms, bases));
+    if (forms.length > 0) candidates.push(...pathRuleCandidates(rules, forms, { toolName, access, bases }));
   }
   if (candidates.length > 1) candidates = [...new Set(candidates)].sort((a, b) => a - b);
   for (const i of candidates) {
     const rule = rules[i]!;
     for (const path of paths) {
       if (options.steps) options.steps.count++;
-      if (coversGuardedPath(compile, rule, toolName, path, options)) return { rule, path };
+      if (coversGuardedPath(compile, rule, toolName, path, options.realOnly === true)) return { rule, path };
     }
   }
   return undefined;
@@ -244,10 +265,8 @@ export function findPathRule(
  * and ask), or only the physical ones (allow: `realOnly`).
  *
  * @param rule The rule.
- * @param toolName The tool called.
  * @param path The guarded path.
- * @param ctx The call's context.
- * @param options `realOnly` for allow rules.
+ * @param options The tool called, the call's context, and `realOnly` for allow rules.
  * @returns True when the rule covers the path.
  *
  * @example
@@ -256,31 +275,26 @@ export function findPathRule(
  * declare const ctx: ToolContext;
  * const [path] = resolveResources([{ path: 'src/a.ts', access: 'write' }], ctx);
  *
- * ruleCoversPath(parseRule('Edit(./src/**)', 'allow', 'options'), 'Write', path!, ctx, { realOnly: true });
+ * ruleCoversPath(parseRule('Edit(./src/**)', { behavior: 'allow', source: 'options' }), path!, { toolName: 'Write', ctx, realOnly: true });
  * ```
  */
-export function ruleCoversPath(
-  rule: PermissionRule,
-  toolName: string,
-  path: GuardedPath,
-  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
-  options: FindPathRuleOptions = {},
-): boolean {
-  return coversGuardedPath(pathRuleCompiler(ctx), rule, toolName, path, options);
+export function ruleCoversPath(rule: PermissionRule, path: GuardedPath, options: FindPathRuleOptions): boolean {
+  return coversGuardedPath(pathRuleCompiler(options.ctx), rule, options.toolName, path, options.realOnly === true);
 }
 
+// Positional on purpose: run once per rule and path of every check, with no object per call.
 function coversGuardedPath(
   compile: PathRuleCompiler,
   rule: PermissionRule,
   toolName: string,
   path: GuardedPath,
-  options: FindPathRuleOptions,
+  realOnly: boolean,
 ): boolean {
-  if (!pathRuleApplies(rule, toolName, path.access)) return false;
+  if (!appliesToAccess(rule, toolName, path.access)) return false;
   const compiled = compile(rule);
   if (compiled === undefined) return false;
   // Allow needs every physical form to match: a tool may open either.
-  if (options.realOnly) return path.real.every((p) => safeCovers(compiled, p));
+  if (realOnly) return path.real.every((p) => safeCovers(compiled, p));
   return safeCovers(compiled, path.lexical) || path.real.some((p) => safeCovers(compiled, p));
 }
 
@@ -288,9 +302,8 @@ function coversGuardedPath(
  * The first guarded write that is protected (see {@linkcode protectedPath}) and that no allow
  * rule naming the protected file or directory unprotects.
  *
- * @param toolName The tool called.
  * @param paths The guarded paths.
- * @param ctx The call's context.
+ * @param options The tool called and the call's context.
  * @returns The path and why it is protected, or undefined.
  *
  * @example
@@ -298,13 +311,12 @@ function coversGuardedPath(
  * import { type ToolContext, findProtectedWrite, resolveResources } from '@toolshed/core';
  * declare const ctx: ToolContext;
  *
- * findProtectedWrite('Write', resolveResources([{ path: '.git/config', access: 'write' }], ctx), ctx);
+ * findProtectedWrite(resolveResources([{ path: '.git/config', access: 'write' }], ctx), { toolName: 'Write', ctx });
  * ```
  */
 export function findProtectedWrite(
-  toolName: string,
   paths: readonly GuardedPath[],
-  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  { toolName, ctx }: PathCheckOptions,
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   for (const path of paths) {
@@ -334,16 +346,15 @@ function explicitlyAllowed(
     (rule) =>
       rule.ruleContent !== undefined &&
       fold(rule.ruleContent).split('/').includes(name) &&
-      coversGuardedPath(compile, rule, toolName, path, { realOnly: true }),
+      coversGuardedPath(compile, rule, toolName, path, true),
   );
 }
 
 /**
  * The guarded paths outside every working directory that no allow path rule clears.
  *
- * @param toolName The tool called.
  * @param paths The guarded paths.
- * @param ctx The call's context.
+ * @param options The tool called and the call's context.
  * @returns The paths that need a person's approval.
  *
  * @example
@@ -351,13 +362,12 @@ function explicitlyAllowed(
  * import { type ToolContext, outsideWorkingDirectories, resolveResources } from '@toolshed/core';
  * declare const ctx: ToolContext;
  *
- * outsideWorkingDirectories('Read', resolveResources([{ path: '/etc/passwd', access: 'read' }], ctx), ctx).length; // 1
+ * outsideWorkingDirectories(resolveResources([{ path: '/etc/passwd', access: 'read' }], ctx), { toolName: 'Read', ctx }).length; // 1
  * ```
  */
 export function outsideWorkingDirectories(
-  toolName: string,
   paths: readonly GuardedPath[],
-  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+  { toolName, ctx }: PathCheckOptions,
 ): GuardedPath[] {
   const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
   const nocase = caseInsensitivePaths(ctx.permissions);
@@ -366,7 +376,7 @@ export function outsideWorkingDirectories(
     if (path.harmless) return false;
     const inside = path.real.every((p) => dirs.some((dir) => isPathInside(fold(p), fold(dir))));
     if (inside) return false;
-    return findPathRule(ctx.permissions.rules.allow, toolName, [path], ctx, { realOnly: true }) === undefined;
+    return findPathRule(ctx.permissions.rules.allow, [path], { toolName, ctx, realOnly: true }) === undefined;
   });
 }
 
@@ -459,11 +469,11 @@ function pathRuleChecker(
 }
 
 /**
- * Whether a compiled rule covers a path, false when its glob cannot be compiled.
+ * Whether a compiled rule covers a path, itself or through a parent folder; false when its glob
+ * cannot be compiled.
  *
  * @param rule The compiled rule.
  * @param path An absolute path.
- * @param whole Only by the whole path, not by a parent folder (see {@linkcode CompiledPathRule.coversWhole}).
  * @returns The verdict.
  *
  * @example
@@ -476,9 +486,35 @@ function pathRuleChecker(
  * safeCovers(pathRuleCompiler(ctx)(rule)!, '/p/.env'); // true for Read(.env)
  * ```
  */
-export function safeCovers(rule: CompiledPathRule, path: string, whole = false): boolean {
+export function safeCovers(rule: CompiledPathRule, path: string): boolean {
   try {
-    return whole ? rule.coversWhole(path) : rule.covers(path);
+    return rule.covers(path);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a compiled rule covers a path by the whole path, not by a parent folder (see
+ * {@linkcode CompiledPathRule.coversWhole}); false when its glob cannot be compiled.
+ *
+ * @param rule The compiled rule.
+ * @param path An absolute path.
+ * @returns The verdict.
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { pathRuleCompiler, safeCoversWhole } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ * const rule = ctx.permissions.rules.deny[0]!;
+ *
+ * safeCoversWhole(pathRuleCompiler(ctx)(rule)!, '/p/.env'); // true for Read(.env)
+ * ```
+ */
+export function safeCoversWhole(rule: CompiledPathRule, path: string): boolean {
+  try {
+    return rule.coversWhole(path);
   } catch {
     return false;
   }

@@ -124,12 +124,12 @@ async function decide(row: Row): Promise<PermissionDecision> {
       ? { caseInsensitivePaths: false }
       : { caseInsensitivePaths: row.caseInsensitive }),
   };
-  const { context, errors } = createPermissionContext(row.permissions ?? {}, proj, SETTINGS, placement);
+  const { context, errors } = createPermissionContext(row.permissions ?? {}, proj, { source: SETTINGS, ...placement });
   expect(errors).toEqual([]);
   const ctx = testContext({ cwd: proj, permissions: context });
   const tool = row.tool === 'Bash' ? bashTool : TOOLS[row.tool]!;
   const input = row.tool === 'Bash' ? bashTool.inputSchema.parse(row.bash) : { file_path: row.path };
-  return decidePermission(tool, input, ctx, row.hook ? { hookDecision: row.hook } : {});
+  return decidePermission(tool, input, { ctx, ...(row.hook ? { hookDecision: row.hook } : {}) });
 }
 
 function check(row: Row, decision: PermissionDecision): void {
@@ -453,19 +453,20 @@ describe('the path guard holds against odd spellings of a path', () => {
     // <root>/<x> in general. Both must be inside for an allow.
     const linkDir = join(root, 'proj-link');
     await symlink(proj, linkDir).catch(() => {});
-    const { context } = createPermissionContext({ allow: ['Edit(./**)'], deny: ['Read(./.env)'] }, linkDir, SETTINGS, {
+    const { context } = createPermissionContext({ allow: ['Edit(./**)'], deny: ['Read(./.env)'] }, linkDir, {
+      source: SETTINGS,
       homeDir: home,
       caseInsensitivePaths: false,
     });
     const ctx = testContext({ cwd: linkDir, permissions: context });
-    expect(await decidePermission(TOOLS.Read!, { file_path: '../proj/.env' }, ctx)).toMatchObject({
+    expect(await decidePermission(TOOLS.Read!, { file_path: '../proj/.env' }, { ctx })).toMatchObject({
       behavior: 'deny',
       rule: 'Read(./.env)',
     });
-    expect(await decidePermission(TOOLS.Write!, { file_path: '../outside/x.txt' }, ctx)).toMatchObject({
+    expect(await decidePermission(TOOLS.Write!, { file_path: '../outside/x.txt' }, { ctx })).toMatchObject({
       behavior: 'ask',
     });
-    expect(await decidePermission(TOOLS.Write!, { file_path: 'src/new.ts' }, ctx)).toMatchObject({
+    expect(await decidePermission(TOOLS.Write!, { file_path: 'src/new.ts' }, { ctx })).toMatchObject({
       behavior: 'allow',
       rule: 'Edit(./**)',
     });
@@ -742,11 +743,12 @@ describe("the path guard and a tool's own allow", () => {
     },
   });
   async function decideTrusting(file_path: string, permissions: PermissionOptions = {}) {
-    const { context } = createPermissionContext(permissions, proj, SETTINGS, {
+    const { context } = createPermissionContext(permissions, proj, {
+      source: SETTINGS,
       homeDir: home,
       caseInsensitivePaths: false,
     });
-    return decidePermission(trusting, { file_path }, testContext({ cwd: proj, permissions: context }));
+    return decidePermission(trusting, { file_path }, { ctx: testContext({ cwd: proj, permissions: context }) });
   }
 
   test("a tool's allow stands for a path inside the project", async () => {
@@ -798,7 +800,11 @@ describe('the path guard fails closed on what it cannot check', () => {
     ['something that is not a list', { path: 'src/a.ts', access: 'read' }, 'not a list of { path, access }'],
   ])('%s denies the call', async (_name, resources, reason) => {
     const { context } = createPermissionContext({ mode: 'bypassPermissions' }, proj);
-    const decision = await decidePermission(declaring(resources), {}, testContext({ cwd: proj, permissions: context }));
+    const decision = await decidePermission(
+      declaring(resources),
+      {},
+      { ctx: testContext({ cwd: proj, permissions: context }) },
+    );
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toContain(reason);
   });
@@ -817,7 +823,7 @@ describe('the path guard fails closed on what it cannot check', () => {
       },
     });
     const { context } = createPermissionContext({ mode: 'bypassPermissions' }, proj);
-    const decision = await decidePermission(tool, {}, testContext({ cwd: proj, permissions: context }));
+    const decision = await decidePermission(tool, {}, { ctx: testContext({ cwd: proj, permissions: context }) });
     expect(decision.behavior).toBe('deny');
     expect(decision.reason).toContain("Odd's resources");
     expect(decision.reason).toContain('TypeError: cannot parse the command');

@@ -120,7 +120,7 @@ export function pathRuleRoots(
  *
  * @param content The rule's specifier, for example `./src/**` or `//etc/passwd`.
  * @param path An absolute path, already resolved (see {@linkcode resolveRealPath}).
- * @param bases What the anchors stand for.
+ * @param options What the anchors stand for (the {@linkcode PathRuleBases}).
  * @returns True when the rule covers the path.
  * @throws {ToolshedError} As {@linkcode parsePathSpecifier}.
  *
@@ -134,8 +134,8 @@ export function pathRuleRoots(
  * matchPathRule('//etc/**', '/etc2/x', bases);      // false
  * ```
  */
-export function matchPathRule(content: string, path: string, bases: PathRuleBases): boolean {
-  return compilePathRule(content, bases).covers(path);
+export function matchPathRule(content: string, path: string, options: PathRuleBases): boolean {
+  return compilePathRule(content, options).covers(path);
 }
 
 /** A path rule made ready to test many paths: see {@linkcode compilePathRule}. */

@@ -45,7 +45,8 @@ const readTool = buildTool({
 });
 
 function sessionWith(permissions: PermissionOptions, caseInsensitivePaths = false) {
-  const { context, errors } = createPermissionContext(permissions, proj, '/p/.toolshed/settings.json', {
+  const { context, errors } = createPermissionContext(permissions, proj, {
+    source: '/p/.toolshed/settings.json',
     homeDir: home,
     caseInsensitivePaths,
   });
@@ -63,17 +64,17 @@ describe('a deny rule whose root loops through symlinks when first compiled', ()
       const ctx = sessionWith({ deny, allow: ['Read(~/.ssh/**)'] });
       const secret = join(home, '.ssh', 'id_rsa');
       // Compiled while the root loops: the secret is not below it yet, so the allow rule holds.
-      expect((await decidePermission(readTool, { file_path: secret }, ctx)).behavior).toBe('allow');
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('allow');
       await nextTurn();
-      expect((await decidePermission(readTool, { file_path: secret }, ctx)).behavior).toBe('allow');
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('allow');
       await rm(keys);
       await symlink(join(home, '.ssh'), keys);
       await nextTurn();
-      const decision = await decidePermission(readTool, { file_path: secret }, ctx);
+      const decision = await decidePermission(readTool, { file_path: secret }, { ctx });
       expect(decision.behavior).toBe('deny');
       expect(decision.reason).toContain('Read(./keys/**)');
       // And through the link as written.
-      expect((await decidePermission(readTool, { file_path: 'keys/id_rsa' }, ctx)).behavior).toBe('deny');
+      expect((await decidePermission(readTool, { file_path: 'keys/id_rsa' }, { ctx })).behavior).toBe('deny');
     } finally {
       await rm(keys, { force: true });
     }
@@ -84,7 +85,7 @@ describe('a deny rule whose root loops through symlinks when first compiled', ()
     await symlink(loop, loop);
     try {
       const ctx = sessionWith({ deny: ['Read(./loop/**)'], allow: ['Read(./**)'] });
-      const decision = await decidePermission(readTool, { file_path: 'loop/x' }, ctx);
+      const decision = await decidePermission(readTool, { file_path: 'loop/x' }, { ctx });
       expect(decision.behavior).not.toBe('allow');
     } finally {
       await rm(loop, { force: true });
@@ -104,7 +105,7 @@ describe('case folding on a case-insensitive file system', () => {
 
   test.each(sameFile)('deny Read(./%s/**) covers %s/key', async (ruleName, written) => {
     const ctx = sessionWith({ deny: [`Read(./${ruleName}/**)`], allow: ['Read(./**)'] }, true);
-    const decision = await decidePermission(readTool, { file_path: `${written}/key` }, ctx);
+    const decision = await decidePermission(readTool, { file_path: `${written}/key` }, { ctx });
     expect(decision.behavior).toBe('deny');
   });
 

@@ -44,6 +44,16 @@ export interface PathRuleIndexBases {
   workingDirectories: () => readonly string[];
 }
 
+/** Options of {@linkcode pathRuleCandidates}. */
+export interface PathRuleCandidatesOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The kind of access. */
+  access: 'read' | 'write';
+  /** The compiler and what it depends on. */
+  bases: PathRuleIndexBases;
+}
+
 /**
  * The indices, in list order, of the path rules of a list that could cover one of the given
  * paths for one tool's access: rules of the tool family (`Read` for reads, `Edit` for writes) or
@@ -54,10 +64,8 @@ export interface PathRuleIndexBases {
  * the root cache's epoch has not moved) and looked up with one map probe per parent folder.
  *
  * @param rules A rule list (deny, ask or allow).
- * @param toolName The tool called.
- * @param access The kind of access.
  * @param paths The paths asked about (absolute; every form the guard matches).
- * @param bases The compiler and what it depends on.
+ * @param options The tool called, the kind of access, and the compiler with what it depends on.
  * @returns Ascending indices into `rules`.
  *
  * @example
@@ -67,17 +75,18 @@ export interface PathRuleIndexBases {
  * declare const ctx: ToolContext;
  *
  * const compile = pathRuleCompiler(ctx);
- * const bases = { compile, key: ctx.cwd, caseInsensitive: false, workingDirectories: () => [ctx.cwd] };
- * pathRuleCandidates(ctx.permissions.rules.deny, 'Read', 'read', ['/p/.env'], bases);
+ * pathRuleCandidates(ctx.permissions.rules.deny, ['/p/.env'], {
+ *   toolName: 'Read',
+ *   access: 'read',
+ *   bases: { compile, key: ctx.cwd, caseInsensitive: false, workingDirectories: () => [ctx.cwd] },
+ * });
  * // [3]: only the rules rooted at /p/.env, /p or /
  * ```
  */
 export function pathRuleCandidates(
   rules: readonly PermissionRule[],
-  toolName: string,
-  access: 'read' | 'write',
   paths: readonly string[],
-  bases: PathRuleIndexBases,
+  { toolName, access, bases }: PathRuleCandidatesOptions,
 ): number[] {
   const built = builtIndex(rules, bases);
   if (built.all !== undefined) return built.all.filter((i) => appliesTo(rules[i]!, toolName, access));

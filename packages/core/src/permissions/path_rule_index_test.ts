@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** A context with deny rules from a settings file, as a session has them (frozen lists). */
 function contextWith(deny: string[], allow: string[] = []) {
-  const { context, errors } = createPermissionContext({ deny, allow }, proj, 'options', { homeDir: home });
+  const { context, errors } = createPermissionContext({ deny, allow }, proj, { source: 'options', homeDir: home });
   expect(errors).toEqual([]);
   return testContext({ cwd: proj, permissions: context });
 }
@@ -59,7 +59,11 @@ describe('findPathRule with an index of rules by tool and root', () => {
     const counts = [0, 10, 1000].map((extra) => {
       const ctx = contextWith([...unrelated(extra), 'Read(./private/keys/**)']);
       const steps = { count: 0 };
-      const found = findPathRule(ctx.permissions.rules.deny, 'Read', read('private/keys/k.pem', ctx), ctx, { steps });
+      const found = findPathRule(ctx.permissions.rules.deny, read('private/keys/k.pem', ctx), {
+        toolName: 'Read',
+        ctx,
+        steps,
+      });
       expect(found?.rule.raw).toBe('Read(./private/keys/**)');
       return steps.count;
     });
@@ -69,14 +73,16 @@ describe('findPathRule with an index of rules by tool and root', () => {
   test('matches no rule at all for a path below none of the rules’ roots', () => {
     const ctx = contextWith(unrelated(1000));
     const steps = { count: 0 };
-    expect(findPathRule(ctx.permissions.rules.deny, 'Read', read('a.txt', ctx), ctx, { steps })).toBeUndefined();
+    expect(
+      findPathRule(ctx.permissions.rules.deny, read('a.txt', ctx), { toolName: 'Read', ctx, steps }),
+    ).toBeUndefined();
     expect(steps.count).toBe(0);
   });
 
   test('finds a rule reached through a symlinked root, by the path as written and by the real path', () => {
     const ctx = contextWith([...unrelated(100), 'Read(./private/**)']);
     for (const path of ['private/keys/k.pem', 'store/keys/k.pem', join(proj, 'store')]) {
-      expect(findPathRule(ctx.permissions.rules.deny, 'Read', read(path, ctx), ctx)?.rule.raw).toBe(
+      expect(findPathRule(ctx.permissions.rules.deny, read(path, ctx), { toolName: 'Read', ctx })?.rule.raw).toBe(
         'Read(./private/**)',
       );
     }
@@ -115,8 +121,10 @@ describe('findPathRule with an index of rules by tool and root', () => {
         for (const access of ['read', 'write'] as const) {
           for (const path of paths) {
             const guarded = resolveResources([{ path, access }], ctx);
-            const everyRule = rules.find((rule) => ruleCoversPath(rule, tool, guarded[0]!, ctx));
-            expect(findPathRule(rules, tool, guarded, ctx)?.rule, `${tool} ${access} ${path}`).toBe(everyRule);
+            const everyRule = rules.find((rule) => ruleCoversPath(rule, guarded[0]!, { toolName: tool, ctx }));
+            expect(findPathRule(rules, guarded, { toolName: tool, ctx })?.rule, `${tool} ${access} ${path}`).toBe(
+              everyRule,
+            );
           }
         }
       }
@@ -125,24 +133,24 @@ describe('findPathRule with an index of rules by tool and root', () => {
 
   test('finds a rule added to a list it indexed before (a list not frozen)', () => {
     const ctx = contextWith([]);
-    const rules: PermissionRule[] = [parseRule('Read(//srv/**)', 'deny', 'options')];
+    const rules: PermissionRule[] = [parseRule('Read(//srv/**)', { behavior: 'deny', source: 'options' })];
     const paths = read('.env', ctx);
-    expect(findPathRule(rules, 'Read', paths, ctx)).toBeUndefined();
-    rules.push(parseRule('Read(./.env)', 'deny', 'options'));
-    expect(findPathRule(rules, 'Read', paths, ctx)?.rule.raw).toBe('Read(./.env)');
+    expect(findPathRule(rules, paths, { toolName: 'Read', ctx })).toBeUndefined();
+    rules.push(parseRule('Read(./.env)', { behavior: 'deny', source: 'options' }));
+    expect(findPathRule(rules, paths, { toolName: 'Read', ctx })?.rule.raw).toBe('Read(./.env)');
     (rules[0] as { ruleContent: string }).ruleContent = './**';
-    expect(findPathRule(rules, 'Read', paths, ctx)?.rule.raw).toBe('Read(//srv/**)');
+    expect(findPathRule(rules, paths, { toolName: 'Read', ctx })?.rule.raw).toBe('Read(//srv/**)');
   });
 
   test('follows a symlink made on a rule root’s way after the rules were indexed', async () => {
     const dir = join(proj, 'later');
     const ctx = contextWith([...unrelated(20), 'Read(./later/**)']);
     const target = join(home, '.ssh', 'id_rsa');
-    expect(findPathRule(ctx.permissions.rules.deny, 'Read', read(target, ctx), ctx)).toBeUndefined();
+    expect(findPathRule(ctx.permissions.rules.deny, read(target, ctx), { toolName: 'Read', ctx })).toBeUndefined();
     await symlink(join(home, '.ssh'), dir);
     try {
       await new Promise((resolve) => setImmediate(resolve)); // the root cache looks again on the next turn
-      expect(findPathRule(ctx.permissions.rules.deny, 'Read', read(target, ctx), ctx)?.rule.raw).toBe(
+      expect(findPathRule(ctx.permissions.rules.deny, read(target, ctx), { toolName: 'Read', ctx })?.rule.raw).toBe(
         'Read(./later/**)',
       );
     } finally {
@@ -152,22 +160,30 @@ describe('findPathRule with an index of rules by tool and root', () => {
 
   test('keeps the first rule in list order when several cover the path', () => {
     const ctx = contextWith(['Read(**/k.pem)', 'Read(./private/**)', 'Read(//**)']);
-    expect(findPathRule(ctx.permissions.rules.deny, 'Read', read('private/keys/k.pem', ctx), ctx)?.rule.raw).toBe(
-      'Read(**/k.pem)',
-    );
+    expect(
+      findPathRule(ctx.permissions.rules.deny, read('private/keys/k.pem', ctx), { toolName: 'Read', ctx })?.rule.raw,
+    ).toBe('Read(**/k.pem)');
   });
 
   test('allow rules cover only through every real form (realOnly), as before', () => {
     const ctx = contextWith([], ['Read(./private/**)']);
     // The rule's root is a link: its real root (./store) covers the real path of either form.
     expect(
-      findPathRule(ctx.permissions.rules.allow, 'Read', read('private/keys/k.pem', ctx), ctx, { realOnly: true }),
+      findPathRule(ctx.permissions.rules.allow, read('private/keys/k.pem', ctx), {
+        toolName: 'Read',
+        ctx,
+        realOnly: true,
+      }),
     ).toBeDefined();
     expect(
-      findPathRule(ctx.permissions.rules.allow, 'Read', read('store/keys/k.pem', ctx), ctx, { realOnly: true }),
+      findPathRule(ctx.permissions.rules.allow, read('store/keys/k.pem', ctx), {
+        toolName: 'Read',
+        ctx,
+        realOnly: true,
+      }),
     ).toBeDefined();
     expect(
-      findPathRule(ctx.permissions.rules.allow, 'Read', read('a.txt', ctx), ctx, { realOnly: true }),
+      findPathRule(ctx.permissions.rules.allow, read('a.txt', ctx), { toolName: 'Read', ctx, realOnly: true }),
     ).toBeUndefined();
   });
 });
@@ -176,15 +192,21 @@ describe('pathRuleCandidates', () => {
   test('gives the rules rooted at the path or one of its folders, for the access’s family and the tool', () => {
     const ctx = contextWith([]);
     const rules = ['Read(//srv/**)', 'Read(./a.txt)', 'Edit(./a.txt)', 'Grep(./**)', 'Read(~/.ssh/**)'].map((r) =>
-      parseRule(r, 'deny', 'options'),
+      parseRule(r, { behavior: 'deny', source: 'options' }),
     );
     const compile = pathRuleCompiler(ctx);
     const bases = { compile, key: 'k', caseInsensitive: false, workingDirectories: () => [proj] };
-    expect(pathRuleCandidates(rules, 'Read', 'read', [join(proj, 'a.txt')], bases)).toEqual([1]);
-    expect(pathRuleCandidates(rules, 'Grep', 'read', [join(proj, 'a.txt')], bases)).toEqual([1, 3]);
-    expect(pathRuleCandidates(rules, 'Write', 'write', [join(proj, 'a.txt')], bases)).toEqual([2]);
-    expect(pathRuleCandidates(rules, 'Read', 'read', ['/srv/x/y'], bases)).toEqual([0]);
-    expect(pathRuleCandidates(rules, 'Read', 'read', [join(home, '.ssh', 'id_rsa')], bases)).toEqual([4]);
-    expect(pathRuleCandidates(rules, 'Read', 'read', ['/etc/passwd'], bases)).toEqual([]);
+    expect(pathRuleCandidates(rules, [join(proj, 'a.txt')], { toolName: 'Read', access: 'read', bases })).toEqual([1]);
+    expect(pathRuleCandidates(rules, [join(proj, 'a.txt')], { toolName: 'Grep', access: 'read', bases })).toEqual([
+      1, 3,
+    ]);
+    expect(pathRuleCandidates(rules, [join(proj, 'a.txt')], { toolName: 'Write', access: 'write', bases })).toEqual([
+      2,
+    ]);
+    expect(pathRuleCandidates(rules, ['/srv/x/y'], { toolName: 'Read', access: 'read', bases })).toEqual([0]);
+    expect(
+      pathRuleCandidates(rules, [join(home, '.ssh', 'id_rsa')], { toolName: 'Read', access: 'read', bases }),
+    ).toEqual([4]);
+    expect(pathRuleCandidates(rules, ['/etc/passwd'], { toolName: 'Read', access: 'read', bases })).toEqual([]);
   });
 });

@@ -23,12 +23,11 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
  * what is wrong is left out (a bad rule) or kept at its safe default (a bad mode stays
  * `default`), never loosened.
  *
- * @param options The permission options; undefined gives the defaults.
+ * @param permissions The permission options; undefined gives the defaults.
  * @param cwd The session's working directory; relative additional directories resolve against it.
- * @param source Where the options came from, named in errors and on every rule: `options`
- *   (the default), `cli`, or a settings file path.
- * @param placement For a settings file: the `root` its `/x` specifiers are relative to, what its
- *   relative `additionalDirectories` resolve against, the home directory, case folding.
+ * @param options Where the permission options came from (`source`), and for a settings file
+ *   its placement: the `root` its `/x` specifiers are relative to, what its relative
+ *   `additionalDirectories` resolve against, the home directory, case folding.
  * @returns The context, and one error per problem (`permission_rule_invalid` or
  *   `permission_options_invalid`).
  *
@@ -45,13 +44,13 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
  * ```
  */
 export function createPermissionContext(
-  options: PermissionOptions | undefined,
+  permissions: PermissionOptions | undefined,
   cwd: string,
-  source = 'options',
-  placement: PermissionPlacement = {},
+  options: CreatePermissionContextOptions = {},
 ): { context: PermissionContext; errors: ToolshedError[] } {
+  const { source = 'options', ...placement } = options;
   const errors: ToolshedError[] = [];
-  const opts: PermissionOptions = options ?? {};
+  const opts: PermissionOptions = permissions ?? {};
   const root = resolvePath(cwd, process.cwd());
   const home = placement.homeDir;
 
@@ -78,7 +77,7 @@ export function createPermissionContext(
       );
       continue;
     }
-    const parsed = parseRules(list as string[], behavior, source);
+    const parsed = parseRules(list as string[], { behavior, source });
     errors.push(...parsed.errors);
     for (const rule of parsed.rules) {
       const problem = checkRuleSpecifier(rule);
@@ -130,6 +129,16 @@ export function createPermissionContext(
   return { context, errors };
 }
 
+/** Options of {@linkcode createPermissionContext}: where the permission options came from and sit. */
+export interface CreatePermissionContextOptions extends PermissionPlacement {
+  /**
+   * Where the options came from, named in errors and on every rule: `options`, `cli`, or a
+   * settings file path.
+   * @default 'options'
+   */
+  source?: string | undefined;
+}
+
 /** Where a layer of permission options sits: for {@linkcode createPermissionContext}. */
 export interface PermissionPlacement {
   /** What settings-relative specifiers (`Read(/src/**)`) resolve against, set on every rule. @default cwd */
@@ -156,8 +165,8 @@ export interface PermissionPlacement {
  * ```ts
  * import { createPermissionContext, mergePermissionContexts } from '@toolshed/core';
  *
- * const user = createPermissionContext({ allow: ['Read'] }, '/p', '~/.toolshed/settings.json').context;
- * const project = createPermissionContext({ deny: ['WebFetch'] }, '/p', '/p/.toolshed/settings.json').context;
+ * const user = createPermissionContext({ allow: ['Read'] }, '/p', { source: '~/.toolshed/settings.json' }).context;
+ * const project = createPermissionContext({ deny: ['WebFetch'] }, '/p', { source: '/p/.toolshed/settings.json' }).context;
  * const merged = mergePermissionContexts(user, { rules: project.rules });
  * merged.rules.deny.map((r) => r.raw); // ['WebFetch']
  * ```

@@ -15,7 +15,7 @@ describe('createPermissionContext', () => {
     const { context, errors } = createPermissionContext(
       { allow: ['Bash(npm test:*)'], deny: ['Read(./.env)'], ask: ['Bash(git push:*)'] },
       '/p',
-      'cli',
+      { source: 'cli' },
     );
     expect(errors).toEqual([]);
     expect(context.rules.allow).toEqual([
@@ -36,11 +36,9 @@ describe('createPermissionContext', () => {
   });
 
   test('keeps mode default and lists the valid modes when the mode is unknown', () => {
-    const { context, errors } = createPermissionContext(
-      { mode: 'yolo' as PermissionMode },
-      '/p',
-      '/p/.toolshed/settings.json',
-    );
+    const { context, errors } = createPermissionContext({ mode: 'yolo' as PermissionMode }, '/p', {
+      source: '/p/.toolshed/settings.json',
+    });
     expect(context.mode).toBe('default');
     expect(errors).toHaveLength(1);
     expect(errors[0]!.code).toBe('permission_options_invalid');
@@ -109,7 +107,7 @@ describe('mergePermissionContexts', () => {
   const user = createPermissionContext(
     { allow: ['Read'], deny: ['WebFetch'], additionalDirectories: ['/shared'] },
     '/p',
-    '~/.toolshed/settings.json',
+    { source: '~/.toolshed/settings.json' },
   ).context;
   const project = createPermissionContext(
     {
@@ -119,7 +117,7 @@ describe('mergePermissionContexts', () => {
       additionalDirectories: ['/shared', '/data'],
     },
     '/p',
-    '/p/.toolshed/settings.json',
+    { source: '/p/.toolshed/settings.json' },
   ).context;
 
   test('concatenates the rules of both layers, base first, keeping their sources', () => {

@@ -97,21 +97,19 @@ async function decide(
   name: string,
   input: Record<string, unknown>,
 ) {
-  const { context, errors } = createPermissionContext(
-    { ...permissions, additionalDirectories: ['/etc'] },
-    proj,
-    join(proj, '.toolshed', 'settings.json'),
-    { homeDir: home, root: proj, caseInsensitivePaths: false },
-  );
+  const { context, errors } = createPermissionContext({ ...permissions, additionalDirectories: ['/etc'] }, proj, {
+    source: join(proj, '.toolshed', 'settings.json'),
+    homeDir: home,
+    root: proj,
+    caseInsensitivePaths: false,
+  });
   expect(errors).toEqual([]);
-  return decidePermission(
-    TOOLS[name]!,
-    input,
-    testContext({
+  return decidePermission(TOOLS[name]!, input, {
+    ctx: testContext({
       cwd: proj,
       permissions: { ...context, workingDirectories: [...context.workingDirectories, join(home, 'notes')] },
     }),
-  );
+  });
 }
 
 describe('every rule form', () => {

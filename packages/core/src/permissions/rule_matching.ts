@@ -20,10 +20,10 @@ export type RuleTarget = Pick<AnyTool, 'name' | 'aliases'>;
  * ```ts
  * import { parseRule, ruleMatchesTool } from '@toolshed/core';
  *
- * const rule = parseRule('mcp__github', 'deny', 'options');
+ * const rule = parseRule('mcp__github', { behavior: 'deny', source: 'options' });
  * ruleMatchesTool(rule, { name: 'mcp__github__create_issue', aliases: [] }); // true
  * ruleMatchesTool(rule, { name: 'mcp__githubx__list', aliases: [] });        // false
- * ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name: 'Write', aliases: [] }); // true
+ * ruleMatchesTool(parseRule('Edit', { behavior: 'deny', source: 'options' }), { name: 'Write', aliases: [] }); // true
  * ```
  */
 export function ruleMatchesTool(rule: Pick<PermissionRule, 'toolName'>, tool: RuleTarget): boolean {
@@ -36,6 +36,17 @@ export function ruleMatchesTool(rule: Pick<PermissionRule, 'toolName'>, tool: Ru
   return prefix !== undefined && tool.name.startsWith(prefix) && tool.name.length > prefix.length;
 }
 
+/** Options of {@linkcode ruleMatchesCall}. */
+export interface RuleMatchesCallOptions {
+  /** The call's parsed input; used to prepare the matcher when none is given. */
+  input: unknown;
+  /**
+   * The matcher already prepared for this input, so that several rules share one.
+   * @default prepared from `input` with the tool's `preparePermissionMatcher`
+   */
+  matcher?: PermissionMatcher | undefined;
+}
+
 /**
  * Whether a rule covers one call. A rule without a specifier covers every call of the tools it
  * names; a rule with one matches only through the tool's {@linkcode PermissionMatcher}, called
@@ -44,8 +55,8 @@ export function ruleMatchesTool(rule: Pick<PermissionRule, 'toolName'>, tool: Ru
  *
  * @param rule A parsed rule.
  * @param tool The tool called.
- * @param input The call's parsed input; used to prepare the matcher when none is given.
- * @param matcher The matcher already prepared for this input, so that several rules share one.
+ * @param options The call's parsed `input` (used to prepare the matcher when none is given),
+ *   and the `matcher` already prepared for this input, so that several rules share one.
  * @returns True when the rule covers the call.
  * @throws Whatever the tool's `preparePermissionMatcher` or matcher throws; the permission
  *   layer turns that into a deny.
@@ -55,15 +66,14 @@ export function ruleMatchesTool(rule: Pick<PermissionRule, 'toolName'>, tool: Ru
  * import { parseRule, ruleMatchesCall } from '@toolshed/core';
  * import { bashTool } from '@toolshed/tool-shell';
  *
- * const rule = parseRule('Bash(npm test:*)', 'allow', 'options');
- * await ruleMatchesCall(rule, bashTool, { command: 'npm test -- --watch' }); // true
+ * const rule = parseRule('Bash(npm test:*)', { behavior: 'allow', source: 'options' });
+ * await ruleMatchesCall(rule, bashTool, { input: { command: 'npm test -- --watch' } }); // true
  * ```
  */
 export async function ruleMatchesCall(
   rule: PermissionRule,
   tool: AnyTool,
-  input: unknown,
-  matcher?: PermissionMatcher,
+  { input, matcher }: RuleMatchesCallOptions,
 ): Promise<boolean> {
   if (!ruleMatchesTool(rule, tool)) return false;
   if (rule.ruleContent === undefined) return true;
@@ -205,7 +215,7 @@ function mcpServerPrefix(toolName: string): string | undefined {
  * ```ts
  * import { coveredOnly, parseRule } from '@toolshed/core';
  *
- * coveredOnly(parseRule('Read(./src/**)', 'deny', 'options'), { name: 'Grep', aliases: [] }); // true
+ * coveredOnly(parseRule('Read(./src/**)', { behavior: 'deny', source: 'options' }), { name: 'Grep', aliases: [] }); // true
  * ```
  */
 export function coveredOnly(rule: Pick<PermissionRule, 'toolName' | 'ruleContent'>, tool: RuleTarget): boolean {

@@ -116,34 +116,53 @@ describe('ruleMatchesTool', () => {
     ['mcp__github__create_issue', 'mcp__github__list', [], false],
   ];
   test.each(cases)('rule %j names tool %j (aliases %j): %s', (raw, name, aliases, matches) => {
-    expect(ruleMatchesTool(parseRule(raw, 'deny', 'options'), tool(name, { aliases }))).toBe(matches);
+    expect(ruleMatchesTool(parseRule(raw, { behavior: 'deny', source: 'options' }), tool(name, { aliases }))).toBe(
+      matches,
+    );
   });
 
   test('judges MCP server-wide rules by the name, with or without isMcp', () => {
-    const rule = parseRule('mcp__fs', 'deny', 'options');
+    const rule = parseRule('mcp__fs', { behavior: 'deny', source: 'options' });
     expect(ruleMatchesTool(rule, tool('mcp__fs__read', { isMcp: true }))).toBe(true);
     expect(ruleMatchesTool(rule, tool('mcp__fs__read', { isMcp: false }))).toBe(true);
     expect(ruleMatchesTool(rule, tool('Read', { isMcp: true }))).toBe(false);
   });
 
   test('works on a bare name and aliases, as the pool asks before loading a tool', () => {
-    expect(ruleMatchesTool(parseRule('WebFetch', 'deny', 'options'), { name: 'WebFetch', aliases: [] })).toBe(true);
+    expect(
+      ruleMatchesTool(parseRule('WebFetch', { behavior: 'deny', source: 'options' }), {
+        name: 'WebFetch',
+        aliases: [],
+      }),
+    ).toBe(true);
   });
 });
 
 describe('ruleMatchesCall', () => {
   test('a rule without a specifier matches every call of the tool it names', async () => {
-    expect(await ruleMatchesCall(parseRule('Shell', 'allow', 'options'), shell, { command: 'anything' })).toBe(true);
-    expect(await ruleMatchesCall(parseRule('Other', 'allow', 'options'), shell, { command: 'anything' })).toBe(false);
+    expect(
+      await ruleMatchesCall(parseRule('Shell', { behavior: 'allow', source: 'options' }), shell, {
+        input: { command: 'anything' },
+      }),
+    ).toBe(true);
+    expect(
+      await ruleMatchesCall(parseRule('Other', { behavior: 'allow', source: 'options' }), shell, {
+        input: { command: 'anything' },
+      }),
+    ).toBe(false);
   });
 
   test('a rule with a specifier matches through the matcher, which gets the content and the behaviour', async () => {
     seen.length = 0;
     expect(
-      await ruleMatchesCall(parseRule('Shell(npm test:*)', 'deny', 'options'), shell, { command: 'npm test -w' }),
+      await ruleMatchesCall(parseRule('Shell(npm test:*)', { behavior: 'deny', source: 'options' }), shell, {
+        input: { command: 'npm test -w' },
+      }),
     ).toBe(true);
     expect(
-      await ruleMatchesCall(parseRule('Shell(npm test:*)', 'allow', 'options'), shell, { command: 'npm testx' }),
+      await ruleMatchesCall(parseRule('Shell(npm test:*)', { behavior: 'allow', source: 'options' }), shell, {
+        input: { command: 'npm testx' },
+      }),
     ).toBe(false);
     expect(seen).toEqual([
       ['npm test:*', 'deny'],
@@ -153,32 +172,47 @@ describe('ruleMatchesCall', () => {
 
   test('an alias with a specifier matches through the tool matcher', async () => {
     expect(
-      await ruleMatchesCall(parseRule('OldShell(git diff *)', 'allow', 'options'), shell, { command: 'git diff HEAD' }),
+      await ruleMatchesCall(parseRule('OldShell(git diff *)', { behavior: 'allow', source: 'options' }), shell, {
+        input: { command: 'git diff HEAD' },
+      }),
     ).toBe(true);
   });
 
   test('uses the matcher it is given instead of preparing one', async () => {
-    const rule = parseRule('Shell(anything)', 'allow', 'options');
-    expect(await ruleMatchesCall(rule, shell, { command: 'npm test' }, () => true)).toBe(true);
-    expect(await ruleMatchesCall(rule, shell, { command: 'anything' }, () => false)).toBe(false);
+    const rule = parseRule('Shell(anything)', { behavior: 'allow', source: 'options' });
+    expect(await ruleMatchesCall(rule, shell, { input: { command: 'npm test' }, matcher: () => true })).toBe(true);
+    expect(await ruleMatchesCall(rule, shell, { input: { command: 'anything' }, matcher: () => false })).toBe(false);
   });
 
   test('a tool without a matcher never matches a rule with a specifier', async () => {
     const plain = tool('Plain');
-    expect(await ruleMatchesCall(parseRule('Plain(x)', 'deny', 'options'), plain, { command: 'x' })).toBe(false);
-    expect(await ruleMatchesCall(parseRule('Plain', 'deny', 'options'), plain, { command: 'x' })).toBe(true);
+    expect(
+      await ruleMatchesCall(parseRule('Plain(x)', { behavior: 'deny', source: 'options' }), plain, {
+        input: { command: 'x' },
+      }),
+    ).toBe(false);
+    expect(
+      await ruleMatchesCall(parseRule('Plain', { behavior: 'deny', source: 'options' }), plain, {
+        input: { command: 'x' },
+      }),
+    ).toBe(true);
   });
 
   test('counts only a true answer of the matcher as a match', async () => {
-    const rule = parseRule('Shell(x)', 'allow', 'options');
-    expect(await ruleMatchesCall(rule, shell, {}, (() => 'yes') as unknown as () => boolean)).toBe(false);
+    const rule = parseRule('Shell(x)', { behavior: 'allow', source: 'options' });
+    expect(await ruleMatchesCall(rule, shell, { input: {}, matcher: (() => 'yes') as unknown as () => boolean })).toBe(
+      false,
+    );
   });
 
   test('lets a throwing matcher throw, for the permission layer to deny', async () => {
-    const rule = parseRule('Shell(x)', 'deny', 'options');
+    const rule = parseRule('Shell(x)', { behavior: 'deny', source: 'options' });
     await expect(
-      ruleMatchesCall(rule, shell, {}, () => {
-        throw new Error('bad matcher');
+      ruleMatchesCall(rule, shell, {
+        input: {},
+        matcher: () => {
+          throw new Error('bad matcher');
+        },
       }),
     ).rejects.toThrow('bad matcher');
   });
@@ -223,11 +257,19 @@ describe('matchDomainSpecifier', () => {
 describe('path-rule coverage', () => {
   test('a blanket Edit rule names Write and NotebookEdit, a blanket Read rule names Glob and Grep', () => {
     for (const name of ['Edit', 'Write', 'NotebookEdit'])
-      expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name, aliases: [] })).toBe(true);
+      expect(ruleMatchesTool(parseRule('Edit', { behavior: 'deny', source: 'options' }), { name, aliases: [] })).toBe(
+        true,
+      );
     for (const name of ['Read', 'Glob', 'Grep'])
-      expect(ruleMatchesTool(parseRule('Read', 'deny', 'options'), { name, aliases: [] })).toBe(true);
-    expect(ruleMatchesTool(parseRule('Edit', 'deny', 'options'), { name: 'Bash', aliases: [] })).toBe(false);
-    expect(ruleMatchesTool(parseRule('Write', 'deny', 'options'), { name: 'Edit', aliases: [] })).toBe(false);
+      expect(ruleMatchesTool(parseRule('Read', { behavior: 'deny', source: 'options' }), { name, aliases: [] })).toBe(
+        true,
+      );
+    expect(
+      ruleMatchesTool(parseRule('Edit', { behavior: 'deny', source: 'options' }), { name: 'Bash', aliases: [] }),
+    ).toBe(false);
+    expect(
+      ruleMatchesTool(parseRule('Write', { behavior: 'deny', source: 'options' }), { name: 'Edit', aliases: [] }),
+    ).toBe(false);
   });
 
   test('a blanket Edit deny rule takes Write out of the pool', () => {
@@ -245,7 +287,15 @@ describe('path-rule coverage', () => {
         return { data: '' };
       },
     });
-    expect(await ruleMatchesCall(parseRule('Read(./src/**)', 'allow', 'options'), grep, { command: 'x' })).toBe(false);
-    expect(await ruleMatchesCall(parseRule('Grep(anything)', 'allow', 'options'), grep, { command: 'x' })).toBe(true);
+    expect(
+      await ruleMatchesCall(parseRule('Read(./src/**)', { behavior: 'allow', source: 'options' }), grep, {
+        input: { command: 'x' },
+      }),
+    ).toBe(false);
+    expect(
+      await ruleMatchesCall(parseRule('Grep(anything)', { behavior: 'allow', source: 'options' }), grep, {
+        input: { command: 'x' },
+      }),
+    ).toBe(true);
   });
 });

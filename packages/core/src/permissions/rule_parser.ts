@@ -16,6 +16,14 @@ export interface RuleValue {
   ruleContent?: string;
 }
 
+/** Options of {@linkcode parseRule} and {@linkcode parseRules}. */
+export interface ParseRuleOptions {
+  /** The list the rule is in. */
+  behavior: PermissionBehavior;
+  /** Where the rule came from: `options`, `cli`, or a settings file path; named in errors and kept on the rule. */
+  source: string;
+}
+
 /**
  * Parses a permission rule string, Claude Code's grammar: `Tool` or `Tool(specifier)`.
  *
@@ -25,8 +33,8 @@ export interface RuleValue {
  * tool-wide, like `Tool`. Whitespace around the rule is ignored.
  *
  * @param raw The rule as written in settings or options.
- * @param behavior The list the rule is in.
- * @param source Where the rule came from: `options`, `cli`, or a settings file path.
+ * @param options The list the rule is in (`behavior`) and where it came from (`source`:
+ *   `options`, `cli`, or a settings file path).
  * @returns The parsed rule.
  * @throws {ToolshedError} With code `permission_rule_invalid` when the rule is empty, its
  *   parentheses do not balance, text follows the closing `)`, or the tool name has characters
@@ -36,12 +44,12 @@ export interface RuleValue {
  * ```ts
  * import { parseRule } from '@toolshed/core';
  *
- * parseRule('Bash(npm test:*)', 'allow', 'options');
+ * parseRule('Bash(npm test:*)', { behavior: 'allow', source: 'options' });
  * // { toolName: 'Bash', ruleContent: 'npm test:*', behavior: 'allow', source: 'options', raw: 'Bash(npm test:*)' }
- * parseRule('mcp__github', 'deny', '/p/.toolshed/settings.json').toolName; // 'mcp__github'
+ * parseRule('mcp__github', { behavior: 'deny', source: '/p/.toolshed/settings.json' }).toolName; // 'mcp__github'
  * ```
  */
-export function parseRule(raw: string, behavior: PermissionBehavior, source: string): PermissionRule {
+export function parseRule(raw: string, { behavior, source }: ParseRuleOptions): PermissionRule {
   const where = ` (permissions.${behavior}, from ${source})`;
   if (typeof raw !== 'string') {
     throw invalid(
@@ -59,29 +67,27 @@ export function parseRule(raw: string, behavior: PermissionBehavior, source: str
  * settings file with one bad rule reports every bad rule at once.
  *
  * @param list The rule strings.
- * @param behavior The list they are in.
- * @param source Where they came from.
+ * @param options The list they are in (`behavior`) and where they came from (`source`).
  * @returns The rules that parsed, in order, and one error per rule that did not.
  *
  * @example
  * ```ts
  * import { parseRules } from '@toolshed/core';
  *
- * const { rules, errors } = parseRules(['Read', 'Bash(npm test'], 'allow', 'options');
+ * const { rules, errors } = parseRules(['Read', 'Bash(npm test'], { behavior: 'allow', source: 'options' });
  * rules.length; // 1
  * errors[0]?.message; // 'Permission rule "Bash(npm test" is missing its closing ")": …'
  * ```
  */
 export function parseRules(
   list: readonly string[],
-  behavior: PermissionBehavior,
-  source: string,
+  options: ParseRuleOptions,
 ): { rules: PermissionRule[]; errors: ToolshedError[] } {
   const rules: PermissionRule[] = [];
   const errors: ToolshedError[] = [];
   for (const raw of list) {
     try {
-      rules.push(parseRule(raw, behavior, source));
+      rules.push(parseRule(raw, options));
     } catch (e) {
       if (!ToolshedError.isInstance(e)) throw e;
       errors.push(e);

@@ -27,14 +27,14 @@ describe('parseRule', () => {
     ['mcp__my-server__list_files', 'mcp__my-server__list_files', undefined],
   ];
   test.each(valid)('parses %j as tool %j with specifier %j', (raw, toolName, ruleContent) => {
-    const rule = parseRule(raw, 'allow', 'options');
+    const rule = parseRule(raw, { behavior: 'allow', source: 'options' });
     expect(rule.toolName).toBe(toolName);
     expect(rule.ruleContent).toBe(ruleContent);
     expect('ruleContent' in rule).toBe(ruleContent !== undefined);
   });
 
   test('keeps the behaviour, the source and the trimmed rule as written', () => {
-    expect(parseRule(' Bash(rm:*) ', 'deny', '/p/.toolshed/settings.json')).toEqual({
+    expect(parseRule(' Bash(rm:*) ', { behavior: 'deny', source: '/p/.toolshed/settings.json' })).toEqual({
       toolName: 'Bash',
       ruleContent: 'rm:*',
       behavior: 'deny',
@@ -75,7 +75,7 @@ describe('parseRule', () => {
   test.each(malformed)('rejects %j with a message that says %j', (raw, messagePart) => {
     let error: unknown;
     try {
-      parseRule(raw, 'allow', 'options');
+      parseRule(raw, { behavior: 'allow', source: 'options' });
     } catch (e) {
       error = e;
     }
@@ -85,13 +85,13 @@ describe('parseRule', () => {
   });
 
   test('names the list and the source of a malformed rule', () => {
-    expect(() => parseRule('Bash(x', 'deny', '/p/.toolshed/settings.json')).toThrow(
+    expect(() => parseRule('Bash(x', { behavior: 'deny', source: '/p/.toolshed/settings.json' })).toThrow(
       '(permissions.deny, from /p/.toolshed/settings.json)',
     );
   });
 
   test('rejects a rule that is not a string, saying what it got', () => {
-    expect(() => parseRule(42 as unknown as string, 'allow', 'options')).toThrow(
+    expect(() => parseRule(42 as unknown as string, { behavior: 'allow', source: 'options' })).toThrow(
       'Permission rule 42 (a number) is not a string',
     );
   });
@@ -100,20 +100,23 @@ describe('parseRule', () => {
     for (const raw of ['Bash(npm test', 'Bash(echo "("', 'Bash(echo "(")', 'Bash(ls) -la', 'Bash(a) b)', 'Bash (ls)']) {
       let message = '';
       try {
-        parseRule(raw, 'allow', 'options');
+        parseRule(raw, { behavior: 'allow', source: 'options' });
       } catch (e) {
         message = (e as Error).message;
       }
       const fix = /(?:write|for example) "(.*?)"(?: or | \(permissions)/.exec(message)?.[1];
       expect(fix, message).toBeDefined();
-      expect(() => parseRule(fix!, 'allow', 'options'), `${raw} → ${fix}`).not.toThrow();
+      expect(() => parseRule(fix!, { behavior: 'allow', source: 'options' }), `${raw} → ${fix}`).not.toThrow();
     }
   });
 });
 
 describe('parseRules', () => {
   test('collects every malformed rule instead of stopping at the first', () => {
-    const { rules, errors } = parseRules(['Read', 'Bash(npm test', 'Bash(git diff *)', 'Web Fetch'], 'allow', 'cli');
+    const { rules, errors } = parseRules(['Read', 'Bash(npm test', 'Bash(git diff *)', 'Web Fetch'], {
+      behavior: 'allow',
+      source: 'cli',
+    });
     expect(rules.map((r) => r.raw)).toEqual(['Read', 'Bash(git diff *)']);
     expect(rules.every((r) => r.behavior === 'allow' && r.source === 'cli')).toBe(true);
     expect(errors.map((e) => e.code)).toEqual(['permission_rule_invalid', 'permission_rule_invalid']);
@@ -122,7 +125,7 @@ describe('parseRules', () => {
   });
 
   test('returns no rules and no errors for an empty list', () => {
-    expect(parseRules([], 'deny', 'options')).toEqual({ rules: [], errors: [] });
+    expect(parseRules([], { behavior: 'deny', source: 'options' })).toEqual({ rules: [], errors: [] });
   });
 });
 
@@ -157,6 +160,6 @@ describe('formatRule', () => {
   ];
   test.each(contents)('writes specifier %j so that parseRule reads it back unchanged', (ruleContent) => {
     const text = formatRule({ toolName: 'Bash', ruleContent });
-    expect(parseRule(text, 'allow', 'options').ruleContent).toBe(ruleContent);
+    expect(parseRule(text, { behavior: 'allow', source: 'options' }).ruleContent).toBe(ruleContent);
   });
 });

@@ -46,7 +46,7 @@ const indexes = new WeakMap<readonly PermissionRule[], ToolIndex>();
  * ```ts
  * import { parseRules, toolRuleCandidates } from '@toolshed/core';
  *
- * toolRuleCandidates(parseRules(['Bash', 'Read', 'mcp__gh'], 'deny', 'options').rules, { name: 'Grep', aliases: [] });
+ * toolRuleCandidates(parseRules(['Bash', 'Read', 'mcp__gh'], { behavior: 'deny', source: 'options' }).rules, { name: 'Grep', aliases: [] });
  * // [1]
  * ```
  */

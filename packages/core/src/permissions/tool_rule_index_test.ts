@@ -55,8 +55,10 @@ describe('toolRuleCandidates', () => {
 
   test('looks at no rule about another tool, however many there are', () => {
     const rules = [
-      ...Array.from({ length: 1000 }, (_, i) => parseRule(`mcp__server${i}__tool`, 'deny', 'options')),
-      parseRule('Bash(rm:*)', 'deny', 'options'),
+      ...Array.from({ length: 1000 }, (_, i) =>
+        parseRule(`mcp__server${i}__tool`, { behavior: 'deny', source: 'options' }),
+      ),
+      parseRule('Bash(rm:*)', { behavior: 'deny', source: 'options' }),
     ];
     expect(toolRuleCandidates(rules, { name: 'Bash', aliases: [] })).toEqual([1000]);
     expect(toolRuleCandidates(rules, { name: 'Read', aliases: [] })).toEqual([]);
@@ -64,7 +66,7 @@ describe('toolRuleCandidates', () => {
 
   test('leaves out the rules with a specifier when asked to', () => {
     const rules = ['Read(./a/**)', 'Read', 'Grep(x)', 'mcp__gh__*', 'mcp__gh'].map((r) =>
-      parseRule(r, 'deny', 'options'),
+      parseRule(r, { behavior: 'deny', source: 'options' }),
     );
     expect(toolRuleCandidates(rules, { name: 'Grep', aliases: [] })).toEqual([0, 1, 2]);
     expect(toolRuleCandidates(rules, { name: 'Grep', aliases: [] }, { specifiers: false })).toEqual([1]);
@@ -72,9 +74,9 @@ describe('toolRuleCandidates', () => {
   });
 
   test('sees a rule pushed into a list it indexed before', () => {
-    const rules: PermissionRule[] = [parseRule('Bash', 'deny', 'options')];
+    const rules: PermissionRule[] = [parseRule('Bash', { behavior: 'deny', source: 'options' })];
     expect(toolRuleCandidates(rules, { name: 'WebFetch', aliases: [] })).toEqual([]);
-    rules.push(parseRule('WebFetch', 'deny', 'options'));
+    rules.push(parseRule('WebFetch', { behavior: 'deny', source: 'options' }));
     expect(toolRuleCandidates(rules, { name: 'WebFetch', aliases: [] })).toEqual([1]);
   });
 });

@@ -100,7 +100,11 @@ export function quotedDeniedFile(
 export function deniedQuoteGuard(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
 ): ((text: string) => string | undefined) | undefined {
-  if (!ctx.permissions.rules.deny.some((rule) => READING_TOOLS.some((tool) => pathRuleApplies(rule, tool, 'read'))))
+  if (
+    !ctx.permissions.rules.deny.some((rule) =>
+      READING_TOOLS.some((tool) => pathRuleApplies(rule, { toolName: tool, access: 'read' })),
+    )
+  )
     return undefined;
   return (text) => {
     const hit = quotedDeniedFile(text, ctx);

@@ -21,7 +21,9 @@ afterEach(() => box.cleanup());
 function ctxWith(deny: string[]) {
   return testContext({
     cwd: box.dir,
-    permissions: { rules: { allow: [], ask: [], deny: deny.map((r) => parseRule(r, 'deny', 'options')) } },
+    permissions: {
+      rules: { allow: [], ask: [], deny: deny.map((r) => parseRule(r, { behavior: 'deny', source: 'options' })) },
+    },
   });
 }
 

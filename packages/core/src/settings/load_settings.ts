@@ -135,7 +135,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     !needsTrust || (options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir })));
   const ignored: { file: string; what: string[] }[] = [];
 
-  let permissions = createPermissionContext(undefined, cwd, 'settings', placement).context;
+  let permissions = createPermissionContext(undefined, cwd, { source: 'settings', ...placement }).context;
   const loaded: LoadedSettings = {
     files: [],
     permissions,
@@ -180,7 +180,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     if (perms.ask) layerOptions.ask = perms.ask;
     if (perms.additionalDirectories) layerOptions.additionalDirectories = perms.additionalDirectories;
     if (perms.defaultMode) layerOptions.mode = perms.defaultMode as PermissionMode;
-    const layer = createPermissionContext(layerOptions, cwd, location.path, {
+    const layer = createPermissionContext(layerOptions, cwd, {
+      source: location.path,
       ...placement,
       root: location.root,
       directoriesRelativeTo: location.root,

@@ -80,33 +80,11 @@ export async function readSettingsFile(
     result.errors.push(message);
     result.issues.push({ key: '', message });
   };
-  let text: string;
-  try {
-    // Looked at before it is read: a FIFO or /dev/zero in a cloned repository's settings
-    // would otherwise hang the session at start or fill the memory.
-    const info = await stat(path);
-    const why = info.isDirectory()
-      ? 'is a directory, not a file'
-      : !info.isFile()
-        ? 'is not a regular file (a FIFO, socket or device)'
-        : info.size > MAX_SETTINGS_BYTES
-          ? `is ${info.size} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`
-          : undefined;
-    if (why !== undefined) {
-      result.exists = true;
-      fileProblem(`Settings file "${path}" ${why}: make it a readable JSON file or remove it.`);
-      return result;
-    }
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return result;
-    result.exists = true;
-    const why = code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${(e as Error).message})`;
-    fileProblem(`Settings file "${path}" ${why}: make it a readable JSON file or remove it.`);
-    return result;
-  }
-  result.exists = true;
+  const read = await readSettingsText(path);
+  if (read.exists) result.exists = true;
+  if (read.problem !== undefined) fileProblem(read.problem);
+  if (read.text === undefined) return result;
+  let text = read.text;
   const fail = (key: string, problem: string, fix: string) => {
     const message = `Settings file "${path}": ${key} ${problem}. ${fix}`;
     result.errors.push(message);
@@ -164,6 +142,66 @@ export async function readSettingsFile(
   }
   checkPermissions(value['permissions'], fail, warn);
   const env = checkEnv(value['env'], fail);
+  checkMcpAndHookSwitches(value, fail);
+  const hooks = checkHooks(value['hooks'], fail, warn);
+  if (result.errors.length > 0) return result;
+  // Claude Code's permissions keys that Toolshed does not use were warned about above: dropped.
+  const permissions = isObject(value['permissions'])
+    ? Object.fromEntries(
+        Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)),
+      )
+    : value['permissions'];
+  const parsed = settingsSchema.safeParse({
+    ...value,
+    ...(permissions === undefined ? {} : { permissions }),
+    ...(hooks === undefined ? {} : { hooks }),
+    ...(env === undefined ? {} : { env }),
+  });
+  if (!parsed.success) {
+    // The checks above should have caught it; this keeps a gap in them from loosening anything.
+    for (const issue of parsed.error.issues)
+      fail(
+        issue.path.map(String).join('.') || 'the top level',
+        `is invalid: ${issue.message}`,
+        'See the settings reference in the @toolshed/core README.',
+      );
+    return result;
+  }
+  result.content = parsed.data;
+  return result;
+}
+
+type Fail = (key: string, problem: string, fix: string) => void;
+
+/**
+ * The file's text, or why it cannot be read: a missing file is no problem (and does not exist);
+ * a directory, FIFO, device or too large a file is one.
+ */
+async function readSettingsText(path: string): Promise<{ exists: boolean; text?: string; problem?: string }> {
+  try {
+    // Looked at before it is read: a FIFO or /dev/zero in a cloned repository's settings
+    // would otherwise hang the session at start or fill the memory.
+    const info = await stat(path);
+    const why = info.isDirectory()
+      ? 'is a directory, not a file'
+      : !info.isFile()
+        ? 'is not a regular file (a FIFO, socket or device)'
+        : info.size > MAX_SETTINGS_BYTES
+          ? `is ${info.size} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`
+          : undefined;
+    if (why !== undefined)
+      return { exists: true, problem: `Settings file "${path}" ${why}: make it a readable JSON file or remove it.` };
+    return { exists: true, text: await readFile(path, 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
+    const why = code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${(e as Error).message})`;
+    return { exists: true, problem: `Settings file "${path}" ${why}: make it a readable JSON file or remove it.` };
+  }
+}
+
+/** The server lists of .mcp.json and the switches of MCP servers and hooks: each of its type. */
+function checkMcpAndHookSwitches(value: Record<string, unknown>, fail: Fail): void {
   for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers']) {
     const list = value[key];
     if (list !== undefined && (!Array.isArray(list) || list.some((n) => typeof n !== 'string'))) {
@@ -195,35 +233,7 @@ export async function readSettingsFile(
       'Write "failClosedHooks": true to make every PreToolUse hook block its call when it fails.',
     );
   }
-  const hooks = checkHooks(value['hooks'], fail, warn);
-  if (result.errors.length > 0) return result;
-  // Claude Code's permissions keys that Toolshed does not use were warned about above: dropped.
-  const permissions = isObject(value['permissions'])
-    ? Object.fromEntries(
-        Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)),
-      )
-    : value['permissions'];
-  const parsed = settingsSchema.safeParse({
-    ...value,
-    ...(permissions === undefined ? {} : { permissions }),
-    ...(hooks === undefined ? {} : { hooks }),
-    ...(env === undefined ? {} : { env }),
-  });
-  if (!parsed.success) {
-    // The checks above should have caught it; this keeps a gap in them from loosening anything.
-    for (const issue of parsed.error.issues)
-      fail(
-        issue.path.map(String).join('.') || 'the top level',
-        `is invalid: ${issue.message}`,
-        'See the settings reference in the @toolshed/core README.',
-      );
-    return result;
-  }
-  result.content = parsed.data;
-  return result;
 }
-
-type Fail = (key: string, problem: string, fix: string) => void;
 
 function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) => void): void {
   if (perms === undefined) return;
@@ -259,7 +269,7 @@ function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) =>
         return;
       }
       try {
-        const rule = parseRule(raw, behavior, 'settings');
+        const rule = parseRule(raw, { behavior, source: 'settings' });
         const problem = checkRuleSpecifier(rule);
         if (problem !== undefined) fail(key, `is ${show(raw)}, which is not a usable rule`, `${problem}.`);
         const loose = loosePrefixHint(rule);

@@ -33,25 +33,38 @@ export function straightenQuotes(text: string): string {
   return text.replace(/[\u2018\u2019\u201c\u201d]/g, (c) => CURLY_TO_STRAIGHT[c]!);
 }
 
+/** Options of {@linkcode findReplacements}. */
+export interface FindReplacementsOptions {
+  /** What to replace. */
+  oldString: string;
+  /** What to put instead (line endings already the file's). */
+  newString: string;
+  /** Replace every occurrence; otherwise more than one is an error. @default false */
+  replaceAll?: boolean | undefined;
+}
+
 /**
  * Finds where `oldString` is in `text` and what replaces it: exactly; then with the file's CRLF
  * line endings; then with curly quotes straightened on both sides (the replacement then takes
  * the file's curly quotes); then without `cat -n` line-number prefixes a model copied from Read.
  *
  * @param text The file's text.
- * @param oldString What to replace.
- * @param newString What to put instead (line endings already the file's).
- * @param replaceAll Replace every occurrence; otherwise more than one is an error.
+ * @param options What to replace (`oldString`), what to put instead (`newString`, line endings
+ *   already the file's), and whether to replace every occurrence (`replaceAll`; otherwise more
+ *   than one is an error).
  * @returns The replacements, or why there are none.
  *
  * @example
  * ```ts
  * import { findReplacements } from './_match.ts';
  *
- * findReplacements('say “hi”', 'say "hi"', 'say "bye"', false); // one replacement with text 'say “bye”'
+ * findReplacements('say “hi”', { oldString: 'say "hi"', newString: 'say "bye"' }); // one replacement with text 'say “bye”'
  * ```
  */
-export function findReplacements(text: string, oldString: string, newString: string, replaceAll: boolean): MatchResult {
+export function findReplacements(
+  text: string,
+  { oldString, newString, replaceAll = false }: FindReplacementsOptions,
+): MatchResult {
   const crlf = text.includes('\r\n');
   const attempts: { old: string; new: string; how: 'exact' | 'line endings' | 'line numbers' }[] = [
     { old: oldString, new: newString, how: 'exact' },
@@ -76,7 +89,11 @@ export function findReplacements(text: string, oldString: string, newString: str
   }
   const unnumbered = stripLineNumbers(oldString);
   if (unnumbered !== undefined) {
-    const again = findReplacements(text, unnumbered, stripLineNumbers(newString) ?? newString, replaceAll);
+    const again = findReplacements(text, {
+      oldString: unnumbered,
+      newString: stripLineNumbers(newString) ?? newString,
+      replaceAll,
+    });
     if (again.kind === 'ok') return { ...again, how: 'line numbers' };
   }
   return { kind: 'none' };
@@ -192,22 +209,21 @@ export function replacementLines(text: string, replacements: readonly Replacemen
   const starts = lines.filter((_, i) => i % 2 === 0);
   const ends = lines.filter((_, i) => i % 2 === 1);
   // Each replacement adds the newlines of its text and takes away those of what it replaces.
-  const added = replacements.map((r) => countNewlines(r.text) - countNewlines(text, r.index, r.index + r.length));
+  const added = replacements.map((r) => newlinesIn(r.text) - newlinesIn(text, r.index, r.index + r.length));
   const last = replacements[replacements.length - 1]!;
   const before = added.slice(0, -1).reduce((sum, n) => sum + n, 0);
-  const lastLine = starts[starts.length - 1]! + before + countNewlines(last.text, 0, Math.max(0, last.text.length - 1));
+  const lastLine = starts[starts.length - 1]! + before + newlinesIn(last.text, 0, Math.max(0, last.text.length - 1));
   const after = applyTail(text, replacements);
   const lineDelta = before + added[added.length - 1]! + tailLine(after) - tailLine(text);
   return { starts, ends, firstLine: starts[0]!, lastLine, lineDelta };
 }
 
+/** How many `\n` characters `text` has from index `from` up to (not including) `to`; the whole text by default. */
 /**
- * The `\n` characters of a text, or of a part of it.
+ * How many newlines a text has (its lines, less one when it ends in a newline).
  *
  * @param text The text.
- * @param from The first index. @default 0
- * @param to The index after the last. @default text.length
- * @returns How many.
+ * @returns The count of `\n`.
  *
  * @example
  * ```ts
@@ -216,7 +232,12 @@ export function replacementLines(text: string, replacements: readonly Replacemen
  * countNewlines('a\nb\n'); // 2
  * ```
  */
-export function countNewlines(text: string, from = 0, to = text.length): number {
+export function countNewlines(text: string): number {
+  return newlinesIn(text);
+}
+
+/** The newlines of `text` from `from` up to (not including) `to`. */
+function newlinesIn(text: string, from = 0, to = text.length): number {
   let n = 0;
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
   return n;
@@ -288,24 +309,31 @@ function stripLineNumbers(text: string): string | undefined {
   return lines.map((l) => l.replace(/^ *\d+\t/, '')).join('\n');
 }
 
+/** Options of {@linkcode noMatchMessage}. */
+export interface NoMatchMessageOptions {
+  /** What was not found. */
+  oldString: string;
+  /** The path, for the message. */
+  file: string;
+}
+
 /**
  * A message for an `old_string` that is nowhere in the file: the most similar region of the
  * file with its line numbers, and a short diff against `old_string`, so the model can correct
  * itself in one step.
  *
  * @param text The file's text.
- * @param oldString What was not found.
- * @param file The path, for the message.
+ * @param options What was not found (`oldString`), and the path, for the message (`file`).
  * @returns The message.
  *
  * @example
  * ```ts
  * import { noMatchMessage } from './_match.ts';
  *
- * noMatchMessage('a\nb\n', 'a\nc', '/x.ts'); // 'old_string was not found in /x.ts. The closest region is lines 1-2 …'
+ * noMatchMessage('a\nb\n', { oldString: 'a\nc', file: '/x.ts' }); // 'old_string was not found in /x.ts. The closest region is lines 1-2 …'
  * ```
  */
-export function noMatchMessage(text: string, oldString: string, file: string): string {
+export function noMatchMessage(text: string, { oldString, file }: NoMatchMessageOptions): string {
   const head = `old_string was not found in ${file} (compared exactly, then with the file's line endings and with curly quotes straightened).`;
   const fileLines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const oldLines = oldString.split('\n').map((l) => l.replace(/\r$/, ''));

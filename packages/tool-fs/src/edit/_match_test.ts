@@ -14,7 +14,7 @@ import { countLines } from '../_text_file.ts';
 
 describe('findReplacements', () => {
   test('an exact match wins over the fallbacks', () => {
-    expect(findReplacements('a "b" c', '"b"', '"x"', false)).toEqual({
+    expect(findReplacements('a "b" c', { oldString: '"b"', newString: '"x"', replaceAll: false })).toEqual({
       kind: 'ok',
       how: 'exact',
       replacements: [{ index: 2, length: 3, text: '"x"' }],
@@ -23,25 +23,33 @@ describe('findReplacements', () => {
 
   test('straight quotes in old_string match curly ones, and the replacement takes the curly style, apostrophes included', () => {
     const text = 'He said ‘it’s “fine”’.';
-    const result = findReplacements(text, `'it's "fine"'`, `'it's "great"'`, false);
+    const result = findReplacements(text, {
+      oldString: `'it's "fine"'`,
+      newString: `'it's "great"'`,
+      replaceAll: false,
+    });
     expect(result.kind).toBe('ok');
     if (result.kind !== 'ok') return;
     expect(applyReplacements(text, result.replacements)).toBe('He said ‘it’s “great”’.');
   });
 
   test('LF in old_string matches the CRLF of the file', () => {
-    const result = findReplacements('a\r\nb\r\n', 'a\nb', 'a\r\nB', false);
+    const result = findReplacements('a\r\nb\r\n', { oldString: 'a\nb', newString: 'a\r\nB', replaceAll: false });
     expect(result).toMatchObject({ kind: 'ok', how: 'line endings' });
   });
 
   test('several matches without replace_all report the count and lines; with it, every one is replaced', () => {
-    expect(findReplacements('x\ny\nx\n', 'x', 'z', false)).toEqual({ kind: 'many', count: 2, lines: [1, 3] });
-    const all = findReplacements('x\ny\nx\n', 'x', 'z', true);
+    expect(findReplacements('x\ny\nx\n', { oldString: 'x', newString: 'z', replaceAll: false })).toEqual({
+      kind: 'many',
+      count: 2,
+      lines: [1, 3],
+    });
+    const all = findReplacements('x\ny\nx\n', { oldString: 'x', newString: 'z', replaceAll: true });
     expect(all.kind === 'ok' && applyReplacements('x\ny\nx\n', all.replacements)).toBe('z\ny\nz\n');
   });
 
   test('nothing similar gives none', () => {
-    expect(findReplacements('abc', 'xyz', 'q', false)).toEqual({ kind: 'none' });
+    expect(findReplacements('abc', { oldString: 'xyz', newString: 'q', replaceAll: false })).toEqual({ kind: 'none' });
   });
 });
 
@@ -58,14 +66,19 @@ describe('helpers', () => {
   });
 
   test('noMatchMessage says when nothing in the file resembles old_string', () => {
-    expect(noMatchMessage('alpha\nbeta\n', 'zzzz qqqq', '/f')).toContain('Nothing in the file resembles it');
+    expect(noMatchMessage('alpha\nbeta\n', { oldString: 'zzzz qqqq', file: '/f' })).toContain(
+      'Nothing in the file resembles it',
+    );
   });
 
   test('noMatchMessage finds the closest region in a large file quickly by shared lines', () => {
     const lines = Array.from({ length: 50_000 }, (_, i) => `const v${i} = ${i};`);
     lines[31_000] = 'function target() {';
     lines[31_001] = '  return 42;';
-    const message = noMatchMessage(lines.join('\n'), 'function target() {\n  return 41;', '/big.ts');
+    const message = noMatchMessage(lines.join('\n'), {
+      oldString: 'function target() {\n  return 41;',
+      file: '/big.ts',
+    });
     expect(message).toContain('The closest region is lines 31001-31002');
   });
 });

@@ -169,7 +169,13 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
               },
             },
       );
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen, newHash);
+      recordWrite(ctx.fileState, plan.key, {
+        bytes: plan.newBytes,
+        text: plan.newText,
+        st: await stat(written),
+        seen: plan.seen,
+        contentHash: newHash,
+      });
       lastWrites.set(ctx.fileState, {
         key: plan.key,
         bytes: plan.newBytes,
@@ -239,7 +245,7 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   const before = await readFile(abs);
   if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
   const beforeHash = knownHash(ctx.fileState.get(key), st) ?? lastWriteHash(ctx, key, before) ?? hashContent(before);
-  const fresh = checkReadFirst(ctx.fileState, key, before, st, beforeHash);
+  const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st, contentHash: beforeHash });
   if (!fresh.ok) return fail(fresh.message);
   const { text, format } = decodeText(before);
   const newString = format.lineEnding === '\r\n' ? input.new_string.replace(/\r?\n/g, '\r\n') : input.new_string;
@@ -251,8 +257,12 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
       );
     return finish(abs, key, before, format, newString, 1, 'create', 1, Math.max(1, splitLines(newString).length));
   }
-  const match = findReplacements(text, input.old_string, newString, input.replace_all === true);
-  if (match.kind === 'none') return fail(noMatchMessage(text, input.old_string, abs));
+  const match = findReplacements(text, {
+    oldString: input.old_string,
+    newString,
+    replaceAll: input.replace_all === true,
+  });
+  if (match.kind === 'none') return fail(noMatchMessage(text, { oldString: input.old_string, file: abs }));
   if (match.kind === 'many') {
     const shown = match.lines.slice(0, 20).join(', ') + (match.lines.length > 20 ? ', …' : '');
     return fail(

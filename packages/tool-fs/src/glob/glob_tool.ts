@@ -149,7 +149,7 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   }
   const matcher = compileGlob(rel);
   const matched = files.filter((f) => matcher.test(f) && !exclude?.(f));
-  const sorted = await sortNewestFirst(base, matched, signal);
+  const sorted = await sortNewestFirst(base, matched, { signal });
   const display = (f: string) => (base === root ? f : path.relative(root, path.join(base, f)));
   return {
     root,

@@ -114,7 +114,12 @@ export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput
       const plan = await planNotebookEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
       const written = await writeFileAtomic(plan.abs, plan.newBytes, { expectHash: hashContent(plan.before) });
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), plan.seen);
+      recordWrite(ctx.fileState, plan.key, {
+        bytes: plan.newBytes,
+        text: plan.newText,
+        st: await stat(written),
+        seen: plan.seen,
+      });
       return { data: plan.output };
     });
   },
@@ -132,7 +137,7 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
   }
   if (!st.isFile()) return fail(`${abs} is not a regular file.`);
   const before = await readFile(abs);
-  const fresh = checkReadFirst(ctx.fileState, key, before, st);
+  const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st });
   if (!fresh.ok) return fail(fresh.message.replace('then make the change', 'then edit the notebook'));
   const { text, format } = decodeText(before);
   let nb: Notebook;

@@ -224,7 +224,7 @@ async function readText(opened: OpenedFile): Promise<ReadOutput> {
   }
   if (start > range.totalLines) return { type: 'past_end', filePath: abs, offset: start, totalLines: range.totalLines };
   const shown = range.lines.length;
-  if (isRepeatRead(ctx.fileState, key, { contentHash: range.contentHash, start, shown }, ticket)) {
+  if (isRepeatRead(ctx.fileState, key, { contentHash: range.contentHash, start, shown, ticket })) {
     return { type: 'unchanged', filePath: abs, startLine: start, numLines: shown };
   }
   recordRead(ctx.fileState, key, { ...seen, start, shown });
@@ -316,7 +316,7 @@ async function readNotebook(opened: OpenedFile): Promise<ReadOutput> {
     ...(input.limit !== undefined ? { limit: input.limit } : {}),
     maxChars: MAX_READ_OUTPUT_CHARS,
   });
-  if (isRepeatRead(ctx.fileState, key, { contentHash, start, shown }, ticket)) {
+  if (isRepeatRead(ctx.fileState, key, { contentHash, start, shown, ticket })) {
     return { type: 'unchanged', filePath: abs, startLine: start, numLines: shown };
   }
   recordRead(ctx.fileState, key, { contentHash, mtimeMs: st.mtimeMs, size: st.size, start, shown, total: cells, text });

@@ -113,7 +113,12 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
           ? { expectMissing: true, whileFlushing, flush: false }
           : { expectBytes: plan.before, whileFlushing },
       );
-      recordWrite(ctx.fileState, plan.key, plan.newBytes, plan.newText, await stat(written), undefined, newHash);
+      recordWrite(ctx.fileState, plan.key, {
+        bytes: plan.newBytes,
+        text: plan.newText,
+        st: await stat(written),
+        contentHash: newHash,
+      });
       if (plan.before === undefined)
         return { data: { type: 'create', filePath: plan.abs, lines } satisfies WriteOutput };
       const newLines = splitLines(plan.newText);
@@ -166,7 +171,7 @@ async function planWrite(input: z.output<typeof writeInput>, ctx: ToolContext): 
   const special = specialKind(st);
   if (special) return fail(`Cannot write ${abs}: it is ${special}, not a regular file.`);
   const before = await readFile(abs);
-  const fresh = checkReadFirst(ctx.fileState, key, before, st);
+  const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st });
   if (!fresh.ok && isBinary(before) && ctx.fileState.get(key) === undefined) {
     // Read refuses binary files, so "read it first" would send the model in a circle.
     return fail(
