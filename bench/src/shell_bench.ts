@@ -4,14 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
 import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
-import {
-  classifyCommand,
-  loadBashParser,
-  NOT_READ_ONLY_EXAMPLES,
-  READ_ONLY_EXAMPLES,
-  runCommand,
-  shellTools,
-} from '@toolshed/tool-shell';
+import { classifyCommand, loadBashParser, runCommand, shellTools } from '@toolshed/tool-shell';
+import { NOT_READ_ONLY_EXAMPLES, READ_ONLY_EXAMPLES } from '@toolshed/tool-shell/testing';
 import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { taskRow } from './_task_stats.ts';
 

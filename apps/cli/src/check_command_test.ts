@@ -101,6 +101,35 @@ describe('toolshed check', () => {
     });
   });
 
+  test('check of a mistyped tool name says which tool was meant', async () => {
+    const cwd = await tempDir();
+    const r = await cli(['check', 'Ecoh', '{"text":"x"}', '--cwd', cwd], { tools });
+    expect(r.stdout).toContain('deny: No such tool available: Ecoh. Did you mean "Echo"?');
+  });
+
+  test('a rule flag naming a tool in the wrong case is warned about with the right name, and the fix is quiet', async () => {
+    const cwd = await tempDir();
+    const wrong = await cli(['check', 'Echo', '{"text":"x"}', '--allow', 'echo', '--deny', 'Writer', '--cwd', cwd], {
+      tools,
+    });
+    expect(wrong.code).toBe(0);
+    const warnings = wrong.stderr.split('\n').filter((l) => l.startsWith('toolshed: warn: --'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^toolshed: warn: --allow "echo": .*"Echo"/);
+    const fixed = await cli(['check', 'Echo', '{"text":"x"}', '--allow', 'Echo', '--deny', 'Writer', '--cwd', cwd], {
+      tools,
+    });
+    expect(fixed.stderr).not.toContain('toolshed: warn: --');
+    expect(fixed.stdout).toMatch(/^allow: /);
+  });
+
+  test('a backslash in a path rule flag is warned about with the slash form', async () => {
+    const cwd = await tempDir();
+    const r = await cli(['check', 'Echo', '{"text":"x"}', '--allow', 'Edit(src\\**)', '--cwd', cwd], { tools });
+    expect(r.stderr).toContain('toolshed: warn: --allow "Edit(src\\**)"');
+    expect(r.stderr).toContain('write "Edit(src/**)"');
+  });
+
   test('check says allow with the --allow rule that matched', async () => {
     const cwd = await tempDir();
     const r = await cli(

@@ -24,6 +24,7 @@ import { askToTrustProject } from './_trust_prompt.ts';
 import { isSetupHint, loadSetupHints } from './_setup_hints.ts';
 import { terminalPermissionPrompt } from './_permission_prompt.ts';
 import { UsageError } from './usage_error.ts';
+import { flagRuleWarnings } from './_flag_rule_warnings.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
@@ -216,6 +217,7 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithS
   };
   try {
     showNotices();
+    for (const warning of await ruleFlagWarnings(args, session)) io.stderr.write(`toolshed: warn: ${warning}\n`);
     return await fn(session);
   } finally {
     prompter?.close();
@@ -249,4 +251,23 @@ function summaryOf(session: Session | undefined, toolName: string, input: unknow
   } catch {
     return ''; // a summary is a courtesy; a tool's broken renderer must not break the prompt
   }
+}
+
+/**
+ * The warnings about the command's rule flags (see {@linkcode flagRuleWarnings}), against the
+ * session's pool: its tools and their aliases, and the tools a bare `--deny X` took out of it
+ * (the session still names the rule that removed them).
+ */
+async function ruleFlagWarnings(args: CommonArgs, session: Session): Promise<string[]> {
+  if (args.allow.length + args.deny.length + args.ask.length === 0) return [];
+  const names = new Set<string>();
+  for (const entry of session.catalog()) {
+    names.add(entry.name);
+    for (const alias of entry.tool?.aliases ?? []) names.add(alias);
+  }
+  for (const raw of args.deny) {
+    if (/[()]/.test(raw) || names.has(raw)) continue;
+    if ((await session.explain(raw, {})).rule !== undefined) names.add(raw);
+  }
+  return flagRuleWarnings(args, [...names]);
 }

@@ -1,4 +1,5 @@
 import { formatInputError } from './input_errors.ts';
+import { noSuchToolText } from './_no_such_tool.ts';
 import { decidePermission } from './permissions/decide_permission.ts';
 import { findBlanketDenyRule } from './permissions/rule_matching.ts';
 import type { PermissionDecision } from './permissions/types.ts';
@@ -42,7 +43,7 @@ export async function explainCall(
         rule: rule.raw,
         source: rule.source,
       };
-    return { behavior: 'deny', reason: `No such tool available: ${toolName}`, source: 'pool' };
+    return { behavior: 'deny', reason: noSuchToolText(toolName, pool.names()), source: 'pool' };
   }
   const parsed = tool.inputSchema.safeParse(input);
   if (!parsed.success)

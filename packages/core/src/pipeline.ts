@@ -5,7 +5,8 @@ import type { CanUseTool } from './permissions/types.ts';
 import type { SessionEvent } from './session_types.ts';
 import type { ToolPool } from './pool.ts';
 import type { MetricsRecorder } from './results/metrics.ts';
-import { closestNames } from './closest_names.ts';
+import { noSuchToolText } from './_no_such_tool.ts';
+import { toolSavedResult } from './results/_tool_saved_result.ts';
 import { formatInputError } from './input_errors.ts';
 import { runHooks } from './hooks/run_hooks.ts';
 import { decidePermission, denialMessage } from './permissions/decide_permission.ts';
@@ -179,13 +180,17 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
         extra: { error: contentToText(budget.content) },
       })
     : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
-  return finish(call, appendText(budget.content, postNotes(pre, post, isError)), isError, postExtra(budget, output));
+  return finish(
+    call,
+    appendText(budget.content, postNotes(pre, post, isError)),
+    isError,
+    postExtra(budget, output, ctx),
+  );
 }
 
 /** 1. The result for a name no tool has, with the closest names the pool has. */
 function noSuchToolMessage({ env, name }: Call): string {
-  const near = closestNames(name, env.pool.names());
-  return `No such tool available: ${name}.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`;
+  return noSuchToolText(name, env.pool.names());
 }
 
 /** 2. Parse, and 3. validate: the input against the tool's schema, then the tool's own check. */
@@ -247,9 +252,15 @@ function postNotes(pre: HooksOutcome, post: HooksOutcome, isError: boolean): str
 function postExtra(
   budget: { persistedPath?: string | undefined },
   output: ToolCallResult<unknown>,
+  ctx: ToolContext,
 ): Partial<CallOutcome> {
   const extra: Partial<CallOutcome> = {};
   if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
+  else if (output.persistedPath) {
+    // Only a file in the session's own results folder: the session removes these on close().
+    const saved = toolSavedResult(output.persistedPath, ctx.stateDir);
+    if (saved) extra.persistedPath = saved;
+  }
   if (output.contextModifier) extra.contextModifier = output.contextModifier;
   if (output.newMessages?.length) extra.newMessages = output.newMessages;
   return extra;

@@ -397,6 +397,22 @@ describe('an existing Claude Code project', () => {
   });
 });
 
+test('explain of a mistyped tool name says which tool was meant, as a call does', async () => {
+  const session = await createSession({ cwd: process.cwd(), tools: [echoTool] });
+  try {
+    const decision = await session.explain('Ecoh', { text: 'x' });
+    expect(decision).toEqual({
+      behavior: 'deny',
+      reason: 'No such tool available: Ecoh. Did you mean "Echo"?',
+      source: 'pool',
+    });
+    // The name it suggests is one the session really has.
+    expect((await session.explain('Echo', { text: 'x' })).reason).not.toContain('No such tool');
+  } finally {
+    await session.close();
+  }
+});
+
 test('explain names the blanket deny rule that removed a tool from the pool', async () => {
   const { dir, cleanup } = await tempDir();
   try {
@@ -407,7 +423,7 @@ test('explain names the blanket deny rule that removed a tool from the pool', as
       rule: 'Echo',
       source: 'options',
     });
-    expect((await session.explain('Nope', {})).reason).toBe('No such tool available: Nope');
+    expect((await session.explain('Nope', {})).reason).toBe('No such tool available: Nope.');
   } finally {
     await cleanup();
   }

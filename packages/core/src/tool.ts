@@ -50,6 +50,12 @@ export interface ToolCallResult<Output> {
    * PostToolUse. Thrown errors are for failures that have only a message.
    */
   isError?: boolean;
+  /**
+   * The tool saved its whole result to this file itself, as it was made (see `ResultSpill`), and
+   * `data` maps to the preview: the session reports the file as it reports a result the budget
+   * persisted (`persistedPath` of the call's events), and the model may read it.
+   */
+  persistedPath?: string;
 }
 
 /**

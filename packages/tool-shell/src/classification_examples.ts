@@ -7,7 +7,8 @@
  *
  * @example
  * ```ts
- * import { NOT_READ_ONLY_EXAMPLES, classifyCommand } from '@toolshed/tool-shell';
+ * import { classifyCommand } from '@toolshed/tool-shell';
+ * import { NOT_READ_ONLY_EXAMPLES } from '@toolshed/tool-shell/testing';
  *
  * NOT_READ_ONLY_EXAMPLES.some((c) => classifyCommand(c).readOnly); // false
  * ```
@@ -277,7 +278,8 @@ export const NOT_READ_ONLY_EXAMPLES: readonly string[] = [
  *
  * @example
  * ```ts
- * import { READ_ONLY_EXAMPLES, classifyCommand } from '@toolshed/tool-shell';
+ * import { classifyCommand } from '@toolshed/tool-shell';
+ * import { READ_ONLY_EXAMPLES } from '@toolshed/tool-shell/testing';
  *
  * READ_ONLY_EXAMPLES.every((c) => classifyCommand(c).readOnly); // true
  * ```

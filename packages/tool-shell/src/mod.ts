@@ -47,7 +47,6 @@ export {
   type SimpleCommand,
 } from './bash_parser.ts';
 export { classifyAnalysis, classifyCommand, type Classification } from './classify_command.ts';
-export { NOT_READ_ONLY_EXAMPLES, READ_ONLY_EXAMPLES } from './classification_examples.ts';
 export {
   commandMatcher,
   matchCommandRule,

@@ -369,6 +369,8 @@ export function outsideWorkingDirectories(
   paths: readonly GuardedPath[],
   { toolName, ctx }: PathCheckOptions,
 ): GuardedPath[] {
+  // A call that declares no path (most MCP tools, Bash without one) resolves no working directory.
+  if (paths.length === 0) return [];
   const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
   const nocase = caseInsensitivePaths(ctx.permissions);
   const fold = (text: string) => foldPath(text, nocase);

@@ -266,6 +266,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
         else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
         else output.lines = saved.content === '' ? [] : saved.content.split('\n');
+        if (saved.persistedPath !== undefined) return { data: output, persistedPath: saved.persistedPath };
       }
       return { data: output };
     },
