@@ -14,8 +14,8 @@ const cache = new WeakMap<AnyTool, ObjectJsonSchema>();
  *
  * @example
  * ```ts
- * import { toolInputJsonSchema } from '@toolshed/core';
- * import { readTool } from '@toolshed/tool-fs';
+ * import { type AnyTool, toolInputJsonSchema } from '@toolshed/core';
+ * declare const readTool: AnyTool; // a family's Read tool (tool-fs's readTool)
  *
  * toolInputJsonSchema(readTool); // { type: 'object', properties: { file_path: {...} }, required: [...] }
  * ```

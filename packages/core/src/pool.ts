@@ -37,8 +37,8 @@ export interface PoolOptions {
  *
  * @example
  * ```ts
- * import { fileTools } from '@toolshed/tool-fs';
- * import { createPermissionContext } from '@toolshed/core';
+ * import { createPermissionContext, type Family } from '@toolshed/core';
+ * declare function fileTools(): Family; // a tool family (tool-fs's fileTools)
  * import { ToolPool } from './pool.ts';
  * const cwd = process.cwd();
  * const { context: permissions } = createPermissionContext({ allow: ['Read'] }, cwd);

@@ -39,8 +39,8 @@ import { DEFAULT_MAX_RESULT_SIZE_CHARS, type ToolCatalog } from './tool.ts';
  * @example
  * ```ts
  * import type Anthropic from '@anthropic-ai/sdk';
- * import { createSession } from '@toolshed/core';
- * import { fileTools } from '@toolshed/tool-fs';
+ * import { createSession, type Family } from '@toolshed/core';
+ * declare function fileTools(): Family; // a tool family (tool-fs's fileTools)
  * declare const response: Anthropic.Message;
  *
  * const session = await createSession({

@@ -85,8 +85,8 @@ export interface DecidePermissionOptions {
  *
  * @example
  * ```ts
- * import { type ToolContext, decidePermission } from '@toolshed/core';
- * import { bashTool } from '@toolshed/tool-shell';
+ * import { type AnyTool, type ToolContext, decidePermission } from '@toolshed/core';
+ * declare const bashTool: AnyTool; // a family's Bash tool (tool-shell's bashTool)
  * declare const ctx: ToolContext;
  *
  * const decision = await decidePermission(bashTool, { command: 'rm -rf build' }, { ctx });

@@ -63,8 +63,8 @@ export interface RuleMatchesCallOptions {
  *
  * @example
  * ```ts
- * import { parseRule, ruleMatchesCall } from '@toolshed/core';
- * import { bashTool } from '@toolshed/tool-shell';
+ * import { type AnyTool, parseRule, ruleMatchesCall } from '@toolshed/core';
+ * declare const bashTool: AnyTool; // a family's Bash tool (tool-shell's bashTool)
  *
  * const rule = parseRule('Bash(npm test:*)', { behavior: 'allow', source: 'options' });
  * await ruleMatchesCall(rule, bashTool, { input: { command: 'npm test -- --watch' } }); // true
