@@ -28,7 +28,6 @@ export interface RuleFlags {
  * ```
  */
 export function flagRuleWarnings(flags: RuleFlags, toolNames: readonly string[]): string[] {
-  if (flags.allow.length + flags.deny.length + flags.ask.length === 0) return [];
   const findings = lintRules([{ source: 'cli', allow: flags.allow, deny: flags.deny, ask: flags.ask }], {
     cwd: flags.cwd,
     toolNames,

@@ -1,5 +1,6 @@
 import { buildTool, type Tool } from '@toolshed/core';
 import type { McpConnection } from './_server_connection.ts';
+import { serverOffering } from './_server_lookup.ts';
 import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 
 /** The servers the completion tool can reach, looked up at each call. */
@@ -82,14 +83,7 @@ export function completeMcpArgumentTool(servers: CompletionServers): Tool {
     },
     async call(input, _ctx, { signal }) {
       const { server, prompt, resourceTemplate, argument, value = '', context } = input as unknown as CompleteInput;
-      const all = servers();
-      const connection = all.find((c) => c.name === server);
-      if (!connection)
-        throw new Error(
-          `No connected MCP server named "${server}" offers completion. Servers with completion: ${
-            all.map((c) => `"${c.name}"`).join(', ') || 'none'
-          }.`,
-        );
+      const connection = serverOffering(servers(), { name: server, feature: 'completion' });
       const ref =
         prompt !== undefined
           ? { type: 'ref/prompt' as const, name: prompt }

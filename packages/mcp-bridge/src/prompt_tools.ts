@@ -1,5 +1,6 @@
 import { buildTool, type Tool, type ToolResultContent } from '@toolshed/core';
 import type { McpConnection } from './_server_connection.ts';
+import { serverOffering } from './_server_lookup.ts';
 import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 
 /** The servers the prompt tools can reach, looked up at each call. */
@@ -63,12 +64,7 @@ export function listMcpPromptsTool(servers: PromptServers): Tool {
     async call(input, _ctx, { signal }) {
       const { server } = input as { server?: string };
       const all = servers();
-      const chosen = server === undefined ? all : all.filter((c) => c.name === server);
-      if (server !== undefined && chosen.length === 0) {
-        throw new Error(
-          `No connected MCP server named "${server}" offers prompts. Servers with prompts: ${all.map((c) => `"${c.name}"`).join(', ') || 'none'}.`,
-        );
-      }
+      const chosen = server === undefined ? all : [serverOffering(all, { name: server, feature: 'prompts' })];
       const out: Record<string, unknown>[] = [];
       for (const connection of chosen)
         for (const p of await connection.listPrompts(signal)) out.push({ server: connection.name, ...p });
@@ -113,15 +109,7 @@ export function getMcpPromptTool(servers: PromptServers): Tool {
         name,
         arguments: args,
       } = input as { server: string; name: string; arguments?: Record<string, string> };
-      const connection = servers().find((c) => c.name === server);
-      if (!connection)
-        throw new Error(
-          `No connected MCP server named "${server}" offers prompts. Servers with prompts: ${
-            servers()
-              .map((c) => `"${c.name}"`)
-              .join(', ') || 'none'
-          }.`,
-        );
+      const connection = serverOffering(servers(), { name: server, feature: 'prompts' });
       const prompt = await connection.getPrompt(name, args ?? {}, signal);
       const lines = prompt.messages.map((m) => {
         const c = m.content as { type: string; text?: string; resource?: { uri: string; text?: string } };

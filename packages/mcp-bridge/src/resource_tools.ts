@@ -1,5 +1,6 @@
 import { buildTool, type Tool, type ToolResultContent } from '@toolshed/core';
 import type { McpConnection } from './_server_connection.ts';
+import { serverOffering } from './_server_lookup.ts';
 import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 import { mapCallResult } from './map_call_result.ts';
 
@@ -60,12 +61,7 @@ export function listMcpResourcesTool(servers: ResourceServers): Tool {
     async call(input, _ctx, { signal }) {
       const { server } = input as { server?: string };
       const all = servers();
-      const chosen = server === undefined ? all : all.filter((c) => c.name === server);
-      if (server !== undefined && chosen.length === 0) {
-        throw new Error(
-          `No connected MCP server named "${server}" offers resources. Servers with resources: ${all.map((c) => `"${c.name}"`).join(', ') || 'none'}.`,
-        );
-      }
+      const chosen = server === undefined ? all : [serverOffering(all, { name: server, feature: 'resources' })];
       const out: Record<string, unknown>[] = [];
       const errors: string[] = [];
       await Promise.all(
@@ -121,16 +117,7 @@ export function readMcpResourceTool(servers: ResourceServers): Tool {
     mapResult: (output: ToolResultContent) => output,
     async call(input, _ctx, { signal }) {
       const { server, uri } = input as { server: string; uri: string };
-      const connection = servers().find((c) => c.name === server);
-      if (!connection) {
-        throw new Error(
-          `No connected MCP server named "${server}" offers resources. Servers with resources: ${
-            servers()
-              .map((c) => `"${c.name}"`)
-              .join(', ') || 'none'
-          }.`,
-        );
-      }
+      const connection = serverOffering(servers(), { name: server, feature: 'resources' });
       const { contents } = await connection.readResource(uri, signal);
       // When the server offers subscriptions, a later change is reported as a session notice.
       await connection.watchResource(uri, signal);
