@@ -85,7 +85,10 @@ for (const dir of packages) {
     }
   }
   checkModExports(path.join(abs, 'src', 'mod.ts'));
-  if (name === '@toolshed/core') checkModExports(path.join(abs, 'src', 'testing', 'mod.ts'));
+  if (name === '@toolshed/core') {
+    checkModExports(path.join(abs, 'src', 'testing', 'mod.ts'));
+    checkModExports(path.join(abs, 'src', 'internal', 'mod.ts'));
+  }
 }
 
 /** Every `export { a, type B } from './x.ts'` names something `./x.ts` exports. */

@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { createSession, toolInputJsonSchema, type JsonSchema } from '@toolshed/core';
+import { createSession, type JsonSchema } from '@toolshed/core';
+import { toolInputJsonSchema } from '@toolshed/core/internal';
 import type { SearchableTool } from '@toolshed/toolsearch';
 import type { BenchQuery } from './_search_stabletoolbench.ts';
 import { loadBuiltinFamilies } from './_tokens_builtin_families.ts';

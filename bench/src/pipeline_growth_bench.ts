@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { closestNames, contentToText, createSession, type Session } from '@toolshed/core';
+import { contentToText, createSession, type Session } from '@toolshed/core';
+import { closestNames } from '@toolshed/core/internal';
 import { fileTools } from '@toolshed/tool-fs';
 import { gate, measureInterleaved, rowFrom } from './_interleaved.ts';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';

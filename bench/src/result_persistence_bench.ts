@@ -2,16 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  buildTool,
-  contentToText,
-  createSession,
-  isPersistedPreview,
-  persistLargeResult,
-  type AnyTool,
-  type Session,
-  type ToolUseBlock,
-} from '@toolshed/core';
+import { buildTool, contentToText, createSession, type AnyTool, type Session, type ToolUseBlock } from '@toolshed/core';
+import { isPersistedPreview, persistLargeResult } from '@toolshed/core/internal';
 import { fileTools } from '@toolshed/tool-fs';
 import { shellTools } from '@toolshed/tool-shell';
 import { resolveParams, type BenchSuite, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describeError } from '@toolshed/core';
+import { describeError } from '@toolshed/core/internal';
 import { parseJson } from './_parse_json.ts';
 import { UsageError } from './usage_error.ts';
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { declineProjectTrust, loadSettings, readTrustList, trustProject, type SettingSource } from '@toolshed/core';
+import { declineProjectTrust, loadSettings, trustProject, type SettingSource } from '@toolshed/core';
+import { readTrustList } from '@toolshed/core/internal';
 import type { CliIo } from './cli_io.ts';
 import type { Prompter } from './_prompter.ts';
 

@@ -1,14 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  closestNames,
-  parseSettingSources,
-  PERMISSION_MODES,
-  SETTING_SOURCES,
-  type PermissionMode,
-  type SettingSource,
-} from '@toolshed/core';
+import { PERMISSION_MODES, SETTING_SOURCES, type PermissionMode, type SettingSource } from '@toolshed/core';
+import { closestNames, parseSettingSources } from '@toolshed/core/internal';
 import { parseFamilyList, type FamilyName } from './families.ts';
 import { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
 import { OPTIONS } from './_cli_options.ts';

@@ -130,7 +130,7 @@ export async function loadFamilies(
   names: readonly FamilyName[],
   options: LoadFamiliesOptions = {},
 ): Promise<{ families: Family[]; warnings: string[] }> {
-  const { describeError } = await import('@toolshed/core');
+  const { describeError } = await import('@toolshed/core/internal');
   const settled = await Promise.allSettled(names.map((name) => LOADERS[name](options)));
   const families: Family[] = [];
   const warnings: string[] = [];

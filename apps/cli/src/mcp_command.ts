@@ -5,13 +5,13 @@ import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import {
   defineFamily,
-  describeError,
   isProjectTrusted,
   type CanUseTool,
   type Family,
   type PermissionContext,
   type Session,
 } from '@toolshed/core';
+import { describeError } from '@toolshed/core/internal';
 import {
   createMcpPermissionPrompt,
   listMcpServers,

@@ -3,15 +3,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   createSession,
-  describeError,
   type FamilySettingsDef,
   type LintFinding,
   lintSettings,
-  parseSettingSources,
   type RuleLayer,
   type SettingSource,
   type SettingsLintReport,
 } from '@toolshed/core';
+import { describeError, parseSettingSources } from '@toolshed/core/internal';
 import type { CliIo } from './cli_io.ts';
 import { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
 import { FAMILY_SETTINGS_KEYS, loadFamilies, parseFamilyList } from './families.ts';

@@ -84,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (e.showUsage) io.stderr.write(`\n${usageHint(e.command)}`);
       return 2;
     }
-    const { describeError } = await import('@toolshed/core');
+    const { describeError } = await import('@toolshed/core/internal');
     io.stderr.write(`toolshed: ${describeError(e)}\n`);
     if ((io.env ?? process.env)['TOOLSHED_DEBUG'] === '1' && e instanceof Error && e.stack)
       io.stderr.write(`${e.stack}\n`);

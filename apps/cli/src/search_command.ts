@@ -1,4 +1,5 @@
-import { toolInputJsonSchema, type CatalogEntry } from '@toolshed/core';
+import type { CatalogEntry } from '@toolshed/core';
+import { toolInputJsonSchema } from '@toolshed/core/internal';
 import { createToolIndex, type SearchableTool } from '@toolshed/toolsearch';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';

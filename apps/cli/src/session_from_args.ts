@@ -3,7 +3,6 @@ import path from 'node:path';
 import {
   askUserKey,
   createSession,
-  describeError,
   PERMISSION_OPTIONS_INVALID,
   PERMISSION_RULE_INVALID,
   SETTINGS_INVALID,
@@ -15,6 +14,7 @@ import {
   type Session,
   type SessionOptions,
 } from '@toolshed/core';
+import { describeError } from '@toolshed/core/internal';
 import type { CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies, otherFamilyKeys } from './families.ts';

@@ -1,4 +1,5 @@
-import { toolInputJsonSchema, type AnyTool, type CatalogEntry } from '@toolshed/core';
+import type { AnyTool, CatalogEntry } from '@toolshed/core';
+import { toolInputJsonSchema } from '@toolshed/core/internal';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { sampleInput } from './_sample_input.ts';

@@ -17,7 +17,7 @@ const MAX_COMPARED_LENGTH = 128;
  *
  * @example
  * ```ts
- * import { closestNames } from '@toolshed/core';
+ * import { closestNames } from '@toolshed/core/internal';
  *
  * closestNames('Reed', ['Read', 'Edit', 'Write']); // ['Read']
  * ```

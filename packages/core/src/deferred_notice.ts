@@ -18,7 +18,8 @@ import type { CatalogEntry } from './tool.ts';
  *
  * @example
  * ```ts
- * import { deferredNoticeText, type Session } from '@toolshed/core';
+ * import { type Session } from '@toolshed/core';
+ * import { deferredNoticeText } from '@toolshed/core/internal';
  * declare const session: Session;
  *
  * const deferred = session.catalog().filter((e) => e.deferred && !e.loaded);

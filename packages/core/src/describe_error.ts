@@ -9,7 +9,7 @@ import { ToolshedError } from './errors.ts';
  *
  * @example
  * ```ts
- * import { describeError } from '@toolshed/core';
+ * import { describeError } from '@toolshed/core/internal';
  *
  * describeError(Object.assign(new Error('no such file'), { code: 'ENOENT' })); // "ENOENT: no such file"
  * ```

@@ -19,7 +19,7 @@ export interface FormatInputErrorOptions {
  *
  * @example
  * ```ts
- * import { formatInputError } from '@toolshed/core';
+ * import { formatInputError } from '@toolshed/core/internal';
  * import { z } from 'zod';
  *
  * const r = z.object({ file_path: z.string() }).strict().safeParse({ path: 'a' });

@@ -14,7 +14,8 @@ const cache = new WeakMap<AnyTool, ObjectJsonSchema>();
  *
  * @example
  * ```ts
- * import { type AnyTool, toolInputJsonSchema } from '@toolshed/core';
+ * import { type AnyTool } from '@toolshed/core';
+ * import { toolInputJsonSchema } from '@toolshed/core/internal';
  * declare const readTool: AnyTool; // a family's Read tool (tool-fs's readTool)
  *
  * toolInputJsonSchema(readTool); // { type: 'object', properties: { file_path: {...} }, required: [...] }

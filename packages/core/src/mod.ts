@@ -59,7 +59,6 @@ export { ToolshedError } from './errors.ts';
 export type { ToolshedErrorCode, ToolshedErrorCodes } from './error_codes.ts';
 export { createServices, serviceKey } from './services.ts';
 export type { ServiceKey, Services } from './services.ts';
-export { formatToolDefinition, PROVIDER_FORMATS } from './provider_format.ts';
 export type {
   AnthropicTool,
   OpenAIChatTool,
@@ -67,11 +66,6 @@ export type {
   ProviderFormat,
   ProviderToolsOptions,
 } from './provider_format.ts';
-export { toolInputJsonSchema } from './json_schema.ts';
-export { formatInputError } from './input_errors.ts';
-export { closestNames, type ClosestNamesOptions } from './closest_names.ts';
-export { describeError } from './describe_error.ts';
-export { deferredNoticeText, MAX_INSTRUCTIONS_CHARS } from './deferred_notice.ts';
 export { PERMISSION_MODES } from './permissions/types.ts';
 export type {
   CanUseTool,
@@ -101,110 +95,27 @@ export type {
   HookOutput,
   HooksConfig,
 } from './hooks/types.ts';
-export { matchesTool, validateMatcher } from './hooks/hook_matcher.ts';
-export { runHooks, type RunHooksOptions } from './hooks/run_hooks.ts';
-export type { HookRunResult, HooksOutcome } from './hooks/types.ts';
-export { decidePermission, denialMessage, type DecidePermissionOptions } from './permissions/decide_permission.ts';
-export { formatRule, parseRule, parseRules, PERMISSION_RULE_INVALID } from './permissions/rule_parser.ts';
-export {
-  coveredOnly,
-  findBlanketDenyRule,
-  matchDomainSpecifier,
-  matchWildcardSpecifier,
-  ruleMatchesCall,
-  ruleMatchesTool,
-} from './permissions/rule_matching.ts';
-export {
-  createPermissionContext,
-  mergePermissionContexts,
-  PERMISSION_OPTIONS_INVALID,
-} from './permissions/permission_context.ts';
-export type { PermissionContextLayer, PermissionPlacement } from './permissions/permission_context.ts';
-export { isPathInside } from './permissions/is_path_inside.ts';
-export { resolvePath } from './permissions/resolve_path.ts';
-export { PATH_UNRESOLVABLE, resolveRealPath, type ResolveRealPathOptions } from './permissions/resolve_real_path.ts';
-export {
-  compilePathRule,
-  matchPathRule,
-  parsePathSpecifier,
-  pathRuleRoots,
-  pathRuleTarget,
-} from './permissions/path_rule.ts';
-export { pathRuleCandidates, type PathRuleIndexBases } from './permissions/path_rule_index.ts';
-export { toolRuleCandidates, type ToolRuleCandidatesOptions } from './permissions/tool_rule_index.ts';
-export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from './permissions/path_rule.ts';
+export { PERMISSION_RULE_INVALID } from './permissions/rule_parser.ts';
+export { matchDomainSpecifier, matchWildcardSpecifier } from './permissions/rule_matching.ts';
+export { PERMISSION_OPTIONS_INVALID } from './permissions/permission_context.ts';
 export { deniedPathFilter } from './permissions/denied_path_filter.ts';
-export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './permissions/protected_paths.ts';
-export {
-  caseInsensitivePaths,
-  findPathRule,
-  findProtectedWrite,
-  outsideWorkingDirectories,
-  PATH_RULE_COVERAGE,
-  pathRuleApplies,
-  pathRuleSuggestion,
-  realWorkingDirectories,
-  RESOURCE_INVALID,
-  resolveResources,
-  ruleCoversPath,
-} from './permissions/path_guard.ts';
-export type { FindPathRuleOptions, GuardedPath } from './permissions/path_guard.ts';
-export { checkRuleSpecifier, loosePrefixHint } from './permissions/check_rule_specifier.ts';
 export { lintRules } from './permissions/lint_rules.ts';
-export { CLAUDE_CODE_TOOL_NAMES } from './permissions/claude_code_tool_names.ts';
 export type { LintFinding, LintFindingKind, LintRulesOptions, RuleLayer } from './permissions/lint_rules.ts';
 export { assertSettingsValid, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
 export type { LoadedSettings, LoadSettingsOptions } from './settings/load_settings.ts';
-export {
-  readSettingsFile,
-  type ReadSettingsFileOptions,
-  type SettingsFileResult,
-} from './settings/read_settings_file.ts';
 export type { FamilySettingsDef, FamilySettingValue } from './settings/family_settings.ts';
-export {
-  CLAUDE_CODE_SETTINGS_KEYS,
-  PERMISSIONS_KEYS,
-  settingsSchema,
-  TOOLSHED_SETTINGS_KEYS,
-  type SettingsFileContent,
-} from './settings/settings_schema.ts';
-export { parseSettingSources, SETTING_SOURCES, settingsFileLocations } from './settings/setting_sources.ts';
-export type { SettingsFileLocation, SettingSource } from './settings/setting_sources.ts';
+export { SETTING_SOURCES } from './settings/setting_sources.ts';
+export type { SettingSource } from './settings/setting_sources.ts';
 export { lintSettings } from './settings/lint_settings.ts';
 export type { LintSettingsOptions, SettingsLintReport } from './settings/lint_settings.ts';
-export {
-  declineProjectTrust,
-  isProjectTrusted,
-  readTrustList,
-  trustFilePath,
-  trustProject,
-} from './settings/project_trust.ts';
-export type { ProjectTrustOptions, TrustList } from './settings/project_trust.ts';
-export { FileStateCache, hashContent } from './results/file_state_cache.ts';
+export { declineProjectTrust, isProjectTrusted, trustProject } from './settings/project_trust.ts';
+export type { ProjectTrustOptions } from './settings/project_trust.ts';
+export { FileStateCache } from './results/file_state_cache.ts';
 export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck } from './results/file_state_cache.ts';
-export { MetricsRecorder } from './results/metrics.ts';
-export type { CallMetrics, MetricsRecorderOptions, SessionMetrics, ToolMetrics } from './results/metrics.ts';
-export {
-  applyTurnBudget,
-  DEFAULT_TURN_BUDGET_CHARS,
-  isPersistedPreview,
-  persistLargeResult,
-} from './results/result_budget.ts';
-export type {
-  ApplyTurnBudgetOptions,
-  PersistLargeResultOptions,
-  PersistLargeResultOutcome,
-  TurnBudgetItem,
-  TurnBudgetOutcome,
-} from './results/result_budget.ts';
+export type { CallMetrics, SessionMetrics, ToolMetrics } from './results/metrics.ts';
 export { ResultSpill } from './results/result_spill.ts';
 export type { ResultSpillOptions, ResultSpillOutcome } from './results/result_spill.ts';
-export { deniedQuoteGuard, quotedDeniedFile } from './results/denied_quote_guard.ts';
-export { checkKeepResults, removeSessionResults, sweepOldResults } from './results/result_cleanup.ts';
-export type { KeepResults, RemoveSessionResultsOptions } from './results/result_cleanup.ts';
-export { assertPrivateDir, prepareStateDir, STATE_DIR_UNSAFE, stateDirName } from './state_dir.ts';
-export type { PrepareStateDirOptions, StateDirPlace } from './state_dir.ts';
-export { ownResultsRead, sessionResultsDir } from './permissions/own_results.ts';
+export { STATE_DIR_UNSAFE } from './state_dir.ts';
 export { askUserKey } from './ask_user.ts';
 export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
@@ -224,17 +135,11 @@ export type {
 } from './provider_messages.ts';
 export { childSessionKey, narrowerMode, openChildSession } from './child_session.ts';
 export type { ChildSessionOpener, ChildSessionOptions } from './child_session.ts';
-export {
-  BackgroundTasks,
-  backgroundTasksKey,
-  backgroundTasksOf,
-  MAX_UNREAD_CHARS,
-  UnreadBuffer,
-} from './tasks/background_tasks.ts';
+export { backgroundTasksKey, backgroundTasksOf } from './tasks/background_tasks.ts';
 export type { BackgroundTask, TaskStatus } from './tasks/background_tasks.ts';
-export { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog, taskLogName } from './tasks/task_log.ts';
+export { openTaskLog } from './tasks/task_log.ts';
 export type { TaskLog, TaskLogOptions } from './tasks/task_log.ts';
-export { taskOutputInput, taskOutputTool, unknownTaskMessage } from './tasks/task_output_tool.ts';
+export { taskOutputTool } from './tasks/task_output_tool.ts';
 export type { TaskOutputResult } from './tasks/task_output_tool.ts';
-export { taskStopInput, taskStopTool } from './tasks/task_stop_tool.ts';
+export { taskStopTool } from './tasks/task_stop_tool.ts';
 export type { TaskStopResult } from './tasks/task_stop_tool.ts';

@@ -37,7 +37,8 @@ export interface PoolOptions {
  *
  * @example
  * ```ts
- * import { createPermissionContext, type Family } from '@toolshed/core';
+ * import { type Family } from '@toolshed/core';
+ * import { createPermissionContext } from '@toolshed/core/internal';
  * declare function fileTools(): Family; // a tool family (tool-fs's fileTools)
  * import { ToolPool } from './pool.ts';
  * const cwd = process.cwd();

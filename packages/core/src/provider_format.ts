@@ -45,7 +45,7 @@ export interface OpenAIResponsesTool {
  *
  * @example
  * ```ts
- * import { formatToolDefinition } from '@toolshed/core';
+ * import { formatToolDefinition } from '@toolshed/core/internal';
  *
  * formatToolDefinition({ name: 'Read', description: 'Reads a file.', inputSchema: { type: 'object' } }, 'openai');
  * // { type: 'function', function: { name: 'Read', description: 'Reads a file.', parameters: { type: 'object' } } }

@@ -46,7 +46,7 @@ export interface StateDirPlace {
  *
  * @example
  * ```ts
- * import { prepareStateDir } from '@toolshed/core';
+ * import { prepareStateDir } from '@toolshed/core/internal';
  *
  * const place = await prepareStateDir({ sessionId: 's1' });
  * place.dir; // '/home/me/.toolshed/state/s1'
@@ -95,7 +95,7 @@ export async function prepareStateDir(options: PrepareStateDirOptions): Promise<
  *
  * @example
  * ```ts
- * import { assertPrivateDir } from '@toolshed/core';
+ * import { assertPrivateDir } from '@toolshed/core/internal';
  *
  * await assertPrivateDir('/tmp/toolshed-1000');
  * ```
@@ -133,7 +133,7 @@ export async function assertPrivateDir(dir: string): Promise<void> {
  *
  * @example
  * ```ts
- * import { stateDirName } from '@toolshed/core';
+ * import { stateDirName } from '@toolshed/core/internal';
  *
  * stateDirName('3f2a-…');  // '3f2a-…'
  * stateDirName('../etc');   // '___etc-1b4f0e9851'

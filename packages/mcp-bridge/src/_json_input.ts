@@ -1,4 +1,5 @@
-import { formatInputError, type JsonSchema, type ValidationResult } from '@toolshed/core';
+import type { JsonSchema, ValidationResult } from '@toolshed/core';
+import { formatInputError } from '@toolshed/core/internal';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -1,13 +1,8 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  defineFamily,
-  findBlanketDenyRule,
-  type Family,
-  type PermissionContext,
-  type PermissionRule,
-} from '@toolshed/core';
+import { defineFamily, type Family, type PermissionContext, type PermissionRule } from '@toolshed/core';
+import { findBlanketDenyRule } from '@toolshed/core/internal';
 import { parseMcpConfig, type McpConfig, type McpServerConfig } from './config.ts';
 import { McpServerSet } from './_server_set.ts';
 import { normalizeMcpName } from './tool_name.ts';
@@ -143,7 +138,7 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
  *
  * @example
  * ```ts
- * import { createPermissionContext } from '@toolshed/core';
+ * import { createPermissionContext } from '@toolshed/core/internal';
  * import { listMcpServers, type McpConfig } from '@toolshed/mcp-bridge';
  * declare const config: McpConfig;
  *

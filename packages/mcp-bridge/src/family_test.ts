@@ -7,12 +7,12 @@ import { z } from 'zod';
 import {
   buildTool,
   contentToText,
-  createPermissionContext,
   createSession,
   type Session,
   type SessionEvent,
   type ToolUseBlock,
 } from '@toolshed/core';
+import { createPermissionContext } from '@toolshed/core/internal';
 import { checkFamily } from '@toolshed/core/testing';
 import { listMcpServers, mcpServers } from './mod.ts';
 import {

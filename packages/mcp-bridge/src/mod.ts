@@ -37,6 +37,7 @@ export { fileTokenStore, memoryTokenStore, type McpStoredCredentials, type McpTo
 export { MCP_LOG_LEVELS, type McpLogLevel, type McpSamplingPolicy } from './_client_handlers.ts';
 export {
   expandVariables,
+  type ExpandVariablesOptions,
   parseMcpConfig,
   type McpConfig,
   type McpOAuthServerConfig,
@@ -47,7 +48,7 @@ export {
   type ParseMcpConfigOptions,
 } from './config.ts';
 export type { McpConnectionState, McpServerStatus } from './server_status.ts';
-export { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
+export { mcpToolName, normalizeMcpName, uniqueToolName, type UniqueToolNameOptions } from './tool_name.ts';
 export { mapCallResult, type McpCallResult, type McpContentBlock } from './map_call_result.ts';
 export { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS, type BuildMcpToolOptions } from './mcp_tool.ts';
 export { listMcpResourcesTool, readMcpResourceTool, type ResourceServers } from './resource_tools.ts';

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
-import {
-  toolInputJsonSchema,
-  type CatalogEntry,
-  type ContentBlock,
-  type Session,
-  type SessionEvent,
-  type ToolResultBlock,
-} from '@toolshed/core';
+import type { CatalogEntry, ContentBlock, Session, SessionEvent, ToolResultBlock } from '@toolshed/core';
+import { toolInputJsonSchema } from '@toolshed/core/internal';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';

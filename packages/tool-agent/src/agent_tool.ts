@@ -7,7 +7,6 @@ import {
   openChildSession,
   openTaskLog,
   serviceKey,
-  UnreadBuffer,
   type BackgroundTask,
   type ServiceKey,
   type Session,
@@ -16,6 +15,7 @@ import {
   type Tool,
   type ToolContext,
 } from '@toolshed/core';
+import { UnreadBuffer } from '@toolshed/core/internal';
 import {
   BUILT_IN_AGENTS,
   SUB_AGENT_EXCLUDED_TOOLS,

@@ -14,7 +14,7 @@ import {
   unlink,
 } from 'node:fs/promises';
 import path from 'node:path';
-import { hashContent } from '@toolshed/core';
+import { hashContent } from '@toolshed/core/internal';
 
 /** Options of {@linkcode writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -71,7 +71,7 @@ const RACY_MARGIN_MS = 50;
  *
  * @example
  * ```ts
- * import { hashContent } from '@toolshed/core';
+ * import { hashContent } from '@toolshed/core/internal';
  * import { readFile } from 'node:fs/promises';
  * import { statSignature, writeFileAtomic } from './_atomic_write.ts';
  * const file = '/repo/a.ts';

@@ -2,7 +2,7 @@ import { chmod, lstat, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { hashContent } from '@toolshed/core';
+import { hashContent } from '@toolshed/core/internal';
 import { ConcurrentChangeError, writeFileAtomic } from './_atomic_write.ts';
 
 let dir: string;

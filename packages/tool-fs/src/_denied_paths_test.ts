@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPermissionContext, findPathRule, resolveResources } from '@toolshed/core';
+import { createPermissionContext, findPathRule, resolveResources } from '@toolshed/core/internal';
 import { deniedPathTest } from './_denied_paths.ts';
 import { makeBench, type TestBench } from './_test_session.ts';
 import { SEARCH_ENGINES } from './_test_engines.ts';

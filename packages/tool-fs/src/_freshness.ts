@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs';
-import { hashContent, type FileState, type FileStateCache } from '@toolshed/core';
+import type { FileState, FileStateCache } from '@toolshed/core';
+import { hashContent } from '@toolshed/core/internal';
 
 /** What {@linkcode checkReadFirst} says: go on (with the read remembered), or why not. */
 export type ReadFirstVerdict =

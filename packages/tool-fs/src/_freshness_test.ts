@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { FileStateCache, hashContent } from '@toolshed/core';
+import { FileStateCache } from '@toolshed/core';
+import { hashContent } from '@toolshed/core/internal';
 import { isRepeatRead, readTicket, recordRead, recordWrite } from './_freshness.ts';
 
 const KEY = '/repo/a.txt';

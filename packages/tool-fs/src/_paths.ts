@@ -1,14 +1,8 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import {
-  closestNames,
-  deniedPathFilter,
-  isPathInside,
-  realWorkingDirectories,
-  resolvePath,
-  type ToolContext,
-} from '@toolshed/core';
+import { deniedPathFilter, type ToolContext } from '@toolshed/core';
+import { closestNames, isPathInside, realWorkingDirectories, resolvePath } from '@toolshed/core/internal';
 
 /**
  * Resolves a path a model gave against the session's working directory (`~` against home).

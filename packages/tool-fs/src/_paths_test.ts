@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPermissionContext } from '@toolshed/core';
+import { createPermissionContext } from '@toolshed/core/internal';
 import { canonicalPath, deviceByName, editRuleFor, missingFileMessage, toAbsolute } from './_paths.ts';
 
 let dir: string;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTool, decidePermission, isPathInside, type ToolContext } from '@toolshed/core';
+import { buildTool, type ToolContext } from '@toolshed/core';
+import { decidePermission, isPathInside } from '@toolshed/core/internal';
 import { z } from 'zod';
 import type { LocationView } from './_format.ts';
 

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTool, resolvePath, type Tool, type ToolContext } from '@toolshed/core';
+import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
+import { resolvePath } from '@toolshed/core/internal';
 import type {
   CallHierarchyIncomingCall,
   CallHierarchyItem,

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { deniedPathFilter, pathRuleRoots, realWorkingDirectories, type ToolContext } from '@toolshed/core';
+import { deniedPathFilter, type ToolContext } from '@toolshed/core';
+import { pathRuleRoots, realWorkingDirectories } from '@toolshed/core/internal';
 import { SANDBOX_HOME_SECRETS } from './sandbox.ts';
 
 /** At most this many entries of the working directories are looked at for deny-listed files. */

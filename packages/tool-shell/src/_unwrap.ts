@@ -22,7 +22,7 @@ export interface Unwrapped {
  *
  * @example
  * ```ts
- * import { analyzeCommand } from '@toolshed/tool-shell';
+ * import { analyzeCommand } from '@toolshed/tool-shell/internal';
  * import { unwrapOnce } from './_unwrap.ts';
  *
  * const cmd = analyzeCommand('nice -n5 cat .env').commands[0]!;

@@ -91,7 +91,7 @@ let parser: ParserType | undefined;
  *
  * @example
  * ```ts
- * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell';
+ * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell/internal';
  *
  * await loadBashParser();
  * analyzeCommand('ls -la | wc -l').commands.length; // 2
@@ -129,7 +129,7 @@ export function loadBashParser(): Promise<void> {
  *
  * @example
  * ```ts
- * import { isBashParserLoaded, loadBashParser } from '@toolshed/tool-shell';
+ * import { isBashParserLoaded, loadBashParser } from '@toolshed/tool-shell/internal';
  *
  * if (!isBashParserLoaded()) await loadBashParser();
  * ```
@@ -150,7 +150,7 @@ export function isBashParserLoaded(): boolean {
  *
  * @example
  * ```ts
- * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell';
+ * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell/internal';
  *
  * await loadBashParser();
  * const a = analyzeCommand('cd src && grep -n TODO *.ts 2>/dev/null');

@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, isPathInside, resolvePath, sessionResultsDir, type Tool, type ToolContext } from '@toolshed/core';
+import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
+import { isPathInside, resolvePath, sessionResultsDir } from '@toolshed/core/internal';
 import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parser.ts';
 import { classifyCommand } from './classify_command.ts';
 import { commandMatcher } from './command_matcher.ts';
@@ -341,7 +342,7 @@ function toOutput(result: CommandResult, notes: string[], timeoutMs: number): Ba
  *
  * @example
  * ```ts
- * import { formatBashOutput } from '@toolshed/tool-shell';
+ * import { formatBashOutput } from '@toolshed/tool-shell/internal';
  *
  * formatBashOutput({ output: 'x\n', exitCode: 1, signal: null, timedOut: false, interrupted: false, truncated: false, notes: [] });
  * // 'x\nExit code 1'

@@ -61,7 +61,8 @@ const CONSTRUCT_REASONS: Record<string, string> = {
  *
  * @example
  * ```ts
- * import { classifyCommand, loadBashParser } from '@toolshed/tool-shell';
+ * import { classifyCommand } from '@toolshed/tool-shell';
+ * import { loadBashParser } from '@toolshed/tool-shell/internal';
  *
  * await loadBashParser();
  * classifyCommand('git log --oneline -5 | head -3').readOnly; // true
@@ -80,7 +81,7 @@ export function classifyCommand(command: string, options?: AnalyzeOptions): Clas
  *
  * @example
  * ```ts
- * import { analyzeCommand, classifyAnalysis } from '@toolshed/tool-shell';
+ * import { analyzeCommand, classifyAnalysis } from '@toolshed/tool-shell/internal';
  *
  * classifyAnalysis(analyzeCommand('ls -la')).readOnly; // true
  * ```

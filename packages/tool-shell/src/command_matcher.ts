@@ -8,7 +8,7 @@ import { unwrapOnce } from './_unwrap.ts';
  *
  * @example
  * ```ts
- * import { MAX_COMMAND_PARTS, splitCommand } from '@toolshed/tool-shell';
+ * import { MAX_COMMAND_PARTS, splitCommand } from '@toolshed/tool-shell/internal';
  * const cmd = 'ls && pwd';
  *
  * splitCommand(cmd).parts.length > MAX_COMMAND_PARTS; // then the call asks
@@ -50,7 +50,7 @@ const MAX_DEPTH = 3;
  *
  * @example
  * ```ts
- * import { loadBashParser, splitCommand } from '@toolshed/tool-shell';
+ * import { loadBashParser, splitCommand } from '@toolshed/tool-shell/internal';
  *
  * await loadBashParser();
  * splitCommand('timeout 5 rm -rf build && ls').parts.map((p) => p.denyForms.at(-1));
@@ -216,7 +216,7 @@ function unique(list: string[]): string[] {
  *
  * @example
  * ```ts
- * import { loadBashParser, matchCommandRule } from '@toolshed/tool-shell';
+ * import { loadBashParser, matchCommandRule } from '@toolshed/tool-shell/internal';
  *
  * await loadBashParser();
  * matchCommandRule('npm run test -- --watch', { content: 'npm run test:*', behavior: 'allow' }); // true
@@ -245,7 +245,7 @@ export function matchCommandRule(command: string, rule: { content: string; behav
  *
  * @example
  * ```ts
- * import { commandMatcher } from '@toolshed/tool-shell';
+ * import { commandMatcher } from '@toolshed/tool-shell/internal';
  *
  * const matcher = commandMatcher('git status && git push');
  * matcher('git status', 'allow'); // false: `git push` is not covered

@@ -50,7 +50,7 @@ export interface CommandResourcesOptions {
  *
  * @example
  * ```ts
- * import { commandResources, loadBashParser } from '@toolshed/tool-shell';
+ * import { commandResources, loadBashParser } from '@toolshed/tool-shell/internal';
  *
  * await loadBashParser();
  * commandResources('cp .env /tmp/x', '/p').accesses;

@@ -144,7 +144,7 @@ function scratch(): string {
  *
  * @example
  * ```ts
- * import { startCommand } from '@toolshed/tool-shell';
+ * import { startCommand } from '@toolshed/tool-shell/internal';
  *
  * const running = startCommand('npm test', { cwd: '/p', timeoutMs: 60_000 });
  * const result = await running.done;
@@ -369,7 +369,7 @@ function processTree(
  *
  * @example
  * ```ts
- * import { runCommand } from '@toolshed/tool-shell';
+ * import { runCommand } from '@toolshed/tool-shell/internal';
  *
  * const { output, exitCode } = await runCommand('echo hi', { cwd: '/tmp', timeoutMs: 5000 });
  * ```
@@ -413,7 +413,7 @@ function processGroupAlive(pgid: number): boolean {
  *
  * @example
  * ```ts
- * import { RUN_MARK_VAR } from '@toolshed/tool-shell';
+ * import { RUN_MARK_VAR } from '@toolshed/tool-shell/internal';
  *
  * process.env[RUN_MARK_VAR]; // set inside a command the Bash tool runs
  * ```

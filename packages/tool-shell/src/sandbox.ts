@@ -15,7 +15,8 @@ declare module '@toolshed/core' {
  * @example
  * ```ts
  * import { ToolshedError } from '@toolshed/core';
- * import { findBwrap, SANDBOX_UNAVAILABLE } from '@toolshed/tool-shell';
+ * import { SANDBOX_UNAVAILABLE } from '@toolshed/tool-shell';
+ * import { findBwrap } from '@toolshed/tool-shell/internal';
  *
  * try {
  *   findBwrap();
@@ -101,7 +102,7 @@ const SYSCALLS: Readonly<Record<string, { arch: number; socket: number; ioUringS
  *
  * @example
  * ```ts
- * import { unixSocketFilter } from '@toolshed/tool-shell';
+ * import { unixSocketFilter } from '@toolshed/tool-shell/internal';
  *
  * unixSocketFilter('x64').length; // 88: eleven 8-byte instructions
  * ```
@@ -144,7 +145,7 @@ export function unixSocketFilter(arch: string = process.arch): Buffer {
  *
  * @example
  * ```ts
- * import { SANDBOX_PROTECTED } from '@toolshed/tool-shell';
+ * import { SANDBOX_PROTECTED } from '@toolshed/tool-shell/internal';
  *
  * SANDBOX_PROTECTED.includes('.git/hooks'); // true
  * ```
@@ -161,7 +162,7 @@ export const SANDBOX_PROTECTED: readonly string[] = ['.git/hooks', '.git/config'
  *
  * @example
  * ```ts
- * import { missingProtectedEntries } from '@toolshed/tool-shell';
+ * import { missingProtectedEntries } from '@toolshed/tool-shell/internal';
  *
  * missingProtectedEntries(['/p']); // ['/p/.toolshed', '/p/.claude', '/p/.mcp.json'] in a fresh project
  * ```
@@ -190,7 +191,7 @@ export function missingProtectedEntries(writable: readonly string[]): string[] {
  *
  * @example
  * ```ts
- * import { missingProtectedEntries, quarantineCreated } from '@toolshed/tool-shell';
+ * import { missingProtectedEntries, quarantineCreated } from '@toolshed/tool-shell/internal';
  *
  * const before = missingProtectedEntries(['/p']);
  * // … the command runs …
@@ -227,7 +228,7 @@ export function quarantineCreated(missing: readonly string[], quarantineDir: str
  *
  * @example
  * ```ts
- * import { findBwrap } from '@toolshed/tool-shell';
+ * import { findBwrap } from '@toolshed/tool-shell/internal';
  *
  * findBwrap(); // '/usr/bin/bwrap'
  * ```
@@ -270,7 +271,7 @@ export function findBwrap(preferred?: string): string {
  *
  * @example
  * ```ts
- * import { bwrapArguments, findBwrap } from '@toolshed/tool-shell';
+ * import { bwrapArguments, findBwrap } from '@toolshed/tool-shell/internal';
  * import { spawn } from 'node:child_process';
  *
  * spawn(findBwrap(), [...bwrapArguments({ writable: ['/p'], network: false, cwd: '/p' }), 'bash', '-c', 'ls']);

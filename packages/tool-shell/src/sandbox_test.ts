@@ -238,7 +238,7 @@ withBwrap('the sandbox enforces what the guard does', () => {
     await writeFile(path.join(project, 'secret.txt'), 'TOP SECRET');
     await mkdir(path.join(project, 'keys'), { recursive: true });
     await writeFile(path.join(project, 'keys', 'k.pem'), 'PEM BODY');
-    const { createPermissionContext } = await import('@toolshed/core');
+    const { createPermissionContext } = await import('@toolshed/core/internal');
     const { context } = createPermissionContext({ deny: ['Read(./secret.txt)', 'Read(./keys/**)'] }, project);
     const { sandboxMasks } = await import('./_sandbox_masks.ts');
     const masked = sandboxMasks({ cwd: project, permissions: { ...context, homeDir: path.join(root, 'no-home') } });

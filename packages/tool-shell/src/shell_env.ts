@@ -27,7 +27,7 @@ export type ShellEnvPolicy =
  *
  * @example
  * ```ts
- * import { BASE_ENV_NAMES } from '@toolshed/tool-shell';
+ * import { BASE_ENV_NAMES } from '@toolshed/tool-shell/internal';
  *
  * BASE_ENV_NAMES.includes('PATH'); // true
  * ```
@@ -80,7 +80,7 @@ export function isShellEnvPolicy(value: unknown): value is ShellEnvPolicy {
  *
  * @example
  * ```ts
- * import { policyEnvironment } from '@toolshed/tool-shell';
+ * import { policyEnvironment } from '@toolshed/tool-shell/internal';
  *
  * policyEnvironment({ inherit: 'clean' }, { PATH: '/bin', API_KEY: 'x' }); // { API_KEY: undefined }
  * ```

@@ -69,7 +69,7 @@ export interface ResolvedShellOptions {
  *
  * @example
  * ```ts
- * import { resolveShellOptions } from '@toolshed/tool-shell';
+ * import { resolveShellOptions } from '@toolshed/tool-shell/internal';
  *
  * resolveShellOptions({ defaultTimeoutMs: 5000 }).maxTimeoutMs; // 600000
  * ```

@@ -1,11 +1,5 @@
-import {
-  isPathInside,
-  matchWildcardSpecifier,
-  protectedPath,
-  resolvePath,
-  type PermissionResult,
-  type ToolContext,
-} from '@toolshed/core';
+import { matchWildcardSpecifier, type PermissionResult, type ToolContext } from '@toolshed/core';
+import { isPathInside, protectedPath, resolvePath } from '@toolshed/core/internal';
 import { classifyCommand } from './classify_command.ts';
 import { commandResources } from './command_resources.ts';
 import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
@@ -36,7 +30,7 @@ import type { ResolvedShellOptions } from './shell_options.ts';
  * @example
  * ```ts
  * import type { ToolContext } from '@toolshed/core';
- * import { checkShellPermissions, loadBashParser, resolveShellOptions } from '@toolshed/tool-shell';
+ * import { checkShellPermissions, loadBashParser, resolveShellOptions } from '@toolshed/tool-shell/internal';
  * declare const ctx: ToolContext;
  *
  * await loadBashParser();

@@ -24,7 +24,7 @@ const SUBCOMMAND = /^[A-Za-z0-9][A-Za-z0-9_:@+=-]*$/;
  *
  * @example
  * ```ts
- * import { loadBashParser } from '@toolshed/tool-shell';
+ * import { loadBashParser } from '@toolshed/tool-shell/internal';
  * import { shellRuleSuggestions } from './shell_suggestions.ts';
  *
  * await loadBashParser();

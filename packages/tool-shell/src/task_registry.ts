@@ -1,17 +1,14 @@
 import {
-  BackgroundTasks,
   backgroundTasksOf,
-  DEFAULT_TASK_LOG_MAX_BYTES,
-  MAX_UNREAD_CHARS,
   openTaskLog,
   serviceKey,
-  UnreadBuffer,
   type BackgroundTask,
   type ServiceKey,
   type TaskLog,
   type TaskStatus,
   type ToolContext,
 } from '@toolshed/core';
+import { BackgroundTasks, DEFAULT_TASK_LOG_MAX_BYTES, MAX_UNREAD_CHARS, UnreadBuffer } from '@toolshed/core/internal';
 import { startCommand, type CommandResult, type RunCommandOptions, type RunningCommand } from './run_command.ts';
 
 export { MAX_UNREAD_CHARS, type BackgroundTask, type TaskStatus };

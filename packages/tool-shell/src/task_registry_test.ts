@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { BackgroundTasks } from '@toolshed/core';
+import { BackgroundTasks } from '@toolshed/core/internal';
 import { TaskRegistry } from './task_registry.ts';
 
 test('a background command that prints past the log cap is stopped, and says why', async () => {

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import {
   buildTool,
   modelClientKey,
-  ruleMatchesTool,
   ToolshedError,
   type PermissionResult,
   type Tool,
   type ToolContext,
   type ValidationResult,
 } from '@toolshed/core';
+import { ruleMatchesTool } from '@toolshed/core/internal';
 import { classifyAddress } from './address_policy.ts';
 import { directConnect, type ConnectFunction } from './connect.ts';
 import { FetchCache, type FetchCacheOptions } from './fetch_cache.ts';

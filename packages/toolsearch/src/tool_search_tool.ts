@@ -1,13 +1,12 @@
 import {
   buildTool,
-  closestNames,
-  toolInputJsonSchema,
   type AnyTool,
   type CatalogEntry,
   type JsonSchema,
   type ToolContext,
   type ToolDefinition,
 } from '@toolshed/core';
+import { closestNames, toolInputJsonSchema } from '@toolshed/core/internal';
 import {
   MAX_RESULTS_LIMIT,
   TOOL_SEARCH_JSON_SCHEMA,

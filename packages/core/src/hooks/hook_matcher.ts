@@ -34,7 +34,7 @@ function matchesAll(matcher: string | undefined): boolean {
  *
  * @example
  * ```ts
- * import { matchesTool } from '@toolshed/core';
+ * import { matchesTool } from '@toolshed/core/internal';
  *
  * matchesTool('Edit|Write', 'Write'); // true
  * matchesTool('mcp__.*', 'mcp__github__search'); // true
@@ -59,7 +59,7 @@ export function matchesTool(matcher: string | undefined, toolName: string): bool
  *
  * @example
  * ```ts
- * import { validateMatcher } from '@toolshed/core';
+ * import { validateMatcher } from '@toolshed/core/internal';
  *
  * validateMatcher('Edit|Write'); // undefined
  * validateMatcher('Bash('); // 'Hook matcher "Bash(" is not a valid regular expression: …'

@@ -94,7 +94,7 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
  *
  * @example
  * ```ts
- * import { runHooks } from '@toolshed/core';
+ * import { runHooks } from '@toolshed/core/internal';
  * const cwd = process.cwd();
  * const signal = AbortSignal.timeout(30_000);
  *

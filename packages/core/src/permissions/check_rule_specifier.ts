@@ -15,7 +15,7 @@ import type { PermissionRule } from './types.ts';
  *
  * @example
  * ```ts
- * import { checkRuleSpecifier, parseRule } from '@toolshed/core';
+ * import { checkRuleSpecifier, parseRule } from '@toolshed/core/internal';
  *
  * checkRuleSpecifier(parseRule('Bash(npm test*:)', { behavior: 'allow', source: 'options' }));
  * // 'Permission rule "Bash(npm test*:)" … did you mean "Bash(npm test:*)"?'
@@ -58,7 +58,7 @@ export function checkRuleSpecifier(rule: Pick<PermissionRule, 'toolName' | 'rule
  *
  * @example
  * ```ts
- * import { loosePrefixHint, parseRule } from '@toolshed/core';
+ * import { loosePrefixHint, parseRule } from '@toolshed/core/internal';
  *
  * loosePrefixHint(parseRule('Bash(npm test*)', { behavior: 'allow', source: 'options' }));
  * // 'Rule "Bash(npm test*)" also matches commands that merely start with the same letters (such as "npm testx"): did you mean "Bash(npm test:*)"?'

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { CLAUDE_CODE_TOOL_NAMES } from '@toolshed/core';
+ * import { CLAUDE_CODE_TOOL_NAMES } from '@toolshed/core/internal';
  *
  * CLAUDE_CODE_TOOL_NAMES.includes('TodoWrite'); // true
  * ```

@@ -36,7 +36,7 @@ const compiledRules = new WeakMap<PermissionRule, CompiledEntry>();
  *
  * @example
  * ```ts
- * import { parseRule } from '@toolshed/core';
+ * import { parseRule } from '@toolshed/core/internal';
  * import { compileSessionPathRule } from './compiled_rules_cache.ts';
  * const rule = parseRule('Read(./.env)', { behavior: 'deny', source: 'session' });
  * const cwd = process.cwd();

@@ -85,7 +85,8 @@ export interface DecidePermissionOptions {
  *
  * @example
  * ```ts
- * import { type AnyTool, type ToolContext, decidePermission } from '@toolshed/core';
+ * import { type AnyTool, type ToolContext } from '@toolshed/core';
+ * import { decidePermission } from '@toolshed/core/internal';
  * declare const bashTool: AnyTool; // a family's Bash tool (tool-shell's bashTool)
  * declare const ctx: ToolContext;
  *
@@ -120,7 +121,7 @@ export async function decidePermission(
  *
  * @example
  * ```ts
- * import { denialMessage } from '@toolshed/core';
+ * import { denialMessage } from '@toolshed/core/internal';
  *
  * denialMessage('Bash', { behavior: 'ask', reason: 'No rule allows Bash with this input; allow it with "Bash(npm run build)"', suggestions: ['Bash(npm run build)'] });
  * // 'Permission to use Bash needs approval (No rule allows Bash …), and no one was available to

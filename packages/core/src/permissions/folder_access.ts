@@ -107,7 +107,7 @@ function isFolder(path: string): boolean {
  * @example
  * ```ts
  * import type { ToolContext } from '@toolshed/core';
- * import { parseRule, resolveResources } from '@toolshed/core';
+ * import { parseRule, resolveResources } from '@toolshed/core/internal';
  * import { ruleUnderFolder } from './folder_access.ts';
  * declare const ctx: ToolContext;
  * const rule = parseRule('Read(./secrets/**)', { behavior: 'deny', source: 'session' });
@@ -191,7 +191,8 @@ function exists(path: string): boolean {
  *
  * @example
  * ```ts
- * import type { GuardedPath, ToolContext } from '@toolshed/core';
+ * import type { ToolContext } from '@toolshed/core';
+ * import type { GuardedPath } from '@toolshed/core/internal';
  * import { findRuleUnderFolder } from './folder_access.ts';
  * declare const ctx: ToolContext;
  * declare const paths: GuardedPath[];
@@ -230,7 +231,8 @@ export function findRuleUnderFolder(
  *
  * @example
  * ```ts
- * import type { GuardedPath, ToolContext } from '@toolshed/core';
+ * import type { ToolContext } from '@toolshed/core';
+ * import type { GuardedPath } from '@toolshed/core/internal';
  * import { folderLinks } from './folder_access.ts';
  * declare const ctx: ToolContext;
  * declare const paths: GuardedPath[];
@@ -275,7 +277,8 @@ export function folderLinks(
  *
  * @example
  * ```ts
- * import type { GuardedPath, ToolContext } from '@toolshed/core';
+ * import type { ToolContext } from '@toolshed/core';
+ * import type { GuardedPath } from '@toolshed/core/internal';
  * import { protectedUnderFolder } from './folder_access.ts';
  * declare const ctx: ToolContext;
  * declare const paths: GuardedPath[];

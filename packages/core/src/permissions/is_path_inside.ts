@@ -11,7 +11,7 @@ import { isAbsolute, relative, sep } from 'node:path';
  *
  * @example
  * ```ts
- * import { isPathInside } from '@toolshed/core';
+ * import { isPathInside } from '@toolshed/core/internal';
  *
  * isPathInside('/home/u/proj/src/a.ts', '/home/u/proj'); // true
  * isPathInside('/home/u/proj-evil/a.ts', '/home/u/proj'); // false

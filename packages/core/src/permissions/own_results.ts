@@ -14,7 +14,7 @@ import type { PermissionDecision } from './types.ts';
  *
  * @example
  * ```ts
- * import { sessionResultsDir } from '@toolshed/core';
+ * import { sessionResultsDir } from '@toolshed/core/internal';
  *
  * sessionResultsDir('/home/me/.toolshed/state/s1'); // '/home/me/.toolshed/state/s1/tool-results'
  * ```
@@ -47,7 +47,8 @@ export interface OwnResultsReadOptions {
  *
  * @example
  * ```ts
- * import { type ToolContext, ownResultsRead, resolveResources } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { ownResultsRead, resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * ownResultsRead(resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), { toolName: 'Read', ctx })?.behavior; // 'allow'

@@ -61,7 +61,8 @@ export interface GuardedPath {
  *
  * @example
  * ```ts
- * import { type ToolContext, resolveResources } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * const [p] = resolveResources([{ path: 'link/new.txt', access: 'write' }], ctx);
@@ -129,7 +130,8 @@ export function resolveResources(
  *
  * @example
  * ```ts
- * import { type ToolContext, realWorkingDirectories } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { realWorkingDirectories } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * realWorkingDirectories(ctx.permissions, ctx.cwd); // ['/private/tmp/proj']
@@ -161,7 +163,7 @@ export function realWorkingDirectories(permissions: PermissionContext, cwd: stri
  *
  * @example
  * ```ts
- * import { pathRuleApplies } from '@toolshed/core';
+ * import { pathRuleApplies } from '@toolshed/core/internal';
  *
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, { toolName: 'Bash', access: 'write' }); // true
  * pathRuleApplies({ toolName: 'Edit', ruleContent: './src/**' }, { toolName: 'Bash', access: 'read' });  // false
@@ -229,7 +231,8 @@ export interface FindPathRuleOptions extends PathCheckOptions {
  *
  * @example
  * ```ts
- * import { type ToolContext, findPathRule, resolveResources } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { findPathRule, resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * findPathRule(ctx.permissions.rules.deny, resolveResources([{ path: '.env', access: 'read' }], ctx), { toolName: 'Bash', ctx });
@@ -271,7 +274,8 @@ export function findPathRule(
  *
  * @example
  * ```ts
- * import { parseRule, resolveResources, ruleCoversPath, type ToolContext } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { parseRule, resolveResources, ruleCoversPath } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  * const [path] = resolveResources([{ path: 'src/a.ts', access: 'write' }], ctx);
  *
@@ -308,7 +312,8 @@ function coversGuardedPath(
  *
  * @example
  * ```ts
- * import { type ToolContext, findProtectedWrite, resolveResources } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { findProtectedWrite, resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * findProtectedWrite(resolveResources([{ path: '.git/config', access: 'write' }], ctx), { toolName: 'Write', ctx });
@@ -359,7 +364,8 @@ function explicitlyAllowed(
  *
  * @example
  * ```ts
- * import { type ToolContext, outsideWorkingDirectories, resolveResources } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { outsideWorkingDirectories, resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * outsideWorkingDirectories(resolveResources([{ path: '/etc/passwd', access: 'read' }], ctx), { toolName: 'Read', ctx }).length; // 1
@@ -390,7 +396,8 @@ export function outsideWorkingDirectories(
  *
  * @example
  * ```ts
- * import { pathRuleSuggestion, resolveResources, type ToolContext } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { pathRuleSuggestion, resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * const [hosts] = resolveResources([{ path: '/etc/hosts', access: 'read' }], ctx);
@@ -541,7 +548,8 @@ function isDevice(path: string): boolean {
  *
  * @example
  * ```ts
- * import { caseInsensitivePaths, type PermissionContext } from '@toolshed/core';
+ * import { type PermissionContext } from '@toolshed/core';
+ * import { caseInsensitivePaths } from '@toolshed/core/internal';
  * declare const context: PermissionContext;
  *
  * caseInsensitivePaths({ ...context, caseInsensitivePaths: true }); // true

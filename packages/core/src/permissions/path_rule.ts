@@ -46,7 +46,7 @@ export interface PathRuleBases {
  *
  * @example
  * ```ts
- * import { parsePathSpecifier } from '@toolshed/core';
+ * import { parsePathSpecifier } from '@toolshed/core/internal';
  *
  * parsePathSpecifier('//etc/**');  // { anchor: 'absolute', pattern: 'etc/**' }
  * parsePathSpecifier('./src/*.ts'); // { anchor: 'cwd', pattern: 'src/*.ts' }
@@ -95,7 +95,7 @@ export function parsePathSpecifier(content: string): PathSpecifier {
  *
  * @example
  * ```ts
- * import { pathRuleRoots } from '@toolshed/core';
+ * import { pathRuleRoots } from '@toolshed/core/internal';
  *
  * pathRuleRoots('./src/**', { cwd: '/p', workingDirectories: ['/p'] });
  * // { dirs: ['/p/src'], glob: '**', anywhere: false }
@@ -126,7 +126,7 @@ export function pathRuleRoots(
  *
  * @example
  * ```ts
- * import { matchPathRule } from '@toolshed/core';
+ * import { matchPathRule } from '@toolshed/core/internal';
  *
  * const bases = { cwd: '/p', workingDirectories: ['/p'] };
  * matchPathRule('./src/**', '/p/src/a/b.ts', bases); // true
@@ -173,7 +173,7 @@ export interface CompiledPathRule {
  *
  * @example
  * ```ts
- * import { pathRuleTarget } from '@toolshed/core';
+ * import { pathRuleTarget } from '@toolshed/core/internal';
  *
  * pathRuleTarget('/p/src/../.env', false); // '/p/.env'
  * ```
@@ -205,7 +205,7 @@ export function pathRuleTarget(path: string, caseInsensitive: boolean): string {
  *
  * @example
  * ```ts
- * import { compilePathRule } from '@toolshed/core';
+ * import { compilePathRule } from '@toolshed/core/internal';
  *
  * declare const files: string[];
  * const rule = compilePathRule('./secret/**', { cwd: '/p', workingDirectories: ['/p'] });

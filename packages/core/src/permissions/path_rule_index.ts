@@ -70,7 +70,8 @@ export interface PathRuleCandidatesOptions {
  *
  * @example
  * ```ts
- * import { pathRuleCandidates, type ToolContext } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { pathRuleCandidates } from '@toolshed/core/internal';
  * import { pathRuleCompiler } from './path_guard.ts';
  * declare const ctx: ToolContext;
  *

@@ -33,7 +33,7 @@ const BEHAVIORS: readonly PermissionBehavior[] = ['allow', 'deny', 'ask'];
  *
  * @example
  * ```ts
- * import { createPermissionContext } from '@toolshed/core';
+ * import { createPermissionContext } from '@toolshed/core/internal';
  *
  * const { context, errors } = createPermissionContext(
  *   { mode: 'acceptEdits', allow: ['Bash(npm test:*)'], additionalDirectories: ['../shared'] },
@@ -163,7 +163,7 @@ export interface PermissionPlacement {
  *
  * @example
  * ```ts
- * import { createPermissionContext, mergePermissionContexts } from '@toolshed/core';
+ * import { createPermissionContext, mergePermissionContexts } from '@toolshed/core/internal';
  *
  * const user = createPermissionContext({ allow: ['Read'] }, '/p', { source: '~/.toolshed/settings.json' }).context;
  * const project = createPermissionContext({ deny: ['WebFetch'] }, '/p', { source: '/p/.toolshed/settings.json' }).context;

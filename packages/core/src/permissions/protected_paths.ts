@@ -59,7 +59,7 @@ export interface ProtectedPath {
  *
  * @example
  * ```ts
- * import { protectedPath } from '@toolshed/core';
+ * import { protectedPath } from '@toolshed/core/internal';
  *
  * protectedPath('/p/.git/hooks/pre-commit'); // { name: '.git', what: 'git internals (hooks, config)' }
  * protectedPath('/p/.git/objects/ab/cdef');  // undefined

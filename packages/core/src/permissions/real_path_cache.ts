@@ -153,7 +153,7 @@ function watch(lookups: string[], stamps: string[]): void {
  *
  * @example
  * ```ts
- * import type { CompiledPathRule } from '@toolshed/core';
+ * import type { CompiledPathRule } from '@toolshed/core/internal';
  * import { rootCacheEpoch } from './real_path_cache.ts';
  * declare let compiled: CompiledPathRule & { epoch: number };
  * declare function recompile(): CompiledPathRule & { epoch: number };

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
  *
  * @example
  * ```ts
- * import { resolvePath } from '@toolshed/core';
+ * import { resolvePath } from '@toolshed/core/internal';
  *
  * resolvePath('src/../README.md', '/home/u/proj'); // '/home/u/proj/README.md'
  * resolvePath('~/notes.txt', '/anywhere');         // '/home/u/notes.txt'

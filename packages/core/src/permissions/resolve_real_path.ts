@@ -38,7 +38,7 @@ export interface ResolveRealPathOptions {
  *
  * @example
  * ```ts
- * import { resolveRealPath } from '@toolshed/core';
+ * import { resolveRealPath } from '@toolshed/core/internal';
  *
  * // /p/link -> /etc
  * resolveRealPath('link/passwd', { cwd: '/p' });   // '/etc/passwd'

@@ -18,7 +18,7 @@ export type RuleTarget = Pick<AnyTool, 'name' | 'aliases'>;
  *
  * @example
  * ```ts
- * import { parseRule, ruleMatchesTool } from '@toolshed/core';
+ * import { parseRule, ruleMatchesTool } from '@toolshed/core/internal';
  *
  * const rule = parseRule('mcp__github', { behavior: 'deny', source: 'options' });
  * ruleMatchesTool(rule, { name: 'mcp__github__create_issue', aliases: [] }); // true
@@ -63,7 +63,8 @@ export interface RuleMatchesCallOptions {
  *
  * @example
  * ```ts
- * import { type AnyTool, parseRule, ruleMatchesCall } from '@toolshed/core';
+ * import { type AnyTool } from '@toolshed/core';
+ * import { parseRule, ruleMatchesCall } from '@toolshed/core/internal';
  * declare const bashTool: AnyTool; // a family's Bash tool (tool-shell's bashTool)
  *
  * const rule = parseRule('Bash(npm test:*)', { behavior: 'allow', source: 'options' });
@@ -95,7 +96,7 @@ export async function ruleMatchesCall(
  *
  * @example
  * ```ts
- * import { createPermissionContext, findBlanketDenyRule } from '@toolshed/core';
+ * import { createPermissionContext, findBlanketDenyRule } from '@toolshed/core/internal';
  *
  * const { context } = createPermissionContext({ deny: ['WebFetch'] }, '/p');
  * findBlanketDenyRule({ name: 'WebFetch', aliases: [] }, context)?.raw; // 'WebFetch'
@@ -213,7 +214,7 @@ function mcpServerPrefix(toolName: string): string | undefined {
  *
  * @example
  * ```ts
- * import { coveredOnly, parseRule } from '@toolshed/core';
+ * import { coveredOnly, parseRule } from '@toolshed/core/internal';
  *
  * coveredOnly(parseRule('Read(./src/**)', { behavior: 'deny', source: 'options' }), { name: 'Grep', aliases: [] }); // true
  * ```

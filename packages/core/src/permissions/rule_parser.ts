@@ -42,7 +42,7 @@ export interface ParseRuleOptions {
  *
  * @example
  * ```ts
- * import { parseRule } from '@toolshed/core';
+ * import { parseRule } from '@toolshed/core/internal';
  *
  * parseRule('Bash(npm test:*)', { behavior: 'allow', source: 'options' });
  * // { toolName: 'Bash', ruleContent: 'npm test:*', behavior: 'allow', source: 'options', raw: 'Bash(npm test:*)' }
@@ -72,7 +72,7 @@ export function parseRule(raw: string, { behavior, source }: ParseRuleOptions): 
  *
  * @example
  * ```ts
- * import { parseRules } from '@toolshed/core';
+ * import { parseRules } from '@toolshed/core/internal';
  *
  * const { rules, errors } = parseRules(['Read', 'Bash(npm test'], { behavior: 'allow', source: 'options' });
  * rules.length; // 1
@@ -106,7 +106,7 @@ export function parseRules(
  *
  * @example
  * ```ts
- * import { formatRule } from '@toolshed/core';
+ * import { formatRule } from '@toolshed/core/internal';
  *
  * formatRule({ toolName: 'Bash', ruleContent: 'npm test:*' }); // 'Bash(npm test:*)'
  * formatRule({ toolName: 'Bash', ruleContent: 'echo ")"' });   // 'Bash(echo "\\)")'

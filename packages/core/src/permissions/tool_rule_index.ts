@@ -44,7 +44,7 @@ const indexes = new WeakMap<readonly PermissionRule[], ToolIndex>();
  *
  * @example
  * ```ts
- * import { parseRules, toolRuleCandidates } from '@toolshed/core';
+ * import { parseRules, toolRuleCandidates } from '@toolshed/core/internal';
  *
  * toolRuleCandidates(parseRules(['Bash', 'Read', 'mcp__gh'], { behavior: 'deny', source: 'options' }).rules, { name: 'Grep', aliases: [] });
  * // [1]

@@ -25,7 +25,8 @@ const READING_TOOLS = ['Read', 'Grep', 'Glob'];
  *
  * @example
  * ```ts
- * import { type ToolContext, quotedDeniedFile } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { quotedDeniedFile } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * // deny: ['Read(./.env)']
@@ -87,7 +88,8 @@ export function quotedDeniedFile(
  *
  * @example
  * ```ts
- * import { type ToolContext, deniedQuoteGuard, persistLargeResult } from '@toolshed/core';
+ * import { type ToolContext } from '@toolshed/core';
+ * import { deniedQuoteGuard, persistLargeResult } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  * declare const content: string;
  * const toolUseId = 'toolu_1';

@@ -55,7 +55,7 @@ export const DEFAULT_FILE_STATE_MAX_BYTES = 25 * 1024 * 1024;
  *
  * @example
  * ```ts
- * import { hashContent } from '@toolshed/core';
+ * import { hashContent } from '@toolshed/core/internal';
  *
  * hashContent('') === 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'; // true
  * ```
@@ -226,7 +226,8 @@ export class FileStateCache {
    *
    * @example
    * ```ts
-   * import { type FileStateCache, hashContent } from '@toolshed/core';
+   * import { type FileStateCache } from '@toolshed/core';
+   * import { hashContent } from '@toolshed/core/internal';
    * import fs from 'node:fs/promises';
    * declare const cache: FileStateCache;
    * declare const path: string;

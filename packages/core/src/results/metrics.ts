@@ -49,7 +49,7 @@ export const DEFAULT_METRICS_MAX_SAMPLES = 1_000;
  *
  * @example
  * ```ts
- * import { MetricsRecorder } from '@toolshed/core';
+ * import { MetricsRecorder } from '@toolshed/core/internal';
  *
  * const metrics = new MetricsRecorder();
  * metrics.record('Read', { durationMs: 12, isError: false });
@@ -84,7 +84,7 @@ export class MetricsRecorder {
    *
    * @example
    * ```ts
-   * import { MetricsRecorder } from '@toolshed/core';
+   * import { MetricsRecorder } from '@toolshed/core/internal';
    * const metrics = new MetricsRecorder();
    *
    * metrics.record('Grep', { durationMs: 30, isError: false, persisted: true });
@@ -113,7 +113,7 @@ export class MetricsRecorder {
    *
    * @example
    * ```ts
-   * import { MetricsRecorder } from '@toolshed/core';
+   * import { MetricsRecorder } from '@toolshed/core/internal';
    * const metrics = new MetricsRecorder();
    *
    * const { tools, total } = metrics.snapshot();

@@ -96,7 +96,7 @@ export interface TurnBudgetOutcome {
  *
  * @example
  * ```ts
- * import { persistLargeResult } from '@toolshed/core';
+ * import { persistLargeResult } from '@toolshed/core/internal';
  *
  * const out = await persistLargeResult('x'.repeat(60_000), {
  *   toolUseId: 'toolu_1', stateDir: '/tmp/toolshed/s1', maxChars: 50_000,
@@ -141,7 +141,7 @@ export async function persistLargeResult(
  *
  * @example
  * ```ts
- * import { applyTurnBudget } from '@toolshed/core';
+ * import { applyTurnBudget } from '@toolshed/core/internal';
  * const big = 'x'.repeat(150_000);
  *
  * const out = await applyTurnBudget(
@@ -211,7 +211,7 @@ export async function applyTurnBudget(
  *
  * @example
  * ```ts
- * import { isPersistedPreview } from '@toolshed/core';
+ * import { isPersistedPreview } from '@toolshed/core/internal';
  *
  * isPersistedPreview('plain output'); // false
  * ```

@@ -26,7 +26,8 @@ export interface RemoveSessionResultsOptions {
  *
  * @example
  * ```ts
- * import { removeSessionResults, type Session } from '@toolshed/core';
+ * import { type Session } from '@toolshed/core';
+ * import { removeSessionResults } from '@toolshed/core/internal';
  * declare const session: Session;
  *
  * await removeSessionResults({ stateDir: session.stateDir, ownsStateDir: true, files: [] });
@@ -56,7 +57,7 @@ export async function removeSessionResults(options: RemoveSessionResultsOptions)
  *
  * @example
  * ```ts
- * import { sweepOldResults } from '@toolshed/core';
+ * import { sweepOldResults } from '@toolshed/core/internal';
  *
  * await sweepOldResults(['/home/me/.toolshed/state/s0/tool-results'], 7 * 24 * 3_600_000);
  * ```
@@ -105,7 +106,7 @@ export async function sweepOldResults(
  *
  * @example
  * ```ts
- * import { checkKeepResults } from '@toolshed/core';
+ * import { checkKeepResults } from '@toolshed/core/internal';
  *
  * checkKeepResults({ maxAgeMs: 7 * 24 * 3_600_000 });
  * ```

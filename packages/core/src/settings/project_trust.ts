@@ -26,7 +26,7 @@ export interface TrustList {
  *
  * @example
  * ```ts
- * import { trustFilePath } from '@toolshed/core';
+ * import { trustFilePath } from '@toolshed/core/internal';
  *
  * trustFilePath('/home/u'); // '/home/u/.toolshed/trusted-projects.json'
  * ```
@@ -44,7 +44,7 @@ export function trustFilePath(homeDir?: string): string {
  *
  * @example
  * ```ts
- * import { readTrustList } from '@toolshed/core';
+ * import { readTrustList } from '@toolshed/core/internal';
  *
  * (await readTrustList({ homeDir: '/home/u' })).trusted; // ['/home/u/src/app']
  * ```

@@ -65,7 +65,7 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  *
  * @example
  * ```ts
- * import { readSettingsFile } from '@toolshed/core';
+ * import { readSettingsFile } from '@toolshed/core/internal';
  *
  * const result = await readSettingsFile('/p/.toolshed/settings.json');
  * result.errors; // ['Settings file "/p/.toolshed/settings.json": permissions.defaultMode is "acceptedits", …']

@@ -36,7 +36,7 @@ export interface SettingsFileLocation {
  *
  * @example
  * ```ts
- * import { settingsFileLocations } from '@toolshed/core';
+ * import { settingsFileLocations } from '@toolshed/core/internal';
  *
  * settingsFileLocations(['user', 'project'], { projectDir: '/p', homeDir: '/home/u' }).map((f) => f.path);
  * // ['/home/u/.toolshed/settings.json', '/p/.toolshed/settings.json']
@@ -88,7 +88,7 @@ export function settingsFileLocations(
  *
  * @example
  * ```ts
- * import { parseSettingSources } from '@toolshed/core';
+ * import { parseSettingSources } from '@toolshed/core/internal';
  *
  * parseSettingSources('user, project'); // ['user', 'project']
  * parseSettingSources('projet');        // throws: … did you mean "project"? …

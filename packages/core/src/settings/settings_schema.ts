@@ -175,7 +175,7 @@ const ruleList = z.array(z.string());
  *
  * @example
  * ```ts
- * import { settingsSchema } from '@toolshed/core';
+ * import { settingsSchema } from '@toolshed/core/internal';
  *
  * settingsSchema.safeParse({ permissions: { allow: ['Bash(npm test:*)'], defaultMode: 'acceptEdits' } }).success; // true
  * ```

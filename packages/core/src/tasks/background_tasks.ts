@@ -162,7 +162,7 @@ export function backgroundTasksOf(ctx: Pick<ToolContext, 'services' | 'onClose'>
  *
  * @example
  * ```ts
- * import { MAX_UNREAD_CHARS, UnreadBuffer } from '@toolshed/core';
+ * import { MAX_UNREAD_CHARS, UnreadBuffer } from '@toolshed/core/internal';
  *
  * new UnreadBuffer(MAX_UNREAD_CHARS);
  * ```
@@ -174,7 +174,7 @@ export const MAX_UNREAD_CHARS = 1_000_000;
  *
  * @example
  * ```ts
- * import { UnreadBuffer } from '@toolshed/core';
+ * import { UnreadBuffer } from '@toolshed/core/internal';
  *
  * const unread = new UnreadBuffer();
  * unread.push('hello\n');

@@ -6,7 +6,8 @@ import path from 'node:path';
  *
  * @example
  * ```ts
- * import { DEFAULT_TASK_LOG_MAX_BYTES, openTaskLog } from '@toolshed/core';
+ * import { openTaskLog } from '@toolshed/core';
+ * import { DEFAULT_TASK_LOG_MAX_BYTES } from '@toolshed/core/internal';
  * const dir = '/tmp/toolshed/s1/tasks';
  *
  * openTaskLog(dir, 'bash_1', { maxBytes: DEFAULT_TASK_LOG_MAX_BYTES });
@@ -46,7 +47,7 @@ export interface TaskLog {
  *
  * @example
  * ```ts
- * import { taskLogName } from '@toolshed/core';
+ * import { taskLogName } from '@toolshed/core/internal';
  *
  * taskLogName('bash_1.x'); // 'bash_5fx1_2exx'
  * ```

@@ -7,7 +7,7 @@ import { backgroundTasksOf, type BackgroundTasks, type TaskStatus } from './back
  *
  * @example
  * ```ts
- * import { taskOutputInput } from '@toolshed/core';
+ * import { taskOutputInput } from '@toolshed/core/internal';
  *
  * taskOutputInput.parse({ task_id: 'bash_1_ab12cd', block: false });
  * ```
@@ -51,7 +51,8 @@ const MAX_CHARS = 30_000;
  *
  * @example
  * ```ts
- * import { backgroundTasksOf, type ToolContext, unknownTaskMessage } from '@toolshed/core';
+ * import { backgroundTasksOf, type ToolContext } from '@toolshed/core';
+ * import { unknownTaskMessage } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
  * throw new Error(unknownTaskMessage(backgroundTasksOf(ctx), 'bash_404'));

@@ -8,7 +8,7 @@ import { unknownTaskMessage } from './task_output_tool.ts';
  *
  * @example
  * ```ts
- * import { taskStopInput } from '@toolshed/core';
+ * import { taskStopInput } from '@toolshed/core/internal';
  *
  * taskStopInput.parse({ task_id: 'bash_1_ab12cd' });
  * ```

@@ -1,4 +1,5 @@
-import { buildTool, closestNames, ToolshedError, type AnyTool } from '@toolshed/core';
+import { buildTool, ToolshedError, type AnyTool } from '@toolshed/core';
+import { closestNames } from '@toolshed/core/internal';
 import { z } from 'zod';
 import { loadSkills, type LoadSkillsOptions, type Skill } from './load_skills.ts';
 

@@ -2,14 +2,8 @@ import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  buildTool,
-  DEFAULT_MAX_RESULT_SIZE_CHARS,
-  deniedQuoteGuard,
-  isPathInside,
-  ResultSpill,
-  type Tool,
-} from '@toolshed/core';
+import { buildTool, DEFAULT_MAX_RESULT_SIZE_CHARS, ResultSpill, type Tool } from '@toolshed/core';
+import { deniedQuoteGuard, isPathInside } from '@toolshed/core/internal';
 import { deniedPathTest } from '../_denied_paths.ts';
 import { compileGlob } from '../_glob_match.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';

@@ -1,7 +1,8 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { buildTool, hashContent, type Tool, type ToolContext } from '@toolshed/core';
+import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
+import { hashContent } from '@toolshed/core/internal';
 import { writeFileAtomic } from '../_atomic_write.ts';
 import { diffLines, formatDiff } from '../_diff.ts';
 import { checkReadFirst, recordWrite } from '../_freshness.ts';
