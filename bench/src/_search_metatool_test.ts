@@ -35,7 +35,9 @@ test('loadMetaTool names a missing file and a query whose tool is not in the cat
     await writeFile(path.join(dir, 'all_clean_data.sample.csv'), 'Query,Tool\ndo a,A\n');
     const { tools, singleTool } = await loadMetaTool(dir);
     expect(tools).toEqual([{ name: 'A', description: 'Does a.' }]);
-    expect(singleTool).toEqual([{ id: 'metatool.singleTool:0', group: 'metatool.singleTool', query: 'do a', relevant: ['A'] }]);
+    expect(singleTool).toEqual([
+      { id: 'metatool.singleTool:0', group: 'metatool.singleTool', query: 'do a', relevant: ['A'] },
+    ]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
