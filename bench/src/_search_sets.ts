@@ -1,6 +1,7 @@
 import type { SearchableTool } from '@toolshed/toolsearch';
 import { loadHeldOutCatalogue } from './_search_held_out.ts';
 import { loadMcpTasks } from './_search_mcp_tasks.ts';
+import { loadMetaTool } from './_search_metatool.ts';
 import { loadStableToolBench, type BenchQuery } from './_search_stabletoolbench.ts';
 
 /** One catalogue with its queries, as search_quality scores it. */
@@ -22,8 +23,9 @@ export interface SearchSet {
 
 /**
  * Every development and held-out set of search_quality: StableToolBench (lists of distinct
- * APIs), `mcp_tasks` task statements and single needs (real MCP servers), and the held-out
- * catalogue (two reference MCP servers and the built-in families; starts the servers).
+ * APIs), `mcp_tasks` task statements and single needs (real MCP servers), MetaTool's plugin
+ * catalogue with its single-tool and two-tool queries, and the held-out catalogue (two
+ * reference MCP servers and the built-in families; starts the servers).
  *
  * @param options `heldOut: false` leaves out the set that starts servers; `maxQueries` cuts StableToolBench.
  * @returns The sets, and a reason for each one that could not be loaded.
@@ -76,6 +78,26 @@ export async function loadSearchSets(
     tools: mcp.tools,
     queries: mcp.onePerTool,
     note: "One short request per tool (median 6 words), in the catalogue order, in a user's words; written and committed before any ranking run on it; never tuned on.",
+  });
+  const meta = await loadMetaTool();
+  const metaSource = `bench/data/metatool: MetaTool (HowieHwong/MetaTool e1029bc, MIT), ${meta.tools.length} ChatGPT plugins (name + one-line description)`;
+  sets.push({
+    name: 'metatool.singleTool',
+    kind: 'single',
+    split: 'held-out',
+    source: `${metaSource}; a seeded sample of all_clean_data.csv`,
+    tools: meta.tools,
+    queries: meta.singleTool,
+    note: "MetaTool's single-tool queries (short questions and long restatements, median 21 words), 600 in 30 seeded runs of 20; added after the defaults were set, never tuned on.",
+  });
+  sets.push({
+    name: 'metatool.multiTool',
+    kind: 'multi',
+    split: 'held-out',
+    source: `${metaSource}; multi_tool_query_golden.json, the first query of each tool pair`,
+    tools: meta.tools,
+    queries: meta.multiTool,
+    note: "MetaTool's two-tool queries, one per ordered pair of tools (154); never tuned on.",
   });
   if (options.heldOut !== false) {
     try {

@@ -26,7 +26,8 @@ const TASK_BASELINE = 'search, plain BM25 baseline (one StableToolBench query)';
 /**
  * Search quality on every set (see `loadSearchSets`): StableToolBench's solvable queries (G1–G3,
  * 765 queries over a pooled corpus of about 2 480 tools), the `mcp_tasks` task statements and
- * single needs over 203 tools of 15 real MCP servers, and the held-out catalogue. Per set:
+ * single needs over 203 tools of 15 real MCP servers, MetaTool's 199 plugins with its single-tool
+ * and two-tool queries, and the held-out catalogue. Per set:
  * Recall@5, NDCG@10 and MRR@10 of the default ranker against a plain BM25 baseline computed in
  * the same run, with a paired bootstrap interval of each difference, and the same scores for
  * each part of the ranker switched off. The rankers see name, description and JSON Schema.
@@ -40,7 +41,7 @@ const TASK_BASELINE = 'search, plain BM25 baseline (one StableToolBench query)';
 export const searchQualitySuite: BenchSuite<SearchQualityParams> = {
   name: 'search_quality',
   description:
-    "Recall@5, NDCG@10 and MRR@10 of ToolSearch's default ranker against plain BM25, with paired bootstrap intervals, on StableToolBench, the mcp_tasks set (task statements and single needs over 15 real MCP servers) and the held-out catalogue.",
+    "Recall@5, NDCG@10 and MRR@10 of ToolSearch's default ranker against plain BM25, with paired bootstrap intervals, on StableToolBench, the mcp_tasks set (task statements and single needs over 15 real MCP servers), MetaTool (199 plugins, single-tool and two-tool queries) and the held-out catalogue.",
   defaults: {
     full: { maxQueries: 0, goalRecallRatio: 1.1, goalSingleNeedRatio: 1.15, timeMs: 1000, heldOut: true },
     quick: { maxQueries: 0, goalRecallRatio: 1.1, goalSingleNeedRatio: 1.15, timeMs: 200, heldOut: true },
