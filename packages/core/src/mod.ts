@@ -208,6 +208,15 @@ export { ownResultsRead, sessionResultsDir } from './permissions/own_results.ts'
 export { askUserKey } from './ask_user.ts';
 export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
+export { SkillSources, skillArguments, skillSourcesKey, skillSourcesOf } from './skill_sources.ts';
+export type {
+  SkillArgument,
+  SkillCompleteRequest,
+  SkillLoadOptions,
+  SkillSource,
+  SkillSourceProblem,
+  SourcedSkill,
+} from './skill_sources.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {
   functionCallOutputsForOpenAIResponses,

@@ -8,6 +8,7 @@ import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
+  PromptListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -29,6 +30,14 @@ export interface McpResourceInfo {
   title?: string;
   description?: string;
   mimeType?: string;
+}
+
+/** A prompt as a server lists it. */
+export interface McpPromptInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
 }
 
 /** What a connection needs besides its config. */
@@ -98,6 +107,8 @@ export class McpConnection {
   /** Resources read and subscribed to: `true` once an update was reported and not read since. */
   #watched = new Map<string, boolean>();
   #capabilities: Record<string, unknown> = {};
+  /** The prompt list as last fetched, until `prompts/list_changed` or a new connection. */
+  #prompts: Promise<McpPromptInfo[]> | undefined;
   #transportInUse: Transport | undefined;
 
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
@@ -279,6 +290,10 @@ export class McpConnection {
     // A new connection (a restarted server) has none of the old one's subscriptions.
     for (const uri of this.#watched.keys())
       void client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => {});
+    this.#prompts = undefined;
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      this.#prompts = undefined;
+    });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const list = await listAllTools(client, this.timeoutMs);
@@ -573,24 +588,32 @@ export class McpConnection {
   }
 
   /** Lists the server's prompts (every page). */
-  async listPrompts(signal: AbortSignal): Promise<
-    {
-      name: string;
-      title?: string;
-      description?: string;
-      arguments?: { name: string; description?: string; required?: boolean }[];
-    }[]
-  > {
+  async listPrompts(signal: AbortSignal): Promise<McpPromptInfo[]> {
     return await this.#request('ListMcpPrompts', signal, async (client) => {
-      const out: Awaited<ReturnType<McpConnection['listPrompts']>> = [];
+      const out: McpPromptInfo[] = [];
       let cursor: string | undefined;
       do {
         const page = await client.listPrompts(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
-        out.push(...(page.prompts as typeof out));
+        out.push(...(page.prompts as McpPromptInfo[]));
         cursor = page.nextCursor;
       } while (cursor);
       return out;
     });
+  }
+
+  /**
+   * The server's prompts as last listed: fetched once, and again after the server says they
+   * changed (`notifications/prompts/list_changed`) or after a reconnection. A failed listing is
+   * not kept.
+   */
+  async cachedPrompts(signal: AbortSignal): Promise<McpPromptInfo[]> {
+    const listing = (this.#prompts ??= this.listPrompts(signal));
+    try {
+      return await listing;
+    } catch (e) {
+      if (this.#prompts === listing) this.#prompts = undefined;
+      throw e;
+    }
   }
 
   /** Gets one prompt, filled with its arguments. */
