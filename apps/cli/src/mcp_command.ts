@@ -7,6 +7,8 @@ import {
   defineFamily,
   describeError,
   isProjectTrusted,
+  SkillSources,
+  skillSourcesKey,
   type CanUseTool,
   type Family,
   type PermissionContext,
@@ -16,6 +18,7 @@ import {
   createMcpPermissionPrompt,
   listMcpServers,
   serveSession,
+  skillPrompts,
   type McpPermissionAsker,
   type McpServerStatus,
 } from '@toolshed/mcp-bridge';
@@ -219,14 +222,22 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   // --approve (deny by default), or --yes, which allows every call.
   const prompt = createMcpPermissionPrompt();
   const canUseTool: CanUseTool = args.yes ? () => Promise.resolve({ behavior: 'allow' }) : prompt.canUseTool;
-  const newSession = (familiesOfSession: Family[]) =>
-    createCliSession({
+  // The session's skills (the agent family's skill files, the MCP servers' prompts) are its prompts.
+  const skillsOf = new WeakMap<Session, SkillSources>();
+  const prompts = (s: Session) => skillPrompts(skillsOf.get(s) ?? new SkillSources());
+  const newSession = async (familiesOfSession: Family[]) => {
+    const skills = new SkillSources();
+    const s = await createCliSession({
       cwd: args.cwd,
       families: familiesOfSession,
       ...settingsOptions(args, io),
       canUseTool,
       ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
+      services: [[skillSourcesKey, skills]],
     });
+    skillsOf.set(s, skills);
+    return s;
+  };
   // The same settings files, rules and sources as every other command (core reads and checks
   // them): made once now, so that a bad file stops the command before anything is served.
   const session = await newSession(families);
@@ -257,6 +268,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
         stdout,
         permissionPrompt: prompt,
         approve: approveOption,
+        prompts,
       });
       io.stderr.write(
         `toolshed: serving ${tools} tools over stdio (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)})\n`,
@@ -278,6 +290,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
         http: { port, ...(token !== undefined ? { token } : {}), ...(args.noAuth ? { noAuth: true } : {}) },
         permissionPrompt: prompt,
         approve: approveOption,
+        prompts,
       },
     );
     let tokenFile: string | undefined;
