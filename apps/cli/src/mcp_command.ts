@@ -29,6 +29,7 @@ import { readMcpConfigFile } from './mcp_config_file.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { mcpLoginCommand } from './mcp_login_command.ts';
+import { mcpPromptCommand } from './mcp_prompt_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -88,6 +89,7 @@ export type McpListRow = McpServerStatus;
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
   if (sub === 'login') return mcpLoginCommand(rest, { args: invocation.args, io });
+  if (sub === 'prompt') return mcpPromptCommand(rest, { args: invocation.args, io });
   if (rest.length)
     throw new UsageError(
       `"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`,
@@ -101,8 +103,8 @@ export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): P
   }
   throw new UsageError(
     sub === undefined
-      ? '"toolshed mcp" needs a subcommand: serve, list or login.'
-      : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`,
+      ? '"toolshed mcp" needs a subcommand: serve, list, login or prompt.'
+      : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list", "mcp login <server>" or "mcp prompt [server] [prompt]".`,
     { command: 'mcp' },
   );
 }
