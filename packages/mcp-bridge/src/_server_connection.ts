@@ -16,7 +16,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Services } from '@toolshed/core';
 import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
-import { clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
+import { askToOpen, clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
 import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
 import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
@@ -699,6 +699,8 @@ export class McpConnection {
     try {
       return transport ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
+      if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
+        throw await this.#pageNeeded(e, what, signal);
       if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
       this.#drop(client, describe(e));
     }
@@ -708,6 +710,32 @@ export class McpConnection {
     } catch (e) {
       throw this.#callError(e, client, what, signal);
     }
+  }
+
+  /**
+   * A call the server refused until the user finishes an interaction in the browser (error
+   * -32042, URL elicitation required): each page is shown to the user, who decides whether to
+   * open it; the call fails with what the user answered, for the model to call again later.
+   */
+  async #pageNeeded(e: McpError, what: string, signal: AbortSignal): Promise<Error> {
+    const pages = ((e.data as { elicitations?: unknown } | undefined)?.elicitations ?? []) as {
+      mode?: string;
+      url?: string;
+      message?: string;
+    }[];
+    const asked = pages.filter((p) => p.mode === 'url' && typeof p.url === 'string');
+    const answers: string[] = [];
+    for (const page of asked) {
+      const action = await askToOpen(
+        { server: this.name, services: this.#options.services, notice: this.#options.notice ?? (() => {}) },
+        { message: page.message ?? `MCP server "${this.name}" needs you to open a page before ${what} can run.`, url: page.url!, signal },
+      );
+      answers.push(`${page.url} (the user ${action === 'accept' ? 'accepted to open it' : action === 'decline' ? 'declined' : 'did not answer'})`);
+    }
+    const accepted = answers.length > 0 && answers.every((a) => a.includes('accepted'));
+    return new Error(
+      `MCP server "${this.name}" needs the user to finish an interaction in the browser before ${what} can run: ${answers.join('; ') || describe(e)}. ${accepted ? `Call ${what} again once the user says they are done.` : `So ${what} did not run.`}`,
+    );
   }
 
   #drop(client: Client, reason: string): void {
