@@ -728,9 +728,15 @@ export class McpConnection {
     for (const page of asked) {
       const action = await askToOpen(
         { server: this.name, services: this.#options.services, notice: this.#options.notice ?? (() => {}) },
-        { message: page.message ?? `MCP server "${this.name}" needs you to open a page before ${what} can run.`, url: page.url!, signal },
+        {
+          message: page.message ?? `MCP server "${this.name}" needs you to open a page before ${what} can run.`,
+          url: page.url!,
+          signal,
+        },
       );
-      answers.push(`${page.url} (the user ${action === 'accept' ? 'accepted to open it' : action === 'decline' ? 'declined' : 'did not answer'})`);
+      answers.push(
+        `${page.url} (the user ${action === 'accept' ? 'accepted to open it' : action === 'decline' ? 'declined' : 'did not answer'})`,
+      );
     }
     const accepted = answers.length > 0 && answers.every((a) => a.includes('accepted'));
     return new Error(

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { askUserKey, contentToText, createSession, type AskUser, type AskUserRequest, type Session } from '@toolshed/core';
+import {
+  askUserKey,
+  contentToText,
+  createSession,
+  type AskUser,
+  type AskUserRequest,
+  type Session,
+} from '@toolshed/core';
 import { mcpServers } from './mod.ts';
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata', 'url_elicit_server.mjs');

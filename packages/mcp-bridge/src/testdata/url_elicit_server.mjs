@@ -5,7 +5,11 @@
 // client declared URL elicitation.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const tool = (name, description) => ({ name, description, inputSchema: { type: 'object', properties: {} } });
 const server = new Server({ name: 'url-elicit', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -29,7 +33,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   }
   if (name === 'needs_page')
     throw new UrlElicitationRequiredError([
-      { mode: 'url', message: 'Sign in to the tracker first', url: 'https://tracker.example.com/login', elicitationId: 'el-7' },
+      {
+        mode: 'url',
+        message: 'Sign in to the tracker first',
+        url: 'https://tracker.example.com/login',
+        elicitationId: 'el-7',
+      },
     ]);
   throw new Error(`no tool ${name}`);
 });
