@@ -41,6 +41,9 @@ export interface SkillToolOptions extends LoadSkillsOptions {
   sourcesFor?: (cwd: string) => SkillSources | undefined;
 }
 
+/** How long the description waits for other sources (a slow MCP server) before it leaves their skills out. */
+const DESCRIPTION_WAIT_MS = 5_000;
+
 /** Skill sources other than the skill files, which the tool reads itself. */
 const notFiles = (source: SkillSource) => source.name !== FILE_SKILL_SOURCE;
 
@@ -78,7 +81,7 @@ export function createSkillTool(options: SkillToolOptions = {}): AnyTool {
     searchHint: 'run a skill load instructions',
     async description({ cwd }) {
       const { skills } = await skillsOf(cwd);
-      const others = (await options.sourcesFor?.(cwd)?.list({ filter: notFiles }))?.skills ?? [];
+      const others = (await listWithin(options.sourcesFor?.(cwd), DESCRIPTION_WAIT_MS))?.skills ?? [];
       const list = [
         ...[...skills.values()].map((s) => `- ${s.name}: ${s.description}`),
         ...others.map((s) => `- ${s.name}: ${s.description}${argumentHint(s)} (${s.origin})`),
@@ -134,6 +137,24 @@ async function loadOther(
     throw new ToolshedError(SKILL_NOT_FOUND, `Skill "${skill.name}" is no longer offered by ${skill.origin}.`);
   const note = unused.length ? `\n(It takes no arguments; "${unused.join(' ')}" was not used.)` : '';
   return `Skill "${skill.name}" loaded (from ${skill.origin}).${note}\n\n${text}`;
+}
+
+/** The other sources' skills, or undefined when they take longer than `ms` (the session must not wait on a slow server). */
+async function listWithin(
+  sources: SkillSources | undefined,
+  ms: number,
+): Promise<Awaited<ReturnType<SkillSources['list']>> | undefined> {
+  if (!sources) return undefined;
+  const stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => (stop.abort(), resolve(undefined)), ms);
+  });
+  try {
+    return await Promise.race([sources.list({ filter: notFiles, signal: stop.signal }), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function argumentHint(skill: SourcedSkill): string {

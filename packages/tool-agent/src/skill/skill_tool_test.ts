@@ -188,6 +188,31 @@ describe('skills of other sources (an MCP server prompts)', () => {
     expect(loads.map((l) => l.name)).toEqual(['mcp__github__pr_review']);
   });
 
+  test('a source that does not answer is left out of the description (after a bounded wait) instead of holding the session', async () => {
+    let aborted = false;
+    const sources = new SkillSources();
+    sources.add({
+      name: 'mcp',
+      list: ({ signal } = {}) =>
+        new Promise((_, reject) =>
+          signal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          }),
+        ),
+      load: async () => undefined,
+    });
+    session = await createSession({
+      cwd: project,
+      homeDir: home,
+      families: [agentTools({ homeDir: home, agentFiles: [] })],
+      services: [[skillSourcesKey, sources]],
+    });
+    const skillTool = session.toolsFor('anthropic').find((t) => t.name === 'Skill')!;
+    expect(skillTool.description).toContain('No skills are installed.');
+    expect(aborted).toBe(true);
+  }, 20_000);
+
   test('the agent family registers the skill files as a source, with one optional argument, args', async () => {
     await skill(
       path.join(project, '.claude', 'skills'),
