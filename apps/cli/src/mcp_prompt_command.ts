@@ -68,7 +68,9 @@ export async function mcpPromptCommand(
     ...(io.signal ? { signal: io.signal } : {}),
   });
   try {
-    for (const notice of session.notices()) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+    // A server that failed says so; what a server says of its tools (info) is not for this command.
+    for (const notice of session.notices())
+      if (notice.level !== 'info') io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
     const { skills: listed, problems } = await skills.list();
     for (const p of problems) io.stderr.write(`toolshed: error: ${p.message}\n`);
     const prompts = listed.filter((s) => s.source === 'mcp');
