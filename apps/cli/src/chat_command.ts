@@ -17,6 +17,7 @@ import { readStdin } from './_read_input.ts';
 import { withSession } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
+import { slashPrompt } from './_slash_prompt.ts';
 
 function systemPrompt(session: Session): string {
   return `You are a coding agent working in ${session.cwd} through the tools you are given. Read before you change anything, keep changes small, and say briefly what you did.`;
@@ -167,6 +168,12 @@ async function interactive(
       const text = line.trim();
       if (!text) continue;
       if (text === '/exit' || text === '/quit') break;
+      // `/mcp__server__prompt ARG…`: the MCP server's prompt is the message (as in Claude Code).
+      const slash = text.startsWith('/mcp__') ? await slashPrompt(session, text) : undefined;
+      if (slash && 'error' in slash) {
+        io.stderr.write(`toolshed: ${slash.error}\n`);
+        continue;
+      }
       turn = new AbortController();
       const view = new TurnView(session, io);
       const result = await runAgent({
@@ -174,7 +181,7 @@ async function interactive(
         model,
         system: systemPrompt(session),
         messages: history,
-        prompt: text,
+        prompt: slash?.text ?? text,
         maxTurns,
         signal: turn.signal,
         onEvent: (e) => view.show(e),

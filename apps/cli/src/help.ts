@@ -129,12 +129,17 @@ export const COMMANDS: readonly CommandSpec[] = [
       '  transport, status and tool count; exit 1 when a server failed, 2 when there is no config.',
       'mcp login SERVER: signs in to a remote server with OAuth (the browser comes back to 127.0.0.1);',
       '  the tokens go to ~/.toolshed/mcp-oauth.json (0600), where sessions find them.',
+      "mcp prompt [SERVER [PROMPT [ARG...]]]: lists the servers' prompts (as /mcp__server__prompt with",
+      '  their arguments), or gets one and prints its messages; ARGs fill its arguments in order,',
+      '  name=value by name. In chat, /mcp__server__prompt ARG... sends the prompt as your message.',
+      "mcp serve offers the skills of the agent family (and its MCP servers' prompts) as MCP prompts.",
     ],
     examples: [
       'toolshed mcp serve --only fs,shell --allow Read',
       'toolshed mcp serve --http 8931',
       'toolshed mcp list --mcp-config .mcp.json --json',
       'toolshed mcp login github',
+      'toolshed mcp prompt everything args-prompt Paris state=Texas',
     ],
   },
   {

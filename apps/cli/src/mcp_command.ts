@@ -6,6 +6,8 @@ import { Writable, type Readable } from 'node:stream';
 import {
   defineFamily,
   isProjectTrusted,
+  SkillSources,
+  skillSourcesKey,
   type CanUseTool,
   type Family,
   type PermissionContext,
@@ -16,6 +18,7 @@ import {
   createMcpPermissionPrompt,
   listMcpServers,
   serveSession,
+  skillPrompts,
   type McpPermissionAsker,
   type McpServerStatus,
 } from '@toolshed/mcp-bridge';
@@ -26,6 +29,7 @@ import { readMcpConfigFile } from './mcp_config_file.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { mcpLoginCommand } from './mcp_login_command.ts';
+import { mcpPromptCommand } from './mcp_prompt_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -85,6 +89,7 @@ export type McpListRow = McpServerStatus;
 export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): Promise<number> {
   const [sub, ...rest] = invocation.positionals;
   if (sub === 'login') return mcpLoginCommand(rest, { args: invocation.args, io });
+  if (sub === 'prompt') return mcpPromptCommand(rest, { args: invocation.args, io });
   if (rest.length)
     throw new UsageError(
       `"toolshed mcp ${sub}" takes no arguments; unexpected ${rest.map((r) => `"${r}"`).join(' ')}.`,
@@ -98,8 +103,8 @@ export async function mcpCommand(invocation: McpCommandInvocation, io: CliIo): P
   }
   throw new UsageError(
     sub === undefined
-      ? '"toolshed mcp" needs a subcommand: serve, list or login.'
-      : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list" or "mcp login <server>".`,
+      ? '"toolshed mcp" needs a subcommand: serve, list, login or prompt.'
+      : `Unknown subcommand "mcp ${sub}": use "mcp serve", "mcp list", "mcp login <server>" or "mcp prompt [server] [prompt]".`,
     { command: 'mcp' },
   );
 }
@@ -219,14 +224,22 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   // --approve (deny by default), or --yes, which allows every call.
   const prompt = createMcpPermissionPrompt();
   const canUseTool: CanUseTool = args.yes ? () => Promise.resolve({ behavior: 'allow' }) : prompt.canUseTool;
-  const newSession = (familiesOfSession: Family[]) =>
-    createCliSession({
+  // The session's skills (the agent family's skill files, the MCP servers' prompts) are its prompts.
+  const skillsOf = new WeakMap<Session, SkillSources>();
+  const prompts = (s: Session) => skillPrompts(skillsOf.get(s) ?? new SkillSources());
+  const newSession = async (familiesOfSession: Family[]) => {
+    const skills = new SkillSources();
+    const s = await createCliSession({
       cwd: args.cwd,
       families: familiesOfSession,
       ...settingsOptions(args, io),
       canUseTool,
       ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
+      services: [[skillSourcesKey, skills]],
     });
+    skillsOf.set(s, skills);
+    return s;
+  };
   // The same settings files, rules and sources as every other command (core reads and checks
   // them): made once now, so that a bad file stops the command before anything is served.
   const session = await newSession(families);
@@ -257,6 +270,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
         stdout,
         permissionPrompt: prompt,
         approve: approveOption,
+        prompts,
       });
       io.stderr.write(
         `toolshed: serving ${tools} tools over stdio (families: ${args.families.join(', ')}; permission asks: ${describeApprove(approve, args.yes)})\n`,
@@ -278,6 +292,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
         http: { port, ...(token !== undefined ? { token } : {}), ...(args.noAuth ? { noAuth: true } : {}) },
         permissionPrompt: prompt,
         approve: approveOption,
+        prompts,
       },
     );
     let tokenFile: string | undefined;

@@ -108,10 +108,10 @@ describe('toolshed mcp list', () => {
         /give --mcp-config FILE, or put a \.mcp\.json in/,
       );
       await expect(mcpCommand({ positionals: ['lsit'], args: argsFor(cwd) }, io)).rejects.toThrow(
-        'Unknown subcommand "mcp lsit": use "mcp serve", "mcp list" or "mcp login <server>".',
+        'Unknown subcommand "mcp lsit": use "mcp serve", "mcp list", "mcp login <server>" or "mcp prompt [server] [prompt]".',
       );
       await expect(mcpCommand({ positionals: [], args: argsFor(cwd) }, io)).rejects.toThrow(
-        'needs a subcommand: serve, list or login',
+        'needs a subcommand: serve, list, login or prompt',
       );
       await writeFile(
         path.join(cwd, '.mcp.json'),
@@ -349,7 +349,7 @@ describe('toolshed mcp through runCli', () => {
     for (const argv of [['mcp'], ['mcp', 'serv']]) {
       const r = await cli(argv);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/needs a subcommand: serve, list or login|Unknown subcommand "mcp serv"/);
+      expect(r.stderr).toMatch(/needs a subcommand: serve, list, login or prompt|Unknown subcommand "mcp serv"/);
       expect(r.stderr).toContain('Usage: toolshed mcp <serve|list>');
     }
   });

@@ -13,6 +13,12 @@ export interface AskUserRequest {
   message: string;
   /** The answer's shape; none: a plain yes (accept) or no (decline). */
   schema?: JsonSchema;
+  /**
+   * A page the asker wants the person to open (MCP's URL-mode elicitation: a sign-in, a payment),
+   * also written in `message`. Accept means the person consents to open it: a UI may then open
+   * it, never before the answer, and never fetches it to show a preview.
+   */
+  url?: string;
   /** Aborted when the answer is no longer wanted (the call ended, the session closed). */
   signal?: AbortSignal;
 }

@@ -119,6 +119,15 @@ export { STATE_DIR_UNSAFE } from './state_dir.ts';
 export { askUserKey } from './ask_user.ts';
 export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
+export { SkillSources, skillArguments, skillSourcesKey, skillSourcesOf } from './skill_sources.ts';
+export type {
+  SkillArgument,
+  SkillCompleteRequest,
+  SkillLoadOptions,
+  SkillSource,
+  SkillSourceProblem,
+  SourcedSkill,
+} from './skill_sources.ts';
 export type { ModelClient, ModelRequest } from './model_client.ts';
 export {
   functionCallOutputsForOpenAIResponses,

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
@@ -43,7 +44,8 @@ export interface ClientHandlerContext {
 
 /**
  * The capabilities the bridge's client declares: form elicitation with the schema's defaults
- * applied to what the user left out, sampling, and roots with `list_changed`.
+ * applied to what the user left out, URL elicitation (2025-11-25), sampling, and roots with
+ * `list_changed`.
  *
  * @example
  * ```ts
@@ -54,7 +56,7 @@ export interface ClientHandlerContext {
  * ```
  */
 export function clientCapabilities(): ClientCapabilities {
-  return { elicitation: { form: { applyDefaults: true } }, sampling: {}, roots: { listChanged: true } };
+  return { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } };
 }
 
 /**
@@ -81,8 +83,20 @@ export function clientCapabilities(): ClientCapabilities {
  */
 export function installClientHandlers(client: Client, ctx: ClientHandlerContext): void {
   const who = `MCP server "${ctx.server}"`;
+  const pages = new Map<string, string>();
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
-    const params = request.params as { mode?: string; message: string; requestedSchema?: Record<string, unknown> };
+    const params = request.params as {
+      mode?: string;
+      message: string;
+      requestedSchema?: Record<string, unknown>;
+      url?: string;
+      elicitationId?: string;
+    };
+    if (params.mode === 'url') {
+      const action = await askToOpen(ctx, { message: params.message, url: params.url ?? '', signal: extra.signal });
+      if (action === 'accept' && params.elicitationId) pages.set(params.elicitationId, params.url ?? '');
+      return { action };
+    }
     const askUser = ctx.services?.get(askUserKey);
     if (!askUser) {
       ctx.notice(
@@ -100,6 +114,12 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
     if (answer.action !== 'accept') return { action: answer.action };
     // The SDK fills what the user left out from the schema's defaults (applyDefaults).
     return { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] };
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    const url = pages.get(notification.params.elicitationId);
+    if (url === undefined) return;
+    pages.delete(notification.params.elicitationId);
+    ctx.notice('info', `${who}: the interaction at ${url} is complete.`);
   });
 
   let samplingAllowed: Promise<boolean> | undefined;
@@ -154,6 +174,60 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
       `${who}${logger ? ` (${logger})` : ''} logged ${level}: ${truncate(text, 2000)}`,
     );
   });
+}
+
+/**
+ * A URL-mode elicitation (or a call that needs one, error -32042): the person is shown the
+ * message, the full URL and its site, and decides whether to open it. Nothing is opened or
+ * fetched here: the session's `askUser` gets the URL (`url`), and a UI opens it only after an
+ * accept. A URL that is not http(s), or a session without `askUser`, is declined.
+ *
+ * @param ctx The server's name, services and notices.
+ * @param request The server's message and URL, and the request's signal.
+ * @returns The person's answer.
+ *
+ * @example
+ * ```ts
+ * import type { ClientHandlerContext } from './_client_handlers.ts';
+ * import { askToOpen } from './_client_handlers.ts';
+ * declare const ctx: ClientHandlerContext;
+ *
+ * await askToOpen(ctx, { message: 'Sign in to pay', url: 'https://pay.example.com/s/1' });
+ * ```
+ */
+export async function askToOpen(
+  ctx: Pick<ClientHandlerContext, 'server' | 'services' | 'notice'>,
+  { message, url, signal }: { message: string; url: string; signal?: AbortSignal },
+): Promise<'accept' | 'decline' | 'cancel'> {
+  const who = `MCP server "${ctx.server}"`;
+  let page: URL | undefined;
+  try {
+    page = new URL(url);
+  } catch {
+    page = undefined;
+  }
+  if (!page || (page.protocol !== 'https:' && page.protocol !== 'http:')) {
+    ctx.notice(
+      'warn',
+      `${who} asked the user to open ${JSON.stringify(truncate(url, 200))}, which is not an http(s) URL, so it was declined.`,
+    );
+    return 'decline';
+  }
+  const askUser = ctx.services?.get(askUserKey);
+  if (!askUser) {
+    ctx.notice(
+      'warn',
+      `${who} asked the user to open ${page.href} ("${truncate(message, 120)}"), but this session has no askUser service, so it was declined. Provide one with services: [[askUserKey, …]].`,
+    );
+    return 'decline';
+  }
+  const answer = await askUser.ask({
+    source: who,
+    message: `${message}\nIt asks you to open this page (site ${page.host}${page.protocol === 'http:' ? ', not encrypted' : ''}):\n  ${page.href}\nOpen it?`,
+    url: page.href,
+    ...(signal ? { signal } : {}),
+  });
+  return answer.action;
 }
 
 async function askPermission(

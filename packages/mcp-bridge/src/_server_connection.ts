@@ -8,6 +8,7 @@ import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
+  PromptListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -15,7 +16,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Services } from '@toolshed/core';
 import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
-import { clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
+import { askToOpen, clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
 import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
 import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
@@ -29,6 +30,14 @@ export interface McpResourceInfo {
   title?: string;
   description?: string;
   mimeType?: string;
+}
+
+/** A prompt as a server lists it. */
+export interface McpPromptInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
 }
 
 /** What a connection needs besides its config. */
@@ -98,6 +107,8 @@ export class McpConnection {
   /** Resources read and subscribed to: `true` once an update was reported and not read since. */
   #watched = new Map<string, boolean>();
   #capabilities: Record<string, unknown> = {};
+  /** The prompt list as last fetched, until `prompts/list_changed` or a new connection. */
+  #prompts: Promise<McpPromptInfo[]> | undefined;
   #transportInUse: Transport | undefined;
 
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
@@ -279,6 +290,10 @@ export class McpConnection {
     // A new connection (a restarted server) has none of the old one's subscriptions.
     for (const uri of this.#watched.keys())
       void client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => {});
+    this.#prompts = undefined;
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      this.#prompts = undefined;
+    });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         const list = await listAllTools(client, this.timeoutMs);
@@ -573,24 +588,32 @@ export class McpConnection {
   }
 
   /** Lists the server's prompts (every page). */
-  async listPrompts(signal: AbortSignal): Promise<
-    {
-      name: string;
-      title?: string;
-      description?: string;
-      arguments?: { name: string; description?: string; required?: boolean }[];
-    }[]
-  > {
+  async listPrompts(signal: AbortSignal): Promise<McpPromptInfo[]> {
     return await this.#request('ListMcpPrompts', signal, async (client) => {
-      const out: Awaited<ReturnType<McpConnection['listPrompts']>> = [];
+      const out: McpPromptInfo[] = [];
       let cursor: string | undefined;
       do {
         const page = await client.listPrompts(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
-        out.push(...(page.prompts as typeof out));
+        out.push(...(page.prompts as McpPromptInfo[]));
         cursor = page.nextCursor;
       } while (cursor);
       return out;
     });
+  }
+
+  /**
+   * The server's prompts as last listed: fetched once, and again after the server says they
+   * changed (`notifications/prompts/list_changed`) or after a reconnection. A failed listing is
+   * not kept.
+   */
+  async cachedPrompts(signal: AbortSignal): Promise<McpPromptInfo[]> {
+    const listing = (this.#prompts ??= this.listPrompts(signal));
+    try {
+      return await listing;
+    } catch (e) {
+      if (this.#prompts === listing) this.#prompts = undefined;
+      throw e;
+    }
   }
 
   /** Gets one prompt, filled with its arguments. */
@@ -676,6 +699,8 @@ export class McpConnection {
     try {
       return transport ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
+      if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
+        throw await this.#pageNeeded(e, what, signal);
       if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
       this.#drop(client, describe(e));
     }
@@ -685,6 +710,38 @@ export class McpConnection {
     } catch (e) {
       throw this.#callError(e, client, what, signal);
     }
+  }
+
+  /**
+   * A call the server refused until the user finishes an interaction in the browser (error
+   * -32042, URL elicitation required): each page is shown to the user, who decides whether to
+   * open it; the call fails with what the user answered, for the model to call again later.
+   */
+  async #pageNeeded(e: McpError, what: string, signal: AbortSignal): Promise<Error> {
+    const pages = ((e.data as { elicitations?: unknown } | undefined)?.elicitations ?? []) as {
+      mode?: string;
+      url?: string;
+      message?: string;
+    }[];
+    const asked = pages.filter((p) => p.mode === 'url' && typeof p.url === 'string');
+    const answers: string[] = [];
+    for (const page of asked) {
+      const action = await askToOpen(
+        { server: this.name, services: this.#options.services, notice: this.#options.notice ?? (() => {}) },
+        {
+          message: page.message ?? `MCP server "${this.name}" needs you to open a page before ${what} can run.`,
+          url: page.url!,
+          signal,
+        },
+      );
+      answers.push(
+        `${page.url} (the user ${action === 'accept' ? 'accepted to open it' : action === 'decline' ? 'declined' : 'did not answer'})`,
+      );
+    }
+    const accepted = answers.length > 0 && answers.every((a) => a.includes('accepted'));
+    return new Error(
+      `MCP server "${this.name}" needs the user to finish an interaction in the browser before ${what} can run: ${answers.join('; ') || describe(e)}. ${accepted ? `Call ${what} again once the user says they are done.` : `So ${what} did not run.`}`,
+    );
   }
 
   #drop(client: Client, reason: string): void {

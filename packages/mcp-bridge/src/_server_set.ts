@@ -71,6 +71,11 @@ export class McpServerSet {
     );
   }
 
+  /** The servers that offer prompts and are not closed (the mcp family's skill source reads them). */
+  promptServers(): McpConnection[] {
+    return this.#connections.filter((c) => c.hasPrompts && c.state !== 'closed');
+  }
+
   /** The roots offered to the servers now: the session's working directories as last seen. */
   get roots(): readonly string[] {
     return this.#roots;

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { defineFamily, type Family, type PermissionContext, type PermissionRule } from '@toolshed/core';
+import { defineFamily, skillSourcesOf, type Family, type PermissionContext, type PermissionRule } from '@toolshed/core';
 import { findBlanketDenyRule } from '@toolshed/core/internal';
 import { parseMcpConfig, type McpConfig, type McpServerConfig } from './config.ts';
 import { McpServerSet } from './_server_set.ts';
@@ -10,6 +10,7 @@ import type { McpServerStatus } from './server_status.ts';
 import type { McpLogLevel } from './_client_handlers.ts';
 import type { McpOAuthOptions } from './oauth_provider.ts';
 import { fileTokenStore } from './oauth_store.ts';
+import { mcpPromptSkills } from './_prompt_skills.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -60,7 +61,9 @@ export interface ListMcpServersOptions extends McpServersOptions {
  * connect concurrently when the session is created, each under a start timeout; one that fails
  * is reported as a session notice and blocks no other. A server that a deny rule removes whole
  * (`mcp__server`, `mcp__server__*`) is not started at all. Servers offering resources add the
- * `ListMcpResources` and `ReadMcpResource` tools. Closing the session closes the servers.
+ * `ListMcpResources` and `ReadMcpResource` tools, servers offering prompts `ListMcpPrompts` and
+ * `GetMcpPrompt`, and their prompts are skills of the session (`mcp__<server>__<prompt>`, in
+ * its `SkillSources`, which the agent family's Skill tool lists). Closing the session closes the servers.
  *
  * One family object serves one session at a time: call `mcpServers(config)` once per session.
  *
@@ -115,7 +118,10 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
         setInstructions: (prefix, text) => api.setInstructions(prefix, text),
       });
       active = set;
+      // The servers' prompts are skills too (`mcp__<server>__<prompt>`), for the agent family's Skill tool.
+      const removeSkills = skillSourcesOf(api).add(mcpPromptSkills(() => set.promptServers()));
       api.onClose(async () => {
+        removeSkills();
         if (active === set) active = undefined;
         await set.close();
       });

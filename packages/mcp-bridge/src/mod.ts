@@ -70,7 +70,7 @@ export {
   type ServeResourceSource,
   type WorkingFilesOptions,
 } from './serve_resources.ts';
-export type { ServePromptSource } from './serve_prompts.ts';
+export { skillPrompts, type ServePromptSource } from './serve_prompts.ts';
 export { servedClientChannels, type ServedClientChannels } from './serve_client_channels.ts';
 export type { ServeFeatureOptions } from './_serve_features.ts';
 export {

@@ -2,6 +2,7 @@ import { buildTool, type Tool, type ToolResultContent } from '@toolshed/core';
 import type { McpConnection } from './_server_connection.ts';
 import { serverOffering } from './_server_lookup.ts';
 import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+import { promptText } from './_prompt_text.ts';
 
 /** The servers the prompt tools can reach, looked up at each call. */
 export type PromptServers = () => readonly McpConnection[];
@@ -111,17 +112,7 @@ export function getMcpPromptTool(servers: PromptServers): Tool {
       } = input as { server: string; name: string; arguments?: Record<string, string> };
       const connection = serverOffering(servers(), { name: server, feature: 'prompts' });
       const prompt = await connection.getPrompt(name, args ?? {}, signal);
-      const lines = prompt.messages.map((m) => {
-        const c = m.content as { type: string; text?: string; resource?: { uri: string; text?: string } };
-        const body =
-          c.type === 'text'
-            ? (c.text ?? '')
-            : c.type === 'resource' && c.resource
-              ? `[resource ${c.resource.uri}]\n${c.resource.text ?? ''}`
-              : `[${c.type} content]`;
-        return `[${m.role}] ${body}`;
-      });
-      return { data: `${prompt.description ? `${prompt.description}\n\n` : ''}${lines.join('\n\n')}` };
+      return { data: promptText(prompt) };
     },
   });
 }

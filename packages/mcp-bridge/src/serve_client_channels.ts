@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { AskUser, ModelClient } from '@toolshed/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The served MCP client's user and model, as the session services tools use: `askUser` sends an
- * elicitation request to the client (its user answers), `modelClient` a sampling request (its
+ * elicitation request to the client (its user answers; a question with a `url` is a URL-mode
+ * elicitation when the client declares it), `modelClient` a sampling request (its
  * model answers). Given to a {@linkcode ServeSessionFactory}, which puts them in the session's
  * services (`askUserKey`, `modelClientKey`) when the serving user wants tools to reach them.
  * Each throws an error naming what is missing when the client did not declare the capability.
@@ -39,6 +41,15 @@ export function servedClientChannels(server: () => Server): ServedClientChannels
           throw new Error(
             `${request.source} asked the MCP client's user, but the client cannot be asked (it does not declare the elicitation capability)`,
           );
+        // A page to open goes as URL-mode elicitation to a client that has it (2025-11-25): its
+        // UI shows the URL and opens it only on consent. Others get the message, which names the URL.
+        if (request.url && mcp.getClientCapabilities()?.elicitation?.url) {
+          const answer = await mcp.elicitInput(
+            { mode: 'url', message: request.message, url: request.url, elicitationId: randomUUID() },
+            request.signal ? { signal: request.signal } : undefined,
+          );
+          return answer.action === 'accept' ? { action: 'accept' } : { action: answer.action };
+        }
         const requestedSchema = (request.schema ?? {
           type: 'object',
           properties: {},

@@ -1,6 +1,13 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { defineFamily, taskOutputTool, taskStopTool, type Family } from '@toolshed/core';
+import {
+  defineFamily,
+  skillSourcesOf,
+  taskOutputTool,
+  taskStopTool,
+  type Family,
+  type SkillSources,
+} from '@toolshed/core';
 import type { AgentDefinition, LoadedAgent } from './agent_definition.ts';
 import { agentRegistry, agentRegistryKey, agentsFromOptions, builtInAgents, createAgentTool } from './agent_tool.ts';
 import { loadAgentFiles } from './load_agent_files.ts';
@@ -10,6 +17,7 @@ import { askUserQuestionTool } from './ask_user_question_tool.ts';
 import { createPlanModeTools } from './plan_mode_tools.ts';
 import type { SkillDefinition } from './skill/load_skills.ts';
 import { createSkillTool } from './skill/skill_tool.ts';
+import { fileSkillSource } from './skill/skill_source.ts';
 import { sleepTool } from './sleep_tool.ts';
 import { taskListTools, type TaskListToolsOptions } from './task_list/task_tools.ts';
 import { createTodoWriteTool } from './todo_write_tool.ts';
@@ -81,6 +89,13 @@ export function agentTools(options: AgentToolsOptions = {}): Family {
     maxTurns: options.maxTurns,
   });
   const home = options.homeDir;
+  const skillOptions = {
+    ...(home ? { homeDir: home } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
+    ...(options.skillDirs ? { skillDirs: options.skillDirs } : {}),
+  };
+  // The session's skill sources (an MCP server's prompts), as its setup saw them, for Skill's description.
+  const skillSources = new Map<string, SkillSources>();
   const planning = [
     createTodoWriteTool().tool,
     ...taskListTools({
@@ -90,11 +105,7 @@ export function agentTools(options: AgentToolsOptions = {}): Family {
     askUserQuestionTool,
     ...createPlanModeTools(),
     ...createWorktreeTools(),
-    createSkillTool({
-      ...(home ? { homeDir: home } : {}),
-      ...(options.skills ? { skills: options.skills } : {}),
-      ...(options.skillDirs ? { skillDirs: options.skillDirs } : {}),
-    }),
+    createSkillTool({ ...skillOptions, sourcesFor: (cwd) => skillSources.get(cwd) }),
     sleepTool,
   ];
   return defineFamily({
@@ -115,6 +126,10 @@ export function agentTools(options: AgentToolsOptions = {}): Family {
       const registry = agentRegistry([...base, agents]);
       byCwd.set(api.cwd, [...registry.list()]);
       api.services.set(agentRegistryKey, registry);
+      // The skill files are a skill source too: a served session offers them as MCP prompts.
+      const skillRegistry = skillSourcesOf(api);
+      api.onClose(skillRegistry.add(fileSkillSource(api.cwd, skillOptions)));
+      skillSources.set(api.cwd, skillRegistry);
     },
   });
 }

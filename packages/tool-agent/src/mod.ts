@@ -99,7 +99,8 @@ export {
   type SkillDefinition,
   type SkillProblem,
 } from './skill/load_skills.ts';
-export { createSkillTool, SKILL_NOT_FOUND, skillInput } from './skill/skill_tool.ts';
+export { createSkillTool, SKILL_NOT_FOUND, skillInput, type SkillToolOptions } from './skill/skill_tool.ts';
+export { FILE_SKILL_SOURCE, fileSkillSource } from './skill/skill_source.ts';
 export { MAX_SLEEP_SECONDS, sleepInput, sleepTool } from './sleep_tool.ts';
 export { taskListFolder, type TaskListLocationOptions } from './task_list/task_list_location.ts';
 export {

@@ -2,10 +2,19 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { contentToText, createSession, defineFamily, type Session } from '@toolshed/core';
+import {
+  contentToText,
+  createSession,
+  defineFamily,
+  SkillSources,
+  skillSourcesKey,
+  type Session,
+  type SkillSource,
+} from '@toolshed/core';
 import { checkFamily } from '@toolshed/core/testing';
 import { loadSkills } from './load_skills.ts';
 import { createSkillTool } from './skill_tool.ts';
+import { agentTools } from '../family.ts';
 
 let root: string;
 let home: string;
@@ -118,5 +127,118 @@ describe('the Skill tool', () => {
     const [broken] = await session.run([{ type: 'tool_use', id: 's2', name: 'Skill', input: { skill: 'deploy' } }]);
     expect(contentToText(broken!.content)).toContain('Its file could not be loaded');
     expect(contentToText(broken!.content)).toContain('not valid YAML');
+  });
+});
+
+describe('skills of other sources (an MCP server prompts)', () => {
+  const loads: { name: string; arguments: Record<string, string> | undefined }[] = [];
+  const mcp: SkillSource = {
+    name: 'mcp',
+    list: async () => [
+      {
+        name: 'mcp__github__pr_review',
+        description: 'Review a pull request',
+        arguments: [{ name: 'pr', required: true }, { name: 'focus' }],
+        origin: 'MCP server "github"',
+      },
+      { name: 'mcp__github__triage', description: 'Triage the issues', origin: 'MCP server "github"' },
+    ],
+    load: async (name, options) => {
+      loads.push({ name, arguments: options?.arguments ? { ...options.arguments } : undefined });
+      return name.startsWith('mcp__github__') ? `[user] ${name} ${JSON.stringify(options?.arguments)}` : undefined;
+    },
+  };
+
+  test('are listed in the description with their arguments and loaded with args mapped in order; a missing one is named', async () => {
+    const sources = new SkillSources();
+    sources.add(mcp);
+    session = await createSession({
+      cwd: project,
+      homeDir: home,
+      families: [agentTools({ homeDir: home, agentFiles: [] })],
+      services: [[skillSourcesKey, sources]],
+    });
+    const skillTool = session.toolsFor('anthropic').find((t) => t.name === 'Skill')!;
+    expect(skillTool.description).toContain(
+      '- mcp__github__pr_review: Review a pull request [args: <pr> [focus]] (MCP server "github")',
+    );
+    const [loaded] = await session.run([
+      {
+        type: 'tool_use',
+        id: 'm1',
+        name: 'Skill',
+        input: { skill: 'mcp__github__pr_review', args: '456 "error handling"' },
+      },
+    ]);
+    expect(loaded!.is_error).toBeFalsy();
+    expect(contentToText(loaded!.content)).toBe(
+      'Skill "mcp__github__pr_review" loaded (from MCP server "github").\n\n[user] mcp__github__pr_review {"pr":"456","focus":"error handling"}',
+    );
+    const [missing] = await session.run([
+      { type: 'tool_use', id: 'm2', name: 'Skill', input: { skill: 'mcp__github__pr_review' } },
+    ]);
+    expect(missing!.is_error).toBe(true);
+    expect(contentToText(missing!.content)).toBe(
+      'Skill failed: Skill "mcp__github__pr_review" needs "pr": give its arguments in args, in order (<pr> [focus]), or as name=value words (pr, required; focus).',
+    );
+    const [typo] = await session.run([
+      { type: 'tool_use', id: 'm3', name: 'Skill', input: { skill: 'mcp__github__triag' } },
+    ]);
+    expect(contentToText(typo!.content)).toContain('Did you mean "mcp__github__triage"');
+    expect(loads.map((l) => l.name)).toEqual(['mcp__github__pr_review']);
+  });
+
+  test('a source that does not answer is left out of the description (after a bounded wait) instead of holding the session', async () => {
+    let aborted = false;
+    const sources = new SkillSources();
+    sources.add({
+      name: 'mcp',
+      list: ({ signal } = {}) =>
+        new Promise((_, reject) =>
+          signal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          }),
+        ),
+      load: async () => undefined,
+    });
+    session = await createSession({
+      cwd: project,
+      homeDir: home,
+      families: [agentTools({ homeDir: home, agentFiles: [] })],
+      services: [[skillSourcesKey, sources]],
+    });
+    const skillTool = session.toolsFor('anthropic').find((t) => t.name === 'Skill')!;
+    expect(skillTool.description).toContain('No skills are installed.');
+    expect(aborted).toBe(true);
+  }, 20_000);
+
+  test('the agent family registers the skill files as a source, with one optional argument, args', async () => {
+    await skill(
+      path.join(project, '.claude', 'skills'),
+      'release',
+      '---\nname: release\ndescription: Cut a release\n---\nRelease version $ARGUMENTS now.',
+    );
+    const sources = new SkillSources();
+    session = await createSession({
+      cwd: project,
+      homeDir: home,
+      families: [agentTools({ homeDir: home, agentFiles: [] })],
+      services: [[skillSourcesKey, sources]],
+    });
+    const { skills } = await sources.list();
+    expect(skills).toEqual([
+      {
+        name: 'release',
+        description: 'Cut a release',
+        arguments: [{ name: 'args', description: 'Arguments for the skill, if it takes any', required: false }],
+        origin: path.join(project, '.claude', 'skills', 'release', 'SKILL.md'),
+        source: 'skills',
+      },
+    ]);
+    expect(await sources.load('release', { arguments: { args: 'v2.0.0' } })).toContain('Release version v2.0.0 now.');
+    // The Skill tool reads the files itself: the skill is listed once.
+    const skillTool = session.toolsFor('anthropic').find((t) => t.name === 'Skill')!;
+    expect(skillTool.description.match(/- release:/g)).toHaveLength(1);
   });
 });

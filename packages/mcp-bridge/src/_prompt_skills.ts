@@ -1,0 +1,119 @@
+import type { SkillSource, SourcedSkill } from '@toolshed/core';
+import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
+import { promptText } from './_prompt_text.ts';
+import { mcpToolName } from './tool_name.ts';
+
+/** The name of the skill source the mcp family registers. */
+export const MCP_SKILL_SOURCE = 'mcp';
+
+interface Found {
+  connection: McpConnection;
+  prompt: McpPromptInfo;
+}
+
+/**
+ * The prompts of the connected servers as skills named `mcp__<server>__<prompt>` (Claude Code's
+ * `/mcp__<server>__<prompt>` commands): listed with their arguments, loaded with `prompts/get`,
+ * their arguments completed where the server offers completion. A server whose prompts cannot be
+ * listed is left out of a listing; loading one of its prompts says why it failed.
+ *
+ * @param servers The connected servers that offer prompts, looked up at each use.
+ * @returns The source, for the session's `SkillSources`.
+ *
+ * @example
+ * ```ts
+ * import { skillSourcesOf, type FamilySetupApi } from '@toolshed/core';
+ * import type { McpConnection } from './_server_connection.ts';
+ * import { mcpPromptSkills } from './_prompt_skills.ts';
+ * declare const api: FamilySetupApi;
+ * declare const connections: McpConnection[];
+ *
+ * api.onClose(skillSourcesOf(api).add(mcpPromptSkills(() => connections.filter((c) => c.hasPrompts))));
+ * ```
+ */
+export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillSource {
+  const listAll = async (signal: AbortSignal | undefined, strict: boolean) => {
+    const found = new Map<string, Found>();
+    const failures: string[] = [];
+    await Promise.all(
+      servers().map(async (connection) => {
+        try {
+          const prompts = await connection.cachedPrompts(signal ?? new AbortController().signal);
+          for (const prompt of prompts) found.set(mcpToolName(connection.name, prompt.name), { connection, prompt });
+        } catch (e) {
+          failures.push(`MCP server "${connection.name}": ${(e as Error).message}`);
+        }
+      }),
+    );
+    if (strict && found.size === 0 && failures.length) throw new Error(failures.join('; '));
+    return { found, failures };
+  };
+  return {
+    name: MCP_SKILL_SOURCE,
+    async list(options = {}) {
+      const { found } = await listAll(options.signal, true);
+      return [...found.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(
+          ([name, { connection, prompt }]): SourcedSkill => ({
+            name,
+            description:
+              prompt.description ?? prompt.title ?? `Prompt "${prompt.name}" of MCP server "${connection.name}"`,
+            ...(prompt.arguments?.length ? { arguments: prompt.arguments } : {}),
+            origin: `MCP server "${connection.name}"`,
+          }),
+        );
+    },
+    async load(name, options = {}) {
+      if (!name.startsWith('mcp__')) return undefined;
+      const { found, failures } = await listAll(options.signal, false);
+      const hit = found.get(name);
+      if (!hit) {
+        if (failures.length && servers().some((c) => name.startsWith(mcpToolName(c.name, ''))))
+          throw new Error(`The prompts of ${failures.join('; ')}`);
+        return undefined;
+      }
+      const { connection, prompt } = hit;
+      const args = options.arguments ?? {};
+      const declared = prompt.arguments ?? [];
+      const missing = declared.filter((a) => a.required && args[a.name] === undefined);
+      if (missing.length)
+        throw new Error(
+          missingMessage(
+            name,
+            hit,
+            missing.map((a) => a.name),
+          ),
+        );
+      const given = Object.fromEntries(
+        declared.filter((a) => args[a.name] !== undefined).map((a) => [a.name, args[a.name]!]),
+      );
+      const result = await connection.getPrompt(prompt.name, given, options.signal ?? new AbortController().signal);
+      const shown = Object.entries(given).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+      return `Prompt "${prompt.name}" of MCP server "${connection.name}"${shown.length ? ` (${shown.join(', ')})` : ''}:\n\n${promptText(result)}`;
+    },
+    async complete({ skill, argument, value, context, signal }) {
+      const { found } = await listAll(signal, false);
+      const hit = found.get(skill);
+      if (!hit?.connection.hasCompletions) return [];
+      const answer = await hit.connection.complete(
+        {
+          ref: { type: 'ref/prompt', name: hit.prompt.name },
+          argument: { name: argument, value },
+          ...(context && Object.keys(context).length ? { context: { arguments: { ...context } } } : {}),
+        },
+        signal ?? new AbortController().signal,
+      );
+      return answer.values;
+    },
+  };
+}
+
+function missingMessage(name: string, { connection, prompt }: Found, missing: string[]): string {
+  const declared = prompt.arguments ?? [];
+  const usage = declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  const list = declared
+    .map((a) => `${a.name}${a.required ? ' (required)' : ''}${a.description ? `: ${a.description}` : ''}`)
+    .join('; ');
+  return `The prompt "${prompt.name}" of MCP server "${connection.name}" needs ${missing.map((m) => `"${m}"`).join(' and ')}. Its arguments, in order: ${list}. Give them after the name: ${name} ${usage}`;
+}
