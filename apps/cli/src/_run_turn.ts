@@ -2,6 +2,7 @@ import type { Session, SessionEvent, ToolResultBlock, ToolUseBlock } from '@tool
 import type { CliIo } from './cli_io.ts';
 import { progressLines } from './_progress_lines.ts';
 import { toolUseSummary } from './_tool_summary.ts';
+import { levelWord } from './_style.ts';
 
 /** One call's outcome as the commands print it. */
 export interface TurnResult {
@@ -48,10 +49,10 @@ export async function runTurn(
       for (const line of lines(event.progress)) io.stderr.write(`toolshed: ${event.toolName}: ${line}\n`);
     } else if (event.type === 'hook_error') {
       io.stderr.write(
-        `toolshed: warn: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
+        `toolshed: ${levelWord('warn', io)}: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
       );
     } else if (event.type === 'notice') {
-      io.stderr.write(`toolshed: ${event.level}: ${event.message}\n`);
+      io.stderr.write(`toolshed: ${levelWord(event.level, io)}: ${event.message}\n`);
     }
   }
   return blocks.map((block) => {

@@ -27,6 +27,7 @@ import { UsageError } from './usage_error.ts';
 import { flagRuleWarnings } from './_flag_rule_warnings.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 import { toolUseSummary } from './_tool_summary.ts';
+import { levelWord } from './_style.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
 export type SettingsOptions = Required<
@@ -118,18 +119,22 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * @returns The families that loaded.
  * @throws {UsageError} When the MCP configuration file is not valid.
  */
-async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, homeDir: string): Promise<Family[]> {
+async function familiesFor(
+  args: CommonArgs,
+  io: Pick<CliIo, 'stderr' | 'isTTY' | 'env'>,
+  homeDir: string,
+): Promise<Family[]> {
   const project = await readProjectFiles(args, homeDir);
   if (project.read.length > 0)
     io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
-  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
+  for (const notice of project.notices) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${notice}\n`);
   const { families, warnings } = await loadFamilies(
     args.families,
     project.mcpConfig && project.mcpConfigFile
       ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
       : { homeDir },
   );
-  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
   await loadSetupHints(args.families);
   return families;
 }
@@ -220,19 +225,20 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithS
   const showNotices = () => {
     const notices = session!.notices();
     for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n)))
-      io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+      io.stderr.write(`toolshed: ${levelWord(notice.level, io)}: ${notice.message}\n`);
     shown = notices.length;
   };
   try {
     showNotices();
-    for (const warning of await ruleFlagWarnings(args, session)) io.stderr.write(`toolshed: warn: ${warning}\n`);
+    for (const warning of await ruleFlagWarnings(args, session))
+      io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
     return await fn(session);
   } finally {
     prompter?.close();
     try {
       await session.close();
     } catch (e) {
-      io.stderr.write(`toolshed: warn: closing the session failed: ${describeError(e)}\n`);
+      io.stderr.write(`toolshed: ${levelWord('warn', io)}: closing the session failed: ${describeError(e)}\n`);
     }
     showNotices();
   }

@@ -112,6 +112,28 @@ describe.skipIf(!hasScript)('the spinner in a terminal', () => {
   }, 60_000);
 });
 
+describe.skipIf(!hasScript)('colour in a terminal', () => {
+  test('a warning has its level in yellow, and NO_COLOR keeps it plain', async () => {
+    const { home, cwd } = await folders();
+    const args = [
+      'check',
+      'Read',
+      '{"file_path":"a.txt"}',
+      '--only',
+      'fs,shell',
+      '--allow',
+      'bash(ls:*)',
+      '--cwd',
+      cwd,
+    ];
+    const coloured = await inTerminal(args, { env: { TERM: 'xterm' }, home });
+    expect(coloured.output).toContain('toolshed: \u001b[33mwarn\u001b[39m: --allow "bash(ls:*)"');
+    const plain = await inTerminal(args, { env: { TERM: 'xterm', NO_COLOR: '1' }, home });
+    expect(plain.output).toContain('toolshed: warn: --allow "bash(ls:*)"');
+    expect(plain.output).not.toContain(ESCAPE);
+  }, 60_000);
+});
+
 test('without a terminal, a call prints no spinner and no escape code', async () => {
   const { home, cwd } = await folders();
   const r = await runToolshed(['call', 'Bash', slow, '--yes', '--cwd', cwd], { home, env: { TERM: 'xterm' } });
