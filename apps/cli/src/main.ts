@@ -11,6 +11,8 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 // A spinner only where both streams are terminals (and NO_COLOR is unset); the output goes
 // through it so that a line and a spinner frame never share the screen's line.
 const { stdout, stderr, spinner } = terminalSpinner({ stdout: process.stdout, stderr: process.stderr });
+// An exit in the middle of a call (a second Ctrl-C) leaves no frame behind for the shell's prompt.
+if (spinner) process.on('exit', () => spinner.stop());
 
 // The first Ctrl-C cancels the running calls, so the session still closes (background shells are
 // killed, servers stopped); a second one quits at once.
