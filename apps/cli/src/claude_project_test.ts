@@ -252,11 +252,14 @@ describe('the same project after toolshed trust', () => {
     ).toMatchObject({ behavior: 'ask', rule: 'Bash(git push:*)' });
   });
 
-  test('tools and call: the enabled server of .mcp.json starts and its tools run; the one not enabled does not start', async () => {
+  test('tools, search and call: the enabled server of .mcp.json starts and its tools run; the one not enabled does not start', async () => {
     const tools = await toolshed(['tools']);
     expect(tools.stdout).toContain('mcp__fault__pid');
     expect(tools.stderr).toContain('Servers of');
     expect(tools.stderr).toContain('other (not in enabledMcpjsonServers)');
+    const search = await toolshed(['search', 'process id']);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toMatch(/^ +1 +[\d.]+ +mcp__fault__pid /m);
     const pid = await toolshed(['call', 'mcp__fault__pid', '{}']);
     expect(pid.code).toBe(0);
     expect(pid.stdout).toMatch(/\d+/);
