@@ -2,8 +2,9 @@
 // empty project and works there: every family passes the conformance check from the installed
 // `@toolshed/core/testing`, a session assembles their pool, and no family's published manifest
 // depends on another Toolshed package (core is a peer), so installing core and one family pulls in
-// no other family. The CLI (`@toolshed/cli`) installs the same way: `npx toolshed --version` runs,
-// and an MCP client drives `toolshed mcp serve` from the installed package over stdio.
+// no other family; each declares TypeScript 5.5 as an optional peer. The CLI (`@toolshed/cli`)
+// installs the same way: `npx toolshed --version` runs, and an MCP client drives `toolshed mcp
+// serve` from the installed package over stdio.
 // Needs the npm registry; run after `pnpm build` (CI does: `pnpm check:pack`).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,23 @@ await session.close();
         `@toolshed/${pkg} depends on ${families.join(', ')}: a family depends on @toolshed/core only, as a peer`,
       );
   }
+  // The types need TypeScript 5.5 or newer: each published manifest says so as an optional peer,
+  // so that a JavaScript project is not asked to install TypeScript.
+  for (const pkg of installed) {
+    const manifest = JSON.parse(
+      readFileSync(path.join(app, 'node_modules', '@toolshed', pkg, 'package.json'), 'utf8'),
+    ) as {
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    if (
+      manifest.peerDependencies?.['typescript'] !== '>=5.5' ||
+      !manifest.peerDependenciesMeta?.['typescript']?.optional
+    )
+      throw new Error(`@toolshed/${pkg} must declare typescript ">=5.5" as an optional peer dependency`);
+  }
+  if (readdirSync(path.join(app, 'node_modules')).includes('typescript'))
+    throw new Error('installing the tarballs pulled in typescript, which is an optional peer');
   // The LSP family works from its tarball against a real server installed beside it, as an
   // integrator's project would have it (typescript-language-server finds the project's typescript).
   execFileSync(

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadSettings, type CanUseTool } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
 import type { Prompter } from './_prompter.ts';
-import { styled } from './_style.ts';
+import { levelWord, styled } from './_style.ts';
 
 /** Where "always" saves its allow rules, relative to the project folder. */
 export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json');
@@ -88,7 +88,7 @@ async function saveAllowRules(project: string, homeDir: string, rules: readonly 
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       io.stderr.write(
-        `toolshed: warn: not saved: ${file} could not be read as settings (${(e as Error).message}); fix it and add ${rules.join(' ')} to permissions.allow. Allowed once.\n`,
+        `toolshed: ${levelWord('warn', io)}: not saved: ${file} could not be read as settings (${(e as Error).message}); fix it and add ${rules.join(' ')} to permissions.allow. Allowed once.\n`,
       );
       return;
     }

@@ -11,12 +11,13 @@ export interface Prompter {
 /**
  * A prompter over the CLI's streams. One readline interface serves every question (a second
  * interface on the same stream would lose what the first had buffered), and questions are
- * queued so that calls in a parallel batch never prompt over each other.
+ * queued so that calls in a parallel batch never prompt over each other. The spinner, if any,
+ * is paused from the question to its answer.
  *
  * @param io The CLI's streams.
  * @returns The prompter; `close` it when the command ends.
  */
-export function createPrompter(io: Pick<CliIo, 'stdin' | 'stderr'>): Prompter {
+export function createPrompter(io: Pick<CliIo, 'stdin' | 'stderr' | 'spinner'>): Prompter {
   let rl: Interface | undefined;
   let ended = false;
   const buffered: string[] = [];
@@ -45,10 +46,11 @@ export function createPrompter(io: Pick<CliIo, 'stdin' | 'stderr'>): Prompter {
 
   return {
     ask(question) {
-      const answer = queue.then(() => {
+      const asking = () => {
         io.stderr.write(question);
         return nextLine();
-      });
+      };
+      const answer = queue.then(() => (io.spinner ? io.spinner.pause(asking) : asking()));
       queue = answer.catch(() => undefined);
       return answer;
     },

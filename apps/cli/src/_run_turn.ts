@@ -1,6 +1,8 @@
-import type { Session, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
+import type { Session, SessionEvent, ToolResultBlock, ToolUseBlock } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
 import { progressLines } from './_progress_lines.ts';
+import { toolUseSummary } from './_tool_summary.ts';
+import { levelWord } from './_style.ts';
 
 /** One call's outcome as the commands print it. */
 export interface TurnResult {
@@ -11,8 +13,8 @@ export interface TurnResult {
 
 /**
  * Runs one turn through `session.stream`, writing what a person should see while it runs to
- * stderr (progress in a TTY, hook failures and notices always), and returns the results in the
- * order of the blocks.
+ * stderr (the spinner and progress in a TTY, hook failures and notices always), and returns the
+ * results in the order of the blocks.
  *
  * @param session The session.
  * @param blocks The turn's `tool_use` blocks; their ids are unique.
@@ -26,9 +28,20 @@ export async function runTurn(
 ): Promise<TurnResult[]> {
   const byId = new Map<string, TurnResult>();
   const progress = new Map<string, ReturnType<typeof progressLines>>();
-  for await (const event of session.stream(blocks)) {
+  const spinning = () =>
+    blocks.length === 1
+      ? `${blocks[0]!.name} ${toolUseSummary(session, blocks[0]!)}`.trimEnd()
+      : `${byId.size} of ${blocks.length} calls done`;
+  io.spinner?.start(spinning());
+  try {
+    for await (const event of session.stream(blocks)) show(event);
+  } finally {
+    io.spinner?.stop();
+  }
+  function show(event: SessionEvent): void {
     if (event.type === 'result') {
       byId.set(event.toolUseId, { toolName: event.toolName, result: event.result, durationMs: event.durationMs });
+      io.spinner?.start(spinning());
     } else if (event.type === 'progress' && io.isTTY) {
       // Each new line once, in order (a timer-driven report repeats the last line until more output comes).
       let lines = progress.get(event.toolUseId);
@@ -36,10 +49,10 @@ export async function runTurn(
       for (const line of lines(event.progress)) io.stderr.write(`toolshed: ${event.toolName}: ${line}\n`);
     } else if (event.type === 'hook_error') {
       io.stderr.write(
-        `toolshed: warn: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
+        `toolshed: ${levelWord('warn', io)}: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
       );
     } else if (event.type === 'notice') {
-      io.stderr.write(`toolshed: ${event.level}: ${event.message}\n`);
+      io.stderr.write(`toolshed: ${levelWord(event.level, io)}: ${event.message}\n`);
     }
   }
   return blocks.map((block) => {

@@ -28,3 +28,26 @@ export function styled(text: string, { io, style }: { io: Pick<CliIo, 'isTTY' | 
   // The CLI decides (stderr may be a terminal while stdout is piped); Node checks only stdout.
   return styleText(style, text, { validateStream: false });
 }
+
+/**
+ * The level word of a notice line (`toolshed: warn: …`), yellow for `warn` and red for `error`
+ * where {@linkcode styled} colours, plain otherwise and for any other level.
+ *
+ * @param level The level: `warn`, `error`, `info`, ….
+ * @param io The CLI's streams (`isTTY` and `env`).
+ * @returns The word, styled or plain.
+ *
+ * @example
+ * ```ts
+ * import type { CliIo } from '@toolshed/cli';
+ * import { levelWord } from './_style.ts';
+ * declare const io: CliIo;
+ *
+ * io.stderr.write(`toolshed: ${levelWord('warn', io)}: the hook failed\n`);
+ * ```
+ */
+export function levelWord(level: string, io: Pick<CliIo, 'isTTY' | 'env'>): string {
+  if (level === 'warn') return styled(level, { io, style: 'yellow' });
+  if (level === 'error') return styled(level, { io, style: 'red' });
+  return level;
+}

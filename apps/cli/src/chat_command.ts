@@ -18,6 +18,7 @@ import { withSession } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 import { slashPrompt } from './_slash_prompt.ts';
+import { toolUseSummary } from './_tool_summary.ts';
 
 function systemPrompt(session: Session): string {
   return `You are a coding agent working in ${session.cwd} through the tools you are given. Read before you change anything, keep changes small, and say briefly what you did.`;
@@ -202,10 +203,15 @@ async function interactive(
   return code;
 }
 
-/** Writes a turn as it happens: the model's text, then each call and its outcome. */
+/**
+ * Writes a turn as it happens: the model's text, then each call and its outcome, with the
+ * spinner (in a terminal) naming the calls still running.
+ */
 class TurnView {
   #atLineStart = true;
   readonly #inputs = new Map<string, unknown>();
+  /** The calls started and not yet ended, with what the spinner says of each. */
+  readonly #running = new Map<string, string>();
 
   constructor(
     readonly session: Session,
@@ -213,6 +219,7 @@ class TurnView {
   ) {}
 
   show(event: AgentEvent): void {
+    this.#spin(event);
     if (event.type === 'text') {
       this.io.stdout.write(event.text);
       this.#atLineStart = event.text.endsWith('\n');
@@ -239,8 +246,25 @@ class TurnView {
   }
 
   end(): void {
+    this.#running.clear();
+    this.io.spinner?.stop();
     if (!this.#atLineStart) this.io.stdout.write('\n');
     this.#atLineStart = true;
+  }
+
+  #spin(event: AgentEvent): void {
+    if (!this.io.spinner || event.type !== 'session') return;
+    if (event.event.type === 'tool_start') {
+      const { toolName, toolUseId, input } = event.event;
+      this.#running.set(toolUseId, `${toolName} ${toolUseSummary(this.session, { name: toolName, input })}`.trimEnd());
+    } else if (event.event.type === 'result') {
+      this.#running.delete(event.event.toolUseId);
+    } else {
+      return;
+    }
+    const running = [...this.#running.values()];
+    if (running.length === 0) this.io.spinner.stop();
+    else this.io.spinner.start(running.length === 1 ? running[0]! : `${running.length} calls running`);
   }
 
   #line(text: string, sink = this.io.stdout): void {

@@ -264,6 +264,32 @@ describe.skipIf(!hasScript)('toolshed chat in a terminal', () => {
     }
   }, 90_000);
 
+  test('a call that takes a while has the spinner naming it, erased before its outcome is shown', async () => {
+    const { cwd } = await project();
+    server = await startFakeModelServer([
+      { content: [use('b1', 'Bash', { command: 'sleep 1.2; echo slept' })] },
+      say('Done sleeping.'),
+    ]);
+    const term = inTerminal(['chat', '--cwd', cwd, '--only', 'shell', '--setting-sources', '', '--yes'], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.url,
+      TERM: 'xterm',
+      NO_COLOR: '',
+    });
+    try {
+      await term.waitFor('> ');
+      term.type('sleep a little\n');
+      await term.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Bash sleep 1\.2; echo slept/);
+      await term.waitFor('Done sleeping.');
+      expect(term.output()).toMatch(/\r\u001b\[K {2}⎿ slept/);
+      await term.waitFor('> ');
+      term.type('/exit\n');
+      expect(await term.exited).toBe(0);
+    } finally {
+      term.kill();
+    }
+  }, 60_000);
+
   test('AskUserQuestion asks in the terminal and the model gets the choice', async () => {
     const { cwd } = await project();
     const question = {

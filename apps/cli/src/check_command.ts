@@ -31,7 +31,7 @@ export interface CheckOutput {
  * declare const io: CliIo;
  *
  * await checkCommand({ positionals: ['Bash', '{"command":"rm -rf /"}'], args }, io);
- * // deny: Denied by rule "Bash(rm:*)" from cli (rule "Bash(rm:*)" from cli)
+ * // deny: Denied by rule "Bash(rm:*)" from cli
  * ```
  */
 export async function checkCommand(invocation: CommandInvocation, io: CliIo): Promise<number> {
@@ -61,18 +61,25 @@ export async function checkCommand(invocation: CommandInvocation, io: CliIo): Pr
  *
  * @param decision The decision, as {@linkcode CheckOutput}.
  * @returns `allow|ask|deny: reason (rule "X" from SOURCE)`; the part in parentheses only says
- *   what the decision has.
+ *   what the decision has, and is left out when the reason names the rule and its source already.
  *
  * @example
  * ```ts
  * import { formatDecision } from '@toolshed/cli';
  *
  * formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' }); // 'deny: Denied (rule "Bash" from cli)'
+ * formatDecision({ behavior: 'deny', reason: 'Denied by rule "Bash" from cli', rule: 'Bash', source: 'cli' }); // 'deny: Denied by rule "Bash" from cli'
  * ```
  */
 export function formatDecision(decision: Omit<CheckOutput, 'suggestions'> & { suggestions?: string[] }): string {
-  const origin =
-    decision.rule !== null
+  // Core's reason often names the rule and its source already ("Denied by rule "X" from F"): not twice.
+  const named =
+    decision.rule !== null &&
+    decision.reason.includes(`"${decision.rule}"`) &&
+    (decision.source === null || decision.reason.includes(decision.source));
+  const origin = named
+    ? ''
+    : decision.rule !== null
       ? ` (rule "${decision.rule}" from ${decision.source ?? 'an unknown source'})`
       : decision.source !== null
         ? ` (from ${decision.source})`

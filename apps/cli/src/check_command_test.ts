@@ -155,7 +155,9 @@ describe('toolshed check', () => {
       { tools },
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^deny: .+ \(rule "Writer\(secret\*\)" from .+\)\n$/);
+    expect(r.stdout).toMatch(/^deny: .*rule "Writer\(secret\*\)" from cli.*\n$/);
+    // Named once: the reason says the rule and its source, so they are not repeated after it.
+    expect(r.stdout.split('Writer(secret*)').length - 1).toBe(1);
   });
 
   test('check reads the input from stdin when it is -', async () => {
@@ -185,6 +187,17 @@ describe('formatDecision', () => {
   test('formatDecision names the rule and its source when a rule decided', () => {
     expect(formatDecision({ behavior: 'deny', reason: 'Denied', rule: 'Bash', source: 'cli' })).toBe(
       'deny: Denied (rule "Bash" from cli)',
+    );
+  });
+
+  test('formatDecision does not repeat the rule and source that the reason names already', () => {
+    const reason = 'Denied by rule "Read(./.env)" from /p/.claude/settings.json: it covers the read of "/p/.env"';
+    expect(formatDecision({ behavior: 'deny', reason, rule: 'Read(./.env)', source: '/p/.claude/settings.json' })).toBe(
+      `deny: ${reason}`,
+    );
+    // The rule named, but not where it came from: the source is added.
+    expect(formatDecision({ behavior: 'allow', reason: 'Allowed by rule "Read"', rule: 'Read', source: 'cli' })).toBe(
+      'allow: Allowed by rule "Read" (rule "Read" from cli)',
     );
   });
 

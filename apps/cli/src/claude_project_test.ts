@@ -1,5 +1,6 @@
 // A project set up for Claude Code — .claude/settings.json with deny, ask and allow rules, a
-// command hook that blocks `rm` with exit 2, a prompt hook, an `env` key, and a .mcp.json with a
+// command hook that blocks `rm` with exit 2, a prompt hook, an http hook (a loopback server that
+// blocks `git clean`), an `env` key, and a .mcp.json with a
 // real stdio MCP server — driven through the real `toolshed` process, first untrusted (only
 // what tightens applies) and then trusted with `toolshed trust`, with a fake HOME.
 import { existsSync } from 'node:fs';
@@ -7,7 +8,9 @@ import { chmod, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tempDir } from './_test_io.ts';
 
 /** The built CLI, as a user's shell starts it (`pnpm build` first, as `pnpm test` does). */
@@ -21,8 +24,27 @@ const FAULT_SERVER = path.resolve(
 let cwd: string;
 let home: string;
 let marker: string;
+let hookServer: Server;
+/** The bodies the http hook was POSTed. */
+const posted: { tool_name?: string; tool_input?: { command?: string }; hook_event_name?: string }[] = [];
 
 beforeAll(async () => {
+  hookServer = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      const body = JSON.parse(text) as (typeof posted)[number];
+      posted.push(body);
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        body.tool_input?.command?.startsWith('git clean')
+          ? JSON.stringify({ decision: 'block', reason: 'git clean is blocked by the http hook' })
+          : '{}',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/pre-tool-use`;
   const root = await realpath(await tempDir());
   cwd = path.join(root, 'proj');
   home = path.join(root, 'home');
@@ -59,6 +81,7 @@ beforeAll(async () => {
               { type: 'prompt', prompt: 'Is this command safe? $ARGUMENTS' },
             ],
           },
+          { matcher: 'Bash', hooks: [{ type: 'http', url: hookUrl }] },
         ],
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo hi' }] }],
       },
@@ -82,6 +105,11 @@ beforeAll(async () => {
       },
     }),
   );
+});
+
+afterAll(async () => {
+  hookServer.closeAllConnections();
+  await new Promise((resolve) => hookServer.close(resolve));
 });
 
 /** Runs `toolshed ARGS` in the project folder with the fake HOME, to the end. */
@@ -127,6 +155,7 @@ describe('a Claude Code project, untrusted: only what tightens applies', () => {
   test('call: the allow rule is ignored until trusted, so a write asks (and no prompt: denied)', async () => {
     const r = await toolshed(['call', 'Bash', '{"command":"touch made-untrusted"}']);
     expect(existsSync(path.join(cwd, 'made-untrusted'))).toBe(false);
+    expect(posted, 'the hooks of an untrusted project do not run').toEqual([]);
     expect(r.stdout + r.stderr).toMatch(/touch/);
     expect(r.stderr).toContain(
       'ignored from .claude/settings.json: 3 allow rules "Bash(touch:*)", "mcp__fault__pid", "MultiEdit"; hooks (PreToolUse); env; enabledMcpjsonServers.',
@@ -153,6 +182,33 @@ describe('a Claude Code project, untrusted: only what tightens applies', () => {
   });
 });
 
+test('rules lint agrees with check: the rules check suggests lint clean, and then check allows', async () => {
+  const outsideFile = path.join(home, 'notes.txt');
+  await writeFile(outsideFile, 'a note\n');
+  const calls = [
+    ['Read', { file_path: outsideFile }],
+    ['Bash', { command: 'touch src/c.ts && ls src' }],
+    ['Write', { file_path: path.join(cwd, 'src', 'b.ts'), content: 'export {};\n' }],
+  ] as const;
+  for (const [tool, input] of calls) {
+    const asked = JSON.parse((await toolshed(['check', tool, JSON.stringify(input), '--json'])).stdout) as {
+      behavior: string;
+      suggestions: string[];
+    };
+    expect(asked.behavior, tool).toBe('ask');
+    expect(asked.suggestions.length, tool).toBeGreaterThan(0);
+    const flags = asked.suggestions.flatMap((rule) => ['--allow', rule]);
+    const lint = await toolshed(['rules', 'lint', '--json', ...flags]);
+    const findings = (JSON.parse(lint.stdout) as { findings: { rule?: string; source?: string }[] }).findings;
+    expect(
+      findings.filter((f) => f.source === 'cli'),
+      `${tool}: ${asked.suggestions.join(' ')}`,
+    ).toEqual([]);
+    const allowed = JSON.parse((await toolshed(['check', tool, JSON.stringify(input), '--json', ...flags])).stdout);
+    expect(allowed.behavior, `${tool} with ${asked.suggestions.join(' ')}`).toBe('allow');
+  }
+}, 120_000);
+
 describe('the same project after toolshed trust', () => {
   beforeAll(async () => {
     const r = await toolshed(['trust', cwd]);
@@ -165,6 +221,18 @@ describe('the same project after toolshed trust', () => {
     expect(existsSync(path.join(cwd, 'src', 'a.ts'))).toBe(true);
     expect(r.stderr).not.toContain('is not trusted');
     expect(r.stderr).toContain('is a Claude Code "prompt" hook');
+  });
+
+  test('call: the http hook is POSTed the call as JSON, and its block stops git clean', async () => {
+    const r = await toolshed(['call', 'Bash', '{"command":"git clean -fdx"}', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('git clean is blocked by the http hook');
+    expect(posted.at(-1)).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'git clean -fdx' },
+    });
+    expect(existsSync(path.join(cwd, 'src', 'a.ts'))).toBe(true);
   });
 
   test("call: the allow rule applies, and the env key sets the Bash tool's environment", async () => {
@@ -184,11 +252,14 @@ describe('the same project after toolshed trust', () => {
     ).toMatchObject({ behavior: 'ask', rule: 'Bash(git push:*)' });
   });
 
-  test('tools and call: the enabled server of .mcp.json starts and its tools run; the one not enabled does not start', async () => {
+  test('tools, search and call: the enabled server of .mcp.json starts and its tools run; the one not enabled does not start', async () => {
     const tools = await toolshed(['tools']);
     expect(tools.stdout).toContain('mcp__fault__pid');
     expect(tools.stderr).toContain('Servers of');
     expect(tools.stderr).toContain('other (not in enabledMcpjsonServers)');
+    const search = await toolshed(['search', 'process id']);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toMatch(/^ +1 +[\d.]+ +mcp__fault__pid /m);
     const pid = await toolshed(['call', 'mcp__fault__pid', '{}']);
     expect(pid.code).toBe(0);
     expect(pid.stdout).toMatch(/\d+/);

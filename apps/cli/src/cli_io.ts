@@ -29,6 +29,13 @@ export interface CliIo {
    * instead of aborting `signal`. Returns the function that unregisters it.
    */
   onInterrupt?: (listener: () => void) => () => void;
+  /**
+   * The terminal's spinner, shown on stderr while calls run; the entry point gives one only
+   * when stdout and stderr are terminals, `NO_COLOR` is unset and `TERM` is not `dumb` (then
+   * `stdout` and `stderr` are written through it, so that output never shares its line).
+   * Prompts pause it. @default no spinner
+   */
+  spinner?: CliSpinner;
   /** Reads `TOOLSHED_DEBUG`. @default process.env */
   env?: Record<string, string | undefined>;
   /**
@@ -36,4 +43,27 @@ export interface CliIo {
    * so tests can drive the CLI before the family packages have tools.
    */
   extraTools?: readonly AnyTool[];
+}
+
+/**
+ * A spinner on the terminal while calls run (see {@linkcode CliIo.spinner}).
+ *
+ * @example
+ * ```ts
+ * import type { CliSpinner } from '@toolshed/cli';
+ * declare const spinner: CliSpinner;
+ * declare function ask(): Promise<string>;
+ *
+ * spinner.start('Bash npm test');
+ * const answer = await spinner.pause(() => ask()); // no frame is drawn over the question
+ * spinner.stop();
+ * ```
+ */
+export interface CliSpinner {
+  /** Starts spinning with this text (shown after a short delay), or changes the text of a running spinner. */
+  start(text: string): void;
+  /** Stops and erases the spinner line. */
+  stop(): void;
+  /** Erases the spinner and draws none until `work` settles (a prompt waiting for its answer). */
+  pause<T>(work: () => Promise<T>): Promise<T>;
 }

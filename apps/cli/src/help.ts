@@ -225,7 +225,8 @@ const COMMAND_FLAGS: readonly [string, string][] = [
 
 const SETTINGS_NOTE = [
   'Settings: user is ~/.toolshed/settings.json, project .toolshed/settings.json, local',
-  '.toolshed/settings.local.json, claude .claude/settings.json and .claude/settings.local.json.',
+  '.toolshed/settings.local.json, claude ~/.claude/settings.json, .claude/settings.json,',
+  '.claude/settings.local.json and .mcp.json (one line on stderr names the files read).',
   'Rule lists add up across files and flags (deny beats ask beats allow); --mode beats defaultMode.',
 ];
 
@@ -243,7 +244,10 @@ function flagsText(): string {
     table(COMMAND_FLAGS),
     '',
     ...SETTINGS_NOTE,
-    'Without a TTY and without --yes, a call that needs approval is denied.',
+    'A call that needs approval asks in a terminal: [y] allow once, [a] always (the suggested rules,',
+    'saved to .toolshed/settings.local.json), [n] deny. Without a TTY and without --yes, it is denied.',
+    'In a terminal, a spinner shows while calls run, and prompts are coloured; NO_COLOR=1, TERM=dumb or',
+    'output that is not a terminal keeps it plain.',
   ].join('\n');
 }
 

@@ -1,11 +1,18 @@
 // The process entry of `toolshed` (bin/toolshed.js imports the built copy): real streams in,
 // exit code out. Everything testable lives in run_cli.ts.
 import { runCli } from './run_cli.ts';
+import { terminalSpinner } from './_spinner.ts';
 
 // `toolshed tools | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
 });
+
+// A spinner only where both streams are terminals (and NO_COLOR is unset); the output goes
+// through it so that a line and a spinner frame never share the screen's line.
+const { stdout, stderr, spinner } = terminalSpinner({ stdout: process.stdout, stderr: process.stderr });
+// An exit in the middle of a call (a second Ctrl-C) leaves no frame behind for the shell's prompt.
+if (spinner) process.on('exit', () => spinner.stop());
 
 // The first Ctrl-C cancels the running calls, so the session still closes (background shells are
 // killed, servers stopped); a second one quits at once.
@@ -18,15 +25,16 @@ process.on('SIGINT', () => {
     return;
   }
   if (interrupt.signal.aborted) process.exit(130);
-  process.stderr.write('\ntoolshed: interrupted; cancelling the running tools (press Ctrl-C again to quit now)\n');
+  stderr.write('\ntoolshed: interrupted; cancelling the running tools (press Ctrl-C again to quit now)\n');
   interrupt.abort();
 });
 
 try {
   const result = await runCli(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     stdin: process.stdin,
+    ...(spinner ? { spinner } : {}),
     signal: interrupt.signal,
     onInterrupt: (listener) => {
       interruptListeners.add(listener);
@@ -41,7 +49,8 @@ try {
   setTimeout(() => process.exit(code), 2_000).unref();
 } catch (e) {
   // runCli does not throw; this is the last guard, kept to one line like every other error.
-  process.stderr.write(`toolshed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
-  if (process.env['TOOLSHED_DEBUG'] === '1' && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+  spinner?.stop();
+  stderr.write(`toolshed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+  if (process.env['TOOLSHED_DEBUG'] === '1' && e instanceof Error) stderr.write(`${e.stack}\n`);
   process.exitCode = 1;
 }

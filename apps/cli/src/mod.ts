@@ -17,7 +17,7 @@
  * @module
  */
 export { runCli } from './run_cli.ts';
-export type { CliIo, TextSink } from './cli_io.ts';
+export type { CliIo, CliSpinner, TextSink } from './cli_io.ts';
 export { parseCliArgs } from './args.ts';
 export { DEFAULT_SETTING_SOURCES } from './default_setting_sources.ts';
 export type { CommandInvocation, CommandName, CommonArgs, ParsedCommandLine, ParseCliArgsOptions } from './args.ts';

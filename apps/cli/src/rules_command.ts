@@ -17,6 +17,7 @@ import { FAMILY_SETTINGS_KEYS, loadFamilies, parseFamilyList } from './families.
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { UsageError } from './usage_error.ts';
 import { RULES_USAGE } from './_rules_usage.ts';
+import { levelWord } from './_style.ts';
 
 export { RULES_USAGE };
 
@@ -108,7 +109,7 @@ export async function rulesCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return failed ? 1 : 0;
   }
-  for (const warning of report.warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  for (const warning of report.warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
   io.stdout.write(formatReport(report));
   return failed ? 1 : 0;
 }
@@ -172,7 +173,7 @@ async function poolNames(
   io: CliIo,
 ): Promise<{ toolNames: string[] | undefined; familySettings: FamilySettingsDef[] }> {
   const loaded = await loadFamilies(families);
-  for (const warning of loaded.warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  for (const warning of loaded.warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
   const familySettings = loaded.families.flatMap((f) => (f.settings ? [f.settings] : []));
   const session = await createSession({ cwd: process.cwd(), families: loaded.families, tools: io.extraTools ?? [] });
   try {
@@ -182,7 +183,9 @@ async function poolNames(
       for (const alias of entry.tool?.aliases ?? []) names.add(alias);
     }
     if (loaded.warnings.length > 0) {
-      io.stderr.write('toolshed: warn: some families did not load, so rules naming unknown tools are not checked.\n');
+      io.stderr.write(
+        `toolshed: ${levelWord('warn', io)}: some families did not load, so rules naming unknown tools are not checked.\n`,
+      );
       return { toolNames: undefined, familySettings };
     }
     return { toolNames: [...names], familySettings };

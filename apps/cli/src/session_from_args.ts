@@ -26,6 +26,8 @@ import { terminalPermissionPrompt } from './_permission_prompt.ts';
 import { UsageError } from './usage_error.ts';
 import { flagRuleWarnings } from './_flag_rule_warnings.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
+import { toolUseSummary } from './_tool_summary.ts';
+import { levelWord } from './_style.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
 export type SettingsOptions = Required<
@@ -117,18 +119,22 @@ export async function createCliSession(options: SessionOptions): Promise<Session
  * @returns The families that loaded.
  * @throws {UsageError} When the MCP configuration file is not valid.
  */
-async function familiesFor(args: CommonArgs, io: Pick<CliIo, 'stderr'>, homeDir: string): Promise<Family[]> {
+async function familiesFor(
+  args: CommonArgs,
+  io: Pick<CliIo, 'stderr' | 'isTTY' | 'env'>,
+  homeDir: string,
+): Promise<Family[]> {
   const project = await readProjectFiles(args, homeDir);
   if (project.read.length > 0)
     io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
-  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
+  for (const notice of project.notices) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${notice}\n`);
   const { families, warnings } = await loadFamilies(
     args.families,
     project.mcpConfig && project.mcpConfigFile
       ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
       : { homeDir },
   );
-  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
   await loadSetupHints(args.families);
   return families;
 }
@@ -179,9 +185,18 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithS
         ? terminalPermissionPrompt(prompter, io, {
             project: args.cwd,
             homeDir: settingsOptions(args, io).homeDir,
-            summaryOf: (name, input) => summaryOf(session, name, input),
+            summaryOf: (name, input) => toolUseSummary(session, { name, input }),
           })
         : undefined));
+  const spinner = io.spinner;
+  // A prompt (ours, or a command's own) must not have a spinner frame drawn over its question.
+  const prompted: CanUseTool | undefined =
+    canUseTool && spinner && canUseTool !== allowEverything
+      ? (name, input, context) => spinner.pause(() => canUseTool(name, input, context))
+      : canUseTool;
+  const asker = options.askUser ?? (prompter ? terminalAskUser(prompter, io) : undefined);
+  const askUser: AskUser | undefined =
+    asker && spinner ? { ask: (request) => spinner.pause(() => asker.ask(request)) } : asker;
   let families: Family[];
   try {
     // Asked before the families are built: trusting the folder decides whether .mcp.json's servers start.
@@ -196,12 +211,10 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithS
       cwd: args.cwd,
       families,
       ...settingsOptions(args, io),
-      ...(canUseTool ? { canUseTool } : {}),
+      ...(prompted ? { canUseTool: prompted } : {}),
       ...(io.extraTools?.length ? { tools: io.extraTools } : {}),
       // Questions of AskUserQuestion and MCP elicitation: the command's own, else the terminal's.
-      ...((options.askUser ?? prompter)
-        ? { services: [[askUserKey, options.askUser ?? terminalAskUser(prompter!, io)] as const] }
-        : {}),
+      ...(askUser ? { services: [[askUserKey, askUser] as const] } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (e) {
@@ -212,19 +225,20 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithS
   const showNotices = () => {
     const notices = session!.notices();
     for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n)))
-      io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+      io.stderr.write(`toolshed: ${levelWord(notice.level, io)}: ${notice.message}\n`);
     shown = notices.length;
   };
   try {
     showNotices();
-    for (const warning of await ruleFlagWarnings(args, session)) io.stderr.write(`toolshed: warn: ${warning}\n`);
+    for (const warning of await ruleFlagWarnings(args, session))
+      io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
     return await fn(session);
   } finally {
     prompter?.close();
     try {
       await session.close();
     } catch (e) {
-      io.stderr.write(`toolshed: warn: closing the session failed: ${describeError(e)}\n`);
+      io.stderr.write(`toolshed: ${levelWord('warn', io)}: closing the session failed: ${describeError(e)}\n`);
     }
     showNotices();
   }
@@ -241,17 +255,6 @@ export interface WithSessionOptions<T = unknown> {
 }
 
 const allowEverything: CanUseTool = () => Promise.resolve({ behavior: 'allow' });
-
-function summaryOf(session: Session | undefined, toolName: string, input: unknown): string {
-  const tool = session?.catalog().find((e) => e.name === toolName)?.tool;
-  if (!tool) return '';
-  try {
-    const parsed = tool.inputSchema.safeParse(input);
-    return parsed.success ? tool.getToolUseSummary(parsed.data) : '';
-  } catch {
-    return ''; // a summary is a courtesy; a tool's broken renderer must not break the prompt
-  }
-}
 
 /**
  * The warnings about the command's rule flags (see {@linkcode flagRuleWarnings}), against the
