@@ -349,7 +349,9 @@ describe.each(SEARCH_ENGINES)('Grep content mode with every line asked for (%s e
         expect(isError, text).toBe(false);
         const saved = /The full output is saved to (\S+)/.exec(text)?.[1];
         // A page cut by nothing but its length says nothing about more: the lines are the same.
-        return saved === undefined ? text : (await readFile(saved, 'utf8')).replace(/\n\n\[Showing results[^\]]*\]$/, '');
+        return saved === undefined
+          ? text
+          : (await readFile(saved, 'utf8')).replace(/\n\n\[Showing results[^\]]*\]$/, '');
       };
       for (const where of [{}, { path: 'src' }]) {
         const all = await resultOf({ pattern: 'hit', output_mode: 'content', head_limit: 0, ...where });
