@@ -413,6 +413,8 @@ function finish(
   };
 }
 
+/** Pieces of new bytes written and hashed apart at most (a writev takes up to 1 024). */
+const MAX_PIECES = 1024;
 /** Lines the snippet after an edit shows at most. */
 const SNIPPET_LINES = 60;
 
@@ -487,6 +489,6 @@ function spliceUtf8(
   }
   parts.push(before.subarray(byte));
   // Not joined: written with one writev, hashed piece by piece (joining 20 MB cost as much as
-  // writing it).
-  return parts;
+  // writing it); but thousands of pieces (replace_all) cost more one by one than joined.
+  return parts.length > MAX_PIECES ? [Buffer.concat(parts)] : parts;
 }

@@ -429,6 +429,32 @@ describe('Edit on large and UTF-16 files', () => {
     }
   });
 
+  test('replace_all in a large file, with few occurrences (pieces) and with thousands (joined), writes every one', async () => {
+    for (const [name, every] of [
+      ['few.txt', 100_000],
+      ['many.txt', 7],
+    ] as const) {
+      const lines = Array.from({ length: 20_000 }, (_, i) =>
+        i % every === 3 ? `old ${i}` : `line ${i} ${'.'.repeat(50)}`,
+      );
+      // Written by Write, so all of it counts as seen.
+      expect((await bench.call('Write', { file_path: name, content: `${lines.join('\n')}\n` })).isError).toBe(false);
+      const { isError, text } = await bench.call('Edit', {
+        file_path: name,
+        old_string: 'old ',
+        new_string: 'new ',
+        replace_all: true,
+      });
+      expect(isError, text).toBe(false);
+      expect(await readFile(file(name), 'utf8')).toBe(`${lines.join('\n').replaceAll('old ', 'new ')}\n`);
+      // The cache holds the hash of what is on disk: a Read of 5 lines adds up with it to all of
+      // them (with another hash it would replace it, and Write would refuse a partial read).
+      expect((await bench.call('Read', { file_path: name, offset: 1, limit: 5 })).isError).toBe(false);
+      const rewrite = await bench.call('Write', { file_path: name, content: 'short\n' });
+      expect(rewrite.isError, rewrite.text).toBe(false);
+    }
+  });
+
   test('the snippet after an edit starts up to four lines before it, also at the very start of a file that opens with blank lines', async () => {
     await put('top.txt', '\n\nfirst\nsecond\nthird\n');
     const top = await readThenEdit('top.txt', { old_string: 'first', new_string: 'FIRST' });
