@@ -6,7 +6,6 @@ import {
   lstat,
   mkdir,
   open,
-  readFile,
   readlink,
   realpath,
   rename,
@@ -15,6 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { hashContent } from '@toolshed/core/internal';
+import { readWholeFile } from './_text_file.ts';
 
 /** Options of {@linkcode writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -126,7 +126,7 @@ export class ConcurrentChangeError extends Error {
  * as it was and the temp file removed.
  *
  * @param file The path to write (absolute).
- * @param data The bytes.
+ * @param data The bytes, or pieces of them in order (written with one `writev`, not joined first).
  * @param options A content hash (or the bytes) the file must still have, or that it must not
  *   exist; work to do while the data is flushed.
  * @returns The path actually written (the symlink's target, when `file` is a link).
@@ -143,7 +143,7 @@ export class ConcurrentChangeError extends Error {
  */
 export async function writeFileAtomic(
   file: string,
-  data: Uint8Array,
+  data: Uint8Array | readonly Uint8Array[],
   options: AtomicWriteOptions = {},
 ): Promise<string> {
   const target = await linkTarget(file);
@@ -175,7 +175,7 @@ export async function writeFileAtomic(
     const since = options.unchangedSince;
     const untouched = since?.settled === true && (await statSignature(target))?.signature === since.signature;
     if ((options.expectHash !== undefined || options.expectBytes !== undefined) && !untouched) {
-      const now = await readFile(target).catch(() => undefined);
+      const now = await readWholeFile(target).catch(() => undefined);
       if (now === undefined) throw new ConcurrentChangeError(target);
       if (options.expectBytes !== undefined && !now.equals(options.expectBytes))
         throw new ConcurrentChangeError(target);
@@ -190,11 +190,28 @@ export async function writeFileAtomic(
   return target;
 }
 
-async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
-  let at = 0;
-  while (at < data.length) {
-    const { bytesWritten } = await handle.write(data, at, data.length - at);
-    at += bytesWritten;
+async function writeAll(handle: FileHandle, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
+  if (data instanceof Uint8Array) {
+    let at = 0;
+    while (at < data.length) {
+      const { bytesWritten } = await handle.write(data, at, data.length - at);
+      at += bytesWritten;
+    }
+    return;
+  }
+  // One writev for all the pieces (a 20 MB file spliced around a one-line change is three), and
+  // another for whatever a short write left.
+  let parts = data.filter((part) => part.length > 0);
+  let position = 0;
+  while (parts.length > 0) {
+    const { bytesWritten } = await handle.writev(parts as Uint8Array[], position);
+    position += bytesWritten;
+    let skip = bytesWritten;
+    while (parts.length > 0 && skip >= parts[0]!.length) {
+      skip -= parts[0]!.length;
+      parts = parts.slice(1);
+    }
+    if (skip > 0) parts = [parts[0]!.subarray(skip), ...parts.slice(1)];
   }
 }
 

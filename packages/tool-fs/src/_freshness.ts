@@ -65,8 +65,8 @@ export interface LineRange {
 
 /** Options of {@linkcode recordWrite}. */
 export interface RecordWriteOptions {
-  /** What was written. */
-  bytes: Uint8Array;
+  /** What was written; needed only without `contentHash`. */
+  bytes?: Uint8Array | undefined;
   /** The text that was written. */
   text: string;
   /** The file's stat after the write. */
@@ -86,7 +86,8 @@ export interface RecordWriteOptions {
  * @param cache The session's file-state cache.
  * @param key The canonical path.
  * @param options What was written (`bytes` and `text`), the file's stat after the write
- *   (`st`), the lines the model has `seen`, and the bytes' `contentHash`.
+ *   (`st`), the lines the model has `seen`, and the bytes' `contentHash` (then `bytes` may be left out).
+ * @throws {TypeError} With neither `bytes` nor `contentHash`.
  *
  * @example
  * ```ts
@@ -104,9 +105,11 @@ export interface RecordWriteOptions {
 export function recordWrite(
   cache: FileStateCache,
   key: string,
-  { bytes, text, st, seen, contentHash = hashContent(bytes) }: RecordWriteOptions,
+  { bytes, text, st, seen, contentHash }: RecordWriteOptions,
 ): void {
-  const base = { contentHash, mtimeMs: st.mtimeMs, size: st.size };
+  if (contentHash === undefined && bytes === undefined)
+    throw new TypeError('recordWrite needs the bytes written or their contentHash.');
+  const base = { contentHash: contentHash ?? hashContent(bytes!), mtimeMs: st.mtimeMs, size: st.size };
   if (seen === undefined) {
     cache.record(key, { ...base, partial: false, content: text });
     return;

@@ -9,6 +9,7 @@ import {
   type ToolResultBlock,
 } from '@toolshed/core';
 import { fileTools, type FileToolsOptions } from './family.ts';
+import { hashOffThread, hashWorkerStats, OFF_THREAD_MIN_BYTES } from './_hash_off_thread.ts';
 
 /** A temp folder and a session on it, for tests. */
 export interface TestBench {
@@ -58,4 +59,21 @@ export async function makeBench(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the hash worker is up (the first large hash only starts it), so that a test's
+ * large Write or Edit is hashed on it.
+ *
+ * @example
+ * ```ts
+ * await hashWorkerUp();
+ * ```
+ */
+export async function hashWorkerUp(): Promise<void> {
+  const bytes = Buffer.from(new SharedArrayBuffer(OFF_THREAD_MIN_BYTES));
+  for (let i = 0; i < 200 && !hashWorkerStats().ready; i++) {
+    await hashOffThread(bytes);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

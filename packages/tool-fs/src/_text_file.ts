@@ -1,3 +1,7 @@
+import { isAscii } from 'node:buffer';
+import { open } from 'node:fs/promises';
+import { OFF_THREAD_MIN_BYTES } from './_hash_off_thread.ts';
+
 /** How a text file's bytes are laid out, so an edit can write them back the same way. */
 export interface TextFormat {
   /** The encoding, told by the byte order mark; UTF-8 without one. */
@@ -6,6 +10,11 @@ export interface TextFormat {
   bom: boolean;
   /** The file's dominant line ending (`\r\n` when most of its line breaks are CRLF). */
   lineEnding: '\n' | '\r\n';
+  /**
+   * Every byte after the byte order mark is ASCII, so character and byte offsets are the same
+   * (set by {@linkcode decodeText}; undefined: not known).
+   */
+  ascii?: boolean;
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -45,7 +54,7 @@ export function isBinary(bytes: Uint8Array): boolean {
  * ```ts
  * import { decodeText } from './_text_file.ts';
  *
- * decodeText(Buffer.from('\uFEFFa\r\nb\r\n')).format; // { encoding: 'utf8', bom: true, lineEnding: '\r\n' }
+ * decodeText(Buffer.from('\uFEFFa\r\nb\r\n')).format; // { encoding: 'utf8', bom: true, lineEnding: '\r\n', ascii: true }
  * ```
  */
 export function decodeText(bytes: Buffer): { text: string; format: TextFormat } {
@@ -60,8 +69,10 @@ export function decodeText(bytes: Buffer): { text: string; format: TextFormat } 
     encoding = 'utf16le';
     body = bytes.subarray(2);
   }
-  const text = body.toString(encoding);
-  return { text, format: { encoding, bom, lineEnding: dominantLineEnding(text) } };
+  // ASCII is its own UTF-8: copied as Latin-1 (a third of the UTF-8 decoder's time on a 20 MB file).
+  const ascii = encoding === 'utf8' && isAscii(body);
+  const text = body.toString(ascii ? 'latin1' : encoding);
+  return { text, format: { encoding, bom, lineEnding: dominantLineEnding(text), ascii } };
 }
 
 /**
@@ -160,4 +171,49 @@ export function countLines(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
   return text.endsWith('\n') ? n : n + 1;
+}
+
+/**
+ * A file's bytes, read with as few system calls as its size allows (`readFile` reads in 512 KB
+ * pieces, each a trip through the thread pool: 40 for a 20 MB file). Reads to the end even when
+ * the file grew after its size was taken.
+ *
+ * @param file The path.
+ * @param options `shared`: put a large file's bytes in a `SharedArrayBuffer`, which a worker
+ *   thread can read without a copy (see `hashOffThread`).
+ * @returns The bytes.
+ * @throws {Error} What the file system reports (ENOENT, EISDIR, EACCES).
+ *
+ * @example
+ * ```ts
+ * import { readWholeFile } from './_text_file.ts';
+ *
+ * const bytes = await readWholeFile('/repo/a.ts');
+ * ```
+ */
+export async function readWholeFile(file: string, options: { shared?: boolean } = {}): Promise<Buffer> {
+  const alloc = (size: number) =>
+    options.shared === true && size >= OFF_THREAD_MIN_BYTES
+      ? Buffer.from(new SharedArrayBuffer(size))
+      : Buffer.allocUnsafeSlow(size);
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    // One byte more than the size: the first read ends at the end, the second finds nothing.
+    let buffer = alloc(Math.max(size + 1, 8192));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        const bigger = alloc(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return length === buffer.length ? buffer : buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
 }

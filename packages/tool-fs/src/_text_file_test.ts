@@ -6,7 +6,7 @@ describe('decodeText and encodeText', () => {
     const bytes = Buffer.from('\uFEFFhé\r\n', 'utf8');
     const { text, format } = decodeText(bytes);
     expect(text).toBe('hé\r\n');
-    expect(format).toEqual({ encoding: 'utf8', bom: true, lineEnding: '\r\n' });
+    expect(format).toEqual({ encoding: 'utf8', bom: true, lineEnding: '\r\n', ascii: false });
     expect(encodeText(text, format).equals(bytes)).toBe(true);
   });
 

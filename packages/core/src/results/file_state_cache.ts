@@ -92,6 +92,8 @@ export class FileStateCache {
   readonly #maxBytes: number;
   // Map iteration order is insertion order: the first key is the least recently used.
   readonly #entries = new Map<string, Readonly<FileState>>();
+  /** The UTF-8 bytes of each stored `content`, counted once when it was recorded. */
+  readonly #contentBytes = new Map<string, number>();
   #bytes = 0;
 
   /**
@@ -144,12 +146,19 @@ export class FileStateCache {
     const key = keyOf(path);
     const { content, readAt, ...rest } = state;
     const entry: FileState = { ...rest, path: key, readAt: readAt ?? Date.now() };
-    const contentBytes = content === undefined ? 0 : Buffer.byteLength(content, 'utf8');
-    if (content !== undefined && contentBytes <= this.#maxBytes / 4) entry.content = content;
+    // UTF-8 takes at least one byte per UTF-16 unit: a text longer than the bound in units is
+    // over it in bytes, and is not measured (for a 20 MB text written by Write or Edit, counting
+    // its bytes was a quarter of the call).
+    const limit = this.#maxBytes / 4;
+    const contentBytes = content === undefined || content.length > limit ? 0 : Buffer.byteLength(content, 'utf8');
+    if (content !== undefined && content.length <= limit && contentBytes <= limit) entry.content = content;
     this.#remove(key);
     const frozen = Object.freeze(entry);
     this.#entries.set(key, frozen);
-    this.#bytes += entry.content === undefined ? 0 : contentBytes;
+    if (entry.content !== undefined) {
+      this.#contentBytes.set(key, contentBytes);
+      this.#bytes += contentBytes;
+    }
     this.#evict();
     return frozen;
   }
@@ -211,6 +220,7 @@ export class FileStateCache {
    */
   clear(): void {
     this.#entries.clear();
+    this.#contentBytes.clear();
     this.#bytes = 0;
   }
 
@@ -288,7 +298,8 @@ export class FileStateCache {
     const old = this.#entries.get(key);
     if (old === undefined) return false;
     this.#entries.delete(key);
-    if (old.content !== undefined) this.#bytes -= Buffer.byteLength(old.content, 'utf8');
+    this.#bytes -= this.#contentBytes.get(key) ?? 0;
+    this.#contentBytes.delete(key);
     return true;
   }
 

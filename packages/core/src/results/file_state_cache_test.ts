@@ -206,6 +206,22 @@ describe('FileStateCache', () => {
     expect(cache.get('/edge')?.content).toBe('y'.repeat(250));
   });
 
+  test('content short enough in UTF-16 units but over the bound in UTF-8 bytes is not stored', () => {
+    const cache = new FileStateCache({ maxBytes: 1_000 });
+    // 125 units, 250 bytes: at the bound; 126 units, 252 bytes: over it though its length is not.
+    cache.record('/at', stub('é'.repeat(125)));
+    expect(cache.get('/at')?.content).toBe('é'.repeat(125));
+    expect(cache.bytes).toBe(250);
+    cache.record('/over', stub('é'.repeat(126)));
+    expect(cache.get('/over')?.content).toBeUndefined();
+    expect(cache.bytes).toBe(250);
+    // Replacing a stored content by one too large to store takes its bytes off the total.
+    cache.record('/at', stub('x'.repeat(10_000)));
+    expect(cache.get('/at')?.content).toBeUndefined();
+    expect(cache.get('/at')?.contentHash).toBe(hashContent('x'.repeat(10_000)));
+    expect(cache.bytes).toBe(0);
+  });
+
   test('recording a file again replaces its entry without counting its bytes twice', () => {
     const cache = new FileStateCache();
     cache.record('/a', stub('a'.repeat(100)));

@@ -65,18 +65,20 @@ export function findReplacements(
   text: string,
   { oldString, newString, replaceAll = false }: FindReplacementsOptions,
 ): MatchResult {
-  const crlf = text.includes('\r\n');
   const attempts: { old: string; new: string; how: 'exact' | 'line endings' | 'line numbers' }[] = [
     { old: oldString, new: newString, how: 'exact' },
   ];
-  if (crlf && /(^|[^\r])\n/.test(oldString)) {
+  const exact = allIndexes(text, oldString);
+  if (exact.length > 0) return settle(text, exact, oldString.length, () => newString, replaceAll, 'exact');
+  // Only when the exact text is not there: a scan of the whole text for CRLF.
+  if (/(^|[^\r])\n/.test(oldString) && text.includes('\r\n')) {
     attempts.push({
       old: oldString.replace(/\r?\n/g, '\r\n'),
       new: newString.replace(/\r?\n/g, '\r\n'),
       how: 'line endings',
     });
   }
-  for (const a of attempts) {
+  for (const a of attempts.slice(1)) {
     const found = allIndexes(text, a.old);
     if (found.length > 0) return settle(text, found, a.old.length, () => a.new, replaceAll, a.how);
   }

@@ -1,12 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type FileState, type Tool, type ToolContext } from '@toolshed/core';
 import { hashContent } from '@toolshed/core/internal';
 import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
+import { hashOffThread } from '../_hash_off_thread.ts';
 import { withPathLock } from '../_path_lock.ts';
 import {
   canonicalPath,
@@ -17,7 +18,7 @@ import {
   specialKind,
   toAbsolute,
 } from '../_paths.ts';
-import { decodeText, encodeText, isBinary, splitLines, type TextFormat } from '../_text_file.ts';
+import { decodeText, encodeText, isBinary, readWholeFile, splitLines, type TextFormat } from '../_text_file.ts';
 import { applyReplacements, countNewlines, findReplacements, noMatchMessage, replacementLines } from './_match.ts';
 import { numberLines } from '../read/_text.ts';
 
@@ -73,7 +74,8 @@ type EditPlan =
       /** The file's signature taken before it was read (see statSignature). */
       signature?: FileSignature | undefined;
       newText: string;
-      newBytes: Buffer;
+      /** The new bytes, in pieces (mostly views of `before` around the replacements; never joined). */
+      newBytes: readonly Buffer[];
       /** The new text from the snippet's first line on, far enough for the snippet (made without joining the whole new text). */
       snippetText?: string;
       replacements: number;
@@ -154,24 +156,18 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       if (validated?.ok && (await planStillHolds(validated, ctx))) plan = validated;
       else plan = await planEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
-      const planned = plan;
-      let newHash: string | undefined;
+      // The new bytes' hash, for the file-state cache: on a worker thread, while they are written
+      // and flushed to disk (on this thread it was a fifth of the Edit of a 20 MB file).
+      const hashing = hashOffThread(plan.newBytes);
       const written = await writeFileAtomic(
-        planned.abs,
-        planned.newBytes,
-        planned.before === undefined
+        plan.abs,
+        plan.newBytes,
+        plan.before === undefined
           ? { expectMissing: true, flush: false }
-          : {
-              expectBytes: planned.before,
-              unchangedSince: planned.signature,
-              // The new bytes' hash, for the file-state cache, while they are flushed to disk.
-              whileFlushing: () => {
-                newHash = hashContent(planned.newBytes);
-              },
-            },
+          : { expectBytes: plan.before, unchangedSince: plan.signature },
       );
+      const newHash = await hashing;
       recordWrite(ctx.fileState, plan.key, {
-        bytes: plan.newBytes,
         text: plan.newText,
         st: await stat(written),
         seen: plan.seen,
@@ -180,7 +176,7 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       lastWrites.set(ctx.fileState, {
         key: plan.key,
         bytes: plan.newBytes,
-        hash: newHash ?? hashContent(plan.newBytes),
+        hash: newHash,
       });
       const from = Math.max(1, plan.firstLine - 4);
       const to = Math.min(plan.lastLine + 4, from + 59);
@@ -219,7 +215,7 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
       });
       return fail(`${missing} To create a file, use Write, or Edit with an empty old_string.`);
     }
-    const newBytes = Buffer.from(input.new_string, 'utf8');
+    const newBytes = [Buffer.from(input.new_string, 'utf8')];
     const lineCount = Math.max(1, splitLines(input.new_string).length);
     return {
       ok: true,
@@ -243,7 +239,8 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     );
   // Taken before the read: a write after it changes the signature, so the plan is made again.
   const signature = await statSignature(abs);
-  const before = await readFile(abs);
+  // In shared memory when large: the new bytes are views of it, hashed on a worker thread.
+  const before = await readWholeFile(abs, { shared: true });
   if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
   const beforeHash = knownHash(ctx.fileState.get(key), st) ?? lastWriteHash(ctx, key, before) ?? hashContent(before);
   const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st, contentHash: beforeHash });
@@ -301,8 +298,12 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     // The bytes around the replacements are the file's own: spliced, not encoded again (for a
     // 20 MB file, encoding the whole text was a fifth of an Edit).
     const spliced = spliceUtf8(before, format, text, match.replacements);
-    plan.newBytes = spliced ?? encodeText(newText, format);
-    plan.snippetText = snippetText(text, match.replacements, Math.max(1, firstLine - 4), SNIPPET_LINES);
+    plan.newBytes = spliced ?? [encodeText(newText, format)];
+    plan.snippetText = snippetText(text, match.replacements, {
+      from: Math.max(1, firstLine - 4),
+      firstLine,
+      lines: SNIPPET_LINES,
+    });
     if (seen !== undefined) plan.seen = seen;
     plan.beforeHash = beforeHash;
     plan.signature = signature;
@@ -328,12 +329,22 @@ function knownHash(
  * What this session's Edit last wrote, per file-state cache: the next Edit of that file (often
  * right after, before its timestamps have settled) compares bytes instead of hashing them.
  */
-const lastWrites = new WeakMap<object, { key: string; bytes: Buffer; hash: string }>();
+const lastWrites = new WeakMap<object, { key: string; bytes: readonly Buffer[]; hash: string }>();
 
 /** The hash of what the last Edit wrote, when the file still holds exactly those bytes. */
 function lastWriteHash(ctx: ToolContext, key: string, bytes: Buffer): string | undefined {
   const last = lastWrites.get(ctx.fileState);
-  return last !== undefined && last.key === key && last.bytes.equals(bytes) ? last.hash : undefined;
+  return last !== undefined && last.key === key && equalsPieces(bytes, last.bytes) ? last.hash : undefined;
+}
+
+/** Whether `bytes` are the pieces' bytes joined, compared without joining them. */
+function equalsPieces(bytes: Buffer, pieces: readonly Buffer[]): boolean {
+  let at = 0;
+  for (const piece of pieces) {
+    if (at + piece.length > bytes.length || !bytes.subarray(at, at + piece.length).equals(piece)) return false;
+    at += piece.length;
+  }
+  return at === bytes.length;
 }
 
 /**
@@ -348,7 +359,7 @@ async function planStillHolds(plan: Extract<EditPlan, { ok: true }>, ctx: ToolCo
   const now = await statSignature(plan.abs);
   if (now === undefined) return false;
   if (plan.signature?.settled && now.signature === plan.signature.signature) return true;
-  const bytes = await readFile(plan.abs).catch(() => undefined);
+  const bytes = await readWholeFile(plan.abs).catch(() => undefined);
   return bytes !== undefined && bytes.equals(plan.before);
 }
 
@@ -395,7 +406,7 @@ function finish(
     before,
     newText,
     // Set by the caller (spliced from the old bytes where it can be) for a replacement.
-    newBytes: matchedBy === 'create' ? encodeText(newText, format) : EMPTY,
+    newBytes: matchedBy === 'create' ? [encodeText(newText, format)] : [],
     replacements,
     matchedBy,
     firstLine,
@@ -403,27 +414,28 @@ function finish(
   };
 }
 
-const EMPTY = Buffer.alloc(0);
+/** Pieces of new bytes written and hashed apart at most (a writev takes up to 1 024). */
+const MAX_PIECES = 1024;
 /** Lines the snippet after an edit shows at most. */
 const SNIPPET_LINES = 60;
 
 /**
  * The new text from line `from` on, at least `lines` lines of it (or to its end), built from the
  * old text and the replacements: the whole new text is a rope of them, and reading lines from it
- * would first copy all of it (20 MB for a 20 MB file). `from` is at or before the first
- * replacement's line, so up to there old and new lines are the same.
+ * would first copy all of it (20 MB for a 20 MB file). `from` is at or before `firstLine`, the
+ * first replacement's line, so up to there old and new lines are the same.
  */
 function snippetText(
   text: string,
   replacements: readonly { index: number; length: number; text: string }[],
-  from: number,
-  lines: number,
+  { from, firstLine, lines }: { from: number; firstLine: number; lines: number },
 ): string {
-  let at = 0;
-  for (let line = 1; line < from && at !== -1; line++) {
-    const nl = text.indexOf('\n', at);
-    at = nl === -1 ? text.length : nl + 1;
-  }
+  // Back from the first replacement's line to line `from` (walking from the start of a 20 MB
+  // text to a line in its middle cost as much as finding the old string).
+  // (lastIndexOf clamps a negative start to 0 and would look at the first character.)
+  const lineStart = (i: number) => (i <= 0 ? 0 : text.lastIndexOf('\n', i - 1) + 1);
+  let at = lineStart(replacements[0]!.index);
+  for (let line = firstLine; line > from && at > 0; line--) at = lineStart(at - 1);
   let out = '';
   let left = lines;
   // Up to `left` line breaks of text[start, end), or all of it.
@@ -459,20 +471,25 @@ function spliceUtf8(
   format: TextFormat,
   text: string,
   replacements: readonly { index: number; length: number; text: string }[],
-): Buffer | undefined {
+): Buffer[] | undefined {
   if (format.encoding !== 'utf8') return undefined;
   const start = format.bom ? 3 : 0;
-  if (!isUtf8(before.subarray(start))) return undefined;
+  // In an ASCII file a character's index is its byte's (after the BOM): nothing to measure.
+  const ascii = format.ascii === true;
+  if (!ascii && !isUtf8(before.subarray(start))) return undefined;
+  const bytesOf = (from: number, to: number) => (ascii ? to - from : Buffer.byteLength(text.slice(from, to)));
   const parts: Buffer[] = [];
   let byte = start;
   let char = 0;
   if (start > 0) parts.push(before.subarray(0, start));
   for (const r of replacements) {
-    const from = byte + Buffer.byteLength(text.slice(char, r.index));
+    const from = byte + bytesOf(char, r.index);
     parts.push(before.subarray(byte, from), Buffer.from(r.text, 'utf8'));
-    byte = from + Buffer.byteLength(text.slice(r.index, r.index + r.length));
+    byte = from + bytesOf(r.index, r.index + r.length);
     char = r.index + r.length;
   }
   parts.push(before.subarray(byte));
-  return Buffer.concat(parts);
+  // Not joined: written with one writev, hashed piece by piece (joining 20 MB cost as much as
+  // writing it); but thousands of pieces (replace_all) cost more one by one than joined.
+  return parts.length > MAX_PIECES ? [Buffer.concat(parts)] : parts;
 }

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makeBench, type TestBench } from '../_test_session.ts';
+import { availableParallelism } from 'node:os';
+import { hashWorkerStats } from '../_hash_off_thread.ts';
+import { hashWorkerUp, makeBench, type TestBench } from '../_test_session.ts';
 
 let bench: TestBench;
 beforeEach(async () => {
@@ -364,6 +366,111 @@ describe('Edit on large and UTF-16 files', () => {
     expect(isError).toBe(false);
     expect(text).toContain(' 70006\tROW 70005 ');
     expect(await readFile(file('big.txt'), 'utf8')).toBe(body.replace('row 70005 ', 'ROW 70005 '));
+  });
+
+  test('Edits of a 4 MB file (spliced, hashed on a worker) write the right bytes, and an outside change of the same size is refused', async () => {
+    await hashWorkerUp();
+    const half = 'export const value = compute(argument, another) + 42;\n'.repeat(38_000);
+    await put('big.ts', `${half}const marker = 'A';\n${half}`);
+    const markerLine = 38_001;
+    await bench.call('Read', { file_path: 'big.ts', offset: markerLine - 2, limit: 5 });
+    const before = hashWorkerStats().offThread;
+    const first = await bench.call('Edit', {
+      file_path: 'big.ts',
+      old_string: "marker = 'A'",
+      new_string: "marker = 'B'",
+    });
+    expect(first.isError, first.text).toBe(false);
+    expect(first.text).toContain(`${String(markerLine).padStart(6)}\tconst marker = 'B';`);
+    expect(first.text).toContain(`${String(markerLine - 4).padStart(6)}\texport const value`);
+    if (availableParallelism() > 1) expect(hashWorkerStats().offThread).toBeGreaterThan(before);
+    expect(await readFile(file('big.ts'), 'utf8')).toBe(`${half}const marker = 'B';\n${half}`);
+    // Right after: the bytes are compared with what the last Edit wrote (the hash it recorded).
+    const second = await bench.call('Edit', {
+      file_path: 'big.ts',
+      old_string: "marker = 'B'",
+      new_string: "marker = 'C'",
+    });
+    expect(second.isError, second.text).toBe(false);
+    expect(await readFile(file('big.ts'), 'utf8')).toBe(`${half}const marker = 'C';\n${half}`);
+    // One byte changed outside, near the marker, size and mtime put back: refused, the file left as it is.
+    const st = await stat(file('big.ts'));
+    const changed = await readFile(file('big.ts'));
+    changed[Buffer.byteLength(half) + 2] = 0x4e;
+    await writeFile(file('big.ts'), changed);
+    await utimes(file('big.ts'), st.atime, st.mtime);
+    const third = await bench.call('Edit', {
+      file_path: 'big.ts',
+      old_string: "marker = 'C'",
+      new_string: "marker = 'D'",
+    });
+    expect(third.isError).toBe(true);
+    expect(third.text).toContain('changed on disk since it was read');
+    expect((await readFile(file('big.ts'))).equals(changed)).toBe(true);
+  });
+
+  test('a large UTF-8 file with characters of several bytes before the change, and an ASCII one with a BOM, keep every other byte', async () => {
+    const wide = `${'größe 😀 ½\n'.repeat(150_000)}target\n${'ünd\n'.repeat(1000)}`;
+    await put('wide.txt', wide);
+    await put('bom.txt', `\uFEFF${'plain ascii line\n'.repeat(100_000)}target\nend\n`);
+    for (const name of ['wide.txt', 'bom.txt']) {
+      const before = await readFile(file(name));
+      const line = before.subarray(0, before.indexOf('target')).toString('latin1').split('\n').length;
+      await bench.call('Read', { file_path: name, offset: line, limit: 1 });
+      const { isError, text } = await bench.call('Edit', {
+        file_path: name,
+        old_string: 'target',
+        new_string: 'trägt',
+      });
+      expect(isError, text).toBe(false);
+      const at = before.indexOf('target');
+      const expected = Buffer.concat([before.subarray(0, at), Buffer.from('trägt'), before.subarray(at + 6)]);
+      expect((await readFile(file(name))).equals(expected)).toBe(true);
+    }
+  });
+
+  test('replace_all in a large file, with few occurrences (pieces) and with thousands (joined), writes every one', async () => {
+    for (const [name, every] of [
+      ['few.txt', 100_000],
+      ['many.txt', 7],
+    ] as const) {
+      const lines = Array.from({ length: 20_000 }, (_, i) =>
+        i % every === 3 ? `old ${i}` : `line ${i} ${'.'.repeat(50)}`,
+      );
+      // Written by Write, so all of it counts as seen.
+      expect((await bench.call('Write', { file_path: name, content: `${lines.join('\n')}\n` })).isError).toBe(false);
+      const { isError, text } = await bench.call('Edit', {
+        file_path: name,
+        old_string: 'old ',
+        new_string: 'new ',
+        replace_all: true,
+      });
+      expect(isError, text).toBe(false);
+      expect(await readFile(file(name), 'utf8')).toBe(`${lines.join('\n').replaceAll('old ', 'new ')}\n`);
+      // The cache holds the hash of what is on disk: a Read of 5 lines adds up with it to all of
+      // them (with another hash it would replace it, and Write would refuse a partial read).
+      expect((await bench.call('Read', { file_path: name, offset: 1, limit: 5 })).isError).toBe(false);
+      const rewrite = await bench.call('Write', { file_path: name, content: 'short\n' });
+      expect(rewrite.isError, rewrite.text).toBe(false);
+    }
+  });
+
+  test('the snippet after an edit starts up to four lines before it, also at the very start of a file that opens with blank lines', async () => {
+    await put('top.txt', '\n\nfirst\nsecond\nthird\n');
+    const top = await readThenEdit('top.txt', { old_string: 'first', new_string: 'FIRST' });
+    expect(top.text.split('\n').slice(1)).toEqual([
+      '     1\t',
+      '     2\t',
+      '     3\tFIRST',
+      '     4\tsecond',
+      '     5\tthird',
+    ]);
+    await put('start.txt', 'alpha\nbeta\n');
+    const start = await readThenEdit('start.txt', { old_string: 'alpha', new_string: 'ALPHA' });
+    expect(start.text.split('\n').slice(1)).toEqual(['     1\tALPHA', '     2\tbeta']);
+    await put('deep.txt', `${Array.from({ length: 10 }, (_, i) => `l${i + 1}`).join('\n')}\n`);
+    const deep = await readThenEdit('deep.txt', { old_string: 'l8', new_string: 'L8' });
+    expect(deep.text.split('\n')[1]).toBe('     4\tl4');
   });
 
   test('a UTF-16LE file is read as text and stays UTF-16LE with its BOM after an edit', async () => {

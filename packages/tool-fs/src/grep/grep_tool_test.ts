@@ -328,6 +328,48 @@ describe.each(SEARCH_ENGINES)('Grep content mode with every line asked for (%s e
     }
   });
 
+  test('every line (the lines of ripgrep passed on whole) is what a page as long as all of them shows: CRLF, clipped and denied files, a sub-folder', async () => {
+    const bench = await makeBench({
+      family: { searchEngine: engine },
+      permissions: { mode: 'acceptEdits', deny: ['Read(./src/secret.ts)'] },
+    });
+    try {
+      await mkdir(path.join(bench.dir, 'src', 'deep'), { recursive: true });
+      const put = (name: string, text: string) => writeFile(path.join(bench.dir, name), text);
+      await put('src/a.ts', 'hit one\nmiss\nhit two\n');
+      await put('src/crlf.ts', 'hit dos\r\nhit dos again\r\nmiss\r\n');
+      await put('src/mixed.ts', 'hit lf\nhit cr\r\nhit lf again\n');
+      await put('src/secret.ts', 'hit secret\n');
+      await put('src/deep/wide.ts', `hit ${'w'.repeat(700)}\nhit short\n`);
+      await put('src/b:colon.ts', 'hit colon\n');
+      await put('top.ts', `${Array.from({ length: 3000 }, (_, i) => `hit ${i} ${'y'.repeat(40)}`).join('\n')}\n`);
+      const resultOf = async (input: Record<string, unknown>) => {
+        // (The results files of the calls before are in .state, inside the searched folder.)
+        const { text, isError } = await bench.call('Grep', { glob: '!.state', ...input });
+        expect(isError, text).toBe(false);
+        const saved = /The full output is saved to (\S+)/.exec(text)?.[1];
+        // A page cut by nothing but its length says nothing about more: the lines are the same.
+        return saved === undefined
+          ? text
+          : (await readFile(saved, 'utf8')).replace(/\n\n\[Showing results[^\]]*\]$/, '');
+      };
+      for (const where of [{}, { path: 'src' }]) {
+        const all = await resultOf({ pattern: 'hit', output_mode: 'content', head_limit: 0, ...where });
+        const page = await resultOf({ pattern: 'hit', output_mode: 'content', head_limit: 1_000_000, ...where });
+        expect(all).toBe(page);
+        expect(all).not.toContain('secret');
+        expect(all).not.toContain('\r');
+        expect(all).toContain(`${path.join('src', 'crlf.ts')}:2:hit dos again\n`);
+        expect(all).toContain(`${path.join('src', 'b:colon.ts')}:1:hit colon`);
+        expect(all).toContain(' [... omitted end of long line]');
+      }
+      const whole = await resultOf({ pattern: 'hit', output_mode: 'content', head_limit: 0 });
+      expect(whole.split('\n').length).toBe(2 + 2 + 3 + 2 + 1 + 3000);
+    } finally {
+      await bench.cleanup();
+    }
+  });
+
   test('a spilled page that head_limit cut ends its file with the note that more exist', async () => {
     const bench = await makeBench({ family: { searchEngine: engine } });
     try {

@@ -1,7 +1,9 @@
 import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makeBench, type TestBench } from '../_test_session.ts';
+import { hashWorkerStats, OFF_THREAD_MIN_BYTES } from '../_hash_off_thread.ts';
+import { hashWorkerUp, makeBench, type TestBench } from '../_test_session.ts';
 
 let bench: TestBench;
 beforeEach(async () => {
@@ -85,6 +87,57 @@ describe('Write', () => {
       false,
     );
     expect(await readFile(file('n.txt'), 'utf8')).toBe('bye\n');
+  });
+});
+
+describe('Write of a large new file (its hash taken on a worker thread)', () => {
+  const content = Array.from({ length: 60_000 }, (_, i) => `export const v${i} = ${i}; // a line of text`).join('\n');
+
+  test('the file-state cache gets the hash of what was written: a partial Read then adds up to all of it', async () => {
+    await hashWorkerUp();
+    const before = hashWorkerStats().offThread;
+    const created = await bench.call('Write', { file_path: 'big.ts', content });
+    expect(created.text).toBe(`Created ${file('big.ts')} (60000 lines).`);
+    expect(await readFile(file('big.ts'), 'utf8')).toBe(content);
+    // (On one CPU there is no worker, and the hash is taken on the calling thread.)
+    if (availableParallelism() > 1) expect(hashWorkerStats().offThread).toBeGreaterThan(before);
+    // A Read of the same content widens the entry the Write left (equal hashes) to all lines, so
+    // Write may replace the file; with a wrong hash it would be a partial read of 5 lines.
+    expect((await bench.call('Read', { file_path: 'big.ts', offset: 1, limit: 5 })).isError).toBe(false);
+    const again = await bench.call('Write', { file_path: 'big.ts', content: `${content}\n` });
+    expect(again.isError, again.text).toBe(false);
+  });
+
+  test('a later outside change of the same size and mtime is still found: Edit and Write refuse it', async () => {
+    await hashWorkerUp();
+    await bench.call('Write', { file_path: 'big.ts', content });
+    const st = await stat(file('big.ts'));
+    const bytes = await readFile(file('big.ts'));
+    bytes[bytes.length - 3] = 0x5a; // one byte of the last line
+    await writeFile(file('big.ts'), bytes);
+    // Its mtime put back (to the microsecond utimes can set) and its size the same: only the content tells.
+    await utimes(file('big.ts'), st.atime, st.mtime);
+    expect(Math.abs((await stat(file('big.ts'))).mtimeMs - st.mtimeMs)).toBeLessThan(1);
+    expect((await stat(file('big.ts'))).size).toBe(st.size);
+    const edit = await bench.call('Edit', { file_path: 'big.ts', old_string: 'v59999', new_string: 'last' });
+    expect(edit.isError).toBe(true);
+    expect(edit.text).toContain('changed on disk since it was read');
+    const write = await bench.call('Write', { file_path: 'big.ts', content: 'x' });
+    expect(write.isError).toBe(true);
+    expect(write.text).toContain('changed on disk since it was read');
+    expect((await readFile(file('big.ts'))).equals(bytes)).toBe(true);
+  });
+
+  test('non-ASCII content is written as UTF-8 and counted in lines', async () => {
+    await hashWorkerUp();
+    const wide = `${'ä😀 '.repeat(OFF_THREAD_MIN_BYTES / 2)}\nend\n`;
+    const created = await bench.call('Write', { file_path: 'wide.txt', content: wide });
+    expect(created.text).toBe(`Created ${file('wide.txt')} (2 lines).`);
+    expect((await readFile(file('wide.txt'))).equals(Buffer.from(wide, 'utf8'))).toBe(true);
+    expect((await bench.call('Edit', { file_path: 'wide.txt', old_string: 'end', new_string: 'END' })).isError).toBe(
+      false,
+    );
+    expect(await readFile(file('wide.txt'), 'utf8')).toBe(wide.replace('end', 'END'));
   });
 });
 
