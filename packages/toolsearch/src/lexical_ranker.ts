@@ -1,5 +1,5 @@
 import { addTerms, Bm25 } from './_bm25.ts';
-import { phrases, requestCount } from './_analyze.ts';
+import { operationTerms, phrases, requestCount, schemaText, surfaceTerms } from './_analyze.ts';
 import { verbSynonyms } from './_verbs.ts';
 import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker_types.ts';
 
@@ -73,9 +73,19 @@ export interface LexicalRankerOptions {
    * search, run and send APIs. Each synonym the query does not hold itself adds its score at
    * this weight. Only for a query shorter than a task statement (`siblingMinTerms`): in a short
    * request the verb is half of what it says, while a task statement's many verbs added as
-   * many synonyms and cost it MRR on the bench. 0 turns it off. @default 0.5
+   * many synonyms and cost it MRR on the bench. A past participle ("everything stored in
+   * memory", "list stopped containers") describes what the request is about and adds none.
+   * 0 turns it off. @default 0.5
    */
   synonymWeight?: number;
+  /**
+   * Weight of the query's words matched as written, not stemmed (BM25 over the tools' unstemmed
+   * words, same fields and weights). Stemming merges forms that say different things: "stocks"
+   * (shares) and "stock footage", "pull requests" (a list) and "pull request" (one), "checks" and
+   * "check_crawl_status"; a tool that holds the query's own form gains a little over one that
+   * holds only its stem. 0 turns it off. @default 0.25
+   */
+  surfaceWeight?: number;
 }
 
 /** Points per matched query term, Claude Code's ToolSearch weights. */
@@ -103,9 +113,10 @@ const DEFAULT_FIELDS: FieldWeights = { name: 3, hint: 2, description: 1, paramet
  * The default ranker: Claude Code's keyword points (whole name word 10, 12 for MCP tools; part
  * of a name word 5/6; search hint 4; description 2), each weighted by how rare the term is, plus
  * BM25 over name words, hint, description and parameter names and descriptions (fields weighted);
- * plus BM25 of the tool's group (its MCP server or API) as one document; plus, at half weight,
- * the verbs that name the same operation as the query's ("remove" finds `delete_*`); then the best 30 are
- * re-ordered so the first results cover the query's different needs. The rarity weight matters
+ * plus, at a quarter weight, the same BM25 over the words as written, unstemmed ("stocks" is not
+ * "stock footage"); plus BM25 of the tool's group (its MCP server or API) as one document; plus, at
+ * half weight, the verbs that name the same operation as the query's ("remove" finds `delete_*`);
+ * then the best 30 are re-ordered so the first results cover the query's different needs. The rarity weight matters
  * for long natural-language queries, where "data" or "information" would otherwise outscore the
  * one word that names the tool.
  *
@@ -137,6 +148,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
     feedbackDocs,
     feedbackTerms,
     synonymWeight,
+    surfaceWeight,
   } = lexicalSettings(options);
   // One options object per field for every tool, not one per call.
   const weights = {
@@ -206,6 +218,31 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
           { k1, b },
         ));
 
+      // The words as written, unstemmed, as their own BM25 index: "stocks" matches a tool that
+      // says "stocks" more than one that says "stock footage". Built on the first query, like the pairs.
+      let surface: TermCache | undefined;
+      const surfaceIndex = () => {
+        if (surface) return surface;
+        const index = new Bm25(
+          tools.map((t) => {
+            const m = new Map<string, number>();
+            addTerms(m, t.name.words, weights.name);
+            addTerms(m, surfaceTerms(t.tool.searchHint ?? ''), weights.hint);
+            addTerms(m, surfaceTerms(t.tool.description ?? ''), weights.description);
+            addTerms(m, surfaceTerms(schemaText(t.tool.inputSchema)), weights.parameters);
+            return m;
+          }),
+          { k1, b },
+        );
+        return (surface = new TermCache((word) => {
+          const entries = index.entries(word);
+          if (!entries) return EMPTY_CONTRIBUTIONS;
+          const idf = index.idf(word);
+          const values = Float64Array.from(entries.docs, (d, j) => index.scoreOf(entries.tfs[j]!, d, idf));
+          return new TermContributions(entries.docs, values, new Uint8Array(entries.docs.length));
+        }));
+      };
+
       const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
         const postings = terms.map((t) => contributions.get(t));
         postings.forEach(({ docs, values }, t) => {
@@ -220,7 +257,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         const postings = accumulate(query.terms, undefined, scores);
         const taskStatement = query.terms.length >= siblingMinTerms;
         if (synonymWeight > 0 && !taskStatement) {
-          const added = synonymsOf(query.terms);
+          const added = synonymsOf(query.terms, operationTerms(query.text));
           if (added.length)
             accumulate(
               added,
@@ -233,6 +270,13 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         // some unsaid, which is where the expansion helps (and the list's re-ordering does not).
         if (feedbackWeight > 0 && taskStatement && requests < diversityMinRequests) {
           addFeedbackTerms(scores, { docs, bm25, terms: query.terms, feedbackWeight, feedbackDocs, feedbackTerms });
+        }
+        if (surfaceWeight > 0) {
+          const words = surfaceIndex();
+          for (const word of [...new Set(surfaceTerms(query.text))].slice(0, MAX_SURFACE_WORDS)) {
+            const { docs, values } = words.get(word);
+            for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += surfaceWeight * values[j]!;
+          }
         }
         if (phraseWeight > 0) {
           const queryPairs = [...new Set(phrases(query.text))];
@@ -287,14 +331,15 @@ function lexicalSettings(options: LexicalRankerOptions) {
     feedbackDocs: options.feedbackDocs ?? 3,
     feedbackTerms: options.feedbackTerms ?? 10,
     synonymWeight: options.synonymWeight ?? 0.5,
+    surfaceWeight: options.surfaceWeight ?? 0.25,
   };
 }
 
 /** The verbs that name the same operation as the query's words ("remove" for "delete"), not in the query already. */
-function synonymsOf(terms: readonly string[]): string[] {
+function synonymsOf(terms: readonly string[], verbs: readonly string[]): string[] {
   const own = new Set(terms);
   const added = new Set<string>();
-  for (const term of terms) for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
+  for (const term of verbs) for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
   return [...added];
 }
 
@@ -554,6 +599,11 @@ class TermContributions {
     return this.docs.length;
   }
 }
+
+/** Query words matched as written at most, the bound `analyzeQuery` puts on a query's terms. */
+const MAX_SURFACE_WORDS = 64;
+
+const EMPTY_CONTRIBUTIONS = new TermContributions(new Int32Array(0), new Float64Array(0), new Uint8Array(0));
 
 /**
  * Term contributions by term, computed on first use. Bounded by the entries it holds, so a
