@@ -206,42 +206,11 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       // Built on the first query that has a word pair, not with the index: most of a session's
       // searches are a few keywords, and a catalogue that is never searched should not pay for it.
       let pairs: Bm25 | undefined;
-      const pairIndex = () =>
-        (pairs ??= new Bm25(
-          tools.map((t) => {
-            const m = new Map<string, number>();
-            addPairs(m, t.name.stems, fields.name);
-            addPairs(m, t.hint, fields.hint);
-            addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
-            return m;
-          }),
-          { k1, b },
-        ));
+      const pairIndex = () => (pairs ??= pairIndexOf(tools, fields, { k1, b }));
 
-      // The words as written, unstemmed, as their own BM25 index: "stocks" matches a tool that
-      // says "stocks" more than one that says "stock footage". Built on the first query, like the pairs.
+      // The words as written, unstemmed: built on the first query, like the pairs.
       let surface: TermCache | undefined;
-      const surfaceIndex = () => {
-        if (surface) return surface;
-        const index = new Bm25(
-          tools.map((t) => {
-            const m = new Map<string, number>();
-            addTerms(m, t.name.words, weights.name);
-            addTerms(m, surfaceTerms(t.tool.searchHint ?? ''), weights.hint);
-            addTerms(m, surfaceTerms(t.tool.description ?? ''), weights.description);
-            addTerms(m, surfaceTerms(schemaText(t.tool.inputSchema)), weights.parameters);
-            return m;
-          }),
-          { k1, b },
-        );
-        return (surface = new TermCache((word) => {
-          const entries = index.entries(word);
-          if (!entries) return EMPTY_CONTRIBUTIONS;
-          const idf = index.idf(word);
-          const values = Float64Array.from(entries.docs, (d, j) => index.scoreOf(entries.tfs[j]!, d, idf));
-          return new TermContributions(entries.docs, values, new Uint8Array(entries.docs.length));
-        }));
-      };
+      const surfaceIndex = () => (surface ??= surfaceIndexOf(tools, fields, { k1, b }));
 
       const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
         const postings = terms.map((t) => contributions.get(t));
@@ -311,6 +280,55 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       };
     },
   };
+}
+
+/** The word pairs of each tool's name, hint and description (its first pairs only) as a BM25 index. */
+function pairIndexOf(tools: readonly AnalyzedTool[], fields: FieldWeights, params: { k1: number; b: number }): Bm25 {
+  return new Bm25(
+    tools.map((t) => {
+      const m = new Map<string, number>();
+      addPairs(m, t.name.stems, fields.name);
+      addPairs(m, t.hint, fields.hint);
+      addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
+      return m;
+    }),
+    params,
+  );
+}
+
+/**
+ * The words as written, unstemmed, as their own BM25 index over the same fields and weights, each
+ * word's contribution per tool computed on its first use: "stocks" then counts for a tool that says
+ * "stocks" and not for one that says "stock footage", which the stemmed terms cannot tell apart.
+ */
+function surfaceIndexOf(
+  tools: readonly AnalyzedTool[],
+  fields: FieldWeights,
+  params: { k1: number; b: number },
+): TermCache {
+  const index = new Bm25(
+    tools.map((t) => {
+      const m = new Map<string, number>();
+      addTerms(m, t.name.words, { weight: fields.name });
+      addTerms(m, surfaceTerms(textOf(t.tool.searchHint)), { weight: fields.hint });
+      addTerms(m, surfaceTerms(textOf(t.tool.description)), { weight: fields.description });
+      addTerms(m, surfaceTerms(schemaText(t.tool.inputSchema)), { weight: fields.parameters });
+      return m;
+    }),
+    params,
+  );
+  return new TermCache((word) => {
+    const entries = index.entries(word);
+    if (!entries) return EMPTY_CONTRIBUTIONS;
+    const idf = index.idf(word);
+    const values = Float64Array.from(entries.docs, (d, j) => index.scoreOf(entries.tfs[j]!, d, idf));
+    return new TermContributions(entries.docs, values, new Uint8Array(entries.docs.length));
+  });
+}
+
+/** A catalogue's text field, or nothing when it is not a string (as `analyzeTool` reads it). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** The settings of {@linkcode lexicalRanker}, with their defaults. */

@@ -237,4 +237,13 @@ describe('lexicalRanker', () => {
     // A word no tool holds as written adds nothing, and a query of only such words still scores by stems.
     expect(scoresOf(tools, 'stocking')).toEqual(scoresOf(tools, 'stocking', { surfaceWeight: 0 }));
   });
+
+  test('a catalogue entry whose description or hint is not a string is still searched, by its name', () => {
+    const tools = [
+      { name: 'list_stocks', description: null, searchHint: 42 },
+      { name: 'other', description: 'Something else.' },
+    ] as unknown as { name: string; description: string }[];
+    const index = createToolIndex(tools);
+    expect(index.search('stocks').map((h) => h.name)).toEqual(['list_stocks']);
+  });
 });
