@@ -132,6 +132,35 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/** The content words of a text as written (lower-cased, not stemmed): split, stopwords and one-letter words dropped. */
+export function surfaceTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of scan(text, undefined)) if (word.length >= 2 && !STOPWORDS.has(word)) out.push(word);
+  return out;
+}
+
+/**
+ * The stemmed content words of a query that can name the operation it asks for: every content
+ * word but a past participle ("stored", "deleted", "stopped"), which describes what the request
+ * is about ("everything stored in memory", "list stopped containers") rather than what it wants
+ * done. The verb synonyms are taken from these words only.
+ */
+export function operationTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of scan(text, undefined)) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    const s = stem(word);
+    if (isParticiple(word, s)) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** Whether a word is an `-ed` form its stem came from (`stored` → stor), not a word that ends so (`need`, `bed`). */
+function isParticiple(word: string, stemmed: string): boolean {
+  return word.endsWith('ed') && !word.endsWith('eed') && stemmed !== word && stemmed.length < word.length - 1;
+}
+
 /**
  * The word pairs of a text, in order: adjacent content words (stopwords and one-letter words
  * left out, stemmed) joined by a space, so "open a pull request" gives "open pull" and "pull

@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { nameParts, schemaText, splitWords, stem, terms, phrases, requestCount } from './_analyze.ts';
+import {
+  nameParts,
+  operationTerms,
+  phrases,
+  requestCount,
+  schemaText,
+  splitWords,
+  stem,
+  surfaceTerms,
+  terms,
+} from './_analyze.ts';
 
 describe('name and text analysis', () => {
   test('splitWords splits camelCase, acronyms, snake_case, kebab-case and dots', () => {
@@ -69,4 +79,17 @@ test('requestCount tells a list of requests from one task in several steps', () 
   expect(requestCount('Get the odds. Then list the fixtures!')).toBe(2);
   expect(requestCount('version 1.2 of node.js')).toBe(1);
   expect(requestCount('')).toBe(1);
+});
+
+test('surfaceTerms keeps the content words as written, not stemmed', () => {
+  expect(surfaceTerms('Show the open Pull Requests of a repo')).toEqual(['show', 'open', 'pull', 'requests', 'repo']);
+  expect(surfaceTerms('the a I')).toEqual([]);
+});
+
+test('operationTerms leaves out past participles, which describe rather than ask', () => {
+  expect(operationTerms('dump everything stored in memory')).toEqual(['dump', 'everyth', 'memory']);
+  expect(operationTerms('store a fact')).toEqual([stem('store'), 'fact']);
+  expect(operationTerms('list stopped containers')).toEqual(['list', stem('containers')]);
+  // Words that merely end in "ed" and are not stemmed as a participle stay.
+  expect(operationTerms('speed of the feed')).toEqual(['speed', 'feed']);
 });

@@ -2,11 +2,12 @@
 // "remove" or "show" where the tool says create, delete or get. A short list of the verbs of
 // create / read / update / delete / search / run / send APIs, not a thesaurus: each word maps
 // only to words that name the same operation on a tool. Ambiguous words ("open": a file, an
-// issue, a URL) are left out.
+// issue, a URL) are left out. "save" and "store" ask for something new to be kept ("store a fact",
+// "save a note"): a create or an add.
 import { stem } from './_analyze.ts';
 
 const GROUPS: readonly (readonly string[])[] = [
-  ['create', 'add', 'new', 'make', 'insert'],
+  ['create', 'add', 'new', 'make', 'insert', 'save', 'store'],
   ['get', 'fetch', 'retrieve', 'read', 'show', 'view'],
   ['list', 'enumerate', 'show'],
   ['update', 'edit', 'modify', 'change', 'patch'],

@@ -1,5 +1,5 @@
 import { addTerms, Bm25 } from './_bm25.ts';
-import { phrases, requestCount } from './_analyze.ts';
+import { operationTerms, phrases, requestCount, schemaText, surfaceTerms } from './_analyze.ts';
 import { verbSynonyms } from './_verbs.ts';
 import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker_types.ts';
 
@@ -73,9 +73,19 @@ export interface LexicalRankerOptions {
    * search, run and send APIs. Each synonym the query does not hold itself adds its score at
    * this weight. Only for a query shorter than a task statement (`siblingMinTerms`): in a short
    * request the verb is half of what it says, while a task statement's many verbs added as
-   * many synonyms and cost it MRR on the bench. 0 turns it off. @default 0.5
+   * many synonyms and cost it MRR on the bench. A past participle ("everything stored in
+   * memory", "list stopped containers") describes what the request is about and adds none.
+   * 0 turns it off. @default 0.5
    */
   synonymWeight?: number;
+  /**
+   * Weight of the query's words matched as written, not stemmed (BM25 over the tools' unstemmed
+   * words, same fields and weights). Stemming merges forms that say different things: "stocks"
+   * (shares) and "stock footage", "pull requests" (a list) and "pull request" (one), "checks" and
+   * "check_crawl_status"; a tool that holds the query's own form gains a little over one that
+   * holds only its stem. 0 turns it off. @default 0.25
+   */
+  surfaceWeight?: number;
 }
 
 /** Points per matched query term, Claude Code's ToolSearch weights. */
@@ -103,9 +113,10 @@ const DEFAULT_FIELDS: FieldWeights = { name: 3, hint: 2, description: 1, paramet
  * The default ranker: Claude Code's keyword points (whole name word 10, 12 for MCP tools; part
  * of a name word 5/6; search hint 4; description 2), each weighted by how rare the term is, plus
  * BM25 over name words, hint, description and parameter names and descriptions (fields weighted);
- * plus BM25 of the tool's group (its MCP server or API) as one document; plus, at half weight,
- * the verbs that name the same operation as the query's ("remove" finds `delete_*`); then the best 30 are
- * re-ordered so the first results cover the query's different needs. The rarity weight matters
+ * plus, at a quarter weight, the same BM25 over the words as written, unstemmed ("stocks" is not
+ * "stock footage"); plus BM25 of the tool's group (its MCP server or API) as one document; plus, at
+ * half weight, the verbs that name the same operation as the query's ("remove" finds `delete_*`);
+ * then the best 30 are re-ordered so the first results cover the query's different needs. The rarity weight matters
  * for long natural-language queries, where "data" or "information" would otherwise outscore the
  * one word that names the tool.
  *
@@ -137,6 +148,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
     feedbackDocs,
     feedbackTerms,
     synonymWeight,
+    surfaceWeight,
   } = lexicalSettings(options);
   // One options object per field for every tool, not one per call.
   const weights = {
@@ -194,17 +206,11 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
       // Built on the first query that has a word pair, not with the index: most of a session's
       // searches are a few keywords, and a catalogue that is never searched should not pay for it.
       let pairs: Bm25 | undefined;
-      const pairIndex = () =>
-        (pairs ??= new Bm25(
-          tools.map((t) => {
-            const m = new Map<string, number>();
-            addPairs(m, t.name.stems, fields.name);
-            addPairs(m, t.hint, fields.hint);
-            addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
-            return m;
-          }),
-          { k1, b },
-        ));
+      const pairIndex = () => (pairs ??= pairIndexOf(tools, fields, { k1, b }));
+
+      // The words as written, unstemmed: built on the first query, like the pairs.
+      let surface: TermCache | undefined;
+      const surfaceIndex = () => (surface ??= surfaceIndexOf(tools, fields, { k1, b }));
 
       const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
         const postings = terms.map((t) => contributions.get(t));
@@ -220,7 +226,7 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         const postings = accumulate(query.terms, undefined, scores);
         const taskStatement = query.terms.length >= siblingMinTerms;
         if (synonymWeight > 0 && !taskStatement) {
-          const added = synonymsOf(query.terms);
+          const added = synonymsOf(query.terms, operationTerms(query.text));
           if (added.length)
             accumulate(
               added,
@@ -233,6 +239,13 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         // some unsaid, which is where the expansion helps (and the list's re-ordering does not).
         if (feedbackWeight > 0 && taskStatement && requests < diversityMinRequests) {
           addFeedbackTerms(scores, { docs, bm25, terms: query.terms, feedbackWeight, feedbackDocs, feedbackTerms });
+        }
+        if (surfaceWeight > 0) {
+          const words = surfaceIndex();
+          for (const word of [...new Set(surfaceTerms(query.text))].slice(0, MAX_SURFACE_WORDS)) {
+            const { docs, values } = words.get(word);
+            for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += surfaceWeight * values[j]!;
+          }
         }
         if (phraseWeight > 0) {
           const queryPairs = [...new Set(phrases(query.text))];
@@ -269,6 +282,55 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
   };
 }
 
+/** The word pairs of each tool's name, hint and description (its first pairs only) as a BM25 index. */
+function pairIndexOf(tools: readonly AnalyzedTool[], fields: FieldWeights, params: { k1: number; b: number }): Bm25 {
+  return new Bm25(
+    tools.map((t) => {
+      const m = new Map<string, number>();
+      addPairs(m, t.name.stems, fields.name);
+      addPairs(m, t.hint, fields.hint);
+      addPairs(m, t.description, fields.description, MAX_DESCRIPTION_PAIRS);
+      return m;
+    }),
+    params,
+  );
+}
+
+/**
+ * The words as written, unstemmed, as their own BM25 index over the same fields and weights, each
+ * word's contribution per tool computed on its first use: "stocks" then counts for a tool that says
+ * "stocks" and not for one that says "stock footage", which the stemmed terms cannot tell apart.
+ */
+function surfaceIndexOf(
+  tools: readonly AnalyzedTool[],
+  fields: FieldWeights,
+  params: { k1: number; b: number },
+): TermCache {
+  const index = new Bm25(
+    tools.map((t) => {
+      const m = new Map<string, number>();
+      addTerms(m, t.name.words, { weight: fields.name });
+      addTerms(m, surfaceTerms(textOf(t.tool.searchHint)), { weight: fields.hint });
+      addTerms(m, surfaceTerms(textOf(t.tool.description)), { weight: fields.description });
+      addTerms(m, surfaceTerms(schemaText(t.tool.inputSchema)), { weight: fields.parameters });
+      return m;
+    }),
+    params,
+  );
+  return new TermCache((word) => {
+    const entries = index.entries(word);
+    if (!entries) return EMPTY_CONTRIBUTIONS;
+    const idf = index.idf(word);
+    const values = Float64Array.from(entries.docs, (d, j) => index.scoreOf(entries.tfs[j]!, d, idf));
+    return new TermContributions(entries.docs, values, new Uint8Array(entries.docs.length));
+  });
+}
+
+/** A catalogue's text field, or nothing when it is not a string (as `analyzeTool` reads it). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** The settings of {@linkcode lexicalRanker}, with their defaults. */
 function lexicalSettings(options: LexicalRankerOptions) {
   return {
@@ -287,14 +349,15 @@ function lexicalSettings(options: LexicalRankerOptions) {
     feedbackDocs: options.feedbackDocs ?? 3,
     feedbackTerms: options.feedbackTerms ?? 10,
     synonymWeight: options.synonymWeight ?? 0.5,
+    surfaceWeight: options.surfaceWeight ?? 0.25,
   };
 }
 
 /** The verbs that name the same operation as the query's words ("remove" for "delete"), not in the query already. */
-function synonymsOf(terms: readonly string[]): string[] {
+function synonymsOf(terms: readonly string[], verbs: readonly string[]): string[] {
   const own = new Set(terms);
   const added = new Set<string>();
-  for (const term of terms) for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
+  for (const term of verbs) for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
   return [...added];
 }
 
@@ -554,6 +617,11 @@ class TermContributions {
     return this.docs.length;
   }
 }
+
+/** Query words matched as written at most, the bound `analyzeQuery` puts on a query's terms. */
+const MAX_SURFACE_WORDS = 64;
+
+const EMPTY_CONTRIBUTIONS = new TermContributions(new Int32Array(0), new Float64Array(0), new Uint8Array(0));
 
 /**
  * Term contributions by term, computed on first use. Bounded by the entries it holds, so a

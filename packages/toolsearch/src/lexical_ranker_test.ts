@@ -164,10 +164,14 @@ describe('lexicalRanker', () => {
       { name: 'remove_branch_protection', description: 'Removes the protection rules of a branch.' },
       { name: 'list_branches', description: 'Lists the branches.' },
     ];
-    const s = scoresOf(tools, 'remove a branch');
+    // Words as written off: "branch" as written is in delete_branch, not in list_branches.
+    const s = scoresOf(tools, 'remove a branch', { surfaceWeight: 0 });
     // "remove" reaches delete_branch through the verb list, which plain words do not.
     expect(s.delete_branch!).toBeGreaterThan(s.list_branches!);
-    expect(scoresOf(tools, 'remove a branch', { synonymWeight: 0 }).delete_branch!).toBeCloseTo(s.list_branches!, 6);
+    expect(scoresOf(tools, 'remove a branch', { synonymWeight: 0, surfaceWeight: 0 }).delete_branch!).toBeCloseTo(
+      s.list_branches!,
+      6,
+    );
     // The tool that says the query's own word still ranks first.
     expect(s.remove_branch_protection!).toBeGreaterThan(s.delete_branch!);
     // A query that already holds the synonym does not count it twice.
@@ -180,5 +184,66 @@ describe('lexicalRanker', () => {
       scoresOf(tools, task, { synonymWeight: 0 }).delete_branch!,
       6,
     );
+  });
+
+  test('"store" and "save" ask for a create or add tool; a past participle ("stored") names no operation', () => {
+    const tools = [
+      { name: 'add_note', description: 'Adds a note to the notebook.' },
+      { name: 'read_notebook', description: 'Reads the notebook.' },
+    ];
+    // Neither tool says "store": the verb list is all that tells them apart.
+    const store = scoresOf(tools, 'store a note in the notebook', { surfaceWeight: 0 });
+    expect(store.add_note!).toBeGreaterThan(store.read_notebook!);
+    const save = scoresOf(tools, 'save a note', { surfaceWeight: 0 });
+    expect(save.add_note!).toBeGreaterThan(
+      scoresOf(tools, 'save a note', { surfaceWeight: 0, synonymWeight: 0 }).add_note!,
+    );
+    // "everything stored in the notebook" is about what is there, not a request to add: no synonyms.
+    const stored = 'everything stored in the notebook';
+    expect(scoresOf(tools, stored)).toEqual(scoresOf(tools, stored, { synonymWeight: 0 }));
+    // The same holds for other verbs: "stopped" containers are a list, not a request to stop one.
+    const containers = [
+      { name: 'kill_container', description: 'Kills a running container.' },
+      { name: 'list_containers', description: 'Lists containers.' },
+    ];
+    expect(scoresOf(containers, 'list stopped containers')).toEqual(
+      scoresOf(containers, 'list stopped containers', { synonymWeight: 0 }),
+    );
+    expect(scoresOf(containers, 'stop a container').kill_container!).toBeGreaterThan(
+      scoresOf(containers, 'stop a container', { synonymWeight: 0 }).kill_container!,
+    );
+  });
+
+  test('a tool that holds the query word as written gains over one that holds only its stem', () => {
+    // Stemming makes "stocks" and "stock" one term; the words as written tell shares from footage.
+    const tools = [
+      { name: 'footage', description: 'Short videos made from stock footage.' },
+      { name: 'markets', description: 'Latest prices of stocks and bonds.' },
+    ];
+    const on = scoresOf(tools, 'best stocks to buy');
+    const off = scoresOf(tools, 'best stocks to buy', { surfaceWeight: 0 });
+    expect(on.footage!).toBeCloseTo(off.footage!, 9);
+    expect(on.markets!).toBeGreaterThan(off.markets!);
+    expect(on.markets!).toBeGreaterThan(on.footage!);
+    // A plural asks for the tool named in the plural: a list of pull requests, not one.
+    const prs = [
+      { name: 'pull_request', description: 'One pull request by its number.' },
+      { name: 'pull_requests', description: 'Pull requests by state.' },
+    ];
+    const list = scoresOf(prs, 'open pull requests');
+    expect(list.pull_requests!).toBeGreaterThan(list.pull_request!);
+    const one = scoresOf(prs, 'that pull request');
+    expect(one.pull_request!).toBeGreaterThan(one.pull_requests!);
+    // A word no tool holds as written adds nothing, and a query of only such words still scores by stems.
+    expect(scoresOf(tools, 'stocking')).toEqual(scoresOf(tools, 'stocking', { surfaceWeight: 0 }));
+  });
+
+  test('a catalogue entry whose description or hint is not a string is still searched, by its name', () => {
+    const tools = [
+      { name: 'list_stocks', description: null, searchHint: 42 },
+      { name: 'other', description: 'Something else.' },
+    ] as unknown as { name: string; description: string }[];
+    const index = createToolIndex(tools);
+    expect(index.search('stocks').map((h) => h.name)).toEqual(['list_stocks']);
   });
 });
