@@ -138,7 +138,12 @@ export interface ToolDef<Schema extends z.ZodType = z.ZodType, Output = unknown>
   checkPermissions?: (input: z.output<Schema>, ctx: ToolContext) => PermissionResult | Promise<PermissionResult>;
   /** How rule specifiers such as `npm test:*` match this input. */
   preparePermissionMatcher?: (input: z.output<Schema>) => PermissionMatcher | Promise<PermissionMatcher>;
-  /** Rules that would allow this input, offered to `canUseTool` and named in denials. */
+  /**
+   * The rules that, added together, would allow this input (one per part of it that needs one, each as
+   * narrow as the part), offered to `canUseTool` and named in denials. Not alternatives: a person who
+   * answers "always" gets all of them. Before an ask offers them, the permission layer tries them and
+   * offers none that would leave the call asking.
+   */
   permissionSuggestions?: (input: z.output<Schema>) => string[];
   /** The paths this input reads or writes, for the permission layer's path guard. */
   resources?: (input: z.output<Schema>, ctx: ToolContext) => ResourceAccess[] | Promise<ResourceAccess[]>;

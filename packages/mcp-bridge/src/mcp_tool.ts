@@ -127,7 +127,9 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
       return 'validate' in v ? v.validate(input) : { result: true };
     },
     userFacingName: () => `${server} - ${title ?? info.name} (MCP)`,
-    permissionSuggestions: () => [options.name, `mcp__${options.name.split('__')[1] ?? server}`],
+    // One rule, for this tool: the suggestions are added together ("always"), and the server-wide
+    // `mcp__server` would allow every tool the server has or will have.
+    permissionSuggestions: () => [options.name],
     mapResult: (output: ToolResultContent) => output,
     renderResult: (output: ToolResultContent) => contentToText(output),
     async call(input, ctx, { signal, onProgress }) {

@@ -45,7 +45,8 @@ describe('buildMcpTool', () => {
     const fail = buildMcpTool(connection, info('fail'), { name: 'mcp__fault__fail' });
     expect([fail.isReadOnly({}), fail.isConcurrencySafe({}), fail.isDestructive({})]).toEqual([false, false, true]);
     expect(sleep.inputJSONSchema).toBe(info('sleep').inputSchema);
-    expect(sleep.permissionSuggestions({})).toEqual(['mcp__fault__sleep', 'mcp__fault']);
+    // One rule for this tool, never the server-wide mcp__fault that "always" would save beside it.
+    expect(sleep.permissionSuggestions({})).toEqual(['mcp__fault__sleep']);
     // ToolSearch searches the server's tools also as one group.
     expect(sleep.searchGroup).toBe('mcp:fault');
   });

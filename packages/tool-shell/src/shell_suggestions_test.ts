@@ -104,3 +104,38 @@ describe('shellRuleSuggestions', () => {
     },
   );
 });
+
+// Property: a call that reaches outside the working directories gets rules that, added, allow it —
+// the path rule and the command's own rule together — or none at all; never a rule that leaves it asking.
+describe('suggestions for calls that reach outside the working directories', () => {
+  const outside = () => path.join(root, 'outside');
+  beforeAll(async () => {
+    await mkdir(path.join(root, 'outside', 'x'), { recursive: true });
+    await mkdir(path.join(root, 'outside', 'y'), { recursive: true });
+  });
+  const cases = [
+    { command: (o: string) => `cp a.txt ${o}/x/`, sibling: (o: string) => `cp a.txt ${o}/y/` },
+    { command: (o: string) => `cat ${o}/x/notes.txt`, sibling: (o: string) => `cat ${o}/y/notes.txt` },
+    { command: (o: string) => `ls ${o}/x`, sibling: (o: string) => `ls ${o}/y` },
+    { command: (o: string) => `touch ${o}/x/new.txt`, sibling: (o: string) => `touch ${o}/y/new.txt` },
+    { command: (o: string) => `mkdir ${o}/x/sub`, sibling: (o: string) => `mkdir ${o}/y/sub` },
+    { command: (o: string) => `echo hi > ${o}/x/out.txt`, sibling: (o: string) => `echo hi > ${o}/y/out.txt` },
+    {
+      command: (o: string) => `npm test && cp dist/a.js ${o}/x/`,
+      sibling: (o: string) => `npm test && cp dist/a.js ${o}/y/`,
+    },
+  ];
+  test.each(cases.map((c, i) => ({ ...c, i })))(
+    'case $i: the suggested rules allow the call, or there are none',
+    async ({ command, sibling }) => {
+      const call = command(outside());
+      const before = await explain(call);
+      expect(before.behavior, call).toBe('ask');
+      const rules = before.suggestions ?? [];
+      if (rules.length === 0) return;
+      expect((await explain(call, rules)).behavior, `${call} with ${rules.join(' ')}`).toBe('allow');
+      const other = sibling(outside());
+      expect((await explain(other, rules)).behavior, `${other} with ${rules.join(' ')}`).toBe('ask');
+    },
+  );
+});

@@ -13,6 +13,7 @@ import {
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
+import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import { toolRuleCandidates } from './tool_rule_index.ts';
@@ -103,6 +104,12 @@ export async function decidePermission(
   let decision: PermissionDecision;
   try {
     decision = await decide(tool, input, ctx, hookDecision);
+    // An ask's suggested rules must allow this very call once added: tried here, before they are offered.
+    decision = await checkedSuggestions(decision, {
+      ctx,
+      toolSuggestions: () => suggestionsFor(tool, input),
+      redecide: (tried) => decide(tool, input, tried, hookDecision),
+    });
   } catch (e) {
     decision = failClosed(tool, e);
   }
@@ -343,7 +350,7 @@ function bySafetyChecks(call: Call): PermissionDecision | undefined {
           );
     return {
       behavior: 'ask',
-      reason: `${capitalize(describePath(protectedWrite.path))} touches ${protectedWrite.protection.what}, which is protected: such writes always ask, in every mode, unless an allow rule names the path${rule ? ` (such as "${rule}")` : ''}`,
+      reason: `${capitalize(describePath(protectedWrite.path))} touches ${protectedWrite.protection.what}, which is protected: such writes always ask, in every mode, unless an allow rule names the path${rule ? ` (such as ${quotedRules([rule])})` : ''}`,
       source: 'safety',
       suggestions: rule ? [rule] : [],
     };
@@ -436,7 +443,7 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   return {
     behavior: 'ask',
     reason: first
-      ? `No rule allows ${name} with this input${why}; allow it with "${first}"`
+      ? `No rule allows ${name} with this input${why}; allow it with ${quotedRules(suggestions)}`
       : `No rule allows ${name} with this input${why}`,
     suggestions,
   };
@@ -484,9 +491,13 @@ function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext): Permissi
   const suggestions = outside.some((p) => p.kind === 'folder' && p.access === 'write')
     ? []
     : outside.map(pathRuleSuggestion).filter((s, i, all) => all.indexOf(s) === i);
+  // Adding the folder to the working directories helps a read; a write there would still ask.
+  const orFolder = outside.every((p) => p.access === 'read')
+    ? ' or add its directory to permissions.additionalDirectories'
+    : '';
   const how =
     suggestions.length > 0
-      ? `allow it with "${suggestions[0]}" or add its directory to permissions.additionalDirectories`
+      ? `allow it with ${quotedRules(suggestions)}${orFolder}`
       : 'a person must approve it (no rule is suggested for a write over a whole folder outside them)';
   return {
     behavior: 'ask',
@@ -647,8 +658,9 @@ function failClosed(tool: AnyTool, error: unknown): PermissionDecision {
 }
 
 function allowHint(decision: PermissionDecision): string {
-  const first = decision.suggestions?.[0];
-  return first ? `To allow it, add "${first}" to permissions.allow.` : '';
+  const rules = decision.suggestions ?? [];
+  if (rules.length === 0) return '';
+  return `To allow it, add ${quotedRules(rules)} to permissions.allow${rules.length > 1 ? ' (all of them: each covers a part of the call)' : ''}.`;
 }
 
 function withDetail(lead: string, detail: string | undefined): string {

@@ -167,12 +167,14 @@ describe('decidePermission follows Claude Code order', () => {
       expected: { behavior: 'deny', source: 'tool' },
     },
     {
-      name: "the tool's own ask asks, with its suggestions",
+      // This tool asks whatever the rules say, so a rule it suggests would not change its answer: none is offered.
+      name: "the tool's own ask asks, without suggestions that would not change its answer",
       permissions: { allow: ['Bash'] },
       command: 'npm test && curl x',
       check: { behavior: 'ask', reason: 'curl is not covered', suggestions: ['Bash(curl x)'] },
-      expected: { behavior: 'ask', source: 'tool', suggestions: ['Bash(curl x)'] },
-      reason: "Bash's own permission check asks for confirmation: curl is not covered",
+      expected: { behavior: 'ask', source: 'tool', suggestions: [] },
+      reason:
+        "Bash's own permission check asks for confirmation: curl is not covered; no rule is suggested: no rule for this call alone would allow it, so a person must approve it",
     },
     {
       name: "the tool's own ask is skipped in bypassPermissions mode",
@@ -574,6 +576,10 @@ test('the final ask repeats why a passthrough tool had no opinion, so toolshed c
     inputSchema: z.strictObject({ cmd: z.string() }),
     checkPermissions: () => ({ behavior: 'passthrough', message: 'it is not read-only: it writes out.txt' }),
     permissionSuggestions: ({ cmd }) => [`Runner(${cmd})`],
+    preparePermissionMatcher:
+      ({ cmd }) =>
+      (content) =>
+        content === cmd,
     async call() {
       return { data: 'ran' };
     },

@@ -93,7 +93,7 @@ export interface PermissionDecision {
    * without a rule: `hook`, `mode`, `tool`, `safety` (a protected path or device file).
    */
   source?: string;
-  /** For ask: the rules that would allow this call. */
+  /** For ask: the rules that, added together, allow this call (tried before they are offered; empty when none would). */
   suggestions?: string[];
   /** An input rewritten by the tool's own check. */
   updatedInput?: unknown;

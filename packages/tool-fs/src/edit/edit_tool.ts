@@ -110,7 +110,7 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   getToolUseSummary: (input) => input.file_path,
-  permissionSuggestions: (input) => [editRuleFor(input.file_path), 'Edit'],
+  permissionSuggestions: (input) => [editRuleFor(input.file_path)],
   resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     if (input.old_string === input.new_string) {

@@ -90,7 +90,7 @@ export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput
   isConcurrencySafe: () => false,
   isDestructive: (input) => input.edit_mode === 'delete',
   getToolUseSummary: (input) => input.notebook_path,
-  permissionSuggestions: (input) => [editRuleFor(input.notebook_path), 'NotebookEdit'],
+  permissionSuggestions: (input) => [editRuleFor(input.notebook_path)],
   resources: (input, ctx) => [{ path: toAbsolute(input.notebook_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     if (path.extname(input.notebook_path).toLowerCase() !== '.ipynb') {

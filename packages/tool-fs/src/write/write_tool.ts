@@ -72,7 +72,7 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   getToolUseSummary: (input) => input.file_path,
-  permissionSuggestions: (input) => [editRuleFor(input.file_path), 'Write'],
+  permissionSuggestions: (input) => [editRuleFor(input.file_path)],
   resources: (input, ctx) => [{ path: toAbsolute(input.file_path, ctx.cwd), access: 'write' }],
   async validateInput(input, ctx) {
     const plan = await planWrite(input, ctx);
