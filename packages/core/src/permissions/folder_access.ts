@@ -8,11 +8,14 @@ import {
   caseInsensitivePaths,
   type GuardedPath,
   pathRuleApplies,
+  pathRuleChecker,
   pathRuleCompiler,
   realWorkingDirectories,
   safeCovers,
 } from './path_guard.ts';
 import { pathRuleRoots } from './path_rule.ts';
+import { folderRuleCandidates } from './path_rule_index.ts';
+import { countRuleVisit } from './_rule_visits.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionRule } from './types.ts';
@@ -53,6 +56,12 @@ export interface RuleUnderFolderOptions extends FolderWalkOptions {
   toolName: string;
   /** The call's context. */
   ctx: Ctx;
+  /**
+   * Counts the work of {@linkcode findRuleUnderFolder}: `count` grows by one for each rule it
+   * judges against a folder. Rules are looked up by root, so rules about other folders and other
+   * tools add nothing to it.
+   */
+  steps?: { count: number };
 }
 
 /** Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries. */
@@ -204,12 +213,20 @@ export function findRuleUnderFolder(
   paths: readonly GuardedPath[],
   options: RuleUnderFolderOptions,
 ): { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined {
+  if (rules.length === 0 || !paths.some((p) => p.kind === 'folder')) return undefined;
   // One walk map for every rule and folder of the check.
   const shared = options.walks === undefined ? { ...options, walks: new Map() } : options;
+  const { bases } = pathRuleChecker(options.ctx);
   let maybe: { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined;
   for (const path of paths) {
     if (path.kind !== 'folder') continue;
-    for (const rule of rules) {
+    // Only rules rooted at the folder, above or below it, and bare names, can cover a path
+    // under it (ruleUnderFolder says false of every other): looked up by root, in list order.
+    const forms = [path.lexical, ...path.real];
+    for (const i of folderRuleCandidates(rules, forms, { toolName: options.toolName, access: path.access, bases })) {
+      const rule = rules[i]!;
+      countRuleVisit();
+      if (options.steps) options.steps.count++;
       const verdict = ruleUnderFolder(rule, path, shared);
       if (verdict === 'covers') return { rule, path, surely: true };
       if (verdict === 'maybe') maybe ??= { rule, path, surely: false };
