@@ -46,8 +46,8 @@ export function unknownSafetyAsk(
   }
   const { rules } = ctx.permissions;
   // The first deny rule about reads, else the first ask rule: looked up, not found by a scan.
-  const denyAt = pathRulesFor(rules.deny, toolName, 'read')[0];
-  const askAt = denyAt === undefined ? pathRulesFor(rules.ask, toolName, 'read')[0] : undefined;
+  const denyAt = pathRulesFor(rules.deny, { toolName, access: 'read' })[0];
+  const askAt = denyAt === undefined ? pathRulesFor(rules.ask, { toolName, access: 'read' })[0] : undefined;
   const rule = denyAt !== undefined ? rules.deny[denyAt] : askAt !== undefined ? rules.ask[askAt] : undefined;
   if (!rule) return undefined;
   return {

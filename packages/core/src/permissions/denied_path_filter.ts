@@ -57,8 +57,8 @@ export function deniedPathFilter(
   // rule covers is left out like a denied one (the user reads it with Read, which asks).
   // Looked up by tool in the index kept with each list, not by a look at every rule.
   const { deny, ask } = ctx.permissions.rules;
-  const denyAt = pathRulesFor(deny, toolName, 'read');
-  const askAt = pathRulesFor(ask, toolName, 'read');
+  const denyAt = pathRulesFor(deny, { toolName, access: 'read' });
+  const askAt = pathRulesFor(ask, { toolName, access: 'read' });
   if (denyAt.length === 0 && askAt.length === 0) return undefined;
   const rules = [...denyAt.map((i) => deny[i]!), ...askAt.map((i) => ask[i]!)];
   const { compile, bases } = pathRuleChecker(ctx);

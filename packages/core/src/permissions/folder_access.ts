@@ -261,6 +261,7 @@ export function folderLinks(
   { walks = new Map() }: FolderWalkOptions = {},
 ): GuardedPath[] {
   const out: GuardedPath[] = [];
+  if (!paths.some((p) => p.kind === 'folder')) return out;
   const homeDir = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {
     if (path.kind !== 'folder') continue;
@@ -305,6 +306,7 @@ export function protectedUnderFolder(
   ctx: Ctx,
   { walks = new Map() }: FolderWalkOptions = {},
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
+  if (!paths.some((p) => p.kind === 'folder' && p.access === 'write')) return undefined;
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   const home = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {

@@ -81,6 +81,7 @@ export function resolveResources(
       `resources() returned ${typeof accesses}, not a list of { path, access }`,
     );
   }
+  if (accesses.length === 0) return [];
   const homeDir = ctx.permissions.homeDir ?? homedir();
   return accesses.map((a) => {
     if (
@@ -352,6 +353,7 @@ export function findProtectedWrite(
   paths: readonly GuardedPath[],
   { toolName, ctx }: PathCheckOptions,
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
+  if (!paths.some((p) => p.access === 'write')) return undefined;
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   for (const path of paths) {
     if (path.access !== 'write') continue;

@@ -171,7 +171,8 @@ export function pathRulesRootedAt(
  *
  * @example
  * ```ts
- * import { folderRuleCandidates, type ToolContext } from '@toolshed/core';
+ * import type { ToolContext } from '@toolshed/core';
+ * import { folderRuleCandidates } from './path_rule_index.ts';
  * import { pathRuleCompiler } from './path_guard.ts';
  * declare const ctx: ToolContext;
  *
@@ -342,6 +343,14 @@ function entryOf(rules: readonly PermissionRule[]): IndexEntry {
 
 const NONE: readonly number[] = Object.freeze([]);
 
+/** Options of {@linkcode pathRulesFor}. */
+export interface PathRulesForOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The kind of access. */
+  access: 'read' | 'write';
+}
+
 /**
  * The indices, in list order, of the path rules of a list that apply to one tool's access,
  * wherever they are rooted: every `Read(...)` rule for a read (`Edit(...)` for a write), and the
@@ -349,8 +358,7 @@ const NONE: readonly number[] = Object.freeze([]);
  * the list, so asking costs a map probe, not a look at every rule.
  *
  * @param rules A rule list.
- * @param toolName The tool called.
- * @param access The kind of access.
+ * @param options The tool called and the kind of access.
  * @returns Ascending indices into `rules` (do not change the array).
  *
  * @example
@@ -359,14 +367,13 @@ const NONE: readonly number[] = Object.freeze([]);
  * import { pathRulesFor } from './path_rule_index.ts';
  *
  * const { rules } = parseRules(['Bash(rm:*)', 'Read(./.env)', 'Grep(./logs/**)'], { behavior: 'deny', source: 'options' });
- * pathRulesFor(rules, 'Grep', 'read'); // [1, 2]
- * pathRulesFor(rules, 'Read', 'read'); // [1]
+ * pathRulesFor(rules, { toolName: 'Grep', access: 'read' }); // [1, 2]
+ * pathRulesFor(rules, { toolName: 'Read', access: 'read' }); // [1]
  * ```
  */
 export function pathRulesFor(
   rules: readonly PermissionRule[],
-  toolName: string,
-  access: 'read' | 'write',
+  { toolName, access }: PathRulesForOptions,
 ): readonly number[] {
   if (rules.length === 0) return NONE;
   const groups = groupsFor(entryOf(rules).named, toolName, access);

@@ -39,7 +39,10 @@ export function quotedDeniedFile(
   // Read's filter holds every Read(...) rule; Grep's and Glob's add only the rules naming them.
   const deny = ctx.permissions.rules.deny;
   const filters = READING_TOOLS.filter(
-    (tool) => tool === 'Read' || pathRulesFor(deny, tool, 'read').length > pathRulesFor(deny, 'Read', 'read').length,
+    (tool) =>
+      tool === 'Read' ||
+      pathRulesFor(deny, { toolName: tool, access: 'read' }).length >
+        pathRulesFor(deny, { toolName: 'Read', access: 'read' }).length,
   )
     .map((tool) => deniedPathFilter(tool, ctx))
     .filter((f) => f !== undefined);
@@ -102,7 +105,8 @@ export function deniedQuoteGuard(
 ): ((text: string) => string | undefined) | undefined {
   // Looked up in the index kept with the list (per tool), not by a look at every deny rule.
   const deny = ctx.permissions.rules.deny;
-  if (!READING_TOOLS.some((tool) => pathRulesFor(deny, tool, 'read').length > 0)) return undefined;
+  if (!READING_TOOLS.some((tool) => pathRulesFor(deny, { toolName: tool, access: 'read' }).length > 0))
+    return undefined;
   return (text) => {
     const hit = quotedDeniedFile(text, ctx);
     return hit
