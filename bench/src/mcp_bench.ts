@@ -9,7 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { contentToText, createSession, type Session, type ToolResultBlock, type ToolUseBlock } from '@toolshed/core';
 import { mcpServers } from '@toolshed/mcp-bridge';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
-import { batched, taskRow } from './_task_stats.ts';
+import { measureInterleaved } from './_interleaved.ts';
+import { taskRow } from './_task_stats.ts';
 
 /** Sizes and timings of {@linkcode mcpBridgeSuite}. */
 export interface McpBridgeParams {
@@ -19,10 +20,10 @@ export interface McpBridgeParams {
   latencyMs: number;
   /** Measured turns per slow task. */
   iterations: number;
-  /** Measuring time of each overhead task, in milliseconds. */
-  overheadTimeMs: number;
-  /** Minimum measured iterations of each overhead task. */
-  overheadIterations: number;
+  /** Untimed calls of each overhead task first, so both are timed warm (the JIT done). */
+  overheadWarmup: number;
+  /** Overhead samples of each task, taken in turns (direct, bridge, direct, …). */
+  overheadRounds: number;
   /** Calls per overhead sample (each sample is the mean of a batch). */
   batch: number;
   /** Tools of the large server whose connection is timed. */
@@ -39,6 +40,8 @@ const TASK_CONNECT_SDK = 'connect: SDK Client connect + listTools of a large ser
 const TASK_CONNECT_BRIDGE = 'connect: createSession with mcpServers of the same server';
 /** What the issue allows the bridge over the SDK, for connecting and for one call. */
 const MAX_RATIO = 1.3;
+/** A quick run (CI) fails only past this many times the goal: load on a shared machine moves it. */
+const QUICK_SLACK = 3;
 
 // The server the suite measures against: one read-only tool that waits, one that answers at
 // once. Written to a temp file at run time with the SDK's absolute URLs, so it needs no fixture.
@@ -106,9 +109,9 @@ export const mcpBridgeSuite: BenchSuite<McpBridgeParams> = {
       calls: 5,
       latencyMs: 1000,
       iterations: 3,
-      overheadTimeMs: 1500,
-      overheadIterations: 32,
-      batch: 16,
+      overheadWarmup: 2000,
+      overheadRounds: 60,
+      batch: 20,
       connectTools: 2000,
       connectIterations: 5,
     },
@@ -116,9 +119,9 @@ export const mcpBridgeSuite: BenchSuite<McpBridgeParams> = {
       calls: 5,
       latencyMs: 200,
       iterations: 2,
-      overheadTimeMs: 300,
-      overheadIterations: 8,
-      batch: 8,
+      overheadWarmup: 600,
+      overheadRounds: 15,
+      batch: 16,
       connectTools: 2000,
       connectIterations: 2,
     },
@@ -179,33 +182,34 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
       .add(TASK_PARALLEL, async () => expectOk(await s.run(Array.from({ length: calls }, waitBlock))), { async: true });
     const slowRows = (await slow.run()).map((task) => taskRow(task));
 
-    const fast = new Bench({
-      name: 'mcp_bridge overhead',
-      time: params.overheadTimeMs,
-      iterations: params.overheadIterations,
-      warmup: true,
-      warmupTime: 0,
-      warmupIterations: 4,
-      throws: true,
-    });
+    // One call of an instant tool, the SDK's client against session.run through the bridge:
+    // warmed, then timed in turns (batch after batch) so that both see the same load.
     const batch = params.batch;
-    fast
-      .add(
-        TASK_DIRECT,
-        batched(batch, async () => {
-          const r = await client.callTool({ name: 'ping', arguments: { text: 'x' } });
-          if (r.isError && errors.length < 5) errors.push(JSON.stringify(r.content));
-        }),
-        { async: true },
+    const callDirect = async () => {
+      const r = await client.callTool({ name: 'ping', arguments: { text: 'x' } });
+      if (r.isError && errors.length < 5) errors.push(JSON.stringify(r.content));
+    };
+    const bridged = async () => {
+      expectOk(await s.run([{ type: 'tool_use', id: `p${n++}`, name: 'mcp__bench__ping', input: { text: 'x' } }]));
+    };
+    for (let i = 0; i < params.overheadWarmup; i++) {
+      await callDirect();
+      await bridged();
+    }
+    const perCall = (run: () => Promise<void>) => ({
+      run: async () => {
+        for (let i = 0; i < batch; i++) await run();
+      },
+    });
+    const fastRows = (
+      await measureInterleaved(
+        [
+          { name: TASK_DIRECT, ...perCall(callDirect) },
+          { name: TASK_BRIDGE, ...perCall(bridged) },
+        ],
+        params.overheadRounds,
       )
-      .add(
-        TASK_BRIDGE,
-        batched(batch, async () => {
-          expectOk(await s.run([{ type: 'tool_use', id: `p${n++}`, name: 'mcp__bench__ping', input: { text: 'x' } }]));
-        }),
-        { async: true },
-      );
-    const fastRows = (await fast.run()).map((task) => taskRow(task, batch));
+    ).map((row) => perCallRow(row, batch));
 
     // Connecting to a server of connectTools tools: the SDK client's handshake and list, and a
     // session with the bridge (handshake, list, building the tools; no schema compiled yet).
@@ -263,17 +267,21 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
     const mean = (name: string) => rows.find((r) => r.task === name)!.meanMs;
     const serial = mean(TASK_SERIAL);
     const parallel = mean(TASK_PARALLEL);
-    const direct = mean(TASK_DIRECT);
-    const bridge = mean(TASK_BRIDGE);
+    // The call overhead from medians taken in turns (a mean is swayed by the odd pause).
+    const p50 = (name: string) => rows.find((r) => r.task === name)!.p50Ms;
+    const direct = p50(TASK_DIRECT);
+    const bridge = p50(TASK_BRIDGE);
     const speedup = serial / parallel;
     const connectRatio = mean(TASK_CONNECT_BRIDGE) / mean(TASK_CONNECT_SDK);
-    if (connectRatio > MAX_RATIO)
+    // A full run holds the goals; a quick one (CI) fails only past 3× them.
+    const allowed = options.quick ? MAX_RATIO * QUICK_SLACK : MAX_RATIO;
+    if (connectRatio > allowed)
       failures.push(
-        `Connecting through the bridge took ${connectRatio.toFixed(2)}× the SDK client's connect + list at ${params.connectTools} tools (allowed: ${MAX_RATIO}×)`,
+        `Connecting through the bridge took ${connectRatio.toFixed(2)}× the SDK client's connect + list at ${params.connectTools} tools (allowed: ${allowed}×)`,
       );
-    if (!options.quick && bridge / direct > MAX_RATIO)
+    if (bridge / direct > allowed)
       failures.push(
-        `One MCP call through session.run took ${(bridge / direct).toFixed(2)}× the SDK's callTool (allowed: ${MAX_RATIO}×)`,
+        `One MCP call through session.run took ${(bridge / direct).toFixed(2)}× the SDK's callTool (medians; allowed: ${allowed}×)`,
       );
     // Half the ideal: well below it the calls did not overlap at all (a scheduling regression).
     if (speedup < calls / 2)
@@ -288,8 +296,8 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
       speedup: round(speedup, 2),
       idealSpeedup: calls,
       efficiency: round(speedup / calls, 3),
-      directCallMeanMs: round(direct, 3),
-      bridgeCallMeanMs: round(bridge, 3),
+      directCallP50Ms: round(direct, 3),
+      bridgeCallP50Ms: round(bridge, 3),
       // What the bridge plus the seven-step pipeline add to one MCP call.
       bridgeOverheadMs: round(bridge - direct, 3),
       bridgeOverheadRatio: round(bridge / direct, 2),
@@ -304,6 +312,18 @@ async function runMcpBridge(options: SuiteRunOptions<McpBridgeParams>): Promise<
     await session?.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A row of batches as a row of calls: each sample is the mean of `batch` calls. */
+function perCallRow(row: ResultRow, batch: number): ResultRow {
+  return {
+    ...row,
+    opsPerSec: row.opsPerSec * batch,
+    meanMs: row.meanMs / batch,
+    p50Ms: row.p50Ms / batch,
+    p99Ms: row.p99Ms / batch,
+    opsPerSample: batch,
+  };
 }
 
 function round(value: number, digits: number): number {

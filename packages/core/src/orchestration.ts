@@ -107,24 +107,38 @@ export function executeTurn(
       });
   };
 
+  const add = (raw: unknown, alone: boolean) => {
+    const task: Task = {
+      index: tasks.length,
+      block: toToolUse(raw, tasks.length),
+      safe: undefined,
+      outcome: undefined,
+    };
+    tasks.push(task);
+    // A turn of one block runs it at once whatever its concurrency: nothing to ask.
+    if (alone) {
+      task.safe = false;
+      return;
+    }
+    void env
+      .isConcurrencySafe(task.block)
+      .then(
+        (safe) => (task.safe = safe),
+        () => (task.safe = false),
+      )
+      .then(pump);
+  };
+
+  if (Array.isArray(blocks)) {
+    // A list is taken whole at once: no promise per block, as `for await` would make.
+    for (const raw of blocks) add(raw, blocks.length === 1);
+    inputDone = true;
+    pump();
+    return done;
+  }
   void (async () => {
     try {
-      for await (const raw of blocks) {
-        const task: Task = {
-          index: tasks.length,
-          block: toToolUse(raw, tasks.length),
-          safe: undefined,
-          outcome: undefined,
-        };
-        tasks.push(task);
-        void env
-          .isConcurrencySafe(task.block)
-          .then(
-            (safe) => (task.safe = safe),
-            () => (task.safe = false),
-          )
-          .then(pump);
-      }
+      for await (const raw of blocks) add(raw, false);
     } catch (e) {
       env.notice(
         `The stream of tool_use blocks failed after ${tasks.length} block(s): ${describeError(e)}. The blocks received before it were run; no later block was.`,

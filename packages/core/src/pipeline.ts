@@ -133,8 +133,11 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
   if (!parsed.ok) return finish(call, parsed.message, true);
   let input = parsed.input;
 
-  // 4. PreToolUse hooks: block, rewrite the input, or decide the permission.
-  const pre = await runEventHooks(call, tool, { event: 'PreToolUse', input, ctx });
+  // 4. PreToolUse hooks: block, rewrite the input, or decide the permission. With none set for
+  //    the event, nothing is built or awaited (this runs per call).
+  const pre = hasHooks(env, 'PreToolUse')
+    ? await runEventHooks(call, tool, { event: 'PreToolUse', input, ctx })
+    : noHooks();
   if (pre.blocked) return finish(call, preToolUseBlockedMessage(tool, pre.blocked), true);
   if (pre.updatedInput) {
     const reparsed = await parseAndValidate(tool, pre.updatedInput, ctx);
@@ -159,12 +162,9 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
     const message = signal.aborted
       ? cancelledMessage(tool, 'while it was running')
       : `${tool.name} failed: ${describeError(e)}`;
-    const failure = await runEventHooks(call, tool, {
-      event: 'PostToolUseFailure',
-      input,
-      ctx,
-      extra: { error: message },
-    });
+    const failure = hasHooks(env, 'PostToolUseFailure')
+      ? await runEventHooks(call, tool, { event: 'PostToolUseFailure', input, ctx, extra: { error: message } })
+      : noHooks();
     return finish(call, appendText(message, failure.additionalContext), true);
   }
 
@@ -172,14 +172,17 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
   const budget = await persistLargeResult(tool.mapResult(output.data, id), resultBudget(call, tool, ctx));
   if (budget.persistError) env.emit(notSavedNotice(call, tool, budget.persistError));
   const isError = output.isError === true;
-  const post = isError
-    ? await runEventHooks(call, tool, {
-        event: 'PostToolUseFailure',
-        input,
-        ctx,
-        extra: { error: contentToText(budget.content) },
-      })
-    : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
+  const postEvent = isError ? 'PostToolUseFailure' : 'PostToolUse';
+  const post = !hasHooks(env, postEvent)
+    ? noHooks()
+    : isError
+      ? await runEventHooks(call, tool, {
+          event: 'PostToolUseFailure',
+          input,
+          ctx,
+          extra: { error: contentToText(budget.content) },
+        })
+      : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
   return finish(
     call,
     appendText(budget.content, postNotes(pre, post, isError)),
@@ -199,7 +202,9 @@ async function parseAndValidate(tool: AnyTool, raw: unknown, ctx: ToolContext): 
   if (!parsed.ok) return parsed;
   let validation;
   try {
-    validation = await tool.validateInput(parsed.input, ctx);
+    // Awaited only when it is a promise: most checks are synchronous, and this runs per call.
+    const checked = tool.validateInput(parsed.input, ctx);
+    validation = isThenable(checked) ? await checked : checked;
   } catch (e) {
     return { ok: false, message: `${tool.name} could not check its input: ${describeError(e)}` };
   }
@@ -332,6 +337,17 @@ async function resolvePermission(
   return { ok: true, input: reparsed.input };
 }
 
+/** Whether the session has hooks for an event: with none, the step is skipped (its outcome is empty). */
+function hasHooks(env: PipelineEnv, event: HookEvent): boolean {
+  const groups = env.hooks?.[event];
+  return groups !== undefined && groups.length > 0;
+}
+
+/** The outcome of an event with no hooks, as `runHooks` gives it. */
+function noHooks(): HooksOutcome {
+  return { additionalContext: [], errors: [], ran: 0 };
+}
+
 /** The hooks of one event for this call; their errors are emitted as `hook_error` events. */
 async function runEventHooks(
   call: Call,
@@ -392,8 +408,21 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(signal.reason ?? new Error('aborted'));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function cancelledMessage(tool: AnyTool, when: string): string {

@@ -694,10 +694,12 @@ export class McpConnection {
    * the request is sent once more on a new session instead of failing.
    */
   async #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
-    let client = await this.client();
+    // Connected: the client as it is, with no await of its own (this runs per call).
+    let client = this.#client ?? (await this.client());
     const transport = this.#transportInUse;
     try {
-      return transport ? await this.#signedIn(transport, () => run(client)) : await run(client);
+      // Only a server the user signed in to can ask for the sign-in again.
+      return transport && this.#auth ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
       if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
         throw await this.#pageNeeded(e, what, signal);

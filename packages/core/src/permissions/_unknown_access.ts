@@ -1,5 +1,5 @@
 import type { ResourceAccess, ToolContext } from '../tool.ts';
-import { pathRuleApplies } from './path_guard.ts';
+import { pathRulesFor } from './path_rule_index.ts';
 import type { PermissionDecision } from './types.ts';
 
 function describe(unknown: readonly ResourceAccess[]): string {
@@ -45,7 +45,10 @@ export function unknownSafetyAsk(
     };
   }
   const { rules } = ctx.permissions;
-  const rule = [...rules.deny, ...rules.ask].find((r) => pathRuleApplies(r, { toolName, access: 'read' }));
+  // The first deny rule about reads, else the first ask rule: looked up, not found by a scan.
+  const denyAt = pathRulesFor(rules.deny, { toolName, access: 'read' })[0];
+  const askAt = denyAt === undefined ? pathRulesFor(rules.ask, { toolName, access: 'read' })[0] : undefined;
+  const rule = denyAt !== undefined ? rules.deny[denyAt] : askAt !== undefined ? rules.ask[askAt] : undefined;
   if (!rule) return undefined;
   return {
     behavior: 'ask',

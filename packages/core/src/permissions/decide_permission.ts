@@ -10,6 +10,7 @@ import {
   pathRuleSuggestion,
   resolveResources,
 } from './path_guard.ts';
+import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
@@ -17,6 +18,7 @@ import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
 import { toolRuleCandidates } from './tool_rule_index.ts';
+import { countRuleVisit } from './_rule_visits.ts';
 import type {
   HookPermissionDecision,
   PermissionDecision,
@@ -192,6 +194,9 @@ async function decide(
   ctx: ToolContext,
   hook: HookPermissionDecision | undefined,
 ): Promise<PermissionDecision> {
+  // Roots, working directories and the results folder come from the root cache: this decision
+  // sees every change made to their ways before it began, even within this turn.
+  checkRootsAgain();
   const walks: FolderWalks = new Map();
   const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
   const call: Call = {
@@ -587,6 +592,7 @@ function ruleFinder(
     const specifiers = tool.preparePermissionMatcher !== undefined;
     for (const i of toolRuleCandidates(list, tool, { specifiers })) {
       const rule = list[i]!;
+      countRuleVisit();
       if (!ruleMatchesTool(rule, tool) || coveredOnly(rule, tool)) continue;
       if (rule.ruleContent === undefined) return rule;
       const m = await matcher();

@@ -3,8 +3,10 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ToolContext } from '../tool.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
-import { pathRuleApplies, pathRuleCompiler, safeCovers, safeCoversWhole } from './path_guard.ts';
+import { pathRuleChecker, safeCovers, safeCoversWhole } from './path_guard.ts';
+import { pathRuleCandidates, type PathRuleIndexBases, pathRulesFor, pathRulesRootedAt } from './path_rule_index.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
+import type { CompiledPathRule } from './path_rule.ts';
 import type { PermissionRule } from './types.ts';
 
 /**
@@ -53,20 +55,29 @@ export function deniedPathFilter(
 ): ((path: string) => PermissionRule | undefined) | undefined {
   // Ask rules count too: a search cannot stop to ask about each file it found, so a file an ask
   // rule covers is left out like a denied one (the user reads it with Read, which asks).
-  const rules = [...ctx.permissions.rules.deny, ...ctx.permissions.rules.ask].filter((rule) =>
-    pathRuleApplies(rule, { toolName, access: 'read' }),
-  );
-  if (rules.length === 0) return undefined;
-  const compile = pathRuleCompiler(ctx);
-  const compiled = rules.map(compile);
+  // Looked up by tool in the index kept with each list, not by a look at every rule.
+  const { deny, ask } = ctx.permissions.rules;
+  const denyAt = pathRulesFor(deny, { toolName, access: 'read' });
+  const askAt = pathRulesFor(ask, { toolName, access: 'read' });
+  if (denyAt.length === 0 && askAt.length === 0) return undefined;
+  const rules = [...denyAt.map((i) => deny[i]!), ...askAt.map((i) => ask[i]!)];
+  const { compile, bases } = pathRuleChecker(ctx);
+  // Compiled when first asked about (with an index, most rules never are).
+  const compiled: (CompiledPathRule | undefined | null)[] = new Array(rules.length).fill(null);
+  const compiledAt = (n: number): CompiledPathRule | undefined =>
+    compiled[n] === null ? (compiled[n] = compile(rules[n]!)) : compiled[n];
   const homeDir = ctx.permissions.homeDir ?? homedir();
   const none = rules.length;
+  // Many rules: each folder and file is judged against the rules rooted where it could be
+  // covered (found in the index by root), not against every rule in turn. Few: in turn, which
+  // costs less than the lookups. The verdict is the same: no other rule can cover the path.
+  const lookup = rules.length > INDEXED_FROM ? indexLookup({ deny, ask, denyAt, askAt, toolName, bases }) : undefined;
 
   // What is known of a folder: its physical path (null when its symlinks loop), built from its
   // parent's so that a folder costs one lstat (resolveRealPath, the guard's, takes over at a link);
   // and, once asked, the index of the first rule covering it as written or through links.
-  const folders = new Map<string, { real: string | null; verdict?: number }>();
-  const folder = (dir: string): { real: string | null; verdict?: number } => {
+  const folders = new Map<string, FolderFacts>();
+  const folder = (dir: string): FolderFacts => {
     let known = folders.get(dir);
     if (known !== undefined) return known;
     let real: string | null;
@@ -87,18 +98,45 @@ export function deniedPathFilter(
     folders.set(dir, known);
     return known;
   };
-  const folderVerdict = (dir: string, known: { real: string | null; verdict?: number }): number => {
+  const coversFolder = (n: number, dir: string, real: string): boolean => {
+    const rule = compiledAt(n);
+    return rule !== undefined && (safeCovers(rule, dir) || (real !== dir && safeCovers(rule, real)));
+  };
+  const folderVerdict = (dir: string, known: FolderFacts): number => {
     if (known.verdict !== undefined) return known.verdict;
     const { real } = known;
     let verdict = 0;
     if (real !== null) {
-      verdict = compiled.findIndex(
-        (rule) => rule !== undefined && (safeCovers(rule, dir) || (real !== dir && safeCovers(rule, real))),
-      );
+      if (lookup) {
+        known.candidates = lookup.above(real === dir ? [dir] : [dir, real]);
+        verdict = known.candidates.find((n) => coversFolder(n, dir, real)) ?? -1;
+      } else verdict = rules.findIndex((_, n) => coversFolder(n, dir, real));
       if (verdict === -1) verdict = none;
     }
     known.verdict = verdict;
     return verdict;
+  };
+  const coversFile = (n: number, abs: string, real: string): boolean => {
+    const rule = compiledAt(n);
+    return rule !== undefined && (safeCoversWhole(rule, abs) || (real !== abs && safeCoversWhole(rule, real)));
+  };
+  /** The first rule before `limit` that covers the file itself, or `limit`. */
+  const fileVerdict = (abs: string, real: string, known: FolderFacts, limit: number): number => {
+    if (!lookup) {
+      for (let n = 0; n < limit; n++) if (coversFile(n, abs, real)) return n;
+      return limit;
+    }
+    // Rooted above the file (the folder's candidates) or at the file itself.
+    let first = limit;
+    for (const n of known.candidates ?? []) {
+      if (n >= first) break;
+      if (coversFile(n, abs, real)) first = n;
+    }
+    for (const n of lookup.at(real === abs ? [abs] : [abs, real])) {
+      if (n >= first) break;
+      if (coversFile(n, abs, real)) first = n;
+    }
+    return first;
   };
 
   return (path) => {
@@ -112,12 +150,49 @@ export function deniedPathFilter(
     if (limit === 0) return rules[0];
     const realParent = known.real!;
     const real = realParent === parent ? abs : `${realParent === '/' ? '' : realParent}${abs.slice(slash)}`;
-    for (let i = 0; i < limit; i++) {
-      const rule = compiled[i];
-      if (rule !== undefined && (safeCoversWhole(rule, abs) || (real !== abs && safeCoversWhole(rule, real))))
-        return rules[i];
-    }
-    return rules[limit];
+    return rules[fileVerdict(abs, real, known, limit)];
+  };
+}
+
+/** Past this many rules, a filter looks them up by root (see {@linkcode indexLookup}). */
+const INDEXED_FROM = 16;
+
+/** What a filter knows of a folder it has seen. */
+interface FolderFacts {
+  /** Its physical path; null when its symlinks loop. */
+  real: string | null;
+  /** The position of the first rule covering it (or the number of rules: none does), once asked. */
+  verdict?: number;
+  /** With an index: the positions of the rules rooted at it or above it, ascending. */
+  candidates?: number[];
+}
+
+/**
+ * A filter's lookups by root over its rules (the deny rules that apply, then the ask rules):
+ * positions, ascending, of the rules rooted at or above some paths (`above`), or exactly at them
+ * (`at`).
+ */
+function indexLookup(options: {
+  deny: readonly PermissionRule[];
+  ask: readonly PermissionRule[];
+  denyAt: readonly number[];
+  askAt: readonly number[];
+  toolName: string;
+  bases: PathRuleIndexBases;
+}): { above: (paths: string[]) => number[]; at: (paths: string[]) => number[] } {
+  const { deny, ask, denyAt, askAt, toolName, bases } = options;
+  const denyPosition = new Map(denyAt.map((i, n) => [i, n]));
+  const askPosition = new Map(askAt.map((i, n) => [i, denyAt.length + n]));
+  const query = { toolName, access: 'read' as const, bases };
+  const positions = (find: typeof pathRuleCandidates, paths: string[]): number[] => {
+    const out: number[] = [];
+    if (denyAt.length > 0) for (const i of find(deny, paths, query)) out.push(denyPosition.get(i)!);
+    if (askAt.length > 0) for (const i of find(ask, paths, query)) out.push(askPosition.get(i)!);
+    return out;
+  };
+  return {
+    above: (paths) => positions(pathRuleCandidates, paths),
+    at: (paths) => positions(pathRulesRootedAt, paths),
   };
 }
 

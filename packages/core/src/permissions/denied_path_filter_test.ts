@@ -169,6 +169,31 @@ describe('deniedPathFilter', () => {
     },
   );
 
+  test.each([false, true])(
+    "gives the path guard's verdict with every rule at once, looked up by root past 16 rules (case-insensitive: %s)",
+    (caseInsensitive) => {
+      const paths = [
+        ...PATHS.map((p) => join(cwd, p)),
+        '/etc/passwd',
+        join(home, 'x/y'),
+        join(cwd, 'home-x/y'),
+        join(cwd, 'linked/deep'),
+      ];
+      // Unrelated rules first and between (other folders), then every rule: forwards and backwards.
+      const padding = Array.from({ length: 40 }, (_, i) =>
+        i % 2 ? `Read(//srv/d${i}/**)` : `Read(./elsewhere${i}/*)`,
+      );
+      for (const order of [RULES, [...RULES].reverse()]) {
+        const ctx = contextFor([...padding.slice(0, 20), ...order, ...padding.slice(20)], caseInsensitive);
+        for (const tool of ['Glob', 'Grep']) {
+          const denied = deniedPathFilter(tool, ctx)!;
+          for (const path of paths)
+            expect([tool, path, denied(path)?.raw]).toEqual([tool, path, guardVerdict(tool, path, ctx)]);
+        }
+      }
+    },
+  );
+
   test('names the first rule in list order that covers a path, as the guard does, also when a later rule covers its folder', () => {
     const ctx = contextFor(
       ['Read(./secret/k)', 'Read(./config/**)', 'Read(**/*.json)', 'Read(./secret/**)', 'Read(.env)'],

@@ -8,11 +8,14 @@ import {
   caseInsensitivePaths,
   type GuardedPath,
   pathRuleApplies,
+  pathRuleChecker,
   pathRuleCompiler,
   realWorkingDirectories,
   safeCovers,
 } from './path_guard.ts';
 import { pathRuleRoots } from './path_rule.ts';
+import { folderRuleCandidates } from './path_rule_index.ts';
+import { countRuleVisit } from './_rule_visits.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionRule } from './types.ts';
@@ -53,6 +56,12 @@ export interface RuleUnderFolderOptions extends FolderWalkOptions {
   toolName: string;
   /** The call's context. */
   ctx: Ctx;
+  /**
+   * Counts the work of {@linkcode findRuleUnderFolder}: `count` grows by one for each rule it
+   * judges against a folder. Rules are looked up by root, so rules about other folders and other
+   * tools add nothing to it.
+   */
+  steps?: { count: number };
 }
 
 /** Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries. */
@@ -205,12 +214,20 @@ export function findRuleUnderFolder(
   paths: readonly GuardedPath[],
   options: RuleUnderFolderOptions,
 ): { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined {
+  if (rules.length === 0 || !paths.some((p) => p.kind === 'folder')) return undefined;
   // One walk map for every rule and folder of the check.
   const shared = options.walks === undefined ? { ...options, walks: new Map() } : options;
+  const { bases } = pathRuleChecker(options.ctx);
   let maybe: { rule: PermissionRule; path: GuardedPath; surely: boolean } | undefined;
   for (const path of paths) {
     if (path.kind !== 'folder') continue;
-    for (const rule of rules) {
+    // Only rules rooted at the folder, above or below it, and bare names, can cover a path
+    // under it (ruleUnderFolder says false of every other): looked up by root, in list order.
+    const forms = [path.lexical, ...path.real];
+    for (const i of folderRuleCandidates(rules, forms, { toolName: options.toolName, access: path.access, bases })) {
+      const rule = rules[i]!;
+      countRuleVisit();
+      if (options.steps) options.steps.count++;
       const verdict = ruleUnderFolder(rule, path, shared);
       if (verdict === 'covers') return { rule, path, surely: true };
       if (verdict === 'maybe') maybe ??= { rule, path, surely: false };
@@ -246,6 +263,7 @@ export function folderLinks(
   { walks = new Map() }: FolderWalkOptions = {},
 ): GuardedPath[] {
   const out: GuardedPath[] = [];
+  if (!paths.some((p) => p.kind === 'folder')) return out;
   const homeDir = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {
     if (path.kind !== 'folder') continue;
@@ -291,6 +309,7 @@ export function protectedUnderFolder(
   ctx: Ctx,
   { walks = new Map() }: FolderWalkOptions = {},
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
+  if (!paths.some((p) => p.kind === 'folder' && p.access === 'write')) return undefined;
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   const home = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {

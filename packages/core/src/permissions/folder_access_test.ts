@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { buildTool, type AnyTool, type ResourceAccess } from '../tool.ts';
+import { buildTool, type AnyTool, type ResourceAccess, type ToolContext } from '../tool.ts';
+import { findRuleUnderFolder, ruleUnderFolder } from './folder_access.ts';
+import { type GuardedPath, resolveResources } from './path_guard.ts';
+import type { PermissionRule } from './types.ts';
 import { decidePermission } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
 import { testContext } from './_test_context.ts';
@@ -122,5 +125,69 @@ describe('folder and unknown resources', () => {
   test('a kind the guard does not know denies the call', async () => {
     const decision = await decide([{ path: proj, access: 'read', kind: 'elsewhere' as 'folder' }]);
     expect(decision.behavior).toBe('deny');
+  });
+});
+
+describe('findRuleUnderFolder looks rules up by root', () => {
+  // Every rule judged in turn, as before the index: the verdict the lookup must give.
+  function scanned(rules: readonly PermissionRule[], paths: readonly GuardedPath[], ctx: ToolContext) {
+    const options = { toolName: 'Grep', ctx, walks: new Map() };
+    let maybe: { rule: string; surely: boolean } | undefined;
+    for (const path of paths) {
+      if (path.kind !== 'folder') continue;
+      for (const rule of rules) {
+        const verdict = ruleUnderFolder(rule, path, options);
+        if (verdict === 'covers') return { rule: rule.raw, surely: true };
+        if (verdict === 'maybe') maybe ??= { rule: rule.raw, surely: false };
+      }
+    }
+    return maybe;
+  }
+
+  test('gives the verdict of judging every rule, for folders above, at, below and beside the rules', () => {
+    const deny = [
+      'Read(//srv/elsewhere/**)',
+      'Read(./src/a.ts)',
+      'Read(./secrets/**)',
+      'Read(.env)',
+      'Read(**/*.ts)',
+      'Read(./src-out/**)',
+      'Read(//)',
+      'Grep(./src/**)',
+      'Glob(./secrets/**)',
+      'Edit(./src/**)',
+      `Read(/${join(base, 'outside')}/**)`,
+      'Read(./src/gone/**)',
+      'Read(./*)',
+    ];
+    const folders = [
+      proj,
+      join(proj, 'src'),
+      join(proj, 'secrets'),
+      join(base, 'outside'),
+      join(proj, 'src-out'),
+      base,
+      '/srv',
+    ];
+    for (let n = 0; n < deny.length; n++) {
+      // Each rule alone, among unrelated ones, and the list from that rule on (first match wins).
+      for (const list of [[deny[n]!], deny.slice(n)]) {
+        const { context } = createPermissionContext({ deny: [...list, 'Read(//srv/x/**)'] }, proj);
+        const ctx = testContext({ cwd: proj, permissions: context });
+        for (const folder of folders) {
+          for (const history of [false, true]) {
+            const paths = resolveResources([{ path: folder, access: 'read', kind: 'folder', history }], ctx);
+            const found = findRuleUnderFolder(context.rules.deny, paths, { toolName: 'Grep', ctx });
+            const got = found && { rule: found.rule.raw, surely: found.surely };
+            expect([list[0], folder, history, got]).toEqual([
+              list[0],
+              folder,
+              history,
+              scanned(context.rules.deny, paths, ctx),
+            ]);
+          }
+        }
+      }
+    }
   });
 });

@@ -1,9 +1,10 @@
+import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { caseInsensitivePaths, type GuardedPath, PATH_RULE_COVERAGE } from './path_guard.ts';
-import { resolveRealPath } from './resolve_real_path.ts';
+import { cachedRealPath } from './real_path_cache.ts';
 import type { PermissionDecision } from './types.ts';
 
 /**
@@ -68,7 +69,10 @@ export function ownResultsRead(
   if (paths.some((p) => p.access !== 'read' || p.device)) return undefined;
   let dir: string;
   try {
-    dir = resolveRealPath(sessionResultsDir(ctx.stateDir), { cwd: ctx.cwd, homeDir: ctx.permissions.homeDir });
+    // Through the root cache, as rule roots and working directories are: resolved again once a
+    // folder on its way changed (looked at when this decision began), so a results folder
+    // swapped for a link is followed at the next check; a loop allows nothing.
+    dir = cachedRealPath(sessionResultsDir(ctx.stateDir), ctx.permissions.homeDir ?? homedir());
   } catch {
     return undefined;
   }

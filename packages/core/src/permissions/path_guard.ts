@@ -1,15 +1,18 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { ResourceAccess, ToolContext } from '../tool.ts';
 import { ToolshedError } from '../errors.ts';
 import { foldPath } from './_fold_path.ts';
+import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { compileSessionPathRule } from './compiled_rules_cache.ts';
 import type { CompiledPathRule } from './path_rule.ts';
 import { pathRuleCandidates, type PathRuleIndexBases } from './path_rule_index.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
+import { physicalRootOf } from './real_path_cache.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
+import { countRuleVisit } from './_rule_visits.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
 
 /** The error code of a `resources()` entry the guard cannot check. */
@@ -79,6 +82,7 @@ export function resolveResources(
       `resources() returned ${typeof accesses}, not a list of { path, access }`,
     );
   }
+  if (accesses.length === 0) return [];
   const homeDir = ctx.permissions.homeDir ?? homedir();
   return accesses.map((a) => {
     if (
@@ -101,8 +105,13 @@ export function resolveResources(
     const lexical =
       a.path === '~' ? homeDir : a.path.startsWith('~/') ? resolve(homeDir, a.path.slice(2)) : resolve(ctx.cwd, a.path);
     const real = [resolveRealPath(a.path, { cwd: ctx.cwd, homeDir })];
-    const viaLexical = resolveRealPath(lexical, { cwd: ctx.cwd, homeDir });
-    if (!real.includes(viaLexical)) real.push(viaLexical);
+    // Through the lexical form too, where `..` made it another path: `link/../x` leaves from
+    // where link points, as the kernel goes, while its lexical form is `./x`. With no `..` on
+    // the way both resolutions walk the same components, so the second is not made.
+    if (mayLeaveLexically(a.path, ctx.cwd, homeDir)) {
+      const viaLexical = resolveRealPath(lexical, { cwd: ctx.cwd, homeDir });
+      if (!real.includes(viaLexical)) real.push(viaLexical);
+    }
     const harmless = HARMLESS_DEVICES.includes(lexical);
     const guarded: GuardedPath = {
       access: a.access,
@@ -120,9 +129,29 @@ export function resolveResources(
   });
 }
 
+/** A `..` segment. */
+const DOT_DOT = /(?:^|\/)\.\.(?:\/|$)/;
+
+/**
+ * Whether resolving a declared path as written may end elsewhere than resolving its lexical
+ * form: only a `..` segment on its way (in the path, or in what it is relative to: cwd, or the
+ * home directory for `~/`) makes them differ, `.` and repeated separators being skipped alike.
+ */
+function mayLeaveLexically(path: string, cwd: string, homeDir: string): boolean {
+  if (path.includes('..') && DOT_DOT.test(path)) return true;
+  if (sep !== '/') return true;
+  const base = path === '~' || path.startsWith('~/') ? homeDir : path.startsWith('/') ? '/' : cwd;
+  // A relative base is taken from process.cwd() by one and not the other: both are made.
+  return !base.startsWith('/') || (base.includes('..') && DOT_DOT.test(base));
+}
+
 /**
  * The session's working directories, resolved through symlinks (so that a project reached
- * through a link, or macOS's `/tmp` → `/private/tmp`, still contains its own files).
+ * through a link, or macOS's `/tmp` → `/private/tmp`, still contains its own files). Resolved
+ * through the root cache ({@linkcode physicalRootOf}), as rule roots are: a directory is
+ * resolved again when a folder on its way changed, which is looked at once per turn of the event
+ * loop and at the start of every permission decision, so a symlink swapped on the way is followed
+ * at the next check, and a check with nothing changed costs no lookup of its own.
  *
  * @param permissions The permission context.
  * @param cwd What relative directories resolve against.
@@ -141,15 +170,20 @@ export function realWorkingDirectories(permissions: PermissionContext, cwd: stri
   const homeDir = permissions.homeDir ?? homedir();
   const out: string[] = [];
   for (const dir of permissions.workingDirectories) {
-    let real: string;
-    try {
-      real = resolveRealPath(dir, { cwd, homeDir });
-    } catch {
-      real = resolve(cwd, dir);
-    }
+    // A directory as createPermissionContext makes them (absolute, normal) is cached: where its
+    // symlinks loop, its lexical path stands (as before). Any other form is resolved each time.
+    const real = isNormalAbsolute(dir) ? physicalRootOf(dir, homeDir) : uncachedRealDirectory(dir, cwd, homeDir);
     if (!out.includes(real)) out.push(real);
   }
   return out;
+}
+
+function uncachedRealDirectory(dir: string, cwd: string, homeDir: string): string {
+  try {
+    return resolveRealPath(dir, { cwd, homeDir });
+  } catch {
+    return resolve(cwd, dir);
+  }
 }
 
 /**
@@ -256,6 +290,7 @@ export function findPathRule(
   for (const i of candidates) {
     const rule = rules[i]!;
     for (const path of paths) {
+      countRuleVisit();
       if (options.steps) options.steps.count++;
       if (coversGuardedPath(compile, rule, toolName, path, options.realOnly === true)) return { rule, path };
     }
@@ -323,6 +358,7 @@ export function findProtectedWrite(
   paths: readonly GuardedPath[],
   { toolName, ctx }: PathCheckOptions,
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
+  if (!paths.some((p) => p.access === 'write')) return undefined;
   const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   for (const path of paths) {
     if (path.access !== 'write') continue;
@@ -343,16 +379,24 @@ function explicitlyAllowed(
   protection: ProtectedPath,
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
 ): boolean {
+  const allow = ctx.permissions.rules.allow;
+  if (allow.length === 0) return false;
   const nocase = caseInsensitivePaths(ctx.permissions);
-  const fold = (text: string) => foldPath(text, nocase);
-  const name = fold(protection.name);
-  const compile = pathRuleCompiler(ctx);
-  return ctx.permissions.rules.allow.some(
-    (rule) =>
+  const name = foldPath(protection.name, nocase);
+  const { compile, bases } = pathRuleChecker(ctx);
+  // Only the allow rules rooted at the path or above it can cover it (allow rules match its
+  // physical forms): looked up by root, not a scan of every allow rule.
+  for (const i of pathRuleCandidates(allow, path.real, { toolName, access: path.access, bases })) {
+    const rule = allow[i]!;
+    countRuleVisit();
+    if (
       rule.ruleContent !== undefined &&
-      fold(rule.ruleContent).split('/').includes(name) &&
-      coversGuardedPath(compile, rule, toolName, path, true),
-  );
+      foldPath(rule.ruleContent, nocase).split('/').includes(name) &&
+      coversGuardedPath(compile, rule, toolName, path, true)
+    )
+      return true;
+  }
+  return false;
 }
 
 /**
@@ -442,8 +486,26 @@ export function pathRuleCompiler(
   return pathRuleChecker(ctx, workingDirectories).compile;
 }
 
-/** {@linkcode pathRuleCompiler} with what an index of its rules depends on (see {@linkcode pathRuleCandidates}). */
-function pathRuleChecker(
+/**
+ * {@linkcode pathRuleCompiler} with what an index of its rules depends on (see
+ * {@linkcode pathRuleCandidates}): for the checks that look rules up by root.
+ *
+ * @param ctx The call's context.
+ * @param workingDirectories The real working directories, when the caller has them already.
+ * @returns The compiler and the bases of an index.
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { pathRuleChecker } from './path_guard.ts';
+ * import { pathRuleCandidates } from './path_rule_index.ts';
+ * declare const ctx: ToolContext;
+ *
+ * const { bases } = pathRuleChecker(ctx);
+ * pathRuleCandidates(ctx.permissions.rules.deny, ['/p/.env'], { toolName: 'Read', access: 'read', bases });
+ * ```
+ */
+export function pathRuleChecker(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
   workingDirectories?: readonly string[],
 ): { compile: PathRuleCompiler; bases: PathRuleIndexBases } {

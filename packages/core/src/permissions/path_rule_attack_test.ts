@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,5 +117,72 @@ describe('case folding on a case-insensitive file system', () => {
   test('names that differ in more than case stay apart', () => {
     expect(foldPath('straße', true)).not.toBe(foldPath('strase', true));
     expect(foldPath('σ', true)).not.toBe(foldPath('s', true));
+  });
+});
+
+describe('a working directory or results folder that is a symlink, swapped after it was resolved', () => {
+  // Both are resolved through the root cache: a decision must see a swap made before it began,
+  // even one made synchronously within the same turn of the event loop.
+  test('a file of the old target is outside the working directories at the very next decision', async () => {
+    const a = join(root, 'wd-a');
+    const b = join(root, 'wd-b');
+    const link = join(root, 'wd-link');
+    for (const d of [a, b]) mkdirSync(d, { recursive: true });
+    await writeFile(join(a, 'x.txt'), 'x');
+    symlinkSync(a, link);
+    try {
+      const { context } = createPermissionContext({}, link, { homeDir: home });
+      const ctx = testContext({ cwd: link, permissions: context });
+      const file = join(a, 'x.txt');
+      expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow');
+      await nextTurn();
+      expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow'); // cached
+      // Swapped with no turn in between: the next decision looks at the folders again.
+      rmSync(link);
+      symlinkSync(b, link);
+      const after = await decidePermission(readTool, { file_path: file }, { ctx });
+      expect(after.behavior).toBe('ask');
+      expect(after.reason).toContain('outside the working directories');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+
+  test('a results folder re-pointed elsewhere no longer lets its old target be read without a rule', async () => {
+    const state = join(root, 'state-swap');
+    const saved = join(root, 'saved-results');
+    const other = join(root, 'other-results');
+    for (const d of [state, saved, other]) mkdirSync(d, { recursive: true });
+    await writeFile(join(saved, 't1.txt'), 'result');
+    symlinkSync(saved, join(state, 'tool-results'));
+    const ctx = { ...sessionWith({}), stateDir: state };
+    const file = join(saved, 't1.txt');
+    const first = await decidePermission(readTool, { file_path: file }, { ctx });
+    expect(first.behavior).toBe('allow');
+    expect(first.source).toBe('session');
+    await nextTurn();
+    expect((await decidePermission(readTool, { file_path: file }, { ctx })).source).toBe('session'); // cached
+    rmSync(join(state, 'tool-results'));
+    symlinkSync(other, join(state, 'tool-results'));
+    const after = await decidePermission(readTool, { file_path: file }, { ctx });
+    expect(after.source).not.toBe('session');
+    expect(after.behavior).toBe('ask'); // outside the working directories, and no longer the session's results
+  });
+
+  test('a deny rule root swapped within the same turn is followed by the next decision', async () => {
+    const keys = join(proj, 'keys2');
+    mkdirSync(join(proj, 'keys2-real'), { recursive: true });
+    symlinkSync(join(proj, 'keys2-real'), keys);
+    try {
+      const deny = [...Array.from({ length: 40 }, (_, i) => `Read(//srv/unrelated${i}/**)`), 'Read(./keys2/**)'];
+      const ctx = sessionWith({ deny, allow: ['Read(~/.ssh/**)'] });
+      const secret = join(home, '.ssh', 'id_rsa');
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('allow');
+      rmSync(keys);
+      symlinkSync(join(home, '.ssh'), keys);
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('deny');
+    } finally {
+      rmSync(keys, { force: true });
+    }
   });
 });

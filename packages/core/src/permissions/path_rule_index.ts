@@ -19,6 +19,14 @@ interface Built {
   epoch: number;
   /** Rule tool name → rule root → indices (ascending) of the rules rooted there. */
   byTool: Map<string, Map<string, number[]>>;
+  /**
+   * Rule tool name → folder → indices (ascending) of the rules rooted strictly below it, and
+   * under `''` the bare-name rules: what a check of every path under a folder looks up
+   * ({@linkcode folderRuleCandidates}). Made on the first such check.
+   */
+  below?: Map<string, Map<string, number[]>>;
+  /** Rule tool name → indices (ascending) of its bare-name rules. */
+  bare: Map<string, number[]>;
   /** The roots would not settle while indexing (symlinks changing under it): every path rule is a candidate. */
   all?: number[];
 }
@@ -28,6 +36,8 @@ interface IndexEntry {
   snap: RuleListSnapshot;
   /** A bare-name rule (`.env`) is rooted at the working directories: they are part of the key. */
   bareNames: boolean;
+  /** Rule tool name → indices (ascending) of its path rules (with a specifier): needs no compiling. */
+  named: Map<string, number[]>;
   built?: Built;
 }
 
@@ -91,14 +101,7 @@ export function pathRuleCandidates(
 ): number[] {
   const built = builtIndex(rules, bases);
   if (built.all !== undefined) return built.all.filter((i) => appliesTo(rules[i]!, toolName, access));
-  const family = access === 'read' ? 'Read' : 'Edit';
-  const groups: Map<string, number[]>[] = [];
-  const own = built.byTool.get(family);
-  if (own !== undefined) groups.push(own);
-  if (toolName !== family && COVERAGE[family].includes(toolName)) {
-    const named = built.byTool.get(toolName);
-    if (named !== undefined) groups.push(named);
-  }
+  const groups = groupsFor(built.byTool, toolName, access);
   if (groups.length === 0) return [];
   const found: number[] = [];
   for (const path of paths) {
@@ -113,6 +116,136 @@ export function pathRuleCandidates(
   if (found.length < 2) return found;
   found.sort((a, b) => a - b);
   return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+}
+
+/**
+ * The indices, in list order, of the path rules of a list rooted exactly at one of the given
+ * paths (not above them): with the candidates of a path's folder, those of each file in it.
+ *
+ * @param rules A rule list.
+ * @param paths The paths asked about (absolute).
+ * @param options The tool called, the kind of access, and the compiler with what it depends on.
+ * @returns Ascending indices into `rules`.
+ *
+ * @example
+ * ```ts
+ * import { type ToolContext } from '@toolshed/core';
+ * import { pathRuleChecker } from './path_guard.ts';
+ * import { pathRulesRootedAt } from './path_rule_index.ts';
+ * declare const ctx: ToolContext;
+ *
+ * // deny: ['Read(./.env)', 'Read(./**)']
+ * pathRulesRootedAt(ctx.permissions.rules.deny, ['/p/.env'], { toolName: 'Read', access: 'read', bases: pathRuleChecker(ctx).bases }); // [0]
+ * ```
+ */
+export function pathRulesRootedAt(
+  rules: readonly PermissionRule[],
+  paths: readonly string[],
+  { toolName, access, bases }: PathRuleCandidatesOptions,
+): number[] {
+  const built = builtIndex(rules, bases);
+  if (built.all !== undefined) return built.all.filter((i) => appliesTo(rules[i]!, toolName, access));
+  const found: number[] = [];
+  for (const group of groupsFor(built.byTool, toolName, access)) {
+    for (const path of paths) {
+      const at = group.get(pathRuleTarget(path, bases.caseInsensitive));
+      if (at !== undefined) for (const i of at) found.push(i);
+    }
+  }
+  if (found.length < 2) return found;
+  found.sort((a, b) => a - b);
+  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+}
+
+/**
+ * The indices, in list order, of the path rules of a list that could cover some path under one
+ * of the given folders, for one tool's access: those rooted at a folder or above it (as
+ * {@linkcode pathRuleCandidates}), those rooted below it, and the bare-name rules (`.env`,
+ * matched at any depth below the working directories). No other rule can cover anything under
+ * the folders, so a check of a folder access (a search, `rm -r`) looks at these only, however
+ * many rules are about other folders or other tools.
+ *
+ * @param rules A rule list (deny or ask).
+ * @param folders The folders asked about (absolute; every form the guard matches).
+ * @param options The tool called, the kind of access, and the compiler with what it depends on.
+ * @returns Ascending indices into `rules`.
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { folderRuleCandidates } from './path_rule_index.ts';
+ * import { pathRuleCompiler } from './path_guard.ts';
+ * declare const ctx: ToolContext;
+ *
+ * const compile = pathRuleCompiler(ctx);
+ * folderRuleCandidates(ctx.permissions.rules.deny, ['/p/src'], {
+ *   toolName: 'Grep',
+ *   access: 'read',
+ *   bases: { compile, key: ctx.cwd, caseInsensitive: false, workingDirectories: () => [ctx.cwd] },
+ * });
+ * // the rules rooted at /p/src, above it or below it, and the bare names
+ * ```
+ */
+export function folderRuleCandidates(
+  rules: readonly PermissionRule[],
+  folders: readonly string[],
+  options: PathRuleCandidatesOptions,
+): number[] {
+  const { toolName, access, bases } = options;
+  const built = builtIndex(rules, bases);
+  if (built.all !== undefined) return built.all.filter((i) => appliesTo(rules[i]!, toolName, access));
+  const found = pathRuleCandidates(rules, folders, options);
+  const below = (built.below ??= indexBelow(built.byTool));
+  for (const group of groupsFor(below, toolName, access)) {
+    for (const folder of folders) {
+      const at = group.get(pathRuleTarget(folder, bases.caseInsensitive));
+      if (at !== undefined) for (const i of at) found.push(i);
+    }
+  }
+  for (const bare of groupsFor(built.bare, toolName, access)) for (const i of bare) found.push(i);
+  if (found.length < 2) return found;
+  found.sort((a, b) => a - b);
+  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+}
+
+/** The groups of an index that hold rules applying to one tool's access: its family's, and the tool's own. */
+function groupsFor<T>(byTool: Map<string, T>, toolName: string, access: 'read' | 'write'): T[] {
+  const family = access === 'read' ? 'Read' : 'Edit';
+  const groups: T[] = [];
+  const own = byTool.get(family);
+  if (own !== undefined) groups.push(own);
+  if (toolName !== family && COVERAGE[family].includes(toolName)) {
+    const named = byTool.get(toolName);
+    if (named !== undefined) groups.push(named);
+  }
+  return groups;
+}
+
+/**
+ * From the index by root, the rules by each folder above their roots (a root's own entry is not
+ * repeated: the lookup by root finds it), indices ascending and once each.
+ */
+function indexBelow(byTool: Map<string, Map<string, number[]>>): Map<string, Map<string, number[]>> {
+  const out = new Map<string, Map<string, number[]>>();
+  for (const [tool, byRoot] of byTool) {
+    const group = new Map<string, number[]>();
+    for (const [root, indices] of byRoot) {
+      for (const folder of foldersOf(root).slice(1)) {
+        const at = group.get(folder);
+        if (at === undefined) group.set(folder, [...indices]);
+        else at.push(...indices);
+      }
+    }
+    for (const [folder, at] of group) {
+      at.sort((a, b) => a - b);
+      group.set(
+        folder,
+        at.filter((i, n) => n === 0 || at[n - 1] !== i),
+      );
+    }
+    out.set(tool, group);
+  }
+  return out;
 }
 
 function appliesTo(rule: PermissionRule, toolName: string, access: 'read' | 'write'): boolean {
@@ -138,11 +271,7 @@ function foldersOf(target: string): string[] {
 }
 
 function builtIndex(rules: readonly PermissionRule[], bases: PathRuleIndexBases): Built {
-  let entry = indexes.get(rules);
-  if (entry === undefined || !sameRuleList(entry.snap, rules)) {
-    entry = snapshot(rules);
-    indexes.set(rules, entry);
-  }
+  const entry = entryOf(rules);
   const key = entry.bareNames ? `${bases.key}\0${bases.workingDirectories().join('\0')}` : bases.key;
   const built = entry.built;
   if (built !== undefined && built.key === key && built.epoch === rootCacheEpoch()) return built;
@@ -150,19 +279,23 @@ function builtIndex(rules: readonly PermissionRule[], bases: PathRuleIndexBases)
   // which moves the epoch and may change rules compiled before it: index again until it holds.
   for (let attempt = 0; attempt < 3; attempt++) {
     const epoch = rootCacheEpoch();
-    const byTool = indexRoots(rules, bases);
-    if (rootCacheEpoch() === epoch) return (entry.built = { key, epoch, byTool });
+    const { byTool, bare } = indexRoots(rules, bases);
+    if (rootCacheEpoch() === epoch) return (entry.built = { key, epoch, byTool, bare });
   }
   const all: number[] = [];
   rules.forEach((rule, i) => {
     if (rule.ruleContent !== undefined && PATH_TOOLS.has(rule.toolName)) all.push(i);
   });
   delete entry.built;
-  return { key, epoch: -1, byTool: new Map(), all };
+  return { key, epoch: -1, byTool: new Map(), bare: new Map(), all };
 }
 
-function indexRoots(rules: readonly PermissionRule[], bases: PathRuleIndexBases): Map<string, Map<string, number[]>> {
+function indexRoots(
+  rules: readonly PermissionRule[],
+  bases: PathRuleIndexBases,
+): { byTool: Map<string, Map<string, number[]>>; bare: Map<string, number[]> } {
   const byTool = new Map<string, Map<string, number[]>>();
+  const bare = new Map<string, number[]>();
   rules.forEach((rule, i) => {
     if (rule.ruleContent === undefined || !PATH_TOOLS.has(rule.toolName)) return;
     const compiled = bases.compile(rule);
@@ -174,17 +307,80 @@ function indexRoots(rules: readonly PermissionRule[], bases: PathRuleIndexBases)
       if (at === undefined) group.set(root, [i]);
       else at.push(i);
     }
+    if (isBareName(rule.ruleContent)) {
+      const at = bare.get(rule.toolName);
+      if (at === undefined) bare.set(rule.toolName, [i]);
+      else at.push(i);
+    }
   });
-  return byTool;
+  return { byTool, bare };
 }
 
 function snapshot(rules: readonly PermissionRule[]): IndexEntry {
+  const named = new Map<string, number[]>();
+  rules.forEach((rule, i) => {
+    if (rule.ruleContent === undefined || !PATH_TOOLS.has(rule.toolName)) return;
+    const at = named.get(rule.toolName);
+    if (at === undefined) named.set(rule.toolName, [i]);
+    else at.push(i);
+  });
   return {
     snap: ruleListSnapshot(rules),
     bareNames: rules.some(
       (rule) => rule.ruleContent !== undefined && PATH_TOOLS.has(rule.toolName) && isBareName(rule.ruleContent),
     ),
+    named,
   };
+}
+
+function entryOf(rules: readonly PermissionRule[]): IndexEntry {
+  let entry = indexes.get(rules);
+  if (entry === undefined || !sameRuleList(entry.snap, rules)) {
+    entry = snapshot(rules);
+    indexes.set(rules, entry);
+  }
+  return entry;
+}
+
+const NONE: readonly number[] = Object.freeze([]);
+
+/** Options of {@linkcode pathRulesFor}. */
+export interface PathRulesForOptions {
+  /** The tool called. */
+  toolName: string;
+  /** The kind of access. */
+  access: 'read' | 'write';
+}
+
+/**
+ * The indices, in list order, of the path rules of a list that apply to one tool's access,
+ * wherever they are rooted: every `Read(...)` rule for a read (`Edit(...)` for a write), and the
+ * rules naming the covered tool itself (`Grep(./logs/**)`), as `pathRuleApplies` says. Kept with
+ * the list, so asking costs a map probe, not a look at every rule.
+ *
+ * @param rules A rule list.
+ * @param options The tool called and the kind of access.
+ * @returns Ascending indices into `rules` (do not change the array).
+ *
+ * @example
+ * ```ts
+ * import { parseRules } from '@toolshed/core/internal';
+ * import { pathRulesFor } from './path_rule_index.ts';
+ *
+ * const { rules } = parseRules(['Bash(rm:*)', 'Read(./.env)', 'Grep(./logs/**)'], { behavior: 'deny', source: 'options' });
+ * pathRulesFor(rules, { toolName: 'Grep', access: 'read' }); // [1, 2]
+ * pathRulesFor(rules, { toolName: 'Read', access: 'read' }); // [1]
+ * ```
+ */
+export function pathRulesFor(
+  rules: readonly PermissionRule[],
+  { toolName, access }: PathRulesForOptions,
+): readonly number[] {
+  if (rules.length === 0) return NONE;
+  const groups = groupsFor(entryOf(rules).named, toolName, access);
+  if (groups.length === 0) return NONE;
+  if (groups.length === 1) return groups[0]!;
+  return [...groups[0]!, ...groups[1]!].sort((a, b) => a - b);
 }
 
 /** A specifier anchored nowhere (`.env`, `*.pem`); a malformed one counts, to be safe. */

@@ -24,13 +24,21 @@ const MAX_ROOTS = 20_000;
 const roots = new Map<string, RootEntry>();
 /** Per path looked up: its `lstat` stamp as last seen. */
 const lookupStamps = new Map<string, string>();
+/** What a folder's `stat` said as last seen (`ino` 0 and times NaN: it could not be read). */
+interface FolderStamp {
+  ino: number;
+  ctimeMs: number;
+  mtimeMs: number;
+}
 /** Per folder holding looked-up paths: its stamp as last seen, and whether it had settled then. */
-const folders = new Map<string, { stamp: string; settled: boolean; entries: Set<string> }>();
+const folders = new Map<string, { stamp: FolderStamp; settled: boolean; entries: Set<string> }>();
 /** Grows whenever a looked-up path is found changed: roots checked at an older epoch look again. */
 let epoch = 0;
 let turn = 0;
 let refreshedTurn = -1;
 let turnScheduled = false;
+/** Folders `stat`ed by {@linkcode refresh} so far: tests count them. */
+let folderChecks = 0;
 
 /**
  * A rule root's physical path (see {@linkcode resolveRealPath}), resolved once and then reused
@@ -174,7 +182,7 @@ function refresh(): void {
   const recent = Date.now() - RACY_MARGIN_MS;
   for (const [dir, folder] of folders) {
     const stamp = folderStamp(dir);
-    if (stamp === folder.stamp && folder.settled) continue;
+    if (folder.settled && sameStamp(stamp, folder.stamp)) continue;
     for (const p of folder.entries) {
       const seen = entryStamp(p);
       if (lookupStamps.get(p) !== seen) {
@@ -183,18 +191,31 @@ function refresh(): void {
       }
     }
     folder.stamp = stamp;
-    folder.settled = stamp !== '' && changedAtMs(stamp) < recent;
+    folder.settled = stamp.ino !== 0 && Math.max(stamp.ctimeMs, stamp.mtimeMs) < recent;
   }
 }
 
-/** `ino:ctimeNs:mtimeNs` of a folder ('' when it cannot be read). */
-function folderStamp(dir: string): string {
+const UNREADABLE: FolderStamp = { ino: 0, ctimeMs: Number.NaN, mtimeMs: Number.NaN };
+
+/**
+ * A folder's inode and change and modification times. Milliseconds as a double keep a fraction
+ * of a microsecond: a folder is trusted only once its times are 50 ms old, and any later change
+ * sets its change time to a later clock reading, so no change hides in the rounding. One plain
+ * `stat` (no BigInts, no text), as {@linkcode refresh} makes one per watched folder per check.
+ */
+function folderStamp(dir: string): FolderStamp {
+  folderChecks++;
   try {
-    const st = statSync(dir, { bigint: true });
-    return `${st.ino}:${st.ctimeNs}:${st.mtimeNs}`;
+    const st = statSync(dir, { throwIfNoEntry: false });
+    return st === undefined ? UNREADABLE : { ino: st.ino, ctimeMs: st.ctimeMs, mtimeMs: st.mtimeMs };
   } catch {
-    return '';
+    return UNREADABLE;
   }
+}
+
+function sameStamp(a: FolderStamp, b: FolderStamp): boolean {
+  // An unreadable folder (times NaN) is never the same: its entries are looked at again.
+  return a.ino === b.ino && a.ctimeMs === b.ctimeMs && a.mtimeMs === b.mtimeMs;
 }
 
 /**
@@ -210,11 +231,6 @@ function entryStamp(p: string): string {
   } catch (e) {
     return `!${(e as NodeJS.ErrnoException).code ?? 'error'}`;
   }
-}
-
-function changedAtMs(stamp: string): number {
-  const [, ctime, mtime] = stamp.split(':');
-  return Number((BigInt(ctime!) > BigInt(mtime!) ? BigInt(ctime!) : BigInt(mtime!)) / 1_000_000n);
 }
 
 /**
@@ -240,6 +256,41 @@ export function currentTurn(): number {
     }).unref();
   }
   return turn;
+}
+
+/**
+ * Has the next use of the cache look at the watched folders again, even within this turn of the
+ * event loop: a permission decision begins with it, so that it sees every change made to a root's
+ * way before it began (the folders are looked at once, by the first check that needs a root; a
+ * decision about a call with no path looks at none). Costs nothing until then.
+ *
+ * @example
+ * ```ts
+ * import { checkRootsAgain, physicalRootOf } from './real_path_cache.ts';
+ *
+ * checkRootsAgain();
+ * physicalRootOf('/p/secrets', '/home/u'); // one stat per watched folder, then reused this turn
+ * ```
+ */
+export function checkRootsAgain(): void {
+  refreshedTurn = -1;
+}
+
+/**
+ * How many folder `stat`s the cache has made so far (each check looks at every watched folder
+ * once): a test counts them to see what a check costs.
+ *
+ * @returns The count.
+ *
+ * @example
+ * ```ts
+ * import { rootCacheFolderChecks } from './real_path_cache.ts';
+ *
+ * const before = rootCacheFolderChecks();
+ * ```
+ */
+export function rootCacheFolderChecks(): number {
+  return folderChecks;
 }
 
 /**

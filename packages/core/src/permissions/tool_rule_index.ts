@@ -19,6 +19,8 @@ interface ToolIndex {
   /** `mcp__server__` (of `mcp__server` and `mcp__server__*`) → indices (ascending). */
   byServer: Map<string, number[]>;
   bareByServer: Map<string, number[]>;
+  /** What was found for a tool without aliases, by `specifiers` and name: a call asks again and again. */
+  found: Map<string, number[]>;
 }
 
 /** Options of {@linkcode toolRuleCandidates}. */
@@ -61,6 +63,27 @@ export function toolRuleCandidates(
     index = build(rules);
     indexes.set(rules, index);
   }
+  // A tool without aliases (most) is looked up once per list; the answer is kept with the index.
+  const key = tool.aliases.length === 0 ? `${specifiers ? 's' : 'b'}${tool.name}` : undefined;
+  const known = key === undefined ? undefined : index.found.get(key);
+  if (known !== undefined) return [...known];
+  const found = candidatesOf(index, tool, specifiers);
+  if (key !== undefined) {
+    if (index.found.size >= MAX_FOUND) index.found.clear();
+    index.found.set(key, found);
+    return [...found];
+  }
+  return found;
+}
+
+/** Answers kept per list (a session calls few tools; a list asked about more starts again). */
+const MAX_FOUND = 1000;
+
+function candidatesOf(
+  index: ToolIndex,
+  tool: { name: string; aliases: readonly string[] },
+  specifiers: boolean,
+): number[] {
   const names = [tool.name, ...tool.aliases];
   const family = COVERED_BY[tool.name];
   if (family !== undefined) names.push(family);
@@ -100,7 +123,7 @@ function build(rules: readonly PermissionRule[]): ToolIndex {
       if (bare) add(bareByServer, prefix, i);
     }
   });
-  return { snap: ruleListSnapshot(rules), byName, bareByName, byServer, bareByServer };
+  return { snap: ruleListSnapshot(rules), byName, bareByName, byServer, bareByServer, found: new Map() };
 }
 
 /** `mcp__server__` for the server-wide forms `mcp__server` and `mcp__server__*`, as `ruleMatchesTool` reads them. */

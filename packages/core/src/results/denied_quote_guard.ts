@@ -1,6 +1,6 @@
 import type { ToolContext } from '../tool.ts';
 import { deniedPathFilter } from '../permissions/denied_path_filter.ts';
-import { pathRuleApplies } from '../permissions/path_guard.ts';
+import { pathRulesFor } from '../permissions/path_rule_index.ts';
 import type { PermissionRule } from '../permissions/types.ts';
 
 // Longer "paths" are not paths; they would only cost folder lookups.
@@ -40,7 +40,10 @@ export function quotedDeniedFile(
   // Read's filter holds every Read(...) rule; Grep's and Glob's add only the rules naming them.
   const deny = ctx.permissions.rules.deny;
   const filters = READING_TOOLS.filter(
-    (tool) => tool === 'Read' || deny.some((rule) => rule.toolName === tool && rule.ruleContent !== undefined),
+    (tool) =>
+      tool === 'Read' ||
+      pathRulesFor(deny, { toolName: tool, access: 'read' }).length >
+        pathRulesFor(deny, { toolName: 'Read', access: 'read' }).length,
   )
     .map((tool) => deniedPathFilter(tool, ctx))
     .filter((f) => f !== undefined);
@@ -102,11 +105,9 @@ export function quotedDeniedFile(
 export function deniedQuoteGuard(
   ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
 ): ((text: string) => string | undefined) | undefined {
-  if (
-    !ctx.permissions.rules.deny.some((rule) =>
-      READING_TOOLS.some((tool) => pathRuleApplies(rule, { toolName: tool, access: 'read' })),
-    )
-  )
+  // Looked up in the index kept with the list (per tool), not by a look at every deny rule.
+  const deny = ctx.permissions.rules.deny;
+  if (!READING_TOOLS.some((tool) => pathRulesFor(deny, { toolName: tool, access: 'read' }).length > 0))
     return undefined;
   return (text) => {
     const hit = quotedDeniedFile(text, ctx);
