@@ -64,7 +64,7 @@ const V4_RANGES: readonly V4Range[] = [
  *
  * @example
  * ```ts
- * import { classifyAddress } from '@toolshed/tool-web';
+ * import { classifyAddress } from '@toolshed/tool-web/internal';
  *
  * classifyAddress('169.254.169.254').kind; // 'link-local'
  * classifyAddress('::ffff:10.0.0.1').kind;  // 'ipv4-mapped'
@@ -87,7 +87,7 @@ export function classifyAddress(address: string): AddressClass {
  *
  * @example
  * ```ts
- * import { isPublicAddress } from '@toolshed/tool-web';
+ * import { isPublicAddress } from '@toolshed/tool-web/internal';
  *
  * isPublicAddress('8.8.8.8');   // true
  * isPublicAddress('fd00::1');   // false

@@ -90,7 +90,8 @@ export async function directConnect(target: ConnectTarget): Promise<Socket> {
  *
  * @example
  * ```ts
- * import { directConnect, pinnedAgent, resolveGuardedHost, type ResolveGuardedHostOptions } from '@toolshed/tool-web';
+ * import { directConnect } from '@toolshed/tool-web';
+ * import { pinnedAgent, resolveGuardedHost, type ResolveGuardedHostOptions } from '@toolshed/tool-web/internal';
  * declare const guardOptions: ResolveGuardedHostOptions;
  * declare const signal: AbortSignal;
  *

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { directConnect, pinnedAgent, type ConnectFunction, type ConnectTarget, type GuardedHost } from './mod.ts';
+import { directConnect, type ConnectFunction, type ConnectTarget } from './mod.ts';
+import { pinnedAgent, type GuardedHost } from './internal/mod.ts';
 import { startServer, type LoopbackServer } from './testdata/loopback_server.ts';
 
 const servers: LoopbackServer[] = [];

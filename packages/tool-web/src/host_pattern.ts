@@ -23,7 +23,7 @@ const PATTERN = /^(\*|\*\.[^:[\]]+|\[[0-9a-fA-F:.%]+\]|[^:[\]*]+)(?::(\d{1,5}))?
  *
  * @example
  * ```ts
- * import { parseHostPattern } from '@toolshed/tool-web';
+ * import { parseHostPattern } from '@toolshed/tool-web/internal';
  *
  * parseHostPattern('localhost:3000'); // { host: 'localhost', scope: 'exact', port: 3000 }
  * parseHostPattern('*.example.com');  // { host: 'example.com', scope: 'subdomains', port: undefined }
@@ -55,7 +55,7 @@ export function parseHostPattern(text: string): HostPattern | undefined {
  *
  * @example
  * ```ts
- * import { hostPatternMatches, parseHostPattern } from '@toolshed/tool-web';
+ * import { hostPatternMatches, parseHostPattern } from '@toolshed/tool-web/internal';
  *
  * hostPatternMatches(parseHostPattern('example.com')!, new URL('https://api.example.com/x')); // true
  * ```
@@ -98,7 +98,7 @@ export function matchDomainSpecifier(specifier: string, url: URL): boolean {
  *
  * @example
  * ```ts
- * import { domainPatternOf } from '@toolshed/tool-web';
+ * import { domainPatternOf } from '@toolshed/tool-web/internal';
  *
  * domainPatternOf('domain:localhost')?.host; // 'localhost'
  * ```
@@ -116,7 +116,7 @@ export function domainPatternOf(specifier: string): HostPattern | undefined {
  *
  * @example
  * ```ts
- * import { effectivePort } from '@toolshed/tool-web';
+ * import { effectivePort } from '@toolshed/tool-web/internal';
  *
  * effectivePort(new URL('https://example.com/')); // 443
  * ```
@@ -134,7 +134,7 @@ export function effectivePort(url: URL): number {
  *
  * @example
  * ```ts
- * import { normalizeHost } from '@toolshed/tool-web';
+ * import { normalizeHost } from '@toolshed/tool-web/internal';
  *
  * normalizeHost('Example.COM.'); // 'example.com'
  * normalizeHost('2130706433');   // '127.0.0.1'

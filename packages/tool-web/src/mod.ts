@@ -35,32 +35,11 @@ export {
   type WebSearchOptions,
   type WebSearchOutput,
 } from './web_search.ts';
-export {
-  plainSnippet,
-  withSiteOperators,
-  type SearchBackend,
-  type SearchRequest,
-  type SearchResult,
-} from './search_backend.ts';
+export { type SearchBackend, type SearchRequest, type SearchResult } from './search_backend.ts';
 export { BRAVE_SEARCH_ENDPOINT, braveSearchBackend, type BraveSearchOptions } from './brave_search.ts';
 export { searxngSearchBackend, type SearxngSearchOptions } from './searxng_search.ts';
-export { classifyAddress, isPublicAddress, type AddressClass, type AddressKind } from './address_policy.ts';
-export {
-  resolveGuardedHost,
-  type GuardedHost,
-  type LookupFunction,
-  type ResolvedAddress,
-  type ResolveGuardedHostOptions,
-} from './network_guard.ts';
-export { directConnect, pinnedAgent, type ConnectFunction, type ConnectTarget } from './connect.ts';
-export {
-  domainPatternOf,
-  effectivePort,
-  hostPatternMatches,
-  matchDomainSpecifier,
-  normalizeHost,
-  parseHostPattern,
-  type HostPattern,
-} from './host_pattern.ts';
+export { type LookupFunction } from './network_guard.ts';
+export { directConnect, type ConnectFunction, type ConnectTarget } from './connect.ts';
+export { matchDomainSpecifier } from './host_pattern.ts';
 export { FetchCache, type FetchCacheOptions } from './fetch_cache.ts';
 export { htmlToMarkdown, type HtmlToMarkdownOptions, type HtmlToMarkdownResult } from './html_to_markdown.ts';

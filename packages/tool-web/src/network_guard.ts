@@ -62,7 +62,7 @@ export interface ResolveGuardedHostOptions {
  *
  * @example
  * ```ts
- * import { resolveGuardedHost } from '@toolshed/tool-web';
+ * import { resolveGuardedHost } from '@toolshed/tool-web/internal';
  *
  * const host = await resolveGuardedHost(new URL('https://example.com/'), { privateAllowed: false, allowRule: 'WebFetch(domain:example.com)' });
  * host.addresses; // [{ address: '93.184.216.34', family: 4 }]

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession, ToolshedError } from '@toolshed/core';
-import { resolveGuardedHost, webTools, type ConnectTarget } from './mod.ts';
+import { webTools, type ConnectTarget } from './mod.ts';
+import { resolveGuardedHost } from './internal/mod.ts';
 import { fixedLookup, loopbackConnect, startServer, type LoopbackServer } from './testdata/loopback_server.ts';
 
 // Names a resolver answers for in these tests. Nothing here resolves for real, and every

@@ -52,7 +52,7 @@ export interface SearchBackend {
  *
  * @example
  * ```ts
- * import { withSiteOperators } from '@toolshed/tool-web';
+ * import { withSiteOperators } from '@toolshed/tool-web/internal';
  *
  * withSiteOperators({ query: 'zod', allowedDomains: ['zod.dev'], blockedDomains: [] }); // 'zod site:zod.dev'
  * ```
@@ -74,7 +74,7 @@ export function withSiteOperators(request: Pick<SearchRequest, 'query' | 'allowe
  *
  * @example
  * ```ts
- * import { plainSnippet } from '@toolshed/tool-web';
+ * import { plainSnippet } from '@toolshed/tool-web/internal';
  *
  * plainSnippet('The <strong>fast</strong> &amp; small'); // 'The fast & small'
  * ```
