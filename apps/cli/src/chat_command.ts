@@ -1,4 +1,4 @@
-import { contentToText, type CanUseTool, type Session, type SessionMetrics } from '@toolshed/core';
+import { contentToText, type Session, type SessionMetrics } from '@toolshed/core';
 import {
   renderChecklist,
   runAgent,
@@ -19,6 +19,7 @@ import { UsageError } from './usage_error.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 import { slashPrompt } from './_slash_prompt.ts';
 import { toolUseSummary } from './_tool_summary.ts';
+import { askInChat } from './_chat_permission_prompt.ts';
 
 function systemPrompt(session: Session): string {
   return `You are a coding agent working in ${session.cwd} through the tools you are given. Read before you change anything, keep changes small, and say briefly what you did.`;
@@ -71,7 +72,7 @@ export async function chatCommand(invocation: CommandInvocation, io: CliIo): Pro
   try {
     return await withSession(args, io, {
       run: (session) => interactive(session, model, prompter, maxTurns, io, positionals.join(' ')),
-      canUseTool: (getSession) => (io.isTTY ? askInChat(prompter, io, always, getSession) : undefined),
+      canUseTool: (getSession) => (io.isTTY ? askInChat({ prompter, io, always, getSession }) : undefined),
       ...(io.isTTY ? { askUser: terminalAskUser(prompter, io) } : {}),
     });
   } finally {
@@ -283,45 +284,6 @@ class TurnView {
     }
     return `${name} ${JSON.stringify(input).slice(0, 120)}`;
   }
-}
-
-function askInChat(
-  prompter: Prompter,
-  io: CliIo,
-  always: Set<string>,
-  getSession: () => Session | undefined,
-): CanUseTool {
-  return async (toolName, input, { reason, signal, suggestions }) => {
-    const remembered = suggestions.find((s) => always.has(s));
-    if (remembered) return { behavior: 'allow' };
-    const tool = getSession()
-      ?.catalog()
-      .find((e) => e.name === toolName)?.tool;
-    let summary = '';
-    try {
-      const parsed = tool?.inputSchema.safeParse(input);
-      if (tool && parsed?.success) summary = tool.getToolUseSummary(parsed.data);
-    } catch {
-      // no summary
-    }
-    const rule = suggestions[0];
-    io.stderr.write(`\n${toolName}${summary ? ` ${summary}` : ''} needs approval: ${reason}\n`);
-    const answer = await Promise.race([
-      prompter.ask(`  [y] allow once${rule ? `, [a] always allow ${rule}` : ''}, [n] deny: `),
-      new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
-    ]);
-    const word = answer?.trim().toLowerCase() ?? '';
-    if (word === 'y' || word === 'yes') return { behavior: 'allow' };
-    if ((word === 'a' || word === 'always') && rule) {
-      always.add(rule);
-      io.stderr.write(`  (${rule} is allowed for the rest of this chat)\n`);
-      return { behavior: 'allow' };
-    }
-    return {
-      behavior: 'deny',
-      message: answer === undefined ? 'no answer at the prompt' : 'the user declined at the prompt',
-    };
-  };
 }
 
 function metricsLine(metrics: SessionMetrics, usage: ModelUsage, turns: number): string {

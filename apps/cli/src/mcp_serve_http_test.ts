@@ -128,7 +128,7 @@ describe('toolshed mcp serve --http (a real process)', () => {
     expect(denied.isError).toBe(true);
     expect(asked).toEqual([]);
     expect(textOf(denied)).toContain('--approve elicit');
-    expect(textOf(denied)).toMatch(/add "Edit\([^"]*pwned\.txt\)" or "Write" to permissions\.allow/);
+    expect(textOf(denied)).toMatch(/add "Edit\([^"]*pwned\.txt\)" to permissions\.allow/);
     await expect(stat(target)).rejects.toThrow(/ENOENT/);
 
     const eliciting = await serve(['--approve', 'elicit']);

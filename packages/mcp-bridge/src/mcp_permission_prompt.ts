@@ -59,12 +59,16 @@ export function createMcpPermissionPrompt(options: McpPermissionPromptOptions = 
       const asker = askers.get(callOptions.toolUseId);
       if (asker) return asker(toolName, input, callOptions);
       if (options.fallback) return options.fallback(toolName, input, callOptions);
-      const rules = callOptions.suggestions.length
-        ? callOptions.suggestions.map((s) => `"${s}"`).join(' or ')
-        : `"${toolName}"`;
+      // The suggestions are added together (each covers a part of the call); with none, no rule
+      // would allow this call alone, and a bare tool name would allow far more than it.
+      const quoted = callOptions.suggestions.map((s) => `"${s}"`);
+      const rules = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : quoted[0];
+      const how = rules
+        ? `To allow such calls, add ${rules} to permissions.allow.`
+        : 'No rule would allow this call alone: a person must approve it.';
       return {
         behavior: 'deny',
-        message: `no one was available to approve it (${callOptions.reason}). To allow such calls, add ${rules} to permissions.allow.`,
+        message: `no one was available to approve it (${callOptions.reason}). ${how}`,
       };
     },
     register(toolUseId, asker) {

@@ -555,10 +555,13 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
     }
     const id = `mcp_${randomUUID()}`;
     const asker: McpPermissionAsker = async (toolName, input, askOptions) => {
-      const rules = askOptions.suggestions.length
-        ? askOptions.suggestions.map((s) => `"${s}"`).join(' or ')
-        : `"${toolName}"`;
-      const howToAllow = `To allow such calls, add ${rules} to permissions.allow of the served session (toolshed mcp serve --allow RULE).`;
+      // The suggestions are added together (each covers a part of the call); with none, no rule
+      // would allow this call alone, and a bare tool name would allow far more than it.
+      const quoted = askOptions.suggestions.map((s) => `"${s}"`);
+      const rules = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : quoted[0];
+      const howToAllow = rules
+        ? `To allow such calls, add ${rules} to permissions.allow of the served session (toolshed mcp serve --allow RULE).`
+        : 'No rule would allow this call alone: a person must approve it.';
       if (typeof approve === 'function') return approve(toolName, input, askOptions);
       if (approve !== 'elicit') {
         return {
