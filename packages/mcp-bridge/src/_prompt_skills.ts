@@ -1,4 +1,5 @@
-import type { SkillSource, SourcedSkill } from '@toolshed/core';
+import type { PermissionContext, PermissionRule, SkillSource, SourcedSkill } from '@toolshed/core';
+import { ruleMatchesTool } from '@toolshed/core/internal';
 import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
 import { promptText } from './_prompt_text.ts';
 import { mcpToolName } from './tool_name.ts';
@@ -17,7 +18,14 @@ interface Found {
  * their arguments completed where the server offers completion. A server whose prompts cannot be
  * listed is left out of a listing; loading one of its prompts says why it failed.
  *
+ * Loading a prompt is a `GetMcpPrompt` call that the Skill tool (which allows every load) makes
+ * for the model, so the rules that `GetMcpPrompt` goes through hold here too: a deny rule for
+ * `GetMcpPrompt` or for the skill's own name (`mcp__github__pr_review`) leaves the prompt out
+ * of the listing and refuses to load it; an ask rule refuses to load it too (a skill cannot ask),
+ * pointing to `GetMcpPrompt`, which asks.
+ *
  * @param servers The connected servers that offer prompts, looked up at each use.
+ * @param options The session's permission context, read at each use. @default no rules
  * @returns The source, for the session's `SkillSources`.
  *
  * @example
@@ -31,7 +39,18 @@ interface Found {
  * api.onClose(skillSourcesOf(api).add(mcpPromptSkills(() => connections.filter((c) => c.hasPrompts))));
  * ```
  */
-export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillSource {
+export function mcpPromptSkills(
+  servers: () => readonly McpConnection[],
+  options: { permissions?: () => PermissionContext } = {},
+): SkillSource {
+  const ruleFor = (behavior: 'deny' | 'ask', name: string) => {
+    const rules = options.permissions?.().rules[behavior] ?? [];
+    return rules.find(
+      (rule) =>
+        rule.ruleContent === undefined &&
+        (ruleMatchesTool(rule, GET_PROMPT) || ruleMatchesTool(rule, { name, aliases: [] })),
+    );
+  };
   const listAll = async (signal: AbortSignal | undefined, strict: boolean) => {
     const found = new Map<string, Found>();
     const failures: string[] = [];
@@ -53,6 +72,7 @@ export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillS
     async list(options = {}) {
       const { found } = await listAll(options.signal, true);
       return [...found.entries()]
+        .filter(([name]) => !ruleFor('deny', name))
         .sort(([a], [b]) => a.localeCompare(b))
         .map(
           ([name, { connection, prompt }]): SourcedSkill => ({
@@ -74,6 +94,13 @@ export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillS
         return undefined;
       }
       const { connection, prompt } = hit;
+      const denied = ruleFor('deny', name);
+      if (denied) throw new Error(`${whose(hit)} is not loaded: ${ruleText(denied)} forbids it.`);
+      const asked = ruleFor('ask', name);
+      if (asked)
+        throw new Error(
+          `${whose(hit)} is not loaded as a skill: ${ruleText(asked)} wants a person to approve it, and loading a skill asks no one. Get it with GetMcpPrompt({ server: ${JSON.stringify(connection.name)}, name: ${JSON.stringify(prompt.name)} }), which asks.`,
+        );
       const args = options.arguments ?? {};
       const declared = prompt.arguments ?? [];
       const missing = declared.filter((a) => a.required && args[a.name] === undefined);
@@ -107,6 +134,16 @@ export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillS
       return answer.values;
     },
   };
+}
+
+const GET_PROMPT = { name: 'GetMcpPrompt', aliases: [] };
+
+function whose({ connection, prompt }: Found): string {
+  return `The prompt "${prompt.name}" of MCP server "${connection.name}"`;
+}
+
+function ruleText(rule: PermissionRule): string {
+  return `${rule.behavior} rule "${rule.raw}" from ${rule.source}`;
 }
 
 function missingMessage(name: string, { connection, prompt }: Found, missing: string[]): string {
