@@ -53,19 +53,32 @@ export function mcpPromptSkills(
   };
   const listAll = async (signal: AbortSignal | undefined, strict: boolean) => {
     const found = new Map<string, Found>();
+    // Names that two prompts share (server "a" with "b__c", server "a__b" with "c"): neither is
+    // offered, so that no server can take another's name, whichever answers first.
+    const shared = new Map<string, Found[]>();
     const failures: string[] = [];
-    await Promise.all(
+    const lists = await Promise.all(
       servers().map(async (connection) => {
         try {
-          const prompts = await connection.cachedPrompts(signal ?? new AbortController().signal);
-          for (const prompt of prompts) found.set(mcpToolName(connection.name, prompt.name), { connection, prompt });
+          return { connection, prompts: await connection.cachedPrompts(signal ?? new AbortController().signal) };
         } catch (e) {
           failures.push(`MCP server "${connection.name}": ${(e as Error).message}`);
+          return { connection, prompts: [] };
         }
       }),
     );
+    for (const { connection, prompts } of lists) {
+      for (const prompt of prompts) {
+        const name = mcpToolName(connection.name, prompt.name);
+        const earlier = shared.get(name) ?? (found.has(name) ? [found.get(name)!] : undefined);
+        if (earlier) {
+          shared.set(name, [...earlier, { connection, prompt }]);
+          found.delete(name);
+        } else found.set(name, { connection, prompt });
+      }
+    }
     if (strict && found.size === 0 && failures.length) throw new Error(failures.join('; '));
-    return { found, failures };
+    return { found, failures, shared };
   };
   return {
     name: MCP_SKILL_SOURCE,
@@ -86,8 +99,13 @@ export function mcpPromptSkills(
     },
     async load(name, options = {}) {
       if (!name.startsWith('mcp__')) return undefined;
-      const { found, failures } = await listAll(options.signal, false);
+      const { found, failures, shared } = await listAll(options.signal, false);
       const hit = found.get(name);
+      const clash = shared.get(name);
+      if (clash)
+        throw new Error(
+          `${clash.length === 2 ? 'Two' : clash.length} prompts are named "${name}": ${clash.map(({ connection, prompt }) => `prompt "${prompt.name}" of MCP server "${connection.name}"`).join(' and ')}; get the one you mean with GetMcpPrompt.`,
+        );
       if (!hit) {
         if (failures.length && servers().some((c) => name.startsWith(mcpToolName(c.name, ''))))
           throw new Error(`The prompts of ${failures.join('; ')}`);
