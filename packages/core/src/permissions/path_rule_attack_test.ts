@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,23 +150,27 @@ describe('a working directory or results folder that is a symlink, swapped after
 
   test('a results folder re-pointed elsewhere no longer lets its old target be read without a rule', async () => {
     const state = join(root, 'state-swap');
-    const saved = join(root, 'saved-results');
+    const results = join(state, 'tool-results');
+    const moved = join(root, 'saved-results');
     const other = join(root, 'other-results');
-    for (const d of [state, saved, other]) mkdirSync(d, { recursive: true });
-    await writeFile(join(saved, 't1.txt'), 'result');
-    symlinkSync(saved, join(state, 'tool-results'));
+    for (const d of [results, other]) mkdirSync(d, { recursive: true });
+    await writeFile(join(results, 't1.txt'), 'result');
+    await writeFile(join(other, 't2.txt'), 'not a result');
     const ctx = { ...sessionWith({}), stateDir: state };
-    const file = join(saved, 't1.txt');
-    const first = await decidePermission(readTool, { file_path: file }, { ctx });
+    const first = await decidePermission(readTool, { file_path: join(results, 't1.txt') }, { ctx });
     expect(first.behavior).toBe('allow');
     expect(first.source).toBe('session');
     await nextTurn();
-    expect((await decidePermission(readTool, { file_path: file }, { ctx })).source).toBe('session'); // cached
-    rmSync(join(state, 'tool-results'));
-    symlinkSync(other, join(state, 'tool-results'));
-    const after = await decidePermission(readTool, { file_path: file }, { ctx });
-    expect(after.source).not.toBe('session');
-    expect(after.behavior).toBe('ask'); // outside the working directories, and no longer the session's results
+    expect((await decidePermission(readTool, { file_path: join(results, 't1.txt') }, { ctx })).source).toBe('session'); // cached
+    // Moved away and replaced by a link, with no turn in between: neither its old files nor what
+    // the link leads to are the session's results (a results folder that is a link allows nothing).
+    renameSync(results, moved);
+    symlinkSync(other, results);
+    for (const file of [join(moved, 't1.txt'), join(results, 't2.txt')]) {
+      const after = await decidePermission(readTool, { file_path: file }, { ctx });
+      expect(after.source).not.toBe('session');
+      expect(after.behavior).toBe('ask'); // outside the working directories, and not the session's results
+    }
   });
 
   test('a deny rule root swapped within the same turn is followed by the next decision', async () => {
