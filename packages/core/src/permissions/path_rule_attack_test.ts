@@ -190,3 +190,28 @@ describe('a working directory or results folder that is a symlink, swapped after
     }
   });
 });
+
+describe('an allow rule whose root is swapped for a link', () => {
+  // Design decision, not fixed here: allow rules match physical paths, and a rule's root is
+  // resolved through its links (so `/tmp` -> `/private/tmp` still matches). A call inside the
+  // project that replaces the allow rule's folder with a link (`rm -rf docs && ln -s ~/.ssh docs`,
+  // one write in the working directory) then widens the rule to wherever the link points: the
+  // user allowed `./docs/**` and ~/.ssh is read without asking. The same holds for a working
+  // directory given as a link inside another one (additionalDirectories: ['./libs'], libs -> /q,
+  // re-pointed at /). A fix would pin a rule root's (and a working directory's) physical path at
+  // the session's start, or make a write to a root or a link on its way a protected write that asks.
+  test.fails('still asks for a file of the link’s new target', async () => {
+    const docs = join(proj, 'docs-allow');
+    mkdirSync(docs, { recursive: true });
+    try {
+      const ctx = sessionWith({ allow: ['Read(./docs-allow/**)'] });
+      const secret = join(home, '.ssh', 'id_rsa');
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
+      rmSync(docs, { recursive: true });
+      symlinkSync(join(home, '.ssh'), docs);
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
+    } finally {
+      rmSync(docs, { recursive: true, force: true });
+    }
+  });
+});
