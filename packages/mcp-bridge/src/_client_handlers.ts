@@ -180,7 +180,10 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
  * A URL-mode elicitation (or a call that needs one, error -32042): the person is shown the
  * message, the full URL and its site, and decides whether to open it. Nothing is opened or
  * fetched here: the session's `askUser` gets the URL (`url`), and a UI opens it only after an
- * accept. A URL that is not http(s), or a session without `askUser`, is declined.
+ * accept. A URL that is not http(s), one with a user name or password before its site
+ * (`https://pay.example.com@evil.example/`), or a session without `askUser`, is declined; an
+ * international site name is flagged, and the server's message is shown with its control and
+ * bidi characters escaped, so it cannot hide or fake the lines that name the page.
  *
  * @param ctx The server's name, services and notices.
  * @param request The server's message and URL, and the request's signal.
@@ -213,17 +216,25 @@ export async function askToOpen(
     );
     return 'decline';
   }
+  if (page.username !== '' || page.password !== '') {
+    // `https://pay.example.com@evil.example/` reads as one site and leads to another.
+    ctx.notice(
+      'warn',
+      `${who} asked the user to open ${JSON.stringify(truncate(shownText(url), 200))}, which carries a user name or password before its site (it leads to ${page.host}, not to what is written before "@"), so it was declined.`,
+    );
+    return 'decline';
+  }
   const askUser = ctx.services?.get(askUserKey);
   if (!askUser) {
     ctx.notice(
       'warn',
-      `${who} asked the user to open ${page.href} ("${truncate(message, 120)}"), but this session has no askUser service, so it was declined. Provide one with services: [[askUserKey, …]].`,
+      `${who} asked the user to open ${page.href} ("${truncate(shownText(message), 120)}"), but this session has no askUser service, so it was declined. Provide one with services: [[askUserKey, …]].`,
     );
     return 'decline';
   }
   const answer = await askUser.ask({
     source: who,
-    message: `${message}\nIt asks you to open this page (site ${page.host}${page.protocol === 'http:' ? ', not encrypted' : ''}):\n  ${page.href}\nOpen it?`,
+    message: `${shownText(message)}\nIt asks you to open this page (site ${page.host}${international(page) ? ', an international name that can look like another' : ''}${page.protocol === 'http:' ? ', not encrypted' : ''}):\n  ${page.href}\nOpen it?`,
     url: page.href,
     ...(signal ? { signal } : {}),
   });
@@ -262,6 +273,19 @@ function messageText(content: unknown): string {
       return `[${block.type ?? 'unknown'} content${block.mimeType ? ` of type ${block.mimeType}` : ''}: not passed to the model]`;
     })
     .join('\n');
+}
+
+/** Characters that move the cursor, clear lines or reorder text on a terminal: shown escaped. */
+const HIDING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A server's text as a person may safely be shown it: no escape sequence can hide or fake the page's lines. */
+function shownText(text: string): string {
+  return text.replace(HIDING, (c) => (c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/** Whether the site's name has a label written in another script (`xn--…`): it may look like another site. */
+function international(page: URL): boolean {
+  return page.hostname.split('.').some((label) => label.startsWith('xn--'));
 }
 
 function truncate(text: string, max: number): string {

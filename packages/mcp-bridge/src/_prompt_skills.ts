@@ -1,4 +1,5 @@
-import type { SkillSource, SourcedSkill } from '@toolshed/core';
+import type { PermissionContext, PermissionRule, SkillSource, SourcedSkill } from '@toolshed/core';
+import { ruleMatchesTool } from '@toolshed/core/internal';
 import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
 import { promptText } from './_prompt_text.ts';
 import { mcpToolName } from './tool_name.ts';
@@ -17,7 +18,14 @@ interface Found {
  * their arguments completed where the server offers completion. A server whose prompts cannot be
  * listed is left out of a listing; loading one of its prompts says why it failed.
  *
+ * Loading a prompt is a `GetMcpPrompt` call that the Skill tool (which allows every load) makes
+ * for the model, so the rules that `GetMcpPrompt` goes through hold here too: a deny rule for
+ * `GetMcpPrompt` or for the skill's own name (`mcp__github__pr_review`) leaves the prompt out
+ * of the listing and refuses to load it; an ask rule refuses to load it too (a skill cannot ask),
+ * pointing to `GetMcpPrompt`, which asks.
+ *
  * @param servers The connected servers that offer prompts, looked up at each use.
+ * @param options The session's permission context, read at each use. @default no rules
  * @returns The source, for the session's `SkillSources`.
  *
  * @example
@@ -31,28 +39,53 @@ interface Found {
  * api.onClose(skillSourcesOf(api).add(mcpPromptSkills(() => connections.filter((c) => c.hasPrompts))));
  * ```
  */
-export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillSource {
+export function mcpPromptSkills(
+  servers: () => readonly McpConnection[],
+  options: { permissions?: () => PermissionContext } = {},
+): SkillSource {
+  const ruleFor = (behavior: 'deny' | 'ask', name: string) => {
+    const rules = options.permissions?.().rules[behavior] ?? [];
+    return rules.find(
+      (rule) =>
+        rule.ruleContent === undefined &&
+        (ruleMatchesTool(rule, GET_PROMPT) || ruleMatchesTool(rule, { name, aliases: [] })),
+    );
+  };
   const listAll = async (signal: AbortSignal | undefined, strict: boolean) => {
     const found = new Map<string, Found>();
+    // Names that two prompts share (server "a" with "b__c", server "a__b" with "c"): neither is
+    // offered, so that no server can take another's name, whichever answers first.
+    const shared = new Map<string, Found[]>();
     const failures: string[] = [];
-    await Promise.all(
+    const lists = await Promise.all(
       servers().map(async (connection) => {
         try {
-          const prompts = await connection.cachedPrompts(signal ?? new AbortController().signal);
-          for (const prompt of prompts) found.set(mcpToolName(connection.name, prompt.name), { connection, prompt });
+          return { connection, prompts: await connection.cachedPrompts(signal ?? new AbortController().signal) };
         } catch (e) {
           failures.push(`MCP server "${connection.name}": ${(e as Error).message}`);
+          return { connection, prompts: [] };
         }
       }),
     );
+    for (const { connection, prompts } of lists) {
+      for (const prompt of prompts) {
+        const name = mcpToolName(connection.name, prompt.name);
+        const earlier = shared.get(name) ?? (found.has(name) ? [found.get(name)!] : undefined);
+        if (earlier) {
+          shared.set(name, [...earlier, { connection, prompt }]);
+          found.delete(name);
+        } else found.set(name, { connection, prompt });
+      }
+    }
     if (strict && found.size === 0 && failures.length) throw new Error(failures.join('; '));
-    return { found, failures };
+    return { found, failures, shared };
   };
   return {
     name: MCP_SKILL_SOURCE,
     async list(options = {}) {
       const { found } = await listAll(options.signal, true);
       return [...found.entries()]
+        .filter(([name]) => !ruleFor('deny', name))
         .sort(([a], [b]) => a.localeCompare(b))
         .map(
           ([name, { connection, prompt }]): SourcedSkill => ({
@@ -66,14 +99,26 @@ export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillS
     },
     async load(name, options = {}) {
       if (!name.startsWith('mcp__')) return undefined;
-      const { found, failures } = await listAll(options.signal, false);
+      const { found, failures, shared } = await listAll(options.signal, false);
       const hit = found.get(name);
+      const clash = shared.get(name);
+      if (clash)
+        throw new Error(
+          `${clash.length === 2 ? 'Two' : clash.length} prompts are named "${name}": ${clash.map(({ connection, prompt }) => `prompt "${prompt.name}" of MCP server "${connection.name}"`).join(' and ')}; get the one you mean with GetMcpPrompt.`,
+        );
       if (!hit) {
         if (failures.length && servers().some((c) => name.startsWith(mcpToolName(c.name, ''))))
           throw new Error(`The prompts of ${failures.join('; ')}`);
         return undefined;
       }
       const { connection, prompt } = hit;
+      const denied = ruleFor('deny', name);
+      if (denied) throw new Error(`${whose(hit)} is not loaded: ${ruleText(denied)} forbids it.`);
+      const asked = ruleFor('ask', name);
+      if (asked)
+        throw new Error(
+          `${whose(hit)} is not loaded as a skill: ${ruleText(asked)} wants a person to approve it, and loading a skill asks no one. Get it with GetMcpPrompt({ server: ${JSON.stringify(connection.name)}, name: ${JSON.stringify(prompt.name)} }), which asks.`,
+        );
       const args = options.arguments ?? {};
       const declared = prompt.arguments ?? [];
       const missing = declared.filter((a) => a.required && args[a.name] === undefined);
@@ -107,6 +152,16 @@ export function mcpPromptSkills(servers: () => readonly McpConnection[]): SkillS
       return answer.values;
     },
   };
+}
+
+const GET_PROMPT = { name: 'GetMcpPrompt', aliases: [] };
+
+function whose({ connection, prompt }: Found): string {
+  return `The prompt "${prompt.name}" of MCP server "${connection.name}"`;
+}
+
+function ruleText(rule: PermissionRule): string {
+  return `${rule.behavior} rule "${rule.raw}" from ${rule.source}`;
 }
 
 function missingMessage(name: string, { connection, prompt }: Found, missing: string[]): string {

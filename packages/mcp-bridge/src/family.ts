@@ -119,7 +119,9 @@ export function mcpServers(config: McpConfig = {}, options: McpServersOptions = 
       });
       active = set;
       // The servers' prompts are skills too (`mcp__<server>__<prompt>`), for the agent family's Skill tool.
-      const removeSkills = skillSourcesOf(api).add(mcpPromptSkills(() => set.promptServers()));
+      const removeSkills = skillSourcesOf(api).add(
+        mcpPromptSkills(() => set.promptServers(), { permissions: () => api.permissions }),
+      );
       api.onClose(async () => {
         removeSkills();
         if (active === set) active = undefined;

@@ -14,7 +14,8 @@ const SUBCOMMAND = /^[A-Za-z0-9][A-Za-z0-9_:@+=-]*$/;
  * and nothing else, that prefix (`FOO=1 npm test:*`, `npm run build:*`), else the part's exact
  * text (`Bash(touch made.txt)`, `Bash(git push origin main)`). A
  * destructive part (`rm`, `git reset --hard`, …) gets its exact text as the rule, and none at
- * all when it names a path outside the current folder (absolute, `~` or `..`): then the call
+ * all when it names a path outside the current folder (absolute, `~` or `..`) or follows a `cd`
+ * that may leave it (`cd ../out && rm f`): then the call
  * gets no suggestion, since a rule would allow more than a person meant. Adding every rule
  * allows the command (the Bash tool allows a compound command whose parts are each allowed).
  *
@@ -39,13 +40,34 @@ export function shellRuleSuggestions(command: string): string[] {
   if (!split.ok || split.parts.length === 0 || split.parts.length > MAX_COMMAND_PARTS)
     return [`Bash(${command.trim()})`];
   const out: string[] = [];
+  // After a `cd` that may leave the current folder (`cd ../out`, `cd /tmp`, `cd`, `cd "$D"`), a
+  // destructive part's relative paths are outside it too: no rule, as for `rm ../out/f`.
+  let left = false;
   for (const part of split.parts) {
+    left ||= leavesFolder(part.text);
     if (partIsReadOnly(part.text)) continue;
+    if (left && isDestructiveCommand(part.text)) return [];
     const rule = partRule(part.text);
     if (rule === null) return [];
     if (!out.includes(rule)) out.push(rule);
   }
   return out.length > 0 ? out : [`Bash(${command.trim()})`];
+}
+
+/** Whether a part changes the shell's folder to one that may be outside the current one. */
+function leavesFolder(text: string): boolean {
+  const analysis = analyzeCommand(text);
+  if (!analysis.ok) return false;
+  return analysis.commands.some(
+    (c) =>
+      ['cd', 'pushd', 'popd'].includes(c.name?.value ?? '') &&
+      (c.name?.value === 'popd' || c.args.length === 0 || c.args.some((w) => !w.literal || outsideWord(w.value))),
+  );
+}
+
+/** A word naming a path outside the current folder: absolute, `~`, `-` (the previous folder) or with `..`. */
+function outsideWord(value: string): boolean {
+  return /^(\/|~|-$)/.test(value) || /(^|\/)\.\.(\/|$)/.test(value);
 }
 
 /** Whether a part is allowed without a rule: read-only, and every path it touches known. */
@@ -61,7 +83,7 @@ function partRule(text: string): string | null {
     analysis.ok && analysis.commands.length === 1 ? analysis.commands[0] : undefined;
   if (!simple || simple.kind !== 'command' || !simple.name?.literal) return `Bash(${text})`;
   if (isDestructiveCommand(text)) {
-    const outside = simple.args.some((w) => !w.literal || /^(\/|~)/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value));
+    const outside = simple.args.some((w) => !w.literal || (w.value !== '-' && outsideWord(w.value)));
     return outside ? null : `Bash(${text})`;
   }
   // A program and up to two subcommand words, and nothing else: that prefix (`npm run build:*`,

@@ -59,6 +59,28 @@ describe('shellRuleSuggestions', () => {
     expect(decision.reason).not.toContain('Edit(//)');
   });
 
+  test('attack: a destructive part after a cd out of the current folder gets no rule (issue 15)', async () => {
+    for (const command of [
+      'cd ../out && rm f',
+      'cd /tmp && rm -rf x',
+      'cd && rm x',
+      'cd ~ && rm x',
+      'cd - && rm x',
+      'cd "$D" && rm x',
+      'pushd .. && rm x',
+      'cd src; cd ../.. ; rm -rf build',
+    ]) {
+      expect(shellRuleSuggestions(command), command).toEqual([]);
+    }
+    expect(shellRuleSuggestions('cd src && rm -rf dist')).toEqual(['Bash(rm -rf dist)']);
+    expect(shellRuleSuggestions('cd .. && npm test')).toEqual(['Bash(npm test:*)']);
+    await mkdir(path.join(root, 'out'), { recursive: true });
+    const decision = await explain('cd ../out && rm f');
+    expect(decision.behavior).toBe('ask');
+    expect(decision.suggestions).toEqual([]);
+    expect(decision.reason).toContain('a person must approve it');
+  });
+
   test('the decision carries the suggestions for a call whose paths the guard cannot know', async () => {
     const decision = await explain('cd src && npm test');
     expect(decision).toMatchObject({ behavior: 'ask', suggestions: ['Bash(npm test:*)'] });

@@ -1,4 +1,5 @@
 import type { ToolContext } from '../tool.ts';
+import { PATH_RULE_COVERAGE } from './path_guard.ts';
 import { parseRule } from './rule_parser.ts';
 import type { PermissionDecision, PermissionRule } from './types.ts';
 
@@ -29,7 +30,7 @@ export interface CheckedSuggestionsOptions {
 /**
  * An ask's suggestions, tried before they are offered: added to the allow rules, they must allow
  * the very call. Where they do not (a path rule for a shell command that also needs the command's
- * own rule), the tool's own suggestions are added and tried; where that does not allow it either,
+ * own rule), the tool's own suggestions (not its path rules: the paths are the decision's) are added and tried; where that does not allow it either,
  * nothing is suggested and the reason says a person must approve. Advice that leaves the call
  * asking would only teach the user to widen rules that do not help.
  *
@@ -51,7 +52,9 @@ export async function checkedSuggestions(
   const offered = decision.suggestions ?? [];
   if (decision.behavior !== 'ask' || offered.length === 0) return decision;
   if (await allowsWith(offered, { ctx, redecide })) return decision;
-  const extra = safely(toolSuggestions).filter((s) => !offered.includes(s));
+  // The tool adds rules for itself only: the paths are the decision's (a tool's own `Edit(//**)`
+  // or bare `Edit` would allow writes far past the paths the call names).
+  const extra = safely(toolSuggestions).filter((s) => !offered.includes(s) && !isPathRule(s));
   if (extra.length > 0) {
     const both = [...offered, ...extra];
     if (await allowsWith(both, { ctx, redecide }))
@@ -82,6 +85,17 @@ async function allowsWith(
   };
   try {
     return (await redecide(tried)).behavior === 'allow';
+  } catch {
+    return false;
+  }
+}
+
+const PATH_TOOLS = new Set<string>(['Read', 'Edit', ...PATH_RULE_COVERAGE.Read, ...PATH_RULE_COVERAGE.Edit]);
+
+/** Whether a rule is about paths (`Edit(…)`, `Read`, `Write(…)`); one that does not parse is dropped later. */
+function isPathRule(raw: string): boolean {
+  try {
+    return PATH_TOOLS.has(parseRule(raw, { behavior: 'allow', source: 'suggestion' }).toolName);
   } catch {
     return false;
   }

@@ -86,3 +86,15 @@ test('quotedRules joins rules as a sentence names them', () => {
   expect(quotedRules(['A', 'B'])).toBe('"A" and "B"');
   expect(quotedRules(['A', 'B', 'C'])).toBe('"A", "B" and "C"');
 });
+
+test("attack: the fallback never adds the tool's own path rules, which could reach far past the path the call names", async () => {
+  const to = path.join(outside, 'wide.txt');
+  // A tool's suggestions are its own advice; a path rule of its own (`Edit(//**)`, a bare `Edit`)
+  // would allow writes everywhere once saved with "always".
+  for (const wide of ['Edit(//**)', 'Edit', 'Write', `Edit(/${outside}/**)`, 'Read(//**)']) {
+    const decision = await explain(() => ['Copy', wide], to);
+    expect(decision.behavior).toBe('ask');
+    expect(decision.suggestions).toEqual([`Edit(/${to})`, 'Copy']);
+    expect(decision.reason).not.toContain(wide === 'Edit' ? '"Edit"' : wide);
+  }
+});

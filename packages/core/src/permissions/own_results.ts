@@ -40,7 +40,8 @@ export interface OwnResultsReadOptions {
  * preview tells it to read the file. Writes there go through the rules as any write does, and so
  * do other tools' reads (a `cat` through Bash). The permission layer applies it after deny rules
  * and a hook's deny, which still win; an output quoting a denied file is never saved there (see
- * {@linkcode deniedQuoteGuard}).
+ * {@linkcode deniedQuoteGuard}). Where the session's folder or its `tool-results` is a symlink
+ * (swapped for a link to the project, or to `/`), nothing is allowed this way.
  *
  * @param paths The call's guarded paths.
  * @param options The tool called and the call's context (its `stateDir`).
@@ -72,7 +73,18 @@ export function ownResultsRead(
     // Through the root cache, as rule roots and working directories are: resolved again once a
     // folder on its way changed (looked at when this decision began), so a results folder
     // swapped for a link is followed at the next check; a loop allows nothing.
-    dir = cachedRealPath(sessionResultsDir(ctx.stateDir), ctx.permissions.homeDir ?? homedir());
+    const homeDir = ctx.permissions.homeDir ?? homedir();
+    const results = sessionResultsDir(ctx.stateDir);
+    dir = cachedRealPath(results, homeDir);
+    // The session's folder and its results folder are the session's own, never links: one swapped
+    // for a link to the project (or to /) would make this allowance cover what it leads to, past
+    // the ask rules and the working-directory check. Links above them (macOS's /tmp) are fine.
+    const state = path.dirname(results);
+    const expected = path.join(cachedRealPath(path.dirname(state), homeDir), path.basename(state), 'tool-results');
+    if (
+      foldPath(expected, caseInsensitivePaths(ctx.permissions)) !== foldPath(dir, caseInsensitivePaths(ctx.permissions))
+    )
+      return undefined;
   } catch {
     return undefined;
   }

@@ -11,6 +11,7 @@ import { decidePermission } from './decide_permission.ts';
 import { ownResultsRead, sessionResultsDir } from './own_results.ts';
 import { resolveResources } from './path_guard.ts';
 import { testContext } from './_test_context.ts';
+import { createPermissionContext } from './permission_context.ts';
 
 /** A Read that really reads, and a Write that declares a write: both declare their paths. */
 const readTool = buildTool({
@@ -154,5 +155,35 @@ describe('ownResultsRead', () => {
     expect(
       ownResultsRead(resolveResources([{ path: stateDir, access: 'read' }], ctx), { toolName: 'Grep', ctx }),
     ).toBeUndefined();
+  });
+
+  test('attack: a results folder (or session folder) replaced by a link to the project allows nothing, so ask rules still ask', async () => {
+    await writeFile(path.join(cwd, 'secret.txt'), 'ask first');
+    const ctx = {
+      ...testContext({
+        cwd,
+        permissions: createPermissionContext({ ask: ['Read(./secret.txt)'] }, cwd).context,
+      }),
+      stateDir,
+    };
+    const results = sessionResultsDir(stateDir);
+    await mkdir(stateDir, { recursive: true });
+    // The results folder is a link to the project: its files are the project's, under the rules.
+    await symlink(cwd, results);
+    const viaLink = path.join(results, 'secret.txt');
+    const decision = await decidePermission(readTool, { file_path: viaLink }, { ctx });
+    expect(decision).toMatchObject({ behavior: 'ask', rule: 'Read(./secret.txt)' });
+    expect(ownResultsRead(resolveResources([{ path: results, access: 'read' }], ctx), { toolName: 'Grep', ctx })).toBe(
+      undefined,
+    );
+    // The session's folder a link to a folder whose tool-results is the project's link: the same.
+    const other = path.join(box.dir, 'elsewhere');
+    await mkdir(other);
+    await symlink(cwd, path.join(other, 'tool-results'));
+    const linkedState = path.join(box.dir, 'state2');
+    await symlink(other, linkedState);
+    const ctx2 = { ...ctx, stateDir: linkedState };
+    const via2 = path.join(sessionResultsDir(linkedState), 'secret.txt');
+    expect((await decidePermission(readTool, { file_path: via2 }, { ctx: ctx2 })).behavior).toBe('ask');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,23 +150,27 @@ describe('a working directory or results folder that is a symlink, swapped after
 
   test('a results folder re-pointed elsewhere no longer lets its old target be read without a rule', async () => {
     const state = join(root, 'state-swap');
-    const saved = join(root, 'saved-results');
+    const results = join(state, 'tool-results');
+    const moved = join(root, 'saved-results');
     const other = join(root, 'other-results');
-    for (const d of [state, saved, other]) mkdirSync(d, { recursive: true });
-    await writeFile(join(saved, 't1.txt'), 'result');
-    symlinkSync(saved, join(state, 'tool-results'));
+    for (const d of [results, other]) mkdirSync(d, { recursive: true });
+    await writeFile(join(results, 't1.txt'), 'result');
+    await writeFile(join(other, 't2.txt'), 'not a result');
     const ctx = { ...sessionWith({}), stateDir: state };
-    const file = join(saved, 't1.txt');
-    const first = await decidePermission(readTool, { file_path: file }, { ctx });
+    const first = await decidePermission(readTool, { file_path: join(results, 't1.txt') }, { ctx });
     expect(first.behavior).toBe('allow');
     expect(first.source).toBe('session');
     await nextTurn();
-    expect((await decidePermission(readTool, { file_path: file }, { ctx })).source).toBe('session'); // cached
-    rmSync(join(state, 'tool-results'));
-    symlinkSync(other, join(state, 'tool-results'));
-    const after = await decidePermission(readTool, { file_path: file }, { ctx });
-    expect(after.source).not.toBe('session');
-    expect(after.behavior).toBe('ask'); // outside the working directories, and no longer the session's results
+    expect((await decidePermission(readTool, { file_path: join(results, 't1.txt') }, { ctx })).source).toBe('session'); // cached
+    // Moved away and replaced by a link, with no turn in between: neither its old files nor what
+    // the link leads to are the session's results (a results folder that is a link allows nothing).
+    renameSync(results, moved);
+    symlinkSync(other, results);
+    for (const file of [join(moved, 't1.txt'), join(results, 't2.txt')]) {
+      const after = await decidePermission(readTool, { file_path: file }, { ctx });
+      expect(after.source).not.toBe('session');
+      expect(after.behavior).toBe('ask'); // outside the working directories, and not the session's results
+    }
   });
 
   test('a deny rule root swapped within the same turn is followed by the next decision', async () => {
@@ -183,6 +187,31 @@ describe('a working directory or results folder that is a symlink, swapped after
       expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('deny');
     } finally {
       rmSync(keys, { force: true });
+    }
+  });
+});
+
+describe('an allow rule whose root is swapped for a link', () => {
+  // Design decision, not fixed here: allow rules match physical paths, and a rule's root is
+  // resolved through its links (so `/tmp` -> `/private/tmp` still matches). A call inside the
+  // project that replaces the allow rule's folder with a link (`rm -rf docs && ln -s ~/.ssh docs`,
+  // one write in the working directory) then widens the rule to wherever the link points: the
+  // user allowed `./docs/**` and ~/.ssh is read without asking. The same holds for a working
+  // directory given as a link inside another one (additionalDirectories: ['./libs'], libs -> /q,
+  // re-pointed at /). A fix would pin a rule root's (and a working directory's) physical path at
+  // the session's start, or make a write to a root or a link on its way a protected write that asks.
+  test.fails('still asks for a file of the link’s new target', async () => {
+    const docs = join(proj, 'docs-allow');
+    mkdirSync(docs, { recursive: true });
+    try {
+      const ctx = sessionWith({ allow: ['Read(./docs-allow/**)'] });
+      const secret = join(home, '.ssh', 'id_rsa');
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
+      rmSync(docs, { recursive: true });
+      symlinkSync(join(home, '.ssh'), docs);
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
+    } finally {
+      rmSync(docs, { recursive: true, force: true });
     }
   });
 });
