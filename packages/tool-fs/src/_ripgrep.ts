@@ -112,6 +112,12 @@ export interface StreamRipgrepOptions {
    * true to stop ripgrep.
    */
   onRecords?: ((records: string) => boolean | void) | undefined;
+  /**
+   * Instead of `onRecord` and `onRecords`: each run of whole records as the bytes ripgrep wrote
+   * (every run ends with the separator, so it is never cut inside a character), for a caller that
+   * passes output on without decoding it; the caller may change the bytes. Return true to stop.
+   */
+  onChunks?: ((records: Buffer) => boolean | void) | undefined;
 }
 
 const MAX_STDERR = 64 * 1024;
@@ -194,8 +200,33 @@ export function streamRipgrep(
       }
       rest = rest.slice(at);
     };
+    const onChunks = options.onChunks;
+    const sepByte = options.separator.charCodeAt(0);
+    let restBytes: Buffer | undefined;
+    const feedBytes = (bytes: Buffer) => {
+      const all = restBytes === undefined ? bytes : Buffer.concat([restBytes, bytes]);
+      const end = all.lastIndexOf(sepByte);
+      if (end === -1) {
+        restBytes = all;
+        return;
+      }
+      restBytes = end === all.length - 1 ? undefined : all.subarray(end + 1);
+      let done: boolean | void;
+      try {
+        done = onChunks!(end === all.length - 1 ? all : all.subarray(0, end + 1));
+      } catch (e) {
+        failed = e as Error;
+        done = true;
+      }
+      if (done) {
+        restBytes = undefined;
+        stop();
+      }
+    };
     child.stdout.on('data', (chunk: Buffer) => {
-      if (!stopped) feed(decoder.write(chunk));
+      if (stopped) return;
+      if (onChunks !== undefined) feedBytes(chunk);
+      else feed(decoder.write(chunk));
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8');
@@ -210,7 +241,9 @@ export function streamRipgrep(
       clearTimeout(killTimer);
       if (options.signal?.aborted) return reject(options.signal.reason ?? new Error('aborted'));
       if (failed) return reject(failed);
-      if (!stopped) {
+      if (!stopped && onChunks !== undefined) {
+        if (restBytes !== undefined) feedBytes(Buffer.from(options.separator));
+      } else if (!stopped) {
         const tail = decoder.end();
         if (rest + tail !== '') feed(tail + options.separator);
       }
