@@ -203,17 +203,10 @@ export function streamRipgrep(
     const onChunks = options.onChunks;
     const sepByte = options.separator.charCodeAt(0);
     let restBytes: Buffer | undefined;
-    const feedBytes = (bytes: Buffer) => {
-      const all = restBytes === undefined ? bytes : Buffer.concat([restBytes, bytes]);
-      const end = all.lastIndexOf(sepByte);
-      if (end === -1) {
-        restBytes = all;
-        return;
-      }
-      restBytes = end === all.length - 1 ? undefined : all.subarray(end + 1);
+    const give = (records: Buffer): boolean => {
       let done: boolean | void;
       try {
-        done = onChunks!(end === all.length - 1 ? all : all.subarray(0, end + 1));
+        done = onChunks!(records);
       } catch (e) {
         failed = e as Error;
         done = true;
@@ -222,6 +215,30 @@ export function streamRipgrep(
         restBytes = undefined;
         stop();
       }
+      return done === true;
+    };
+    // Only the record cut by a chunk's end is copied (joined with the next chunk's start), not
+    // every chunk: output of every line is tens of megabytes.
+    const feedBytes = (bytes: Buffer) => {
+      let from = 0;
+      if (restBytes !== undefined) {
+        const first = bytes.indexOf(sepByte);
+        if (first === -1) {
+          restBytes = Buffer.concat([restBytes, bytes]);
+          return;
+        }
+        const joined = Buffer.concat([restBytes, bytes.subarray(0, first + 1)]);
+        restBytes = undefined;
+        if (give(joined)) return;
+        from = first + 1;
+      }
+      const end = bytes.lastIndexOf(sepByte);
+      if (end < from) {
+        if (from < bytes.length) restBytes = Buffer.from(bytes.subarray(from));
+        return;
+      }
+      if (end + 1 < bytes.length) restBytes = Buffer.from(bytes.subarray(end + 1));
+      give(from === 0 && end === bytes.length - 1 ? bytes : bytes.subarray(from, end + 1));
     };
     child.stdout.on('data', (chunk: Buffer) => {
       if (stopped) return;
