@@ -112,6 +112,12 @@ export interface StreamRipgrepOptions {
    * true to stop ripgrep.
    */
   onRecords?: ((records: string) => boolean | void) | undefined;
+  /**
+   * Instead of `onRecord` and `onRecords`: each run of whole records as the bytes ripgrep wrote
+   * (every run ends with the separator, so it is never cut inside a character), for a caller that
+   * passes output on without decoding it; the caller may change the bytes. Return true to stop.
+   */
+  onChunks?: ((records: Buffer) => boolean | void) | undefined;
 }
 
 const MAX_STDERR = 64 * 1024;
@@ -194,8 +200,50 @@ export function streamRipgrep(
       }
       rest = rest.slice(at);
     };
+    const onChunks = options.onChunks;
+    const sepByte = options.separator.charCodeAt(0);
+    let restBytes: Buffer | undefined;
+    const give = (records: Buffer): boolean => {
+      let done: boolean | void;
+      try {
+        done = onChunks!(records);
+      } catch (e) {
+        failed = e as Error;
+        done = true;
+      }
+      if (done) {
+        restBytes = undefined;
+        stop();
+      }
+      return done === true;
+    };
+    // Only the record cut by a chunk's end is copied (joined with the next chunk's start), not
+    // every chunk: output of every line is tens of megabytes.
+    const feedBytes = (bytes: Buffer) => {
+      let from = 0;
+      if (restBytes !== undefined) {
+        const first = bytes.indexOf(sepByte);
+        if (first === -1) {
+          restBytes = Buffer.concat([restBytes, bytes]);
+          return;
+        }
+        const joined = Buffer.concat([restBytes, bytes.subarray(0, first + 1)]);
+        restBytes = undefined;
+        if (give(joined)) return;
+        from = first + 1;
+      }
+      const end = bytes.lastIndexOf(sepByte);
+      if (end < from) {
+        if (from < bytes.length) restBytes = Buffer.from(bytes.subarray(from));
+        return;
+      }
+      if (end + 1 < bytes.length) restBytes = Buffer.from(bytes.subarray(end + 1));
+      give(from === 0 && end === bytes.length - 1 ? bytes : bytes.subarray(from, end + 1));
+    };
     child.stdout.on('data', (chunk: Buffer) => {
-      if (!stopped) feed(decoder.write(chunk));
+      if (stopped) return;
+      if (onChunks !== undefined) feedBytes(chunk);
+      else feed(decoder.write(chunk));
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8');
@@ -210,7 +258,9 @@ export function streamRipgrep(
       clearTimeout(killTimer);
       if (options.signal?.aborted) return reject(options.signal.reason ?? new Error('aborted'));
       if (failed) return reject(failed);
-      if (!stopped) {
+      if (!stopped && onChunks !== undefined) {
+        if (restBytes !== undefined) feedBytes(Buffer.from(options.separator));
+      } else if (!stopped) {
         const tail = decoder.end();
         if (rest + tail !== '') feed(tail + options.separator);
       }

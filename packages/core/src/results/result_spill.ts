@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isAscii } from 'node:buffer';
 import { buildPreview, DEFAULT_PREVIEW_CHARS, fileStem, formatCount, linkIntoPlace } from './result_budget.ts';
+
+/** Bytes gathered before one write to the file (pieces over a third of it are written on their own). */
+const RESULT_SPILL_BATCH_BYTES = 1024 * 1024;
 
 /** Options of {@linkcode ResultSpill}. */
 export interface ResultSpillOptions {
@@ -74,6 +78,11 @@ export class ResultSpill {
   #error: string | undefined;
   #refused: string | undefined;
   #finished = false;
+  /** Bytes of the text waiting to go to the file: written in a few large writes, not one per piece. */
+  #batch: Buffer | undefined;
+  #batched = 0;
+  #peakBatched = 0;
+  #writes = 0;
 
   /**
    * @param options Where the file goes and the limit.
@@ -104,6 +113,19 @@ export class ResultSpill {
   }
 
   /**
+   * The most bytes waiting to be written to the file at once (for tests of bounded memory): at
+   * most 1 MB, whatever the text's size.
+   */
+  get peakBatchedBytes(): number {
+    return this.#peakBatched;
+  }
+
+  /** How many writes to the file were made (for tests that pieces are gathered, not written one by one). */
+  get fileWrites(): number {
+    return this.#writes;
+  }
+
+  /**
    * Adds text at the end.
    *
    * @param text The next piece (whole lines, when `refuseToSave` is set).
@@ -127,6 +149,46 @@ export class ResultSpill {
       return;
     }
     this.#append(text);
+  }
+
+  /**
+   * Adds text given as its UTF-8 bytes (whole characters: a piece never ends inside one), for
+   * output passed on as it was read: once the text is past `maxChars`, with no `refuseToSave`,
+   * ASCII bytes are copied to the file as they are, never decoded; anything else is decoded and
+   * goes as {@linkcode ResultSpill.write} would take it. The bytes are not kept after the call.
+   *
+   * @param bytes The next piece, as UTF-8.
+   * @throws {Error} After {@linkcode ResultSpill.finish}.
+   */
+  writeBytes(bytes: Uint8Array): void {
+    if (this.#finished) throw new Error('ResultSpill.writeBytes was called after finish().');
+    const length = bytes.length;
+    if (length === 0) return;
+    if (this.#head === undefined || this.#fd === undefined || this.#o.refuseToSave !== undefined || !isAscii(bytes)) {
+      this.write(Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('utf8'));
+      return;
+    }
+    this.#total += length;
+    try {
+      if (length > RESULT_SPILL_BATCH_BYTES - this.#batched) {
+        this.#flush();
+        if (length * 3 > RESULT_SPILL_BATCH_BYTES) {
+          let at = 0;
+          while (at < length) {
+            this.#writes++;
+            at += writeSync(this.#fd, bytes, at, length - at);
+          }
+          return;
+        }
+      }
+      this.#batch ??= Buffer.allocUnsafe(RESULT_SPILL_BATCH_BYTES);
+      this.#batch.set(bytes, this.#batched);
+      this.#batched += length;
+      if (this.#batched > this.#peakBatched) this.#peakBatched = this.#batched;
+    } catch (e) {
+      this.#error = (e as Error).message;
+      this.#drop();
+    }
   }
 
   #open(): void {
@@ -154,14 +216,40 @@ export class ResultSpill {
       return;
     }
     try {
-      writeSync(this.#fd, text);
+      // A UTF-16 unit takes at most 3 bytes in UTF-8: a piece that might not fit goes after a flush.
+      const room = RESULT_SPILL_BATCH_BYTES - this.#batched;
+      if (text.length * 3 > room) {
+        this.#flush();
+        if (text.length * 3 > RESULT_SPILL_BATCH_BYTES) {
+          this.#writes++;
+          writeSync(this.#fd, text);
+          return;
+        }
+      }
+      this.#batch ??= Buffer.allocUnsafe(RESULT_SPILL_BATCH_BYTES);
+      this.#batched += this.#batch.write(text, this.#batched);
+      if (this.#batched > this.#peakBatched) this.#peakBatched = this.#batched;
     } catch (e) {
       this.#error = (e as Error).message;
       this.#drop();
     }
   }
 
+  /** Writes what is batched (every byte: writeSync may write less than asked). */
+  #flush(): void {
+    const batch = this.#batch;
+    if (batch === undefined || this.#fd === undefined) return;
+    let at = 0;
+    while (at < this.#batched) {
+      this.#writes++;
+      at += writeSync(this.#fd, batch, at, this.#batched - at);
+    }
+    this.#batched = 0;
+  }
+
   #drop(): void {
+    this.#batch = undefined;
+    this.#batched = 0;
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
     rmSync(this.#tmp, { force: true });
@@ -194,6 +282,7 @@ export class ResultSpill {
     const fd = this.#fd;
     if (fd !== undefined && this.#error === undefined) {
       try {
+        this.#flush();
         if (this.#o.sync) fsyncSync(fd);
         closeSync(fd);
         this.#fd = undefined;

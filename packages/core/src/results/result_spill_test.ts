@@ -86,6 +86,43 @@ describe('ResultSpill', () => {
     expect(out.content.startsWith('hell\n[')).toBe(true);
   });
 
+  test('ResultSpill gathers pieces into writes of at most 1 MB: the saved bytes are exact and what waits stays bounded', async () => {
+    const spill = new ResultSpill({ toolUseId: 't5', stateDir, maxChars: 1_000 });
+    const parts: string[] = [];
+    let chars = 0;
+    for (let i = 0; chars < 10_000_000; i++) {
+      // ASCII bytes, non-ASCII bytes (decoded, counted in characters) and strings, mixed.
+      const line = i % 97 === 0 ? `f${i}.ts:${i}:naïve café ✓ 😀\n` : `src/file${i}.ts:${i}:${'x'.repeat(i % 300)}\n`;
+      parts.push(line);
+      chars += line.length;
+      if (i % 3 === 0) spill.write(line);
+      else spill.writeBytes(Buffer.from(line, 'utf8'));
+    }
+    expect(spill.totalChars).toBe(chars);
+    const out = await spill.finish();
+    expect(out.content).toContain(`Output too large: ${chars.toLocaleString('en-US')} characters`);
+    expect(await readFile(out.persistedPath!, 'utf8')).toBe(parts.join(''));
+    expect(spill.peakBatchedBytes).toBeGreaterThan(500_000);
+    expect(spill.peakBatchedBytes).toBeLessThanOrEqual(1024 * 1024);
+    // Over 10 MB in about 600 000 pieces: a few writes per megabyte, not one per piece.
+    expect(spill.fileWrites).toBeLessThan(40);
+  });
+
+  test('ResultSpill.writeBytes keeps a text within maxChars in memory, and a piece larger than the batch goes in one write', async () => {
+    const small = new ResultSpill({ toolUseId: 't6', stateDir, maxChars: 100 });
+    small.writeBytes(Buffer.from('é\n'));
+    expect(await small.finish()).toEqual({ content: 'é\n', totalChars: 2 });
+    const big = new ResultSpill({ toolUseId: 't7', stateDir, maxChars: 10 });
+    const text = `${'y'.repeat(3_000_000)}\n`;
+    big.writeBytes(Buffer.from('start\n'));
+    big.writeBytes(Buffer.from(text));
+    const out = await big.finish();
+    expect(await readFile(out.persistedPath!, 'utf8')).toBe(`start\n${text}`);
+    expect(big.peakBatchedBytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(big.fileWrites).toBe(1);
+    expect(() => big.writeBytes(Buffer.from('late'))).toThrow(/after finish/);
+  });
+
   test('ResultSpill refuses a bad maxChars with the value given', () => {
     expect(() => new ResultSpill({ toolUseId: 't', stateDir, maxChars: -1 })).toThrow(RangeError);
   });

@@ -32,6 +32,8 @@ export function comparePaths(a: string, b: string): number {
 /** Where {@linkcode GrepPage} writes content lines (core's `ResultSpill` in the tool). */
 export interface GrepTextOut {
   write(text: string): void;
+  /** The same as UTF-8 (whole characters); without it every line comes through `write`. */
+  writeBytes?(bytes: Uint8Array): void;
 }
 
 /** What {@linkcode GrepPage} takes. */
@@ -120,6 +122,8 @@ export class GrepPage implements GrepSink {
   #contextPrefix = '';
   #prev: number | undefined;
   #full = false;
+  /** Whether `show` gives paths as printed (found at the first path of a run; false: runs are never taken). */
+  #plainPrefix: boolean | undefined;
 
   /**
    * @param options The mode, the page and how to show paths.
@@ -169,6 +173,50 @@ export class GrepPage implements GrepSink {
     if (!this.#o.numbers) this.#print(prefix + (textStart === 0 ? text : text.slice(textStart)));
     else if (textStart > 0) this.#print(prefix + text);
     else this.#print(`${prefix}${n}${match ? ':' : '-'}${text}`);
+  }
+
+  get takesRuns(): boolean {
+    const o = this.#o;
+    return !this.#full && o.out?.writeBytes !== undefined && !o.withContext && o.numbers && this.#plainPrefix !== false;
+  }
+
+  canTakeRun(files: readonly string[], count: number): boolean {
+    const o = this.#o;
+    const at = this.#printed;
+    if (!this.takesRuns || at < o.offset || at + count > this.#keep) return false;
+    for (const rel of files) if (o.denied?.(rel) || !this.#plain(rel)) return false;
+    return true;
+  }
+
+  takeRun(bytes: Buffer, files: readonly string[], count: number): void {
+    const out = this.#o.out!;
+    if (files.length > 0) {
+      const last = files[files.length - 1]!;
+      this.#files += files.length;
+      this.#lastFile = last;
+      this.#lastDenied = false;
+      this.#prev = undefined;
+      this.#matchPrefix = `${last}:`;
+      this.#contextPrefix = `${last}-`;
+    }
+    const at = this.#printed;
+    this.#printed += count;
+    // Lines are joined with `\n` (as #print does): the run's last `\n` waits for the next line.
+    if (this.#buf !== '') out.write(this.#buf);
+    this.#buf = '';
+    if (at !== this.#o.offset) out.write('\n');
+    out.writeBytes!(bytes.subarray(0, bytes.length - 1));
+  }
+
+  /** True when `show` gives `rel` as it is; once it does not, runs are never taken (#plainPrefix false). */
+  #plain(rel: string): boolean {
+    if (this.#o.show(rel) === rel) {
+      this.#plainPrefix = true;
+      return true;
+    }
+    // A path shown some other way (a search of a subfolder, shown from the working directory).
+    if (this.#plainPrefix === undefined) this.#plainPrefix = false;
+    return false;
   }
 
   /**

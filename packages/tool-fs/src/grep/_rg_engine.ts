@@ -35,6 +35,7 @@ export async function rgSearch(
   if (query.type) args.push('--type', query.type);
   let onRecord: ((record: string) => boolean) | undefined;
   let onRecords: ((records: string) => boolean) | undefined;
+  let onChunks: ((records: Buffer) => boolean) | undefined;
   if (query.mode === 'files_with_matches') {
     args.push('--files-with-matches');
     onRecord = (r) => {
@@ -49,8 +50,8 @@ export async function rgSearch(
       return false;
     };
   } else {
-    let lastRaw = '\0';
-    let lastFile = '';
+    const last: LastFile = { raw: '\0', file: '', key: undefined };
+    const whole = runPass(query, sink, last);
     // In path order, so that a page is the same page every time, the run can stop at its end, and
     // a result of every line can be written out as it comes (never held whole to be sorted).
     args.push('--sort', 'path');
@@ -81,13 +82,14 @@ export async function rgSearch(
           const sep = text.charCodeAt(at);
           if (at > nul + 1 && (sep === 58 || sep === 45)) {
             // The path is cut out once per file, not once per line.
-            if (nul - pos !== lastRaw.length || !text.startsWith(lastRaw, pos)) {
-              lastRaw = text.slice(pos, nul);
-              lastFile = clean(lastRaw);
+            if (nul - pos !== last.raw.length || !text.startsWith(last.raw, pos)) {
+              last.raw = text.slice(pos, nul);
+              last.file = clean(last.raw);
+              last.key = undefined;
             }
             // A clipped line already ends with ripgrep's `--max-columns-preview` marker, which is CLIPPED_MARKER.
             const end = text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-            sink.line(lastFile, n, sep === 58, text.slice(nul + 1, end), at - nul);
+            sink.line(last.file, n, sep === 58, text.slice(nul + 1, end), at - nul);
             if (sink.full) return true;
           }
         }
@@ -95,6 +97,9 @@ export async function rgSearch(
       }
       return false;
     };
+    const byLine = onRecords;
+    onChunks = (bytes) => (whole(bytes) ? sink.full : byLine(bytes.toString('utf8')));
+    onRecords = undefined;
   }
   args.push('--regexp', query.pattern, '--');
   if (query.file) args.push(query.file);
@@ -104,6 +109,7 @@ export async function rgSearch(
     separator: query.mode === 'files_with_matches' ? '\0' : '\n',
     onRecord,
     onRecords,
+    onChunks,
   });
   if (run.code === 2 && run.stderr.trim()) {
     // Kept on its lines: ripgrep's caret under the bad part of the regex only reads that way.
@@ -127,6 +133,77 @@ export interface RgSearchOptions {
   rg: string;
   /** Kills ripgrep when aborted. */
   signal?: AbortSignal | undefined;
+}
+
+/** The file of the last line seen, shared by the line-by-line walk and {@linkcode runPass}. */
+interface LastFile {
+  /** Its path as ripgrep printed it (`\0` before any). */
+  raw: string;
+  /** The same, as given to the sink. */
+  file: string;
+  /** `raw` and its NUL as bytes, when a run was taken whole and nothing since. */
+  key: Buffer | undefined;
+}
+
+/**
+ * The common case, a run of plain match lines (`path\0N:text\n` each), passed on as bytes: never
+ * decoded, cut into lines or joined again; only checked and counted here, each line's NUL made the
+ * `:` it is shown as, in place. The returned function says false (having changed nothing) when
+ * the run must go line by line.
+ */
+function runPass(query: GrepQuery, sink: GrepSink, last: LastFile): (bytes: Buffer) => boolean {
+  let nuls = new Int32Array(1024);
+  return (bytes: Buffer): boolean => {
+    if (query.before || query.after || sink.takesRuns !== true || bytes.indexOf(13) !== -1) return false;
+    const files: string[] = [];
+    let raw = last.raw;
+    let key = last.key;
+    let count = 0;
+    let pos = 0;
+    const length = bytes.length;
+    while (pos < length) {
+      let nul: number;
+      if (key !== undefined && sameStart(bytes, pos, key)) {
+        nul = pos + key.length - 1;
+      } else {
+        nul = bytes.indexOf(0, pos);
+        if (nul === -1 || nul > bytes.indexOf(10, pos)) return false;
+        const name = bytes.toString('utf8', pos, nul);
+        if (name.startsWith('./')) return false;
+        // Copied: the run's NULs are rewritten below.
+        key = Buffer.from(bytes.subarray(pos, nul + 1));
+        if (name !== raw) files.push(name);
+        raw = name;
+      }
+      const c = bytes[nul + 1]!;
+      if (c < 48 || c > 57) return false;
+      const nl = bytes.indexOf(10, nul + 1);
+      // One NUL a line (ripgrep turns a NUL in a file's text into a line break): else line by line.
+      const next = bytes.indexOf(0, nul + 1);
+      if (next !== -1 && next < nl) return false;
+      if (count === nuls.length) {
+        const grown = new Int32Array(count * 2);
+        grown.set(nuls);
+        nuls = grown;
+      }
+      nuls[count++] = nul;
+      pos = nl + 1;
+    }
+    if (!sink.canTakeRun!(files, count)) return false;
+    for (let i = 0; i < count; i++) bytes[nuls[i]!] = 58;
+    sink.takeRun!(bytes, files, count);
+    last.raw = raw;
+    last.file = raw;
+    last.key = key;
+    return true;
+  };
+}
+
+/** Whether `bytes` holds `key` at `pos` (compared from the end: the next file's path differs there first). */
+function sameStart(bytes: Buffer, pos: number, key: Buffer): boolean {
+  // A native compare per line costs more than this loop over a path's few bytes.
+  for (let i = key.length - 1; i >= 0; i--) if (bytes[pos + i] !== key[i]) return false;
+  return true;
 }
 
 function clean(file: string): string {

@@ -32,6 +32,23 @@ export interface GrepSink {
    * (ripgrep) gives that, with `textStart` after the `:`, so it is not cut and joined again.
    */
   line(rel: string, n: number, match: boolean, text: string, textStart?: number): void;
+  /**
+   * content, optional: false once it is known that runs of lines cannot be taken whole (see
+   * {@linkcode GrepSink.canTakeRun}), so an engine need not look for them.
+   */
+  readonly takesRuns?: boolean;
+  /**
+   * content, optional: whether a run of `count` match lines, in which the files `files` (relative,
+   * as printed; in order) start, may be given whole to {@linkcode GrepSink.takeRun} rather than
+   * line by line: the page is not cut inside it, no file is denied, and paths are shown as
+   * printed. Changes nothing.
+   */
+  canTakeRun?(files: readonly string[], count: number): boolean;
+  /**
+   * content, optional: a run {@linkcode GrepSink.canTakeRun} accepted, as UTF-8 bytes that read
+   * as the lines are printed (`path:N:text\n` each, the last one too).
+   */
+  takeRun?(bytes: Buffer, files: readonly string[], count: number): void;
   /** True once the rest of the search cannot change what is returned: the engine may stop. */
   readonly full: boolean;
 }

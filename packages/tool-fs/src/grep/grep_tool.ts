@@ -257,6 +257,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
         if (spill.spilled) spill.write(moreNote(output));
         const saved = await spill.finish();
         grepMemoryProbe.peakHeldChars = Math.max(grepMemoryProbe.peakHeldChars, spill.peakHeldChars);
+        grepMemoryProbe.peakBatchedBytes = Math.max(grepMemoryProbe.peakBatchedBytes, spill.peakBatchedBytes);
         if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
         else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
         else output.lines = saved.content === '' ? [] : saved.content.split('\n');
@@ -361,7 +362,8 @@ const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_SIZE_CHARS;
 
 /**
  * What tests read to check that a big content result was never held whole: the most characters
- * of result text one Grep call held in memory (the gathered piece aside, at most 64 KB).
+ * of result text one Grep call held in memory (the gathered piece aside, at most 64 KB), and the
+ * most bytes waiting for one write to the results file (at most 1 MB).
  *
  * @example
  * ```ts
@@ -370,7 +372,7 @@ const MAX_RESULT_CHARS = DEFAULT_MAX_RESULT_SIZE_CHARS;
  * grepMemoryProbe.peakHeldChars = 0;
  * ```
  */
-export const grepMemoryProbe = { peakHeldChars: 0 };
+export const grepMemoryProbe = { peakHeldChars: 0, peakBatchedBytes: 0 };
 
 /**
  * Searches file contents with ripgrep (or the JS engine when ripgrep is missing).

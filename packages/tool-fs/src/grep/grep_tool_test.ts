@@ -370,6 +370,53 @@ describe.each(SEARCH_ENGINES)('Grep content mode with every line asked for (%s e
     }
   });
 
+  test('with no deny rules the saved result is exactly the lines in path order, and an offset page is the same lines of it', async () => {
+    const bench = await makeBench({ family: { searchEngine: engine } });
+    try {
+      const expected: string[] = [];
+      // Names whose byte order is not path order (`a-c` after `a/`), non-ASCII text and a CRLF file among many plain ones.
+      const files = ['a/b.ts', 'a-c.ts', 'crlf.ts', 'ü/naïve.ts'];
+      for (let f = 0; f < 200; f++) files.push(`m/f${String(f).padStart(3, '0')}.ts`);
+      for (const name of files) {
+        await mkdir(path.join(bench.dir, path.dirname(name)), { recursive: true });
+        const lines = Array.from({ length: 60 }, (_, l) =>
+          name.startsWith('ü') ? `hit ✓ ${l} café` : `hit ${name} ${l} ${'z'.repeat(l)}`,
+        );
+        await writeFile(path.join(bench.dir, name), `${lines.join(name === 'crlf.ts' ? '\r\n' : '\n')}\n`);
+      }
+      const order = [...files].sort((x, y) => (x.replaceAll('/', '\0') < y.replaceAll('/', '\0') ? -1 : 1));
+      for (const name of order)
+        for (let l = 0; l < 60; l++)
+          expected.push(
+            `${name}:${l + 1}:${name.startsWith('ü') ? `hit ✓ ${l} café` : `hit ${name} ${l} ${'z'.repeat(l)}`}`,
+          );
+      const whole = expected.join('\n');
+      expect(whole.length).toBeGreaterThan(500_000);
+      const saved = async (input: Record<string, unknown>) => {
+        const { text, isError } = await bench.call('Grep', {
+          glob: '!.state',
+          pattern: 'hit',
+          output_mode: 'content',
+          ...input,
+        });
+        expect(isError, text).toBe(false);
+        const file = /The full output is saved to (\S+)/.exec(text)?.[1];
+        return file === undefined ? text : await readFile(file, 'utf8');
+      };
+      grepMemoryProbe.peakBatchedBytes = 0;
+      expect(await saved({ head_limit: 0 })).toBe(whole);
+      if (engine === 'ripgrep') {
+        expect(grepMemoryProbe.peakBatchedBytes).toBeGreaterThan(0);
+        expect(grepMemoryProbe.peakBatchedBytes).toBeLessThanOrEqual(1024 * 1024);
+      }
+      const page = await saved({ offset: 1_234, head_limit: 9_000 });
+      expect(page.replace(/\n\n\[Showing results[^\]]*\]$/, '')).toBe(expected.slice(1_234, 10_234).join('\n'));
+      expect(page).toMatch(/continue with offset=10234\.\]$/);
+    } finally {
+      await bench.cleanup();
+    }
+  });
+
   test('a spilled page that head_limit cut ends its file with the note that more exist', async () => {
     const bench = await makeBench({ family: { searchEngine: engine } });
     try {
