@@ -113,9 +113,7 @@ export function pathRuleCandidates(
       }
     }
   }
-  if (found.length < 2) return found;
-  found.sort((a, b) => a - b);
-  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+  return ascendingUnique(found);
 }
 
 /**
@@ -152,9 +150,7 @@ export function pathRulesRootedAt(
       if (at !== undefined) for (const i of at) found.push(i);
     }
   }
-  if (found.length < 2) return found;
-  found.sort((a, b) => a - b);
-  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+  return ascendingUnique(found);
 }
 
 /**
@@ -203,9 +199,7 @@ export function folderRuleCandidates(
     }
   }
   for (const bare of groupsFor(built.bare, toolName, access)) for (const i of bare) found.push(i);
-  if (found.length < 2) return found;
-  found.sort((a, b) => a - b);
-  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+  return ascendingUnique(found);
 }
 
 /** The groups of an index that hold rules applying to one tool's access: its family's, and the tool's own. */
@@ -390,4 +384,11 @@ function isBareName(content: string): boolean {
   } catch {
     return true;
   }
+}
+
+/** Rule indices found more than once (a rule under several folders or for several paths), in list order, once each. */
+function ascendingUnique(found: number[]): number[] {
+  if (found.length < 2) return found;
+  found.sort((a, b) => a - b);
+  return found.filter((i, n) => n === 0 || found[n - 1] !== i);
 }
