@@ -5,8 +5,8 @@
  *
  * ```ts
  * import Anthropic from '@anthropic-ai/sdk';
- * import { createSession } from '@toolshed/core';
- * import { fileTools } from '@toolshed/tool-fs';
+ * import { createSession, type Family } from '@toolshed/core';
+ * declare const fileTools: () => Family; // from @toolshed/tool-fs (core imports no family)
  *
  * // Families come from their own packages: fileTools() from @toolshed/tool-fs, shellTools() from @toolshed/tool-shell, …
  * const session = await createSession({ cwd: process.cwd(), families: [fileTools()], permissions: { allow: ['Edit(./src/**)'] } });

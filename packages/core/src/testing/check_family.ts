@@ -24,7 +24,8 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @example
  * ```ts
  * import { checkFamily } from '@toolshed/core/testing';
- * import { fileTools } from '@toolshed/tool-fs';
+ * import type { Family } from '@toolshed/core';
+ * declare const fileTools: () => Family; // a family's factory, such as @toolshed/tool-fs's
  * import { expect, test } from 'vitest';
  *
  * test('fileTools conforms', async () => {

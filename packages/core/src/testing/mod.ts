@@ -5,7 +5,8 @@
  * ```ts
  * import { checkFamily } from '@toolshed/core/testing';
  * import { test, expect } from 'vitest';
- * import { fileTools as myTools } from '@toolshed/tool-fs';
+ * import type { Family } from '@toolshed/core';
+ * declare const myTools: () => Family; // your family's factory
  *
  * test('my family conforms', async () => {
  *   expect(await checkFamily(myTools())).toEqual([]);
