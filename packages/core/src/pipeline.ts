@@ -173,16 +173,14 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
   if (budget.persistError) env.emit(notSavedNotice(call, tool, budget.persistError));
   const isError = output.isError === true;
   const postEvent = isError ? 'PostToolUseFailure' : 'PostToolUse';
-  const post = !hasHooks(env, postEvent)
-    ? noHooks()
-    : isError
-      ? await runEventHooks(call, tool, {
-          event: 'PostToolUseFailure',
-          input,
-          ctx,
-          extra: { error: contentToText(budget.content) },
-        })
-      : await runEventHooks(call, tool, { event: 'PostToolUse', input, ctx, extra: { tool_response: output.data } });
+  const post = hasHooks(env, postEvent)
+    ? await runEventHooks(call, tool, {
+        event: postEvent,
+        input,
+        ctx,
+        extra: isError ? { error: contentToText(budget.content) } : { tool_response: output.data },
+      })
+    : noHooks();
   return finish(
     call,
     appendText(budget.content, postNotes(pre, post, isError)),

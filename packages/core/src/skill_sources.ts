@@ -1,3 +1,4 @@
+import { describeError } from './describe_error.ts';
 import { serviceKey, type Services } from './services.ts';
 
 /** One argument of a skill, filled from the words after its name (in order) or given by name. */
@@ -112,7 +113,7 @@ export class SkillSources {
       chosen.map((s) =>
         s.list(options.signal ? { signal: options.signal } : {}).then(
           (skills) => ({ source: s, skills }),
-          (e: unknown) => ({ source: s, error: e instanceof Error ? e.message : String(e) }),
+          (e: unknown) => ({ source: s, error: describeError(e) }),
         ),
       ),
     );

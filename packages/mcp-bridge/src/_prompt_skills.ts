@@ -1,5 +1,5 @@
 import type { PermissionContext, PermissionRule, SkillSource, SourcedSkill } from '@toolshed/core';
-import { ruleMatchesTool } from '@toolshed/core/internal';
+import { describeError, ruleMatchesTool } from '@toolshed/core/internal';
 import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
 import { promptText } from './_prompt_text.ts';
 import { mcpToolName } from './tool_name.ts';
@@ -62,7 +62,7 @@ export function mcpPromptSkills(
         try {
           return { connection, prompts: await connection.cachedPrompts(signal ?? new AbortController().signal) };
         } catch (e) {
-          failures.push(`MCP server "${connection.name}": ${(e as Error).message}`);
+          failures.push(`MCP server "${connection.name}": ${describeError(e)}`);
           return { connection, prompts: [] };
         }
       }),

@@ -1,4 +1,5 @@
 import type { CanUseTool, CanUseToolResult } from '@toolshed/core';
+import { quotedRules } from '@toolshed/core/internal';
 
 /** Answers one permission prompt for a call that came in over MCP. */
 export type McpPermissionAsker = (
@@ -61,8 +62,7 @@ export function createMcpPermissionPrompt(options: McpPermissionPromptOptions = 
       if (options.fallback) return options.fallback(toolName, input, callOptions);
       // The suggestions are added together (each covers a part of the call); with none, no rule
       // would allow this call alone, and a bare tool name would allow far more than it.
-      const quoted = callOptions.suggestions.map((s) => `"${s}"`);
-      const rules = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : quoted[0];
+      const rules = quotedRules(callOptions.suggestions);
       const how = rules
         ? `To allow such calls, add ${rules} to permissions.allow.`
         : 'No rule would allow this call alone: a person must approve it.';

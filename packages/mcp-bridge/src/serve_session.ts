@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import type { CatalogEntry, ContentBlock, Session, SessionEvent, ToolResultBlock } from '@toolshed/core';
-import { toolInputJsonSchema } from '@toolshed/core/internal';
+import { quotedRules, toolInputJsonSchema } from '@toolshed/core/internal';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -557,8 +557,7 @@ function createMcpServer(getSession: () => Promise<Session>, options: ServeSessi
     const asker: McpPermissionAsker = async (toolName, input, askOptions) => {
       // The suggestions are added together (each covers a part of the call); with none, no rule
       // would allow this call alone, and a bare tool name would allow far more than it.
-      const quoted = askOptions.suggestions.map((s) => `"${s}"`);
-      const rules = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : quoted[0];
+      const rules = quotedRules(askOptions.suggestions);
       const howToAllow = rules
         ? `To allow such calls, add ${rules} to permissions.allow of the served session (toolshed mcp serve --allow RULE).`
         : 'No rule would allow this call alone: a person must approve it.';

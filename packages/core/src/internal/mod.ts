@@ -24,6 +24,7 @@ export { deferredNoticeText, MAX_INSTRUCTIONS_CHARS } from '../deferred_notice.t
 export { matchesTool, validateMatcher } from '../hooks/hook_matcher.ts';
 export { runHooks, type RunHooksOptions } from '../hooks/run_hooks.ts';
 export type { HookRunResult, HooksOutcome } from '../hooks/types.ts';
+export { quotedRules } from '../permissions/_checked_suggestions.ts';
 export { decidePermission, denialMessage, type DecidePermissionOptions } from '../permissions/decide_permission.ts';
 export { formatRule, parseRule, parseRules, type ParseRuleOptions } from '../permissions/rule_parser.ts';
 export {

@@ -8,7 +8,7 @@ import type { PermissionDecision, PermissionRule } from './types.ts';
  *
  * @example
  * ```ts
- * import { quotedRules } from './_checked_suggestions.ts';
+ * import { quotedRules } from '@toolshed/core/internal';
  *
  * quotedRules(['Bash(npm test:*)', 'Edit(//opt/x/**)']); // '"Bash(npm test:*)" and "Edit(//opt/x/**)"'
  * ```
@@ -30,9 +30,10 @@ export interface CheckedSuggestionsOptions {
 /**
  * An ask's suggestions, tried before they are offered: added to the allow rules, they must allow
  * the very call. Where they do not (a path rule for a shell command that also needs the command's
- * own rule), the tool's own suggestions (not its path rules: the paths are the decision's) are added and tried; where that does not allow it either,
- * nothing is suggested and the reason says a person must approve. Advice that leaves the call
- * asking would only teach the user to widen rules that do not help.
+ * own rule), the tool's own suggestions are added and tried — not its path rules: the paths are
+ * the decision's. Where that does not allow it either, nothing is suggested and the reason says a
+ * person must approve. Advice that leaves the call asking only teaches the user to widen rules
+ * that do not help.
  *
  * @example
  * ```ts

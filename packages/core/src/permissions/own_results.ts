@@ -68,6 +68,7 @@ export function ownResultsRead(
   )
     return undefined;
   if (paths.some((p) => p.access !== 'read' || p.device)) return undefined;
+  const nocase = caseInsensitivePaths(ctx.permissions);
   let dir: string;
   try {
     // Through the root cache, as rule roots and working directories are: resolved again once a
@@ -81,14 +82,10 @@ export function ownResultsRead(
     // the ask rules and the working-directory check. Links above them (macOS's /tmp) are fine.
     const state = path.dirname(results);
     const expected = path.join(cachedRealPath(path.dirname(state), homeDir), path.basename(state), 'tool-results');
-    if (
-      foldPath(expected, caseInsensitivePaths(ctx.permissions)) !== foldPath(dir, caseInsensitivePaths(ctx.permissions))
-    )
-      return undefined;
+    if (foldPath(expected, nocase) !== foldPath(dir, nocase)) return undefined;
   } catch {
     return undefined;
   }
-  const nocase = caseInsensitivePaths(ctx.permissions);
   const inside = (p: string) => isPathInside(foldPath(p, nocase), foldPath(dir, nocase));
   if (!paths.every((p) => p.real.length > 0 && p.real.every(inside))) return undefined;
   return {

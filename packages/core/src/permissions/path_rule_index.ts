@@ -225,18 +225,10 @@ function indexBelow(byTool: Map<string, Map<string, number[]>>): Map<string, Map
     const group = new Map<string, number[]>();
     for (const [root, indices] of byRoot) {
       for (const folder of foldersOf(root).slice(1)) {
-        const at = group.get(folder);
-        if (at === undefined) group.set(folder, [...indices]);
-        else at.push(...indices);
+        addAt(group, folder, ...indices);
       }
     }
-    for (const [folder, at] of group) {
-      at.sort((a, b) => a - b);
-      group.set(
-        folder,
-        at.filter((i, n) => n === 0 || at[n - 1] !== i),
-      );
-    }
+    for (const [folder, at] of group) group.set(folder, ascendingUnique(at));
     out.set(tool, group);
   }
   return out;
@@ -297,14 +289,10 @@ function indexRoots(
     let group = byTool.get(rule.toolName);
     if (group === undefined) byTool.set(rule.toolName, (group = new Map()));
     for (const root of new Set(compiled.roots)) {
-      const at = group.get(root);
-      if (at === undefined) group.set(root, [i]);
-      else at.push(i);
+      addAt(group, root, i);
     }
     if (isBareName(rule.ruleContent)) {
-      const at = bare.get(rule.toolName);
-      if (at === undefined) bare.set(rule.toolName, [i]);
-      else at.push(i);
+      addAt(bare, rule.toolName, i);
     }
   });
   return { byTool, bare };
@@ -314,9 +302,7 @@ function snapshot(rules: readonly PermissionRule[]): IndexEntry {
   const named = new Map<string, number[]>();
   rules.forEach((rule, i) => {
     if (rule.ruleContent === undefined || !PATH_TOOLS.has(rule.toolName)) return;
-    const at = named.get(rule.toolName);
-    if (at === undefined) named.set(rule.toolName, [i]);
-    else at.push(i);
+    addAt(named, rule.toolName, i);
   });
   return {
     snap: ruleListSnapshot(rules),
@@ -391,4 +377,11 @@ function ascendingUnique(found: number[]): number[] {
   if (found.length < 2) return found;
   found.sort((a, b) => a - b);
   return found.filter((i, n) => n === 0 || found[n - 1] !== i);
+}
+
+/** Adds rule indices to the list a map keeps under `key`. */
+function addAt<K>(map: Map<K, number[]>, key: K, ...indices: number[]): void {
+  const at = map.get(key);
+  if (at === undefined) map.set(key, indices);
+  else at.push(...indices);
 }
