@@ -1,4 +1,4 @@
-import { contentToText, skillArguments, type Session, type SkillArgument } from '@toolshed/core';
+import { contentToText, skillArguments, skillUsage, type Session, type SkillArgument } from '@toolshed/core';
 import { closestNames } from '@toolshed/core/internal';
 import { mcpToolName } from '@toolshed/mcp-bridge';
 
@@ -48,7 +48,7 @@ export async function slashPrompt(session: Session, line: string): Promise<{ tex
   const { values, missing } = skillArguments(rest, declared);
   if (missing.length)
     return {
-      error: `/${command} needs ${missing.map((m) => `"${m}"`).join(' and ')}: /${command} ${declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ')}`,
+      error: `/${command} needs ${missing.map((m) => `"${m}"`).join(' and ')}: /${command} ${skillUsage(declared)}`,
     };
   const [got] = await session.run([
     {

@@ -1,4 +1,11 @@
-import { SkillSources, skillArguments, skillSourcesKey, type SourcedSkill } from '@toolshed/core';
+import {
+  describeSkillArguments,
+  SkillSources,
+  skillArguments,
+  skillSourcesKey,
+  skillUsage,
+  type SourcedSkill,
+} from '@toolshed/core';
 import { closestNames, describeError } from '@toolshed/core/internal';
 import { mcpToolName, normalizeMcpName } from '@toolshed/mcp-bridge';
 import type { CommandInvocation } from './args.ts';
@@ -119,7 +126,7 @@ function promptName(p: Listed, server: string): string {
 }
 
 function usage(p: Listed): string {
-  return (p.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  return skillUsage(p.arguments ?? []);
 }
 
 function list(prompts: readonly Listed[], { io, args }: RunParts, server?: string): number {
@@ -145,7 +152,7 @@ async function get(prompt: Listed, words: readonly string[], { skills, io, args 
   const command = `toolshed mcp prompt ${prompt.name}${usage(prompt) ? ` ${usage(prompt)}` : ''}`;
   if (missing.length)
     throw new UsageError(
-      `The prompt ${prompt.name} needs ${missing.map((m) => `"${m}"`).join(' and ')}: ${command} (or name=value). Its arguments: ${declared.map((a) => `${a.name}${a.required ? ' (required)' : ''}${a.description ? `: ${a.description}` : ''}`).join('; ')}.`,
+      `The prompt ${prompt.name} needs ${missing.map((m) => `"${m}"`).join(' and ')}: ${command} (or name=value). Its arguments: ${describeSkillArguments(declared)}.`,
       { command: 'mcp', showUsage: false },
     );
   if (unused.length)

@@ -119,7 +119,14 @@ export { STATE_DIR_UNSAFE } from './state_dir.ts';
 export { askUserKey } from './ask_user.ts';
 export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';
 export { modelClientKey } from './model_client.ts';
-export { SkillSources, skillArguments, skillSourcesKey, skillSourcesOf } from './skill_sources.ts';
+export {
+  describeSkillArguments,
+  SkillSources,
+  skillArguments,
+  skillSourcesKey,
+  skillSourcesOf,
+  skillUsage,
+} from './skill_sources.ts';
 export type {
   SkillArgument,
   SkillCompleteRequest,

@@ -260,3 +260,39 @@ function splitWords(text: string): string[] {
   if (word !== undefined) words.push(word);
   return words;
 }
+
+/**
+ * A skill's arguments as a usage line names them: `<required> [optional]`, in order.
+ *
+ * @param declared The skill's arguments.
+ * @returns The usage words ('' for none).
+ *
+ * @example
+ * ```ts
+ * import { skillUsage } from '@toolshed/core';
+ *
+ * skillUsage([{ name: 'city', required: true }, { name: 'units' }]); // '<city> [units]'
+ * ```
+ */
+export function skillUsage(declared: readonly SkillArgument[]): string {
+  return declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+}
+
+/**
+ * A skill's arguments described one by one, for an error that says what to give.
+ *
+ * @param declared The skill's arguments.
+ * @returns `name (required): description; …`.
+ *
+ * @example
+ * ```ts
+ * import { describeSkillArguments } from '@toolshed/core';
+ *
+ * describeSkillArguments([{ name: 'city', required: true, description: 'Where' }, { name: 'units' }]); // 'city (required): Where; units'
+ * ```
+ */
+export function describeSkillArguments(declared: readonly SkillArgument[]): string {
+  return declared
+    .map((a) => `${a.name}${a.required ? ' (required)' : ''}${a.description ? `: ${a.description}` : ''}`)
+    .join('; ');
+}

@@ -1,4 +1,11 @@
-import type { PermissionContext, PermissionRule, SkillSource, SourcedSkill } from '@toolshed/core';
+import {
+  describeSkillArguments,
+  skillUsage,
+  type PermissionContext,
+  type PermissionRule,
+  type SkillSource,
+  type SourcedSkill,
+} from '@toolshed/core';
 import { describeError, ruleMatchesTool } from '@toolshed/core/internal';
 import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
 import { promptText } from './_prompt_text.ts';
@@ -166,9 +173,7 @@ function ruleText(rule: PermissionRule): string {
 
 function missingMessage(name: string, { connection, prompt }: Found, missing: string[]): string {
   const declared = prompt.arguments ?? [];
-  const usage = declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
-  const list = declared
-    .map((a) => `${a.name}${a.required ? ' (required)' : ''}${a.description ? `: ${a.description}` : ''}`)
-    .join('; ');
+  const usage = skillUsage(declared);
+  const list = describeSkillArguments(declared);
   return `The prompt "${prompt.name}" of MCP server "${connection.name}" needs ${missing.map((m) => `"${m}"`).join(' and ')}. Its arguments, in order: ${list}. Give them after the name: ${name} ${usage}`;
 }

@@ -136,25 +136,36 @@ describe('suggestions for calls that reach outside the working directories', () 
     await mkdir(path.join(root, 'outside', 'y'), { recursive: true });
   });
   const cases = [
-    { command: (o: string) => `cp a.txt ${o}/x/`, sibling: (o: string) => `cp a.txt ${o}/y/` },
-    { command: (o: string) => `cat ${o}/x/notes.txt`, sibling: (o: string) => `cat ${o}/y/notes.txt` },
-    { command: (o: string) => `ls ${o}/x`, sibling: (o: string) => `ls ${o}/y` },
-    { command: (o: string) => `touch ${o}/x/new.txt`, sibling: (o: string) => `touch ${o}/y/new.txt` },
-    { command: (o: string) => `mkdir ${o}/x/sub`, sibling: (o: string) => `mkdir ${o}/y/sub` },
-    { command: (o: string) => `echo hi > ${o}/x/out.txt`, sibling: (o: string) => `echo hi > ${o}/y/out.txt` },
+    { command: (o: string) => `cp a.txt ${o}/x/`, sibling: (o: string) => `cp a.txt ${o}/y/`, offered: false },
+    { command: (o: string) => `cat ${o}/x/notes.txt`, sibling: (o: string) => `cat ${o}/y/notes.txt`, offered: true },
+    { command: (o: string) => `ls ${o}/x`, sibling: (o: string) => `ls ${o}/y`, offered: true },
+    { command: (o: string) => `touch ${o}/x/new.txt`, sibling: (o: string) => `touch ${o}/y/new.txt`, offered: true },
+    { command: (o: string) => `mkdir ${o}/x/sub`, sibling: (o: string) => `mkdir ${o}/y/sub`, offered: true },
+    {
+      command: (o: string) => `echo hi > ${o}/x/out.txt`,
+      sibling: (o: string) => `echo hi > ${o}/y/out.txt`,
+      offered: true,
+    },
     {
       command: (o: string) => `npm test && cp dist/a.js ${o}/x/`,
       sibling: (o: string) => `npm test && cp dist/a.js ${o}/y/`,
+      // A copy into a folder outside writes over whatever is in it: no rule is narrow enough.
+      offered: false,
     },
   ];
   test.each(cases.map((c, i) => ({ ...c, i })))(
     'case $i: the suggested rules allow the call, or there are none',
-    async ({ command, sibling }) => {
+    async ({ command, sibling, offered }) => {
       const call = command(outside());
       const before = await explain(call);
       expect(before.behavior, call).toBe('ask');
       const rules = before.suggestions ?? [];
-      if (rules.length === 0) return;
+      if (!offered) {
+        expect(rules, call).toEqual([]);
+        expect(before.reason, call).toContain('a person must approve it');
+        return;
+      }
+      expect(rules.length, call).toBeGreaterThan(0);
       expect((await explain(call, rules)).behavior, `${call} with ${rules.join(' ')}`).toBe('allow');
       const other = sibling(outside());
       expect((await explain(other, rules)).behavior, `${other} with ${rules.join(' ')}`).toBe('ask');

@@ -1,10 +1,11 @@
 import {
   buildTool,
+  describeSkillArguments,
   skillArguments,
+  skillUsage,
   skillSourcesKey,
   ToolshedError,
   type AnyTool,
-  type SkillArgument,
   type SkillSource,
   type SkillSources,
   type SourcedSkill,
@@ -129,7 +130,7 @@ async function loadOther(
   const { values, missing, unused } = skillArguments(args ?? '', declared);
   if (missing.length) {
     throw new Error(
-      `Skill "${skill.name}" needs ${missing.map((m) => `"${m}"`).join(' and ')}: give its arguments in args, in order (${usage(declared)}), or as name=value words (${declared.map((a) => `${a.name}${a.required ? ', required' : ''}${a.description ? `: ${a.description}` : ''}`).join('; ')}).`,
+      `Skill "${skill.name}" needs ${missing.map((m) => `"${m}"`).join(' and ')}: give its arguments in args, in order (${skillUsage(declared)}), or as name=value words (${describeSkillArguments(declared)}).`,
     );
   }
   const text = await registry.load(skill.name, { arguments: values, signal, filter: (s) => s.name === skill.source });
@@ -159,9 +160,5 @@ async function listWithin(
 
 function argumentHint(skill: SourcedSkill): string {
   const declared = skill.arguments ?? [];
-  return declared.length ? ` [args: ${usage(declared)}]` : '';
-}
-
-function usage(declared: readonly SkillArgument[]): string {
-  return declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+  return declared.length ? ` [args: ${skillUsage(declared)}]` : '';
 }
