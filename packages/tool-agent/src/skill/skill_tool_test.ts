@@ -179,7 +179,7 @@ describe('skills of other sources (an MCP server prompts)', () => {
     ]);
     expect(missing!.is_error).toBe(true);
     expect(contentToText(missing!.content)).toBe(
-      'Skill failed: Skill "mcp__github__pr_review" needs "pr": give its arguments in args, in order (<pr> [focus]), or as name=value words (pr, required; focus).',
+      'Skill failed: Skill "mcp__github__pr_review" needs "pr": give its arguments in args, in order (<pr> [focus]), or as name=value words (pr (required); focus).',
     );
     const [typo] = await session.run([
       { type: 'tool_use', id: 'm3', name: 'Skill', input: { skill: 'mcp__github__triag' } },
