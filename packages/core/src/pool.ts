@@ -259,8 +259,10 @@ export class ToolPool {
       if (!entry) continue;
       if (!entry.tool) await this.#loadFamily(entry.family);
       if (!entry.tool) continue;
-      // Defined first: a tool whose definition fails must not count as loaded without one.
-      const definition = await this.#define(entry);
+      // Defined first: a tool whose definition fails must not count as loaded without one. A
+      // definition built before is taken as is: ToolSearch loads its results on every search,
+      // and an await per name costs a turn of the microtask queue for nothing.
+      const definition = entry.definition ?? (await this.#define(entry));
       if (!this.#loaded.has(entry.name)) {
         this.#loaded.add(entry.name);
         changed = true;

@@ -118,3 +118,16 @@ export function addTerms(into: Map<string, number>, terms: readonly string[], op
   const weight = options.weight ?? 1;
   for (const term of terms) into.set(term, (into.get(term) ?? 0) + weight);
 }
+
+/**
+ * The array a scorer fills: the zeroed one its caller passed when it has a slot per tool, else a
+ * new one.
+ *
+ * @example
+ * ```ts
+ * zeroedScores(undefined, 3); // Float64Array [0, 0, 0]
+ * ```
+ */
+export function zeroedScores(given: Float64Array | undefined, tools: number): Float64Array {
+  return given?.length === tools ? given : new Float64Array(tools);
+}

@@ -1,4 +1,4 @@
-import { addTerms, Bm25 } from './_bm25.ts';
+import { addTerms, Bm25, zeroedScores } from './_bm25.ts';
 import { isStopword } from './_analyze.ts';
 import type { AnalyzedQuery, ToolRanker } from './ranker_types.ts';
 
@@ -40,8 +40,8 @@ export function bm25Ranker(options: Bm25RankerOptions = {}): ToolRanker {
         return m;
       });
       const bm25 = new Bm25(docs, params);
-      return (query: AnalyzedQuery) => {
-        const scores = new Float64Array(tools.length);
+      return (query: AnalyzedQuery, into?: Float64Array) => {
+        const scores = zeroedScores(into, tools.length);
         bm25.accumulate([...new Set(plainWords(query.text))], scores);
         return scores;
       };

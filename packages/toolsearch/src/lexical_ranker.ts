@@ -1,4 +1,4 @@
-import { addTerms, Bm25 } from './_bm25.ts';
+import { addTerms, Bm25, zeroedScores } from './_bm25.ts';
 import { operationTerms, phrases, requestCount, schemaText, surfaceTerms } from './_analyze.ts';
 import { verbSynonyms } from './_verbs.ts';
 import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker_types.ts';
@@ -221,8 +221,8 @@ export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
         return postings;
       };
 
-      return (query: AnalyzedQuery) => {
-        const scores = new Float64Array(tools.length);
+      return (query: AnalyzedQuery, into?: Float64Array) => {
+        const scores = zeroedScores(into, tools.length);
         const postings = accumulate(query.terms, undefined, scores);
         const taskStatement = query.terms.length >= siblingMinTerms;
         if (synonymWeight > 0 && !taskStatement) {

@@ -45,10 +45,15 @@ export interface AnalyzedQuery {
 /**
  * Ranks tools. `prepare` runs once per catalogue and returns the scorer; the scorer gives a
  * score per tool (same order as the catalogue), where a score above 0 means the tool matches.
+ *
+ * The index passes the scorer `scores`: a zeroed array of one slot per tool, which the scorer
+ * may fill and return instead of allocating its own (the index reads it before it calls the
+ * scorer again). A scorer that ignores it and returns its own array is just as right; over a
+ * large catalogue a fresh array per query costs more than the search of a few keywords.
  */
 export interface ToolRanker {
   readonly name: string;
-  prepare(tools: readonly AnalyzedTool[]): (query: AnalyzedQuery) => ArrayLike<number>;
+  prepare(tools: readonly AnalyzedTool[]): (query: AnalyzedQuery, scores?: Float64Array) => ArrayLike<number>;
 }
 
 /** A ranker whose scorer is asynchronous (an embedding model behind a network call, say). */

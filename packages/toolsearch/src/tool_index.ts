@@ -115,12 +115,17 @@ export function createToolIndex(
     };
   }
   const scorer = (ranker as ToolRanker).prepare(analyzed);
+  // One array of scores for every search, zeroed before each: a new one per query at 20 000
+  // tools cost a third of the ranking (fresh pages, and the collector freeing them). A search
+  // is synchronous and reads the scores before it returns, so no two searches share it.
+  let scores: Float64Array | undefined;
   return {
     size: analyzed.length,
     search(query, searchOptions) {
       const parsed = analyzeQuery(query);
       if (!parsed) return [];
-      return topHits(analyzed, scorer(parsed), parsed, exact, maxResultsOf(searchOptions));
+      scores = scores ? scores.fill(0) : new Float64Array(analyzed.length);
+      return topHits(analyzed, scorer(parsed, scores), parsed, exact, maxResultsOf(searchOptions));
     },
   };
 }

@@ -214,3 +214,47 @@ describe('groups', () => {
     );
   });
 });
+
+describe('the array of scores a search hands its ranker', () => {
+  test('is one array, zeroed before every search, so a query never sees the scores of the one before', () => {
+    const seen: Float64Array[] = [];
+    const dirty: ToolRanker = {
+      name: 'dirty',
+      prepare: (tools) => (query, scores) => {
+        const out = scores ?? new Float64Array(tools.length);
+        seen.push(out);
+        expect([...out].every((s) => s === 0)).toBe(true);
+        // Scores the tools whose name holds the query's first term, leaving its marks behind.
+        tools.forEach((t, i) => {
+          if (t.tool.name.toLowerCase().includes(query.terms[0]!)) out[i] = 1;
+        });
+        return out;
+      },
+    };
+    const index = createToolIndex(catalogue, { ranker: dirty });
+    expect(index.search('slack').map((h) => h.name)).toEqual(['mcp__slack__list_channels', 'mcp__slack__send_message']);
+    expect(index.search('github').map((h) => h.name)).toEqual([
+      'mcp__github__create_issue',
+      'mcp__github__send_invite',
+    ]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[0]).toHaveLength(catalogue.length);
+  });
+
+  test('the default ranker gives the same results into a reused array as into fresh ones', () => {
+    const queries = ['slack send message', 'read file', 'github issue', 'fetch url', 'jupyter cell', 'slack'];
+    const reused = createToolIndex(catalogue);
+    const results = queries.map((q) => reused.search(q, { maxResults: 8 }));
+    const fresh = queries.map((q) => createToolIndex(catalogue).search(q, { maxResults: 8 }));
+    expect(results).toEqual(fresh);
+  });
+
+  test('a ranker that returns its own array instead is read as before', () => {
+    const own: ToolRanker = {
+      name: 'own',
+      prepare: (tools) => () => Float64Array.from(tools, (t) => (t.tool.name === 'Edit' ? 1 : 0)),
+    };
+    expect(createToolIndex(catalogue, { ranker: own }).search('anything')).toEqual([{ name: 'Edit', score: 1 }]);
+  });
+});
