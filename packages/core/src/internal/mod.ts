@@ -67,6 +67,7 @@ export {
   pathRuleApplies,
   pathRuleSuggestion,
   realWorkingDirectories,
+  type RealWorkingDirectoriesOptions,
   RESOURCE_INVALID,
   resolveResources,
   ruleCoversPath,

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { compilePathRule, pathRuleRoots, type CompiledPathRule, type PathRuleBases } from './path_rule.ts';
-import { physicalRootOf, rootCacheEpoch } from './real_path_cache.ts';
+import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
 import type { PermissionRule } from './types.ts';
 
 interface CompiledEntry {
@@ -45,8 +45,12 @@ const compiledRules = new WeakMap<PermissionRule, CompiledEntry>();
  * compiled.covers('/p/.env');
  * ```
  */
-export function compileSessionPathRule(rule: PermissionRule, bases: PathRuleBases): CompiledPathRule {
+export function compileSessionPathRule(rule: PermissionRule, given: PathRuleBases): CompiledPathRule {
   const content = rule.ruleContent ?? '';
+  // An allow rule's root is matched as first resolved: a link re-pointed later must not widen it.
+  const pinned = rule.behavior === 'allow';
+  const bases: PathRuleBases = pinned ? { ...given, pinnedRoots: true } : given;
+  const rootNow = pinned ? pinnedPhysicalRoot : physicalRootOf;
   const nocase = bases.caseInsensitive === true;
   const entry = compiledRules.get(rule);
   if (
@@ -62,7 +66,7 @@ export function compileSessionPathRule(rule: PermissionRule, bases: PathRuleBase
     } else {
       const epoch = rootCacheEpoch();
       if (entry.epoch === epoch) return entry.compiled;
-      if (physicalRootOf(entry.lexical!, bases.homeDir ?? homedir()) === entry.real) {
+      if (rootNow(entry.lexical!, bases.homeDir ?? homedir()) === entry.real) {
         entry.epoch = epoch;
         return entry.compiled;
       }

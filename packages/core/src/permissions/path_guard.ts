@@ -10,7 +10,7 @@ import { compileSessionPathRule } from './compiled_rules_cache.ts';
 import type { CompiledPathRule } from './path_rule.ts';
 import { pathRuleCandidates, type PathRuleIndexBases } from './path_rule_index.ts';
 import { protectedPath, type ProtectedPath } from './protected_paths.ts';
-import { physicalRootOf } from './real_path_cache.ts';
+import { physicalRootOf, pinnedPhysicalRoot } from './real_path_cache.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import { countRuleVisit } from './_rule_visits.ts';
 import type { PermissionContext, PermissionRule } from './types.ts';
@@ -166,16 +166,38 @@ function mayLeaveLexically(path: string, cwd: string, homeDir: string): boolean 
  * realWorkingDirectories(ctx.permissions, ctx.cwd); // ['/private/tmp/proj']
  * ```
  */
-export function realWorkingDirectories(permissions: PermissionContext, cwd: string): string[] {
+export function realWorkingDirectories(
+  permissions: PermissionContext,
+  cwd: string,
+  options: RealWorkingDirectoriesOptions = {},
+): string[] {
   const homeDir = permissions.homeDir ?? homedir();
   const out: string[] = [];
-  for (const dir of permissions.workingDirectories) {
-    // A directory as createPermissionContext makes them (absolute, normal) is cached: where its
-    // symlinks loop, its lexical path stands (as before). Any other form is resolved each time.
-    const real = isNormalAbsolute(dir) ? physicalRootOf(dir, homeDir) : uncachedRealDirectory(dir, cwd, homeDir);
+  const add = (real: string) => {
     if (!out.includes(real)) out.push(real);
+  };
+  for (const dir of permissions.workingDirectories) {
+    // A directory as createPermissionContext makes them (absolute, normal) is pinned: where its
+    // symlinks loop, its lexical path stands (as before). Any other form is resolved each time.
+    if (!isNormalAbsolute(dir)) {
+      add(uncachedRealDirectory(dir, cwd, homeDir));
+      continue;
+    }
+    add(pinnedPhysicalRoot(dir, homeDir));
+    if (options.asLinkedNow) add(physicalRootOf(dir, homeDir));
   }
   return out;
+}
+
+/** Options of {@linkcode realWorkingDirectories}. */
+export interface RealWorkingDirectoriesOptions {
+  /**
+   * Also give each directory as its links resolve now, where that differs from the pinned path:
+   * for deny and ask rules with a bare name (`.env`), which a link re-pointed later must not
+   * narrow (while allow rules and the "inside a working directory" checks must not be widened).
+   * @default false
+   */
+  asLinkedNow?: boolean;
 }
 
 function uncachedRealDirectory(dir: string, cwd: string, homeDir: string): string {
@@ -510,7 +532,12 @@ export function pathRuleChecker(
   workingDirectories?: readonly string[],
 ): { compile: PathRuleCompiler; bases: PathRuleIndexBases } {
   let dirs = workingDirectories;
+  let strictDirs: readonly string[] | undefined;
   const realDirs = () => (dirs ??= realWorkingDirectories(ctx.permissions, ctx.cwd));
+  // Deny and ask rules' bare names match below the pinned directories and below where their
+  // links lead now: a re-pointed link narrows what is allowed, never what is denied.
+  const denyDirs = () =>
+    (strictDirs ??= workingDirectories ?? realWorkingDirectories(ctx.permissions, ctx.cwd, { asLinkedNow: true }));
   const caseInsensitive = caseInsensitivePaths(ctx.permissions);
   const { cwd } = ctx;
   const { homeDir } = ctx.permissions;
@@ -526,7 +553,7 @@ export function pathRuleChecker(
           caseInsensitive,
           // Read only for a bare name: the other anchors need no realpath of every working directory.
           get workingDirectories() {
-            return realDirs();
+            return rule.behavior === 'allow' ? realDirs() : denyDirs();
           },
         });
       } catch {
@@ -536,7 +563,7 @@ export function pathRuleChecker(
     return result;
   };
   const key = `${cwd}\0${homeDir ?? ''}\0${caseInsensitive ? 'i' : 's'}`;
-  return { compile, bases: { compile, key, caseInsensitive, workingDirectories: realDirs } };
+  return { compile, bases: { compile, key, caseInsensitive, workingDirectories: denyDirs } };
 }
 
 /**

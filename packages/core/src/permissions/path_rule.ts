@@ -4,7 +4,7 @@ import picomatch from 'picomatch';
 import { ToolshedError } from '../errors.ts';
 import { foldPath } from './_fold_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
-import { physicalRootOf } from './real_path_cache.ts';
+import { physicalRootOf, pinnedPhysicalRoot } from './real_path_cache.ts';
 import { PERMISSION_RULE_INVALID } from './rule_parser.ts';
 
 /** Where a path specifier is anchored (gitignore syntax, as Claude Code reads it). */
@@ -29,6 +29,12 @@ export interface PathRuleBases {
   workingDirectories: readonly string[];
   /** Compare paths without regard to case (macOS, Windows). @default false */
   caseInsensitive?: boolean | undefined;
+  /**
+   * Match the root by the physical path it had when first resolved ({@linkcode pinnedPhysicalRoot}),
+   * not as its links are now: for allow rules, which a link re-pointed later must not widen.
+   * @default false
+   */
+  pinnedRoots?: boolean | undefined;
 }
 
 /**
@@ -319,7 +325,7 @@ function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
           : bases.cwd;
   const lexical = resolve(anchorDir, parsed.literal);
   // A rule whose directory loops through symlinks keeps its lexical root only (while it loops).
-  const real = physicalRootOf(lexical, home);
+  const real = bases.pinnedRoots ? pinnedPhysicalRoot(lexical, home) : physicalRootOf(lexical, home);
   return real === lexical ? [lexical] : [lexical, real];
 }
 

@@ -121,28 +121,33 @@ describe('case folding on a case-insensitive file system', () => {
 });
 
 describe('a working directory or results folder that is a symlink, swapped after it was resolved', () => {
-  // Both are resolved through the root cache: a decision must see a swap made before it began,
-  // even one made synchronously within the same turn of the event loop.
-  test('a file of the old target is outside the working directories at the very next decision', async () => {
+  // A decision must see a swap made before it began, even one made synchronously within the same
+  // turn of the event loop; a working directory keeps the target it had when the session began.
+  test('a working directory that is a link keeps the target it had: a swap makes the new one no working directory', async () => {
     const a = join(root, 'wd-a');
     const b = join(root, 'wd-b');
     const link = join(root, 'wd-link');
     for (const d of [a, b]) mkdirSync(d, { recursive: true });
     await writeFile(join(a, 'x.txt'), 'x');
+    await writeFile(join(b, 'y.txt'), 'y');
     symlinkSync(a, link);
     try {
       const { context } = createPermissionContext({}, link, { homeDir: home });
       const ctx = testContext({ cwd: link, permissions: context });
       const file = join(a, 'x.txt');
       expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow');
+      expect((await decidePermission(readTool, { file_path: join(b, 'y.txt') }, { ctx })).behavior).toBe('ask');
       await nextTurn();
-      expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow'); // cached
-      // Swapped with no turn in between: the next decision looks at the folders again.
+      // Swapped with no turn in between: the next decision sees the link's new target, and
+      // does not take it for the working directory the session began in.
       rmSync(link);
       symlinkSync(b, link);
-      const after = await decidePermission(readTool, { file_path: file }, { ctx });
-      expect(after.behavior).toBe('ask');
-      expect(after.reason).toContain('outside the working directories');
+      for (const file_path of [join(b, 'y.txt'), join(link, 'y.txt')]) {
+        const after = await decidePermission(readTool, { file_path }, { ctx });
+        expect(after.behavior).toBe('ask');
+        expect(after.reason).toContain('outside the working directories');
+      }
+      expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow');
     } finally {
       rmSync(link, { force: true });
     }
@@ -192,26 +197,103 @@ describe('a working directory or results folder that is a symlink, swapped after
 });
 
 describe('an allow rule whose root is swapped for a link', () => {
-  // Design decision, not fixed here: allow rules match physical paths, and a rule's root is
-  // resolved through its links (so `/tmp` -> `/private/tmp` still matches). A call inside the
-  // project that replaces the allow rule's folder with a link (`rm -rf docs && ln -s ~/.ssh docs`,
-  // one write in the working directory) then widens the rule to wherever the link points: the
-  // user allowed `./docs/**` and ~/.ssh is read without asking. The same holds for a working
-  // directory given as a link inside another one (additionalDirectories: ['./libs'], libs -> /q,
-  // re-pointed at /). A fix would pin a rule root's (and a working directory's) physical path at
-  // the session's start, or make a write to a root or a link on its way a protected write that asks.
-  test.fails('still asks for a file of the link’s new target', async () => {
+  // Allow rules match physical paths, and a rule's root is resolved through its links (so `/tmp`
+  // -> `/private/tmp` still matches). A call inside the project that replaces the allowed folder
+  // with a link (`rm -rf docs && ln -s ~/.ssh docs`, one write in the working directory) must not
+  // widen the rule to wherever the link now points: an allow rule's root, and a working
+  // directory, keep the physical path they had when the session's permissions were made.
+  test('still asks for a file of the link’s new target', async () => {
     const docs = join(proj, 'docs-allow');
     mkdirSync(docs, { recursive: true });
     try {
       const ctx = sessionWith({ allow: ['Read(./docs-allow/**)'] });
       const secret = join(home, '.ssh', 'id_rsa');
+      expect((await decidePermission(readTool, { file_path: join(docs, 'a.md') }, { ctx })).behavior).toBe('allow');
       expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
       rmSync(docs, { recursive: true });
       symlinkSync(join(home, '.ssh'), docs);
-      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
+      for (const file_path of [secret, join(docs, 'id_rsa')]) {
+        expect((await decidePermission(readTool, { file_path }, { ctx })).behavior).toBe('ask');
+      }
     } finally {
       rmSync(docs, { recursive: true, force: true });
+    }
+  });
+
+  test('is pinned when the permissions are made, so a swap before the first decision widens nothing', async () => {
+    const notes = join(proj, 'notes-allow');
+    mkdirSync(notes, { recursive: true });
+    try {
+      const ctx = sessionWith({ allow: ['Read(./notes-allow/**)'] });
+      // The first call of the session swaps the folder; no decision has resolved the rule yet.
+      rmSync(notes, { recursive: true });
+      symlinkSync(join(home, '.ssh'), notes);
+      const secret = join(home, '.ssh', 'id_rsa');
+      for (const file_path of [secret, join(notes, 'id_rsa')]) {
+        expect((await decidePermission(readTool, { file_path }, { ctx })).behavior).toBe('ask');
+      }
+    } finally {
+      rmSync(notes, { recursive: true, force: true });
+    }
+  });
+
+  test('a root that was a link when the session began is still followed to that target', async () => {
+    const target = join(root, 'shared-docs');
+    mkdirSync(target, { recursive: true });
+    await writeFile(join(target, 'guide.md'), 'guide');
+    const link = join(proj, 'shared-link');
+    symlinkSync(target, link);
+    try {
+      const ctx = sessionWith({ allow: ['Read(./shared-link/**)'] });
+      for (const file_path of [join(target, 'guide.md'), join(link, 'guide.md')]) {
+        expect((await decidePermission(readTool, { file_path }, { ctx })).behavior).toBe('allow');
+      }
+      // Re-pointed at the secrets: the rule keeps its first target and does not follow.
+      rmSync(link);
+      symlinkSync(join(home, '.ssh'), link);
+      expect((await decidePermission(readTool, { file_path: join(link, 'id_rsa') }, { ctx })).behavior).toBe('ask');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+
+  test('a deny rule root swapped for a link still follows the link (deny is never narrowed)', async () => {
+    const vault = join(proj, 'vault-deny');
+    mkdirSync(vault, { recursive: true });
+    try {
+      const ctx = sessionWith({ deny: ['Read(./vault-deny/**)'], allow: ['Read(~/.ssh/**)'] });
+      const secret = join(home, '.ssh', 'id_rsa');
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('allow');
+      rmSync(vault, { recursive: true });
+      symlinkSync(join(home, '.ssh'), vault);
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('deny');
+    } finally {
+      rmSync(vault, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a working directory given as a link', () => {
+  test('re-pointed at another folder, does not make that folder a working directory', async () => {
+    const libsTarget = join(root, 'libs-target');
+    mkdirSync(libsTarget, { recursive: true });
+    await writeFile(join(libsTarget, 'lib.ts'), 'x');
+    const libs = join(proj, 'libs-link');
+    symlinkSync(libsTarget, libs);
+    try {
+      const ctx = sessionWith({ additionalDirectories: ['./libs-link'] });
+      const secret = join(home, '.ssh', 'id_rsa');
+      expect((await decidePermission(readTool, { file_path: join(libsTarget, 'lib.ts') }, { ctx })).behavior).toBe(
+        'allow',
+      );
+      expect((await decidePermission(readTool, { file_path: secret }, { ctx })).behavior).toBe('ask');
+      rmSync(libs);
+      symlinkSync(join(home, '.ssh'), libs);
+      for (const file_path of [secret, join(libs, 'id_rsa')]) {
+        expect((await decidePermission(readTool, { file_path }, { ctx })).behavior).toBe('ask');
+      }
+    } finally {
+      rmSync(libs, { force: true });
     }
   });
 });

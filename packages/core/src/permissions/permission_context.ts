@@ -3,6 +3,7 @@ import { resolvePath } from './resolve_path.ts';
 import { checkRuleSpecifier } from './check_rule_specifier.ts';
 import { PERMISSION_RULE_INVALID, parseRules } from './rule_parser.ts';
 import { PERMISSION_MODES } from './types.ts';
+import { pinPermissionRoots } from './_pin_roots.ts';
 import type {
   PermissionBehavior,
   PermissionContext,
@@ -126,6 +127,7 @@ export function createPermissionContext(
   };
   if (home !== undefined) context.homeDir = home;
   if (placement.caseInsensitivePaths !== undefined) context.caseInsensitivePaths = placement.caseInsensitivePaths;
+  pinPermissionRoots(context, root);
   return { context, errors };
 }
 

@@ -126,6 +126,44 @@ export function physicalRootOf(lexical: string, homeDir: string): string {
   }
 }
 
+/** Roots pinned at most; past it a root is matched by its lexical path only. */
+const MAX_PINS = 20_000;
+/** Each root's physical path as this process first resolved it: see {@linkcode pinnedPhysicalRoot}. */
+const pins = new Map<string, string>();
+
+/**
+ * A root's physical path as this process first resolved it ({@linkcode physicalRootOf}), and
+ * never again: what an allow rule's root and a working directory are matched by. A folder that
+ * is replaced by a link later (`rm -rf docs && ln -s ~/.ssh docs`, one write inside the project)
+ * must not carry an allow rule or a working directory to where the link now points; a root that
+ * was a link when first resolved keeps that target. Deny and ask rules follow the links as they
+ * are now ({@linkcode physicalRootOf}), so this narrows what is allowed, never what is denied.
+ * Permission contexts pin their allow roots and working directories when they are made; to
+ * follow a link re-pointed on purpose, start a new process.
+ *
+ * @param lexical The root, absolute and lexically normal.
+ * @param homeDir What `~` stands for.
+ * @returns The physical path pinned, or `lexical` where it could not be resolved (or the pins are full).
+ *
+ * @example
+ * ```ts
+ * import os from 'node:os';
+ * import { pinnedPhysicalRoot } from './real_path_cache.ts';
+ *
+ * pinnedPhysicalRoot('/p/docs', os.homedir()); // '/p/docs', even after /p/docs -> ~/.ssh
+ * ```
+ */
+export function pinnedPhysicalRoot(lexical: string, homeDir: string): string {
+  const key = `${homeDir}\0${lexical}`;
+  const pinned = pins.get(key);
+  if (pinned !== undefined) return pinned;
+  // Full: left unpinned and matched lexically, so an allow rule then follows no link at all.
+  if (pins.size >= MAX_PINS) return lexical;
+  const real = physicalRootOf(lexical, homeDir);
+  pins.set(key, real);
+  return real;
+}
+
 const FAILED = '\0failed';
 
 function resolvesTo(lexical: string, homeDir: string): string {
@@ -294,7 +332,8 @@ export function rootCacheFolderChecks(): number {
 }
 
 /**
- * Forgets every cached root (for tests, or after something the cache cannot see, such as a mount).
+ * Forgets every cached and pinned root (for tests, after something the cache cannot see, such as
+ * a mount, or to follow a link re-pointed on purpose: see {@linkcode pinnedPhysicalRoot}).
  *
  * @example
  * ```ts
@@ -305,6 +344,7 @@ export function rootCacheFolderChecks(): number {
  */
 export function clearRootCache(): void {
   roots.clear();
+  pins.clear();
   lookupStamps.clear();
   folders.clear();
   epoch++;

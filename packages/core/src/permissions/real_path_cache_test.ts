@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cachedRealPath } from './real_path_cache.ts';
+import { cachedRealPath, clearRootCache, pinnedPhysicalRoot } from './real_path_cache.ts';
 
 let base: string;
 beforeAll(async () => {
@@ -67,5 +67,33 @@ describe('cachedRealPath', () => {
     await rm(root, { recursive: true });
     await rename(join(proj, 'conf-link'), root);
     expect(cachedRealPath(root, base)).toBe(away);
+  });
+});
+
+describe('pinnedPhysicalRoot', () => {
+  test('keeps the first resolution while the link is re-pointed, and follows again only after clearRootCache', async () => {
+    const first = join(base, 'pin-first');
+    const second = join(base, 'pin-second');
+    for (const d of [first, second]) await mkdir(d, { recursive: true });
+    const link = join(base, 'pin-link');
+    await symlink(first, link);
+    expect(pinnedPhysicalRoot(link, base)).toBe(first);
+    await rm(link);
+    await symlink(second, link);
+    await nextTurn();
+    expect(cachedRealPath(link, base)).toBe(second); // the cache follows the link…
+    expect(pinnedPhysicalRoot(link, base)).toBe(first); // …the pin does not
+    clearRootCache();
+    expect(pinnedPhysicalRoot(link, base)).toBe(second);
+  });
+
+  test('a root that did not exist when pinned stays its own path once it is made a link', async () => {
+    const target = join(base, 'pin-target');
+    await mkdir(target, { recursive: true });
+    const later = join(base, 'pin-later');
+    expect(pinnedPhysicalRoot(later, base)).toBe(later);
+    await symlink(target, later);
+    await nextTurn();
+    expect(pinnedPhysicalRoot(later, base)).toBe(later);
   });
 });
