@@ -109,7 +109,12 @@ export function recordWrite(
 ): void {
   if (contentHash === undefined && bytes === undefined)
     throw new TypeError('recordWrite needs the bytes written or their contentHash.');
-  const base = { contentHash: contentHash ?? hashContent(bytes!), mtimeMs: st.mtimeMs, size: st.size };
+  const base = {
+    contentHash: contentHash ?? hashContent(bytes!),
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    size: st.size,
+  };
   if (seen === undefined) {
     cache.record(key, { ...base, partial: false, content: text });
     return;
@@ -121,6 +126,8 @@ export function recordWrite(
 export interface ReadShown {
   contentHash: string;
   mtimeMs: number;
+  /** The file's change time, which `touch -r` cannot put back (see `FileState.ctimeMs`). */
+  ctimeMs?: number;
   size: number;
   /** The first line shown (1-based). */
   start: number;
@@ -236,7 +243,12 @@ export function recordRead(cache: FileStateCache, key: string, options: ReadShow
     }
   }
   const whole = from <= 1 && to >= read.total;
-  const base = { contentHash: read.contentHash, mtimeMs: read.mtimeMs, size: read.size };
+  const base = {
+    contentHash: read.contentHash,
+    mtimeMs: read.mtimeMs,
+    size: read.size,
+    ...(read.ctimeMs !== undefined ? { ctimeMs: read.ctimeMs } : {}),
+  };
   if (whole) {
     cache.record(key, {
       ...base,

@@ -9,6 +9,12 @@ export interface FileState {
   contentHash: string;
   /** The file's mtime at the read. */
   mtimeMs: number;
+  /**
+   * The file's change time at the read, when the reader recorded it. Unlike the mtime, no one can
+   * set it back (`touch -r` restores an mtime), so a tool that trusts an unchanged stat instead of
+   * hashing the file again compares this too.
+   */
+  ctimeMs?: number;
   /** The file's size in bytes at the read. */
   size: number;
   /** The first line read, when the read asked for a range. */

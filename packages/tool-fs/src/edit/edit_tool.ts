@@ -313,15 +313,17 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
 }
 
 /**
- * The content hash the cache already has for a file whose mtime and size are still those it
- * recorded, when that mtime was well before the record was made (so a write in the same
- * timestamp tick would have shown): hashing 20 MB again would say the same.
+ * The content hash the cache already has for a file whose mtime, change time and size are still
+ * those it recorded, when that mtime was well before the record was made (so a write in the same
+ * timestamp tick would have shown): hashing 20 MB again would say the same. The change time is
+ * what `touch -r` cannot put back after a change of the same size; without it, the file is hashed.
  */
 function knownHash(
-  entry: { contentHash: string; mtimeMs: number; size: number; readAt: number } | undefined,
+  entry: { contentHash: string; mtimeMs: number; ctimeMs?: number; size: number; readAt: number } | undefined,
   st: Stats,
 ): string | undefined {
   if (entry === undefined || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) return undefined;
+  if (entry.ctimeMs !== st.ctimeMs) return undefined;
   return entry.mtimeMs < entry.readAt - 50 ? entry.contentHash : undefined;
 }
 

@@ -67,6 +67,24 @@ describe('Edit read-first and staleness rules', () => {
     expect(await readFile(file('quick.ts'), 'utf8')).toBe('const a = 4;\n');
   });
 
+  test('Edit refuses a file changed on disk with its size and mtime put back (touch -r), long after it was last written', async () => {
+    await put('old.ts', 'const a = 1;\n');
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(file('old.ts'), anHourAgo, anHourAgo);
+    await bench.call('Read', { file_path: 'old.ts' });
+    // Same length, and the old mtime restored: only the change time (which no one can set) moved.
+    await writeFile(file('old.ts'), 'const a = 7;\n');
+    await utimes(file('old.ts'), anHourAgo, anHourAgo);
+    const { text, isError } = await bench.call('Edit', {
+      file_path: 'old.ts',
+      old_string: 'const a',
+      new_string: 'let a',
+    });
+    expect(isError).toBe(true);
+    expect(text).toContain('changed on disk since it was read');
+    expect(await readFile(file('old.ts'), 'utf8')).toBe('const a = 7;\n');
+  });
+
   test('Edit accepts a file whose mtime changed but whose content did not (a touch or a formatter)', async () => {
     await put('a.ts', 'const a = 1;\n');
     await bench.call('Read', { file_path: 'a.ts' });

@@ -215,6 +215,7 @@ async function readText(opened: OpenedFile): Promise<ReadOutput> {
   const seen = {
     contentHash: range.contentHash,
     mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
     size: st.size,
     total: range.totalLines,
     text: range.text,
@@ -266,6 +267,7 @@ async function readImage(
   recordRead(ctx.fileState, key, {
     contentHash: hashContent(bytes),
     mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
     size: st.size,
     start: 1,
     shown: 1,
@@ -320,7 +322,16 @@ async function readNotebook(opened: OpenedFile): Promise<ReadOutput> {
   if (isRepeatRead(ctx.fileState, key, { contentHash, start, shown, ticket })) {
     return { type: 'unchanged', filePath: abs, startLine: start, numLines: shown };
   }
-  recordRead(ctx.fileState, key, { contentHash, mtimeMs: st.mtimeMs, size: st.size, start, shown, total: cells, text });
+  recordRead(ctx.fileState, key, {
+    contentHash,
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    size: st.size,
+    start,
+    shown,
+    total: cells,
+    text,
+  });
   const output: ReadOutput = { type: 'notebook', filePath: abs, cells, blocks };
   const last = start + shown - 1;
   if (start > 1 || last < cells) {
