@@ -94,6 +94,7 @@ export type { SettingsFileLocation } from '../settings/setting_sources.ts';
 export { readTrustList, trustFilePath } from '../settings/project_trust.ts';
 export type { TrustList } from '../settings/project_trust.ts';
 export { hashContent } from '../results/file_state_cache.ts';
+export { isSettledTime } from '../settled_time.ts';
 export { MetricsRecorder } from '../results/metrics.ts';
 export type { MetricsRecorderOptions } from '../results/metrics.ts';
 export {

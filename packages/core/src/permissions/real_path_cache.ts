@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as onNextTurn } from 'node:timers';
 import { resolveRealPath } from './resolve_real_path.ts';
+import { isSettledTime } from '../settled_time.ts';
 
 /**
  * A resolved rule root, with the paths its resolution looked up and what each was then; or, for
@@ -16,8 +17,6 @@ interface RootEntry {
   epoch: number;
 }
 
-/** A folder changed this close (in ms) to a check may change again within its timestamp's tick: not trusted yet. */
-const RACY_MARGIN_MS = 50;
 /** Roots kept; the cache is dropped when full (a session has few rules, and a dropped root is just resolved again). */
 const MAX_ROOTS = 20_000;
 
@@ -45,7 +44,7 @@ let folderChecks = 0;
  * while every path its resolution looked up is as it was. That is checked at most once per
  * turn of the event loop for all roots together, folder by folder: a folder whose stamp (inode,
  * change and modification times) is as it was, and had settled, vouches for every entry in it
- * with one `stat`; in a folder that changed (or changed too recently to trust, within 50 ms),
+ * with one `stat`; in a folder that changed (or changed too recently to trust: {@linkcode isSettledTime}),
  * each looked-up entry is `lstat`ed again. So a thousand rules below the working directory cost a
  * handful of `stat`s per check, and a symlink made, removed or replaced anywhere on a root's way
  * (`ln -s ~/.ssh secrets`) is still followed at the next check, as by an uncached resolution.
@@ -214,10 +213,10 @@ export function rootCacheEpoch(): number {
 
 /** Once per turn: finds which looked-up paths changed, folder by folder. */
 function refresh(): void {
-  const now = currentTurn();
-  if (refreshedTurn === now) return;
-  refreshedTurn = now;
-  const recent = Date.now() - RACY_MARGIN_MS;
+  const thisTurn = currentTurn();
+  if (refreshedTurn === thisTurn) return;
+  refreshedTurn = thisTurn;
+  const now = Date.now();
   for (const [dir, folder] of folders) {
     const stamp = folderStamp(dir);
     if (folder.settled && sameStamp(stamp, folder.stamp)) continue;
@@ -229,7 +228,7 @@ function refresh(): void {
       }
     }
     folder.stamp = stamp;
-    folder.settled = stamp.ino !== 0 && Math.max(stamp.ctimeMs, stamp.mtimeMs) < recent;
+    folder.settled = stamp.ino !== 0 && isSettledTime(stamp.ctimeMs, now) && isSettledTime(stamp.mtimeMs, now);
   }
 }
 
@@ -237,7 +236,8 @@ const UNREADABLE: FolderStamp = { ino: 0, ctimeMs: Number.NaN, mtimeMs: Number.N
 
 /**
  * A folder's inode and change and modification times. Milliseconds as a double keep a fraction
- * of a microsecond: a folder is trusted only once its times are 50 ms old, and any later change
+ * of a microsecond: a folder is trusted only once its times are settled ({@linkcode isSettledTime}:
+ * 50 ms old, or two seconds on a file system that keeps whole seconds), and any later change then
  * sets its change time to a later clock reading, so no change hides in the rounding. One plain
  * `stat` (no BigInts, no text), as {@linkcode refresh} makes one per watched folder per check.
  */

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type FileState, type Tool, type ToolContext } from '@toolshed/core';
-import { hashContent } from '@toolshed/core/internal';
+import { hashContent, isSettledTime } from '@toolshed/core/internal';
 import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { hashOffThread } from '../_hash_off_thread.ts';
@@ -314,8 +314,8 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
 
 /**
  * The content hash the cache already has for a file whose mtime, change time and size are still
- * those it recorded, when that mtime was well before the record was made (so a write in the same
- * timestamp tick would have shown): hashing 20 MB again would say the same. The change time is
+ * those it recorded, when that mtime had settled when the record was made (`isSettledTime`: a
+ * write in the same timestamp tick, a whole second on some file systems, would have shown): hashing 20 MB again would say the same. The change time is
  * what `touch -r` cannot put back after a change of the same size; without it, the file is hashed.
  */
 function knownHash(
@@ -324,7 +324,7 @@ function knownHash(
 ): string | undefined {
   if (entry === undefined || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) return undefined;
   if (entry.ctimeMs !== st.ctimeMs) return undefined;
-  return entry.mtimeMs < entry.readAt - 50 ? entry.contentHash : undefined;
+  return isSettledTime(entry.mtimeMs, entry.readAt) ? entry.contentHash : undefined;
 }
 
 /**
