@@ -13,7 +13,7 @@ import {
   unlink,
 } from 'node:fs/promises';
 import path from 'node:path';
-import { hashContent } from '@toolshed/core/internal';
+import { hashContent, isSettledTime } from '@toolshed/core/internal';
 import { readWholeFile } from './_text_file.ts';
 
 /** Options of {@linkcode writeFileAtomic}. */
@@ -57,9 +57,6 @@ export interface FileSignature {
   settled: boolean;
 }
 
-/** A change this close (ms) to a read could share its timestamp tick with the read: not trusted. */
-const RACY_MARGIN_MS = 50;
-
 /**
  * The signature of a file as it is now: take it before reading the file, and a later equal
  * signature says the file was not written since (a write changes the change time, which no
@@ -71,7 +68,7 @@ const RACY_MARGIN_MS = 50;
  *
  * @example
  * ```ts
- * import { hashContent } from '@toolshed/core/internal';
+ * import { hashContent, isSettledTime } from '@toolshed/core/internal';
  * import { readFile } from 'node:fs/promises';
  * import { statSignature, writeFileAtomic } from './_atomic_write.ts';
  * const file = '/repo/a.ts';
@@ -85,10 +82,11 @@ const RACY_MARGIN_MS = 50;
 export async function statSignature(file: string): Promise<FileSignature | undefined> {
   const st = await stat(file, { bigint: true }).catch(() => undefined);
   if (!st) return undefined;
-  const changed = Number((st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) / 1_000_000n);
+  const now = Date.now();
   return {
     signature: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
-    settled: changed < Date.now() - RACY_MARGIN_MS,
+    // Both times, in ms (a whole second stays one): a coarse file system's stamp settles later.
+    settled: isSettledTime(Number(st.ctimeNs) / 1e6, now) && isSettledTime(Number(st.mtimeNs) / 1e6, now),
   };
 }
 
