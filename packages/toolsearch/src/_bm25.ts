@@ -125,6 +125,8 @@ export function addTerms(into: Map<string, number>, terms: readonly string[], op
  *
  * @example
  * ```ts
+ * import { zeroedScores } from './_bm25.ts';
+ *
  * zeroedScores(undefined, 3); // Float64Array [0, 0, 0]
  * ```
  */
