@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makePdf } from '../packages/tool-fs/src/read/testdata/make_pdf.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FACTORIES: Record<string, string> = {
@@ -161,7 +162,26 @@ console.log(tools.length + ' tools over MCP, Read ok');
 `,
   );
   const served = execFileSync('node', ['serve.mjs'], { cwd: app, encoding: 'utf8' }).trim();
-  return `${version.split('\n')[0]}; ${served}`;
+  return `${version.split('\n')[0]}; ${served}; ${checkBundledFileLoads(app)}`;
+}
+
+/**
+ * The CLI is a bundle (scripts/bundle_cli.ts): what loads files beside its code at run time must
+ * still find them in an npm install. Bash's read-only check parses the command with tree-sitter
+ * (its wasm found from tool-shell's folder), and Read of a PDF loads pdf.js (a dependency the
+ * bundle imports from node_modules).
+ */
+function checkBundledFileLoads(app: string): string {
+  const run = (args: string[]) =>
+    execFileSync('npx', ['--no-install', 'toolshed', 'call', ...args, '--cwd', app], { cwd: app, encoding: 'utf8' });
+  // Allowed only as a read-only command, which needs the parser: an unparsed command would ask and be refused.
+  const echo = run(['Bash', `{"command":"printf '%s-%s\\n' par sed | cat"}`, '--only', 'shell']);
+  if (!/^par-sed$/m.test(echo)) throw new Error(`toolshed call Bash from the tarball printed: ${echo}`);
+  writeFileSync(path.join(app, 'doc.pdf'), makePdf(['text of a pdf page']));
+  const pdf = run(['Read', '{"file_path":"doc.pdf"}', '--only', 'fs']);
+  if (!pdf.includes('text of a pdf page'))
+    throw new Error(`toolshed call Read of a PDF from the tarball printed: ${pdf}`);
+  return 'Bash parsed, PDF read';
 }
 
 /** What each package README says: the packages are ESM only, and `require()` fails with ERR_PACKAGE_PATH_NOT_EXPORTED. */

@@ -1,9 +1,7 @@
-// Runs the real `toolshed` entry point in a child process (tsx over the sources, so no build
-// is needed), for tests that must see what a user's shell would.
+// Runs the real `toolshed` in a child process (the bundle, or the sources when the bundle is
+// older than them: see _test_cli.ts), for tests that must see what a user's shell would.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+import { cliNodeArgs } from './_test_cli.ts';
 
 /** A running `toolshed` process and what it has printed so far. */
 export interface ToolshedProcess {
@@ -21,7 +19,7 @@ export function startToolshed(
   args: readonly string[],
   options: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string },
 ): ToolshedProcess {
-  const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, [...cliNodeArgs(), ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, TOOLSHED_DEBUG: '', HOME: options.home, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startFakeModelServer, type FakeModelServer, type FakeReply } from '@toolshed/tool-agent/testing';
 import { cli, EMPTY_HOME, tempDir } from './_test_io.ts';
+import { cliNodeArgs } from './_test_cli.ts';
 
 let server: FakeModelServer | undefined;
 afterEach(async () => {
@@ -167,16 +168,13 @@ describe('toolshed chat', () => {
 
 // ---- Through a pseudo-terminal: `script` gives the CLI a real TTY. ----
 
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 /** The CLI in a pty; `expect` waits for text to appear in its output (no timing assertions). */
 function inTerminal(args: string[], env: Record<string, string>) {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, '--conditions=@toolshed/source', '--import', 'tsx', main, ...args]
-    .map(quote)
-    .join(' ');
+  const command = [process.execPath, ...cliNodeArgs(), ...args].map(quote).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: cliDir,
     env: { ...process.env, HOME: EMPTY_HOME, TOOLSHED_DEBUG: '', TERM: 'dumb', ...env },

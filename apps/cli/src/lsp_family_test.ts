@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { EMPTY_HOME, tempDir } from './_test_io.ts';
+import { cliNodeArgs } from './_test_cli.ts';
 
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const lspPackage = fileURLToPath(new URL('../../../packages/tool-lsp/', import.meta.url));
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
 
@@ -17,7 +17,7 @@ function toolshed(
   home: string = EMPTY_HOME,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), ...args], {
       cwd: fileURLToPath(new URL('..', import.meta.url)), // where tsx resolves
       env: {
         ...process.env,

@@ -3,6 +3,10 @@
 import { runCli } from './run_cli.ts';
 import { terminalSpinner } from './_spinner.ts';
 
+// The binary is a bundle (scripts/bundle_cli.ts): with TOOLSHED_DEBUG=1 a stack trace names the
+// TypeScript files and lines through its source maps (off otherwise: they cost start-up time).
+if (process.env['TOOLSHED_DEBUG'] === '1') process.setSourceMapsEnabled(true);
+
 // `toolshed tools | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);

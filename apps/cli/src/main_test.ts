@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { EMPTY_HOME } from './_test_io.ts';
+import { cliNodeArgs } from './_test_cli.ts';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 /**
  * Runs the real entry point in a child process. tsx runs the TypeScript sources, and the
@@ -16,7 +16,7 @@ const main = fileURLToPath(new URL('./main.ts', import.meta.url));
  */
 function toolshed(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@toolshed/source', '--import', 'tsx', main, ...args], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), ...args], {
       cwd: cliDir,
       // An empty HOME: the child must not read the real ~/.toolshed/settings.json.
       env: { ...process.env, TOOLSHED_DEBUG: '', HOME: EMPTY_HOME },

@@ -10,9 +10,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { tempDir } from './_test_io.ts';
 import { startToolshed, type ToolshedProcess } from './_test_process.ts';
+import { cliNodeArgs } from './_test_cli.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const MAIN = path.join(here, 'main.ts');
 const EVERYTHING = path.resolve(here, '../../../packages/mcp-bridge/node_modules/.bin/mcp-server-everything');
 
 let root: string;
@@ -62,7 +62,7 @@ async function overStdio(only: string): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--conditions=@toolshed/source', '--import', 'tsx', MAIN, ...serveArgs(only)],
+      args: [...cliNodeArgs(), ...serveArgs(only)],
       env: { ...(process.env as Record<string, string>), HOME: home, TOOLSHED_DEBUG: '' },
       stderr: 'pipe',
     }),

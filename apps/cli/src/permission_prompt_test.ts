@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { cli, tempDir } from './_test_io.ts';
 import { testTools as tools } from './_test_tools.ts';
+import { cliNodeArgs } from './_test_cli.ts';
 
 describe('the terminal permission prompt: allow once / always / deny', () => {
   test('"a" allows the call and saves the suggested rule to .toolshed/settings.local.json, saying where', async () => {
@@ -71,7 +72,6 @@ describe('the terminal permission prompt: allow once / always / deny', () => {
   });
 });
 
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -93,18 +93,7 @@ describe.skipIf(!hasScript)('the permission prompt in a real terminal', () => {
       await mkdir(home);
       await mkdir(cwd);
       const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-      const command = [
-        process.execPath,
-        '--conditions=@toolshed/source',
-        '--import',
-        'tsx',
-        main,
-        'call',
-        'Bash',
-        '{"command":"touch made.txt"}',
-        '--cwd',
-        cwd,
-      ]
+      const command = [process.execPath, ...cliNodeArgs(), 'call', 'Bash', '{"command":"touch made.txt"}', '--cwd', cwd]
         .map(quote)
         .join(' ');
       const child = spawn('script', ['-qfec', command, '/dev/null'], {

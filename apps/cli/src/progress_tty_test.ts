@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { cliNodeArgs } from './_test_cli.ts';
 
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -16,9 +16,7 @@ export async function runInTerminal(
 ): Promise<{ code: number | null; output: string }> {
   const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-tty-home-')));
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, '--conditions=@toolshed/source', '--import', 'tsx', main, ...args]
-    .map(quote)
-    .join(' ');
+  const command = [process.execPath, ...cliNodeArgs(), ...args].map(quote).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: cliDir,
     env: { ...process.env, HOME: home, TOOLSHED_DEBUG: '', TERM: 'dumb', ...env },

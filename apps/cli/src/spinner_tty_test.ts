@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { runToolshed } from './_test_process.ts';
+import { cliNodeArgs } from './_test_cli.ts';
 
-const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -34,9 +34,7 @@ function inTerminal(
   options: { env: Record<string, string>; home: string; shellSuffix?: string; prompt?: string; answer?: string },
 ): Promise<{ code: number | null; output: string; shownBeforeAnswer: number }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, '--conditions=@toolshed/source', '--import', 'tsx', main, ...args]
-    .map(quote)
-    .join(' ');
+  const command = [process.execPath, ...cliNodeArgs(), ...args].map(quote).join(' ');
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: options.home, TOOLSHED_DEBUG: '', ...options.env };
   if (options.env['NO_COLOR'] === undefined) delete env['NO_COLOR'];
   const child = spawn('script', ['-qfec', `${command}${options.shellSuffix ?? ''}`, '/dev/null'], {
