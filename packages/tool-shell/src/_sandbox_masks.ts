@@ -32,7 +32,8 @@ export function sandboxMasks(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): str
   const out = new Set<string>(SANDBOX_HOME_SECRETS.map((s) => path.join(home, s)));
   const rules = ctx.permissions.rules.deny.filter((r) => r.toolName === 'Read' && r.ruleContent !== undefined);
   if (rules.length === 0) return [...out];
-  const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
+  // Deny rules' bare names: below the working directories as pinned and as their links lead now.
+  const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd, { asLinkedNow: true });
   for (const rule of rules) {
     try {
       const roots = pathRuleRoots(rule.ruleContent!, {

@@ -146,7 +146,8 @@ export function ruleUnderFolder(
       homeDir: ctx.permissions.homeDir,
       root: rule.root ?? ctx.cwd,
       caseInsensitive: nocase,
-      workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd),
+      // Deny and ask rules: below the working directories as pinned and as their links lead now.
+      workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd, { asLinkedNow: true }),
     });
   } catch {
     return false;

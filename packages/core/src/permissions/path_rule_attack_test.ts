@@ -297,3 +297,113 @@ describe('a working directory given as a link', () => {
     }
   });
 });
+
+describe('a deny or ask rule whose root was a link, re-pointed elsewhere', () => {
+  // Deny and ask rules follow their roots' links as they are now, and also keep the target the
+  // root had when the permissions were made: a working directory or an allow rule keeps that
+  // target too, so a re-pointed link must not take the rule off it (which would narrow it).
+  const grepTool = buildTool({
+    name: 'Grep',
+    description: 'searches a folder',
+    inputSchema: z.object({ path: z.string() }),
+    isReadOnly: () => true,
+    resources: ({ path }) => [{ path, access: 'read' as const, kind: 'folder' as const }],
+    async call() {
+      return { data: '' };
+    },
+  });
+
+  async function vaultBehind(name: string): Promise<{ target: string; link: string; key: string }> {
+    const target = join(root, `${name}-target`);
+    mkdirSync(join(target, 'secrets'), { recursive: true });
+    await writeFile(join(target, 'secrets', 'key'), 'key');
+    const link = join(proj, name);
+    symlinkSync(target, link);
+    return { target, link, key: join(target, 'secrets', 'key') };
+  }
+  function repoint(link: string, to: string): void {
+    mkdirSync(to, { recursive: true });
+    rmSync(link);
+    symlinkSync(to, link);
+  }
+
+  test('a deny rule below a linked additional directory still denies the files of its first target', async () => {
+    const { target, link, key } = await vaultBehind('libs-deny');
+    try {
+      const ctx = sessionWith({ additionalDirectories: ['./libs-deny'], deny: ['Read(./libs-deny/secrets/**)'] });
+      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+      repoint(link, join(proj, 'libs-deny-empty'));
+      // The old target is still a working directory (pinned): the deny must still hold there.
+      for (const tool of [readTool, grepTool] as const) {
+        const input = tool === readTool ? { file_path: key } : { path: target };
+        const after = await decidePermission(tool as typeof readTool, input as { file_path: string }, { ctx });
+        expect(after.behavior).toBe('deny');
+        expect(after.reason).toContain('Read(./libs-deny/secrets/**)');
+      }
+      // And where the link leads now, as before.
+      await writeFile(join(proj, 'libs-deny-empty', 'x'), 'x');
+      mkdirSync(join(proj, 'libs-deny-empty', 'secrets'), { recursive: true });
+      const now = await decidePermission(readTool, { file_path: join(link, 'secrets', 'x') }, { ctx });
+      expect(now.behavior).toBe('deny');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+
+  test('a deny rule whose root is a link re-pointed away does not let an allow rule open its first target', async () => {
+    const { target, link, key } = await vaultBehind('vault-link');
+    try {
+      const ctx = sessionWith({ deny: ['Read(./vault-link/**)'], allow: [`Read(/${target}/**)`] });
+      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+      repoint(link, join(proj, 'vault-link-empty'));
+      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+
+  test('a re-point made before the first decision is caught too: deny roots are pinned when the permissions are made', async () => {
+    const { target, link, key } = await vaultBehind('vault-early');
+    try {
+      const ctx = sessionWith({ deny: ['Read(./vault-early/**)'], allow: [`Read(/${target}/**)`] });
+      repoint(link, join(proj, 'vault-early-empty'));
+      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+
+  test('an ask rule re-pointed away still asks for its first target', async () => {
+    const { target, link, key } = await vaultBehind('ask-link');
+    try {
+      const ctx = sessionWith({ ask: ['Read(./ask-link/**)'], allow: [`Read(/${target}/**)`] });
+      repoint(link, join(proj, 'ask-link-empty'));
+      const after = await decidePermission(readTool, { file_path: key }, { ctx });
+      expect(after.behavior).toBe('ask');
+      expect(after.reason).toContain('Read(./ask-link/**)');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+
+  test('a working directory that is a link, re-pointed, keeps its ./ deny rules on the target it had', async () => {
+    const a = join(root, 'cwd-deny-a');
+    const b = join(root, 'cwd-deny-b');
+    for (const d of [join(a, 'secrets'), b]) mkdirSync(d, { recursive: true });
+    await writeFile(join(a, 'secrets', 'key'), 'key');
+    const link = join(root, 'cwd-deny-link');
+    symlinkSync(a, link);
+    try {
+      const { context } = createPermissionContext({ deny: ['Read(./secrets/**)'] }, link, { homeDir: home });
+      const ctx = testContext({ cwd: link, permissions: context });
+      const key = join(a, 'secrets', 'key');
+      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+      rmSync(link);
+      symlinkSync(b, link);
+      // a is still the working directory (pinned), so the read would be allowed without the rule.
+      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+    } finally {
+      rmSync(link, { force: true });
+    }
+  });
+});
