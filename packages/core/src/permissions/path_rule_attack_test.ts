@@ -407,3 +407,68 @@ describe('a deny or ask rule whose root was a link, re-pointed elsewhere', () =>
     }
   });
 });
+
+describe('what an honest user is told when a pinned root was re-pointed', () => {
+  // A project may replace a folder by a link on purpose (a git checkout, a build): the call then
+  // asks, and the ask says which link moved, where it led and leads, and what to do.
+  const editTool = buildTool({
+    name: 'Edit',
+    description: 'edits a file',
+    inputSchema: z.object({ file_path: z.string() }),
+    resources: ({ file_path }) => [{ path: file_path, access: 'write' as const }],
+    async call() {
+      return { data: '' };
+    },
+  });
+
+  test('an allow rule whose folder became a link to another folder of the project asks, and says why', async () => {
+    const docs = join(proj, 'docs-moved');
+    const shared = join(proj, 'shared-docs');
+    mkdirSync(docs, { recursive: true });
+    mkdirSync(shared, { recursive: true });
+    try {
+      const ctx = sessionWith({ allow: ['Edit(./docs-moved/**)'] });
+      expect((await decidePermission(editTool, { file_path: 'docs-moved/a.md' }, { ctx })).behavior).toBe('allow');
+      rmSync(docs, { recursive: true });
+      symlinkSync(shared, docs); // the checkout of a branch where docs-moved is a link
+      const after = await decidePermission(editTool, { file_path: 'docs-moved/a.md' }, { ctx });
+      expect(after.behavior).toBe('ask');
+      expect(after.reason).toContain(`Rule "Edit(./docs-moved/**)" does not cover it: "${docs}" led to "${docs}"`);
+      expect(after.reason).toContain(`leads to "${shared}" now`);
+      expect(after.reason).toContain('start a new session');
+    } finally {
+      rmSync(docs, { recursive: true, force: true });
+    }
+  });
+
+  test('a working directory re-pointed by a deploy asks for its new target, and says the link moved', async () => {
+    const a = join(root, 'release-1');
+    const b = join(root, 'release-2');
+    for (const d of [a, b]) mkdirSync(d, { recursive: true });
+    const current = join(root, 'current');
+    symlinkSync(a, current);
+    try {
+      const { context } = createPermissionContext({}, current, { homeDir: home });
+      const ctx = testContext({ cwd: current, permissions: context });
+      rmSync(current);
+      symlinkSync(b, current);
+      const after = await decidePermission(readTool, { file_path: 'x.txt' }, { ctx });
+      expect(after.behavior).toBe('ask');
+      expect(after.reason).toContain(`The working directory "${current}" led to "${a}" when the session began`);
+      expect(after.reason).toContain(`leads to "${b}" now`);
+      expect(after.reason).toContain('start a new session');
+    } finally {
+      rmSync(current, { force: true });
+    }
+  });
+
+  test('an unrelated ask says nothing about links', async () => {
+    const ctx = sessionWith({ allow: ['Edit(./docs-still/**)'] });
+    mkdirSync(join(proj, 'docs-still'), { recursive: true });
+    const other = await decidePermission(editTool, { file_path: 'elsewhere.md' }, { ctx });
+    expect(other.behavior).toBe('ask');
+    expect(other.reason).not.toContain('led to');
+    const outside = await decidePermission(readTool, { file_path: join(home, '.ssh', 'id_rsa') }, { ctx });
+    expect(outside.reason).not.toContain('led to');
+  });
+});
