@@ -15,6 +15,7 @@ import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import { repointedRootsNote } from './_repointed_roots.ts';
+import { recordDecidedPaths } from './approved_paths.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
@@ -200,6 +201,8 @@ async function decide(
   checkRootsAgain();
   const walks: FolderWalks = new Map();
   const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
+  // What the tool may open: it compares the file it opens with these (approvedRealPaths).
+  recordDecidedPaths(ctx, declared);
   const call: Call = {
     tool,
     input,

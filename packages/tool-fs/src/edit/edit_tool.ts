@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type FileState, type Tool, type ToolContext } from '@toolshed/core';
-import { hashContent } from '@toolshed/core/internal';
+import { approvedRealPaths, hashContent } from '@toolshed/core/internal';
 import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { hashOffThread } from '../_hash_off_thread.ts';
@@ -160,12 +160,14 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       // The new bytes' hash, for the file-state cache: on a worker thread, while they are written
       // and flushed to disk (on this thread it was a fifth of the Edit of a 20 MB file).
       const hashing = hashOffThread(plan.newBytes);
+      // Where the permission check found the file: a link moved since must not move the write.
+      const allowedTargets = approvedRealPaths(ctx, { path: plan.abs, access: 'write' });
       const written = await writeFileAtomic(
         plan.abs,
         plan.newBytes,
         plan.before === undefined
-          ? { expectMissing: true, flush: false }
-          : { expectBytes: plan.before, unchangedSince: plan.signature },
+          ? { expectMissing: true, allowedTargets, flush: false }
+          : { expectBytes: plan.before, allowedTargets, unchangedSince: plan.signature },
       );
       const newHash = await hashing;
       recordWrite(ctx.fileState, plan.key, {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, open, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -353,6 +353,47 @@ describe('Read and Grep when a linked folder is re-pointed during the session', 
     } finally {
       await linked.cleanup();
       await rm(outer, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Read between its permission check and its open', () => {
+  test('a link re-pointed after the check (here while the read waits for approval) is not followed: nothing is read', async () => {
+    const { createSession, contentToText } = await import('@toolshed/core');
+    const { fileTools } = await import('../family.ts');
+    const secrets = await mkdtemp(path.join(tmpdir(), 'toolshed-secrets-'));
+    await writeFile(path.join(secrets, 'id_rsa'), 'SECRET-KEY\n');
+    await mkdir(path.join(bench.dir, 'notes'));
+    await writeFile(path.join(bench.dir, 'notes', 'id_rsa'), 'just notes\n');
+    const link = path.join(bench.dir, 'd');
+    await symlink('notes', link);
+    const reasons: string[] = [];
+    const session = await createSession({
+      cwd: bench.dir,
+      families: [fileTools()],
+      stateDir: path.join(bench.dir, '.state2'),
+      permissions: { ask: ['Read(./d/**)'] },
+      // Approved as d/id_rsa -> notes/id_rsa; meanwhile something re-points d at the secrets.
+      canUseTool: async (_name, _input, { reason }) => {
+        reasons.push(reason ?? '');
+        await rm(link);
+        await symlink(secrets, link);
+        return { behavior: 'allow' };
+      },
+    });
+    try {
+      const [read] = await session.run([
+        { type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'd/id_rsa' } },
+      ]);
+      const text = contentToText(read!.content);
+      expect(reasons).toHaveLength(1);
+      expect(text).not.toContain('SECRET-KEY');
+      expect(read!.is_error).toBe(true);
+      expect(text).toContain(`now leads to "${path.join(await realpath(secrets), 'id_rsa')}"`);
+      expect(text).toContain(`"${path.join(bench.dir, 'notes', 'id_rsa')}"`);
+    } finally {
+      await session.close();
+      await rm(secrets, { recursive: true, force: true });
     }
   });
 });
