@@ -16,7 +16,8 @@ import {
 import { pathRuleRoots } from './path_rule.ts';
 import { folderRuleCandidates } from './path_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
-import { protectedPath, type ProtectedPath } from './protected_paths.ts';
+import type { ProtectedPath } from './protected_paths.ts';
+import { physicalForms, protectedWriteCheck } from './_protected_writes.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionRule } from './types.ts';
 
@@ -311,14 +312,16 @@ export function protectedUnderFolder(
   { walks = new Map() }: FolderWalkOptions = {},
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
   if (!paths.some((p) => p.kind === 'folder' && p.access === 'write')) return undefined;
-  const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   const home = ctx.permissions.homeDir ?? homedir();
+  // Also where the home directory and its protected entries lead, when they are links (dotfiles).
+  const isProtected = protectedWriteCheck({ homeDir: home, caseInsensitive: caseInsensitivePaths(ctx.permissions) });
+  const homes = [home, ...physicalForms(home, home)];
   for (const path of paths) {
     if (path.kind !== 'folder' || path.access !== 'write') continue;
     for (const form of [path.lexical, ...path.real]) {
-      const own = protectedPath(form, options) ?? protectedPath(`${form}/.`, options);
+      const own = isProtected(form) ?? isProtected(`${form}/.`);
       if (own) return { path, protection: own };
-      if (isPathInside(home, form))
+      if (homes.some((h) => isPathInside(h, form)))
         return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
       if (!isFolder(form)) continue;
       const walk = walkFolder(form, walks);
@@ -331,7 +334,7 @@ export function protectedUnderFolder(
           },
         };
       for (const entry of walk.entries) {
-        const protection = protectedPath(entry, options);
+        const protection = isProtected(entry);
         if (protection) return { path, protection };
       }
     }

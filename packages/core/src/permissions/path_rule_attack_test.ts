@@ -472,3 +472,73 @@ describe('what an honest user is told when a pinned root was re-pointed', () => 
     expect(outside.reason).not.toContain('led to');
   });
 });
+
+describe('protected home files and folders that are links (dotfiles kept elsewhere)', () => {
+  // ~/.ssh -> ~/dotfiles/ssh and ~/.bashrc -> ~/dotfiles/bashrc, as stow or a dotfile manager
+  // leaves them: a write to where they lead is a write to them, and asks in every mode.
+  const writeTool = buildTool({
+    name: 'Write',
+    description: 'writes a file',
+    inputSchema: z.object({ file_path: z.string() }),
+    resources: ({ file_path }) => [{ path: file_path, access: 'write' as const }],
+    async call() {
+      return { data: '' };
+    },
+  });
+
+  test.each([
+    ['a file in the folder ~/.ssh leads to', 'dotfiles/ssh/authorized_keys'],
+    ['the file ~/.bashrc leads to', 'dotfiles/bashrc'],
+    ['a file in the folder ~/.config/git leads to', 'dotfiles/git/config'],
+  ])('a write to %s asks in bypassPermissions mode', async (_what, written) => {
+    const dots = join(root, 'dots-home');
+    const dotfiles = join(dots, 'dotfiles');
+    for (const dir of ['ssh', 'git']) mkdirSync(join(dotfiles, dir), { recursive: true });
+    await writeFile(join(dotfiles, 'bashrc'), '');
+    mkdirSync(join(dots, '.config'), { recursive: true });
+    symlinkSync(join(dotfiles, 'ssh'), join(dots, '.ssh'));
+    symlinkSync(join(dotfiles, 'bashrc'), join(dots, '.bashrc'));
+    symlinkSync(join(dotfiles, 'git'), join(dots, '.config', 'git'));
+    try {
+      const { context } = createPermissionContext({ mode: 'bypassPermissions' }, proj, { homeDir: dots });
+      const ctx = testContext({ cwd: proj, permissions: context });
+      const decision = await decidePermission(writeTool, { file_path: join(dots, written) }, { ctx });
+      expect(decision.behavior).toBe('ask');
+      expect(decision.source).toBe('safety');
+    } finally {
+      rmSync(dots, { recursive: true, force: true });
+    }
+  });
+
+  test('a home directory that is a link protects its start-up files by their physical path, and a folder write over them asks', async () => {
+    const physical = join(root, 'data-home', 'u');
+    mkdirSync(join(physical, 'dotfiles', 'ssh'), { recursive: true });
+    symlinkSync(join(physical, 'dotfiles', 'ssh'), join(physical, '.ssh'));
+    const linkedHome = join(root, 'linked-home');
+    symlinkSync(physical, linkedHome);
+    const rmTool = buildTool({
+      name: 'Remove',
+      description: 'removes a folder',
+      inputSchema: z.object({ path: z.string() }),
+      resources: ({ path }) => [{ path, access: 'write' as const, kind: 'folder' as const }],
+      async call() {
+        return { data: '' };
+      },
+    });
+    try {
+      const { context } = createPermissionContext({ mode: 'bypassPermissions' }, proj, { homeDir: linkedHome });
+      const ctx = testContext({ cwd: proj, permissions: context });
+      for (const file_path of [join(physical, '.bashrc'), join(physical, '.ssh', 'authorized_keys')]) {
+        expect((await decidePermission(writeTool, { file_path }, { ctx })).source).toBe('safety');
+      }
+      for (const path of [join(physical, 'dotfiles'), join(root, 'data-home')]) {
+        const decision = await decidePermission(rmTool, { path }, { ctx });
+        expect(decision.behavior).toBe('ask');
+        expect(decision.source).toBe('safety');
+      }
+    } finally {
+      rmSync(linkedHome, { force: true });
+      rmSync(join(root, 'data-home'), { recursive: true, force: true });
+    }
+  });
+});
