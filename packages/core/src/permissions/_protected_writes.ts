@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import { foldPath } from './_fold_path.ts';
+import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { physicalRootOf, pinnedPhysicalRoot } from './real_path_cache.ts';
 
@@ -10,33 +11,42 @@ export interface ProtectedWriteCheckOptions {
   homeDir?: string | undefined;
   /** Compare without regard to case. @default false */
   caseInsensitive?: boolean | undefined;
+  /** The working directories as given (their top-level protected entries may be links). @default [] */
+  workingDirectories?: readonly string[] | undefined;
 }
 
-/** A protected home entry that is a link, by where it leads. */
-interface LinkedEntry {
+/** The protected entries at the top of a working directory that are often links to elsewhere. */
+const PROJECT_ENTRIES = ['.toolshed', '.claude', '.git', '.vscode', '.mcp.json', '.envrc', 'package.json'];
+
+/** A protected place that is a link: where it leads, and the path it stands for there. */
+interface Alias {
+  /** The physical path it leads to (folded). */
   target: string;
-  folder: boolean;
-  protection: ProtectedPath;
+  /** The path as the protection rules know it (`~/.ssh`, `/p/.claude`). */
+  lexical: string;
 }
 
 /**
- * {@linkcode protectedPath}, made for one check, that also knows where the home directory's
- * protected entries lead: dotfile managers keep `~/.ssh`, `~/.bashrc` or the home directory itself
- * elsewhere (`~/.ssh -> ~/dotfiles/ssh`), and a write to that place is a write to them. Each is
- * resolved through the root cache as its links lead now and as first resolved (so re-pointing one
- * does not take the protection off either), once per check; a path is then a few string compares.
- * The protection's `name` is the target's own last segment (`ssh`, `bashrc`): an allow rule that
- * names it unprotects it, as `.ssh` does for the link.
+ * {@linkcode protectedPath}, made for one check, that also knows where protected places that are
+ * links lead: dotfile managers keep `~/.ssh`, `~/.bashrc` or the home directory itself elsewhere
+ * (`~/.ssh -> ~/dotfiles/ssh`), and a project may keep `.claude`, `.git` or `.vscode` elsewhere
+ * (`.claude -> config/claude`); a write to that place is a write to them, and is judged as the
+ * same path through the link would be (`config/claude/settings.json` as `.claude/settings.json`,
+ * `repo.git/objects/…` as `.git/objects/…`). Each link is resolved through the root cache, as it
+ * leads now and as first resolved, once per check; a path is then a few string compares. The
+ * protection's `name` is a segment of the path written (`ssh`, `claude`): an allow rule that names
+ * it unprotects it. Links at other depths are judged by the names on their own way only.
  *
- * @param options The home directory and case folding.
+ * @param options The home directory, case folding and the working directories.
  * @returns The check: why a path is protected, or undefined.
  *
  * @example
  * ```ts
  * import { protectedWriteCheck } from './_protected_writes.ts';
  *
- * const isProtected = protectedWriteCheck({ homeDir: '/home/u' });
+ * const isProtected = protectedWriteCheck({ homeDir: '/home/u', workingDirectories: ['/p'] });
  * isProtected('/home/u/dotfiles/ssh/authorized_keys'); // { name: 'ssh', … } when ~/.ssh -> ~/dotfiles/ssh
+ * isProtected('/p/config/claude/settings.json'); // { name: 'claude', … } when /p/.claude -> config/claude
  * ```
  */
 export function protectedWriteCheck(
@@ -45,28 +55,29 @@ export function protectedWriteCheck(
   const home = options.homeDir ?? homedir();
   const nocase = options.caseInsensitive === true;
   const fold = (text: string) => foldPath(text, nocase);
-  const homes = physicalForms(home, home);
-  const linked: LinkedEntry[] = [];
-  const add = (lexical: string, folder: boolean, what: string) => {
-    for (const target of physicalForms(lexical, home))
-      linked.push({
-        target: fold(target),
-        folder,
-        protection: { name: basename(target), what: `${what} (${lexical} leads here)` },
-      });
+  const aliases: Alias[] = [];
+  const add = (lexical: string) => {
+    for (const target of physicalForms(lexical, home)) aliases.push({ target: fold(target), lexical });
   };
-  for (const { dir, what } of PROTECTED_HOME_DIRS) add(`${home}/${dir}`, true, what);
-  for (const name of PROTECTED_HOME_FILES) add(`${home}/${name}`, false, 'a shell or git start-up file');
+  add(home);
+  for (const { dir } of PROTECTED_HOME_DIRS) add(`${home}/${dir}`);
+  for (const name of PROTECTED_HOME_FILES) add(`${home}/${name}`);
+  for (const dir of options.workingDirectories ?? []) {
+    if (isNormalAbsolute(dir)) for (const entry of PROJECT_ENTRIES) add(`${dir === '/' ? '' : dir}/${entry}`);
+  }
+  const check = { homeDir: home, caseInsensitive: nocase };
   return (path) => {
-    const own = protectedPath(path, options);
-    if (own !== undefined || (homes.length === 0 && linked.length === 0)) return own;
-    for (const physicalHome of homes) {
-      const protection = protectedPath(path, { ...options, homeDir: physicalHome });
-      if (protection !== undefined) return protection;
-    }
+    const own = protectedPath(path, check);
+    if (own !== undefined || aliases.length === 0) return own;
     const folded = fold(path);
-    for (const entry of linked) {
-      if (folded === entry.target || (entry.folder && folded.startsWith(`${entry.target}/`))) return entry.protection;
+    for (const { target, lexical } of aliases) {
+      if (folded !== target && !folded.startsWith(`${target}/`)) continue;
+      const protection = protectedPath(`${lexical}${path.slice(target.length)}`, check);
+      if (protection === undefined) continue;
+      // Named as the path written names it: the protected name where it has it, else the target's own.
+      const segments = path.split('/');
+      const name = segments.includes(protection.name) ? protection.name : basename(path.slice(0, target.length));
+      return { name, what: `${protection.what}, as ${lexical} leads here` };
     }
     return undefined;
   };

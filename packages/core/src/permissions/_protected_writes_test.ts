@@ -18,7 +18,7 @@ test('protectedWriteCheck protects where a linked ~/.ssh and ~/.gitconfig lead, 
   const isProtected = protectedWriteCheck({ homeDir: home });
   expect(isProtected(join(dotfiles, 'ssh', 'authorized_keys'))).toEqual({
     name: 'ssh',
-    what: `SSH keys and authorized_keys (${home}/.ssh leads here)`,
+    what: `SSH keys and authorized_keys, as ${home}/.ssh leads here`,
   });
   expect(isProtected(join(dotfiles, 'gitconfig'))?.name).toBe('gitconfig');
   // The links themselves, as before; other files of the dotfiles folder are not protected.

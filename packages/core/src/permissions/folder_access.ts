@@ -314,7 +314,11 @@ export function protectedUnderFolder(
   if (!paths.some((p) => p.kind === 'folder' && p.access === 'write')) return undefined;
   const home = ctx.permissions.homeDir ?? homedir();
   // Also where the home directory and its protected entries lead, when they are links (dotfiles).
-  const isProtected = protectedWriteCheck({ homeDir: home, caseInsensitive: caseInsensitivePaths(ctx.permissions) });
+  const isProtected = protectedWriteCheck({
+    homeDir: home,
+    caseInsensitive: caseInsensitivePaths(ctx.permissions),
+    workingDirectories: ctx.permissions.workingDirectories,
+  });
   const homes = [home, ...physicalForms(home, home)];
   for (const path of paths) {
     if (path.kind !== 'folder' || path.access !== 'write') continue;

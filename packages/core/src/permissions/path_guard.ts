@@ -386,6 +386,7 @@ export function findProtectedWrite(
   const isProtected = protectedWriteCheck({
     homeDir: ctx.permissions.homeDir,
     caseInsensitive: caseInsensitivePaths(ctx.permissions),
+    workingDirectories: ctx.permissions.workingDirectories,
   });
   for (const path of paths) {
     if (path.access !== 'write') continue;

@@ -542,3 +542,54 @@ describe('protected home files and folders that are links (dotfiles kept elsewhe
     }
   });
 });
+
+describe('protected project entries that are links', () => {
+  // .claude -> config/claude, .git -> repo.git, .vscode -> editor/vscode: the settings, hooks and
+  // tasks read through those links are the files where they lead, so a write there asks.
+  const writeTool = buildTool({
+    name: 'Write',
+    description: 'writes a file',
+    inputSchema: z.object({ file_path: z.string() }),
+    resources: ({ file_path }) => [{ path: file_path, access: 'write' as const }],
+    async call() {
+      return { data: '' };
+    },
+  });
+
+  test.each([
+    ['.claude', 'config/claude', 'config/claude/settings.json', 'ask'],
+    ['.toolshed', 'config/toolshed', 'config/toolshed/settings.local.json', 'ask'],
+    ['.git', 'repo.git', 'repo.git/hooks/pre-commit', 'ask'],
+    ['.git', 'repo.git', 'repo.git/objects/ab/cdef', 'allow'],
+    ['.vscode', 'editor/vscode', 'editor/vscode/tasks.json', 'ask'],
+    ['.vscode', 'editor/vscode', 'editor/vscode/extensions.json', 'allow'],
+    ['.mcp.json', 'config/mcp.json', 'config/mcp.json', 'ask'],
+  ])('%s -> %s: a write to %s in acceptEdits mode is %s', async (entry, target, written, expected) => {
+    const project = join(root, `linked-${entry}-${written.replaceAll('/', '_')}`);
+    mkdirSync(join(project, target), { recursive: true });
+    symlinkSync(join(project, target), join(project, entry));
+    try {
+      const { context } = createPermissionContext({ mode: 'acceptEdits' }, project, { homeDir: home });
+      const ctx = testContext({ cwd: project, permissions: context });
+      const decision = await decidePermission(writeTool, { file_path: written }, { ctx });
+      expect(decision.behavior).toBe(expected);
+      if (expected === 'ask') expect(decision.source).toBe('safety');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  test('an allow rule that names the target folder unprotects it, as Edit(./.claude/**) does the link', async () => {
+    const project = join(root, 'linked-claude-allowed');
+    mkdirSync(join(project, 'config', 'claude'), { recursive: true });
+    symlinkSync(join(project, 'config', 'claude'), join(project, '.claude'));
+    try {
+      const { context } = createPermissionContext({ allow: ['Edit(./config/claude/**)'] }, project, { homeDir: home });
+      const ctx = testContext({ cwd: project, permissions: context });
+      const decision = await decidePermission(writeTool, { file_path: 'config/claude/settings.json' }, { ctx });
+      expect(decision.behavior).toBe('allow');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
