@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { foldPath } from './_fold_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
-import { physicalRootOf, pinnedPhysicalRoot } from './real_path_cache.ts';
+import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
 
 /** Options of {@linkcode protectedWriteCheck}. */
 export interface ProtectedWriteCheckOptions {
@@ -55,16 +55,7 @@ export function protectedWriteCheck(
   const home = options.homeDir ?? homedir();
   const nocase = options.caseInsensitive === true;
   const fold = (text: string) => foldPath(text, nocase);
-  const aliases: Alias[] = [];
-  const add = (lexical: string) => {
-    for (const target of physicalForms(lexical, home)) aliases.push({ target: fold(target), lexical });
-  };
-  add(home);
-  for (const { dir } of PROTECTED_HOME_DIRS) add(`${home}/${dir}`);
-  for (const name of PROTECTED_HOME_FILES) add(`${home}/${name}`);
-  for (const dir of options.workingDirectories ?? []) {
-    if (isNormalAbsolute(dir)) for (const entry of PROJECT_ENTRIES) add(`${dir === '/' ? '' : dir}/${entry}`);
-  }
+  const aliases = aliasesOf(home, nocase, options.workingDirectories ?? []);
   const check = { homeDir: home, caseInsensitive: nocase };
   return (path) => {
     const own = protectedPath(path, check);
@@ -81,6 +72,33 @@ export function protectedWriteCheck(
     }
     return undefined;
   };
+}
+
+/** The aliases last found, and what they hold for: kept while the root cache's epoch stands. */
+let lastAliases: { key: string; epoch: number; aliases: Alias[] } | undefined;
+
+/**
+ * The protected places that are links, for one home, case folding and list of working
+ * directories: found again only when the root cache's epoch moved (a link on a watched way
+ * changed), so a write decision costs a map probe, not some forty root lookups.
+ */
+function aliasesOf(home: string, nocase: boolean, workingDirectories: readonly string[]): Alias[] {
+  const key = `${nocase ? 'i' : 's'}\0${home}\0${workingDirectories.join('\0')}`;
+  const epoch = rootCacheEpoch();
+  if (lastAliases !== undefined && lastAliases.key === key && lastAliases.epoch === epoch) return lastAliases.aliases;
+  const aliases: Alias[] = [];
+  const add = (lexical: string) => {
+    for (const target of physicalForms(lexical, home)) aliases.push({ target: foldPath(target, nocase), lexical });
+  };
+  add(home);
+  for (const { dir } of PROTECTED_HOME_DIRS) add(`${home}/${dir}`);
+  for (const name of PROTECTED_HOME_FILES) add(`${home}/${name}`);
+  for (const dir of workingDirectories) {
+    if (isNormalAbsolute(dir)) for (const entry of PROJECT_ENTRIES) add(`${dir === '/' ? '' : dir}/${entry}`);
+  }
+  // The epoch after the lookups: one that moved while they ran is not taken as theirs.
+  lastAliases = { key, epoch: rootCacheEpoch(), aliases };
+  return aliases;
 }
 
 /**
