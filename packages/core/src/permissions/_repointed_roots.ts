@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { ToolContext } from '../tool.ts';
+import type { PermissionRule } from './types.ts';
 import { foldPath } from './_fold_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { isPathInside } from './is_path_inside.ts';
@@ -78,4 +79,58 @@ export function repointedRootsNote(paths: readonly GuardedPath[], options: Repoi
     }
   }
   return '';
+}
+
+/**
+ * For a deny or ask rule that covers a path only through the target its root had when the
+ * permissions were made (its link re-pointed since), the sentence that says so: a deny or ask rule
+ * keeps what it covered then, so that re-pointing a link cannot narrow it, and a person who moved
+ * the link on purpose is told why the old target is still covered and what to do.
+ *
+ * @param rule The deny or ask rule that matched.
+ * @param path The guarded path it covers.
+ * @param ctx The call's context.
+ * @returns A sentence to add to the reason (with a leading space), or `''`.
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { parseRule } from './rule_parser.ts';
+ * import { resolveResources } from './path_guard.ts';
+ * import { keptRootNote } from './_repointed_roots.ts';
+ * declare const ctx: ToolContext;
+ * const rule = parseRule('Read(./vault/**)', { behavior: 'deny', source: 'options' });
+ *
+ * keptRootNote(rule, resolveResources([{ path: '/data/vault/key', access: 'read' }], ctx)[0]!, ctx);
+ * // ' "/p/vault" led to "/data/vault" when the session began and leads to "/p/empty" now; …'
+ * ```
+ */
+export function keptRootNote(
+  rule: PermissionRule,
+  path: GuardedPath,
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
+): string {
+  if (rule.ruleContent === undefined) return '';
+  const homeDir = ctx.permissions.homeDir ?? homedir();
+  const nocase = caseInsensitivePaths(ctx.permissions);
+  try {
+    const bases = {
+      cwd: ctx.cwd,
+      homeDir,
+      root: rule.root ?? ctx.cwd,
+      caseInsensitive: nocase,
+      workingDirectories: [],
+    };
+    const roots = pathRuleRoots(rule.ruleContent, { ...bases, pinnedRoots: true });
+    if (roots.anywhere) return '';
+    const lexical = roots.dirs[0]!;
+    const pinned = pinnedPhysicalRoot(lexical, homeDir);
+    const now = physicalRootOf(lexical, homeDir);
+    const under = (dir: string) =>
+      [path.lexical, ...path.real].some((p) => isPathInside(foldPath(p, nocase), foldPath(dir, nocase)));
+    if (pinned === now || !under(pinned) || under(now) || under(lexical)) return '';
+    return ` "${lexical}" led to "${pinned}" when the session began and leads to "${now}" now: a ${rule.behavior} rule keeps covering what it covered then, so that re-pointing a link cannot narrow it. If the link was moved on purpose, a new session follows it.`;
+  } catch {
+    return '';
+  }
 }

@@ -14,7 +14,7 @@ import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
-import { repointedRootsNote } from './_repointed_roots.ts';
+import { keptRootNote, repointedRootsNote } from './_repointed_roots.ts';
 import { recordDecidedPaths } from './approved_paths.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
@@ -255,7 +255,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return byRule(
       'deny',
       denyPath.rule,
-      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`,
+      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}${withNote(keptRootNote(denyPath.rule, denyPath.path, guard.ctx))}`,
     );
   }
   const denyFolder = findRuleUnderFolder(rules.deny, paths, guard);
@@ -311,7 +311,7 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
       ...byRule(
         'ask',
         askPath.rule,
-        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}`,
+        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}${withNote(keptRootNote(askPath.rule, askPath.path, guard.ctx))}`,
       ),
       suggestions: [],
     };

@@ -356,7 +356,12 @@ describe('a deny or ask rule whose root was a link, re-pointed elsewhere', () =>
       const ctx = sessionWith({ deny: ['Read(./vault-link/**)'], allow: [`Read(/${target}/**)`] });
       expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
       repoint(link, join(proj, 'vault-link-empty'));
-      expect((await decidePermission(readTool, { file_path: key }, { ctx })).behavior).toBe('deny');
+      const after = await decidePermission(readTool, { file_path: key }, { ctx });
+      expect(after.behavior).toBe('deny');
+      // Said, for a person who moved the link on purpose: why the old target is still denied.
+      expect(after.reason).toContain(
+        `"${link}" led to "${target}" when the session began and leads to "${join(proj, 'vault-link-empty')}" now`,
+      );
     } finally {
       rmSync(link, { force: true });
     }
