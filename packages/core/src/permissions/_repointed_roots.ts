@@ -81,6 +81,12 @@ export function repointedRootsNote(paths: readonly GuardedPath[], options: Repoi
   return '';
 }
 
+/** Options of {@linkcode keptRootNote}. */
+export interface KeptRootNoteOptions {
+  /** The call's context. */
+  ctx: Pick<ToolContext, 'cwd' | 'permissions'>;
+}
+
 /**
  * For a deny or ask rule that covers a path only through the target its root had when the
  * permissions were made (its link re-pointed since), the sentence that says so: a deny or ask rule
@@ -89,7 +95,7 @@ export function repointedRootsNote(paths: readonly GuardedPath[], options: Repoi
  *
  * @param rule The deny or ask rule that matched.
  * @param path The guarded path it covers.
- * @param ctx The call's context.
+ * @param options The call's context.
  * @returns A sentence to add to the reason (with a leading space), or `''`.
  *
  * @example
@@ -101,15 +107,12 @@ export function repointedRootsNote(paths: readonly GuardedPath[], options: Repoi
  * declare const ctx: ToolContext;
  * const rule = parseRule('Read(./vault/**)', { behavior: 'deny', source: 'options' });
  *
- * keptRootNote(rule, resolveResources([{ path: '/data/vault/key', access: 'read' }], ctx)[0]!, ctx);
+ * keptRootNote(rule, resolveResources([{ path: '/data/vault/key', access: 'read' }], ctx)[0]!, { ctx });
  * // ' "/p/vault" led to "/data/vault" when the session began and leads to "/p/empty" now; …'
  * ```
  */
-export function keptRootNote(
-  rule: PermissionRule,
-  path: GuardedPath,
-  ctx: Pick<ToolContext, 'cwd' | 'permissions'>,
-): string {
+export function keptRootNote(rule: PermissionRule, path: GuardedPath, options: KeptRootNoteOptions): string {
+  const { ctx } = options;
   if (rule.ruleContent === undefined) return '';
   const homeDir = ctx.permissions.homeDir ?? homedir();
   const nocase = caseInsensitivePaths(ctx.permissions);

@@ -255,7 +255,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return byRule(
       'deny',
       denyPath.rule,
-      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}${withNote(keptRootNote(denyPath.rule, denyPath.path, guard.ctx))}`,
+      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}${withNote(keptRootNote(denyPath.rule, denyPath.path, guard))}`,
     );
   }
   const denyFolder = findRuleUnderFolder(rules.deny, paths, guard);
@@ -311,7 +311,7 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
       ...byRule(
         'ask',
         askPath.rule,
-        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}${withNote(keptRootNote(askPath.rule, askPath.path, guard.ctx))}`,
+        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}${withNote(keptRootNote(askPath.rule, askPath.path, guard))}`,
       ),
       suggestions: [],
     };
