@@ -8,6 +8,7 @@ import { mergeHooks } from './hooks/merge_hooks.ts';
 import type { HooksConfig } from './hooks/types.ts';
 import { createPermissionContext, mergePermissionContexts } from './permissions/permission_context.ts';
 import type { PermissionContext } from './permissions/types.ts';
+import { pinPermissionRoots } from './permissions/_pin_roots.ts';
 import { checkKeepResults } from './results/result_cleanup.ts';
 import type { SessionOptions } from './session_types.ts';
 import type { FamilySettingsDef } from './settings/family_settings.ts';
@@ -82,6 +83,9 @@ export async function resolveSessionConfig(options: SessionOptions): Promise<Ses
     settings.familySettings = inherited.familySettings;
   }
   const permissions = inherited?.permissions ?? permissionsOf(options, cwd, settings);
+  // A child in another folder anchors the parent's ./ rules there: pinned now, as a parent's are
+  // when its permissions are made, before the child's first call can swap one for a link.
+  if (inherited) pinPermissionRoots(permissions, cwd);
   if (permissions.mode === 'bypassPermissions' && settings.bypassDisabledBy.length > 0) {
     throw new ToolshedError(
       SETTINGS_INVALID,

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
@@ -80,4 +80,53 @@ test("a child session keeps the parent's rules and asks, narrows its tools and m
 test('openChildSession outside a session is a clear error', () => {
   expect(() => openChildSession({ services: createServices() })).toThrow(/offers no child sessions/);
   expect(childSessionKey.id).toBe('toolshed.childSession');
+});
+
+test("a child session in another folder pins the parent's ./ rules there when it opens: a folder swapped for a link before its first call widens none", async () => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'child-pin-')));
+  const proj = path.join(base, 'proj');
+  const docs = path.join(proj, 'work', 'docs');
+  const secrets = path.join(base, 'secrets');
+  for (const dir of [docs, secrets]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(secrets, 'key'), 'key');
+  const read = buildTool({
+    name: 'Read',
+    description: 'r',
+    inputSchema: z.object({ file_path: z.string() }),
+    isReadOnly: () => true,
+    resources: ({ file_path }, ctx) => [{ path: path.resolve(ctx.cwd, file_path), access: 'read' as const }],
+    async call() {
+      return { data: 'read' };
+    },
+  });
+  let child: Session | undefined;
+  const opener = buildTool({
+    name: 'Open',
+    description: 'opens a child in ./work',
+    inputSchema: z.object({}),
+    async call(_input, ctx) {
+      child = await openChildSession(ctx, { cwd: path.join(proj, 'work'), disallowedTools: ['Open'] });
+      return { data: 'opened' };
+    },
+  });
+  const parent = await createSession({
+    cwd: proj,
+    tools: [read, opener],
+    permissions: { allow: ['Open', 'Read(./docs/**)'] },
+  });
+  try {
+    await parent.run([{ type: 'tool_use', id: 'o', name: 'Open', input: {} }]);
+    // In the child, ./docs is work/docs. Its first call swaps that folder for a link to the secrets.
+    rmSync(docs, { recursive: true });
+    symlinkSync(secrets, docs);
+    for (const file_path of ['docs/key', path.join(secrets, 'key')]) {
+      const decision = await child!.explain('Read', { file_path });
+      expect(decision.behavior).toBe('ask');
+      expect(decision.reason).toContain('outside the working directories');
+    }
+  } finally {
+    await child?.close();
+    await parent.close();
+    rmSync(base, { recursive: true, force: true });
+  }
 });

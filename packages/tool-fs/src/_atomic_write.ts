@@ -13,7 +13,7 @@ import {
   unlink,
 } from 'node:fs/promises';
 import path from 'node:path';
-import { hashContent, isSettledTime } from '@toolshed/core/internal';
+import { hashContent, isSettledTime, resolveRealPath } from '@toolshed/core/internal';
 import { readWholeFile } from './_text_file.ts';
 
 /** Options of {@linkcode writeFileAtomic}. */
@@ -47,6 +47,13 @@ export interface AtomicWriteOptions {
    * false for one (the rename keeps it atomic for every reader either way). @default true
    */
   flush?: boolean | undefined;
+  /**
+   * The physical paths the call's permission check allowed the file to be written at
+   * (`approvedRealPaths`): just before the rename, where the rename would land is resolved again,
+   * and anywhere else (a link on the way re-pointed since the check) writes nothing and throws.
+   * Undefined: no check (a tool called directly, with no decision behind it).
+   */
+  allowedTargets?: readonly string[] | undefined;
 }
 
 /** What identifies a file's content without reading it: see {@linkcode statSignature}. */
@@ -180,12 +187,31 @@ export async function writeFileAtomic(
       if (options.expectHash !== undefined && hashContent(now) !== options.expectHash)
         throw new ConcurrentChangeError(target);
     }
+    if (options.allowedTargets !== undefined) assertAllowedTarget(file, target, options.allowedTargets);
     await rename(temp, target);
     renamed = true;
   } finally {
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
   return target;
+}
+
+/**
+ * Throws unless the rename to `target` lands at one of the paths the permission check allowed,
+ * as the links on its way are now. Between this and the rename a link could still move: that
+ * window is microseconds, not the seconds between a check (or a person's approval) and a write.
+ */
+function assertAllowedTarget(file: string, target: string, allowed: readonly string[]): void {
+  let lands: string;
+  try {
+    lands = resolveRealPath(target, { cwd: '/' });
+  } catch (e) {
+    throw new Error(`${file} cannot be written: ${(e as Error).message}; nothing was written.`);
+  }
+  if (allowed.length === 0 || allowed.includes(lands)) return;
+  throw new Error(
+    `${file} changed between its permission check and the write: it now leads to "${lands}", not to "${allowed[0]}", which was checked; nothing was written. A link on its way was re-pointed meanwhile; if that was meant, run the call again so that the new place is checked.`,
+  );
 }
 
 async function writeAll(handle: FileHandle, data: Uint8Array | readonly Uint8Array[]): Promise<void> {

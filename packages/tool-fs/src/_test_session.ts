@@ -27,7 +27,8 @@ let counter = 0;
  * Makes a real temp folder (symlinks resolved) and a session with the fs family on it, in
  * `acceptEdits` mode so writes inside the folder are allowed.
  *
- * @param options The family's options and the session's permissions.
+ * @param options The family's options, the session's permissions, and the folder to make the
+ *   temp folder in (default the system's temp folder).
  * @returns The bench.
  *
  * @example
@@ -38,9 +39,9 @@ let counter = 0;
  * ```
  */
 export async function makeBench(
-  options: { family?: FileToolsOptions; permissions?: PermissionOptions } = {},
+  options: { family?: FileToolsOptions; permissions?: PermissionOptions; dir?: string } = {},
 ): Promise<TestBench> {
-  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-fs-')));
+  const dir = await realpath(await mkdtemp(path.join(options.dir ?? os.tmpdir(), 'toolshed-fs-')));
   const session = await createSession({
     cwd: dir,
     families: [fileTools(options.family ?? {})],

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { deniedPathFilter, type ToolContext } from '@toolshed/core';
-import { pathRuleRoots, realWorkingDirectories } from '@toolshed/core/internal';
+import { pathRuleRoots, realWorkingDirectories, resolveRealPath } from '@toolshed/core/internal';
 import { SANDBOX_HOME_SECRETS } from './sandbox.ts';
 
 /** At most this many entries of the working directories are looked at for deny-listed files. */
@@ -29,10 +29,14 @@ const MASK_WALK_LIMIT = 20_000;
  */
 export function sandboxMasks(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): string[] {
   const home = ctx.permissions.homeDir ?? homedir();
-  const out = new Set<string>(SANDBOX_HOME_SECRETS.map((s) => path.join(home, s)));
+  const out = new Set<string>();
+  // A secrets folder that is a link (~/.ssh -> ~/dotfiles/ssh) is masked where it leads: the
+  // sandbox cannot mask a link itself, and the command would read through it.
+  for (const secret of SANDBOX_HOME_SECRETS) addWithTarget(out, path.join(home, secret), home);
   const rules = ctx.permissions.rules.deny.filter((r) => r.toolName === 'Read' && r.ruleContent !== undefined);
   if (rules.length === 0) return [...out];
-  const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd);
+  // Deny rules' bare names: below the working directories as pinned and as their links lead now.
+  const dirs = realWorkingDirectories(ctx.permissions, ctx.cwd, { asLinkedNow: true });
   for (const rule of rules) {
     try {
       const roots = pathRuleRoots(rule.ruleContent!, {
@@ -42,7 +46,7 @@ export function sandboxMasks(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): str
         workingDirectories: dirs,
       });
       if (!roots.anywhere && (roots.glob === '' || /^\*\*(\/\*\*)*$/.test(roots.glob)))
-        for (const d of roots.dirs) out.add(d);
+        for (const d of roots.dirs) addWithTarget(out, d, home);
     } catch {
       // A malformed rule is reported when settings load.
     }
@@ -68,4 +72,14 @@ export function sandboxMasks(ctx: Pick<ToolContext, 'cwd' | 'permissions'>): str
     }
   }
   return [...out];
+}
+
+/** Adds a path to mask, and where it leads when it is (or goes through) a link. */
+function addWithTarget(out: Set<string>, masked: string, home: string): void {
+  out.add(masked);
+  try {
+    out.add(resolveRealPath(masked, { cwd: '/', homeDir: home }));
+  } catch {
+    // Looping links: nothing can be read through them either.
+  }
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -232,6 +232,30 @@ withBwrap('the sandbox enforces what the guard does', () => {
     );
     expect(out.text).toContain('plain');
     expect(out.text).not.toContain('PRIVATE KEY');
+  });
+
+  test("a secrets folder that is a link (dotfiles) is hidden where it leads, and so is a deny rule's linked root", async () => {
+    const home = path.join(project, 'home-linked');
+    const dotfiles = path.join(project, 'dotfiles');
+    await mkdir(path.join(dotfiles, 'ssh'), { recursive: true });
+    await mkdir(path.join(dotfiles, 'vault'), { recursive: true });
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(dotfiles, 'ssh', 'id_rsa'), 'LINKED PRIVATE KEY');
+    await writeFile(path.join(dotfiles, 'vault', 'token'), 'VAULT TOKEN');
+    await symlink(path.join(dotfiles, 'ssh'), path.join(home, '.ssh'));
+    await symlink(path.join(dotfiles, 'vault'), path.join(project, 'vault-link'));
+    const { createPermissionContext } = await import('@toolshed/core/internal');
+    const { context } = createPermissionContext({ deny: ['Read(./vault-link/**)'] }, project, { homeDir: home });
+    const { sandboxMasks } = await import('./_sandbox_masks.ts');
+    const masked = sandboxMasks({ cwd: project, permissions: context });
+    const { runCommand } = await import('./run_command.ts');
+    const result = await runCommand(
+      `H=${home}; cat $H/.ssh/id_rsa ${dotfiles}/ssh/id_rsa 2>&1; cat vault-link/token ${dotfiles}/vault/token 2>&1; echo done`,
+      { cwd: project, timeoutMs: 20_000, sandbox: { bwrap: bwrap!, writable: [project], network: false, masked } },
+    );
+    expect(result.output).toContain('done');
+    expect(result.output).not.toContain('LINKED PRIVATE KEY');
+    expect(result.output).not.toContain('VAULT TOKEN');
   });
 
   test('deny-listed files and folders are masked: a read the guard could not see finds them empty', async () => {

@@ -57,6 +57,7 @@ export {
 } from '../permissions/path_rule_index.ts';
 export { toolRuleCandidates, type ToolRuleCandidatesOptions } from '../permissions/tool_rule_index.ts';
 export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from '../permissions/path_rule.ts';
+export { approvedRealPaths, type ApprovedRealPathsOptions } from '../permissions/approved_paths.ts';
 export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from '../permissions/protected_paths.ts';
 export {
   caseInsensitivePaths,

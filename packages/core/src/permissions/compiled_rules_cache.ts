@@ -12,7 +12,7 @@ interface CompiledEntry {
   compiled: CompiledPathRule;
   /** For a bare-name rule: the working directories it was compiled for. */
   workingDirectories?: string;
-  /** Otherwise: the lexical root and the physical root it was compiled with. */
+  /** Otherwise: the lexical root, and the physical root (as its links led) it was compiled with. */
   lexical?: string;
   real?: string;
   /** The root cache's epoch at which the physical root was last confirmed. */
@@ -48,6 +48,7 @@ const compiledRules = new WeakMap<PermissionRule, CompiledEntry>();
 export function compileSessionPathRule(rule: PermissionRule, given: PathRuleBases): CompiledPathRule {
   const content = rule.ruleContent ?? '';
   // An allow rule's root is matched as first resolved: a link re-pointed later must not widen it.
+  // A deny or ask rule's root is matched as first resolved and as its links lead now.
   const pinned = rule.behavior === 'allow';
   const bases: PathRuleBases = pinned ? { ...given, pinnedRoots: true } : given;
   const rootNow = pinned ? pinnedPhysicalRoot : physicalRootOf;
@@ -74,6 +75,7 @@ export function compileSessionPathRule(rule: PermissionRule, given: PathRuleBase
   }
   const { dirs, anywhere } = pathRuleRoots(content, bases);
   const compiled = compilePathRule(content, bases);
+  const lexical = dirs[0]!;
   const fresh: CompiledEntry = {
     cwd: bases.cwd,
     homeDir: bases.homeDir,
@@ -85,8 +87,9 @@ export function compileSessionPathRule(rule: PermissionRule, given: PathRuleBase
   };
   if (anywhere) fresh.workingDirectories = bases.workingDirectories.join('\0');
   else {
-    fresh.lexical = dirs[0]!;
-    fresh.real = dirs[dirs.length - 1]!;
+    fresh.lexical = lexical;
+    // What the roots were compiled with, as the check above asks it again (cached: no lookup).
+    fresh.real = rootNow(lexical, bases.homeDir ?? homedir());
   }
   compiledRules.set(rule, fresh);
   return compiled;

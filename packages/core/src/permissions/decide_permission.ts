@@ -14,6 +14,8 @@ import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
+import { keptRootNote, repointedRootsNote } from './_repointed_roots.ts';
+import { recordDecidedPaths } from './approved_paths.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
@@ -199,6 +201,8 @@ async function decide(
   checkRootsAgain();
   const walks: FolderWalks = new Map();
   const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
+  // What the tool may open: it compares the file it opens with these (approvedRealPaths).
+  recordDecidedPaths(ctx, declared);
   const call: Call = {
     tool,
     input,
@@ -234,7 +238,7 @@ async function decide(
   // The tool's allow: the paths it declared must still be inside the working directories.
   if (fromTool) {
     const outside = outsideWorkingDirectories(call.paths, call.guard);
-    return outside.length > 0 ? outsideAsk(outside, ctx) : fromTool;
+    return outside.length > 0 ? outsideAsk(outside, ctx, tool.name) : fromTool;
   }
   return await byHookModeAndAllowRules(call, own);
 }
@@ -251,7 +255,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return byRule(
       'deny',
       denyPath.rule,
-      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}`,
+      `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}${withNote(keptRootNote(denyPath.rule, denyPath.path, guard))}`,
     );
   }
   const denyFolder = findRuleUnderFolder(rules.deny, paths, guard);
@@ -307,7 +311,7 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
       ...byRule(
         'ask',
         askPath.rule,
-        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}`,
+        `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}${withNote(keptRootNote(askPath.rule, askPath.path, guard))}`,
       ),
       suggestions: [],
     };
@@ -410,7 +414,7 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   // 9. Reads and writes outside the working directories ask, whatever else would allow them,
   //    unless an allow rule names the path; 10. acceptEdits allows a file tool's edits inside.
   const outside = outsideWorkingDirectories(paths, guard);
-  if (outside.length > 0) return outsideAsk(outside, ctx);
+  if (outside.length > 0) return outsideAsk(outside, ctx, name);
   // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
   if (unknown.length > 0 && !(await matching(rules.allow)))
     return { ...unknownAccessAsk(unknown), suggestions: suggestionsFor(tool, input) };
@@ -445,11 +449,13 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   // A passthrough may say why the tool had no opinion ("it is not read-only: it writes a.txt").
   const why =
     own?.behavior === 'passthrough' && typeof own.message === 'string' && own.message ? ` (${own.message})` : '';
+  // A file tool's path that an allow rule covered before its folder became a link: say so.
+  const note = isFileTool(name) && paths.length > 0 ? withNote(repointedRootsNote(paths, guard)) : '';
   return {
     behavior: 'ask',
     reason: first
-      ? `No rule allows ${name} with this input${why}; allow it with ${quotedRules(suggestions)}`
-      : `No rule allows ${name} with this input${why}`,
+      ? `No rule allows ${name} with this input${why}; allow it with ${quotedRules(suggestions)}${note}`
+      : `No rule allows ${name} with this input${why}${note}`,
     suggestions,
   };
 }
@@ -491,7 +497,12 @@ function describePath(path: GuardedPath): string {
   return `the ${path.access === 'read' ? 'read of' : 'write to'} ${shown}`;
 }
 
-function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext): PermissionDecision {
+/** A note after a reason that ends without a full stop: `''`, or the stop and the note. */
+function withNote(note: string): string {
+  return note === '' ? '' : `.${note}`;
+}
+
+function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext, toolName: string): PermissionDecision {
   // A write over a whole folder outside (`rm -rf /srv`) gets no rule: one would allow far more than the call.
   const suggestions = outside.some((p) => p.kind === 'folder' && p.access === 'write')
     ? []
@@ -506,7 +517,7 @@ function outsideAsk(outside: readonly GuardedPath[], ctx: ToolContext): Permissi
       : 'a person must approve it (no rule is suggested for a write over a whole folder outside them)';
   return {
     behavior: 'ask',
-    reason: `${capitalize(describePath(outside[0]!))} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}); ${how}`,
+    reason: `${capitalize(describePath(outside[0]!))} is outside the working directories (${ctx.permissions.workingDirectories.join(', ')}); ${how}${withNote(repointedRootsNote(outside, { toolName, ctx }))}`,
     suggestions,
   };
 }

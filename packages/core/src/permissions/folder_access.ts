@@ -16,7 +16,8 @@ import {
 import { pathRuleRoots } from './path_rule.ts';
 import { folderRuleCandidates } from './path_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
-import { protectedPath, type ProtectedPath } from './protected_paths.ts';
+import type { ProtectedPath } from './protected_paths.ts';
+import { physicalForms, protectedWriteCheck } from './_protected_writes.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionRule } from './types.ts';
 
@@ -146,7 +147,8 @@ export function ruleUnderFolder(
       homeDir: ctx.permissions.homeDir,
       root: rule.root ?? ctx.cwd,
       caseInsensitive: nocase,
-      workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd),
+      // Deny and ask rules: below the working directories as pinned and as their links lead now.
+      workingDirectories: realWorkingDirectories(ctx.permissions, ctx.cwd, { asLinkedNow: true }),
     });
   } catch {
     return false;
@@ -310,14 +312,20 @@ export function protectedUnderFolder(
   { walks = new Map() }: FolderWalkOptions = {},
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
   if (!paths.some((p) => p.kind === 'folder' && p.access === 'write')) return undefined;
-  const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
   const home = ctx.permissions.homeDir ?? homedir();
+  // Also where the home directory and its protected entries lead, when they are links (dotfiles).
+  const isProtected = protectedWriteCheck({
+    homeDir: home,
+    caseInsensitive: caseInsensitivePaths(ctx.permissions),
+    workingDirectories: ctx.permissions.workingDirectories,
+  });
+  const homes = [home, ...physicalForms(home, home)];
   for (const path of paths) {
     if (path.kind !== 'folder' || path.access !== 'write') continue;
     for (const form of [path.lexical, ...path.real]) {
-      const own = protectedPath(form, options) ?? protectedPath(`${form}/.`, options);
+      const own = isProtected(form) ?? isProtected(`${form}/.`);
       if (own) return { path, protection: own };
-      if (isPathInside(home, form))
+      if (homes.some((h) => isPathInside(h, form)))
         return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
       if (!isFolder(form)) continue;
       const walk = walkFolder(form, walks);
@@ -330,7 +338,7 @@ export function protectedUnderFolder(
           },
         };
       for (const entry of walk.entries) {
-        const protection = protectedPath(entry, options);
+        const protection = isProtected(entry);
         if (protection) return { path, protection };
       }
     }

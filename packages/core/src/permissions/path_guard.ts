@@ -9,7 +9,8 @@ import { isPathInside } from './is_path_inside.ts';
 import { compileSessionPathRule } from './compiled_rules_cache.ts';
 import type { CompiledPathRule } from './path_rule.ts';
 import { pathRuleCandidates, type PathRuleIndexBases } from './path_rule_index.ts';
-import { protectedPath, type ProtectedPath } from './protected_paths.ts';
+import type { ProtectedPath } from './protected_paths.ts';
+import { protectedWriteCheck } from './_protected_writes.ts';
 import { physicalRootOf, pinnedPhysicalRoot } from './real_path_cache.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import { countRuleVisit } from './_rule_visits.ts';
@@ -381,11 +382,16 @@ export function findProtectedWrite(
   { toolName, ctx }: PathCheckOptions,
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
   if (!paths.some((p) => p.access === 'write')) return undefined;
-  const options = { homeDir: ctx.permissions.homeDir, caseInsensitive: caseInsensitivePaths(ctx.permissions) };
+  // Also where the home directory's protected entries lead, when they are links (dotfiles).
+  const isProtected = protectedWriteCheck({
+    homeDir: ctx.permissions.homeDir,
+    caseInsensitive: caseInsensitivePaths(ctx.permissions),
+    workingDirectories: ctx.permissions.workingDirectories,
+  });
   for (const path of paths) {
     if (path.access !== 'write') continue;
     for (const candidate of [path.lexical, ...path.real]) {
-      const protection = protectedPath(candidate, options);
+      const protection = isProtected(candidate);
       if (!protection) continue;
       if (explicitlyAllowed(toolName, path, protection, ctx)) break;
       return { path, protection };

@@ -30,8 +30,10 @@ export interface PathRuleBases {
   /** Compare paths without regard to case (macOS, Windows). @default false */
   caseInsensitive?: boolean | undefined;
   /**
-   * Match the root by the physical path it had when first resolved ({@linkcode pinnedPhysicalRoot}),
-   * not as its links are now: for allow rules, which a link re-pointed later must not widen.
+   * Match the root by the physical path it had when first resolved ({@linkcode pinnedPhysicalRoot})
+   * only, not also as its links are now: for allow rules, which a link re-pointed later must not
+   * widen. Without it (deny and ask rules) the root is matched both ways, so a re-pointed link
+   * cannot narrow the rule either.
    * @default false
    */
   pinnedRoots?: boolean | undefined;
@@ -311,7 +313,12 @@ function parsedPathRule(content: string, nocase: boolean): ParsedPathRule {
   return parsed;
 }
 
-/** The rule's root directories: lexical and, when it differs, through symlinks. */
+/**
+ * The rule's root directories: lexical and, where they differ, through symlinks: an allow rule's
+ * (`pinnedRoots`) as first resolved only; a deny or ask rule's both as first resolved and as its
+ * links lead now, so that a link re-pointed later neither widens what is allowed nor takes a deny
+ * off the target it had (which a working directory or an allow rule still keeps).
+ */
 function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
   if (parsed.anywhere) return [...bases.workingDirectories];
   const home = bases.homeDir ?? homedir();
@@ -325,8 +332,13 @@ function rootsOf(parsed: ParsedPathRule, bases: PathRuleBases): string[] {
           : bases.cwd;
   const lexical = resolve(anchorDir, parsed.literal);
   // A rule whose directory loops through symlinks keeps its lexical root only (while it loops).
-  const real = bases.pinnedRoots ? pinnedPhysicalRoot(lexical, home) : physicalRootOf(lexical, home);
-  return real === lexical ? [lexical] : [lexical, real];
+  const roots = [lexical];
+  const add = (dir: string) => {
+    if (!roots.includes(dir)) roots.push(dir);
+  };
+  add(pinnedPhysicalRoot(lexical, home));
+  if (!bases.pinnedRoots) add(physicalRootOf(lexical, home));
+  return roots;
 }
 
 /**

@@ -31,7 +31,7 @@ const PROJECT_EXEC_FILES: Readonly<Record<string, string>> = {
 /** Files inside a `.vscode` folder that run code. */
 const VSCODE_EXEC_FILES = ['tasks.json', 'launch.json', 'settings.json'];
 /** Below the home directory: folders whose files let others in or configure git everywhere. */
-const PROTECTED_HOME_DIRS: readonly { dir: string; what: string }[] = [
+export const PROTECTED_HOME_DIRS: readonly { dir: string; what: string }[] = [
   { dir: '.ssh', what: 'SSH keys and authorized_keys' },
   { dir: '.config/git', what: 'the global git configuration' },
 ];

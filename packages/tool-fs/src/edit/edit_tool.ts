@@ -4,10 +4,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type FileState, type Tool, type ToolContext } from '@toolshed/core';
-import { hashContent, isSettledTime } from '@toolshed/core/internal';
+import { approvedRealPaths, hashContent } from '@toolshed/core/internal';
 import { statSignature, writeFileAtomic, type FileSignature } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { hashOffThread } from '../_hash_off_thread.ts';
+import { trustedHash } from '../_trusted_hash.ts';
 import { withPathLock } from '../_path_lock.ts';
 import {
   canonicalPath,
@@ -159,12 +160,14 @@ export const editTool: Tool<typeof editInput, EditOutput> = buildTool<typeof edi
       // The new bytes' hash, for the file-state cache: on a worker thread, while they are written
       // and flushed to disk (on this thread it was a fifth of the Edit of a 20 MB file).
       const hashing = hashOffThread(plan.newBytes);
+      // Where the permission check found the file: a link moved since must not move the write.
+      const allowedTargets = approvedRealPaths(ctx, { path: plan.abs, access: 'write' });
       const written = await writeFileAtomic(
         plan.abs,
         plan.newBytes,
         plan.before === undefined
-          ? { expectMissing: true, flush: false }
-          : { expectBytes: plan.before, unchangedSince: plan.signature },
+          ? { expectMissing: true, allowedTargets, flush: false }
+          : { expectBytes: plan.before, allowedTargets, unchangedSince: plan.signature },
       );
       const newHash = await hashing;
       recordWrite(ctx.fileState, plan.key, {
@@ -242,7 +245,7 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
   // In shared memory when large: the new bytes are views of it, hashed on a worker thread.
   const before = await readWholeFile(abs, { shared: true });
   if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
-  const beforeHash = knownHash(ctx.fileState.get(key), st) ?? lastWriteHash(ctx, key, before) ?? hashContent(before);
+  const beforeHash = trustedHash(ctx.fileState.get(key), st) ?? lastWriteHash(ctx, key, before) ?? hashContent(before);
   const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st, contentHash: beforeHash });
   if (!fresh.ok) return fail(fresh.message);
   const { text, format } = decodeText(before);
@@ -310,21 +313,6 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     plan.entry = fresh.entry;
   }
   return plan;
-}
-
-/**
- * The content hash the cache already has for a file whose mtime, change time and size are still
- * those it recorded, when that mtime had settled when the record was made (`isSettledTime`: a
- * write in the same timestamp tick, a whole second on some file systems, would have shown): hashing 20 MB again would say the same. The change time is
- * what `touch -r` cannot put back after a change of the same size; without it, the file is hashed.
- */
-function knownHash(
-  entry: { contentHash: string; mtimeMs: number; ctimeMs?: number; size: number; readAt: number } | undefined,
-  st: Stats,
-): string | undefined {
-  if (entry === undefined || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) return undefined;
-  if (entry.ctimeMs !== st.ctimeMs) return undefined;
-  return isSettledTime(entry.mtimeMs, entry.readAt) ? entry.contentHash : undefined;
 }
 
 /**

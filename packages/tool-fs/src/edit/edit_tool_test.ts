@@ -1,10 +1,53 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { availableParallelism } from 'node:os';
 import { hashWorkerStats } from '../_hash_off_thread.ts';
 import { hashWorkerUp, makeBench, type TestBench } from '../_test_session.ts';
+
+/**
+ * Whether this machine lets a test mount a file system with whole-second times: Linux, root, and
+ * mkfs.ext2 (an ext2 image with 128-byte inodes, on a loop device). Elsewhere the coarse-file-system
+ * case is covered by trustedHash's own tests.
+ */
+function canMountCoarse(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  try {
+    const coarse = mountCoarse();
+    coarse.unmount();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An ext2 file system with 128-byte inodes (times in whole seconds), mounted on a temp folder. */
+function mountCoarse(): { dir: string; unmount: () => void } {
+  const base = mkdtempSync(path.join(tmpdir(), 'toolshed-coarse-'));
+  const image = path.join(base, 'fs.img');
+  const dir = path.join(base, 'mnt');
+  const quiet = { stdio: 'ignore' as const };
+  try {
+    mkdirSync(dir);
+    writeFileSync(image, '');
+    truncateSync(image, 8 * 1024 * 1024);
+    execFileSync('mkfs.ext2', ['-q', '-F', '-I', '128', image], quiet);
+    execFileSync('mount', ['-o', 'loop', image, dir], quiet);
+  } catch (e) {
+    rmSync(base, { recursive: true, force: true });
+    throw e;
+  }
+  return {
+    dir,
+    unmount: () => {
+      execFileSync('umount', [dir], quiet);
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
 
 let bench: TestBench;
 beforeEach(async () => {
@@ -84,6 +127,43 @@ describe('Edit read-first and staleness rules', () => {
     expect(text).toContain('changed on disk since it was read');
     expect(await readFile(file('old.ts'), 'utf8')).toBe('const a = 7;\n');
   });
+
+  test.skipIf(!canMountCoarse())(
+    'Edit refuses a same-size change with the mtime put back in the second of the last change before the Read, on a file system that keeps whole seconds',
+    async () => {
+      const coarse = mountCoarse();
+      const session = await makeBench({ dir: coarse.dir });
+      try {
+        const target = path.join(session.dir, 'c.ts');
+        const anHourAgo = new Date(Date.now() - 3_600_000);
+        await session.call('Read', { file_path: path.join(session.dir, 'warm.ts') }); // loads Read's code
+        // Within one second: the file changed, read, then changed again with its mtime put back.
+        // There, the change time is the same whole second all along.
+        for (let tries = 0; ; tries++) {
+          while (Date.now() % 1000 < 100 || Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 5));
+          const second = Math.floor(Date.now() / 1000);
+          await writeFile(target, 'const a = 1;\n');
+          await utimes(target, anHourAgo, anHourAgo);
+          expect((await session.call('Read', { file_path: target })).isError).toBe(false);
+          await writeFile(target, 'const a = 7;\n');
+          await utimes(target, anHourAgo, anHourAgo);
+          if (Math.floor(Date.now() / 1000) === second && (await stat(target)).ctimeMs === second * 1000) break;
+          if (tries === 5) throw new Error('could not change, read and change a file within one second');
+        }
+        const { text, isError } = await session.call('Edit', {
+          file_path: target,
+          old_string: 'const a',
+          new_string: 'let a',
+        });
+        expect(isError).toBe(true);
+        expect(text).toContain('changed on disk since it was read');
+        expect(await readFile(target, 'utf8')).toBe('const a = 7;\n');
+      } finally {
+        await session.cleanup();
+        coarse.unmount();
+      }
+    },
+  );
 
   test('Edit accepts a file whose mtime changed but whose content did not (a touch or a formatter)', async () => {
     await put('a.ts', 'const a = 1;\n');

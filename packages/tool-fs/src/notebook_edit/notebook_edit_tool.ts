@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
-import { hashContent } from '@toolshed/core/internal';
+import { approvedRealPaths, hashContent } from '@toolshed/core/internal';
 import { writeFileAtomic } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
 import { findCell, parseNotebook, type Notebook, type NotebookCell } from '../_notebook.ts';
@@ -114,7 +114,12 @@ export const notebookEditTool: Tool<typeof notebookEditInput, NotebookEditOutput
     return withPathLock(key, async () => {
       const plan = await planNotebookEdit(input, ctx);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
-      const written = await writeFileAtomic(plan.abs, plan.newBytes, { expectHash: hashContent(plan.before) });
+      // Where the permission check found the file: a link moved since must not move the write.
+      const allowedTargets = approvedRealPaths(ctx, { path: plan.abs, access: 'write' });
+      const written = await writeFileAtomic(plan.abs, plan.newBytes, {
+        expectHash: hashContent(plan.before),
+        allowedTargets,
+      });
       recordWrite(ctx.fileState, plan.key, {
         bytes: plan.newBytes,
         text: plan.newText,

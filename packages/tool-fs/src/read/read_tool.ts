@@ -8,6 +8,7 @@ import { canonicalPath, deviceByName, missingFileMessage, specialKind, toAbsolut
 import { parseNotebook, renderNotebook } from '../_notebook.ts';
 import { decodeText } from '../_text_file.ts';
 import { isRepeatRead, readTicket, recordRead } from '../_freshness.ts';
+import { assertOpenedAsApproved } from '../_opened_file.ts';
 import { DEFAULT_READ_LINES, MAX_LINE_CHARS, MAX_READ_OUTPUT_CHARS, numberLines, readTextRange } from './_text.ts';
 import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, sniffImage } from './_image.ts';
 import { capPdfPages, extractPdfText, MAX_PDF_PAGES_PER_READ, type PdfPage } from './_pdf.ts';
@@ -166,6 +167,8 @@ async function readFileForModel(input: z.output<typeof readInput>, ctx: ToolCont
   // O_NONBLOCK, then fstat: if the path was swapped for a FIFO after the stat, the open does not hang and the check below refuses it.
   const handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    // The file opened must be the one the permission check allowed: a link may have moved since.
+    await assertOpenedAsApproved(handle, { path: abs, access: 'read', ctx });
     const hst = await handle.stat();
     const kind = specialKind(hst);
     if (kind || !hst.isFile()) throw new Error(`Cannot read ${abs}: it is ${kind ?? 'not a regular file'}.`);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ContentBlock } from '@toolshed/core';
@@ -320,5 +321,79 @@ describe('Read refusals', () => {
     expect(other.text).toContain('Did you mean');
     const deep = await bench.call('Read', { file_path: 'no/such/dir/x.ts' });
     expect(deep.text).toContain(`The folder ${path.join(bench.dir, 'no')} does not exist either`);
+  });
+});
+
+describe('Read and Grep when a linked folder is re-pointed during the session', () => {
+  test('a deny rule below a linked additional directory still holds on its first target after the link is re-pointed', async () => {
+    const outer = await mkdtemp(path.join(tmpdir(), 'toolshed-libs-'));
+    const target = path.join(outer, 'libs-target');
+    const libs = path.join(outer, 'libs');
+    await mkdir(path.join(target, 'secrets'), { recursive: true });
+    await mkdir(path.join(outer, 'empty'));
+    await writeFile(path.join(target, 'secrets', 'key'), 'SECRET-KEY\n');
+    await symlink(target, libs);
+    const linked = await makeBench({
+      permissions: { additionalDirectories: [libs], deny: [`Read(/${libs}/secrets/**)`] },
+    });
+    try {
+      const key = path.join(target, 'secrets', 'key');
+      expect((await linked.call('Read', { file_path: key })).text).toContain('denied by rule');
+      // A call re-points the link (git checkout, a build): the old target stays a working directory.
+      await rm(libs);
+      await symlink(path.join(outer, 'empty'), libs);
+      const read = await linked.call('Read', { file_path: key });
+      expect(read.isError).toBe(true);
+      expect(read.text).toContain(`denied by rule "Read(/${libs}/secrets/**)"`);
+      // A search of the old target leaves the denied files out, as before the link moved.
+      for (const folder of [target, path.join(target, 'secrets')]) {
+        const grep = await linked.call('Grep', { pattern: 'SECRET', path: folder, output_mode: 'content' });
+        expect(grep.text).not.toContain('SECRET-KEY');
+      }
+    } finally {
+      await linked.cleanup();
+      await rm(outer, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Read between its permission check and its open', () => {
+  test('a link re-pointed after the check (here while the read waits for approval) is not followed: nothing is read', async () => {
+    const { createSession, contentToText } = await import('@toolshed/core');
+    const { fileTools } = await import('../family.ts');
+    const secrets = await mkdtemp(path.join(tmpdir(), 'toolshed-secrets-'));
+    await writeFile(path.join(secrets, 'id_rsa'), 'SECRET-KEY\n');
+    await mkdir(path.join(bench.dir, 'notes'));
+    await writeFile(path.join(bench.dir, 'notes', 'id_rsa'), 'just notes\n');
+    const link = path.join(bench.dir, 'd');
+    await symlink('notes', link);
+    const reasons: string[] = [];
+    const session = await createSession({
+      cwd: bench.dir,
+      families: [fileTools()],
+      stateDir: path.join(bench.dir, '.state2'),
+      permissions: { ask: ['Read(./d/**)'] },
+      // Approved as d/id_rsa -> notes/id_rsa; meanwhile something re-points d at the secrets.
+      canUseTool: async (_name, _input, { reason }) => {
+        reasons.push(reason ?? '');
+        await rm(link);
+        await symlink(secrets, link);
+        return { behavior: 'allow' };
+      },
+    });
+    try {
+      const [read] = await session.run([
+        { type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: 'd/id_rsa' } },
+      ]);
+      const text = contentToText(read!.content);
+      expect(reasons).toHaveLength(1);
+      expect(text).not.toContain('SECRET-KEY');
+      expect(read!.is_error).toBe(true);
+      expect(text).toContain(`now leads to "${path.join(await realpath(secrets), 'id_rsa')}"`);
+      expect(text).toContain(`"${path.join(bench.dir, 'notes', 'id_rsa')}"`);
+    } finally {
+      await session.close();
+      await rm(secrets, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
+import { approvedRealPaths } from '@toolshed/core/internal';
 import { writeFileAtomic } from '../_atomic_write.ts';
 import { diffLines, formatDiff } from '../_diff.ts';
 import { checkReadFirst, recordWrite } from '../_freshness.ts';
@@ -107,12 +108,14 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
       const whileFlushing = () => {
         lines = countLines(plan.newText);
       };
+      // Where the permission check found the file: a link moved since must not move the write.
+      const allowedTargets = approvedRealPaths(ctx, { path: plan.abs, access: 'write' });
       const written = await writeFileAtomic(
         plan.abs,
         plan.newBytes,
         plan.before === undefined
-          ? { expectMissing: true, whileFlushing, flush: false }
-          : { expectBytes: plan.before, whileFlushing },
+          ? { expectMissing: true, allowedTargets, whileFlushing, flush: false }
+          : { expectBytes: plan.before, allowedTargets, whileFlushing },
       );
       const newHash = await hashing;
       recordWrite(ctx.fileState, plan.key, {

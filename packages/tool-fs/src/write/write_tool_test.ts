@@ -1,5 +1,18 @@
-import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { hashWorkerStats, OFF_THREAD_MIN_BYTES } from '../_hash_off_thread.ts';
@@ -199,5 +212,68 @@ describe('Write over files Read cannot show as text', () => {
     await bench.call('Read', { file_path: 'dot.png' });
     const { isError } = await bench.call('Write', { file_path: 'dot.png', content: 'not an image any more\n' });
     expect(isError).toBe(false);
+  });
+});
+
+describe('Write and Edit between their permission check and their write', () => {
+  // Approved as d/… -> notes/…; meanwhile (here while a person reads the prompt) d is re-pointed
+  // at a folder outside the project. The write must not land there.
+  async function repointedSession() {
+    const { createSession, contentToText } = await import('@toolshed/core');
+    const { fileTools } = await import('../family.ts');
+    const outside = await realpath(await mkdtemp(path.join(tmpdir(), 'toolshed-outside-')));
+    await writeFile(path.join(outside, 'config'), 'original\n');
+    await mkdir(path.join(bench.dir, 'notes'));
+    await writeFile(path.join(bench.dir, 'notes', 'config'), 'original\n');
+    const link = path.join(bench.dir, 'd');
+    await symlink('notes', link);
+    let swap = false;
+    const session = await createSession({
+      cwd: bench.dir,
+      families: [fileTools()],
+      stateDir: path.join(bench.dir, '.state2'),
+      permissions: { mode: 'acceptEdits', ask: ['Edit(./d/**)'] },
+      canUseTool: async () => {
+        if (swap) {
+          await rm(link);
+          await symlink(outside, link);
+        }
+        return { behavior: 'allow' };
+      },
+    });
+    const call = async (name: string, input: unknown) => {
+      const [block] = await session.run([{ type: 'tool_use', id: `w${Math.random()}`, name, input }]);
+      return { text: contentToText(block!.content), isError: block!.is_error === true };
+    };
+    return { session, call, outside, armSwap: () => (swap = true) };
+  }
+
+  test('a Write to a path whose link is re-pointed after the check writes nothing where it now leads', async () => {
+    const { session, call, outside, armSwap } = await repointedSession();
+    try {
+      armSwap();
+      const created = await call('Write', { file_path: 'd/new.sh', content: 'evil\n' });
+      expect(created.isError).toBe(true);
+      expect(created.text).toContain('changed between its permission check and the write');
+      expect(await readdir(outside)).toEqual(['config']);
+    } finally {
+      await session.close();
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('an Edit of a file whose link is re-pointed after the check leaves the file it now leads to as it was', async () => {
+    const { session, call, outside, armSwap } = await repointedSession();
+    try {
+      expect((await call('Read', { file_path: path.join(outside, 'config') })).isError).toBe(false);
+      expect((await call('Read', { file_path: 'd/config' })).isError).toBe(false);
+      armSwap();
+      const edited = await call('Edit', { file_path: 'd/config', old_string: 'original', new_string: 'evil' });
+      expect(edited.isError).toBe(true);
+      expect(await readFile(path.join(outside, 'config'), 'utf8')).toBe('original\n');
+    } finally {
+      await session.close();
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
