@@ -98,6 +98,23 @@ function scanUnicode(text: string, compounds: string[] | undefined): string[] {
  * conservative: a wrong merge costs more than a missed one.
  */
 export function stem(word: string): string {
+  const known = STEMS.get(word);
+  if (known !== undefined) return known;
+  const stemmed = stemOf(word);
+  if (STEMS.size >= MAX_STEMS) STEMS.clear();
+  STEMS.set(word, stemmed);
+  return stemmed;
+}
+
+/**
+ * Stems already computed, by word: a catalogue repeats its words (every tool of an API says
+ * "data", "get", "the user's …"), and the stemmer's tests are regular expressions, which were a
+ * fifth of an index build. Bounded: emptied when full.
+ */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
+function stemOf(word: string): string {
   let w = word;
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -130,6 +147,37 @@ export function terms(text: string): string[] {
     out.push(stem(word));
   }
   return out;
+}
+
+/** A text's stemmed content words ({@linkcode terms}) and the same words as written ({@linkcode surfaceTerms}). */
+export interface TermsAndWords {
+  terms: string[];
+  words: string[];
+}
+
+/**
+ * The stemmed content words of a text and its content words as written, from one scan: what
+ * {@linkcode terms} and {@linkcode surfaceTerms} give, for the cost of one (an index analyses every
+ * description and parameter of a catalogue once, and needs both).
+ *
+ * @example
+ * ```ts
+ * import { termsAndWords } from './_analyze.ts';
+ *
+ * termsAndWords('Lists the open pull requests'); // { terms: ['list', 'open', 'pull', 'request'], words: ['lists', 'open', 'pull', 'requests'] }
+ * ```
+ */
+export function termsAndWords(text: string): TermsAndWords {
+  const compounds: string[] = [];
+  const scanned = scan(text, compounds);
+  const words: string[] = [];
+  const out: string[] = compounds;
+  for (const word of scanned) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    words.push(word);
+    out.push(stem(word));
+  }
+  return { terms: out, words };
 }
 
 /** The content words of a text as written (lower-cased, not stemmed): split, stopwords and one-letter words dropped. */

@@ -9,6 +9,7 @@ import {
   stem,
   surfaceTerms,
   terms,
+  termsAndWords,
 } from './_analyze.ts';
 
 describe('name and text analysis', () => {
@@ -92,4 +93,18 @@ test('operationTerms leaves out past participles, which describe rather than ask
   expect(operationTerms('list stopped containers')).toEqual(['list', stem('containers')]);
   // Words that merely end in "ed" and are not stemmed as a participle stay.
   expect(operationTerms('speed of the feed')).toEqual(['speed', 'feed']);
+});
+
+test('termsAndWords gives in one scan what terms and surfaceTerms give, compounds first', () => {
+  for (const text of ['Lists the open Pull Requests', 'getInventory of stores', 'Café menus, cafés', '', 'a I the']) {
+    expect(termsAndWords(text)).toEqual({ terms: terms(text), words: surfaceTerms(text) });
+  }
+  expect(termsAndWords('call getInventory').terms[0]).toBe('getinventory');
+});
+
+test('stem gives the same stem for a word however often it is asked (it keeps what it computed)', () => {
+  const words = ['messages', 'running', 'created', 'status', 'queries'];
+  const first = words.map(stem);
+  for (let i = 0; i < 3; i++) expect(words.map(stem)).toEqual(first);
+  expect(first).toEqual(['messag', 'run', 'creat', 'status', 'query']);
 });

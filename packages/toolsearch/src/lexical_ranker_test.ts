@@ -238,6 +238,36 @@ describe('lexicalRanker', () => {
     expect(scoresOf(tools, 'stocking')).toEqual(scoresOf(tools, 'stocking', { surfaceWeight: 0 }));
   });
 
+  test('a first search reads only the tools that hold its words: no index of word pairs or words as written over the catalogue', () => {
+    const tools = [
+      ...Array.from({ length: 2000 }, (_, i) =>
+        analyzeTool({ name: `tool_${i}`, description: `Turns widget ${i} into gadgets for the shelf.` }),
+      ),
+      analyzeTool({ name: 'create_pull_request', description: 'Open a pull request from a branch.' }),
+      analyzeTool({ name: 'list_pull_requests', description: 'Lists the pull requests of a repository.' }),
+    ];
+    let counting = false;
+    const read = new Set<number>();
+    // Each tool watched: which ones a search looks at after the index was prepared.
+    const watched = tools.map(
+      (t, i) =>
+        new Proxy(t, {
+          get(target, key, receiver) {
+            if (counting) read.add(i);
+            return Reflect.get(target, key, receiver);
+          },
+        }),
+    );
+    const scorer = lexicalRanker().prepare(watched);
+    counting = true;
+    const scores = scorer(analyzeQuery('open the pull requests of my repository')!);
+    expect(scores[2001]).toBeGreaterThan(scores[2000]!);
+    expect(read.size).toBeLessThanOrEqual(2);
+    // A later search of other words reads no more than the tools that hold them.
+    scorer(analyzeQuery('a pull request from the branch')!);
+    expect(read.size).toBeLessThanOrEqual(2);
+  });
+
   test('a catalogue entry whose description or hint is not a string is still searched, by its name', () => {
     const tools = [
       { name: 'list_stocks', description: null, searchHint: 42 },

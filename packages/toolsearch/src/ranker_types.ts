@@ -26,6 +26,16 @@ export interface AnalyzedTool {
   readonly description: readonly string[];
   /** Stemmed content words of the parameters' names and descriptions. */
   readonly parameters: readonly string[];
+  /**
+   * The content words of the hint, description and parameters as written (lower-case, not
+   * stemmed; stopwords and one-letter words left out), in order: what `hint`, `description` and
+   * `parameters` hold before stemming.
+   */
+  readonly words: {
+    readonly hint: readonly string[];
+    readonly description: readonly string[];
+    readonly parameters: readonly string[];
+  };
   /** The tool's group (see {@linkcode SearchableTool.group}). */
   readonly group: string;
   /** Name, hint, description and parameters as one text (for embedding rankers). */

@@ -1,4 +1,4 @@
-import { nameParts, schemaText, splitWords, stem, terms, type NameParts } from './_analyze.ts';
+import { nameParts, schemaText, splitWords, stem, terms, termsAndWords, type NameParts } from './_analyze.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
 import type { AnalyzedQuery, AnalyzedTool, AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
 
@@ -148,12 +148,16 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
   const hint = typeof tool.searchHint === 'string' ? tool.searchHint : '';
   const params = schemaText(tool.inputSchema);
   const name = nameParts(tool.name);
+  const hintTerms = termsAndWords(hint);
+  const descriptionTerms = termsAndWords(description);
+  const parameterTerms = termsAndWords(params);
   return {
     tool,
     name,
-    hint: terms(hint),
-    description: terms(description),
-    parameters: terms(params),
+    hint: hintTerms.terms,
+    description: descriptionTerms.terms,
+    parameters: parameterTerms.terms,
+    words: { hint: hintTerms.words, description: descriptionTerms.words, parameters: parameterTerms.words },
     group: typeof tool.group === 'string' && tool.group ? tool.group : groupOfName(tool.name, name, description),
     text: [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'),
   };

@@ -1,0 +1,94 @@
+// Word pairs in order ("pull request", "knowledge graph") as their own BM25: a phrase is evidence
+// its two words apart are not, and kept apart so the pairs do not change the length of the word
+// documents. Not indexed: a pair's postings are found on its first search among the tools that
+// hold its rarer word, and kept (see `_lazy_bm25.ts`).
+import { LazyBm25 } from './_lazy_bm25.ts';
+import { intersection } from './_sorted.ts';
+import type { AnalyzedTool } from './ranker_types.ts';
+
+/**
+ * Pairs taken from a description at most: its opening says what the tool does; the rest (usage
+ * notes, examples) adds pairs that match little.
+ */
+export const MAX_DESCRIPTION_PAIRS = 24;
+
+/** Options of {@linkcode PhraseIndex}. */
+export interface PhraseIndexOptions {
+  /** What a pair counts in each field. */
+  weights: { name: number; hint: number; description: number };
+  /** BM25's constants. */
+  k1: number;
+  b: number;
+  /** The tools whose analyzed text holds a term (a superset of those that hold a pair of it), ascending. */
+  holders: (term: string) => ArrayLike<number> | undefined;
+}
+
+/**
+ * BM25 over the adjacent pairs of each tool's name words, hint and description (its first
+ * {@linkcode MAX_DESCRIPTION_PAIRS} pairs), all stemmed; a pair is `"first second"`.
+ *
+ * @example
+ * ```ts
+ * import { PhraseIndex } from './_phrase_index.ts';
+ * import { analyzeTool } from './tool_index.ts';
+ *
+ * const tools = [analyzeTool({ name: 'create_review', description: 'Review a pull request' })];
+ * const index = new PhraseIndex(tools, { weights: { name: 3, hint: 2, description: 1 }, k1: 2, b: 0.75, holders: () => [0] });
+ * const scores = new Float64Array(1);
+ * index.accumulate(['pull request'], scores, 0.25); // scores[0] > 0
+ * ```
+ */
+export class PhraseIndex {
+  /** Tools whose terms a search read, over the index's life: the work pairs cost. */
+  examined = 0;
+  readonly #bm25: LazyBm25;
+
+  constructor(tools: readonly AnalyzedTool[], options: PhraseIndexOptions) {
+    const { weights, holders } = options;
+    const pairs = (n: number) => Math.max(0, n - 1);
+    const lengths = Float64Array.from(
+      tools,
+      (t) =>
+        weights.name * pairs(t.name.stems.length) +
+        weights.hint * pairs(t.hint.length) +
+        weights.description * pairs(Math.min(t.description.length, MAX_DESCRIPTION_PAIRS + 1)),
+    );
+    this.#bm25 = new LazyBm25(lengths, options, (key) => {
+      const docs: number[] = [];
+      const tfs: number[] = [];
+      const space = key.indexOf(' ');
+      const first = key.slice(0, space);
+      const second = key.slice(space + 1);
+      const a = holders(first);
+      const b = holders(second);
+      if (space < 0 || !a || !b) return { docs, tfs };
+      // Only a tool that holds both words can hold the pair: the two postings are merged (both
+      // ascending), and only the tools in both are read.
+      const candidates = intersection(a, b);
+      this.examined += candidates.length;
+      for (let j = 0; j < candidates.length; j++) {
+        const t = tools[candidates[j]!]!;
+        const inName = pairsIn(t.name.stems, t.name.stems.length, first, second);
+        const inHint = pairsIn(t.hint, t.hint.length, first, second);
+        const inDescription = pairsIn(t.description, MAX_DESCRIPTION_PAIRS + 1, first, second);
+        if (inName + inHint + inDescription === 0) continue;
+        docs.push(candidates[j]!);
+        tfs.push(inName * weights.name + inHint * weights.hint + inDescription * weights.description);
+      }
+      return { docs, tfs };
+    });
+  }
+
+  /** Adds each tool's score for the pairs into `scores`, times `weight`. */
+  accumulate(pairs: Iterable<string>, scores: Float64Array, weight: number): void {
+    this.#bm25.accumulate(pairs, scores, weight);
+  }
+}
+
+/** How often `first second` stands in the first `end` terms. */
+function pairsIn(terms: readonly string[], end: number, first: string, second: string): number {
+  let n = 0;
+  const last = Math.min(end, terms.length);
+  for (let i = 1; i < last; i++) if (terms[i] === second && terms[i - 1] === first) n++;
+  return n;
+}

@@ -1,0 +1,87 @@
+import { expect, test } from 'vitest';
+import { surfaceTerms } from './_analyze.ts';
+import { addTerms, Bm25 } from './_bm25.ts';
+import { SurfaceIndex } from './_surface_index.ts';
+import { analyzeTool } from './tool_index.ts';
+import type { AnalyzedTool, SearchableTool } from './ranker_types.ts';
+
+const weights = { name: 3, hint: 2, description: 1, parameters: 0.5 };
+
+const catalogue: SearchableTool[] = [
+  { name: 'stock_quote', description: 'Quotes of stocks and the stock market.' },
+  { name: 'footage', description: 'Short videos made from stock footage.' },
+  { name: 'list_pull_requests', description: 'Lists pull requests.', searchHint: 'requests listing' },
+  { name: 'getInventory', description: 'The inventory; get it.', inputSchema: { properties: { getInventory: {} } } },
+  {
+    name: 'search',
+    description: 'Searches, searching and searched.',
+    inputSchema: { properties: { query: { description: 'What to search for, the searches' } } },
+  },
+  { name: 'Unicode', description: 'Café menus and cafés.' },
+];
+
+function stemmedIndex(tools: readonly AnalyzedTool[]): Bm25 {
+  return new Bm25(
+    tools.map((t) => {
+      const m = new Map<string, number>();
+      addTerms(m, t.name.stems, { weight: weights.name });
+      addTerms(m, t.name.compounds, { weight: weights.name });
+      addTerms(m, t.hint, { weight: weights.hint });
+      addTerms(m, t.description, { weight: weights.description });
+      addTerms(m, t.parameters, { weight: weights.parameters });
+      return m;
+    }),
+    { k1: 2, b: 0.75 },
+  );
+}
+
+/** What the surface index stands for: every tool's words as written, indexed whole from its text. */
+function eagerWords(tools: readonly AnalyzedTool[]): Bm25 {
+  return new Bm25(
+    tools.map((t) => {
+      const m = new Map<string, number>();
+      addTerms(m, t.name.words, { weight: weights.name });
+      addTerms(m, surfaceTerms(t.tool.searchHint ?? ''), { weight: weights.hint });
+      addTerms(m, surfaceTerms(t.tool.description), { weight: weights.description });
+      const params = t.words.parameters.join(' ');
+      addTerms(m, surfaceTerms(params), { weight: weights.parameters });
+      return m;
+    }),
+    { k1: 2, b: 0.75 },
+  );
+}
+
+test('the words as written score every tool as an index of their unstemmed words would, from the stemmed postings', () => {
+  const tools = catalogue.map(analyzeTool);
+  const stemmed = stemmedIndex(tools);
+  const index = new SurfaceIndex(tools, { weights, k1: 2, b: 0.75, stemmed: (t) => stemmed.entries(t) });
+  const eager = eagerWords(tools);
+  const words = ['stocks', 'stock', 'requests', 'request', 'getinventory', 'inventory', 'get', 'search', 'searching'];
+  for (const word of [...words, 'searches', 'searched', 'café', 'cafés', 'footage', 'nothing']) {
+    const lazy = new Float64Array(tools.length);
+    const whole = new Float64Array(tools.length);
+    index.accumulate([word], lazy, 0.25);
+    eager.accumulate([word], whole, 0.25);
+    for (let i = 0; i < tools.length; i++)
+      expect(lazy[i], `${word} in ${tools[i]!.tool.name}`).toBeCloseTo(whole[i]!, 12);
+  }
+});
+
+test('a word reads only the postings of its stem, once', () => {
+  const tools = [
+    ...Array.from({ length: 300 }, (_, i) =>
+      analyzeTool({ name: `tool_${i}`, description: `Item ${i} of the shelf.` }),
+    ),
+    ...catalogue.map(analyzeTool),
+  ];
+  const stemmed = stemmedIndex(tools);
+  const index = new SurfaceIndex(tools, { weights, k1: 2, b: 0.75, stemmed: (t) => stemmed.entries(t) });
+  const scores = new Float64Array(tools.length);
+  index.accumulate(['stock'], scores, 1);
+  // Two tools hold the stem "stock" (one of them in two forms): their postings and the one variant.
+  expect(index.examined).toBe(3);
+  index.accumulate(['stock', 'stocks'], scores, 1);
+  expect(index.examined).toBe(4);
+  index.accumulate(['unknown'], scores, 1);
+  expect(index.examined).toBe(4);
+});
