@@ -182,9 +182,37 @@ export function termsAndWords(text: string): TermsAndWords {
 
 /** The content words of a text as written (lower-cased, not stemmed): split, stopwords and one-letter words dropped. */
 export function surfaceTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const word of scan(text, undefined)) if (word.length >= 2 && !STOPWORDS.has(word)) out.push(word);
-  return out;
+  return termsAndWords(text).words;
+}
+
+/** What the ranker reads from a query besides its terms (see {@linkcode queryParts}). */
+export interface QueryParts {
+  /** The content words as written ({@linkcode surfaceTerms}). */
+  words: string[];
+  /** Adjacent content words, stemmed, joined by a space ({@linkcode phrases}). */
+  pairs: string[];
+  /** The stems of the content words that can name an operation ({@linkcode operationTerms}). */
+  operations: string[];
+}
+
+/**
+ * A query's words as written, its word pairs and its operation words, from one scan of its text.
+ *
+ * @example
+ * ```ts
+ * import { queryParts } from './_analyze.ts';
+ *
+ * queryParts('list stopped containers'); // { words: ['list', 'stopped', 'containers'], pairs: ['list stop', 'stop container'], operations: ['list', 'container'] }
+ * ```
+ */
+export function queryParts(text: string): QueryParts {
+  const { terms: all, words } = termsAndWords(text);
+  // The stems of the words follow the camelCase compounds.
+  const stems = all.slice(all.length - words.length);
+  const pairs: string[] = [];
+  for (let i = 1; i < stems.length; i++) pairs.push(`${stems[i - 1]} ${stems[i]}`);
+  const operations = stems.filter((s, i) => !isParticiple(words[i]!, s));
+  return { words, pairs, operations };
 }
 
 /**
@@ -194,14 +222,7 @@ export function surfaceTerms(text: string): string[] {
  * done. The verb synonyms are taken from these words only.
  */
 export function operationTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const word of scan(text, undefined)) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    const s = stem(word);
-    if (isParticiple(word, s)) continue;
-    out.push(s);
-  }
-  return out;
+  return queryParts(text).operations;
 }
 
 /** Whether a word is an `-ed` form its stem came from (`stored` → stor), not a word that ends so (`need`, `bed`). */
@@ -215,11 +236,7 @@ function isParticiple(word: string, stemmed: string): boolean {
  * request". A phrase two tools share is stronger evidence than its two words apart.
  */
 export function phrases(text: string): string[] {
-  const words: string[] = [];
-  for (const word of scan(text, undefined)) if (word.length >= 2 && !STOPWORDS.has(word)) words.push(stem(word));
-  const out: string[] = [];
-  for (let i = 1; i < words.length; i++) out.push(`${words[i - 1]} ${words[i]}`);
-  return out;
+  return queryParts(text).pairs;
 }
 
 /**

@@ -2,12 +2,26 @@
 // feedback start from.
 import type { TermContributions } from './_term_cache.ts';
 
+/**
+ * How many of the best tools the re-ordering reorders.
+ *
+ * @example
+ * ```ts
+ * import { DIVERSITY_POOL, TopScores } from './_diversify.ts';
+ *
+ * new TopScores(DIVERSITY_POOL);
+ * ```
+ */
+export const DIVERSITY_POOL = 30;
+
 /** Options of {@linkcode diversify}. */
 export interface DiversifyOptions {
   /** What each query term adds to each tool (`heldFor`: 0 where the tool's own text does not hold it). */
   terms: readonly TermContributions[];
   /** What a covered term is still worth, 0 to 1. */
   discount: number;
+  /** The best 30 tools by score, best first, when a pass over the scores found them already. */
+  candidates?: readonly number[] | undefined;
 }
 
 /**
@@ -25,13 +39,14 @@ export interface DiversifyOptions {
  *
  * // Tools 0 and 1 both cover the first term; tool 2 covers the second: after the re-ordering it comes second.
  * const scores = Float64Array.of(3, 2.9, 2.5);
- * const first = new TermContributions(Int32Array.of(0, 1), Float64Array.of(3, 2.9), Uint8Array.of(1, 1));
- * const second = new TermContributions(Int32Array.of(2), Float64Array.of(2.5), Uint8Array.of(1));
+ * const first = new TermContributions(Int32Array.of(0, 1), Float64Array.of(3, 2.9), Float64Array.of(3, 2.9));
+ * const second = new TermContributions(Int32Array.of(2), Float64Array.of(2.5), Float64Array.of(2.5));
  * diversify(scores, { terms: [first, second], discount: 0.5 }); // scores: 3, 2.5, 2.9
  * ```
  */
-export function diversify(scores: Float64Array, { terms, discount }: DiversifyOptions): void {
-  const candidates = bestCandidates(scores, 30);
+export function diversify(scores: Float64Array, options: DiversifyOptions): void {
+  const { terms, discount } = options;
+  const candidates = options.candidates ?? bestCandidates(scores, DIVERSITY_POOL);
   if (candidates.length < 3) return;
   const m = candidates.length;
   const k = terms.length;
@@ -46,6 +61,7 @@ export function diversify(scores: Float64Array, { terms, discount }: DiversifyOp
   const docs = Int32Array.from(byTool, (c) => candidates[c]!);
   const held = new Float64Array(m);
   for (let t = 0; t < k; t++) {
+    if (terms[t]!.size === 0) continue;
     terms[t]!.heldFor(docs, held);
     for (let j = 0; j < m; j++) contributions[byTool[j]! * k + t] = held[j]!;
   }
@@ -88,14 +104,46 @@ export function diversify(scores: Float64Array, { terms, discount }: DiversifyOp
  * ```
  */
 export function bestCandidates(scores: Float64Array, pool: number): number[] {
-  const index = new Int32Array(pool);
-  const value = new Float64Array(pool);
-  let size = 0;
-  let floor = 0;
+  const top = new TopScores(pool);
   for (let i = 0; i < scores.length; i++) {
     const score = scores[i]!;
-    if (!(score > floor)) continue;
-    let at = size < pool ? size++ : pool - 1;
+    if (score > top.floor) top.offer(i, score);
+  }
+  return top.indices();
+}
+
+/**
+ * The `pool` highest positive scores offered, best first, ties in the order offered: an insertion
+ * into a short sorted list, which a long query over a large catalogue rarely needs once the list
+ * is full. A pass that goes over every tool anyway (the group lift) offers each as it goes.
+ *
+ * @example
+ * ```ts
+ * import { TopScores } from './_diversify.ts';
+ *
+ * const top = new TopScores(2);
+ * [0, 2, 5, 1].forEach((score, i) => { if (score > top.floor) top.offer(i, score); });
+ * top.indices(); // [2, 1]
+ * ```
+ */
+export class TopScores {
+  /** A score must be above this to enter (0 until the list is full). */
+  floor = 0;
+  readonly #index: Int32Array;
+  readonly #value: Float64Array;
+  #size = 0;
+
+  constructor(pool: number) {
+    this.#index = new Int32Array(pool);
+    this.#value = new Float64Array(pool);
+  }
+
+  /** Offers tool `i`'s score, which must be above {@linkcode floor}. */
+  offer(i: number, score: number): void {
+    const pool = this.#index.length;
+    const index = this.#index;
+    const value = this.#value;
+    let at = this.#size < pool ? this.#size++ : pool - 1;
     while (at > 0 && score > value[at - 1]!) {
       value[at] = value[at - 1]!;
       index[at] = index[at - 1]!;
@@ -103,7 +151,11 @@ export function bestCandidates(scores: Float64Array, pool: number): number[] {
     }
     value[at] = score;
     index[at] = i;
-    if (size === pool) floor = value[pool - 1]!;
+    if (this.#size === pool) this.floor = value[pool - 1]!;
   }
-  return Array.from(index.subarray(0, size));
+
+  /** The tools kept, best first. */
+  indices(): number[] {
+    return Array.from(this.#index.subarray(0, this.#size));
+  }
 }

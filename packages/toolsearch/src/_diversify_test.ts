@@ -6,7 +6,7 @@ function term(entries: [number, number][], held = true): TermContributions {
   return new TermContributions(
     Int32Array.from(entries, ([d]) => d),
     Float64Array.from(entries, ([, v]) => v),
-    Uint8Array.from(entries, () => (held ? 1 : 0)),
+    Float64Array.from(entries, ([, v]) => (held ? v : 0)),
   );
 }
 

@@ -1,7 +1,17 @@
 // The tool's group (MCP server, `family__tool` prefix) as one document: a query about "odds"
 // lifts every tool of the betting API a little, not only the one that says "odds".
 import { Bm25, type Bm25Params, type WeightedTerms } from './_bm25.ts';
+import type { TopScores } from './_diversify.ts';
+import { EMPTY_CONTRIBUTIONS, TermCache, TermContributions } from './_term_cache.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
+
+/** Options of {@linkcode GroupIndex.lift}. */
+export interface GroupLiftOptions {
+  /** What the group match counts. */
+  weight: number;
+  /** Where a lift that passes over every tool offers their scores (the re-ordering's candidates). */
+  top?: TopScores | undefined;
+}
 
 /**
  * The groups of a catalogue, each searched as one document (the sum of its tools' documents),
@@ -16,7 +26,7 @@ import type { AnalyzedTool } from './ranker_types.ts';
  * const docs = [new Map([['odd', 3]]), new Map([['event', 3]]), new Map([['event', 3]])];
  * const groups = new GroupIndex(tools, docs, { k1: 2, b: 0.75 });
  * const scores = Float64Array.of(0, 1, 1);
- * groups.lift(['odd', 'event'], scores, 0.5); // the Betting events tool gains the most
+ * groups.lift(['odd', 'event'], scores, { weight: 0.5 }); // the Betting events tool gains the most
  * ```
  */
 export class GroupIndex {
@@ -26,12 +36,13 @@ export class GroupIndex {
   readonly groupOf: Int32Array;
   /** Tools a lift visited, over the index's life. */
   visited = 0;
-  readonly #bm25: Bm25;
   /** The tools of group `g` are `#members[#starts[g] … #starts[g + 1]]`, ascending. */
   readonly #starts: Int32Array;
   readonly #members: Int32Array;
   /** The lift of each group, reused by every query. */
   readonly #lifts: Float64Array;
+  /** What a term adds to each group that holds it, kept per term. */
+  readonly #terms: TermCache;
 
   constructor(tools: readonly AnalyzedTool[], docs: readonly WeightedTerms[], params: Bm25Params) {
     const ids = new Map<string, number>();
@@ -57,8 +68,17 @@ export class GroupIndex {
         for (const [term, w] of docs[this.#members[j]!]!) sum.set(term, (sum.get(term) ?? 0) + w);
       return sum;
     });
-    this.#bm25 = new Bm25(groupDocs, params);
+    const bm25 = new Bm25(groupDocs, params);
     this.#lifts = new Float64Array(this.size);
+    this.#terms = new TermCache((term) => {
+      const entries = bm25.entries(term);
+      if (!entries) return EMPTY_CONTRIBUTIONS;
+      const idf = bm25.idf(term);
+      return new TermContributions(
+        entries.docs,
+        Float64Array.from(entries.docs, (g, j) => bm25.scoreOf(entries.tfs[j]!, g, idf)),
+      );
+    });
   }
 
   /** The tools of a group, ascending (shared, do not change). */
@@ -67,24 +87,34 @@ export class GroupIndex {
   }
 
   /**
-   * Adds to every tool that already scores above 0 its group's BM25 for the terms, times `weight`.
-   * A query that lifts groups holding most of the catalogue (a long request) is one pass over the
-   * scores; one that lifts a few visits only their tools.
+   * Adds to every tool that already scores above 0 its group's BM25 for the terms, times
+   * `weight`. A query that lifts groups holding most of the catalogue (a long request) is one
+   * pass over the scores, which also offers every tool's final score to `top` when given; one
+   * that lifts a few visits only their tools.
+   *
+   * @returns Whether `top` was offered every tool (else the caller finds its best itself).
    */
-  lift(terms: readonly string[], scores: Float64Array, weight: number): void {
+  lift(terms: readonly string[], scores: Float64Array, options: GroupLiftOptions): boolean {
+    const { weight, top } = options;
     const lifts = this.#lifts.fill(0);
-    this.#bm25.accumulate(terms, lifts, weight);
+    for (const term of terms) {
+      const { docs, values } = this.#terms.get(term);
+      for (let j = 0; j < docs.length; j++) lifts[docs[j]!]! += weight * values[j]!;
+    }
     let reached = 0;
     for (let g = 0; g < this.size; g++) if (lifts[g]! > 0) reached += this.#starts[g + 1]! - this.#starts[g]!;
-    if (reached === 0) return;
+    if (reached === 0) return false;
     if (reached * 2 > scores.length) {
       this.visited += scores.length;
       const groupOf = this.groupOf;
       for (let i = 0; i < scores.length; i++) {
+        let score = scores[i]!;
+        if (!(score > 0)) continue;
         const lift = lifts[groupOf[i]!]!;
-        if (lift > 0 && scores[i]! > 0) scores[i]! += lift;
+        if (lift > 0) scores[i] = score += lift;
+        if (top && score > top.floor) top.offer(i, score);
       }
-      return;
+      return top !== undefined;
     }
     this.visited += reached;
     for (let g = 0; g < this.size; g++) {
@@ -95,5 +125,6 @@ export class GroupIndex {
         if (scores[i]! > 0) scores[i]! += lift;
       }
     }
+    return false;
   }
 }

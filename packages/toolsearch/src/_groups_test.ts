@@ -18,7 +18,7 @@ test('a group lift adds the group match to every tool of the group that already 
   expect(groups.size).toBe(3);
   expect([...groups.members(groups.groupOf[1]!)]).toEqual([0, 1, 2]);
   const scores = Float64Array.of(0, 1, 0, 1, 1);
-  groups.lift(['odds', 'events'], scores, 0.5);
+  groups.lift(['odds', 'events'], scores, { weight: 0.5 });
   // Betting holds "odds" and "events", Concerts only "events"; the Betting tool with no match of its own stays at 0.
   expect(scores[1]! - 1).toBeGreaterThan(scores[3]! - 1);
   expect(scores[3]).toBeGreaterThan(1);
@@ -33,10 +33,10 @@ test('a lift visits only the tools of the groups it reaches, or passes once over
   const tools = names.map((name) => analyzeTool({ name, description: '' }));
   const groups = new GroupIndex(tools, docsOf(names), { k1: 2, b: 0.75 });
   const scores = new Float64Array(tools.length).fill(1);
-  groups.lift(['unicorn'], scores, 1);
+  groups.lift(['unicorn'], scores, { weight: 1 });
   expect(groups.visited).toBe(1);
-  groups.lift(['call'], scores, 1);
+  groups.lift(['call'], scores, { weight: 1 });
   expect(groups.visited).toBe(1 + tools.length);
-  groups.lift(['nothing'], scores, 1);
+  groups.lift(['nothing'], scores, { weight: 1 });
   expect(groups.visited).toBe(1 + tools.length);
 });

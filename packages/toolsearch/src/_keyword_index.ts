@@ -36,20 +36,27 @@ export class KeywordIndex {
   readonly #words: string[] = [];
   readonly #wordTools: number[][] = [];
   readonly #trigrams = new Map<string, number[]>();
+  /** Per tool, the stamp of the last term that touched it, that it holds, that it names: no set per term. */
   readonly #marks: Uint32Array;
+  readonly #holds: Uint32Array;
+  readonly #named: Uint32Array;
   readonly #scratch: Float64Array;
   #stamp = 0;
 
   constructor(tools: readonly AnalyzedTool[]) {
     this.#tools = tools;
     this.#marks = new Uint32Array(tools.length);
+    this.#holds = new Uint32Array(tools.length);
+    this.#named = new Uint32Array(tools.length);
     this.#scratch = new Float64Array(tools.length);
     const wordIds = new Map<string, number>();
+    // Tools are added in order, so a tool already in a list is its last: no set per tool.
     tools.forEach((tool, i) => {
-      for (const s of new Set([...tool.name.stems, ...tool.name.compounds])) push(this.#name, s, i);
-      for (const s of new Set(tool.hint)) push(this.#hint, s, i);
-      for (const s of new Set(tool.description)) push(this.#description, s, i);
-      for (const word of new Set(tool.name.words)) {
+      for (const s of tool.name.stems) push(this.#name, s, i);
+      for (const s of tool.name.compounds) push(this.#name, s, i);
+      for (const s of tool.hint) push(this.#hint, s, i);
+      for (const s of tool.description) push(this.#description, s, i);
+      for (const word of tool.name.words) {
         let id = wordIds.get(word);
         if (id === undefined) {
           id = this.#words.length;
@@ -58,7 +65,8 @@ export class KeywordIndex {
           this.#wordTools.push([]);
           for (const g of trigrams(word)) push(this.#trigrams, g, id);
         }
-        this.#wordTools[id]!.push(i);
+        const list = this.#wordTools[id]!;
+        if (list[list.length - 1] !== i) list.push(i);
       }
     });
   }
@@ -88,25 +96,24 @@ export class KeywordIndex {
       }
       values[i]! += value;
     };
-    const holds = new Set<number>();
     if (own) {
       for (let j = 0; j < own.docs.length; j++) {
         add(own.docs[j]!, bm25(own.tfs[j]!, own.docs[j]!));
-        holds.add(own.docs[j]!);
+        this.#holds[own.docs[j]!] = seen;
       }
     }
     if (unit > 0) {
-      const named = new Set<number>();
+      const named = this.#named;
       for (const i of this.#name.get(term) ?? []) {
-        named.add(i);
+        named[i] = seen;
         add(i, unit * (tools[i]!.name.isMcp ? points.nameMcp : points.name));
       }
       if (term.length >= 3) {
         // Part of a name word: "mail" in "gmail", "hook" in "webhooks"; once per tool.
         for (const id of this.#wordsContaining(term)) {
           for (const i of this.#wordTools[id]!) {
-            if (named.has(i)) continue;
-            named.add(i);
+            if (named[i] === seen) continue;
+            named[i] = seen;
             add(i, unit * (tools[i]!.name.isMcp ? points.partialMcp : points.partial));
           }
         }
@@ -114,10 +121,10 @@ export class KeywordIndex {
       for (const i of this.#hint.get(term) ?? []) add(i, unit * points.hint);
       for (const i of this.#description.get(term) ?? []) add(i, unit * points.description);
     }
-    touched.sort((x, y) => x - y);
-    const docs = Int32Array.from(touched);
-    const out = Float64Array.from(touched, (i) => values[i]!);
-    const held = Uint8Array.from(touched, (i) => (holds.has(i) ? 1 : 0));
+    // A typed array sorts numbers without a comparison function.
+    const docs = Int32Array.from(touched).sort();
+    const out = Float64Array.from(docs, (i) => values[i]!);
+    const held = Float64Array.from(docs, (i) => (this.#holds[i] === seen ? values[i]! : 0));
     return new TermContributions(docs, out, held);
   }
 
@@ -132,10 +139,11 @@ export class KeywordIndex {
   }
 }
 
+/** Adds `value` to the key's list unless it is the list's last already (values come in order). */
 function push(map: Map<string, number[]>, key: string, value: number): void {
   const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+  if (!list) map.set(key, [value]);
+  else if (list[list.length - 1] !== value) list.push(value);
 }
 
 function trigrams(word: string): string[] {

@@ -7,8 +7,8 @@ import type { Bm25Params } from './_bm25.ts';
 
 /** The tools that hold a key, ascending, and the key's weighted frequency in each. */
 export interface KeyPostings {
-  docs: number[];
-  tfs: number[];
+  readonly docs: ArrayLike<number>;
+  readonly tfs: ArrayLike<number>;
 }
 
 /**
@@ -62,14 +62,17 @@ export class LazyBm25 {
   }
 
   #compute({ docs, tfs }: KeyPostings): TermContributions {
-    if (docs.length === 0) return EMPTY_CONTRIBUTIONS;
     const n = docs.length;
+    if (n === 0) return EMPTY_CONTRIBUTIONS;
     const idf = Math.log(1 + (this.#size - n + 0.5) / (n + 0.5));
     const k1 = this.#k1;
-    const values = Float64Array.from(docs, (d, j) => {
+    const norms = this.#norms;
+    const values = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
       const tf = tfs[j]!;
-      return tf > 0 ? (idf * tf * (k1 + 1)) / (tf + this.#norms[d]!) : 0;
-    });
-    return new TermContributions(Int32Array.from(docs), values, new Uint8Array(n));
+      values[j] = tf > 0 ? (idf * tf * (k1 + 1)) / (tf + norms[docs[j]!]!) : 0;
+    }
+    // Postings already typed (a stem's, shared by its words as written) are kept, not copied.
+    return new TermContributions(docs instanceof Int32Array ? docs : Int32Array.from(docs), values);
   }
 }

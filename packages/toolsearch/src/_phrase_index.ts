@@ -2,7 +2,7 @@
 // its two words apart are not, and kept apart so the pairs do not change the length of the word
 // documents. Not indexed: a pair's postings are found on its first search among the tools that
 // hold its rarer word, and kept (see `_lazy_bm25.ts`).
-import { LazyBm25 } from './_lazy_bm25.ts';
+import { type KeyPostings, LazyBm25 } from './_lazy_bm25.ts';
 import { intersection } from './_sorted.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
 
@@ -42,9 +42,15 @@ export class PhraseIndex {
   /** Tools whose terms a search read, over the index's life: the work pairs cost. */
   examined = 0;
   readonly #bm25: LazyBm25;
+  readonly #tools: readonly AnalyzedTool[];
+  readonly #weights: PhraseIndexOptions['weights'];
+  readonly #holders: PhraseIndexOptions['holders'];
 
   constructor(tools: readonly AnalyzedTool[], options: PhraseIndexOptions) {
     const { weights, holders } = options;
+    this.#tools = tools;
+    this.#weights = weights;
+    this.#holders = holders;
     const pairs = (n: number) => Math.max(0, n - 1);
     const lengths = Float64Array.from(
       tools,
@@ -53,35 +59,39 @@ export class PhraseIndex {
         weights.hint * pairs(t.hint.length) +
         weights.description * pairs(Math.min(t.description.length, MAX_DESCRIPTION_PAIRS + 1)),
     );
-    this.#bm25 = new LazyBm25(lengths, options, (key) => {
-      const docs: number[] = [];
-      const tfs: number[] = [];
-      const space = key.indexOf(' ');
-      const first = key.slice(0, space);
-      const second = key.slice(space + 1);
-      const a = holders(first);
-      const b = holders(second);
-      if (space < 0 || !a || !b) return { docs, tfs };
-      // Only a tool that holds both words can hold the pair: the two postings are merged (both
-      // ascending), and only the tools in both are read.
-      const candidates = intersection(a, b);
-      this.examined += candidates.length;
-      for (let j = 0; j < candidates.length; j++) {
-        const t = tools[candidates[j]!]!;
-        const inName = pairsIn(t.name.stems, t.name.stems.length, first, second);
-        const inHint = pairsIn(t.hint, t.hint.length, first, second);
-        const inDescription = pairsIn(t.description, MAX_DESCRIPTION_PAIRS + 1, first, second);
-        if (inName + inHint + inDescription === 0) continue;
-        docs.push(candidates[j]!);
-        tfs.push(inName * weights.name + inHint * weights.hint + inDescription * weights.description);
-      }
-      return { docs, tfs };
-    });
+    this.#bm25 = new LazyBm25(lengths, options, (key) => this.#postings(key));
   }
 
   /** Adds each tool's score for the pairs into `scores`, times `weight`. */
   accumulate(pairs: Iterable<string>, scores: Float64Array, weight: number): void {
     this.#bm25.accumulate(pairs, scores, weight);
+  }
+
+  /** The tools that hold the pair, and its weighted frequency in each. */
+  #postings(key: string): KeyPostings {
+    const docs: number[] = [];
+    const tfs: number[] = [];
+    const space = key.indexOf(' ');
+    const first = key.slice(0, space);
+    const second = key.slice(space + 1);
+    const a = this.#holders(first);
+    const b = this.#holders(second);
+    if (space < 0 || !a || !b) return { docs, tfs };
+    // Only a tool that holds both words can hold the pair: the two postings are merged (both
+    // ascending), and only the tools in both are read.
+    const candidates = intersection(a, b);
+    this.examined += candidates.length;
+    const weights = this.#weights;
+    for (let j = 0; j < candidates.length; j++) {
+      const t = this.#tools[candidates[j]!]!;
+      const inName = pairsIn(t.name.stems, t.name.stems.length, first, second);
+      const inHint = pairsIn(t.hint, t.hint.length, first, second);
+      const inDescription = pairsIn(t.description, MAX_DESCRIPTION_PAIRS + 1, first, second);
+      if (inName + inHint + inDescription === 0) continue;
+      docs.push(candidates[j]!);
+      tfs.push(inName * weights.name + inHint * weights.hint + inDescription * weights.description);
+    }
+    return { docs, tfs };
   }
 }
 

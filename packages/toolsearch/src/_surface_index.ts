@@ -4,8 +4,11 @@
 // form gains a little over one that holds only its stem. Not indexed: a word's postings are
 // derived on its first search from the stemmed postings of its stem (see `_lazy_bm25.ts`).
 import { stem } from './_analyze.ts';
-import { LazyBm25 } from './_lazy_bm25.ts';
+import { type KeyPostings, LazyBm25 } from './_lazy_bm25.ts';
+import type { TermContributions } from './_term_cache.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
+
+const NO_POSTINGS: KeyPostings = { docs: [], tfs: [] };
 
 /** Options of {@linkcode SurfaceIndex}. */
 export interface SurfaceIndexOptions {
@@ -59,8 +62,11 @@ export class SurfaceIndex {
   /** By stem: the tools where it does not stand as written. */
   readonly #variants = new Map<string, Variants>();
 
+  readonly #stemmed: SurfaceIndexOptions['stemmed'];
+
   constructor(tools: readonly AnalyzedTool[], options: SurfaceIndexOptions) {
     const { weights: w, stemmed } = options;
+    this.#stemmed = stemmed;
     const lengths = new Float64Array(tools.length);
     tools.forEach((t, i) => {
       lengths[i] =
@@ -74,32 +80,12 @@ export class SurfaceIndex {
       this.#addVariants(i, t.description, t.words.description, w.description);
       this.#addVariants(i, t.parameters, t.words.parameters, w.parameters);
     });
-    this.#bm25 = new LazyBm25(lengths, options, (word) => {
-      const term = stem(word);
-      const variants = this.#variants.get(term);
-      if (word !== term) return this.#asVariant(word, variants);
-      const docs: number[] = [];
-      const tfs: number[] = [];
-      // The word is its own stem: its frequency is the stem's, less the stem's other forms.
-      const entries = stemmed(term);
-      if (!entries) return { docs, tfs };
-      this.examined += entries.docs.length + (variants?.docs.length ?? 0);
-      let k = 0;
-      for (let j = 0; j < entries.docs.length; j++) {
-        const d = entries.docs[j]!;
-        const stemTf = entries.tfs[j]!;
-        let tf = stemTf;
-        if (variants) {
-          while (k < variants.docs.length && variants.docs[k]! < d) k++;
-          for (; k < variants.docs.length && variants.docs[k] === d; k++) tf -= variants.weights[k]!;
-          // All of its forms here were others (or a compound): the word itself is not written.
-          if (!(tf > 1e-9 * stemTf)) continue;
-        }
-        docs.push(d);
-        tfs.push(tf);
-      }
-      return { docs, tfs };
-    });
+    this.#bm25 = new LazyBm25(lengths, options, (word) => this.#postings(word));
+  }
+
+  /** What a word as written adds to each tool that holds it (BM25, unweighted). */
+  get(word: string): TermContributions {
+    return this.#bm25.get(word);
   }
 
   /** Adds each tool's score for the words into `scores`, times `weight`. */
@@ -107,11 +93,40 @@ export class SurfaceIndex {
     this.#bm25.accumulate(words, scores, weight);
   }
 
+  /** The tools that hold the word as written, and its weighted frequency in each. */
+  #postings(word: string): KeyPostings {
+    const term = stem(word);
+    const variants = this.#variants.get(term);
+    if (word !== term) return this.#asVariant(word, variants);
+    // The word is its own stem: its frequency is the stem's, less the stem's other forms.
+    const entries = this.#stemmed(term);
+    if (!entries) return NO_POSTINGS;
+    this.examined += entries.docs.length + (variants?.docs.length ?? 0);
+    // Where no tool writes the stem another way, the stem's postings are the word's: shared.
+    if (!variants) return entries;
+    const docs = new Int32Array(entries.docs.length);
+    const tfs = new Float64Array(entries.docs.length);
+    let n = 0;
+    let k = 0;
+    for (let j = 0; j < entries.docs.length; j++) {
+      const d = entries.docs[j]!;
+      const stemTf = entries.tfs[j]!;
+      let tf = stemTf;
+      while (k < variants.docs.length && variants.docs[k]! < d) k++;
+      for (; k < variants.docs.length && variants.docs[k] === d; k++) tf -= variants.weights[k]!;
+      // All of its forms here were others (or a compound): the word itself is not written.
+      if (!(tf > 1e-9 * stemTf)) continue;
+      docs[n] = d;
+      tfs[n++] = tf;
+    }
+    return { docs: docs.subarray(0, n), tfs: tfs.subarray(0, n) };
+  }
+
   /** A word stemming changes stands where its stem's variants hold it. */
-  #asVariant(word: string, variants: Variants | undefined): { docs: number[]; tfs: number[] } {
+  #asVariant(word: string, variants: Variants | undefined): KeyPostings {
+    if (!variants) return NO_POSTINGS;
     const docs: number[] = [];
     const tfs: number[] = [];
-    if (!variants) return { docs, tfs };
     this.examined += variants.docs.length;
     for (let k = 0; k < variants.docs.length; k++) {
       if (variants.words[k] !== word) continue;

@@ -7,22 +7,22 @@ import { positionsIn } from './_sorted.ts';
 export class TermContributions {
   readonly docs: Int32Array;
   readonly values: Float64Array;
-  readonly #held: Uint8Array;
+  readonly #held: Float64Array | undefined;
 
   /**
    * @param docs The tools, ascending.
    * @param values What the term adds to each.
-   * @param held Per tool, 1 when the tool's own text holds the term (not only part of a name word).
+   * @param held Per tool, what the term adds where the tool's own text holds it, 0 where it does not (only part of a name word); none when left out.
    *
    * @example
    * ```ts
    * import { TermContributions } from './_term_cache.ts';
    *
    * const held = new Float64Array(2);
-   * new TermContributions(Int32Array.of(2, 7), Float64Array.of(1.5, 0.5), Uint8Array.of(1, 0)).heldFor(Int32Array.of(2, 7), held); // held: 1.5, 0
+   * new TermContributions(Int32Array.of(2, 7), Float64Array.of(1.5, 0.5), Float64Array.of(1.5, 0)).heldFor(Int32Array.of(2, 7), held); // held: 1.5, 0
    * ```
    */
-  constructor(docs: Int32Array, values: Float64Array, held: Uint8Array) {
+  constructor(docs: Int32Array, values: Float64Array, held?: Float64Array) {
     this.docs = docs;
     this.values = values;
     this.#held = held;
@@ -33,11 +33,21 @@ export class TermContributions {
    * the others (a partial name match only), into `into`: one forward walk of the postings.
    */
   heldFor(tools: Int32Array, into: Float64Array): void {
+    const held = this.#held;
+    if (!held) {
+      into.fill(0, 0, tools.length);
+      return;
+    }
     const at = positionsIn(this.docs, tools);
     for (let j = 0; j < tools.length; j++) {
       const p = at[j]!;
-      into[j] = p >= 0 && this.#held[p] ? this.values[p]! : 0;
+      into[j] = p >= 0 ? held[p]! : 0;
     }
+  }
+
+  /** What the term adds where the tool's own text holds it (see the constructor), shared. */
+  heldValues(): Float64Array | undefined {
+    return this.#held;
   }
 
   get size(): number {
@@ -55,7 +65,7 @@ export class TermContributions {
  * EMPTY_CONTRIBUTIONS.size; // 0
  * ```
  */
-export const EMPTY_CONTRIBUTIONS = new TermContributions(new Int32Array(0), new Float64Array(0), new Uint8Array(0));
+export const EMPTY_CONTRIBUTIONS = new TermContributions(new Int32Array(0), new Float64Array(0));
 
 /**
  * Term contributions by term, computed on first use. Bounded by the entries it holds, so a
@@ -70,7 +80,7 @@ export const EMPTY_CONTRIBUTIONS = new TermContributions(new Int32Array(0), new 
  * ```
  */
 export class TermCache {
-  // About 13 MB at most (a doc id, a value and a flag per entry).
+  // About 20 MB at most (a doc id and two values per entry).
   static readonly MAX_ENTRIES = 1_000_000;
   readonly #compute: (term: string) => TermContributions;
   readonly #map = new Map<string, TermContributions>();

@@ -1,13 +1,6 @@
-import { addTerms, Bm25, zeroedScores } from './_bm25.ts';
-import { operationTerms, phrases, requestCount, surfaceTerms } from './_analyze.ts';
-import { bestCandidates, diversify } from './_diversify.ts';
-import { GroupIndex } from './_groups.ts';
-import { KeywordIndex, type KeywordPoints } from './_keyword_index.ts';
-import { PhraseIndex } from './_phrase_index.ts';
-import { SurfaceIndex } from './_surface_index.ts';
-import { TermCache } from './_term_cache.ts';
-import { verbSynonyms } from './_verbs.ts';
-import type { AnalyzedQuery, AnalyzedTool, ToolRanker } from './ranker_types.ts';
+import type { KeywordPoints } from './_keyword_index.ts';
+import { LexicalScorer, type LexicalSettings } from './_lexical_scorer.ts';
+import type { ToolRanker } from './ranker_types.ts';
 
 export type { KeywordPoints } from './_keyword_index.ts';
 
@@ -130,122 +123,18 @@ const DEFAULT_FIELDS: FieldWeights = { name: 3, hint: 2, description: 1, paramet
  * ```
  */
 export function lexicalRanker(options: LexicalRankerOptions = {}): ToolRanker {
-  const {
-    points,
-    fields,
-    k1,
-    b,
-    keywordWeight,
-    groupWeight,
-    diversity,
-    diversityMinRequests,
-    phraseWeight,
-    siblingWeight,
-    siblingMinTerms,
-    feedbackWeight,
-    feedbackDocs,
-    feedbackTerms,
-    synonymWeight,
-    surfaceWeight,
-  } = lexicalSettings(options);
-  // One options object per field for every tool, not one per call.
-  const weights = {
-    name: { weight: fields.name },
-    hint: { weight: fields.hint },
-    description: { weight: fields.description },
-    parameters: { weight: fields.parameters },
-  };
+  const settings = lexicalSettings(options);
   return {
     name: 'lexical',
     prepare(tools) {
-      const docOf = (t: AnalyzedTool) => {
-        const m = new Map<string, number>();
-        addTerms(m, t.name.stems, weights.name);
-        addTerms(m, t.name.compounds, weights.name);
-        addTerms(m, t.hint, weights.hint);
-        addTerms(m, t.description, weights.description);
-        addTerms(m, t.parameters, weights.parameters);
-        return m;
-      };
-      const docs = tools.map(docOf);
-      const bm25 = new Bm25(docs, { k1, b });
-      const keywords = new KeywordIndex(tools);
-      const topPoints = Math.max(points.name, points.nameMcp);
-      const groups = new GroupIndex(tools, docs, { k1, b });
-      const grouped = groups.size < tools.length;
-
-      // What a term adds to each tool — BM25 plus its keyword points — depends on the term and
-      // the catalogue only, not on the rest of the query: computed on a term's first search
-      // and kept, so a search is one pass over a short typed array per term.
-      const contributions = new TermCache((term) => {
-        const idf = bm25.idf(term);
-        const unit = keywordWeight > 0 ? (keywordWeight * (k1 + 1) * idf) / topPoints : 0;
-        const own = bm25.entries(term);
-        return keywords.contributions(term, points, unit, own, (tf, i) => bm25.scoreOf(tf, i, idf));
-      });
-
-      // Word pairs in order and the words as written: their postings are found per key on its
-      // first search, among the tools that hold its words, so neither costs an index build.
-      const holders = (term: string) => bm25.postings(term);
-      const pairs = new PhraseIndex(tools, { weights: fields, k1, b, holders });
-      const surface = new SurfaceIndex(tools, { weights: fields, k1, b, stemmed: (term) => bm25.entries(term) });
-
-      const accumulate = (terms: readonly string[], weights: readonly number[] | undefined, scores: Float64Array) => {
-        const postings = terms.map((t) => contributions.get(t));
-        postings.forEach(({ docs, values }, t) => {
-          const w = weights ? weights[t]! : 1;
-          for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += w * values[j]!;
-        });
-        return postings;
-      };
-
-      return (query: AnalyzedQuery, into?: Float64Array) => {
-        const scores = zeroedScores(into, tools.length);
-        const postings = accumulate(query.terms, undefined, scores);
-        const taskStatement = query.terms.length >= siblingMinTerms;
-        if (synonymWeight > 0 && !taskStatement) {
-          const added = synonymsOf(query.terms, operationTerms(query.text));
-          if (added.length)
-            accumulate(
-              added,
-              added.map(() => synonymWeight),
-              scores,
-            );
-        }
-        const requests = query.terms.length > 1 ? requestCount(query.text) : 1;
-        // A list of distinct requests names each of its needs; one task in several steps leaves
-        // some unsaid, which is where the expansion helps (and the list's re-ordering does not).
-        if (feedbackWeight > 0 && taskStatement && requests < diversityMinRequests) {
-          addFeedbackTerms(scores, { docs, bm25, terms: query.terms, feedbackWeight, feedbackDocs, feedbackTerms });
-        }
-        if (surfaceWeight > 0) {
-          surface.accumulate([...new Set(surfaceTerms(query.text))].slice(0, MAX_SURFACE_WORDS), scores, surfaceWeight);
-        }
-        if (phraseWeight > 0) pairs.accumulate(new Set(phrases(query.text)), scores, phraseWeight);
-        if (groupWeight > 0 && grouped) groups.lift(query.terms, scores, groupWeight);
-        if (siblingWeight > 0 && taskStatement && grouped) {
-          // One task in several steps mostly needs tools of one server: the best result's
-          // siblings that match the task at all move up together.
-          const [first] = bestCandidates(scores, 1);
-          if (first !== undefined) {
-            for (const i of groups.members(groups.groupOf[first]!))
-              if (i !== first && scores[i]! > 0) scores[i]! *= 1 + siblingWeight;
-          }
-        }
-        // For the re-ordering, what one term adds to one tool — only for a term the tool holds
-        // (name, hint, description, parameters); a partial name match stays in the rest of
-        // the score, undiscounted.
-        if (diversity > 0 && query.terms.length > 1 && requests >= diversityMinRequests) {
-          diversify(scores, { terms: postings, discount: diversity });
-        }
-        return scores;
-      };
+      const scorer = new LexicalScorer(tools, settings);
+      return (query, into) => scorer.score(query, into);
     },
   };
 }
 
 /** The settings of {@linkcode lexicalRanker}, with their defaults. */
-function lexicalSettings(options: LexicalRankerOptions) {
+function lexicalSettings(options: LexicalRankerOptions): LexicalSettings {
   return {
     points: { ...DEFAULT_POINTS, ...options.points },
     fields: { ...DEFAULT_FIELDS, ...options.fieldWeights },
@@ -265,59 +154,3 @@ function lexicalSettings(options: LexicalRankerOptions) {
     surfaceWeight: options.surfaceWeight ?? 0.25,
   };
 }
-
-/** The verbs that name the same operation as the query's words ("remove" for "delete"), not in the query already. */
-function synonymsOf(terms: readonly string[], verbs: readonly string[]): string[] {
-  const own = new Set(terms);
-  const added = new Set<string>();
-  for (const term of verbs) for (const synonym of verbSynonyms(term)) if (!own.has(synonym)) added.add(synonym);
-  return [...added];
-}
-
-/**
- * Pseudo-relevance feedback, RM3-style: the first pass's best tools vote for words, by score;
- * the query is expanded by the words they share most, at a lower weight than its own.
- */
-function addFeedbackTerms(
-  scores: Float64Array,
-  {
-    docs,
-    bm25,
-    terms,
-    feedbackWeight,
-    feedbackDocs,
-    feedbackTerms,
-  }: {
-    docs: readonly Map<string, number>[];
-    bm25: Bm25;
-    terms: readonly string[];
-    feedbackWeight: number;
-    feedbackDocs: number;
-    feedbackTerms: number;
-  },
-): void {
-  const best = bestCandidates(scores, feedbackDocs);
-  const votes = new Map<string, number>();
-  const top = best.length ? scores[best[0]!]! : 0;
-  for (const i of best) {
-    const doc = docs[i]!;
-    let length = 0;
-    for (const w of doc.values()) length += w;
-    for (const [term, w] of doc) votes.set(term, (votes.get(term) ?? 0) + (scores[i]! / top) * (w / length));
-  }
-  const own = new Set(terms);
-  // A word counts by its vote times its idf: one that most tools hold says little.
-  const expansion: [string, number][] = [];
-  for (const [term, vote] of votes) if (!own.has(term)) expansion.push([term, vote * bm25.idf(term)]);
-  expansion.sort((x, y) => y[1] - x[1]);
-  expansion.length = Math.min(expansion.length, feedbackTerms);
-  if (expansion.length) {
-    const max = expansion[0]![1];
-    // BM25 alone for the added words: their keyword points would need a look-up per word
-    // (partial name matches) that the per-term cache was not sized for.
-    for (const [term, vote] of expansion) bm25.accumulate([term], scores, (feedbackWeight * vote) / max);
-  }
-}
-
-/** Query words matched as written at most, the bound `analyzeQuery` puts on a query's terms. */
-const MAX_SURFACE_WORDS = 64;
