@@ -128,6 +128,14 @@ export class KeywordIndex {
     return new TermContributions(docs, out, held);
   }
 
+  /**
+   * The tools whose name (stems or compounds), hint or description holds the term, ascending
+   * (shared, do not change).
+   */
+  holders(field: 'name' | 'hint' | 'description', term: string): readonly number[] | undefined {
+    return (field === 'name' ? this.#name : field === 'hint' ? this.#hint : this.#description).get(term);
+  }
+
   #wordsContaining(term: string): number[] {
     let rarest: number[] | undefined;
     for (const g of trigrams(term)) {

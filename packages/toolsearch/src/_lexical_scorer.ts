@@ -96,7 +96,13 @@ export class LexicalScorer {
     this.#contributions = new TermCache((term) => this.#contributionsOf(term));
     // Word pairs in order and the words as written: their postings are found per key on its
     // first search, among the tools that hold its words, so neither costs an index build.
-    this.#pairs = new PhraseIndex(tools, { weights: fields, k1, b, holders: (term) => bm25.postings(term) });
+    const keywords = this.#keywords;
+    this.#pairs = new PhraseIndex(tools, {
+      weights: fields,
+      k1,
+      b,
+      holders: (field, term) => keywords.holders(field, term),
+    });
     this.#surface = new SurfaceIndex(tools, { weights: fields, k1, b, stemmed: (term) => bm25.entries(term) });
     this.#withWords = new TermCache((term) =>
       withAdded(this.#contributions.get(term), this.#surface.get(term), settings.surfaceWeight),

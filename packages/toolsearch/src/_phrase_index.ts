@@ -1,7 +1,7 @@
 // Word pairs in order ("pull request", "knowledge graph") as their own BM25: a phrase is evidence
 // its two words apart are not, and kept apart so the pairs do not change the length of the word
 // documents. Not indexed: a pair's postings are found on its first search among the tools that
-// hold its rarer word, and kept (see `_lazy_bm25.ts`).
+// hold both its words in one field, and kept (see `_lazy_bm25.ts`).
 import { type KeyPostings, LazyBm25 } from './_lazy_bm25.ts';
 import { intersection } from './_sorted.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
@@ -19,9 +19,17 @@ export interface PhraseIndexOptions {
   /** BM25's constants. */
   k1: number;
   b: number;
-  /** The tools whose analyzed text holds a term (a superset of those that hold a pair of it), ascending. */
-  holders: (term: string) => ArrayLike<number> | undefined;
+  /**
+   * The tools whose name (words or compounds), hint or description holds a term, ascending: a
+   * superset of those that hold a pair of it in that field.
+   */
+  holders: (field: PairField, term: string) => ArrayLike<number> | undefined;
 }
+
+/** The fields word pairs are taken from. */
+export type PairField = 'name' | 'hint' | 'description';
+
+const FIELDS: readonly PairField[] = ['name', 'hint', 'description'];
 
 /**
  * BM25 over the adjacent pairs of each tool's name words, hint and description (its first
@@ -72,27 +80,45 @@ export class PhraseIndex {
     const docs: number[] = [];
     const tfs: number[] = [];
     const space = key.indexOf(' ');
+    if (space < 0) return { docs, tfs };
     const first = key.slice(0, space);
     const second = key.slice(space + 1);
-    const a = this.#holders(first);
-    const b = this.#holders(second);
-    if (space < 0 || !a || !b) return { docs, tfs };
-    // Only a tool that holds both words can hold the pair: the two postings are merged (both
-    // ascending), and only the tools in both are read.
-    const candidates = intersection(a, b);
+    // Only a tool that holds both words in one field can hold the pair there: per field, the two
+    // words' postings are intersected (both ascending), and only the tools in both are read.
+    let candidates: number[] = [];
+    for (const field of FIELDS) {
+      const a = this.#holders(field, first);
+      const b = a && this.#holders(field, second);
+      if (b) candidates = candidates.length ? union(candidates, intersection(a, b)) : intersection(a, b);
+    }
     this.examined += candidates.length;
     const weights = this.#weights;
-    for (let j = 0; j < candidates.length; j++) {
-      const t = this.#tools[candidates[j]!]!;
+    for (const i of candidates) {
+      const t = this.#tools[i]!;
       const inName = pairsIn(t.name.stems, t.name.stems.length, first, second);
       const inHint = pairsIn(t.hint, t.hint.length, first, second);
       const inDescription = pairsIn(t.description, MAX_DESCRIPTION_PAIRS + 1, first, second);
       if (inName + inHint + inDescription === 0) continue;
-      docs.push(candidates[j]!);
+      docs.push(i);
       tfs.push(inName * weights.name + inHint * weights.hint + inDescription * weights.description);
     }
     return { docs, tfs };
   }
+}
+
+/** The numbers of two ascending lists, ascending, once each. */
+function union(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    out.push(Math.min(x, y));
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  return out;
 }
 
 /** How often `first second` stands in the first `end` terms. */

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { addTerms, Bm25 } from './_bm25.ts';
+import { KeywordIndex } from './_keyword_index.ts';
 import { MAX_DESCRIPTION_PAIRS, PhraseIndex } from './_phrase_index.ts';
 import { analyzeTool } from './tool_index.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
@@ -19,16 +20,10 @@ const catalogue = [
   { name: 'unrelated', description: 'Weather forecast.' },
 ].map(analyzeTool);
 
-/** The stemmed index the ranker gives the phrase index: every term of every field. */
-function stemmedIndex(tools: readonly AnalyzedTool[]): Bm25 {
-  return new Bm25(
-    tools.map((t) => {
-      const m = new Map<string, number>();
-      for (const terms of [t.name.stems, t.name.compounds, t.hint, t.description, t.parameters]) addTerms(m, terms);
-      return m;
-    }),
-    { k1: 2, b: 0.75 },
-  );
+/** Which tools hold a term in which field, as the ranker gives the phrase index. */
+function holdersOf(tools: readonly AnalyzedTool[]) {
+  const keywords = new KeywordIndex(tools);
+  return (field: 'name' | 'hint' | 'description', term: string) => keywords.holders(field, term);
 }
 
 /** What the phrase index stands for: every tool's pairs, indexed whole. */
@@ -49,8 +44,7 @@ function eagerPairs(tools: readonly AnalyzedTool[]): Bm25 {
 }
 
 test('the phrase index scores every tool as an index of all their word pairs would, without building one', () => {
-  const stemmed = stemmedIndex(catalogue);
-  const index = new PhraseIndex(catalogue, { weights, k1: 2, b: 0.75, holders: (t) => stemmed.postings(t) });
+  const index = new PhraseIndex(catalogue, { weights, k1: 2, b: 0.75, holders: holdersOf(catalogue) });
   const eager = eagerPairs(catalogue);
   for (const pair of ['pull request', 'request pull', 'pull data', 'word word', 'forecast weather', 'no such']) {
     const lazy = new Float64Array(catalogue.length);
@@ -72,11 +66,10 @@ test('a pair reads only the tools that hold both its words, once', () => {
     ...Array.from({ length: 500 }, (_, i) => analyzeTool({ name: `asker_${i}`, description: `Request item ${i}.` })),
     ...catalogue,
   ];
-  const stemmed = stemmedIndex(many);
-  const index = new PhraseIndex(many, { weights, k1: 2, b: 0.75, holders: (t) => stemmed.postings(t) });
+  const index = new PhraseIndex(many, { weights, k1: 2, b: 0.75, holders: holdersOf(many) });
   const scores = new Float64Array(many.length);
   index.accumulate(['pull request'], scores, 1);
-  // 500 tools say "pull", 500 others "request", 5 say both: only those are read.
+  // 500 tools say "pull", 500 others "request", 5 say both in one field: only those are read.
   expect(index.examined).toBe(5);
   index.accumulate(['pull request'], scores, 1);
   expect(index.examined).toBe(5);
