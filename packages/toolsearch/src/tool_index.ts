@@ -177,8 +177,8 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
 export const MAX_QUERY_TERMS = 64;
 
 /**
- * Analyzes a query as the index does: `+word` marks a required name word; the rest are
- * stemmed content words.
+ * Analyzes a query as the index does: `+word` marks a required name word (a `+` before digits
+ * only, a phone number, does not); the rest are stemmed content words.
  *
  * @param query The query.
  * @returns The analyzed query (its first {@linkcode MAX_QUERY_TERMS} distinct words), or undefined when it has no word to search for.
@@ -196,7 +196,9 @@ export function analyzeQuery(query: string): AnalyzedQuery | undefined {
   const plain: string[] = [];
   for (const token of query.trim().split(/\s+/)) {
     if (!token) continue;
-    if (token.startsWith('+') && token.length > 1) {
+    // A name word starts "+slack" or "+mcp__x"; "+4915123577723" or "+1" in a request is a phone
+    // number, which no name holds: searched as text, not required.
+    if (token.startsWith('+') && /\p{L}/u.test(token.slice(1))) {
       const words = splitWords(token.slice(1));
       required.push(...words);
       plain.push(token.slice(1));

@@ -66,6 +66,19 @@ describe('createToolIndex', () => {
     expect(index.search('+Slack_Send').map((h) => h.name)).toEqual(['mcp__slack__send_message']);
   });
 
+  test('a phone number in a request (+4915123577723, +1 555-555-5555) is searched as text, not required in a name', () => {
+    const phones = createToolIndex([
+      { name: 'Veriphone__verify', description: 'Global phone number verification' },
+      { name: 'weather', description: 'Forecast for a city' },
+    ]);
+    expect(phones.search('Is the phone number +4915123577723 valid?').map((h) => h.name)).toEqual([
+      'Veriphone__verify',
+    ]);
+    expect(phones.search('verify +1 555-555-5555').map((h) => h.name)).toEqual(['Veriphone__verify']);
+    expect(analyzeQuery('call +4915123577723')?.required).toEqual([]);
+    expect(analyzeQuery('+1password vault')?.required).toEqual(['1password']);
+  });
+
   test('regular-expression characters, unicode, a huge query and stopwords find nothing or the right tool, never throw', () => {
     expect(index.search('.*+?^${}()|[]\\ (a+)+$')).toEqual([]);
     expect(index.search('🌦️ 天气 погода')).toEqual([]);
