@@ -180,6 +180,25 @@ export function termsAndWords(text: string): TermsAndWords {
   return { terms: out, words };
 }
 
+/**
+ * Where a description's first sentence ends: after the first `.`, `!` or `?` followed by a space
+ * or a line break, or at the first line break; the text's length when it is one sentence. The
+ * opening of a tool's description says what the tool does; what follows says how to call it
+ * (arguments, limits, examples, errors).
+ *
+ * @example
+ * ```ts
+ * import { leadEnd } from './_analyze.ts';
+ *
+ * leadEnd('Get the cities. Pass a country code (ISO 3166) to filter.'); // 15
+ * leadEnd('Search by title\nError Responses: 400'); // 15
+ * ```
+ */
+export function leadEnd(text: string): number {
+  const end = /[.!?](?=\s)|\n/.exec(text);
+  return end ? end.index + (end[0] === '\n' ? 0 : 1) : text.length;
+}
+
 /** The content words of a text as written (lower-cased, not stemmed): split, stopwords and one-letter words dropped. */
 export function surfaceTerms(text: string): string[] {
   return termsAndWords(text).words;

@@ -10,6 +10,7 @@ import {
   surfaceTerms,
   terms,
   termsAndWords,
+  leadEnd,
 } from './_analyze.ts';
 
 describe('name and text analysis', () => {
@@ -107,4 +108,12 @@ test('stem gives the same stem for a word however often it is asked (it keeps wh
   const first = words.map(stem);
   for (let i = 0; i < 3; i++) expect(words.map(stem)).toEqual(first);
   expect(first).toEqual(['messag', 'run', 'creat', 'status', 'query']);
+});
+
+test("leadEnd finds where a description's first sentence ends: a stop before a space, or a line break", () => {
+  expect(leadEnd('Get the cities. Pass a country code to filter.')).toBe(15);
+  expect(leadEnd('Notion | Search by title\nError Responses:\n400: Bad request')).toBe(24);
+  expect(leadEnd('Returns v1.2 data! Then more')).toBe(18);
+  expect(leadEnd('One sentence, no stop')).toBe(21);
+  expect(leadEnd('')).toBe(0);
 });

@@ -15,7 +15,7 @@ import type { AnalyzedQuery, AnalyzedTool } from './ranker_types.ts';
 /** Every setting of the default ranker, defaults applied (see `LexicalRankerOptions`). */
 export interface LexicalSettings {
   points: KeywordPoints;
-  fields: { name: number; hint: number; description: number; parameters: number };
+  fields: { name: number; hint: number; description: number; descriptionRest: number; parameters: number };
   k1: number;
   b: number;
   keywordWeight: number;
@@ -41,7 +41,7 @@ export interface LexicalSettings {
  * import { analyzeQuery, analyzeTool } from './tool_index.ts';
  *
  * const points = { name: 10, nameMcp: 12, partial: 5, partialMcp: 6, hint: 4, description: 2 };
- * const fields = { name: 3, hint: 2, description: 1, parameters: 0.5 };
+ * const fields = { name: 3, hint: 2, description: 1, descriptionRest: 0.5, parameters: 0.5 };
  * const scorer = new LexicalScorer([analyzeTool({ name: 'send_mail', description: 'Sends mail' })], {
  *   points, fields, k1: 2, b: 0.75, keywordWeight: 0.5, groupWeight: 0.5, diversity: 0.7, diversityMinRequests: 2,
  *   phraseWeight: 0.25, siblingWeight: 0, siblingMinTerms: 8, feedbackWeight: 0.2, feedbackDocs: 3, feedbackTerms: 10,
@@ -77,14 +77,15 @@ export class LexicalScorer {
     // One options object per field for every tool, not one per call.
     const name = { weight: fields.name };
     const hint = { weight: fields.hint };
-    const description = { weight: fields.description };
     const parameters = { weight: fields.parameters };
     this.#docs = tools.map((t) => {
       const m = new Map<string, number>();
       addTerms(m, t.name.stems, name);
       addTerms(m, t.name.compounds, name);
       addTerms(m, t.hint, hint);
-      addTerms(m, t.description, description);
+      const lead = t.descriptionLead.terms;
+      addTerms(m, t.description, { weight: fields.description, to: lead });
+      addTerms(m, t.description, { weight: fields.descriptionRest, from: lead });
       addTerms(m, t.parameters, parameters);
       return m;
     });

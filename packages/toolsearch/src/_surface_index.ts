@@ -10,10 +10,21 @@ import type { AnalyzedTool } from './ranker_types.ts';
 
 const NO_POSTINGS: KeyPostings = { docs: [], tfs: [] };
 
+/** A span of one field's terms and the words they were stemmed from, with its weight. */
+interface FieldSpan {
+  terms: readonly string[];
+  words: readonly string[];
+  weight: number;
+  termsFrom?: number;
+  termsEnd?: number;
+  wordsFrom?: number;
+  wordsEnd?: number;
+}
+
 /** Options of {@linkcode SurfaceIndex}. */
 export interface SurfaceIndexOptions {
   /** What a word counts in each field. */
-  weights: { name: number; hint: number; description: number; parameters: number };
+  weights: { name: number; hint: number; description: number; descriptionRest: number; parameters: number };
   /** BM25's constants. */
   k1: number;
   b: number;
@@ -48,7 +59,7 @@ interface Variants {
  * import { analyzeTool } from './tool_index.ts';
  *
  * const tools = [analyzeTool({ name: 'stock_quote', description: 'Quotes of stocks' })];
- * const weights = { name: 3, hint: 2, description: 1, parameters: 0.5 };
+ * const weights = { name: 3, hint: 2, description: 1, descriptionRest: 0.5, parameters: 0.5 };
  * const stemmed = new Bm25([new Map([['stock', 4], ['quot', 4]])], { k1: 2, b: 0.75 });
  * const index = new SurfaceIndex(tools, { weights, k1: 2, b: 0.75, stemmed: (term) => stemmed.entries(term) });
  * const scores = new Float64Array(1);
@@ -69,16 +80,24 @@ export class SurfaceIndex {
     this.#stemmed = stemmed;
     const lengths = new Float64Array(tools.length);
     tools.forEach((t, i) => {
+      const lead = t.descriptionLead;
+      const described = t.words.description.length;
       lengths[i] =
         w.name * t.name.words.length +
         w.hint * t.words.hint.length +
-        w.description * t.words.description.length +
+        w.description * lead.words +
+        w.descriptionRest * (described - lead.words) +
         w.parameters * t.words.parameters.length;
-      this.#addVariants(i, t.name.stems, t.name.words, w.name);
+      this.#addVariants(i, { terms: t.name.stems, words: t.name.words, weight: w.name });
       for (const compound of t.name.compounds) this.#add(compound, i, undefined, w.name);
-      this.#addVariants(i, t.hint, t.words.hint, w.hint);
-      this.#addVariants(i, t.description, t.words.description, w.description);
-      this.#addVariants(i, t.parameters, t.words.parameters, w.parameters);
+      this.#addVariants(i, { terms: t.hint, words: t.words.hint, weight: w.hint });
+      // The first sentence and the rest were analyzed apart, each its compounds then its stems.
+      const d = t.description;
+      const words = t.words.description;
+      this.#addVariants(i, { terms: d, words, weight: w.description, termsEnd: lead.terms, wordsEnd: lead.words });
+      const rest = { terms: d, words, weight: w.descriptionRest, termsFrom: lead.terms, wordsFrom: lead.words };
+      this.#addVariants(i, rest);
+      this.#addVariants(i, { terms: t.parameters, words: t.words.parameters, weight: w.parameters });
     });
     this.#bm25 = new LazyBm25(lengths, options, (word) => this.#postings(word));
   }
@@ -141,14 +160,20 @@ export class SurfaceIndex {
   }
 
   /**
-   * A field's variants: `terms` is the field's camelCase compounds followed by the stems of
-   * `words` (as `termsAndWords` makes them), so the compounds are its first terms.
+   * A field's variants: its `terms` (from `termsFrom` to `termsEnd`) are its camelCase compounds
+   * followed by the stems of its `words` (from `wordsFrom` to `wordsEnd`), as `termsAndWords`
+   * makes them, so the compounds are its first terms.
    */
-  #addVariants(doc: number, terms: readonly string[], words: readonly string[], weight: number): void {
-    const offset = terms.length - words.length;
-    for (let i = 0; i < offset; i++) this.#add(terms[i]!, doc, undefined, weight);
-    for (let i = 0; i < words.length; i++) {
-      const term = terms[offset + i]!;
+  #addVariants(doc: number, field: FieldSpan): void {
+    const { terms, words, weight } = field;
+    const termsFrom = field.termsFrom ?? 0;
+    const wordsFrom = field.wordsFrom ?? 0;
+    const termsEnd = field.termsEnd ?? terms.length;
+    const wordsEnd = field.wordsEnd ?? words.length;
+    const offset = termsEnd - termsFrom - (wordsEnd - wordsFrom);
+    for (let i = 0; i < offset; i++) this.#add(terms[termsFrom + i]!, doc, undefined, weight);
+    for (let i = wordsFrom; i < wordsEnd; i++) {
+      const term = terms[termsFrom + offset + (i - wordsFrom)]!;
       // `stem` returns the word itself when it changes nothing: most words are one comparison.
       if (term !== words[i]) this.#add(term, doc, words[i], weight);
     }

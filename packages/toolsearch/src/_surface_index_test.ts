@@ -1,11 +1,11 @@
 import { expect, test } from 'vitest';
-import { surfaceTerms } from './_analyze.ts';
+import { leadEnd, surfaceTerms } from './_analyze.ts';
 import { addTerms, Bm25 } from './_bm25.ts';
 import { SurfaceIndex } from './_surface_index.ts';
 import { analyzeTool } from './tool_index.ts';
 import type { AnalyzedTool, SearchableTool } from './ranker_types.ts';
 
-const weights = { name: 3, hint: 2, description: 1, parameters: 0.5 };
+const weights = { name: 3, hint: 2, description: 1, descriptionRest: 0.5, parameters: 0.5 };
 
 const catalogue: SearchableTool[] = [
   { name: 'stock_quote', description: 'Quotes of stocks and the stock market.' },
@@ -18,6 +18,10 @@ const catalogue: SearchableTool[] = [
     inputSchema: { properties: { query: { description: 'What to search for, the searches' } } },
   },
   { name: 'Unicode', description: 'Café menus and cafés.' },
+  {
+    name: 'quotes_by_symbol',
+    description: 'Quotes of one stock.\nStocks are listed by symbol; getQuotes searches the stocks. Searching is free.',
+  },
 ];
 
 function stemmedIndex(tools: readonly AnalyzedTool[]): Bm25 {
@@ -27,7 +31,8 @@ function stemmedIndex(tools: readonly AnalyzedTool[]): Bm25 {
       addTerms(m, t.name.stems, { weight: weights.name });
       addTerms(m, t.name.compounds, { weight: weights.name });
       addTerms(m, t.hint, { weight: weights.hint });
-      addTerms(m, t.description, { weight: weights.description });
+      addTerms(m, t.description, { weight: weights.description, to: t.descriptionLead.terms });
+      addTerms(m, t.description, { weight: weights.descriptionRest, from: t.descriptionLead.terms });
       addTerms(m, t.parameters, { weight: weights.parameters });
       return m;
     }),
@@ -42,7 +47,10 @@ function eagerWords(tools: readonly AnalyzedTool[]): Bm25 {
       const m = new Map<string, number>();
       addTerms(m, t.name.words, { weight: weights.name });
       addTerms(m, surfaceTerms(t.tool.searchHint ?? ''), { weight: weights.hint });
-      addTerms(m, surfaceTerms(t.tool.description), { weight: weights.description });
+      const description = t.tool.description;
+      const cut = leadEnd(description);
+      addTerms(m, surfaceTerms(description.slice(0, cut)), { weight: weights.description });
+      addTerms(m, surfaceTerms(description.slice(cut)), { weight: weights.descriptionRest });
       const params = t.words.parameters.join(' ');
       addTerms(m, surfaceTerms(params), { weight: weights.parameters });
       return m;
@@ -56,7 +64,20 @@ test('the words as written score every tool as an index of their unstemmed words
   const stemmed = stemmedIndex(tools);
   const index = new SurfaceIndex(tools, { weights, k1: 2, b: 0.75, stemmed: (t) => stemmed.entries(t) });
   const eager = eagerWords(tools);
-  const words = ['stocks', 'stock', 'requests', 'request', 'getinventory', 'inventory', 'get', 'search', 'searching'];
+  const words = [
+    'stocks',
+    'stock',
+    'requests',
+    'request',
+    'getinventory',
+    'inventory',
+    'get',
+    'search',
+    'searching',
+    'getquotes',
+    'quotes',
+    'symbol',
+  ];
   for (const word of [...words, 'searches', 'searched', 'café', 'cafés', 'footage', 'nothing']) {
     const lazy = new Float64Array(tools.length);
     const whole = new Float64Array(tools.length);
@@ -78,10 +99,11 @@ test('a word reads only the postings of its stem, once', () => {
   const index = new SurfaceIndex(tools, { weights, k1: 2, b: 0.75, stemmed: (t) => stemmed.entries(t) });
   const scores = new Float64Array(tools.length);
   index.accumulate(['stock'], scores, 1);
-  // Two tools hold the stem "stock" (one of them in two forms): their postings and the one variant.
-  expect(index.examined).toBe(3);
+  // Three tools hold the stem "stock", two of them also as "stocks" (one of them twice): their
+  // postings and the three variants. "stock" is kept; "stocks" reads the variants only.
+  expect(index.examined).toBe(3 + 3);
   index.accumulate(['stock', 'stocks'], scores, 1);
-  expect(index.examined).toBe(4);
+  expect(index.examined).toBe(3 + 3 + 3);
   index.accumulate(['unknown'], scores, 1);
-  expect(index.examined).toBe(4);
+  expect(index.examined).toBe(3 + 3 + 3);
 });

@@ -268,6 +268,21 @@ describe('lexicalRanker', () => {
     expect(read.size).toBeLessThanOrEqual(2);
   });
 
+  test("a description's first sentence (what the tool does) counts more than the rest (how to call it)", () => {
+    const tools = [
+      {
+        name: 'conditions',
+        description: 'Current weather for a city. Air quality is added where a station reports it.',
+      },
+      { name: 'readings', description: 'Current air quality for a city. Weather is added where a station reports it.' },
+    ];
+    const s = scoresOf(tools, 'weather');
+    expect(s.conditions!).toBeGreaterThan(s.readings!);
+    // Read whole, the two descriptions say "weather" alike.
+    const whole = scoresOf(tools, 'weather', { fieldWeights: { descriptionRest: 1 } });
+    expect(whole.conditions!).toBeCloseTo(whole.readings!, 9);
+  });
+
   test('a catalogue entry whose description or hint is not a string is still searched, by its name', () => {
     const tools = [
       { name: 'list_stocks', description: null, searchHint: 42 },

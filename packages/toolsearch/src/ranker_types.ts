@@ -22,7 +22,7 @@ export interface AnalyzedTool {
   readonly name: NameParts;
   /** Stemmed content words of the search hint. */
   readonly hint: readonly string[];
-  /** Stemmed content words of the description. */
+  /** Stemmed content words of the description, those of its first sentence first (see `descriptionLead`). */
   readonly description: readonly string[];
   /** Stemmed content words of the parameters' names and descriptions. */
   readonly parameters: readonly string[];
@@ -36,6 +36,11 @@ export interface AnalyzedTool {
     readonly description: readonly string[];
     readonly parameters: readonly string[];
   };
+  /**
+   * How many of `description`'s terms, and of `words.description`, come from the description's
+   * first sentence (they come first): what the tool does, where the rest says how to call it.
+   */
+  readonly descriptionLead: { readonly terms: number; readonly words: number };
   /** The tool's group (see {@linkcode SearchableTool.group}). */
   readonly group: string;
   /** Name, hint, description and parameters as one text (for embedding rankers). */

@@ -1,4 +1,4 @@
-import { nameParts, schemaText, splitWords, stem, terms, termsAndWords, type NameParts } from './_analyze.ts';
+import { leadEnd, nameParts, schemaText, splitWords, stem, terms, termsAndWords, type NameParts } from './_analyze.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
 import type { AnalyzedQuery, AnalyzedTool, AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
 
@@ -149,7 +149,7 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
   const params = schemaText(tool.inputSchema);
   const name = nameParts(tool.name);
   const hintTerms = termsAndWords(hint);
-  const descriptionTerms = termsAndWords(description);
+  const descriptionTerms = descriptionTermsOf(description);
   const parameterTerms = termsAndWords(params);
   return {
     tool,
@@ -158,8 +158,22 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
     description: descriptionTerms.terms,
     parameters: parameterTerms.terms,
     words: { hint: hintTerms.words, description: descriptionTerms.words, parameters: parameterTerms.words },
+    descriptionLead: descriptionTerms.lead,
     group: typeof tool.group === 'string' && tool.group ? tool.group : groupOfName(tool.name, name, description),
     text: [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'),
+  };
+}
+
+/** A description's terms and words, its first sentence's first, and how many of each that sentence gave. */
+function descriptionTermsOf(description: string) {
+  const cut = leadEnd(description);
+  const lead = termsAndWords(description.slice(0, cut));
+  if (cut >= description.length) return { ...lead, lead: { terms: lead.terms.length, words: lead.words.length } };
+  const rest = termsAndWords(description.slice(cut));
+  return {
+    terms: lead.terms.concat(rest.terms),
+    words: lead.words.concat(rest.words),
+    lead: { terms: lead.terms.length, words: lead.words.length },
   };
 }
 

@@ -150,6 +150,14 @@ describe('createToolIndex', () => {
   });
 });
 
+test("analyzeTool puts a description's first sentence first and says how many terms and words it gave", () => {
+  const tool = analyzeTool({ name: 'cities', description: 'Lists cities. Use getCountries for the countries.' });
+  expect(tool.description).toEqual(['list', 'city', 'getcountries', 'use', 'country', 'country']);
+  expect(tool.words.description).toEqual(['lists', 'cities', 'use', 'countries', 'countries']);
+  expect(tool.descriptionLead).toEqual({ terms: 2, words: 2 });
+  expect(analyzeTool({ name: 'x', description: 'One sentence' }).descriptionLead).toEqual({ terms: 2, words: 2 });
+});
+
 describe('analyzeQuery', () => {
   test('analyzeQuery strips + marks into required words and stems the terms', () => {
     expect(analyzeQuery('+slack send messages')).toEqual({
