@@ -39,7 +39,9 @@ export function splitWords(text: string): string[] {
 /**
  * Words, and (into `compounds`) the camelCase chunks whole. A hand-written scanner: index
  * builds split every name, description and parameter, and regular expressions with Unicode
- * classes were most of the build time. Text with non-ASCII characters takes the regex path.
+ * classes were most of the build time. A character outside ASCII is classed once by those
+ * classes and kept in a table, so a description with one curly quote or accent no longer takes a
+ * slower path; text with characters outside the Basic Multilingual Plane (surrogate pairs) does.
  */
 function scan(text: string, compounds: string[] | undefined): string[] {
   const out: string[] = [];
@@ -49,10 +51,9 @@ function scan(text: string, compounds: string[] | undefined): string[] {
   let camel = false;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 32;
-    if (c > 127) return scanUnicode(text, compounds);
-    const lower = c >= 97 && c <= 122;
-    const upper = c >= 65 && c <= 90;
-    if (!lower && !upper && !(c >= 48 && c <= 57)) {
+    if (c >= 0xd800 && c <= 0xdfff) return scanUnicode(text, compounds);
+    const kind = classOf(c);
+    if (kind === SEPARATOR) {
       if (start >= 0) {
         out.push(text.slice(start, i).toLowerCase());
         if (camel && compounds) compounds.push(text.slice(chunkStart, i).toLowerCase());
@@ -65,20 +66,37 @@ function scan(text: string, compounds: string[] | undefined): string[] {
       start = chunkStart = i;
       continue;
     }
-    if (upper) {
-      const prev = text.charCodeAt(i - 1);
-      const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-      const prevLower = prev >= 97 && prev <= 122;
-      const prevUpper = prev >= 65 && prev <= 90;
+    if (kind === UPPER) {
+      const prev = classOf(text.charCodeAt(i - 1));
+      const next = i + 1 < n ? classOf(text.charCodeAt(i + 1)) : SEPARATOR;
       // camelCase (`getHttp`) and an acronym before a word (`HTTPResponse`).
-      if (prevLower || (prevUpper && next >= 97 && next <= 122)) {
-        if (prevLower) camel = true;
+      if (prev === LOWER || (prev === UPPER && next === LOWER)) {
+        if (prev === LOWER) camel = true;
         out.push(text.slice(start, i).toLowerCase());
         start = i;
       }
     }
   }
   return out;
+}
+
+const SEPARATOR = 1;
+const LOWER = 2;
+const UPPER = 3;
+/** A letter that is neither (a digit, a CJK character, a title-case letter). */
+const OTHER = 4;
+/** Per UTF-16 code unit: 0 not classed yet, else one of the kinds above. */
+const KINDS = new Uint8Array(0x10000);
+
+/** What a character is to the scanner: a separator, a lower-case or upper-case letter, or another letter or digit. */
+function classOf(c: number): number {
+  let kind = KINDS[c]!;
+  if (kind === 0) {
+    const ch = String.fromCharCode(c);
+    kind = !/[\p{L}\p{N}]/u.test(ch) ? SEPARATOR : /\p{Ll}/u.test(ch) ? LOWER : /\p{Lu}/u.test(ch) ? UPPER : OTHER;
+    KINDS[c] = kind;
+  }
+  return kind;
 }
 
 function scanUnicode(text: string, compounds: string[] | undefined): string[] {

@@ -117,3 +117,21 @@ test("leadEnd finds where a description's first sentence ends: a stop before a s
   expect(leadEnd('One sentence, no stop')).toBe(21);
   expect(leadEnd('')).toBe(0);
 });
+
+test('text with accents, curly quotes and dashes splits as ASCII text does, and a camelCase word counts once', () => {
+  expect(splitWords('Café’s menuItems – ÉtéHiver, ǅemal 中文 v2')).toEqual([
+    'café',
+    's',
+    'menu',
+    'items',
+    'été',
+    'hiver',
+    'ǆemal',
+    '中文',
+    'v2',
+  ]);
+  // The compound of a camelCase word before a non-ASCII character was counted twice.
+  expect(terms('browseId – the album').filter((t) => t === 'browseid')).toHaveLength(1);
+  // Outside the Basic Multilingual Plane (a surrogate pair) the words are the same.
+  expect(splitWords('getItems 😀 Ünïcode')).toEqual(['get', 'items', 'ünïcode']);
+});

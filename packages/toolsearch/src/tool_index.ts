@@ -148,6 +148,7 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
   const hint = typeof tool.searchHint === 'string' ? tool.searchHint : '';
   const params = schemaText(tool.inputSchema);
   const name = nameParts(tool.name);
+  let text: string | undefined;
   const hintTerms = termsAndWords(hint);
   const descriptionTerms = descriptionTermsOf(description);
   const parameterTerms = termsAndWords(params);
@@ -160,7 +161,10 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
     words: { hint: hintTerms.words, description: descriptionTerms.words, parameters: parameterTerms.words },
     descriptionLead: descriptionTerms.lead,
     group: typeof tool.group === 'string' && tool.group ? tool.group : groupOfName(tool.name, name, description),
-    text: [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'),
+    // Joined when asked for (an embedding ranker reads it once per tool; the lexical one never).
+    get text() {
+      return (text ??= [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'));
+    },
   };
 }
 

@@ -156,6 +156,10 @@ test("analyzeTool puts a description's first sentence first and says how many te
   expect(tool.words.description).toEqual(['lists', 'cities', 'use', 'countries', 'countries']);
   expect(tool.descriptionLead).toEqual({ terms: 2, words: 2 });
   expect(analyzeTool({ name: 'x', description: 'One sentence' }).descriptionLead).toEqual({ terms: 2, words: 2 });
+  // The text an embedding ranker reads: name words, hint, description and parameters.
+  expect(analyzeTool({ name: 'send_mail', description: 'Sends mail.', searchHint: 'email' }).text).toBe(
+    'send mail\nemail\nSends mail.',
+  );
 });
 
 describe('analyzeQuery', () => {
