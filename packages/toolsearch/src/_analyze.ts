@@ -116,21 +116,30 @@ function scanUnicode(text: string, compounds: string[] | undefined): string[] {
  * conservative: a wrong merge costs more than a missed one.
  */
 export function stem(word: string): string {
-  const known = STEMS.get(word);
-  if (known !== undefined) return known;
-  const stemmed = stemOf(word);
-  if (STEMS.size >= MAX_STEMS) STEMS.clear();
-  STEMS.set(word, stemmed);
-  return stemmed;
+  return known(word).stem;
 }
 
 /**
- * Stems already computed, by word: a catalogue repeats its words (every tool of an API says
- * "data", "get", "the user's …"), and the stemmer's tests are regular expressions, which were a
- * fifth of an index build. Bounded: emptied when full.
+ * Words already stemmed: a catalogue repeats its words (every tool of an API says "data", "get",
+ * "the user's …"), and the stemmer's tests are regular expressions, which were a fifth of an
+ * index build. Each word is kept once with its stem, which is the same string when stemming
+ * changes nothing; the index then holds one string per word, whose hash maps compute once, and
+ * tells a changed word from its stem by one reference comparison. Bounded: emptied when full.
  */
-const STEMS = new Map<string, string>();
+const STEMS = new Map<string, { word: string; stem: string }>();
 const MAX_STEMS = 100_000;
+
+/** The word as kept, and its stem. */
+function known(word: string): { word: string; stem: string } {
+  let entry = STEMS.get(word);
+  if (entry === undefined) {
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    const stemmed = stemOf(word);
+    entry = { word, stem: stemmed === word ? word : stemmed };
+    STEMS.set(word, entry);
+  }
+  return entry;
+}
 
 function stemOf(word: string): string {
   let w = word;
@@ -192,8 +201,9 @@ export function termsAndWords(text: string): TermsAndWords {
   const out: string[] = compounds;
   for (const word of scanned) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
-    words.push(word);
-    out.push(stem(word));
+    const entry = known(word);
+    words.push(entry.word);
+    out.push(entry.stem);
   }
   return { terms: out, words };
 }

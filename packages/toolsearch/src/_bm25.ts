@@ -49,6 +49,11 @@ export class Bm25 {
       this.#postings.set(term, { docs: Int32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
   }
 
+  /** A document's length: the sum of its terms' weighted frequencies. */
+  length(doc: number): number {
+    return this.#lengths[doc]!;
+  }
+
   /** How many documents hold the term. */
   documentFrequency(term: string): number {
     return this.#postings.get(term)?.docs.length ?? 0;

@@ -1,9 +1,21 @@
 // The tool's group (MCP server, `family__tool` prefix) as one document: a query about "odds"
 // lifts every tool of the betting API a little, not only the one that says "odds".
-import { Bm25, type Bm25Params, type WeightedTerms } from './_bm25.ts';
+import type { Bm25Params } from './_bm25.ts';
 import type { TopScores } from './_diversify.ts';
-import { EMPTY_CONTRIBUTIONS, TermCache, TermContributions } from './_term_cache.ts';
+import { type KeyPostings, LazyBm25 } from './_lazy_bm25.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
+
+/** Options of {@linkcode GroupIndex}. */
+export interface GroupIndexOptions {
+  /** BM25's constants. */
+  params: Bm25Params;
+  /** A tool's document length (the sum of its terms' weighted frequencies). */
+  lengthOf: (tool: number) => number;
+  /** The tools that hold a term, ascending, and its weighted frequency in each. */
+  postings: (term: string) => { readonly docs: ArrayLike<number>; readonly tfs: ArrayLike<number> } | undefined;
+}
+
+const NO_POSTINGS: KeyPostings = { docs: [], tfs: [] };
 
 /** Options of {@linkcode GroupIndex.lift}. */
 export interface GroupLiftOptions {
@@ -19,12 +31,17 @@ export interface GroupLiftOptions {
  *
  * @example
  * ```ts
+ * import { Bm25 } from './_bm25.ts';
  * import { GroupIndex } from './_groups.ts';
  * import { analyzeTool } from './tool_index.ts';
  *
  * const tools = ['Betting__odds', 'Betting__events', 'Concerts__events'].map((name) => analyzeTool({ name, description: '' }));
- * const docs = [new Map([['odd', 3]]), new Map([['event', 3]]), new Map([['event', 3]])];
- * const groups = new GroupIndex(tools, docs, { k1: 2, b: 0.75 });
+ * const bm25 = new Bm25([new Map([['odd', 3]]), new Map([['event', 3]]), new Map([['event', 3]])], { k1: 2, b: 0.75 });
+ * const groups = new GroupIndex(tools, {
+ *   params: { k1: 2, b: 0.75 },
+ *   lengthOf: (i) => bm25.length(i),
+ *   postings: (term) => bm25.entries(term),
+ * });
  * const scores = Float64Array.of(0, 1, 1);
  * groups.lift(['odd', 'event'], scores, { weight: 0.5 }); // the Betting events tool gains the most
  * ```
@@ -41,10 +58,10 @@ export class GroupIndex {
   readonly #members: Int32Array;
   /** The lift of each group, reused by every query. */
   readonly #lifts: Float64Array;
-  /** What a term adds to each group that holds it, kept per term. */
-  readonly #terms: TermCache;
+  /** What a term adds to each group that holds it (BM25 over the groups), kept per term. */
+  readonly #terms: LazyBm25;
 
-  constructor(tools: readonly AnalyzedTool[], docs: readonly WeightedTerms[], params: Bm25Params) {
+  constructor(tools: readonly AnalyzedTool[], options: GroupIndexOptions) {
     const ids = new Map<string, number>();
     this.groupOf = Int32Array.from(tools, (t) => {
       let id = ids.get(t.group);
@@ -59,26 +76,27 @@ export class GroupIndex {
     this.#members = new Int32Array(tools.length);
     const next = counts.slice(0, this.size);
     for (let i = 0; i < tools.length; i++) this.#members[next[this.groupOf[i]!]!++] = i;
-    // A group of one tool is that tool's document: shared, not copied.
-    const groupDocs: WeightedTerms[] = Array.from({ length: this.size }, (_, g) => {
-      const first = this.#members[this.#starts[g]!]!;
-      if (this.#starts[g + 1]! - this.#starts[g]! === 1) return docs[first]!;
-      const sum = new Map<string, number>();
-      for (let j = this.#starts[g]!; j < this.#starts[g + 1]!; j++)
-        for (const [term, w] of docs[this.#members[j]!]!) sum.set(term, (sum.get(term) ?? 0) + w);
-      return sum;
+    // A group's document is the sum of its tools': its length theirs, a term's frequency theirs,
+    // found per term on its first search from the tools' postings, so no group document is built.
+    const lengths = new Float64Array(this.size);
+    for (let g = 0; g < this.size; g++)
+      for (let j = counts[g]!; j < counts[g + 1]!; j++) lengths[g]! += options.lengthOf(this.#members[j]!);
+    const scratch = new Float64Array(this.size);
+    this.#terms = new LazyBm25(lengths, options.params, (term) => {
+      const entries = options.postings(term);
+      if (!entries) return NO_POSTINGS;
+      const touched: number[] = [];
+      for (let j = 0; j < entries.docs.length; j++) {
+        const g = this.groupOf[entries.docs[j]!]!;
+        if (scratch[g] === 0) touched.push(g);
+        scratch[g]! += entries.tfs[j]!;
+      }
+      const groups = Int32Array.from(touched).sort();
+      const tfs = Float64Array.from(groups, (g) => scratch[g]!);
+      for (const g of groups) scratch[g] = 0;
+      return { docs: groups, tfs };
     });
-    const bm25 = new Bm25(groupDocs, params);
     this.#lifts = new Float64Array(this.size);
-    this.#terms = new TermCache((term) => {
-      const entries = bm25.entries(term);
-      if (!entries) return EMPTY_CONTRIBUTIONS;
-      const idf = bm25.idf(term);
-      return new TermContributions(
-        entries.docs,
-        Float64Array.from(entries.docs, (g, j) => bm25.scoreOf(entries.tfs[j]!, g, idf)),
-      );
-    });
   }
 
   /** The tools of a group, ascending (shared, do not change). */

@@ -92,7 +92,11 @@ export class LexicalScorer {
     const bm25 = new Bm25(this.#docs, { k1, b });
     this.#bm25 = bm25;
     this.#keywords = new KeywordIndex(tools);
-    this.#groups = new GroupIndex(tools, this.#docs, { k1, b });
+    this.#groups = new GroupIndex(tools, {
+      params: { k1, b },
+      lengthOf: (i) => bm25.length(i),
+      postings: (term) => bm25.entries(term),
+    });
     this.#grouped = this.#groups.size < tools.length;
     this.#contributions = new TermCache((term) => this.#contributionsOf(term));
     // Word pairs in order and the words as written: their postings are found per key on its
