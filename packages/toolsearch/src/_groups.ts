@@ -106,9 +106,9 @@ export class GroupIndex {
 
   /**
    * Adds to every tool that already scores above 0 its group's BM25 for the terms, times
-   * `weight`. A query that lifts groups holding most of the catalogue (a long request) is one
-   * pass over the scores, which also offers every tool's final score to `top` when given; one
-   * that lifts a few visits only their tools.
+   * `weight`. A query that lifts groups holding most of the catalogue (a long request), or that
+   * gives `top`, is one pass over the scores, which also offers every tool's final score to `top`;
+   * one that lifts a few groups visits only their tools.
    *
    * @returns Whether `top` was offered every tool (else the caller finds its best itself).
    */
@@ -122,7 +122,8 @@ export class GroupIndex {
     let reached = 0;
     for (let g = 0; g < this.size; g++) if (lifts[g]! > 0) reached += this.#starts[g + 1]! - this.#starts[g]!;
     if (reached === 0) return false;
-    if (reached * 2 > scores.length) {
+    // With `top` to fill, a pass over every tool is owed anyway: the lift goes in the same pass.
+    if (top || reached * 2 > scores.length) {
       this.visited += scores.length;
       const groupOf = this.groupOf;
       for (let i = 0; i < scores.length; i++) {

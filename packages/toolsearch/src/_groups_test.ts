@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { addTerms, Bm25 } from './_bm25.ts';
+import { TopScores } from './_diversify.ts';
 import { GroupIndex } from './_groups.ts';
 import { analyzeTool } from './tool_index.ts';
 
@@ -47,6 +48,12 @@ test('a lift visits only the tools of the groups it reaches, or passes once over
   expect(groups.visited).toBe(1 + names.length);
   groups.lift(['nothing'], scores, { weight: 1 });
   expect(groups.visited).toBe(1 + names.length);
+  // Asked for the best tools as well, a lift of one group passes over every tool once and finds them.
+  const top = new TopScores(2);
+  scores[5] = 2;
+  expect(groups.lift(['unicorn'], scores, { weight: 1, top })).toBe(true);
+  expect(groups.visited).toBe(1 + 2 * names.length);
+  expect(top.indices()).toEqual([names.length - 1, 5]);
 });
 
 test('a group scores as a document that sums its tools would, without such documents being built', () => {
