@@ -77,48 +77,60 @@ export class PhraseIndex {
 
   /** The tools that hold the pair, and its weighted frequency in each. */
   #postings(key: string): KeyPostings {
-    const docs: number[] = [];
-    const tfs: number[] = [];
     const space = key.indexOf(' ');
-    if (space < 0) return { docs, tfs };
+    if (space < 0) return NO_POSTINGS;
     const first = key.slice(0, space);
     const second = key.slice(space + 1);
+    let docs: number[] = [];
+    let tfs: number[] = [];
     // Only a tool that holds both words in one field can hold the pair there: per field, the two
-    // words' postings are intersected (both ascending), and only the tools in both are read.
-    let candidates: number[] = [];
+    // words' postings are intersected (both ascending), and only that field of those tools is read.
     for (const field of FIELDS) {
       const a = this.#holders(field, first);
       const b = a && this.#holders(field, second);
-      if (b) candidates = candidates.length ? union(candidates, intersection(a, b)) : intersection(a, b);
-    }
-    this.examined += candidates.length;
-    const weights = this.#weights;
-    for (const i of candidates) {
-      const t = this.#tools[i]!;
-      const inName = pairsIn(t.name.stems, t.name.stems.length, first, second);
-      const inHint = pairsIn(t.hint, t.hint.length, first, second);
-      const inDescription = pairsIn(t.description, MAX_DESCRIPTION_PAIRS + 1, first, second);
-      if (inName + inHint + inDescription === 0) continue;
-      docs.push(i);
-      tfs.push(inName * weights.name + inHint * weights.hint + inDescription * weights.description);
+      if (!b) continue;
+      const candidates = intersection(a, b);
+      this.examined += candidates.length;
+      const weight = this.#weights[field];
+      const found: number[] = [];
+      const counts: number[] = [];
+      for (const i of candidates) {
+        const t = this.#tools[i]!;
+        const n =
+          field === 'name'
+            ? pairsIn(t.name.stems, t.name.stems.length, first, second)
+            : field === 'hint'
+              ? pairsIn(t.hint, t.hint.length, first, second)
+              : pairsIn(t.description, MAX_DESCRIPTION_PAIRS + 1, first, second);
+        if (n === 0) continue;
+        found.push(i);
+        counts.push(n * weight);
+      }
+      if (found.length === 0) continue;
+      if (docs.length === 0) {
+        docs = found;
+        tfs = counts;
+      } else [docs, tfs] = merged(docs, tfs, found, counts);
     }
     return { docs, tfs };
   }
 }
 
-/** The numbers of two ascending lists, ascending, once each. */
-function union(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
+const NO_POSTINGS: KeyPostings = { docs: [], tfs: [] };
+
+/** Two ascending postings as one: a tool in both has the sum of its frequencies, the first's added first. */
+function merged(docs: number[], tfs: number[], more: number[], moreTfs: number[]): [number[], number[]] {
+  const outDocs: number[] = [];
+  const outTfs: number[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = i < a.length ? a[i]! : Infinity;
-    const y = j < b.length ? b[j]! : Infinity;
-    out.push(Math.min(x, y));
-    if (x <= y) i++;
-    if (y <= x) j++;
+  while (i < docs.length || j < more.length) {
+    const x = i < docs.length ? docs[i]! : Infinity;
+    const y = j < more.length ? more[j]! : Infinity;
+    outDocs.push(Math.min(x, y));
+    outTfs.push(x === y ? tfs[i++]! + moreTfs[j++]! : x < y ? tfs[i++]! : moreTfs[j++]!);
   }
-  return out;
+  return [outDocs, outTfs];
 }
 
 /** How often `first second` stands in the first `end` terms. */
