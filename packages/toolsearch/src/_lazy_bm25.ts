@@ -31,6 +31,7 @@ export class LazyBm25 {
   readonly #size: number;
   readonly #k1: number;
   readonly #cache: TermCache;
+  readonly #postings: (key: string) => KeyPostings;
 
   /**
    * @param lengths Each document's length (the sum of its keys' weighted frequencies).
@@ -45,6 +46,7 @@ export class LazyBm25 {
     // As `Bm25` computes them, so the scores are the same as an index's.
     const avg = lengths.length ? total / lengths.length || 1 : 1;
     this.#norms = Float64Array.from(lengths, (length) => params.k1 * (1 - params.b + (params.b * length) / avg));
+    this.#postings = postings;
     this.#cache = new TermCache((key) => this.#compute(postings(key)));
   }
 
@@ -58,6 +60,30 @@ export class LazyBm25 {
     for (const key of keys) {
       const { docs, values } = this.#cache.get(key);
       for (let j = 0; j < docs.length; j++) scores[docs[j]!]! += weight * values[j]!;
+    }
+  }
+
+  /**
+   * Adds `weight` × the key's BM25 into `into.values`, whose tools `into.docs` (ascending) hold
+   * every tool that holds the key: for a key searched with another that is kept, so it needs no
+   * entry of its own.
+   */
+  addTo(
+    key: string,
+    into: { readonly docs: Int32Array; readonly values: Float64Array; readonly weight: number },
+  ): void {
+    const { docs, tfs } = this.#postings(key);
+    const n = docs.length;
+    if (n === 0) return;
+    const idf = Math.log(1 + (this.#size - n + 0.5) / (n + 0.5));
+    const k1 = this.#k1;
+    let at = 0;
+    for (let j = 0; j < n; j++) {
+      const d = docs[j]!;
+      const tf = tfs[j]!;
+      while (at < into.docs.length && into.docs[at]! < d) at++;
+      if (into.docs[at] !== d || !(tf > 0)) continue;
+      into.values[at]! += into.weight * ((idf * tf * (k1 + 1)) / (tf + this.#norms[d]!));
     }
   }
 

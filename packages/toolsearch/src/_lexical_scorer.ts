@@ -109,9 +109,13 @@ export class LexicalScorer {
       holders: (field, term) => keywords.holders(field, term),
     });
     this.#surface = new SurfaceIndex(tools, { weights: fields, k1, b, stemmed: (term) => bm25.entries(term) });
-    this.#withWords = new TermCache((term) =>
-      withAdded(this.#contributions.get(term), this.#surface.get(term), settings.surfaceWeight),
-    );
+    // The term's contributions with its word as written added in: a copy of its values.
+    this.#withWords = new TermCache((term) => {
+      const own = this.#contributions.get(term);
+      const values = Float64Array.from(own.values);
+      this.#surface.addTo(term, { docs: own.docs, values, weight: settings.surfaceWeight });
+      return new TermContributions(own.docs, values, own.heldValues());
+    });
   }
 
   /**
@@ -280,18 +284,3 @@ function addFeedbackTerms(
 const MAX_SURFACE_WORDS = 64;
 
 const NO_WORDS: ReadonlySet<string> = new Set();
-
-/**
- * A term's contributions plus `weight` × another's over the same or fewer tools (the word as
- * written is held only by tools that hold its stem); what the term holds for the re-ordering
- * stays its own.
- */
-function withAdded(own: TermContributions, added: TermContributions, weight: number): TermContributions {
-  const values = Float64Array.from(own.values);
-  let j = 0;
-  for (let k = 0; k < added.docs.length; k++) {
-    while (j < own.docs.length && own.docs[j]! < added.docs[k]!) j++;
-    if (own.docs[j] === added.docs[k]) values[j]! += weight * added.values[k]!;
-  }
-  return new TermContributions(own.docs, values, own.heldValues());
-}

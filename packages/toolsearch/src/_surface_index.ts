@@ -5,7 +5,6 @@
 // derived on its first search from the stemmed postings of its stem (see `_lazy_bm25.ts`).
 import { stem } from './_analyze.ts';
 import { type KeyPostings, LazyBm25 } from './_lazy_bm25.ts';
-import type { TermContributions } from './_term_cache.ts';
 import type { AnalyzedTool } from './ranker_types.ts';
 
 const NO_POSTINGS: KeyPostings = { docs: [], tfs: [] };
@@ -102,9 +101,15 @@ export class SurfaceIndex {
     this.#bm25 = new LazyBm25(lengths, options, (word) => this.#postings(word));
   }
 
-  /** What a word as written adds to each tool that holds it (BM25, unweighted). */
-  get(word: string): TermContributions {
-    return this.#bm25.get(word);
+  /**
+   * Adds `weight` × what a word as written adds into `into.values`, whose tools `into.docs` hold
+   * every tool that holds the word's stem (a term's contributions), not kept apart.
+   */
+  addTo(
+    word: string,
+    into: { readonly docs: Int32Array; readonly values: Float64Array; readonly weight: number },
+  ): void {
+    this.#bm25.addTo(word, into);
   }
 
   /** Adds each tool's score for the words into `scores`, times `weight`. */

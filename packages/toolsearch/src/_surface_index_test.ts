@@ -107,3 +107,19 @@ test('a word reads only the postings of its stem, once', () => {
   index.accumulate(['unknown'], scores, 1);
   expect(index.examined).toBe(3 + 3 + 3);
 });
+
+test("a word as written added into a term's contributions adds what it scores on its own, where the tools hold it", () => {
+  const tools = catalogue.map(analyzeTool);
+  const stemmed = stemmedIndex(tools);
+  const index = new SurfaceIndex(tools, { weights, k1: 2, b: 0.75, stemmed: (t) => stemmed.entries(t) });
+  for (const word of ['stock', 'stocks', 'search', 'nothing']) {
+    // Every tool, so the word's tools are among them.
+    const docs = Int32Array.from(tools.keys());
+    const values = new Float64Array(tools.length).fill(1);
+    index.addTo(word, { docs, values, weight: 0.25 });
+    const alone = new Float64Array(tools.length);
+    index.accumulate([word], alone, 0.25);
+    for (let i = 0; i < tools.length; i++)
+      expect(values[i]! - 1, `${word} in ${tools[i]!.tool.name}`).toBeCloseTo(alone[i]!, 12);
+  }
+});
