@@ -60,6 +60,10 @@ export class GroupIndex {
   readonly #lifts: Float64Array;
   /** What a term adds to each group that holds it (BM25 over the groups), kept per term. */
   readonly #terms: LazyBm25;
+  readonly #postings: GroupIndexOptions['postings'];
+  /** A term's frequency per group while its postings are summed, and which groups hold it (cleared between terms). */
+  readonly #scratch: Float64Array;
+  readonly #seen: Uint8Array;
 
   constructor(tools: readonly AnalyzedTool[], options: GroupIndexOptions) {
     const ids = new Map<string, number>();
@@ -81,22 +85,35 @@ export class GroupIndex {
     const lengths = new Float64Array(this.size);
     for (let g = 0; g < this.size; g++)
       for (let j = counts[g]!; j < counts[g + 1]!; j++) lengths[g]! += options.lengthOf(this.#members[j]!);
-    const scratch = new Float64Array(this.size);
-    this.#terms = new LazyBm25(lengths, options.params, (term) => {
-      const entries = options.postings(term);
-      if (!entries) return NO_POSTINGS;
-      const touched: number[] = [];
-      for (let j = 0; j < entries.docs.length; j++) {
-        const g = this.groupOf[entries.docs[j]!]!;
-        if (scratch[g] === 0) touched.push(g);
-        scratch[g]! += entries.tfs[j]!;
-      }
-      const groups = Int32Array.from(touched).sort();
-      const tfs = Float64Array.from(groups, (g) => scratch[g]!);
-      for (const g of groups) scratch[g] = 0;
-      return { docs: groups, tfs };
-    });
+    this.#scratch = new Float64Array(this.size);
+    this.#seen = new Uint8Array(this.size);
+    this.#postings = options.postings;
+    this.#terms = new LazyBm25(lengths, options.params, (term) => this.#groupPostings(term));
     this.#lifts = new Float64Array(this.size);
+  }
+
+  /** The groups that hold a term, ascending, and its frequency in each: the sum of their tools'. */
+  #groupPostings(term: string): KeyPostings {
+    const entries = this.#postings(term);
+    if (!entries) return NO_POSTINGS;
+    const scratch = this.#scratch;
+    const seen = this.#seen;
+    const touched: number[] = [];
+    for (let j = 0; j < entries.docs.length; j++) {
+      const g = this.groupOf[entries.docs[j]!]!;
+      if (!seen[g]) {
+        seen[g] = 1;
+        touched.push(g);
+      }
+      scratch[g]! += entries.tfs[j]!;
+    }
+    const groups = Int32Array.from(touched).sort();
+    const tfs = Float64Array.from(groups, (g) => scratch[g]!);
+    for (const g of groups) {
+      scratch[g] = 0;
+      seen[g] = 0;
+    }
+    return { docs: groups, tfs };
   }
 
   /** The tools of a group, ascending (shared, do not change). */

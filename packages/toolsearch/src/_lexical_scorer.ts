@@ -109,13 +109,7 @@ export class LexicalScorer {
       holders: (field, term) => keywords.holders(field, term),
     });
     this.#surface = new SurfaceIndex(tools, { weights: fields, k1, b, stemmed: (term) => bm25.entries(term) });
-    // The term's contributions with its word as written added in: a copy of its values.
-    this.#withWords = new TermCache((term) => {
-      const own = this.#contributions.get(term);
-      const values = Float64Array.from(own.values);
-      this.#surface.addTo(term, { docs: own.docs, values, weight: settings.surfaceWeight });
-      return new TermContributions(own.docs, values, own.heldValues());
-    });
+    this.#withWords = new TermCache((term) => this.#withWordOf(term));
   }
 
   /**
@@ -203,6 +197,14 @@ export class LexicalScorer {
       postings.push(contributions);
     }
     return postings;
+  }
+
+  /** The term's contributions with its word as written added in: a copy of its values. */
+  #withWordOf(term: string): TermContributions {
+    const own = this.#contributions.get(term);
+    const values = Float64Array.from(own.values);
+    this.#surface.addTo(term, { docs: own.docs, values, weight: this.#settings.surfaceWeight });
+    return new TermContributions(own.docs, values, own.heldValues());
   }
 
   #contributionsOf(term: string): TermContributions {
