@@ -61,7 +61,7 @@ test('a group scores as a document that sums its tools would, without such docum
   // One tool's words weigh nothing (a field weighted 0): its group still holds them, at 0.
   const docs = names.map((name, i) => {
     const m = new Map<string, number>();
-    addTerms(m, name.split('__').pop()!.split('_'), { weight: i === 1 ? 0 : 1.5 });
+    addTerms(m, name.split('__').pop()!.split('_'), { weight: i === 0 ? 0 : 1.5 });
     return m;
   });
   const bm25 = new Bm25(docs, { k1: 2, b: 0.75 });
