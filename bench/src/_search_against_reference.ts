@@ -111,6 +111,11 @@ export function compareWithReference(rankers: ComparedRankers, options: Comparis
     const current = median(times[1]!) * unit;
     return { reference: round(reference, 1), current: round(current, 1), ratio: round(current / reference, 2) };
   };
+  const fastest = (times: readonly (readonly number[])[], unit: number): Compared => {
+    const reference = Math.min(...times[0]!) * unit;
+    const current = Math.min(...times[1]!) * unit;
+    return { reference: round(reference, 1), current: round(current, 1), ratio: round(current / reference, 2) };
+  };
   const withBm25 = (times: readonly (readonly number[])[], unit: number) => ({
     ...compared(times, unit),
     plainBm25: round(median(times[2]!) * unit, 1),
@@ -134,6 +139,12 @@ export function compareWithReference(rankers: ComparedRankers, options: Comparis
         firstPassUsPerQuery: compared(cpu.cold, 1000),
         longUs: withBm25(long.cpu, 1000),
         keywordUs: withBm25(keyword.cpu, 1000),
+      },
+      // The fastest of the builds and first searches (wall): what load moves least.
+      fastest: {
+        buildMs: fastest(wall.build, 1),
+        firstSearchMs: fastest(wall.first, 1),
+        firstPassUsPerQuery: fastest(wall.cold, 1000),
       },
       turns: { builds: options.builds, rounds: options.rounds, coldQueries: options.coldQueries },
     },

@@ -81,7 +81,7 @@ export const searchLatencySuite: BenchSuite<SearchLatencyParams> = {
       toolSearchPoolSize: 20_000,
       maxToolSearchRatio: 1.5,
       referenceCommit: REFERENCE_COMMIT,
-      referenceBuilds: 6,
+      referenceBuilds: 10,
       referenceRounds: 3,
       maxReferenceRatio: 1.2,
     },
