@@ -165,16 +165,21 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
     'no verb synonyms (synonymWeight 0)': () => lexicalRanker({ synonymWeight: 0 }),
     'no words as written (surfaceWeight 0)': () => lexicalRanker({ surfaceWeight: 0 }),
     'words as written 0.5 (surfaceWeight)': () => lexicalRanker({ surfaceWeight: 0.5 }),
+    'description read whole (descriptionRest 1)': () => lexicalRanker({ fieldWeights: { descriptionRest: 1 } }),
+    'description after its first sentence 0.25 (descriptionRest)': () =>
+      lexicalRanker({ fieldWeights: { descriptionRest: 0.25 } }),
     'no keyword points (keywordWeight 0)': () => lexicalRanker({ keywordWeight: 0 }),
     'standard BM25 k1 1.2': () => lexicalRanker({ k1: 1.2 }),
-    'before issue 19 (re-ordering always, no phrases, no feedback, no verb synonyms, no words as written)': () =>
-      lexicalRanker({
-        diversityMinRequests: 0,
-        phraseWeight: 0,
-        feedbackWeight: 0,
-        synonymWeight: 0,
-        surfaceWeight: 0,
-      }),
+    'before issue 19 (re-ordering always, no phrases, no feedback, no verb synonyms, no words as written, description read whole)':
+      () =>
+        lexicalRanker({
+          fieldWeights: { descriptionRest: 1 },
+          diversityMinRequests: 0,
+          phraseWeight: 0,
+          feedbackWeight: 0,
+          synonymWeight: 0,
+          surfaceWeight: 0,
+        }),
     'plain BM25 baseline': () => bm25Ranker(),
   };
   const ablation: Record<string, Record<string, RetrievalScores & { split: SearchSet['split'] }>> = {};
@@ -221,7 +226,7 @@ async function runSearchQuality(options: SuiteRunOptions<SearchQualityParams>): 
       corpus: { source: stb.source, tools: stb.tools.length, queries: queries.length },
       rankers: {
         default:
-          'lexicalRanker(): Claude Code keyword points (name 10 / MCP 12, partial 5 / 6, hint 4, description 2) weighted by idf + field-weighted BM25 (k1 2, b 0.75) + the same BM25 over the words as written, unstemmed (weight 0.25) + for a query of fewer than 8 content words, words naming the same operation as a query verb that is not a past participle (remove → delete, store → create; weight 0.5) + word pairs in order (BM25, weight 0.25) + group BM25 (weight 0.5) + for a one-request task statement (8+ words) RM3-style feedback from the best 3 tools (10 words, weight 0.2) + for a list of requests (2+ sentences or "also") coverage re-ordering of the best 30',
+          'lexicalRanker(): Claude Code keyword points (name 10 / MCP 12, partial 5 / 6, hint 4, description 2) weighted by idf + field-weighted BM25 (k1 2, b 0.75; the description after its first sentence at half weight) + the same BM25 over the words as written, unstemmed (weight 0.25) + for a query of fewer than 8 content words, words naming the same operation as a query verb that is not a past participle (remove → delete, store → create; weight 0.5) + word pairs in order (BM25, weight 0.25) + group BM25 (weight 0.5) + for a one-request task statement (8+ words) RM3-style feedback from the best 3 tools (10 words, weight 0.2) + for a list of requests (2+ sentences or "also") coverage re-ordering of the best 30',
         baseline:
           'bm25Ranker(): plain BM25 (k1 1.2, b 0.75) over name + description + parameter names, lower-case words, English stopwords dropped, no stemming',
       },

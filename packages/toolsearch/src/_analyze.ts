@@ -39,7 +39,9 @@ export function splitWords(text: string): string[] {
 /**
  * Words, and (into `compounds`) the camelCase chunks whole. A hand-written scanner: index
  * builds split every name, description and parameter, and regular expressions with Unicode
- * classes were most of the build time. Text with non-ASCII characters takes the regex path.
+ * classes were most of the build time. A character outside ASCII is classed once by those
+ * classes and kept in a table, so a description with one curly quote or accent no longer takes a
+ * slower path; text with characters outside the Basic Multilingual Plane (surrogate pairs) does.
  */
 function scan(text: string, compounds: string[] | undefined): string[] {
   const out: string[] = [];
@@ -49,10 +51,9 @@ function scan(text: string, compounds: string[] | undefined): string[] {
   let camel = false;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 32;
-    if (c > 127) return scanUnicode(text, compounds);
-    const lower = c >= 97 && c <= 122;
-    const upper = c >= 65 && c <= 90;
-    if (!lower && !upper && !(c >= 48 && c <= 57)) {
+    if (c >= 0xd800 && c <= 0xdfff) return scanUnicode(text, compounds);
+    const kind = classOf(c);
+    if (kind === SEPARATOR) {
       if (start >= 0) {
         out.push(text.slice(start, i).toLowerCase());
         if (camel && compounds) compounds.push(text.slice(chunkStart, i).toLowerCase());
@@ -65,20 +66,37 @@ function scan(text: string, compounds: string[] | undefined): string[] {
       start = chunkStart = i;
       continue;
     }
-    if (upper) {
-      const prev = text.charCodeAt(i - 1);
-      const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-      const prevLower = prev >= 97 && prev <= 122;
-      const prevUpper = prev >= 65 && prev <= 90;
+    if (kind === UPPER) {
+      const prev = classOf(text.charCodeAt(i - 1));
+      const next = i + 1 < n ? classOf(text.charCodeAt(i + 1)) : SEPARATOR;
       // camelCase (`getHttp`) and an acronym before a word (`HTTPResponse`).
-      if (prevLower || (prevUpper && next >= 97 && next <= 122)) {
-        if (prevLower) camel = true;
+      if (prev === LOWER || (prev === UPPER && next === LOWER)) {
+        if (prev === LOWER) camel = true;
         out.push(text.slice(start, i).toLowerCase());
         start = i;
       }
     }
   }
   return out;
+}
+
+const SEPARATOR = 1;
+const LOWER = 2;
+const UPPER = 3;
+/** A letter that is neither (a digit, a CJK character, a title-case letter). */
+const OTHER = 4;
+/** Per UTF-16 code unit: 0 not classed yet, else one of the kinds above. */
+const KINDS = new Uint8Array(0x10000);
+
+/** What a character is to the scanner: a separator, a lower-case or upper-case letter, or another letter or digit. */
+function classOf(c: number): number {
+  let kind = KINDS[c]!;
+  if (kind === 0) {
+    const ch = String.fromCharCode(c);
+    kind = !/[\p{L}\p{N}]/u.test(ch) ? SEPARATOR : /\p{Ll}/u.test(ch) ? LOWER : /\p{Lu}/u.test(ch) ? UPPER : OTHER;
+    KINDS[c] = kind;
+  }
+  return kind;
 }
 
 function scanUnicode(text: string, compounds: string[] | undefined): string[] {
@@ -98,6 +116,32 @@ function scanUnicode(text: string, compounds: string[] | undefined): string[] {
  * conservative: a wrong merge costs more than a missed one.
  */
 export function stem(word: string): string {
+  return known(word).stem;
+}
+
+/**
+ * Words already stemmed: a catalogue repeats its words (every tool of an API says "data", "get",
+ * "the user's …"), and the stemmer's tests are regular expressions, which were a fifth of an
+ * index build. Each word is kept once with its stem, which is the same string when stemming
+ * changes nothing; the index then holds one string per word, whose hash maps compute once, and
+ * tells a changed word from its stem by one reference comparison. Bounded: emptied when full.
+ */
+const STEMS = new Map<string, { word: string; stem: string }>();
+const MAX_STEMS = 100_000;
+
+/** The word as kept, and its stem. */
+function known(word: string): { word: string; stem: string } {
+  let entry = STEMS.get(word);
+  if (entry === undefined) {
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    const stemmed = stemOf(word);
+    entry = { word, stem: stemmed === word ? word : stemmed };
+    STEMS.set(word, entry);
+  }
+  return entry;
+}
+
+function stemOf(word: string): string {
   let w = word;
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -132,11 +176,90 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/** A text's stemmed content words ({@linkcode terms}) and the same words as written ({@linkcode surfaceTerms}). */
+export interface TermsAndWords {
+  terms: string[];
+  words: string[];
+}
+
+/**
+ * The stemmed content words of a text and its content words as written, from one scan: what
+ * {@linkcode terms} and {@linkcode surfaceTerms} give, for the cost of one (an index analyses every
+ * description and parameter of a catalogue once, and needs both).
+ *
+ * @example
+ * ```ts
+ * import { termsAndWords } from './_analyze.ts';
+ *
+ * termsAndWords('Lists the open pull requests'); // { terms: ['list', 'open', 'pull', 'request'], words: ['lists', 'open', 'pull', 'requests'] }
+ * ```
+ */
+export function termsAndWords(text: string): TermsAndWords {
+  const compounds: string[] = [];
+  const scanned = scan(text, compounds);
+  const words: string[] = [];
+  const out: string[] = compounds;
+  for (const word of scanned) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    const entry = known(word);
+    words.push(entry.word);
+    out.push(entry.stem);
+  }
+  return { terms: out, words };
+}
+
+/**
+ * Where a description's first sentence ends: after the first `.`, `!` or `?` followed by a space
+ * or a line break, or at the first line break; the text's length when it is one sentence. The
+ * opening of a tool's description says what the tool does; what follows says how to call it
+ * (arguments, limits, examples, errors).
+ *
+ * @example
+ * ```ts
+ * import { leadEnd } from './_analyze.ts';
+ *
+ * leadEnd('Get the cities. Pass a country code (ISO 3166) to filter.'); // 15
+ * leadEnd('Search by title\nError Responses: 400'); // 15
+ * ```
+ */
+export function leadEnd(text: string): number {
+  const end = /[.!?](?=\s)|\n/.exec(text);
+  return end ? end.index + (end[0] === '\n' ? 0 : 1) : text.length;
+}
+
 /** The content words of a text as written (lower-cased, not stemmed): split, stopwords and one-letter words dropped. */
 export function surfaceTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const word of scan(text, undefined)) if (word.length >= 2 && !STOPWORDS.has(word)) out.push(word);
-  return out;
+  return termsAndWords(text).words;
+}
+
+/** What the ranker reads from a query besides its terms (see {@linkcode queryParts}). */
+export interface QueryParts {
+  /** The content words as written ({@linkcode surfaceTerms}). */
+  words: string[];
+  /** Adjacent content words, stemmed, joined by a space ({@linkcode phrases}). */
+  pairs: string[];
+  /** The stems of the content words that can name an operation ({@linkcode operationTerms}). */
+  operations: string[];
+}
+
+/**
+ * A query's words as written, its word pairs and its operation words, from one scan of its text.
+ *
+ * @example
+ * ```ts
+ * import { queryParts } from './_analyze.ts';
+ *
+ * queryParts('list stopped containers'); // { words: ['list', 'stopped', 'containers'], pairs: ['list stop', 'stop container'], operations: ['list', 'container'] }
+ * ```
+ */
+export function queryParts(text: string): QueryParts {
+  const { terms: all, words } = termsAndWords(text);
+  // The stems of the words follow the camelCase compounds.
+  const stems = all.slice(all.length - words.length);
+  const pairs: string[] = [];
+  for (let i = 1; i < stems.length; i++) pairs.push(`${stems[i - 1]} ${stems[i]}`);
+  const operations = stems.filter((s, i) => !isParticiple(words[i]!, s));
+  return { words, pairs, operations };
 }
 
 /**
@@ -146,14 +269,7 @@ export function surfaceTerms(text: string): string[] {
  * done. The verb synonyms are taken from these words only.
  */
 export function operationTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const word of scan(text, undefined)) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    const s = stem(word);
-    if (isParticiple(word, s)) continue;
-    out.push(s);
-  }
-  return out;
+  return queryParts(text).operations;
 }
 
 /** Whether a word is an `-ed` form its stem came from (`stored` → stor), not a word that ends so (`need`, `bed`). */
@@ -167,11 +283,7 @@ function isParticiple(word: string, stemmed: string): boolean {
  * request". A phrase two tools share is stronger evidence than its two words apart.
  */
 export function phrases(text: string): string[] {
-  const words: string[] = [];
-  for (const word of scan(text, undefined)) if (word.length >= 2 && !STOPWORDS.has(word)) words.push(stem(word));
-  const out: string[] = [];
-  for (let i = 1; i < words.length; i++) out.push(`${words[i - 1]} ${words[i]}`);
-  return out;
+  return queryParts(text).pairs;
 }
 
 /**

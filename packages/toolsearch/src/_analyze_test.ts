@@ -9,6 +9,8 @@ import {
   stem,
   surfaceTerms,
   terms,
+  termsAndWords,
+  leadEnd,
 } from './_analyze.ts';
 
 describe('name and text analysis', () => {
@@ -92,4 +94,44 @@ test('operationTerms leaves out past participles, which describe rather than ask
   expect(operationTerms('list stopped containers')).toEqual(['list', stem('containers')]);
   // Words that merely end in "ed" and are not stemmed as a participle stay.
   expect(operationTerms('speed of the feed')).toEqual(['speed', 'feed']);
+});
+
+test('termsAndWords gives in one scan what terms and surfaceTerms give, compounds first', () => {
+  for (const text of ['Lists the open Pull Requests', 'getInventory of stores', 'Café menus, cafés', '', 'a I the']) {
+    expect(termsAndWords(text)).toEqual({ terms: terms(text), words: surfaceTerms(text) });
+  }
+  expect(termsAndWords('call getInventory').terms[0]).toBe('getinventory');
+});
+
+test('stem gives the same stem for a word however often it is asked (it keeps what it computed)', () => {
+  const words = ['messages', 'running', 'created', 'status', 'queries'];
+  const first = words.map(stem);
+  for (let i = 0; i < 3; i++) expect(words.map(stem)).toEqual(first);
+  expect(first).toEqual(['messag', 'run', 'creat', 'status', 'query']);
+});
+
+test("leadEnd finds where a description's first sentence ends: a stop before a space, or a line break", () => {
+  expect(leadEnd('Get the cities. Pass a country code to filter.')).toBe(15);
+  expect(leadEnd('Notion | Search by title\nError Responses:\n400: Bad request')).toBe(24);
+  expect(leadEnd('Returns v1.2 data! Then more')).toBe(18);
+  expect(leadEnd('One sentence, no stop')).toBe(21);
+  expect(leadEnd('')).toBe(0);
+});
+
+test('text with accents, curly quotes and dashes splits as ASCII text does, and a camelCase word counts once', () => {
+  expect(splitWords('Café’s menuItems – ÉtéHiver, ǅemal 中文 v2')).toEqual([
+    'café',
+    's',
+    'menu',
+    'items',
+    'été',
+    'hiver',
+    'ǆemal',
+    '中文',
+    'v2',
+  ]);
+  // The compound of a camelCase word before a non-ASCII character was counted twice.
+  expect(terms('browseId – the album').filter((t) => t === 'browseid')).toHaveLength(1);
+  // Outside the Basic Multilingual Plane (a surrogate pair) the words are the same.
+  expect(splitWords('getItems 😀 Ünïcode')).toEqual(['get', 'items', 'ünïcode']);
 });

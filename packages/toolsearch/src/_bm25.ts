@@ -49,6 +49,11 @@ export class Bm25 {
       this.#postings.set(term, { docs: Int32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
   }
 
+  /** A document's length: the sum of its terms' weighted frequencies. */
+  length(doc: number): number {
+    return this.#lengths[doc]!;
+  }
+
   /** How many documents hold the term. */
   documentFrequency(term: string): number {
     return this.#postings.get(term)?.docs.length ?? 0;
@@ -97,6 +102,10 @@ export class Bm25 {
 export interface AddTermsOptions {
   /** What each occurrence adds. @default 1 */
   weight?: number;
+  /** The first of `terms` added. @default 0 */
+  from?: number;
+  /** The end of the terms added (exclusive). @default terms.length */
+  to?: number;
 }
 
 /**
@@ -116,7 +125,11 @@ export interface AddTermsOptions {
  */
 export function addTerms(into: Map<string, number>, terms: readonly string[], options: AddTermsOptions = {}): void {
   const weight = options.weight ?? 1;
-  for (const term of terms) into.set(term, (into.get(term) ?? 0) + weight);
+  const end = Math.min(options.to ?? terms.length, terms.length);
+  for (let i = options.from ?? 0; i < end; i++) {
+    const term = terms[i]!;
+    into.set(term, (into.get(term) ?? 0) + weight);
+  }
 }
 
 /**

@@ -238,6 +238,51 @@ describe('lexicalRanker', () => {
     expect(scoresOf(tools, 'stocking')).toEqual(scoresOf(tools, 'stocking', { surfaceWeight: 0 }));
   });
 
+  test('a first search reads only the tools that hold its words: no index of word pairs or words as written over the catalogue', () => {
+    const tools = [
+      ...Array.from({ length: 2000 }, (_, i) =>
+        analyzeTool({ name: `tool_${i}`, description: `Turns widget ${i} into gadgets for the shelf.` }),
+      ),
+      analyzeTool({ name: 'create_pull_request', description: 'Open a pull request from a branch.' }),
+      analyzeTool({ name: 'list_pull_requests', description: 'Lists the pull requests of a repository.' }),
+    ];
+    let counting = false;
+    const read = new Set<number>();
+    // Each tool watched: which ones a search looks at after the index was prepared.
+    const watched = tools.map(
+      (t, i) =>
+        new Proxy(t, {
+          get(target, key, receiver) {
+            if (counting) read.add(i);
+            return Reflect.get(target, key, receiver);
+          },
+        }),
+    );
+    const scorer = lexicalRanker().prepare(watched);
+    counting = true;
+    const scores = scorer(analyzeQuery('open the pull requests of my repository')!);
+    expect(scores[2001]).toBeGreaterThan(scores[2000]!);
+    expect(read.size).toBeLessThanOrEqual(2);
+    // A later search of other words reads no more than the tools that hold them.
+    scorer(analyzeQuery('a pull request from the branch')!);
+    expect(read.size).toBeLessThanOrEqual(2);
+  });
+
+  test("a description's first sentence (what the tool does) counts more than the rest (how to call it)", () => {
+    const tools = [
+      {
+        name: 'conditions',
+        description: 'Current weather for a city. Air quality is added where a station reports it.',
+      },
+      { name: 'readings', description: 'Current air quality for a city. Weather is added where a station reports it.' },
+    ];
+    const s = scoresOf(tools, 'weather');
+    expect(s.conditions!).toBeGreaterThan(s.readings!);
+    // Read whole, the two descriptions say "weather" alike.
+    const whole = scoresOf(tools, 'weather', { fieldWeights: { descriptionRest: 1 } });
+    expect(whole.conditions!).toBeCloseTo(whole.readings!, 9);
+  });
+
   test('a catalogue entry whose description or hint is not a string is still searched, by its name', () => {
     const tools = [
       { name: 'list_stocks', description: null, searchHint: 42 },

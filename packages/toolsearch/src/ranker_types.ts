@@ -22,10 +22,25 @@ export interface AnalyzedTool {
   readonly name: NameParts;
   /** Stemmed content words of the search hint. */
   readonly hint: readonly string[];
-  /** Stemmed content words of the description. */
+  /** Stemmed content words of the description, those of its first sentence first (see `descriptionLead`). */
   readonly description: readonly string[];
   /** Stemmed content words of the parameters' names and descriptions. */
   readonly parameters: readonly string[];
+  /**
+   * The content words of the hint, description and parameters as written (lower-case, not
+   * stemmed; stopwords and one-letter words left out), in order: what `hint`, `description` and
+   * `parameters` hold before stemming.
+   */
+  readonly words: {
+    readonly hint: readonly string[];
+    readonly description: readonly string[];
+    readonly parameters: readonly string[];
+  };
+  /**
+   * How many of `description`'s terms, and of `words.description`, come from the description's
+   * first sentence (they come first): what the tool does, where the rest says how to call it.
+   */
+  readonly descriptionLead: { readonly terms: number; readonly words: number };
   /** The tool's group (see {@linkcode SearchableTool.group}). */
   readonly group: string;
   /** Name, hint, description and parameters as one text (for embedding rankers). */

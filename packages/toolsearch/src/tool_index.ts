@@ -1,4 +1,4 @@
-import { nameParts, schemaText, splitWords, stem, terms, type NameParts } from './_analyze.ts';
+import { leadEnd, nameParts, schemaText, splitWords, stem, terms, termsAndWords, type NameParts } from './_analyze.ts';
 import { lexicalRanker } from './lexical_ranker.ts';
 import type { AnalyzedQuery, AnalyzedTool, AsyncToolRanker, SearchableTool, ToolRanker } from './ranker_types.ts';
 
@@ -148,14 +148,36 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
   const hint = typeof tool.searchHint === 'string' ? tool.searchHint : '';
   const params = schemaText(tool.inputSchema);
   const name = nameParts(tool.name);
+  let text: string | undefined;
+  const hintTerms = termsAndWords(hint);
+  const descriptionTerms = descriptionTermsOf(description);
+  const parameterTerms = termsAndWords(params);
   return {
     tool,
     name,
-    hint: terms(hint),
-    description: terms(description),
-    parameters: terms(params),
+    hint: hintTerms.terms,
+    description: descriptionTerms.terms,
+    parameters: parameterTerms.terms,
+    words: { hint: hintTerms.words, description: descriptionTerms.words, parameters: parameterTerms.words },
+    descriptionLead: descriptionTerms.lead,
     group: typeof tool.group === 'string' && tool.group ? tool.group : groupOfName(tool.name, name, description),
-    text: [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'),
+    // Joined when asked for (an embedding ranker reads it once per tool; the lexical one never).
+    get text() {
+      return (text ??= [name.words.join(' '), hint, description, params].filter(Boolean).join('\n'));
+    },
+  };
+}
+
+/** A description's terms and words, its first sentence's first, and how many of each that sentence gave. */
+function descriptionTermsOf(description: string) {
+  const cut = leadEnd(description);
+  const lead = termsAndWords(description.slice(0, cut));
+  if (cut >= description.length) return { ...lead, lead: { terms: lead.terms.length, words: lead.words.length } };
+  const rest = termsAndWords(description.slice(cut));
+  return {
+    terms: lead.terms.concat(rest.terms),
+    words: lead.words.concat(rest.words),
+    lead: { terms: lead.terms.length, words: lead.words.length },
   };
 }
 
@@ -173,8 +195,8 @@ export function analyzeTool(tool: SearchableTool): AnalyzedTool {
 export const MAX_QUERY_TERMS = 64;
 
 /**
- * Analyzes a query as the index does: `+word` marks a required name word; the rest are
- * stemmed content words.
+ * Analyzes a query as the index does: `+word` marks a required name word (a `+` before digits
+ * only, a phone number, does not); the rest are stemmed content words.
  *
  * @param query The query.
  * @returns The analyzed query (its first {@linkcode MAX_QUERY_TERMS} distinct words), or undefined when it has no word to search for.
@@ -192,7 +214,9 @@ export function analyzeQuery(query: string): AnalyzedQuery | undefined {
   const plain: string[] = [];
   for (const token of query.trim().split(/\s+/)) {
     if (!token) continue;
-    if (token.startsWith('+') && token.length > 1) {
+    // A name word starts "+slack" or "+mcp__x"; "+4915123577723" or "+1" in a request is a phone
+    // number, which no name holds: searched as text, not required.
+    if (token.startsWith('+') && /\p{L}/u.test(token.slice(1))) {
       const words = splitWords(token.slice(1));
       required.push(...words);
       plain.push(token.slice(1));

@@ -66,6 +66,19 @@ describe('createToolIndex', () => {
     expect(index.search('+Slack_Send').map((h) => h.name)).toEqual(['mcp__slack__send_message']);
   });
 
+  test('a phone number in a request (+4915123577723, +1 555-555-5555) is searched as text, not required in a name', () => {
+    const phones = createToolIndex([
+      { name: 'Veriphone__verify', description: 'Global phone number verification' },
+      { name: 'weather', description: 'Forecast for a city' },
+    ]);
+    expect(phones.search('Is the phone number +4915123577723 valid?').map((h) => h.name)).toEqual([
+      'Veriphone__verify',
+    ]);
+    expect(phones.search('verify +1 555-555-5555').map((h) => h.name)).toEqual(['Veriphone__verify']);
+    expect(analyzeQuery('call +4915123577723')?.required).toEqual([]);
+    expect(analyzeQuery('+1password vault')?.required).toEqual(['1password']);
+  });
+
   test('regular-expression characters, unicode, a huge query and stopwords find nothing or the right tool, never throw', () => {
     expect(index.search('.*+?^${}()|[]\\ (a+)+$')).toEqual([]);
     expect(index.search('🌦️ 天气 погода')).toEqual([]);
@@ -135,6 +148,18 @@ describe('createToolIndex', () => {
       ]).size,
     ).toBe(1);
   });
+});
+
+test("analyzeTool puts a description's first sentence first and says how many terms and words it gave", () => {
+  const tool = analyzeTool({ name: 'cities', description: 'Lists cities. Use getCountries for the countries.' });
+  expect(tool.description).toEqual(['list', 'city', 'getcountries', 'use', 'country', 'country']);
+  expect(tool.words.description).toEqual(['lists', 'cities', 'use', 'countries', 'countries']);
+  expect(tool.descriptionLead).toEqual({ terms: 2, words: 2 });
+  expect(analyzeTool({ name: 'x', description: 'One sentence' }).descriptionLead).toEqual({ terms: 2, words: 2 });
+  // The text an embedding ranker reads: name words, hint, description and parameters.
+  expect(analyzeTool({ name: 'send_mail', description: 'Sends mail.', searchHint: 'email' }).text).toBe(
+    'send mail\nemail\nSends mail.',
+  );
 });
 
 describe('analyzeQuery', () => {
