@@ -22,6 +22,7 @@ import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
 import { listAllTools, type McpToolInfo } from './_tool_list.ts';
+import { RequestSignal } from './_request_signal.ts';
 
 /** A resource as a server lists it. */
 export interface McpResourceInfo {
@@ -468,7 +469,7 @@ export class McpConnection {
    * Calls a tool: the per-call timeout, progress and cancellation go to the SDK. A connection
    * that closes mid-call fails the call with a message naming the server.
    */
-  async callTool(
+  callTool(
     tool: string,
     args: unknown,
     options: {
@@ -478,25 +479,33 @@ export class McpConnection {
       task?: boolean;
     },
   ): Promise<McpCallResult> {
+    // Not async itself: #request is, and this runs per call.
     if (options.task)
-      return await this.#request(
+      return this.#request(
         options.toolName,
         options.signal,
         async (client) => await this.#callAsTask(client, tool, args, options),
       );
-    return await this.#request(
-      options.toolName,
-      options.signal,
-      async (client) =>
-        (await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
-          signal: options.signal,
-          timeout: this.timeoutMs,
-          // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: this.maxTimeoutMs,
-          onprogress: (p) => options.onProgress(p),
-        })) as McpCallResult,
-    );
+    return this.#request(options.toolName, options.signal, async (client) => {
+      // The SDK keeps its abort listener on the signal it is given: it gets one of its own.
+      const request = new RequestSignal(options.signal);
+      try {
+        return (await client.callTool(
+          { name: tool, arguments: args as Record<string, unknown> },
+          CallToolResultSchema,
+          {
+            signal: request.signal,
+            timeout: this.timeoutMs,
+            // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+            resetTimeoutOnProgress: true,
+            maxTotalTimeout: this.maxTimeoutMs,
+            onprogress: options.onProgress,
+          },
+        )) as McpCallResult;
+      } finally {
+        request.dispose();
+      }
+    });
   }
 
   /**
@@ -693,24 +702,45 @@ export class McpConnection {
    * that has forgotten our session (it restarted) refuses the request before running it, so
    * the request is sent once more on a new session instead of failing.
    */
-  async #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
-    // Connected: the client as it is, with no await of its own (this runs per call).
-    let client = this.#client ?? (await this.client());
+  #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    // Connected, with no sign-in that could need renewing (most calls): the request as it is,
+    // with no async step of its own (this runs per call). `run` is async: it rejects, never throws.
+    if (client && !(this.#transportInUse && this.#auth))
+      return run(client).catch((e: unknown) => this.#retryOrFail(e, client, { what, signal, run }));
+    return this.#requestConnecting(what, signal, run);
+  }
+
+  /** {@linkcode #request} of a server to reconnect first, or one the user signed in to. */
+  async #requestConnecting<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.#client ?? (await this.client());
     const transport = this.#transportInUse;
     try {
       // Only a server the user signed in to can ask for the sign-in again.
       return transport && this.#auth ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
-      if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
-        throw await this.#pageNeeded(e, what, signal);
-      if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
-      this.#drop(client, describe(e));
+      return await this.#retryOrFail(e, client, { what, signal, run });
     }
-    client = await this.client();
+  }
+
+  /**
+   * A request that failed: a page the user must open first, an error naming the server, or, when
+   * the HTTP server forgot our session, the request once more on a new one.
+   */
+  async #retryOrFail<T>(
+    e: unknown,
+    client: Client,
+    { what, signal, run }: { what: string; signal: AbortSignal; run: (client: Client) => Promise<T> },
+  ): Promise<T> {
+    if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
+      throw await this.#pageNeeded(e, what, signal);
+    if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
+    this.#drop(client, describe(e));
+    const next = await this.client();
     try {
-      return await run(client);
-    } catch (e) {
-      throw this.#callError(e, client, what, signal);
+      return await run(next);
+    } catch (again) {
+      throw this.#callError(again, next, what, signal);
     }
   }
 

@@ -88,8 +88,9 @@ export class McpServerSet {
    * @returns Whether they changed.
    */
   observeWorkingDirectories(dirs: readonly string[]): boolean {
+    // Compared before anything is made: they change rarely, and this runs per call.
+    if (sameDirs(dirs, this.#roots)) return false;
     const next = uniqueDirs(dirs);
-    if (next.length === this.#roots.length && next.every((d, i) => d === this.#roots[i])) return false;
     this.#roots = next;
     for (const c of this.#connections) c.rootsChanged();
     return true;
@@ -204,4 +205,16 @@ export class McpServerSet {
 
 function uniqueDirs(dirs: readonly string[]): string[] {
   return [...new Set(dirs)];
+}
+
+/** Whether `dirs`, with repeats left out, is `unique` (a short list, in order). */
+function sameDirs(dirs: readonly string[], unique: readonly string[]): boolean {
+  let n = 0;
+  for (let i = 0; i < dirs.length; i++) {
+    const dir = dirs[i]!;
+    if (dirs.indexOf(dir) < i) continue; // a repeat of one before it
+    if (unique[n] !== dir) return false;
+    n++;
+  }
+  return n === unique.length;
 }
