@@ -91,6 +91,7 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
       hooks: parts.hooks,
       canUseTool: options.canUseTool,
       makeContext: (toolUseId, callSignal) => ({ ...state.context, toolUseId, signal: callSignal }),
+      neverAborts: never,
       emit,
       maxResultSizeChars: parts.maxResultSizeChars,
       metrics: parts.metrics,

@@ -23,6 +23,8 @@ export interface PipelineEnv {
   canUseTool: CanUseTool | undefined;
   /** The context of a call, from the session's current context. */
   makeContext(toolUseId: string, signal: AbortSignal): ToolContext;
+  /** The signal of turns that follow no signal, if there is one: it never aborts. */
+  neverAborts?: AbortSignal | undefined;
   /** The turn's events; undefined when nobody reads them, and then none is made. */
   emit: ((event: SessionEvent) => void) | undefined;
   /** Caps every tool's `maxResultSizeChars`. */
@@ -159,13 +161,14 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
   let output: ToolCallResult<unknown>;
   try {
     const emit = env.emit;
-    output = await callWithInterrupt(
-      tool,
-      input,
-      ctx,
+    output = await callWithInterrupt(tool, input, ctx, {
       signal,
-      emit ? (progress) => emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }) : ignoreProgress,
-    );
+      // A signal that never aborts needs no listener (this runs per call).
+      abortable: signal !== env.neverAborts,
+      onProgress: emit
+        ? (progress) => emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress })
+        : ignoreProgress,
+    });
   } catch (e) {
     const message = signal.aborted
       ? cancelledMessage(tool, 'while it was running')
@@ -448,8 +451,11 @@ function callWithInterrupt(
   tool: AnyTool,
   input: unknown,
   ctx: ToolContext,
-  signal: AbortSignal,
-  onProgress: (p: Record<string, unknown>) => void,
+  {
+    signal,
+    abortable,
+    onProgress,
+  }: { signal: AbortSignal; abortable: boolean; onProgress: (p: Record<string, unknown>) => void },
 ): Promise<ToolCallResult<unknown>> {
   // A tool whose `call` throws synchronously still ends as a rejection.
   let running: Promise<ToolCallResult<unknown>>;
@@ -458,7 +464,7 @@ function callWithInterrupt(
   } catch (e) {
     running = Promise.reject(e);
   }
-  return tool.interruptBehavior === 'cancel' ? untilAborted(running, signal) : running;
+  return tool.interruptBehavior === 'cancel' && abortable ? untilAborted(running, signal) : running;
 }
 
 /** The progress callback of a call whose events nobody reads. */

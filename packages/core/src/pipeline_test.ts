@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -263,6 +264,32 @@ describe('what a call costs', () => {
     ]);
     expect(bad).toMatchObject({ is_error: true, content: 'The text "bad" is refused.' });
     expect(good!.content).toBe('ok');
+  });
+
+  test('a cancellable call adds no abort listener to a turn that follows no signal, and one that cancels it to a turn that does', async () => {
+    const listeners: number[] = [];
+    const waiting = buildTool({
+      name: 'Waiting',
+      description: 'Counts the abort listeners of its signal, then waits for the signal or a short while.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      interruptBehavior: 'cancel',
+      async call(_input, _ctx, { signal }) {
+        await Promise.resolve();
+        listeners.push(getEventListeners(signal, 'abort').length);
+        await new Promise((resolve) => setTimeout(resolve, signal.aborted ? 0 : 200));
+        return { data: 'waited' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [waiting] });
+    expect(text((await session.run([use('a', 'Waiting', {})]))[0]!)).toBe('waited');
+    const controller = new AbortController();
+    const run = session.run([use('b', 'Waiting', {})], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(text((await run)[0]!)).toBe(
+      'Waiting was cancelled while it was running: the run was aborted. Nothing further was done for this call.',
+    );
+    expect(listeners).toEqual([0, 1]);
   });
 
   test('a run with no signal makes none for its calls (they share one), and a run with one gives its calls that one itself', async () => {
