@@ -22,7 +22,7 @@ import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
 import { listAllTools, type McpToolInfo } from './_tool_list.ts';
-import { RequestSignal } from './_request_signal.ts';
+import { AbortWatch } from './_request_signal.ts';
 
 /** A resource as a server lists it. */
 export interface McpResourceInfo {
@@ -65,6 +65,8 @@ export interface McpConnectionOptions {
   logLevel?: McpLogLevel;
   /** The hard maximum of a call that keeps reporting progress. @default 1800000 (30 minutes) */
   maxToolTimeoutMs?: number;
+  /** Tells requests that their call's signal aborted; shared by a set's servers. @default one of its own */
+  aborts?: AbortWatch;
 }
 
 const STDERR_LINES = 20;
@@ -111,11 +113,13 @@ export class McpConnection {
   /** The prompt list as last fetched, until `prompts/list_changed` or a new connection. */
   #prompts: Promise<McpPromptInfo[]> | undefined;
   #transportInUse: Transport | undefined;
+  #aborts: AbortWatch;
 
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
     this.name = name;
     this.config = config;
     this.#options = options;
+    this.#aborts = options.aborts ?? new AbortWatch();
   }
 
   get state(): McpConnectionState {
@@ -487,8 +491,8 @@ export class McpConnection {
         async (client) => await this.#callAsTask(client, tool, args, options),
       );
     return this.#request(options.toolName, options.signal, async (client) => {
-      // The SDK keeps its abort listener on the signal it is given: it gets one of its own.
-      const request = new RequestSignal(options.signal);
+      // The SDK keeps its abort listener on the signal it is given: it gets one of the request's own.
+      const request = this.#aborts.request(options.signal);
       try {
         return (await client.callTool(
           { name: tool, arguments: args as Record<string, unknown> },
@@ -503,7 +507,7 @@ export class McpConnection {
           },
         )) as McpCallResult;
       } finally {
-        request.dispose();
+        this.#aborts.done(request);
       }
     });
   }

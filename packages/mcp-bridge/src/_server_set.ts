@@ -1,5 +1,6 @@
 import type { AnyTool } from '@toolshed/core';
 import type { McpServerConfig } from './config.ts';
+import { AbortWatch } from './_request_signal.ts';
 import { McpConnection, type McpConnectionOptions } from './_server_connection.ts';
 import type { McpServerStatus } from './server_status.ts';
 import { buildMcpTool } from './mcp_tool.ts';
@@ -53,12 +54,15 @@ export class McpServerSet {
   #warnedClashes = new Set<string>();
   #warned = new Set<string>();
   #roots: readonly string[];
+  #aborts: AbortWatch;
 
   constructor(servers: Record<string, McpServerConfig>, options: McpServerSetOptions) {
     this.#notice = options.notice;
     this.#setInstructions = options.setInstructions;
     this.#roots = uniqueDirs([options.cwd, ...(options.roots?.() ?? [])]);
-    const connectionOptions = { ...options, roots: () => this.#roots };
+    // One watch of the call signals for every server: the turn's signal gets one listener in all.
+    this.#aborts = options.aborts ?? new AbortWatch();
+    const connectionOptions = { ...options, roots: () => this.#roots, aborts: this.#aborts };
     this.#connections = Object.entries(servers).map(
       ([name, config]) => new McpConnection(name, config, connectionOptions),
     );
@@ -200,6 +204,7 @@ export class McpServerSet {
   /** Closes every connection (ends stdio servers). */
   async close(): Promise<void> {
     await Promise.all(this.#connections.map((c) => c.close()));
+    this.#aborts.clear();
   }
 }
 

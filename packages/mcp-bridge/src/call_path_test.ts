@@ -57,7 +57,7 @@ describe('what one call costs', () => {
     }
   });
 
-  test("calls leave no abort listener on the signal their turn gives the tools (the SDK keeps its own on a signal of the request's)", async () => {
+  test("calls leave at most one abort listener on the signal their turns give the tools, however many ran (the SDK keeps its own on a signal of the request's)", async () => {
     let turnSignal: AbortSignal | undefined;
     const probe = buildTool({
       name: 'Probe',
@@ -80,14 +80,16 @@ describe('what one call costs', () => {
       ],
     });
     try {
-      const results = await session.run([
-        use('mcp__fault__pid', {}, 'a'),
-        use('mcp__fault__pid', {}, 'b'),
-        use('mcp__fault__pid', {}, 'c'),
-        use('Probe', {}, 'p'),
-      ]);
-      expect(results.filter((r) => r.is_error)).toEqual([]);
-      expect(getEventListeners(turnSignal!, 'abort')).toHaveLength(0);
+      for (const turn of ['1', '2']) {
+        const results = await session.run([
+          use('mcp__fault__pid', {}, `a${turn}`),
+          use('mcp__fault__pid', {}, `b${turn}`),
+          use('mcp__fault__pid', {}, `c${turn}`),
+          use('Probe', {}, `p${turn}`),
+        ]);
+        expect(results.filter((r) => r.is_error)).toEqual([]);
+      }
+      expect(getEventListeners(turnSignal!, 'abort').length).toBeLessThanOrEqual(1);
     } finally {
       await session.close();
     }
