@@ -72,11 +72,7 @@ export interface RunToolUseOptions {
  * outcome.result.is_error; // undefined when the call succeeded
  * ```
  */
-export async function runToolUse(
-  block: ToolUseBlock,
-  env: PipelineEnv,
-  { signal }: RunToolUseOptions,
-): Promise<CallOutcome> {
+export function runToolUse(block: ToolUseBlock, env: PipelineEnv, { signal }: RunToolUseOptions): Promise<CallOutcome> {
   const call: Call = {
     env,
     signal,
@@ -84,12 +80,8 @@ export async function runToolUse(
     id: typeof block.id === 'string' ? block.id : String(block.id),
     name: typeof block.name === 'string' ? block.name : String(block.name),
   };
-  try {
-    return await runSteps(call, block.input);
-  } catch (e) {
-    // A bug in a tool's hook, matcher or renderer must still end as a result, never a throw.
-    return finish(call, `${call.name} failed: ${describeError(e)}`, true);
-  }
+  // A bug in a tool's hook, matcher or renderer must still end as a result, never a throw.
+  return runSteps(call, block).catch((e: unknown) => finish(call, `${call.name} failed: ${describeError(e)}`, true));
 }
 
 /** One call on its way through the steps: who asked, and when it started. */
@@ -123,8 +115,9 @@ function finish(
  * The seven steps in order. The awaits stay here and the helpers are synchronous, so that a call
  * goes through no more promise hops than the steps themselves need (the pipeline runs per call).
  */
-async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
+async function runSteps(call: Call, block: ToolUseBlock): Promise<CallOutcome> {
   const { env, id, signal } = call;
+  const rawInput: unknown = block.input;
   // 1. Find, by exact name then alias; a lazy family is imported here (only then awaited).
   const tool = env.pool.loadedTool(call.name) ?? (await env.pool.resolve(call.name));
   if (!tool) return finish(call, noSuchToolMessage(call), true);

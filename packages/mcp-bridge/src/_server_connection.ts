@@ -490,25 +490,29 @@ export class McpConnection {
         options.signal,
         async (client) => await this.#callAsTask(client, tool, args, options),
       );
-    return this.#request(options.toolName, options.signal, async (client) => {
+    return this.#request(options.toolName, options.signal, (client) => {
       // The SDK keeps its abort listener on the signal it is given: it gets one of the request's own.
       const request = this.#aborts.request(options.signal);
-      try {
-        return (await client.callTool(
-          { name: tool, arguments: args as Record<string, unknown> },
-          CallToolResultSchema,
-          {
-            signal: request.signal,
-            timeout: this.timeoutMs,
-            // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
-            resetTimeoutOnProgress: true,
-            maxTotalTimeout: this.maxTimeoutMs,
-            onprogress: options.onProgress,
+      const done = () => this.#aborts.done(request);
+      return client
+        .callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+          signal: request.signal,
+          timeout: this.timeoutMs,
+          // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: this.maxTimeoutMs,
+          onprogress: options.onProgress,
+        })
+        .then(
+          (result) => {
+            done();
+            return result as McpCallResult;
           },
-        )) as McpCallResult;
-      } finally {
-        this.#aborts.done(request);
-      }
+          (e: unknown) => {
+            done();
+            throw e;
+          },
+        );
     });
   }
 
@@ -709,7 +713,7 @@ export class McpConnection {
   #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
     const client = this.#client;
     // Connected, with no sign-in that could need renewing (most calls): the request as it is,
-    // with no async step of its own (this runs per call). `run` is async: it rejects, never throws.
+    // with no async step of its own (this runs per call). `run` rejects, never throws.
     if (client && !(this.#transportInUse && this.#auth))
       return run(client).catch((e: unknown) => this.#retryOrFail(e, client, { what, signal, run }));
     return this.#requestConnecting(what, signal, run);
