@@ -1,5 +1,6 @@
 import type { ToolUseBlock } from './blocks.ts';
 import { describeError } from './describe_error.ts';
+import { neverAbortingSignal } from './never_aborts.ts';
 import type { NoticeHub } from './_notice_hub.ts';
 import type { HooksConfig } from './hooks/types.ts';
 import { executeTurn, type TurnEnv } from './orchestration.ts';
@@ -73,7 +74,7 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
   };
   // Made once: every AbortSignal costs microseconds to make in Node 20 (its prototype is set
   // after construction), AbortSignal.any of one signal three times that, and this runs per turn.
-  const never = new AbortController().signal;
+  const never = neverAbortingSignal();
   const applyContextModifier = (modifier: (ctx: ToolContext) => ToolContext) => {
     try {
       const next = modifier(state.context);
@@ -91,7 +92,6 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
       hooks: parts.hooks,
       canUseTool: options.canUseTool,
       makeContext: (toolUseId, callSignal) => ({ ...state.context, toolUseId, signal: callSignal }),
-      neverAborts: never,
       emit,
       maxResultSizeChars: parts.maxResultSizeChars,
       metrics: parts.metrics,

@@ -14,6 +14,7 @@ import { fitsResultLimit, persistLargeResult, type PersistLargeResultOutcome } f
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { describeError } from './describe_error.ts';
 import { isThenable } from './_maybe_async.ts';
+import { cannotAbort } from './never_aborts.ts';
 
 /** What the pipeline needs from its session. */
 export interface PipelineEnv {
@@ -23,8 +24,6 @@ export interface PipelineEnv {
   canUseTool: CanUseTool | undefined;
   /** The context of a call, from the session's current context. */
   makeContext(toolUseId: string, signal: AbortSignal): ToolContext;
-  /** The signal of turns that follow no signal, if there is one: it never aborts. */
-  neverAborts?: AbortSignal | undefined;
   /** The turn's events; undefined when nobody reads them, and then none is made. */
   emit: ((event: SessionEvent) => void) | undefined;
   /** Caps every tool's `maxResultSizeChars`. */
@@ -157,7 +156,7 @@ async function runSteps(call: Call, block: ToolUseBlock): Promise<CallOutcome> {
     output = await callWithInterrupt(tool, input, ctx, {
       signal,
       // A signal that never aborts needs no listener (this runs per call).
-      abortable: signal !== env.neverAborts,
+      abortable: !cannotAbort(signal),
       onProgress: emit
         ? (progress) => emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress })
         : ignoreProgress,

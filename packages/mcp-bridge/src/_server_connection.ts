@@ -15,6 +15,7 @@ import {
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Services } from '@toolshed/core';
+import { cannotAbort } from '@toolshed/core/internal';
 import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
 import { askToOpen, clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
 import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
@@ -491,28 +492,30 @@ export class McpConnection {
         async (client) => await this.#callAsTask(client, tool, args, options),
       );
     return this.#request(options.toolName, options.signal, (client) => {
+      const params = { name: tool, arguments: args as Record<string, unknown> };
+      const sdkOptions = {
+        timeout: this.timeoutMs,
+        // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.maxTimeoutMs,
+        onprogress: options.onProgress,
+      };
+      // A call nothing can abort needs no cancellation (this runs per call).
+      if (cannotAbort(options.signal))
+        return client.callTool(params, CallToolResultSchema, sdkOptions) as Promise<McpCallResult>;
       // The SDK keeps its abort listener on the signal it is given: it gets one of the request's own.
       const request = this.#aborts.request(options.signal);
       const done = () => this.#aborts.done(request);
-      return client
-        .callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
-          signal: request.signal,
-          timeout: this.timeoutMs,
-          // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: this.maxTimeoutMs,
-          onprogress: options.onProgress,
-        })
-        .then(
-          (result) => {
-            done();
-            return result as McpCallResult;
-          },
-          (e: unknown) => {
-            done();
-            throw e;
-          },
-        );
+      return client.callTool(params, CallToolResultSchema, { ...sdkOptions, signal: request.signal }).then(
+        (result) => {
+          done();
+          return result as McpCallResult;
+        },
+        (e: unknown) => {
+          done();
+          throw e;
+        },
+      );
     });
   }
 

@@ -4,9 +4,10 @@ import { getEventListeners } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { buildTool, createSession, type Session, type SessionEvent } from '@toolshed/core';
+import { buildTool, contentToText, createSession, type Session, type SessionEvent } from '@toolshed/core';
 import { z } from 'zod';
 import { mcpServers, type McpServersOptions } from './mod.ts';
 import { EVERYTHING, FAULT_SERVER, freePort, startProcess, stopProcess } from './testdata/_helpers.ts';
@@ -53,6 +54,26 @@ describe('what one call costs', () => {
     } finally {
       sent.mockRestore();
       read.mockRestore();
+      await session.close();
+    }
+  });
+
+  test('a call in a turn that follows no signal gives the SDK none; one in a turn that follows a signal gives it one that aborts with it', async () => {
+    const session = await faultSession();
+    const calls = vi.spyOn(Client.prototype, 'callTool');
+    try {
+      await session.run([use('mcp__fault__pid', {}, 'plain')]);
+      const controller = new AbortController();
+      await session.run([use('mcp__fault__pid', {}, 'signalled')], { signal: controller.signal });
+      const [plain, signalled] = calls.mock.calls.map(([, , options]) => options?.signal);
+      expect(plain).toBeUndefined();
+      expect(signalled?.aborted).toBe(false);
+      const running = session.run([use('mcp__fault__hang', {}, 'hang')], { signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      expect(contentToText((await running)[0]!.content)).toContain('was cancelled while it was running');
+      expect(calls.mock.calls[2]![2]?.signal?.aborted).toBe(true);
+    } finally {
+      calls.mockRestore();
       await session.close();
     }
   });
