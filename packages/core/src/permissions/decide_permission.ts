@@ -17,7 +17,7 @@ import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
-import { toolRuleCandidates } from './tool_rule_index.ts';
+import { keptRuleCandidates } from './tool_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
 import { isThenable, type MaybePromise } from '../_maybe_async.ts';
 import type {
@@ -635,7 +635,7 @@ function ruleFinder(
     // Only the rules that name the tool (by name, alias, coverage or MCP server), in list order.
     // A tool without a matcher never matches a rule with a specifier: those are not even looked at.
     const specifiers = tool.preparePermissionMatcher !== undefined;
-    const candidates = toolRuleCandidates(list, tool, { specifiers });
+    const candidates = keptRuleCandidates(list, tool, specifiers);
     for (let k = 0; k < candidates.length; k++) {
       const rule = list[candidates[k]!]!;
       if (!visit(rule)) continue;
