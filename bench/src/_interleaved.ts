@@ -25,6 +25,24 @@ export interface InterleavedTask {
  * ```
  */
 export async function measureInterleaved(tasks: readonly InterleavedTask[], rounds: number): Promise<ResultRow[]> {
+  const times = await timeInterleaved(tasks, rounds);
+  return tasks.map((task, t) => rowFrom(task.name, times[t]!));
+}
+
+/**
+ * The durations behind {@linkcode measureInterleaved}: per task, one per round, in milliseconds
+ * (for a suite that pools the rounds of several runs before making rows).
+ *
+ * @param tasks The tasks.
+ * @param rounds How many times each task runs (after one untimed warm-up round).
+ * @returns Per task, its durations in round order.
+ *
+ * @example
+ * ```ts
+ * const [base, bridge] = await timeInterleaved([{ name: 'SDK', run: direct }, { name: 'bridge', run: bridged }], 60);
+ * ```
+ */
+export async function timeInterleaved(tasks: readonly InterleavedTask[], rounds: number): Promise<number[][]> {
   const times: number[][] = tasks.map(() => []);
   for (let round = -1; round < rounds; round++) {
     for (let t = 0; t < tasks.length; t++) {
@@ -36,7 +54,7 @@ export async function measureInterleaved(tasks: readonly InterleavedTask[], roun
       if (round >= 0) times[t]!.push(elapsed);
     }
   }
-  return tasks.map((task, t) => rowFrom(task.name, times[t]!));
+  return times;
 }
 
 /** The fastest run behind a row made here: what a gate compares, being what load moves least. */

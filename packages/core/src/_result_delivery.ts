@@ -1,7 +1,8 @@
 import type { ToolResultBlock } from './blocks.ts';
 import type { CallOutcome } from './pipeline.ts';
-import { applyTurnBudget } from './results/result_budget.ts';
+import { applyTurnBudget, fitsTurnBudget } from './results/result_budget.ts';
 import type { SessionEvent } from './session_types.ts';
+import type { MaybePromise } from './_maybe_async.ts';
 
 /** What the turn budget of `run` and `stream` works with. */
 export interface DeliveryOptions {
@@ -35,10 +36,23 @@ export interface DeliveryOptions {
  * });
  * ```
  */
-export async function budgetRunResults(
+export function budgetRunResults(
   outcomes: readonly CallOutcome[],
   options: DeliveryOptions,
-): Promise<ToolResultBlock[]> {
+): MaybePromise<ToolResultBlock[]> {
+  // Within the budget (most turns), every result goes back as it is, at once: nothing to look up or save.
+  if (
+    fitsTurnBudget(
+      outcomes.map((o) => o.result.content),
+      options.budgetChars,
+    )
+  )
+    return outcomes.map((o) => o.result);
+  return budgetOverflow(outcomes, options);
+}
+
+/** {@linkcode budgetRunResults} of a turn over its budget: the largest results saved until it fits. */
+async function budgetOverflow(outcomes: readonly CallOutcome[], options: DeliveryOptions): Promise<ToolResultBlock[]> {
   const refuseToSave = options.refuseToSave();
   const budgeted = await applyTurnBudget(
     outcomes.map((o) => ({

@@ -118,3 +118,21 @@ export function openGate(gates: Map<string, Deferred>, gate: string): void {
   if (!g) gates.set(gate, (g = deferred()));
   g.resolve();
 }
+
+/**
+ * How many turns of the microtask queue `work` takes to settle: a count of the promise hops on
+ * its way, for tests that keep a per-call path from growing (timing would be too noisy).
+ */
+export async function microtaskTurns(work: Promise<unknown>): Promise<number> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  let turns = 0;
+  while (!settled && turns < 10_000) {
+    await Promise.resolve();
+    turns++;
+  }
+  return turns;
+}

@@ -1,9 +1,10 @@
 import type { ToolUseBlock } from './blocks.ts';
 import { describeError } from './describe_error.ts';
+import { neverAbortingSignal } from './never_aborts.ts';
 import type { NoticeHub } from './_notice_hub.ts';
 import type { HooksConfig } from './hooks/types.ts';
-import { executeTurn } from './orchestration.ts';
-import { type CallOutcome, runToolUse } from './pipeline.ts';
+import { executeTurn, type TurnEnv } from './orchestration.ts';
+import { type CallOutcome, type PipelineEnv, runToolUse } from './pipeline.ts';
 import type { ToolPool } from './pool.ts';
 import type { MetricsRecorder } from './results/metrics.ts';
 import type { RunOptions, SessionEvent, SessionOptions } from './session_types.ts';
@@ -36,7 +37,8 @@ export interface TurnRunnerParts {
 export type TurnRunner = (
   blocks: Iterable<ToolUseBlock> | AsyncIterable<ToolUseBlock>,
   runOptions: RunOptions | undefined,
-  emit: (event: SessionEvent) => void,
+  /** The turn's events; undefined when nobody reads them (`run`): none is then made. */
+  emit: ((event: SessionEvent) => void) | undefined,
   onOutcome: (outcome: CallOutcome) => void,
 ) => Promise<void>;
 
@@ -70,52 +72,62 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
       return false;
     }
   };
-  return (blocks, runOptions, emit, onOutcome) => {
-    const signals = [options.signal, runOptions?.signal].filter((s): s is AbortSignal => s !== undefined);
-    // With no signal to follow, one that never aborts (cheaper made than a controller's).
-    const signal = AbortSignal.any(signals);
-    const env = {
+  // Made once: every AbortSignal costs microseconds to make in Node 20 (its prototype is set
+  // after construction), AbortSignal.any of one signal three times that, and this runs per turn.
+  const never = neverAbortingSignal();
+  const applyContextModifier = (modifier: (ctx: ToolContext) => ToolContext) => {
+    try {
+      const next = modifier(state.context);
+      // Per-call fields are not the modifier's to keep.
+      state.context = { ...next, toolUseId: '', signal: state.context.signal };
+    } catch (e) {
+      notices.notice('warn', `A tool's context change failed and was skipped: ${describeError(e)}`);
+    }
+  };
+  const notice = (message: string) => notices.notice('error', message);
+  const turnEnv = (emit: ((event: SessionEvent) => void) | undefined): TurnEnv => {
+    const env: PipelineEnv = {
       sessionId: parts.sessionId,
       pool,
       hooks: parts.hooks,
       canUseTool: options.canUseTool,
-      makeContext: (toolUseId: string, callSignal: AbortSignal) => ({
-        ...state.context,
-        toolUseId,
-        signal: callSignal,
-      }),
+      makeContext: (toolUseId, callSignal) => ({ ...state.context, toolUseId, signal: callSignal }),
       emit,
       maxResultSizeChars: parts.maxResultSizeChars,
       metrics: parts.metrics,
     };
-    const detach = notices.attach(emit);
-    return executeTurn(
-      blocks,
-      {
-        concurrency: options.concurrency ?? 10,
-        isConcurrencySafe,
-        runCall: (block, callSignal) =>
-          state.closed ? Promise.resolve(closedOutcome(block)) : runToolUse(block, env, { signal: callSignal }),
-        applyContextModifier: (modifier) => {
-          try {
-            const next = modifier(state.context);
-            // Per-call fields are not the modifier's to keep.
-            state.context = { ...next, toolUseId: '', signal: state.context.signal };
-          } catch (e) {
-            notices.notice('warn', `A tool's context change failed and was skipped: ${describeError(e)}`);
-          }
-        },
-        notice: (message) => notices.notice('error', message),
-      },
-      {
-        signal,
-        onOutcome: (outcome) => {
-          if (outcome.persistedPath) parts.persisted.add(outcome.persistedPath);
-          onOutcome(outcome);
-        },
-      },
-    ).finally(detach);
+    return {
+      concurrency: options.concurrency ?? 10,
+      isConcurrencySafe,
+      runCall: (block, callSignal) =>
+        state.closed ? Promise.resolve(closedOutcome(block)) : runToolUse(block, env, { signal: callSignal }),
+      applyContextModifier,
+      notice,
+    };
   };
+  // A turn whose events nobody reads (`run`) shares one environment: nothing is made per turn.
+  const quiet = turnEnv(undefined);
+  return (blocks, runOptions, emit, onOutcome) => {
+    const signal = turnSignal(never, options.signal, runOptions?.signal);
+    const detach = emit && notices.attach(emit);
+    const done = executeTurn(blocks, emit ? turnEnv(emit) : quiet, {
+      signal,
+      onOutcome: (outcome) => {
+        if (outcome.persistedPath) parts.persisted.add(outcome.persistedPath);
+        onOutcome(outcome);
+      },
+    });
+    return detach ? done.finally(detach) : done;
+  };
+}
+
+/**
+ * The signal of a turn, which follows the session's and the run's: with neither, one that never
+ * aborts (made once); with one, that one itself; with both, a signal that follows both.
+ */
+function turnSignal(never: AbortSignal, session: AbortSignal | undefined, run: AbortSignal | undefined): AbortSignal {
+  if (session && run) return AbortSignal.any([session, run]);
+  return session ?? run ?? never;
 }
 
 function closedOutcome(block: ToolUseBlock): CallOutcome {

@@ -63,6 +63,9 @@ export function executeTurn(
   env: TurnEnv,
   { signal, onOutcome }: ExecuteTurnOptions,
 ): Promise<void> {
+  // A list of one block (most turns of session.run) runs it at once: none of the bookkeeping below.
+  if (Array.isArray(blocks) && blocks.length === 1)
+    return runAlone(toToolUse(blocks[0], 0), env, { signal, onOutcome });
   const limit = Math.max(1, env.concurrency);
   const tasks: Task[] = [];
   const modifiers: { index: number; modifier: (ctx: ToolContext) => ToolContext }[] = [];
@@ -148,6 +151,18 @@ export function executeTurn(
     pump();
   })();
   return done;
+}
+
+/** The turn of one block: its call, its context change applied after it, its outcome delivered. */
+function runAlone(block: ToolUseBlock, env: TurnEnv, { signal, onOutcome }: ExecuteTurnOptions): Promise<void> {
+  // runCall does not reject; should it ever, the call still ends as an error result.
+  return env
+    .runCall(block, signal)
+    .catch((e) => failedOutcome(block, e))
+    .then((outcome) => {
+      if (outcome.contextModifier) env.applyContextModifier(outcome.contextModifier);
+      onOutcome(outcome);
+    });
 }
 
 // A block that is not an object (`null`, a string a buggy loop sent) becomes a `tool_use` of

@@ -1,7 +1,7 @@
 import type { AnyTool, ToolCallResult, ToolContext } from './tool.ts';
 import { contentToText, type ToolResultBlock, type ToolResultContent, type ToolUseBlock } from './blocks.ts';
 import type { HooksConfig, HooksOutcome, HookEvent } from './hooks/types.ts';
-import type { CanUseTool } from './permissions/types.ts';
+import type { CanUseTool, PermissionDecision } from './permissions/types.ts';
 import type { SessionEvent } from './session_types.ts';
 import type { ToolPool } from './pool.ts';
 import type { MetricsRecorder } from './results/metrics.ts';
@@ -10,9 +10,11 @@ import { toolSavedResult } from './results/_tool_saved_result.ts';
 import { formatInputError } from './input_errors.ts';
 import { runHooks } from './hooks/run_hooks.ts';
 import { decidePermission, denialMessage } from './permissions/decide_permission.ts';
-import { persistLargeResult } from './results/result_budget.ts';
+import { fitsResultLimit, persistLargeResult, type PersistLargeResultOutcome } from './results/result_budget.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { describeError } from './describe_error.ts';
+import { isThenable } from './_maybe_async.ts';
+import { cannotAbort } from './never_aborts.ts';
 
 /** What the pipeline needs from its session. */
 export interface PipelineEnv {
@@ -22,7 +24,8 @@ export interface PipelineEnv {
   canUseTool: CanUseTool | undefined;
   /** The context of a call, from the session's current context. */
   makeContext(toolUseId: string, signal: AbortSignal): ToolContext;
-  emit(event: SessionEvent): void;
+  /** The turn's events; undefined when nobody reads them, and then none is made. */
+  emit: ((event: SessionEvent) => void) | undefined;
   /** Caps every tool's `maxResultSizeChars`. */
   maxResultSizeChars: number;
   metrics: MetricsRecorder;
@@ -68,11 +71,7 @@ export interface RunToolUseOptions {
  * outcome.result.is_error; // undefined when the call succeeded
  * ```
  */
-export async function runToolUse(
-  block: ToolUseBlock,
-  env: PipelineEnv,
-  { signal }: RunToolUseOptions,
-): Promise<CallOutcome> {
+export function runToolUse(block: ToolUseBlock, env: PipelineEnv, { signal }: RunToolUseOptions): Promise<CallOutcome> {
   const call: Call = {
     env,
     signal,
@@ -80,12 +79,8 @@ export async function runToolUse(
     id: typeof block.id === 'string' ? block.id : String(block.id),
     name: typeof block.name === 'string' ? block.name : String(block.name),
   };
-  try {
-    return await runSteps(call, block.input);
-  } catch (e) {
-    // A bug in a tool's hook, matcher or renderer must still end as a result, never a throw.
-    return finish(call, `${call.name} failed: ${describeError(e)}`, true);
-  }
+  // A bug in a tool's hook, matcher or renderer must still end as a result, never a throw.
+  return runSteps(call, block).catch((e: unknown) => finish(call, `${call.name} failed: ${describeError(e)}`, true));
 }
 
 /** One call on its way through the steps: who asked, and when it started. */
@@ -119,17 +114,19 @@ function finish(
  * The seven steps in order. The awaits stay here and the helpers are synchronous, so that a call
  * goes through no more promise hops than the steps themselves need (the pipeline runs per call).
  */
-async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
+async function runSteps(call: Call, block: ToolUseBlock): Promise<CallOutcome> {
   const { env, id, signal } = call;
-  // 1. Find, by exact name then alias; a lazy family is imported here.
-  const tool = await env.pool.resolve(call.name);
+  const rawInput: unknown = block.input;
+  // 1. Find, by exact name then alias; a lazy family is imported here (only then awaited).
+  const tool = env.pool.loadedTool(call.name) ?? (await env.pool.resolve(call.name));
   if (!tool) return finish(call, noSuchToolMessage(call), true);
   if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
   if (signal.aborted) return finish(call, cancelledMessage(tool, 'before it started'), true);
   const ctx = env.makeContext(id, signal);
 
-  // 2. Parse, and 3. validate.
-  const parsed = await parseAndValidate(tool, rawInput, ctx);
+  // 2. Parse, and 3. validate (awaited only when the tool's own check is asynchronous).
+  const checked = parseAndValidate(tool, rawInput, ctx);
+  const parsed = isThenable(checked) ? await checked : checked;
   if (!parsed.ok) return finish(call, parsed.message, true);
   let input = parsed.input;
 
@@ -137,7 +134,7 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
   //    the event, nothing is built or awaited (this runs per call).
   const pre = hasHooks(env, 'PreToolUse')
     ? await runEventHooks(call, tool, { event: 'PreToolUse', input, ctx })
-    : noHooks();
+    : NO_HOOKS;
   if (pre.blocked) return finish(call, preToolUseBlockedMessage(tool, pre.blocked), true);
   if (pre.updatedInput) {
     const reparsed = await parseAndValidate(tool, pre.updatedInput, ctx);
@@ -152,25 +149,38 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
   input = permitted.input;
 
   // 6. Call.
-  env.emit({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
+  env.emit?.({ type: 'tool_start', toolUseId: id, toolName: tool.name, input });
   let output: ToolCallResult<unknown>;
   try {
-    output = await callWithInterrupt(tool, input, ctx, signal, (progress) =>
-      env.emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress }),
-    );
+    const emit = env.emit;
+    output = await callWithInterrupt(tool, input, ctx, {
+      signal,
+      // A signal that never aborts needs no listener (this runs per call).
+      abortable: !cannotAbort(signal),
+      onProgress: emit
+        ? (progress) => emit({ type: 'progress', toolUseId: id, toolName: tool.name, progress })
+        : ignoreProgress,
+    });
   } catch (e) {
     const message = signal.aborted
       ? cancelledMessage(tool, 'while it was running')
       : `${tool.name} failed: ${describeError(e)}`;
     const failure = hasHooks(env, 'PostToolUseFailure')
       ? await runEventHooks(call, tool, { event: 'PostToolUseFailure', input, ctx, extra: { error: message } })
-      : noHooks();
+      : NO_HOOKS;
     return finish(call, appendText(message, failure.additionalContext), true);
   }
 
-  // 7. Post: map, apply the result budget, PostToolUse hooks.
-  const budget = await persistLargeResult(tool.mapResult(output.data, id), resultBudget(call, tool, ctx));
-  if (budget.persistError) env.emit(notSavedNotice(call, tool, budget.persistError));
+  // 7. Post: map, apply the result budget (a result within it, most, is taken as it is), PostToolUse hooks.
+  const mapped = tool.mapResult(output.data, id);
+  const maxChars = resultLimit(call, tool);
+  const budget: Pick<PersistLargeResultOutcome, 'content' | 'persistedPath' | 'persistError'> = fitsResultLimit(
+    mapped,
+    maxChars,
+  )
+    ? { content: mapped }
+    : await persistLargeResult(mapped, resultBudget(call, ctx, maxChars));
+  if (budget.persistError) env.emit?.(notSavedNotice(call, tool, budget.persistError));
   const isError = output.isError === true;
   const postEvent = isError ? 'PostToolUseFailure' : 'PostToolUse';
   const post = hasHooks(env, postEvent)
@@ -180,7 +190,7 @@ async function runSteps(call: Call, rawInput: unknown): Promise<CallOutcome> {
         ctx,
         extra: isError ? { error: contentToText(budget.content) } : { tool_response: output.data },
       })
-    : noHooks();
+    : NO_HOOKS;
   return finish(
     call,
     appendText(budget.content, postNotes(pre, post, isError)),
@@ -194,20 +204,41 @@ function noSuchToolMessage({ env, name }: Call): string {
   return noSuchToolText(name, env.pool.names());
 }
 
-/** 2. Parse, and 3. validate: the input against the tool's schema, then the tool's own check. */
-async function parseAndValidate(tool: AnyTool, raw: unknown, ctx: ToolContext): Promise<Step<{ input: unknown }>> {
+/**
+ * 2. Parse, and 3. validate: the input against the tool's schema, then the tool's own check. A
+ * promise only when the tool's check is asynchronous: most are not, and this runs per call.
+ */
+function parseAndValidate(
+  tool: AnyTool,
+  raw: unknown,
+  ctx: ToolContext,
+): Step<{ input: unknown }> | Promise<Step<{ input: unknown }>> {
   const parsed = parseInput(tool, raw);
   if (!parsed.ok) return parsed;
-  let validation;
+  let checked;
   try {
-    // Awaited only when it is a promise: most checks are synchronous, and this runs per call.
-    const checked = tool.validateInput(parsed.input, ctx);
-    validation = isThenable(checked) ? await checked : checked;
+    checked = tool.validateInput(parsed.input, ctx);
   } catch (e) {
-    return { ok: false, message: `${tool.name} could not check its input: ${describeError(e)}` };
+    return cannotCheck(tool, e);
   }
-  if (!validation.result) return { ok: false, message: validation.message };
-  return parsed;
+  if (!isThenable(checked)) return validated(parsed, checked);
+  return Promise.resolve(checked).then(
+    (validation) => validated(parsed, validation),
+    (e: unknown) => cannotCheck(tool, e),
+  );
+}
+
+/** 3. The parsed input, or the tool's own check's message. */
+function validated(
+  parsed: Step<{ input: unknown }>,
+  validation: Awaited<ReturnType<AnyTool['validateInput']>>,
+): Step<{ input: unknown }> {
+  return validation.result ? parsed : { ok: false, message: validation.message };
+}
+
+/** 3. A tool's own check that threw. */
+function cannotCheck(tool: AnyTool, e: unknown): Step<{ input: unknown }> {
+  return { ok: false, message: `${tool.name} could not check its input: ${describeError(e)}` };
 }
 
 /** 2. Parse the input with the tool's schema. */
@@ -223,12 +254,16 @@ function preToolUseBlockedMessage(tool: AnyTool, blocked: NonNullable<HooksOutco
   return `${tool.name} was blocked by PreToolUse hook "${blocked.hook}": ${blocked.reason}`;
 }
 
-/** 7. The result budget of a call: the tool's own limit, capped by the session's (unless the tool has none). */
-function resultBudget(call: Call, tool: AnyTool, ctx: ToolContext): Parameters<typeof persistLargeResult>[1] {
-  const maxChars = Math.min(
+/** 7. The result limit of a call: the tool's own, capped by the session's (unless the tool has none). */
+function resultLimit(call: Call, tool: AnyTool): number {
+  return Math.min(
     tool.maxResultSizeChars,
     tool.maxResultSizeChars === Infinity ? Infinity : call.env.maxResultSizeChars,
   );
+}
+
+/** 7. The result budget of a call whose result is over its limit. */
+function resultBudget(call: Call, ctx: ToolContext, maxChars: number): Parameters<typeof persistLargeResult>[1] {
   return { toolUseId: call.id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) };
 }
 
@@ -242,7 +277,8 @@ function notSavedNotice(call: Call, tool: AnyTool, persistError: string): Sessio
 }
 
 /** 7. What the hooks add to the result: their context, and first what a PostToolUse* hook flagged. */
-function postNotes(pre: HooksOutcome, post: HooksOutcome, isError: boolean): string[] {
+function postNotes(pre: HooksOutcome, post: HooksOutcome, isError: boolean): readonly string[] {
+  if (pre === NO_HOOKS && post === NO_HOOKS) return NO_HOOKS.additionalContext;
   const notes = [...pre.additionalContext, ...post.additionalContext];
   if (post.blocked)
     notes.unshift(
@@ -276,10 +312,23 @@ async function resolvePermission(
   input: unknown,
   { ctx, pre }: { ctx: ToolContext; pre: HooksOutcome },
 ): Promise<Step<{ input: unknown }>> {
-  const { env, id, signal } = call;
   const hookDecision = pre.permissionDecision;
-  let decision = await decidePermission(tool, input, hookDecision ? { ctx, hookDecision } : { ctx });
-  env.emit({ type: 'permission_decision', toolUseId: id, toolName: tool.name, decision });
+  const decision = await decidePermission(tool, input, hookDecision ? { ctx, hookDecision } : { ctx });
+  call.env.emit?.({ type: 'permission_decision', toolUseId: call.id, toolName: tool.name, decision });
+  // An allow that keeps the input (most calls) ends here; the rest has a function of its own, so
+  // that this one, which runs per call, stays small.
+  if (decision.behavior === 'allow' && decision.updatedInput === undefined) return { ok: true, input };
+  return await settlePermission(call, tool, input, { ctx, decision });
+}
+
+/** 5. A decision that rewrote the input, denied, or asks: the input checked again, or the session's prompt. */
+async function settlePermission(
+  call: Call,
+  tool: AnyTool,
+  input: unknown,
+  { ctx, decision }: { ctx: ToolContext; decision: PermissionDecision },
+): Promise<Step<{ input: unknown }>> {
+  const { env, id, signal } = call;
   if (decision.updatedInput !== undefined) {
     const reparsed = await parseAndValidate(tool, decision.updatedInput, ctx);
     if (!reparsed.ok)
@@ -294,7 +343,7 @@ async function resolvePermission(
     return { ok: false, message: denialMessage(tool.name, decision) };
 
   const suggestions = decision.suggestions ?? [];
-  env.emit({
+  env.emit?.({
     type: 'permission_request',
     toolUseId: id,
     toolName: tool.name,
@@ -341,10 +390,12 @@ function hasHooks(env: PipelineEnv, event: HookEvent): boolean {
   return groups !== undefined && groups.length > 0;
 }
 
-/** The outcome of an event with no hooks, as `runHooks` gives it. */
-function noHooks(): HooksOutcome {
-  return { additionalContext: [], errors: [], ran: 0 };
-}
+/** The outcome of an event with no hooks, as `runHooks` gives it: one, read only (this runs per call). */
+const NO_HOOKS: HooksOutcome = Object.freeze({
+  additionalContext: Object.freeze([]) as unknown as string[],
+  errors: Object.freeze([]) as unknown as HooksOutcome['errors'],
+  ran: 0,
+});
 
 /** The hooks of one event for this call; their errors are emitted as `hook_error` events. */
 async function runEventHooks(
@@ -372,7 +423,7 @@ async function runEventHooks(
     { signal, cwd: ctx.cwd },
   );
   for (const error of outcome.errors) {
-    env.emit({
+    env.emit?.({
       type: 'hook_error',
       toolUseId: id,
       toolName: tool.name,
@@ -392,13 +443,24 @@ function callWithInterrupt(
   tool: AnyTool,
   input: unknown,
   ctx: ToolContext,
-  signal: AbortSignal,
-  onProgress: (p: Record<string, unknown>) => void,
+  {
+    signal,
+    abortable,
+    onProgress,
+  }: { signal: AbortSignal; abortable: boolean; onProgress: (p: Record<string, unknown>) => void },
 ): Promise<ToolCallResult<unknown>> {
-  // Through a promise, so a tool whose `call` throws synchronously still ends as a rejection.
-  const running = Promise.resolve().then(() => tool.call(input, ctx, { signal, onProgress }));
-  return tool.interruptBehavior === 'cancel' ? untilAborted(running, signal) : running;
+  // A tool whose `call` throws synchronously still ends as a rejection.
+  let running: Promise<ToolCallResult<unknown>>;
+  try {
+    running = Promise.resolve(tool.call(input, ctx, { signal, onProgress }));
+  } catch (e) {
+    running = Promise.reject(e);
+  }
+  return tool.interruptBehavior === 'cancel' && abortable ? untilAborted(running, signal) : running;
 }
+
+/** The progress callback of a call whose events nobody reads. */
+function ignoreProgress(): void {}
 
 /** `work`, or a rejection as soon as `signal` aborts (the work itself goes on unobserved). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -417,10 +479,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function cancelledMessage(tool: AnyTool, when: string): string {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -6,7 +7,7 @@ import { createSession } from './session.ts';
 import { buildTool } from './tool.ts';
 import { contentToText } from './blocks.ts';
 import type { SessionEvent } from './session_types.ts';
-import { bigTool, echoTool, failingTool, tempDir, use, writerTool } from './_test_tools.ts';
+import { bigTool, echoTool, failingTool, microtaskTurns, tempDir, use, writerTool } from './_test_tools.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -230,6 +231,87 @@ describe('step 6: call', () => {
         .filter((e) => e.type === 'progress' || e.type === 'result')
         .map((e) => (e.type === 'progress' ? e.progress.message : e.type)),
     ).toEqual(['step 1', 'step 2', 'result']);
+  });
+});
+
+describe('what a call costs', () => {
+  test('a call whose tool and checks are synchronous goes through the seven steps in a dozen microtask turns: no step awaits what is not a promise', async () => {
+    const session = await createSession({ cwd: dir, tools: [echoTool], permissions: { allow: ['Echo'] } });
+    await session.run([use('warm', 'Echo', { text: 'x' })]);
+    const run = session.run([use('a', 'Echo', { text: 'x' })]);
+    expect(await microtaskTurns(run)).toBeLessThanOrEqual(12);
+    expect(text((await run)[0]!)).toBe('x');
+  });
+
+  test('an asynchronous validateInput is still awaited, and its message reaches the model', async () => {
+    const slowCheck = buildTool({
+      name: 'SlowCheck',
+      description: 'Checks its text later.',
+      inputSchema: z.strictObject({ text: z.string() }),
+      isReadOnly: () => true,
+      validateInput: async ({ text }) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return text === 'bad' ? { result: false, message: 'The text "bad" is refused.' } : { result: true };
+      },
+      async call({ text }) {
+        return { data: text };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [slowCheck] });
+    const [bad, good] = await session.run([
+      use('b', 'SlowCheck', { text: 'bad' }),
+      use('g', 'SlowCheck', { text: 'ok' }),
+    ]);
+    expect(bad).toMatchObject({ is_error: true, content: 'The text "bad" is refused.' });
+    expect(good!.content).toBe('ok');
+  });
+
+  test('a cancellable call adds no abort listener to a turn that follows no signal, and one that cancels it to a turn that does', async () => {
+    const listeners: number[] = [];
+    const waiting = buildTool({
+      name: 'Waiting',
+      description: 'Counts the abort listeners of its signal, then waits for the signal or a short while.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      interruptBehavior: 'cancel',
+      async call(_input, _ctx, { signal }) {
+        await Promise.resolve();
+        listeners.push(getEventListeners(signal, 'abort').length);
+        await new Promise((resolve) => setTimeout(resolve, signal.aborted ? 0 : 200));
+        return { data: 'waited' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [waiting] });
+    expect(text((await session.run([use('a', 'Waiting', {})]))[0]!)).toBe('waited');
+    const controller = new AbortController();
+    const run = session.run([use('b', 'Waiting', {})], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(text((await run)[0]!)).toBe(
+      'Waiting was cancelled while it was running: the run was aborted. Nothing further was done for this call.',
+    );
+    expect(listeners).toEqual([0, 1]);
+  });
+
+  test('a run with no signal makes none for its calls (they share one), and a run with one gives its calls that one itself', async () => {
+    const seen: AbortSignal[] = [];
+    const probe = buildTool({
+      name: 'Probe',
+      description: 'Keeps the signal it is called with.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      async call(_input, _ctx, { signal }) {
+        seen.push(signal);
+        return { data: '' };
+      },
+    });
+    const session = await createSession({ cwd: dir, tools: [probe] });
+    await session.run([use('a', 'Probe', {})]);
+    await session.run([use('b', 'Probe', {})]);
+    const controller = new AbortController();
+    await session.run([use('c', 'Probe', {})], { signal: controller.signal });
+    expect(seen[1]).toBe(seen[0]);
+    expect(seen[0]!.aborted).toBe(false);
+    expect(seen[2]).toBe(controller.signal);
   });
 });
 

@@ -234,6 +234,11 @@ export class ToolPool {
     return [...this.#byName.keys()];
   }
 
+  /** The tool for a name or alias when its family is imported already, else undefined (nothing awaited). */
+  loadedTool(name: string): AnyTool | undefined {
+    return this.#byName.get(name)?.tool;
+  }
+
   /**
    * The tool for a name, importing its lazy family if needed.
    *

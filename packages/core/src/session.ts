@@ -160,12 +160,8 @@ function sessionObject(parts: SessionParts): Session {
     toolsFor: createToolsFor(pool) as Session['toolsFor'],
     async run(blocks, runOptions) {
       const outcomes: CallOutcome[] = [];
-      await runTurn(
-        checkBlocks(blocks),
-        runOptions,
-        () => {},
-        (outcome) => outcomes.push(outcome),
-      );
+      // Nobody reads a run's events: none is made.
+      await runTurn(checkBlocks(blocks), runOptions, undefined, (outcome) => outcomes.push(outcome));
       return budgetRunResults(outcomes, delivery);
     },
     stream(blocks, runOptions) {

@@ -15,6 +15,7 @@ import {
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Services } from '@toolshed/core';
+import { cannotAbort } from '@toolshed/core/internal';
 import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
 import { askToOpen, clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
 import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
@@ -22,6 +23,7 @@ import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
 import type { McpConnectionState } from './server_status.ts';
 import { listAllTools, type McpToolInfo } from './_tool_list.ts';
+import { AbortWatch } from './_request_signal.ts';
 
 /** A resource as a server lists it. */
 export interface McpResourceInfo {
@@ -64,6 +66,8 @@ export interface McpConnectionOptions {
   logLevel?: McpLogLevel;
   /** The hard maximum of a call that keeps reporting progress. @default 1800000 (30 minutes) */
   maxToolTimeoutMs?: number;
+  /** Tells requests that their call's signal aborted; shared by a set's servers. @default one of its own */
+  aborts?: AbortWatch;
 }
 
 const STDERR_LINES = 20;
@@ -110,11 +114,13 @@ export class McpConnection {
   /** The prompt list as last fetched, until `prompts/list_changed` or a new connection. */
   #prompts: Promise<McpPromptInfo[]> | undefined;
   #transportInUse: Transport | undefined;
+  #aborts: AbortWatch;
 
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions) {
     this.name = name;
     this.config = config;
     this.#options = options;
+    this.#aborts = options.aborts ?? new AbortWatch();
   }
 
   get state(): McpConnectionState {
@@ -468,7 +474,7 @@ export class McpConnection {
    * Calls a tool: the per-call timeout, progress and cancellation go to the SDK. A connection
    * that closes mid-call fails the call with a message naming the server.
    */
-  async callTool(
+  callTool(
     tool: string,
     args: unknown,
     options: {
@@ -478,25 +484,39 @@ export class McpConnection {
       task?: boolean;
     },
   ): Promise<McpCallResult> {
+    // Not async itself: #request is, and this runs per call.
     if (options.task)
-      return await this.#request(
+      return this.#request(
         options.toolName,
         options.signal,
         async (client) => await this.#callAsTask(client, tool, args, options),
       );
-    return await this.#request(
-      options.toolName,
-      options.signal,
-      async (client) =>
-        (await client.callTool({ name: tool, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
-          signal: options.signal,
-          timeout: this.timeoutMs,
-          // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: this.maxTimeoutMs,
-          onprogress: (p) => options.onProgress(p),
-        })) as McpCallResult,
-    );
+    return this.#request(options.toolName, options.signal, (client) => {
+      const params = { name: tool, arguments: args as Record<string, unknown> };
+      const sdkOptions = {
+        timeout: this.timeoutMs,
+        // A call that reports progress is alive: each notification restarts its timeout, up to a hard maximum.
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.maxTimeoutMs,
+        onprogress: options.onProgress,
+      };
+      // A call nothing can abort needs no cancellation (this runs per call).
+      if (cannotAbort(options.signal))
+        return client.callTool(params, CallToolResultSchema, sdkOptions) as Promise<McpCallResult>;
+      // The SDK keeps its abort listener on the signal it is given: it gets one of the request's own.
+      const request = this.#aborts.request(options.signal);
+      const done = () => this.#aborts.done(request);
+      return client.callTool(params, CallToolResultSchema, { ...sdkOptions, signal: request.signal }).then(
+        (result) => {
+          done();
+          return result as McpCallResult;
+        },
+        (e: unknown) => {
+          done();
+          throw e;
+        },
+      );
+    });
   }
 
   /**
@@ -693,24 +713,45 @@ export class McpConnection {
    * that has forgotten our session (it restarted) refuses the request before running it, so
    * the request is sent once more on a new session instead of failing.
    */
-  async #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
-    // Connected: the client as it is, with no await of its own (this runs per call).
-    let client = this.#client ?? (await this.client());
+  #request<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    // Connected, with no sign-in that could need renewing (most calls): the request as it is,
+    // with no async step of its own (this runs per call). `run` rejects, never throws.
+    if (client && !(this.#transportInUse && this.#auth))
+      return run(client).catch((e: unknown) => this.#retryOrFail(e, client, { what, signal, run }));
+    return this.#requestConnecting(what, signal, run);
+  }
+
+  /** {@linkcode #request} of a server to reconnect first, or one the user signed in to. */
+  async #requestConnecting<T>(what: string, signal: AbortSignal, run: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.#client ?? (await this.client());
     const transport = this.#transportInUse;
     try {
       // Only a server the user signed in to can ask for the sign-in again.
       return transport && this.#auth ? await this.#signedIn(transport, () => run(client)) : await run(client);
     } catch (e) {
-      if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
-        throw await this.#pageNeeded(e, what, signal);
-      if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
-      this.#drop(client, describe(e));
+      return await this.#retryOrFail(e, client, { what, signal, run });
     }
-    client = await this.client();
+  }
+
+  /**
+   * A request that failed: a page the user must open first, an error naming the server, or, when
+   * the HTTP server forgot our session, the request once more on a new one.
+   */
+  async #retryOrFail<T>(
+    e: unknown,
+    client: Client,
+    { what, signal, run }: { what: string; signal: AbortSignal; run: (client: Client) => Promise<T> },
+  ): Promise<T> {
+    if (!signal.aborted && e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)
+      throw await this.#pageNeeded(e, what, signal);
+    if (signal.aborted || !sessionGone(e)) throw this.#callError(e, client, what, signal);
+    this.#drop(client, describe(e));
+    const next = await this.client();
     try {
-      return await run(client);
-    } catch (e) {
-      throw this.#callError(e, client, what, signal);
+      return await run(next);
+    } catch (again) {
+      throw this.#callError(again, next, what, signal);
     }
   }
 

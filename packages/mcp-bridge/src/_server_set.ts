@@ -1,5 +1,6 @@
 import type { AnyTool } from '@toolshed/core';
 import type { McpServerConfig } from './config.ts';
+import { AbortWatch } from './_request_signal.ts';
 import { McpConnection, type McpConnectionOptions } from './_server_connection.ts';
 import type { McpServerStatus } from './server_status.ts';
 import { buildMcpTool } from './mcp_tool.ts';
@@ -53,12 +54,15 @@ export class McpServerSet {
   #warnedClashes = new Set<string>();
   #warned = new Set<string>();
   #roots: readonly string[];
+  #aborts: AbortWatch;
 
   constructor(servers: Record<string, McpServerConfig>, options: McpServerSetOptions) {
     this.#notice = options.notice;
     this.#setInstructions = options.setInstructions;
     this.#roots = uniqueDirs([options.cwd, ...(options.roots?.() ?? [])]);
-    const connectionOptions = { ...options, roots: () => this.#roots };
+    // One watch of the call signals for every server: the turn's signal gets one listener in all.
+    this.#aborts = options.aborts ?? new AbortWatch();
+    const connectionOptions = { ...options, roots: () => this.#roots, aborts: this.#aborts };
     this.#connections = Object.entries(servers).map(
       ([name, config]) => new McpConnection(name, config, connectionOptions),
     );
@@ -88,8 +92,9 @@ export class McpServerSet {
    * @returns Whether they changed.
    */
   observeWorkingDirectories(dirs: readonly string[]): boolean {
+    // Compared before anything is made: they change rarely, and this runs per call.
+    if (sameDirs(dirs, this.#roots)) return false;
     const next = uniqueDirs(dirs);
-    if (next.length === this.#roots.length && next.every((d, i) => d === this.#roots[i])) return false;
     this.#roots = next;
     for (const c of this.#connections) c.rootsChanged();
     return true;
@@ -199,9 +204,22 @@ export class McpServerSet {
   /** Closes every connection (ends stdio servers). */
   async close(): Promise<void> {
     await Promise.all(this.#connections.map((c) => c.close()));
+    this.#aborts.clear();
   }
 }
 
 function uniqueDirs(dirs: readonly string[]): string[] {
   return [...new Set(dirs)];
+}
+
+/** Whether `dirs`, with repeats left out, is `unique` (a short list, in order). */
+function sameDirs(dirs: readonly string[], unique: readonly string[]): boolean {
+  let n = 0;
+  for (let i = 0; i < dirs.length; i++) {
+    const dir = dirs[i]!;
+    if (dirs.indexOf(dir) < i) continue; // a repeat of one before it
+    if (unique[n] !== dir) return false;
+    n++;
+  }
+  return n === unique.length;
 }

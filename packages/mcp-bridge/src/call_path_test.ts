@@ -1,9 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, type Session, type SessionEvent } from '@toolshed/core';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { buildTool, contentToText, createSession, type Session, type SessionEvent } from '@toolshed/core';
+import { z } from 'zod';
 import { mcpServers, type McpServersOptions } from './mod.ts';
 import { EVERYTHING, FAULT_SERVER, freePort, startProcess, stopProcess } from './testdata/_helpers.ts';
 
@@ -30,6 +35,87 @@ async function faultSession(options: McpServersOptions = {}): Promise<Session> {
     ],
   });
 }
+
+describe('what one call costs', () => {
+  test('a call sends one message and gets one back: the request with its progress token, and no ping, list or other request', async () => {
+    const session = await faultSession();
+    const sent = vi.spyOn(StdioClientTransport.prototype, 'send');
+    const read = vi.spyOn(ReadBuffer.prototype, 'readMessage');
+    try {
+      await session.run([use('mcp__fault__pid', {}, 'warm')]);
+      sent.mockClear();
+      read.mockClear();
+      const [result] = await session.run([use('mcp__fault__pid', {})]);
+      expect(result!.is_error).toBeUndefined();
+      const messages = sent.mock.calls.map(([message]) => message as { method?: string; params?: { _meta?: object } });
+      expect(messages.map((m) => m.method)).toEqual(['tools/call']);
+      expect(messages[0]!.params?._meta).toEqual({ progressToken: expect.any(Number) });
+      expect(read.mock.results.filter((r) => r.value !== null)).toHaveLength(1);
+    } finally {
+      sent.mockRestore();
+      read.mockRestore();
+      await session.close();
+    }
+  });
+
+  test('a call in a turn that follows no signal gives the SDK none; one in a turn that follows a signal gives it one that aborts with it', async () => {
+    const session = await faultSession();
+    const calls = vi.spyOn(Client.prototype, 'callTool');
+    try {
+      await session.run([use('mcp__fault__pid', {}, 'plain')]);
+      const controller = new AbortController();
+      await session.run([use('mcp__fault__pid', {}, 'signalled')], { signal: controller.signal });
+      const [plain, signalled] = calls.mock.calls.map(([, , options]) => options?.signal);
+      expect(plain).toBeUndefined();
+      expect(signalled?.aborted).toBe(false);
+      const running = session.run([use('mcp__fault__hang', {}, 'hang')], { signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      expect(contentToText((await running)[0]!.content)).toContain('was cancelled while it was running');
+      expect(calls.mock.calls[2]![2]?.signal?.aborted).toBe(true);
+    } finally {
+      calls.mockRestore();
+      await session.close();
+    }
+  });
+
+  test("calls leave at most one abort listener on the signal their turns give the tools, however many ran (the SDK keeps its own on a signal of the request's)", async () => {
+    let turnSignal: AbortSignal | undefined;
+    const probe = buildTool({
+      name: 'Probe',
+      description: 'Keeps the signal of the turn it runs in.',
+      inputSchema: z.strictObject({}),
+      isReadOnly: () => true,
+      isConcurrencySafe: () => true,
+      async call(_input, _ctx, { signal }) {
+        turnSignal = signal;
+        return { data: '' };
+      },
+    });
+    const session = await createSession({
+      cwd: dir,
+      homeDir: dir,
+      tools: [probe],
+      permissions: { allow: ['mcp__fault', 'Probe'] },
+      families: [
+        mcpServers({ mcpServers: { fault: { command: process.execPath, args: [FAULT_SERVER] } } }, { homeDir: dir }),
+      ],
+    });
+    try {
+      for (const turn of ['1', '2']) {
+        const results = await session.run([
+          use('mcp__fault__pid', {}, `a${turn}`),
+          use('mcp__fault__pid', {}, `b${turn}`),
+          use('mcp__fault__pid', {}, `c${turn}`),
+          use('Probe', {}, `p${turn}`),
+        ]);
+        expect(results.filter((r) => r.is_error)).toEqual([]);
+      }
+      expect(getEventListeners(turnSignal!, 'abort').length).toBeLessThanOrEqual(1);
+    } finally {
+      await session.close();
+    }
+  });
+});
 
 describe('structuredContent against the outputSchema', () => {
   test('a result that matches is used; one that does not is an error result naming each field; a missing one is an error too', async () => {

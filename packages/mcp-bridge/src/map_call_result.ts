@@ -38,6 +38,9 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
  * ```
  */
 export function mapCallResult(result: McpCallResult, server: string): ToolResultContent {
+  // One text block and nothing else (most results): its text, with nothing to build.
+  const only = result.content?.length === 1 ? result.content[0] : undefined;
+  if (only?.type === 'text' && result.structuredContent === undefined) return String(only.text);
   const blocks: ContentBlock[] = [];
   const text = (t: string) => blocks.push({ type: 'text', text: t });
   for (const block of result.content ?? []) {

@@ -2,14 +2,16 @@ import {
   buildTool,
   contentToText,
   type JsonSchema,
+  type PermissionResult,
   type ResourceAccess,
   type Tool,
+  type ToolCallResult,
   type ToolResultContent,
 } from '@toolshed/core';
 import type { McpConnection } from './_server_connection.ts';
 import type { McpToolInfo } from './_tool_list.ts';
 import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
-import { mapCallResult } from './map_call_result.ts';
+import { mapCallResult, type McpCallResult } from './map_call_result.ts';
 
 /** Descriptions longer than this are cut: some servers ship whole manuals in them. */
 export const MAX_MCP_DESCRIPTION_CHARS = 2048;
@@ -78,6 +80,22 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     if (problems.length === 0) return undefined;
     return `The result of ${where} does not match the tool's outputSchema: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}. The server broke its own contract, so its result is not used.`;
   };
+  // What a call gives the pipeline of the server's result.
+  const outputOf = (result: McpCallResult): ToolCallResult<ToolResultContent> => {
+    if (!result.isError && info.outputSchema) {
+      const mismatch = checkOutput(result.structuredContent);
+      if (mismatch) return { data: mismatch, isError: true };
+    }
+    const content = mapCallResult(result, server);
+    if (!result.isError) return { data: content };
+    // The server's own words, images and all, reach the model as an is_error result (and
+    // PostToolUseFailure hooks run); only an empty error gets a line of its own.
+    const empty = typeof content === 'string' ? content.trim() === '' : content.length === 0;
+    return {
+      data: empty ? `MCP server "${server}" reported an error from "${info.name}" without a message.` : content,
+      isError: true,
+    };
+  };
   const annotations = info.annotations ?? {};
   // The server's own claims: they decide concurrency and how a call is shown. They decide
   // permission only where the user trusts them (`trust: "readOnlyHint"` in the config).
@@ -86,6 +104,21 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
   const destructive = annotations.destructiveHint === true;
   const pathArguments = connection.config.pathArguments ?? [];
   const title = info.title ?? annotations.title;
+  // What checkPermissions says of a call whose path arguments are paths: the same for every call,
+  // so made once. Core never allows an MCP tool for being read-only: only a rule, or this trust, does.
+  const verdict: PermissionResult = Object.freeze(
+    trusted
+      ? {
+          behavior: 'allow',
+          reason: `MCP server "${server}" says this tool only reads (readOnlyHint), and its config trusts that`,
+        }
+      : readOnly
+        ? {
+            behavior: 'passthrough',
+            message: `MCP server "${server}" says this tool only reads (readOnlyHint), but a server's own claim does not decide permission; allow it with a rule, or set "trust": "readOnlyHint" for the server in the MCP config`,
+          }
+        : { behavior: 'passthrough' },
+  );
   return buildTool({
     name: options.name,
     description: describeTool(info, server),
@@ -107,19 +140,7 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
           message: `argument "${bad}" of ${options.name} is a path argument (pathArguments of MCP server "${server}"), but its value is not a path or a list of paths, so the path rules cannot check it`,
         };
       }
-      // Core never allows an MCP tool for being read-only: only a rule, or this trust, does.
-      if (trusted)
-        return {
-          behavior: 'allow',
-          reason: `MCP server "${server}" says this tool only reads (readOnlyHint), and its config trusts that`,
-        };
-      if (readOnly) {
-        return {
-          behavior: 'passthrough',
-          message: `MCP server "${server}" says this tool only reads (readOnlyHint), but a server's own claim does not decide permission; allow it with a rule, or set "trust": "readOnlyHint" for the server in the MCP config`,
-        };
-      }
-      return { behavior: 'passthrough' };
+      return verdict;
     },
     isDestructive: () => destructive,
     validateInput: (input) => {
@@ -132,33 +153,23 @@ export function buildMcpTool(connection: McpConnection, info: McpToolInfo, optio
     permissionSuggestions: () => [options.name],
     mapResult: (output: ToolResultContent) => output,
     renderResult: (output: ToolResultContent) => contentToText(output),
-    async call(input, ctx, { signal, onProgress }) {
+    call(input, ctx, { signal, onProgress }) {
       options.onWorkingDirectories?.([ctx.cwd, ...ctx.permissions.workingDirectories]);
-      const result = await connection.callTool(info.name, input, {
-        signal,
-        toolName: options.name,
-        // A tool that must run as a task (2025-11-25) is called as one; others are called plainly.
-        task: info.execution?.taskSupport === 'required',
-        onProgress: (p) =>
-          onProgress({
-            message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
-            progress: p.progress,
-            ...(p.total !== undefined ? { total: p.total } : {}),
-          }),
-      });
-      if (!result.isError && info.outputSchema) {
-        const mismatch = checkOutput(result.structuredContent);
-        if (mismatch) return { data: mismatch, isError: true };
-      }
-      const content = mapCallResult(result, server);
-      if (!result.isError) return { data: content };
-      // The server's own words, images and all, reach the model as an is_error result (and
-      // PostToolUseFailure hooks run); only an empty error gets a line of its own.
-      const empty = typeof content === 'string' ? content.trim() === '' : content.length === 0;
-      return {
-        data: empty ? `MCP server "${server}" reported an error from "${info.name}" without a message.` : content,
-        isError: true,
-      };
+      // A continuation rather than an async function: one step less per call.
+      return connection
+        .callTool(info.name, input, {
+          signal,
+          toolName: options.name,
+          // A tool that must run as a task (2025-11-25) is called as one; others are called plainly.
+          task: info.execution?.taskSupport === 'required',
+          onProgress: (p) =>
+            onProgress({
+              message: p.message ?? (p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`),
+              progress: p.progress,
+              ...(p.total !== undefined ? { total: p.total } : {}),
+            }),
+        })
+        .then(outputOf);
     },
   });
 }

@@ -20,6 +20,7 @@ export { toolInputJsonSchema } from '../json_schema.ts';
 export { formatInputError, type FormatInputErrorOptions } from '../input_errors.ts';
 export { closestNames, type ClosestNamesOptions } from '../closest_names.ts';
 export { describeError } from '../describe_error.ts';
+export { cannotAbort, neverAbortingSignal } from '../never_aborts.ts';
 export { deferredNoticeText, MAX_INSTRUCTIONS_CHARS } from '../deferred_notice.ts';
 export { matchesTool, validateMatcher } from '../hooks/hook_matcher.ts';
 export { runHooks, type RunHooksOptions } from '../hooks/run_hooks.ts';

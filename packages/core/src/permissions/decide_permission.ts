@@ -19,8 +19,9 @@ import { recordDecidedPaths } from './approved_paths.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
 import { ownResultsRead } from './own_results.ts';
 import { coveredOnly, ruleMatchesCall, ruleMatchesTool } from './rule_matching.ts';
-import { toolRuleCandidates } from './tool_rule_index.ts';
+import { keptRuleCandidates } from './tool_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
+import { isThenable, type MaybePromise } from '../_maybe_async.ts';
 import type {
   HookPermissionDecision,
   PermissionDecision,
@@ -109,11 +110,12 @@ export async function decidePermission(
   try {
     decision = await decide(tool, input, ctx, hookDecision);
     // An ask's suggested rules must allow this very call once added: tried here, before they are offered.
-    decision = await checkedSuggestions(decision, {
-      ctx,
-      toolSuggestions: () => suggestionsFor(tool, input),
-      redecide: (tried) => decide(tool, input, tried, hookDecision),
-    });
+    if (decision.behavior === 'ask')
+      decision = await checkedSuggestions(decision, {
+        ctx,
+        toolSuggestions: () => suggestionsFor(tool, input),
+        redecide: (tried) => decide(tool, input, tried, hookDecision),
+      });
   } catch (e) {
     decision = failClosed(tool, e);
   }
@@ -174,7 +176,7 @@ interface Call {
   mode: ToolContext['permissions']['mode'];
   rules: ToolContext['permissions']['rules'];
   /** The first rule of a list that matches the call itself (not its paths). */
-  matching: (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined>;
+  matching: (list: readonly PermissionRule[]) => MaybePromise<PermissionRule | undefined>;
   walks: FolderWalks;
   /**
    * What the path checks take (the tool's name, the context, the folder walks), made once per
@@ -200,7 +202,9 @@ async function decide(
   // sees every change made to their ways before it began, even within this turn.
   checkRootsAgain();
   const walks: FolderWalks = new Map();
-  const { paths: declared, unknown } = await guardedPaths(tool, input, ctx);
+  // Each step is awaited only when it is a promise (a tool's own asynchronous check): this runs per call.
+  const found = guardedPaths(tool, input, ctx);
+  const { paths: declared, unknown } = isThenable(found) ? await found : found;
   // What the tool may open: it compares the file it opens with these (approvedRealPaths).
   recordDecidedPaths(ctx, declared);
   const call: Call = {
@@ -221,15 +225,18 @@ async function decide(
   };
   // 1. Deny rules win over everything, hooks and bypassPermissions included; a path rule
   //    covers every path the call declared (a shell redirection as much as an Edit).
-  //    The rules about the call are awaited here, the helpers are synchronous: this runs per call.
-  const denied = byDenyRules(call, await call.matching(call.rules.deny));
+  //    The rules about the call are found here, the helpers are synchronous.
+  const denyRule = call.matching(call.rules.deny);
+  const denied = byDenyRules(call, isThenable(denyRule) ? await denyRule : denyRule);
   if (denied) return denied;
   // 3. Ask rules beat allow rules, the tool's allow and the mode.
-  const asked = byAskRules(call, await call.matching(call.rules.ask));
+  const askRule = call.matching(call.rules.ask);
+  const asked = byAskRules(call, isThenable(askRule) ? await askRule : askRule);
   if (asked) return asked;
 
   // 5. The tool's own opinion.
-  const own = await guarded(`${call.name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
+  const checked = guarded(`${call.name}'s checkPermissions`, () => tool.checkPermissions(input, ctx));
+  const own = isThenable(checked) ? await checked : checked;
   const fromTool = toolDecision(tool, own, call.mode);
   // The tool's deny and ask decide now; its allow only after the path guard's safety checks.
   if (fromTool && fromTool.behavior !== 'allow') return fromTool;
@@ -395,8 +402,13 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
 
   // 8. The mode.
   let readOnly: boolean | undefined;
-  const isReadOnly = async () =>
-    (readOnly ??= (await guarded(`${name}'s isReadOnly`, () => tool.isReadOnly(input))) === true);
+  const isReadOnly = async () => {
+    if (readOnly === undefined) {
+      const answer = guarded(`${name}'s isReadOnly`, () => tool.isReadOnly(input));
+      readOnly = (isThenable(answer) ? await answer : answer) === true;
+    }
+    return readOnly;
+  };
   if (mode === 'bypassPermissions') {
     return { behavior: 'allow', reason: 'Allowed because the session is in bypassPermissions mode', source: 'mode' };
   }
@@ -416,8 +428,11 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   const outside = outsideWorkingDirectories(paths, guard);
   if (outside.length > 0) return outsideAsk(outside, ctx, name);
   // What is not known is not auto-approved: only a person, or an allow rule about the call itself.
-  if (unknown.length > 0 && !(await matching(rules.allow)))
-    return { ...unknownAccessAsk(unknown), suggestions: suggestionsFor(tool, input) };
+  if (unknown.length > 0) {
+    const about = matching(rules.allow);
+    if (!(isThenable(about) ? await about : about))
+      return { ...unknownAccessAsk(unknown), suggestions: suggestionsFor(tool, input) };
+  }
   if (mode === 'acceptEdits' && isFileTool(name) && paths.length > 0) {
     return {
       behavior: 'allow',
@@ -427,7 +442,8 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
   }
 
   // 11. Allow rules: one about the call, or path rules that cover every path of a file tool.
-  const allowRule = await matching(rules.allow);
+  const found = matching(rules.allow);
+  const allowRule: PermissionRule | undefined = isThenable(found) ? await found : found;
   if (allowRule) return byRule('allow', allowRule, `Allowed by rule "${allowRule.raw}" from ${allowRule.source}`);
   if (isFileTool(name) && paths.length > 0) {
     const covering = paths.map((p) => findPathRule(rules.allow, [p], allowGuard)?.rule);
@@ -464,12 +480,23 @@ async function byHookModeAndAllowRules(call: Call, own: PermissionResult | undef
  * The tool's declared paths, resolved, and its unknown entries apart; a broken `resources` or a
  * symlink loop denies the call.
  */
-async function guardedPaths(
+function guardedPaths(
   tool: AnyTool,
   input: unknown,
   ctx: ToolContext,
-): Promise<{ paths: GuardedPath[]; unknown: ResourceAccess[] }> {
-  const accesses = await guarded(`${tool.name}'s resources`, () => tool.resources(input, ctx));
+): MaybePromise<{ paths: GuardedPath[]; unknown: ResourceAccess[] }> {
+  const accesses = guarded(`${tool.name}'s resources`, () => tool.resources(input, ctx));
+  return isThenable(accesses)
+    ? Promise.resolve(accesses).then((resolved) => resourcesOf(tool, resolved, ctx))
+    : resourcesOf(tool, accesses, ctx);
+}
+
+/** {@linkcode guardedPaths} once the tool's `resources` answered. */
+function resourcesOf(
+  tool: AnyTool,
+  accesses: Awaited<ReturnType<AnyTool['resources']>>,
+  ctx: ToolContext,
+): { paths: GuardedPath[]; unknown: ResourceAccess[] } {
   const list = Array.isArray(accesses) ? accesses : (accesses ?? []);
   const unknown = Array.isArray(list)
     ? list.filter((a) => a?.kind === 'unknown' && (a.access === 'read' || a.access === 'write'))
@@ -584,8 +611,8 @@ function toolDecision(tool: AnyTool, result: PermissionResult, mode: string): Pe
 function ruleFinder(
   tool: AnyTool,
   input: unknown,
-): (list: readonly PermissionRule[]) => Promise<PermissionRule | undefined> {
-  let prepared: Promise<PermissionMatcher | undefined> | undefined;
+): (list: readonly PermissionRule[]) => MaybePromise<PermissionRule | undefined> {
+  let prepared: MaybePromise<PermissionMatcher | undefined> | undefined;
   const matcher = () =>
     (prepared ??= guarded(`${tool.name}'s preparePermissionMatcher`, async () => {
       if (!tool.preparePermissionMatcher) return undefined;
@@ -597,19 +624,34 @@ function ruleFinder(
         );
       return m;
     }));
-  return async (list) => {
-    // Only the rules that name the tool (by name, alias, coverage or MCP server), in list order.
-    // A tool without a matcher never matches a rule with a specifier: those are not even looked at.
-    const specifiers = tool.preparePermissionMatcher !== undefined;
-    for (const i of toolRuleCandidates(list, tool, { specifiers })) {
-      const rule = list[i]!;
-      countRuleVisit();
-      if (!ruleMatchesTool(rule, tool) || coveredOnly(rule, tool)) continue;
+  const visit = (rule: PermissionRule): boolean => {
+    countRuleVisit();
+    return ruleMatchesTool(rule, tool) && !coveredOnly(rule, tool);
+  };
+  // From the first rule with a specifier on, the tool's matcher decides: asynchronous.
+  const withMatcher = async (list: readonly PermissionRule[], candidates: readonly number[], from: number) => {
+    for (let k = from; k < candidates.length; k++) {
+      const rule = list[candidates[k]!]!;
+      if (k > from && !visit(rule)) continue;
       if (rule.ruleContent === undefined) return rule;
       const m = await matcher();
       if (!m) continue; // a tool without a matcher never matches a rule with a specifier
       const label = `${tool.name}'s permission matcher (checking rule "${rule.raw}")`;
       if (await guarded(label, () => ruleMatchesCall(rule, tool, { input, matcher: m }))) return rule;
+    }
+    return undefined;
+  };
+  // Synchronous until a rule needs the matcher: most rules about a call have no specifier.
+  return (list) => {
+    // Only the rules that name the tool (by name, alias, coverage or MCP server), in list order.
+    // A tool without a matcher never matches a rule with a specifier: those are not even looked at.
+    const specifiers = tool.preparePermissionMatcher !== undefined;
+    const candidates = keptRuleCandidates(list, tool, specifiers);
+    for (let k = 0; k < candidates.length; k++) {
+      const rule = list[candidates[k]!]!;
+      if (!visit(rule)) continue;
+      if (rule.ruleContent === undefined) return rule;
+      return withMatcher(list, candidates, k);
     }
     return undefined;
   };
@@ -649,13 +691,25 @@ class CheckFailed extends Error {
   }
 }
 
-async function guarded<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
+/**
+ * Runs one of the tool's own checks; a failure becomes a {@linkcode CheckFailed} naming it. A
+ * promise only when the check is asynchronous (most are not, and this runs per call).
+ */
+function guarded<T>(what: string, fn: () => MaybePromise<T>): MaybePromise<T> {
+  let value: MaybePromise<T>;
   try {
-    return await fn();
+    value = fn();
   } catch (e) {
-    if (e instanceof CheckFailed) throw e;
-    throw new CheckFailed(what, `threw an error: "${describeError(e)}"`);
+    throw checkFailed(what, e);
   }
+  if (!isThenable(value)) return value;
+  return Promise.resolve(value).then(undefined, (e: unknown) => {
+    throw checkFailed(what, e);
+  });
+}
+
+function checkFailed(what: string, e: unknown): CheckFailed {
+  return e instanceof CheckFailed ? e : new CheckFailed(what, `threw an error: "${describeError(e)}"`);
 }
 
 function failClosed(tool: AnyTool, error: unknown): PermissionDecision {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type AnyTool, buildTool } from '../tool.ts';
+import { microtaskTurns } from '../_test_tools.ts';
 import { testContext } from './_test_context.ts';
 import { decidePermission, denialMessage } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
@@ -516,6 +517,28 @@ describe('decidePermission fails closed', () => {
     });
     const decision = await decidePermission(tool, {}, { ctx: ctxFor({}) });
     expect(decision).toEqual({ behavior: 'ask', reason: 'No rule allows NoHints with this input', suggestions: [] });
+  });
+});
+
+describe('what a decision costs', () => {
+  test('a decision whose tool checks are synchronous settles in a few microtask turns, and an asynchronous check is still awaited', async () => {
+    const byName = ctxFor({ allow: ['Bash'] });
+    const bySpecifier = ctxFor({ allow: ['Bash(ls)'] });
+    const decision = decidePermission(shellTool(), { command: 'ls -l' }, { ctx: byName });
+    expect(await microtaskTurns(decision)).toBeLessThanOrEqual(4);
+    expect((await decision).behavior).toBe('allow');
+    // A rule with a specifier goes through the tool's matcher, which may be asynchronous.
+    const matched = decidePermission(shellTool(), { command: 'ls' }, { ctx: bySpecifier });
+    expect(await microtaskTurns(matched)).toBeLessThanOrEqual(10);
+    expect((await matched).behavior).toBe('allow');
+    const later = shellTool(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { behavior: 'deny', message: 'not now' };
+    });
+    expect(await decidePermission(later, { command: 'ls' }, { ctx: byName })).toMatchObject({
+      behavior: 'deny',
+      source: 'tool',
+    });
   });
 });
 

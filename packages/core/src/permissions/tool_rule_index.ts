@@ -19,8 +19,9 @@ interface ToolIndex {
   /** `mcp__server__` (of `mcp__server` and `mcp__server__*`) → indices (ascending). */
   byServer: Map<string, number[]>;
   bareByServer: Map<string, number[]>;
-  /** What was found for a tool without aliases, by `specifiers` and name: a call asks again and again. */
-  found: Map<string, number[]>;
+  /** What was found for a tool without aliases, by name, with rules with a specifier and without: a call asks again and again. */
+  found: Map<string, readonly number[]>;
+  foundBare: Map<string, readonly number[]>;
 }
 
 /** Options of {@linkcode toolRuleCandidates}. */
@@ -57,22 +58,45 @@ export function toolRuleCandidates(
   tool: { name: string; aliases: readonly string[] },
   options: ToolRuleCandidatesOptions = {},
 ): number[] {
-  const specifiers = options.specifiers !== false;
+  return [...keptRuleCandidates(rules, tool, options.specifiers !== false)];
+}
+
+/**
+ * {@linkcode toolRuleCandidates} as kept with the index, not copied: for the permission decision,
+ * which only reads it (it runs per call).
+ *
+ * @param rules A rule list.
+ * @param tool The tool's name and aliases.
+ * @param specifiers Whether rules with a specifier are included.
+ * @returns Ascending indices into `rules`, not to be changed.
+ *
+ * @example
+ * ```ts
+ * import { keptRuleCandidates } from './tool_rule_index.ts';
+ * import { parseRules } from './rule_parser.ts';
+ *
+ * keptRuleCandidates(parseRules(['Bash', 'Read'], { behavior: 'deny', source: 'options' }).rules, { name: 'Grep', aliases: [] }, true);
+ * // [1]
+ * ```
+ */
+export function keptRuleCandidates(
+  rules: readonly PermissionRule[],
+  tool: { name: string; aliases: readonly string[] },
+  specifiers: boolean,
+): readonly number[] {
   let index = indexes.get(rules);
   if (index === undefined || !sameRuleList(index.snap, rules)) {
     index = build(rules);
     indexes.set(rules, index);
   }
   // A tool without aliases (most) is looked up once per list; the answer is kept with the index.
-  const key = tool.aliases.length === 0 ? `${specifiers ? 's' : 'b'}${tool.name}` : undefined;
-  const known = key === undefined ? undefined : index.found.get(key);
-  if (known !== undefined) return [...known];
+  if (tool.aliases.length > 0) return candidatesOf(index, tool, specifiers);
+  const kept = specifiers ? index.found : index.foundBare;
+  const known = kept.get(tool.name);
+  if (known !== undefined) return known;
   const found = candidatesOf(index, tool, specifiers);
-  if (key !== undefined) {
-    if (index.found.size >= MAX_FOUND) index.found.clear();
-    index.found.set(key, found);
-    return [...found];
-  }
+  if (kept.size >= MAX_FOUND) kept.clear();
+  kept.set(tool.name, found);
   return found;
 }
 
@@ -123,7 +147,15 @@ function build(rules: readonly PermissionRule[]): ToolIndex {
       if (bare) add(bareByServer, prefix, i);
     }
   });
-  return { snap: ruleListSnapshot(rules), byName, bareByName, byServer, bareByServer, found: new Map() };
+  return {
+    snap: ruleListSnapshot(rules),
+    byName,
+    bareByName,
+    byServer,
+    bareByServer,
+    found: new Map(),
+    foundBare: new Map(),
+  };
 }
 
 /** `mcp__server__` for the server-wide forms `mcp__server` and `mcp__server__*`, as `ruleMatchesTool` reads them. */

@@ -438,6 +438,47 @@ function errnoCode(error: unknown): string | undefined {
     : undefined;
 }
 
+/**
+ * Whether {@linkcode persistLargeResult} would give `content` back as it is (its text is within
+ * `maxChars`, a valid limit): the pipeline then skips it, as it runs per call.
+ *
+ * @param content A tool's result content.
+ * @param maxChars The tool's limit.
+ * @returns Whether the content fits.
+ *
+ * @example
+ * ```ts
+ * import { fitsResultLimit } from './result_budget.ts';
+ *
+ * fitsResultLimit('short', 100_000); // true
+ * ```
+ */
+export function fitsResultLimit(content: ToolResultContent, maxChars: number): boolean {
+  return typeof maxChars === 'number' && maxChars >= 0 && textSize(content) <= maxChars;
+}
+
+/**
+ * Whether {@linkcode applyTurnBudget} would give every content back as it is (their text together
+ * is within `budgetChars`, a valid budget): a turn's delivery then skips it.
+ *
+ * @param contents The turn's result contents.
+ * @param budgetChars The turn budget.
+ * @returns Whether they fit.
+ *
+ * @example
+ * ```ts
+ * import { fitsTurnBudget } from './result_budget.ts';
+ *
+ * fitsTurnBudget(['a', 'b'], 200_000); // true
+ * ```
+ */
+export function fitsTurnBudget(contents: readonly ToolResultContent[], budgetChars: number): boolean {
+  if (typeof budgetChars !== 'number' || !(budgetChars >= 0)) return false;
+  let total = 0;
+  for (const content of contents) total += textSize(content);
+  return total <= budgetChars;
+}
+
 function textSize(content: ToolResultContent): number {
   if (typeof content === 'string') return content.length;
   let n = 0;

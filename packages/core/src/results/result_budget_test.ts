@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ContentBlock, ToolResultContent } from '../blocks.ts';
-import { applyTurnBudget, isPersistedPreview, persistLargeResult } from './result_budget.ts';
+import {
+  applyTurnBudget,
+  fitsResultLimit,
+  fitsTurnBudget,
+  isPersistedPreview,
+  persistLargeResult,
+} from './result_budget.ts';
 
 let tmp: string;
 beforeEach(async () => {
@@ -239,6 +245,23 @@ describe('persistLargeResult', () => {
     await expect(
       persistLargeResult('x', { toolUseId: 't', stateDir: tmp, maxChars: 0, previewChars: 1.5 }),
     ).rejects.toThrow(/previewChars/);
+  });
+});
+
+describe('fitsResultLimit and fitsTurnBudget', () => {
+  test('say whether the text is within a valid limit, counting text blocks only; a limit that is not one never fits', () => {
+    const image: ContentBlock = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'x'.repeat(50) },
+    };
+    expect(fitsResultLimit('abc', 3)).toBe(true);
+    expect(fitsResultLimit('abcd', 3)).toBe(false);
+    expect(fitsResultLimit([{ type: 'text', text: 'ab' }, image], 2)).toBe(true);
+    expect(fitsResultLimit('x'.repeat(10), Infinity)).toBe(true);
+    for (const bad of [Number.NaN, -1]) expect(fitsResultLimit('', bad)).toBe(false);
+    expect(fitsTurnBudget(['ab', [{ type: 'text', text: 'cd' }]], 4)).toBe(true);
+    expect(fitsTurnBudget(['ab', 'cde'], 4)).toBe(false);
+    for (const bad of [Number.NaN, -1]) expect(fitsTurnBudget([], bad)).toBe(false);
   });
 });
 
