@@ -30,6 +30,10 @@ import type {
   PermissionRule,
 } from './types.ts';
 
+/** The two ways rule candidates are asked for, made once: the decision runs per call. */
+const WITH_SPECIFIERS = { specifiers: true } as const;
+const WITHOUT_SPECIFIERS = { specifiers: false } as const;
+
 /** Options of {@linkcode decidePermission}. */
 export interface DecidePermissionOptions {
   /**
@@ -645,8 +649,11 @@ function ruleFinder(
   return (list) => {
     // Only the rules that name the tool (by name, alias, coverage or MCP server), in list order.
     // A tool without a matcher never matches a rule with a specifier: those are not even looked at.
-    const specifiers = tool.preparePermissionMatcher !== undefined;
-    const candidates = keptRuleCandidates(list, tool, specifiers);
+    const candidates = keptRuleCandidates(
+      list,
+      tool,
+      tool.preparePermissionMatcher !== undefined ? WITH_SPECIFIERS : WITHOUT_SPECIFIERS,
+    );
     for (let k = 0; k < candidates.length; k++) {
       const rule = list[candidates[k]!]!;
       if (!visit(rule)) continue;

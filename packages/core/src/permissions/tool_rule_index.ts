@@ -58,7 +58,7 @@ export function toolRuleCandidates(
   tool: { name: string; aliases: readonly string[] },
   options: ToolRuleCandidatesOptions = {},
 ): number[] {
-  return [...keptRuleCandidates(rules, tool, options.specifiers !== false)];
+  return [...keptRuleCandidates(rules, tool, options)];
 }
 
 /**
@@ -67,7 +67,7 @@ export function toolRuleCandidates(
  *
  * @param rules A rule list.
  * @param tool The tool's name and aliases.
- * @param specifiers Whether rules with a specifier are included.
+ * @param options Whether rules with a specifier are included (by default they are).
  * @returns Ascending indices into `rules`, not to be changed.
  *
  * @example
@@ -75,15 +75,16 @@ export function toolRuleCandidates(
  * import { keptRuleCandidates } from './tool_rule_index.ts';
  * import { parseRules } from './rule_parser.ts';
  *
- * keptRuleCandidates(parseRules(['Bash', 'Read'], { behavior: 'deny', source: 'options' }).rules, { name: 'Grep', aliases: [] }, true);
+ * keptRuleCandidates(parseRules(['Bash', 'Read'], { behavior: 'deny', source: 'options' }).rules, { name: 'Grep', aliases: [] });
  * // [1]
  * ```
  */
 export function keptRuleCandidates(
   rules: readonly PermissionRule[],
   tool: { name: string; aliases: readonly string[] },
-  specifiers: boolean,
+  options: ToolRuleCandidatesOptions = {},
 ): readonly number[] {
+  const specifiers = options.specifiers !== false;
   let index = indexes.get(rules);
   if (index === undefined || !sameRuleList(index.snap, rules)) {
     index = build(rules);
