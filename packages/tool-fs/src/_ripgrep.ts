@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
@@ -118,6 +118,8 @@ export interface StreamRipgrepOptions {
    * passes output on without decoding it; the caller may change the bytes. Return true to stop.
    */
   onChunks?: ((records: Buffer) => boolean | void) | undefined;
+  /** Called with the child once spawned (to pause, resume or stop it from outside). */
+  onSpawn?: ((child: ChildProcess) => void) | undefined;
 }
 
 const MAX_STDERR = 64 * 1024;
@@ -150,6 +152,7 @@ export function streamRipgrep(
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
     const child = spawn(rg, ['--no-config', ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    options.onSpawn?.(child);
     const decoder = new StringDecoder('utf8');
     let rest = '';
     let stderr = '';

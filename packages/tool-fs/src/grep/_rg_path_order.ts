@@ -1,0 +1,80 @@
+/**
+ * Puts the output of an unsorted (parallel) ripgrep content search into the order `--sort path`
+ * prints it in: ripgrep writes each file's lines together even when it searches with several
+ * threads, so the output is a sequence of per-file blocks (`path\0N:text\n` lines), and sorting
+ * the blocks by path, as ripgrep's walk visits them (name by name, folder by folder), gives the
+ * sorted output byte for byte, less the `--` context separators, which the page rebuilds from line
+ * numbers anyway. Written here because it works on the raw bytes: no decoding, no line copies.
+ *
+ * @param output The whole output of the run, every line ending in `\n`.
+ * @returns The same lines in path order (one new buffer), with no `--` separator lines.
+ *
+ * @example
+ * ```ts
+ * import { inPathOrder } from './_rg_path_order.ts';
+ *
+ * inPathOrder(Buffer.from('b\u00001:x\na/c\u00002:y\n')).toString(); // 'a/c\u00002:y\nb\u00001:x\n'
+ * ```
+ */
+export function inPathOrder(output: Buffer): Buffer {
+  const blocks: { key: Buffer; start: number; end: number }[] = [];
+  let current: { key: Buffer; start: number; end: number } | undefined;
+  let pos = 0;
+  const length = output.length;
+  while (pos < length) {
+    let nl = output.indexOf(10, pos);
+    if (nl === -1) nl = length - 1;
+    const nul = output.indexOf(0, pos);
+    // A `--` separator has no path: dropped, so a block never spans it.
+    if (nul !== -1 && nul < nl) {
+      const same = current !== undefined && samePath(output, pos, nul, current.key);
+      if (same && current!.end === pos) current!.end = nl + 1;
+      else {
+        current = { key: same ? current!.key : output.subarray(pos, nul), start: pos, end: nl + 1 };
+        blocks.push(current);
+      }
+    }
+    pos = nl + 1;
+  }
+  // Stable: the blocks of one file (split only by separators) keep their order.
+  const order = blocks.map((_, i) => i).sort((a, b) => comparePathBytes(blocks[a]!.key, blocks[b]!.key) || a - b);
+  const sorted = Buffer.allocUnsafe(order.reduce((n, i) => n + blocks[i]!.end - blocks[i]!.start, 0));
+  let at = 0;
+  for (const i of order) at += output.copy(sorted, at, blocks[i]!.start, blocks[i]!.end);
+  return sorted;
+}
+
+function samePath(output: Buffer, pos: number, nul: number, key: Buffer): boolean {
+  if (nul - pos !== key.length) return false;
+  for (let i = key.length - 1; i >= 0; i--) if (output[pos + i] !== key[i]) return false;
+  return true;
+}
+
+/**
+ * Compares two paths as ripgrep's sorted walk orders them: byte by byte, the folder separator
+ * before every other byte (so `a/b` comes before `a-c` and `a.b`, as the folder `a` is visited
+ * before the names that only start with it).
+ *
+ * @param a A path as bytes.
+ * @param b Another.
+ * @returns Negative, zero or positive.
+ *
+ * @example
+ * ```ts
+ * import { comparePathBytes } from './_rg_path_order.ts';
+ *
+ * comparePathBytes(Buffer.from('a/b'), Buffer.from('a-c')) < 0; // true
+ * ```
+ */
+export function comparePathBytes(a: Buffer, b: Buffer): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (x === 47) return -1;
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}

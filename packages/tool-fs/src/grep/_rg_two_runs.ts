@@ -1,0 +1,178 @@
+import type { ChildProcess } from 'node:child_process';
+import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
+import { inPathOrder } from './_rg_path_order.ts';
+
+/** Options of {@linkcode searchInPathOrder}. */
+export interface TwoRunsOptions {
+  /** The folder ripgrep runs in. */
+  cwd: string;
+  /** Kills both runs when aborted. */
+  signal?: AbortSignal | undefined;
+  /** Output the unsorted run may reach before it is given up. @default 1 MiB */
+  unsortedBytes?: number | undefined;
+  /** Milliseconds the sorted run goes on beside the unsorted one before it is paused. @default 10 */
+  pauseSortedAfterMs?: number | undefined;
+}
+
+/** How {@linkcode searchInPathOrder} ended. */
+export interface TwoRunsOutcome {
+  /** Exit code and complaint of the run whose output was used. */
+  run: Pick<RipgrepStream, 'code' | 'stderr'>;
+  /** The sink filled up (`onChunks` said so) before the output ended. */
+  stopped: boolean;
+  /** Which run's output completed the search. */
+  used: 'sorted' | 'unsorted';
+}
+
+/**
+ * Runs a content search of a folder so that its lines reach `onChunks` in path order, as
+ * `rg --sort path` prints them, at the speed of ripgrep on every core where that matters.
+ *
+ * `--sort path` makes ripgrep search on one thread: right for a page that fills early (it stops
+ * there, and each page is the same page every time), slow for a sparse search, where the walk
+ * and the search are all the work. So two runs start together: the sorted one, streaming into
+ * `onChunks` as before, and an unsorted one on every core whose output is kept while it stays
+ * small. A search that fills its page at once ends with the sorted run (the other is stopped);
+ * otherwise the sorted run is paused (SIGSTOP) after a few milliseconds and the unsorted one has
+ * the cores: if it ends within its bound, its output is put in path order and handed on after
+ * the lines the sorted run had already given; if it outgrows the bound, it is stopped and the
+ * sorted run resumes where it was (SIGCONT). Memory stays within the bound either way.
+ *
+ * @param args ripgrep's arguments for the sorted run (they hold `--sort path`).
+ * @param options The executable's path as `rg`, where to run, the signal, the callback (true stops).
+ * @returns Which run was used, how it ended, and whether the sink filled up.
+ *
+ * @example
+ * ```ts
+ * import { searchInPathOrder } from './_rg_two_runs.ts';
+ *
+ * await searchInPathOrder(['--sort', 'path', '--null', '-n', '--regexp', 'TODO'], {
+ *   rg: '/usr/bin/rg', cwd: '/repo', onChunks: (bytes) => { process.stdout.write(bytes); return false; },
+ * });
+ * ```
+ */
+export async function searchInPathOrder(
+  args: readonly string[],
+  options: TwoRunsOptions & { rg: string; onChunks: (bytes: Buffer) => boolean },
+): Promise<TwoRunsOutcome> {
+  const { rg, cwd, signal, onChunks } = options;
+  const maxBytes = options.unsortedBytes ?? 1024 * 1024;
+  let sortedChild: ChildProcess | undefined;
+  let unsortedChild: ChildProcess | undefined;
+  let paused = false;
+  let handedOff = false;
+  let sortedDone = false;
+  let sinkFull = false;
+  // Lines the sorted run has given, counted only while the unsorted run may still take over.
+  let counting = true;
+  let given = 0;
+  const sorted = streamRipgrep(rg, args, {
+    cwd,
+    signal,
+    separator: '\n',
+    onSpawn: (child) => {
+      sortedChild = child;
+    },
+    onChunks: (bytes) => {
+      if (handedOff) return true;
+      // Counted before the sink sees them: it may rewrite the bytes.
+      if (counting) given += recordsIn(bytes);
+      sinkFull = onChunks(bytes);
+      return sinkFull;
+    },
+  }).finally(() => {
+    sortedDone = true;
+    // The page is full or the walk is over: the unsorted run has nothing left to add.
+    if (!handedOff) unsortedChild?.kill('SIGKILL');
+  });
+  // Handled here too: it may end (an abort) while the unsorted run is awaited.
+  sorted.catch(() => {});
+  const sortAt = args.indexOf('--sort');
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const unsorted = streamRipgrep(rg, [...args.slice(0, sortAt), ...args.slice(sortAt + 2)], {
+    cwd,
+    signal,
+    separator: '\n',
+    onSpawn: (child) => {
+      unsortedChild = child;
+    },
+    onChunks: (bytes) => {
+      if (sortedDone) return true;
+      total += bytes.length;
+      if (total > maxBytes) {
+        counting = false;
+        return true;
+      }
+      // Kept as handed over: each chunk of a child's output is memory of its own.
+      chunks.push(bytes);
+      return false;
+    },
+  });
+  const pause = setTimeout(() => {
+    if (sortedDone || sortedChild === undefined) return;
+    paused = sortedChild.kill('SIGSTOP');
+  }, options.pauseSortedAfterMs ?? 10);
+  let wide: RipgrepStream;
+  try {
+    wide = await unsorted;
+  } catch (e) {
+    clearTimeout(pause);
+    sortedChild?.kill('SIGKILL');
+    await sorted.catch(() => {});
+    throw e;
+  }
+  clearTimeout(pause);
+  const usable = !sortedDone && !wide.stopped && wide.signal === null;
+  if (!usable) {
+    counting = false;
+    if (paused) sortedChild?.kill('SIGCONT');
+    const run = await sorted;
+    return { run, stopped: run.stopped, used: 'sorted' };
+  }
+  handedOff = true;
+  // SIGKILL, as a stopped process would keep a SIGTERM pending.
+  sortedChild?.kill('SIGKILL');
+  await sorted.catch(() => {});
+  if (sinkFull) return { run: wide, stopped: true, used: 'sorted' };
+  const rest = afterRecords(inPathOrder(Buffer.concat(chunks, total)), given);
+  const stopped = rest.length > 0 && onChunks(rest);
+  return { run: wide, stopped, used: 'unsorted' };
+}
+
+/** Lines with a path (`path\0…\n`) in a run of ripgrep's `--null` output; `--` separators are not. */
+function recordsIn(bytes: Buffer): number {
+  let count = 0;
+  let pos = 0;
+  while (pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl === -1) nl = bytes.length;
+    const nul = bytes.indexOf(0, pos);
+    if (nul !== -1 && nul < nl) count++;
+    pos = nl + 1;
+  }
+  return count;
+}
+
+/**
+ * What follows the first `count` lines of `sorted` (which has no separator lines).
+ *
+ * @param sorted Lines, each ending in `\n`.
+ * @param count How many to skip.
+ * @returns The rest, as a view of `sorted`.
+ *
+ * @example
+ * ```ts
+ * import { afterRecords } from './_rg_two_runs.ts';
+ *
+ * afterRecords(Buffer.from('a\n\nb\n'), 1).toString(); // '\nb\n'
+ * ```
+ */
+export function afterRecords(sorted: Buffer, count: number): Buffer {
+  let pos = 0;
+  for (let i = 0; i < count && pos < sorted.length; i++) {
+    const nl = sorted.indexOf(10, pos);
+    pos = nl === -1 ? sorted.length : nl + 1;
+  }
+  return sorted.subarray(pos);
+}

@@ -1,0 +1,162 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterRecords, searchInPathOrder } from './_rg_two_runs.ts';
+
+/**
+ * A stand-in for ripgrep whose timing the test decides: the sorted run (`--sort` among its
+ * arguments) prints `SORTED_FIRST` lines, then waits `SORTED_WAIT_MS` before the rest; the
+ * unsorted run prints every line in reverse file order after `UNSORTED_WAIT_MS`, padded to
+ * `UNSORTED_PAD` bytes of extra lines when set. Each run appends its pid and kind to `LOG`.
+ */
+const FAKE_RG = `#!${process.execPath}
+const fs = require('node:fs');
+const sorted = process.argv.includes('--sort');
+fs.appendFileSync(process.env.LOG, (sorted ? 'sorted ' : 'unsorted ') + process.pid + '\\n');
+const lines = [];
+for (let f = 0; f < 6; f++) for (let n = 1; n <= 3; n++) lines.push('f' + f + '.ts\\0' + n + ':hit ' + f + ' ' + n + '\\n');
+const out = (text) => new Promise((r) => process.stdout.write(text, r));
+(async () => {
+  if (sorted) {
+    const first = Number(process.env.SORTED_FIRST);
+    await out(lines.slice(0, first).join(''));
+    await new Promise((r) => setTimeout(r, Number(process.env.SORTED_WAIT_MS)));
+    await out(lines.slice(first).join(''));
+  } else {
+    await new Promise((r) => setTimeout(r, Number(process.env.UNSORTED_WAIT_MS)));
+    const byFile = [];
+    for (let f = 5; f >= 0; f--) byFile.push(lines.slice(f * 3, f * 3 + 3).join(''));
+    const pad = Number(process.env.UNSORTED_PAD || 0);
+    if (pad) await out(('zz.ts\\0' + '1:' + 'x'.repeat(100) + '\\n').repeat(Math.ceil(pad / 108)));
+    await out(byFile.join(''));
+  }
+})();
+`;
+
+const ALL = Array.from(
+  { length: 18 },
+  (_, i) => `f${Math.floor(i / 3)}.ts\0${(i % 3) + 1}:hit ${Math.floor(i / 3)} ${(i % 3) + 1}\n`,
+).join('');
+
+describe('searchInPathOrder', () => {
+  let dir: string;
+  let rg: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'two-runs-'));
+    rg = path.join(dir, 'rg');
+    await writeFile(rg, FAKE_RG);
+    await chmod(rg, 0o755);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function search(
+    env: Record<string, string>,
+    options: { pauseSortedAfterMs?: number; unsortedBytes?: number; limit?: number } = {},
+  ) {
+    Object.assign(process.env, {
+      LOG: path.join(dir, `log-${Math.random()}`),
+      SORTED_FIRST: '0',
+      SORTED_WAIT_MS: '0',
+      UNSORTED_WAIT_MS: '0',
+      UNSORTED_PAD: '0',
+      ...env,
+    });
+    let got = '';
+    const outcome = await searchInPathOrder(['--null', '--sort', 'path', '--regexp', 'hit'], {
+      rg,
+      cwd: dir,
+      pauseSortedAfterMs: options.pauseSortedAfterMs,
+      unsortedBytes: options.unsortedBytes,
+      onChunks: (bytes) => {
+        got += bytes.toString();
+        return options.limit !== undefined && got.split('\n').length > options.limit;
+      },
+    });
+    return { got, outcome };
+  }
+
+  test('lines the sorted run gave before the unsorted one ended are not given again, the rest follow in path order', async () => {
+    // The sorted run gives 4 lines, then stalls for 5 s; the unsorted run ends after 300 ms.
+    const { got, outcome } = await search(
+      { SORTED_FIRST: '4', SORTED_WAIT_MS: '5000', UNSORTED_WAIT_MS: '300' },
+      { pauseSortedAfterMs: 10_000 },
+    );
+    expect(outcome.used).toBe('unsorted');
+    expect(got).toBe(ALL);
+  });
+
+  test('a sorted run paused for an unsorted one that outgrows its bound resumes where it was and gives every line once', async () => {
+    const { got, outcome } = await search(
+      { SORTED_FIRST: '2', SORTED_WAIT_MS: '300', UNSORTED_WAIT_MS: '100', UNSORTED_PAD: '4096' },
+      { pauseSortedAfterMs: 50, unsortedBytes: 1024 },
+    );
+    expect(outcome.used).toBe('sorted');
+    expect(got).toBe(ALL);
+  });
+
+  test('a page the sorted run fills ends the search: the unsorted run is killed and nothing is added', async () => {
+    const log = path.join(dir, 'log-full');
+    // Never paused here: the stand-in takes longer to start than ripgrep.
+    const started = Date.now();
+    const { got, outcome } = await search(
+      { LOG: log, SORTED_FIRST: '18', UNSORTED_WAIT_MS: '5000' },
+      { limit: 3, pauseSortedAfterMs: 10_000 },
+    );
+    expect(outcome).toMatchObject({ used: 'sorted', stopped: true });
+    expect(got).toBe(ALL);
+    // Not waited for: the unsorted run (still in its 5 s wait) was killed.
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  test('the unsorted output alone, put in path order, when the sorted run has given nothing yet', async () => {
+    const { got, outcome } = await search(
+      { SORTED_FIRST: '0', SORTED_WAIT_MS: '5000', UNSORTED_WAIT_MS: '50' },
+      { pauseSortedAfterMs: 0 },
+    );
+    expect(outcome.used).toBe('unsorted');
+    expect(got).toBe(ALL);
+  });
+
+  test('an abort kills both runs and rejects with its reason', async () => {
+    Object.assign(process.env, {
+      LOG: path.join(dir, 'log-abort'),
+      SORTED_FIRST: '0',
+      SORTED_WAIT_MS: '5000',
+      UNSORTED_WAIT_MS: '5000',
+      UNSORTED_PAD: '0',
+    });
+    const controller = new AbortController();
+    const pids: number[] = [];
+    const run = searchInPathOrder(['--sort', 'path', 'hit'], {
+      rg,
+      cwd: dir,
+      signal: controller.signal,
+      onChunks: () => false,
+      pauseSortedAfterMs: 10_000,
+    });
+    // Aborted once both stand-ins are running (each logs its pid as it starts).
+    const { readFileSync } = await import('node:fs');
+    const started = () =>
+      readFileSync(path.join(dir, 'log-abort'), { encoding: 'utf8', flag: 'a+' }).trim().split('\n').length === 2;
+    while (!started()) await new Promise((r) => setTimeout(r, 20));
+    controller.abort(new Error('user pressed Esc'));
+    await expect(run).rejects.toThrow('user pressed Esc');
+    await new Promise((r) => setTimeout(r, 50));
+    const { readFile } = await import('node:fs/promises');
+    for (const line of (await readFile(path.join(dir, 'log-abort'), 'utf8')).trim().split('\n'))
+      pids.push(Number(line.split(' ')[1]));
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe('afterRecords', () => {
+  test('skips whole lines and gives a view of the rest, or nothing past the end', () => {
+    expect(afterRecords(Buffer.from('a\nb\nc\n'), 2).toString()).toBe('c\n');
+    expect(afterRecords(Buffer.from('a\nb\n'), 5).length).toBe(0);
+    expect(afterRecords(Buffer.from('a\n'), 0).toString()).toBe('a\n');
+  });
+});
