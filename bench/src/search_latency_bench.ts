@@ -85,18 +85,19 @@ export const searchLatencySuite: BenchSuite<SearchLatencyParams> = {
       referenceRounds: 3,
       maxReferenceRatio: 1.2,
     },
+    // CI's gate (scripts/bench_gates.sh): a quick run fails only on a regression of the worst
+    // kind, 3× each goal, so that load on a shared machine does not fail it.
     quick: {
       catalogueSize: 10_000,
       timeMs: 300,
       buildIterations: 2,
-      maxKeywordQueryMs: 1,
+      maxKeywordQueryMs: 3,
       startupRuns: 1,
       toolSearchPoolSize: 20_000,
-      maxToolSearchRatio: 1.5,
+      maxToolSearchRatio: 4.5,
       referenceCommit: REFERENCE_COMMIT,
       referenceBuilds: 2,
       referenceRounds: 1,
-      // A quick run checks only for a regression of the worst kind: 3× the goal.
       maxReferenceRatio: 3.6,
     },
   },
