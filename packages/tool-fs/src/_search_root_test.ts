@@ -27,7 +27,11 @@ function contextIn(cwd: string, deny: string[] = []): ToolContext {
 
 async function decided(searched: string, deny: string[] = []): Promise<ToolContext> {
   const ctx = contextIn(base, deny);
-  const decision = await decidePermission(createGrepTool({ searchEngine: 'js' }), { pattern: 'x', path: searched }, { ctx });
+  const decision = await decidePermission(
+    createGrepTool({ searchEngine: 'js' }),
+    { pattern: 'x', path: searched },
+    { ctx },
+  );
   expect(decision.behavior).toBe('allow');
   return ctx;
 }

@@ -8,6 +8,8 @@ import type { GrepQuery, GrepSink } from './_types.ts';
 
 /** Options of {@linkcode searchOpened}. */
 export interface SearchOpenedOptions {
+  /** The engine. */
+  engine: SearchEngine;
   /** `query.dir` (or `query.file`) as the call opened it. */
   root: SearchRoot;
   /** Stops the search. */
@@ -20,9 +22,8 @@ export interface SearchOpenedOptions {
  * the JS engine walks and reads under `/proc/self/fd/N`. Paths given to the sink are as a search
  * by path gives them. Without `root.via` (no decision, or no /proc) it searches the path.
  *
- * @param engine The engine.
  * @param query The query (its `dir` and `file` as declared).
- * @param options The opened root and a signal.
+ * @param options The engine, the opened root and a signal.
  * @throws {GrepQueryError} For a query the engine rejects.
  *
  * @example
@@ -35,17 +36,12 @@ export interface SearchOpenedOptions {
  * const page = new GrepPage({ mode: 'count', offset: 0, limit: 10, numbers: false, withContext: false, mtimeOf: () => 0, show: (f) => f });
  *
  * const root = await openSearchRoot('/repo', { ctx, kind: 'folder' });
- * await searchOpened({ kind: 'js' }, { pattern: 'TODO', dir: '/repo', mode: 'count', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page, { root });
+ * await searchOpened({ pattern: 'TODO', dir: '/repo', mode: 'count', before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] }, page, { engine: { kind: 'js' }, root });
  * await root.close();
  * ```
  */
-export async function searchOpened(
-  engine: SearchEngine,
-  query: GrepQuery,
-  sink: GrepSink,
-  options: SearchOpenedOptions,
-): Promise<void> {
-  const { root, signal } = options;
+export async function searchOpened(query: GrepQuery, sink: GrepSink, options: SearchOpenedOptions): Promise<void> {
+  const { engine, root, signal } = options;
   if (engine.kind === 'js') {
     await jsSearch(query, sink, { signal, readAt: root.via });
   } else if (root.via === undefined) {

@@ -40,7 +40,11 @@ afterEach(async () => {
 
 async function decided(searched: string): Promise<ToolContext> {
   const ctx = { cwd: base, permissions: createPermissionContext({}, base).context } as ToolContext;
-  const decision = await decidePermission(createGrepTool({ searchEngine: 'js' }), { pattern: 'x', path: searched }, { ctx });
+  const decision = await decidePermission(
+    createGrepTool({ searchEngine: 'js' }),
+    { pattern: 'x', path: searched },
+    { ctx },
+  );
   expect(decision.behavior).toBe('allow');
   return ctx;
 }
@@ -51,7 +55,16 @@ async function repoint(): Promise<void> {
 }
 
 function query(mode: GrepQuery['mode'], file?: string): GrepQuery {
-  const q: GrepQuery = { pattern: 'zebra', dir: link, mode, before: 0, after: 0, ignoreCase: false, multiline: false, globs: [] };
+  const q: GrepQuery = {
+    pattern: 'zebra',
+    dir: link,
+    mode,
+    before: 0,
+    after: 0,
+    ignoreCase: false,
+    multiline: false,
+    globs: [],
+  };
   if (file !== undefined) {
     q.dir = path.dirname(file);
     q.file = path.basename(file);
@@ -60,10 +73,19 @@ function query(mode: GrepQuery['mode'], file?: string): GrepQuery {
 }
 
 function pageFor(mode: GrepQuery['mode']): GrepPage {
-  return new GrepPage({ mode, offset: 0, limit: 0, numbers: true, withContext: false, mtimeOf: () => 0, show: (f) => `d/${f}` });
+  return new GrepPage({
+    mode,
+    offset: 0,
+    limit: 0,
+    numbers: true,
+    withContext: false,
+    mtimeOf: () => 0,
+    show: (f) => `d/${f}`,
+  });
 }
 
-const engineOf = (kind: 'ripgrep' | 'js', rg = RIPGREP!): SearchEngine => (kind === 'js' ? { kind } : { kind, path: rg });
+const engineOf = (kind: 'ripgrep' | 'js', rg = RIPGREP!): SearchEngine =>
+  kind === 'js' ? { kind } : { kind, path: rg };
 
 describe.runIf(process.platform === 'linux').each(SEARCH_ENGINES)('searchOpened with the %s engine', (kind) => {
   test.each(['content', 'files_with_matches', 'count'] as const)(
@@ -73,7 +95,7 @@ describe.runIf(process.platform === 'linux').each(SEARCH_ENGINES)('searchOpened 
       try {
         await repoint();
         const page = pageFor(mode);
-        await searchOpened(engineOf(kind), query(mode), page, { root });
+        await searchOpened(query(mode), page, { engine: engineOf(kind), root });
         const shown = page.result();
         const text = [...shown.filenames, ...shown.lines].join('\n');
         expect(text).not.toContain('7731');
@@ -92,7 +114,7 @@ describe.runIf(process.platform === 'linux').each(SEARCH_ENGINES)('searchOpened 
       try {
         await repoint();
         const page = pageFor(mode);
-        await searchOpened(engineOf(kind), query(mode, file), page, { root });
+        await searchOpened(query(mode, file), page, { engine: engineOf(kind), root });
         const shown = page.result();
         const text = [...shown.filenames, ...shown.lines].join('\n');
         expect(text).toBe(mode === 'content' ? 'd/a.txt:1:zebra notes' : mode === 'count' ? 'd/a.txt:1' : 'd/a.txt');
@@ -121,7 +143,8 @@ describe.runIf(process.platform === 'linux' && RIPGREP !== undefined)('the ripgr
     const root = await openSearchRoot(link, { ctx: await decided(link), kind: 'folder' });
     try {
       await repoint();
-      await searchOpened(engineOf('ripgrep', recordingRg), query('files_with_matches'), pageFor('files_with_matches'), {
+      await searchOpened(query('files_with_matches'), pageFor('files_with_matches'), {
+        engine: engineOf('ripgrep', recordingRg),
         root,
       });
       expect((await readFile(cwdLog, 'utf8')).trim()).toBe(path.join(base, 'notes'));

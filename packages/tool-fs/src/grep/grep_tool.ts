@@ -237,71 +237,71 @@ async function searchAndShow(
   input: z.infer<typeof grepInput>,
   { engine, root, ctx, signal }: SearchContext,
 ): Promise<ToolCallResult<GrepOutput>> {
-      const mode = query.mode;
-      const denied =
-        query.file === undefined
-          ? searchDeniedTest('Grep', query.dir, { ctx, real: root.real })
-          : deniedPathTest('Grep', query.dir, ctx);
-      const readPath = openedPathOf(query, root);
-      const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
-      const offset = input.offset ?? 0;
-      // Content lines are written out as they come: past the result size they go to the session's
-      // results file, so a result of every line costs a file, not the process's memory.
-      const spill =
-        mode === 'content'
-          ? new ResultSpill({
-              toolUseId: ctx.toolUseId,
-              stateDir: ctx.stateDir,
-              maxChars: MAX_RESULT_CHARS,
-              refuseToSave: deniedQuoteGuard(ctx),
-            })
-          : undefined;
-      const page = new GrepPage({
-        out: spill,
-        mode,
-        offset,
-        limit,
-        numbers: input['-n'] !== false,
-        withContext: query.before > 0 || query.after > 0,
-        denied,
-        mtimeOf: (rel) => statSync(readPath(rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-        show: showPath(query.dir, ctx.cwd),
-      });
-      try {
-        await searchOpened(engine, query, page, { root, signal });
-      } catch (e) {
-        // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
-        if (e instanceof GrepQueryError)
-          return {
-            data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message },
-            isError: true,
-          };
-        throw e;
-      }
-      const shown = page.result();
-      const output: GrepOutput = {
-        mode,
-        engine: engine.kind,
-        numFiles: shown.numFiles,
-        filenames: shown.filenames,
-        lines: shown.lines,
+  const mode = query.mode;
+  const denied =
+    query.file === undefined
+      ? searchDeniedTest('Grep', query.dir, { ctx, real: root.real })
+      : deniedPathTest('Grep', query.dir, ctx);
+  const readPath = openedPathOf(query, root);
+  const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
+  const offset = input.offset ?? 0;
+  // Content lines are written out as they come: past the result size they go to the session's
+  // results file, so a result of every line costs a file, not the process's memory.
+  const spill =
+    mode === 'content'
+      ? new ResultSpill({
+          toolUseId: ctx.toolUseId,
+          stateDir: ctx.stateDir,
+          maxChars: MAX_RESULT_CHARS,
+          refuseToSave: deniedQuoteGuard(ctx),
+        })
+      : undefined;
+  const page = new GrepPage({
+    out: spill,
+    mode,
+    offset,
+    limit,
+    numbers: input['-n'] !== false,
+    withContext: query.before > 0 || query.after > 0,
+    denied,
+    mtimeOf: (rel) => statSync(readPath(rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    show: showPath(query.dir, ctx.cwd),
+  });
+  try {
+    await searchOpened(query, page, { engine, root, signal });
+  } catch (e) {
+    // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
+    if (e instanceof GrepQueryError)
+      return {
+        data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message },
+        isError: true,
       };
-      if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
-      if (shown.cut) output.appliedLimit = limit;
-      if (shown.cut || offset > 0) output.appliedOffset = offset;
-      if (spill) {
-        output.numLines = shown.numLines;
-        // The saved file ends as the result would have: with the note that more exist.
-        if (spill.spilled) spill.write(moreNote(output));
-        const saved = await spill.finish();
-        grepMemoryProbe.peakHeldChars = Math.max(grepMemoryProbe.peakHeldChars, spill.peakHeldChars);
-        grepMemoryProbe.peakBatchedBytes = Math.max(grepMemoryProbe.peakBatchedBytes, spill.peakBatchedBytes);
-        if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
-        else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
-        else output.lines = saved.content === '' ? [] : saved.content.split('\n');
-        if (saved.persistedPath !== undefined) return { data: output, persistedPath: saved.persistedPath };
-      }
-      return { data: output };
+    throw e;
+  }
+  const shown = page.result();
+  const output: GrepOutput = {
+    mode,
+    engine: engine.kind,
+    numFiles: shown.numFiles,
+    filenames: shown.filenames,
+    lines: shown.lines,
+  };
+  if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
+  if (shown.cut) output.appliedLimit = limit;
+  if (shown.cut || offset > 0) output.appliedOffset = offset;
+  if (spill) {
+    output.numLines = shown.numLines;
+    // The saved file ends as the result would have: with the note that more exist.
+    if (spill.spilled) spill.write(moreNote(output));
+    const saved = await spill.finish();
+    grepMemoryProbe.peakHeldChars = Math.max(grepMemoryProbe.peakHeldChars, spill.peakHeldChars);
+    grepMemoryProbe.peakBatchedBytes = Math.max(grepMemoryProbe.peakBatchedBytes, spill.peakBatchedBytes);
+    if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
+    else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
+    else output.lines = saved.content === '' ? [] : saved.content.split('\n');
+    if (saved.persistedPath !== undefined) return { data: output, persistedPath: saved.persistedPath };
+  }
+  return { data: output };
 }
 
 /**
