@@ -158,7 +158,7 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   const segments = rel.split('/');
   const firstGlob = segments.findIndex((s) => /[*?[\]{}\\]/.test(s));
   const prefix = firstGlob > 0 ? segments.slice(0, firstGlob).join('/') : '';
-  const start = prefix ? `${reading}/${prefix}` : reading;
+  const start = prefix ? path.join(reading, prefix) : reading;
   const startSt = await stat(start).catch(() => undefined);
   let files: string[] = [];
   if (startSt?.isDirectory()) {
