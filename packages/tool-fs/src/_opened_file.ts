@@ -11,6 +11,11 @@ export interface OpenedAsApprovedOptions {
   access: 'read' | 'write';
   /** The call's context. */
   ctx: Pick<ToolContext, 'permissions'>;
+  /**
+   * What the tool does with what it opened, for the message: `search` for Grep and Glob, which
+   * open a folder (or a file) to search it. @default the access: `read` or `write`
+   */
+  action?: 'search';
 }
 
 /**
@@ -44,9 +49,11 @@ export async function assertOpenedAsApproved(handle: FileHandle, options: Opened
   if (opened !== undefined) {
     if (approved.includes(opened)) return;
   } else if (await sameFileAsOneOf(handle, approved)) return;
-  const what = options.access === 'read' ? 'read' : 'written';
+  const action = options.action ?? options.access;
+  const what = action === 'search' ? 'searched' : action === 'read' ? 'read' : 'written';
+  const other = action === 'search' ? 'another file or folder' : 'another file';
   throw new Error(
-    `${options.path} changed between its permission check and the ${options.access}: it now leads to ${opened === undefined ? 'another file' : `"${opened}"`}, not to "${approved[0]}", which was checked; nothing was ${what}. A link on its way was re-pointed meanwhile; if that was meant, run the call again so that the new place is checked.`,
+    `${options.path} changed between its permission check and the ${action}: it now leads to ${opened === undefined ? other : `"${opened}"`}, not to "${approved[0]}", which was checked; nothing was ${what}. A link on its way was re-pointed meanwhile; if that was meant, run the call again so that the new place is checked.`,
   );
 }
 

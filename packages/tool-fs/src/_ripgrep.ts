@@ -98,9 +98,25 @@ export interface RipgrepStream {
   signal: NodeJS.Signals | null;
 }
 
+/**
+ * How ripgrep names the file a caller hands it as fd 3 ({@linkcode StreamRipgrepOptions.fd3}),
+ * in its arguments and in its output.
+ */
+export const FD3_PATH = '/dev/fd/3';
+
 /** Options of {@linkcode streamRipgrep}. */
 export interface StreamRipgrepOptions {
+  /**
+   * The folder ripgrep runs in. `/proc/self/fd/N` runs it in a folder this process holds open:
+   * the child changes to it before exec closes its copy of fd N, so it lands in the folder opened,
+   * wherever the folder's path leads by then.
+   */
   cwd: string;
+  /**
+   * A file this process opened, given to ripgrep as its fd 3 (name it {@linkcode FD3_PATH} in the
+   * arguments): ripgrep then searches that file, not what a path leads to by the time it runs.
+   */
+  fd3?: number | undefined;
   signal?: AbortSignal | undefined;
   /** What ends one record of the output: `\n` for lines, `\0` for `--files-with-matches --null`. */
   separator: '\n' | '\0';
@@ -151,7 +167,9 @@ export function streamRipgrep(
 ): Promise<RipgrepStream> {
   return new Promise((resolve, reject) => {
     options.signal?.throwIfAborted();
-    const child = spawn(rg, ['--no-config', ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+    if (options.fd3 !== undefined) stdio.push(options.fd3);
+    const child = spawn(rg, ['--no-config', ...args], { cwd: options.cwd, stdio });
     options.onSpawn?.(child);
     const decoder = new StringDecoder('utf8');
     let rest = '';
@@ -243,12 +261,12 @@ export function streamRipgrep(
       if (end + 1 < bytes.length) restBytes = Buffer.from(bytes.subarray(end + 1));
       give(from === 0 && end === bytes.length - 1 ? bytes : bytes.subarray(from, end + 1));
     };
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (stopped) return;
       if (onChunks !== undefined) feedBytes(chunk);
       else feed(decoder.write(chunk));
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8');
     });
     child.on('error', (e) => {

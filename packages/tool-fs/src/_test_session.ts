@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  type CanUseTool,
   contentToText,
   createSession,
   type PermissionOptions,
@@ -27,8 +28,8 @@ let counter = 0;
  * Makes a real temp folder (symlinks resolved) and a session with the fs family on it, in
  * `acceptEdits` mode so writes inside the folder are allowed.
  *
- * @param options The family's options, the session's permissions, and the folder to make the
- *   temp folder in (default the system's temp folder).
+ * @param options The family's options, the session's permissions, what answers its asks
+ *   (`canUseTool`), and the folder to make the temp folder in (default the system's temp folder).
  * @returns The bench.
  *
  * @example
@@ -39,7 +40,7 @@ let counter = 0;
  * ```
  */
 export async function makeBench(
-  options: { family?: FileToolsOptions; permissions?: PermissionOptions; dir?: string } = {},
+  options: { family?: FileToolsOptions; permissions?: PermissionOptions; canUseTool?: CanUseTool; dir?: string } = {},
 ): Promise<TestBench> {
   const dir = await realpath(await mkdtemp(path.join(options.dir ?? os.tmpdir(), 'toolshed-fs-')));
   const session = await createSession({
@@ -47,6 +48,7 @@ export async function makeBench(
     families: [fileTools(options.family ?? {})],
     permissions: options.permissions ?? { mode: 'acceptEdits' },
     stateDir: path.join(dir, '.state'),
+    ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
   });
   return {
     dir,

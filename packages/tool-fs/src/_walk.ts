@@ -19,6 +19,11 @@ export interface WalkOptions {
    * matching none are excluded. Folders are only pruned by negative globs and ignore files.
    */
   globs?: readonly string[];
+  /**
+   * The folder's own path, whose parent folders' ignore files apply, when `root` is another name
+   * for it (`/proc/self/fd/N`, the folder as a search opened it). @default root
+   */
+  parentsOf?: string;
 }
 
 interface Rules {
@@ -48,7 +53,7 @@ interface Rules {
  */
 export async function walkFiles(root: string, options: WalkOptions = {}): Promise<string[]> {
   const overrides = options.globs && options.globs.length > 0 ? makeOverrides(options.globs) : undefined;
-  const inherited = await parentRules(root);
+  const inherited = await parentRules(options.parentsOf ?? root);
   const out: string[] = [];
   const walkDir = async (rel: string, rules: readonly Rules[]): Promise<void> => {
     options.signal?.throwIfAborted();

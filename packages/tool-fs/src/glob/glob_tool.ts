@@ -8,7 +8,7 @@ import { missingFileMessage, toAbsolute } from '../_paths.ts';
 import { runRipgrep } from '../_ripgrep.ts';
 import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
 import { walkFiles } from '../_walk.ts';
-import { deniedPathTest } from '../_denied_paths.ts';
+import { openSearchRoot, searchDeniedTest } from '../_search_root.ts';
 
 /** Input of {@linkcode globTool}: Claude Code's fields. */
 export const globInput = z.strictObject({
@@ -95,9 +95,25 @@ export function createGlobTool(options: SearchEngineOptions = {}): Tool<typeof g
           `${(await missingFileMessage(root, ctx.cwd, { ctx })).replace('File does not exist', 'Directory does not exist')}`,
         );
       if (!st.isDirectory()) throw new Error(`path ${root} is a file, not a directory; give the folder to search in.`);
-      const exclude = deniedPathTest('Glob', globBase(root, input.pattern).base, ctx);
-      const data = await globFiles(root, input.pattern, { engine, signal, ...(exclude ? { exclude } : {}) });
-      return { data };
+      const { base } = globBase(root, input.pattern);
+      // What is listed is the folder opened here and checked against the permission decision, not
+      // its path again: a link on the way may have been re-pointed since.
+      // An absolute pattern's fixed folders that are not there list nothing, as before.
+      if (base !== root && !(await stat(base).catch(() => undefined))?.isDirectory())
+        return { data: { root, filenames: [], numFiles: 0, truncated: false } };
+      const opened = await openSearchRoot(base, { ctx, kind: 'folder' });
+      try {
+        const exclude = searchDeniedTest('Glob', base, { ctx, real: opened.real });
+        const data = await globFiles(root, input.pattern, {
+          engine,
+          signal,
+          ...(exclude ? { exclude } : {}),
+          ...(opened.via ? { openedBase: opened.via } : {}),
+        });
+        return { data };
+      } finally {
+        await opened.close();
+      }
     },
   });
 }
@@ -110,6 +126,12 @@ export interface GlobFilesOptions {
   signal?: AbortSignal;
   /** Leaves out the files it returns true for (paths relative to the pattern's base folder): deny rules. */
   exclude?: (rel: string) => boolean;
+  /**
+   * The pattern's base folder as the caller opened it (`/proc/self/fd/N`): everything is listed
+   * and stat'ed through it rather than through the base's path, which a link re-pointed since a
+   * permission check could lead elsewhere. The paths returned are the same. @default the base's path
+   */
+  openedBase?: string;
 }
 
 /**
@@ -131,25 +153,26 @@ export interface GlobFilesOptions {
 export async function globFiles(root: string, pattern: string, options: GlobFilesOptions = {}): Promise<GlobOutput> {
   const { engine = { kind: 'js' }, signal, exclude } = options;
   const { base, rel } = globBase(root, pattern);
+  const reading = options.openedBase ?? base;
   // Walk only below the pattern's fixed leading folders: `src/app/**/*.ts` need not list `docs/`.
   const segments = rel.split('/');
   const firstGlob = segments.findIndex((s) => /[*?[\]{}\\]/.test(s));
   const prefix = firstGlob > 0 ? segments.slice(0, firstGlob).join('/') : '';
-  const start = prefix ? path.join(base, prefix) : base;
+  const start = prefix ? path.join(reading, prefix) : reading;
   const startSt = await stat(start).catch(() => undefined);
   let files: string[] = [];
   if (startSt?.isDirectory()) {
     files =
       engine.kind === 'ripgrep'
-        ? await rgFiles(engine.path, base, prefix, signal)
-        : await walkFiles(start, signal ? { signal } : {});
+        ? await rgFiles(engine.path, { cwd: reading, base, prefix, signal })
+        : await walkFiles(start, { parentsOf: prefix ? path.join(base, prefix) : base, ...(signal ? { signal } : {}) });
     if (engine.kind === 'js' && prefix) files = files.map((f) => `${prefix}/${f}`);
   } else if (firstGlob === -1 && startSt?.isFile()) {
     files = [rel];
   }
   const matcher = compileGlob(rel);
   const matched = files.filter((f) => matcher.test(f) && !exclude?.(f));
-  const sorted = await sortNewestFirst(base, matched, { signal });
+  const sorted = await sortNewestFirst(reading, matched, { signal });
   const display = (f: string) => (base === root ? f : path.relative(root, path.join(base, f)));
   return {
     root,
@@ -171,10 +194,14 @@ function globBase(root: string, pattern: string): { base: string; rel: string } 
   return { base: parts.slice(0, cut).join('/') || '/', rel: parts.slice(cut).join('/') };
 }
 
-async function rgFiles(rg: string, base: string, prefix: string, signal: AbortSignal | undefined): Promise<string[]> {
+/** Lists `prefix` (or all) under `base` with ripgrep, run in `cwd` (`base`, or the folder as opened). */
+async function rgFiles(
+  rg: string,
+  { cwd, base, prefix, signal }: { cwd: string; base: string; prefix: string; signal: AbortSignal | undefined },
+): Promise<string[]> {
   const args = ['--files', '--hidden', '--no-require-git', '--glob', '!.git', '--null'];
   if (prefix) args.push('--', prefix);
-  const run = await runRipgrep(rg, args, signal ? { cwd: base, signal } : { cwd: base });
+  const run = await runRipgrep(rg, args, signal ? { cwd, signal } : { cwd });
   if (run.code === 2 && run.stdout.length === 0)
     throw new Error(`ripgrep could not list ${base}: ${run.stderr.trim().split('\n').join(' ')}`);
   return run.stdout

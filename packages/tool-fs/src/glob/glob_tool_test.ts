@@ -1,4 +1,5 @@
-import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
@@ -100,5 +101,69 @@ describe.each(SEARCH_ENGINES)('Glob with the %s engine', (engine) => {
     const { text, isError } = await bench.call('Glob', { pattern: 'src/{a,b' });
     expect(isError).toBe(true);
     expect(text).toContain('unclosed "{"');
+  });
+});
+
+describe.each(SEARCH_ENGINES)('Glob between its permission check and its search (%s engine)', (engine) => {
+  // Approved as d -> notes (inside the project); meanwhile (here while a person reads the prompt)
+  // something re-points d at a folder outside it, holding a secret.
+  let bench: TestBench;
+  let secrets: string;
+  let notes: string;
+  let repoint = false;
+  beforeEach(async () => {
+    secrets = await realpath(await mkdtemp(path.join(tmpdir(), 'toolshed-secrets-')));
+    await writeFile(path.join(secrets, 'launch-plan-7731.txt'), 'secret\n');
+    bench = await makeBench({
+      family: { searchEngine: engine },
+      permissions: { ask: ['Glob'] },
+      canUseTool: async () => {
+        if (repoint) {
+          await rm(path.join(bench.dir, 'd'));
+          await symlink(secrets, path.join(bench.dir, 'd'));
+        }
+        return { behavior: 'allow' };
+      },
+    });
+    notes = path.join(bench.dir, 'notes');
+    await mkdir(path.join(notes, 'sub'), { recursive: true });
+    await writeFile(path.join(notes, 'a.txt'), 'notes\n');
+    await writeFile(path.join(notes, 'sub', 'b.txt'), 'notes\n');
+    await symlink('notes', path.join(bench.dir, 'd'));
+    repoint = true;
+  });
+  afterEach(async () => {
+    await bench.cleanup();
+    await rm(secrets, { recursive: true, force: true });
+  });
+
+  test('a folder whose link is re-pointed after the check is not listed, and the error names both places', async () => {
+    for (const input of [
+      { pattern: '**/*.txt', path: 'd' },
+      { pattern: '*.txt', path: 'd' },
+      { pattern: `${bench.dir}/d/*.txt` },
+    ]) {
+      const { text, isError } = await bench.call('Glob', input);
+      expect(text).not.toContain('launch-plan');
+      expect(isError).toBe(true);
+      expect(text).toContain(
+        `${path.join(bench.dir, 'd')} changed between its permission check and the search: it now leads to "${secrets}", not to "${notes}", which was checked; nothing was searched.`,
+      );
+      await rm(path.join(bench.dir, 'd'));
+      await symlink('notes', path.join(bench.dir, 'd'));
+    }
+  });
+
+  test('with the link left alone, a Glob through it lists what it always did', async () => {
+    repoint = false;
+    const glob = async (input: Record<string, unknown>) => {
+      const { text, isError } = await bench.call('Glob', input);
+      expect(isError).toBe(false);
+      return text.split('\n').sort();
+    };
+    expect(await glob({ pattern: '**/*.txt', path: 'd' })).toEqual(['a.txt', 'sub/b.txt']);
+    expect(await glob({ pattern: 'sub/*.txt', path: 'd' })).toEqual(['sub/b.txt']);
+    expect(await glob({ pattern: 'sub/b.txt', path: 'd' })).toEqual(['sub/b.txt']);
+    expect(await glob({ pattern: `${bench.dir}/d/**/*.txt` })).toEqual(['d/a.txt', 'd/sub/b.txt']);
   });
 });

@@ -12,6 +12,12 @@ import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type 
 export interface JsSearchOptions {
   /** Stops the search when aborted. */
   signal?: AbortSignal | undefined;
+  /**
+   * Where the search reads: the folder `query.dir` (or, with `query.file`, that file) as the call
+   * opened it (`/proc/self/fd/N`), so that a link re-pointed since the permission check cannot
+   * lead it elsewhere. Paths given to the sink stay relative to `query.dir`. @default query.dir
+   */
+  readAt?: string | undefined;
 }
 
 /** Files over this size are skipped by the JS engine (ripgrep has no such limit). */
@@ -149,7 +155,7 @@ export async function jsSearch(
   sink: GrepSink,
   options: JsSearchOptions = {},
 ): Promise<{ stopped: boolean }> {
-  const { signal } = options;
+  const { signal, readAt } = options;
   const re = compilePattern(query);
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
@@ -165,7 +171,11 @@ export async function jsSearch(
   if (query.file !== undefined) {
     files = [query.file];
   } else {
-    files = await walkFiles(query.dir, { globs: query.globs, ...(signal ? { signal } : {}) });
+    files = await walkFiles(readAt ?? query.dir, {
+      globs: query.globs,
+      parentsOf: query.dir,
+      ...(signal ? { signal } : {}),
+    });
     if (typeFilter) files = files.filter(typeFilter);
     files.sort(comparePaths);
   }
@@ -179,7 +189,8 @@ export async function jsSearch(
       signal?.throwIfAborted();
       sliceStart = performance.now();
     }
-    searchFile(path.join(query.dir, files[i]!), files[i]!, re, query, sink);
+    const at = readAt === undefined ? path.join(query.dir, files[i]!) : query.file ? readAt : `${readAt}/${files[i]!}`;
+    searchFile(at, files[i]!, re, query, sink);
   }
   return { stopped: false };
 }

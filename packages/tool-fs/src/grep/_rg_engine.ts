@@ -1,4 +1,4 @@
-import { streamRipgrep } from '../_ripgrep.ts';
+import { FD3_PATH, streamRipgrep } from '../_ripgrep.ts';
 import { searchInPathOrder, type TwoRunsOptions } from './_rg_two_runs.ts';
 import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
@@ -103,12 +103,12 @@ export async function rgSearch(
     onRecords = undefined;
   }
   args.push('--regexp', query.pattern, '--');
-  if (query.file) args.push(query.file);
+  if (query.file) args.push(options.fd3 === undefined ? query.file : FD3_PATH);
   if (onChunks !== undefined && !query.file && process.platform !== 'win32') {
     // A folder's lines in path order at the speed of every core where the search is sparse.
     const { run, stopped } = await searchInPathOrder(args, {
       rg,
-      cwd: query.dir,
+      cwd: options.cwd ?? query.dir,
       signal,
       onChunks,
       unsortedBytes: options.unsortedBytes,
@@ -118,7 +118,8 @@ export async function rgSearch(
     return { stopped };
   }
   const run = await streamRipgrep(rg, args, {
-    cwd: query.dir,
+    cwd: options.cwd ?? query.dir,
+    fd3: options.fd3,
     signal,
     separator: query.mode === 'files_with_matches' ? '\0' : '\n',
     onRecord,
@@ -156,6 +157,10 @@ export interface RgSearchOptions {
   unsortedBytes?: number | undefined;
   /** A folder's content search: see {@linkcode TwoRunsOptions.pauseSortedAfterMs}. */
   pauseSortedAfterMs?: number | undefined;
+  /** Where ripgrep runs: `query.dir` as the call opened it (`/proc/self/fd/N`). @default query.dir */
+  cwd?: string | undefined;
+  /** `query.file` as the call opened it: searched instead of the name, and reported as {@linkcode FD3_PATH}. */
+  fd3?: number | undefined;
 }
 
 /** The file of the last line seen, shared by the line-by-line walk and {@linkcode runPass}. */

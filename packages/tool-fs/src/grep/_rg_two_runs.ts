@@ -78,6 +78,11 @@ export async function searchInPathOrder(
       // Counted before the sink sees them: it may rewrite the bytes.
       if (counting) given += recordsIn(bytes);
       sinkFull = onChunks(bytes);
+      // Output already in the pipe can fill the page of a paused run: it must run to take the SIGTERM.
+      if (sinkFull && paused) {
+        paused = false;
+        sortedChild?.kill('SIGCONT');
+      }
       return sinkFull;
     },
   }).finally(() => {
@@ -110,7 +115,7 @@ export async function searchInPathOrder(
     },
   });
   const pause = setTimeout(() => {
-    if (sortedDone || sortedChild === undefined) return;
+    if (sortedDone || sinkFull || sortedChild === undefined) return;
     paused = sortedChild.kill('SIGSTOP');
   }, options.pauseSortedAfterMs ?? 10);
   let wide: RipgrepStream;

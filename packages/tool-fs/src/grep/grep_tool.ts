@@ -2,14 +2,22 @@ import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, DEFAULT_MAX_RESULT_SIZE_CHARS, ResultSpill, type Tool } from '@toolshed/core';
+import {
+  buildTool,
+  DEFAULT_MAX_RESULT_SIZE_CHARS,
+  ResultSpill,
+  type Tool,
+  type ToolCallResult,
+  type ToolContext,
+} from '@toolshed/core';
 import { deniedQuoteGuard, isPathInside } from '@toolshed/core/internal';
 import { deniedPathTest } from '../_denied_paths.ts';
 import { compileGlob } from '../_glob_match.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
-import { resolveSearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
-import { compilePattern, jsSearch } from './_js_engine.ts';
-import { rgSearch } from './_rg_engine.ts';
+import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
+import { openSearchRoot, searchDeniedTest, type SearchRoot } from '../_search_root.ts';
+import { compilePattern } from './_js_engine.ts';
+import { openedPathOf, searchOpened } from './_opened_search.ts';
 import { GrepPage } from './_page.ts';
 import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery } from './_types.ts';
 
@@ -203,69 +211,97 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       };
       if (!st.isDirectory()) query.file = path.basename(target);
       if (input.type !== undefined) query.type = input.type;
-      const denied = deniedPathTest('Grep', query.dir, ctx);
-      const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
-      const offset = input.offset ?? 0;
-      // Content lines are written out as they come: past the result size they go to the session's
-      // results file, so a result of every line costs a file, not the process's memory.
-      const spill =
-        mode === 'content'
-          ? new ResultSpill({
-              toolUseId: ctx.toolUseId,
-              stateDir: ctx.stateDir,
-              maxChars: MAX_RESULT_CHARS,
-              refuseToSave: deniedQuoteGuard(ctx),
-            })
-          : undefined;
-      const page = new GrepPage({
-        out: spill,
-        mode,
-        offset,
-        limit,
-        numbers: input['-n'] !== false,
-        withContext: query.before > 0 || query.after > 0,
-        denied,
-        mtimeOf: (rel) => statSync(path.join(query.dir, rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-        show: showPath(query.dir, ctx.cwd),
-      });
+      // What is searched is the folder (or file) opened here and checked against the permission
+      // decision, not its path again: a link on the way may have been re-pointed since.
+      const root = await openSearchRoot(target, { ctx, kind: st.isDirectory() ? 'folder' : 'file' });
       try {
-        if (engine.kind === 'ripgrep') await rgSearch(query, page, { rg: engine.path, signal });
-        else await jsSearch(query, page, { signal });
-      } catch (e) {
-        // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
-        if (e instanceof GrepQueryError)
-          return {
-            data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message },
-            isError: true,
-          };
-        throw e;
+        return await searchAndShow(query, input, { engine, root, ctx, signal });
+      } finally {
+        await root.close();
       }
-      const shown = page.result();
-      const output: GrepOutput = {
-        mode,
-        engine: engine.kind,
-        numFiles: shown.numFiles,
-        filenames: shown.filenames,
-        lines: shown.lines,
-      };
-      if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
-      if (shown.cut) output.appliedLimit = limit;
-      if (shown.cut || offset > 0) output.appliedOffset = offset;
-      if (spill) {
-        output.numLines = shown.numLines;
-        // The saved file ends as the result would have: with the note that more exist.
-        if (spill.spilled) spill.write(moreNote(output));
-        const saved = await spill.finish();
-        grepMemoryProbe.peakHeldChars = Math.max(grepMemoryProbe.peakHeldChars, spill.peakHeldChars);
-        grepMemoryProbe.peakBatchedBytes = Math.max(grepMemoryProbe.peakBatchedBytes, spill.peakBatchedBytes);
-        if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
-        else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
-        else output.lines = saved.content === '' ? [] : saved.content.split('\n');
-        if (saved.persistedPath !== undefined) return { data: output, persistedPath: saved.persistedPath };
-      }
-      return { data: output };
     },
   });
+}
+
+/** What {@linkcode searchAndShow} takes besides the query and the input. */
+interface SearchContext {
+  engine: SearchEngine;
+  root: SearchRoot;
+  ctx: ToolContext;
+  signal: AbortSignal | undefined;
+}
+
+/** Runs a Grep query on its opened root into a page, and makes the tool's result of it. */
+async function searchAndShow(
+  query: GrepQuery,
+  input: z.infer<typeof grepInput>,
+  { engine, root, ctx, signal }: SearchContext,
+): Promise<ToolCallResult<GrepOutput>> {
+  const mode = query.mode;
+  const denied =
+    query.file === undefined
+      ? searchDeniedTest('Grep', query.dir, { ctx, real: root.real })
+      : deniedPathTest('Grep', query.dir, ctx);
+  const readPath = openedPathOf(query, root);
+  const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
+  const offset = input.offset ?? 0;
+  // Content lines are written out as they come: past the result size they go to the session's
+  // results file, so a result of every line costs a file, not the process's memory.
+  const spill =
+    mode === 'content'
+      ? new ResultSpill({
+          toolUseId: ctx.toolUseId,
+          stateDir: ctx.stateDir,
+          maxChars: MAX_RESULT_CHARS,
+          refuseToSave: deniedQuoteGuard(ctx),
+        })
+      : undefined;
+  const page = new GrepPage({
+    out: spill,
+    mode,
+    offset,
+    limit,
+    numbers: input['-n'] !== false,
+    withContext: query.before > 0 || query.after > 0,
+    denied,
+    mtimeOf: (rel) => statSync(readPath(rel), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    show: showPath(query.dir, ctx.cwd),
+  });
+  try {
+    await searchOpened(query, page, { engine, root, signal });
+  } catch (e) {
+    // The engine's own words, whole (a caret under the bad part of the regex), as an error result.
+    if (e instanceof GrepQueryError)
+      return {
+        data: { mode, engine: engine.kind, numFiles: 0, filenames: [], lines: [], error: e.message },
+        isError: true,
+      };
+    throw e;
+  }
+  const shown = page.result();
+  const output: GrepOutput = {
+    mode,
+    engine: engine.kind,
+    numFiles: shown.numFiles,
+    filenames: shown.filenames,
+    lines: shown.lines,
+  };
+  if (shown.numMatches !== undefined) output.numMatches = shown.numMatches;
+  if (shown.cut) output.appliedLimit = limit;
+  if (shown.cut || offset > 0) output.appliedOffset = offset;
+  if (spill) {
+    output.numLines = shown.numLines;
+    // The saved file ends as the result would have: with the note that more exist.
+    if (spill.spilled) spill.write(moreNote(output));
+    const saved = await spill.finish();
+    grepMemoryProbe.peakHeldChars = Math.max(grepMemoryProbe.peakHeldChars, spill.peakHeldChars);
+    grepMemoryProbe.peakBatchedBytes = Math.max(grepMemoryProbe.peakBatchedBytes, spill.peakBatchedBytes);
+    if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
+    else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
+    else output.lines = saved.content === '' ? [] : saved.content.split('\n');
+    if (saved.persistedPath !== undefined) return { data: output, persistedPath: saved.persistedPath };
+  }
+  return { data: output };
 }
 
 /**

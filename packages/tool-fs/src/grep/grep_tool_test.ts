@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from '../_test_session.ts';
@@ -225,6 +226,93 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
   test('unicode and CRLF files are searched; the CR is not printed', async () => {
     await put('u.txt', 'café ☕\r\nplain\r\n');
     expect((await grep({ pattern: 'caf. ☕', output_mode: 'content' })).text).toBe('u.txt:1:café ☕');
+  });
+});
+
+describe.each(SEARCH_ENGINES)('Grep between its permission check and its search (%s engine)', (engine) => {
+  // Approved as d -> notes (inside the project); meanwhile (here while a person reads the prompt)
+  // something re-points d at a folder outside it, holding a secret.
+  let bench: TestBench;
+  let secrets: string;
+  let notes: string;
+  let repoint = false;
+  beforeEach(async () => {
+    secrets = await realpath(await mkdtemp(path.join(tmpdir(), 'toolshed-secrets-')));
+    await writeFile(path.join(secrets, 'launch-plan.txt'), 'zebra launch-code-7731\n');
+    await writeFile(path.join(secrets, 'a.txt'), 'zebra launch-code-7731\n');
+    bench = await makeBench({
+      family: { searchEngine: engine },
+      permissions: { ask: ['Grep'] },
+      canUseTool: async () => {
+        if (repoint) {
+          await rm(path.join(bench.dir, 'd'));
+          await symlink(secrets, path.join(bench.dir, 'd'));
+        }
+        return { behavior: 'allow' };
+      },
+    });
+    notes = path.join(bench.dir, 'notes');
+    await mkdir(notes);
+    await writeFile(path.join(notes, 'a.txt'), 'zebra notes\n');
+    await symlink('notes', path.join(bench.dir, 'd'));
+    repoint = true;
+  });
+  afterEach(async () => {
+    await bench.cleanup();
+    await rm(secrets, { recursive: true, force: true });
+  });
+
+  test.each(['content', 'files_with_matches', 'count'])(
+    'a folder whose link is re-pointed after the check is not searched in %s mode, and the error names both places',
+    async (mode) => {
+      const { text, isError } = await bench.call('Grep', { pattern: 'zebra', path: 'd', output_mode: mode });
+      expect(text).not.toContain('7731');
+      expect(text).not.toContain('launch-plan');
+      expect(isError).toBe(true);
+      expect(text).toContain(
+        `${path.join(bench.dir, 'd')} changed between its permission check and the search: it now leads to "${secrets}", not to "${notes}", which was checked; nothing was searched.`,
+      );
+      expect(text).toContain('if that was meant, run the call again');
+    },
+  );
+
+  test('a single file whose link is re-pointed after the check is not searched', async () => {
+    for (const mode of ['content', 'files_with_matches', 'count']) {
+      const { text, isError } = await bench.call('Grep', { pattern: 'zebra', path: 'd/a.txt', output_mode: mode });
+      expect(text).not.toContain('7731');
+      expect(isError).toBe(true);
+      expect(text).toContain(`now leads to "${path.join(secrets, 'a.txt')}", not to "${path.join(notes, 'a.txt')}"`);
+      // Put back for the next mode.
+      await rm(path.join(bench.dir, 'd'));
+      await symlink('notes', path.join(bench.dir, 'd'));
+    }
+  });
+
+  test('with the link left alone, a search through it shows the same paths as a search by name always did', async () => {
+    repoint = false;
+    await writeFile(path.join(notes, 'b.txt'), 'no match\nzebra two\n');
+    const grep = async (input: Record<string, unknown>) => {
+      const { text, isError } = await bench.call('Grep', input);
+      expect(isError).toBe(false);
+      return text;
+    };
+    expect(await grep({ pattern: 'zebra', path: 'd', output_mode: 'content' })).toBe(
+      'd/a.txt:1:zebra notes\nd/b.txt:2:zebra two',
+    );
+    expect(await grep({ pattern: 'zebra', path: 'd', output_mode: 'count' })).toBe(
+      'd/a.txt:1\nd/b.txt:1\n\nFound 2 total occurrences across 2 files.',
+    );
+    expect((await grep({ pattern: 'zebra', path: 'd' })).split('\n').slice(1).sort()).toEqual(['d/a.txt', 'd/b.txt']);
+    expect(await grep({ pattern: 'zebra', path: 'd/b.txt', output_mode: 'content', '-B': 1 })).toBe(
+      'd/b.txt-1-no match\nd/b.txt:2:zebra two',
+    );
+    expect(await grep({ pattern: 'zebra', path: 'd/b.txt', output_mode: 'count' })).toBe(
+      'd/b.txt:1\n\nFound 1 total occurrence across 1 file.',
+    );
+    expect(await grep({ pattern: 'zebra', path: 'd/b.txt' })).toBe('Found 1 file\nd/b.txt');
+    expect(await grep({ pattern: 'zebra', path: path.join(notes, 'a.txt'), output_mode: 'content' })).toBe(
+      'notes/a.txt:1:zebra notes',
+    );
   });
 });
 
