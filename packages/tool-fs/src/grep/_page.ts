@@ -133,6 +133,11 @@ export class GrepPage implements GrepSink {
     this.#keep = options.limit === 0 ? Infinity : options.offset + options.limit;
   }
 
+  /** Items it takes before it is full: offset + limit, or Infinity for all. */
+  get keeps(): number {
+    return this.#keep;
+  }
+
   /** True once a line past the page has come (content mode): nothing later can be shown. */
   get full(): boolean {
     return this.#full;

@@ -113,6 +113,7 @@ export async function rgSearch(
       onChunks,
       unsortedBytes: options.unsortedBytes,
       pauseSortedAfterMs: options.pauseSortedAfterMs,
+      pageLines: sink.keeps,
     });
     throwOnComplaint(run);
     return { stopped };

@@ -86,8 +86,10 @@ describe.skipIf(RIPGREP === undefined)('rgSearch of a folder in content mode', (
         {},
         // The sorted run paused at once: the unsorted output is used whole.
         { pauseSortedAfterMs: 0 },
-        // Both run to the end side by side: the sorted run's lines so far, then the rest of the unsorted output.
+        // Never paused: the sorted run alone, as before there were two.
         { pauseSortedAfterMs: 60_000 },
+        // Paused after a few lines: those, then the rest of the unsorted output.
+        { pauseSortedAfterMs: 3 },
         // A bound of one byte: the unsorted run is given up at once and the sorted run goes on.
         { unsortedBytes: 1, pauseSortedAfterMs: 0 },
       ]) {

@@ -10,8 +10,13 @@ export interface TwoRunsOptions {
   signal?: AbortSignal | undefined;
   /** Output the unsorted run may reach before it is given up. @default 1 MiB */
   unsortedBytes?: number | undefined;
-  /** Milliseconds the sorted run goes on beside the unsorted one before it is paused. @default 10 */
+  /**
+   * Milliseconds the sorted run goes on alone before it is paused for an unsorted one (unless it
+   * has by then given a third of `pageLines`). @default 15
+   */
   pauseSortedAfterMs?: number | undefined;
+  /** Lines the sink takes before it is full (offset + limit); unset for every line. */
+  pageLines?: number | undefined;
 }
 
 /** How {@linkcode searchInPathOrder} ended. */
@@ -30,13 +35,13 @@ export interface TwoRunsOutcome {
  *
  * `--sort path` makes ripgrep search on one thread: right for a page that fills early (it stops
  * there, and each page is the same page every time), slow for a sparse search, where the walk
- * and the search are all the work. So two runs start together: the sorted one, streaming into
- * `onChunks` as before, and an unsorted one on every core whose output is kept while it stays
- * small. A search that fills its page at once ends with the sorted run (the other is stopped);
- * otherwise the sorted run is paused (SIGSTOP) after a few milliseconds and the unsorted one has
- * the cores: if it ends within its bound, its output is put in path order and handed on after
- * the lines the sorted run had already given; if it outgrows the bound, it is stopped and the
- * sorted run resumes where it was (SIGCONT). Memory stays within the bound either way.
+ * and the search are all the work. So the sorted run starts alone, streaming into `onChunks` as
+ * before. If it has not ended after a few milliseconds, nor given a third of its page (a dense
+ * search, which soon fills it), it is paused (SIGSTOP) and an unsorted run on every core starts,
+ * whose output is kept while it stays small: if it ends within its bound, its output is put in
+ * path order and handed on after the lines the sorted run had already given; if it outgrows the
+ * bound, it is stopped and the sorted run resumes where it was (SIGCONT). Memory stays within
+ * the bound either way.
  *
  * @param args ripgrep's arguments for the sorted run (they hold `--sort path`).
  * @param options The executable's path as `rg`, where to run, the signal, the callback (true stops).
@@ -56,7 +61,6 @@ export async function searchInPathOrder(
   options: TwoRunsOptions & { rg: string; onChunks: (bytes: Buffer) => boolean },
 ): Promise<TwoRunsOutcome> {
   const { rg, cwd, signal, onChunks } = options;
-  const maxBytes = options.unsortedBytes ?? 1024 * 1024;
   let sortedChild: ChildProcess | undefined;
   let unsortedChild: ChildProcess | undefined;
   let paused = false;
@@ -92,44 +96,55 @@ export async function searchInPathOrder(
   });
   // Handled here too: it may end (an abort) while the unsorted run is awaited.
   sorted.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    sorted.then(
+      () => {},
+      () => {},
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.pauseSortedAfterMs ?? 15);
+    }),
+  ]);
+  clearTimeout(timer);
+  // Ended, full, or on course to fill its page soon: the sorted run goes on alone.
+  if (sortedDone || sinkFull || given * 3 >= (options.pageLines ?? Number.POSITIVE_INFINITY)) {
+    counting = false;
+    const run = await sorted;
+    return { run, stopped: run.stopped, used: 'sorted' };
+  }
+  paused = sortedChild?.kill('SIGSTOP') === true;
   const sortAt = args.indexOf('--sort');
+  const maxBytes = options.unsortedBytes ?? 1024 * 1024;
   const chunks: Buffer[] = [];
   let total = 0;
-  const unsorted = streamRipgrep(rg, [...args.slice(0, sortAt), ...args.slice(sortAt + 2)], {
-    cwd,
-    signal,
-    separator: '\n',
-    onSpawn: (child) => {
-      unsortedChild = child;
-    },
-    onChunks: (bytes) => {
-      if (sortedDone) return true;
-      total += bytes.length;
-      if (total > maxBytes) {
-        counting = false;
-        return true;
-      }
-      // Kept as handed over: each chunk of a child's output is memory of its own.
-      chunks.push(bytes);
-      return false;
-    },
-  });
-  const pause = setTimeout(() => {
-    if (sortedDone || sinkFull || sortedChild === undefined) return;
-    paused = sortedChild.kill('SIGSTOP');
-  }, options.pauseSortedAfterMs ?? 10);
   let wide: RipgrepStream;
   try {
-    wide = await unsorted;
+    wide = await streamRipgrep(rg, [...args.slice(0, sortAt), ...args.slice(sortAt + 2)], {
+      cwd,
+      signal,
+      separator: '\n',
+      onSpawn: (child) => {
+        unsortedChild = child;
+      },
+      onChunks: (bytes) => {
+        if (sortedDone) return true;
+        total += bytes.length;
+        if (total > maxBytes) {
+          counting = false;
+          return true;
+        }
+        // Kept as handed over: each chunk of a child's output is memory of its own.
+        chunks.push(bytes);
+        return false;
+      },
+    });
   } catch (e) {
-    clearTimeout(pause);
     sortedChild?.kill('SIGKILL');
     await sorted.catch(() => {});
     throw e;
   }
-  clearTimeout(pause);
-  const usable = !sortedDone && !wide.stopped && wide.signal === null;
-  if (!usable) {
+  if (sortedDone || wide.stopped || wide.signal !== null) {
     counting = false;
     if (paused) sortedChild?.kill('SIGCONT');
     const run = await sorted;

@@ -54,7 +54,7 @@ describe('searchInPathOrder', () => {
 
   async function search(
     env: Record<string, string>,
-    options: { pauseSortedAfterMs?: number; unsortedBytes?: number; limit?: number } = {},
+    options: { pauseSortedAfterMs?: number; unsortedBytes?: number; limit?: number; pageLines?: number } = {},
   ) {
     Object.assign(process.env, {
       LOG: path.join(dir, `log-${Math.random()}`),
@@ -70,6 +70,7 @@ describe('searchInPathOrder', () => {
       cwd: dir,
       pauseSortedAfterMs: options.pauseSortedAfterMs,
       unsortedBytes: options.unsortedBytes,
+      pageLines: options.pageLines,
       onChunks: (bytes) => {
         got += bytes.toString();
         return options.limit !== undefined && got.split('\n').length > options.limit;
@@ -79,10 +80,10 @@ describe('searchInPathOrder', () => {
   }
 
   test('lines the sorted run gave before the unsorted one ended are not given again, the rest follow in path order', async () => {
-    // The sorted run gives 4 lines, then stalls for 5 s; the unsorted run ends after 300 ms.
+    // The sorted run gives 4 lines, then stalls for 20 s; at 500 ms it is paused and the unsorted run starts.
     const { got, outcome } = await search(
-      { SORTED_FIRST: '4', SORTED_WAIT_MS: '5000', UNSORTED_WAIT_MS: '300' },
-      { pauseSortedAfterMs: 10_000 },
+      { SORTED_FIRST: '4', SORTED_WAIT_MS: '20000', UNSORTED_WAIT_MS: '100' },
+      { pauseSortedAfterMs: 500 },
     );
     expect(outcome.used).toBe('unsorted');
     expect(got).toBe(ALL);
@@ -111,6 +112,27 @@ describe('searchInPathOrder', () => {
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  test('a sorted run that has given a third of its page by the pause goes on alone: the unsorted run is stopped', async () => {
+    const started = Date.now();
+    const { got, outcome } = await search(
+      { SORTED_FIRST: '6', SORTED_WAIT_MS: '600', UNSORTED_WAIT_MS: '20000' },
+      { pauseSortedAfterMs: 400, pageLines: 18 },
+    );
+    expect(outcome.used).toBe('sorted');
+    expect(got).toBe(ALL);
+    // Not paused for the unsorted run (which would have taken 20 s).
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('a sorted run short of a third of its page by then is paused for the unsorted one', async () => {
+    const { got, outcome } = await search(
+      { SORTED_FIRST: '5', SORTED_WAIT_MS: '20000', UNSORTED_WAIT_MS: '600' },
+      { pauseSortedAfterMs: 400, pageLines: 18 },
+    );
+    expect(outcome.used).toBe('unsorted');
+    expect(got).toBe(ALL);
+  });
+
   test('the unsorted output alone, put in path order, when the sorted run has given nothing yet', async () => {
     const { got, outcome } = await search(
       { SORTED_FIRST: '0', SORTED_WAIT_MS: '5000', UNSORTED_WAIT_MS: '50' },
@@ -135,7 +157,7 @@ describe('searchInPathOrder', () => {
       cwd: dir,
       signal: controller.signal,
       onChunks: () => false,
-      pauseSortedAfterMs: 10_000,
+      pauseSortedAfterMs: 1000,
     });
     // Aborted once both stand-ins are running (each logs its pid as it starts).
     const { readFileSync } = await import('node:fs');

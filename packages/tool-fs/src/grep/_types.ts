@@ -49,6 +49,8 @@ export interface GrepSink {
    * as the lines are printed (`path:N:text\n` each, the last one too).
    */
   takeRun?(bytes: Buffer, files: readonly string[], count: number): void;
+  /** content, optional: lines it takes before it is full (offset + limit); unset or Infinity for all. */
+  readonly keeps?: number;
   /** True once the rest of the search cannot change what is returned: the engine may stop. */
   readonly full: boolean;
 }
