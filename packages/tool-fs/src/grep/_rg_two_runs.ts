@@ -85,7 +85,7 @@ export async function searchInPathOrder(
       // Output already in the pipe can fill the page of a paused run: it must run to take the SIGTERM.
       if (sinkFull && paused) {
         paused = false;
-        sortedChild?.kill('SIGCONT');
+        resume(sortedChild);
       }
       return sinkFull;
     },
@@ -113,7 +113,7 @@ export async function searchInPathOrder(
     const run = await sorted;
     return { run, stopped: run.stopped, used: 'sorted' };
   }
-  paused = sortedChild?.kill('SIGSTOP') === true;
+  paused = sortedChild !== undefined && pause(sortedChild);
   const sortAt = args.indexOf('--sort');
   const maxBytes = options.unsortedBytes ?? 1024 * 1024;
   const chunks: Buffer[] = [];
@@ -146,7 +146,7 @@ export async function searchInPathOrder(
   }
   if (sortedDone || wide.stopped || wide.signal !== null) {
     counting = false;
-    if (paused) sortedChild?.kill('SIGCONT');
+    if (paused) resume(sortedChild);
     const run = await sorted;
     return { run, stopped: run.stopped, used: 'sorted' };
   }
@@ -158,6 +158,38 @@ export async function searchInPathOrder(
   const rest = afterRecords(inPathOrder(Buffer.concat(chunks, total)), given);
   const stopped = rest.length > 0 && onChunks(rest);
   return { run: wide, stopped, used: 'unsorted' };
+}
+
+/** Runs paused by a search in this process: killed if the process exits meanwhile. */
+const pausedRuns = new Set<ChildProcess>();
+
+/**
+ * Stops `child` (SIGSTOP) until {@linkcode resume}. A stopped process outlives its parent: left
+ * when Node exits mid-search (Ctrl-C, `process.exit`), it would sit stopped until the machine
+ * restarts, so every paused run is killed on the way out.
+ */
+function pause(child: ChildProcess): boolean {
+  if (!child.kill('SIGSTOP')) return false;
+  if (pausedRuns.size === 0) process.once('exit', killPausedRuns);
+  pausedRuns.add(child);
+  child.once('exit', () => forget(child));
+  return true;
+}
+
+function resume(child: ChildProcess | undefined): void {
+  if (child === undefined) return;
+  child.kill('SIGCONT');
+  forget(child);
+}
+
+function forget(child: ChildProcess): void {
+  if (!pausedRuns.delete(child) || pausedRuns.size > 0) return;
+  process.removeListener('exit', killPausedRuns);
+}
+
+function killPausedRuns(): void {
+  for (const child of pausedRuns) child.kill('SIGKILL');
+  pausedRuns.clear();
 }
 
 /** Lines with a path (`path\0…\n`) in a run of ripgrep's `--null` output; `--` separators are not. */

@@ -175,6 +175,45 @@ describe('searchInPathOrder', () => {
   });
 });
 
+describe.skipIf(process.platform !== 'linux')('a process that exits while a search has a run paused', () => {
+  test('leaves no stopped ripgrep behind: the paused run is killed on the way out', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'two-runs-exit-'));
+    try {
+      const rg = path.join(dir, 'rg');
+      await writeFile(rg, FAKE_RG);
+      await chmod(rg, 0o755);
+      const log = path.join(dir, 'log');
+      const script = path.join(dir, 'search.ts');
+      // The sorted run is paused at 300 ms; the process exits at 1 500 ms, the unsorted run still waiting.
+      await writeFile(
+        script,
+        [
+          `import { searchInPathOrder } from ${JSON.stringify(path.join(import.meta.dirname, '_rg_two_runs.ts'))};`,
+          `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, onChunks: () => false });`,
+          'setTimeout(() => process.exit(0), 1500);',
+        ].join('\n'),
+      );
+      const { execFileSync } = await import('node:child_process');
+      execFileSync(process.execPath, ['--import', 'tsx', script], {
+        cwd: import.meta.dirname,
+        env: { ...process.env, LOG: log, SORTED_FIRST: '0', SORTED_WAIT_MS: '60000', UNSORTED_WAIT_MS: '60000' },
+        stdio: 'ignore',
+      });
+      const { readFile } = await import('node:fs/promises');
+      const sortedPid = Number(/sorted (\d+)/.exec(await readFile(log, 'utf8'))?.[1]);
+      expect(sortedPid).toBeGreaterThan(0);
+      // Gone, or a zombie waiting for init to reap it; never `T` (stopped).
+      const state = await readFile(`/proc/${sortedPid}/stat`, 'utf8').then(
+        (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
+        () => 'gone',
+      );
+      expect(state).not.toBe('T');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('afterRecords', () => {
   test('skips whole lines and gives a view of the rest, or nothing past the end', () => {
     expect(afterRecords(Buffer.from('a\nb\nc\n'), 2).toString()).toBe('c\n');
