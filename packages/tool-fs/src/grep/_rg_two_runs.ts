@@ -107,20 +107,21 @@ export async function searchInPathOrder(
     }),
   ]);
   clearTimeout(timer);
-  // Ended, full, or on course to fill its page soon: the sorted run goes on alone.
-  if (sortedDone || sinkFull || given * 3 >= (options.pageLines ?? Number.POSITIVE_INFINITY)) {
+  // Ended, full, or on course to fill its page soon (or not sorted at all): the run goes on alone.
+  const sortAt = args.indexOf('--sort');
+  if (sortedDone || sinkFull || sortAt === -1 || given * 3 >= (options.pageLines ?? Number.POSITIVE_INFINITY)) {
     counting = false;
     const run = await sorted;
     return { run, stopped: run.stopped, used: 'sorted' };
   }
   paused = sortedChild !== undefined && pause(sortedChild);
-  const sortAt = args.indexOf('--sort');
+  const unsortedArgs = [...args.slice(0, sortAt), ...args.slice(sortAt + 2)];
   const maxBytes = options.unsortedBytes ?? 1024 * 1024;
   const chunks: Buffer[] = [];
   let total = 0;
   let wide: RipgrepStream;
   try {
-    wide = await streamRipgrep(rg, [...args.slice(0, sortAt), ...args.slice(sortAt + 2)], {
+    wide = await streamRipgrep(rg, unsortedArgs, {
       cwd,
       signal,
       separator: '\n',

@@ -142,6 +142,31 @@ describe('searchInPathOrder', () => {
     expect(got).toBe(ALL);
   });
 
+  test('arguments without --sort are one run: no second one is started', async () => {
+    const log = path.join(dir, 'log-unsorted-only');
+    Object.assign(process.env, {
+      LOG: log,
+      SORTED_FIRST: '0',
+      SORTED_WAIT_MS: '0',
+      UNSORTED_WAIT_MS: '300',
+      UNSORTED_PAD: '0',
+    });
+    let got = '';
+    const outcome = await searchInPathOrder(['--null', 'hit'], {
+      rg,
+      cwd: dir,
+      pauseSortedAfterMs: 0,
+      onChunks: (bytes) => {
+        got += bytes.toString();
+        return false;
+      },
+    });
+    expect(outcome.used).toBe('sorted');
+    expect(got.split('\n')).toHaveLength(19);
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toHaveLength(1);
+  });
+
   test('an abort kills both runs and rejects with its reason', async () => {
     Object.assign(process.env, {
       LOG: path.join(dir, 'log-abort'),
