@@ -182,11 +182,12 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   };
 }
 
-/** Where a pattern is searched from: `root`, or an absolute or upward pattern's fixed leading folders. */
+/** Where a pattern is searched from: its fixed leading folders under `root` (`root` itself when it starts with a wildcard). */
 function globBase(root: string, pattern: string): { base: string; rel: string } {
   const rel = pattern.replace(/^\.\//, '');
-  // `..` anywhere (`src/../../etc/*`) would walk outside `root` too: resolve it like an absolute pattern.
-  if (!(path.isAbsolute(rel) || rel.startsWith('~/') || rel.split('/').includes('..'))) return { base: root, rel };
+  // Every pattern's fixed leading folders are part of what is read and declared: `out/*.txt` reads
+  // `out`, which may be a link to a folder outside the working directories (the walk below them
+  // follows no link, but the way to them does). `..` anywhere walks outside `root` the same way.
   const full = toAbsolute(rel, root);
   const parts = full.split('/');
   const fixed = parts.findIndex((p) => /[*?[\]{}]/.test(p));

@@ -1,5 +1,6 @@
 import { FD3_PATH, streamRipgrep } from '../_ripgrep.ts';
 import { searchInPathOrder, type TwoRunsOptions } from './_rg_two_runs.ts';
+import { isPathPart } from './_rg_path_order.ts';
 import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
 /**
@@ -45,13 +46,17 @@ export async function rgSearch(
     };
   } else if (query.mode === 'count') {
     args.push('--count', '--with-filename');
+    // A record after a part of a path on a line of its own is left out (see isPathPart).
+    let afterPart = false;
     onRecord = (r) => {
       const nul = r.indexOf('\0');
-      if (nul !== -1) sink.count(clean(r.slice(0, nul)), Number(r.slice(nul + 1)));
+      if (nul === -1) afterPart ||= isPathPart(r);
+      else if (afterPart) afterPart = false;
+      else sink.count(clean(r.slice(0, nul)), Number(r.slice(nul + 1)));
       return false;
     };
   } else {
-    const last: LastFile = { raw: '\0', file: '', key: undefined };
+    const last: LastFile = { raw: '\0', file: '', key: undefined, afterPart: false };
     const whole = runPass(query, sink, last);
     // In path order, so that a page is the same page every time, the run can stop at its end, and
     // a result of every line can be written out as it comes (never held whole to be sorted).
@@ -81,7 +86,10 @@ export async function rgSearch(
           let n = 0;
           for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at)) n = n * 10 + c - 48;
           const sep = text.charCodeAt(at);
-          if (at > nul + 1 && (sep === 58 || sep === 45)) {
+          // A record after a part of a path on a line of its own: its path is not what precedes its
+          // NUL here, and might be a denied file's (see isPathPart). Left out.
+          if (last.afterPart) last.afterPart = false;
+          else if (at > nul + 1 && (sep === 58 || sep === 45)) {
             // The path is cut out once per file, not once per line.
             if (nul - pos !== last.raw.length || !text.startsWith(last.raw, pos)) {
               last.raw = text.slice(pos, nul);
@@ -93,13 +101,13 @@ export async function rgSearch(
             sink.line(last.file, n, sep === 58, text.slice(nul + 1, end), at - nul);
             if (sink.full) return true;
           }
-        }
+        } else if (isPathPart(text.slice(pos, nl))) last.afterPart = true;
         pos = nl + 1;
       }
       return false;
     };
     const byLine = onRecords;
-    onChunks = (bytes) => (whole(bytes) ? sink.full : byLine(bytes.toString('utf8')));
+    onChunks = (bytes) => (!last.afterPart && whole(bytes) ? sink.full : byLine(bytes.toString('utf8')));
     onRecords = undefined;
   }
   args.push('--regexp', query.pattern, '--');
@@ -172,6 +180,8 @@ interface LastFile {
   file: string;
   /** `raw` and its NUL as bytes, when a run was taken whole and nothing since. */
   key: Buffer | undefined;
+  /** The last line was a part of a path on a line of its own: the next record is left out. */
+  afterPart: boolean;
 }
 
 /**

@@ -78,3 +78,53 @@ export function comparePathBytes(a: Buffer, b: Buffer): number {
   }
   return a.length - b.length;
 }
+
+/**
+ * Whether a line of ripgrep's `--null` output that holds no NUL is part of a path: a file name
+ * with a line break in it is printed across lines, the NUL only after its last part. The other
+ * lines without a NUL are the `--` between context groups and the warning about a binary file.
+ * A record after such a part cannot be read safely line by line (its path is not what precedes
+ * its NUL on its line), so callers leave it out.
+ *
+ * @param line The line, without its `\n`.
+ * @returns True for a part of a path.
+ *
+ * @example
+ * ```ts
+ * import { isPathPart } from './_rg_path_order.ts';
+ *
+ * isPathPart('private/x'); // true
+ * isPathPart('--'); // false
+ * ```
+ */
+export function isPathPart(line: string): boolean {
+  return line !== '--' && line !== '' && !BINARY_WARNING.test(line);
+}
+
+/** ripgrep's note after the matches of a binary file (`path: WARNING: stopped searching binary file …`). */
+const BINARY_WARNING = /: (WARNING: stopped searching binary file|binary file matches)/;
+
+/**
+ * Whether `output` holds a part of a path on a line of its own ({@linkcode isPathPart}).
+ *
+ * @param output Lines of ripgrep's `--null` output.
+ * @returns True when some line without a NUL is a part of a path.
+ *
+ * @example
+ * ```ts
+ * import { hasPathParts } from './_rg_path_order.ts';
+ *
+ * hasPathParts(Buffer.from('a\u0000 1:x\n--\n')); // false
+ * ```
+ */
+export function hasPathParts(output: Buffer): boolean {
+  let pos = 0;
+  while (pos < output.length) {
+    let nl = output.indexOf(10, pos);
+    if (nl === -1) nl = output.length;
+    const nul = output.indexOf(0, pos);
+    if ((nul === -1 || nul > nl) && isPathPart(output.toString('utf8', pos, nl))) return true;
+    pos = nl + 1;
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
-import { inPathOrder } from './_rg_path_order.ts';
+import { hasPathParts, inPathOrder } from './_rg_path_order.ts';
 
 /** Options of {@linkcode searchInPathOrder}. */
 export interface TwoRunsOptions {
@@ -145,7 +145,9 @@ export async function searchInPathOrder(
     await sorted.catch(() => {});
     throw e;
   }
-  if (sortedDone || wide.stopped || wide.signal !== null) {
+  // A name with a line break reads as two lines: its records are not sorted or counted the same
+  // way here as line by line (nor safely: see isPathPart), so the sorted run gives them.
+  if (sortedDone || wide.stopped || wide.signal !== null || hasPathParts(Buffer.concat(chunks, total))) {
     counting = false;
     if (paused) resume(sortedChild);
     const run = await sorted;
@@ -161,17 +163,25 @@ export async function searchInPathOrder(
   return { run: wide, stopped, used: 'unsorted' };
 }
 
-/** Runs paused by a search in this process: killed if the process exits meanwhile. */
+/** Runs paused by a search in this process: killed if the process exits or is stopped meanwhile. */
 const pausedRuns = new Set<ChildProcess>();
+
+/** The signals that end a Node process by default (their default action would leave a paused run stopped). */
+const ENDING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 /**
  * Stops `child` (SIGSTOP) until {@linkcode resume}. A stopped process outlives its parent: left
- * when Node exits mid-search (Ctrl-C, `process.exit`), it would sit stopped until the machine
- * restarts, so every paused run is killed on the way out.
+ * when Node exits mid-search (`process.exit`, or SIGTERM, SIGINT or SIGHUP, whose default action
+ * runs no `exit` listener), it would sit stopped until the machine restarts. So while a run is
+ * paused, every paused run is killed on the way out; a signal nothing else listens for is then
+ * raised again, so that the process ends as it would have.
  */
 function pause(child: ChildProcess): boolean {
   if (!child.kill('SIGSTOP')) return false;
-  if (pausedRuns.size === 0) process.once('exit', killPausedRuns);
+  if (pausedRuns.size === 0) {
+    process.once('exit', killPausedRuns);
+    for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
+  }
   pausedRuns.add(child);
   child.once('exit', () => forget(child));
   return true;
@@ -185,12 +195,25 @@ function resume(child: ChildProcess | undefined): void {
 
 function forget(child: ChildProcess): void {
   if (!pausedRuns.delete(child) || pausedRuns.size > 0) return;
+  stopWatching();
+}
+
+function stopWatching(): void {
   process.removeListener('exit', killPausedRuns);
+  for (const signal of ENDING_SIGNALS) process.removeListener(signal, onEndingSignal);
 }
 
 function killPausedRuns(): void {
   for (const child of pausedRuns) child.kill('SIGKILL');
   pausedRuns.clear();
+}
+
+function onEndingSignal(signal: NodeJS.Signals): void {
+  // Only this listener: Node's default action (ending the process) was given up for it.
+  const alone = process.listenerCount(signal) === 1;
+  killPausedRuns();
+  stopWatching();
+  if (alone) process.kill(process.pid, signal);
 }
 
 /** Lines with a path (`path\0…\n`) in a run of ripgrep's `--null` output; `--` separators are not. */

@@ -8,8 +8,8 @@ import { searchInPathOrder } from './_rg_two_runs.ts';
 
 /**
  * A stand-in that replays real ripgrep output: the sorted run (`--sort` among its arguments)
- * prints the first `FIRST_LINES` lines of `SORTED_OUT`, then stalls; the unsorted run prints
- * `UNSORTED_OUT` at once. So the hand-over happens after exactly those lines, every time.
+ * prints the first `FIRST_LINES` lines of `SORTED_OUT`, then stalls 1.5 s; the unsorted run prints
+ * `UNSORTED_OUT` at once. So the unsorted run ends while exactly those lines have been given.
  */
 const REPLAY_RG = `#!${process.execPath}
 const fs = require('node:fs');
@@ -21,7 +21,7 @@ const out = (text) => new Promise((r) => process.stdout.write(text, r));
     let at = 0;
     for (let i = 0; i < Number(process.env.FIRST_LINES); i++) at = all.indexOf(10, at) + 1;
     await out(all.subarray(0, at));
-    await new Promise((r) => setTimeout(r, 20000));
+    await new Promise((r) => setTimeout(r, 1500));
     await out(all.subarray(at));
   } else {
     await out(fs.readFileSync(process.env.UNSORTED_OUT));
@@ -57,7 +57,7 @@ describe.skipIf(RIPGREP === undefined)('searchInPathOrder on names ripgrep print
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('after a hand-over, every line of rg --sort path is given once: none lost, none repeated', async () => {
+  test('with a name printed across lines, the unsorted output is not used: the sorted run gives every line once', async () => {
     const sorted = (await readFile(path.join(dir, 'sorted'))).toString();
     // The sorted run gives `a` and `z.ts\0 1:hit a-newline-z` (one record), then stalls.
     Object.assign(process.env, {
@@ -75,8 +75,8 @@ describe.skipIf(RIPGREP === undefined)('searchInPathOrder on names ripgrep print
         return false;
       },
     });
-    expect(outcome.used).toBe('unsorted');
-    const records = (text: string) => text.split('\n').filter((l) => l.includes('\0'));
-    expect(records(got)).toEqual(records(sorted));
+    // Its records could not be put in order (nor counted) safely: the paused sorted run resumed.
+    expect(outcome.used).toBe('sorted');
+    expect(got).toBe(sorted);
   });
 });
