@@ -154,21 +154,13 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   const { engine = { kind: 'js' }, signal, exclude } = options;
   const { base, rel } = globBase(root, pattern);
   const reading = options.openedBase ?? base;
-  // Walk only below the pattern's fixed leading folders: `src/app/**/*.ts` need not list `docs/`.
-  const segments = rel.split('/');
-  const firstGlob = segments.findIndex((s) => /[*?[\]{}\\]/.test(s));
-  const prefix = firstGlob > 0 ? segments.slice(0, firstGlob).join('/') : '';
-  const start = prefix ? path.join(reading, prefix) : reading;
-  const startSt = await stat(start).catch(() => undefined);
+  // `base` holds the pattern's fixed leading folders already (globBase): the walk starts there.
   let files: string[] = [];
-  if (startSt?.isDirectory()) {
+  if ((await stat(reading).catch(() => undefined))?.isDirectory()) {
     files =
       engine.kind === 'ripgrep'
-        ? await rgFiles(engine.path, { cwd: reading, base, prefix, signal })
-        : await walkFiles(start, { parentsOf: prefix ? path.join(base, prefix) : base, ...(signal ? { signal } : {}) });
-    if (engine.kind === 'js' && prefix) files = files.map((f) => `${prefix}/${f}`);
-  } else if (firstGlob === -1 && startSt?.isFile()) {
-    files = [rel];
+        ? await rgFiles(engine.path, { cwd: reading, base, signal })
+        : await walkFiles(reading, { parentsOf: base, ...(signal ? { signal } : {}) });
   }
   const matcher = compileGlob(rel);
   const matched = files.filter((f) => matcher.test(f) && !exclude?.(f));
@@ -195,13 +187,12 @@ function globBase(root: string, pattern: string): { base: string; rel: string } 
   return { base: parts.slice(0, cut).join('/') || '/', rel: parts.slice(cut).join('/') };
 }
 
-/** Lists `prefix` (or all) under `base` with ripgrep, run in `cwd` (`base`, or the folder as opened). */
+/** Lists every file under `base` with ripgrep, run in `cwd` (`base`, or the folder as opened). */
 async function rgFiles(
   rg: string,
-  { cwd, base, prefix, signal }: { cwd: string; base: string; prefix: string; signal: AbortSignal | undefined },
+  { cwd, base, signal }: { cwd: string; base: string; signal: AbortSignal | undefined },
 ): Promise<string[]> {
   const args = ['--files', '--hidden', '--no-require-git', '--glob', '!.git', '--null'];
-  if (prefix) args.push('--', prefix);
   const run = await runRipgrep(rg, args, signal ? { cwd, signal } : { cwd });
   if (run.code === 2 && run.stdout.length === 0)
     throw new Error(`ripgrep could not list ${base}: ${run.stderr.trim().split('\n').join(' ')}`);
