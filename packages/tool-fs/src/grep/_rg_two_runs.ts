@@ -63,7 +63,6 @@ export async function searchInPathOrder(
   const { rg, cwd, signal, onChunks } = options;
   let sortedChild: ChildProcess | undefined;
   let unsortedChild: ChildProcess | undefined;
-  let paused = false;
   let handedOff = false;
   let sortedDone = false;
   let sinkFull = false;
@@ -83,10 +82,7 @@ export async function searchInPathOrder(
       if (counting) given += recordsIn(bytes);
       sinkFull = onChunks(bytes);
       // Output already in the pipe can fill the page of a paused run: it must run to take the SIGTERM.
-      if (sinkFull && paused) {
-        paused = false;
-        resume(sortedChild);
-      }
+      if (sinkFull) resume(sortedChild);
       return sinkFull;
     },
   }).finally(() => {
@@ -114,7 +110,7 @@ export async function searchInPathOrder(
     const run = await sorted;
     return { run, stopped: run.stopped, used: 'sorted' };
   }
-  paused = sortedChild !== undefined && pause(sortedChild);
+  if (sortedChild !== undefined) pause(sortedChild);
   const unsortedArgs = [...args.slice(0, sortAt), ...args.slice(sortAt + 2)];
   const maxBytes = options.unsortedBytes ?? 1024 * 1024;
   const chunks: Buffer[] = [];
@@ -145,11 +141,12 @@ export async function searchInPathOrder(
     await sorted.catch(() => {});
     throw e;
   }
+  const output = Buffer.concat(chunks, total);
   // A name with a line break reads as two lines: its records are not sorted or counted the same
   // way here as line by line (nor safely: see isPathPart), so the sorted run gives them.
-  if (sortedDone || wide.stopped || wide.signal !== null || hasPathParts(Buffer.concat(chunks, total))) {
+  if (sortedDone || wide.stopped || wide.signal !== null || hasPathParts(output)) {
     counting = false;
-    if (paused) resume(sortedChild);
+    resume(sortedChild);
     const run = await sorted;
     return { run, stopped: run.stopped, used: 'sorted' };
   }
@@ -158,7 +155,7 @@ export async function searchInPathOrder(
   sortedChild?.kill('SIGKILL');
   await sorted.catch(() => {});
   if (sinkFull) return { run: wide, stopped: true, used: 'sorted' };
-  const rest = afterRecords(inPathOrder(Buffer.concat(chunks, total)), given);
+  const rest = afterRecords(inPathOrder(output), given);
   const stopped = rest.length > 0 && onChunks(rest);
   return { run: wide, stopped, used: 'unsorted' };
 }
@@ -176,19 +173,19 @@ const ENDING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
  * paused, every paused run is killed on the way out; a signal nothing else listens for is then
  * raised again, so that the process ends as it would have.
  */
-function pause(child: ChildProcess): boolean {
-  if (!child.kill('SIGSTOP')) return false;
+function pause(child: ChildProcess): void {
+  if (!child.kill('SIGSTOP')) return;
   if (pausedRuns.size === 0) {
     process.once('exit', killPausedRuns);
     for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
   }
   pausedRuns.add(child);
   child.once('exit', () => forget(child));
-  return true;
 }
 
+/** Lets a run {@linkcode pause} stopped go on; nothing for one that is not paused. */
 function resume(child: ChildProcess | undefined): void {
-  if (child === undefined) return;
+  if (child === undefined || !pausedRuns.has(child)) return;
   child.kill('SIGCONT');
   forget(child);
 }
