@@ -1,51 +1,30 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { writeFakeRg } from './_test_fake_rg.ts';
 
-/** The stand-in of _rg_two_runs_test.ts: the sorted run stalls, the unsorted one waits; each logs its pid. */
-const FAKE_RG = `#!${process.execPath}
-const fs = require('node:fs');
-const sorted = process.argv.includes('--sort');
-fs.appendFileSync(process.env.LOG, (sorted ? 'sorted ' : 'unsorted ') + process.pid + '\\n');
-const lines = [];
-for (let f = 0; f < 6; f++) for (let n = 1; n <= 3; n++) lines.push('f' + f + '.ts\\0' + n + ':hit ' + f + ' ' + n + '\\n');
-const out = (text) => new Promise((r) => process.stdout.write(text, r));
-(async () => {
-  if (sorted) {
-    const first = Number(process.env.SORTED_FIRST);
-    await out(lines.slice(0, first).join(''));
-    await new Promise((r) => setTimeout(r, Number(process.env.SORTED_WAIT_MS)));
-    await out(lines.slice(first).join(''));
-  } else {
-    await new Promise((r) => setTimeout(r, Number(process.env.UNSORTED_WAIT_MS)));
-    const byFile = [];
-    for (let f = 5; f >= 0; f--) byFile.push(lines.slice(f * 3, f * 3 + 3).join(''));
-    const pad = Number(process.env.UNSORTED_PAD || 0);
-    if (pad) await out(('zz.ts\\0' + '1:' + 'x'.repeat(100) + '\\n').repeat(Math.ceil(pad / 108)));
-    await out(byFile.join(''));
-  }
-})();
-`;
-
-describe.skipIf(process.platform !== 'linux')('a process killed by SIGTERM while a search has a run paused', () => {
-  test('leaves no stopped ripgrep behind: SIGTERM, the usual way to stop a process, kills the paused run too', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'two-runs-term-'));
+describe.skipIf(process.platform !== 'linux')('a process that ends while a search has a run paused', () => {
+  // `exit` runs 'exit' listeners; death by SIGTERM or SIGINT (Node's default action) runs none.
+  test.each([
+    ['process.exit', 'process.exit(0)'],
+    ['SIGTERM, the usual way to stop a process', "process.kill(process.pid, 'SIGTERM')"],
+    ['SIGINT (Ctrl-C)', "process.kill(process.pid, 'SIGINT')"],
+  ])('leaves no stopped ripgrep behind when it ends by %s: the paused run is killed too', async (_, end) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'two-runs-end-'));
     const log = path.join(dir, 'log');
     const pids: number[] = [];
     try {
-      const rg = path.join(dir, 'rg');
-      await writeFile(rg, FAKE_RG);
-      await chmod(rg, 0o755);
+      const rg = await writeFakeRg(dir);
       const script = path.join(dir, 'search.ts');
-      // The sorted run is paused at 300 ms; the process is sent SIGTERM at 1 500 ms (no 'exit' event then).
+      // The sorted run is paused at 300 ms; the process ends at 1 500 ms, the unsorted run still waiting.
       await writeFile(
         script,
         [
           `import { searchInPathOrder } from ${JSON.stringify(path.join(import.meta.dirname, '_rg_two_runs.ts'))};`,
           `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, onChunks: () => false });`,
-          "setTimeout(() => process.kill(process.pid, 'SIGTERM'), 1500);",
+          `setTimeout(() => ${end}, 1500);`,
         ].join('\n'),
       );
       try {
@@ -55,7 +34,7 @@ describe.skipIf(process.platform !== 'linux')('a process killed by SIGTERM while
           stdio: 'ignore',
         });
       } catch {
-        // Killed by its SIGTERM, as meant.
+        // Killed by its own signal, as meant.
       }
       const text = await readFile(log, 'utf8');
       for (const m of text.matchAll(/(\d+)/g)) pids.push(Number(m[1]));

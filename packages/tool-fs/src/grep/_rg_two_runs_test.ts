@@ -1,38 +1,9 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { afterRecords, searchInPathOrder } from './_rg_two_runs.ts';
-
-/**
- * A stand-in for ripgrep whose timing the test decides: the sorted run (`--sort` among its
- * arguments) prints `SORTED_FIRST` lines, then waits `SORTED_WAIT_MS` before the rest; the
- * unsorted run prints every line in reverse file order after `UNSORTED_WAIT_MS`, padded to
- * `UNSORTED_PAD` bytes of extra lines when set. Each run appends its pid and kind to `LOG`.
- */
-const FAKE_RG = `#!${process.execPath}
-const fs = require('node:fs');
-const sorted = process.argv.includes('--sort');
-fs.appendFileSync(process.env.LOG, (sorted ? 'sorted ' : 'unsorted ') + process.pid + '\\n');
-const lines = [];
-for (let f = 0; f < 6; f++) for (let n = 1; n <= 3; n++) lines.push('f' + f + '.ts\\0' + n + ':hit ' + f + ' ' + n + '\\n');
-const out = (text) => new Promise((r) => process.stdout.write(text, r));
-(async () => {
-  if (sorted) {
-    const first = Number(process.env.SORTED_FIRST);
-    await out(lines.slice(0, first).join(''));
-    await new Promise((r) => setTimeout(r, Number(process.env.SORTED_WAIT_MS)));
-    await out(lines.slice(first).join(''));
-  } else {
-    await new Promise((r) => setTimeout(r, Number(process.env.UNSORTED_WAIT_MS)));
-    const byFile = [];
-    for (let f = 5; f >= 0; f--) byFile.push(lines.slice(f * 3, f * 3 + 3).join(''));
-    const pad = Number(process.env.UNSORTED_PAD || 0);
-    if (pad) await out(('zz.ts\\0' + '1:' + 'x'.repeat(100) + '\\n').repeat(Math.ceil(pad / 108)));
-    await out(byFile.join(''));
-  }
-})();
-`;
+import { writeFakeRg } from './_test_fake_rg.ts';
 
 const ALL = Array.from(
   { length: 18 },
@@ -44,9 +15,7 @@ describe('searchInPathOrder', () => {
   let rg: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'two-runs-'));
-    rg = path.join(dir, 'rg');
-    await writeFile(rg, FAKE_RG);
-    await chmod(rg, 0o755);
+    rg = await writeFakeRg(dir);
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -197,45 +166,6 @@ describe('searchInPathOrder', () => {
       pids.push(Number(line.split(' ')[1]));
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
-  });
-});
-
-describe.skipIf(process.platform !== 'linux')('a process that exits while a search has a run paused', () => {
-  test('leaves no stopped ripgrep behind: the paused run is killed on the way out', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'two-runs-exit-'));
-    try {
-      const rg = path.join(dir, 'rg');
-      await writeFile(rg, FAKE_RG);
-      await chmod(rg, 0o755);
-      const log = path.join(dir, 'log');
-      const script = path.join(dir, 'search.ts');
-      // The sorted run is paused at 300 ms; the process exits at 1 500 ms, the unsorted run still waiting.
-      await writeFile(
-        script,
-        [
-          `import { searchInPathOrder } from ${JSON.stringify(path.join(import.meta.dirname, '_rg_two_runs.ts'))};`,
-          `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, onChunks: () => false });`,
-          'setTimeout(() => process.exit(0), 1500);',
-        ].join('\n'),
-      );
-      const { execFileSync } = await import('node:child_process');
-      execFileSync(process.execPath, ['--import', 'tsx', script], {
-        cwd: import.meta.dirname,
-        env: { ...process.env, LOG: log, SORTED_FIRST: '0', SORTED_WAIT_MS: '60000', UNSORTED_WAIT_MS: '60000' },
-        stdio: 'ignore',
-      });
-      const { readFile } = await import('node:fs/promises');
-      const sortedPid = Number(/sorted (\d+)/.exec(await readFile(log, 'utf8'))?.[1]);
-      expect(sortedPid).toBeGreaterThan(0);
-      // Gone, or a zombie waiting for init to reap it; never `T` (stopped).
-      const state = await readFile(`/proc/${sortedPid}/stat`, 'utf8').then(
-        (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
-        () => 'gone',
-      );
-      expect(state).not.toBe('T');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });
 
