@@ -57,13 +57,7 @@ export function repointedRootsNote(paths: readonly GuardedPath[], options: Repoi
     const content = rule.ruleContent;
     if (content === undefined || !paths.some((p) => pathRuleApplies(rule, { toolName, access: p.access }))) continue;
     try {
-      const bases = {
-        cwd: ctx.cwd,
-        homeDir,
-        root: rule.root ?? ctx.cwd,
-        caseInsensitive: nocase,
-        workingDirectories: [],
-      };
+      const bases = ruleBases(rule, { cwd: ctx.cwd, homeDir, nocase });
       const roots = pathRuleRoots(content, { ...bases, pinnedRoots: true });
       if (roots.anywhere) continue;
       const lexical = roots.dirs[0]!;
@@ -117,13 +111,7 @@ export function keptRootNote(rule: PermissionRule, path: GuardedPath, options: K
   const homeDir = ctx.permissions.homeDir ?? homedir();
   const nocase = caseInsensitivePaths(ctx.permissions);
   try {
-    const bases = {
-      cwd: ctx.cwd,
-      homeDir,
-      root: rule.root ?? ctx.cwd,
-      caseInsensitive: nocase,
-      workingDirectories: [],
-    };
+    const bases = ruleBases(rule, { cwd: ctx.cwd, homeDir, nocase });
     const roots = pathRuleRoots(rule.ruleContent, { ...bases, pinnedRoots: true });
     if (roots.anywhere) return '';
     const lexical = roots.dirs[0]!;
@@ -136,4 +124,15 @@ export function keptRootNote(rule: PermissionRule, path: GuardedPath, options: K
   } catch {
     return '';
   }
+}
+
+/** Where a path rule's `./`, `~/` and `/` start, as its roots are worked out here (no working directories). */
+function ruleBases(rule: PermissionRule, where: { cwd: string; homeDir: string; nocase: boolean }) {
+  return {
+    cwd: where.cwd,
+    homeDir: where.homeDir,
+    root: rule.root ?? where.cwd,
+    caseInsensitive: where.nocase,
+    workingDirectories: [],
+  };
 }
