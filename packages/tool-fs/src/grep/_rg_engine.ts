@@ -121,6 +121,7 @@ export async function rgSearch(
       onChunks,
       unsortedBytes: options.unsortedBytes,
       pauseSortedAfterMs: options.pauseSortedAfterMs,
+      pieceShares: options.pieceShares,
       pageLines: sink.keeps,
     });
     throwOnComplaint(run);
@@ -166,6 +167,8 @@ export interface RgSearchOptions {
   unsortedBytes?: number | undefined;
   /** A folder's content search: see {@linkcode TwoRunsOptions.pauseSortedAfterMs}. */
   pauseSortedAfterMs?: number | undefined;
+  /** A folder's content search: see {@linkcode TwoRunsOptions.pieceShares}. */
+  pieceShares?: readonly number[] | undefined;
   /** Where ripgrep runs: `query.dir` as the call opened it (`/proc/self/fd/N`). @default query.dir */
   cwd?: string | undefined;
   /** `query.file` as the call opened it: searched instead of the name, and reported as {@linkcode FD3_PATH}. */

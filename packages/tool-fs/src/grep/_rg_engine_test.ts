@@ -20,6 +20,8 @@ function recordingSink(limit = Number.POSITIVE_INFINITY): GrepSink & { lines: st
     get full() {
       return lines.length >= limit;
     },
+    // What a page says it keeps: a finite page goes the way of a page, Infinity every line's.
+    keeps: limit,
   };
 }
 
@@ -84,14 +86,20 @@ describe.skipIf(RIPGREP === undefined)('rgSearch of a folder in content mode', (
       expect(expected[0]).toMatch(/^a\/b\.ts:/);
       for (const options of [
         {},
-        // The sorted run paused at once: the unsorted output is used whole.
+        // The sorted run stopped at once: sorted pieces on every core.
         { pauseSortedAfterMs: 0 },
+        // The same, each piece ahead of its turn paused as soon as it prints.
+        { pauseSortedAfterMs: 0, unsortedBytes: 1 },
+        // Pieces of a tenth each.
+        { pauseSortedAfterMs: 0, pieceShares: Array.from({ length: 10 }, () => 0.1) },
+        // Not cut: the unsorted output is used whole.
+        { pauseSortedAfterMs: 0, pieceShares: [] },
         // Never paused: the sorted run alone, as before there were two.
         { pauseSortedAfterMs: 60_000 },
         // Paused after a few lines: those, then the rest of the unsorted output.
         { pauseSortedAfterMs: 3 },
         // A bound of one byte: the unsorted run is given up at once and the sorted run goes on.
-        { unsortedBytes: 1, pauseSortedAfterMs: 0 },
+        { unsortedBytes: 1, pauseSortedAfterMs: 0, pieceShares: [] },
       ]) {
         const sink = recordingSink();
         await rgSearch(query(over), sink, { rg: RIPGREP!, ...options });
@@ -100,11 +108,21 @@ describe.skipIf(RIPGREP === undefined)('rgSearch of a folder in content mode', (
     },
   );
 
-  test('a page filled by the unsorted output is the first lines in path order, and says it stopped', async () => {
-    const page = recordingSink(5);
-    const { stopped } = await rgSearch(query(), page, { rg: RIPGREP!, pauseSortedAfterMs: 0 });
+  test.each([
+    ['sorted pieces, written line by line', 5, {}],
+    ['sorted pieces, the first going alone', 1000, { pauseSortedAfterMs: 60_000 }],
+    ['sorted pieces, the first joined at once', 1000, { pauseSortedAfterMs: 0 }],
+    [
+      'sorted pieces, the first joined at once, all paused ahead of their turn',
+      1000,
+      { pauseSortedAfterMs: 0, unsortedBytes: 1 },
+    ],
+    ['the unsorted output', 5, { pieceShares: [], pauseSortedAfterMs: 0 }],
+  ])('a page of %s (%i lines) is the first lines in path order, and says it stopped', async (_, limit, over) => {
+    const page = recordingSink(limit);
+    const { stopped } = await rgSearch(query(), page, { rg: RIPGREP!, ...over });
     expect(stopped).toBe(true);
-    expect(page.lines).toEqual(sortedByRipgrep(query()).slice(0, 5));
+    expect(page.lines).toEqual(sortedByRipgrep(query()).slice(0, limit));
   });
 
   test('a bad regex is ripgrep complaint either way', async () => {

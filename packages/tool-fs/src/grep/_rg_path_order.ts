@@ -128,3 +128,30 @@ export function hasPathParts(output: Buffer): boolean {
   }
   return false;
 }
+
+/**
+ * Lines with a path (`path\0…\n`) in a run of ripgrep's `--null` output; `--` separators and
+ * parts of a path printed on a line of their own are not.
+ *
+ * @param bytes Whole lines.
+ * @returns How many are records.
+ *
+ * @example
+ * ```ts
+ * import { countRecords } from './_rg_path_order.ts';
+ *
+ * countRecords(Buffer.from('a\u00001:x\n--\na\u00003:y\n')); // 2
+ * ```
+ */
+export function countRecords(bytes: Buffer): number {
+  let count = 0;
+  let pos = 0;
+  while (pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl === -1) nl = bytes.length;
+    const nul = bytes.indexOf(0, pos);
+    if (nul !== -1 && nul < nl) count++;
+    pos = nl + 1;
+  }
+  return count;
+}

@@ -1,6 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
-import { hasPathParts, inPathOrder } from './_rg_path_order.ts';
+import { countRecords, hasPathParts, inPathOrder } from './_rg_path_order.ts';
+import { pause, resume } from './_paused_runs.ts';
+import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
+import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
+
+/** Pages up to this many lines are written by ripgrep line by line (its buffer holds about 130 such lines). */
+const SMALL_PAGE_LINES = 100;
 
 /** Options of {@linkcode searchInPathOrder}. */
 export interface TwoRunsOptions {
@@ -8,15 +15,22 @@ export interface TwoRunsOptions {
   cwd: string;
   /** Kills both runs when aborted. */
   signal?: AbortSignal | undefined;
-  /** Output the unsorted run may reach before it is given up. @default 1 MiB */
+  /** Output pieces ahead of their turn may hold (or the unsorted run reach) before they are paused (it is given up). @default 1 MiB */
   unsortedBytes?: number | undefined;
   /**
-   * Milliseconds the sorted run goes on alone before it is paused for an unsorted one (unless it
-   * has by then given a third of `pageLines`). @default 15
+   * Milliseconds the first piece (or, where the tree is not cut, the sorted run) goes on alone
+   * before others join (unless it has by then given a third of `pageLines`). @default 15
    */
   pauseSortedAfterMs?: number | undefined;
   /** Lines the sink takes before it is full (offset + limit); unset for every line. */
   pageLines?: number | undefined;
+  /**
+   * The shares of the tree its pieces cover (see {@linkcode cutTree}); empty never to cut it.
+   * @default PIECE_SHARES for a page, one share per core for every line
+   */
+  pieceShares?: readonly number[] | undefined;
+  /** Cores to search on. @default os.availableParallelism() */
+  cores?: number | undefined;
 }
 
 /** How {@linkcode searchInPathOrder} ended. */
@@ -25,8 +39,8 @@ export interface TwoRunsOutcome {
   run: Pick<RipgrepStream, 'code' | 'stderr'>;
   /** The sink filled up (`onChunks` said so) before the output ended. */
   stopped: boolean;
-  /** Which run's output completed the search. */
-  used: 'sorted' | 'unsorted';
+  /** Which run's output completed the search: the sorted run, the unsorted one, or sorted pieces. */
+  used: 'sorted' | 'unsorted' | 'pieces';
 }
 
 /**
@@ -35,13 +49,20 @@ export interface TwoRunsOutcome {
  *
  * `--sort path` makes ripgrep search on one thread: right for a page that fills early (it stops
  * there, and each page is the same page every time), slow for a sparse search, where the walk
- * and the search are all the work. So the sorted run starts alone, streaming into `onChunks` as
- * before. If it has not ended after a few milliseconds, nor given a third of its page (a dense
- * search, which soon fills it), it is paused (SIGSTOP) and an unsorted run on every core starts,
- * whose output is kept while it stays small: if it ends within its bound, its output is put in
- * path order and handed on after the lines the sorted run had already given; if it outgrows the
- * bound, it is stopped and the sorted run resumes where it was (SIGCONT). Memory stays within
- * the bound either way.
+ * and the search are all the work. So the folder is cut into pieces in walk order
+ * ({@linkcode cutTree}: a few folders read, `--glob` exclusions), each searched by its own sorted
+ * run, as many at once as there are cores, their output handed on piece after piece
+ * ({@linkcode searchPiecesInOrder}): the lines of one sorted run, on every core, and a page stops
+ * every run once it is full. For every line, a piece per core. For a page, four pieces in two
+ * rounds, the first going alone for a few milliseconds, and on alone while it gives a third of
+ * the page by then (a dense search, which a second run would only slow).
+ *
+ * Where the tree cannot be cut (one core, a name no glob can say), the older way: the sorted run
+ * starts alone; if it has not ended after a few milliseconds, nor given a third of its page, it
+ * is paused (SIGSTOP) and an unsorted run on every core starts, whose output is kept while it
+ * stays small: if it ends within its bound, its output is put in path order and handed on after
+ * the lines the sorted run had already given; if it outgrows the bound, it is stopped and the
+ * sorted run resumes where it was (SIGCONT). Memory stays within the bound either way.
  *
  * @param args ripgrep's arguments for the sorted run (they hold `--sort path`).
  * @param options The executable's path as `rg`, where to run, the signal, the callback (true stops).
@@ -61,6 +82,31 @@ export async function searchInPathOrder(
   options: TwoRunsOptions & { rg: string; onChunks: (bytes: Buffer) => boolean },
 ): Promise<TwoRunsOutcome> {
   const { rg, cwd, signal, onChunks } = options;
+  const cores = options.cores ?? os.availableParallelism();
+  const page = Number.isFinite(options.pageLines ?? Infinity);
+  // A page: pieces in two rounds on every core. Every line: a piece per core.
+  const shares = options.pieceShares ?? (page ? PIECE_SHARES : Array.from({ length: cores }, () => 1 / cores));
+  const pieces = args.includes('--sort') && cores > 1 && shares.length > 1 ? await cutTree(cwd, shares) : undefined;
+  if (pieces !== undefined) {
+    signal?.throwIfAborted();
+    const outcome = await searchPiecesInOrder(args, pieces, {
+      rg,
+      cwd,
+      signal,
+      concurrency: cores,
+      heldBytes: options.unsortedBytes,
+      // For a page, the first piece goes alone for a moment, and on alone if it is filling the
+      // page fast (a dense search: a second run would only take a core from it).
+      soloMs: page ? (options.pauseSortedAfterMs ?? 15) : 0,
+      soloRecords: page ? options.pageLines! / 3 : 0,
+      // A page may end inside a piece whose output is less than ripgrep's 8 KB at a time: lines
+      // come as found, from every piece of a small page, and from the pieces after the first of
+      // any page (the first goes on alone only where its output is dense).
+      lineBufferedFrom: !page ? Infinity : options.pageLines! <= SMALL_PAGE_LINES ? 0 : 1,
+      onChunks,
+    });
+    return { ...outcome, used: 'pieces' };
+  }
   let sortedChild: ChildProcess | undefined;
   let unsortedChild: ChildProcess | undefined;
   let handedOff = false;
@@ -69,6 +115,7 @@ export async function searchInPathOrder(
   // Lines the sorted run has given, counted only while the unsorted run may still take over.
   let counting = true;
   let given = 0;
+  const sortAt = args.indexOf('--sort');
   const sorted = streamRipgrep(rg, args, {
     cwd,
     signal,
@@ -79,7 +126,7 @@ export async function searchInPathOrder(
     onChunks: (bytes) => {
       if (handedOff) return true;
       // Counted before the sink sees them: it may rewrite the bytes.
-      if (counting) given += recordsIn(bytes);
+      if (counting) given += countRecords(bytes);
       sinkFull = onChunks(bytes);
       // Output already in the pipe can fill the page of a paused run: it must run to take the SIGTERM.
       if (sinkFull) resume(sortedChild);
@@ -104,7 +151,6 @@ export async function searchInPathOrder(
   ]);
   clearTimeout(timer);
   // Ended, full, or on course to fill its page soon (or not sorted at all): the run goes on alone.
-  const sortAt = args.indexOf('--sort');
   if (sortedDone || sinkFull || sortAt === -1 || given * 3 >= (options.pageLines ?? Number.POSITIVE_INFINITY)) {
     counting = false;
     const run = await sorted;
@@ -158,73 +204,6 @@ export async function searchInPathOrder(
   const rest = afterRecords(inPathOrder(output), given);
   const stopped = rest.length > 0 && onChunks(rest);
   return { run: wide, stopped, used: 'unsorted' };
-}
-
-/** Runs paused by a search in this process: killed if the process exits or is stopped meanwhile. */
-const pausedRuns = new Set<ChildProcess>();
-
-/** The signals that end a Node process by default (their default action would leave a paused run stopped). */
-const ENDING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-
-/**
- * Stops `child` (SIGSTOP) until {@linkcode resume}. A stopped process outlives its parent: left
- * when Node exits mid-search (`process.exit`, or SIGTERM, SIGINT or SIGHUP, whose default action
- * runs no `exit` listener), it would sit stopped until the machine restarts. So while a run is
- * paused, every paused run is killed on the way out; a signal nothing else listens for is then
- * raised again, so that the process ends as it would have.
- */
-function pause(child: ChildProcess): void {
-  if (!child.kill('SIGSTOP')) return;
-  if (pausedRuns.size === 0) {
-    process.once('exit', killPausedRuns);
-    for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
-  }
-  pausedRuns.add(child);
-  child.once('exit', () => forget(child));
-}
-
-/** Lets a run {@linkcode pause} stopped go on; nothing for one that is not paused. */
-function resume(child: ChildProcess | undefined): void {
-  if (child === undefined || !pausedRuns.has(child)) return;
-  child.kill('SIGCONT');
-  forget(child);
-}
-
-function forget(child: ChildProcess): void {
-  if (!pausedRuns.delete(child) || pausedRuns.size > 0) return;
-  stopWatching();
-}
-
-function stopWatching(): void {
-  process.removeListener('exit', killPausedRuns);
-  for (const signal of ENDING_SIGNALS) process.removeListener(signal, onEndingSignal);
-}
-
-function killPausedRuns(): void {
-  for (const child of pausedRuns) child.kill('SIGKILL');
-  pausedRuns.clear();
-}
-
-function onEndingSignal(signal: NodeJS.Signals): void {
-  // Only this listener: Node's default action (ending the process) was given up for it.
-  const alone = process.listenerCount(signal) === 1;
-  killPausedRuns();
-  stopWatching();
-  if (alone) process.kill(process.pid, signal);
-}
-
-/** Lines with a path (`path\0…\n`) in a run of ripgrep's `--null` output; `--` separators are not. */
-function recordsIn(bytes: Buffer): number {
-  let count = 0;
-  let pos = 0;
-  while (pos < bytes.length) {
-    let nl = bytes.indexOf(10, pos);
-    if (nl === -1) nl = bytes.length;
-    const nul = bytes.indexOf(0, pos);
-    if (nul !== -1 && nul < nl) count++;
-    pos = nl + 1;
-  }
-  return count;
 }
 
 /**

@@ -23,7 +23,7 @@ describe.skipIf(process.platform !== 'linux')('a process that ends while a searc
         script,
         [
           `import { searchInPathOrder } from ${JSON.stringify(path.join(import.meta.dirname, '_rg_two_runs.ts'))};`,
-          `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, onChunks: () => false });`,
+          `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, pieceShares: [], onChunks: () => false });`,
           `setTimeout(() => ${end}, 1500);`,
         ].join('\n'),
       );

@@ -38,6 +38,8 @@ describe('searchInPathOrder', () => {
       rg,
       cwd: dir,
       pauseSortedAfterMs: options.pauseSortedAfterMs,
+      // The sorted run and the unsorted one: pieces are _rg_ordered_pieces_test.ts's.
+      pieceShares: [],
       unsortedBytes: options.unsortedBytes,
       pageLines: options.pageLines,
       onChunks: (bytes) => {

@@ -1,0 +1,195 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+
+/**
+ * The shares of a folder, in the order `rg --sort path` walks it, that a content search for a
+ * page is cut into: two rounds of pieces on two cores, so that a page ending anywhere is found by
+ * pieces searched side by side, while a search of the whole tree starts few processes (each
+ * costs a few milliseconds to start).
+ */
+export const PIECE_SHARES: readonly number[] = [0.25, 0.25, 0.25, 0.25];
+
+/** Options of {@linkcode cutTree}. */
+export interface CutOptions {
+  /** Folders read to see the tree's shape, at most (whole levels, breadth first). @default 64 */
+  maxReads?: number | undefined;
+  /** `--glob` arguments one piece may need, at most; past it the tree is not cut. @default 200 */
+  maxGlobs?: number | undefined;
+}
+
+/** A file or folder seen while reading the tree's shape. */
+interface Node {
+  /** Its path from the root, one name per part. */
+  parts: string[];
+  /** Read, and what it holds, in walk order; undefined for a file or a folder not read. */
+  children?: Node[];
+  /** Its leaves' indexes, `[first, end)`. */
+  first: number;
+  end: number;
+}
+
+/**
+ * Cuts the folder `root` into pieces that together are what `rg --sort path` searches there, in
+ * its order, each piece described by the `--glob '!/…'` arguments that leave out everything
+ * else: ripgrep run once per piece with those arguments (placed after any glob of the caller's,
+ * so that they win) prints, piece after piece, the same lines as one sorted run. Exclusions
+ * only ever leave files out, so ignore files, the caller's globs and types apply as before.
+ *
+ * The tree's shape is read breadth first, whole levels at a time, while the next level has
+ * folders to spare in `maxReads`; a folder not read weighs what a folder read held on average, a
+ * file one. The pieces follow `shares` of that weight: an estimate (what ignore files leave out
+ * is counted too), which only moves where the cuts fall, never what is found. `.git` is left
+ * out (the search skips it).
+ *
+ * @param root The folder ripgrep runs in (`/proc/self/fd/N` included).
+ * @param shares Each piece's share of the tree, in order (they add up to 1).
+ * @param options Bounds on the reading and on each piece's globs.
+ * @returns Each piece's globs, in walk order; undefined when the tree cannot be cut in two or more
+ *   (too few entries, a name a glob cannot say exactly, or too many globs).
+ *
+ * @example
+ * ```ts
+ * import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
+ *
+ * const pieces = await cutTree('/repo', PIECE_SHARES);
+ * // e.g. [['--glob', '!/src/z', '--glob', '!/test'], ['--glob', '!/src/a', …], …]
+ * ```
+ */
+export async function cutTree(
+  root: string,
+  shares: readonly number[],
+  options: CutOptions = {},
+): Promise<string[][] | undefined> {
+  const maxReads = options.maxReads ?? 64;
+  const top: Node = { parts: [], first: 0, end: 0 };
+  let frontier: Node[] = [top];
+  let reads = 0;
+  let folderWeight = 1;
+  while (frontier.length > 0 && reads + frontier.length <= maxReads) {
+    const lists = await Promise.all(frontier.map((node) => readFolder(root, node.parts)));
+    reads += frontier.length;
+    const next: Node[] = [];
+    let entries = 0;
+    for (let i = 0; i < frontier.length; i++) {
+      const list = lists[i];
+      // Unreadable: a leaf, as ripgrep will find it.
+      if (list === undefined) continue;
+      const node = frontier[i]!;
+      const children: Node[] = [];
+      for (const entry of list) {
+        const name = exactName(entry.name);
+        if (name === undefined) return undefined;
+        if (name === '.git') continue;
+        const child: Node = { parts: [...node.parts, name], first: 0, end: 0 };
+        if (entry.isDirectory()) {
+          next.push(child);
+        }
+        children.push(child);
+      }
+      node.children = children;
+      entries += children.length;
+    }
+    folderWeight = Math.max(1, entries / frontier.length);
+    frontier = next;
+  }
+  const unread = new Set(frontier);
+  const weights: number[] = [];
+  const leaves: Node[] = [];
+  const number = (node: Node): void => {
+    node.first = leaves.length;
+    if (node.children === undefined) {
+      leaves.push(node);
+      weights.push(unread.has(node) ? folderWeight : 1);
+    } else for (const child of node.children) number(child);
+    node.end = leaves.length;
+  };
+  number(top);
+  const bounds = cutPoints(weights, shares);
+  if (bounds.length < 3) return undefined;
+  const maxGlobs = options.maxGlobs ?? 200;
+  const pieces: string[][] = [];
+  for (let p = 0; p + 1 < bounds.length; p++) {
+    const globs: string[] = [];
+    for (const child of top.children ?? []) leaveOut(child, bounds[p]!, bounds[p + 1]!, globs);
+    if (globs.length > maxGlobs) return undefined;
+    pieces.push(globs.flatMap((g) => ['--glob', g]));
+  }
+  return pieces;
+}
+
+/** The entries of a folder sorted as ripgrep's sorted walk visits them (by name, byte by byte); undefined when unreadable. */
+async function readFolder(root: string, parts: readonly string[]): Promise<Dirent<Buffer>[] | undefined> {
+  try {
+    const list = await readdir([root, ...parts].join('/'), { withFileTypes: true, encoding: 'buffer' });
+    return list.sort((a, b) => Buffer.compare(a.name, b.name));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The name as text, when a glob can say it exactly: UTF-8 that reads back the same, no line break. */
+function exactName(name: Buffer): string | undefined {
+  const text = name.toString('utf8');
+  if (!Buffer.from(text).equals(name) || /[\n\r]/.test(text)) return undefined;
+  return text;
+}
+
+/**
+ * Where the leaves are cut: `[0, …, leaves]`, each inner point the first leaf at which the weight
+ * before it reaches the next share's running total; points that fall together are one.
+ *
+ * @param weights Each leaf's weight, in walk order.
+ * @param shares The pieces' shares.
+ * @returns The cut points, ascending, from 0 to `weights.length`.
+ *
+ * @example
+ * ```ts
+ * import { cutPoints } from './_rg_cut.ts';
+ *
+ * cutPoints([1, 1, 1, 1], [0.5, 0.5]); // [0, 2, 4]
+ * ```
+ */
+export function cutPoints(weights: readonly number[], shares: readonly number[]): number[] {
+  const total = weights.reduce((a, b) => a + b, 0);
+  const points = [0];
+  let before = 0;
+  let leaf = 0;
+  let target = 0;
+  for (let s = 0; s + 1 < shares.length; s++) {
+    target += shares[s]! * total;
+    while (leaf < weights.length && before < target) before += weights[leaf++]!;
+    if (leaf > points.at(-1)! && leaf < weights.length) points.push(leaf);
+  }
+  if (weights.length > 0) points.push(weights.length);
+  return points;
+}
+
+/** Adds the globs that leave out what of `node` lies outside the leaves `[from, to)`. */
+function leaveOut(node: Node, from: number, to: number, globs: string[]): void {
+  // Nothing ripgrep could print.
+  if (node.first === node.end) return;
+  if (node.end <= from || node.first >= to) {
+    globs.push(`!/${node.parts.map(escapeGlob).join('/')}`);
+    return;
+  }
+  if (node.first >= from && node.end <= to) return;
+  for (const child of node.children ?? []) leaveOut(child, from, to, globs);
+}
+
+/**
+ * A name as a part of a gitignore-style glob (what `rg --glob` reads) that matches only it:
+ * the glob's special characters escaped, and trailing spaces, which would be dropped.
+ *
+ * @param name A file or folder name.
+ * @returns The glob part.
+ *
+ * @example
+ * ```ts
+ * import { escapeGlob } from './_rg_cut.ts';
+ *
+ * escapeGlob('x[1]*'); // 'x\\[1\\]\\*'
+ * ```
+ */
+export function escapeGlob(name: string): string {
+  return name.replace(/[\\*?[\]{}!]/g, '\\$&').replace(/ +$/, (spaces) => '\\ '.repeat(spaces.length));
+}

@@ -1,0 +1,238 @@
+import type { ChildProcess } from 'node:child_process';
+import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
+import { isPaused, pause, resume } from './_paused_runs.ts';
+import { countRecords } from './_rg_path_order.ts';
+
+/** Options of {@linkcode searchPiecesInOrder}. */
+export interface OrderedPiecesOptions {
+  /** The ripgrep executable. */
+  rg: string;
+  /** The folder ripgrep runs in. */
+  cwd: string;
+  /** Kills every run when aborted. */
+  signal?: AbortSignal | undefined;
+  /** Runs at once (the cores to use). */
+  concurrency: number;
+  /** Records (lines with a path) of the whole output already given elsewhere: left out. @default 0 */
+  skipRecords?: number | undefined;
+  /** Output that pieces ahead of their turn may hold before they are paused. @default 1 MiB */
+  heldBytes?: number | undefined;
+  /**
+   * The first piece whose run writes line by line rather than 8 KB at a time, and every one after
+   * it: for a page that may fill before a piece ends. @default Infinity (none)
+   */
+  lineBufferedFrom?: number | undefined;
+  /**
+   * Milliseconds the first piece goes alone once started before the others join, unless it has given
+   * `soloRecords` by then (a dense search, whose page it is about to fill: the others would only
+   * take a core from it). The others join when it ends either way. @default 0
+   */
+  soloMs?: number | undefined;
+  /** See `soloMs`. @default 0 */
+  soloRecords?: number | undefined;
+  /** Gets the output in order, in runs of whole lines; true when it has had enough (everything stops). */
+  onChunks: (bytes: Buffer) => boolean;
+}
+
+/** How {@linkcode searchPiecesInOrder} ended. */
+export interface OrderedPiecesOutcome {
+  /** 2 and ripgrep's complaint when a piece had one; else 0 (a line found) or 1. */
+  run: Pick<RipgrepStream, 'code' | 'stderr'>;
+  /** `onChunks` had enough before the last piece ended. */
+  stopped: boolean;
+}
+
+/** A piece's run and what it has printed ahead of its turn. */
+interface PieceRun {
+  child?: ChildProcess;
+  held: Buffer[];
+  heldBytes: number;
+  done: boolean;
+  result?: RipgrepStream;
+}
+
+/**
+ * Runs one sorted ripgrep per piece ({@linkcode cutTree}'s globs), `concurrency` at once in
+ * walk order, and hands their output on as one `rg --sort path` run would give it: the piece
+ * whose turn it is streams straight through; the ones after it keep what they print until their
+ * turn comes. Past `heldBytes` of that, they are paused (SIGSTOP) and no new piece starts, so
+ * memory stays bounded whatever the output; each resumes when its turn comes. Once `onChunks`
+ * has enough, every run is killed.
+ *
+ * @param args The sorted run's arguments (`--sort path` among them; a trailing `--` stays last).
+ * @param pieces Each piece's extra arguments (its `--glob` exclusions), in walk order.
+ * @param options Where and how to run, and where the output goes.
+ * @returns Whether it stopped early, and ripgrep's complaint if a piece had one.
+ * @throws {Error} When a run cannot start, the sink throws, or with the signal's reason when aborted.
+ *
+ * @example
+ * ```ts
+ * import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
+ * import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
+ *
+ * const pieces = (await cutTree('/repo', PIECE_SHARES)) ?? [[]];
+ * await searchPiecesInOrder(['--sort', 'path', '--null', '-n', '--regexp', 'TODO', '--'], pieces, {
+ *   rg: '/usr/bin/rg', cwd: '/repo', concurrency: 2, onChunks: (bytes) => { process.stdout.write(bytes); return false; },
+ * });
+ * ```
+ */
+export function searchPiecesInOrder(
+  args: readonly string[],
+  pieces: readonly (readonly string[])[],
+  options: OrderedPiecesOptions,
+): Promise<OrderedPiecesOutcome> {
+  const { rg, cwd, signal, onChunks } = options;
+  const maxHeld = options.heldBytes ?? 1024 * 1024;
+  // The pieces' arguments go before a trailing `--` (after which ripgrep reads only paths).
+  const end = args.at(-1) === '--' ? args.length - 1 : args.length;
+  const lineBufferedFrom = options.lineBufferedFrom ?? Infinity;
+  const runs: PieceRun[] = pieces.map(() => ({ held: [], heldBytes: 0, done: false }));
+  let skip = options.skipRecords ?? 0;
+  let turn = 0;
+  let started = 0;
+  let running = 0;
+  let held = 0;
+  let finished = false;
+  let concurrency = (options.soloMs ?? 0) > 0 ? 1 : options.concurrency;
+  let given = 0;
+  let soloTimer: NodeJS.Timeout | undefined;
+  return new Promise<OrderedPiecesOutcome>((resolve, reject) => {
+    const widen = () => {
+      clearTimeout(soloTimer);
+      if (concurrency === options.concurrency) return;
+      concurrency = options.concurrency;
+      startMore();
+    };
+    const killAll = () => {
+      clearTimeout(soloTimer);
+      for (const run of runs) if (!run.done && run.child !== undefined) run.child.kill('SIGKILL');
+    };
+    const finish = (stopped: boolean) => {
+      if (finished) return;
+      finished = true;
+      killAll();
+      resolve({ run: outcomeOf(runs), stopped });
+    };
+    const fail = (error: unknown) => {
+      if (finished) return;
+      finished = true;
+      killAll();
+      reject(error);
+    };
+    /** Hands bytes of the piece whose turn it is on; true once the sink has had enough. */
+    const give = (bytes: Buffer): boolean => {
+      if (skip > 0) {
+        const after = dropRecords(bytes, skip);
+        skip = after.left;
+        bytes = after.rest;
+        if (bytes.length === 0) return false;
+      }
+      if (concurrency < options.concurrency) given += countRecords(bytes);
+      if (!onChunks(bytes)) return false;
+      finish(true);
+      return true;
+    };
+    /** The turn passes over ended pieces, each handing on what it held; the next one streams. */
+    const advance = () => {
+      while (!finished && turn < runs.length) {
+        const run = runs[turn]!;
+        if (run.child !== undefined) resume(run.child);
+        const chunks = run.held.splice(0);
+        held -= run.heldBytes;
+        run.heldBytes = 0;
+        for (const chunk of chunks) if (give(chunk)) return;
+        if (!run.done) break;
+        turn++;
+        // Past the first piece, whatever its output was like.
+        if (concurrency < options.concurrency) return widen();
+      }
+      if (turn === runs.length) finish(false);
+      else startMore();
+    };
+    // The piece whose turn it is always runs; the others while cores and the bound allow.
+    const startMore = () => {
+      while (!finished && started < runs.length && (started === turn || (running < concurrency && held <= maxHeld))) {
+        start(started++);
+      }
+    };
+    const start = (i: number) => {
+      const run = runs[i]!;
+      running++;
+      const extra = i >= lineBufferedFrom ? ['--line-buffered'] : [];
+      const pieceArgs = [...args.slice(0, end), ...extra, ...pieces[i]!, ...args.slice(end)];
+      streamRipgrep(rg, pieceArgs, {
+        cwd,
+        signal,
+        separator: '\n',
+        onSpawn: (child) => {
+          run.child = child;
+        },
+        onChunks: (bytes) => {
+          if (finished) return true;
+          if (i === turn) return give(bytes);
+          // Kept as handed over: each chunk of a child's output is memory of its own.
+          run.held.push(bytes);
+          run.heldBytes += bytes.length;
+          held += bytes.length;
+          if (held > maxHeld) {
+            for (let j = turn + 1; j < started; j++) {
+              const child = runs[j]!.child;
+              if (!runs[j]!.done && child !== undefined && !isPaused(child)) pause(child);
+            }
+          }
+          return false;
+        },
+      }).then(
+        (result) => {
+          running--;
+          run.done = true;
+          run.result = result;
+          if (i === turn) advance();
+          else startMore();
+        },
+        (error: unknown) => fail(error),
+      );
+    };
+    startMore();
+    // Timed from its start (spawning a process can take as long as the window itself).
+    if (concurrency < options.concurrency) {
+      soloTimer = setTimeout(() => {
+        if (given < (options.soloRecords ?? 0)) widen();
+      }, options.soloMs);
+    }
+  });
+}
+
+/** The outcome of the pieces: the first complaint, else whether any found a line. */
+function outcomeOf(runs: readonly PieceRun[]): Pick<RipgrepStream, 'code' | 'stderr'> {
+  const complaint = runs.find((r) => r.result?.code === 2 && r.result.stderr.trim() !== '');
+  if (complaint !== undefined) return { code: 2, stderr: complaint.result!.stderr };
+  return { code: runs.some((r) => r.result?.code === 0) ? 0 : 1, stderr: '' };
+}
+
+/**
+ * Leaves out the first `count` records (lines with a NUL after their path) of a run of whole
+ * lines, and the lines without one (`--` separators) among them.
+ *
+ * @param bytes Lines, each ending in `\n`.
+ * @param count Records still to leave out.
+ * @returns What follows them (a view of `bytes`), and how many are still to leave out.
+ *
+ * @example
+ * ```ts
+ * import { dropRecords } from './_rg_ordered_pieces.ts';
+ *
+ * dropRecords(Buffer.from('a\u00001:x\n--\na\u00003:y\n'), 1).rest.toString(); // '--\na\u00003:y\n'
+ * ```
+ */
+export function dropRecords(bytes: Buffer, count: number): { rest: Buffer; left: number } {
+  let pos = 0;
+  while (count > 0 && pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl === -1) nl = bytes.length - 1;
+    const nul = bytes.indexOf(0, pos);
+    if (nul !== -1 && nul < nl) count--;
+    pos = nl + 1;
+  }
+  return { rest: bytes.subarray(pos), left: count };
+}

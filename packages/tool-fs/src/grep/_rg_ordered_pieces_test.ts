@@ -1,0 +1,231 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RIPGREP } from '../_test_engines.ts';
+import { cutTree } from './_rg_cut.ts';
+import { dropRecords, searchPiecesInOrder } from './_rg_ordered_pieces.ts';
+import { writeFakeRg } from './_test_fake_rg.ts';
+
+describe('dropRecords', () => {
+  test('leaves out records and the separators among them, keeps a path part before the next one', () => {
+    const lines = Buffer.from('a\u00001:x\n--\na\u00003:y\nodd\nname\u00001:z\n');
+    expect(dropRecords(lines, 1).rest.toString()).toBe('--\na\u00003:y\nodd\nname\u00001:z\n');
+    expect(dropRecords(lines, 2).rest.toString()).toBe('odd\nname\u00001:z\n');
+    expect(dropRecords(lines, 5)).toEqual({ rest: Buffer.alloc(0), left: 2 });
+  });
+});
+
+/** Pids of this process's ripgrep children that have not exited. */
+function liveRgChildren(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid …
+      const [, comm, state, ppid] = /^\d+ \((.*)\) (\S) (\d+)/.exec(stat) ?? [];
+      if (comm === 'rg' && state !== 'Z' && Number(ppid) === process.pid) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+async function noRgLeft(): Promise<number[]> {
+  for (let i = 0; i < 100 && liveRgChildren().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return liveRgChildren();
+}
+
+describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPiecesInOrder with ripgrep', () => {
+  let dir: string;
+  let pieces: string[][];
+  let sorted: Buffer;
+  const args = [
+    '--hidden',
+    '--null',
+    '--sort',
+    'path',
+    '-n',
+    '--with-filename',
+    '--no-heading',
+    '--regexp',
+    'hit',
+    '--',
+  ];
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'rg-pieces-'));
+    for (let i = 0; i < 400; i++) {
+      const name = `m${i % 8}/d${i % 5}/f${i}.ts`;
+      await mkdir(path.join(dir, path.dirname(name)), { recursive: true });
+      // Every fourth file has a long run of matches: output that outgrows small bounds.
+      const body = Array.from({ length: i % 4 === 0 ? 200 : 3 }, (_, l) => `hit ${i} ${l}`).join('\n');
+      await writeFile(path.join(dir, name), `${body}\n`);
+    }
+    pieces = (await cutTree(
+      dir,
+      Array.from({ length: 8 }, () => 0.125),
+    ))!;
+    expect(pieces.length).toBeGreaterThan(4);
+    sorted = execFileSync(RIPGREP!, ['--no-config', ...args], {
+      cwd: dir,
+      maxBuffer: 1 << 26,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function collect(options: {
+    concurrency: number;
+    heldBytes?: number;
+    lineBufferedFrom?: number;
+    skipRecords?: number;
+  }) {
+    const chunks: Buffer[] = [];
+    const outcome = await searchPiecesInOrder(args, pieces, {
+      rg: RIPGREP!,
+      cwd: dir,
+      ...options,
+      onChunks: (bytes) => {
+        chunks.push(Buffer.from(bytes));
+        return false;
+      },
+    });
+    return { outcome, out: Buffer.concat(chunks) };
+  }
+
+  test.each([
+    ['one at a time', { concurrency: 1 }],
+    ['two at a time', { concurrency: 2 }],
+    ['all at once, line by line', { concurrency: 8, lineBufferedFrom: 0 }],
+    // Every piece ahead of its turn paused as soon as it prints: one at a time in effect.
+    ['paused ahead of their turn (a bound of one byte)', { concurrency: 3, heldBytes: 1 }],
+    ['with a bound of 64 KB', { concurrency: 3, heldBytes: 64 * 1024 }],
+  ])('%s, the pieces give the bytes of one sorted run', async (_, options) => {
+    const { outcome, out } = await collect(options);
+    // Separators between context groups aside, there are none here: byte for byte.
+    expect(out.equals(sorted)).toBe(true);
+    expect(outcome).toEqual({ run: { code: 0, stderr: '' }, stopped: false });
+    expect(await noRgLeft()).toEqual([]);
+  });
+
+  test('records already given elsewhere are left out, and only they', async () => {
+    const { out } = await collect({ concurrency: 2, skipRecords: 1000 });
+    const lines = sorted.toString().split(/(?<=\n)/);
+    expect(out.toString()).toBe(lines.slice(1000).join(''));
+  });
+
+  test('once the sink has enough, every piece is killed and it says it stopped', async () => {
+    let lines = 0;
+    const outcome = await searchPiecesInOrder(args, pieces, {
+      rg: RIPGREP!,
+      cwd: dir,
+      concurrency: 3,
+      heldBytes: 1,
+      onChunks: (bytes) => (lines += bytes.toString().split('\n').length - 1) >= 10,
+    });
+    expect(outcome.stopped).toBe(true);
+    expect(await noRgLeft()).toEqual([]);
+  });
+
+  test('an abort rejects with its reason and leaves no ripgrep running, paused ones included', async () => {
+    const controller = new AbortController();
+    let first = true;
+    const search = searchPiecesInOrder(args, pieces, {
+      rg: RIPGREP!,
+      cwd: dir,
+      signal: controller.signal,
+      concurrency: 3,
+      heldBytes: 1,
+      onChunks: () => {
+        if (first) controller.abort(new Error('user pressed Esc'));
+        first = false;
+        return false;
+      },
+    });
+    await expect(search).rejects.toThrow('user pressed Esc');
+    expect(await noRgLeft()).toEqual([]);
+  });
+
+  test("ripgrep's complaint about the pattern comes back as exit code 2", async () => {
+    const bad = [...args.slice(0, -3), '--regexp', 'a(', '--'];
+    const outcome = await searchPiecesInOrder(bad, pieces, {
+      rg: RIPGREP!,
+      cwd: dir,
+      concurrency: 2,
+      onChunks: () => false,
+    });
+    expect(outcome.run.code).toBe(2);
+    expect(outcome.run.stderr).toMatch(/unclosed group/);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('searchPiecesInOrder with runs that stall', () => {
+  test('once the sink has enough, the pieces still running or paused ahead of their turn are killed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rg-pieces-stall-'));
+    try {
+      const rg = await writeFakeRg(dir);
+      // Each run prints one line, then stalls for 20 s.
+      Object.assign(process.env, { LOG: path.join(dir, 'log'), SORTED_FIRST: '1', SORTED_WAIT_MS: '20000' });
+      let lines = 0;
+      const outcome = await searchPiecesInOrder(['--sort', 'path', 'hit'], [[], [], [], []], {
+        rg,
+        cwd: dir,
+        concurrency: 3,
+        heldBytes: 1,
+        // Full at the head's first line, once a second run has started (held here till then).
+        onChunks: () => {
+          for (let i = 0; i < 250 && readFileSync(path.join(dir, 'log'), 'utf8').split('\n').length <= 2; i++) {
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+          }
+          return ++lines >= 1;
+        },
+      });
+      expect(outcome.stopped).toBe(true);
+      // A run paused before it has logged (its start is slow) counts too: every child is looked at.
+      expect(readFileSync(path.join(dir, 'log'), 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(2);
+      expect(await noRgLeft()).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('searchPiecesInOrder, the first piece alone', () => {
+  test.each([
+    // Dense: it has given its 5 lines, past soloRecords: the others would only take its core.
+    ['stays alone while it is filling the page fast', '5', 1],
+    // Sparse: one line by then; the other pieces join.
+    ['is joined by the others when it is not', '1', 3],
+  ])('%s', async (_, first, runsStarted) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rg-pieces-solo-'));
+    const controller = new AbortController();
+    try {
+      const rg = await writeFakeRg(dir);
+      const log = path.join(dir, 'log');
+      Object.assign(process.env, { LOG: log, SORTED_FIRST: first, SORTED_WAIT_MS: '20000' });
+      const search = searchPiecesInOrder(['--sort', 'path', 'hit'], [[], [], []], {
+        rg,
+        cwd: dir,
+        signal: controller.signal,
+        concurrency: 3,
+        soloMs: 300,
+        soloRecords: 3,
+        onChunks: () => false,
+      });
+      search.catch(() => {});
+      // Well past the window (the stand-in takes about 50 ms to start).
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(runsStarted);
+      controller.abort(new Error('done'));
+      await expect(search).rejects.toThrow('done');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
