@@ -9,6 +9,17 @@ import { readdir } from 'node:fs/promises';
  */
 export const PIECE_SHARES: readonly number[] = [0.25, 0.25, 0.25, 0.25];
 
+/** One piece of a cut tree. */
+export interface CutPiece {
+  /** The `--glob '!/…'` arguments that leave out everything but the piece. */
+  args: string[];
+  /**
+   * The path of its first file or folder, in walk order (undefined for the first piece): a path
+   * is in this piece when it comes at or after this one and before the next piece's.
+   */
+  from?: Buffer | undefined;
+}
+
 /** Options of {@linkcode cutTree}. */
 export interface CutOptions {
   /** Folders read to see the tree's shape, at most (whole levels, breadth first). @default 64 */
@@ -44,22 +55,25 @@ interface Node {
  * @param root The folder ripgrep runs in (`/proc/self/fd/N` included).
  * @param shares Each piece's share of the tree, in order (they add up to 1).
  * @param options Bounds on the reading and on each piece's globs.
- * @returns Each piece's globs, in walk order; undefined when the tree cannot be cut in two or more
- *   (too few entries, a name a glob cannot say exactly, or too many globs).
+ * A name made after the cut, in a folder whose entries were split between pieces, is left out by
+ * no piece: each prints it, and {@linkcode CutPiece.from} says which one it belongs to.
+ *
+ * @returns Each piece's globs and where it starts, in walk order; undefined when the tree cannot be
+ *   cut in two or more (too few entries, a name a glob cannot say exactly, or too many globs).
  *
  * @example
  * ```ts
  * import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
  *
  * const pieces = await cutTree('/repo', PIECE_SHARES);
- * // e.g. [['--glob', '!/src/z', '--glob', '!/test'], ['--glob', '!/src/a', …], …]
+ * // e.g. [{ args: ['--glob', '!/src/z', '--glob', '!/test'] }, { args: ['--glob', '!/src/a', …], from: Buffer.from('src/z') }, …]
  * ```
  */
 export async function cutTree(
   root: string,
   shares: readonly number[],
   options: CutOptions = {},
-): Promise<string[][] | undefined> {
+): Promise<CutPiece[] | undefined> {
   const maxReads = options.maxReads ?? 64;
   const top: Node = { parts: [], first: 0, end: 0 };
   let frontier: Node[] = [top];
@@ -107,12 +121,13 @@ export async function cutTree(
   const bounds = cutPoints(weights, shares);
   if (bounds.length < 3) return undefined;
   const maxGlobs = options.maxGlobs ?? 200;
-  const pieces: string[][] = [];
+  const pieces: CutPiece[] = [];
   for (let p = 0; p + 1 < bounds.length; p++) {
     const globs: string[] = [];
     for (const child of top.children ?? []) leaveOut(child, bounds[p]!, bounds[p + 1]!, globs);
     if (globs.length > maxGlobs) return undefined;
-    pieces.push(globs.flatMap((g) => ['--glob', g]));
+    const args = globs.flatMap((g) => ['--glob', g]);
+    pieces.push(p === 0 ? { args } : { args, from: Buffer.from(leaves[bounds[p]!]!.parts.join('/')) });
   }
   return pieces;
 }

@@ -84,9 +84,9 @@ describe.skipIf(RIPGREP === undefined)('cutTree with ripgrep', () => {
       expect(pieces!.length).toBeGreaterThan(1);
       for (const filters of [[], ['--glob', '*.ts'], ['--glob', '!*.md'], ['--type', 'ts']]) {
         const whole = rgFiles(filters);
-        const joined = pieces!.map((globs) => rgFiles([...filters, ...globs])).join('');
+        const joined = pieces!.map((piece) => rgFiles([...filters, ...piece.args])).join('');
         expect(joined, JSON.stringify(filters)).toBe(whole);
-        for (const piece of pieces!.map((globs) => rgFiles([...filters, ...globs]))) expect(piece).not.toBe(whole);
+        for (const piece of pieces!.map(({ args }) => rgFiles([...filters, ...args]))) expect(piece).not.toBe(whole);
       }
       // What ignore files leave out stays out.
       expect(rgFiles([])).not.toMatch(/ignored\/|skip\.log/);
@@ -95,7 +95,7 @@ describe.skipIf(RIPGREP === undefined)('cutTree with ripgrep', () => {
 
   test('only the root is read when that is all maxReads allows: cuts fall between its entries', async () => {
     const pieces = await cutTree(dir, [0.5, 0.5], { maxReads: 1 });
-    for (const glob of pieces!.flat().filter((a) => a !== '--glob')) expect(glob).toMatch(/^!\/[^/]+$/);
+    for (const glob of pieces!.flatMap((p) => p.args).filter((a) => a !== '--glob')) expect(glob).toMatch(/^!\/[^/]+$/);
   });
 
   test('gives up (undefined) where a glob cannot say a name, or a piece would need too many', async () => {

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
 import { isPaused, pause, resume } from './_paused_runs.ts';
-import { countRecords } from './_rg_path_order.ts';
+import type { CutPiece } from './_rg_cut.ts';
+import { comparePathBytes, countRecords, isPathPart } from './_rg_path_order.ts';
 
 /** Options of {@linkcode searchPiecesInOrder}. */
 export interface OrderedPiecesOptions {
@@ -60,7 +61,10 @@ interface PieceRun {
  * has enough, every run is killed.
  *
  * @param args The sorted run's arguments (`--sort path` among them; a trailing `--` stays last).
- * @param pieces Each piece's extra arguments (its `--glob` exclusions), in walk order.
+ * A record whose path lies outside its piece's range (a name made after the cut, which every
+ * piece prints: see {@linkcode cutTree}) is left out of every piece but its own.
+ *
+ * @param pieces Each piece's extra arguments (its `--glob` exclusions) and where it starts, in walk order.
  * @param options Where and how to run, and where the output goes.
  * @returns Whether it stopped early, and ripgrep's complaint if a piece had one.
  * @throws {Error} When a run cannot start, the sink throws, or with the signal's reason when aborted.
@@ -70,7 +74,7 @@ interface PieceRun {
  * import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
  * import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
  *
- * const pieces = (await cutTree('/repo', PIECE_SHARES)) ?? [[]];
+ * const pieces = (await cutTree('/repo', PIECE_SHARES)) ?? [{ args: [] }];
  * await searchPiecesInOrder(['--sort', 'path', '--null', '-n', '--regexp', 'TODO', '--'], pieces, {
  *   rg: '/usr/bin/rg', cwd: '/repo', concurrency: 2, onChunks: (bytes) => { process.stdout.write(bytes); return false; },
  * });
@@ -78,7 +82,7 @@ interface PieceRun {
  */
 export function searchPiecesInOrder(
   args: readonly string[],
-  pieces: readonly (readonly string[])[],
+  pieces: readonly CutPiece[],
   options: OrderedPiecesOptions,
 ): Promise<OrderedPiecesOutcome> {
   const { rg, cwd, signal, onChunks } = options;
@@ -159,7 +163,9 @@ export function searchPiecesInOrder(
       const run = runs[i]!;
       running++;
       const extra = i >= lineBufferedFrom ? ['--line-buffered'] : [];
-      const pieceArgs = [...args.slice(0, end), ...extra, ...pieces[i]!, ...args.slice(end)];
+      const pieceArgs = [...args.slice(0, end), ...extra, ...pieces[i]!.args, ...args.slice(end)];
+      const from = pieces[i]!.from;
+      const to = pieces[i + 1]?.from;
       streamRipgrep(rg, pieceArgs, {
         cwd,
         signal,
@@ -167,8 +173,10 @@ export function searchPiecesInOrder(
         onSpawn: (child) => {
           run.child = child;
         },
-        onChunks: (bytes) => {
+        onChunks: (chunk) => {
           if (finished) return true;
+          const bytes = inRange(chunk, { from, to });
+          if (bytes.length === 0) return false;
           if (i === turn) return give(bytes);
           // Kept as handed over: each chunk of a child's output is memory of its own.
           run.held.push(bytes);
@@ -201,6 +209,72 @@ export function searchPiecesInOrder(
       }, options.soloMs);
     }
   });
+}
+
+/**
+ * The lines of `bytes` whose record's path is at or after `from` and before `to` in walk order,
+ * with the lines without a path that follow a kept one (`--` separators). The output of a piece is
+ * in walk order, so when its first and last records are in range, all are (the common case:
+ * `bytes` itself). A chunk holding part of a path on a line of its own (a name with a line break)
+ * is kept whole: its records' paths cannot be read line by line.
+ *
+ * @param bytes Whole lines of `--null` output.
+ * @param range Its start (`from`) and end (`to`, not in it); either may be left out.
+ * @returns `bytes`, or a copy without the lines out of range.
+ *
+ * @example
+ * ```ts
+ * import { inRange } from './_rg_ordered_pieces.ts';
+ *
+ * inRange(Buffer.from('a\u00001:x\nb\u00001:y\n'), { to: Buffer.from('b') }).toString(); // 'a\u00001:x\n'
+ * ```
+ */
+export function inRange(bytes: Buffer, range: { from?: Buffer | undefined; to?: Buffer | undefined }): Buffer {
+  const { from, to } = range;
+  if (from === undefined && to === undefined) return bytes;
+  const within = (path: Buffer) =>
+    (from === undefined || comparePathBytes(from, path) <= 0) && (to === undefined || comparePathBytes(path, to) < 0);
+  const first = firstRecordPath(bytes);
+  const last = lastRecordPath(bytes);
+  if ((first === undefined || within(first)) && (last === undefined || within(last))) return bytes;
+  const kept: Buffer[] = [];
+  let keep = true;
+  let pos = 0;
+  while (pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl === -1) nl = bytes.length - 1;
+    const nul = bytes.indexOf(0, pos);
+    if (nul !== -1 && nul < nl) keep = within(bytes.subarray(pos, nul));
+    else if (isPathPart(bytes.toString('utf8', pos, nl))) return bytes;
+    if (keep) kept.push(bytes.subarray(pos, nl + 1));
+    pos = nl + 1;
+  }
+  return Buffer.concat(kept);
+}
+
+/** The path of the first record (line with a NUL) in `bytes`, if any. */
+function firstRecordPath(bytes: Buffer): Buffer | undefined {
+  let pos = 0;
+  while (pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl === -1) nl = bytes.length;
+    const nul = bytes.indexOf(0, pos);
+    if (nul !== -1 && nul < nl) return bytes.subarray(pos, nul);
+    pos = nl + 1;
+  }
+  return undefined;
+}
+
+/** The path of the last record in `bytes` (whole lines), if any. */
+function lastRecordPath(bytes: Buffer): Buffer | undefined {
+  let end = bytes.length - 1;
+  while (end > 0) {
+    const start = bytes.lastIndexOf(10, end - 1) + 1;
+    const nul = bytes.indexOf(0, start);
+    if (nul !== -1 && nul < end) return bytes.subarray(start, nul);
+    end = start - 1;
+  }
+  return undefined;
 }
 
 /** The outcome of the pieces: the first complaint, else whether any found a line. */

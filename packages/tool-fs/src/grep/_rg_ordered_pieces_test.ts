@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RIPGREP } from '../_test_engines.ts';
-import { cutTree } from './_rg_cut.ts';
-import { dropRecords, searchPiecesInOrder } from './_rg_ordered_pieces.ts';
+import { type CutPiece, cutTree } from './_rg_cut.ts';
+import { dropRecords, inRange, searchPiecesInOrder } from './_rg_ordered_pieces.ts';
 import { writeFakeRg } from './_test_fake_rg.ts';
 
 describe('dropRecords', () => {
@@ -17,6 +17,65 @@ describe('dropRecords', () => {
     expect(dropRecords(lines, 5)).toEqual({ rest: Buffer.alloc(0), left: 2 });
   });
 });
+
+describe('inRange', () => {
+  const b = (text: string) => Buffer.from(text);
+  test('a run whose first and last records are in range is kept as it is (the same buffer)', () => {
+    const run = b('b/1\u00001:x\n--\nb/2\u00004:y\n');
+    expect(inRange(run, { from: b('b'), to: b('c') })).toBe(run);
+    expect(inRange(run, {})).toBe(run);
+  });
+  test('records before the start or at and after the end are left out, with the separators after them', () => {
+    const run = b('a\u00001:x\n--\nb/1\u00001:y\n--\nb/2\u00002:z\nc\u00001:w\n--\nd\u00001:v\n');
+    expect(inRange(run, { from: b('b'), to: b('c') }).toString()).toBe('b/1\u00001:y\n--\nb/2\u00002:z\n');
+    // Walk order: the folder `b` and what is in it come before `b-c` and `b.d`.
+    expect(inRange(b('b-c\u00001:x\nb/z\u00001:y\n'), { to: b('b-c') }).toString()).toBe('b/z\u00001:y\n');
+  });
+  test('a run holding part of a name with a line break is kept whole (its paths cannot be read line by line)', () => {
+    const run = b('a\u00001:x\nodd\nname\u00001:y\n');
+    expect(inRange(run, { from: b('b') })).toBe(run);
+  });
+});
+
+describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
+  'searchPiecesInOrder over a tree changed after its cut',
+  () => {
+    test('names made after the cut, beside split ones, are given once, in their place', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'rg-pieces-changed-'));
+      try {
+        for (let i = 0; i < 60; i++) {
+          const name = `m${i % 6}/d${i % 5}/f${i}.ts`;
+          await mkdir(path.join(dir, path.dirname(name)), { recursive: true });
+          await writeFile(path.join(dir, name), `hit ${i}\n`);
+        }
+        const pieces = (await cutTree(dir, [0.25, 0.25, 0.25, 0.25]))!;
+        // Before, between and after the cut names, at the root and inside a folder read for the cut.
+        for (const name of ['a.ts', 'm2a.ts', 'm3/d2a.ts', 'm3/zz/new.ts', 'zz.ts', 'm0/a.ts']) {
+          await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+          await writeFile(path.join(dir, name), 'hit new\n');
+        }
+        const args = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
+        const expected = execFileSync(RIPGREP!, ['--no-config', ...args], {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const chunks: Buffer[] = [];
+        await searchPiecesInOrder(args, pieces, {
+          rg: RIPGREP!,
+          cwd: dir,
+          concurrency: 2,
+          onChunks: (bytes) => {
+            chunks.push(Buffer.from(bytes));
+            return false;
+          },
+        });
+        expect(Buffer.concat(chunks).toString()).toBe(expected.toString());
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 /** Pids of this process's ripgrep children that have not exited. */
 function liveRgChildren(): number[] {
@@ -42,7 +101,7 @@ async function noRgLeft(): Promise<number[]> {
 
 describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPiecesInOrder with ripgrep', () => {
   let dir: string;
-  let pieces: string[][];
+  let pieces: CutPiece[];
   let sorted: Buffer;
   const args = [
     '--hidden',
@@ -173,19 +232,23 @@ describe.skipIf(process.platform !== 'linux')('searchPiecesInOrder with runs tha
       // Each run prints one line, then stalls for 20 s.
       Object.assign(process.env, { LOG: path.join(dir, 'log'), SORTED_FIRST: '1', SORTED_WAIT_MS: '20000' });
       let lines = 0;
-      const outcome = await searchPiecesInOrder(['--sort', 'path', 'hit'], [[], [], [], []], {
-        rg,
-        cwd: dir,
-        concurrency: 3,
-        heldBytes: 1,
-        // Full at the head's first line, once a second run has started (held here till then).
-        onChunks: () => {
-          for (let i = 0; i < 250 && readFileSync(path.join(dir, 'log'), 'utf8').split('\n').length <= 2; i++) {
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-          }
-          return ++lines >= 1;
+      const outcome = await searchPiecesInOrder(
+        ['--sort', 'path', 'hit'],
+        [{ args: [] }, { args: [] }, { args: [] }, { args: [] }],
+        {
+          rg,
+          cwd: dir,
+          concurrency: 3,
+          heldBytes: 1,
+          // Full at the head's first line, once a second run has started (held here till then).
+          onChunks: () => {
+            for (let i = 0; i < 250 && readFileSync(path.join(dir, 'log'), 'utf8').split('\n').length <= 2; i++) {
+              Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+            }
+            return ++lines >= 1;
+          },
         },
-      });
+      );
       expect(outcome.stopped).toBe(true);
       // A run paused before it has logged (its start is slow) counts too: every child is looked at.
       expect(readFileSync(path.join(dir, 'log'), 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(2);
@@ -209,7 +272,7 @@ describe.skipIf(process.platform !== 'linux')('searchPiecesInOrder, the first pi
       const rg = await writeFakeRg(dir);
       const log = path.join(dir, 'log');
       Object.assign(process.env, { LOG: log, SORTED_FIRST: first, SORTED_WAIT_MS: '20000' });
-      const search = searchPiecesInOrder(['--sort', 'path', 'hit'], [[], [], []], {
+      const search = searchPiecesInOrder(['--sort', 'path', 'hit'], [{ args: [] }, { args: [] }, { args: [] }], {
         rg,
         cwd: dir,
         signal: controller.signal,
