@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import ignore, { type Ignore } from 'ignore';
 
 /**
  * The shares of a folder, in the order `rg --sort path` walks it, that a content search for a
@@ -37,7 +38,20 @@ interface Node {
   /** Its leaves' indexes, `[first, end)`. */
   first: number;
   end: number;
+  /** An ignore file of a folder read says ripgrep leaves it out: it weighs nothing. */
+  ignored?: boolean;
+  /** The ignore rules of the folders read down to it (a folder's own last), for a folder read. */
+  rules?: IgnoreRules[];
 }
+
+/** A folder's ignore files, as one matcher of paths relative to it. */
+interface IgnoreRules {
+  base: number;
+  ig: Ignore;
+}
+
+/** The ignore files ripgrep reads in a folder, in rising precedence. */
+const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'];
 
 /**
  * Cuts the folder `root` into pieces that together are what `rg --sort path` searches there, in
@@ -48,9 +62,9 @@ interface Node {
  *
  * The tree's shape is read breadth first, whole levels at a time, while the next level has
  * folders to spare in `maxReads`; a folder not read weighs what a folder read held on average, a
- * file one. The pieces follow `shares` of that weight: an estimate (what ignore files leave out
- * is counted too), which only moves where the cuts fall, never what is found. `.git` is left
- * out (the search skips it).
+ * file one, and what the ignore files of the folders read leave out (`node_modules/`) nothing.
+ * The pieces follow `shares` of that weight: an estimate, which only moves where the cuts fall,
+ * never what is found. `.git` is left out (the search skips it).
  *
  * @param root The folder ripgrep runs in (`/proc/self/fd/N` included).
  * @param shares Each piece's share of the tree, in order (they add up to 1).
@@ -89,15 +103,15 @@ export async function cutTree(
       // Unreadable: a leaf, as ripgrep will find it.
       if (list === undefined) continue;
       const node = frontier[i]!;
+      const rules = await withIgnoreFiles(root, node, list);
       const children: Node[] = [];
       for (const entry of list) {
         const name = exactName(entry.name);
         if (name === undefined) return undefined;
         if (name === '.git') continue;
-        const child: Node = { parts: [...node.parts, name], first: 0, end: 0 };
-        if (entry.isDirectory()) {
-          next.push(child);
-        }
+        const child: Node = { parts: [...node.parts, name], first: 0, end: 0, rules };
+        if (isIgnored(rules, child.parts, entry.isDirectory())) child.ignored = true;
+        else if (entry.isDirectory()) next.push(child);
         children.push(child);
       }
       node.children = children;
@@ -113,7 +127,7 @@ export async function cutTree(
     node.first = leaves.length;
     if (node.children === undefined) {
       leaves.push(node);
-      weights.push(unread.has(node) ? folderWeight : 1);
+      weights.push(node.ignored ? 0 : unread.has(node) ? folderWeight : 1);
     } else for (const child of node.children) number(child);
     node.end = leaves.length;
   };
@@ -130,6 +144,42 @@ export async function cutTree(
     pieces.push(p === 0 ? { args } : { args, from: Buffer.from(leaves[bounds[p]!]!.parts.join('/')) });
   }
   return pieces;
+}
+
+/**
+ * The ignore rules for what `node` holds: its parents' and its own ignore files. Only weights
+ * follow from them (an estimate: global excludes and `.git/info/exclude` are not read), never
+ * what is searched, which is ripgrep's own decision.
+ */
+async function withIgnoreFiles(root: string, node: Node, list: readonly Dirent<Buffer>[]): Promise<IgnoreRules[]> {
+  const inherited = node.rules ?? [];
+  const files = IGNORE_FILES.filter((f) => list.some((e) => e.isFile() && e.name.toString() === f));
+  if (files.length === 0) return inherited;
+  const ig = ignore({ allowRelativePaths: true });
+  for (const file of files) {
+    try {
+      ig.add(await readFile([root, ...node.parts, file].join('/'), 'utf8'));
+    } catch {
+      // Unreadable: ripgrep cannot read it either.
+    }
+  }
+  return [...inherited, { base: node.parts.length, ig }];
+}
+
+/** Whether the deepest rule that has a say about `parts` ignores it. */
+function isIgnored(rules: readonly IgnoreRules[], parts: readonly string[], dir: boolean): boolean {
+  let ignored = false;
+  for (const { base, ig } of rules) {
+    let verdict: { ignored: boolean; unignored: boolean };
+    try {
+      verdict = ig.test(parts.slice(base).join('/') + (dir ? '/' : ''));
+    } catch {
+      continue;
+    }
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
 }
 
 /** The entries of a folder sorted as ripgrep's sorted walk visits them (by name, byte by byte); undefined when unreadable. */

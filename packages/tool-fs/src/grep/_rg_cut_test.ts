@@ -98,6 +98,41 @@ describe.skipIf(RIPGREP === undefined)('cutTree with ripgrep', () => {
     for (const glob of pieces!.flatMap((p) => p.args).filter((a) => a !== '--glob')) expect(glob).toMatch(/^!\/[^/]+$/);
   });
 
+  test('what ignore files leave out weighs nothing: the pieces share what is searched, not a big ignored folder', async () => {
+    const repo = await mkdtemp(path.join(tmpdir(), 'rg-cut-ignored-'));
+    try {
+      await writeFile(path.join(repo, '.gitignore'), 'node_modules/\n*.log\n');
+      for (let i = 0; i < 400; i++) {
+        await mkdir(path.join(repo, 'node_modules', `pkg${i}`), { recursive: true });
+        await writeFile(path.join(repo, 'node_modules', `pkg${i}`, 'index.js'), 'hit\n');
+      }
+      for (let i = 0; i < 40; i++) {
+        await mkdir(path.join(repo, 'src', `m${i % 8}`), { recursive: true });
+        await writeFile(path.join(repo, 'src', `m${i % 8}`, `f${i}.ts`), 'hit\n');
+        await writeFile(path.join(repo, 'src', `m${i % 8}`, `f${i}.log`), 'hit\n');
+      }
+      const pieces = await cutTree(repo, [0.25, 0.25, 0.25, 0.25]);
+      const listed = pieces!.map(
+        ({ args }) =>
+          execFileSync(
+            RIPGREP!,
+            ['--no-config', '--files', '--sort', 'path', '--hidden', '--no-require-git', ...args],
+            {
+              cwd: repo,
+            },
+          )
+            .toString()
+            .split('\n')
+            .filter((f) => f.startsWith('src/')).length,
+      );
+      // Every piece has a share of the 40 files searched (each folder of 5 whole).
+      expect(listed.reduce((a, b) => a + b, 0)).toBe(40);
+      for (const n of listed) expect(n).toBeGreaterThanOrEqual(5);
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
   test('gives up (undefined) where a glob cannot say a name, or a piece would need too many', async () => {
     const odd = await mkdtemp(path.join(tmpdir(), 'rg-cut-odd-'));
     try {
