@@ -243,7 +243,7 @@ function leaveOut(node: Node, from: number, to: number, globs: string[]): void {
 
 /**
  * A name as a part of a gitignore-style glob (what `rg --glob` reads) that matches only it:
- * the glob's special characters escaped, and trailing spaces, which would be dropped.
+ * the glob's special characters escaped, and trailing white space, which would be dropped.
  *
  * @param name A file or folder name.
  * @returns The glob part.
@@ -253,8 +253,11 @@ function leaveOut(node: Node, from: number, to: number, globs: string[]): void {
  * import { escapeGlob } from './_rg_cut.ts';
  *
  * escapeGlob('x[1]*'); // 'x\\[1\\]\\*'
+ * escapeGlob('a\t'); // 'a[\t]'
  * ```
  */
 export function escapeGlob(name: string): string {
-  return name.replace(/[\\*?[\]{}!]/g, '\\$&').replace(/ +$/, (spaces) => '\\ '.repeat(spaces.length));
+  // Trailing white space (a tab, a no-break space…) is trimmed from a glob unless it ends in
+  // `\ `; each such character is written as a class of itself instead, which nothing trims.
+  return name.replace(/[\\*?[\]{}!]/g, '\\$&').replace(/\s+$/u, (space) => [...space].map((c) => `[${c}]`).join(''));
 }

@@ -23,7 +23,8 @@ describe('escapeGlob', () => {
     expect(escapeGlob('x[1]*?')).toBe('x\\[1\\]\\*\\?');
     expect(escapeGlob('br{a,b}')).toBe('br\\{a,b\\}');
     expect(escapeGlob('bs\\q!')).toBe('bs\\\\q\\!');
-    expect(escapeGlob('sp  ')).toBe('sp\\ \\ ');
+    expect(escapeGlob('sp  ')).toBe('sp[ ][ ]');
+    expect(escapeGlob('tab\t\u00a0')).toBe('tab[\t][\u00a0]');
     expect(escapeGlob('plain.ts')).toBe('plain.ts');
   });
 });

@@ -195,8 +195,13 @@ export function searchPiecesInOrder(
           running--;
           run.done = true;
           run.result = result;
-          if (i === turn) advance();
-          else startMore();
+          // The sink may throw on what an ended piece held: the search rejects, every run killed.
+          try {
+            if (i === turn) advance();
+            else startMore();
+          } catch (e) {
+            fail(e);
+          }
         },
         (error: unknown) => fail(error),
       );
