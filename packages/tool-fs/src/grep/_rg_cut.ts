@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { type Dirent, opendirSync, readFileSync } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
 
 /**
@@ -79,31 +78,30 @@ const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'];
  * ```ts
  * import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
  *
- * const pieces = await cutTree('/repo', PIECE_SHARES);
+ * const pieces = cutTree('/repo', PIECE_SHARES);
  * // e.g. [{ args: ['--glob', '!/src/z', '--glob', '!/test'] }, { args: ['--glob', '!/src/a', …], from: Buffer.from('src/z') }, …]
  * ```
  */
-export async function cutTree(
-  root: string,
-  shares: readonly number[],
-  options: CutOptions = {},
-): Promise<CutPiece[] | undefined> {
+export function cutTree(root: string, shares: readonly number[], options: CutOptions = {}): CutPiece[] | undefined {
   const maxReads = options.maxReads ?? 64;
   const top: Node = { parts: [], first: 0, end: 0 };
   let frontier: Node[] = [top];
   let reads = 0;
   let folderWeight = 1;
   while (frontier.length > 0 && reads + frontier.length <= maxReads) {
-    const lists = await Promise.all(frontier.map((node) => readFolder(root, node.parts)));
+    const lists = frontier.map((node) => readFolder(root, node.parts));
     reads += frontier.length;
     const next: Node[] = [];
     let entries = 0;
     for (let i = 0; i < frontier.length; i++) {
       const list = lists[i];
-      // Unreadable: a leaf, as ripgrep will find it.
-      if (list === undefined) continue;
+      // Unreadable or too big to sort here: a leaf, as ripgrep will find it (the root: no cut).
+      if (list === undefined) {
+        if (frontier[i] === top) return undefined;
+        continue;
+      }
       const node = frontier[i]!;
-      const rules = await withIgnoreFiles(root, node, list);
+      const rules = withIgnoreFiles(root, node, list);
       const children: Node[] = [];
       for (const entry of list) {
         const name = exactName(entry.name);
@@ -151,14 +149,14 @@ export async function cutTree(
  * follow from them (an estimate: global excludes and `.git/info/exclude` are not read), never
  * what is searched, which is ripgrep's own decision.
  */
-async function withIgnoreFiles(root: string, node: Node, list: readonly Dirent<Buffer>[]): Promise<IgnoreRules[]> {
+function withIgnoreFiles(root: string, node: Node, list: readonly Dirent<Buffer>[]): IgnoreRules[] {
   const inherited = node.rules ?? [];
   const files = IGNORE_FILES.filter((f) => list.some((e) => e.isFile() && e.name.toString() === f));
   if (files.length === 0) return inherited;
   const ig = ignore({ allowRelativePaths: true });
   for (const file of files) {
     try {
-      ig.add(await readFile([root, ...node.parts, file].join('/'), 'utf8'));
+      ig.add(readFileSync([root, ...node.parts, file].join('/'), 'utf8'));
     } catch {
       // Unreadable: ripgrep cannot read it either.
     }
@@ -182,10 +180,28 @@ function isIgnored(rules: readonly IgnoreRules[], parts: readonly string[], dir:
   return ignored;
 }
 
-/** The entries of a folder sorted as ripgrep's sorted walk visits them (by name, byte by byte); undefined when unreadable. */
-async function readFolder(root: string, parts: readonly string[]): Promise<Dirent<Buffer>[] | undefined> {
+/** Entries a folder may have to be read for a cut (a bigger one is left whole). */
+const MAX_FOLDER_ENTRIES = 4096;
+
+/**
+ * The entries of a folder sorted as ripgrep's sorted walk visits them (by name, byte by byte);
+ * undefined when unreadable or past {@linkcode MAX_FOLDER_ENTRIES}. Read synchronously, which
+ * is faster here: a few folders take a millisecond or two, the thread pool may be queued behind
+ * other work's file reads (10 ms behind the JS engine's, measured), and spawning the first
+ * ripgrep holds this thread longer anyway.
+ */
+function readFolder(root: string, parts: readonly string[]): Dirent<Buffer>[] | undefined {
   try {
-    const list = await readdir([root, ...parts].join('/'), { withFileTypes: true, encoding: 'buffer' });
+    // Node reads names as bytes here (`encoding: 'buffer'`), which its types leave out.
+    const dir = opendirSync([root, ...parts].join('/'), { encoding: 'buffer' as BufferEncoding });
+    const list: Dirent<Buffer>[] = [];
+    try {
+      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+        if (list.push(entry as unknown as Dirent<Buffer>) > MAX_FOLDER_ENTRIES) return undefined;
+      }
+    } finally {
+      dir.closeSync();
+    }
     return list.sort((a, b) => Buffer.compare(a.name, b.name));
   } catch {
     return undefined;

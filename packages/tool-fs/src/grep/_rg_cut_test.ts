@@ -134,6 +134,22 @@ describe.skipIf(RIPGREP === undefined)('cutTree with ripgrep', () => {
     }
   });
 
+  test('a folder too big to sort for a cut is left whole; a root that big is not cut', async () => {
+    const big = await mkdtemp(path.join(tmpdir(), 'rg-cut-big-'));
+    try {
+      await mkdir(path.join(big, 'flat'));
+      for (let i = 0; i < 4100; i++) await writeFile(path.join(big, 'flat', `f${i}`), '');
+      for (let i = 0; i < 6; i++) await writeFile(path.join(big, `r${i}`), '');
+      const pieces = cutTree(big, [0.5, 0.5]);
+      // Cut between the root's names, never inside `flat`.
+      for (const glob of pieces!.flatMap((p) => p.args).filter((a) => a !== '--glob'))
+        expect(glob).toMatch(/^!\/[^/]+$/);
+      expect(cutTree(path.join(big, 'flat'), [0.5, 0.5])).toBeUndefined();
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
+  });
+
   test('gives up (undefined) where a glob cannot say a name, or a piece would need too many', async () => {
     const odd = await mkdtemp(path.join(tmpdir(), 'rg-cut-odd-'));
     try {
