@@ -140,11 +140,11 @@ describe.skipIf(RIPGREP === undefined)('cutTree with ripgrep', () => {
       await mkdir(path.join(big, 'flat'));
       for (let i = 0; i < 4100; i++) await writeFile(path.join(big, 'flat', `f${i}`), '');
       for (let i = 0; i < 6; i++) await writeFile(path.join(big, `r${i}`), '');
-      const pieces = cutTree(big, [0.5, 0.5]);
+      const pieces = await cutTree(big, [0.5, 0.5]);
       // Cut between the root's names, never inside `flat`.
       for (const glob of pieces!.flatMap((p) => p.args).filter((a) => a !== '--glob'))
         expect(glob).toMatch(/^!\/[^/]+$/);
-      expect(cutTree(path.join(big, 'flat'), [0.5, 0.5])).toBeUndefined();
+      expect(await cutTree(path.join(big, 'flat'), [0.5, 0.5])).toBeUndefined();
     } finally {
       await rm(big, { recursive: true, force: true });
     }

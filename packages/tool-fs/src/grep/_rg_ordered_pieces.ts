@@ -74,7 +74,7 @@ interface PieceRun {
  * import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
  * import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
  *
- * const pieces = cutTree('/repo', PIECE_SHARES) ?? [{ args: [] }];
+ * const pieces = (await cutTree('/repo', PIECE_SHARES)) ?? [{ args: [] }];
  * await searchPiecesInOrder(['--sort', 'path', '--null', '-n', '--regexp', 'TODO', '--'], pieces, {
  *   rg: '/usr/bin/rg', cwd: '/repo', concurrency: 2, onChunks: (bytes) => { process.stdout.write(bytes); return false; },
  * });
