@@ -146,7 +146,7 @@ export const fsGrepSuite: BenchSuite<FsGrepParams> = {
   description:
     'The Grep tool (ripgrep engine and JS engine) through a session against rg run directly, on a generated tree of 20 000 files.',
   defaults: {
-    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8, rounds: 3 },
+    full: { files: 20_000, filesPerDir: 100, timeMs: 4000, iterations: 8, rounds: 7 },
     quick: { files: 2_000, filesPerDir: 50, timeMs: 300, iterations: 3, rounds: 3 },
   },
   run: runFsGrep,
@@ -252,14 +252,19 @@ const EVERY_LINE = 'return';
 
 /**
  * The content-mode cases timed in turns with their rg baseline: a pattern on every line (the
- * output grows with head_limit: 10, 1 000, all 600 000 lines) and the needle, one line in one
- * file of fifty (the page is not filled early: Grep's default page of 250 ends two thirds of the
- * way through the tree, a page of everything at its end), which is where a search in path order
- * pays for its order.
+ * output grows with head_limit: 10, 1 000, all 600 000 lines); the needle, one line in one file
+ * of fifty (Grep's default page of 250 ends two thirds of the way through the tree, a page of
+ * everything at its end); and one function line in one file of ten or of twenty (the default page
+ * ends an eighth or a quarter of the way through). Where the page is not filled early, a search
+ * in path order pays for its order: these are the cases that show what that costs.
  */
 const CONTENT_CASES: ReadonlyArray<{ pattern: string; name: string; limits: readonly number[] }> = [
   { pattern: EVERY_LINE, name: 'every line', limits: [10, 1000, 0] },
-  { pattern: NEEDLE, name: 'sparse', limits: [DEFAULT_HEAD_LIMIT, 0] },
+  { pattern: NEEDLE, name: 'sparse', limits: [10, DEFAULT_HEAD_LIMIT, 0] },
+  // `f…7_3(`: line 3 of the files whose number ends in 7.
+  { pattern: 'f\\d*7_3\\(', name: 'one file in 10', limits: [DEFAULT_HEAD_LIMIT] },
+  // `f…[0-4]7_3(`: of those, the ones whose tens digit is 0-4.
+  { pattern: 'f\\d*[0-4]7_3\\(', name: 'one file in 20', limits: [DEFAULT_HEAD_LIMIT] },
 ];
 
 /**
@@ -281,7 +286,7 @@ async function outputGrowth(
   for (const { pattern, name, limits } of CONTENT_CASES) {
     for (const limit of limits) {
       const input = { pattern, output_mode: 'content', head_limit: limit };
-      const command = `rg -n ${RG_FLAGS} ${pattern}${limit ? ` | head -${limit}` : ''}`;
+      const command = `rg -n ${RG_FLAGS} '${pattern}'${limit ? ` | head -${limit}` : ''}`;
       const label = `${name}, ${limit ? `head_limit ${limit}` : 'all lines'}`;
       const [base, viaRg, viaJs] = await measureInterleaved(
         [
