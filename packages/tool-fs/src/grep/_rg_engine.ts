@@ -30,10 +30,12 @@ export async function rgSearch(
   options: RgSearchOptions,
 ): Promise<{ stopped: boolean }> {
   const { rg, signal } = options;
-  const args = ['--hidden', '--no-require-git', '--glob', '!.git', '--color', 'never', '--null', '--no-messages'];
+  const args = ['--hidden', '--no-require-git', '--color', 'never', '--null', '--no-messages'];
   if (query.ignoreCase) args.push('--ignore-case');
   if (query.multiline) args.push('--multiline', '--multiline-dotall');
   for (const g of query.globs) args.push('--glob', g);
+  // After the caller's globs, which would win otherwise: `*` would let `.git` in.
+  args.push('--glob', '!.git');
   if (query.type) args.push('--type', query.type);
   let onRecord: ((record: string) => boolean) | undefined;
   let onRecords: ((records: string) => boolean) | undefined;

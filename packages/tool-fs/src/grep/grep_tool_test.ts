@@ -110,6 +110,16 @@ describe.each(SEARCH_ENGINES)('Grep with the %s engine', (engine) => {
     expect(text.split('\n').slice(1).sort()).toEqual(['.env.example', 'src/a.js']);
   });
 
+  test.each([['*'], ['**/*'], ['.git/**']])('.git is skipped whatever the glob (%s)', async (glob) => {
+    await put('.git/config', 'hit\n');
+    await put('src/a.js', 'hit\n');
+    expect((await grep({ pattern: 'hit', glob })).text).toBe(
+      glob === '.git/**' ? 'No files found' : 'Found 1 file\nsrc/a.js',
+    );
+    const content = await grep({ pattern: 'hit', glob, output_mode: 'content' });
+    expect(content.text).not.toContain('.git/');
+  });
+
   test('a path inside a git-ignored folder is searched, as the model asked for it', async () => {
     await put('.gitignore', 'node_modules/\n');
     await put('node_modules/pkg/index.js', 'export const needle = 1;\n');
