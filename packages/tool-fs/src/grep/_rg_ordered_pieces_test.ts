@@ -277,13 +277,14 @@ describe.skipIf(process.platform !== 'linux')('searchPiecesInOrder, the first pi
         cwd: dir,
         signal: controller.signal,
         concurrency: 3,
-        soloMs: 300,
+        // Long enough for the stand-in to start and print on a loaded machine.
+        soloMs: 2000,
         soloRecords: 3,
         onChunks: () => false,
       });
       search.catch(() => {});
-      // Well past the window (the stand-in takes about 50 ms to start).
-      await new Promise((r) => setTimeout(r, 1500));
+      // Past the window (the stand-in takes about 50 ms to start).
+      await new Promise((r) => setTimeout(r, 2600));
       expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(runsStarted);
       controller.abort(new Error('done'));
       await expect(search).rejects.toThrow('done');

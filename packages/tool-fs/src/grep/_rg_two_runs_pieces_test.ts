@@ -64,9 +64,10 @@ describe.skipIf(RIPGREP === undefined || process.platform === 'win32')(
       expect(got).toBe(sorted);
     });
 
-    test('on one core: the sorted run alone (nothing to share the walk with)', async () => {
+    test('on one core: not cut (nothing to share the walk with), the older runs, the same lines', async () => {
       const { got, outcome } = await search({ cores: 1 });
-      expect(outcome.used).toBe('sorted');
+      // The sorted run, or where it has not ended in 15 ms (a loaded machine), the unsorted one.
+      expect(outcome.used).not.toBe('pieces');
       expect(got).toBe(sorted);
     });
 
