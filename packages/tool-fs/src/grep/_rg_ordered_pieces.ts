@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
 import { isPaused, pause, resume } from './_paused_runs.ts';
 import type { CutPiece } from './_rg_cut.ts';
-import { comparePathBytes, countRecords, isPathPart } from './_rg_path_order.ts';
+import { comparePathBytes, countRecords, dropRecords, isPathPart } from './_rg_path_order.ts';
 
 /** Options of {@linkcode searchPiecesInOrder}. */
 export interface OrderedPiecesOptions {
@@ -148,7 +148,7 @@ export function searchPiecesInOrder(
         if (!run.done) break;
         turn++;
         // Past the first piece, whatever its output was like.
-        if (concurrency < options.concurrency) return widen();
+        widen();
       }
       if (turn === runs.length) finish(false);
       else startMore();
@@ -287,31 +287,4 @@ function outcomeOf(runs: readonly PieceRun[]): Pick<RipgrepStream, 'code' | 'std
   const complaint = runs.find((r) => r.result?.code === 2 && r.result.stderr.trim() !== '');
   if (complaint !== undefined) return { code: 2, stderr: complaint.result!.stderr };
   return { code: runs.some((r) => r.result?.code === 0) ? 0 : 1, stderr: '' };
-}
-
-/**
- * Leaves out the first `count` records (lines with a NUL after their path) of a run of whole
- * lines, and the lines without one (`--` separators) among them.
- *
- * @param bytes Lines, each ending in `\n`.
- * @param count Records still to leave out.
- * @returns What follows them (a view of `bytes`), and how many are still to leave out.
- *
- * @example
- * ```ts
- * import { dropRecords } from './_rg_ordered_pieces.ts';
- *
- * dropRecords(Buffer.from('a\u00001:x\n--\na\u00003:y\n'), 1).rest.toString(); // '--\na\u00003:y\n'
- * ```
- */
-export function dropRecords(bytes: Buffer, count: number): { rest: Buffer; left: number } {
-  let pos = 0;
-  while (count > 0 && pos < bytes.length) {
-    let nl = bytes.indexOf(10, pos);
-    if (nl === -1) nl = bytes.length - 1;
-    const nul = bytes.indexOf(0, pos);
-    if (nul !== -1 && nul < nl) count--;
-    pos = nl + 1;
-  }
-  return { rest: bytes.subarray(pos), left: count };
 }

@@ -6,17 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RIPGREP } from '../_test_engines.ts';
 import { type CutPiece, cutTree } from './_rg_cut.ts';
-import { dropRecords, inRange, searchPiecesInOrder } from './_rg_ordered_pieces.ts';
+import { inRange, searchPiecesInOrder } from './_rg_ordered_pieces.ts';
 import { writeFakeRg } from './_test_fake_rg.ts';
-
-describe('dropRecords', () => {
-  test('leaves out records and the separators among them, keeps a path part before the next one', () => {
-    const lines = Buffer.from('a\u00001:x\n--\na\u00003:y\nodd\nname\u00001:z\n');
-    expect(dropRecords(lines, 1).rest.toString()).toBe('--\na\u00003:y\nodd\nname\u00001:z\n');
-    expect(dropRecords(lines, 2).rest.toString()).toBe('odd\nname\u00001:z\n');
-    expect(dropRecords(lines, 5)).toEqual({ rest: Buffer.alloc(0), left: 2 });
-  });
-});
 
 describe('inRange', () => {
   const b = (text: string) => Buffer.from(text);

@@ -155,3 +155,30 @@ export function countRecords(bytes: Buffer): number {
   }
   return count;
 }
+
+/**
+ * Leaves out the first `count` records (lines with a NUL after their path) of a run of whole
+ * lines, and the lines without one (`--` separators) among them.
+ *
+ * @param bytes Lines, each ending in `\n`.
+ * @param count Records still to leave out.
+ * @returns What follows them (a view of `bytes`), and how many are still to leave out.
+ *
+ * @example
+ * ```ts
+ * import { dropRecords } from './_rg_path_order.ts';
+ *
+ * dropRecords(Buffer.from('a\u00001:x\n--\na\u00003:y\n'), 1).rest.toString(); // '--\na\u00003:y\n'
+ * ```
+ */
+export function dropRecords(bytes: Buffer, count: number): { rest: Buffer; left: number } {
+  let pos = 0;
+  while (count > 0 && pos < bytes.length) {
+    let nl = bytes.indexOf(10, pos);
+    if (nl === -1) nl = bytes.length - 1;
+    const nul = bytes.indexOf(0, pos);
+    if (nul !== -1 && nul < nl) count--;
+    pos = nl + 1;
+  }
+  return { rest: bytes.subarray(pos), left: count };
+}

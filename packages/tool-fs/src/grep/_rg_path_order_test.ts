@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { comparePathBytes, inPathOrder } from './_rg_path_order.ts';
+import { comparePathBytes, dropRecords, inPathOrder } from './_rg_path_order.ts';
 
 const line = (file: string, n: number, text: string, sep = ':') => `${file}\0${n}${sep}${text}\n`;
 
@@ -50,5 +50,22 @@ describe('comparePathBytes', () => {
       .sort(comparePathBytes)
       .map(String);
     expect(sorted).toEqual(['a', 'a/a/z', 'a/b', 'a-c', 'a.b', 'ab']);
+  });
+});
+
+describe('dropRecords', () => {
+  test('leaves out records and the separators among them, keeps a path part before the next one', () => {
+    const lines = Buffer.from('a\u00001:x\n--\na\u00003:y\nodd\nname\u00001:z\n');
+    expect(dropRecords(lines, 1).rest.toString()).toBe('--\na\u00003:y\nodd\nname\u00001:z\n');
+    expect(dropRecords(lines, 2).rest.toString()).toBe('odd\nname\u00001:z\n');
+    expect(dropRecords(lines, 5)).toEqual({ rest: Buffer.alloc(0), left: 2 });
+  });
+});
+
+describe('dropRecords on sorted output (the lines the sorted run gave, left out)', () => {
+  test('skips whole lines and gives a view of the rest, or nothing past the end', () => {
+    expect(dropRecords(Buffer.from('a\u00001:x\nb\u00001:x\nc\u00001:x\n'), 2).rest.toString()).toBe('c\u00001:x\n');
+    expect(dropRecords(Buffer.from('a\u00001:x\nb\u00001:x\n'), 5).rest.length).toBe(0);
+    expect(dropRecords(Buffer.from('a\u00001:x\n'), 0).rest.toString()).toBe('a\u00001:x\n');
   });
 });

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
-import { countRecords, hasPathParts, inPathOrder } from './_rg_path_order.ts';
+import { countRecords, dropRecords, hasPathParts, inPathOrder } from './_rg_path_order.ts';
 import { pause, resume } from './_paused_runs.ts';
 import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
 import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
@@ -201,30 +201,7 @@ export async function searchInPathOrder(
   sortedChild?.kill('SIGKILL');
   await sorted.catch(() => {});
   if (sinkFull) return { run: wide, stopped: true, used: 'sorted' };
-  const rest = afterRecords(inPathOrder(output), given);
+  const rest = dropRecords(inPathOrder(output), given).rest;
   const stopped = rest.length > 0 && onChunks(rest);
   return { run: wide, stopped, used: 'unsorted' };
-}
-
-/**
- * What follows the first `count` lines of `sorted` (which has no separator lines).
- *
- * @param sorted Lines, each ending in `\n`.
- * @param count How many to skip.
- * @returns The rest, as a view of `sorted`.
- *
- * @example
- * ```ts
- * import { afterRecords } from './_rg_two_runs.ts';
- *
- * afterRecords(Buffer.from('a\n\nb\n'), 1).toString(); // '\nb\n'
- * ```
- */
-export function afterRecords(sorted: Buffer, count: number): Buffer {
-  let pos = 0;
-  for (let i = 0; i < count && pos < sorted.length; i++) {
-    const nl = sorted.indexOf(10, pos);
-    pos = nl === -1 ? sorted.length : nl + 1;
-  }
-  return sorted.subarray(pos);
 }

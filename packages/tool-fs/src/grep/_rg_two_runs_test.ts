@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { afterRecords, searchInPathOrder } from './_rg_two_runs.ts';
+import { searchInPathOrder } from './_rg_two_runs.ts';
 import { writeFakeRg } from './_test_fake_rg.ts';
 
 const ALL = Array.from(
@@ -168,13 +168,5 @@ describe('searchInPathOrder', () => {
       pids.push(Number(line.split(' ')[1]));
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
-  });
-});
-
-describe('afterRecords', () => {
-  test('skips whole lines and gives a view of the rest, or nothing past the end', () => {
-    expect(afterRecords(Buffer.from('a\nb\nc\n'), 2).toString()).toBe('c\n');
-    expect(afterRecords(Buffer.from('a\nb\n'), 5).length).toBe(0);
-    expect(afterRecords(Buffer.from('a\n'), 0).toString()).toBe('a\n');
   });
 });
