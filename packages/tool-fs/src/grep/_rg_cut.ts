@@ -15,8 +15,9 @@ export interface CutPiece {
   /** The `--glob '!/…'` arguments that leave out everything but the piece. */
   args: string[];
   /**
-   * The path of its first file or folder, in walk order (undefined for the first piece): a path
-   * is in this piece when it comes at or after this one and before the next piece's.
+   * Where it starts in walk order (undefined for the first piece): the path of its first file or
+   * folder, or of the highest folder that entry is the first of. A path is in this piece when it
+   * comes at or after this one and before the next piece's.
    */
   from?: Buffer | undefined;
 }
@@ -144,9 +145,25 @@ export async function cutTree(
     for (const child of top.children ?? []) leaveOut(child, bounds[p]!, bounds[p + 1]!, globs);
     if (globs.length > maxGlobs) return undefined;
     const args = globs.flatMap((g) => ['--glob', g]);
-    pieces.push(p === 0 ? { args } : { args, from: Buffer.from(leaves[bounds[p]!]!.parts.join('/')) });
+    pieces.push(p === 0 ? { args } : { args, from: Buffer.from(startOf(top, bounds[p]!).parts.join('/')) });
   }
   return pieces;
+}
+
+/**
+ * Where the piece that starts at leaf `first` starts in walk order: at the highest folder whose
+ * first leaf that is (or the leaf itself). A name made after the cut in that folder before its
+ * first entry, or the folder swapped for a file, is printed only by the runs that do not leave
+ * the folder out, the piece that starts there among them: so it belongs to that piece, not to the
+ * piece before, whose run leaves the whole folder out.
+ */
+function startOf(top: Node, first: number): Node {
+  let node = top;
+  for (;;) {
+    const child = node.children!.find((c) => c.first <= first && first < c.end)!;
+    if (child.first === first || child.children === undefined) return child;
+    node = child;
+  }
 }
 
 /**

@@ -65,6 +65,42 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
         await rm(dir, { recursive: true, force: true });
       }
     });
+    test('a name made before the first entry of a folder whose piece starts there, or a folder made a file, is given', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'rg-pieces-gap-'));
+      try {
+        // Four folders of ten files: each piece after the first starts at a folder's first file,
+        // and the pieces before it leave that whole folder out.
+        for (const folder of ['a', 'b', 'c', 'd']) {
+          await mkdir(path.join(dir, folder));
+          for (let i = 0; i < 10; i++) await writeFile(path.join(dir, folder, `f${i}.ts`), `hit ${folder}${i}\n`);
+        }
+        const pieces = (await cutTree(dir, [0.25, 0.25, 0.25, 0.25]))!;
+        expect(pieces.map((p) => p.from?.toString())).toEqual([undefined, 'b', 'c', 'd']);
+        // In the gap before `b/f0.ts` and `c/f0.ts`, which only the piece that starts there searches.
+        await writeFile(path.join(dir, 'b', '0.ts'), 'hit new b\n');
+        await mkdir(path.join(dir, 'c', '0'));
+        await writeFile(path.join(dir, 'c', '0', 'x.ts'), 'hit new c\n');
+        // The folder `d` becomes a file: only the last piece does not leave `d` out.
+        await rm(path.join(dir, 'd'), { recursive: true });
+        await writeFile(path.join(dir, 'd'), 'hit new d\n');
+        const args = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
+        const expected = execFileSync(RIPGREP!, ['--no-config', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+        const chunks: Buffer[] = [];
+        await searchPiecesInOrder(args, pieces, {
+          rg: RIPGREP!,
+          cwd: dir,
+          concurrency: 2,
+          onChunks: (bytes) => {
+            chunks.push(Buffer.from(bytes));
+            return false;
+          },
+        });
+        expect(Buffer.concat(chunks).toString()).toBe(expected.toString());
+        expect(expected.toString()).toContain('hit new d');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
   },
 );
 
