@@ -3,7 +3,8 @@ import os from 'node:os';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
 import { countRecords, dropRecords, hasPathParts, inPathOrder } from './_rg_path_order.ts';
 import { pause, resume } from './_paused_runs.ts';
-import { cutTree, PIECE_SHARES } from './_rg_cut.ts';
+import { PIECE_SHARES } from './_rg_cut.ts';
+import { cachedCutTree } from './_rg_cut_cache.ts';
 import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
 
 /** Pages up to this many lines are written by ripgrep line by line (its buffer holds about 130 such lines). */
@@ -25,7 +26,7 @@ export interface TwoRunsOptions {
   /** Lines the sink takes before it is full (offset + limit); unset for every line. */
   pageLines?: number | undefined;
   /**
-   * The shares of the tree its pieces cover (see {@linkcode cutTree}); empty never to cut it.
+   * The shares of the tree its pieces cover (see {@linkcode cachedCutTree}); empty never to cut it.
    * @default PIECE_SHARES for a page, one share per core for every line
    */
   pieceShares?: readonly number[] | undefined;
@@ -50,7 +51,8 @@ export interface TwoRunsOutcome {
  * `--sort path` makes ripgrep search on one thread: right for a page that fills early (it stops
  * there, and each page is the same page every time), slow for a sparse search, where the walk
  * and the search are all the work. So the folder is cut into pieces in walk order
- * ({@linkcode cutTree}: a few folders read, `--glob` exclusions), each searched by its own sorted
+ * ({@linkcode cachedCutTree}: a few folders read, `--glob` exclusions, reused by the searches of
+ * the next half minute), each searched by its own sorted
  * run, as many at once as there are cores, their output handed on piece after piece
  * ({@linkcode searchPiecesInOrder}): the lines of one sorted run, on every core, and a page stops
  * every run once it is full. For every line, a piece per core. For a page, four pieces in two
@@ -86,7 +88,7 @@ export async function searchInPathOrder(
   const page = Number.isFinite(options.pageLines ?? Infinity);
   // A page: pieces in two rounds on every core. Every line: a piece per core.
   const shares = options.pieceShares ?? (page ? PIECE_SHARES : Array.from({ length: cores }, () => 1 / cores));
-  const pieces = args.includes('--sort') && cores > 1 && shares.length > 1 ? await cutTree(cwd, shares) : undefined;
+  const pieces = args.includes('--sort') && cores > 1 && shares.length > 1 ? await cachedCutTree(cwd, shares) : undefined;
   if (pieces !== undefined) {
     signal?.throwIfAborted();
     const outcome = await searchPiecesInOrder(args, pieces, {
