@@ -6,6 +6,7 @@ import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand 
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
+import { declareGitWrites } from './_git_writes.ts';
 
 /** What {@linkcode commandResources} found. */
 export interface CommandResources {
@@ -294,7 +295,7 @@ function declareCommand(
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
   if (name === 'find') return declareFind(args, add, addUnknown);
-  if (name === 'git') return declareGit(args, dir, home, add, addUnknown);
+  if (name === 'git') return declareGit(args, dir, home, makeAdd, addUnknown);
   if (name === 'dd') {
     for (const a of args) {
       if (a.value.startsWith('if=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'read');
@@ -440,9 +441,10 @@ function declareGit(
   args: readonly ShellWord[],
   dir: string | undefined,
   home: string,
-  add: Add,
+  makeAdd: (base: string | undefined) => Add,
   addUnknown: (what: string, access: 'read' | 'write') => void,
 ): void {
+  const add = makeAdd(dir);
   let i = 0;
   let repoDir: ShellWord = DOT;
   let elsewhere = false;
@@ -462,6 +464,18 @@ function declareGit(
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
+  if (sub !== undefined) {
+    // Where git resolves pathspecs and finds its repository: the `-C` folder, else the shell's.
+    const at = repoDir === DOT ? [dir] : dir === undefined ? undefined : expandWord(repoDir, { cwd: dir, home });
+    const gitDir = at?.length === 1 && at[0] !== undefined ? path.resolve(dir!, at[0]) : undefined;
+    declareGitWrites(sub, rest, {
+      add: makeAdd(gitDir),
+      addUnknown,
+      repositoryRoot: gitDir === undefined ? undefined : repositoryRoot(gitDir),
+      elsewhere,
+      home,
+    });
+  }
   // `git blame --contents FILE` reads a file; `git diff --no-index a b` reads any two paths.
   rest.forEach((a, j) => {
     if (a.value === '--contents') add(rest[j + 1], 'read');

@@ -174,6 +174,18 @@ describe('commandResources', () => {
     expect(list('git log --oneline')).toEqual(['read:/p']);
   });
 
+  test('git declares the paths its words say it writes, and the config file it changes', () => {
+    expect(list('git checkout HEAD~1 -- a.txt src/a.ts')).toEqual(['write:/p/a.txt', 'write:/p/src/a.ts', 'read:/p']);
+    expect(list('git -C src restore --source=HEAD a.ts')).toEqual(['write:/p/src/a.ts', `read:/p/src`]);
+    expect(list('git rm --cached a.txt')).toEqual(['read:/p']);
+    expect(list('git clean -fd')).toEqual(['folder:/p', 'read:/p']);
+    expect(list('git config core.hooksPath x')).toEqual(['write:/p/.git/config', 'read:/p']);
+    expect(list('git config --global alias.x y')).toEqual(['write:/home/u/.gitconfig', 'read:/p']);
+    expect(list('git config user.name')).toEqual(['read:/p']);
+    expect(list('git diff --output=out.patch')).toEqual(['write:/p/out.patch', 'history:/p']);
+    expect(list('git rm "*.txt"')).toEqual(['unknown:', 'read:/p']);
+  });
+
   test('git diff --no-index reads its paths; listers read the directories they list', () => {
     expect(list('git diff --no-index .env /dev/null')).toContain('folder:/p/.env');
     expect(list('ls')).toEqual(['read:/p']);

@@ -1,0 +1,103 @@
+// An allow rule for a git subcommand allowed the files it writes, unseen: `git checkout HEAD~1 --
+// .claude/settings.json` (with `Bash(git checkout:*)`) brought back an older, looser settings file,
+// `git config core.hooksPath …` (with `Bash(git config:*)`) made the next commit run any script.
+// Every git command was declared as a read of its repository. Now the paths git's words name are
+// writes, checked like any other: a protected one asks, in every mode, whatever rule allows the command.
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createSession, type PermissionOptions, type Session } from '@toolshed/core';
+import { shellTools } from './family.ts';
+
+let root: string;
+let project: string;
+const sessions: Session[] = [];
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-git-writes-')));
+  project = path.join(root, 'project');
+  for (const dir of ['.git', '.claude', 'src', 'sub']) await mkdir(path.join(project, dir), { recursive: true });
+  await writeFile(path.join(project, '.claude', 'settings.json'), '{}\n');
+  await writeFile(path.join(project, 'src', 'a.ts'), 'a\n');
+});
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function open(permissions: PermissionOptions): Promise<Session> {
+  const session = await createSession({
+    cwd: project,
+    families: [shellTools()],
+    permissions,
+    stateDir: path.join(root, 'state', String(sessions.length)),
+  });
+  sessions.push(session);
+  return session;
+}
+
+const RULES = ['checkout', 'restore', 'rm', 'mv', 'clean', 'config', 'diff', 'log', 'archive', 'format-patch', 'checkout-index'].map(
+  (sub) => `Bash(git ${sub}:*)`,
+);
+
+describe('git subcommands allowed by a rule, writing a protected file', () => {
+  test.each([
+    'git checkout HEAD~1 -- .claude/settings.json',
+    'git checkout evil .claude/settings.json',
+    'git checkout .claude/settings.json',
+    'git checkout -f HEAD -- .mcp.json package.json',
+    'git -C sub checkout HEAD -- ../.claude/settings.json',
+    'git restore --source=evil .claude/settings.json',
+    'git restore -s evil -W -S -- .claude/settings.json',
+    'git rm .claude/settings.json',
+    'git rm -r --quiet .claude',
+    'git mv .claude/settings.json old.json',
+    'git mv evil.json .claude/settings.json',
+    'git clean -fdx .claude',
+    'git clean -fdX',
+    'git config core.hooksPath /tmp/hooks',
+    'git config --add alias.st "!sh -c evil"',
+    'git config set core.fsmonitor ./evil.sh',
+    'git config --global core.pager evil',
+    'git config -f .git/config core.editor evil',
+    'git config --file=.claude/settings.json x.y z',
+    'git diff --output=.claude/settings.json',
+    'git log -p --output .mcp.json',
+    'git archive -o package.json HEAD',
+    'git format-patch -o .claude -1',
+    'git checkout-index -a -f',
+    'git checkout -- "*.json"',
+    'git rm ":(glob)**/settings.json"',
+    'git --work-tree=/tmp/elsewhere checkout HEAD -- settings.json',
+  ])('%s asks, in every mode', async (command) => {
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+      const session = await open({ mode, allow: RULES });
+      expect((await session.explain('Bash', { command })).behavior, `${command} (${mode})`).toBe('ask');
+    }
+  });
+
+  test.each([
+    'git checkout HEAD -- src/a.ts',
+    'git checkout main',
+    'git restore src/a.ts',
+    'git restore --staged .claude/settings.json',
+    'git rm --cached .claude/settings.json',
+    'git rm -n .claude/settings.json',
+    'git rm src/a.ts',
+    'git mv src/a.ts src/b.ts',
+    'git clean -n',
+    'git config --get core.hooksPath',
+    'git config core.hooksPath',
+    'git config --list',
+    'git config get user.name',
+    'git diff --output=changes.patch',
+    'git archive -o out.tar HEAD',
+    'git format-patch -1',
+  ])('%s is still allowed by its rule', async (command) => {
+    const session = await open({ allow: RULES });
+    expect((await session.explain('Bash', { command })).behavior, command).toBe('allow');
+  });
+});
