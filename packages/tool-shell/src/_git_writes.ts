@@ -38,6 +38,59 @@ const OUTPUT_FILE_COMMANDS = new Set(['diff', 'log', 'show', 'whatchanged', 'ran
 /** git's own pathspec magic and globs: git matches them against its index, not the shell. */
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
 
+/** The long options below that change what a subcommand writes (git takes any unique prefix of them). */
+const LONG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  checkout: ['--orphan', '--pathspec-from-file'],
+  restore: ['--source', '--staged', '--worktree', '--pathspec-from-file'],
+  rm: ['--cached', '--dry-run', '--pathspec-from-file'],
+  mv: ['--dry-run'],
+  clean: ['--dry-run', '--exclude'],
+  'checkout-index': ['--all', '--stdin', '--prefix'],
+  config: [
+    '--file',
+    '--blob',
+    '--global',
+    '--system',
+    '--worktree',
+    '--local',
+    '--unset',
+    '--unset-all',
+    '--add',
+    '--replace-all',
+    '--rename-section',
+    '--remove-section',
+    '--edit',
+    '--get',
+    '--get-all',
+    '--get-regexp',
+    '--get-urlmatch',
+    '--get-color',
+    '--get-colorbool',
+    '--list',
+    '--type',
+    '--default',
+    '--comment',
+  ],
+  archive: ['--output'],
+  'format-patch': ['--output-directory', '--output'],
+  diff: ['--output'],
+  log: ['--output'],
+  show: ['--output'],
+  whatchanged: ['--output'],
+  'range-diff': ['--output'],
+};
+
+/**
+ * A long option as git reads it: itself when known, else the one known option it is a prefix of
+ * (`--outp` is `--output`; several make git refuse the command, so it stays as written).
+ */
+function canonical(sub: string, name: string): string {
+  const known = LONG_OPTIONS[sub] ?? [];
+  if (known.includes(name)) return name;
+  const candidates = known.filter((o) => o.startsWith(name));
+  return candidates.length === 1 ? candidates[0]! : name;
+}
+
 /** A subcommand's words: options (with their values) and the positionals, those after `--` apart. */
 function parse(sub: string, rest: readonly ShellWord[]) {
   const valued = VALUE_OPTIONS[sub] ?? [];
@@ -52,7 +105,11 @@ function parse(sub: string, rest: readonly ShellWord[]) {
     else if (v === '--') dashes = true;
     else if (v.startsWith('--') && v.includes('=')) {
       const at = v.indexOf('=');
-      options.set(v.slice(0, at), { ...word, value: v.slice(at + 1), text: word.text.slice(word.text.indexOf('=') + 1) });
+      const name = canonical(sub, v.slice(0, at));
+      options.set(name, { ...word, value: v.slice(at + 1), text: word.text.slice(word.text.indexOf('=') + 1) });
+    } else if (v.startsWith('--') && v.length > 2) {
+      const name = canonical(sub, v);
+      options.set(name, valued.includes(name) ? rest[++i] : undefined);
     } else if (valued.includes(v)) options.set(v, rest[++i]);
     else if (/^-[a-zA-Z]/.test(v) && !v.startsWith('--')) {
       // Bundled short flags (`-fdx`); a valued one may carry its value attached (`-ofile`).

@@ -72,6 +72,13 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git checkout -- "*.json"',
     'git rm ":(glob)**/settings.json"',
     'git --work-tree=/tmp/elsewhere checkout HEAD -- settings.json',
+    // git takes any unique prefix of a long option.
+    'git diff --outp=.claude/settings.json',
+    'git archive --out package.json HEAD',
+    'git checkout --pathspec-from=list.txt HEAD',
+    'git restore --sour evil .claude/settings.json',
+    'git format-patch --output-d .claude -1',
+    'git config --glob core.pager evil',
   ])('%s asks, in every mode', async (command) => {
     for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
       const session = await open({ mode, allow: RULES });
@@ -96,6 +103,8 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git diff --output=changes.patch',
     'git archive -o out.tar HEAD',
     'git format-patch -1',
+    'git restore --stag .claude/settings.json',
+    'git config --typ bool --get core.bare',
   ])('%s is still allowed by its rule', async (command) => {
     const session = await open({ allow: RULES });
     expect((await session.explain('Bash', { command })).behavior, command).toBe('allow');
