@@ -4,7 +4,7 @@ import type { ShellWord } from './bash_parser.ts';
 type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder') => void;
 
 /** Where a git command's paths lead, as far as the guard can tell before it runs. */
-export interface GitWriteContext {
+export interface GitWriteOptions {
   /** Declares a path relative to where git resolves pathspecs (the `-C` folder, else the shell's). */
   add: DeclareWrite;
   /** Declares what cannot be known before git runs. */
@@ -34,6 +34,9 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 
 /** `git diff`/`log`/… `--output=FILE` writes their output to FILE instead of printing it. */
 const OUTPUT_FILE_COMMANDS = new Set(['diff', 'log', 'show', 'whatchanged', 'range-diff', 'format-patch']);
+
+/** Subcommands whose words can name files they write. */
+const WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'clean', 'checkout-index', 'config', 'archive', 'bundle']);
 
 /** git's own pathspec magic and globs: git matches them against its index, not the shell. */
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
@@ -137,17 +140,36 @@ function parse(sub: string, rest: readonly ShellWord[]) {
  *
  * @param sub The subcommand (`checkout`).
  * @param rest Its words.
- * @param ctx Where paths lead, and how to declare them.
+ * @param options Where paths lead, and how to declare them.
  *
  * @example
  * ```ts
- * // `git checkout HEAD~1 -- .claude/settings.json` declares a write of `.claude/settings.json`.
- * declareGitWrites('checkout', words, { add, addUnknown, repositoryRoot: '/p', elsewhere: false, home: '/home/u' });
+ * import { declareGitWrites } from './_git_writes.ts';
+ * import type { ShellWord } from './bash_parser.ts';
+ *
+ * const word = (value: string): ShellWord => ({ text: value, value, literal: true });
+ * const writes: string[] = [];
+ * // git checkout HEAD~1 -- .claude/settings.json
+ * declareGitWrites('checkout', ['HEAD~1', '--', '.claude/settings.json'].map(word), {
+ *   add: (w) => void (w && writes.push(w.value)),
+ *   addUnknown: () => {},
+ *   repositoryRoot: '/p',
+ *   elsewhere: false,
+ *   home: '/home/u',
+ * });
+ * writes; // ['.claude/settings.json']
  * ```
  */
-export function declareGitWrites(sub: string, rest: readonly ShellWord[], ctx: GitWriteContext): void {
+export function declareGitWrites(sub: string, rest: readonly ShellWord[], options: GitWriteOptions): void {
+  const ctx = options;
   const { add, addUnknown } = ctx;
   const words = parse(sub, rest);
+  // A word not known before git runs may turn into any options (`--output=f`, `-- paths`, several words).
+  const dashes = rest.findIndex((w) => w.literal && w.value === '--');
+  const hidden = rest.find((w, i) => !w.literal && (dashes === -1 || i < dashes));
+  if (hidden && (WRITERS.has(sub) || OUTPUT_FILE_COMMANDS.has(sub))) {
+    addUnknown(`\`${hidden.text}\` (it may be options that make git ${sub} write files)`, 'write');
+  }
   const write = (word: ShellWord, kind?: 'folder') => {
     if (ctx.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
     else if (PATHSPEC_MAGIC.test(word.value))
@@ -245,7 +267,7 @@ const CONFIG_READ_FLAGS = [
 const CONFIG_WRITE_SUBCOMMANDS = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
 const CONFIG_READ_SUBCOMMANDS = ['get', 'list'];
 
-function declareConfigWrite(words: ReturnType<typeof parse>, ctx: GitWriteContext): void {
+function declareConfigWrite(words: ReturnType<typeof parse>, ctx: GitWriteOptions): void {
   const first = words.positionals[0]?.value;
   let writes: boolean;
   if (first !== undefined && CONFIG_WRITE_SUBCOMMANDS.includes(first)) writes = true;
@@ -256,7 +278,8 @@ function declareConfigWrite(words: ReturnType<typeof parse>, ctx: GitWriteContex
   if (!writes || words.has('--blob')) return;
   const file = words.options.get('-f') ?? words.options.get('--file');
   if (file) return ctx.add(file, 'write');
-  if (words.has('--system')) return ctx.add({ text: '/etc/gitconfig', value: '/etc/gitconfig', literal: true }, 'write');
+  if (words.has('--system'))
+    return ctx.add({ text: '/etc/gitconfig', value: '/etc/gitconfig', literal: true }, 'write');
   if (words.has('--global')) {
     const home = `${ctx.home === '/' ? '' : ctx.home}/.gitconfig`;
     return ctx.add({ text: home, value: home, literal: true }, 'write');

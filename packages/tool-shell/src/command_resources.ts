@@ -591,10 +591,18 @@ function filesOf(
     if (kind) add(args[i + 1], kind, into);
     return i + 1;
   };
+  // Before `--`, a word not known before the command runs may turn into an option, one that
+  // writes a file among them (`sort $X` with X='-o f', `cp $X a b` with X='-t dir').
+  const writing = Object.keys(table).filter((k) => table[k] === 'write');
+  let hidden = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const v = arg.value;
     if (ended || !arg.literal || !v.startsWith('-') || v === '-') {
+      if (!ended && !arg.literal && writing.length > 0 && !hidden) {
+        hidden = true;
+        addUnknown(`\`${arg.text}\` (it may be ${name}'s \`${writing[0]}\`, which writes a file)`, 'write');
+      }
       positionals.push(arg);
       continue;
     }

@@ -39,9 +39,22 @@ async function open(permissions: PermissionOptions): Promise<Session> {
   return session;
 }
 
-const RULES = ['checkout', 'restore', 'rm', 'mv', 'clean', 'config', 'diff', 'log', 'archive', 'format-patch', 'checkout-index'].map(
-  (sub) => `Bash(git ${sub}:*)`,
-);
+const RULES = [
+  'Bash(sort:*)',
+  ...[
+    'checkout',
+    'restore',
+    'rm',
+    'mv',
+    'clean',
+    'config',
+    'diff',
+    'log',
+    'archive',
+    'format-patch',
+    'checkout-index',
+  ].map((sub) => `Bash(git ${sub}:*)`),
+];
 
 describe('git subcommands allowed by a rule, writing a protected file', () => {
   test.each([
@@ -72,6 +85,12 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git checkout -- "*.json"',
     'git rm ":(glob)**/settings.json"',
     'git --work-tree=/tmp/elsewhere checkout HEAD -- settings.json',
+    // A word not known before git runs may be any options.
+    'git diff $OPTS',
+    'git config $KEY_AND_VALUE',
+    'git restore --staged $MORE .claude/settings.json',
+    'git checkout $ARGS',
+    'sort $X a.txt',
     // git takes any unique prefix of a long option.
     'git diff --outp=.claude/settings.json',
     'git archive --out package.json HEAD',

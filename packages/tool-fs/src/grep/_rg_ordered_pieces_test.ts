@@ -84,7 +84,10 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
         await rm(path.join(dir, 'd'), { recursive: true });
         await writeFile(path.join(dir, 'd'), 'hit new d\n');
         const args = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
-        const expected = execFileSync(RIPGREP!, ['--no-config', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+        const expected = execFileSync(RIPGREP!, ['--no-config', ...args], {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         const chunks: Buffer[] = [];
         await searchPiecesInOrder(args, pieces, {
           rg: RIPGREP!,

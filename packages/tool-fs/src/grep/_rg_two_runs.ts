@@ -88,7 +88,8 @@ export async function searchInPathOrder(
   const page = Number.isFinite(options.pageLines ?? Infinity);
   // A page: pieces in two rounds on every core. Every line: a piece per core.
   const shares = options.pieceShares ?? (page ? PIECE_SHARES : Array.from({ length: cores }, () => 1 / cores));
-  const pieces = args.includes('--sort') && cores > 1 && shares.length > 1 ? await cachedCutTree(cwd, shares) : undefined;
+  const pieces =
+    args.includes('--sort') && cores > 1 && shares.length > 1 ? await cachedCutTree(cwd, shares) : undefined;
   if (pieces !== undefined) {
     signal?.throwIfAborted();
     const outcome = await searchPiecesInOrder(args, pieces, {
