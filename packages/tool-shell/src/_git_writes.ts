@@ -41,6 +41,31 @@ const WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'clean', 'checkout-i
 /** git's own pathspec magic and globs: git matches them against its index, not the shell. */
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
 
+/** Config actions that change a config file; the rest (`--get`, `--list`, one key alone) read it. */
+const CONFIG_WRITE_FLAGS = [
+  '--unset',
+  '--unset-all',
+  '--add',
+  '--replace-all',
+  '--rename-section',
+  '--remove-section',
+  '-e',
+  '--edit',
+];
+const CONFIG_READ_FLAGS = [
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--get-color',
+  '--get-colorbool',
+  '-l',
+  '--list',
+];
+/** `git config SUBCOMMAND` (git 2.46 and later). */
+const CONFIG_WRITE_SUBCOMMANDS = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
+const CONFIG_READ_SUBCOMMANDS = ['get', 'list'];
+
 /** The long options below that change what a subcommand writes (git takes any unique prefix of them). */
 const LONG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   checkout: ['--orphan', '--pathspec-from-file'],
@@ -50,29 +75,8 @@ const LONG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   clean: ['--dry-run', '--exclude'],
   'checkout-index': ['--all', '--stdin', '--prefix'],
   config: [
-    '--file',
-    '--blob',
-    '--global',
-    '--system',
-    '--worktree',
-    '--local',
-    '--unset',
-    '--unset-all',
-    '--add',
-    '--replace-all',
-    '--rename-section',
-    '--remove-section',
-    '--edit',
-    '--get',
-    '--get-all',
-    '--get-regexp',
-    '--get-urlmatch',
-    '--get-color',
-    '--get-colorbool',
-    '--list',
-    '--type',
-    '--default',
-    '--comment',
+    ...['--file', '--blob', '--global', '--system', '--worktree', '--local', '--type', '--default', '--comment'],
+    ...[...CONFIG_WRITE_FLAGS, ...CONFIG_READ_FLAGS].filter((o) => o.startsWith('--')),
   ],
   archive: ['--output'],
   'format-patch': ['--output-directory', '--output'],
@@ -241,31 +245,6 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       return;
   }
 }
-
-/** Config actions that change a config file; the rest (`--get`, `--list`, one key alone) read it. */
-const CONFIG_WRITE_FLAGS = [
-  '--unset',
-  '--unset-all',
-  '--add',
-  '--replace-all',
-  '--rename-section',
-  '--remove-section',
-  '-e',
-  '--edit',
-];
-const CONFIG_READ_FLAGS = [
-  '--get',
-  '--get-all',
-  '--get-regexp',
-  '--get-urlmatch',
-  '--get-color',
-  '--get-colorbool',
-  '-l',
-  '--list',
-];
-/** `git config SUBCOMMAND` (git 2.46 and later). */
-const CONFIG_WRITE_SUBCOMMANDS = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
-const CONFIG_READ_SUBCOMMANDS = ['get', 'list'];
 
 function declareConfigWrite(words: ReturnType<typeof parse>, ctx: GitWriteOptions): void {
   const first = words.positionals[0]?.value;

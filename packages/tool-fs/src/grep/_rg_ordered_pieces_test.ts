@@ -28,6 +28,23 @@ describe('inRange', () => {
   });
 });
 
+/** The lines of `hit` the pieces give, and those of one sorted run of the folder as it is now. */
+async function piecesAgainstOneRun(dir: string, pieces: CutPiece[]): Promise<{ got: string; expected: string }> {
+  const args = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
+  const expected = execFileSync(RIPGREP!, ['--no-config', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  await searchPiecesInOrder(args, pieces, {
+    rg: RIPGREP!,
+    cwd: dir,
+    concurrency: 2,
+    onChunks: (bytes) => {
+      chunks.push(Buffer.from(bytes));
+      return false;
+    },
+  });
+  return { got: Buffer.concat(chunks).toString(), expected: expected.toString() };
+}
+
 describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
   'searchPiecesInOrder over a tree changed after its cut',
   () => {
@@ -45,22 +62,8 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
           await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
           await writeFile(path.join(dir, name), 'hit new\n');
         }
-        const args = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
-        const expected = execFileSync(RIPGREP!, ['--no-config', ...args], {
-          cwd: dir,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        const chunks: Buffer[] = [];
-        await searchPiecesInOrder(args, pieces, {
-          rg: RIPGREP!,
-          cwd: dir,
-          concurrency: 2,
-          onChunks: (bytes) => {
-            chunks.push(Buffer.from(bytes));
-            return false;
-          },
-        });
-        expect(Buffer.concat(chunks).toString()).toBe(expected.toString());
+        const { got, expected } = await piecesAgainstOneRun(dir, pieces);
+        expect(got).toBe(expected);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -83,23 +86,9 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
         // The folder `d` becomes a file: only the last piece does not leave `d` out.
         await rm(path.join(dir, 'd'), { recursive: true });
         await writeFile(path.join(dir, 'd'), 'hit new d\n');
-        const args = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
-        const expected = execFileSync(RIPGREP!, ['--no-config', ...args], {
-          cwd: dir,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        const chunks: Buffer[] = [];
-        await searchPiecesInOrder(args, pieces, {
-          rg: RIPGREP!,
-          cwd: dir,
-          concurrency: 2,
-          onChunks: (bytes) => {
-            chunks.push(Buffer.from(bytes));
-            return false;
-          },
-        });
-        expect(Buffer.concat(chunks).toString()).toBe(expected.toString());
-        expect(expected.toString()).toContain('hit new d');
+        const { got, expected } = await piecesAgainstOneRun(dir, pieces);
+        expect(got).toBe(expected);
+        expect(expected).toContain('hit new d');
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
