@@ -128,4 +128,11 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     const session = await open({ allow: RULES });
     expect((await session.explain('Bash', { command })).behavior, command).toBe('allow');
   });
+
+  test('an allow rule that names the protected file lifts the ask, as for any write', async () => {
+    const session = await open({ allow: [...RULES, 'Edit(./.git/config)'] });
+    expect((await session.explain('Bash', { command: 'git config user.email a@b.c' })).behavior).toBe('allow');
+    expect((await session.explain('Bash', { command: 'git config core.hooksPath x' })).behavior).toBe('allow');
+    expect((await session.explain('Bash', { command: 'git checkout HEAD -- .mcp.json' })).behavior).toBe('ask');
+  });
 });
