@@ -1,143 +1,36 @@
 import type { ShellWord } from './bash_parser.ts';
-
-/** Declares one word as a path the command writes (a folder when `kind` says so). */
-type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder') => void;
-
-/** Where a git command's paths lead, as far as the guard can tell before it runs. */
-export interface GitWriteOptions {
-  /** Declares a path relative to where git resolves pathspecs (the `-C` folder, else the shell's). */
-  add: DeclareWrite;
-  /** Declares what cannot be known before git runs. */
-  addUnknown: (what: string, access: 'read' | 'write') => void;
-  /** The repository's top folder; undefined when not known (`--git-dir`, a `-C` not provable). */
-  repositoryRoot: string | undefined;
-  /** Pathspecs are resolved elsewhere (`--work-tree`, `--git-dir`): their files are not known. */
-  elsewhere: boolean;
-  /** What `~` stands for (`git config --global` writes `~/.gitconfig`). */
-  home: string;
-}
-
-/** Options of the subcommands below that take a value as the next word. */
-const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  checkout: ['-b', '-B', '--orphan'],
-  restore: ['-s', '--source'],
-  clean: ['-e', '--exclude'],
-  config: ['-f', '--file', '--blob', '--type', '--default', '--comment'],
-  archive: ['-o', '--output', '--format', '--prefix', '--remote', '--exec', '--add-file', '--add-virtual-file'],
-  'format-patch': ['-o', '--output-directory', '--output'],
-  diff: ['--output'],
-  log: ['--output'],
-  show: ['--output'],
-  whatchanged: ['--output'],
-  'range-diff': ['--output'],
-};
-
-/** `git diff`/`log`/… `--output=FILE` writes their output to FILE instead of printing it. */
-const OUTPUT_FILE_COMMANDS = new Set(['diff', 'log', 'show', 'whatchanged', 'range-diff', 'format-patch']);
-
-/** Subcommands whose words can name files they write. */
-const WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'clean', 'checkout-index', 'config', 'archive', 'bundle']);
+import { type GitWords, type GitWriteOptions, parseGitWords } from './_git_words.ts';
+import { declareConfigWrite } from './_git_config_writes.ts';
 
 /** git's own pathspec magic and globs: git matches them against its index, not the shell. */
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
 
-/** Config actions that change a config file; the rest (`--get`, `--list`, one key alone) read it. */
-const CONFIG_WRITE_FLAGS = [
-  '--unset',
-  '--unset-all',
-  '--add',
-  '--replace-all',
-  '--rename-section',
-  '--remove-section',
-  '-e',
-  '--edit',
-];
-const CONFIG_READ_FLAGS = [
-  '--get',
-  '--get-all',
-  '--get-regexp',
-  '--get-urlmatch',
-  '--get-color',
-  '--get-colorbool',
-  '-l',
-  '--list',
-];
-/** `git config SUBCOMMAND` (git 2.46 and later). */
-const CONFIG_WRITE_SUBCOMMANDS = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
-const CONFIG_READ_SUBCOMMANDS = ['get', 'list'];
+/** Options that make git run a command of the caller's choosing. */
+const RUNS_A_COMMAND = ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager'];
+const RUNS_A_COMMAND_SHORT: Readonly<Record<string, string>> = { grep: '-O', 'ls-remote': '-u', clone: '-u' };
 
-/** The long options below that change what a subcommand writes (git takes any unique prefix of them). */
-const LONG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  checkout: ['--orphan', '--pathspec-from-file'],
-  restore: ['--source', '--staged', '--worktree', '--pathspec-from-file'],
-  rm: ['--cached', '--dry-run', '--pathspec-from-file'],
-  mv: ['--dry-run'],
-  clean: ['--dry-run', '--exclude'],
-  'checkout-index': ['--all', '--stdin', '--prefix'],
-  config: [
-    ...['--file', '--blob', '--global', '--system', '--worktree', '--local', '--type', '--default', '--comment'],
-    ...[...CONFIG_WRITE_FLAGS, ...CONFIG_READ_FLAGS].filter((o) => o.startsWith('--')),
-  ],
-  archive: ['--output'],
-  'format-patch': ['--output-directory', '--output'],
-  diff: ['--output'],
-  log: ['--output'],
-  show: ['--output'],
-  whatchanged: ['--output'],
-  'range-diff': ['--output'],
-};
+/** `remote` and `submodule` actions that change `.git/config`. */
+const REMOTE_CONFIG = ['add', 'set-url', 'rename', 'remove', 'rm', 'set-head', 'set-branches'];
+const SUBMODULE_CONFIG = ['add', 'init', 'sync', 'set-url', 'set-branch', 'deinit', 'absorbgitdirs'];
+/** `branch` options that write the branch's section of `.git/config`. */
+const BRANCH_CONFIG = ['-t', '--track', '-u', '--set-upstream-to', '--unset-upstream', '-m', '-M', '--move'];
+const BRANCH_CONFIG_MORE = ['-c', '-C', '--copy', '-d', '-D', '--delete', '--edit-description'];
 
-/**
- * A long option as git reads it: itself when known, else the one known option it is a prefix of
- * (`--outp` is `--output`; several make git refuse the command, so it stays as written).
- */
-function canonical(sub: string, name: string): string {
-  const known = LONG_OPTIONS[sub] ?? [];
-  if (known.includes(name)) return name;
-  const candidates = known.filter((o) => o.startsWith(name));
-  return candidates.length === 1 ? candidates[0]! : name;
-}
-
-/** A subcommand's words: options (with their values) and the positionals, those after `--` apart. */
-function parse(sub: string, rest: readonly ShellWord[]) {
-  const valued = VALUE_OPTIONS[sub] ?? [];
-  const options = new Map<string, ShellWord | undefined>();
-  const positionals: ShellWord[] = [];
-  const afterDashes: ShellWord[] = [];
-  let dashes = false;
-  for (let i = 0; i < rest.length; i++) {
-    const word = rest[i]!;
-    const v = word.value;
-    if (dashes) afterDashes.push(word);
-    else if (v === '--') dashes = true;
-    else if (v.startsWith('--') && v.includes('=')) {
-      const at = v.indexOf('=');
-      const name = canonical(sub, v.slice(0, at));
-      options.set(name, { ...word, value: v.slice(at + 1), text: word.text.slice(word.text.indexOf('=') + 1) });
-    } else if (v.startsWith('--') && v.length > 2) {
-      const name = canonical(sub, v);
-      options.set(name, valued.includes(name) ? rest[++i] : undefined);
-    } else if (valued.includes(v)) options.set(v, rest[++i]);
-    else if (/^-[a-zA-Z]/.test(v) && !v.startsWith('--')) {
-      // Bundled short flags (`-fdx`); a valued one may carry its value attached (`-ofile`).
-      const short = valued.find((o) => o.length === 2 && v.startsWith(o) && v.length > 2);
-      if (short) options.set(short, { ...word, value: v.slice(2), text: word.text.slice(2) });
-      else for (const c of v.slice(1)) options.set(`-${c}`, undefined);
-    } else if (v.startsWith('-') && v !== '-') options.set(v, undefined);
-    else positionals.push(word);
-  }
-  return { options, positionals, afterDashes, dashes, has: (...names: string[]) => names.some((n) => options.has(n)) };
-}
+const DOT: ShellWord = { text: '.', value: '.', literal: true };
 
 /**
  * Declares the files a git subcommand writes outside the repository's object store, where its
- * words say which: the paths `checkout … -- PATHS`, `restore`, `rm`, `mv`, `clean` and
- * `checkout-index` rewrite or delete, the config file `git config` changes (`.git/config`,
- * `~/.gitconfig`, `--file`), and the files `--output`/`-o` write. Each is then checked like any
- * write: a protected path (`.claude/settings.json`, `.git/config`, `package.json`) asks in every
- * mode, whatever `Bash(git …:*)` rule allows the command. A pathspec git expands itself (a glob,
- * `:(magic)`), a `--pathspec-from-file`, or paths resolved against another work tree are
- * unknown writes.
+ * words say which: the paths `checkout … -- PATHS`, `restore`, `rm`, `mv`, `clean`, `stash push`,
+ * `merge-file`, `mailinfo` and `checkout-index` rewrite or delete; the config file `config`,
+ * `remote add`, `branch --track`, `submodule add` and `maintenance register` change; the
+ * folders `init`, `clone`, `format-patch`, `mailsplit`, `diagnose` and `bugreport` write into;
+ * the refs `update-ref` and `symbolic-ref` write under `.git`; and any `--output` file. Each is
+ * then checked like any write: a protected path (`.claude/settings.json`, `.git/config`,
+ * `package.json`) asks in every mode, whatever `Bash(git …:*)` rule allows the command. A
+ * pathspec git expands itself (a glob, `:(magic)`), `--pathspec-from-file`, paths resolved
+ * against another work tree, an option that runs a command (`--upload-pack`, `grep -O`,
+ * `archive --exec`) and a word not known before git runs that may be such an option are unknown
+ * writes.
  *
  * Subcommands that rewrite whatever differs between two commits (`checkout BRANCH`, `switch`,
  * `reset --hard`, `merge`, `pull`, `stash pop`…) name no paths: they are not declared here.
@@ -165,108 +58,162 @@ function parse(sub: string, rest: readonly ShellWord[]) {
  * ```
  */
 export function declareGitWrites(sub: string, rest: readonly ShellWord[], options: GitWriteOptions): void {
-  const ctx = options;
-  const { add, addUnknown } = ctx;
-  const words = parse(sub, rest);
-  // A word not known before git runs may turn into any options (`--output=f`, `-- paths`, several words).
-  const dashes = rest.findIndex((w) => w.literal && w.value === '--');
-  const hidden = rest.find((w, i) => !w.literal && (dashes === -1 || i < dashes));
-  if (hidden && (WRITERS.has(sub) || OUTPUT_FILE_COMMANDS.has(sub))) {
-    addUnknown(`\`${hidden.text}\` (it may be options that make git ${sub} write files)`, 'write');
+  const { add, addUnknown } = options;
+  const words = parseGitWords(sub, rest);
+  if (words.hidden.length > 0) {
+    addUnknown(
+      `\`${words.hidden[0]!.text}\` (it may be options that make git ${sub} write files or run a command)`,
+      'write',
+    );
   }
+  const runs = [...RUNS_A_COMMAND, RUNS_A_COMMAND_SHORT[sub] ?? '--'].find((o) => words.has(o));
+  if (runs !== undefined) addUnknown(`what the command \`git ${sub} ${runs}\` runs writes`, 'write');
+  const output = words.value('--output');
+  if (output) add(output, 'write');
   const write = (word: ShellWord, kind?: 'folder') => {
-    if (ctx.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
+    if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
     else add(word, 'write', kind);
   };
-  const fromFile = () => {
-    if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
-  };
-  if (OUTPUT_FILE_COMMANDS.has(sub)) {
-    const output = words.options.get('--output');
-    if (output) add(output, 'write');
-  }
+  if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
+  const paths = [...words.positionals, ...words.afterDashes];
+  const config = () => declareConfigWrite(words, { ...options, always: true });
   switch (sub) {
-    case 'checkout': {
-      fromFile();
-      // `checkout [TREE] -- PATHS`, `checkout TREE PATHS`; one word alone is a branch or a path.
+    case 'checkout':
+      // `checkout [TREE] -- PATHS`; without `--`, every word may be a path (the first too, when
+      // it is not a revision), a branch alone switches.
       if (words.dashes) for (const w of words.afterDashes) write(w);
-      else if (!words.has('-b', '-B', '--orphan')) {
-        for (const w of words.positionals.length > 1 ? words.positionals.slice(1) : words.positionals) write(w);
-      }
+      else if (!words.has('-b', '-B', '--orphan')) for (const w of words.positionals) write(w);
       return;
-    }
-    case 'restore': {
-      fromFile();
+    case 'restore':
       // `--staged` alone changes the index only.
       if (words.has('-S', '--staged') && !words.has('-W', '--worktree')) return;
-      for (const w of [...words.positionals, ...words.afterDashes]) write(w);
+      for (const w of paths) write(w);
       return;
-    }
     case 'rm':
-      fromFile();
-      if (words.has('--cached', '-n', '--dry-run')) return;
-      for (const w of [...words.positionals, ...words.afterDashes]) write(w);
+      if (!words.has('--cached', '-n', '--dry-run')) for (const w of paths) write(w);
       return;
     case 'mv':
-      if (words.has('-n', '--dry-run')) return;
-      for (const w of [...words.positionals, ...words.afterDashes]) write(w);
+    case 'merge-file':
+    case 'mailinfo':
+      if (words.has('-n', '--dry-run', '-p', '--stdout')) return;
+      // merge-file writes its first file, mailinfo its first two.
+      for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w);
       return;
-    case 'clean': {
+    case 'clean':
       if (words.has('-n', '--dry-run')) return;
-      const paths = [...words.positionals, ...words.afterDashes];
-      if (paths.length === 0) write({ text: '.', value: '.', literal: true }, 'folder');
-      for (const w of paths) write(w, 'folder');
+      for (const w of paths.length === 0 ? [DOT] : paths) write(w, 'folder');
+      return;
+    case 'stash': {
+      // `stash push PATHS`, `stash -- PATHS`: those paths go back to HEAD's version.
+      const [action, ...pushed] = words.positionals;
+      if (action?.value === 'push' || action?.value === 'save') for (const w of pushed) write(w);
+      if (action === undefined || action.value === 'push') for (const w of words.afterDashes) write(w);
       return;
     }
     case 'checkout-index':
-      if (words.has('-a', '--all', '--stdin', '--prefix')) {
-        addUnknown(`the files \`git checkout-index\` writes from the index`, 'write');
-        return;
-      }
-      for (const w of [...words.positionals, ...words.afterDashes]) write(w);
+      if (words.has('-a', '--all', '--stdin', '--prefix')) addUnknown('the files `git checkout-index` writes', 'write');
+      else if (words.has('--temp')) add(DOT, 'write');
+      else for (const w of paths) write(w);
       return;
     case 'config':
-      return declareConfigWrite(words, ctx);
-    case 'archive': {
-      const output = words.options.get('-o') ?? words.options.get('--output');
-      if (output) add(output, 'write');
+      return declareConfigWrite(words, options);
+    case 'remote':
+      if (REMOTE_CONFIG.includes(words.positionals[0]?.value ?? '')) config();
+      return;
+    case 'branch':
+      if (words.has(...BRANCH_CONFIG, ...BRANCH_CONFIG_MORE)) config();
+      return;
+    case 'submodule': {
+      const action = words.positionals[0]?.value ?? '';
+      if (action === 'foreach') addUnknown('what `git submodule foreach` runs', 'write');
+      if (SUBMODULE_CONFIG.includes(action)) config();
+      if (action === 'add') {
+        const at = words.positionals[2] ?? lastPart(words.positionals[1]);
+        if (at) write(at);
+      }
       return;
     }
-    case 'format-patch': {
-      // Into the folder `-o` names (by default the current one, under names like `0001-x.patch`).
-      const folder = words.options.get('-o') ?? words.options.get('--output-directory');
-      if (folder) add(folder, 'write');
+    case 'maintenance':
+      if (['register', 'unregister', 'start', 'stop'].includes(words.positionals[0]?.value ?? '')) {
+        declareConfigWrite(words, { ...options, global: true, always: true });
+      }
+      return;
+    case 'init':
+      return declareInit(words, options);
+    case 'clone': {
+      const into = words.positionals[1] ?? lastPart(words.positionals[0]);
+      if (into) add(into, 'write');
+      else addUnknown('the folder `git clone` makes', 'write');
+      const separate = words.value('--separate-git-dir');
+      if (separate) add(separate, 'write');
       return;
     }
+    case 'update-ref':
+    case 'symbolic-ref':
+      return declareRefWrite(sub, words, options);
+    case 'archive':
+      add(words.value('-o', '--output'), 'write');
+      return;
+    case 'format-patch':
+    case 'mailsplit':
+    case 'diagnose':
+    case 'bugreport':
+      // Into the folder `-o` names, else the current one.
+      if (sub === 'format-patch' && words.has('--stdout')) return;
+      if (sub !== 'mailsplit' || words.has('-o')) add(words.value('-o', '--output-directory') ?? DOT, 'write');
+      return;
+    case 'fast-export':
+    case 'fast-import':
+      add(words.value('--export-marks'), 'write');
+      return;
     case 'bundle':
       if (words.positionals[0]?.value === 'create') add(words.positionals[1], 'write');
       return;
   }
 }
 
-function declareConfigWrite(words: ReturnType<typeof parse>, ctx: GitWriteOptions): void {
-  const first = words.positionals[0]?.value;
-  let writes: boolean;
-  if (first !== undefined && CONFIG_WRITE_SUBCOMMANDS.includes(first)) writes = true;
-  else if (first !== undefined && CONFIG_READ_SUBCOMMANDS.includes(first)) writes = false;
-  else if (words.has(...CONFIG_WRITE_FLAGS)) writes = true;
-  else if (words.has(...CONFIG_READ_FLAGS)) writes = false;
-  else writes = words.positionals.length >= 2;
-  if (!writes || words.has('--blob')) return;
-  const file = words.options.get('-f') ?? words.options.get('--file');
-  if (file) return ctx.add(file, 'write');
-  if (words.has('--system'))
-    return ctx.add({ text: '/etc/gitconfig', value: '/etc/gitconfig', literal: true }, 'write');
-  if (words.has('--global')) {
-    const home = `${ctx.home === '/' ? '' : ctx.home}/.gitconfig`;
-    return ctx.add({ text: home, value: home, literal: true }, 'write');
+/** The last part of a URL or path (`https://x/y.git` → `y`), as `clone` names its folder. */
+function lastPart(word: ShellWord | undefined): ShellWord | undefined {
+  if (!word?.literal) return undefined;
+  const name = word.value
+    .replace(/[/\\]+$/, '')
+    .replace(/\.git$/, '')
+    .split(/[/:]/)
+    .pop();
+  return name ? { text: name, value: name, literal: true } : undefined;
+}
+
+/** `git init [DIR]`: the repository it makes or remakes, hooks from `--template` included. */
+function declareInit(words: GitWords, options: GitWriteOptions): void {
+  const dir = words.positionals[0] ?? DOT;
+  options.add(dir, 'write');
+  // A template's hooks land in DIR/.git/hooks; --separate-git-dir moves .git away.
+  if (words.has('--template', '--separate-git-dir') && dir.literal) {
+    const git = `${dir.value.replace(/\/+$/, '')}/.git`;
+    options.add({ text: git, value: git, literal: true }, 'write');
+  } else if (words.has('--template', '--separate-git-dir')) {
+    options.addUnknown('the repository `git init` makes', 'write');
   }
-  if (ctx.repositoryRoot === undefined || ctx.elsewhere) {
-    ctx.addUnknown('the config file `git config` changes (a repository not known before it runs)', 'write');
+  const separate = words.value('--separate-git-dir');
+  if (separate) options.add(separate, 'write');
+}
+
+/** `update-ref NAME …`, `symbolic-ref NAME REF`: the file NAME under `.git` (any name git takes). */
+function declareRefWrite(sub: string, words: GitWords, options: GitWriteOptions): void {
+  if (words.has('--stdin')) {
+    options.addUnknown('the refs `git update-ref --stdin` writes', 'write');
     return;
   }
-  const local = `${ctx.repositoryRoot}/.git/${words.has('--worktree') ? 'config.worktree' : 'config'}`;
-  ctx.add({ text: local, value: local, literal: true }, 'write');
+  // symbolic-ref with one name only reads it.
+  if (sub === 'symbolic-ref' && words.positionals.length < 2 && !words.has('-d', '--delete')) return;
+  const name = words.positionals[0];
+  if (name === undefined) return;
+  if (!name.literal || options.repositoryRoot === undefined) {
+    options.addUnknown(`the ref \`${name.text}\` git ${sub} writes`, 'write');
+    return;
+  }
+  const file = `${options.repositoryRoot}/.git/${name.value}`;
+  options.add({ text: file, value: file, literal: true }, 'write');
 }

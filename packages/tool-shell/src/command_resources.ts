@@ -7,6 +7,8 @@ import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
 import { declareGitWrites } from './_git_writes.ts';
+import { resolveLikeKernel } from './_kernel_path.ts';
+import { mayBeOption } from './_option_words.ts';
 
 /** What {@linkcode commandResources} found. */
 export interface CommandResources {
@@ -120,9 +122,9 @@ export function commandResources(
     for (const value of values) {
       if (value === '-' || value === '') continue;
       if (/^\/(proc\/(self|thread-self|\d+)(\/|$)|dev\/fd(\/|$))/.test(path.posix.normalize(value))) return undefined;
-      if (value.startsWith('/')) out.push(path.resolve(value));
+      if (value.startsWith('/')) out.push(resolveLikeKernel('/', value));
       else if (base === undefined) return undefined;
-      else out.push(path.resolve(base, value));
+      else out.push(resolveLikeKernel(base, value));
     }
     return out;
   };
@@ -250,6 +252,60 @@ function cdTarget(cmd: SimpleCommand, dir: string, home: string): string | undef
   }
 }
 
+/** Shells whose `-c SCRIPT` the guard reads as a command of its own. */
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
+
+/**
+ * `bash -c 'SCRIPT'`: declares what SCRIPT touches, read as a command of its own (in the same
+ * folder). False when there is no `-c` with a script written out in the command.
+ */
+function declareShellScript(
+  args: readonly ShellWord[],
+  dir: string | undefined,
+  home: string,
+  makeAdd: (base: string | undefined) => Add,
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+): boolean {
+  let i = 0;
+  let script = false;
+  for (; i < args.length && /^[-+][a-zA-Z]+$/.test(args[i]!.value) && args[i]!.literal; i++) {
+    if (args[i]!.value.startsWith('-') && args[i]!.value.includes('c')) script = true;
+    // `-o OPTION` takes a word.
+    if (/^[-+]o$/.test(args[i]!.value)) i++;
+  }
+  const text = args[i];
+  if (!script || text === undefined || !text.literal) return false;
+  if (dir === undefined) {
+    addUnknown(`what \`${text.text}\` touches (run by a shell in a folder not known in advance)`, 'write');
+    return true;
+  }
+  const inner = commandResources(text.value, dir, { homeDir: home });
+  const add = makeAdd(dir);
+  for (const a of inner.accesses) {
+    if (a.kind === 'unknown') addUnknown(a.path, a.access === 'write' ? 'write' : 'read');
+    else {
+      const kind = a.kind === 'folder' ? (a.history ? 'history' : 'folder') : undefined;
+      add({ text: a.path, value: a.path, literal: true }, a.access === 'write' ? 'write' : 'read', kind);
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a program may write files its words name, or that its options (given by xargs, say)
+ * could name: a writer (`rm`, `cp`, `tee`), a program with an option that writes (`sort -o`),
+ * git, sed (`-i`), or a program the tables do not know.
+ */
+function mayWrite(words: readonly ShellWord[]): boolean {
+  const head = words[0];
+  if (!head?.literal) return true;
+  const name = head.value.replace(/^.*\//, '');
+  if (name === 'git' || name === 'sed' || name === 'find') return true;
+  const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
+  if (!use) return !NO_FILES.has(name);
+  return use.files !== 'read' && use.files !== 'none' ? true : Object.values(use.options ?? {}).includes('write');
+}
+
 /** Declares what one simple command (not a cd) touches. */
 function declareCommand(
   cmd: SimpleCommand,
@@ -281,7 +337,8 @@ function declareCommand(
     const found = unwrapOnce(words);
     // xargs takes its file arguments from standard input: which files is not known.
     if (found?.wrapper === 'xargs') {
-      addUnknown(`the files xargs passes to \`${found.inner.map((w) => w.text).join(' ')}\``, 'read');
+      const inner = found.inner.map((w) => w.text).join(' ');
+      addUnknown(`the files xargs passes to \`${inner}\``, mayWrite(found.inner) ? 'write' : 'read');
       return;
     }
     if (!found) break;
@@ -294,8 +351,13 @@ function declareCommand(
   }
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
+  if (SHELLS.has(name) && declareShellScript(args, dir, home, makeAdd, addUnknown)) {
+    // Whether the script's own commands are all understood is its own story: not claimed here.
+    incomplete();
+    return;
+  }
   if (name === 'find') return declareFind(args, add, addUnknown);
-  if (name === 'git') return declareGit(args, dir, home, makeAdd, addUnknown);
+  if (name === 'git') return declareGit(args, dir, home, makeAdd, addUnknown, cmd.assignments);
   if (name === 'dd') {
     for (const a of args) {
       if (a.value.startsWith('if=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'read');
@@ -443,14 +505,23 @@ function declareGit(
   home: string,
   makeAdd: (base: string | undefined) => Add,
   addUnknown: (what: string, access: 'read' | 'write') => void,
+  environment: readonly ShellWord[] = [],
 ): void {
   const add = makeAdd(dir);
   let i = 0;
   let repoDir: ShellWord = DOT;
-  let elsewhere = false;
+  // `GIT_WORK_TREE=x`, `GIT_DIR=…`, `GIT_CONFIG_…`: git works elsewhere, or runs what they name.
+  let elsewhere = environment.some((a) => /^GIT_/.test(a.text));
+  if (elsewhere) addUnknown(`what git does with \`${environment.find((a) => /^GIT_/.test(a.text))!.text}\``, 'write');
+  // Each `-C` moves on from the one before.
+  let gitDir: string | undefined = dir;
   while (i < args.length && args[i]!.value.startsWith('-')) {
     const v = args[i]!.value;
-    if (v === '-C') repoDir = args[i + 1] ?? DOT;
+    if (v === '-C') {
+      repoDir = args[i + 1] ?? DOT;
+      const at = gitDir === undefined ? undefined : expandWord(repoDir, { cwd: gitDir, home });
+      gitDir = at?.length === 1 && at[0] !== undefined ? resolveLikeKernel(gitDir!, at[0]) : undefined;
+    }
     if (
       v === '--git-dir' ||
       v === '--work-tree' ||
@@ -466,8 +537,6 @@ function declareGit(
   const rest = args.slice(i + 1);
   if (sub !== undefined) {
     // Where git resolves pathspecs and finds its repository: the `-C` folder, else the shell's.
-    const at = repoDir === DOT ? [dir] : dir === undefined ? undefined : expandWord(repoDir, { cwd: dir, home });
-    const gitDir = at?.length === 1 && at[0] !== undefined ? path.resolve(dir!, at[0]) : undefined;
     declareGitWrites(sub, rest, {
       add: makeAdd(gitDir),
       addUnknown,
@@ -599,7 +668,7 @@ function filesOf(
     const arg = args[i]!;
     const v = arg.value;
     if (ended || !arg.literal || !v.startsWith('-') || v === '-') {
-      if (!ended && !arg.literal && writing.length > 0 && !hidden) {
+      if (!ended && !arg.literal && mayBeOption(arg) && writing.length > 0 && !hidden) {
         hidden = true;
         addUnknown(`\`${arg.text}\` (it may be ${name}'s \`${writing[0]}\`, which writes a file)`, 'write');
       }

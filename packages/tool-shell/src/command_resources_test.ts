@@ -186,6 +186,24 @@ describe('commandResources', () => {
     expect(list('git rm "*.txt"')).toEqual(['unknown:', 'read:/p']);
   });
 
+  test("a shell's -c script is read as a command of its own; xargs to a writer is an unknown write", () => {
+    expect(list("bash -c 'rm .env && cat a.txt'")).toEqual(['write:/p/.env', 'read:/p/a.txt']);
+    expect(list('sh -ec "git config core.hooksPath x"')).toEqual(['write:/p/.git/config', 'read:/p']);
+    expect(list('bash -c "$S"')).toEqual(['unknown:']);
+    expect(run('find . -name x | xargs rm').accesses.filter((a) => a.kind === 'unknown')).toMatchObject([
+      { access: 'write' },
+    ]);
+    expect(run('find . -name x | xargs cat').accesses.filter((a) => a.kind === 'unknown')).toMatchObject([
+      { access: 'read' },
+    ]);
+  });
+
+  test('a word not known before it runs may be an option that writes, unless it starts with a known character', () => {
+    expect(run('sort $X a.txt').accesses.some((a) => a.kind === 'unknown' && a.access === 'write')).toBe(true);
+    expect(run('cp src/*.ts sub').accesses.some((a) => a.kind === 'unknown')).toBe(false);
+    expect(run('sort -u src/*.ts').accesses.some((a) => a.kind === 'unknown')).toBe(false);
+  });
+
   test('git diff --no-index reads its paths; listers read the directories they list', () => {
     expect(list('git diff --no-index .env /dev/null')).toContain('folder:/p/.env');
     expect(list('ls')).toEqual(['read:/p']);

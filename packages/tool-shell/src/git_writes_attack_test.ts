@@ -124,6 +124,12 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git format-patch -1',
     'git restore --stag .claude/settings.json',
     'git config --typ bool --get core.bare',
+    // Words not known before they run, which cannot be options: an option's value, a path's tail.
+    'git log --author="$USER" --oneline',
+    'git log --grep "$P"',
+    'git log -S"$X"',
+    'git checkout -b "$NAME"',
+    'git diff --stat origin/$BRANCH',
   ])('%s is still allowed by its rule', async (command) => {
     const session = await open({ allow: RULES });
     expect((await session.explain('Bash', { command })).behavior, command).toBe('allow');

@@ -104,17 +104,19 @@ withBwrap('the bubblewrap sandbox', () => {
 
   test('git hooks inside a working directory stay read-only', async () => {
     const session = await open();
-    // Through `sh -c` the path guard cannot see the write; the sandbox still stops it.
-    expect((await bash(session, "sh -c 'echo evil > .git/hooks/pre-commit'")).text).toMatch(/Read-only file system/);
+    // Through `eval` of a script's argument the path guard cannot see the write; the sandbox still stops it.
+    expect((await bash(session, `sh -c 'eval "$0"' 'echo evil > .git/hooks/pre-commit'`)).text).toMatch(
+      /Read-only file system/,
+    );
     expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
   test('.git cannot be renamed away to plant hooks in a new one', async () => {
     const session = await open();
-    // Through `sh -c` the path guard sees nothing; the sandbox alone has to hold.
+    // Through `eval` of a script's argument the path guard sees nothing; the sandbox alone has to hold.
     const result = await bash(
       session,
-      "sh -c 'mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'",
+      `sh -c 'eval "$0"' 'mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'`,
     );
     expect(result.text).toMatch(/Device or resource busy/);
     expect(existsSync(path.join(project, '.git2'))).toBe(false);
@@ -125,7 +127,7 @@ withBwrap('the bubblewrap sandbox', () => {
     const session = await open();
     const result = await bash(
       session,
-      `sh -c 'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made'`,
+      `sh -c 'eval "$0"' 'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made'`,
     );
     expect(result.text).toMatch(/^made\n/);
     expect(result.text).toContain(`The sandbox does not let commands create ${path.join(project, '.toolshed')}`);
