@@ -4,6 +4,8 @@ import { mayBeOption } from './_option_words.ts';
 /** Options of a subcommand that take a value (the next word, or attached: `-ofile`, `--output=f`). */
 const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   checkout: ['-b', '-B', '--orphan', '--pathspec-from-file'],
+  rebase: ['-x', '--exec', '--onto', '-s', '--strategy', '-X', '--strategy-option'],
+  difftool: ['-x', '--extcmd', '-t', '--tool'],
   restore: ['-s', '--source', '--pathspec-from-file'],
   rm: ['--pathspec-from-file'],
   clean: ['-e', '--exclude'],
@@ -76,9 +78,13 @@ const COMMON_VALUE_OPTIONS = ['--output', '--upload-pack', '--receive-pack', '--
 const LOG_VALUE_OPTIONS = ['-S', '-G', '--grep', '--author', '--committer', '--since', '--until'];
 const LOG_FAMILY = new Set(['log', 'show', 'whatchanged', 'shortlog', 'reflog', 'rev-list', 'diff', 'stash']);
 
+/** Log's own (not diff's): how many commits, which lines. */
+const LOG_ONLY_VALUE_OPTIONS = ['-n', '--max-count', '--skip', '-L'];
+
 /** The options of `sub` that take a value. */
 function valuedOptions(sub: string): string[] {
-  return [...(VALUE_OPTIONS[sub] ?? []), ...COMMON_VALUE_OPTIONS, ...(LOG_FAMILY.has(sub) ? LOG_VALUE_OPTIONS : [])];
+  const log = LOG_FAMILY.has(sub) ? [...LOG_VALUE_OPTIONS, ...(sub === 'diff' ? [] : LOG_ONLY_VALUE_OPTIONS)] : [];
+  return [...(VALUE_OPTIONS[sub] ?? []), ...COMMON_VALUE_OPTIONS, ...log];
 }
 
 /**

@@ -6,8 +6,14 @@ import { declareConfigWrite } from './_git_config_writes.ts';
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
 
 /** Options that make git run a command of the caller's choosing. */
-const RUNS_A_COMMAND = ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager'];
-const RUNS_A_COMMAND_SHORT: Readonly<Record<string, string>> = { grep: '-O', 'ls-remote': '-u', clone: '-u' };
+const RUNS_A_COMMAND = ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '--extcmd'];
+const RUNS_A_COMMAND_SHORT: Readonly<Record<string, string>> = {
+  grep: '-O',
+  'ls-remote': '-u',
+  clone: '-u',
+  rebase: '-x',
+  difftool: '-x',
+};
 
 /** `remote` and `submodule` actions that change `.git/config`. */
 const REMOTE_CONFIG = ['add', 'set-url', 'rename', 'remove', 'rm', 'set-head', 'set-branches'];
@@ -68,6 +74,7 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
   }
   const runs = [...RUNS_A_COMMAND, RUNS_A_COMMAND_SHORT[sub] ?? '--'].find((o) => words.has(o));
   if (runs !== undefined) addUnknown(`what the command \`git ${sub} ${runs}\` runs writes`, 'write');
+  if (sub === 'bisect' && words.positionals[0]?.value === 'run') addUnknown('what `git bisect run` runs', 'write');
   const output = words.value('--output');
   if (output) add(output, 'write');
   const write = (word: ShellWord, kind?: 'folder') => {
@@ -141,6 +148,7 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       }
       return;
     case 'init':
+      if (options.elsewhere) addUnknown('the repository `git init` makes (`--git-dir`, `GIT_DIR`)', 'write');
       return declareInit(words, options);
     case 'clone': {
       const into = words.positionals[1] ?? lastPart(words.positionals[0]);

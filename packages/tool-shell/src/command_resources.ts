@@ -110,6 +110,14 @@ export function commandResources(
   const untracked = analysis.commands.some((c) => c.kind === 'command' && changesDirectory(c) && !trackableCd(c));
   let dir: string | undefined = cwd;
   let moved = false;
+  // Variables any command may export to the programs after it (`export GIT_DIR=…`, `set -a`).
+  const exported: ShellWord[] = [];
+  for (const c of analysis.commands) {
+    const n = c.name?.value;
+    if (c.kind === 'assignment' || c.kind === 'declaration' || n === 'export' || n === 'set') {
+      exported.push(...c.assignments, ...c.args.filter((a) => !a.literal || /^[A-Za-z_]\w*=/.test(a.value)));
+    }
+  }
 
   const listedDirs: string[] = [];
   const resolveWord = (word: ShellWord, base: string | undefined): string[] | undefined => {
@@ -183,14 +191,17 @@ export function commandResources(
       const name = cmd.name.value;
       // `source f` reads f and runs what is in it; `eval` runs its words: what they open is not known.
       if (name === 'source' || name === '.') makeAdd(base)(cmd.args[0], 'read');
-      if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd')
+      if (name === 'eval' && cmd.args.every((a) => a.literal)) {
+        declareScript(cmd.args.map((a) => a.value).join(' '), base, home, makeAdd, addUnknown);
+      } else if (name === 'eval') addUnknown(`what \`${cmd.text}\` runs`, 'write');
+      else if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd')
         addUnknown(`what \`${cmd.text}\` runs`, 'read');
       if (name === 'pushd' || name === 'popd' || name === 'builtin' || name === 'command') {
         if (cmd.args.length > 0 && name !== 'builtin' && name !== 'command') makeAdd(base)(cmd.args[0], 'read');
       }
       continue;
     }
-    declareCommand(cmd, base, home, makeAdd, addUnknown, () => (complete = false));
+    declareCommand(cmd, base, home, makeAdd, addUnknown, () => (complete = false), exported);
   }
   // Redirections of groups (`{ a; b; } > f`): after a cd, their directory is not known.
   for (const r of analysis.redirects) if (!ownRedirects.has(r)) redirect(r, moved ? undefined : cwd);
@@ -252,6 +263,14 @@ function cdTarget(cmd: SimpleCommand, dir: string, home: string): string | undef
   }
 }
 
+/** Options of tabled programs that run a command of the caller's choosing (what it writes is not known). */
+const RUNS_A_COMMAND: Readonly<Record<string, readonly string[]>> = {
+  rg: ['--pre'],
+  sort: ['--compress-program'],
+  tar: ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script'],
+  rsync: ['-e', '--rsh', '--rsync-path'],
+};
+
 /** Shells whose `-c SCRIPT` the guard reads as a command of its own. */
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 
@@ -268,18 +287,46 @@ function declareShellScript(
 ): boolean {
   let i = 0;
   let script = false;
-  for (; i < args.length && /^[-+][a-zA-Z]+$/.test(args[i]!.value) && args[i]!.literal; i++) {
-    if (args[i]!.value.startsWith('-') && args[i]!.value.includes('c')) script = true;
-    // `-o OPTION` takes a word.
-    if (/^[-+]o$/.test(args[i]!.value)) i++;
+  let stdin = false;
+  for (; i < args.length && args[i]!.literal && /^[-+]/.test(args[i]!.value); i++) {
+    const v = args[i]!.value;
+    if (v === '--' || v === '-') {
+      i++;
+      break;
+    }
+    // `--rcfile F`, `--init-file F`, `-o OPTION`, `-O SHOPT` take a word; other long options do not.
+    if (v === '--rcfile' || v === '--init-file' || /^[-+][oO]$/.test(v)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith('--')) continue;
+    if (v.startsWith('-') && v.includes('c')) script = true;
+    if (v.startsWith('-') && v.includes('s')) stdin = true;
   }
   const text = args[i];
-  if (!script || text === undefined || !text.literal) return false;
-  if (dir === undefined) {
-    addUnknown(`what \`${text.text}\` touches (run by a shell in a folder not known in advance)`, 'write');
+  // A script read from standard input, or one not known before the command runs: anything.
+  if ((!script && (stdin || text === undefined)) || (script && (text === undefined || !text.literal))) {
+    addUnknown(`what the shell's script runs (\`${text?.text ?? 'its standard input'}\`)`, 'write');
     return true;
   }
-  const inner = commandResources(text.value, dir, { homeDir: home });
+  if (!script) return false;
+  declareScript(text!.value, dir, home, makeAdd, addUnknown);
+  return true;
+}
+
+/** Declares what a script written out in the command (`bash -c '…'`, `eval '…'`) touches, read as a command of its own. */
+function declareScript(
+  script: string,
+  dir: string | undefined,
+  home: string,
+  makeAdd: (base: string | undefined) => Add,
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+): void {
+  if (dir === undefined) {
+    addUnknown(`what \`${script}\` touches (run in a folder not known in advance)`, 'write');
+    return;
+  }
+  const inner = commandResources(script, dir, { homeDir: home });
   const add = makeAdd(dir);
   for (const a of inner.accesses) {
     if (a.kind === 'unknown') addUnknown(a.path, a.access === 'write' ? 'write' : 'read');
@@ -288,7 +335,6 @@ function declareShellScript(
       add({ text: a.path, value: a.path, literal: true }, a.access === 'write' ? 'write' : 'read', kind);
     }
   }
-  return true;
 }
 
 /**
@@ -297,10 +343,15 @@ function declareShellScript(
  * git, sed (`-i`), or a program the tables do not know.
  */
 function mayWrite(words: readonly ShellWord[]): boolean {
+  for (let guard = 0; guard < 8; guard++) {
+    const found = unwrapOnce(words);
+    if (!found) break;
+    words = found.inner;
+  }
   const head = words[0];
   if (!head?.literal) return true;
   const name = head.value.replace(/^.*\//, '');
-  if (name === 'git' || name === 'sed' || name === 'find') return true;
+  if (['git', 'sed', 'find', 'awk', 'gawk', 'mawk', 'nawk', 'xargs'].includes(name)) return true;
   const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
   if (!use) return !NO_FILES.has(name);
   return use.files !== 'read' && use.files !== 'none' ? true : Object.values(use.options ?? {}).includes('write');
@@ -314,13 +365,18 @@ function declareCommand(
   makeAdd: (base: string | undefined) => Add,
   addUnknown: (what: string, access: 'read' | 'write') => void,
   incomplete: () => void,
+  exported: readonly ShellWord[] = [],
 ): void {
   let words = [cmd.name!, ...cmd.args];
   let dir = base;
+  // The environment git will see: the command's own prefixes, `env NAME=…`, and what earlier
+  // commands exported (`export GIT_WORK_TREE=…`).
+  const environment = [...exported, ...cmd.assignments];
   for (let guard = 0; guard < 8; guard++) {
     const head = words[0]!.literal ? words[0]!.value.replace(/^.*\//, '') : '';
     // `env -C DIR cmd` runs cmd in DIR; `chroot` and `sudo -D` move every path.
     if (head === 'env') {
+      for (const w of words.slice(1)) if (/^[A-Za-z_]\w*=/.test(w.value)) environment.push(w);
       const at = words.findIndex(
         (w, i) =>
           i > 0 &&
@@ -351,13 +407,28 @@ function declareCommand(
   }
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
+  const running = (RUNS_A_COMMAND[name] ?? []).find((o) =>
+    args.some((a) => a.value === o || a.value.startsWith(o.startsWith('--') ? `${o}=` : o)),
+  );
+  if (running) addUnknown(`what \`${name} ${running}\` runs`, 'write');
+  if (name === 'script') {
+    // `script -c CMD [FILE]`: runs CMD, writes what it shows to FILE (./typescript by default).
+    const at = args.findIndex((a) => a.value === '-c' || a.value === '--command' || /^-[a-zA-Z]*c$/.test(a.value));
+    const command = at === -1 ? undefined : args[at + 1];
+    if (command?.literal) declareScript(command.value, dir, home, makeAdd, addUnknown);
+    else addUnknown(`what \`${cmd.text}\` runs`, 'write');
+    const rest = args.filter((a, i) => i !== at && i !== at + 1 && !a.value.startsWith('-'));
+    add(rest[0] ?? { text: 'typescript', value: 'typescript', literal: true }, 'write');
+    incomplete();
+    return;
+  }
   if (SHELLS.has(name) && declareShellScript(args, dir, home, makeAdd, addUnknown)) {
     // Whether the script's own commands are all understood is its own story: not claimed here.
     incomplete();
     return;
   }
   if (name === 'find') return declareFind(args, add, addUnknown);
-  if (name === 'git') return declareGit(args, dir, home, makeAdd, addUnknown, cmd.assignments);
+  if (name === 'git') return declareGit(args, dir, home, makeAdd, addUnknown, environment);
   if (name === 'dd') {
     for (const a of args) {
       if (a.value.startsWith('if=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'read');
@@ -466,6 +537,10 @@ function declareFind(
     addUnknown?.('the files the commands of find -exec open', 'write');
 }
 
+/** `git -c` settings that run nothing and write nothing: colours, advice, the author, display. */
+const HARMLESS_GIT_SETTING =
+  /^(color\.[\w.-]+|advice\.\w+|user\.(name|email)|core\.quotepath|core\.abbrev|log\.date|diff\.renames|init\.defaultbranch)=/i;
+
 /** Git subcommands that print file contents from the working tree or the history. */
 const GIT_CONTENT = new Set([
   'show',
@@ -510,9 +585,11 @@ function declareGit(
   const add = makeAdd(dir);
   let i = 0;
   let repoDir: ShellWord = DOT;
-  // `GIT_WORK_TREE=x`, `GIT_DIR=…`, `GIT_CONFIG_…`: git works elsewhere, or runs what they name.
-  let elsewhere = environment.some((a) => /^GIT_/.test(a.text));
-  if (elsewhere) addUnknown(`what git does with \`${environment.find((a) => /^GIT_/.test(a.text))!.text}\``, 'write');
+  // `GIT_WORK_TREE=x`, `GIT_DIR=…`, `GIT_CONFIG_…`: git works elsewhere; those and `EDITOR`,
+  // `VISUAL`, `PAGER`, `LESSOPEN`… name programs git runs. A word not known (`$V`) may be any of them.
+  const setting = environment.find((a) => !a.literal || /^(GIT_|EDITOR=|VISUAL=|PAGER=|LESS|SSH_ASKPASS)/.test(a.text));
+  let elsewhere = setting !== undefined;
+  if (setting) addUnknown(`what git does with \`${setting.text}\``, 'write');
   // Each `-C` moves on from the one before.
   let gitDir: string | undefined = dir;
   while (i < args.length && args[i]!.value.startsWith('-')) {
@@ -531,6 +608,12 @@ function declareGit(
       v.startsWith('--config-env')
     )
       elsewhere = true;
+    // A setting (`core.fsmonitor`, `core.pager`, `alias.*`) or a place of git's own programs can run anything.
+    const value = args[i + 1];
+    if ((v === '-c' && !(value?.literal && HARMLESS_GIT_SETTING.test(value.value))) || v.startsWith('--config-env')) {
+      addUnknown(`what git runs with \`${v} ${value?.text ?? ''}\``, 'write');
+    }
+    if (v.startsWith('--exec-path=') || v === '--exec-path') addUnknown(`the programs of \`${v}\``, 'write');
     i += GIT_VALUE_OPTIONS.has(v) ? 2 : 1;
   }
   const sub = args[i]?.value;

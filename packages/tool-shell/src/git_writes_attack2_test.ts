@@ -3,43 +3,10 @@
 // repository (git 2.39) and wrote the protected file named beside it, and the guard allowed it
 // with `Bash(git <sub>:*)` allowed, in every mode (the last group: in bypassPermissions). Each
 // test failed then; the guard now asks.
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, type PermissionOptions, type Session } from '@toolshed/core';
-import { shellTools } from './family.ts';
+import { describe, test } from 'vitest';
+import { guardedProject, MODES } from './testdata/guarded_project.ts';
 
-let root: string;
-let project: string;
-const sessions: Session[] = [];
-
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-git-writes2-')));
-  project = path.join(root, 'project');
-  for (const dir of ['.git', '.claude/agents', 'src', 'sub']) await mkdir(path.join(project, dir), { recursive: true });
-  await writeFile(path.join(project, '.claude', 'settings.json'), '{}\n');
-  await writeFile(path.join(project, 'src', 'a.ts'), 'a\n');
-  // A link to a folder inside .claude: `l/..` is .claude for the kernel and git, the project for a lexical resolve.
-  await symlink('.claude/agents', path.join(project, 'l'));
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function open(permissions: PermissionOptions): Promise<Session> {
-  const session = await createSession({
-    cwd: project,
-    families: [shellTools()],
-    permissions,
-    stateDir: path.join(root, 'state', String(sessions.length)),
-  });
-  sessions.push(session);
-  return session;
-}
+const { expectAsk } = guardedProject();
 
 const RULES = [
   'Bash(sort:*)',
@@ -81,15 +48,6 @@ const RULES = [
   ].map((sub) => `Bash(git ${sub}:*)`),
 ];
 
-const MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
-
-async function expectAsk(command: string, modes: readonly (typeof MODES)[number][]) {
-  for (const mode of modes) {
-    const session = await open({ mode, allow: RULES });
-    expect((await session.explain('Bash', { command })).behavior, `${command} (${mode})`).toBe('ask');
-  }
-}
-
 describe('the words of a declared git subcommand, read as git reads them', () => {
   test.each([
     // Two words and no `--`: when the first is a path and not a revision, git checks both out
@@ -115,7 +73,7 @@ describe('the words of a declared git subcommand, read as git reads them', () =>
     // format-patch writes into the current folder when no -o is given.
     'cd .claude && git format-patch -1',
   ])('%s asks, in every mode', async (command) => {
-    await expectAsk(command, MODES);
+    await expectAsk(command, RULES, MODES);
   });
 });
 
@@ -133,7 +91,7 @@ describe('subcommands that take --output (diff options) but are not declared', (
     'git diff-index $X HEAD',
     'git stash show $X',
   ])('%s asks, in every mode', async (command) => {
-    await expectAsk(command, MODES);
+    await expectAsk(command, RULES, MODES);
   });
 });
 
@@ -143,7 +101,7 @@ describe('an --output path through a link to a folder, then ..', () => {
   test.each(['git diff --output=l/../settings.json', 'git archive -o l/../settings.json HEAD'])(
     '%s asks, in every mode',
     async (command) => {
-      await expectAsk(command, MODES);
+      await expectAsk(command, RULES, MODES);
     },
   );
 });
@@ -177,7 +135,7 @@ describe('git subcommands that are not declared and write a protected file', () 
     'git diagnose -o .claude',
     'git bugreport -o .claude',
   ])('%s asks, in every mode', async (command) => {
-    await expectAsk(command, MODES);
+    await expectAsk(command, RULES, MODES);
   });
 });
 
@@ -194,7 +152,7 @@ describe('git options that run a command', () => {
     'git fetch --upload-pack="touch .claude/pwned; git-upload-pack" .',
     'git archive --remote=. --exec="touch .claude/pwned; git-upload-archive" HEAD',
   ])('%s asks, in every mode', async (command) => {
-    await expectAsk(command, MODES);
+    await expectAsk(command, RULES, MODES);
   });
 });
 
@@ -212,6 +170,6 @@ describe('in bypassPermissions mode (no rule needed), git writing a protected fi
     // .mcp.json: bash -c is not looked into.
     'bash -c "git log --output=.mcp.json"',
   ])('%s asks', async (command) => {
-    await expectAsk(command, ['bypassPermissions']);
+    await expectAsk(command, RULES, ['bypassPermissions']);
   });
 });

@@ -3,41 +3,10 @@
 // `git config core.hooksPath …` (with `Bash(git config:*)`) made the next commit run any script.
 // Every git command was declared as a read of its repository. Now the paths git's words name are
 // writes, checked like any other: a protected one asks, in every mode, whatever rule allows the command.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, type PermissionOptions, type Session } from '@toolshed/core';
-import { shellTools } from './family.ts';
+import { describe, expect, test } from 'vitest';
+import { guardedProject, MODES } from './testdata/guarded_project.ts';
 
-let root: string;
-let project: string;
-const sessions: Session[] = [];
-
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-git-writes-')));
-  project = path.join(root, 'project');
-  for (const dir of ['.git', '.claude', 'src', 'sub']) await mkdir(path.join(project, dir), { recursive: true });
-  await writeFile(path.join(project, '.claude', 'settings.json'), '{}\n');
-  await writeFile(path.join(project, 'src', 'a.ts'), 'a\n');
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function open(permissions: PermissionOptions): Promise<Session> {
-  const session = await createSession({
-    cwd: project,
-    families: [shellTools()],
-    permissions,
-    stateDir: path.join(root, 'state', String(sessions.length)),
-  });
-  sessions.push(session);
-  return session;
-}
+const { open, expectAsk } = guardedProject();
 
 const RULES = [
   'Bash(sort:*)',
@@ -99,10 +68,7 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git format-patch --output-d .claude -1',
     'git config --glob core.pager evil',
   ])('%s asks, in every mode', async (command) => {
-    for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
-      const session = await open({ mode, allow: RULES });
-      expect((await session.explain('Bash', { command })).behavior, `${command} (${mode})`).toBe('ask');
-    }
+    await expectAsk(command, RULES, MODES);
   });
 
   test.each([

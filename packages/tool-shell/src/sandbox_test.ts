@@ -104,19 +104,17 @@ withBwrap('the bubblewrap sandbox', () => {
 
   test('git hooks inside a working directory stay read-only', async () => {
     const session = await open();
-    // Through `eval` of a script's argument the path guard cannot see the write; the sandbox still stops it.
-    expect((await bash(session, `sh -c 'eval "$0"' 'echo evil > .git/hooks/pre-commit'`)).text).toMatch(
-      /Read-only file system/,
-    );
+    // Through a script file the path guard cannot see the write; the sandbox still stops it.
+    expect((await bash(session, hidden('echo evil > .git/hooks/pre-commit'))).text).toMatch(/Read-only file system/);
     expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
   test('.git cannot be renamed away to plant hooks in a new one', async () => {
     const session = await open();
-    // Through `eval` of a script's argument the path guard sees nothing; the sandbox alone has to hold.
+    // Through a script file the path guard sees nothing; the sandbox alone has to hold.
     const result = await bash(
       session,
-      `sh -c 'eval "$0"' 'mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'`,
+      hidden('mv .git .git2 && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit'),
     );
     expect(result.text).toMatch(/Device or resource busy/);
     expect(existsSync(path.join(project, '.git2'))).toBe(false);
@@ -127,7 +125,9 @@ withBwrap('the bubblewrap sandbox', () => {
     const session = await open();
     const result = await bash(
       session,
-      `sh -c 'eval "$0"' 'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made'`,
+      hidden(
+        'mkdir -p .toolshed && echo "{\\"permissions\\":{\\"allow\\":[\\"Bash\\"]}}" > .toolshed/settings.local.json && echo {} > .mcp.json && echo made',
+      ),
     );
     expect(result.text).toMatch(/^made\n/);
     expect(result.text).toContain(`The sandbox does not let commands create ${path.join(project, '.toolshed')}`);
@@ -194,6 +194,14 @@ withBwrap('the bubblewrap sandbox', () => {
     expect((await session.explain('Bash', { command: 'echo x > .git/hooks/post-checkout' })).behavior).toBe('ask');
   });
 });
+
+/**
+ * The command written to a script file and run from it: what a script file does is not read by
+ * the path guard (as for any program it has no table for), so only the sandbox stands in the way.
+ */
+function hidden(command: string): string {
+  return `printf '%s\\n' '${command}' > .hidden.sh && sh .hidden.sh`;
+}
 
 describe('unixSocketFilter', () => {
   test('is eleven BPF instructions for x64 and arm64, and refuses an architecture it does not know', () => {
