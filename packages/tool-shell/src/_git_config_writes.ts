@@ -1,9 +1,5 @@
-import type { GitWords, GitWriteOptions } from './_git_words.ts';
+import { CONFIG_READ_FLAGS, CONFIG_WRITE_FLAGS, type GitWords, type GitWriteOptions } from './_git_words.ts';
 
-/** Config actions that change a config file; the rest (`--get`, `--list`, one key alone) read it. */
-const CONFIG_WRITE_FLAGS = ['--unset', '--unset-all', '--add', '--replace-all', '--rename-section'];
-const CONFIG_WRITE_FLAGS_MORE = ['--remove-section', '-e', '--edit'];
-const CONFIG_READ_FLAGS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool'];
 /** `git config SUBCOMMAND` (git 2.46 and later). */
 const CONFIG_WRITE_SUBCOMMANDS = ['set', 'unset', 'rename-section', 'remove-section', 'edit'];
 const CONFIG_READ_SUBCOMMANDS = ['get', 'list'];
@@ -58,7 +54,7 @@ function configWrites(words: GitWords): boolean {
   const first = words.positionals[0]?.value;
   if (first !== undefined && CONFIG_WRITE_SUBCOMMANDS.includes(first)) return true;
   if (first !== undefined && CONFIG_READ_SUBCOMMANDS.includes(first)) return false;
-  if (words.has(...CONFIG_WRITE_FLAGS, ...CONFIG_WRITE_FLAGS_MORE)) return true;
-  if (words.has(...CONFIG_READ_FLAGS, '-l', '--list')) return false;
+  if (words.has(...CONFIG_WRITE_FLAGS)) return true;
+  if (words.has(...CONFIG_READ_FLAGS)) return false;
   return words.positionals.length >= 2;
 }

@@ -51,13 +51,32 @@ const SHORT_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> 
   'merge-file': { '-p': '--stdout' },
 };
 
+/** `git config` actions that change a config file (`--unset`, `--add`, `--edit`…). */
+export const CONFIG_WRITE_FLAGS = [
+  '--unset',
+  '--unset-all',
+  '--add',
+  '--replace-all',
+  '--rename-section',
+  '--remove-section',
+  '--edit',
+];
+/** `git config` actions that only read (`--get`, `--list`…). */
+export const CONFIG_READ_FLAGS = [
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--get-color',
+  '--get-colorbool',
+  '--list',
+];
+/** `git config`'s choice of file. */
+const CONFIG_FLAGS = ['--global', '--system', '--local', '--worktree'];
+
 /** Long options without a value that change what a subcommand writes (git takes their abbreviations too). */
 const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  config: [
-    ...['--global', '--system', '--local', '--worktree', '--list', '--edit', '--unset', '--unset-all', '--add'],
-    ...['--replace-all', '--rename-section', '--remove-section', '--get', '--get-all', '--get-regexp'],
-    ...['--get-urlmatch', '--get-color', '--get-colorbool'],
-  ],
+  config: [...CONFIG_WRITE_FLAGS, ...CONFIG_READ_FLAGS, ...CONFIG_FLAGS],
   restore: ['--staged', '--worktree'],
   rm: ['--cached', '--dry-run'],
   mv: ['--dry-run'],

@@ -110,11 +110,11 @@ export function commandResources(
   const untracked = analysis.commands.some((c) => c.kind === 'command' && changesDirectory(c) && !trackableCd(c));
   let dir: string | undefined = cwd;
   let moved = false;
-  // Variables any command may export to the programs after it (`export GIT_DIR=…`, `set -a`).
+  // Variables a command may hand to the programs after it (`export GIT_DIR=…`, or `GIT_DIR=…`
+  // alone, which reaches them when already exported or under `set -a`): any command's, to be safe.
   const exported: ShellWord[] = [];
   for (const c of analysis.commands) {
-    const n = c.name?.value;
-    if (c.kind === 'assignment' || c.kind === 'declaration' || n === 'export' || n === 'set') {
+    if (c.kind === 'assignment' || c.kind === 'declaration') {
       exported.push(...c.assignments, ...c.args.filter((a) => !a.literal || /^[A-Za-z_]\w*=/.test(a.value)));
     }
   }
@@ -407,8 +407,13 @@ function declareCommand(
   }
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
+  // A long option alone or with `=value`; a short one anywhere in a bundle (`rsync -ave CMD`).
   const running = (RUNS_A_COMMAND[name] ?? []).find((o) =>
-    args.some((a) => a.value === o || a.value.startsWith(o.startsWith('--') ? `${o}=` : o)),
+    args.some((a) =>
+      o.startsWith('--')
+        ? a.value === o || a.value.startsWith(`${o}=`)
+        : !a.value.startsWith('--') && new RegExp(`^-[A-Za-z0-9]*${o[1]}`).test(a.value),
+    ),
   );
   if (running) addUnknown(`what \`${name} ${running}\` runs`, 'write');
   if (name === 'script') {
@@ -587,7 +592,10 @@ function declareGit(
   let repoDir: ShellWord = DOT;
   // `GIT_WORK_TREE=x`, `GIT_DIR=…`, `GIT_CONFIG_…`: git works elsewhere; those and `EDITOR`,
   // `VISUAL`, `PAGER`, `LESSOPEN`… name programs git runs. A word not known (`$V`) may be any of them.
-  const setting = environment.find((a) => !a.literal || /^(GIT_|EDITOR=|VISUAL=|PAGER=|LESS|SSH_ASKPASS)/.test(a.text));
+  // (`N=$(date)` names its variable: only a word whose name is not known may be any.)
+  const setting = environment.find(
+    (a) => !/^[A-Za-z_]\w*=/.test(a.text) || /^(GIT_|EDITOR=|VISUAL=|PAGER=|LESS|SSH_ASKPASS)/.test(a.text),
+  );
   let elsewhere = setting !== undefined;
   if (setting) addUnknown(`what git does with \`${setting.text}\``, 'write');
   // Each `-C` moves on from the one before.

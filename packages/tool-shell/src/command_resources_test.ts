@@ -204,6 +204,16 @@ describe('commandResources', () => {
     expect(run('sort -u src/*.ts').accesses.some((a) => a.kind === 'unknown')).toBe(false);
   });
 
+  test('an option that runs a command is an unknown write, in a bundle too; a variable set beside git is not', () => {
+    const writes = (command: string) => run(command).accesses.some((a) => a.kind === 'unknown' && a.access === 'write');
+    expect(writes("rsync -ave 'sh -c evil' a b")).toBe(true);
+    expect(writes("rsync -a --rsh='sh -c evil' a b")).toBe(true);
+    expect(writes('rsync -av a b')).toBe(false);
+    expect(writes('N=$(date +%s); git status')).toBe(false);
+    expect(writes('GIT_DIR=x; git status')).toBe(true);
+    expect(writes('export $V; git status')).toBe(true);
+  });
+
   test('git diff --no-index reads its paths; listers read the directories they list', () => {
     expect(list('git diff --no-index .env /dev/null')).toContain('folder:/p/.env');
     expect(list('ls')).toEqual(['read:/p']);

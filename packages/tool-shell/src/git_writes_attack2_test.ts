@@ -4,24 +4,13 @@
 // with `Bash(git <sub>:*)` allowed, in every mode (the last group: in bypassPermissions). Each
 // test failed then; the guard now asks.
 import { describe, test } from 'vitest';
-import { guardedProject, MODES } from './testdata/guarded_project.ts';
+import { gitRules, guardedProject, MODES, WRITER_RULES } from './testdata/guarded_project.ts';
 
 const { expectAsk } = guardedProject();
 
 const RULES = [
-  'Bash(sort:*)',
-  ...[
-    'checkout',
-    'restore',
-    'rm',
-    'mv',
-    'clean',
-    'config',
-    'diff',
-    'log',
-    'archive',
-    'format-patch',
-    'checkout-index',
+  ...WRITER_RULES,
+  ...gitRules(
     'stash',
     'shortlog',
     'reflog',
@@ -45,7 +34,7 @@ const RULES = [
     'mailsplit',
     'diagnose',
     'bugreport',
-  ].map((sub) => `Bash(git ${sub}:*)`),
+  ),
 ];
 
 describe('the words of a declared git subcommand, read as git reads them', () => {

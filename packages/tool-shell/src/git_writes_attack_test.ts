@@ -4,26 +4,11 @@
 // Every git command was declared as a read of its repository. Now the paths git's words name are
 // writes, checked like any other: a protected one asks, in every mode, whatever rule allows the command.
 import { describe, expect, test } from 'vitest';
-import { guardedProject, MODES } from './testdata/guarded_project.ts';
+import { guardedProject, MODES, WRITER_RULES } from './testdata/guarded_project.ts';
 
 const { open, expectAsk } = guardedProject();
 
-const RULES = [
-  'Bash(sort:*)',
-  ...[
-    'checkout',
-    'restore',
-    'rm',
-    'mv',
-    'clean',
-    'config',
-    'diff',
-    'log',
-    'archive',
-    'format-patch',
-    'checkout-index',
-  ].map((sub) => `Bash(git ${sub}:*)`),
-];
+const RULES = WRITER_RULES;
 
 describe('git subcommands allowed by a rule, writing a protected file', () => {
   test.each([

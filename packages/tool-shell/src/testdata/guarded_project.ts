@@ -5,6 +5,18 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createSession, type PermissionOptions, type Session } from '@toolshed/core';
 import { shellTools } from '../family.ts';
 
+/** Allow rules for git subcommands: `gitRules('checkout')` is `['Bash(git checkout:*)']`. */
+export function gitRules(...subcommands: string[]): string[] {
+  return subcommands.map((sub) => `Bash(git ${sub}:*)`);
+}
+
+/** The rules the git write attacks start from: `sort`, and the git subcommands that name what they write. */
+export const WRITER_RULES = [
+  'Bash(sort:*)',
+  ...gitRules('checkout', 'restore', 'rm', 'mv', 'clean', 'config', 'diff', 'log', 'archive', 'format-patch'),
+  ...gitRules('checkout-index'),
+];
+
 /** The modes a protected write must ask in. */
 export const MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 
