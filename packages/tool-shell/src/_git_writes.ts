@@ -72,7 +72,8 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       'write',
     );
   }
-  const runs = [...RUNS_A_COMMAND, RUNS_A_COMMAND_SHORT[sub] ?? '--'].find((o) => words.has(o));
+  const short = RUNS_A_COMMAND_SHORT[sub];
+  const runs = [...RUNS_A_COMMAND, ...(short ? [short] : [])].find((o) => words.has(o));
   if (runs !== undefined) addUnknown(`what the command \`git ${sub} ${runs}\` runs writes`, 'write');
   if (sub === 'bisect' && words.positionals[0]?.value === 'run') addUnknown('what `git bisect run` runs', 'write');
   const output = words.value('--output');
