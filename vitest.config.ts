@@ -15,5 +15,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // One worker process runs many test files: a fresh process per file cost about a second each on
+    // two cores (258 files: a fifth of the whole run). What a file leaves in the process (its
+    // environment, working directory, spies, fake timers) is put back after it by the setup file.
+    isolate: false,
+    setupFiles: ['./vitest.setup.ts'],
   },
 });
