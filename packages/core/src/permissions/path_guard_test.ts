@@ -486,6 +486,9 @@ describe('the path guard protects configuration, git internals and shell start-u
     '~/.zshrc',
     '~/.profile',
     '~/.gitconfig',
+    '/etc/profile.d/evil.sh',
+    '/etc/gitconfig',
+    '/etc/bash.bashrc',
   ];
   const rows: Row[] = modes.flatMap((mode) =>
     paths.map(
@@ -493,7 +496,7 @@ describe('the path guard protects configuration, git internals and shell start-u
         name: `a write to ${path} asks in ${mode} mode`,
         tool: 'Write',
         path,
-        permissions: { mode, allow: ['Edit', 'Edit(./**)', 'Edit(~/**)'] },
+        permissions: { mode, allow: ['Edit', 'Edit(./**)', 'Edit(~/**)', 'Edit(//etc/**)'] },
         expected: { behavior: 'ask', source: 'safety' },
         reasonContains: 'which is protected: such writes always ask',
       }),
@@ -527,6 +530,13 @@ describe('the path guard protects configuration, git internals and shell start-u
       path: '~/.bashrc',
       permissions: { allow: ['Edit(~/.bashrc)'] },
       expected: { behavior: 'allow', rule: 'Edit(~/.bashrc)' },
+    },
+    {
+      name: 'an allow rule naming /etc/gitconfig unprotects it',
+      tool: 'Write',
+      path: '/etc/gitconfig',
+      permissions: { allow: ['Edit(//etc/gitconfig)'] },
+      expected: { behavior: 'allow', rule: 'Edit(//etc/gitconfig)' },
     },
     {
       name: "a hook's allow does not unprotect .git/hooks",

@@ -15,6 +15,28 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
   '.gitconfig',
 ];
 
+/**
+ * System-wide shell, login and git start-up files and folders (and `ld.so.preload`, loaded into
+ * every program): a write there runs code in every later shell, login, git command or program, as
+ * the home directory's own start-up files do for one user. Writing them needs root, which an agent
+ * in a container often has.
+ */
+export const PROTECTED_SYSTEM_PATHS: readonly string[] = [
+  '/etc/profile',
+  '/etc/profile.d',
+  '/etc/bash.bashrc',
+  '/etc/bashrc',
+  '/etc/bash_completion.d',
+  '/etc/environment',
+  '/etc/zsh',
+  '/etc/zshenv',
+  '/etc/zprofile',
+  '/etc/zshrc',
+  '/etc/zlogin',
+  '/etc/gitconfig',
+  '/etc/ld.so.preload',
+];
+
 /** Directories whose contents configure permissions, hooks or MCP servers, at any depth. */
 const CONFIG_DIRS = ['.toolshed', '.claude'];
 /**
@@ -49,9 +71,10 @@ export interface ProtectedPath {
  * internals or shell start-up: `.toolshed/` and `.claude/` (at any depth), `.mcp.json`, `.git/`
  * except `objects/` (but `objects/info/alternates` is protected), `.envrc`, `package.json`
  * (outside `node_modules`), `.vscode/tasks.json`, `launch.json` and `settings.json`,
- * `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and their kin, and everything in
- * `~/.ssh/` and `~/.config/git/`. Such writes always ask, in every mode, unless an allow rule
- * names the path.
+ * `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and their kin, everything in
+ * `~/.ssh/` and `~/.config/git/`, and the system's start-up files ({@linkcode PROTECTED_SYSTEM_PATHS}:
+ * `/etc/profile`, `/etc/profile.d/`, `/etc/gitconfig`…, also under macOS's `/private/etc`). Such
+ * writes always ask, in every mode, unless an allow rule names the path.
  *
  * @param path An absolute, resolved path.
  * @param options `homeDir` (default os.homedir()) and `caseInsensitive` (default false).
@@ -65,6 +88,7 @@ export interface ProtectedPath {
  * protectedPath('/p/.git/objects/ab/cdef');  // undefined
  * protectedPath('/p/package.json');          // { name: 'package.json', what: 'package scripts (…)' }
  * protectedPath('/p/src/a.ts');              // undefined
+ * protectedPath('/etc/profile.d/x.sh');      // { name: 'profile.d', what: 'a system-wide start-up file (…)' }
  * ```
  */
 export function protectedPath(
@@ -96,6 +120,18 @@ export function protectedPath(
   }
   if (fold(dirname(path)) === fold(home) && PROTECTED_HOME_FILES.includes(fold(name))) {
     return { name, what: 'a shell or git start-up file' };
+  }
+  return systemStartUp(fold(path), fold);
+}
+
+/** The system start-up file or folder `path` (folded) is or lies in, if any; `/private/etc` is macOS's `/etc`. */
+function systemStartUp(path: string, fold: (text: string) => string): ProtectedPath | undefined {
+  const etc = path.startsWith('/private/etc/') ? path.slice('/private'.length) : path;
+  for (const system of PROTECTED_SYSTEM_PATHS) {
+    const folded = fold(system);
+    if (etc === folded || etc.startsWith(`${folded}/`)) {
+      return { name: basename(system), what: 'a system-wide start-up file (run by every later shell, login or git)' };
+    }
   }
   return undefined;
 }

@@ -41,6 +41,17 @@ describe('protectedPath', () => {
     ['/home/u/proj/.github/workflows/ci.yml', undefined],
     ['/home/u/proj/.gitignore', undefined],
     ['/home/u/proj/my.mcp.json', undefined],
+    ['/etc/profile', 'profile'],
+    ['/etc/profile.d/evil.sh', 'profile.d'],
+    ['/etc/bash.bashrc', 'bash.bashrc'],
+    ['/etc/environment', 'environment'],
+    ['/etc/zsh/zshrc', 'zsh'],
+    ['/etc/gitconfig', 'gitconfig'],
+    ['/etc/ld.so.preload', 'ld.so.preload'],
+    ['/private/etc/zshrc', 'zshrc'],
+    ['/etc/hosts', undefined],
+    ['/etc/profiles/x', undefined],
+    ['/home/u/proj/etc/profile', undefined],
   ];
   test.each(table)('%j is protected by %j', (path, name) => {
     expect(protectedPath(path, { homeDir: home })?.name).toBe(name);
