@@ -16,7 +16,7 @@ export interface ProtectedWriteCheckOptions {
 }
 
 /** The protected entries at the top of a working directory that are often links to elsewhere. */
-const PROJECT_ENTRIES = ['.toolshed', '.claude', '.git', '.vscode', '.mcp.json', '.envrc', 'package.json'];
+const PROJECT_ENTRIES = ['.toolshed', '.claude', '.git', '.vscode', '.idea', '.mcp.json', '.envrc', 'package.json'];
 
 /** A protected place that is a link: where it leads, and the path it stands for there. */
 interface Alias {

@@ -568,6 +568,7 @@ describe('protected project entries that are links', () => {
     ['.git', 'repo.git', 'repo.git/objects/ab/cdef', 'allow'],
     ['.vscode', 'editor/vscode', 'editor/vscode/tasks.json', 'ask'],
     ['.vscode', 'editor/vscode', 'editor/vscode/extensions.json', 'allow'],
+    ['.idea', 'editor/idea', 'editor/idea/workspace.xml', 'ask'],
     ['.mcp.json', 'config/mcp.json', 'config/mcp.json', 'ask'],
   ])('%s -> %s: a write to %s in acceptEdits mode is %s', async (entry, target, written, expected) => {
     const project = join(root, `linked-${entry}-${written.replaceAll('/', '_')}`);

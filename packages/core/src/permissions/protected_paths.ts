@@ -50,6 +50,14 @@ const PROJECT_EXEC_FILES: Readonly<Record<string, string>> = {
   '.envrc': 'a direnv start-up file (run on entering the folder)',
   'package.json': 'package scripts (run by an allowed `npm test` or `npm run`)',
 };
+/** Files that configure a program to fetch or run what they say, wherever they are (Claude Code protects them too). */
+const CONFIG_FILES: Readonly<Record<string, string>> = {
+  '.gitmodules': 'git submodule configuration (where an allowed `git submodule update` fetches from)',
+  '.ripgreprc': 'a ripgrep configuration (its `--pre` runs a command on every file an allowed `rg` searches)',
+  '.claude.json': "Claude Code's own configuration (its MCP servers run as programs)",
+};
+/** IDE folders whose files run code (run configurations, tasks), at any depth. */
+const IDE_DIRS = ['.idea'];
 /** Files inside a `.vscode` folder that run code. */
 const VSCODE_EXEC_FILES = ['tasks.json', 'launch.json', 'settings.json'];
 /** Below the home directory: folders whose files let others in or configure git everywhere. */
@@ -70,7 +78,8 @@ export interface ProtectedPath {
  * Whether writing a path would change the agent's own permissions, hooks, MCP servers, git
  * internals or shell start-up: `.toolshed/` and `.claude/` (at any depth), `.mcp.json`, `.git/`
  * except `objects/` (but `objects/info/alternates` is protected), `.envrc`, `package.json`
- * (outside `node_modules`), `.vscode/tasks.json`, `launch.json` and `settings.json`,
+ * (outside `node_modules`), `.vscode/tasks.json`, `launch.json` and `settings.json`, `.idea/`
+ * (at any depth), `.gitmodules`, `.ripgreprc`, `.claude.json`,
  * `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and their kin, everything in
  * `~/.ssh/` and `~/.config/git/`, and the system's start-up files ({@linkcode PROTECTED_SYSTEM_PATHS}:
  * `/etc/profile`, `/etc/profile.d/`, `/etc/gitconfig`…, also under macOS's `/private/etc`). Such
@@ -100,6 +109,8 @@ export function protectedPath(
   for (let i = 0; i < segments.length; i++) {
     const segment = fold(segments[i]!);
     if (CONFIG_DIRS.includes(segment)) return { name: segments[i]!, what: 'permission and hook configuration' };
+    if (IDE_DIRS.includes(segment))
+      return { name: segments[i]!, what: 'JetBrains IDE settings (run configurations run code)' };
     if (segment === '.git') {
       const next = segments[i + 1];
       if (next !== undefined && GIT_DATA.includes(fold(next)) && fold(segments[i + 2] ?? '') !== 'info') continue;
@@ -108,6 +119,8 @@ export function protectedPath(
   }
   const name = basename(path);
   if (fold(name) === '.mcp.json') return { name, what: 'MCP server configuration' };
+  const config = CONFIG_FILES[fold(name)];
+  if (config !== undefined) return { name, what: config };
   const exec = PROJECT_EXEC_FILES[fold(name)];
   if (exec !== undefined && !segments.slice(0, -1).some((s) => fold(s) === 'node_modules')) return { name, what: exec };
   if (fold(basename(dirname(path))) === '.vscode' && VSCODE_EXEC_FILES.includes(fold(name)))
