@@ -1,6 +1,8 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
+import { gitHooksFolders } from '@toolshed/core/internal';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -150,7 +152,14 @@ export function unixSocketFilter(arch: string = process.arch): Buffer {
  * SANDBOX_PROTECTED.includes('.git/hooks'); // true
  * ```
  */
-export const SANDBOX_PROTECTED: readonly string[] = ['.git/hooks', '.git/config', '.toolshed', '.claude', '.mcp.json'];
+export const SANDBOX_PROTECTED: readonly string[] = [
+  '.git/hooks',
+  '.git/config',
+  '.toolshed',
+  '.claude',
+  '.mcp.json',
+  '.husky',
+];
 
 /**
  * The protected entries of the writable directories that do not exist yet, so that
@@ -164,7 +173,7 @@ export const SANDBOX_PROTECTED: readonly string[] = ['.git/hooks', '.git/config'
  * ```ts
  * import { missingProtectedEntries } from '@toolshed/tool-shell/internal';
  *
- * missingProtectedEntries(['/p']); // ['/p/.toolshed', '/p/.claude', '/p/.mcp.json'] in a fresh project
+ * missingProtectedEntries(['/p']); // ['/p/.toolshed', '/p/.claude', '/p/.mcp.json', '/p/.husky'] in a fresh project
  * ```
  */
 export function missingProtectedEntries(writable: readonly string[]): string[] {
@@ -260,8 +269,8 @@ export function findBwrap(preferred?: string): string {
 
 /**
  * The bubblewrap arguments for one command: the root read-only, `/dev`, `/proc`, a private
- * `/tmp`, the writable directories bound read-write (their git hooks and config, `.toolshed`,
- * `.claude` and `.mcp.json` kept read-only, so a sandboxed command cannot plant what runs
+ * `/tmp`, the writable directories bound read-write (their git hooks and config, the hooks folder
+ * their config names, `.husky`, `.toolshed`, `.claude` and `.mcp.json` kept read-only, so a sandboxed command cannot plant what runs
  * unsandboxed later), no network unless allowed, a seccomp program when given (see
  * {@linkcode unixSocketFilter}), `masked` paths hidden (an empty tmpfs over a folder, an empty
  * file over a file), its own PID namespace, and death with the parent.
@@ -293,6 +302,12 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
       const protectedEntry = path.join(dir, entry);
       if (existsSync(protectedEntry)) args.push('--ro-bind', protectedEntry, protectedEntry);
     }
+  }
+  // The hooks folder a repository's config names (`core.hooksPath`): git runs its scripts as it
+  // runs `.git/hooks`. Outside the writable directories it is read-only already.
+  for (const hooks of gitHooksFolders(spec.writable, os.homedir())) {
+    const inside = spec.writable.some((dir) => hooks === dir || hooks.startsWith(`${dir}/`));
+    if (inside && existsSync(hooks)) args.push('--ro-bind', hooks, hooks);
   }
   // Masks come last, so they cover whatever was bound above them.
   for (const hidden of spec.masked ?? []) {

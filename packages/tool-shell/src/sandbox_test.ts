@@ -109,6 +109,28 @@ withBwrap('the bubblewrap sandbox', () => {
     expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
+  test("the hooks folder the repository's config names, and husky's, stay read-only", async () => {
+    const config = path.join(project, '.git', 'config');
+    await writeFile(config, '[core]\n\thooksPath = .githooks\n');
+    await mkdir(path.join(project, '.githooks'), { recursive: true });
+    await mkdir(path.join(project, '.husky'), { recursive: true });
+    try {
+      const session = await open();
+      for (const file of ['.githooks/pre-commit', '.husky/pre-commit']) {
+        expect((await bash(session, hidden(`echo evil > ${file}`))).text).toMatch(/Read-only file system/);
+        expect(existsSync(path.join(project, file))).toBe(false);
+      }
+      // Renamed away and made again: a mount point cannot be renamed.
+      expect((await bash(session, hidden('mv .githooks gh2 && mkdir .githooks'))).text).toMatch(
+        /Device or resource busy/,
+      );
+    } finally {
+      await rm(config, { force: true });
+      await rm(path.join(project, '.githooks'), { recursive: true, force: true });
+      await rm(path.join(project, '.husky'), { recursive: true, force: true });
+    }
+  });
+
   test('.git cannot be renamed away to plant hooks in a new one', async () => {
     const session = await open();
     // Through a script file the path guard sees nothing; the sandbox alone has to hold.

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import { foldPath } from './_fold_path.ts';
+import { gitHooksFolders } from './git_hooks_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
@@ -35,7 +36,9 @@ interface Alias {
  * `repo.git/objects/…` as `.git/objects/…`). Each link is resolved through the root cache, as it
  * leads now and as first resolved, once per check; a path is then a few string compares. The
  * protection's `name` is a segment of the path written (`ssh`, `claude`): an allow rule that names
- * it unprotects it. Links at other depths are judged by the names on their own way only.
+ * it unprotects it. Links at other depths are judged by the names on their own way only. The
+ * folders git's config names as `core.hooksPath` for the working directories' repositories
+ * ({@linkcode gitHooksFolders}: `.githooks`, `.husky/_`) are protected as `.git/hooks` is.
  *
  * @param options The home directory, case folding and the working directories.
  * @returns The check: why a path is protected, or undefined.
@@ -56,11 +59,20 @@ export function protectedWriteCheck(
   const nocase = options.caseInsensitive === true;
   const fold = (text: string) => foldPath(text, nocase);
   const aliases = aliasesOf(home, nocase, options.workingDirectories ?? []);
+  const hooks = gitHooksFolders(options.workingDirectories ?? [], home).map(fold);
   const check = { homeDir: home, caseInsensitive: nocase };
   return (path) => {
     const own = protectedPath(path, check);
-    if (own !== undefined || aliases.length === 0) return own;
+    if (own !== undefined) return own;
     const folded = fold(path);
+    for (const dir of hooks) {
+      if (folded === dir || folded.startsWith(`${dir}/`)) {
+        return {
+          name: basename(path.slice(0, dir.length)),
+          what: 'git hooks (core.hooksPath: run by git commit, merge or push)',
+        };
+      }
+    }
     for (const { target, lexical } of aliases) {
       if (folded !== target && !folded.startsWith(`${target}/`)) continue;
       const protection = protectedPath(`${lexical}${path.slice(target.length)}`, check);

@@ -58,6 +58,11 @@ const CONFIG_FILES: Readonly<Record<string, string>> = {
 };
 /** IDE folders whose files run code (run configurations, tasks), at any depth. */
 const IDE_DIRS = ['.idea'];
+/**
+ * husky's folder of git hooks, at any depth: git runs them through `core.hooksPath` (set by
+ * `husky` on install; its `.husky/_` wrappers run the scripts in `.husky/` itself).
+ */
+const HOOK_DIRS = ['.husky'];
 /** Files inside a `.vscode` folder that run code. */
 const VSCODE_EXEC_FILES = ['tasks.json', 'launch.json', 'settings.json'];
 /** Below the home directory: folders whose files let others in or configure git everywhere. */
@@ -79,7 +84,7 @@ export interface ProtectedPath {
  * internals or shell start-up: `.toolshed/` and `.claude/` (at any depth), `.mcp.json`, `.git/`
  * except `objects/` (but `objects/info/alternates` is protected), `.envrc`, `package.json`
  * (outside `node_modules`), `.vscode/tasks.json`, `launch.json` and `settings.json`, `.idea/`
- * (at any depth), `.gitmodules`, `.ripgreprc`, `.claude.json`,
+ * (at any depth), `.husky/` (git hooks, at any depth), `.gitmodules`, `.ripgreprc`, `.claude.json`,
  * `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and their kin, everything in
  * `~/.ssh/` and `~/.config/git/`, and the system's start-up files ({@linkcode PROTECTED_SYSTEM_PATHS}:
  * `/etc/profile`, `/etc/profile.d/`, `/etc/gitconfig`…, also under macOS's `/private/etc`). Such
@@ -109,6 +114,7 @@ export function protectedPath(
   for (let i = 0; i < segments.length; i++) {
     const segment = fold(segments[i]!);
     if (CONFIG_DIRS.includes(segment)) return { name: segments[i]!, what: 'permission and hook configuration' };
+    if (HOOK_DIRS.includes(segment)) return { name: segments[i]!, what: 'git hooks (run by git commit or push)' };
     if (IDE_DIRS.includes(segment))
       return { name: segments[i]!, what: 'JetBrains IDE settings (run configurations run code)' };
     if (segment === '.git') {

@@ -26,6 +26,7 @@ export const MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
  * `l -> .claude/agents` (so `l/..` is `.claude` for the kernel). Sessions opened in it are closed
  * after each test.
  *
+ * @param options `gitConfig`: the text of the project's `.git/config` (none by default).
  * @returns `open(permissions)` for a session with the shell family in the project, and
  *   `expectAsk(command, allow, modes)`, which checks that the command asks in each mode.
  *
@@ -38,7 +39,7 @@ export const MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
  * test('asks', () => expectAsk('git config core.hooksPath x', ['Bash(git config:*)'], MODES));
  * ```
  */
-export function guardedProject(): {
+export function guardedProject(options: { gitConfig?: string } = {}): {
   open: (permissions: PermissionOptions) => Promise<Session>;
   expectAsk: (command: string, allow: readonly string[], modes: readonly (typeof MODES)[number][]) => Promise<void>;
 } {
@@ -51,6 +52,7 @@ export function guardedProject(): {
     for (const dir of ['.git', '.claude/agents', 'src', 'sub'])
       await mkdir(path.join(project, dir), { recursive: true });
     await writeFile(path.join(project, '.claude', 'settings.json'), '{}\n');
+    if (options.gitConfig !== undefined) await writeFile(path.join(project, '.git', 'config'), options.gitConfig);
     await writeFile(path.join(project, 'src', 'a.ts'), 'a\n');
     await symlink('.claude/agents', path.join(project, 'l'));
   });

@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { gitHooksFolders, hooksPathIn } from './git_hooks_path.ts';
+
+const GIT = spawnSync('git', ['--version']).status === 0;
+if (!GIT) console.log('[skip] the checks against git itself: git is not installed');
+
+describe('hooksPathIn', () => {
+  test.each([
+    ['[core]\n\thooksPath = .githooks\n', '.githooks'],
+    ['[Core]\n\tHOOKSPATH=.githooks', '.githooks'],
+    ['[core] hooksPath = x', 'x'],
+    ['[core]\n\thooksPath = "a b/#c" # a comment\n', 'a b/#c'],
+    ['[core]\n\thooksPath = a ; note\n', 'a'],
+    ['[core]\n\thooksPath = first\n[user]\n\tname = x\n[core]\n\thooksPath = second\n', 'second'],
+    ['[alias]\n\thooksPath = no\n', undefined],
+    ['[core]\n\tbare = false\n', undefined],
+    ['[core]\n\thooksPath =\n', undefined],
+    ['[core]\n\thooksPath = "with \\"quote\\""\n', 'with "quote"'],
+  ])('%j gives %j', (text, expected) => {
+    expect(hooksPathIn(text)).toBe(expected);
+  });
+
+  test.skipIf(!GIT)('reads what git itself reads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolshed-hookspath-'));
+    try {
+      const file = join(dir, 'config');
+      for (const value of ['.githooks', 'a b/#c', 'semi;colon', 'back\\slash', ' padded ']) {
+        writeFileSync(file, '');
+        expect(spawnSync('git', ['config', '--file', file, 'core.hooksPath', value]).status).toBe(0);
+        const git = spawnSync('git', ['config', '--file', file, '--get', 'core.hooksPath'], { encoding: 'utf8' });
+        expect(hooksPathIn(`${readText(file)}`), value).toBe(git.stdout.replace(/\n$/, ''));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('gitHooksFolders', () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'toolshed-hooks-')));
+  const home = join(root, 'home');
+  mkdirSync(home);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A repository at `name` whose .git/config holds `config`. */
+  const repo = (name: string, config: string) => {
+    const top = join(root, name);
+    mkdirSync(join(top, '.git'), { recursive: true });
+    mkdirSync(join(top, 'src'), { recursive: true });
+    writeFileSync(join(top, '.git', 'config'), config);
+    return top;
+  };
+
+  test('a relative hooksPath is taken from the top of the working tree, from a folder below it too', () => {
+    const top = repo('relative', '[core]\n\thooksPath = .githooks\n');
+    expect(gitHooksFolders([top], home)).toEqual([join(top, '.githooks')]);
+    expect(gitHooksFolders([join(top, 'src')], home)).toEqual([join(top, '.githooks')]);
+  });
+
+  test('none where no config sets it', () => {
+    const top = repo('unset', '[core]\n\tbare = false\n');
+    expect(gitHooksFolders([top], home)).toEqual([]);
+  });
+
+  test('the global config counts, the repository’s wins; ~/ is the home directory', () => {
+    const top = repo('global', '');
+    writeFileSync(join(home, '.gitconfig'), '[core]\n\thooksPath = ~/hooks\n');
+    try {
+      expect(gitHooksFolders([top], home)).toEqual([join(home, 'hooks')]);
+      writeFileSync(join(top, '.git', 'config'), '[core]\n\thooksPath = /abs/hooks\n');
+      expect(gitHooksFolders([top], home)).toEqual(['/abs/hooks']);
+    } finally {
+      rmSync(join(home, '.gitconfig'));
+    }
+  });
+
+  test('a change of the config is seen on the next call', () => {
+    const top = repo('changed', '');
+    expect(gitHooksFolders([top], home)).toEqual([]);
+    writeFileSync(join(top, '.git', 'config'), '[core]\n\thooksPath = hooks-now\n');
+    expect(gitHooksFolders([top], home)).toEqual([join(top, 'hooks-now')]);
+  });
+
+  test.skipIf(!GIT)('a worktree reads the shared config, and its hooks path is taken from its own top', () => {
+    const main = join(root, 'main');
+    mkdirSync(main);
+    const git = (...args: string[]) => spawnSync('git', ['-C', main, ...args], { encoding: 'utf8' });
+    expect(git('init', '-q').status).toBe(0);
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x');
+    expect(git('config', 'core.hooksPath', '.husky/_').status).toBe(0);
+    const tree = join(root, 'tree');
+    expect(git('worktree', 'add', '-q', tree).status).toBe(0);
+    expect(gitHooksFolders([tree], home)).toEqual([join(tree, '.husky', '_')]);
+  });
+});
+
+function readText(file: string): string {
+  return spawnSync('cat', [file], { encoding: 'utf8' }).stdout;
+}

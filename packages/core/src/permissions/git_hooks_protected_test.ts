@@ -1,0 +1,74 @@
+// A repository whose config names another hooks folder (`core.hooksPath = .githooks`, or husky's
+// `.husky/_`) runs the scripts there on every allowed `git commit`, as it would run `.git/hooks`:
+// a write there is a protected write, asked in every mode unless an allow rule names it.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { buildTool } from '../tool.ts';
+import { testContext } from './_test_context.ts';
+import { decidePermission } from './decide_permission.ts';
+import { createPermissionContext } from './permission_context.ts';
+import type { PermissionOptions } from './types.ts';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'toolshed-hooks-guard-')));
+const home = join(root, 'home');
+const project = join(root, 'project');
+mkdirSync(home);
+mkdirSync(join(project, '.git'), { recursive: true });
+mkdirSync(join(project, '.githooks'));
+writeFileSync(join(project, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n\thooksPath = .githooks\n');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const writeTool = buildTool({
+  name: 'Write',
+  description: 'writes a file',
+  inputSchema: z.object({ file_path: z.string() }),
+  resources: ({ file_path }) => [{ path: file_path, access: 'write' as const }],
+  async call() {
+    return { data: '' };
+  },
+});
+
+async function decide(file: string, options: PermissionOptions) {
+  const { context } = createPermissionContext(options, project, { homeDir: home });
+  return decidePermission(writeTool, { file_path: file }, { ctx: testContext({ cwd: project, permissions: context }) });
+}
+
+describe('the hooks folder a repository’s config names', () => {
+  test.each(['default', 'acceptEdits', 'bypassPermissions'] as const)(
+    'a write to .githooks/pre-commit asks in %s mode',
+    async (mode) => {
+      const decision = await decide('.githooks/pre-commit', { mode, allow: ['Edit', 'Edit(./**)'] });
+      expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
+      expect(decision.reason).toContain('git hooks (core.hooksPath');
+    },
+  );
+
+  test('an allow rule that names the folder unprotects it', async () => {
+    const decision = await decide('.githooks/pre-commit', { allow: ['Edit(./.githooks/**)'] });
+    expect(decision).toMatchObject({ behavior: 'allow', rule: 'Edit(./.githooks/**)' });
+  });
+
+  test('husky’s folder is protected wherever it is, set or not', async () => {
+    const decision = await decide('.husky/pre-commit', { mode: 'bypassPermissions' });
+    expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
+  });
+
+  test('the folder of a repository that names none is not protected', async () => {
+    const decision = await decide('githooks-not/pre-commit', { mode: 'bypassPermissions' });
+    expect(decision.behavior).toBe('allow');
+  });
+
+  test('a hooks path set while the session runs is protected from the next decision on', async () => {
+    const config = join(project, '.git', 'config');
+    writeFileSync(config, '[core]\n\thooksPath = .githooks\n\thooksPath = later-hooks\n');
+    try {
+      expect(await decide('later-hooks/pre-push', { mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask' });
+      expect((await decide('.githooks/pre-commit', { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    } finally {
+      writeFileSync(config, '[core]\n\thooksPath = .githooks\n');
+    }
+  });
+});

