@@ -1,11 +1,14 @@
 // A repository whose config says `core.hooksPath = .githooks` runs the scripts there on every
 // allowed `git commit`: with `Bash(echo:*)` allowed, `echo … > .githooks/pre-commit` wrote one
 // without a question in bypassPermissions, and the next commit ran it. Now that folder is
-// protected as `.git/hooks` is, and so is husky's `.husky/`, whatever command writes there.
+// protected as `.git/hooks` is, and so is husky's `.husky/`, whatever command writes there; a file
+// the config includes is protected as `.git/config` is.
 import { describe, expect, test } from 'vitest';
 import { guardedProject, MODES } from './testdata/guarded_project.ts';
 
-const { open, expectAsk } = guardedProject({ gitConfig: '[core]\n\thooksPath = .githooks\n' });
+const { open, expectAsk } = guardedProject({
+  gitConfig: '[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../tools/git.cfg\n',
+});
 
 const RULES = ['Bash(echo:*)', 'Bash(cp:*)', 'Bash(rm:*)', 'Bash(mkdir:*)', 'Bash(tee:*)', 'Bash(git checkout:*)'];
 
@@ -17,6 +20,10 @@ describe('the hooks folder the repository names, written by an allowed command',
     'tee .githooks/post-checkout < src/a.ts',
     'mkdir -p .husky && echo evil > .husky/pre-commit',
     'git checkout HEAD -- .githooks/pre-commit',
+    // The file the config includes is git config: `core.fsmonitor` runs on the next `git status`.
+    'mkdir -p tools && echo "[core] fsmonitor = ./evil.sh" > tools/git.cfg',
+    // A .gitconfig anywhere may be included (`include.path = ../.gitconfig` is a common way to share config).
+    "echo '[alias] st = !sh evil.sh' > .gitconfig",
   ])('%s asks, in every mode', async (command) => {
     await expectAsk(command, RULES, MODES);
   });

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } f
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
-import { gitHooksFolders } from '@toolshed/core/internal';
+import { gitHooksFolders, gitIncludedConfigs } from '@toolshed/core/internal';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -270,7 +270,7 @@ export function findBwrap(preferred?: string): string {
 /**
  * The bubblewrap arguments for one command: the root read-only, `/dev`, `/proc`, a private
  * `/tmp`, the writable directories bound read-write (their git hooks and config, the hooks folder
- * their config names, `.husky`, `.toolshed`, `.claude` and `.mcp.json` kept read-only, so a sandboxed command cannot plant what runs
+ * their config names and the files it includes, `.husky`, `.toolshed`, `.claude` and `.mcp.json` kept read-only, so a sandboxed command cannot plant what runs
  * unsandboxed later), no network unless allowed, a seccomp program when given (see
  * {@linkcode unixSocketFilter}), `masked` paths hidden (an empty tmpfs over a folder, an empty
  * file over a file), its own PID namespace, and death with the parent.
@@ -303,11 +303,13 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
       if (existsSync(protectedEntry)) args.push('--ro-bind', protectedEntry, protectedEntry);
     }
   }
-  // The hooks folder a repository's config names (`core.hooksPath`): git runs its scripts as it
-  // runs `.git/hooks`. Outside the writable directories it is read-only already.
-  for (const hooks of gitHooksFolders(spec.writable, os.homedir())) {
-    const inside = spec.writable.some((dir) => hooks === dir || hooks.startsWith(`${dir}/`));
-    if (inside && existsSync(hooks)) args.push('--ro-bind', hooks, hooks);
+  // The hooks folder a repository's config names (`core.hooksPath`), which git runs as it runs
+  // `.git/hooks`, and the files that config includes, git config as much as `.git/config` is.
+  // Outside the writable directories they are read-only already.
+  const home = os.homedir();
+  for (const kept of [...gitHooksFolders(spec.writable, home), ...gitIncludedConfigs(spec.writable, home)]) {
+    const inside = spec.writable.some((dir) => kept === dir || kept.startsWith(`${dir}/`));
+    if (inside && existsSync(kept)) args.push('--ro-bind', kept, kept);
   }
   // Masks come last, so they cover whatever was bound above them.
   for (const hidden of spec.masked ?? []) {

@@ -109,9 +109,10 @@ withBwrap('the bubblewrap sandbox', () => {
     expect(existsSync(path.join(project, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
-  test("the hooks folder the repository's config names, and husky's, stay read-only", async () => {
+  test("the hooks folder the repository's config names, the files it includes and husky's folder stay read-only", async () => {
     const config = path.join(project, '.git', 'config');
-    await writeFile(config, '[core]\n\thooksPath = .githooks\n');
+    await writeFile(config, '[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../shared.cfg\n');
+    await writeFile(path.join(project, 'shared.cfg'), '');
     await mkdir(path.join(project, '.githooks'), { recursive: true });
     await mkdir(path.join(project, '.husky'), { recursive: true });
     try {
@@ -120,12 +121,17 @@ withBwrap('the bubblewrap sandbox', () => {
         expect((await bash(session, hidden(`echo evil > ${file}`))).text).toMatch(/Read-only file system/);
         expect(existsSync(path.join(project, file))).toBe(false);
       }
+      // The file the config includes: git config, as .git/config is.
+      expect((await bash(session, hidden('echo "[core] fsmonitor = evil" >> shared.cfg'))).text).toMatch(
+        /Read-only file system/,
+      );
       // Renamed away and made again: a mount point cannot be renamed.
       expect((await bash(session, hidden('mv .githooks gh2 && mkdir .githooks'))).text).toMatch(
         /Device or resource busy/,
       );
     } finally {
       await rm(config, { force: true });
+      await rm(path.join(project, 'shared.cfg'), { force: true });
       await rm(path.join(project, '.githooks'), { recursive: true, force: true });
       await rm(path.join(project, '.husky'), { recursive: true, force: true });
     }

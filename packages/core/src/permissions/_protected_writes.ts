@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import { foldPath } from './_fold_path.ts';
-import { gitHooksFolders } from './git_hooks_path.ts';
+import { gitHooksFolders, gitIncludedConfigs } from './git_hooks_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
@@ -38,7 +38,8 @@ interface Alias {
  * protection's `name` is a segment of the path written (`ssh`, `claude`): an allow rule that names
  * it unprotects it. Links at other depths are judged by the names on their own way only. The
  * folders git's config names as `core.hooksPath` for the working directories' repositories
- * ({@linkcode gitHooksFolders}: `.githooks`, `.husky/_`) are protected as `.git/hooks` is.
+ * ({@linkcode gitHooksFolders}: `.githooks`, `.husky/_`) are protected as `.git/hooks` is, and the
+ * files that config includes ({@linkcode gitIncludedConfigs}) as `.git/config` is.
  *
  * @param options The home directory, case folding and the working directories.
  * @returns The check: why a path is protected, or undefined.
@@ -60,11 +61,15 @@ export function protectedWriteCheck(
   const fold = (text: string) => foldPath(text, nocase);
   const aliases = aliasesOf(home, nocase, options.workingDirectories ?? []);
   const hooks = gitHooksFolders(options.workingDirectories ?? [], home).map(fold);
+  const includes = gitIncludedConfigs(options.workingDirectories ?? [], home).map(fold);
   const check = { homeDir: home, caseInsensitive: nocase };
   return (path) => {
     const own = protectedPath(path, check);
     if (own !== undefined) return own;
     const folded = fold(path);
+    if (includes.includes(folded)) {
+      return { name: basename(path), what: "git configuration (included by a repository's config)" };
+    }
     for (const dir of hooks) {
       if (folded === dir || folded.startsWith(`${dir}/`)) {
         return {

@@ -1,24 +1,30 @@
 import { readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 
-/** The hooks folders found for one set of working directories, and the config files they came from. */
+/** What the config files of one set of working directories said, and which files they were. */
 interface Found {
   key: string;
-  /** Each config file read (or looked for) and its modification time then (-1: missing). */
+  /** Each file read (or looked for) and its modification time then (-1: missing). */
   files: { path: string; mtimeMs: number }[];
+  /** The hooks folders. */
   dirs: string[];
+  /** The config files the others include (`[include]`, `[includeIf]`). */
+  includes: string[];
 }
 
 let last: Found | undefined;
 
+/** Includes followed at most, one inside another (git's own limit). */
+const MAX_INCLUDE_DEPTH = 10;
+
 /**
  * The folders git runs hooks from instead of `.git/hooks` (`core.hooksPath`) for the repositories
  * the working directories are in, as their config files say now: the repository's `config` (and a
- * worktree's `config.worktree`), `~/.gitconfig`, `~/.config/git/config` and `/etc/gitconfig`, the
- * most local one winning, as git reads them. A relative path is taken from the top of the working
- * tree, `~/` from the home directory. A script there runs on an allowed `git commit` or `git push`,
- * as one in `.git/hooks` does. Kept while none of those files changed (one `stat` each per call).
- * `[include]`d files are not followed.
+ * worktree's `config.worktree`), `~/.gitconfig`, `~/.config/git/config` and `/etc/gitconfig`, and
+ * the files they include (`[include]`, and `[includeIf]` whatever its condition), the most local
+ * value winning, as git reads them. A relative path is taken from the top of the working tree,
+ * `~/` from the home directory. A script there runs on an allowed `git commit` or `git push`, as
+ * one in `.git/hooks` does. Kept while none of those files changed (one `stat` each per call).
  *
  * @param workingDirectories Absolute, normal paths.
  * @param home What `~` stands for.
@@ -32,9 +38,34 @@ let last: Found | undefined;
  * ```
  */
 export function gitHooksFolders(workingDirectories: readonly string[], home: string): string[] {
+  return scan(workingDirectories, home).dirs;
+}
+
+/**
+ * The files the git config of the working directories' repositories includes (`[include] path`,
+ * `[includeIf …] path`), followed as {@linkcode gitHooksFolders} follows them: git configuration as
+ * much as `.git/config` is (a hooks path, `core.fsmonitor`, aliases that run commands).
+ *
+ * @param workingDirectories Absolute, normal paths.
+ * @param home What `~` stands for.
+ * @returns The included files, absolute and normal, and where each leads.
+ *
+ * @example
+ * ```ts
+ * import { gitIncludedConfigs } from '@toolshed/core/internal';
+ *
+ * gitIncludedConfigs(['/p'], '/home/u'); // ['/p/tools/git.cfg'] when /p/.git/config has [include] path = ../tools/git.cfg
+ * ```
+ */
+export function gitIncludedConfigs(workingDirectories: readonly string[], home: string): string[] {
+  return scan(workingDirectories, home).includes;
+}
+
+/** Reads what {@linkcode gitHooksFolders} and {@linkcode gitIncludedConfigs} say, or reuses the last reading. */
+function scan(workingDirectories: readonly string[], home: string): Found {
   const key = `${home}\0${workingDirectories.join('\0')}`;
   if (last !== undefined && last.key === key && last.files.every((f) => mtimeOf(f.path) === f.mtimeMs)) {
-    return last.dirs;
+    return last;
   }
   const files: Found['files'] = [];
   // Every file looked at is watched: one made, changed or removed later finds the folders again.
@@ -56,10 +87,25 @@ export function gitHooksFolders(workingDirectories: readonly string[], home: str
       return undefined;
     }
   };
+  const includes = new Set<string>();
+  /** The hooks path `file` (and what it includes) sets last, or `before`. */
+  const hooksPathOf = (file: string, before: string | undefined, depth = 0): string | undefined => {
+    let value = before;
+    for (const setting of settingsOf(read(file) ?? '')) {
+      if (setting.section === 'core' && setting.key === 'hookspath') value = setting.value || undefined;
+      const include = setting.section === 'include' || setting.section === 'includeif';
+      if (include && setting.key === 'path' && setting.value !== '' && depth < MAX_INCLUDE_DEPTH) {
+        const included = expand(setting.value, dirname(file), home);
+        includes.add(included);
+        value = hooksPathOf(included, value, depth + 1);
+      }
+    }
+    return value;
+  };
   const base = home === '/' ? '' : home;
   let global: string | undefined;
-  for (const file of [`${base}/.gitconfig`, `${base}/.config/git/config`, '/etc/gitconfig'].reverse()) {
-    global = hooksPathIn(read(file)) ?? global;
+  for (const file of ['/etc/gitconfig', `${base}/.config/git/config`, `${base}/.gitconfig`]) {
+    global = hooksPathOf(file, global);
   }
   const dirs = new Set<string>();
   const seen = new Set<string>();
@@ -72,19 +118,24 @@ export function gitHooksFolders(workingDirectories: readonly string[], home: str
     if (seen.has(repo.top)) continue;
     seen.add(repo.top);
     let value = global;
-    for (const file of repo.configs) value = hooksPathIn(read(file)) ?? value;
+    for (const file of repo.configs) value = hooksPathOf(file, value);
     if (value !== undefined) dirs.add(expand(value, repo.top, home));
   }
-  // Where each leads, too: the paths judged are physical.
-  for (const dir of [...dirs]) {
+  last = { key, files, dirs: withTargets(dirs), includes: withTargets(includes) };
+  return last;
+}
+
+/** The paths and where each leads, when it exists: the paths judged are physical. */
+function withTargets(paths: Set<string>): string[] {
+  const all = new Set(paths);
+  for (const path of paths) {
     try {
-      dirs.add(realpathSync.native(dir));
+      all.add(realpathSync.native(path));
     } catch {
       // Not made yet: judged as written.
     }
   }
-  last = { key, files, dirs: [...dirs] };
-  return last.dirs;
+  return [...all];
 }
 
 /** The repository `dir` is in: the top of its working tree and its config files, least local first. */
@@ -125,35 +176,47 @@ function repositoryOf(
  * ```
  */
 export function hooksPathIn(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  let inCore = false;
   let value: string | undefined;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
-    if (section !== null) {
-      inCore = section[1]!.toLowerCase() === 'core';
-      const rest = section[2]!;
-      if (inCore && rest !== '') value = valueOf(rest) ?? value;
-      continue;
-    }
-    if (inCore) value = valueOf(line) ?? value;
+  for (const setting of settingsOf(text ?? '')) {
+    if (setting.section === 'core' && setting.key === 'hookspath') value = setting.value || undefined;
   }
   return value;
 }
 
+/** A line of a git config file that sets something: its section and key in lower case, and the value. */
+interface Setting {
+  section: string;
+  key: string;
+  value: string;
+}
+
+/** The settings of a git config file's text, in order (`[section "sub"]` gives `section`). */
+function settingsOf(text: string): Setting[] {
+  const settings: Setting[] = [];
+  let section = '';
+  for (const raw of text.split('\n')) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$/.exec(line);
+    if (header !== null) {
+      section = header[1]!.toLowerCase();
+      line = header[2]!;
+    }
+    const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (setting === null) continue;
+    settings.push({ section, key: setting[1]!.toLowerCase(), value: valueOf(setting[2] ?? '') });
+  }
+  return settings;
+}
+
 /**
- * The value of a `hooksPath = …` line as git reads it: white space at either end dropped unless
- * quoted, quotes and escapes undone, a comment cut; undefined for another key.
+ * A value as git reads it: white space at either end dropped unless quoted, quotes and escapes
+ * undone, a comment cut.
  */
-function valueOf(line: string): string | undefined {
-  const match = /^hookspath\s*=\s*(.*)$/i.exec(line);
-  if (match === null) return undefined;
+function valueOf(text: string): string {
   let out = '';
   // Unquoted white space, kept only if more follows.
   let pending = '';
   let quoted = false;
-  const text = match[1]!;
   const add = (c: string) => {
     out += pending + c;
     pending = '';
@@ -169,7 +232,7 @@ function valueOf(line: string): string | undefined {
       if (out !== '') pending += c;
     } else add(c);
   }
-  return out === '' ? undefined : out;
+  return out;
 }
 
 /** A hooks path as git takes it: `~/` from home, relative from the top of the working tree. */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { gitHooksFolders, hooksPathIn } from './git_hooks_path.ts';
+import { gitHooksFolders, gitIncludedConfigs, hooksPathIn } from './git_hooks_path.ts';
 
 const GIT = spawnSync('git', ['--version']).status === 0;
 if (!GIT) console.log('[skip] the checks against git itself: git is not installed');
@@ -75,6 +75,36 @@ describe('gitHooksFolders', () => {
       expect(gitHooksFolders([top], home)).toEqual(['/abs/hooks']);
     } finally {
       rmSync(join(home, '.gitconfig'));
+    }
+  });
+
+  test('an included file is followed where it is included, and named as git configuration', () => {
+    const top = repo('included', '[core]\n\thooksPath = own\n[include]\n\tpath = ../tools/git.cfg\n');
+    mkdirSync(join(top, 'tools'));
+    writeFileSync(join(top, 'tools', 'git.cfg'), '[core]\n\thooksPath = tools/hooks\n');
+    const config = join(top, '.git', 'config');
+    const gitSays = () =>
+      spawnSync('git', ['config', '--file', config, '--includes', '--get', 'core.hooksPath'], {
+        encoding: 'utf8',
+      }).stdout.trim();
+    expect(gitHooksFolders([top], home)).toEqual([join(top, 'tools', 'hooks')]);
+    if (GIT) expect(gitSays()).toBe('tools/hooks');
+    expect(gitIncludedConfigs([top], home)).toEqual([join(top, 'tools', 'git.cfg')]);
+    // Set again after the include: the later one wins.
+    writeFileSync(join(top, '.git', 'config'), '[include]\n\tpath = ../tools/git.cfg\n[core]\n\thooksPath = own\n');
+    expect(gitHooksFolders([top], home)).toEqual([join(top, 'own')]);
+    if (GIT) expect(gitSays()).toBe('own');
+  });
+
+  test('an includeIf is followed whatever its condition, and a change of the included file is seen', () => {
+    const top = repo('include-if', '[includeIf "gitdir:~/work/"]\n\tpath = ~/work.cfg\n');
+    expect(gitHooksFolders([top], home)).toEqual([]);
+    expect(gitIncludedConfigs([top], home)).toEqual([join(home, 'work.cfg')]);
+    writeFileSync(join(home, 'work.cfg'), '[core]\n\thooksPath = ~/work-hooks\n');
+    try {
+      expect(gitHooksFolders([top], home)).toEqual([join(home, 'work-hooks')]);
+    } finally {
+      rmSync(join(home, 'work.cfg'));
     }
   });
 

@@ -72,3 +72,19 @@ describe('the hooks folder a repository’s config names', () => {
     }
   });
 });
+
+describe('a file the repository’s git config includes', () => {
+  test('is protected as .git/config is, and so is a .gitconfig anywhere', async () => {
+    const config = join(project, '.git', 'config');
+    writeFileSync(config, '[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../tools/shared.cfg\n');
+    try {
+      const included = await decide('tools/shared.cfg', { mode: 'bypassPermissions' });
+      expect(included).toMatchObject({ behavior: 'ask', source: 'safety' });
+      expect(included.reason).toContain("included by a repository's config");
+      expect(await decide('.gitconfig', { mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask' });
+      expect((await decide('tools/other.cfg', { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    } finally {
+      writeFileSync(config, '[core]\n\thooksPath = .githooks\n');
+    }
+  });
+});

@@ -53,6 +53,7 @@ const PROJECT_EXEC_FILES: Readonly<Record<string, string>> = {
 /** Files that configure a program to fetch or run what they say, wherever they are (Claude Code protects them too). */
 const CONFIG_FILES: Readonly<Record<string, string>> = {
   '.gitmodules': 'git submodule configuration (where an allowed `git submodule update` fetches from)',
+  '.gitconfig': 'a git configuration file (a repository may include it: `include.path = ../.gitconfig`)',
   '.ripgreprc': 'a ripgrep configuration (its `--pre` runs a command on every file an allowed `rg` searches)',
   '.claude.json': "Claude Code's own configuration (its MCP servers run as programs)",
 };
@@ -84,7 +85,7 @@ export interface ProtectedPath {
  * internals or shell start-up: `.toolshed/` and `.claude/` (at any depth), `.mcp.json`, `.git/`
  * except `objects/` (but `objects/info/alternates` is protected), `.envrc`, `package.json`
  * (outside `node_modules`), `.vscode/tasks.json`, `launch.json` and `settings.json`, `.idea/`
- * (at any depth), `.husky/` (git hooks, at any depth), `.gitmodules`, `.ripgreprc`, `.claude.json`,
+ * (at any depth), `.husky/` (git hooks, at any depth), `.gitmodules`, `.gitconfig`, `.ripgreprc`, `.claude.json`,
  * `~/.bashrc`, `~/.zshrc`, `~/.profile`, `~/.gitconfig` and their kin, everything in
  * `~/.ssh/` and `~/.config/git/`, and the system's start-up files ({@linkcode PROTECTED_SYSTEM_PATHS}:
  * `/etc/profile`, `/etc/profile.d/`, `/etc/gitconfig`…, also under macOS's `/private/etc`). Such
