@@ -33,3 +33,15 @@ describe('the hooks folder the repository names, written by an allowed command',
     expect((await session.explain('Bash', { command: 'echo ok > src/githooks.txt' })).behavior).toBe('allow');
   });
 });
+
+describe('a folder above the hooks folder, moved or linked into place by an allowed command', () => {
+  // core.hooksPath = scripts/hooks: `mv tools scripts` or `ln -s tools scripts` puts tools/hooks
+  // (written beforehand, unprotected) where git looks for hooks.
+  const nested = guardedProject({ gitConfig: '[core]\n\thooksPath = scripts/hooks\n' });
+  test.each(['mv tools scripts', 'ln -s tools scripts', 'mv scripts old', 'rm -rf scripts', 'cp -r tools scripts'])(
+    '%s asks, in every mode',
+    async (command) => {
+      await nested.expectAsk(command, ['Bash(mv:*)', 'Bash(ln:*)', 'Bash(rm:*)', 'Bash(cp:*)'], MODES);
+    },
+  );
+});

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } f
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
-import { gitHooksFolders, gitIncludedConfigs } from '@toolshed/core/internal';
+import { gitHooksFolders, gitConfigFiles } from '@toolshed/core/internal';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -307,7 +307,7 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   // `.git/hooks`, and the files that config includes, git config as much as `.git/config` is.
   // Outside the writable directories they are read-only already.
   const home = os.homedir();
-  for (const kept of [...gitHooksFolders(spec.writable, home), ...gitIncludedConfigs(spec.writable, home)]) {
+  for (const kept of [...gitHooksFolders(spec.writable, home), ...gitConfigFiles(spec.writable, home)]) {
     const inside = spec.writable.some((dir) => kept === dir || kept.startsWith(`${dir}/`));
     if (inside && existsSync(kept)) args.push('--ro-bind', kept, kept);
   }

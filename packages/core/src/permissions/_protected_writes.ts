@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import { foldPath } from './_fold_path.ts';
-import { gitHooksFolders, gitIncludedConfigs } from './git_hooks_path.ts';
+import { gitHooksFolders, gitConfigFiles } from './git_hooks_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
@@ -39,7 +39,7 @@ interface Alias {
  * it unprotects it. Links at other depths are judged by the names on their own way only. The
  * folders git's config names as `core.hooksPath` for the working directories' repositories
  * ({@linkcode gitHooksFolders}: `.githooks`, `.husky/_`) are protected as `.git/hooks` is, and the
- * files that config includes ({@linkcode gitIncludedConfigs}) as `.git/config` is.
+ * files that config includes ({@linkcode gitConfigFiles}) as `.git/config` is.
  *
  * @param options The home directory, case folding and the working directories.
  * @returns The check: why a path is protected, or undefined.
@@ -61,14 +61,17 @@ export function protectedWriteCheck(
   const fold = (text: string) => foldPath(text, nocase);
   const aliases = aliasesOf(home, nocase, options.workingDirectories ?? []);
   const hooks = gitHooksFolders(options.workingDirectories ?? [], home).map(fold);
-  const includes = gitIncludedConfigs(options.workingDirectories ?? [], home).map(fold);
+  const includes = gitConfigFiles(options.workingDirectories ?? [], home).map(fold);
   const check = { homeDir: home, caseInsensitive: nocase };
   return (path) => {
     const own = protectedPath(path, check);
     if (own !== undefined) return own;
     const folded = fold(path);
     if (includes.includes(folded)) {
-      return { name: basename(path), what: "git configuration (included by a repository's config)" };
+      return {
+        name: basename(path),
+        what: "git configuration (read by the repository's git: included, or where the environment puts it)",
+      };
     }
     for (const dir of hooks) {
       if (folded === dir || folded.startsWith(`${dir}/`)) {
@@ -78,6 +81,10 @@ export function protectedWriteCheck(
         };
       }
     }
+    // A folder above them: moved, linked or replaced, it puts other hooks or config in their place.
+    const below = folded === '/' ? undefined : [...hooks, ...includes].find((kept) => kept.startsWith(`${folded}/`));
+    if (below !== undefined)
+      return { name: basename(path), what: `a folder that holds git hooks or config (${below})` };
     for (const { target, lexical } of aliases) {
       if (folded !== target && !folded.startsWith(`${target}/`)) continue;
       const protection = protectedPath(`${lexical}${path.slice(target.length)}`, check);

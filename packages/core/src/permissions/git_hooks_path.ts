@@ -42,28 +42,37 @@ export function gitHooksFolders(workingDirectories: readonly string[], home: str
 }
 
 /**
- * The files the git config of the working directories' repositories includes (`[include] path`,
- * `[includeIf …] path`), followed as {@linkcode gitHooksFolders} follows them: git configuration as
- * much as `.git/config` is (a hooks path, `core.fsmonitor`, aliases that run commands).
+ * The git config files of the working directories' repositories beyond `.git/config`: the files
+ * their config includes (`[include] path`, `[includeIf …] path`), followed as
+ * {@linkcode gitHooksFolders} follows them, and the system and user config files where the
+ * environment puts them (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `XDG_CONFIG_HOME`): git
+ * configuration as much as `.git/config` is (a hooks path, `core.fsmonitor`, aliases that run commands).
  *
  * @param workingDirectories Absolute, normal paths.
  * @param home What `~` stands for.
- * @returns The included files, absolute and normal, and where each leads.
+ * @returns The files, absolute and normal, and where each leads.
  *
  * @example
  * ```ts
- * import { gitIncludedConfigs } from '@toolshed/core/internal';
+ * import { gitConfigFiles } from '@toolshed/core/internal';
  *
- * gitIncludedConfigs(['/p'], '/home/u'); // ['/p/tools/git.cfg'] when /p/.git/config has [include] path = ../tools/git.cfg
+ * gitConfigFiles(['/p'], '/home/u'); // ['/p/tools/git.cfg'] when /p/.git/config has [include] path = ../tools/git.cfg
  * ```
  */
-export function gitIncludedConfigs(workingDirectories: readonly string[], home: string): string[] {
+export function gitConfigFiles(workingDirectories: readonly string[], home: string): string[] {
   return scan(workingDirectories, home).includes;
 }
 
-/** Reads what {@linkcode gitHooksFolders} and {@linkcode gitIncludedConfigs} say, or reuses the last reading. */
+/** Reads what {@linkcode gitHooksFolders} and {@linkcode gitConfigFiles} say, or reuses the last reading. */
 function scan(workingDirectories: readonly string[], home: string): Found {
-  const key = `${home}\0${workingDirectories.join('\0')}`;
+  const env = process.env;
+  const moved = [
+    env['GIT_CONFIG_GLOBAL'],
+    env['GIT_CONFIG_SYSTEM'],
+    env['GIT_CONFIG_NOSYSTEM'],
+    env['XDG_CONFIG_HOME'],
+  ];
+  const key = `${home}\0${moved.join('\0')}\0${workingDirectories.join('\0')}`;
   if (last !== undefined && last.key === key && last.files.every((f) => mtimeOf(f.path) === f.mtimeMs)) {
     return last;
   }
@@ -92,7 +101,9 @@ function scan(workingDirectories: readonly string[], home: string): Found {
   const hooksPathOf = (file: string, before: string | undefined, depth = 0): string | undefined => {
     let value = before;
     for (const setting of settingsOf(read(file) ?? '')) {
-      if (setting.section === 'core' && setting.key === 'hookspath') value = setting.value || undefined;
+      if (setting.section === 'core' && !setting.subsection && setting.key === 'hookspath') {
+        value = setting.value || undefined;
+      }
       const include = setting.section === 'include' || setting.section === 'includeif';
       if (include && setting.key === 'path' && setting.value !== '' && depth < MAX_INCLUDE_DEPTH) {
         const included = expand(setting.value, dirname(file), home);
@@ -102,9 +113,10 @@ function scan(workingDirectories: readonly string[], home: string): Found {
     }
     return value;
   };
-  const base = home === '/' ? '' : home;
   let global: string | undefined;
-  for (const file of ['/etc/gitconfig', `${base}/.config/git/config`, `${base}/.gitconfig`]) {
+  // The files an environment variable moves are git config the agent's commands read.
+  for (const file of globalConfigFiles(home)) {
+    includes.add(file);
     global = hooksPathOf(file, global);
   }
   const dirs = new Set<string>();
@@ -123,6 +135,26 @@ function scan(workingDirectories: readonly string[], home: string): Found {
   }
   last = { key, files, dirs: withTargets(dirs), includes: withTargets(includes) };
   return last;
+}
+
+/**
+ * The system and user config files git reads, in order, where the environment says they are:
+ * `GIT_CONFIG_SYSTEM` (else `/etc/gitconfig`, none with `GIT_CONFIG_NOSYSTEM`), then
+ * `$XDG_CONFIG_HOME/git/config` (else `~/.config/git/config`) and `~/.gitconfig`, both replaced by
+ * `GIT_CONFIG_GLOBAL`.
+ */
+function globalConfigFiles(home: string): string[] {
+  const env = process.env;
+  const base = home === '/' ? '' : home;
+  const files: string[] = [];
+  const noSystem = env['GIT_CONFIG_NOSYSTEM'];
+  if (noSystem === undefined || ['', '0', 'false', 'no', 'off'].includes(noSystem.toLowerCase())) {
+    files.push(env['GIT_CONFIG_SYSTEM'] || '/etc/gitconfig');
+  }
+  const global = env['GIT_CONFIG_GLOBAL'];
+  if (global) files.push(resolve(global));
+  else files.push(`${env['XDG_CONFIG_HOME'] || `${base}/.config`}/git/config`, `${base}/.gitconfig`);
+  return files;
 }
 
 /** The paths and where each leads, when it exists: the paths judged are physical. */
@@ -178,41 +210,58 @@ function repositoryOf(
 export function hooksPathIn(text: string | undefined): string | undefined {
   let value: string | undefined;
   for (const setting of settingsOf(text ?? '')) {
-    if (setting.section === 'core' && setting.key === 'hookspath') value = setting.value || undefined;
+    if (setting.section === 'core' && !setting.subsection && setting.key === 'hookspath') {
+      value = setting.value || undefined;
+    }
   }
   return value;
 }
 
 /** A line of a git config file that sets something: its section and key in lower case, and the value. */
 interface Setting {
+  /** The section's name (`core`, `include`, `includeif`). */
   section: string;
+  /** It was a subsection (`[core "x"]`): not the section's own settings. */
+  subsection: boolean;
   key: string;
   value: string;
 }
 
-/** The settings of a git config file's text, in order (`[section "sub"]` gives `section`). */
+/** The settings of a git config file's text, in order; a value ending in `\` goes on on the next line. */
 function settingsOf(text: string): Setting[] {
   const settings: Setting[] = [];
   let section = '';
-  for (const raw of text.split('\n')) {
-    let line = raw.trim();
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$/.exec(line);
+  let subsection = false;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$/.exec(line);
     if (header !== null) {
       section = header[1]!.toLowerCase();
-      line = header[2]!;
+      subsection = header[2] !== undefined;
+      line = header[3]!;
     }
     const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (setting === null) continue;
-    settings.push({ section, key: setting[1]!.toLowerCase(), value: valueOf(setting[2] ?? '') });
+    let raw = setting[2] ?? '';
+    let read = valueOf(raw);
+    while (read.continues && i + 1 < lines.length) {
+      raw = raw.slice(0, -1) + lines[++i]!.replace(/\r$/, '');
+      read = valueOf(raw);
+    }
+    settings.push({ section, subsection, key: setting[1]!.toLowerCase(), value: read.value });
   }
   return settings;
 }
 
+/** Escapes git's config values know (any other makes the file invalid, and git refuse it). */
+const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', b: '\b', '\\': '\\', '"': '"' };
+
 /**
  * A value as git reads it: white space at either end dropped unless quoted, quotes and escapes
- * undone, a comment cut.
+ * undone, a comment cut; `continues` when it ends in a backslash (the value goes on on the next line).
  */
-function valueOf(text: string): string {
+function valueOf(text: string): { value: string; continues: boolean } {
   let out = '';
   // Unquoted white space, kept only if more follows.
   let pending = '';
@@ -224,15 +273,16 @@ function valueOf(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') quoted = !quoted;
-    else if (c === '\\' && i + 1 < text.length) {
+    else if (c === '\\') {
+      if (i + 1 === text.length) return { value: out, continues: true };
       const next = text[++i]!;
-      add(next === 'n' ? '\n' : next === 't' ? '\t' : next);
+      add(ESCAPES[next] ?? next);
     } else if (!quoted && (c === '#' || c === ';')) break;
     else if (!quoted && /\s/.test(c)) {
       if (out !== '') pending += c;
     } else add(c);
   }
-  return out;
+  return { value: out, continues: false };
 }
 
 /** A hooks path as git takes it: `~/` from home, relative from the top of the working tree. */

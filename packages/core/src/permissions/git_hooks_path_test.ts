@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { gitHooksFolders, gitIncludedConfigs, hooksPathIn } from './git_hooks_path.ts';
+import { gitHooksFolders, gitConfigFiles, hooksPathIn } from './git_hooks_path.ts';
 
 const GIT = spawnSync('git', ['--version']).status === 0;
 if (!GIT) console.log('[skip] the checks against git itself: git is not installed');
@@ -20,6 +20,11 @@ describe('hooksPathIn', () => {
     ['[core]\n\tbare = false\n', undefined],
     ['[core]\n\thooksPath =\n', undefined],
     ['[core]\n\thooksPath = "with \\"quote\\""\n', 'with "quote"'],
+    // Found by an attack: each read differently from git before.
+    ['[core]\n\thooksPath = my\\\nhooks\n', 'myhooks'],
+    ['[core]\n\thooksPath = my\\\r\nhooks\r\n', 'myhooks'],
+    ['[core]\n\thooksPath = a\n[core "x"]\n\thooksPath = b\n', 'a'],
+    ['[core]\n\thooksPath = "h\\b"\n', 'h\b'],
   ])('%j gives %j', (text, expected) => {
     expect(hooksPathIn(text)).toBe(expected);
   });
@@ -28,11 +33,22 @@ describe('hooksPathIn', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolshed-hookspath-'));
     try {
       const file = join(dir, 'config');
-      for (const value of ['.githooks', 'a b/#c', 'semi;colon', 'back\\slash', ' padded ']) {
+      for (const value of ['.githooks', 'a b/#c', 'semi;colon', 'back\\slash', ' padded ', 'h\b', 'tab\there']) {
         writeFileSync(file, '');
         expect(spawnSync('git', ['config', '--file', file, 'core.hooksPath', value]).status).toBe(0);
         const git = spawnSync('git', ['config', '--file', file, '--get', 'core.hooksPath'], { encoding: 'utf8' });
         expect(hooksPathIn(`${readText(file)}`), value).toBe(git.stdout.replace(/\n$/, ''));
+      }
+      // Texts written by hand, as git reads them.
+      for (const text of [
+        '[core]\n\thooksPath = my\\\nhooks\n',
+        '[core]\n\thooksPath = a\n[core "x"]\n\thooksPath = b\n',
+        '[core]\n\thooksPath = "h\\b"\n',
+        '[core] hooksPath = x ; note\n',
+      ]) {
+        writeFileSync(file, text);
+        const git = spawnSync('git', ['config', '--file', file, '--get', 'core.hooksPath'], { encoding: 'utf8' });
+        expect(hooksPathIn(text), JSON.stringify(text)).toBe(git.stdout.replace(/\n$/, ''));
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -89,7 +105,7 @@ describe('gitHooksFolders', () => {
       }).stdout.trim();
     expect(gitHooksFolders([top], home)).toEqual([join(top, 'tools', 'hooks')]);
     if (GIT) expect(gitSays()).toBe('tools/hooks');
-    expect(gitIncludedConfigs([top], home)).toEqual([join(top, 'tools', 'git.cfg')]);
+    expect(gitConfigFiles([top], home)).toContain(join(top, 'tools', 'git.cfg'));
     // Set again after the include: the later one wins.
     writeFileSync(join(top, '.git', 'config'), '[include]\n\tpath = ../tools/git.cfg\n[core]\n\thooksPath = own\n');
     expect(gitHooksFolders([top], home)).toEqual([join(top, 'own')]);
@@ -99,13 +115,35 @@ describe('gitHooksFolders', () => {
   test('an includeIf is followed whatever its condition, and a change of the included file is seen', () => {
     const top = repo('include-if', '[includeIf "gitdir:~/work/"]\n\tpath = ~/work.cfg\n');
     expect(gitHooksFolders([top], home)).toEqual([]);
-    expect(gitIncludedConfigs([top], home)).toEqual([join(home, 'work.cfg')]);
+    expect(gitConfigFiles([top], home)).toContain(join(home, 'work.cfg'));
     writeFileSync(join(home, 'work.cfg'), '[core]\n\thooksPath = ~/work-hooks\n');
     try {
       expect(gitHooksFolders([top], home)).toEqual([join(home, 'work-hooks')]);
     } finally {
       rmSync(join(home, 'work.cfg'));
     }
+  });
+
+  test('the user config the environment points to is read and named (GIT_CONFIG_GLOBAL, XDG_CONFIG_HOME)', () => {
+    const top = repo('moved-global', '');
+    const global = join(root, 'elsewhere.cfg');
+    writeFileSync(global, '[core]\n\thooksPath = /moved/hooks\n');
+    const xdg = join(root, 'xdg');
+    mkdirSync(join(xdg, 'git'), { recursive: true });
+    writeFileSync(join(xdg, 'git', 'config'), '[core]\n\thooksPath = /xdg/hooks\n');
+    try {
+      process.env.GIT_CONFIG_GLOBAL = global;
+      expect(gitHooksFolders([top], home)).toEqual(['/moved/hooks']);
+      expect(gitConfigFiles([top], home)).toContain(global);
+      delete process.env.GIT_CONFIG_GLOBAL;
+      process.env.XDG_CONFIG_HOME = xdg;
+      expect(gitHooksFolders([top], home)).toEqual(['/xdg/hooks']);
+      expect(gitConfigFiles([top], home)).toContain(join(xdg, 'git', 'config'));
+    } finally {
+      delete process.env.GIT_CONFIG_GLOBAL;
+      delete process.env.XDG_CONFIG_HOME;
+    }
+    expect(gitHooksFolders([top], home)).toEqual([]);
   });
 
   test('a change of the config is seen on the next call', () => {

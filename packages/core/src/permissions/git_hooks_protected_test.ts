@@ -56,6 +56,19 @@ describe('the hooks folder a repository’s config names', () => {
     expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
   });
 
+  test('a folder above the hooks folder is protected: moved or linked into place, it brings other hooks', async () => {
+    const config = join(project, '.git', 'config');
+    writeFileSync(config, '[core]\n\thooksPath = scripts/hooks\n');
+    try {
+      const decision = await decide('scripts', { mode: 'bypassPermissions' });
+      expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
+      expect(decision.reason).toContain('a folder that holds git hooks or config');
+      expect((await decide('scripts-other/x', { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    } finally {
+      writeFileSync(config, '[core]\n\thooksPath = .githooks\n');
+    }
+  });
+
   test('the folder of a repository that names none is not protected', async () => {
     const decision = await decide('githooks-not/pre-commit', { mode: 'bypassPermissions' });
     expect(decision.behavior).toBe('allow');
@@ -80,9 +93,11 @@ describe('a file the repository’s git config includes', () => {
     try {
       const included = await decide('tools/shared.cfg', { mode: 'bypassPermissions' });
       expect(included).toMatchObject({ behavior: 'ask', source: 'safety' });
-      expect(included.reason).toContain("included by a repository's config");
+      expect(included.reason).toContain("git configuration (read by the repository's git");
       expect(await decide('.gitconfig', { mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask' });
       expect((await decide('tools/other.cfg', { mode: 'bypassPermissions' })).behavior).toBe('allow');
+      // The folder above it, moved or linked into place, brings another file in its stead.
+      expect(await decide('tools', { mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask' });
     } finally {
       writeFileSync(config, '[core]\n\thooksPath = .githooks\n');
     }
