@@ -132,6 +132,8 @@ export interface GitWriteOptions {
   elsewhere: boolean;
   /** What `~` stands for (`git config --global` writes `~/.gitconfig`). */
   home: string;
+  /** The folder git resolves pathspecs in, when known (to tell a folder pathspec from a file). */
+  folder?: string | undefined;
 }
 
 /** A git subcommand's words as git reads them. */

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { ShellWord } from './bash_parser.ts';
 import { type GitWords, type GitWriteOptions, parseGitWords } from './_git_words.ts';
 import { declareConfigWrite } from './_git_config_writes.ts';
@@ -82,7 +84,8 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
-    else add(word, 'write', kind);
+    // A pathspec that names a folder (`.`) writes whatever git has below it.
+    else add(word, 'write', kind ?? (isFolder(word, options.folder) ? 'folder' : undefined));
   };
   if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
   const paths = [...words.positionals, ...words.afterDashes];
@@ -162,6 +165,13 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     case 'update-ref':
     case 'symbolic-ref':
       return declareRefWrite(sub, words, options);
+    case 'apply':
+    case 'am':
+      // The files the patch names (`--cached` and `--index` aside, which change the index only when
+      // `--cached`; `--check`, `--stat`… write nothing).
+      if (sub === 'apply' && words.has('--cached', '--check', '--stat', '--numstat', '--summary')) return;
+      addUnknown(`the files the patches of \`git ${sub}\` change`, 'write');
+      return;
     case 'archive':
       add(words.value('-o', '--output'), 'write');
       return;
@@ -225,4 +235,14 @@ function declareRefWrite(sub: string, words: GitWords, options: GitWriteOptions)
   }
   const file = `${options.repositoryRoot}/.git/${name.value}`;
   options.add({ text: file, value: file, literal: true }, 'write');
+}
+
+/** Whether a pathspec names an existing folder (`.`, `src`); a word not known before git runs is not taken as one. */
+function isFolder(word: ShellWord, folder: string | undefined): boolean {
+  if (!word.literal || folder === undefined) return false;
+  try {
+    return statSync(path.resolve(folder, word.value)).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -634,6 +634,7 @@ function declareGit(
       repositoryRoot: gitDir === undefined ? undefined : repositoryRoot(gitDir),
       elsewhere,
       home,
+      folder: gitDir,
     });
   }
   // `git blame --contents FILE` reads a file; `git diff --no-index a b` reads any two paths.

@@ -54,6 +54,15 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git restore --sour evil .claude/settings.json',
     'git format-patch --output-d .claude -1',
     'git config --glob core.pager evil',
+    // A pathspec that names a folder rewrites what git has below it (.claude/settings.json from
+    // branch evil); the patches of apply and am name their own files.
+    'git restore --source evil .',
+    'git restore --source=evil -- .',
+    'git checkout evil -- .',
+    'git checkout evil -- .claude',
+    'git apply x.patch',
+    'git apply --index x.patch',
+    'git am < x.mbox',
   ])('%s asks, in every mode', async (command) => {
     await expectAsk(command, RULES, MODES);
   });
@@ -77,6 +86,8 @@ describe('git subcommands allowed by a rule, writing a protected file', () => {
     'git format-patch -1',
     'git restore --stag .claude/settings.json',
     'git config --typ bool --get core.bare',
+    'git apply --check x.patch',
+    'git apply --stat x.patch',
     // Words not known before they run, which cannot be options: an option's value, a path's tail.
     'git log --author="$USER" --oneline',
     'git log --grep "$P"',

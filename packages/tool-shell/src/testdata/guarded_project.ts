@@ -14,7 +14,7 @@ export function gitRules(...subcommands: string[]): string[] {
 export const WRITER_RULES = [
   'Bash(sort:*)',
   ...gitRules('checkout', 'restore', 'rm', 'mv', 'clean', 'config', 'diff', 'log', 'archive', 'format-patch'),
-  ...gitRules('checkout-index'),
+  ...gitRules('checkout-index', 'apply', 'am'),
 ];
 
 /** The modes a protected write must ask in. */
