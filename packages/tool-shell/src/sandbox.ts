@@ -187,7 +187,20 @@ export function missingProtectedEntries(writable: readonly string[]): string[] {
       missing.push(full);
     }
   }
+  // The hooks folder and the included config files a repository's config names, not made yet.
+  for (const kept of gitKept(writable)) if (!existsSync(kept)) missing.push(kept);
   return missing;
+}
+
+/**
+ * The hooks folders and config files the git config of the writable directories' repositories
+ * names ({@linkcode gitHooksFolders}, {@linkcode gitConfigFiles}) that lie inside a writable directory.
+ */
+function gitKept(writable: readonly string[]): string[] {
+  const home = os.homedir();
+  return [...gitHooksFolders(writable, home), ...gitConfigFiles(writable, home)].filter((kept) =>
+    writable.some((dir) => kept.startsWith(`${dir}/`)),
+  );
 }
 
 /**
@@ -306,10 +319,16 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   // The hooks folder a repository's config names (`core.hooksPath`), which git runs as it runs
   // `.git/hooks`, and the files that config includes, git config as much as `.git/config` is.
   // Outside the writable directories they are read-only already.
-  const home = os.homedir();
-  for (const kept of [...gitHooksFolders(spec.writable, home), ...gitConfigFiles(spec.writable, home)]) {
-    const inside = spec.writable.some((dir) => kept === dir || kept.startsWith(`${dir}/`));
-    if (inside && existsSync(kept)) args.push('--ro-bind', kept, kept);
+  for (const kept of gitKept(spec.writable)) {
+    if (!existsSync(kept)) continue;
+    // Each folder between the writable directory and it bound onto itself, so that none can be
+    // renamed away (`mv scripts old && mkdir -p scripts/hooks`): a mount point cannot be.
+    const dir = spec.writable.find((d) => kept.startsWith(`${d}/`))!;
+    const between: string[] = [];
+    for (let above = path.dirname(kept); above.startsWith(`${dir}/`); above = path.dirname(above))
+      between.unshift(above);
+    for (const above of between) args.push('--bind', above, above);
+    args.push('--ro-bind', kept, kept);
   }
   // Masks come last, so they cover whatever was bound above them.
   for (const hidden of spec.masked ?? []) {

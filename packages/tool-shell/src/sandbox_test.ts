@@ -137,6 +137,26 @@ withBwrap('the bubblewrap sandbox', () => {
     }
   });
 
+  test('a hooks folder the config names is kept from being made, and its parent from being renamed away', async () => {
+    const config = path.join(project, '.git', 'config');
+    await writeFile(config, '[core]\n\thooksPath = scripts/hooks\n');
+    try {
+      const session = await open();
+      // Not there yet: made by the command, it is moved to the quarantine.
+      const made = await bash(session, hidden('mkdir -p scripts/hooks && echo evil > scripts/hooks/pre-commit'));
+      expect(made.text).toContain('The sandbox does not let commands create');
+      expect(existsSync(path.join(project, 'scripts', 'hooks'))).toBe(false);
+      // There: the folder above it cannot be renamed to put another in its place.
+      await mkdir(path.join(project, 'scripts', 'hooks'), { recursive: true });
+      const renamed = await bash(session, hidden('mv scripts old && mkdir -p scripts/hooks'));
+      expect(renamed.text).toMatch(/Device or resource busy/);
+      expect(existsSync(path.join(project, 'old'))).toBe(false);
+    } finally {
+      await rm(config, { force: true });
+      await rm(path.join(project, 'scripts'), { recursive: true, force: true });
+    }
+  });
+
   test('.git cannot be renamed away to plant hooks in a new one', async () => {
     const session = await open();
     // Through a script file the path guard sees nothing; the sandbox alone has to hold.

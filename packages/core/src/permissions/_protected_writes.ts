@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { foldPath } from './_fold_path.ts';
 import { gitHooksFolders, gitConfigFiles } from './git_hooks_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
@@ -67,24 +67,17 @@ export function protectedWriteCheck(
     const own = protectedPath(path, check);
     if (own !== undefined) return own;
     const folded = fold(path);
-    if (includes.includes(folded)) {
-      return {
-        name: basename(path),
-        what: "git configuration (read by the repository's git: included, or where the environment puts it)",
-      };
-    }
-    for (const dir of hooks) {
-      if (folded === dir || folded.startsWith(`${dir}/`)) {
-        return {
-          name: basename(path.slice(0, dir.length)),
-          what: 'git hooks (core.hooksPath: run by git commit, merge or push)',
-        };
-      }
-    }
-    // A folder above them: moved, linked or replaced, it puts other hooks or config in their place.
-    const below = folded === '/' ? undefined : [...hooks, ...includes].find((kept) => kept.startsWith(`${folded}/`));
-    if (below !== undefined)
-      return { name: basename(path), what: `a folder that holds git hooks or config (${below})` };
+    const git = gitProtection(path, folded, hooks, includes);
+    if (git !== undefined) return git;
+    // The repository the path is in, when it is another (a nested one, a submodule): its own hooks and config.
+    const parent = dirname(path);
+    const nested = gitProtection(
+      path,
+      folded,
+      gitHooksFolders([parent], home).map(fold),
+      gitConfigFiles([parent], home).map(fold),
+    );
+    if (nested !== undefined) return nested;
     for (const { target, lexical } of aliases) {
       if (folded !== target && !folded.startsWith(`${target}/`)) continue;
       const protection = protectedPath(`${lexical}${path.slice(target.length)}`, check);
@@ -96,6 +89,35 @@ export function protectedWriteCheck(
     }
     return undefined;
   };
+}
+
+/**
+ * Why `path` is protected as git's: a config file git reads, in a hooks folder, or a folder above
+ * either (moved, linked or replaced, it puts other hooks or config in their place).
+ */
+function gitProtection(
+  path: string,
+  folded: string,
+  hooks: readonly string[],
+  includes: readonly string[],
+): ProtectedPath | undefined {
+  if (includes.includes(folded)) {
+    return {
+      name: basename(path),
+      what: "git configuration (read by the repository's git: included, or where the environment puts it)",
+    };
+  }
+  for (const dir of hooks) {
+    if (folded === dir || folded.startsWith(`${dir}/`)) {
+      return {
+        name: basename(path.slice(0, dir.length)),
+        what: 'git hooks (core.hooksPath: run by git commit, merge or push)',
+      };
+    }
+  }
+  const below = folded === '/' ? undefined : [...hooks, ...includes].find((kept) => kept.startsWith(`${folded}/`));
+  if (below !== undefined) return { name: basename(path), what: `a folder that holds git hooks or config (${below})` };
+  return undefined;
 }
 
 /** The aliases last found, and what they hold for: kept while the root cache's epoch stands. */

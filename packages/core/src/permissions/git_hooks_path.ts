@@ -12,7 +12,9 @@ interface Found {
   includes: string[];
 }
 
-let last: Found | undefined;
+/** The last readings, by working directories (the oldest dropped past {@linkcode MAX_KEPT}). */
+const kept = new Map<string, Found>();
+const MAX_KEPT = 64;
 
 /** Includes followed at most, one inside another (git's own limit). */
 const MAX_INCLUDE_DEPTH = 10;
@@ -73,9 +75,8 @@ function scan(workingDirectories: readonly string[], home: string): Found {
     env['XDG_CONFIG_HOME'],
   ];
   const key = `${home}\0${moved.join('\0')}\0${workingDirectories.join('\0')}`;
-  if (last !== undefined && last.key === key && last.files.every((f) => mtimeOf(f.path) === f.mtimeMs)) {
-    return last;
-  }
+  const last = kept.get(key);
+  if (last !== undefined && last.files.every((f) => mtimeOf(f.path) === f.mtimeMs)) return last;
   const files: Found['files'] = [];
   // Every file looked at is watched: one made, changed or removed later finds the folders again.
   const look = (path: string): Stats | undefined => {
@@ -133,8 +134,11 @@ function scan(workingDirectories: readonly string[], home: string): Found {
     for (const file of repo.configs) value = hooksPathOf(file, value);
     if (value !== undefined) dirs.add(expand(value, repo.top, home));
   }
-  last = { key, files, dirs: withTargets(dirs), includes: withTargets(includes) };
-  return last;
+  const found = { key, files, dirs: withTargets(dirs), includes: withTargets(includes) };
+  kept.delete(key);
+  kept.set(key, found);
+  if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+  return found;
 }
 
 /**

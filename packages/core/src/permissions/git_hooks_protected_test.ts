@@ -69,6 +69,19 @@ describe('the hooks folder a repository’s config names', () => {
     }
   });
 
+  test('a nested repository’s own hooks folder is protected too (a submodule, a vendored repository)', async () => {
+    const nested = join(project, 'vendor', 'lib');
+    mkdirSync(join(nested, '.git'), { recursive: true });
+    writeFileSync(join(nested, '.git', 'config'), '[core]\n\thooksPath = own-hooks\n');
+    try {
+      const decision = await decide('vendor/lib/own-hooks/pre-commit', { mode: 'bypassPermissions' });
+      expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
+      expect((await decide('vendor/lib/src/x.ts', { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    } finally {
+      rmSync(join(project, 'vendor'), { recursive: true, force: true });
+    }
+  });
+
   test('the folder of a repository that names none is not protected', async () => {
     const decision = await decide('githooks-not/pre-commit', { mode: 'bypassPermissions' });
     expect(decision.behavior).toBe('allow');
