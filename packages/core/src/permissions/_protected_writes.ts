@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { foldPath } from './_fold_path.ts';
@@ -60,24 +61,46 @@ export function protectedWriteCheck(
   const nocase = options.caseInsensitive === true;
   const fold = (text: string) => foldPath(text, nocase);
   const aliases = aliasesOf(home, nocase, options.workingDirectories ?? []);
-  const hooks = gitHooksFolders(options.workingDirectories ?? [], home).map(fold);
-  const includes = gitConfigFiles(options.workingDirectories ?? [], home).map(fold);
+  const ownGit = gitKept(
+    gitHooksFolders(options.workingDirectories ?? [], home).map(fold),
+    gitConfigFiles(options.workingDirectories ?? [], home).map(fold),
+  );
   const check = { homeDir: home, caseInsensitive: nocase };
+  // Within one check (a folder walk asks about thousands of paths): each folder's repository found
+  // once, each repository's git config read once.
+  const tops = new Map<string, string | undefined>();
+  const repositoryTop = (dir: string): string | undefined => {
+    if (tops.has(dir)) return tops.get(dir);
+    let top: string | undefined;
+    try {
+      statSync(`${dir === '/' ? '' : dir}/.git`);
+      top = dir;
+    } catch {
+      top = dir === '/' || dir === '.' ? undefined : repositoryTop(dirname(dir));
+    }
+    tops.set(dir, top);
+    return top;
+  };
+  const byTop = new Map<string, GitKept>();
   return (path) => {
     const own = protectedPath(path, check);
     if (own !== undefined) return own;
     const folded = fold(path);
-    const git = gitProtection(path, folded, hooks, includes);
+    const git = gitProtection(path, folded, ownGit);
     if (git !== undefined) return git;
     // The repository the path is in, when it is another (a nested one, a submodule): its own hooks and config.
-    const parent = dirname(path);
-    const nested = gitProtection(
-      path,
-      folded,
-      gitHooksFolders([parent], home).map(fold),
-      gitConfigFiles([parent], home).map(fold),
-    );
-    if (nested !== undefined) return nested;
+    const top = repositoryTop(dirname(path));
+    if (top !== undefined) {
+      let kept = byTop.get(top);
+      if (kept === undefined) {
+        kept = gitKept(gitHooksFolders([top], home).map(fold), gitConfigFiles([top], home).map(fold));
+        // The working directories' own repository, most often: already looked at.
+        if (kept.all.length === ownGit.all.length && kept.all.every((p, i) => p === ownGit.all[i])) kept = ownGit;
+        byTop.set(top, kept);
+      }
+      const nested = kept === ownGit ? undefined : gitProtection(path, folded, kept);
+      if (nested !== undefined) return nested;
+    }
     for (const { target, lexical } of aliases) {
       if (folded !== target && !folded.startsWith(`${target}/`)) continue;
       const protection = protectedPath(`${lexical}${path.slice(target.length)}`, check);
@@ -91,16 +114,22 @@ export function protectedWriteCheck(
   };
 }
 
+/** A repository's hooks folders and the config files its git reads (folded), and both together. */
+interface GitKept {
+  hooks: readonly string[];
+  includes: readonly string[];
+  all: readonly string[];
+}
+
+function gitKept(hooks: readonly string[], includes: readonly string[]): GitKept {
+  return { hooks, includes, all: [...hooks, ...includes] };
+}
+
 /**
  * Why `path` is protected as git's: a config file git reads, in a hooks folder, or a folder above
  * either (moved, linked or replaced, it puts other hooks or config in their place).
  */
-function gitProtection(
-  path: string,
-  folded: string,
-  hooks: readonly string[],
-  includes: readonly string[],
-): ProtectedPath | undefined {
+function gitProtection(path: string, folded: string, { hooks, includes, all }: GitKept): ProtectedPath | undefined {
   if (includes.includes(folded)) {
     return {
       name: basename(path),
@@ -115,7 +144,8 @@ function gitProtection(
       };
     }
   }
-  const below = folded === '/' ? undefined : [...hooks, ...includes].find((kept) => kept.startsWith(`${folded}/`));
+  if (all.length === 0 || folded === '/') return undefined;
+  const below = all.find((kept) => kept.startsWith(folded) && kept[folded.length] === '/');
   if (below !== undefined) return { name: basename(path), what: `a folder that holds git hooks or config (${below})` };
   return undefined;
 }

@@ -16,6 +16,29 @@ interface Found {
 const kept = new Map<string, Found>();
 const MAX_KEPT = 64;
 
+/** Config files and `.git` entries looked at (`stat`) so far in this process: see {@linkcode gitConfigLooks}. */
+let looks = 0;
+
+/**
+ * How many config files and `.git` entries the readings of git's config have looked at in this
+ * process (each `stat`, to read one or to see that a kept reading still holds). A test reads it
+ * around a decision to see that a folder walk's thousands of paths cost a few looks, not thousands.
+ *
+ * @returns The count.
+ *
+ * @example
+ * ```ts
+ * import { gitConfigLooks } from './git_hooks_path.ts';
+ *
+ * const before = gitConfigLooks();
+ * // … a decision …
+ * gitConfigLooks() - before; // the files it looked at
+ * ```
+ */
+export function gitConfigLooks(): number {
+  return looks;
+}
+
 /** Includes followed at most, one inside another (git's own limit). */
 const MAX_INCLUDE_DEPTH = 10;
 
@@ -81,6 +104,7 @@ function scan(workingDirectories: readonly string[], home: string): Found {
   // Every file looked at is watched: one made, changed or removed later finds the folders again.
   const look = (path: string): Stats | undefined => {
     let stats: Stats | undefined;
+    looks++;
     try {
       stats = statSync(path);
     } catch {
@@ -297,6 +321,7 @@ function expand(value: string, top: string, home: string): string {
 
 /** The file's modification time, -1 when it is missing. */
 function mtimeOf(path: string): number {
+  looks++;
   try {
     return statSync(path).mtimeMs;
   } catch {

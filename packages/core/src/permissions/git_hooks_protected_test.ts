@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { buildTool } from '../tool.ts';
+import { gitConfigLooks } from './git_hooks_path.ts';
 import { testContext } from './_test_context.ts';
 import { decidePermission } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
@@ -113,6 +114,36 @@ describe('a file the repository’s git config includes', () => {
       expect(await decide('tools', { mode: 'bypassPermissions' })).toMatchObject({ behavior: 'ask' });
     } finally {
       writeFileSync(config, '[core]\n\thooksPath = .githooks\n');
+    }
+  });
+});
+
+describe('the cost of reading git’s config', () => {
+  test('a folder write over a thousand entries looks at git’s config files a few times, not once per entry', async () => {
+    for (let d = 0; d < 40; d++) {
+      mkdirSync(join(project, 'many', `d${d}`), { recursive: true });
+      for (let f = 0; f < 25; f++) writeFileSync(join(project, 'many', `d${d}`, `f${f}`), '');
+    }
+    const folderWrite = buildTool({
+      name: 'Clean',
+      description: 'removes a folder',
+      inputSchema: z.object({ path: z.string() }),
+      resources: ({ path }) => [{ path, access: 'write' as const, kind: 'folder' as const }],
+      async call() {
+        return { data: '' };
+      },
+    });
+    try {
+      const { context } = createPermissionContext({ mode: 'bypassPermissions' }, project, { homeDir: home });
+      const ctx = testContext({ cwd: project, permissions: context });
+      const before = gitConfigLooks();
+      const decision = await decidePermission(folderWrite, { path: 'many' }, { ctx });
+      expect(decision.behavior).toBe('allow');
+      // The working directories' repository, read (or its reading checked) a few times per check,
+      // whatever the number of entries (1 040 here; about 50 looks in all, where one per entry made thousands).
+      expect(gitConfigLooks() - before).toBeLessThan(100);
+    } finally {
+      rmSync(join(project, 'many'), { recursive: true, force: true });
     }
   });
 });
