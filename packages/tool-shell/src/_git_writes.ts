@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import type { ShellWord } from './bash_parser.ts';
+import { isDirectory } from './_is_directory.ts';
 import { type GitWords, type GitWriteOptions, parseGitWords } from './_git_words.ts';
 import { declareConfigWrite } from './_git_config_writes.ts';
 
@@ -85,7 +84,7 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
     // A pathspec that names a folder (`.`) writes whatever git has below it.
-    else add(word, 'write', kind ?? (isFolder(word, options.folder) ? 'folder' : undefined));
+    else add(word, 'write', kind ?? (isDirectory(word, options.folder) ? 'folder' : undefined));
   };
   if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
   const paths = [...words.positionals, ...words.afterDashes];
@@ -235,14 +234,4 @@ function declareRefWrite(sub: string, words: GitWords, options: GitWriteOptions)
   }
   const file = `${options.repositoryRoot}/.git/${name.value}`;
   options.add({ text: file, value: file, literal: true }, 'write');
-}
-
-/** Whether a pathspec names an existing folder (`.`, `src`); a word not known before git runs is not taken as one. */
-function isFolder(word: ShellWord, folder: string | undefined): boolean {
-  if (!word.literal || folder === undefined) return false;
-  try {
-    return statSync(path.resolve(folder, word.value)).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
+import { isDirectory } from './_is_directory.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -854,15 +855,6 @@ function filesOf(
       return { count: 0, recursive, noFiles };
   }
   return { count: files.length, recursive, noFiles };
-}
-
-function isDirectory(word: ShellWord, dir: string | undefined): boolean {
-  if (!word.literal) return true;
-  try {
-    return statSync(path.resolve(dir ?? '/', word.value)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {

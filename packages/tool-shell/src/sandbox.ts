@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } f
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
-import { gitHooksFolders, gitConfigFiles } from '@toolshed/core/internal';
+import { gitConfiguredPaths } from '@toolshed/core/internal';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -194,13 +194,11 @@ export function missingProtectedEntries(writable: readonly string[]): string[] {
 
 /**
  * The hooks folders and config files the git config of the writable directories' repositories
- * names ({@linkcode gitHooksFolders}, {@linkcode gitConfigFiles}) that lie inside a writable directory.
+ * names ({@linkcode gitConfiguredPaths}) that lie inside a writable directory.
  */
 function gitKept(writable: readonly string[]): string[] {
-  const home = os.homedir();
-  return [...gitHooksFolders(writable, home), ...gitConfigFiles(writable, home)].filter((kept) =>
-    writable.some((dir) => kept.startsWith(`${dir}/`)),
-  );
+  const { hooks, configs } = gitConfiguredPaths(writable, os.homedir());
+  return [...hooks, ...configs].filter((kept) => writable.some((dir) => kept.startsWith(`${dir}/`)));
 }
 
 /**

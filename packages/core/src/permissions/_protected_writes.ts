@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { foldPath } from './_fold_path.ts';
-import { gitHooksFolders, gitConfigFiles } from './git_hooks_path.ts';
+import { type GitConfiguredPaths, gitConfiguredPaths, gitPathsByFolder } from './git_hooks_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
 import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
 import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
@@ -38,9 +37,9 @@ interface Alias {
  * leads now and as first resolved, once per check; a path is then a few string compares. The
  * protection's `name` is a segment of the path written (`ssh`, `claude`): an allow rule that names
  * it unprotects it. Links at other depths are judged by the names on their own way only. The
- * folders git's config names as `core.hooksPath` for the working directories' repositories
- * ({@linkcode gitHooksFolders}: `.githooks`, `.husky/_`) are protected as `.git/hooks` is, and the
- * files that config includes ({@linkcode gitConfigFiles}) as `.git/config` is.
+ * folders git's config names as `core.hooksPath` for the working directories' repositories and the
+ * repository of the path written ({@linkcode gitConfiguredPaths}: `.githooks`, `.husky/_`) are
+ * protected as `.git/hooks` is, the files that config includes as `.git/config` is.
  *
  * @param options The home directory, case folding and the working directories.
  * @returns The check: why a path is protected, or undefined.
@@ -61,27 +60,13 @@ export function protectedWriteCheck(
   const nocase = options.caseInsensitive === true;
   const fold = (text: string) => foldPath(text, nocase);
   const aliases = aliasesOf(home, nocase, options.workingDirectories ?? []);
-  const ownGit = gitKept(
-    gitHooksFolders(options.workingDirectories ?? [], home).map(fold),
-    gitConfigFiles(options.workingDirectories ?? [], home).map(fold),
-  );
+  const ownPaths = gitConfiguredPaths(options.workingDirectories ?? [], home);
+  const ownGit = gitKept(ownPaths, fold);
   const check = { homeDir: home, caseInsensitive: nocase };
-  // Within one check (a folder walk asks about thousands of paths): each folder's repository found
-  // once, each repository's git config read once.
-  const tops = new Map<string, string | undefined>();
-  const repositoryTop = (dir: string): string | undefined => {
-    if (tops.has(dir)) return tops.get(dir);
-    let top: string | undefined;
-    try {
-      statSync(`${dir === '/' ? '' : dir}/.git`);
-      top = dir;
-    } catch {
-      top = dir === '/' || dir === '.' ? undefined : repositoryTop(dirname(dir));
-    }
-    tops.set(dir, top);
-    return top;
-  };
-  const byTop = new Map<string, GitKept>();
+  // A folder walk asks about thousands of paths: each folder's repository is found once.
+  const pathsOf = gitPathsByFolder(home);
+  // The working directories' own repository, most often (a reading is reused as the same object): looked at already.
+  const keptOf = new Map<GitConfiguredPaths, GitKept>([[ownPaths, ownGit]]);
   return (path) => {
     const own = protectedPath(path, check);
     if (own !== undefined) return own;
@@ -89,15 +74,10 @@ export function protectedWriteCheck(
     const git = gitProtection(path, folded, ownGit);
     if (git !== undefined) return git;
     // The repository the path is in, when it is another (a nested one, a submodule): its own hooks and config.
-    const top = repositoryTop(dirname(path));
-    if (top !== undefined) {
-      let kept = byTop.get(top);
-      if (kept === undefined) {
-        kept = gitKept(gitHooksFolders([top], home).map(fold), gitConfigFiles([top], home).map(fold));
-        // The working directories' own repository, most often: already looked at.
-        if (kept.all.length === ownGit.all.length && kept.all.every((p, i) => p === ownGit.all[i])) kept = ownGit;
-        byTop.set(top, kept);
-      }
+    const near = pathsOf(dirname(path));
+    if (near !== undefined) {
+      let kept = keptOf.get(near);
+      if (kept === undefined) keptOf.set(near, (kept = gitKept(near, fold)));
       const nested = kept === ownGit ? undefined : gitProtection(path, folded, kept);
       if (nested !== undefined) return nested;
     }
@@ -121,7 +101,10 @@ interface GitKept {
   all: readonly string[];
 }
 
-function gitKept(hooks: readonly string[], includes: readonly string[]): GitKept {
+/** The paths of {@linkcode gitConfiguredPaths}, folded for comparing. */
+function gitKept(paths: GitConfiguredPaths, fold: (text: string) => string): GitKept {
+  const hooks = paths.hooks.map(fold);
+  const includes = paths.configs.map(fold);
   return { hooks, includes, all: [...hooks, ...includes] };
 }
 

@@ -1,15 +1,11 @@
-import { readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 
 /** What the config files of one set of working directories said, and which files they were. */
-interface Found {
+interface Found extends GitConfiguredPaths {
   key: string;
   /** Each file read (or looked for) and its modification time then (-1: missing). */
   files: { path: string; mtimeMs: number }[];
-  /** The hooks folders. */
-  dirs: string[];
-  /** The config files the others include (`[include]`, `[includeIf]`). */
-  includes: string[];
 }
 
 /** The last readings, by working directories (the oldest dropped past {@linkcode MAX_KEPT}). */
@@ -42,53 +38,93 @@ export function gitConfigLooks(): number {
 /** Includes followed at most, one inside another (git's own limit). */
 const MAX_INCLUDE_DEPTH = 10;
 
-/**
- * The folders git runs hooks from instead of `.git/hooks` (`core.hooksPath`) for the repositories
- * the working directories are in, as their config files say now: the repository's `config` (and a
- * worktree's `config.worktree`), `~/.gitconfig`, `~/.config/git/config` and `/etc/gitconfig`, and
- * the files they include (`[include]`, and `[includeIf]` whatever its condition), the most local
- * value winning, as git reads them. A relative path is taken from the top of the working tree,
- * `~/` from the home directory. A script there runs on an allowed `git commit` or `git push`, as
- * one in `.git/hooks` does. Kept while none of those files changed (one `stat` each per call).
- *
- * @param workingDirectories Absolute, normal paths.
- * @param home What `~` stands for.
- * @returns The hooks folders, absolute and normal (none when no config sets one).
- *
- * @example
- * ```ts
- * import { gitHooksFolders } from '@toolshed/core/internal';
- *
- * gitHooksFolders(['/p'], '/home/u'); // ['/p/.githooks'] when /p/.git/config says hooksPath = .githooks
- * ```
- */
-export function gitHooksFolders(workingDirectories: readonly string[], home: string): string[] {
-  return scan(workingDirectories, home).dirs;
+/** What git's config makes git run or read, for some working directories: see {@linkcode gitConfiguredPaths}. */
+export interface GitConfiguredPaths {
+  /** The hooks folders (`core.hooksPath`), absolute and normal, and where each leads. */
+  hooks: string[];
+  /** The config files beyond `.git/config` (included, or where the environment puts them), and where each leads. */
+  configs: string[];
 }
 
 /**
- * The git config files of the working directories' repositories beyond `.git/config`: the files
- * their config includes (`[include] path`, `[includeIf …] path`), followed as
- * {@linkcode gitHooksFolders} follows them, and the system and user config files where the
- * environment puts them (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `XDG_CONFIG_HOME`): git
- * configuration as much as `.git/config` is (a hooks path, `core.fsmonitor`, aliases that run commands).
+ * What the git config of the repositories the working directories are in makes git run or read,
+ * as the config files say now:
+ * - `hooks`: the folders git runs hooks from instead of `.git/hooks` (`core.hooksPath`). A script
+ *   there runs on an allowed `git commit` or `git push`, as one in `.git/hooks` does. A relative
+ *   path is taken from the top of the working tree, `~/` from the home directory.
+ * - `configs`: the files that config includes (`[include] path`, `[includeIf …] path`, whatever
+ *   the condition) and the system and user config files where the environment puts them
+ *   (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `XDG_CONFIG_HOME`): git configuration as much as
+ *   `.git/config` is (a hooks path, `core.fsmonitor`, aliases that run commands).
+ *
+ * Read are the repository's `config` (and a worktree's `config.worktree`), `~/.gitconfig`,
+ * `~/.config/git/config`, `/etc/gitconfig` and what they include, the most local value winning,
+ * as git reads them. Kept while none of those files changed (one `stat` each per call).
  *
  * @param workingDirectories Absolute, normal paths.
  * @param home What `~` stands for.
- * @returns The files, absolute and normal, and where each leads.
+ * @returns The hooks folders and config files.
  *
  * @example
  * ```ts
- * import { gitConfigFiles } from '@toolshed/core/internal';
+ * import { gitConfiguredPaths } from '@toolshed/core/internal';
  *
- * gitConfigFiles(['/p'], '/home/u'); // ['/p/tools/git.cfg'] when /p/.git/config has [include] path = ../tools/git.cfg
+ * gitConfiguredPaths(['/p'], '/home/u').hooks; // ['/p/.githooks'] when /p/.git/config says hooksPath = .githooks
  * ```
  */
-export function gitConfigFiles(workingDirectories: readonly string[], home: string): string[] {
-  return scan(workingDirectories, home).includes;
+export function gitConfiguredPaths(workingDirectories: readonly string[], home: string): GitConfiguredPaths {
+  return scan(workingDirectories, home);
 }
 
-/** Reads what {@linkcode gitHooksFolders} and {@linkcode gitConfigFiles} say, or reuses the last reading. */
+/**
+ * {@linkcode gitConfiguredPaths} of the repository a folder is in, for one check that asks about
+ * many paths (a folder walk): each folder's repository found once (one `stat` of its `.git`), each
+ * repository's config read once.
+ *
+ * @param home What `~` stands for.
+ * @returns The lookup: the repository's paths, or undefined outside any repository.
+ *
+ * @example
+ * ```ts
+ * import { gitPathsByFolder } from './git_hooks_path.ts';
+ *
+ * const pathsOf = gitPathsByFolder('/home/u');
+ * pathsOf('/p/vendor/lib/src')?.hooks; // ['/p/vendor/lib/own-hooks'] for a nested repository that names it
+ * ```
+ */
+export function gitPathsByFolder(home: string): (dir: string) => GitConfiguredPaths | undefined {
+  const tops = new Map<string, string | undefined>();
+  const topOf = (dir: string): string | undefined => {
+    if (tops.has(dir)) return tops.get(dir);
+    looks++;
+    const top = existsSync(dotGitOf(dir)) ? dir : dir === '/' || dir === '.' ? undefined : topOf(dirname(dir));
+    tops.set(dir, top);
+    return top;
+  };
+  const byTop = new Map<string, GitConfiguredPaths>();
+  return (dir) => {
+    const top = topOf(dir);
+    if (top === undefined) return undefined;
+    let paths = byTop.get(top);
+    if (paths === undefined) {
+      paths = scan([top], home);
+      byTop.set(top, paths);
+    }
+    return paths;
+  };
+}
+
+/** A folder's `.git` entry. */
+function dotGitOf(dir: string): string {
+  return `${dir === '/' ? '' : dir}/.git`;
+}
+
+/** Whether a setting is `core.hooksPath` (not of a `[core "x"]` subsection). */
+function isHooksPath(setting: Setting): boolean {
+  return setting.section === 'core' && !setting.subsection && setting.key === 'hookspath';
+}
+
+/** Reads what {@linkcode gitConfiguredPaths} says, or reuses the last reading. */
 function scan(workingDirectories: readonly string[], home: string): Found {
   const env = process.env;
   const moved = [
@@ -126,9 +162,7 @@ function scan(workingDirectories: readonly string[], home: string): Found {
   const hooksPathOf = (file: string, before: string | undefined, depth = 0): string | undefined => {
     let value = before;
     for (const setting of settingsOf(read(file) ?? '')) {
-      if (setting.section === 'core' && !setting.subsection && setting.key === 'hookspath') {
-        value = setting.value || undefined;
-      }
+      if (isHooksPath(setting)) value = setting.value || undefined;
       const include = setting.section === 'include' || setting.section === 'includeif';
       if (include && setting.key === 'path' && setting.value !== '' && depth < MAX_INCLUDE_DEPTH) {
         const included = expand(setting.value, dirname(file), home);
@@ -158,7 +192,7 @@ function scan(workingDirectories: readonly string[], home: string): Found {
     for (const file of repo.configs) value = hooksPathOf(file, value);
     if (value !== undefined) dirs.add(expand(value, repo.top, home));
   }
-  const found = { key, files, dirs: withTargets(dirs), includes: withTargets(includes) };
+  const found = { key, files, hooks: withTargets(dirs), configs: withTargets(includes) };
   kept.delete(key);
   kept.set(key, found);
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
@@ -205,7 +239,7 @@ function repositoryOf(
   read: (path: string) => string | undefined,
 ): { top: string; configs: string[] } | undefined {
   for (let top = dir; ; top = dirname(top)) {
-    const dotGit = `${top === '/' ? '' : top}/.git`;
+    const dotGit = dotGitOf(top);
     const stats = look(dotGit);
     if (stats === undefined) {
       if (top === '/') return undefined;
@@ -238,9 +272,7 @@ function repositoryOf(
 export function hooksPathIn(text: string | undefined): string | undefined {
   let value: string | undefined;
   for (const setting of settingsOf(text ?? '')) {
-    if (setting.section === 'core' && !setting.subsection && setting.key === 'hookspath') {
-      value = setting.value || undefined;
-    }
+    if (isHooksPath(setting)) value = setting.value || undefined;
   }
   return value;
 }

@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { gitHooksFolders, gitConfigFiles, hooksPathIn } from './git_hooks_path.ts';
+import { gitConfiguredPaths, gitPathsByFolder, hooksPathIn } from './git_hooks_path.ts';
+
+const gitHooksFolders = (dirs: string[], home: string) => gitConfiguredPaths(dirs, home).hooks;
+const gitConfigFiles = (dirs: string[], home: string) => gitConfiguredPaths(dirs, home).configs;
 
 const GIT = spawnSync('git', ['--version']).status === 0;
 if (!GIT) console.log('[skip] the checks against git itself: git is not installed');
@@ -56,7 +59,7 @@ describe('hooksPathIn', () => {
   });
 });
 
-describe('gitHooksFolders', () => {
+describe('gitConfiguredPaths', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'toolshed-hooks-')));
   const home = join(root, 'home');
   mkdirSync(home);
@@ -164,8 +167,23 @@ describe('gitHooksFolders', () => {
     expect(git('worktree', 'add', '-q', tree).status).toBe(0);
     expect(gitHooksFolders([tree], home)).toEqual([join(tree, '.husky', '_')]);
   });
+
+  test('gitPathsByFolder finds the repository a folder is in (a nested one too), once per folder', () => {
+    const outer = repo('outer', '[core]\n\thooksPath = outer-hooks\n');
+    const inner = join(outer, 'vendor', 'lib');
+    mkdirSync(join(inner, '.git'), { recursive: true });
+    mkdirSync(join(inner, 'src', 'deep'), { recursive: true });
+    writeFileSync(join(inner, '.git', 'config'), '[core]\n\thooksPath = inner-hooks\n');
+    const pathsOf = gitPathsByFolder(home);
+    expect(pathsOf(join(outer, 'src'))?.hooks).toEqual([join(outer, 'outer-hooks')]);
+    expect(pathsOf(join(inner, 'src', 'deep'))?.hooks).toEqual([join(inner, 'inner-hooks')]);
+    // A folder not made yet is in the repository of the folders above it.
+    expect(pathsOf(join(inner, 'not-yet', 'x'))?.hooks).toEqual([join(inner, 'inner-hooks')]);
+    // The same reading while nothing changed: the same object.
+    expect(pathsOf(join(inner, 'src'))).toBe(pathsOf(join(inner, 'src', 'deep')));
+  });
 });
 
 function readText(file: string): string {
-  return spawnSync('cat', [file], { encoding: 'utf8' }).stdout;
+  return readFileSync(file, 'utf8');
 }
