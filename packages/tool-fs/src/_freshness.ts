@@ -73,8 +73,11 @@ export interface RecordWriteOptions {
   st: Stats;
   /** The lines the model has seen of the new text, when not all of them. @default all of them */
   seen?: LineRange | undefined;
-  /** The bytes' hash, when the caller has it already. @default hashContent(bytes) */
-  contentHash?: string | undefined;
+  /**
+   * The bytes' hash, when the caller has it already, or a function giving it on first use (see
+   * `hashInBackground`). @default hashContent(bytes)
+   */
+  contentHash?: string | (() => string) | undefined;
 }
 
 /**

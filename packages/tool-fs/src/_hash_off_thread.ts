@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { hashContent } from '@toolshed/core/internal';
+import { giveBackScratch, lendScratch } from './_shared_scratch.ts';
 
 /**
  * Inputs below this size are hashed on the calling thread: for them a message to the worker and
@@ -67,7 +68,8 @@ export function hashWorkerStats(): HashWorkerStats {
 
 /**
  * The bytes of a text as UTF-8 in memory a worker thread can read without a copy (a
- * `SharedArrayBuffer`), for {@linkcode hashOffThread}; small texts get an ordinary Buffer. The
+ * `SharedArrayBuffer` lent by `lendScratch`: give it back with `giveBackScratch` once the write and
+ * the hash are done), for {@linkcode hashOffThread}; small texts get an ordinary Buffer. The
  * same bytes as `Buffer.from(text, 'utf8')`, in one pass for an ASCII text where that makes two
  * (it measures the text first): the text is written into as many bytes as it has UTF-16 units,
  * which only ASCII fills exactly; what did not fit is measured and added.
@@ -84,14 +86,15 @@ export function hashWorkerStats(): HashWorkerStats {
  */
 export function sharedUtf8(text: string): Buffer {
   if (text.length < OFF_THREAD_MIN_BYTES) return Buffer.from(text, 'utf8');
-  const first = new Uint8Array(new SharedArrayBuffer(text.length));
+  const first = lendScratch(text.length);
   const { read, written } = encoder.encodeInto(text, first);
-  if (read === text.length) return Buffer.from(first.buffer);
+  if (read === text.length) return first;
   // Not ASCII: `read` ends before a whole character (encodeInto never splits one).
   const rest = text.slice(read);
-  const bytes = Buffer.from(new SharedArrayBuffer(written + Buffer.byteLength(rest, 'utf8')));
+  const bytes = lendScratch(written + Buffer.byteLength(rest, 'utf8'));
   bytes.set(first.subarray(0, written));
   bytes.write(rest, written, 'utf8');
+  giveBackScratch(first);
   return bytes;
 }
 
@@ -102,8 +105,9 @@ const encoder = new TextEncoder();
  * inputs, so that the caller's thread can encode, write and count lines meanwhile. Small inputs,
  * a one-CPU machine, and the first large input (the worker is started then, and is not waited
  * for) are hashed on the calling thread; should the worker fail, its jobs are hashed there too.
- * The bytes must not change until the promise settles. Input not in shared memory is copied
- * into it first (a copy costs a tenth of the hash).
+ * The bytes must not change until the promise settles. Large input not in shared memory is
+ * copied into memory lent by `lendScratch` first (a copy costs a tenth of the hash), and the
+ * memory is given back when the hash is known.
  *
  * @param bytes The bytes to hash, or pieces of them in order (hashed as if joined).
  * @returns The hex digest.
@@ -127,11 +131,48 @@ export function hashOffThread(bytes: Uint8Array | readonly Uint8Array[]): Promis
     part.buffer instanceof SharedArrayBuffer || part.length < OFF_THREAD_MIN_BYTES ? part : copyToShared(part),
   );
   const id = ++nextId;
+  const copies = shared.filter((part, i) => part !== parts[i]);
   return new Promise<string>((resolve) => {
-    jobs.set(id, { parts: shared, resolve });
+    // The copies are this job's own: their memory goes back to the pool once hashed.
+    const done = (hash: string) => {
+      for (const copy of copies) giveBackScratch(copy);
+      resolve(hash);
+    };
+    jobs.set(id, { parts: shared, resolve: done });
     if (jobs.size === 1) worker!.ref();
     worker!.postMessage({ id, parts: shared });
   });
+}
+
+/**
+ * The content hash of `bytes` as a function, for a file-state entry recorded before the hash is
+ * known: the hash is taken on the worker in the background (see {@linkcode hashOffThread}), and
+ * the function returns it, or, called before the worker has answered, hashes on the calling
+ * thread. `whenHashed` runs once the worker no longer reads the bytes (give lent memory back
+ * there); the function reads them only before that.
+ *
+ * @param bytes The bytes; they must not change until `whenHashed` has run.
+ * @param whenHashed Called once the background hash has settled.
+ * @returns A function giving the hex digest.
+ *
+ * @example
+ * ```ts
+ * import { hashInBackground, sharedUtf8 } from './_hash_off_thread.ts';
+ * import { giveBackScratch } from './_shared_scratch.ts';
+ *
+ * const bytes = sharedUtf8('x'.repeat(20_000_000));
+ * const contentHash = hashInBackground(bytes, () => giveBackScratch(bytes));
+ * contentHash(); // the digest, whenever it is first needed
+ * ```
+ */
+export function hashInBackground(bytes: Uint8Array, whenHashed?: () => void): () => string {
+  let known: string | undefined;
+  void hashOffThread(bytes).then((hash) => {
+    known ??= hash;
+    whenHashed?.();
+  });
+  // Once the worker has answered, `known` is set: the bytes are not read after `whenHashed`.
+  return () => (known ??= onThread([bytes]));
 }
 
 function onThread(parts: readonly Uint8Array[]): string {
@@ -143,7 +184,7 @@ function onThread(parts: readonly Uint8Array[]): string {
 }
 
 function copyToShared(bytes: Uint8Array): Uint8Array {
-  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  const shared = lendScratch(bytes.length);
   shared.set(bytes);
   return shared;
 }

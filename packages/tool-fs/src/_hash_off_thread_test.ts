@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { hashContent } from '@toolshed/core/internal';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import {
+  hashInBackground,
   hashOffThread,
   hashWorkerStats,
   OFF_THREAD_MIN_BYTES,
@@ -67,6 +68,30 @@ describe.skipIf(availableParallelism() < 2)('hashOffThread', () => {
   });
 });
 
+describe.skipIf(availableParallelism() < 2)('hashInBackground', () => {
+  test('gives the digest whenever asked: before the worker answers (on this thread), and after; then calls whenHashed once', async () => {
+    await hashOnWorker(big('warm up\n'));
+    for (const askAtOnce of [true, false]) {
+      const bytes = big(`text ${askAtOnce}\n`);
+      const { offThread, onThread } = hashWorkerStats();
+      let released = 0;
+      const digest = hashInBackground(bytes, () => released++);
+      if (askAtOnce) {
+        expect(digest()).toBe(hashContent(bytes));
+        expect(hashWorkerStats().onThread).toBe(onThread + 1);
+      }
+      expect(released).toBe(0);
+      await vi.waitFor(() => expect(released).toBe(1));
+      expect(hashWorkerStats().offThread).toBe(offThread + 1);
+      // Once the worker has answered, the bytes are not read again: changing them changes nothing.
+      bytes.fill(0);
+      expect(digest()).toBe(hashContent(big(`text ${askAtOnce}\n`)));
+      expect(hashWorkerStats().onThread).toBe(onThread + (askAtOnce ? 1 : 0));
+      expect(released).toBe(1);
+    }
+  });
+});
+
 describe('sharedUtf8', () => {
   test('gives the bytes Buffer.from gives, for ASCII, accents, emoji across the split and lone surrogates', () => {
     const n = OFF_THREAD_MIN_BYTES;
@@ -84,7 +109,7 @@ describe('sharedUtf8', () => {
 });
 
 describe('readWholeFile', () => {
-  test('reads empty, small and large files whole, in shared memory when asked and large', async () => {
+  test('reads empty, small and large files whole', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-read-whole-'));
     try {
       const large = Buffer.alloc(3 * OFF_THREAD_MIN_BYTES + 7, 'x');
@@ -97,12 +122,7 @@ describe('readWholeFile', () => {
       ] as const) {
         await writeFile(path.join(dir, name), bytes);
         expect((await readWholeFile(path.join(dir, name))).equals(bytes)).toBe(true);
-        expect((await readWholeFile(path.join(dir, name), { shared: true })).equals(bytes)).toBe(true);
       }
-      expect((await readWholeFile(path.join(dir, 'large'), { shared: true })).buffer).toBeInstanceOf(SharedArrayBuffer);
-      expect((await readWholeFile(path.join(dir, 'small'), { shared: true })).buffer).not.toBeInstanceOf(
-        SharedArrayBuffer,
-      );
       await expect(readWholeFile(path.join(dir, 'missing'))).rejects.toThrow(/ENOENT/);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import { OFF_THREAD_MIN_BYTES } from './_hash_off_thread.ts';
 
 /** How a text file's bytes are laid out, so an edit can write them back the same way. */
 export interface TextFormat {
@@ -179,8 +178,6 @@ export function countLines(text: string): number {
  * the file grew after its size was taken.
  *
  * @param file The path.
- * @param options `shared`: put a large file's bytes in a `SharedArrayBuffer`, which a worker
- *   thread can read without a copy (see `hashOffThread`).
  * @returns The bytes.
  * @throws {Error} What the file system reports (ENOENT, EISDIR, EACCES).
  *
@@ -191,20 +188,16 @@ export function countLines(text: string): number {
  * const bytes = await readWholeFile('/repo/a.ts');
  * ```
  */
-export async function readWholeFile(file: string, options: { shared?: boolean } = {}): Promise<Buffer> {
-  const alloc = (size: number) =>
-    options.shared === true && size >= OFF_THREAD_MIN_BYTES
-      ? Buffer.from(new SharedArrayBuffer(size))
-      : Buffer.allocUnsafeSlow(size);
+export async function readWholeFile(file: string): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
     // One byte more than the size: the first read ends at the end, the second finds nothing.
-    let buffer = alloc(Math.max(size + 1, 8192));
+    let buffer = Buffer.allocUnsafeSlow(Math.max(size + 1, 8192));
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        const bigger = alloc(buffer.length * 2);
+        const bigger = Buffer.allocUnsafeSlow(buffer.length * 2);
         buffer.copy(bigger, 0, 0, length);
         buffer = bigger;
       }

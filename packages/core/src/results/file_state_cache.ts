@@ -29,8 +29,15 @@ export interface FileState {
   content?: string;
 }
 
-/** What {@linkcode FileStateCache.record} takes: a {@linkcode FileState} without its path; `readAt` defaults to now. */
-export type FileStateInput = Omit<FileState, 'path' | 'readAt'> & { readAt?: number };
+/**
+ * What {@linkcode FileStateCache.record} takes: a {@linkcode FileState} without its path; `readAt`
+ * defaults to now. `contentHash` may be a function, called once, on the entry's first use: a tool
+ * that wrote a large file records it at once while the hash is still being taken elsewhere.
+ */
+export type FileStateInput = Omit<FileState, 'path' | 'readAt' | 'contentHash'> & {
+  readAt?: number;
+  contentHash: string | (() => string);
+};
 
 /** Options of {@linkcode FileStateCache}. */
 export interface FileStateCacheOptions {
@@ -132,7 +139,8 @@ export class FileStateCache {
   /**
    * Remembers a read of `path`, replacing an earlier one, and makes it the most recently used.
    * Content over a quarter of `maxBytes` is not stored (the hash still is); then the least
-   * recently used entries are dropped until both bounds hold.
+   * recently used entries are dropped until both bounds hold. A `contentHash` given as a function
+   * is called the first time the entry's hash is read, and only then.
    *
    * @param path The absolute path that was read.
    * @param state What was read.
@@ -150,8 +158,13 @@ export class FileStateCache {
    */
   record(path: string, state: FileStateInput): Readonly<FileState> {
     const key = keyOf(path);
-    const { content, readAt, ...rest } = state;
-    const entry: FileState = { ...rest, path: key, readAt: readAt ?? Date.now() };
+    const { content, readAt, contentHash, ...rest } = state;
+    const entry = { ...rest, path: key, readAt: readAt ?? Date.now() } as FileState;
+    if (typeof contentHash === 'string') entry.contentHash = contentHash;
+    else {
+      let known: string | undefined;
+      Object.defineProperty(entry, 'contentHash', { enumerable: true, get: () => (known ??= contentHash()) });
+    }
     // UTF-8 takes at least one byte per UTF-16 unit: a text longer than the bound in units is
     // over it in bytes, and is not measured (for a 20 MB text written by Write or Edit, counting
     // its bytes was a quarter of the call).

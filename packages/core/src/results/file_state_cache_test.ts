@@ -40,6 +40,31 @@ describe('FileStateCache', () => {
     expect(FileStateCache.hashContent('abc')).toBe(hashContent('abc'));
   });
 
+  test('a contentHash given as a function is taken on first use, once, and then checks as a string would', async () => {
+    const path = join(tmp, 'w.txt');
+    await writeFile(path, 'written\n');
+    const st = await stat(path);
+    let calls = 0;
+    const cache = new FileStateCache();
+    const entry = cache.record(path, {
+      contentHash: () => {
+        calls++;
+        return hashContent('written\n');
+      },
+      mtimeMs: st.mtimeMs,
+      size: st.size,
+      partial: false,
+    });
+    expect(calls).toBe(0);
+    expect(cache.checkFresh(path, await current(path))).toEqual({ status: 'fresh' });
+    expect(entry.contentHash).toBe(hashContent('written\n'));
+    expect({ ...cache.get(path) }.contentHash).toBe(hashContent('written\n'));
+    expect(calls).toBe(1);
+    await writeFile(path, 'changed\n');
+    expect(cache.checkFresh(path, await current(path)).status).toBe('stale');
+    expect(calls).toBe(1);
+  });
+
   test('checkFresh says not_read for a file that was never read', async () => {
     const path = join(tmp, 'a.txt');
     await writeFile(path, 'one\n');

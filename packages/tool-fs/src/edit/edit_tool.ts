@@ -242,8 +242,10 @@ async function planEdit(input: z.output<typeof editInput>, ctx: ToolContext): Pr
     );
   // Taken before the read: a write after it changes the signature, so the plan is made again.
   const signature = await statSignature(abs);
-  // In shared memory when large: the new bytes are views of it, hashed on a worker thread.
-  const before = await readWholeFile(abs, { shared: true });
+  // Ordinary memory, which the allocator reuses: the new bytes are views of it, and hashOffThread
+  // copies their large pieces into lent shared memory (a fresh SharedArrayBuffer per read cost
+  // more in page faults than the copy).
+  const before = await readWholeFile(abs);
   if (isBinary(before)) return fail(`Cannot edit ${abs}: it is a binary file (it has NUL bytes).`);
   const beforeHash = trustedHash(ctx.fileState.get(key), st) ?? lastWriteHash(ctx, key, before) ?? hashContent(before);
   const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st, contentHash: beforeHash });

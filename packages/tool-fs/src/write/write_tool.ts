@@ -6,8 +6,9 @@ import { approvedRealPaths } from '@toolshed/core/internal';
 import { writeFileAtomic } from '../_atomic_write.ts';
 import { diffLines, formatDiff } from '../_diff.ts';
 import { checkReadFirst, recordWrite } from '../_freshness.ts';
-import { hashOffThread, sharedUtf8 } from '../_hash_off_thread.ts';
+import { hashInBackground, sharedUtf8 } from '../_hash_off_thread.ts';
 import { withPathLock } from '../_path_lock.ts';
+import { giveBackScratch } from '../_shared_scratch.ts';
 import { canonicalPath, deviceByName, editRuleFor, specialKind, toAbsolute } from '../_paths.ts';
 import { countLines, decodeText, encodeText, isBinary, readWholeFile, splitLines } from '../_text_file.ts';
 import { DEFAULT_READ_LINES, MAX_READ_OUTPUT_CHARS } from '../read/_text.ts';
@@ -100,30 +101,34 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
         validated?.ok && validated.before === undefined && !(await stat(validated.abs).catch(() => undefined))
           ? validated
           : await planWrite(input, ctx);
+      if (validated?.ok && validated !== plan) giveBackScratch(validated.newBytes);
       if (!plan.ok) throw new Error(plan.message.split('\n')[0]);
-      // The new bytes' hash (for the file-state cache) on a worker thread, and their line count
-      // on this one, while they are written (hashing here was a third of the Write of 20 MB).
-      const hashing = hashOffThread(plan.newBytes);
       let lines = 0;
       const whileFlushing = () => {
         lines = countLines(plan.newText);
       };
       // Where the permission check found the file: a link moved since must not move the write.
       const allowedTargets = approvedRealPaths(ctx, { path: plan.abs, access: 'write' });
-      const written = await writeFileAtomic(
-        plan.abs,
-        plan.newBytes,
-        plan.before === undefined
-          ? { expectMissing: true, allowedTargets, whileFlushing, flush: false }
-          : { expectBytes: plan.before, allowedTargets, whileFlushing },
-      );
-      const newHash = await hashing;
-      recordWrite(ctx.fileState, plan.key, {
-        bytes: plan.newBytes,
-        text: plan.newText,
-        st: await stat(written),
-        contentHash: newHash,
-      });
+      let written: string;
+      try {
+        written = await writeFileAtomic(
+          plan.abs,
+          plan.newBytes,
+          plan.before === undefined
+            ? { expectMissing: true, allowedTargets, whileFlushing, flush: false }
+            : { expectBytes: plan.before, allowedTargets, whileFlushing },
+        );
+      } catch (e) {
+        giveBackScratch(plan.newBytes);
+        throw e;
+      }
+      // The new bytes' hash, for the file-state cache, is taken on a worker thread after the write
+      // (awaited, it was half of the Write of 20 MB; taken during the write, it slowed the write as
+      // much): the entry is recorded now, and a use of it before the worker has answered hashes on
+      // this thread. The bytes' memory is lent (sharedUtf8): it goes back once the worker is done.
+      giveBackScratch(plan.newBytes);
+      const contentHash = hashInBackground(plan.newBytes);
+      recordWrite(ctx.fileState, plan.key, { text: plan.newText, st: await stat(written), contentHash });
       if (plan.before === undefined)
         return { data: { type: 'create', filePath: plan.abs, lines } satisfies WriteOutput };
       const newLines = splitLines(plan.newText);

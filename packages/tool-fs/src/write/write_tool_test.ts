@@ -14,8 +14,9 @@ import {
 } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { hashWorkerStats, OFF_THREAD_MIN_BYTES } from '../_hash_off_thread.ts';
+import { dropFreeScratch, scratchStats } from '../_shared_scratch.ts';
 import { hashWorkerUp, makeBench, type TestBench } from '../_test_session.ts';
 
 let bench: TestBench;
@@ -112,13 +113,59 @@ describe('Write of a large new file (its hash taken on a worker thread)', () => 
     const created = await bench.call('Write', { file_path: 'big.ts', content });
     expect(created.text).toBe(`Created ${file('big.ts')} (60000 lines).`);
     expect(await readFile(file('big.ts'), 'utf8')).toBe(content);
-    // (On one CPU there is no worker, and the hash is taken on the calling thread.)
-    if (availableParallelism() > 1) expect(hashWorkerStats().offThread).toBeGreaterThan(before);
+    // Taken after the call, on the worker (on one CPU there is none: on the calling thread).
+    if (availableParallelism() > 1) await vi.waitFor(() => expect(hashWorkerStats().offThread).toBeGreaterThan(before));
     // A Read of the same content widens the entry the Write left (equal hashes) to all lines, so
     // Write may replace the file; with a wrong hash it would be a partial read of 5 lines.
     expect((await bench.call('Read', { file_path: 'big.ts', offset: 1, limit: 5 })).isError).toBe(false);
     const again = await bench.call('Write', { file_path: 'big.ts', content: `${content}\n` });
     expect(again.isError, again.text).toBe(false);
+  });
+
+  test('used before the worker has answered, the entry hashes on the calling thread: an Edit at once finds the file fresh', async () => {
+    await hashWorkerUp();
+    const [write, edit] = await bench.session.run([
+      { type: 'tool_use', id: 'w1', name: 'Write', input: { file_path: 'now.ts', content } },
+      {
+        type: 'tool_use',
+        id: 'e1',
+        name: 'Edit',
+        input: { file_path: 'now.ts', old_string: 'v59999 ', new_string: 'last ' },
+      },
+    ]);
+    expect(write!.is_error).not.toBe(true);
+    expect(edit!.is_error, JSON.stringify(edit!.content).slice(0, 300)).not.toBe(true);
+    expect(await readFile(file('now.ts'), 'utf8')).toBe(content.replace('v59999 ', 'last '));
+  });
+
+  test("a Write's memory is given back once hashed and serves a later large Write", async () => {
+    await hashWorkerUp();
+    dropFreeScratch();
+    const before = scratchStats();
+    await bench.call('Write', { file_path: 'one.ts', content });
+    await vi.waitFor(() => expect(scratchStats().freeBytes).toBeGreaterThanOrEqual(content.length));
+    await bench.call('Write', { file_path: 'two.ts', content: content.replaceAll('line', 'LINE') });
+    expect(scratchStats()).toMatchObject({ made: before.made + 1, reused: before.reused + 1 });
+  });
+
+  test('Writes one after another each record the hash of their own file (memory being hashed is not lent again)', async () => {
+    await hashWorkerUp();
+    // 10 MB each: hashing one takes longer than starting the next Write.
+    const texts = Array.from(
+      { length: 3 },
+      (_, i) => `${content.replaceAll('line', `line${i}`).repeat(4)}\nthe end ${i}\n`,
+    );
+    // Each Write starts as soon as the one before has answered, while its hash is still being taken.
+    for (const [i, text] of texts.entries())
+      expect((await bench.call('Write', { file_path: `f${i}.ts`, content: text })).isError).toBe(false);
+    // Touched, so that the Edit compares contents by hash instead of trusting the unchanged stat.
+    const later = new Date(Date.now() + 60_000);
+    for (const [i, text] of texts.entries()) {
+      await utimes(file(`f${i}.ts`), later, later);
+      const edit = await bench.call('Edit', { file_path: `f${i}.ts`, old_string: `the end ${i}`, new_string: 'END' });
+      expect(edit.isError, edit.text).toBe(false);
+      expect(await readFile(file(`f${i}.ts`), 'utf8')).toBe(text.replace(`the end ${i}`, 'END'));
+    }
   });
 
   test('a later outside change of the same size and mtime is still found: Edit and Write refuse it', async () => {
