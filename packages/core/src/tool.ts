@@ -77,6 +77,7 @@ export interface ToolCallResult<Output> {
  * const accesses: ResourceAccess[] = [
  *   { path: '/p/a.txt', access: 'read' },
  *   { path: '/p', access: 'read', kind: 'folder', history: true },
+ *   { path: '/p/src', access: 'write', kind: 'folder', worktree: true },
  *   { path: '`$F`', access: 'read', kind: 'unknown' },
  * ];
  * ```
@@ -91,6 +92,12 @@ export interface ResourceAccess {
    * in the folder (or never were in the working tree) count as under it.
    */
   history?: boolean;
+  /**
+   * For a `folder` write: git writes it as a work tree (`git restore .`), which is only files git
+   * tracks, and git tracks no path through a folder named `.git`; so the `.git` folders below it
+   * (the repository, nested ones, submodules) are left out of the checks of what is under it.
+   */
+  worktree?: boolean;
 }
 
 /** What a tool's `description` may be given when it is computed. */

@@ -117,8 +117,11 @@ function canonical(known: readonly string[], name: string): string {
   return candidates.length === 1 ? candidates[0]! : name;
 }
 
-/** Declares one word as a path the command writes (a folder when `kind` says so). */
-type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder') => void;
+/**
+ * Declares one word as a path the command writes: a folder when `kind` says so, `worktree` for a
+ * folder git writes as a work tree (files it tracks, no `.git` folder in it).
+ */
+type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder' | 'worktree') => void;
 
 /** Where a git command's paths lead, as far as the guard can tell before it runs. */
 export interface GitWriteOptions {

@@ -83,8 +83,9 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
-    // A pathspec that names a folder (`.`) writes whatever git has below it.
-    else add(word, 'write', kind ?? (isDirectory(word, options.folder) ? 'folder' : undefined));
+    // A pathspec that names a folder (`.`) writes whatever git tracks below it: never in a `.git`
+    // folder there. `clean` says `folder`: with -ff it removes nested repositories, .git and all.
+    else add(word, 'write', kind ?? (isDirectory(word, options.folder) ? 'worktree' : undefined));
   };
   if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
   const paths = [...words.positionals, ...words.afterDashes];

@@ -138,8 +138,7 @@ export function commandResources(
     return out;
   };
   const makeAdd =
-    (base: string | undefined) =>
-    (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folder' | 'history') => {
+    (base: string | undefined) => (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind) => {
       if (!word) return;
       const resolved = resolveWord(word, base);
       if (resolved === undefined) {
@@ -153,6 +152,7 @@ export function commandResources(
       }
       for (const p of resolved) {
         if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
+        else if (kind === 'worktree') accesses.push({ path: p, access, kind: 'folder', worktree: true });
         else accesses.push(kind ? { path: p, access, kind } : { path: p, access });
       }
     };
@@ -210,8 +210,14 @@ export function commandResources(
   return { accesses: dedupe(accesses), unknown, complete: complete && unknown.length === 0 };
 }
 
-/** Declares one word as a path: exact, a folder taken in whole, or a repository with its history. */
-type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: 'folder' | 'history') => void;
+/**
+ * How a folder is taken in whole: every path under it, a repository with its history, or a work
+ * tree git writes (no `.git` folder in it).
+ */
+type FolderKind = 'folder' | 'history' | 'worktree';
+
+/** Declares one word as a path: exact, or a folder taken in whole (see {@linkcode FolderKind}). */
+type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind) => void;
 
 /** Whether a command changes the shell's directory (or may: `source`, `eval`). */
 function changesDirectory(cmd: SimpleCommand): boolean {
@@ -332,7 +338,7 @@ function declareScript(
   for (const a of inner.accesses) {
     if (a.kind === 'unknown') addUnknown(a.path, a.access === 'write' ? 'write' : 'read');
     else {
-      const kind = a.kind === 'folder' ? (a.history ? 'history' : 'folder') : undefined;
+      const kind = a.kind === 'folder' ? (a.history ? 'history' : a.worktree ? 'worktree' : 'folder') : undefined;
       add({ text: a.path, value: a.path, literal: true }, a.access === 'write' ? 'write' : 'read', kind);
     }
   }

@@ -65,9 +65,13 @@ export interface RuleUnderFolderOptions extends FolderWalkOptions {
   steps?: { count: number };
 }
 
-/** Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries. */
-function walkFolder(dir: string, cache: FolderWalks): FolderWalk {
-  const known = cache.get(dir);
+/**
+ * Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries; for a
+ * work tree (see `GuardedPath.worktree`), without the `.git` folders in it.
+ */
+function walkFolder(dir: string, cache: FolderWalks, worktree = false): FolderWalk {
+  const key = worktree ? `${dir}\0worktree` : dir;
+  const known = cache.get(key);
   if (known) return known;
   const walk: FolderWalk = { entries: [], links: [], truncated: false };
   const stack = [dir];
@@ -80,6 +84,8 @@ function walkFolder(dir: string, cache: FolderWalks): FolderWalk {
       continue;
     }
     for (const entry of names) {
+      // git refuses a `.git` path component in any case (CVE-2014-9390), so it writes nothing there.
+      if (worktree && inGitFolder(entry.name)) continue;
       const full = `${current === '/' ? '' : current}/${entry.name}`;
       walk.entries.push(full);
       if (entry.isSymbolicLink()) walk.links.push(full);
@@ -90,7 +96,7 @@ function walkFolder(dir: string, cache: FolderWalks): FolderWalk {
       }
     }
   }
-  cache.set(dir, walk);
+  cache.set(key, walk);
   return walk;
 }
 
@@ -157,8 +163,9 @@ export function ruleUnderFolder(
   if (!roots.anywhere) {
     for (const form of forms) {
       for (const dir of roots.dirs) {
-        // The rule's own folder or file lies under the folder.
+        // The rule's own folder or file lies under the folder (not in a `.git` of a work tree).
         if (isPathInside(fold(dir), fold(form))) {
+          if (folder.worktree && inGitFolder(relative(form, dir))) continue;
           if (exists(dir)) return 'covers';
           reaches = true;
         } else if (roots.glob !== '' && isPathInside(fold(form), fold(dir))) {
@@ -175,11 +182,16 @@ export function ruleUnderFolder(
   let truncated = false;
   for (const form of forms) {
     if (!isFolder(form)) continue;
-    const walk = walkFolder(form, walks);
+    const walk = walkFolder(form, walks, folder.worktree);
     if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
     truncated ||= walk.truncated;
   }
   return truncated || folder.history ? 'maybe' : false;
+}
+
+/** Whether a relative path goes through a folder named `.git` (in any case, as git refuses it). */
+function inGitFolder(rel: string): boolean {
+  return rel.split('/').some((part) => part.toLowerCase() === '.git');
 }
 
 function exists(path: string): boolean {
@@ -271,7 +283,7 @@ export function folderLinks(
     if (path.kind !== 'folder') continue;
     for (const form of path.real) {
       if (!isFolder(form)) continue;
-      for (const link of walkFolder(form, walks).links) {
+      for (const link of walkFolder(form, walks, path.worktree).links) {
         let real: string;
         try {
           real = resolveRealPath(link, { cwd: ctx.cwd, homeDir });
@@ -328,7 +340,7 @@ export function protectedUnderFolder(
       if (homes.some((h) => isPathInside(h, form)))
         return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
       if (!isFolder(form)) continue;
-      const walk = walkFolder(form, walks);
+      const walk = walkFolder(form, walks, path.worktree);
       if (walk.truncated)
         return {
           path,

@@ -108,6 +108,25 @@ describe('folder and unknown resources', () => {
     expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
   });
 
+  test('a work tree write (git restore .) leaves the .git folders below out, in any case, and nothing else', async () => {
+    await mkdir(join(proj, 'wt/.git/hooks'), { recursive: true });
+    await mkdir(join(proj, 'wt/nested/.GIT'), { recursive: true });
+    await writeFile(join(proj, 'wt/a.ts'), 'a');
+    const worktree: ResourceAccess = { path: join(proj, 'wt'), access: 'write', kind: 'folder', worktree: true };
+    expect((await decide([worktree], { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    // The same folder as a plain folder write (rm -r) still takes .git in.
+    expect((await decide([{ ...worktree, worktree: false }], { mode: 'bypassPermissions' })).behavior).toBe('ask');
+    // A deny rule on what is in .git does not reach a work tree write; one on a tracked file does.
+    expect((await decide([worktree], { deny: ['Edit(./wt/.git/**)'] })).behavior).not.toBe('deny');
+    expect((await decide([worktree], { deny: ['Edit(./wt/a.ts)'] })).behavior).toBe('deny');
+    await mkdir(join(proj, 'wt/.vscode'), { recursive: true });
+    await writeFile(join(proj, 'wt/.vscode/settings.json'), '{}');
+    expect(await decide([worktree], { mode: 'bypassPermissions' })).toMatchObject({
+      behavior: 'ask',
+      source: 'safety',
+    });
+  });
+
   test('an unknown path asks, in bypassPermissions too when a rule could be behind it; an allow rule lifts only a read with no rule behind it', async () => {
     const unknownRead: ResourceAccess = { path: '`$F`', access: 'read', kind: 'unknown' };
     expect((await decide([unknownRead])).behavior).toBe('ask');

@@ -52,6 +52,8 @@ export interface GuardedPath {
   kind?: 'folder';
   /** A folder whose repository history is read as well. */
   history?: boolean;
+  /** A folder git writes as a work tree: the `.git` folders below it are not under it (see `ResourceAccess.worktree`). */
+  worktree?: boolean;
 }
 
 /**
@@ -125,6 +127,7 @@ export function resolveResources(
     if (a.kind === 'folder') {
       guarded.kind = 'folder';
       if (a.history === true) guarded.history = true;
+      if (a.worktree === true) guarded.worktree = true;
     }
     return guarded;
   });
