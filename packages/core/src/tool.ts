@@ -93,9 +93,9 @@ export interface ResourceAccess {
    */
   history?: boolean;
   /**
-   * For a `folder` write: git writes it as a work tree (`git restore .`), which is only files git
-   * tracks, and git tracks no path through a folder named `.git`; so the `.git` folders below it
-   * (the repository, nested ones, submodules) are left out of the checks of what is under it.
+   * For a `folder` write: git deletes or moves what exists below it as a work tree (`git rm -r .`),
+   * and git tracks no path through a folder named `.git`; so the `.git` folders below it (the
+   * repository, nested ones, submodules) are left out of the checks of what is under it.
    */
   worktree?: boolean;
 }

@@ -34,6 +34,7 @@ const DOT: ShellWord = { text: '.', value: '.', literal: true };
  * the refs `update-ref` and `symbolic-ref` write under `.git`; and any `--output` file. Each is
  * then checked like any write: a protected path (`.claude/settings.json`, `.git/config`,
  * `package.json`) asks in every mode, whatever `Bash(git …:*)` rule allows the command. A
+ * folder taken from a commit (`checkout TREE -- DIR`, `restore --source`), a
  * pathspec git expands itself (a glob, `:(magic)`), `--pathspec-from-file`, paths resolved
  * against another work tree, an option that runs a command (`--upload-pack`, `grep -O`,
  * `archive --exec`) and a word not known before git runs that may be such an option are unknown
@@ -79,38 +80,61 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
   if (sub === 'bisect' && words.positionals[0]?.value === 'run') addUnknown('what `git bisect run` runs', 'write');
   const output = words.value('--output');
   if (output) add(output, 'write');
-  const write = (word: ShellWord, kind?: 'folder') => {
+  /**
+   * A path git writes. A pathspec that names a folder (`.`) writes files below it: from the index
+   * (`restore`, `checkout -- .`), only what exists there now or was deleted since it was staged,
+   * a `.git` folder never; from a commit (`checkout TREE -- .`, `restore --source`), whatever the
+   * commit has there, which the guard cannot see. `rm` and `mv` take only what exists (`worktree`),
+   * `clean` everything below, `.git` folders included (`folder`: with -ff it removes nested
+   * repositories).
+   */
+  const write = (word: ShellWord, how: 'index' | 'tree' | 'worktree' | 'folder' = 'index') => {
     if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
-    // A pathspec that names a folder (`.`) writes whatever git tracks below it: never in a `.git`
-    // folder there. `clean` says `folder`: with -ff it removes nested repositories, .git and all.
-    else add(word, 'write', kind ?? (isDirectory(word, options.folder) ? 'worktree' : undefined));
+    else if (how === 'folder') add(word, 'write', 'folder');
+    else if (!isDirectory(word, options.folder)) add(word, 'write');
+    else if (how === 'tree')
+      addUnknown(`the files the commit git ${sub} takes them from has below \`${word.text}\``, 'write');
+    // From the index: files deleted since they were staged come back too, which no walk of the
+    // folder sees; its `.git` folders are in the check as well (the repository's own asks).
+    else add(word, 'write', how === 'worktree' ? 'worktree' : 'folder');
   };
   if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
   const paths = [...words.positionals, ...words.afterDashes];
   const config = () => declareConfigWrite(words, { ...options, always: true });
   switch (sub) {
-    case 'checkout':
+    case 'checkout': {
       // `checkout [TREE] -- PATHS`; without `--`, every word may be a path (the first too, when
-      // it is not a revision), a branch alone switches.
-      if (words.dashes) for (const w of words.afterDashes) write(w);
-      else if (!words.has('-b', '-B', '--orphan')) for (const w of words.positionals) write(w);
+      // it is not a revision), a branch alone switches; with two words or more, the first may
+      // be the commit the others come from.
+      const from = words.dashes
+        ? words.positionals.length > 0
+          ? 'tree'
+          : 'index'
+        : words.positionals.length > 1
+          ? 'tree'
+          : 'index';
+      if (words.dashes) for (const w of words.afterDashes) write(w, from);
+      else if (!words.has('-b', '-B', '--orphan')) for (const w of words.positionals) write(w, from);
       return;
-    case 'restore':
-      // `--staged` alone changes the index only.
+    }
+    case 'restore': {
+      // `--staged` alone changes the index only; with it, the source is HEAD.
       if (words.has('-S', '--staged') && !words.has('-W', '--worktree')) return;
-      for (const w of paths) write(w);
+      const from = words.has('-s', '--source', '-S', '--staged') ? 'tree' : 'index';
+      for (const w of paths) write(w, from);
       return;
+    }
     case 'rm':
-      if (!words.has('--cached', '-n', '--dry-run')) for (const w of paths) write(w);
+      if (!words.has('--cached', '-n', '--dry-run')) for (const w of paths) write(w, 'worktree');
       return;
     case 'mv':
     case 'merge-file':
     case 'mailinfo':
       if (words.has('-n', '--dry-run', '-p', '--stdout')) return;
       // merge-file writes its first file, mailinfo its first two.
-      for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w);
+      for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w, 'worktree');
       return;
     case 'clean':
       if (words.has('-n', '--dry-run')) return;
@@ -118,9 +142,10 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       return;
     case 'stash': {
       // `stash push PATHS`, `stash -- PATHS`: those paths go back to HEAD's version.
+      // They go back to HEAD's version: from a commit.
       const [action, ...pushed] = words.positionals;
-      if (action?.value === 'push' || action?.value === 'save') for (const w of pushed) write(w);
-      if (action === undefined || action.value === 'push') for (const w of words.afterDashes) write(w);
+      if (action?.value === 'push' || action?.value === 'save') for (const w of pushed) write(w, 'tree');
+      if (action === undefined || action.value === 'push') for (const w of words.afterDashes) write(w, 'tree');
       return;
     }
     case 'checkout-index':

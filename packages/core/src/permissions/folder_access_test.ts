@@ -108,7 +108,7 @@ describe('folder and unknown resources', () => {
     expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
   });
 
-  test('a work tree write (git restore .) leaves the .git folders below out, in any case, and nothing else', async () => {
+  test('a work tree write (git rm -r .) leaves the .git folders below out, in any case, and nothing else', async () => {
     await mkdir(join(proj, 'wt/.git/hooks'), { recursive: true });
     await mkdir(join(proj, 'wt/nested/.GIT'), { recursive: true });
     await writeFile(join(proj, 'wt/a.ts'), 'a');
