@@ -93,9 +93,10 @@ export interface ResourceAccess {
    */
   history?: boolean;
   /**
-   * For a `folder` write: git deletes or moves what exists below it as a work tree (`git rm -r .`),
-   * and git tracks no path through a folder named `.git`; so the `.git` folders below it (the
-   * repository, nested ones, submodules) are left out of the checks of what is under it.
+   * For a `folder` write: git writes it as a work tree (`git restore .`, `git rm -r .`): what it
+   * tracks there, as its index says (a file deleted since it was staged comes back), and what
+   * exists there, never a folder named `.git` (git refuses such paths). So the checks of what is
+   * under the folder take in the index's paths below it and leave the `.git` folders out.
    */
   worktree?: boolean;
 }

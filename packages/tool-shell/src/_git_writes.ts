@@ -80,26 +80,7 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
   if (sub === 'bisect' && words.positionals[0]?.value === 'run') addUnknown('what `git bisect run` runs', 'write');
   const output = words.value('--output');
   if (output) add(output, 'write');
-  /**
-   * A path git writes. A pathspec that names a folder (`.`) writes files below it: from the index
-   * (`restore`, `checkout -- .`), only what exists there now or was deleted since it was staged,
-   * a `.git` folder never; from a commit (`checkout TREE -- .`, `restore --source`), whatever the
-   * commit has there, which the guard cannot see. `rm` and `mv` take only what exists (`worktree`),
-   * `clean` everything below, `.git` folders included (`folder`: with -ff it removes nested
-   * repositories).
-   */
-  const write = (word: ShellWord, how: 'index' | 'tree' | 'worktree' | 'folder' = 'index') => {
-    if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
-    else if (PATHSPEC_MAGIC.test(word.value))
-      addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
-    else if (how === 'folder') add(word, 'write', 'folder');
-    else if (!isDirectory(word, options.folder)) add(word, 'write');
-    else if (how === 'tree')
-      addUnknown(`the files the commit git ${sub} takes them from has below \`${word.text}\``, 'write');
-    // From the index: files deleted since they were staged come back too, which no walk of the
-    // folder sees; its `.git` folders are in the check as well (the repository's own asks).
-    else add(word, 'write', how === 'worktree' ? 'worktree' : 'folder');
-  };
+  const write = pathWriter(sub, options);
   if (words.has('--pathspec-from-file')) addUnknown(`the files git ${sub} reads from --pathspec-from-file`, 'write');
   const paths = [...words.positionals, ...words.afterDashes];
   const config = () => declareConfigWrite(words, { ...options, always: true });
@@ -107,14 +88,9 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     case 'checkout': {
       // `checkout [TREE] -- PATHS`; without `--`, every word may be a path (the first too, when
       // it is not a revision), a branch alone switches; with two words or more, the first may
-      // be the commit the others come from.
-      const from = words.dashes
-        ? words.positionals.length > 0
-          ? 'tree'
-          : 'index'
-        : words.positionals.length > 1
-          ? 'tree'
-          : 'index';
+      // be the commit the others come from. Submodules are written from their own indexes.
+      const commit = words.positionals.length > (words.dashes ? 0 : 1);
+      const from = commit || words.has('--recurse-submodules') ? 'tree' : 'index';
       if (words.dashes) for (const w of words.afterDashes) write(w, from);
       else if (!words.has('-b', '-B', '--orphan')) for (const w of words.positionals) write(w, from);
       return;
@@ -122,19 +98,19 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     case 'restore': {
       // `--staged` alone changes the index only; with it, the source is HEAD.
       if (words.has('-S', '--staged') && !words.has('-W', '--worktree')) return;
-      const from = words.has('-s', '--source', '-S', '--staged') ? 'tree' : 'index';
+      const from = words.has('-s', '--source', '-S', '--staged', '--recurse-submodules') ? 'tree' : 'index';
       for (const w of paths) write(w, from);
       return;
     }
     case 'rm':
-      if (!words.has('--cached', '-n', '--dry-run')) for (const w of paths) write(w, 'worktree');
+      if (!words.has('--cached', '-n', '--dry-run')) for (const w of paths) write(w);
       return;
     case 'mv':
     case 'merge-file':
     case 'mailinfo':
       if (words.has('-n', '--dry-run', '-p', '--stdout')) return;
       // merge-file writes its first file, mailinfo its first two.
-      for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w, 'worktree');
+      for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w);
       return;
     case 'clean':
       if (words.has('-n', '--dry-run')) return;
@@ -167,7 +143,8 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       if (SUBMODULE_CONFIG.includes(action)) config();
       if (action === 'add') {
         const at = words.positionals[2] ?? lastPart(words.positionals[1]);
-        if (at) write(at);
+        // It clones a repository there: anything, `.git` included.
+        if (at) write(at, 'folder');
       }
       return;
     }
@@ -216,6 +193,31 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       if (words.positionals[0]?.value === 'create') add(words.positionals[1], 'write');
       return;
   }
+}
+
+/** Where git takes the files a pathspec names from; see {@linkcode pathWriter}. */
+type PathSource = 'index' | 'tree' | 'folder';
+
+/**
+ * Declares a path git writes. A pathspec that names a folder (`.`) writes files below it: from
+ * the index (`restore`, `checkout -- .`, `rm`, `mv`), what the index holds there (a work tree
+ * write: the guard reads the index, and leaves `.git` folders out, which git never writes); from a
+ * commit (`checkout TREE -- .`, `restore --source`) or submodules' own indexes
+ * (`--recurse-submodules`), what the guard cannot see (`tree`). `clean` removes everything below,
+ * `.git` folders included (`folder`: with -ff it removes nested repositories).
+ */
+function pathWriter(sub: string, options: GitWriteOptions): (word: ShellWord, from?: PathSource) => void {
+  const { add, addUnknown } = options;
+  return (word, from = 'index') => {
+    if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
+    else if (PATHSPEC_MAGIC.test(word.value))
+      addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
+    else if (from === 'folder') add(word, 'write', 'folder');
+    else if (!isDirectory(word, options.folder)) add(word, 'write');
+    else if (from === 'tree')
+      addUnknown(`the files git ${sub} takes from a commit or a submodule below \`${word.text}\``, 'write');
+    else add(word, 'write', 'worktree');
+  };
 }
 
 /** The last part of a URL or path (`https://x/y.git` → `y`), as `clone` names its folder. */

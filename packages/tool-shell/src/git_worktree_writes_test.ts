@@ -1,9 +1,11 @@
 // Which files a git pathspec that names a folder writes depends on where git takes them from.
-// `git rm -r DIR` and `git mv DIR NEW` take only what exists, never a `.git` folder: their folder
-// write leaves the `.git` folders out, so a rule for them is not overruled by the repository's own
-// `.git`. `git checkout TREE -- DIR` and `git restore --source TREE DIR` write whatever the commit
-// has below DIR (a `.claude/settings.json` the work tree does not have, say), which no walk of the
-// folder sees: they are unknown writes and ask in every mode.
+// From the index (`git restore DIR`, `git checkout -- DIR`, `git rm -r DIR`, `git mv DIR NEW`):
+// what the index holds below DIR, files deleted since they were staged included, and never a
+// `.git` folder. The guard reads the index: a protected file there asks, and the repository's own
+// `.git` no longer makes every `git restore .` ask. From a commit (`git checkout TREE -- DIR`,
+// `git restore --source TREE DIR`): whatever the commit has below DIR (a `.claude/settings.json`
+// the work tree does not have, say), which the guard cannot see: an unknown write, asking in every mode.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,7 @@ import { createSession, type Session } from '@toolshed/core';
 import { shellTools } from './family.ts';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
 
-const RULES = gitRules('restore', 'checkout', 'rm', 'stash', 'clean', 'mv');
+const RULES = gitRules('restore', 'checkout', 'checkout-index', 'rm', 'stash', 'clean', 'mv');
 
 let root = '';
 const sessions: Session[] = [];
@@ -53,13 +55,20 @@ afterAll(async () => {
 });
 
 describe('git pathspecs that name a folder', () => {
-  test.each(['git rm -r vendor', 'git rm -r .', 'git mv vendor lib', 'git restore src', 'git checkout -- src'])(
-    '%s is allowed by its rule: the .git folders below are not written',
-    async (command) => {
-      const dir = await project('plain');
-      for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('allow');
-    },
-  );
+  test.each([
+    'git restore .',
+    'git restore -- .',
+    'git checkout -- .',
+    'git checkout-index -f -- src',
+    'git rm -r vendor',
+    'git rm -r .',
+    'git mv vendor lib',
+    'git restore src',
+    'git checkout -- src',
+  ])('%s is allowed by its rule: the .git folders below are not written', async (command) => {
+    const dir = await project('plain');
+    for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('allow');
+  });
 
   test.each([
     'git checkout evil -- .',
@@ -69,6 +78,8 @@ describe('git pathspecs that name a folder', () => {
     'git restore -s evil src',
     'git restore --staged --worktree .',
     'git stash push -- src',
+    'git restore --recurse-submodules .',
+    'git checkout --recurse-submodules -- src',
   ])('%s writes what a commit has below the folder, unseen: it asks, in every mode', async (command) => {
     const dir = await project('plain');
     for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
@@ -88,10 +99,29 @@ describe('git pathspecs that name a folder', () => {
       for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
   });
 
-  test('a pathspec from the index that names the repository folder takes .git in (files deleted since staged come back)', async () => {
-    const dir = await project('index');
-    for (const command of ['git restore .', 'git checkout -- .'])
-      expect(await decide(dir, command, 'bypassPermissions'), command).toBe('ask');
+  test('a protected file the index holds, deleted from the work tree, still asks: git restore brings it back', async () => {
+    const dir = await project('deleted');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
+    await rm(path.join(dir, '.git'), { recursive: true });
+    await rm(path.join(dir, 'vendor'), { recursive: true });
+    git('init', '-q');
+    await mkdir(path.join(dir, 'notes'));
+    await writeFile(path.join(dir, 'notes', 'n.md'), 'n\n');
+    await mkdir(path.join(dir, '.claude'));
+    await writeFile(path.join(dir, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash(*)"]}}\n');
+    await mkdir(path.join(dir, 'src', '.idea'));
+    await writeFile(path.join(dir, 'src', '.idea', 'workspace.xml'), '<project/>\n');
+    git('add', '-A');
+    await rm(path.join(dir, '.claude'), { recursive: true });
+    await rm(path.join(dir, 'src', '.idea'), { recursive: true });
+    for (const command of ['git restore .', 'git checkout -- .', 'git restore src', 'git checkout -- src'])
+      for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
+    // A folder whose files in the index are not protected is not asked about.
+    expect(await decide(dir, 'git restore notes', 'bypassPermissions')).toBe('allow');
+    // An index the guard cannot read: anything may be below.
+    await writeFile(path.join(dir, '.git', 'index'), 'not an index');
+    expect(await decide(dir, 'git restore notes', 'bypassPermissions')).toBe('ask');
   });
 
   test('what is in a .git folder is still protected when named, and clean and rm -r still take .git in', async () => {

@@ -18,6 +18,8 @@ import { folderRuleCandidates } from './path_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
 import type { ProtectedPath } from './protected_paths.ts';
 import { physicalForms, protectedWriteCheck } from './_protected_writes.ts';
+import { readGitIndex } from './git_index.ts';
+import { gitRepositoryOf } from './git_hooks_path.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
 import type { PermissionRule } from './types.ts';
 
@@ -67,7 +69,10 @@ export interface RuleUnderFolderOptions extends FolderWalkOptions {
 
 /**
  * Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries; for a
- * work tree (see `GuardedPath.worktree`), without the `.git` folders in it.
+ * work tree (see `GuardedPath.worktree`), without the `.git` folders in it and with the paths its
+ * repository's index holds below it (a file deleted since it was staged, which `git restore`
+ * brings back). An index that cannot be read, or a sparse one with a folder there, counts as a
+ * walk cut short: the folder may hold anything.
  */
 function walkFolder(dir: string, cache: FolderWalks, worktree = false): FolderWalk {
   const key = worktree ? `${dir}\0worktree` : dir;
@@ -96,8 +101,39 @@ function walkFolder(dir: string, cache: FolderWalks, worktree = false): FolderWa
       }
     }
   }
+  if (worktree && !walk.truncated) addTracked(dir, walk);
   cache.set(key, walk);
   return walk;
+}
+
+/** Adds to a work tree's walk the paths its repository's index holds below it. */
+function addTracked(dir: string, walk: FolderWalk): void {
+  const repository = gitRepositoryOf(dir);
+  if (repository === undefined) return;
+  // Another index file than the repository's own (GIT_INDEX_FILE) is not the one read here.
+  const index = process.env.GIT_INDEX_FILE ? undefined : readGitIndex(`${repository.gitDir}/index`);
+  const prefix = dir === repository.top ? '' : `${relative(repository.top, dir)}/`;
+  if (index === undefined || index.sparseFolders.some((f) => f.startsWith(prefix) || prefix.startsWith(f))) {
+    walk.truncated = true;
+    return;
+  }
+  const seen = new Set(walk.entries);
+  const top = repository.top === '/' ? '' : repository.top;
+  for (const path of index.paths) {
+    if (!path.startsWith(prefix)) continue;
+    // The file and the folders above it below `dir`: a folder git makes is written too.
+    const parts = path.slice(prefix.length).split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const full = `${top}/${prefix}${parts.slice(0, i).join('/')}`;
+      if (seen.has(full)) continue;
+      seen.add(full);
+      walk.entries.push(full);
+      if (walk.entries.length > FOLDER_WALK_LIMIT) {
+        walk.truncated = true;
+        return;
+      }
+    }
+  }
 }
 
 function isFolder(path: string): boolean {

@@ -237,7 +237,7 @@ function repositoryOf(
   dir: string,
   look: (path: string) => Stats | undefined,
   read: (path: string) => string | undefined,
-): { top: string; configs: string[] } | undefined {
+): { top: string; gitDir: string; configs: string[] } | undefined {
   for (let top = dir; ; top = dirname(top)) {
     const dotGit = dotGitOf(top);
     const stats = look(dotGit);
@@ -245,14 +245,54 @@ function repositoryOf(
       if (top === '/') return undefined;
       continue;
     }
-    if (stats.isDirectory()) return { top, configs: [`${dotGit}/config`, `${dotGit}/config.worktree`] };
+    if (stats.isDirectory()) return { top, gitDir: dotGit, configs: [`${dotGit}/config`, `${dotGit}/config.worktree`] };
     // A worktree's `.git` file: `gitdir: …`, whose `commondir` leads to the shared config.
     const gitdir = /^gitdir: (.+)$/m.exec(read(dotGit) ?? '')?.[1]?.trim();
     if (gitdir === undefined) return undefined;
     const own = resolve(top, gitdir);
     const common = read(`${own}/commondir`)?.trim();
     const shared = common === undefined ? own : resolve(own, common);
-    return { top, configs: [`${shared}/config`, `${own}/config.worktree`] };
+    return { top, gitDir: own, configs: [`${shared}/config`, `${own}/config.worktree`] };
+  }
+}
+
+/**
+ * The repository a folder is in: the top of its work tree and its git folder (for a linked
+ * worktree or a submodule, where its `.git` file leads).
+ *
+ * @param dir An absolute folder.
+ * @returns The top and the git folder, or undefined outside any repository.
+ *
+ * @example
+ * ```ts
+ * import { gitRepositoryOf } from './git_hooks_path.ts';
+ *
+ * gitRepositoryOf('/repo/src'); // { top: '/repo', gitDir: '/repo/.git' }
+ * ```
+ */
+export function gitRepositoryOf(dir: string): { top: string; gitDir: string } | undefined {
+  const found = repositoryOf(
+    dir,
+    (path) => {
+      looks++;
+      return statOrUndefined(path);
+    },
+    (path) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  );
+  return found && { top: found.top, gitDir: found.gitDir };
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }
 

@@ -52,7 +52,7 @@ export interface GuardedPath {
   kind?: 'folder';
   /** A folder whose repository history is read as well. */
   history?: boolean;
-  /** A folder git writes as a work tree: the `.git` folders below it are not under it (see `ResourceAccess.worktree`). */
+  /** A folder git writes as a work tree: its index's paths below it are under it, its `.git` folders are not (see `ResourceAccess.worktree`). */
   worktree?: boolean;
 }
 
