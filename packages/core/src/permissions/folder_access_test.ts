@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +126,34 @@ describe('folder and unknown resources', () => {
       behavior: 'ask',
       source: 'safety',
     });
+  });
+
+  test('a work tree write over a path that is no folder now stands for what the index holds below it, which git makes a folder of', async () => {
+    const repo = join(proj, 'idx');
+    for (const file of ['conf/package.json', 'keys/k', 'a.ts', 'package.json']) {
+      await mkdir(join(repo, file, '..'), { recursive: true });
+      await writeFile(join(repo, file), '{}');
+    }
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['add', '-A'], { cwd: repo });
+    await rm(join(repo, 'conf'), { recursive: true });
+    await rm(join(repo, 'keys'), { recursive: true });
+    const worktree = (path: string): ResourceAccess => ({ path, access: 'write', kind: 'folder', worktree: true });
+    // git restore conf: the folder is gone, the index still holds conf/package.json.
+    expect(await decide([worktree(join(repo, 'conf'))], { mode: 'bypassPermissions' })).toMatchObject({
+      behavior: 'ask',
+      source: 'safety',
+    });
+    // A file where the folder was: git replaces it.
+    await writeFile(join(repo, 'conf'), 'a file');
+    expect((await decide([worktree(join(repo, 'conf'))], { mode: 'bypassPermissions' })).behavior).toBe('ask');
+    expect((await decide([worktree(join(repo, 'keys'))], { deny: ['Edit(./idx/keys/**)'] })).behavior).toBe('deny');
+    // A file with nothing below it in the index; a protected one an allow rule names, as its plain write would be.
+    expect((await decide([worktree(join(repo, 'a.ts'))], { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    const named = [worktree(join(repo, 'package.json'))];
+    expect((await decide(named, { mode: 'bypassPermissions' })).behavior).toBe('ask');
+    const allow = ['Edit(./idx/package.json)'];
+    expect((await decide(named, { mode: 'bypassPermissions', allow })).behavior).toBe('allow');
   });
 
   test('an unknown path asks, in bypassPermissions too when a rule could be behind it; an allow rule lifts only a read with no rule behind it', async () => {
