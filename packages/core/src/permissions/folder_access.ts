@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import type { ToolContext } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
@@ -69,9 +69,9 @@ export interface RuleUnderFolderOptions extends FolderWalkOptions {
 
 /**
  * Walks a folder (not following links) to at most {@linkcode FOLDER_WALK_LIMIT} entries; for a
- * work tree (see `GuardedPath.worktree`), without the `.git` folders in it and with the paths its
- * repository's index holds below it (a file deleted since it was staged, which `git restore`
- * brings back). An index that cannot be read, or a sparse one with a folder there, counts as a
+ * work tree (see `GuardedPath.worktree`), without the `.git` folders in it and with the paths the
+ * indexes of the repositories it is in hold below it (a file deleted since it was staged, which
+ * `git restore` brings back). An index that cannot be read, or a sparse one with a folder there, counts as a
  * walk cut short: the folder may hold anything.
  */
 function walkFolder(dir: string, cache: FolderWalks, worktree = false): FolderWalk {
@@ -106,16 +106,27 @@ function walkFolder(dir: string, cache: FolderWalks, worktree = false): FolderWa
   return walk;
 }
 
-/** Adds to a work tree's walk the paths its repository's index holds below it. */
+/**
+ * Adds to a work tree's walk the paths its repository's index holds below it. git writes from the
+ * index of the repository it runs in, which may be one above the folder's own (a repository nested
+ * in it, a `.git` that is not one): the index of every repository the folder is in is read.
+ */
 function addTracked(dir: string, walk: FolderWalk): void {
-  const repository = gitRepositoryOf(dir);
-  if (repository === undefined) return;
+  for (let at = dir; ; at = dirname(at)) {
+    const repository = exists(`${at === '/' ? '' : at}/.git`) ? gitRepositoryOf(at) : undefined;
+    if (repository?.top === at && !addIndexPaths(dir, repository, walk)) return;
+    if (at === '/') return;
+  }
+}
+
+/** Adds the paths one repository's index holds below `dir`; false when the walk is cut short. */
+function addIndexPaths(dir: string, repository: { top: string; gitDir: string }, walk: FolderWalk): boolean {
   // Another index file than the repository's own (GIT_INDEX_FILE) is not the one read here.
   const index = process.env.GIT_INDEX_FILE ? undefined : readGitIndex(`${repository.gitDir}/index`);
   const prefix = dir === repository.top ? '' : `${relative(repository.top, dir)}/`;
   if (index === undefined || index.sparseFolders.some((f) => f.startsWith(prefix) || prefix.startsWith(f))) {
     walk.truncated = true;
-    return;
+    return false;
   }
   const seen = new Set(walk.entries);
   const top = repository.top === '/' ? '' : repository.top;
@@ -130,10 +141,11 @@ function addTracked(dir: string, walk: FolderWalk): void {
       walk.entries.push(full);
       if (walk.entries.length > FOLDER_WALK_LIMIT) {
         walk.truncated = true;
-        return;
+        return false;
       }
     }
   }
+  return true;
 }
 
 function isFolder(path: string): boolean {

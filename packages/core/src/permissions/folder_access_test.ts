@@ -156,6 +156,19 @@ describe('folder and unknown resources', () => {
     expect((await decide(named, { mode: 'bypassPermissions', allow })).behavior).toBe('allow');
   });
 
+  test('a work tree write reads the index of every repository above it, not only the nearest', async () => {
+    const repo = join(proj, 'outer');
+    await mkdir(join(repo, 'vendor/conf'), { recursive: true });
+    await writeFile(join(repo, 'vendor/conf/package.json'), '{}');
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['add', '-A'], { cwd: repo });
+    await rm(join(repo, 'vendor/conf'), { recursive: true });
+    // vendor is a repository of its own now; git restore vendor, run in outer, restores from outer's index.
+    execFileSync('git', ['init', '-q'], { cwd: join(repo, 'vendor') });
+    const vendor: ResourceAccess = { path: join(repo, 'vendor'), access: 'write', kind: 'folder', worktree: true };
+    expect((await decide([vendor], { mode: 'bypassPermissions' })).behavior).toBe('ask');
+  });
+
   test('an unknown path asks, in bypassPermissions too when a rule could be behind it; an allow rule lifts only a read with no rule behind it', async () => {
     const unknownRead: ResourceAccess = { path: '`$F`', access: 'read', kind: 'unknown' };
     expect((await decide([unknownRead])).behavior).toBe('ask');
