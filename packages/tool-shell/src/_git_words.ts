@@ -119,9 +119,10 @@ function canonical(known: readonly string[], name: string): string {
 
 /**
  * Declares one word as a path the command writes: a folder when `kind` says so, `worktree` for a
- * folder git writes as a work tree (files it tracks, no `.git` folder in it).
+ * folder git writes as a work tree (files it tracks, no `.git` folder in it), `checkout` for one
+ * whose files git makes from its index as the index is when git runs (`restore`, `checkout`).
  */
-type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder' | 'worktree') => void;
+type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder' | 'worktree' | 'checkout') => void;
 
 /** Where a git command's paths lead, as far as the guard can tell before it runs. */
 export interface GitWriteOptions {

@@ -210,17 +210,20 @@ type PathSource = 'index' | 'tree' | 'folder';
  */
 function pathWriter(sub: string, options: GitWriteOptions): (word: ShellWord, from?: PathSource) => void {
   const { add, addUnknown } = options;
+  // restore and checkout make files from the index as it is when git runs (`checkout`); rm and mv
+  // delete or move what exists, which the walk of the folder sees.
+  const tracked = sub === 'restore' || sub === 'checkout' || sub === 'checkout-index' ? 'checkout' : 'worktree';
   return (word, from = 'index') => {
     if (options.elsewhere) addUnknown(`\`${word.text}\` (a path of another work tree that git ${sub} writes)`, 'write');
     else if (PATHSPEC_MAGIC.test(word.value))
       addUnknown(`the files git ${sub} matches with the pathspec \`${word.text}\``, 'write');
     else if (from === 'folder') add(word, 'write', 'folder');
-    else if (from === 'index' && isDirectory(word, options.folder)) add(word, 'write', 'worktree');
+    else if (from === 'index' && isDirectory(word, options.folder)) add(word, 'write', tracked);
     else if (from === 'index') {
       // A file, or nothing: the index may hold a folder there (deleted, or a file put in its
       // place), which git writes back whole.
       add(word, 'write');
-      add(word, 'write', 'worktree');
+      add(word, 'write', tracked);
     } else {
       // From a commit: a file here may be a folder there, which git writes in its place.
       addUnknown(`the files git ${sub} takes from a commit or a submodule at \`${word.text}\``, 'write');

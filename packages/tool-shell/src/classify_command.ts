@@ -160,6 +160,27 @@ function redirectProblem(r: ShellRedirect): string | undefined {
   return `the output redirection \`${op}${target?.text ?? ''}\` writes a file`;
 }
 
+/**
+ * Whether one simple command only reads, as {@linkcode classifyCommand} judges each part (a `cd`,
+ * `git status`, `cat f`): it changes no file, git's index included.
+ *
+ * @param command A simple command of an analysis.
+ * @returns True when the read-only allowlist takes it.
+ *
+ * @example
+ * ```ts
+ * import { analyzeCommand, loadBashParser } from '@toolshed/tool-shell/internal';
+ * import { commandOnlyReads } from './classify_command.ts';
+ *
+ * await loadBashParser();
+ * commandOnlyReads(analyzeCommand('git status').commands[0]!); // true
+ * commandOnlyReads(analyzeCommand('git read-tree HEAD').commands[0]!); // false
+ * ```
+ */
+export function commandOnlyReads(command: SimpleCommand): boolean {
+  return commandProblem(command) === undefined;
+}
+
 function commandProblem(command: SimpleCommand): string | undefined {
   if (command.kind === 'assignment') return `\`${command.text}\` assigns a variable`;
   if (command.kind === 'declaration') return `\`${command.text}\` changes variables`;

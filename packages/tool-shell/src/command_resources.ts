@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
+import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
@@ -120,6 +121,11 @@ export function commandResources(
     }
   }
 
+  // git writes a work tree from its index as the index is when git runs: another part of the
+  // command that may change it first or meanwhile (`git read-tree evil`, `git reset evil -- .`, a
+  // script, a loop's next turn) makes the index the guard reads not the one git writes from.
+  const indexMayChange = analysis.commands.filter((c) => c.kind === 'command' && !commandOnlyReads(c)).length > 1;
+
   const listedDirs: string[] = [];
   const resolveWord = (word: ShellWord, base: string | undefined): string[] | undefined => {
     listedDirs.length = 0;
@@ -140,6 +146,13 @@ export function commandResources(
   const makeAdd =
     (base: string | undefined) => (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind) => {
       if (!word) return;
+      if (kind === 'checkout' && indexMayChange) {
+        addUnknown(
+          `the files git writes from its index at \`${word.text}\`, which another part may change first`,
+          access,
+        );
+        return;
+      }
       const resolved = resolveWord(word, base);
       if (resolved === undefined) {
         addUnknown(
@@ -152,7 +165,8 @@ export function commandResources(
       }
       for (const p of resolved) {
         if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
-        else if (kind === 'worktree') accesses.push({ path: p, access, kind: 'folder', worktree: true });
+        else if (kind === 'worktree' || kind === 'checkout')
+          accesses.push({ path: p, access, kind: 'folder', worktree: true });
         else accesses.push(kind ? { path: p, access, kind } : { path: p, access });
       }
     };
@@ -211,10 +225,11 @@ export function commandResources(
 }
 
 /**
- * How a folder is taken in whole: every path under it, a repository with its history, or a work
- * tree git writes (no `.git` folder in it).
+ * How a folder is taken in whole: every path under it, a repository with its history, a work
+ * tree git writes (no `.git` folder in it), or one whose files git makes from its index
+ * (`checkout`: a work tree, unless another part of the command may change the index first).
  */
-type FolderKind = 'folder' | 'history' | 'worktree';
+type FolderKind = 'folder' | 'history' | 'worktree' | 'checkout';
 
 /** Declares one word as a path: exact, or a folder taken in whole (see {@linkcode FolderKind}). */
 type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind) => void;
@@ -338,7 +353,8 @@ function declareScript(
   for (const a of inner.accesses) {
     if (a.kind === 'unknown') addUnknown(a.path, a.access === 'write' ? 'write' : 'read');
     else {
-      const kind = a.kind === 'folder' ? (a.history ? 'history' : a.worktree ? 'worktree' : 'folder') : undefined;
+      // A work tree the script writes is taken as written from the index, which this command may change.
+      const kind = a.kind === 'folder' ? (a.history ? 'history' : a.worktree ? 'checkout' : 'folder') : undefined;
       add({ text: a.path, value: a.path, literal: true }, a.access === 'write' ? 'write' : 'read', kind);
     }
   }

@@ -14,7 +14,18 @@ import { gitRules, MODES } from './testdata/guarded_project.ts';
 const RULES = [
   'Bash(yes:*)',
   'Bash(rm:*)',
-  ...gitRules('restore', 'checkout', 'reset', 'read-tree', 'update-index', 'status', 'worktree', 'sparse-checkout'),
+  ...gitRules(
+    'restore',
+    'checkout',
+    'reset',
+    'read-tree',
+    'update-index',
+    'status',
+    'worktree',
+    'sparse-checkout',
+    'rm',
+    'commit',
+  ),
 ];
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't' };
 
@@ -105,6 +116,31 @@ describe('a folder pathspec the index has below a protected file', () => {
     await rm(path.join(dir, 'conf'), { recursive: true });
     if (state === 'a file') await writeFile(path.join(dir, 'conf'), 'a file where the folder was\n');
     await expectAsks(dir, command, 'conf/package.json');
+  });
+
+  test.each([
+    'git reset -q evil -- . && git restore .',
+    'git read-tree evil && git checkout -- .',
+    'git read-tree evil; git checkout -- src/..',
+    "bash -c 'git read-tree evil' && git restore .",
+    'for i in 1 2; do git restore .; git read-tree evil; done',
+    "for i in 1 2; do bash -c 'git restore .'; git read-tree evil; done",
+    'git update-index --add --cacheinfo "100644,$(git rev-parse evil:conf/package.json),conf/package.json" && git restore conf',
+  ])('%s asks: the index the guard read is not the one git restores from', async (command) => {
+    const dir = await repository(`changed-${command.length}`);
+    await mkdir(path.join(dir, 'conf'));
+    await expectAsks(dir, command, 'conf/package.json');
+  });
+
+  test.each([
+    'cd src && git restore .',
+    'git status && git restore .',
+    'git restore . && echo done',
+    // rm and mv delete or move what exists, which the guard walked: the index they read does not matter.
+    'git rm -rq src && git commit -qm gone',
+  ])('%s is still allowed by its rules: nothing before it changes the index', async (command) => {
+    const dir = await repository(`unchanged-${command.length}`);
+    for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('allow');
   });
 
   test('the index of every repository the folder is in is read: git restores from the one it runs in, above a nested repository or a .git that is none', async () => {
