@@ -14,6 +14,8 @@ const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   archive: ['-o', '--output', '--format', '--prefix', '--remote', '--exec', '--add-file', '--add-virtual-file'],
   'format-patch': ['-o', '--output-directory', '--output'],
   'checkout-index': ['--prefix'],
+  'read-tree': ['--prefix', '--index-output', '--exclude-per-directory'],
+  worktree: ['-b', '-B', '--reason'],
   grep: ['-O', '--open-files-in-pager'],
   'ls-remote': ['-u', '--upload-pack'],
   clone: [
@@ -43,7 +45,8 @@ const SHORT_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> 
   rm: { '-n': '--dry-run' },
   mv: { '-n': '--dry-run' },
   clean: { '-n': '--dry-run', '-e': '--exclude' },
-  restore: { '-S': '--staged', '-W': '--worktree', '-s': '--source' },
+  restore: { '-S': '--staged', '-W': '--worktree', '-s': '--source', '-p': '--patch' },
+  checkout: { '-p': '--patch' },
   'checkout-index': { '-a': '--all' },
   'format-patch': { '-o': '--output-directory' },
   archive: { '-o': '--output' },
@@ -77,7 +80,8 @@ const CONFIG_FLAGS = ['--global', '--system', '--local', '--worktree'];
 /** Long options without a value that change what a subcommand writes (git takes their abbreviations too). */
 const FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   config: [...CONFIG_WRITE_FLAGS, ...CONFIG_READ_FLAGS, ...CONFIG_FLAGS],
-  restore: ['--staged', '--worktree'],
+  restore: ['--staged', '--worktree', '--patch'],
+  checkout: ['--patch'],
   rm: ['--cached', '--dry-run'],
   mv: ['--dry-run'],
   clean: ['--dry-run'],

@@ -28,14 +28,16 @@ const DOT: ShellWord = { text: '.', value: '.', literal: true };
 /**
  * Declares the files a git subcommand writes outside the repository's object store, where its
  * words say which: the paths `checkout … -- PATHS`, `restore`, `rm`, `mv`, `clean`, `stash push`,
- * `merge-file`, `mailinfo` and `checkout-index` rewrite or delete; the config file `config`,
+ * `merge-file`, `mailinfo` and `checkout-index` rewrite or delete; the folder `worktree add` checks
+ * a commit out into; `read-tree --index-output`; the config file `config`,
  * `remote add`, `branch --track`, `submodule add` and `maintenance register` change; the
  * folders `init`, `clone`, `format-patch`, `mailsplit`, `diagnose` and `bugreport` write into;
  * the refs `update-ref` and `symbolic-ref` write under `.git`; and any `--output` file. Each is
  * then checked like any write: a protected path (`.claude/settings.json`, `.git/config`,
  * `package.json`) asks in every mode, whatever `Bash(git …:*)` rule allows the command. A
  * folder taken from a commit (`checkout TREE -- DIR`, `restore --source`), a
- * pathspec git expands itself (a glob, `:(magic)`), `--pathspec-from-file`, paths resolved
+ * pathspec git expands itself (a glob, `:(magic)`), `--pathspec-from-file`, `checkout -p REV`,
+ * `read-tree -u --prefix`, `sparse-checkout` (which brings files back from the index), paths resolved
  * against another work tree, an option that runs a command (`--upload-pack`, `grep -O`,
  * `archive --exec`) and a word not known before git runs that may be such an option are unknown
  * writes.
@@ -91,6 +93,14 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       // be the commit the others come from. Submodules are written from their own indexes.
       const commit = words.positionals.length > (words.dashes ? 0 : 1);
       const from = commit || words.has('--recurse-submodules') ? 'tree' : 'index';
+      // `checkout -p REV` offers every file REV has: a lone word may be that commit.
+      if (words.has('--patch') && !words.dashes && words.positionals.length === 1) {
+        addUnknown(
+          `the files git checkout -p takes from \`${words.positionals[0]!.text}\`, which may be a commit`,
+          'write',
+        );
+        return;
+      }
       if (words.dashes) for (const w of words.afterDashes) write(w, from);
       else if (!words.has('-b', '-B', '--orphan')) for (const w of words.positionals) write(w, from);
       return;
@@ -129,6 +139,10 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       else if (words.has('--temp')) add(DOT, 'write');
       else for (const w of paths) write(w);
       return;
+    case 'read-tree':
+    case 'worktree':
+    case 'sparse-checkout':
+      return declareTreeWrite(sub, words, options);
     case 'config':
       return declareConfigWrite(words, options);
     case 'remote':
@@ -240,6 +254,36 @@ function lastPart(word: ShellWord | undefined): ShellWord | undefined {
     .split(/[/:]/)
     .pop();
   return name ? { text: name, value: name, literal: true } : undefined;
+}
+
+/**
+ * `read-tree`, `worktree` and `sparse-checkout`: the work tree files they write from a commit or the
+ * index, and the files they name.
+ */
+function declareTreeWrite(sub: string, words: GitWords, { add, addUnknown }: GitWriteOptions): void {
+  switch (sub) {
+    case 'read-tree':
+      // `-u` writes the work tree: below `--prefix`, a commit's files (without it, the whole tree
+      // changes, as with `checkout BRANCH`).
+      add(words.value('--index-output'), 'write');
+      if (words.has('-u') && words.value('--prefix') !== undefined) {
+        addUnknown(`the files of a commit git read-tree -u writes below \`${words.value('--prefix')!.text}\``, 'write');
+      }
+      return;
+    case 'worktree': {
+      // `worktree add PATH [COMMIT]` checks a commit out into PATH, as clone does; `move` moves one there.
+      const [action, from, to] = words.positionals;
+      if (action?.value === 'add') add(from, 'write');
+      if (action?.value === 'move') add(to, 'write');
+      return;
+    }
+    case 'sparse-checkout':
+      // `add`, `set`, `reapply`, `disable` bring files back from the index (and write `.git/info/sparse-checkout`).
+      if (!['list', 'check-rules'].includes(words.positionals[0]?.value ?? '')) {
+        addUnknown('the files `git sparse-checkout` brings back from the index', 'write');
+      }
+      return;
+  }
 }
 
 /** `git init [DIR]`: the repository it makes or remakes, hooks from `--template` included. */

@@ -83,28 +83,8 @@ export function commandResources(
     return { accesses, unknown, complete: false };
   }
 
-  // Variables that change how bash expands paths (`HOME=/etc; cat ~/passwd`, `GLOBIGNORE=x; cat *`
-  // matching dot files, `CDPATH`), or the shell options (`shopt -s dotglob`): expansions are
-  // not what the guard would compute.
-  const expansionVars =
-    /^(export\s+|declare\s+(-\w+\s+)*|local\s+|readonly\s+|typeset\s+)?(HOME|CDPATH|GLOBIGNORE|PWD|OLDPWD|IFS|BASHOPTS|SHELLOPTS|GLOBSORT)(\+?=|$|\s)/;
-  for (const c of analysis.commands) {
-    const texts = [
-      ...c.assignments.map((a) => a.text),
-      ...(c.kind === 'assignment' ? [c.text] : []),
-      ...(c.kind === 'declaration' ? [c.text, ...c.args.map((a) => a.text)] : []),
-    ];
-    if (
-      texts.some((t) => expansionVars.test(t)) ||
-      (c.kind === 'command' && c.name?.value === 'shopt') ||
-      (c.kind === 'command' &&
-        c.name?.value === 'set' &&
-        c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))
-    ) {
-      addUnknown(`the paths of \`${c.text}\`, which changes how bash expands paths`, 'read');
-      break;
-    }
-  }
+  const expanding = expansionChange(analysis.commands);
+  if (expanding) addUnknown(`the paths of \`${expanding.text}\`, which changes how bash expands paths`, 'read');
 
   // A cd the guard cannot follow (conditional, in a subshell or a loop, to an unknown place)
   // makes every relative path after it, and every one in a construct that may run after it,
@@ -222,6 +202,30 @@ export function commandResources(
   for (const r of analysis.redirects) if (!ownRedirects.has(r)) redirect(r, moved ? undefined : cwd);
 
   return { accesses: dedupe(accesses), unknown, complete: complete && unknown.length === 0 };
+}
+
+/**
+ * The first command that changes how bash expands paths: a variable (`HOME=/etc; cat ~/passwd`,
+ * `GLOBIGNORE=x; cat *` matching dot files, `CDPATH`) or the shell's options (`shopt -s dotglob`),
+ * after which expansions are not what the guard would compute.
+ */
+function expansionChange(commands: readonly SimpleCommand[]): SimpleCommand | undefined {
+  const expansionVars =
+    /^(export\s+|declare\s+(-\w+\s+)*|local\s+|readonly\s+|typeset\s+)?(HOME|CDPATH|GLOBIGNORE|PWD|OLDPWD|IFS|BASHOPTS|SHELLOPTS|GLOBSORT)(\+?=|$|\s)/;
+  return commands.find((c) => {
+    const texts = [
+      ...c.assignments.map((a) => a.text),
+      ...(c.kind === 'assignment' ? [c.text] : []),
+      ...(c.kind === 'declaration' ? [c.text, ...c.args.map((a) => a.text)] : []),
+    ];
+    return (
+      texts.some((t) => expansionVars.test(t)) ||
+      (c.kind === 'command' && c.name?.value === 'shopt') ||
+      (c.kind === 'command' &&
+        c.name?.value === 'set' &&
+        c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))
+    );
+  });
 }
 
 /**

@@ -12,7 +12,6 @@ import { shellTools } from './family.ts';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
 
 const RULES = [
-  'Bash(yes:*)',
   'Bash(rm:*)',
   ...gitRules(
     'restore',
@@ -195,6 +194,42 @@ describe('a pathspec taken from a commit that is no folder in the work tree', ()
     git(dir, 'commit', '-qm', 'folder');
     git(dir, 'checkout', '-q', 'main');
     await expectAsks(dir, command, command.includes('a.ts') ? 'src/a.ts/package.json' : 'conf/package.json');
+  });
+});
+
+describe('git commands that write a folder from a commit or the index, unseen', () => {
+  test.each(['git checkout -p evil < answers', 'git checkout --patch evil < answers'])(
+    '%s writes what the commit has, everywhere: it asks',
+    async (command) => {
+      const dir = await repository(`patch-${command.length}`);
+      // Yes to every hunk, the new files' included.
+      await writeFile(path.join(dir, 'answers'), 'y\n'.repeat(20));
+      await expectAsks(dir, command, 'conf/package.json');
+    },
+  );
+
+  test('git read-tree -u --prefix writes a commit below the prefix: it asks', async () => {
+    const dir = await repository('read-tree');
+    await expectAsks(dir, 'git read-tree -u --prefix=x/ evil', 'x/.claude/settings.json');
+  });
+
+  test("git read-tree --index-output writes the index it reads to a file of the caller's choosing: it asks", async () => {
+    const dir = await repository('index-output');
+    await expectAsks(dir, 'git read-tree --index-output=package.json evil', 'package.json');
+  });
+
+  test('git worktree add writes the folder it names: into a protected folder it asks; outside the project, in default mode', async () => {
+    const dir = await repository('worktree');
+    await expectAsks(dir, 'git worktree add .claude evil', '.claude/conf/package.json');
+    expect(await decide(dir, `git worktree add ${root}/elsewhere evil`, 'default')).toBe('ask');
+  });
+
+  test('git sparse-checkout add brings back what the index holds below a folder: it asks', async () => {
+    const dir = await repository('sparse');
+    git(dir, 'checkout', '-q', 'evil', '--', 'conf');
+    git(dir, 'sparse-checkout', 'set', 'src');
+    expect(existsSync(path.join(dir, 'conf'))).toBe(false);
+    await expectAsks(dir, 'git sparse-checkout add conf', 'conf/package.json');
   });
 });
 
