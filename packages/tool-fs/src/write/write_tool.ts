@@ -125,9 +125,10 @@ export const writeTool: Tool<typeof writeInput, WriteOutput> = buildTool<typeof 
       // The new bytes' hash, for the file-state cache, is taken on a worker thread after the write
       // (awaited, it was half of the Write of 20 MB; taken during the write, it slowed the write as
       // much): the entry is recorded now, and a use of it before the worker has answered hashes on
-      // this thread. The bytes' memory is lent (sharedUtf8): it goes back once the worker is done.
-      giveBackScratch(plan.newBytes);
-      const contentHash = hashInBackground(plan.newBytes);
+      // this thread. The bytes' memory is lent (sharedUtf8): it goes back once the worker is done
+      // with it, not before (lent again meanwhile, another Write's text would be hashed instead).
+      const bytes = plan.newBytes;
+      const contentHash = hashInBackground(bytes, () => giveBackScratch(bytes));
       recordWrite(ctx.fileState, plan.key, { text: plan.newText, st: await stat(written), contentHash });
       if (plan.before === undefined)
         return { data: { type: 'create', filePath: plan.abs, lines } satisfies WriteOutput };

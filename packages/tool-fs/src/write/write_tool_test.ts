@@ -14,6 +14,7 @@ import {
 } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { hashWorkerStats, OFF_THREAD_MIN_BYTES } from '../_hash_off_thread.ts';
 import { dropFreeScratch, scratchStats } from '../_shared_scratch.ts';
@@ -146,6 +147,30 @@ describe('Write of a large new file (its hash taken on a worker thread)', () => 
     await vi.waitFor(() => expect(scratchStats().freeBytes).toBeGreaterThanOrEqual(content.length));
     await bench.call('Write', { file_path: 'two.ts', content: content.replaceAll('line', 'LINE') });
     expect(scratchStats()).toMatchObject({ made: before.made + 1, reused: before.reused + 1 });
+  });
+
+  test("a Write's memory is not lent again before its hash is taken: the next Write's text does not become the first file's hash", async () => {
+    await hashWorkerUp();
+    // The worker is kept from reading until both Writes are done: the first file's hash is taken
+    // after the second Write has encoded its text, as on a busy worker or under another session.
+    const held: [Worker, unknown[]][] = [];
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...args) {
+      held.push([this, args]);
+    });
+    const other = content.replaceAll('line', 'LINE');
+    try {
+      expect((await bench.call('Write', { file_path: 'first.ts', content })).isError).toBe(false);
+      expect((await bench.call('Write', { file_path: 'second.ts', content: other })).isError).toBe(false);
+    } finally {
+      post.mockRestore();
+      for (const [worker, args] of held) worker.postMessage(...(args as [unknown]));
+    }
+    // Touched, so that the Edit compares contents by hash instead of trusting the unchanged stat.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(file('first.ts'), later, later);
+    const edit = await bench.call('Edit', { file_path: 'first.ts', old_string: 'v59999 ', new_string: 'last ' });
+    expect(edit.isError, edit.text).toBe(false);
+    expect(await readFile(file('first.ts'), 'utf8')).toBe(content.replace('v59999 ', 'last '));
   });
 
   test('Writes one after another each record the hash of their own file (memory being hashed is not lent again)', async () => {
