@@ -2,6 +2,7 @@ import type { ShellWord } from './bash_parser.ts';
 import { isDirectory } from './_is_directory.ts';
 import { type GitWords, type GitWriteOptions, parseGitWords } from './_git_words.ts';
 import { declareConfigWrite } from './_git_config_writes.ts';
+import { declareLandings } from './_landings.ts';
 
 /** git's own pathspec magic and globs: git matches them against its index, not the shell. */
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
@@ -121,6 +122,11 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       if (words.has('-n', '--dry-run', '-p', '--stdout')) return;
       // merge-file writes its first file, mailinfo its first two.
       for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w);
+      // `mv a b DIR` writes DIR/a and DIR/b, and what a folder moved holds lands below it.
+      if (sub === 'mv' && paths.length > 1 && !options.elsewhere) {
+        const land = { into: paths.length > 2 || ('either' as const), dir: options.folder, home: options.home };
+        declareLandings(paths.slice(0, -1), paths.at(-1)!, { ...land, add, addUnknown });
+      }
       return;
     case 'clean':
       if (words.has('-n', '--dry-run')) return;

@@ -5,6 +5,7 @@ import type { ResourceAccess } from '@toolshed/core';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
+import { declareLandings } from './_landings.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -514,7 +515,7 @@ function declareCommand(
     return;
   }
   const listed = use.lister ? listerAdd(add) : add;
-  const files = filesOf(use, name, args, listed, addUnknown, dir);
+  const files = filesOf(use, name, args, listed, addUnknown, dir, home);
   if (
     (use.lister || use.defaultDir || files.recursive) &&
     files.count === 0 &&
@@ -745,8 +746,10 @@ function filesOf(
   add: Add,
   addUnknown: (what: string, access: 'read' | 'write') => void,
   dir: string | undefined,
+  home: string,
 ): { count: number; recursive: boolean; noFiles: boolean } {
   const positionals: ShellWord[] = [];
+  let targetDir: ShellWord | undefined;
   const table = use.options ?? {};
   let skip = use.skip ?? 0;
   let ended = false;
@@ -774,9 +777,11 @@ function filesOf(
     const into = kind === 'write' && /^(-t|--target-directory)/.test(arg.value) ? ('folder' as const) : undefined;
     if (attached !== undefined) {
       if (kind) add({ ...arg, value: attached, text: attached }, kind, into);
+      if (into) targetDir = { ...arg, value: attached, text: attached };
       return i;
     }
     if (kind) add(args[i + 1], kind, into);
+    if (into) targetDir = args[i + 1];
     return i + 1;
   };
   // Before `--`, a word not known before the command runs may turn into an option, one that
@@ -857,22 +862,8 @@ function filesOf(
       }
       break;
     case 'copy':
-      files.forEach((f, i) => {
-        const last = i === files.length - 1 && files.length > 1;
-        add(f, last ? 'write' : 'read', last && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : folder);
-      });
-      break;
     case 'move':
-      files.forEach((f, i) =>
-        add(
-          f,
-          'write',
-          i === files.length - 1 && files.length > 1 && (files.length > 2 || isDirectory(f, dir))
-            ? 'folder'
-            : undefined,
-        ),
-      );
-      if (files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
+      declareCopyOrMove(use.files, files, targetDir, { dir, home, add, addUnknown, folder });
       break;
     case 'uniq':
       files.forEach((f, i) => add(f, i === 0 ? 'read' : 'write'));
@@ -881,6 +872,35 @@ function filesOf(
       return { count: 0, recursive, noFiles };
   }
   return { count: files.length, recursive, noFiles };
+}
+
+/** The files of `cp`, `ln`, `install` (`copy`) and `mv` (`move`): sources, destination, and where the sources land. */
+function declareCopyOrMove(
+  how: 'copy' | 'move',
+  files: readonly ShellWord[],
+  targetDir: ShellWord | undefined,
+  options: {
+    dir: string | undefined;
+    home: string;
+    add: Add;
+    addUnknown: (what: string, access: 'read' | 'write') => void;
+    folder: 'folder' | undefined;
+  },
+): void {
+  const { dir, add } = options;
+  files.forEach((f, i) => {
+    const last = i === files.length - 1 && files.length > 1;
+    const into = last && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : undefined;
+    // A copy reads its sources; a move writes them (they go away), and reads what they hold.
+    if (how === 'copy') add(f, last ? 'write' : 'read', into ?? options.folder);
+    else add(f, 'write', into);
+  });
+  if (how === 'move' && files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
+  // What lands where: `cp a b DIR` writes DIR/a and DIR/b (see landings).
+  const dest = targetDir ?? (files.length > 1 ? files.at(-1) : undefined);
+  const sources = targetDir ? files : files.slice(0, -1);
+  const into = targetDir !== undefined || files.length > 2 || ('either' as const);
+  if (dest) declareLandings(sources, dest, { into, dir, home: options.home, add, addUnknown: options.addUnknown });
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {

@@ -36,8 +36,19 @@ describe('commandResources', () => {
   });
 
   test('redirections and cp, mv, rm, tee destinations are writes', () => {
-    expect(list('cp .env /nonexistent/x')).toEqual(['read:/p/.env', 'write:/nonexistent/x']);
-    expect(list('cp .env a.txt sub')).toEqual(['read:/p/.env', 'read:/p/a.txt', 'folder:/p/sub']);
+    // Where the sources land is written too: into x, or as x, whichever x is when cp runs.
+    expect(list('cp .env /nonexistent/x')).toEqual([
+      'read:/p/.env',
+      'write:/nonexistent/x',
+      'write:/nonexistent/x/.env',
+    ]);
+    expect(list('cp .env a.txt sub')).toEqual([
+      'read:/p/.env',
+      'read:/p/a.txt',
+      'folder:/p/sub',
+      'write:/p/sub/.env',
+      'write:/p/sub/a.txt',
+    ]);
     expect(list('echo x > out.txt 2>/dev/null')).toEqual(['write:/p/out.txt']);
     expect(list('ls | tee log.txt')).toContain('write:/p/log.txt');
     expect(list('rm -rf build')).toEqual(['folder:/p/build']);
