@@ -39,9 +39,19 @@ function git(cwd: string, ...args: string[]): string {
 /**
  * A repository whose branch `evil` holds `conf/package.json` and `.claude/settings.json`, and
  * whose checked-out branch holds neither: the index and the work tree have no protected file.
+ * Made once with git and copied for each test (making it took most of each test's time).
  */
 async function repository(name: string): Promise<string> {
   const dir = path.join(root, `${name.replaceAll(/\W+/g, '-')}-${++made}`);
+  template ??= makeTemplate();
+  await cp(await template, dir, { recursive: true, verbatimSymlinks: true });
+  return dir;
+}
+
+let template: Promise<string> | undefined;
+
+async function makeTemplate(): Promise<string> {
+  const dir = path.join(root, 'template');
   await mkdir(path.join(dir, 'src'), { recursive: true });
   git(dir, 'init', '-q', '-b', 'main');
   await writeFile(path.join(dir, 'src', 'a.ts'), 'a\n');
