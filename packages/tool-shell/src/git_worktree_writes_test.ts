@@ -6,22 +6,19 @@
 // `git restore --source TREE DIR`): whatever the commit has below DIR (a `.claude/settings.json`
 // the work tree does not have, say), which the guard cannot see: an unknown write, asking in every mode.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSession, type Session } from '@toolshed/core';
-import { shellTools } from './family.ts';
+import { describe, expect, test } from 'vitest';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
+import { shellDecider } from './testdata/shell_decider.ts';
 
 const RULES = gitRules('restore', 'checkout', 'checkout-index', 'rm', 'stash', 'clean', 'mv');
 
-let root = '';
-const sessions: Session[] = [];
+const { root, decide } = shellDecider('toolshed-worktree-', RULES);
 
 /** A project: `.git/hooks`, `src/a.ts`, a nested repository `vendor/lib/.git`, and what `extra` adds. */
 async function project(name: string, extra: Record<string, string> = {}): Promise<string> {
-  const dir = path.join(root, name);
+  const dir = path.join(root(), name);
   for (const sub of ['.git/hooks', 'src', 'vendor/lib/.git/hooks'])
     await mkdir(path.join(dir, sub), { recursive: true });
   await writeFile(path.join(dir, 'src', 'a.ts'), 'a\n');
@@ -32,27 +29,6 @@ async function project(name: string, extra: Record<string, string> = {}): Promis
   }
   return dir;
 }
-
-async function decide(cwd: string, command: string, mode: (typeof MODES)[number] = 'default'): Promise<string> {
-  const session = await createSession({
-    cwd,
-    families: [shellTools()],
-    permissions: { mode, allow: RULES },
-    stateDir: path.join(root, 'state', String(sessions.length)),
-  });
-  sessions.push(session);
-  return (await session.explain('Bash', { command })).behavior;
-}
-
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-worktree-')));
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
 
 describe('git pathspecs that name a folder', () => {
   test.each([

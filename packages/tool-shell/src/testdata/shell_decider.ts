@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createSession, type Session } from '@toolshed/core';
+import { shellTools } from '../family.ts';
+import type { MODES } from './guarded_project.ts';
+
+/** What {@linkcode shellDecider} gives a test file. */
+export interface ShellDecider {
+  /** The file's temp folder (made before its tests, removed after). */
+  root: () => string;
+  /** The decision of a session in `cwd` with the file's allow rules, in `mode`, on a Bash command. */
+  decide: (cwd: string, command: string, mode?: (typeof MODES)[number]) => Promise<string>;
+  /** Runs the command with bash in a fresh copy of `dir` (a failure is not an error: what it wrote counts); the copy. */
+  runInCopy: (dir: string, command: string, env?: NodeJS.ProcessEnv) => Promise<string>;
+}
+
+/**
+ * For the attack tests of the write guard: a temp folder for the test file, sessions with the
+ * shell family and the given allow rules (closed after each test), and a way to run a command
+ * for real in a copy of a project, to see what it writes.
+ *
+ * @param prefix The temp folder's name prefix.
+ * @param allow The allow rules of every session.
+ * @returns The file's {@linkcode ShellDecider}.
+ *
+ * @example
+ * ```ts
+ * import { expect, test } from 'vitest';
+ * import { shellDecider } from './testdata/shell_decider.ts';
+ *
+ * const { root, decide } = shellDecider('toolshed-example-', ['Bash(git restore:*)']);
+ * test('asks', async () => expect(await decide(root(), 'git restore .', 'bypassPermissions')).toBe('allow'));
+ * ```
+ */
+export function shellDecider(prefix: string, allow: readonly string[]): ShellDecider {
+  let root = '';
+  let made = 0;
+  const sessions: Session[] = [];
+  beforeAll(async () => {
+    root = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+  return {
+    root: () => root,
+    async decide(cwd, command, mode = 'default') {
+      const session = await createSession({
+        cwd,
+        families: [shellTools()],
+        permissions: { mode, allow: [...allow] },
+        stateDir: path.join(root, 'state', String(++made)),
+      });
+      sessions.push(session);
+      return (await session.explain('Bash', { command })).behavior;
+    },
+    async runInCopy(dir, command, env) {
+      const copy = `${dir}-run`;
+      await rm(copy, { recursive: true, force: true });
+      await cp(dir, copy, { recursive: true, verbatimSymlinks: true });
+      try {
+        execFileSync('bash', ['-c', command], { cwd: copy, env: env ?? process.env, stdio: 'ignore', timeout: 10_000 });
+      } catch {
+        // What it wrote before failing is what counts.
+      }
+      return copy;
+    },
+  };
+}
