@@ -24,6 +24,12 @@ export interface OrderedPiecesOptions {
    */
   lineBufferedFrom?: number | undefined;
   /**
+   * Output after which a piece's run that writes line by line is started again writing 8 KB at
+   * a time (the records it printed left out of the new run's): a write per line costs ripgrep
+   * several times its search where the output is dense. @default Infinity (never)
+   */
+  denseBytes?: number | undefined;
+  /**
    * Milliseconds the first piece goes alone once started before the others join, unless it has given
    * `soloRecords` by then (a dense search, whose page it is about to fill: the others would only
    * take a core from it). The others join when it ends either way. @default 0
@@ -45,11 +51,20 @@ export interface OrderedPiecesOutcome {
 
 /** A piece's run and what it has printed ahead of its turn. */
 interface PieceRun {
-  child?: ChildProcess;
+  child?: ChildProcess | undefined;
   held: Buffer[];
   heldBytes: number;
   done: boolean;
   result?: RipgrepStream;
+  lineBuffered: boolean;
+  /** Bytes its current child has printed. */
+  printed: number;
+  /** Records of its piece it has given or held (counted while it writes line by line). */
+  records: number;
+  /** Records its current child prints again (a run started again), still to leave out. */
+  reprinted: number;
+  /** Its children so far: what one replaced by a new one prints, or its end, is ignored. */
+  generation: number;
 }
 
 /**
@@ -90,7 +105,8 @@ export function searchPiecesInOrder(
   // The pieces' arguments go before a trailing `--` (after which ripgrep reads only paths).
   const end = args.at(-1) === '--' ? args.length - 1 : args.length;
   const lineBufferedFrom = options.lineBufferedFrom ?? Infinity;
-  const runs: PieceRun[] = pieces.map(() => ({ held: [], heldBytes: 0, done: false }));
+  const denseBytes = options.denseBytes ?? Infinity;
+  const runs: PieceRun[] = pieces.map((_, i) => newRun(i >= lineBufferedFrom));
   let skip = options.skipRecords ?? 0;
   let turn = 0;
   let started = 0;
@@ -156,13 +172,15 @@ export function searchPiecesInOrder(
     // The piece whose turn it is always runs; the others while cores and the bound allow.
     const startMore = () => {
       while (!finished && started < runs.length && (started === turn || (running < concurrency && held <= maxHeld))) {
+        running++;
         start(started++);
       }
     };
     const start = (i: number) => {
       const run = runs[i]!;
-      running++;
-      const extra = i >= lineBufferedFrom ? ['--line-buffered'] : [];
+      const generation = ++run.generation;
+      run.printed = 0;
+      const extra = run.lineBuffered ? ['--line-buffered'] : [];
       const pieceArgs = [...args.slice(0, end), ...extra, ...pieces[i]!.args, ...args.slice(end)];
       const from = pieces[i]!.from;
       const to = pieces[i + 1]?.from;
@@ -174,24 +192,22 @@ export function searchPiecesInOrder(
           run.child = child;
         },
         onChunks: (chunk) => {
-          if (finished) return true;
-          const bytes = inRange(chunk, { from, to });
-          if (bytes.length === 0) return false;
-          if (i === turn) return give(bytes);
+          if (finished || generation !== run.generation) return true;
+          const { bytes, dense } = intake(run, chunk, { from, to }, denseBytes);
+          // Dense: started again writing 8 KB at a time once this chunk is given or held.
+          if (dense) queueMicrotask(() => restart(i));
+          if (bytes.length === 0) return dense;
+          if (i === turn) return give(bytes) || dense;
           // Kept as handed over: each chunk of a child's output is memory of its own.
           run.held.push(bytes);
           run.heldBytes += bytes.length;
           held += bytes.length;
-          if (held > maxHeld) {
-            for (let j = turn + 1; j < started; j++) {
-              const child = runs[j]!.child;
-              if (!runs[j]!.done && child !== undefined && !isPaused(child)) pause(child);
-            }
-          }
-          return false;
+          if (held > maxHeld) pauseAhead(runs, turn, started);
+          return dense;
         },
       }).then(
         (result) => {
+          if (generation !== run.generation) return;
           running--;
           run.done = true;
           run.result = result;
@@ -203,8 +219,16 @@ export function searchPiecesInOrder(
             fail(e);
           }
         },
-        (error: unknown) => fail(error),
+        (error: unknown) => {
+          if (generation === run.generation) fail(error);
+        },
       );
+    };
+    /** A piece's run writing line by line, replaced by one that writes 8 KB at a time. */
+    const restart = (i: number) => {
+      if (finished || runs[i]!.done) return;
+      dropChild(runs[i]!);
+      start(i);
     };
     startMore();
     // Timed from its start (spawning a process can take as long as the window itself).
@@ -280,6 +304,45 @@ function lastRecordPath(bytes: Buffer): Buffer | undefined {
     end = start - 1;
   }
   return undefined;
+}
+
+/** A piece's run not started yet. */
+function newRun(lineBuffered: boolean): PieceRun {
+  return { held: [], heldBytes: 0, done: false, lineBuffered, printed: 0, records: 0, reprinted: 0, generation: 0 };
+}
+
+/**
+ * A chunk of a piece's run, as it counts: what of it is the piece's own (not printed before by
+ * a child it replaced), and whether the run, writing line by line, has printed past `denseBytes`.
+ */
+function intake(
+  run: PieceRun,
+  chunk: Buffer,
+  range: { from?: Buffer | undefined; to?: Buffer | undefined },
+  denseBytes: number,
+): { bytes: Buffer; dense: boolean } {
+  run.printed += chunk.length;
+  let bytes = inRange(chunk, range);
+  if (run.reprinted > 0) ({ rest: bytes, left: run.reprinted } = dropRecords(bytes, run.reprinted));
+  if (run.lineBuffered) run.records += countRecords(bytes);
+  return { bytes, dense: run.lineBuffered && run.printed > denseBytes };
+}
+
+/** Kills a run's child writing line by line, for one writing 8 KB at a time that leaves out what it gave. */
+function dropChild(run: PieceRun): void {
+  const old = run.child;
+  old?.kill('SIGKILL');
+  resume(old);
+  run.lineBuffered = false;
+  run.reprinted = run.records;
+}
+
+/** Pauses the runs of the pieces after the one whose turn it is (their held output is at its bound). */
+function pauseAhead(runs: readonly PieceRun[], turn: number, started: number): void {
+  for (let j = turn + 1; j < started; j++) {
+    const child = runs[j]!.child;
+    if (!runs[j]!.done && child !== undefined && !isPaused(child)) pause(child);
+  }
 }
 
 /** The outcome of the pieces: the first complaint, else whether any found a line. */

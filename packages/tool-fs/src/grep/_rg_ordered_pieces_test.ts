@@ -162,7 +162,9 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPi
     concurrency: number;
     heldBytes?: number;
     lineBufferedFrom?: number;
+    denseBytes?: number;
     skipRecords?: number;
+    rg?: string;
   }) {
     const chunks: Buffer[] = [];
     const outcome = await searchPiecesInOrder(args, pieces, {
@@ -177,6 +179,42 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPi
     return { outcome, out: Buffer.concat(chunks) };
   }
 
+  test('a run writing line by line whose output turns out dense is started again writing 8 KB at a time', async () => {
+    // ripgrep behind a script that logs each run's arguments.
+    const log = path.join(dir, '..', `${path.basename(dir)}.log`);
+    const rg = path.join(dir, '..', `${path.basename(dir)}.rg`);
+    await writeFile(rg, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${RIPGREP}' "$@"\n`, { mode: 0o755 });
+    try {
+      const { out } = await collect({ concurrency: 1, lineBufferedFrom: 0, denseBytes: 4096, rg });
+      expect(out.equals(sorted)).toBe(true);
+      const runs = readFileSync(log, 'utf8').trim().split('\n');
+      // Each piece printing over 4 KB: a run line by line, then one 8 KB at a time; the others, one run.
+      const dense = pieces.map(
+        (piece) =>
+          execFileSync(RIPGREP!, ['--no-config', ...args.slice(0, -1), ...piece.args, '--'], {
+            cwd: dir,
+            maxBuffer: 1 << 26,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }).length > 4096,
+      );
+      // Dense pieces (those holding m0 and m4, whose files have 200 lines each) and sparse ones.
+      expect(dense.filter(Boolean).length).toBeGreaterThanOrEqual(2);
+      expect(dense.filter((d) => !d).length).toBeGreaterThanOrEqual(2);
+      const expected = dense.flatMap((d, i) => {
+        const lineByLine = [...args.slice(0, -1), '--line-buffered', ...pieces[i]!.args, '--'].join(' ');
+        return d ? [lineByLine, lineByLine.replace(' --line-buffered', '')] : [lineByLine];
+      });
+      expect(runs.map((r) => r.replace(/^--no-config /, ''))).toEqual(expected);
+      // Below the bound, never.
+      await rm(log);
+      await collect({ concurrency: 2, lineBufferedFrom: 0, denseBytes: sorted.length, rg });
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(pieces.length);
+    } finally {
+      await rm(rg, { force: true });
+      await rm(log, { force: true });
+    }
+  });
+
   test.each([
     ['one at a time', { concurrency: 1 }],
     ['two at a time', { concurrency: 2 }],
@@ -184,6 +222,12 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPi
     // Every piece ahead of its turn paused as soon as it prints: one at a time in effect.
     ['paused ahead of their turn (a bound of one byte)', { concurrency: 3, heldBytes: 1 }],
     ['with a bound of 64 KB', { concurrency: 3, heldBytes: 64 * 1024 }],
+    // The runs of dense pieces are started again 8 KB at a time after their first 4 KB: nothing twice, nothing lost.
+    ['line by line, each started again once dense', { concurrency: 2, lineBufferedFrom: 0, denseBytes: 4096 }],
+    [
+      'line by line, started again while paused ahead',
+      { concurrency: 3, lineBufferedFrom: 0, denseBytes: 4096, heldBytes: 1 },
+    ],
   ])('%s, the pieces give the bytes of one sorted run', async (_, options) => {
     const { outcome, out } = await collect(options);
     // Separators between context groups aside, there are none here: byte for byte.

@@ -10,6 +10,13 @@ import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
 /** Pages up to this many lines are written by ripgrep line by line (its buffer holds about 130 such lines). */
 const SMALL_PAGE_LINES = 100;
 
+/**
+ * Output of a piece written line by line past which its run is started again writing 8 KB at a
+ * time: about 3 000 lines, a few milliseconds of writes one line each, which cost ripgrep six
+ * times its search where every line matches.
+ */
+export const DENSE_BYTES = 256 * 1024;
+
 /** Options of {@linkcode searchInPathOrder}. */
 export interface TwoRunsOptions {
   /** The folder ripgrep runs in. */
@@ -30,6 +37,11 @@ export interface TwoRunsOptions {
    * @default PIECE_SHARES for a page, one share per core for every line
    */
   pieceShares?: readonly number[] | undefined;
+  /**
+   * Output after which a piece's run that writes line by line is started again writing 8 KB at a
+   * time. @default DENSE_BYTES
+   */
+  denseBytes?: number | undefined;
   /** Cores to search on. @default os.availableParallelism() */
   cores?: number | undefined;
 }
@@ -106,6 +118,9 @@ export async function searchInPathOrder(
       // come as found, from every piece of a small page, and from the pieces after the first of
       // any page (the first goes on alone only where its output is dense).
       lineBufferedFrom: !page ? Infinity : options.pageLines! <= SMALL_PAGE_LINES ? 0 : 1,
+      // Dense output written line by line costs ripgrep several times its search (a page of half
+      // the tree's lines: 3.6x \`rg | head\`): such a piece is started again writing 8 KB at a time.
+      denseBytes: options.denseBytes ?? DENSE_BYTES,
       onChunks,
     });
     return { ...outcome, used: 'pieces' };

@@ -39,7 +39,10 @@ describe.skipIf(RIPGREP === undefined || process.platform === 'win32')(
       await rm(dir, { recursive: true, force: true });
     });
 
-    async function search(options: { pageLines?: number; cores?: number; pieceShares?: number[] }, cwd = dir) {
+    async function search(
+      options: { pageLines?: number; cores?: number; pieceShares?: number[]; denseBytes?: number },
+      cwd = dir,
+    ) {
       let got = '';
       const outcome = await searchInPathOrder(args, {
         rg: RIPGREP!,
@@ -57,6 +60,8 @@ describe.skipIf(RIPGREP === undefined || process.platform === 'win32')(
       ['every line', {}],
       ['a page', { pageLines: 250 }],
       ['a small page (written line by line)', { pageLines: 20 }],
+      // Past 200 bytes written line by line, each piece's run starts again 8 KB at a time.
+      ['a page whose pieces turn out dense', { pageLines: 250, denseBytes: 200 }],
       ['three cores', { cores: 3 }],
     ])('%s on two or more cores: sorted pieces, the lines of one sorted run', async (_, options) => {
       const { got, outcome } = await search(options);
