@@ -6,6 +6,7 @@ import { decodeText } from '../_text_file.ts';
 import { walkFiles } from '../_walk.ts';
 import { FILE_TYPES } from './_file_types.ts';
 import { comparePaths } from './_page.ts';
+import { type CompiledPattern, compilePattern } from './_pattern.ts';
 import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
 /** Options of {@linkcode jsSearch}. */
@@ -26,114 +27,14 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const SLICE_MS = 8;
 
 /**
- * Compiles a ripgrep-syntax pattern into a JS RegExp: leading inline flags (`(?i)`, `(?s)`,
- * `(?m)`, `(?x)`-less combinations) become RegExp flags; Unicode mode is used where the pattern
- * allows it (as Rust's regex is Unicode-aware), otherwise the legacy mode.
- *
- * @param query The pattern and its options.
- * @returns A global RegExp.
- * @throws {GrepQueryError} Quoting the JS engine's complaint, or ripgrep's rule against `\n` without multiline.
- *
- * @example
- * ```ts
- * import { compilePattern } from './_js_engine.ts';
- *
- * compilePattern({ pattern: '(?i)todo', ignoreCase: false, multiline: false }).flags; // 'gimu'
- * ```
- */
-export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'ignoreCase' | 'multiline'>): RegExp {
-  let source = query.pattern;
-  let flags = 'gm';
-  if (query.ignoreCase) flags += 'i';
-  if (query.multiline) flags += 's';
-  const inline = /^\(\?([ims]+)\)/.exec(source);
-  if (inline) {
-    source = source.slice(inline[0].length);
-    for (const f of inline[1]!) if (!flags.includes(f)) flags += f;
-  }
-  if (!query.multiline && /(^|[^\\])(\\\\)*\\n/.test(source)) {
-    throw new GrepQueryError(
-      `The regex ${JSON.stringify(query.pattern)} matches a line break ("\\n"), which only works with multiline: true.`,
-    );
-  }
-  source = translateRustSyntax(source);
-  try {
-    // `\x{e9}` is Rust's spelling of JS's `\u{e9}` (Unicode mode only).
-    return new RegExp(source.replace(/(?<=(?:^|[^\\])(?:\\\\)*)\\x\{([0-9A-Fa-f]{1,6})\}/g, '\\u{$1}'), `${flags}u`);
-  } catch {
-    try {
-      return new RegExp(source, flags);
-    } catch (e) {
-      const hint = /\(\?[a-zA-Z-]*[:)]/.test(source)
-        ? ' Inline flags are supported only at the start, as (?i), (?s) or (?m); set -i or multiline instead of (?x), (?U) or (?i:…).'
-        : '';
-      throw new GrepQueryError(
-        `The regex ${JSON.stringify(query.pattern)} is invalid: ${(e as Error).message}.${hint}`,
-      );
-    }
-  }
-}
-
-// ripgrep's POSIX classes are ASCII, so they translate to plain ranges inside a bracket.
-const POSIX_CLASSES: Record<string, string> = {
-  alnum: '0-9A-Za-z',
-  alpha: 'A-Za-z',
-  ascii: '\\x00-\\x7F',
-  blank: '\\t ',
-  cntrl: '\\x00-\\x1F\\x7F',
-  digit: '0-9',
-  graph: '!-~',
-  lower: 'a-z',
-  print: ' -~',
-  punct: '!-\\/:-@\\[-`{-~',
-  space: '\\t\\n\\v\\f\\r ',
-  upper: 'A-Z',
-  word: '0-9A-Za-z_',
-  xdigit: '0-9A-Fa-f',
-};
-
-/** Rewrites the Rust-only syntax a JS RegExp has an equivalent for: `[[:alpha:]]` classes. */
-function translateRustSyntax(source: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') {
-      out += source.slice(i, i + 2);
-      i++;
-      continue;
-    }
-    if (inClass && c === '[' && source[i + 1] === ':') {
-      const m = /^\[:([a-z]+):\]/.exec(source.slice(i));
-      const range = m ? POSIX_CLASSES[m[1]!] : undefined;
-      if (m && range) {
-        out += range;
-        i += m[0].length - 1;
-        continue;
-      }
-    }
-    if (c === '[' && !inClass) {
-      inClass = true;
-      out += c;
-      // A `]` right after `[` or `[^` is a literal in both syntaxes.
-      if (source[i + 1] === '^') out += source[++i];
-      if (source[i + 1] === ']') out += source[++i];
-      continue;
-    }
-    if (c === ']' && inClass) inClass = false;
-    out += c;
-  }
-  return out;
-}
-
-/**
  * Runs a query in JavaScript with ripgrep's semantics as far as feasible: the same file walk
  * (hidden files, ignore files, no symlinks), the same `glob` override and `type` rules, line-by-line
  * matching (or whole-file with `multiline`), files with a NUL byte skipped, long lines clipped.
  * Files are searched in path order (as `rg --sort path`), one at a time, and what is found goes
  * to `sink` as it is found; the search stops once the sink is full.
- * Differences: JS regex syntax (lookaround and backreferences work here, ripgrep refuses them; a
- * few Rust-only classes do not), columns counted in characters rather than bytes, files over 64 MB skipped.
+ * Patterns are matched in time linear in the text, as ripgrep matches them ({@linkcode compilePattern}).
+ * Differences: RE2's syntax (ripgrep's is Rust's: close, but `\d`, `\w` and `\b` are ASCII here, and
+ * `(?x)` is refused), columns counted in characters rather than bytes, files over 64 MB skipped.
  *
  * @param query The query.
  * @param sink Where the files, counts or lines go (paths relative to `query.dir`).
@@ -156,7 +57,7 @@ export async function jsSearch(
   options: JsSearchOptions = {},
 ): Promise<{ stopped: boolean }> {
   const { signal, readAt } = options;
-  const re = compilePattern(query);
+  const re = await compilePattern(query);
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
     const globs = FILE_TYPES[query.type];
@@ -195,7 +96,7 @@ export async function jsSearch(
   return { stopped: false };
 }
 
-function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink: GrepSink): void {
+function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQuery, sink: GrepSink): void {
   const st = statSync(abs, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_FILE_BYTES) return;
   let bytes: Buffer;
@@ -208,7 +109,6 @@ function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink
   const { text } = decodeText(bytes);
   // Most files do not match: one pass over the whole text rules them out before splitting lines.
   // (With the m flag, ^ and $ work at line ends there too; a CR before \n only matters for a match that is kept.)
-  re.lastIndex = 0;
   if (!query.multiline && !re.test(text)) return;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -220,10 +120,7 @@ function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink
     count = matched.count;
     isMatch = (i) => matched.lines.has(i);
   } else {
-    isMatch = (i) => {
-      re.lastIndex = 0;
-      return re.test(clean(i));
-    };
+    isMatch = (i) => re.test(clean(i));
   }
   if (query.mode !== 'content') {
     if (!query.multiline) for (let i = 0; i < lines.length; i++) if (isMatch(i)) count++;
@@ -252,7 +149,7 @@ function searchFile(abs: string, rel: string, re: RegExp, query: GrepQuery, sink
 }
 
 /** With multiline: the lines every match touches, and the number of matches. */
-function multilineMatches(text: string, lineCount: number, re: RegExp): { lines: Set<number>; count: number } {
+function multilineMatches(text: string, lineCount: number, re: CompiledPattern): { lines: Set<number>; count: number } {
   const starts: number[] = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const lineAt = (index: number) => {
@@ -267,12 +164,10 @@ function multilineMatches(text: string, lineCount: number, re: RegExp): { lines:
   };
   const lines = new Set<number>();
   let count = 0;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
+  for (const m of re.matches(text)) {
     count++;
-    const end = m.index + Math.max(0, m[0].length - 1);
-    for (let l = lineAt(m.index); l <= lineAt(end) && l < lineCount; l++) lines.add(l);
-    if (m[0].length === 0) re.lastIndex++;
+    const end = Math.max(m.start, m.end - 1);
+    for (let l = lineAt(m.start); l <= lineAt(end) && l < lineCount; l++) lines.add(l);
   }
   return { lines, count };
 }

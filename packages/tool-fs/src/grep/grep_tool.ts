@@ -16,7 +16,7 @@ import { compileGlob } from '../_glob_match.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
 import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
 import { openSearchRoot, searchDeniedTest, type SearchRoot } from '../_search_root.ts';
-import { compilePattern } from './_js_engine.ts';
+import { compilePattern } from './_pattern.ts';
 import { openedPathOf, searchOpened } from './_opened_search.ts';
 import { GrepPage } from './_page.ts';
 import { GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery } from './_types.ts';
@@ -151,7 +151,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
     isConcurrencySafe: () => true,
     getToolUseSummary: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
     resources: (input, ctx) => [{ path: toAbsolute(input.path ?? '.', ctx.cwd), access: 'read' }],
-    validateInput(input) {
+    async validateInput(input) {
       // Both engines get the same complaint, which the JS walker would otherwise not make (it matched nothing).
       for (const glob of splitGlobs(input.glob)) {
         try {
@@ -165,7 +165,7 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       }
       if (resolveSearchEngine(options).kind === 'js') {
         try {
-          compilePattern({
+          await compilePattern({
             pattern: input.pattern,
             ignoreCase: input['-i'] === true,
             multiline: input.multiline === true,

@@ -1,0 +1,63 @@
+import { describe, expect, test } from 'vitest';
+import { compilePattern } from './_pattern.ts';
+
+const compile = (pattern: string, options: { ignoreCase?: boolean; multiline?: boolean } = {}) =>
+  compilePattern({ pattern, ignoreCase: options.ignoreCase ?? false, multiline: options.multiline ?? false });
+
+describe('compilePattern', async () => {
+  test('plain text and alternatives of it go to RegExp; every other pattern to RE2', async () => {
+    expect((await compile('needleWidget')).engine).toBe('literal');
+    expect((await compile('TODO|FIXME')).engine).toBe('literal');
+    expect((await compile('a\\.b\\(c')).engine).toBe('literal');
+    expect((await compile('(?i)todo')).engine).toBe('literal');
+    for (const regex of ['a.b', 'a*', '\\d+', '(a)', '[ab]', 'a|', '\\bword', 'x{2}', '^a', 'a$', '']) {
+      expect((await compile(regex)).engine).toBe('re2');
+    }
+  });
+
+  test('plain text matches itself only, with -i or (?i) in any case', async () => {
+    expect((await compile('a\\.b\\(c\\)')).test('xa.b(c)y')).toBe(true);
+    expect((await compile('a\\.b')).test('axb')).toBe(false);
+    expect((await compile('TODO|FIXME')).test('a fixme')).toBe(false);
+    expect((await compile('TODO|FIXME', { ignoreCase: true })).test('a fixme')).toBe(true);
+    expect((await compile('(?i)straße')).test('STRAẞE')).toBe(true);
+    expect((await compile('a/b-c')).test('a/b-c')).toBe(true);
+  });
+
+  // The attack: a pattern that backtracks. RegExp takes ~1.6 s on 24 letters, ~26 s on 28, and
+  // doubles with each one more; RE2 visits each character a bounded number of times.
+  test.each(['(a+)+$', '(a|aa)*b', '^(\\w+\\s?)*$', '(.*a){12}x', '^(a+)+b'])(
+    'a pattern that makes RegExp backtrack forever is matched in linear time: %s',
+    async (pattern) => {
+      const re = await compile(pattern);
+      expect(re.engine).toBe('re2');
+      // A million letters without the end the pattern needs: RegExp would never finish.
+      expect(re.test(`${'a'.repeat(1_000_000)}!`)).toBe(false);
+    },
+  );
+
+  test('ripgrep syntax RegExp lacks: inline flags anywhere, POSIX classes, \\pL, \\x{…}', async () => {
+    expect((await compile('x(?i:abc)y')).test('xABCy')).toBe(true);
+    expect((await compile('x(?i:abc)y')).test('XABCy')).toBe(false);
+    expect((await compile('[[:alpha:]]+[[:digit:]]')).test('ab1')).toBe(true);
+    expect((await compile('\\pL\\x{e9}')).test('cé')).toBe(true);
+    expect((await compile('^b$')).test('a\nb\nc')).toBe(true);
+  });
+
+  test('multiline: matches across lines, with the line break and with `.`', async () => {
+    const re = await compile('a.b', { multiline: true });
+    expect([...re.matches('a\nb a-b')]).toEqual([
+      { start: 0, end: 3 },
+      { start: 4, end: 7 },
+    ]);
+    expect([...(await compile('é😀x', { multiline: true })).matches('é😀x')]).toEqual([{ start: 0, end: 4 }]);
+  });
+
+  test('a bad pattern is refused with the engine complaint and what to do instead', async () => {
+    await expect(compile('foo(bar')).rejects.toThrow('The regex "foo(bar" is invalid: missing closing ): `foo(bar`.');
+    await expect(compile('(?x) a b')).rejects.toThrow(/set -i or multiline instead of \(\?x\)/);
+    await expect(compile('foo(?=bar)')).rejects.toThrow(/Lookaround and backreferences are not supported/);
+    await expect(compile('(a)\\1')).rejects.toThrow(/Lookaround and backreferences are not supported/);
+    await expect(compile('a\\nb')).rejects.toThrow(/only works with multiline: true/);
+  });
+});
