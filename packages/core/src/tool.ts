@@ -78,6 +78,7 @@ export interface ToolCallResult<Output> {
  *   { path: '/p/a.txt', access: 'read' },
  *   { path: '/p', access: 'read', kind: 'folder', history: true },
  *   { path: '/p/src', access: 'write', kind: 'folder', worktree: true },
+  { path: '/p/lib', access: 'write', from: '/p/src' },
  *   { path: '`$F`', access: 'read', kind: 'unknown' },
  * ];
  * ```
@@ -102,6 +103,15 @@ export interface ResourceAccess {
    * is judged as a plain write of it is, which the tool declares beside it.
    */
   worktree?: boolean;
+  /**
+   * For a write: the folder whose contents land at `path` (a folder copied, moved or linked there:
+   * `cp -r src lib`, `cp -r dir/. lib`, `mv stuff dest`, `ln -s /p/x lib/x`). Each entry below
+   * `from`, at any depth, is judged as a write at the same place below `path`: a protected name
+   * there (`lib/sub/.vscode/tasks.json`, `lib/package.json`) asks, in every mode, as writing it
+   * would; past a walk of `FOLDER_WALK_LIMIT` entries, the landing counts as holding anything. A
+   * `from` that is no folder adds nothing. Absolute, or relative to the call's cwd.
+   */
+  from?: string;
 }
 
 /** What a tool's `description` may be given when it is computed. */

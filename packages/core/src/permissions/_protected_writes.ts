@@ -3,8 +3,21 @@ import { basename, dirname } from 'node:path';
 import { foldPath } from './_fold_path.ts';
 import { type GitConfiguredPaths, gitConfiguredPaths, gitPathsByFolder } from './git_hooks_path.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
-import { PROTECTED_HOME_DIRS, PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from './protected_paths.ts';
+import {
+  atOrBelow,
+  PROTECTED_HOME_DIRS,
+  PROTECTED_HOME_FILES,
+  protectedPath,
+  type ProtectedPath,
+} from './protected_paths.ts';
 import { physicalRootOf, pinnedPhysicalRoot, rootCacheEpoch } from './real_path_cache.ts';
+
+/**
+ * Why a path is protected, or undefined; `folder`, the folder whose repository the path is in when
+ * not its parent (a copy's landing below a folder that does not exist yet: the first that does, so
+ * that the folders it will make are not looked up one by one).
+ */
+export type ProtectedWriteCheck = (path: string, folder?: string) => ProtectedPath | undefined;
 
 /** Options of {@linkcode protectedWriteCheck}. */
 export interface ProtectedWriteCheckOptions {
@@ -53,9 +66,7 @@ interface Alias {
  * isProtected('/p/config/claude/settings.json'); // { name: 'claude', … } when /p/.claude -> config/claude
  * ```
  */
-export function protectedWriteCheck(
-  options: ProtectedWriteCheckOptions = {},
-): (path: string) => ProtectedPath | undefined {
+export function protectedWriteCheck(options: ProtectedWriteCheckOptions = {}): ProtectedWriteCheck {
   const home = options.homeDir ?? homedir();
   const nocase = options.caseInsensitive === true;
   const fold = (text: string) => foldPath(text, nocase);
@@ -67,14 +78,14 @@ export function protectedWriteCheck(
   const pathsOf = gitPathsByFolder(home);
   // The working directories' own repository, most often (a reading is reused as the same object): looked at already.
   const keptOf = new Map<GitConfiguredPaths, GitKept>([[ownPaths, ownGit]]);
-  return (path) => {
+  return (path, folder) => {
     const own = protectedPath(path, check);
     if (own !== undefined) return own;
     const folded = fold(path);
     const git = gitProtection(path, folded, ownGit);
     if (git !== undefined) return git;
     // The repository the path is in, when it is another (a nested one, a submodule): its own hooks and config.
-    const near = pathsOf(dirname(path));
+    const near = pathsOf(folder ?? dirname(path));
     if (near !== undefined) {
       let kept = keptOf.get(near);
       if (kept === undefined) keptOf.set(near, (kept = gitKept(near, fold)));
@@ -82,7 +93,7 @@ export function protectedWriteCheck(
       if (nested !== undefined) return nested;
     }
     for (const { target, lexical } of aliases) {
-      if (folded !== target && !folded.startsWith(`${target}/`)) continue;
+      if (!atOrBelow(folded, target)) continue;
       const protection = protectedPath(`${lexical}${path.slice(target.length)}`, check);
       if (protection === undefined) continue;
       // Named as the path written names it: the protected name where it has it, else the target's own.
@@ -120,7 +131,7 @@ function gitProtection(path: string, folded: string, { hooks, includes, all }: G
     };
   }
   for (const dir of hooks) {
-    if (folded === dir || folded.startsWith(`${dir}/`)) {
+    if (atOrBelow(folded, dir)) {
       return {
         name: basename(path.slice(0, dir.length)),
         what: 'git hooks (core.hooksPath: run by git commit, merge or push)',

@@ -362,7 +362,7 @@ function bySafetyChecks(call: Call): PermissionDecision | undefined {
   if (protectedWrite) {
     // A write over a whole folder (`rm -rf ~`) gets no rule: one would allow far more than the call.
     const rule =
-      protectedWrite.path.kind === 'folder'
+      protectedWrite.path.kind === 'folder' || protectedWrite.path.from !== undefined
         ? undefined
         : protectedRuleSuggestion(
             protectedWrite.path.real[0] ?? protectedWrite.path.lexical,

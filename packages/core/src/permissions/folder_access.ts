@@ -17,7 +17,7 @@ import { pathRuleRoots } from './path_rule.ts';
 import { folderRuleCandidates } from './path_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
 import type { ProtectedPath } from './protected_paths.ts';
-import { physicalForms, protectedWriteCheck } from './_protected_writes.ts';
+import { physicalForms, type ProtectedWriteCheck, protectedWriteCheck } from './_protected_writes.ts';
 import { readGitIndex } from './git_index.ts';
 import { gitRepositoryOf } from './git_hooks_path.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
@@ -349,7 +349,8 @@ export function folderLinks(
 /**
  * The first folder write that may touch a protected path: the folder is protected itself, lies
  * above a protected start-up file of the home directory, holds a protected entry, or is too large
- * to walk.
+ * to walk; or the first write whose `from` folder (see `ResourceAccess.from`) holds an entry that
+ * is protected where it lands, or is too large to walk.
  *
  * @param paths The guarded paths; only writes of kind `folder` are looked at.
  * @param ctx The call's context.
@@ -372,7 +373,7 @@ export function protectedUnderFolder(
   ctx: Ctx,
   { walks = new Map() }: FolderWalkOptions = {},
 ): { path: GuardedPath; protection: ProtectedPath } | undefined {
-  if (!paths.some((p) => p.kind === 'folder' && p.access === 'write')) return undefined;
+  if (!paths.some((p) => p.access === 'write' && (p.kind === 'folder' || p.from !== undefined))) return undefined;
   const home = ctx.permissions.homeDir ?? homedir();
   // Also where the home directory and its protected entries lead, when they are links (dotfiles).
   const isProtected = protectedWriteCheck({
@@ -382,7 +383,10 @@ export function protectedUnderFolder(
   });
   const homes = [home, ...physicalForms(home, home)];
   for (const path of paths) {
-    if (path.kind !== 'folder' || path.access !== 'write') continue;
+    if (path.access !== 'write') continue;
+    const landing = path.from === undefined ? undefined : protectedLanding(path, isProtected, walks);
+    if (landing) return { path, protection: landing };
+    if (path.kind !== 'folder') continue;
     for (const form of [path.lexical, ...path.real]) {
       const folder = isFolder(form);
       // A work tree's path that is no folder now (a file, or nothing) stands for what the index
@@ -406,6 +410,43 @@ export function protectedUnderFolder(
       for (const entry of walk.entries) {
         const protection = isProtected(entry);
         if (protection) return { path, protection };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first protected path among the places the entries of a landing's folders land (see
+ * `ResourceAccess.from`): each entry below a `from` folder, at any depth, rebased below the
+ * landing's path (as written and through links). The walk is the check's own (a move or copy
+ * declares its source as a folder too, walked once for both); past {@linkcode FOLDER_WALK_LIMIT}
+ * entries, what lands there is not known, which counts as protected.
+ */
+function protectedLanding(
+  path: GuardedPath,
+  isProtected: ProtectedWriteCheck,
+  walks: FolderWalks,
+): ProtectedPath | undefined {
+  const forms = [path.lexical, ...path.real].filter((f, i, all) => all.indexOf(f) === i);
+  for (const source of path.from ?? []) {
+    if (!isFolder(source)) continue;
+    const walk = walkFolder(source, walks);
+    if (walk.truncated) {
+      return {
+        name: source,
+        what: `what lands at ${path.lexical} from ${source}, a folder too large to check (over ${FOLDER_WALK_LIMIT} entries) for protected files`,
+      };
+    }
+    for (const form of forms) {
+      const base = form === '/' ? '' : form;
+      // Where the landing is no folder yet, neither are those below it: their repository is the one
+      // the landing is in, looked up once rather than for every folder the copy makes.
+      const within = isFolder(form) ? undefined : form;
+      for (const entry of walk.entries) {
+        const at = `${base}${entry.slice(source === '/' ? 0 : source.length)}`;
+        const protection = isProtected(at, within);
+        if (protection) return { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
       }
     }
   }

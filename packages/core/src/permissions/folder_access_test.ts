@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { buildTool, type AnyTool, type ResourceAccess, type ToolContext } from '../tool.ts';
-import { findRuleUnderFolder, ruleUnderFolder } from './folder_access.ts';
+import { FOLDER_WALK_LIMIT, findRuleUnderFolder, ruleUnderFolder } from './folder_access.ts';
 import { type GuardedPath, resolveResources } from './path_guard.ts';
 import type { PermissionRule } from './types.ts';
 import { decidePermission } from './decide_permission.ts';
@@ -250,5 +251,59 @@ describe('findRuleUnderFolder looks rules up by root', () => {
         }
       }
     }
+  });
+});
+
+describe('a folder landing at a path (ResourceAccess.from)', () => {
+  beforeAll(async () => {
+    for (const [file, text] of Object.entries({
+      'stuff/a/.husky/pre-commit': 'touch pwned\n',
+      'stuff/a/b.ts': '',
+      'mod/x/package.json': '{}',
+      'mod/x/lib/c.js': '',
+      'plain/d/e.ts': '',
+    })) {
+      await mkdir(join(proj, file, '..'), { recursive: true });
+      await writeFile(join(proj, file), text);
+    }
+  });
+
+  test('an entry protected where it lands asks, in bypassPermissions too, and the reason names it', async () => {
+    const decision = await decide([{ path: join(proj, 'dest'), access: 'write', from: join(proj, 'stuff') }], {
+      mode: 'bypassPermissions',
+    });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain(`at ${join(proj, 'dest/a/.husky')}, where ${join(proj, 'stuff/a/.husky')} lands`);
+    // package.json: protected outside node_modules only, so where it lands decides.
+    const packages = await decide([{ path: join(proj, 'packages/x'), access: 'write', from: 'mod/x' }], {
+      mode: 'bypassPermissions',
+    });
+    expect(packages.behavior).toBe('ask');
+    expect(packages.reason).toContain(join(proj, 'packages/x/package.json'));
+    const modules = { path: join(proj, 'node_modules/y'), access: 'write' as const, from: join(proj, 'mod/x') };
+    expect((await decide([modules], { mode: 'bypassPermissions' })).behavior).toBe('allow');
+  });
+
+  test('a source with nothing protected, a file, or nothing at all adds no ask', async () => {
+    for (const from of ['plain', 'src/a.ts', 'missing']) {
+      const landing: ResourceAccess = { path: join(proj, 'lib'), access: 'write', from };
+      expect((await decide([landing], { mode: 'bypassPermissions' })).behavior, from).toBe('allow');
+    }
+  });
+
+  test('a source too large to walk counts as holding anything', async () => {
+    const big = join(base, 'big');
+    mkdirSync(big);
+    for (let i = 0; i <= FOLDER_WALK_LIMIT; i++) writeFileSync(join(big, String(i)), '');
+    const decision = await decide([{ path: join(proj, 'lib'), access: 'write', from: big }], {
+      mode: 'bypassPermissions',
+    });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain(`a folder too large to check (over ${FOLDER_WALK_LIMIT} entries)`);
+  });
+
+  test('a from that is not a path is refused', async () => {
+    const bad = { path: join(proj, 'lib'), access: 'write', from: 7 } as unknown as ResourceAccess;
+    expect(() => resolveResources([bad], testContext({ cwd: proj }))).toThrow(/from\?: string/);
   });
 });

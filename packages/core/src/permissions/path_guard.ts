@@ -54,6 +54,8 @@ export interface GuardedPath {
   history?: boolean;
   /** A folder git writes as a work tree: its index's paths below it are under it, its `.git` folders are not (see `ResourceAccess.worktree`). */
   worktree?: boolean;
+  /** The folders (physical) whose contents land at this path, as `ResourceAccess.from` says. */
+  from?: string[];
 }
 
 /**
@@ -93,11 +95,12 @@ export function resolveResources(
       typeof a.path !== 'string' ||
       a.path === '' ||
       (a.access !== 'read' && a.access !== 'write') ||
-      (a.kind !== undefined && a.kind !== 'path' && a.kind !== 'folder')
+      (a.kind !== undefined && a.kind !== 'path' && a.kind !== 'folder') ||
+      (a.from !== undefined && (typeof a.from !== 'string' || a.from === '' || a.from.includes('\0')))
     ) {
       throw new ToolshedError(
         RESOURCE_INVALID,
-        `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write", kind?: "path" | "folder" } (unknown entries are taken out before paths are resolved)`,
+        `resources() returned ${JSON.stringify(a)}, which is not { path: string, access: "read" | "write", kind?: "path" | "folder", from?: string } (unknown entries are taken out before paths are resolved)`,
       );
     }
     if (a.path.includes('\0'))
@@ -129,6 +132,7 @@ export function resolveResources(
       if (a.history === true) guarded.history = true;
       if (a.worktree === true) guarded.worktree = true;
     }
+    if (a.from !== undefined) guarded.from = [resolveRealPath(a.from, { cwd: ctx.cwd, homeDir })];
     return guarded;
   });
 }

@@ -111,47 +111,90 @@ export function protectedPath(
   options: { homeDir?: string | undefined; caseInsensitive?: boolean | undefined } = {},
 ): ProtectedPath | undefined {
   const fold = (text: string) => foldPath(text, options.caseInsensitive);
-  const segments = path.split('/').filter((s) => s !== '');
-  for (let i = 0; i < segments.length; i++) {
-    const segment = fold(segments[i]!);
-    if (CONFIG_DIRS.includes(segment)) return { name: segments[i]!, what: 'permission and hook configuration' };
-    if (HOOK_DIRS.includes(segment)) return { name: segments[i]!, what: 'git hooks (run by git commit or push)' };
-    if (IDE_DIRS.includes(segment))
-      return { name: segments[i]!, what: 'JetBrains IDE settings (run configurations run code)' };
+  // Every protected folder name starts with a dot (which folding keeps): only such segments are
+  // looked at, found without splitting the path, as a folder walk asks about thousands of paths.
+  let at = path.startsWith('.') ? 0 : path.indexOf('/.');
+  while (at !== -1) {
+    const start = path[at] === '/' ? at + 1 : at;
+    const end = path.indexOf('/', start);
+    const raw = path.slice(start, end === -1 ? undefined : end);
+    at = end === -1 ? -1 : path.indexOf('/.', end);
+    const segment = fold(raw);
+    if (CONFIG_DIRS.includes(segment)) return { name: raw, what: 'permission and hook configuration' };
+    if (HOOK_DIRS.includes(segment)) return { name: raw, what: 'git hooks (run by git commit or push)' };
+    if (IDE_DIRS.includes(segment)) return { name: raw, what: 'JetBrains IDE settings (run configurations run code)' };
     if (segment === '.git') {
-      const next = segments[i + 1];
-      if (next !== undefined && GIT_DATA.includes(fold(next)) && fold(segments[i + 2] ?? '') !== 'info') continue;
-      return { name: segments[i]!, what: 'git internals (config, hooks)' };
+      const [next, after] =
+        end === -1
+          ? []
+          : path
+              .slice(end + 1)
+              .split('/')
+              .filter((s) => s !== '');
+      if (next !== undefined && GIT_DATA.includes(fold(next)) && fold(after ?? '') !== 'info') continue;
+      return { name: raw, what: 'git internals (config, hooks)' };
     }
   }
-  const name = basename(path);
-  if (fold(name) === '.mcp.json') return { name, what: 'MCP server configuration' };
-  const config = CONFIG_FILES[fold(name)];
+  // The last segment and the folder above it, sliced (a trailing `/` aside, which basename handles).
+  const slash = path.lastIndexOf('/');
+  const trailing = slash === path.length - 1 && path.length > 1;
+  const name = trailing ? basename(path) : path.slice(slash + 1);
+  const parent = trailing ? dirname(path) : slash <= 0 ? (slash === 0 ? '/' : '.') : path.slice(0, slash);
+  const foldedName = fold(name);
+  if (foldedName === '.mcp.json') return { name, what: 'MCP server configuration' };
+  // Own keys only: a file named `constructor` or `toString` is no configuration.
+  const config = Object.hasOwn(CONFIG_FILES, foldedName) ? CONFIG_FILES[foldedName] : undefined;
   if (config !== undefined) return { name, what: config };
-  const exec = PROJECT_EXEC_FILES[fold(name)];
-  if (exec !== undefined && !segments.slice(0, -1).some((s) => fold(s) === 'node_modules')) return { name, what: exec };
-  if (fold(basename(dirname(path))) === '.vscode' && VSCODE_EXEC_FILES.includes(fold(name)))
+  const exec = Object.hasOwn(PROJECT_EXEC_FILES, foldedName) ? PROJECT_EXEC_FILES[foldedName] : undefined;
+  if (exec !== undefined && !parent.split('/').some((s) => fold(s) === 'node_modules')) return { name, what: exec };
+  if (VSCODE_EXEC_FILES.includes(foldedName) && fold(basename(parent)) === '.vscode')
     return { name, what: 'VS Code tasks and settings (which run code)' };
   const home = options.homeDir ?? homedir();
-  for (const { dir, what } of PROTECTED_HOME_DIRS) {
-    const base = `${home === '/' ? '' : home}/${dir}`;
-    const folded = fold(path);
-    if (folded === fold(base) || folded.startsWith(`${fold(base)}/`)) return { name: dir.split('/').pop()!, what };
+  const folded = fold(path);
+  const foldedHome = fold(home);
+  // The home directory's own protected places, looked at only for a path below it.
+  if (atOrBelow(folded, foldedHome)) {
+    for (const { dir, what } of PROTECTED_HOME_DIRS) {
+      if (atOrBelow(folded, fold(`${home === '/' ? '' : home}/${dir}`))) return { name: dir.split('/').pop()!, what };
+    }
+    if (fold(parent) === foldedHome && PROTECTED_HOME_FILES.includes(foldedName)) {
+      return { name, what: 'a shell or git start-up file' };
+    }
   }
-  if (fold(dirname(path)) === fold(home) && PROTECTED_HOME_FILES.includes(fold(name))) {
-    return { name, what: 'a shell or git start-up file' };
-  }
-  return systemStartUp(fold(path), fold);
+  return systemStartUp(folded, fold);
 }
 
 /** The system start-up file or folder `path` (folded) is or lies in, if any; `/private/etc` is macOS's `/etc`. */
 function systemStartUp(path: string, fold: (text: string) => string): ProtectedPath | undefined {
   const etc = path.startsWith('/private/etc/') ? path.slice('/private'.length) : path;
+  // Each system path is below /etc.
+  if (!etc.startsWith('/etc/')) return undefined;
   for (const system of PROTECTED_SYSTEM_PATHS) {
     const folded = fold(system);
-    if (etc === folded || etc.startsWith(`${folded}/`)) {
+    if (atOrBelow(etc, folded)) {
       return { name: basename(system), what: 'a system-wide start-up file (run by every later shell, login or git)' };
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `path` is `dir` or below it, compared as they are (no folding), without making a string:
+ * a folder walk asks about thousands of paths.
+ *
+ * @param path An absolute path.
+ * @param dir An absolute folder, without a trailing `/` (but `/` itself).
+ * @returns True at or below the folder.
+ *
+ * @example
+ * ```ts
+ * import { atOrBelow } from './protected_paths.ts';
+ *
+ * atOrBelow('/home/u/.ssh/id', '/home/u/.ssh'); // true
+ * atOrBelow('/home/u/.sshx', '/home/u/.ssh'); // false
+ * ```
+ */
+export function atOrBelow(path: string, dir: string): boolean {
+  if (!path.startsWith(dir)) return false;
+  return path.length === dir.length || dir.endsWith('/') || path.charCodeAt(dir.length) === 47;
 }

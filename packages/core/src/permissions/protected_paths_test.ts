@@ -74,6 +74,19 @@ describe('protectedPath', () => {
     expect(protectedPath(path, { homeDir: home, caseInsensitive: false })).toBeUndefined();
   });
 
+  test('a file named as a property of every object (constructor, toString) is not a protected file', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      expect(protectedPath(`/p/${name}`, { homeDir: '/home/u' }), name).toBeUndefined();
+  });
+
+  test('a dot segment anywhere is found, the first one too, and a relative path is read from its start', () => {
+    expect(protectedPath('.claude/settings.json')?.name).toBe('.claude');
+    expect(protectedPath('/p/.cache/x/.husky/pre-commit')?.name).toBe('.husky');
+    expect(protectedPath('/p/.git/objects/ab/.claude/x')?.name).toBe('.claude');
+    expect(protectedPath('/p/.git/objects/info/alternates')?.name).toBe('.git');
+    expect(protectedPath('/p/a.b/.c/d')).toBeUndefined();
+  });
+
   test('says what the protected path is', () => {
     expect(protectedPath('/p/.git/hooks/x', { homeDir: home })).toEqual({
       name: '.git',
