@@ -124,9 +124,15 @@ function canonical(known: readonly string[], name: string): string {
 /**
  * Declares one word as a path the command writes: a folder when `kind` says so, `worktree` for a
  * folder git writes as a work tree (files it tracks, no `.git` folder in it), `checkout` for one
- * whose files git makes from its index as the index is when git runs (`restore`, `checkout`).
+ * whose files git makes from its index as the index is when git runs (`restore`, `checkout`);
+ * `from`: the folder whose contents land at the path (`git mv DIR NEW`, see `ResourceAccess.from`).
  */
-type DeclareWrite = (word: ShellWord | undefined, access: 'write', kind?: 'folder' | 'worktree' | 'checkout') => void;
+type DeclareWrite = (
+  word: ShellWord | undefined,
+  access: 'write',
+  kind?: 'folder' | 'worktree' | 'checkout',
+  from?: string,
+) => void;
 
 /** Where a git command's paths lead, as far as the guard can tell before it runs. */
 export interface GitWriteOptions {

@@ -125,7 +125,8 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       // `mv a b DIR` writes DIR/a and DIR/b, and what a folder moved holds lands below it.
       if (sub === 'mv' && paths.length > 1 && !options.elsewhere) {
         const land = { into: paths.length > 2 || ('either' as const), dir: options.folder, home: options.home };
-        declareLandings(paths.slice(0, -1), paths.at(-1)!, { ...land, add, addUnknown });
+        const landed = (w: ShellWord, access: 'write', from?: string) => add(w, access, undefined, from);
+        declareLandings(paths.slice(0, -1), paths.at(-1)!, { ...land, add: landed, addUnknown });
       }
       return;
     case 'clean':

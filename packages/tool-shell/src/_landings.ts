@@ -1,16 +1,20 @@
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ShellWord } from './bash_parser.ts';
 import { expandWord } from './_expand_word.ts';
 
-/** At most this many entries of one folder moved or copied are declared where they land. */
-export const LANDING_ENTRIES_MAX = 1000;
+/** One path a move, copy or link writes, and the folder whose contents land there, if the source may be one. */
+export interface Landing {
+  /** The path written, as a word relative to the command's folder (or absolute). */
+  word: ShellWord;
+  /** The source, absolute: what it holds (when a folder) lands below `word` (see `ResourceAccess.from`). */
+  from: string | undefined;
+}
 
 /** Where a move, copy or link puts its sources; see {@linkcode landings}. */
 export interface Landings {
-  /** The paths written, as words relative to the command's folder (or absolute). */
-  paths: ShellWord[];
-  /** What could not be known (a source not known before the command runs, a folder too large), described. */
+  /** The paths written. */
+  paths: Landing[];
+  /** What could not be known (a source not known before the command runs), described. */
   unknown: string[];
 }
 
@@ -22,29 +26,33 @@ export interface LandingOptions {
   dir: string | undefined;
   /** What `~` stands for. */
   home: string;
+  /** `ln -s`: a relative source is where the link leads from its own folder, not the command's. @default false */
+  symbolic?: boolean | undefined;
 }
 
 /**
  * The paths a move, copy or link writes where its sources land: `DEST/NAME` for each source that
- * goes into the folder DEST, else DEST itself, and for a folder whose entries land in a `.vscode`
- * folder (`mv cfg .vscode`, `cp -r cfg/. .vscode`), those entries (one level). A write to the
- * destination folder alone says too
+ * goes into the folder DEST, else DEST itself (`cp -r dir/. DEST`: DEST, what dir holds landing in
+ * it), each with its source: what a folder holds lands below, at any depth, and core judges each
+ * entry where it lands (`ResourceAccess.from`). A write to the destination folder alone says too
  * little: `cp conf/tasks.json .vscode/` writes `.vscode/tasks.json`, which runs code when the
  * project is opened, though neither `.vscode` nor the file copied is protected; `mv cfg .vscode`
- * puts `cfg/tasks.json` there.
+ * puts `cfg/tasks.json` there, `cp -r node_modules/x packages/x` a `package.json` whose scripts an
+ * allowed `npm test` runs, `mv stuff dest` a `stuff/a/.husky/pre-commit`.
  *
  * @param sources The source words.
  * @param dest The destination word.
  * @param options Whether the sources go into `dest`, and where words resolve.
- * @returns The landing paths, and what could not be known.
+ * @returns The landing paths with their sources, and what could not be known.
  *
  * @example
  * ```ts
  * import { landings } from './_landings.ts';
  *
  * const word = (value: string) => ({ text: value, value, literal: true });
- * landings([word('conf/tasks.json')], word('.vscode'), { into: true, dir: '/p', home: '/h' }).paths[0]?.value;
- * // '.vscode/tasks.json'
+ * const [first] = landings([word('conf')], word('.vscode'), { into: true, dir: '/p', home: '/h' }).paths;
+ * first?.word.value; // '.vscode/conf'
+ * first?.from; // '/p/conf'
  * ```
  */
 export function landings(sources: readonly ShellWord[], dest: ShellWord, options: LandingOptions): Landings {
@@ -66,33 +74,21 @@ export function landings(sources: readonly ShellWord[], dest: ShellWord, options
       // `cp -r dir/. DEST`: what dir holds lands in DEST itself.
       const contents = name === '.' || name === '';
       const landing = !options.into || contents ? target : `${target}/${name}`;
-      if (!contents) out.paths.push(word(landing));
-      // What a folder holds is protected by its own names wherever it lands, but in a folder named
-      // `.vscode` (tasks.json, launch.json, settings.json run code): only there are its entries
-      // declared (a folder of thousands, declared everywhere, took a move's check from 5 to 130 ms).
-      if (path.posix.basename(landing).toLowerCase() !== '.vscode') continue;
-      const from =
-        options.dir === undefined && !value.startsWith('/') ? undefined : path.resolve(options.dir ?? '/', value);
-      const entries = from === undefined ? undefined : folderEntries(from);
-      if (entries === 'too many') {
-        out.unknown.push(`what \`${source.text}\` holds, landing in \`${landing}\``);
-        continue;
-      }
-      for (const entry of entries ?? []) out.paths.push(word(`${landing}/${entry}`));
+      out.paths.push({ word: word(landing), from: sourceFolder(value, landing, options) });
     }
   }
   return out;
 }
 
-/** The names in a folder (following a link to one); undefined for anything else. */
-function folderEntries(dir: string): string[] | 'too many' | undefined {
-  try {
-    if (!statSync(dir).isDirectory()) return undefined;
-    const names = readdirSync(dir);
-    return names.length > LANDING_ENTRIES_MAX ? 'too many' : names;
-  } catch {
-    return undefined;
-  }
+/**
+ * Where a source is, absolute; undefined when the command's folder is not known. A symbolic link's
+ * relative source is read from the link's own folder, as the kernel follows it.
+ */
+function sourceFolder(value: string, landing: string, options: LandingOptions): string | undefined {
+  if (value.startsWith('/')) return path.posix.normalize(value);
+  if (options.dir === undefined) return undefined;
+  const base = options.symbolic === true ? path.posix.resolve(options.dir, path.posix.dirname(landing)) : options.dir;
+  return path.posix.resolve(base, value);
 }
 
 /** Options of {@linkcode declareLandings}. */
@@ -103,15 +99,15 @@ export interface DeclareLandingsOptions extends Omit<LandingOptions, 'into'> {
    * .vscode`), so both are declared.
    */
   into: true | 'either';
-  /** Declares a path written. */
-  add: (word: ShellWord, access: 'write') => void;
+  /** Declares a path written, and the folder whose contents land there (see `ResourceAccess.from`). */
+  add: (word: ShellWord, access: 'write', from?: string) => void;
   /** Declares what cannot be known. */
   addUnknown: (what: string, access: 'write') => void;
 }
 
 /**
- * Declares the {@linkcode landings} of a move, copy or link as writes, and what cannot be known as
- * unknown writes.
+ * Declares the {@linkcode landings} of a move, copy or link as writes (each with the folder whose
+ * contents land there), and what cannot be known as unknown writes.
  *
  * @param sources The source words.
  * @param dest The destination word.
@@ -135,8 +131,8 @@ export interface DeclareLandingsOptions extends Omit<LandingOptions, 'into'> {
  */
 export function declareLandings(sources: readonly ShellWord[], dest: ShellWord, options: DeclareLandingsOptions): void {
   for (const into of options.into === true ? [true] : [true, false]) {
-    const found = landings(sources, dest, { into, dir: options.dir, home: options.home });
-    for (const path of found.paths) options.add(path, 'write');
+    const found = landings(sources, dest, { into, dir: options.dir, home: options.home, symbolic: options.symbolic });
+    for (const { word, from } of found.paths) options.add(word, 'write', from);
     for (const what of found.unknown) options.addUnknown(what, 'write');
   }
 }

@@ -125,7 +125,8 @@ export function commandResources(
     return out;
   };
   const makeAdd =
-    (base: string | undefined) => (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind) => {
+    (base: string | undefined) =>
+    (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind, from?: string) => {
       if (!word) return;
       if (kind === 'checkout' && indexMayChange) {
         addUnknown(
@@ -148,6 +149,7 @@ export function commandResources(
         if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
         else if (kind === 'worktree' || kind === 'checkout')
           accesses.push({ path: p, access, kind: 'folder', worktree: true });
+        else if (from !== undefined) accesses.push(kind ? { path: p, access, kind, from } : { path: p, access, from });
         else accesses.push(kind ? { path: p, access, kind } : { path: p, access });
       }
     };
@@ -236,8 +238,11 @@ function expansionChange(commands: readonly SimpleCommand[]): SimpleCommand | un
  */
 type FolderKind = 'folder' | 'history' | 'worktree' | 'checkout';
 
-/** Declares one word as a path: exact, or a folder taken in whole (see {@linkcode FolderKind}). */
-type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind) => void;
+/**
+ * Declares one word as a path: exact, or a folder taken in whole (see {@linkcode FolderKind}); with
+ * `from`, the folder whose contents land there (`ResourceAccess.from`).
+ */
+type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind, from?: string) => void;
 
 /** Whether a command changes the shell's directory (or may: `source`, `eval`). */
 function changesDirectory(cmd: SimpleCommand): boolean {
@@ -863,7 +868,14 @@ function filesOf(
       break;
     case 'copy':
     case 'move':
-      declareCopyOrMove(use.files, files, targetDir, { dir, home, add, addUnknown, folder });
+      declareCopyOrMove(use.files, files, targetDir, {
+        dir,
+        home,
+        add,
+        addUnknown,
+        folder,
+        symbolic: isSymbolicLn(name, args),
+      });
       break;
     case 'uniq':
       files.forEach((f, i) => add(f, i === 0 ? 'read' : 'write'));
@@ -885,31 +897,48 @@ function declareCopyOrMove(
     add: Add;
     addUnknown: (what: string, access: 'read' | 'write') => void;
     folder: 'folder' | undefined;
+    /** `ln -s`: relative sources lead from the link's folder. */
+    symbolic: boolean;
   },
 ): void {
   const { dir, add } = options;
   files.forEach((f, i) => {
     const last = i === files.length - 1 && files.length > 1;
     const into = last && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : undefined;
-    // A copy reads its sources; a move writes them (they go away), and reads what they hold.
+    // A copy reads its sources; a move writes them (they go away, with all they hold), and reads what they hold.
     if (how === 'copy') add(f, last ? 'write' : 'read', into ?? options.folder);
-    else add(f, 'write', into);
+    else add(f, 'write', into ?? (last ? undefined : 'folder'));
   });
   if (how === 'move' && files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
   // What lands where: `cp a b DIR` writes DIR/a and DIR/b (see landings).
   const dest = targetDir ?? (files.length > 1 ? files.at(-1) : undefined);
   const sources = targetDir ? files : files.slice(0, -1);
   const into = targetDir !== undefined || files.length > 2 || ('either' as const);
-  if (dest) declareLandings(sources, dest, { into, dir, home: options.home, add, addUnknown: options.addUnknown });
+  const land = (w: ShellWord, access: 'write', from?: string) => add(w, access, undefined, from);
+  const { home, symbolic, addUnknown } = options;
+  if (dest) declareLandings(sources, dest, { into, dir, home, symbolic, add: land, addUnknown });
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {
   const seen = new Set<string>();
+  // A write of a path where a folder lands says what the plain write of it says, and more.
+  const landed = new Set(list.filter((a) => a.from !== undefined).map((a) => keyOf(a)));
   return list.filter((a) => {
-    // A work tree write of a folder leaves its .git folders out; a plain one of the same folder does not.
-    const key = `${a.kind ?? 'path'}:${a.history === true}:${a.worktree === true}:${a.access}:${a.path}`;
-    if (seen.has(key)) return false;
+    const key = `${keyOf(a)}\0${a.from ?? ''}`;
+    if (seen.has(key) || (a.from === undefined && landed.has(keyOf(a)))) return false;
     seen.add(key);
     return true;
   });
+}
+
+/** What tells two accesses apart, but where a folder landing there comes from. */
+function keyOf(a: ResourceAccess): string {
+  // A work tree write of a folder leaves its .git folders out; a plain one of the same folder does not.
+  return `${a.kind ?? 'path'}:${a.history === true}:${a.worktree === true}:${a.access}:${a.path}`;
+}
+
+/** `ln -s`, `ln --symbolic`, `ln -sf`…: the link leads to its source, read from the link's own folder. */
+function isSymbolicLn(name: string, args: readonly ShellWord[]): boolean {
+  if (name !== 'ln') return false;
+  return args.some((a) => a.value === '--symbolic' || /^-[a-zA-Z]*s/.test(a.value));
 }

@@ -39,9 +39,25 @@ describe('commandResources', () => {
     // Where the sources land is written too: into x, or as x, whichever x is when cp runs.
     expect(list('cp .env /nonexistent/x')).toEqual([
       'read:/p/.env',
-      'write:/nonexistent/x',
       'write:/nonexistent/x/.env',
+      'write:/nonexistent/x',
     ]);
+    // Each landing names its source: what a folder holds lands below it, at any depth (core judges each entry).
+    expect(commandResources('cp -r src /nonexistent/x', '/p').accesses).toContainEqual({
+      path: '/nonexistent/x',
+      access: 'write',
+      from: '/p/src',
+    });
+    expect(commandResources('cp -r src/. /nonexistent/x', '/p').accesses).toContainEqual({
+      path: '/nonexistent/x',
+      access: 'write',
+      from: '/p/src',
+    });
+    expect(commandResources('ln -s ../x /nonexistent/y/z', '/p').accesses).toContainEqual({
+      path: '/nonexistent/y/z',
+      access: 'write',
+      from: '/nonexistent/x',
+    });
     expect(list('cp .env a.txt sub')).toEqual([
       'read:/p/.env',
       'read:/p/a.txt',
