@@ -28,6 +28,8 @@ export interface LandingOptions {
   home: string;
   /** `ln -s`: a relative source is where the link leads from its own folder, not the command's. @default false */
   symbolic?: boolean | undefined;
+  /** `cp --parents`: a source lands at its whole path below `dest` (`a/b/f` at `DEST/a/b/f`). @default false */
+  parents?: boolean | undefined;
 }
 
 /**
@@ -73,7 +75,8 @@ export function landings(sources: readonly ShellWord[], dest: ShellWord, options
       const name = path.posix.basename(value.replace(/\/+$/, ''));
       // `cp -r dir/. DEST`: what dir holds lands in DEST itself.
       const contents = name === '.' || name === '';
-      const landing = !options.into || contents ? target : `${target}/${name}`;
+      const below = options.parents === true ? path.posix.normalize(value).replace(/^(\/|\.\/)+|\/+$/g, '') : name;
+      const landing = !options.into || contents ? target : `${target}/${below}`;
       out.paths.push({ word: word(landing), from: sourceFolder(value, landing, options) });
     }
   }
@@ -131,7 +134,8 @@ export interface DeclareLandingsOptions extends Omit<LandingOptions, 'into'> {
  */
 export function declareLandings(sources: readonly ShellWord[], dest: ShellWord, options: DeclareLandingsOptions): void {
   for (const into of options.into === true ? [true] : [true, false]) {
-    const found = landings(sources, dest, { into, dir: options.dir, home: options.home, symbolic: options.symbolic });
+    const { dir, home, symbolic, parents } = options;
+    const found = landings(sources, dest, { into, dir, home, symbolic, parents });
     for (const { word, from } of found.paths) options.add(word, 'write', from);
     for (const what of found.unknown) options.addUnknown(what, 'write');
   }

@@ -301,6 +301,8 @@ const RUNS_A_COMMAND: Readonly<Record<string, readonly string[]>> = {
   sort: ['--compress-program'],
   tar: ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script'],
   rsync: ['-e', '--rsh', '--rsync-path'],
+  // `install -s` strips with the program named (`--strip-program=sh` runs the file installed).
+  install: ['--strip-program'],
 };
 
 /** Shells whose `-c SCRIPT` the guard reads as a command of its own. */
@@ -875,6 +877,7 @@ function filesOf(
         addUnknown,
         folder,
         symbolic: isSymbolicLn(name, args),
+        parents: name === 'cp' && args.some((a) => /^--pa(r(e(n(t(s)?)?)?)?)?$/.test(a.value)),
       });
       break;
     case 'uniq':
@@ -899,6 +902,8 @@ function declareCopyOrMove(
     folder: 'folder' | undefined;
     /** `ln -s`: relative sources lead from the link's folder. */
     symbolic: boolean;
+    /** `cp --parents`: each source lands at its whole path below the destination. */
+    parents: boolean;
   },
 ): void {
   const { dir, add } = options;
@@ -915,8 +920,8 @@ function declareCopyOrMove(
   const sources = targetDir ? files : files.slice(0, -1);
   const into = targetDir !== undefined || files.length > 2 || ('either' as const);
   const land = (w: ShellWord, access: 'write', from?: string) => add(w, access, undefined, from);
-  const { home, symbolic, addUnknown } = options;
-  if (dest) declareLandings(sources, dest, { into, dir, home, symbolic, add: land, addUnknown });
+  const { home, symbolic, parents, addUnknown } = options;
+  if (dest) declareLandings(sources, dest, { into, dir, home, symbolic, parents, add: land, addUnknown });
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {

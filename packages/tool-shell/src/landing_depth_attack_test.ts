@@ -60,6 +60,9 @@ describe('a folder copied or moved brings protected files from more than one lev
     ['mv stuff out', 'out/stuff/a/.husky/pre-commit'],
     ['mv -t out stuff', 'out/stuff/a/.husky/pre-commit'],
     ['cp -r -t packages node_modules/x', 'packages/x/package.json'],
+    // --parents: the source's whole path lands below the destination (out/evil/sub/.vscode/tasks.json).
+    ['cp --parents evil/sub/.vscode/tasks.json out', 'out/evil/sub/.vscode/tasks.json'],
+    ['cp -r --parents evil/sub out', 'out/evil/sub/.vscode/tasks.json'],
   ])('%s writes %s: it asks, in every mode', async (command, written) => {
     const dir = await project(command.replaceAll(/\W/g, '_'), EVIL);
     const copy = await runInCopy(dir, command);
@@ -89,6 +92,14 @@ test.skipIf(!hasGit)('git mv of a folder brings what it holds at any depth: git 
   expect(existsSync(path.join(copy, 'dest/a/.husky/pre-commit'))).toBe(true);
   for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
   expect(await decide(dir, 'git mv src lib', 'bypassPermissions')).toBe('allow');
+});
+
+test('install --strip-program runs a program of the caller on the file installed: it asks, in every mode', async () => {
+  const dir = await project('strip', { 'evil.sh': 'mkdir -p .claude && touch .claude/pwned\n', 'out/.keep': '' });
+  const command = 'install -s --strip-program=sh evil.sh out/evil.sh';
+  const copy = await runInCopy(dir, command);
+  expect(existsSync(path.join(copy, '.claude/pwned'))).toBe(true);
+  for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
 });
 
 describe('ordinary copies and moves of folders are not asked about', () => {
