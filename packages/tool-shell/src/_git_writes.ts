@@ -3,6 +3,7 @@ import { isDirectory } from './_is_directory.ts';
 import { type GitWords, type GitWriteOptions, parseGitWords } from './_git_words.ts';
 import { declareConfigWrite } from './_git_config_writes.ts';
 import { declareLandings } from './_landings.ts';
+import { declareCheckedOut, declareGitmodulesWrite, submodulePaths } from './_git_submodules.ts';
 
 /** git's own pathspec magic and globs: git matches them against its index, not the shell. */
 const PATHSPEC_MAGIC = /^:|[*?[\]]/;
@@ -115,11 +116,13 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     }
     case 'rm':
       if (!words.has('--cached', '-n', '--dry-run')) for (const w of paths) write(w);
+      declareGitmodulesWrite('rm', words, options);
       return;
     case 'mv':
     case 'merge-file':
     case 'mailinfo':
       if (words.has('-n', '--dry-run', '-p', '--stdout')) return;
+      if (sub === 'mv') declareGitmodulesWrite('mv', words, options);
       // merge-file writes its first file, mailinfo its first two.
       for (const w of sub === 'mv' ? paths : paths.slice(0, sub === 'mailinfo' ? 2 : 1)) write(w);
       // `mv a b DIR` writes DIR/a and DIR/b, and what a folder moved holds lands below it.
@@ -146,8 +149,11 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       else if (words.has('--temp')) add(DOT, 'write');
       else for (const w of paths) write(w);
       return;
-    case 'read-tree':
     case 'worktree':
+      if (words.positionals[0]?.value === 'add')
+        declareCheckedOut('git worktree add', words.positionals[1], { words, rest, addUnknown });
+      return declareTreeWrite(sub, words, options);
+    case 'read-tree':
     case 'sparse-checkout':
       return declareTreeWrite(sub, words, options);
     case 'config':
@@ -158,17 +164,8 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
     case 'branch':
       if (words.has(...BRANCH_CONFIG, ...BRANCH_CONFIG_MORE)) config();
       return;
-    case 'submodule': {
-      const action = words.positionals[0]?.value ?? '';
-      if (action === 'foreach') addUnknown('what `git submodule foreach` runs', 'write');
-      if (SUBMODULE_CONFIG.includes(action)) config();
-      if (action === 'add') {
-        const at = words.positionals[2] ?? lastPart(words.positionals[1]);
-        // It clones a repository there: anything, `.git` included.
-        if (at) write(at, 'folder');
-      }
-      return;
-    }
+    case 'submodule':
+      return declareSubmoduleWrite(words, rest, options);
     case 'maintenance':
       if (['register', 'unregister', 'start', 'stop'].includes(words.positionals[0]?.value ?? '')) {
         declareConfigWrite(words, { ...options, global: true, always: true });
@@ -181,6 +178,7 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       const into = words.positionals[1] ?? lastPart(words.positionals[0]);
       if (into) add(into, 'write');
       else addUnknown('the folder `git clone` makes', 'write');
+      declareCheckedOut('git clone', into, { words, rest, addUnknown, shortN: true });
       const separate = words.value('--separate-git-dir');
       if (separate) add(separate, 'write');
       return;
@@ -214,6 +212,39 @@ export function declareGitWrites(sub: string, rest: readonly ShellWord[], option
       if (words.positionals[0]?.value === 'create') add(words.positionals[1], 'write');
       return;
   }
+}
+
+/** `submodule` actions that change `.gitmodules` itself. */
+const SUBMODULE_GITMODULES = ['add', 'set-url', 'set-branch'];
+
+/**
+ * `git submodule ACTION`: the config it changes (`.git/config`, and `.gitmodules` for `add`,
+ * `set-url`, `set-branch`), the folders `add` and `update` fill from a commit (unknown: whatever
+ * the commit holds), the folders `deinit` empties, and what `foreach` runs.
+ */
+function declareSubmoduleWrite(words: GitWords, rest: readonly ShellWord[], options: GitWriteOptions): void {
+  const { add, addUnknown } = options;
+  const [first, ...args] = words.positionals;
+  const action = first?.value ?? '';
+  if (action === 'foreach') addUnknown('what `git submodule foreach` runs', 'write');
+  if (SUBMODULE_CONFIG.includes(action)) declareConfigWrite(words, { ...options, always: true });
+  if (SUBMODULE_GITMODULES.includes(action)) {
+    const root = options.repositoryRoot;
+    if (root === undefined) addUnknown(`the .gitmodules \`git submodule ${action}\` changes`, 'write');
+    else add({ text: '.gitmodules', value: `${root}/.gitmodules`, literal: true }, 'write');
+  }
+  if (action === 'add') {
+    const at = args[1] ?? lastPart(args[0]);
+    // It clones a repository there: anything, `.git` included.
+    if (at) add(at, 'write', 'folder');
+    declareCheckedOut('git submodule add', at, { words, rest, addUnknown });
+  }
+  // `update` (and `init` + `update`) checks each submodule's commit out, unless there are none.
+  const none = options.repositoryRoot !== undefined && submodulePaths(options.repositoryRoot) === undefined;
+  if (action === 'update' && !none) declareCheckedOut('git submodule update', undefined, { words, rest, addUnknown });
+  // `deinit` empties the submodules' folders.
+  if (action === 'deinit')
+    for (const w of args.length === 0 || words.has('--all') ? [DOT] : args) add(w, 'write', 'folder');
 }
 
 /** Where git takes the files a pathspec names from; see {@linkcode pathWriter}. */
