@@ -59,7 +59,7 @@ export {
 export { toolRuleCandidates, type ToolRuleCandidatesOptions } from '../permissions/tool_rule_index.ts';
 export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from '../permissions/path_rule.ts';
 export { approvedRealPaths, type ApprovedRealPathsOptions } from '../permissions/approved_paths.ts';
-export { type GitConfiguredPaths, gitConfiguredPaths } from '../permissions/git_hooks_path.ts';
+export { type GitConfiguredPaths, gitConfiguredPaths, gitRepositoryOf } from '../permissions/git_hooks_path.ts';
 export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from '../permissions/protected_paths.ts';
 export {
   caseInsensitivePaths,

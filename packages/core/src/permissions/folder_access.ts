@@ -119,26 +119,39 @@ function addTracked(dir: string, walk: FolderWalk): void {
   }
 }
 
-/** Adds the paths one repository's index holds below `dir`; false when the walk is cut short. */
-function addIndexPaths(dir: string, repository: { top: string; gitDir: string }, walk: FolderWalk): boolean {
+/**
+ * Adds the paths one repository's index holds below `dir`; false when the walk is cut short. The
+ * index's paths are relative to the work tree: the repository's folder, or the one its config
+ * names as `core.worktree` (`../.vscode`: `git restore .` writes `.vscode/tasks.json`).
+ */
+function addIndexPaths(
+  dir: string,
+  repository: { top: string; gitDir: string; worktree?: string },
+  walk: FolderWalk,
+): boolean {
   // Another index file than the repository's own (GIT_INDEX_FILE) is not the one read here.
   const index = process.env.GIT_INDEX_FILE ? undefined : readGitIndex(`${repository.gitDir}/index`);
-  const prefix = dir === repository.top ? '' : `${relative(repository.top, dir)}/`;
-  if (index === undefined || index.sparseFolders.some((f) => f.startsWith(prefix) || prefix.startsWith(f))) {
+  const base = repository.worktree ?? repository.top;
+  const top = base === '/' ? '' : base;
+  const under = dir === '/' ? '/' : `${dir}/`;
+  if (
+    index === undefined ||
+    index.sparseFolders.some((f) => `${top}/${f}`.startsWith(under) || under.startsWith(`${top}/${f}`))
+  ) {
     walk.truncated = true;
     return false;
   }
   const seen = new Set(walk.entries);
-  const top = repository.top === '/' ? '' : repository.top;
   for (const path of index.paths) {
-    if (!path.startsWith(prefix)) continue;
+    const full = `${top}/${path}`;
+    if (!full.startsWith(under)) continue;
     // The file and the folders above it below `dir`: a folder git makes is written too.
-    const parts = path.slice(prefix.length).split('/');
+    const parts = full.slice(under.length).split('/');
     for (let i = 1; i <= parts.length; i++) {
-      const full = `${top}/${prefix}${parts.slice(0, i).join('/')}`;
-      if (seen.has(full)) continue;
-      seen.add(full);
-      walk.entries.push(full);
+      const entry = `${under}${parts.slice(0, i).join('/')}`;
+      if (seen.has(entry)) continue;
+      seen.add(entry);
+      walk.entries.push(entry);
       if (walk.entries.length > FOLDER_WALK_LIMIT) {
         walk.truncated = true;
         return false;

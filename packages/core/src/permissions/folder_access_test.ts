@@ -307,3 +307,32 @@ describe('a folder landing at a path (ResourceAccess.from)', () => {
     expect(() => resolveResources([bad], testContext({ cwd: proj }))).toThrow(/from\?: string/);
   });
 });
+
+const hasGit = (() => {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!hasGit) console.log('folder_access_test: the core.worktree test is skipped, git is not installed (apt install git)');
+
+describe.skipIf(!hasGit)('a work tree write reads the index where core.worktree puts it', () => {
+  test('the index paths of a repository whose work tree is ../.vscode land in .vscode', async () => {
+    const repo = join(base, 'moved');
+    await mkdir(join(repo, '.vscode'), { recursive: true });
+    await writeFile(join(repo, 'tasks.json'), '{}\n');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', 'tasks.json');
+    const folder: ResourceAccess = { path: repo, access: 'write', kind: 'folder', worktree: true };
+    // Without core.worktree, tasks.json is at the top: nothing protected.
+    expect((await decide([folder], { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    git('config', 'core.worktree', '../.vscode');
+    const decision = await decide([folder], { mode: 'bypassPermissions' });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain('VS Code tasks');
+  });
+});

@@ -258,34 +258,49 @@ function repositoryOf(
 
 /**
  * The repository a folder is in: the top of its work tree and its git folder (for a linked
- * worktree or a submodule, where its `.git` file leads).
+ * worktree or a submodule, where its `.git` file leads), and the work tree its config names as
+ * `core.worktree` when it does (resolved from the git folder, as git reads it): git then writes
+ * files there, not below `top` (a submodule names its own folder).
  *
  * @param dir An absolute folder.
- * @returns The top and the git folder, or undefined outside any repository.
+ * @returns The top, the git folder and `core.worktree`, or undefined outside any repository.
  *
  * @example
  * ```ts
- * import { gitRepositoryOf } from './git_hooks_path.ts';
+ * import { gitRepositoryOf } from '@toolshed/core/internal';
  *
  * gitRepositoryOf('/repo/src'); // { top: '/repo', gitDir: '/repo/.git' }
+ * gitRepositoryOf('/moved'); // { top: '/moved', gitDir: '/moved/.git', worktree: '/moved/.vscode' } for core.worktree = ../.vscode
  * ```
  */
-export function gitRepositoryOf(dir: string): { top: string; gitDir: string } | undefined {
+export function gitRepositoryOf(dir: string): { top: string; gitDir: string; worktree?: string } | undefined {
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
   const found = repositoryOf(
     dir,
     (path) => {
       looks++;
       return statOrUndefined(path);
     },
-    (path) => {
-      try {
-        return readFileSync(path, 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    read,
   );
-  return found && { top: found.top, gitDir: found.gitDir };
+  if (found === undefined) return undefined;
+  let worktree: string | undefined;
+  for (const config of found.configs) {
+    const text = read(config);
+    if (text === undefined || !/worktree/i.test(text)) continue;
+    for (const s of settingsOf(text)) {
+      if (s.section === 'core' && !s.subsection && s.key === 'worktree') worktree = resolve(found.gitDir, s.value);
+    }
+  }
+  return worktree === undefined
+    ? { top: found.top, gitDir: found.gitDir }
+    : { top: found.top, gitDir: found.gitDir, worktree };
 }
 
 function statOrUndefined(path: string): Stats | undefined {
