@@ -12,7 +12,7 @@ import { findBwrap } from './sandbox.ts';
 import { checkShellPermissions } from './shell_permissions.ts';
 import { shellRuleSuggestions } from './shell_suggestions.ts';
 import { isDestructiveCommand } from './_destructive.ts';
-import { resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
+import { commandEnv, resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
 import { runCommand, type CommandResult } from './run_command.ts';
 import { tasksOf } from './task_registry.ts';
 
@@ -141,7 +141,8 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     permissionSuggestions: ({ command }) => shellRuleSuggestions(command),
     async resources({ command }, ctx) {
       await loadBashParser();
-      return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses;
+      return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir, env: commandEnv(ctx, opts) })
+        .accesses;
     },
     getToolUseSummary: ({ command, description }) =>
       description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),

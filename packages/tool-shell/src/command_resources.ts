@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
+import { gitRepositoryOf } from '@toolshed/core/internal';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
@@ -35,7 +36,15 @@ export interface CommandResources {
 export interface CommandResourcesOptions {
   /** What `~` stands for. @default os.homedir() */
   homeDir?: string | undefined;
+  /**
+   * The environment the command runs with (the host's, the settings' `env`, `shellTools({ env })`):
+   * a `GIT_DIR`, `GIT_WORK_TREE` or `GIT_COMMON_DIR` there moves where git writes. @default process.env
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
+
+/** Variables of the command's environment that move where git finds its repository and work tree. */
+const GIT_PLACE_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR'];
 
 /**
  * The paths a command reads and writes, as far as a parse can prove before it runs: file
@@ -96,6 +105,14 @@ export function commandResources(
   // Variables a command may hand to the programs after it (`export GIT_DIR=…`, or `GIT_DIR=…`
   // alone, which reaches them when already exported or under `set -a`): any command's, to be safe.
   const exported: ShellWord[] = [];
+  // And those the command gets from its environment before it starts.
+  for (const name of GIT_PLACE_VARIABLES) {
+    const value = (options.env ?? process.env)[name];
+    if (value !== undefined) {
+      const text = `${name}=${value}, set in the environment commands run with`;
+      exported.push({ text, value: text, literal: true });
+    }
+  }
   for (const c of analysis.commands) {
     if (c.kind === 'assignment' || c.kind === 'declaration') {
       exported.push(...c.assignments, ...c.args.filter((a) => !a.literal || /^[A-Za-z_]\w*=/.test(a.value)));
@@ -661,6 +678,16 @@ function declareGit(
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
+  // A repository whose config names another work tree (`core.worktree = ../.vscode`): git writes
+  // there, relative to it, whatever folder it runs in (a submodule names its own folder).
+  const repository = sub === undefined || gitDir === undefined || elsewhere ? undefined : gitRepositoryOf(gitDir);
+  if (repository?.worktree !== undefined && repository.worktree !== repository.top) {
+    elsewhere = true;
+    addUnknown(
+      `where git ${sub} writes: the work tree ${repository.worktree}, which core.worktree in ${repository.gitDir}/config names`,
+      'write',
+    );
+  }
   if (sub !== undefined) {
     // Where git resolves pathspecs and finds its repository: the `-C` folder, else the shell's.
     declareGitWrites(sub, rest, {

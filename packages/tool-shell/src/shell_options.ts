@@ -98,3 +98,29 @@ export function resolveShellOptions(options: ShellToolsOptions = {}): ResolvedSh
     shell: options.shell ?? 'bash',
   };
 }
+
+/**
+ * The environment a command runs with, as far as the guard needs it: the host's, the settings'
+ * `env` over it, the family's `env` over both (a variable set to undefined is removed).
+ *
+ * @param ctx The call's context (its `env`: the settings').
+ * @param opts The resolved options of the family (its `env`).
+ * @returns The variables.
+ *
+ * @example
+ * ```ts
+ * import type { ToolContext } from '@toolshed/core';
+ * import { commandEnv, resolveShellOptions } from './shell_options.ts';
+ * declare const ctx: ToolContext;
+ *
+ * commandEnv(ctx, resolveShellOptions({ env: { GIT_WORK_TREE: '.vscode' } })).GIT_WORK_TREE; // '.vscode'
+ * ```
+ */
+export function commandEnv(
+  ctx: { env?: Readonly<Record<string, string>> | undefined },
+  opts: Pick<ResolvedShellOptions, 'env'>,
+): Readonly<Record<string, string | undefined>> {
+  const env: Record<string, string | undefined> = { ...process.env, ...ctx.env, ...opts.env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env;
+}

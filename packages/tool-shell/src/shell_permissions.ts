@@ -3,7 +3,7 @@ import { isPathInside, protectedPath, resolvePath } from '@toolshed/core/interna
 import { classifyCommand } from './classify_command.ts';
 import { commandResources } from './command_resources.ts';
 import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
-import type { ResolvedShellOptions } from './shell_options.ts';
+import { commandEnv, type ResolvedShellOptions } from './shell_options.ts';
 
 /**
  * The Bash tool's own permission check. Core's decision has already applied the Bash deny and
@@ -52,7 +52,8 @@ export function checkShellPermissions(
     };
   }
   const { workingDirectories } = ctx.permissions;
-  const resources = commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir });
+  const env = commandEnv(ctx, options);
+  const resources = commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir, env });
   if (options.sandbox?.autoAllow) {
     const dirs = workingDirectories.map((d) => resolvePath(d, ctx.cwd));
     const writable = [...dirs, ...(options.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd))];
@@ -61,9 +62,11 @@ export function checkShellPermissions(
       // write could reach a protected file inside the working directories.
       a.kind === 'unknown'
         ? a.access === 'read'
-        : a.access === 'write'
-          ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
-          : dirs.some((d) => isPathInside(a.path, d)),
+        : a.from !== undefined
+          ? false // what a folder holds lands there: core judges it entry by entry
+          : a.access === 'write'
+            ? writable.some((d) => isPathInside(a.path, d)) && !protectedPath(a.path)
+            : dirs.some((d) => isPathInside(a.path, d)),
     );
     if (confined) {
       return {
@@ -73,7 +76,7 @@ export function checkShellPermissions(
       };
     }
   }
-  const byParts = allowedPartByPart(split, ctx);
+  const byParts = allowedPartByPart(split, ctx, env);
   if (byParts) return byParts;
   // Rules, the mode and read-only auto-approval decide; the message says why the command is
   // not read-only, for a permission layer that shows it.
@@ -84,7 +87,11 @@ export function checkShellPermissions(
 }
 
 /** Allow for a compound command each of whose parts an allow rule (or read-only) covers. */
-function allowedPartByPart(split: ReturnType<typeof splitCommand>, ctx: ToolContext): PermissionResult | undefined {
+function allowedPartByPart(
+  split: ReturnType<typeof splitCommand>,
+  ctx: ToolContext,
+  env: Readonly<Record<string, string | undefined>>,
+): PermissionResult | undefined {
   if (!split.ok || split.parts.length < 2 || ctx.permissions.mode === 'plan') return undefined;
   const rules = ctx.permissions.rules.allow.filter((r) => r.toolName === 'Bash' && r.ruleContent !== undefined);
   const used: string[] = [];
@@ -96,7 +103,7 @@ function allowedPartByPart(split: ReturnType<typeof splitCommand>, ctx: ToolCont
     }
     if (
       classifyCommand(part.text).readOnly &&
-      commandResources(part.text, ctx.cwd, { homeDir: ctx.permissions.homeDir }).accesses.every(
+      commandResources(part.text, ctx.cwd, { homeDir: ctx.permissions.homeDir, env }).accesses.every(
         (a) => a.kind !== 'unknown',
       )
     )
