@@ -316,7 +316,8 @@ const hasGit = (() => {
     return false;
   }
 })();
-if (!hasGit) console.log('folder_access_test: the core.worktree test is skipped, git is not installed (apt install git)');
+if (!hasGit)
+  console.log('folder_access_test: the core.worktree test is skipped, git is not installed (apt install git)');
 
 describe.skipIf(!hasGit)('a work tree write reads the index where core.worktree puts it', () => {
   test('the index paths of a repository whose work tree is ../.vscode land in .vscode', async () => {
