@@ -6,7 +6,7 @@
 // beside it; the guard allowed it under `Bash(cp:*)`/`Bash(mv:*)`/`Bash(git mv:*)`, in every mode.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
@@ -99,6 +99,15 @@ test('install --strip-program runs a program of the caller on the file installed
   const command = 'install -s --strip-program=sh evil.sh out/evil.sh';
   const copy = await runInCopy(dir, command);
   expect(existsSync(path.join(copy, '.claude/pwned'))).toBe(true);
+  for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
+});
+
+test('a link in the folder copied leads to more: cp -rL src d copies what it leads to', async () => {
+  const dir = await project('links', { 'elsewhere/.husky/pre-commit': 'touch pwned\n', 'src/a.ts': '' });
+  await symlink('../elsewhere', path.join(dir, 'src', 'x'));
+  const command = 'cp -rL src copied';
+  const copy = await runInCopy(dir, command);
+  expect(existsSync(path.join(copy, 'copied/x/.husky/pre-commit'))).toBe(true);
   for (const mode of MODES) expect(await decide(dir, command, mode), `${command} (${mode})`).toBe('ask');
 });
 

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, relative } from 'node:path';
 import type { ToolContext } from '../tool.ts';
@@ -433,8 +433,11 @@ export function protectedUnderFolder(
  * The first protected path among the places the entries of a landing's folders land (see
  * `ResourceAccess.from`): each entry below a `from` folder, at any depth, rebased below the
  * landing's path (as written and through links). The walk is the check's own (a move or copy
- * declares its source as a folder too, walked once for both); past {@linkcode FOLDER_WALK_LIMIT}
- * entries, what lands there is not known, which counts as protected.
+ * declares its source as a folder too, walked once for both). A link below the folder that leads
+ * to a folder is walked too (`cp -rL` copies what it leads to; `cp -r`, `mv` and `ln -s` put it
+ * where its entries are reached below the landing), each folder once; past
+ * {@linkcode FOLDER_WALK_LIMIT} entries in all, what lands there is not known, which counts as
+ * protected.
  */
 function protectedLanding(
   path: GuardedPath,
@@ -442,26 +445,50 @@ function protectedLanding(
   walks: FolderWalks,
 ): ProtectedPath | undefined {
   const forms = [path.lexical, ...path.real].filter((f, i, all) => all.indexOf(f) === i);
+  // Where the landing is no folder yet, neither are those below it: their repository is the one
+  // the landing is in, looked up once rather than for every folder the copy makes.
+  const within = forms.map((form) => (isFolder(form) ? undefined : form));
   for (const source of path.from ?? []) {
     if (!isFolder(source)) continue;
-    const walk = walkFolder(source, walks);
-    if (walk.truncated) {
-      return {
-        name: source,
-        what: `what lands at ${path.lexical} from ${source}, a folder too large to check (over ${FOLDER_WALK_LIMIT} entries) for protected files`,
-      };
-    }
-    for (const form of forms) {
-      const base = form === '/' ? '' : form;
-      // Where the landing is no folder yet, neither are those below it: their repository is the one
-      // the landing is in, looked up once rather than for every folder the copy makes.
-      const within = isFolder(form) ? undefined : form;
-      for (const entry of walk.entries) {
-        const at = `${base}${entry.slice(source === '/' ? 0 : source.length)}`;
-        const protection = isProtected(at, within);
-        if (protection) return { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
+    const cut = source === '/' ? 0 : source.length;
+    const pending = [source];
+    const seen = new Set<string>();
+    let total = 0;
+    while (pending.length > 0) {
+      const folder = pending.pop()!;
+      const walk = walkFolder(folder, walks);
+      total += walk.entries.length;
+      if (walk.truncated || total > FOLDER_WALK_LIMIT) {
+        return {
+          name: source,
+          what: `what lands at ${path.lexical} from ${source}, a folder too large to check (over ${FOLDER_WALK_LIMIT} entries, links below it followed) for protected files`,
+        };
+      }
+      for (let f = 0; f < forms.length; f++) {
+        const base = forms[f] === '/' ? '' : forms[f]!;
+        for (const entry of walk.entries) {
+          const at = `${base}${entry.slice(cut)}`;
+          const protection = isProtected(at, within[f]);
+          if (protection) return { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
+        }
+      }
+      for (const link of walk.links) {
+        const target = folderTarget(link);
+        if (target !== undefined && !seen.has(target)) {
+          seen.add(target);
+          pending.push(link);
+        }
       }
     }
   }
   return undefined;
+}
+
+/** Where a link leads, physically, when it leads to a folder. */
+function folderTarget(link: string): string | undefined {
+  try {
+    return statSync(link).isDirectory() ? realpathSync(link) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -284,6 +284,20 @@ describe('a folder landing at a path (ResourceAccess.from)', () => {
     expect((await decide([modules], { mode: 'bypassPermissions' })).behavior).toBe('allow');
   });
 
+  test('a link below the source that leads to a folder is walked: cp -rL copies what it holds', async () => {
+    await mkdir(join(base, 'hooks-elsewhere', '.husky'), { recursive: true });
+    await writeFile(join(base, 'hooks-elsewhere', '.husky', 'pre-commit'), 'touch pwned\n');
+    await mkdir(join(proj, 'linking'));
+    await symlink(join(base, 'hooks-elsewhere'), join(proj, 'linking', 'x'));
+    // A link back up does not walk for ever.
+    await symlink(join(proj, 'linking'), join(proj, 'linking', 'loop'));
+    const decision = await decide([{ path: join(proj, 'copied'), access: 'write', from: join(proj, 'linking') }], {
+      mode: 'bypassPermissions',
+    });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain(`at ${join(proj, 'copied/x/.husky')}`);
+  });
+
   test('a source with nothing protected, a file, or nothing at all adds no ask', async () => {
     for (const from of ['plain', 'src/a.ts', 'missing']) {
       const landing: ResourceAccess = { path: join(proj, 'lib'), access: 'write', from };
@@ -299,7 +313,7 @@ describe('a folder landing at a path (ResourceAccess.from)', () => {
       mode: 'bypassPermissions',
     });
     expect(decision.behavior).toBe('ask');
-    expect(decision.reason).toContain(`a folder too large to check (over ${FOLDER_WALK_LIMIT} entries)`);
+    expect(decision.reason).toContain(`a folder too large to check (over ${FOLDER_WALK_LIMIT} entries`);
   });
 
   test('a from that is not a path is refused', async () => {
