@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { buildTool, type AnyTool, type ResourceAccess, type ToolContext } from '../tool.ts';
 import { FOLDER_WALK_LIMIT, findRuleUnderFolder, ruleUnderFolder } from './folder_access.ts';
+import { gitConfigLooks } from './git_hooks_path.ts';
 import { type GuardedPath, resolveResources } from './path_guard.ts';
 import type { PermissionRule } from './types.ts';
 import { decidePermission } from './decide_permission.ts';
@@ -296,6 +297,19 @@ describe('a folder landing at a path (ResourceAccess.from)', () => {
     });
     expect(decision.behavior).toBe('ask');
     expect(decision.reason).toContain(`at ${join(proj, 'copied/x/.husky')}`);
+  });
+
+  test('the folders a landing makes are not looked up for a repository one by one', async () => {
+    // 60 nested folders copied where nothing exists yet: their repository is the landing's.
+    let deep = join(proj, 'deep-source');
+    for (let i = 0; i < 60; i++) deep = join(deep, `d${i}`);
+    await mkdir(deep, { recursive: true });
+    await writeFile(join(deep, 'f.ts'), '');
+    const before = gitConfigLooks();
+    const landing: ResourceAccess = { path: join(proj, 'not-yet'), access: 'write', from: join(proj, 'deep-source') };
+    expect((await decide([landing], { mode: 'bypassPermissions' })).behavior).toBe('allow');
+    // One look for the landing and each folder above it, not one per folder made (60 more).
+    expect(gitConfigLooks() - before).toBeLessThan(30);
   });
 
   test('a source with nothing protected, a file, or nothing at all adds no ask', async () => {
