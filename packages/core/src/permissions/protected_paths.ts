@@ -64,6 +64,10 @@ const IDE_DIRS = ['.idea'];
  * `husky` on install; its `.husky/_` wrappers run the scripts in `.husky/` itself).
  */
 const HOOK_DIRS = ['.husky'];
+// protectedPath looks only at segments that start with a dot: a name without one would never match.
+for (const dir of [...CONFIG_DIRS, ...IDE_DIRS, ...HOOK_DIRS]) {
+  if (!dir.startsWith('.')) throw new Error(`protected folder name ${dir} must start with a dot (see protectedPath)`);
+}
 /** Files inside a `.vscode` folder that run code. */
 const VSCODE_EXEC_FILES = ['tasks.json', 'launch.json', 'settings.json'];
 /** Below the home directory: folders whose files let others in or configure git everywhere. */
