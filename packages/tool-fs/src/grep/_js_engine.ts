@@ -33,7 +33,7 @@ const SLICE_MS = 8;
  * Files are searched in path order (as `rg --sort path`), one at a time, and what is found goes
  * to `sink` as it is found; the search stops once the sink is full.
  * Patterns are matched in time linear in the text, as ripgrep matches them ({@linkcode compilePattern}).
- * Differences: RE2's syntax (ripgrep's is Rust's: close, but `\d`, `\w` and `\b` are ASCII here, and
+ * Differences: RE2's syntax (ripgrep's is Rust's: close, but `\b` is ASCII here, and
  * `(?x)` is refused), columns counted in characters rather than bytes, files over 64 MB skipped.
  *
  * @param query The query.
@@ -108,8 +108,8 @@ function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQu
   if (bytes.indexOf(0) !== -1 && !(bytes[0] === 0xff && bytes[1] === 0xfe)) return;
   const { text } = decodeText(bytes);
   // Most files do not match: one pass over the whole text rules them out before splitting lines.
-  // (With the m flag, ^ and $ work at line ends there too; a CR before \n only matters for a match that is kept.)
-  if (!query.multiline && !re.test(text)) return;
+  // (With the m flag, ^ and $ work at line ends there too.)
+  if (!query.multiline && re.wholeTextTest && !re.test(text)) return;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const clean = (i: number) => (lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!);
@@ -120,7 +120,8 @@ function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQu
     count = matched.count;
     isMatch = (i) => matched.lines.has(i);
   } else {
-    isMatch = (i) => re.test(clean(i));
+    // The line as ripgrep matches it, CR included: without --crlf, `$` does not match before a CR.
+    isMatch = (i) => re.test(lines[i]!);
   }
   if (query.mode !== 'content') {
     if (!query.multiline) for (let i = 0; i < lines.length; i++) if (isMatch(i)) count++;

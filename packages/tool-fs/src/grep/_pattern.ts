@@ -13,6 +13,12 @@ export interface CompiledPattern {
    * the text whatever the pattern (RE2, as ripgrep's own engine).
    */
   readonly engine: 'literal' | 're2';
+  /**
+   * Whether `test` on a whole text is true whenever it is true on one of its lines, so that a
+   * text without a match can be skipped at once. False for a pattern that anchors at the text's
+   * ends (`\A`, `\z`, `(?-m)^`), which ripgrep anchors at each line's ends.
+   */
+  readonly wholeTextTest: boolean;
 }
 
 /**
@@ -46,6 +52,11 @@ export async function compilePattern(
       `The regex ${JSON.stringify(pattern)} matches a line break ("\\n"), which only works with multiline: true.`,
     );
   }
+  if (/(^|[^\\])(\\\\)*\\[<>]/.test(pattern)) {
+    throw new GrepQueryError(
+      `The regex ${JSON.stringify(pattern)} uses \\< or \\>, which ripgrep reads as the start or end of a word (and older ripgrep refuses); write \\b for a word boundary, or < and > without the backslash for the characters.`,
+    );
+  }
   const inline = /^\(\?([ims]+)\)/.exec(pattern);
   const literal = literalAlternatives(inline ? pattern.slice(inline[0].length) : pattern);
   if (literal !== undefined) {
@@ -57,10 +68,18 @@ export async function compilePattern(
   let flags = RE2.MULTILINE;
   if (query.ignoreCase) flags |= RE2.CASE_INSENSITIVE;
   if (query.multiline) flags |= RE2.DOTALL;
+  const translated = unicodeClasses(pattern);
   let re: RE2JS;
   try {
-    re = RE2.compile(pattern, flags);
-  } catch (e) {
+    re = RE2.compile(translated, flags);
+  } catch (translatedError) {
+    // The complaint about the pattern as written, not as translated by unicodeClasses.
+    let e = translatedError;
+    try {
+      RE2.compile(pattern, flags);
+    } catch (original) {
+      e = original;
+    }
     // re2js quotes the pattern with the flags it was given written in front (`(?m)foo(`).
     const message = (e as Error).message.replace(/^error parsing regexp: /, '').replace(/`\(\?[imsU]+\)/, '`');
     const hint = /\(\?[a-zA-Z-]*[:)]/.test(pattern)
@@ -70,11 +89,74 @@ export async function compilePattern(
         : '';
     throw new GrepQueryError(`The regex ${JSON.stringify(pattern)} is invalid: ${message}.${hint}`);
   }
-  return re2Pattern(re);
+  // ripgrep matches line by line: \A, \z and (?-m)^ anchor at each line's ends there, at the text's here.
+  return re2Pattern(re, query.multiline || !/\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m/.test(pattern));
 }
 
 /** The characters a ripgrep pattern gives a meaning to; escaped, each stands for itself. */
 const SPECIAL = new Set('\\^$.|?*+()[]{}');
+/**
+ * The characters every ripgrep version reads escaped as themselves (its meta characters); ripgrep
+ * 13 refuses any other escape, and ripgrep 14 reads `\<` and `\>` as word boundaries.
+ */
+const ESCAPABLE = new Set('\\.+*?()|[]{}^$#&-~');
+
+/**
+ * Rust's Unicode `\w` in RE2 class syntax: Alphabetic (letters, letter numbers, and marks and the
+ * circled and squared Latin letters of Other_Alphabetic), marks, decimal digits, connector
+ * punctuation and the joiners. And its `\s`: White_Space.
+ */
+const WORD =
+  '\\p{L}\\p{M}\\p{Nd}\\p{Pc}\\p{Nl}\\x{200C}\\x{200D}\\x{24B6}-\\x{24E9}\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}';
+const SPACE = '\\t-\\r\\x{85}\\p{Z}';
+
+/**
+ * The pattern with `\w`, `\d`, `\s` and their negations written as the Unicode classes ripgrep
+ * reads them as (RE2 reads them as ASCII: `^\w+$` would miss `café`). A small scan by hand: it
+ * only needs to tell escapes and class brackets apart, which no library exposes for RE2 syntax.
+ * @throws {GrepQueryError} For `\W` or `\S` inside a class, which RE2 cannot write in Unicode.
+ */
+function unicodeClasses(pattern: string): string {
+  let out = '';
+  let depth = 0; // nesting of [...] (Rust allows [a[b]])
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      i++;
+      if (depth === 0) {
+        out +=
+          { w: `[${WORD}]`, W: `[^${WORD}]`, d: '\\p{Nd}', D: '\\P{Nd}', s: `[${SPACE}]`, S: `[^${SPACE}]` }[next] ??
+          `\\${next}`;
+      } else if (next === 'W' || next === 'S') {
+        throw new GrepQueryError(
+          `The regex ${JSON.stringify(pattern)} has \\${next} inside a class, which the JS engine cannot match as ripgrep does (Unicode); write the class negated with \\${next.toLowerCase()} inside, as [^\\${next.toLowerCase()}], or use ripgrep.`,
+        );
+      } else {
+        out += { w: WORD, d: '\\p{Nd}', D: '\\P{Nd}', s: SPACE }[next] ?? `\\${next}`;
+      }
+      continue;
+    }
+    if (c === '[') {
+      const posix = depth > 0 ? /^\[:\^?[a-z]+:\]/.exec(pattern.slice(i)) : null;
+      if (posix) {
+        out += posix[0];
+        i += posix[0].length - 1;
+        continue;
+      }
+      depth++;
+      out += c;
+      // A ] right after [ or [^ is the character itself.
+      const lead = /^\^?\]?/.exec(pattern.slice(i + 1))![0];
+      out += lead;
+      i += lead.length;
+      continue;
+    }
+    if (c === ']' && depth > 0) depth--;
+    out += c;
+  }
+  return out;
+}
 
 /**
  * The alternatives of a pattern that is plain text, or alternatives of plain text (`a|b`), as
@@ -87,7 +169,7 @@ function literalAlternatives(source: string): string[] | undefined {
     const c = source[i]!;
     if (c === '\\') {
       const next = source[i + 1];
-      if (next === undefined || /[0-9A-Za-z\s]/.test(next)) return undefined;
+      if (next === undefined || !ESCAPABLE.has(next)) return undefined;
       parts[parts.length - 1] += next;
       i++;
     } else if (c === '|') parts.push('');
@@ -105,6 +187,7 @@ function escapeRegExp(text: string): string {
 function regExpPattern(re: RegExp): CompiledPattern {
   return {
     engine: 'literal',
+    wholeTextTest: true,
     test(text) {
       re.lastIndex = 0;
       return re.test(text);
@@ -116,9 +199,10 @@ function regExpPattern(re: RegExp): CompiledPattern {
   };
 }
 
-function re2Pattern(re: RE2JS): CompiledPattern {
+function re2Pattern(re: RE2JS, wholeTextTest: boolean): CompiledPattern {
   return {
     engine: 're2',
+    wholeTextTest,
     test: (text) => re.test(text),
     *matches(text) {
       const m = re.matcher(text);

@@ -10,7 +10,8 @@ describe('compilePattern', async () => {
     expect((await compile('TODO|FIXME')).engine).toBe('literal');
     expect((await compile('a\\.b\\(c')).engine).toBe('literal');
     expect((await compile('(?i)todo')).engine).toBe('literal');
-    for (const regex of ['a.b', 'a*', '\\d+', '(a)', '[ab]', 'a|', '\\bword', 'x{2}', '^a', 'a$', '']) {
+    // An escape that ripgrep 13 refuses (\/) goes to RE2, which reads it as ripgrep 14 does.
+    for (const regex of ['a.b', 'a*', '\\d+', '(a)', '[ab]', 'a|', '\\bword', 'x{2}', '^a', 'a$', '', 'a\\/b']) {
       expect((await compile(regex)).engine).toBe('re2');
     }
   });
