@@ -25,7 +25,7 @@ export interface OrderedPiecesOptions {
   lineBufferedFrom?: number | undefined;
   /**
    * Output after which a piece's run that writes line by line is started again writing 8 KB at
-   * a time (the records it printed left out of the new run's): a write per line costs ripgrep
+   * a time (the lines it printed left out of the new run's): a write per line costs ripgrep
    * several times its search where the output is dense. @default Infinity (never)
    */
   denseBytes?: number | undefined;
@@ -59,9 +59,12 @@ interface PieceRun {
   lineBuffered: boolean;
   /** Bytes its current child has printed. */
   printed: number;
-  /** Records of its piece it has given or held (counted while it writes line by line). */
-  records: number;
-  /** Records its current child prints again (a run started again), still to leave out. */
+  /**
+   * Lines of its piece it has given or held (counted while it writes line by line): lines, not
+   * records, as a `--` separator may be the last line given before the next record is printed.
+   */
+  lines: number;
+  /** Lines its current child prints again (a run started again), still to leave out. */
   reprinted: number;
   /** Its children so far: what one replaced by a new one prints, or its end, is ignored. */
   generation: number;
@@ -308,7 +311,7 @@ function lastRecordPath(bytes: Buffer): Buffer | undefined {
 
 /** A piece's run not started yet. */
 function newRun(lineBuffered: boolean): PieceRun {
-  return { held: [], heldBytes: 0, done: false, lineBuffered, printed: 0, records: 0, reprinted: 0, generation: 0 };
+  return { held: [], heldBytes: 0, done: false, lineBuffered, printed: 0, lines: 0, reprinted: 0, generation: 0 };
 }
 
 /**
@@ -323,8 +326,8 @@ function intake(
 ): { bytes: Buffer; dense: boolean } {
   run.printed += chunk.length;
   let bytes = inRange(chunk, range);
-  if (run.reprinted > 0) ({ rest: bytes, left: run.reprinted } = dropRecords(bytes, run.reprinted));
-  if (run.lineBuffered) run.records += countRecords(bytes);
+  if (run.reprinted > 0) ({ rest: bytes, left: run.reprinted } = dropLines(bytes, run.reprinted));
+  if (run.lineBuffered) run.lines += countLines(bytes);
   return { bytes, dense: run.lineBuffered && run.printed > denseBytes };
 }
 
@@ -334,7 +337,24 @@ function dropChild(run: PieceRun): void {
   old?.kill('SIGKILL');
   resume(old);
   run.lineBuffered = false;
-  run.reprinted = run.records;
+  run.reprinted = run.lines;
+}
+
+/** The number of lines in a run of whole lines. */
+function countLines(bytes: Buffer): number {
+  let count = 0;
+  for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, nl + 1)) count++;
+  return count;
+}
+
+/** Leaves out the first `count` lines of a run of whole lines. */
+function dropLines(bytes: Buffer, count: number): { rest: Buffer; left: number } {
+  let pos = 0;
+  for (; count > 0 && pos < bytes.length; count--) {
+    const nl = bytes.indexOf(10, pos);
+    pos = nl === -1 ? bytes.length : nl + 1;
+  }
+  return { rest: bytes.subarray(pos), left: count };
 }
 
 /** Pauses the runs of the pieces after the one whose turn it is (their held output is at its bound). */

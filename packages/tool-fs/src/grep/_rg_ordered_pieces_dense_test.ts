@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RIPGREP } from '../_test_engines.ts';
+import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
+
+/**
+ * ripgrep behind a script that hands on a line-by-line run's output one line per write, a
+ * millisecond apart (as ripgrep with --line-buffered may, when the reader keeps up), so that a
+ * `--` separator can be the last line the reader has when the run turns dense.
+ */
+const slowWriter = (rg: string) => `#!${process.execPath}
+const { spawn } = require('node:child_process');
+const child = spawn(${JSON.stringify(rg)}, process.argv.slice(2), { stdio: ['ignore', 'pipe', 'inherit'] });
+if (!process.argv.includes('--line-buffered')) {
+  child.stdout.pipe(process.stdout);
+} else {
+  const lines = [];
+  let rest = '';
+  let ended = false;
+  child.stdout.on('data', (d) => { const parts = (rest + d).split(/(?<=\\n)/); rest = parts.pop(); if (rest.endsWith('\\n')) { parts.push(rest); rest = ''; } lines.push(...parts); });
+  child.stdout.on('end', () => { ended = true; });
+  const next = () => {
+    if (lines.length > 0) process.stdout.write(lines.shift(), () => setTimeout(next, 1));
+    else if (!ended) setTimeout(next, 1);
+  };
+  next();
+}
+`;
+
+describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
+  'searchPiecesInOrder: a dense run started again, with context',
+  () => {
+    let dir: string;
+    let rg: string;
+    const args = [
+      '--null',
+      '--sort',
+      'path',
+      '-n',
+      '--with-filename',
+      '--no-heading',
+      '-C',
+      '1',
+      '--regexp',
+      'hit',
+      '--',
+    ];
+    let sorted: Buffer;
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'rg-dense-context-'));
+      // Matches three lines apart: each group of context ends in a `--` separator before the next.
+      const text = Array.from({ length: 120 }, (_, i) => (i % 4 === 0 ? `hit ${i}` : `other ${i}`)).join('\n');
+      await writeFile(path.join(dir, 'a.txt'), `${text}\n`);
+      rg = path.join(dir, '..', `${path.basename(dir)}.rg`);
+      await writeFile(rg, slowWriter(RIPGREP!), { mode: 0o755 });
+      sorted = execFileSync(RIPGREP!, ['--no-config', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+      await rm(rg, { force: true });
+    });
+
+    // The run turns dense on a record, or on the `--` separator after one (the next record not printed yet).
+    test.each(['a record', 'a separator'])(
+      'the run turning dense on %s, the pieces give the bytes of one sorted run: no separator twice',
+      async (on) => {
+        const text = sorted.toString();
+        const separator = text.indexOf('\n--\n', text.length / 3) + 1;
+        // Printed past the bound with the line at `separator` (the separator) or the one after it.
+        const denseBytes = on === 'a separator' ? separator : separator + 3;
+        const chunks: Buffer[] = [];
+        const outcome = await searchPiecesInOrder(args, [{ args: [] }], {
+          rg,
+          cwd: dir,
+          concurrency: 1,
+          lineBufferedFrom: 0,
+          denseBytes,
+          onChunks: (bytes) => {
+            chunks.push(Buffer.from(bytes));
+            return false;
+          },
+        });
+        expect(outcome.run.code).toBe(0);
+        expect(Buffer.concat(chunks).toString()).toBe(text);
+      },
+    );
+  },
+);
