@@ -149,7 +149,12 @@ function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQu
   }
 }
 
-/** With multiline: the lines every match touches, and the number of matches. */
+/**
+ * With multiline: the lines every match touches, and the count ripgrep says: the matches where
+ * one holds a line break, else the lines with a match (rg -U searches line by line for a pattern
+ * that cannot match one, and counts lines then; that is decided here by the matches found).
+ * A match past the last line (`\z`, after the final line break) touches no line and counts for nothing.
+ */
 function multilineMatches(text: string, lineCount: number, re: CompiledPattern): { lines: Set<number>; count: number } {
   const starts: number[] = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -165,12 +170,16 @@ function multilineMatches(text: string, lineCount: number, re: CompiledPattern):
   };
   const lines = new Set<number>();
   let count = 0;
+  let breaks = false;
   for (const m of re.matches(text)) {
+    if (lineAt(m.start) >= lineCount) continue;
     count++;
+    const nl = text.indexOf('\n', m.start);
+    if (nl !== -1 && nl < m.end) breaks = true;
     const end = Math.max(m.start, m.end - 1);
     for (let l = lineAt(m.start); l <= lineAt(end) && l < lineCount; l++) lines.add(l);
   }
-  return { lines, count };
+  return { lines, count: breaks ? count : lines.size };
 }
 
 function clipColumns(line: string): string {

@@ -40,6 +40,20 @@ describe.each(SEARCH_ENGINES)('Grep patterns read as ripgrep reads them, with th
     expect(found, text).toEqual(lines);
   });
 
+  // rg -U counts matches where one holds a line break, else lines with a match; none past the last line.
+  test.each([
+    ['x*', 'm.txt:4'],
+    ['😀', 'm.txt:2'],
+    ['(?s).', 'm.txt:10'],
+    ['a\\nb', 'm.txt:1'],
+    ['😀|a\\n', 'm.txt:4'],
+    ['\\z', 'No matches found'],
+  ])('with multiline, %s is counted as ripgrep counts it', async (pattern, count) => {
+    await writeFile(path.join(bench.dir, 'm.txt'), '😀a\nb\n😀😀\nc\n');
+    const { text } = await bench.call('Grep', { pattern, path: 'm.txt', multiline: true, output_mode: 'count' });
+    expect(text.split('\n')[0]).toMatch(new RegExp(`^(?:\\S*/)?${count}$`));
+  });
+
   test('plain text and escaped punctuation still match as text', async () => {
     for (const [pattern, line] of [
       ['caf', 1],
