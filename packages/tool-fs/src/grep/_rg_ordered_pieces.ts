@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
 import { isPaused, pause, resume } from './_paused_runs.ts';
 import type { CutPiece } from './_rg_cut.ts';
+import { type GivenMark, markGiven, newMark, type Resumption, skipGiven } from './_rg_resume.ts';
 import { comparePathBytes, countRecords, dropRecords, isPathPart } from './_rg_path_order.ts';
 
 /** Options of {@linkcode searchPiecesInOrder}. */
@@ -25,8 +26,8 @@ export interface OrderedPiecesOptions {
   lineBufferedFrom?: number | undefined;
   /**
    * Output after which a piece's run that writes line by line is started again writing 8 KB at
-   * a time (the lines it printed left out of the new run's): a write per line costs ripgrep
-   * several times its search where the output is dense. @default Infinity (never)
+   * a time (what it gave left out of the new run's: {@linkcode skipGiven}): a write per line costs
+   * ripgrep several times its search where the output is dense. @default Infinity (never)
    */
   denseBytes?: number | undefined;
   /**
@@ -59,13 +60,10 @@ interface PieceRun {
   lineBuffered: boolean;
   /** Bytes its current child has printed. */
   printed: number;
-  /**
-   * Lines of its piece it has given or held (counted while it writes line by line): lines, not
-   * records, as a `--` separator may be the last line given before the next record is printed.
-   */
-  lines: number;
-  /** Lines its current child prints again (a run started again), still to leave out. */
-  reprinted: number;
+  /** Where it had got to in what it gave or held (followed while it writes line by line). */
+  given: GivenMark;
+  /** How its current child (a run started again) leaves out what the one before gave. */
+  resumption?: Resumption | undefined;
   /** Its children so far: what one replaced by a new one prints, or its end, is ignored. */
   generation: number;
 }
@@ -109,6 +107,8 @@ export function searchPiecesInOrder(
   const end = args.at(-1) === '--' ? args.length - 1 : args.length;
   const lineBufferedFrom = options.lineBufferedFrom ?? Infinity;
   const denseBytes = options.denseBytes ?? Infinity;
+  // A run started again leaves out what the one before gave by place where lines have numbers.
+  const numbered = args.includes('--line-number') || args.includes('-n');
   const runs: PieceRun[] = pieces.map((_, i) => newRun(i >= lineBufferedFrom));
   let skip = options.skipRecords ?? 0;
   let turn = 0;
@@ -230,7 +230,7 @@ export function searchPiecesInOrder(
     /** A piece's run writing line by line, replaced by one that writes 8 KB at a time. */
     const restart = (i: number) => {
       if (finished || runs[i]!.done) return;
-      dropChild(runs[i]!);
+      dropChild(runs[i]!, numbered);
       start(i);
     };
     startMore();
@@ -311,7 +311,7 @@ function lastRecordPath(bytes: Buffer): Buffer | undefined {
 
 /** A piece's run not started yet. */
 function newRun(lineBuffered: boolean): PieceRun {
-  return { held: [], heldBytes: 0, done: false, lineBuffered, printed: 0, lines: 0, reprinted: 0, generation: 0 };
+  return { held: [], heldBytes: 0, done: false, lineBuffered, printed: 0, given: newMark(), generation: 0 };
 }
 
 /**
@@ -326,35 +326,19 @@ function intake(
 ): { bytes: Buffer; dense: boolean } {
   run.printed += chunk.length;
   let bytes = inRange(chunk, range);
-  if (run.reprinted > 0) ({ rest: bytes, left: run.reprinted } = dropLines(bytes, run.reprinted));
-  if (run.lineBuffered) run.lines += countLines(bytes);
+  if (run.resumption !== undefined) bytes = skipGiven(run.resumption, bytes);
+  if (run.lineBuffered) markGiven(run.given, bytes);
   return { bytes, dense: run.lineBuffered && run.printed > denseBytes };
 }
 
 /** Kills a run's child writing line by line, for one writing 8 KB at a time that leaves out what it gave. */
-function dropChild(run: PieceRun): void {
+function dropChild(run: PieceRun, byPlace: boolean): void {
   const old = run.child;
   old?.kill('SIGKILL');
   resume(old);
   run.lineBuffered = false;
-  run.reprinted = run.lines;
-}
-
-/** The number of lines in a run of whole lines. */
-function countLines(bytes: Buffer): number {
-  let count = 0;
-  for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, nl + 1)) count++;
-  return count;
-}
-
-/** Leaves out the first `count` lines of a run of whole lines. */
-function dropLines(bytes: Buffer, count: number): { rest: Buffer; left: number } {
-  let pos = 0;
-  for (; count > 0 && pos < bytes.length; count--) {
-    const nl = bytes.indexOf(10, pos);
-    pos = nl === -1 ? bytes.length : nl + 1;
-  }
-  return { rest: bytes.subarray(pos), left: count };
+  const mark = run.given;
+  run.resumption = { mark, byPlace, pending: [], lines: mark.lines, done: false };
 }
 
 /** Pauses the runs of the pieces after the one whose turn it is (their held output is at its bound). */

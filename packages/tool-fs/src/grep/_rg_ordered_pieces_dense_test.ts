@@ -11,8 +11,13 @@ import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
  * millisecond apart (as ripgrep with --line-buffered may, when the reader keeps up), so that a
  * `--` separator can be the last line the reader has when the run turns dense.
  */
-const slowWriter = (rg: string) => `#!${process.execPath}
+const slowWriter = (rg: string, changeOnRestart = '') => `#!${process.execPath}
 const { spawn } = require('node:child_process');
+if (${JSON.stringify(changeOnRestart)} && !process.argv.includes('--line-buffered')) {
+  const fs = require('node:fs');
+  // A line near the top starts to match, in place: the lines after it keep their numbers.
+  fs.writeFileSync(${JSON.stringify(changeOnRestart)}, fs.readFileSync(${JSON.stringify(changeOnRestart)}, 'utf8').replace('miss 1\\n', 'hit 1!\\n'));
+}
 const child = spawn(${JSON.stringify(rg)}, process.argv.slice(2), { stdio: ['ignore', 'pipe', 'inherit'] });
 if (!process.argv.includes('--line-buffered')) {
   child.stdout.pipe(process.stdout);
@@ -87,5 +92,47 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
         expect(Buffer.concat(chunks).toString()).toBe(text);
       },
     );
+
+    // Counting the lines given, the new run left out one line fewer than it should (a line given twice).
+    test('a line above where a run got to starting to match before it is started again: no line is given twice', async () => {
+      const file = path.join(dir, 'b.txt');
+      await writeFile(
+        file,
+        `${Array.from({ length: 240 }, (_, i) => (i % 2 === 0 ? `hit ${i}` : `miss ${i}`)).join('\n')}\n`,
+      );
+      const changing = path.join(dir, '..', `${path.basename(dir)}.changing.rg`);
+      await writeFile(changing, slowWriter(RIPGREP!, file), { mode: 0o755 });
+      try {
+        const chunks: Buffer[] = [];
+        await searchPiecesInOrder(
+          args
+            .filter((a) => a !== '-C' && a !== '1')
+            .slice(0, -1)
+            .concat('--', 'b.txt'),
+          [{ args: [] }],
+          {
+            rg: changing,
+            cwd: dir,
+            concurrency: 1,
+            lineBufferedFrom: 0,
+            denseBytes: 1000,
+            onChunks: (bytes) => {
+              chunks.push(Buffer.from(bytes));
+              return false;
+            },
+          },
+        );
+        const lines = Buffer.concat(chunks).toString().split('\n').filter(Boolean);
+        const texts = lines.map((l) => l.split(':').slice(1).join(':'));
+        const numbers = lines.map((l) => Number(l.split('\0')[1]!.split(':')[0]));
+        expect(lines.length).toBeGreaterThan(100);
+        // Each line once, and in order: what the first run gave, then the rest of the file as it is now.
+        expect(new Set(texts).size, lines.join('\n')).toBe(texts.length);
+        expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      } finally {
+        await rm(changing, { force: true });
+        await rm(file, { force: true });
+      }
+    });
   },
 );
