@@ -50,6 +50,9 @@ export interface OrderedPiecesOutcome {
   stopped: boolean;
 }
 
+/** Options whose next argument is their value (a pattern or a glob `--line-number` is not the flag). */
+const VALUED = new Set(['--regexp', '-e', '--glob', '-g', '--iglob', '--type', '-t', '--type-not', '-T']);
+
 /** A piece's run and what it has printed ahead of its turn. */
 interface PieceRun {
   child?: ChildProcess | undefined;
@@ -108,7 +111,7 @@ export function searchPiecesInOrder(
   const lineBufferedFrom = options.lineBufferedFrom ?? Infinity;
   const denseBytes = options.denseBytes ?? Infinity;
   // A run started again leaves out what the one before gave by place where lines have numbers.
-  const numbered = args.includes('--line-number') || args.includes('-n');
+  const numbered = args.some((a, k) => (a === '--line-number' || a === '-n') && !VALUED.has(args[k - 1] ?? ''));
   const runs: PieceRun[] = pieces.map((_, i) => newRun(i >= lineBufferedFrom));
   let skip = options.skipRecords ?? 0;
   let turn = 0;

@@ -93,6 +93,33 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
       },
     );
 
+    test('a pattern -n, without line numbers in the output: what was given is left out by count, nothing lost', async () => {
+      const file = path.join(dir, 'c.txt');
+      await writeFile(file, `${Array.from({ length: 200 }, (_, i) => `x -n ${i}`).join('\n')}\n`);
+      try {
+        const plain = ['--null', '--sort', 'path', '--with-filename', '--no-heading', '--regexp', '-n', '--', 'c.txt'];
+        const expected = execFileSync(RIPGREP!, ['--no-config', ...plain], {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const chunks: Buffer[] = [];
+        await searchPiecesInOrder(plain, [{ args: [] }], {
+          rg,
+          cwd: dir,
+          concurrency: 1,
+          lineBufferedFrom: 0,
+          denseBytes: 1000,
+          onChunks: (bytes) => {
+            chunks.push(Buffer.from(bytes));
+            return false;
+          },
+        });
+        expect(Buffer.concat(chunks).toString()).toBe(expected.toString());
+      } finally {
+        await rm(file, { force: true });
+      }
+    });
+
     // Counting the lines given, the new run left out one line fewer than it should (a line given twice).
     test('a line above where a run got to starting to match before it is started again: no line is given twice', async () => {
       const file = path.join(dir, 'b.txt');
