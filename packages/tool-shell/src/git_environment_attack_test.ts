@@ -14,16 +14,9 @@ import { createSession } from '@toolshed/core';
 import { shellTools } from './family.ts';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
+import { hasGit } from './testdata/has_git.ts';
 
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasGit) console.log('git_environment_attack_test: skipped, git is not installed (apt install git)');
+const GIT_FOUND = hasGit('git_environment_attack_test');
 
 const RULES = gitRules('restore', 'checkout', 'checkout-index', 'rm', 'status');
 const { root, decide, runInCopy } = shellDecider('toolshed-gitenv-', RULES);
@@ -46,7 +39,7 @@ afterEach(() => {
 
 let repo = '';
 
-describe.skipIf(!hasGit)("git's environment moves where it writes", () => {
+describe.skipIf(!GIT_FOUND)("git's environment moves where it writes", () => {
   beforeAll(async () => {
     // A repository tracking an ordinary tasks.json at its top, and an empty .vscode folder.
     repo = path.join(root(), 'repo');
@@ -109,7 +102,7 @@ describe.skipIf(!hasGit)("git's environment moves where it writes", () => {
   });
 });
 
-describe.skipIf(!hasGit)(
+describe.skipIf(!GIT_FOUND)(
   "a repository whose config sets core.worktree writes there, not in the repository's folder",
   () => {
     let moved = '';

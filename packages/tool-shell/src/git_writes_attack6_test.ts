@@ -8,16 +8,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
+import { hasGit } from './testdata/has_git.ts';
 
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasGit) console.log('git_writes_attack6_test: skipped, git is not installed (apt install git)');
+const GIT_FOUND = hasGit('git_writes_attack6_test');
 
 const RULES = gitRules('rm', 'mv', 'submodule', 'clone', 'worktree', 'restore', 'checkout');
 const { root, decide, runInCopy } = shellDecider('toolshed-attack6-', RULES);
@@ -48,7 +41,7 @@ let main = '';
 /** A clone of main: its submodule not checked out yet. */
 let fresh = '';
 
-describe.skipIf(!hasGit)('git writes the guard did not compute', () => {
+describe.skipIf(!GIT_FOUND)('git writes the guard did not compute', () => {
   beforeAll(async () => {
     // lib: a repository whose commit holds files core protects at any depth.
     lib = path.join(root(), 'lib');

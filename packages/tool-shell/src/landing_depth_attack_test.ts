@@ -11,17 +11,10 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gitRules, MODES } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
+import { hasGit } from './testdata/has_git.ts';
 
 const RULES = ['Bash(cp:*)', 'Bash(mv:*)', 'Bash(ln:*)', 'Bash(install:*)', ...gitRules('mv')];
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.log('skipped: the git mv attack needs git, which is not installed');
-    return false;
-  }
-})();
+const GIT_FOUND = hasGit('landing_depth_attack_test (the git mv attack)');
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'ignore' });
 const { root, decide, runInCopy } = shellDecider('toolshed-landing-', RULES);
@@ -83,7 +76,7 @@ describe('a folder copied or moved brings protected files from more than one lev
   });
 });
 
-test.skipIf(!hasGit)('git mv of a folder brings what it holds at any depth: git mv stuff dest asks', async () => {
+test.skipIf(!GIT_FOUND)('git mv of a folder brings what it holds at any depth: git mv stuff dest asks', async () => {
   const dir = await project('git_mv', EVIL);
   git(dir, 'init', '-q');
   git(dir, 'add', '-A');

@@ -13,6 +13,7 @@ import type { PermissionRule } from './types.ts';
 import { decidePermission } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
 import { testContext } from './_test_context.ts';
+import { hasGit } from './_test_git.ts';
 
 let base: string;
 let proj: string;
@@ -336,18 +337,9 @@ describe('a folder landing at a path (ResourceAccess.from)', () => {
   });
 });
 
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasGit)
-  console.log('folder_access_test: the core.worktree test is skipped, git is not installed (apt install git)');
+const GIT_FOUND = hasGit('folder_access_test (the core.worktree test)');
 
-describe.skipIf(!hasGit)('a work tree write reads the index where core.worktree puts it', () => {
+describe.skipIf(!GIT_FOUND)('a work tree write reads the index where core.worktree puts it', () => {
   test('the index paths of a repository whose work tree is ../.vscode land in .vscode', async () => {
     const repo = join(base, 'moved');
     await mkdir(join(repo, '.vscode'), { recursive: true });

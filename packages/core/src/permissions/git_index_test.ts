@@ -4,16 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseGitIndex, readGitIndex } from './git_index.ts';
+import { hasGit } from './_test_git.ts';
 
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasGit) console.log('git_index_test: skipped, git is not installed (apt install git)');
+const GIT_FOUND = hasGit('git_index_test');
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -55,7 +48,7 @@ function lsFiles(git: (...args: string[]) => string): string[] {
   return git('ls-files', '-z', '--cached').split('\0').filter(Boolean);
 }
 
-describe.skipIf(!hasGit)('parseGitIndex', () => {
+describe.skipIf(!GIT_FOUND)('parseGitIndex', () => {
   test.each([
     ['version 2', [], []],
     ['version 3 (an intent-to-add entry sets the extended flags)', [], ['add', '-N', 'later.txt']],
@@ -102,7 +95,7 @@ describe.skipIf(!hasGit)('parseGitIndex', () => {
   });
 });
 
-describe.skipIf(!hasGit)('readGitIndex', () => {
+describe.skipIf(!GIT_FOUND)('readGitIndex', () => {
   test('reads the file again once git changed it; no index is no paths', () => {
     const { dir, git } = repository();
     const file = join(dir, '.git', 'index');
