@@ -121,6 +121,7 @@ export function searchPiecesInOrder(
   let finished = false;
   let concurrency = (options.soloMs ?? 0) > 0 ? 1 : options.concurrency;
   let given = 0;
+  let denseSeen = false;
   let soloTimer: NodeJS.Timeout | undefined;
   return new Promise<OrderedPiecesOutcome>((resolve, reject) => {
     const widen = () => {
@@ -186,6 +187,8 @@ export function searchPiecesInOrder(
       const run = runs[i]!;
       const generation = ++run.generation;
       run.printed = 0;
+      // A piece started once another has printed past denseBytes writes 8 KB at a time from the start.
+      if (denseSeen) run.lineBuffered = false;
       const extra = run.lineBuffered ? ['--line-buffered'] : [];
       const pieceArgs = [...args.slice(0, end), ...extra, ...pieces[i]!.args, ...args.slice(end)];
       const from = pieces[i]!.from;
@@ -200,6 +203,7 @@ export function searchPiecesInOrder(
         onChunks: (chunk) => {
           if (finished || generation !== run.generation) return true;
           const { bytes, dense } = intake(run, chunk, { from, to }, denseBytes);
+          if (run.printed > denseBytes) denseSeen = true;
           // Dense: started again writing 8 KB at a time once this chunk is given or held.
           if (dense) queueMicrotask(() => restart(i));
           if (bytes.length === 0) return dense;

@@ -179,7 +179,7 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPi
     return { outcome, out: Buffer.concat(chunks) };
   }
 
-  test('a run writing line by line whose output turns out dense is started again writing 8 KB at a time', async () => {
+  test('a run writing line by line whose output turns out dense is started again writing 8 KB at a time, and so are the pieces after it', async () => {
     // ripgrep behind a script that logs each run's arguments.
     const log = path.join(dir, '..', `${path.basename(dir)}.log`);
     const rg = path.join(dir, '..', `${path.basename(dir)}.rg`);
@@ -200,10 +200,15 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')('searchPi
       // Dense pieces (those holding m0 and m4, whose files have 200 lines each) and sparse ones.
       expect(dense.filter(Boolean).length).toBeGreaterThanOrEqual(2);
       expect(dense.filter((d) => !d).length).toBeGreaterThanOrEqual(2);
+      // One piece at a time: up to the first dense piece, each runs line by line (that one then again 8 KB
+      // at a time); every piece after it starts 8 KB at a time (the output is dense).
+      const firstDense = dense.indexOf(true);
       const expected = dense.flatMap((d, i) => {
         const lineByLine = [...args.slice(0, -1), '--line-buffered', ...pieces[i]!.args, '--'].join(' ');
-        return d ? [lineByLine, lineByLine.replace(' --line-buffered', '')] : [lineByLine];
+        const buffered = lineByLine.replace(' --line-buffered', '');
+        return i < firstDense ? [lineByLine] : i === firstDense ? [lineByLine, buffered] : [buffered];
       });
+      expect(firstDense).toBeLessThan(pieces.length - 1);
       expect(runs.map((r) => r.replace(/^--no-config /, ''))).toEqual(expected);
       // Below the bound, never.
       await rm(log);
