@@ -50,9 +50,6 @@ export interface OrderedPiecesOutcome {
   stopped: boolean;
 }
 
-/** Options whose next argument is their value (a pattern or a glob `--line-number` is not the flag). */
-const VALUED = new Set(['--regexp', '-e', '--glob', '-g', '--iglob', '--type', '-t', '--type-not', '-T']);
-
 /** A piece's run and what it has printed ahead of its turn. */
 interface PieceRun {
   child?: ChildProcess | undefined;
@@ -110,8 +107,6 @@ export function searchPiecesInOrder(
   const end = args.at(-1) === '--' ? args.length - 1 : args.length;
   const lineBufferedFrom = options.lineBufferedFrom ?? Infinity;
   const denseBytes = options.denseBytes ?? Infinity;
-  // A run started again leaves out what the one before gave by place where lines have numbers.
-  const numbered = args.some((a, k) => (a === '--line-number' || a === '-n') && !VALUED.has(args[k - 1] ?? ''));
   const runs: PieceRun[] = pieces.map((_, i) => newRun(i >= lineBufferedFrom));
   let skip = options.skipRecords ?? 0;
   let turn = 0;
@@ -237,7 +232,7 @@ export function searchPiecesInOrder(
     /** A piece's run writing line by line, replaced by one that writes 8 KB at a time. */
     const restart = (i: number) => {
       if (finished || runs[i]!.done) return;
-      dropChild(runs[i]!, numbered);
+      dropChild(runs[i]!);
       start(i);
     };
     startMore();
@@ -339,13 +334,14 @@ function intake(
 }
 
 /** Kills a run's child writing line by line, for one writing 8 KB at a time that leaves out what it gave. */
-function dropChild(run: PieceRun, byPlace: boolean): void {
+function dropChild(run: PieceRun): void {
   const old = run.child;
   old?.kill('SIGKILL');
   resume(old);
   run.lineBuffered = false;
   const mark = run.given;
-  run.resumption = { mark, byPlace, pending: [], lines: mark.lines, done: false };
+  // By place where the records given had line numbers (read from them, not guessed from the arguments).
+  run.resumption = { mark, byPlace: mark.numbered, pending: [], lines: mark.lines, done: false };
 }
 
 /** Pauses the runs of the pieces after the one whose turn it is (their held output is at its bound). */

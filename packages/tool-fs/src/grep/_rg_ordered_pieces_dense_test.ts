@@ -35,6 +35,21 @@ if (!process.argv.includes('--line-buffered')) {
 }
 `;
 
+/** The bytes a single-piece search gives, its runs writing line by line until `denseBytes`. */
+async function searchDense(args: string[], options: { rg: string; cwd: string; denseBytes: number }) {
+  const chunks: Buffer[] = [];
+  const outcome = await searchPiecesInOrder(args, [{ args: [] }], {
+    ...options,
+    concurrency: 1,
+    lineBufferedFrom: 0,
+    onChunks: (bytes) => {
+      chunks.push(Buffer.from(bytes));
+      return false;
+    },
+  });
+  return { outcome, out: Buffer.concat(chunks).toString() };
+}
+
 describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
   'searchPiecesInOrder: a dense run started again, with context',
   () => {
@@ -76,20 +91,9 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
         const separator = text.indexOf('\n--\n', text.length / 3) + 1;
         // Printed past the bound with the line at `separator` (the separator) or the one after it.
         const denseBytes = on === 'a separator' ? separator : separator + 3;
-        const chunks: Buffer[] = [];
-        const outcome = await searchPiecesInOrder(args, [{ args: [] }], {
-          rg,
-          cwd: dir,
-          concurrency: 1,
-          lineBufferedFrom: 0,
-          denseBytes,
-          onChunks: (bytes) => {
-            chunks.push(Buffer.from(bytes));
-            return false;
-          },
-        });
+        const { outcome, out } = await searchDense(args, { rg, cwd: dir, denseBytes });
         expect(outcome.run.code).toBe(0);
-        expect(Buffer.concat(chunks).toString()).toBe(text);
+        expect(out).toBe(text);
       },
     );
 
@@ -102,19 +106,8 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
           cwd: dir,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
-        const chunks: Buffer[] = [];
-        await searchPiecesInOrder(plain, [{ args: [] }], {
-          rg,
-          cwd: dir,
-          concurrency: 1,
-          lineBufferedFrom: 0,
-          denseBytes: 1000,
-          onChunks: (bytes) => {
-            chunks.push(Buffer.from(bytes));
-            return false;
-          },
-        });
-        expect(Buffer.concat(chunks).toString()).toBe(expected.toString());
+        const { out } = await searchDense(plain, { rg, cwd: dir, denseBytes: 1000 });
+        expect(out).toBe(expected.toString());
       } finally {
         await rm(file, { force: true });
       }
@@ -130,26 +123,9 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
       const changing = path.join(dir, '..', `${path.basename(dir)}.changing.rg`);
       await writeFile(changing, slowWriter(RIPGREP!, file), { mode: 0o755 });
       try {
-        const chunks: Buffer[] = [];
-        await searchPiecesInOrder(
-          args
-            .filter((a) => a !== '-C' && a !== '1')
-            .slice(0, -1)
-            .concat('--', 'b.txt'),
-          [{ args: [] }],
-          {
-            rg: changing,
-            cwd: dir,
-            concurrency: 1,
-            lineBufferedFrom: 0,
-            denseBytes: 1000,
-            onChunks: (bytes) => {
-              chunks.push(Buffer.from(bytes));
-              return false;
-            },
-          },
-        );
-        const lines = Buffer.concat(chunks).toString().split('\n').filter(Boolean);
+        const noContext = args.filter((a) => a !== '-C' && a !== '1').slice(0, -1);
+        const { out } = await searchDense([...noContext, '--', 'b.txt'], { rg: changing, cwd: dir, denseBytes: 1000 });
+        const lines = out.split('\n').filter(Boolean);
         const texts = lines.map((l) => l.split(':').slice(1).join(':'));
         const numbers = lines.map((l) => Number(l.split('\0')[1]!.split(':')[0]));
         expect(lines.length).toBeGreaterThan(100);

@@ -7,6 +7,8 @@ import { comparePathBytes } from './_rg_path_order.ts';
 export interface GivenMark {
   path: Buffer | undefined;
   line: number;
+  /** Its records carry line numbers (`path\0N:` or `N-`; a count, `path\0N`, does not). */
+  numbered: boolean;
   /** Lines without a path given after the last record. */
   trailing: number;
   lines: number;
@@ -14,7 +16,7 @@ export interface GivenMark {
 
 /**
  * How a run that replaces one writing line by line leaves out what that one gave. With line
- * numbers in the output, by place: every record at or before the mark's (path, line) and the
+ * numbers in the output (as the mark saw it), by place: every record at or before the mark's (path, line) and the
  * separators given after it, so that a file changed between the two runs gives no line twice
  * (counting lines, a line added above the mark made the last line given come again). Without
  * them (counts), by the number of lines.
@@ -42,7 +44,7 @@ export interface Resumption {
  * ```
  */
 export function newMark(): GivenMark {
-  return { path: undefined, line: 0, trailing: 0, lines: 0 };
+  return { path: undefined, line: 0, numbered: false, trailing: 0, lines: 0 };
 }
 
 /**
@@ -69,6 +71,9 @@ export function markGiven(mark: GivenMark, bytes: Buffer): void {
     if (nul !== -1 && nul < nl) {
       mark.path = Buffer.from(bytes.subarray(pos, nul));
       mark.line = lineNumber(bytes, nul + 1);
+      // A line number ends in `:` (a match) or `-` (context); a count ends the line.
+      const after = bytes[nul + 1 + String(mark.line).length];
+      mark.numbered = after === 58 || after === 45;
       mark.trailing = 0;
     } else mark.trailing++;
     mark.lines++;
