@@ -78,7 +78,7 @@ export interface ToolCallResult<Output> {
  *   { path: '/p/a.txt', access: 'read' },
  *   { path: '/p', access: 'read', kind: 'folder', history: true },
  *   { path: '/p/src', access: 'write', kind: 'folder', worktree: true },
-  { path: '/p/lib', access: 'write', from: '/p/src' },
+ *   { path: '/p/lib', access: 'write', from: '/p/src' },
  *   { path: '`$F`', access: 'read', kind: 'unknown' },
  * ];
  * ```

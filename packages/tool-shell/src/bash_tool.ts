@@ -12,7 +12,13 @@ import { findBwrap } from './sandbox.ts';
 import { checkShellPermissions } from './shell_permissions.ts';
 import { shellRuleSuggestions } from './shell_suggestions.ts';
 import { isDestructiveCommand } from './_destructive.ts';
-import { commandEnv, resolveShellOptions, type ResolvedShellOptions, type ShellToolsOptions } from './shell_options.ts';
+import {
+  commandEnv,
+  commandEnvOverrides,
+  resolveShellOptions,
+  type ResolvedShellOptions,
+  type ShellToolsOptions,
+} from './shell_options.ts';
 import { runCommand, type CommandResult } from './run_command.ts';
 import { tasksOf } from './task_registry.ts';
 
@@ -151,7 +157,7 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     async call(input, ctx, { onProgress, signal }) {
       const sandbox = sandboxFor(opts, ctx);
       // The settings' `env` (ctx.env) first; the family's own `env` option wins over it.
-      const base = ctx.env ? { ...ctx.env, ...opts.env } : opts.env;
+      const base = commandEnvOverrides(ctx, opts);
       const env = isBashParserLoaded() && classifyCommand(input.command).readOnly ? readOnlyEnv(base) : base;
       const start = startDirectory(ctx);
       if (input.run_in_background) {

@@ -100,8 +100,30 @@ export function resolveShellOptions(options: ShellToolsOptions = {}): ResolvedSh
 }
 
 /**
- * The environment a command runs with, as far as the guard needs it: the host's, the settings'
- * `env` over it, the family's `env` over both (a variable set to undefined is removed).
+ * The variables a command gets on top of the host's: the settings' `env` (`ctx.env`), the
+ * family's `env` option over it.
+ *
+ * @param ctx The call's context (its `env`: the settings').
+ * @param opts The resolved options of the family (its `env`).
+ * @returns The variables, or undefined when neither sets any.
+ *
+ * @example
+ * ```ts
+ * import { commandEnvOverrides, resolveShellOptions } from './shell_options.ts';
+ *
+ * commandEnvOverrides({ env: { A: '1', B: '1' } }, resolveShellOptions({ env: { B: '2' } })); // { A: '1', B: '2' }
+ * ```
+ */
+export function commandEnvOverrides(
+  ctx: { env?: Readonly<Record<string, string>> | undefined },
+  opts: Pick<ResolvedShellOptions, 'env'>,
+): ResolvedShellOptions['env'] {
+  return ctx.env ? { ...ctx.env, ...opts.env } : opts.env;
+}
+
+/**
+ * The environment a command runs with, as far as the guard needs it: the host's, with
+ * {@linkcode commandEnvOverrides} over it (a variable set to undefined is removed).
  *
  * @param ctx The call's context (its `env`: the settings').
  * @param opts The resolved options of the family (its `env`).
@@ -120,7 +142,7 @@ export function commandEnv(
   ctx: { env?: Readonly<Record<string, string>> | undefined },
   opts: Pick<ResolvedShellOptions, 'env'>,
 ): Readonly<Record<string, string | undefined>> {
-  const env: Record<string, string | undefined> = { ...process.env, ...ctx.env, ...opts.env };
+  const env: Record<string, string | undefined> = { ...process.env, ...commandEnvOverrides(ctx, opts) };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return env;
 }
