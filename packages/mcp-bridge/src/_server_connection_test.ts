@@ -42,7 +42,8 @@ beforeAll(async () => {
             fault: {
               command: process.execPath,
               args: [FAULT_SERVER],
-              timeout: 400,
+              // Long enough for a 2 MB result on a loaded machine (it took over 400 ms with two test workers).
+              timeout: 2000,
               env: { FAULT_MARKER: path.join(dir, 'cancelled.txt') },
             },
           },
@@ -74,7 +75,7 @@ describe('a server of our own that misbehaves', () => {
   test('a call past the server timeout is cancelled with a message naming the server and the fix', async () => {
     const hang = await text(use('mcp__fault__hang', {}));
     expect(hang.isError).toBe(true);
-    expect(hang.text).toContain('MCP server "fault" did not answer mcp__fault__hang within 400 ms');
+    expect(hang.text).toContain('MCP server "fault" did not answer mcp__fault__hang within 2000 ms');
     expect(hang.text).toContain('raise "timeout"');
     expect((await text(use('mcp__fault__pid', {}))).isError).toBe(false);
   });
