@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { streamRipgrep, type RipgrepStream } from '../_ripgrep.ts';
+import { HeldSpill } from './_held_spill.ts';
 import { isPaused, pause, resume } from './_paused_runs.ts';
 import type { CutPiece } from './_rg_cut.ts';
 import { type GivenMark, markGiven, newMark, type Resumption, skipGiven } from './_rg_resume.ts';
@@ -17,8 +18,17 @@ export interface OrderedPiecesOptions {
   concurrency: number;
   /** Records (lines with a path) of the whole output already given elsewhere: left out. @default 0 */
   skipRecords?: number | undefined;
-  /** Output that pieces ahead of their turn may hold before they are paused. @default 1 MiB */
+  /**
+   * Output that pieces ahead of their turn may hold in memory before they are paused (or, with
+   * `spillAhead`, before what they print goes to a temporary file). @default 1 MiB
+   */
   heldBytes?: number | undefined;
+  /**
+   * Past `heldBytes`, what pieces ahead of their turn print goes on to a temporary file of each
+   * ({@linkcode HeldSpill}) and they go on searching, rather than being paused: for a search of
+   * which every line is wanted, where a paused piece leaves its core idle. @default false
+   */
+  spillAhead?: boolean | undefined;
   /**
    * The first piece whose run writes line by line rather than 8 KB at a time, and every one after
    * it: for a page that may fill before a piece ends. @default Infinity (none)
@@ -55,6 +65,10 @@ interface PieceRun {
   child?: ChildProcess | undefined;
   held: Buffer[];
   heldBytes: number;
+  /** What it printed past the memory bound, after `held` (with `spillAhead`), until read back in its turn. */
+  spill?: HeldSpill | undefined;
+  /** Its spill is being read back (its turn has come). */
+  draining?: boolean;
   done: boolean;
   result?: RipgrepStream;
   lineBuffered: boolean;
@@ -72,8 +86,9 @@ interface PieceRun {
  * Runs one sorted ripgrep per piece ({@linkcode cutTree}'s globs), `concurrency` at once in
  * walk order, and hands their output on as one `rg --sort path` run would give it: the piece
  * whose turn it is streams straight through; the ones after it keep what they print until their
- * turn comes. Past `heldBytes` of that, they are paused (SIGSTOP) and no new piece starts, so
- * memory stays bounded whatever the output; each resumes when its turn comes. Once `onChunks`
+ * turn comes. Past `heldBytes` of that, they are paused (SIGSTOP) and no new piece starts, or,
+ * with `spillAhead`, what they print goes on into a temporary file each, read back in their
+ * turn; memory stays bounded whatever the output; each resumes when its turn comes. Once `onChunks`
  * has enough, every run is killed.
  *
  * @param args The sorted run's arguments (`--sort path` among them; a trailing `--` stays last).
@@ -118,6 +133,8 @@ export function searchPiecesInOrder(
   let given = 0;
   let denseSeen = false;
   let soloTimer: NodeJS.Timeout | undefined;
+  // Spills read back and being removed: the search ends once they are gone.
+  const removing: Promise<void>[] = [];
   return new Promise<OrderedPiecesOutcome>((resolve, reject) => {
     const widen = () => {
       clearTimeout(soloTimer);
@@ -129,18 +146,15 @@ export function searchPiecesInOrder(
       clearTimeout(soloTimer);
       for (const run of runs) if (!run.done && run.child !== undefined) run.child.kill('SIGKILL');
     };
-    const finish = (stopped: boolean) => {
+    // Settled once every run is killed and every file of held output removed.
+    const settleOnce = (settle: () => void) => {
       if (finished) return;
       finished = true;
       killAll();
-      resolve({ run: outcomeOf(runs), stopped });
+      void removeSpills(runs, removing).then(settle);
     };
-    const fail = (error: unknown) => {
-      if (finished) return;
-      finished = true;
-      killAll();
-      reject(error);
-    };
+    const finish = (stopped: boolean) => settleOnce(() => resolve({ run: outcomeOf(runs), stopped }));
+    const fail = (error: unknown) => settleOnce(() => reject(error));
     /** Hands bytes of the piece whose turn it is on; true once the sink has had enough. */
     const give = (bytes: Buffer): boolean => {
       if (skip > 0) {
@@ -163,6 +177,11 @@ export function searchPiecesInOrder(
         held -= run.heldBytes;
         run.heldBytes = 0;
         for (const chunk of chunks) if (give(chunk)) return;
+        // What it printed past the bound is read back before its live output.
+        if (run.spill !== undefined) {
+          drain(run, { take: (bytes) => finished || give(bytes), removing, then: advance, fail });
+          return;
+        }
         if (!run.done) break;
         turn++;
         // Past the first piece, whatever its output was like.
@@ -202,11 +221,8 @@ export function searchPiecesInOrder(
           // Dense: started again writing 8 KB at a time once this chunk is given or held.
           if (dense) queueMicrotask(() => restart(i));
           if (bytes.length === 0) return dense;
-          if (i === turn) return give(bytes) || dense;
-          // Kept as handed over: each chunk of a child's output is memory of its own.
-          run.held.push(bytes);
-          run.heldBytes += bytes.length;
-          held += bytes.length;
+          if (i === turn && run.spill === undefined) return give(bytes) || dense;
+          held += keepAhead(run, bytes, { held, max: maxHeld, spill: options.spillAhead === true });
           if (held > maxHeld) pauseAhead(runs, turn, started);
           return dense;
         },
@@ -309,6 +325,59 @@ function lastRecordPath(bytes: Buffer): Buffer | undefined {
     end = start - 1;
   }
   return undefined;
+}
+
+/** Bytes read back from a spill at a time: the sink's share of them comes as one chunk. */
+const SPILL_READ_BYTES = 1024 * 1024;
+
+/**
+ * Reads back what the piece whose turn it is printed to its file, handing it to `take` (true:
+ * the search is over), then, caught up, removes the file and goes on with the turn (`then`): the
+ * run's output is live from there.
+ */
+function drain(
+  run: PieceRun,
+  hooks: { take: (bytes: Buffer) => boolean; removing: Promise<void>[]; then: () => void; fail: (e: unknown) => void },
+): void {
+  if (run.draining) return;
+  run.draining = true;
+  const spill = run.spill!;
+  (async () => {
+    for (
+      let bytes = await spill.next(SPILL_READ_BYTES);
+      bytes !== undefined;
+      bytes = await spill.next(SPILL_READ_BYTES)
+    ) {
+      if (hooks.take(bytes)) return;
+    }
+    // Nothing can be appended between the last read and here (no I/O callback runs between
+    // promise reactions): the run's output goes straight on from here.
+    hooks.removing.push(spill.remove());
+    run.spill = undefined;
+    run.draining = false;
+    hooks.then();
+  })().catch(hooks.fail);
+}
+
+/**
+ * Keeps what a piece ahead of its turn printed: in memory while the bound allows, else (with
+ * `spill`, or once it has a file) at the end of its file. Returns the bytes added to memory.
+ */
+function keepAhead(run: PieceRun, bytes: Buffer, bound: { held: number; max: number; spill: boolean }): number {
+  if (run.spill !== undefined || (bound.spill && bound.held + bytes.length > bound.max)) {
+    run.spill ??= new HeldSpill();
+    run.spill.append(bytes);
+    return 0;
+  }
+  // Kept as handed over: each chunk of a child's output is memory of its own.
+  run.held.push(bytes);
+  run.heldBytes += bytes.length;
+  return bytes.length;
+}
+
+/** Deletes the files of the runs' held output, and waits for those already being removed. */
+async function removeSpills(runs: readonly PieceRun[], removing: readonly Promise<void>[]): Promise<void> {
+  await Promise.all([...runs.map((run) => run.spill?.remove()), ...removing]);
 }
 
 /** A piece's run not started yet. */

@@ -67,7 +67,8 @@ export interface TwoRunsOutcome {
  * the next half minute), each searched by its own sorted
  * run, as many at once as there are cores, their output handed on piece after piece
  * ({@linkcode searchPiecesInOrder}): the lines of one sorted run, on every core, and a page stops
- * every run once it is full. For every line, a piece per core. For a page, four pieces in two
+ * every run once it is full. For every line, a piece per core, each going on into a temporary
+ * file past the memory bound while the pieces before it stream. For a page, four pieces in two
  * rounds, the first going alone for a few milliseconds, and on alone while it gives a third of
  * the page by then (a dense search, which a second run would only slow).
  *
@@ -110,6 +111,9 @@ export async function searchInPathOrder(
       signal,
       concurrency: cores,
       heldBytes: options.unsortedBytes,
+      // Every line is wanted: past the memory bound, a piece ahead goes on searching into a
+      // temporary file (paused, it left its core idle for half the search: every line 1.4x `rg`).
+      spillAhead: !page,
       // For a page, the first piece goes alone for a moment, and on alone if it is filling the
       // page fast (a dense search: a second run would only take a core from it).
       soloMs: page ? (options.pauseSortedAfterMs ?? 15) : 0,
