@@ -14,6 +14,7 @@ import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
+import { describeRuleAtLanding, findRuleAtLanding } from './landing_rules.ts';
 import { keptRootNote, repointedRootsNote } from './_repointed_roots.ts';
 import { recordDecidedPaths } from './approved_paths.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
@@ -277,6 +278,15 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
       `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`,
     );
   }
+  // What a copied, moved or linked folder holds lands below the path written: judged entry by entry.
+  const denyLanding = findRuleAtLanding(rules.deny, paths, guard);
+  if (denyLanding?.surely) {
+    return byRule(
+      'deny',
+      denyLanding.rule,
+      `Denied by rule "${denyLanding.rule.raw}" from ${denyLanding.rule.source}: ${describeRuleAtLanding(denyLanding)}`,
+    );
+  }
 
   // 2. A hook's deny.
   if (hook?.behavior === 'deny') {
@@ -295,6 +305,14 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return {
       behavior: 'ask',
       reason: `${capitalize(describePath(denyFolder.path))} takes in every file under it${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode`,
+      source: 'safety',
+      suggestions: [],
+    };
+  }
+  if (denyLanding) {
+    return {
+      behavior: 'ask',
+      reason: `${capitalize(describeRuleAtLanding(denyLanding))}: deny rule "${denyLanding.rule.raw}" from ${denyLanding.rule.source}; it asks, in every mode`,
       source: 'safety',
       suggestions: [],
     };
@@ -334,6 +352,17 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
         'ask',
         askFolder.rule,
         `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`,
+      ),
+      suggestions: [],
+    };
+  }
+  const askLanding = findRuleAtLanding(rules.ask, paths, guard);
+  if (askLanding) {
+    return {
+      ...byRule(
+        'ask',
+        askLanding.rule,
+        `Rule "${askLanding.rule.raw}" from ${askLanding.rule.source} requires confirmation: ${describeRuleAtLanding(askLanding)}`,
       ),
       suggestions: [],
     };

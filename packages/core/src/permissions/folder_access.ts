@@ -73,8 +73,24 @@ export interface RuleUnderFolderOptions extends FolderWalkOptions {
  * indexes of the repositories it is in hold below it (a file deleted since it was staged, which
  * `git restore` brings back). An index that cannot be read, or a sparse one with a folder there, counts as a
  * walk cut short: the folder may hold anything.
+ *
+ * @param dir An absolute folder.
+ * @param cache The check's folder walks: a folder already walked is not walked again.
+ * @param options `worktree`: walk it as a work tree git writes (default false).
+ * @returns What the walk found.
+ *
+ * @example
+ * ```ts
+ * import { walkFolder } from './folder_access.ts';
+ *
+ * walkFolder('/p/src', new Map()).entries; // ['/p/src/a.ts', '/p/src/lib', '/p/src/lib/b.ts']
+ * ```
  */
-function walkFolder(dir: string, cache: FolderWalks, worktree = false): FolderWalk {
+export function walkFolder(
+  dir: string,
+  cache: FolderWalks,
+  { worktree = false }: { worktree?: boolean } = {},
+): FolderWalk {
   const key = worktree ? `${dir}\0worktree` : dir;
   const known = cache.get(key);
   if (known) return known;
@@ -244,7 +260,7 @@ export function ruleUnderFolder(
   for (const form of forms) {
     // A work tree's path that is no folder now may be one the index holds (git makes it).
     if (!folder.worktree && !isFolder(form)) continue;
-    const walk = walkFolder(form, walks, folder.worktree);
+    const walk = walkFolder(form, walks, { worktree: folder.worktree === true });
     if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
     truncated ||= walk.truncated;
   }
@@ -345,7 +361,7 @@ export function folderLinks(
     if (path.kind !== 'folder') continue;
     for (const form of path.real) {
       if (!isFolder(form)) continue;
-      for (const link of walkFolder(form, walks, path.worktree).links) {
+      for (const link of walkFolder(form, walks, { worktree: path.worktree === true }).links) {
         let real: string;
         try {
           real = resolveRealPath(link, { cwd: ctx.cwd, homeDir });
@@ -411,7 +427,7 @@ export function protectedUnderFolder(
           return { path, protection: { name: home, what: 'the home directory and its start-up files' } };
       }
       if (!folder && !path.worktree) continue;
-      const walk = walkFolder(form, walks, path.worktree);
+      const walk = walkFolder(form, walks, { worktree: path.worktree === true });
       if (walk.truncated)
         return {
           path,
@@ -431,23 +447,62 @@ export function protectedUnderFolder(
 
 /**
  * The first protected path among the places the entries of a landing's folders land (see
- * `ResourceAccess.from`): each entry below a `from` folder, at any depth, rebased below the
- * landing's path (as written and through links). The walk is the check's own (a move or copy
- * declares its source as a folder too, walked once for both). A link below the folder that leads
- * to a folder is walked too (`cp -rL` copies what it leads to; `cp -r`, `mv` and `ln -s` put it
- * where its entries are reached below the landing), each folder once; past
- * {@linkcode FOLDER_WALK_LIMIT} entries in all, what lands there is not known, which counts as
- * protected.
+ * {@linkcode visitLanding}); a source too large to walk counts as protected.
  */
 function protectedLanding(
   path: GuardedPath,
   isProtected: ProtectedWriteCheck,
   walks: FolderWalks,
 ): ProtectedPath | undefined {
-  const forms = [path.lexical, ...path.real].filter((f, i, all) => all.indexOf(f) === i);
   // Where the landing is no folder yet, neither are those below it: their repository is the one
   // the landing is in, looked up once rather than for every folder the copy makes.
-  const within = forms.map((form) => (isFolder(form) ? undefined : form));
+  const within = landingForms(path).map((form) => (isFolder(form) ? undefined : form));
+  const found = visitLanding(path, walks, (at, entry, form) => {
+    const protection = isProtected(at, within[form]);
+    return protection && { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
+  });
+  if (found === undefined) return undefined;
+  if ('value' in found) return found.value;
+  return {
+    name: found.tooLarge,
+    what: `what lands at ${path.lexical} from ${found.tooLarge}, a folder too large to check (over ${FOLDER_WALK_LIMIT} entries, links below it followed) for protected files`,
+  };
+}
+
+/** What {@linkcode visitLanding} found: the first answer of the visitor, or a source too large to walk. */
+export type LandingVisit<T> = { value: T; source: string } | { tooLarge: string } | undefined;
+
+/**
+ * Visits every place an entry of a landing's source folders lands (see `ResourceAccess.from`):
+ * each entry below a `from` folder, at any depth, rebased below each form of the landing's path
+ * (as written and through links), until the visitor answers. The walk is the check's own (a move
+ * or copy declares its source as a folder too, walked once for both). A link below the folder
+ * that leads to a folder is walked too (`cp -rL` copies what it leads to; `cp -r`, `mv` and
+ * `ln -s` put it where its entries are reached below the landing), each folder once; past
+ * {@linkcode FOLDER_WALK_LIMIT} entries in all, what lands there is not known: `tooLarge`.
+ *
+ * @param path A guarded write with `from`.
+ * @param walks The check's folder walks.
+ * @param visit Called with the landing place, the entry and the index of the landing's form
+ *   (in {@linkcode landingForms}); a value other than undefined ends the visit.
+ * @returns The first answer and its source, `{ tooLarge: source }`, or undefined.
+ *
+ * @example
+ * ```ts
+ * import type { GuardedPath } from './path_guard.ts';
+ * import { visitLanding } from './folder_access.ts';
+ * declare const landing: GuardedPath; // /p/dest from /p/stuff, which holds prod.json
+ *
+ * visitLanding(landing, new Map(), (at) => (at.endsWith('/prod.json') ? at : undefined));
+ * // { value: '/p/dest/prod.json', source: '/p/stuff' }
+ * ```
+ */
+export function visitLanding<T>(
+  path: GuardedPath,
+  walks: FolderWalks,
+  visit: (at: string, entry: string, form: number) => T | undefined,
+): LandingVisit<T> {
+  const forms = landingForms(path);
   for (const source of path.from ?? []) {
     if (!isFolder(source)) continue;
     const cut = source === '/' ? 0 : source.length;
@@ -458,18 +513,12 @@ function protectedLanding(
       const folder = pending.pop()!;
       const walk = walkFolder(folder, walks);
       total += walk.entries.length;
-      if (walk.truncated || total > FOLDER_WALK_LIMIT) {
-        return {
-          name: source,
-          what: `what lands at ${path.lexical} from ${source}, a folder too large to check (over ${FOLDER_WALK_LIMIT} entries, links below it followed) for protected files`,
-        };
-      }
+      if (walk.truncated || total > FOLDER_WALK_LIMIT) return { tooLarge: source };
       for (let f = 0; f < forms.length; f++) {
         const base = forms[f] === '/' ? '' : forms[f]!;
         for (const entry of walk.entries) {
-          const at = `${base}${entry.slice(cut)}`;
-          const protection = isProtected(at, within[f]);
-          if (protection) return { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
+          const value = visit(`${base}${entry.slice(cut)}`, entry, f);
+          if (value !== undefined) return { value, source };
         }
       }
       for (const link of walk.links) {
@@ -482,6 +531,26 @@ function protectedLanding(
     }
   }
   return undefined;
+}
+
+/**
+ * The forms of a landing's path its entries are rebased below: as written, then through links,
+ * each once.
+ *
+ * @param path A guarded path.
+ * @returns The forms.
+ *
+ * @example
+ * ```ts
+ * import type { GuardedPath } from './path_guard.ts';
+ * import { landingForms } from './folder_access.ts';
+ * declare const landing: GuardedPath;
+ *
+ * landingForms(landing); // ['/p/dest'] (or ['/p/link/dest', '/p/real/dest'])
+ * ```
+ */
+export function landingForms(path: GuardedPath): string[] {
+  return [path.lexical, ...path.real].filter((f, i, all) => all.indexOf(f) === i);
 }
 
 /** Where a link leads, physically, when it leads to a folder. */

@@ -3,9 +3,17 @@ import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createSession, type Session } from '@toolshed/core';
+import { createSession, type PermissionDecision, type Session } from '@toolshed/core';
 import { shellTools } from '../family.ts';
 import type { MODES } from './guarded_project.ts';
+
+/** Options of {@linkcode shellDecider}. */
+export interface ShellDeciderOptions {
+  /** The deny rules of every session. @default [] */
+  deny?: readonly string[];
+  /** The ask rules of every session. @default [] */
+  ask?: readonly string[];
+}
 
 /** What {@linkcode shellDecider} gives a test file. */
 export interface ShellDecider {
@@ -13,6 +21,8 @@ export interface ShellDecider {
   root: () => string;
   /** The decision of a session in `cwd` with the file's allow rules, in `mode`, on a Bash command. */
   decide: (cwd: string, command: string, mode?: (typeof MODES)[number]) => Promise<string>;
+  /** The whole decision (reason, rule) of the same session as {@linkcode ShellDecider.decide}. */
+  explain: (cwd: string, command: string, mode?: (typeof MODES)[number]) => Promise<PermissionDecision>;
   /** Runs the command with bash in a fresh copy of `dir` (a failure is not an error: what it wrote counts); the copy. */
   runInCopy: (dir: string, command: string, env?: NodeJS.ProcessEnv) => Promise<string>;
 }
@@ -24,6 +34,7 @@ export interface ShellDecider {
  *
  * @param prefix The temp folder's name prefix.
  * @param allow The allow rules of every session.
+ * @param options The deny and ask rules of every session.
  * @returns The file's {@linkcode ShellDecider}.
  *
  * @example
@@ -35,7 +46,11 @@ export interface ShellDecider {
  * test('asks', async () => expect(await decide(root(), 'git restore .', 'bypassPermissions')).toBe('allow'));
  * ```
  */
-export function shellDecider(prefix: string, allow: readonly string[]): ShellDecider {
+export function shellDecider(
+  prefix: string,
+  allow: readonly string[],
+  { deny = [], ask = [] }: ShellDeciderOptions = {},
+): ShellDecider {
   let root = '';
   let made = 0;
   const sessions: Session[] = [];
@@ -48,17 +63,21 @@ export function shellDecider(prefix: string, allow: readonly string[]): ShellDec
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
   });
+  const explain = async (cwd: string, command: string, mode: (typeof MODES)[number] = 'default') => {
+    const session = await createSession({
+      cwd,
+      families: [shellTools()],
+      permissions: { mode, allow: [...allow], deny: [...deny], ask: [...ask] },
+      stateDir: path.join(root, 'state', String(++made)),
+    });
+    sessions.push(session);
+    return await session.explain('Bash', { command });
+  };
   return {
     root: () => root,
+    explain,
     async decide(cwd, command, mode = 'default') {
-      const session = await createSession({
-        cwd,
-        families: [shellTools()],
-        permissions: { mode, allow: [...allow] },
-        stateDir: path.join(root, 'state', String(++made)),
-      });
-      sessions.push(session);
-      return (await session.explain('Bash', { command })).behavior;
+      return (await explain(cwd, command, mode)).behavior;
     },
     async runInCopy(dir, command, env) {
       const copy = `${dir}-run`;
