@@ -7,6 +7,7 @@ import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand 
 import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
+import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -490,6 +491,9 @@ function declareCommand(
     for (const a of args) {
       if (a.value.startsWith('if=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'read');
       else if (a.value.startsWith('of=')) add({ ...a, value: a.value.slice(3), text: a.text.slice(3) }, 'write');
+      // `dd "$A"`: a word not known before it runs may be `of=FILE`.
+      else if (!a.literal && !/^(bs|ibs|obs|cbs|skip|seek|count|conv|iflag|oflag|status|iseek|oseek)=/.test(a.text))
+        addUnknown(`\`${a.text}\` (it may be dd's \`of=\`, which writes a file)`, 'write');
     }
     return;
   }
@@ -527,6 +531,12 @@ function declareCommand(
     )
   ) {
     addUnknown(`the files sed's script writes in \`${cmd.text}\``, 'write');
+  }
+  if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown })) {
+    incomplete();
+    // What they read is not tabled: unknown, as for any program without a table.
+    addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
+    return;
   }
   const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
   if (!use) {
@@ -788,6 +798,8 @@ function filesOf(
   let skip = use.skip ?? 0;
   let ended = false;
   let sedInPlace = false;
+  // `sed -i SUFFIX` keeps a backup named from the suffix.
+  let sedSuffix: string | undefined;
   let recursive = use.recursive === true;
   let noFiles = false;
   const take = (arity: Arity, attached: string | undefined, arg: ShellWord, i: number): number => {
@@ -843,7 +855,10 @@ function filesOf(
       const eq = v.indexOf('=');
       const flag = eq === -1 ? v : v.slice(0, eq);
       if (use.recursiveWith?.includes(flag) || (flag === '--directories' && v.endsWith('=recurse'))) recursive = true;
-      if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length > 4) sedInPlace = true;
+      if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length > 4) {
+        sedInPlace = true;
+        if (eq !== -1) sedSuffix = v.slice(eq + 1);
+      }
       if (use.skipUnless?.some((s) => s === flag || (s.startsWith('--') && s.startsWith(flag) && flag.length > 3)))
         skip = 0;
       const arity = longOption(table, flag);
@@ -861,7 +876,10 @@ function filesOf(
     for (let c = 1; c < v.length; c++) {
       const flag = `-${v[c]}`;
       if (use.recursiveWith?.includes(flag)) recursive = true;
-      if (name === 'sed' && flag === '-i') sedInPlace = true;
+      if (name === 'sed' && flag === '-i') {
+        sedInPlace = true;
+        if (c + 1 < v.length) sedSuffix = v.slice(c + 1);
+      }
       if (use.skipUnless?.includes(flag)) skip = 0;
       const arity = Object.hasOwn(table, flag) ? table[flag]! : 'flag';
       if (arity === 'flag') continue;
@@ -878,6 +896,7 @@ function filesOf(
     case 'read':
       for (const f of files) add(f, sedInPlace ? 'write' : 'read', folder);
       if (sedInPlace) for (const f of files) add(f, 'read');
+      if (sedInPlace && sedSuffix) for (const f of files) add(sedBackup(f, sedSuffix), 'write');
       break;
     case 'write':
       for (const f of files) {
@@ -897,6 +916,11 @@ function filesOf(
       break;
     case 'copy':
     case 'move':
+      // `install -d a b`: makes every folder it names.
+      if (name === 'install' && args.some((a) => a.value === '--directory' || /^-[a-zA-Z]*d/.test(a.value))) {
+        for (const f of files) add(f, 'write');
+        break;
+      }
       declareCopyOrMove(use.files, files, targetDir, {
         dir,
         home,
@@ -905,6 +929,7 @@ function filesOf(
         folder,
         symbolic: isSymbolicLn(name, args),
         parents: name === 'cp' && args.some((a) => /^--pa(r(e(n(t(s)?)?)?)?)?$/.test(a.value)),
+        backup: backupSuffix(args),
       });
       break;
     case 'uniq':
@@ -914,6 +939,16 @@ function filesOf(
       return { count: 0, recursive, noFiles };
   }
   return { count: files.length, recursive, noFiles };
+}
+
+/**
+ * The backup GNU `sed -i SUFFIX` keeps of a file: each `*` of the suffix replaced by the file's
+ * name as written (`-i'bak/*'` on `sub/f` is `bak/sub/f`, from the command's folder), else the
+ * file's name with the suffix after it. A file not known makes its backup not known either.
+ */
+function sedBackup(file: ShellWord, suffix: string): ShellWord {
+  const value = suffix.includes('*') ? suffix.replaceAll('*', file.value) : `${file.value}${suffix}`;
+  return { text: `${file.text} (its backup, sed -i${suffix})`, value, literal: file.literal };
 }
 
 /** The files of `cp`, `ln`, `install` (`copy`) and `mv` (`move`): sources, destination, and where the sources land. */
@@ -931,6 +966,8 @@ function declareCopyOrMove(
     symbolic: boolean;
     /** `cp --parents`: each source lands at its whole path below the destination. */
     parents: boolean;
+    /** `-b`/`-S`: the suffix of the backup kept of what a landing replaces; null when not known. */
+    backup: string | null | undefined;
   },
 ): void {
   const { dir, add } = options;
@@ -946,9 +983,44 @@ function declareCopyOrMove(
   const dest = targetDir ?? (files.length > 1 ? files.at(-1) : undefined);
   const sources = targetDir ? files : files.slice(0, -1);
   const into = targetDir !== undefined || files.length > 2 || ('either' as const);
-  const land = (w: ShellWord, access: 'write', from?: string) => add(w, access, undefined, from);
-  const { home, symbolic, parents, addUnknown } = options;
+  const { home, symbolic, parents, addUnknown, backup } = options;
+  const land = (w: ShellWord, access: 'write', from?: string) => {
+    add(w, access, undefined, from);
+    // `cp -b -S s.json x .vscode/task` keeps the old .vscode/task as .vscode/tasks.json.
+    if (typeof backup === 'string') add({ ...w, text: `${w.text}${backup}`, value: `${w.value}${backup}` }, 'write');
+  };
+  if (backup === null)
+    addUnknown(
+      'the backups kept of what the command replaces (named with SIMPLE_BACKUP_SUFFIX from the environment unless -S says)',
+      'write',
+    );
   if (dest) declareLandings(sources, dest, { into, dir, home, symbolic, parents, add: land, addUnknown });
+}
+
+/**
+ * The backup suffix of `cp`, `mv`, `ln` or `install` (`-b`, `--backup`, `-S SUFFIX`,
+ * `--suffix=SUFFIX`): undefined when none is kept, null when the suffix is not in the command
+ * (the environment's SIMPLE_BACKUP_SUFFIX, or a word not known before it runs).
+ */
+function backupSuffix(args: readonly ShellWord[]): string | null | undefined {
+  let backup = false;
+  let suffix: string | null | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const v = a.value;
+    if (v === '--') break;
+    if (v.startsWith('--backup')) backup = true;
+    else if (v === '--suffix' || v === '-S') suffix = args[i + 1]?.literal ? args[++i]!.value : null;
+    else if (v.startsWith('--suffix=')) suffix = a.literal ? v.slice('--suffix='.length) : null;
+    else if (/^-[a-zA-Z]/.test(v)) {
+      const at = v.indexOf('S');
+      const letters = at === -1 ? v : v.slice(0, at);
+      if (letters.includes('b')) backup = true;
+      if (at !== -1) suffix = at + 1 < v.length ? v.slice(at + 1) : args[i + 1]?.literal ? args[++i]!.value : null;
+    }
+  }
+  if (suffix !== undefined) return suffix;
+  return backup ? null : undefined;
 }
 
 function dedupe(list: ResourceAccess[]): ResourceAccess[] {
