@@ -930,6 +930,9 @@ function filesOf(
         symbolic: isSymbolicLn(name, args),
         parents: name === 'cp' && args.some((a) => /^--pa(r(e(n(t(s)?)?)?)?)?$/.test(a.value)),
         backup: backupSuffix(args),
+        hardLink:
+          (name === 'ln' && !isSymbolicLn(name, args)) ||
+          (name === 'cp' && args.some((a) => a.value === '--link' || /^-[a-zA-Z]*l/.test(a.value))),
       });
       break;
     case 'uniq':
@@ -968,6 +971,11 @@ function declareCopyOrMove(
     parents: boolean;
     /** `-b`/`-S`: the suffix of the backup kept of what a landing replaces; null when not known. */
     backup: string | null | undefined;
+    /**
+     * `ln` (not `-s`), `cp -l`: the sources get another name, through which a later write changes
+     * them (`echo > x` rewrites the file `ln f x` linked): a write of each source as much as a read.
+     */
+    hardLink: boolean;
   },
 ): void {
   const { dir, add } = options;
@@ -975,8 +983,10 @@ function declareCopyOrMove(
     const last = i === files.length - 1 && files.length > 1;
     const into = last && (files.length > 2 || isDirectory(f, dir)) ? 'folder' : undefined;
     // A copy reads its sources; a move writes them (they go away, with all they hold), and reads what they hold.
-    if (how === 'copy') add(f, last ? 'write' : 'read', into ?? options.folder);
-    else add(f, 'write', into ?? (last ? undefined : 'folder'));
+    if (how === 'copy') {
+      add(f, last ? 'write' : 'read', into ?? options.folder);
+      if (!last && options.hardLink) add(f, 'write', options.folder);
+    } else add(f, 'write', into ?? (last ? undefined : 'folder'));
   });
   if (how === 'move' && files.length > 1) for (const f of files.slice(0, -1)) add(f, 'read', 'folder');
   // What lands where: `cp a b DIR` writes DIR/a and DIR/b (see landings).
