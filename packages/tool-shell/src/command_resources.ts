@@ -916,24 +916,7 @@ function filesOf(
       break;
     case 'copy':
     case 'move':
-      // `install -d a b`: makes every folder it names.
-      if (name === 'install' && args.some((a) => a.value === '--directory' || /^-[a-zA-Z]*d/.test(a.value))) {
-        for (const f of files) add(f, 'write');
-        break;
-      }
-      declareCopyOrMove(use.files, files, targetDir, {
-        dir,
-        home,
-        add,
-        addUnknown,
-        folder,
-        symbolic: isSymbolicLn(name, args),
-        parents: name === 'cp' && args.some((a) => /^--pa(r(e(n(t(s)?)?)?)?)?$/.test(a.value)),
-        backup: backupSuffix(args),
-        hardLink:
-          (name === 'ln' && !isSymbolicLn(name, args)) ||
-          (name === 'cp' && args.some((a) => a.value === '--link' || /^-[a-zA-Z]*l/.test(a.value))),
-      });
+      declareCopier(use.files, { name, args, files, targetDir }, { dir, home, add, addUnknown, folder });
       break;
     case 'uniq':
       files.forEach((f, i) => add(f, i === 0 ? 'read' : 'write'));
@@ -952,6 +935,31 @@ function filesOf(
 function sedBackup(file: ShellWord, suffix: string): ShellWord {
   const value = suffix.includes('*') ? suffix.replaceAll('*', file.value) : `${file.value}${suffix}`;
   return { text: `${file.text} (its backup, sed -i${suffix})`, value, literal: file.literal };
+}
+
+/**
+ * The files of `cp`, `ln`, `install` and `mv` as their options say: `install -d` makes every
+ * folder it names; otherwise see {@linkcode declareCopyOrMove}.
+ */
+function declareCopier(
+  how: 'copy' | 'move',
+  call: { name: string; args: readonly ShellWord[]; files: readonly ShellWord[]; targetDir: ShellWord | undefined },
+  options: Pick<Parameters<typeof declareCopyOrMove>[3], 'dir' | 'home' | 'add' | 'addUnknown' | 'folder'>,
+): void {
+  const { name, args, files } = call;
+  if (name === 'install' && args.some((a) => a.value === '--directory' || /^-[a-zA-Z]*d/.test(a.value))) {
+    for (const f of files) options.add(f, 'write');
+    return;
+  }
+  declareCopyOrMove(how, files, call.targetDir, {
+    ...options,
+    symbolic: isSymbolicLn(name, args),
+    parents: name === 'cp' && args.some((a) => /^--pa(r(e(n(t(s)?)?)?)?)?$/.test(a.value)),
+    backup: backupSuffix(args),
+    hardLink:
+      (name === 'ln' && !isSymbolicLn(name, args)) ||
+      (name === 'cp' && args.some((a) => a.value === '--link' || /^-[a-zA-Z]*l/.test(a.value))),
+  });
 }
 
 /** The files of `cp`, `ln`, `install` (`copy`) and `mv` (`move`): sources, destination, and where the sources land. */

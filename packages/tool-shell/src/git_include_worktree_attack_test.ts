@@ -15,7 +15,7 @@ import { shellDecider } from './testdata/shell_decider.ts';
 import { hasGit } from './testdata/has_git.ts';
 
 const GIT_FOUND = hasGit('git_include_worktree_attack_test');
-const { root, decide, explain, runInCopy } = shellDecider('toolshed-git-include-', gitRules('restore', 'checkout'));
+const { root, explain, runInCopy } = shellDecider('toolshed-git-include-', gitRules('restore', 'checkout'));
 
 async function repository(name: string, include: string): Promise<string> {
   const dir = path.join(root(), name);

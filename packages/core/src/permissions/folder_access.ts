@@ -457,9 +457,12 @@ function protectedLanding(
   // Where the landing is no folder yet, neither are those below it: their repository is the one
   // the landing is in, looked up once rather than for every folder the copy makes.
   const within = landingForms(path).map((form) => (isFolder(form) ? undefined : form));
-  const found = visitLanding(path, walks, (at, entry, form) => {
-    const protection = isProtected(at, within[form]);
-    return protection && { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
+  const found = visitLanding(path, {
+    walks,
+    visit: (at, entry, form) => {
+      const protection = isProtected(at, within[form]);
+      return protection && { ...protection, what: `${protection.what}, at ${at}, where ${entry} lands` };
+    },
   });
   if (found === undefined) return undefined;
   if ('value' in found) return found.value;
@@ -467,6 +470,17 @@ function protectedLanding(
     name: found.tooLarge,
     what: `what lands at ${path.lexical} from ${found.tooLarge}, a folder too large to check (over ${FOLDER_WALK_LIMIT} entries, links below it followed) for protected files`,
   };
+}
+
+/** Options of {@linkcode visitLanding}. */
+export interface VisitLandingOptions<T> {
+  /** The check's folder walks. */
+  walks: FolderWalks;
+  /**
+   * Called with the landing place, the entry and the index of the landing's form (in
+   * {@linkcode landingForms}); a value other than undefined ends the visit.
+   */
+  visit: (at: string, entry: string, form: number) => T | undefined;
 }
 
 /** What {@linkcode visitLanding} found: the first answer of the visitor, or a source too large to walk. */
@@ -482,9 +496,7 @@ export type LandingVisit<T> = { value: T; source: string } | { tooLarge: string 
  * {@linkcode FOLDER_WALK_LIMIT} entries in all, what lands there is not known: `tooLarge`.
  *
  * @param path A guarded write with `from`.
- * @param walks The check's folder walks.
- * @param visit Called with the landing place, the entry and the index of the landing's form
- *   (in {@linkcode landingForms}); a value other than undefined ends the visit.
+ * @param options The check's folder walks, and the visitor.
  * @returns The first answer and its source, `{ tooLarge: source }`, or undefined.
  *
  * @example
@@ -493,15 +505,11 @@ export type LandingVisit<T> = { value: T; source: string } | { tooLarge: string 
  * import { visitLanding } from './folder_access.ts';
  * declare const landing: GuardedPath; // /p/dest from /p/stuff, which holds prod.json
  *
- * visitLanding(landing, new Map(), (at) => (at.endsWith('/prod.json') ? at : undefined));
+ * visitLanding(landing, { walks: new Map(), visit: (at) => (at.endsWith('/prod.json') ? at : undefined) });
  * // { value: '/p/dest/prod.json', source: '/p/stuff' }
  * ```
  */
-export function visitLanding<T>(
-  path: GuardedPath,
-  walks: FolderWalks,
-  visit: (at: string, entry: string, form: number) => T | undefined,
-): LandingVisit<T> {
+export function visitLanding<T>(path: GuardedPath, { walks, visit }: VisitLandingOptions<T>): LandingVisit<T> {
   const forms = landingForms(path);
   for (const source of path.from ?? []) {
     if (!isFolder(source)) continue;

@@ -74,12 +74,15 @@ export function findRuleAtLanding(
       return c === undefined ? [] : [{ rule, c }];
     });
     if (compiled.length === 0) continue;
-    const found = visitLanding(path, walks, (at, entry) => {
-      for (const { rule, c } of compiled) {
-        countRuleVisit();
-        if (safeCovers(c, at)) return { rule, at, entry };
-      }
-      return undefined;
+    const found = visitLanding(path, {
+      walks,
+      visit: (at, entry) => {
+        for (const { rule, c } of compiled) {
+          countRuleVisit();
+          if (safeCovers(c, at)) return { rule, at, entry };
+        }
+        return undefined;
+      },
     });
     if (found === undefined) continue;
     if ('value' in found) return { ...found.value, path, surely: true };
