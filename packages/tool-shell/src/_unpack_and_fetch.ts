@@ -173,6 +173,9 @@ function scan(args: readonly ShellWord[], table: Options): Scan {
     if (word === undefined) return;
     // curl's `-o '#1.txt'` is named from the URL's globs.
     if (kind === 'output' && word.value.includes('#')) out.unknown ??= `${option} ${word.text}`;
+    // curl 8.3+: `-w '%output{FILE}…'` writes what follows to FILE; `-w @F` reads the format from F.
+    else if ((option === '-w' || option === '--write-out') && (!word.literal || /%output|^@/.test(word.value)))
+      out.unknown ??= `${option} ${word.text}`;
     else if (kind === 'output') out.outputs.push(word);
     else if (kind === 'write') out.writes.push(word);
   };

@@ -60,6 +60,9 @@ const CASES: [string, string, string][] = [
   ['curl', 'curl -s -o .husky/pre-commit file://DIR/sub/pre-commit', '.husky/pre-commit'],
   ['curl', 'curl -s --output-dir .husky -O file://DIR/sub/pre-commit', '.husky/pre-commit'],
   ['curl', 'curl -sO file://DIR/sub/pre-commit --output-dir .husky', '.husky/pre-commit'],
+  // curl 8.3 and later (not run here: 7.88 prints the format as it is).
+  ['curl', "curl -s -o /dev/null -w '%output{.husky/pre-commit}x' https://example.com/", ''],
+  ['curl', 'curl -s -w @fmt.txt https://example.com/', ''],
   ['wget', 'wget -q -P .husky http://127.0.0.1:9/pre-commit', ''],
   ['wget', 'wget -q http://127.0.0.1:9/pre-commit', ''],
   ['rsync', 'rsync -a payload/ .', ''],
@@ -100,6 +103,7 @@ describe('what these programs read or print only is not asked about', () => {
     'unzip -p evil.zip .husky/pre-commit',
     'curl -s https://example.com/x',
     'curl -sSL -H "Accept: x" https://example.com/x',
+    "curl -s -o /dev/null -w '%{http_code}' https://example.com/x",
     'curl -s -o out.json https://example.com/x',
     'wget -qO- https://example.com/x',
     'wget -q -O - https://example.com/x',

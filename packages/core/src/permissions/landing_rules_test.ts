@@ -61,9 +61,11 @@ describe('rules where a folder’s entries land', () => {
   });
 
   test('an entry reached through a link below the source lands below the link’s name', async () => {
-    const decision = await decide(copy(), { deny: ['Edit(**/.env)'] });
-    expect(decision).toMatchObject({ behavior: 'deny', rule: 'Edit(**/.env)' });
-    expect(decision.reason).toContain(`at ${proj}/dest/link/.env`);
+    for (const rule of ['Edit(**/.env)', 'Edit(.env)']) {
+      const decision = await decide(copy(), { deny: [rule] });
+      expect(decision).toMatchObject({ behavior: 'deny', rule });
+      expect(decision.reason).toContain(`at ${proj}/dest/link/.env`);
+    }
   });
 
   test('an ask rule where an entry lands asks, naming the rule', async () => {
