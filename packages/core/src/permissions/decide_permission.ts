@@ -15,7 +15,6 @@ import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import { describeRuleAtLanding, findRuleAtLanding } from './landing_rules.ts';
-import { describeHardLinkRule, findHardLinkRule } from './hard_links.ts';
 import { keptRootNote, repointedRootsNote } from './_repointed_roots.ts';
 import { recordDecidedPaths } from './approved_paths.ts';
 import { checkedSuggestions, quotedRules } from './_checked_suggestions.ts';
@@ -289,16 +288,6 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     );
   }
 
-  // Another name of a file the call opens (a hard link): the rule holds for the file, by any name.
-  const denyLink = findHardLinkRule(rules.deny, paths, guard);
-  if (denyLink?.other !== undefined) {
-    return byRule(
-      'deny',
-      denyLink.rule,
-      `Denied by rule "${denyLink.rule.raw}" from ${denyLink.rule.source}: ${describePath(denyLink.path)} opens ${describeHardLinkRule(denyLink)}`,
-    );
-  }
-
   // 2. A hook's deny.
   if (hook?.behavior === 'deny') {
     return {
@@ -316,14 +305,6 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return {
       behavior: 'ask',
       reason: `${capitalize(describePath(denyFolder.path))} takes in every file under it${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode`,
-      source: 'safety',
-      suggestions: [],
-    };
-  }
-  if (denyLink) {
-    return {
-      behavior: 'ask',
-      reason: `${capitalize(describePath(denyLink.path))} opens ${describeHardLinkRule(denyLink)}; deny rule "${denyLink.rule.raw}" from ${denyLink.rule.source} holds for a file by any of its names, so it asks, in every mode: a person who knows the file is not one the rule protects may approve it`,
       source: 'safety',
       suggestions: [],
     };
@@ -371,17 +352,6 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
         'ask',
         askFolder.rule,
         `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`,
-      ),
-      suggestions: [],
-    };
-  }
-  const askLink = findHardLinkRule(rules.ask, paths, guard);
-  if (askLink) {
-    return {
-      ...byRule(
-        'ask',
-        askLink.rule,
-        `Rule "${askLink.rule.raw}" from ${askLink.rule.source} requires confirmation: ${describePath(askLink.path)} opens ${describeHardLinkRule(askLink)}`,
       ),
       suggestions: [],
     };
