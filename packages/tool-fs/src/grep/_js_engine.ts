@@ -33,8 +33,9 @@ const SLICE_MS = 8;
  * Files are searched in path order (as `rg --sort path`), one at a time, and what is found goes
  * to `sink` as it is found; the search stops once the sink is full.
  * Patterns are matched in time linear in the text, as ripgrep matches them ({@linkcode compilePattern}).
- * Differences: RE2's syntax (ripgrep's is Rust's: close, but `\b` is ASCII here, and
- * `(?x)` is refused), columns counted in characters rather than bytes, files over 64 MB skipped.
+ * Differences: RE2's syntax (ripgrep's is Rust's: close; `(?x)`, a `\b` it cannot write exactly
+ * and repetitions past 1000 copies are refused), columns counted in characters rather than bytes,
+ * files over 64 MB skipped.
  *
  * @param query The query.
  * @param sink Where the files, counts or lines go (paths relative to `query.dir`).

@@ -1,5 +1,8 @@
 import type { RE2JS } from 're2js';
+import { checkPatternSize } from './_pattern_size.ts';
+import { type PatternNode, parsePattern } from './_pattern_syntax.ts';
 import { GrepQueryError, type GrepQuery } from './_types.ts';
+import { unicodeWordBoundaries } from './_word_boundary.ts';
 
 /** A Grep pattern compiled for the JS engine. */
 export interface CompiledPattern {
@@ -47,11 +50,8 @@ export async function compilePattern(
   query: Pick<GrepQuery, 'pattern' | 'ignoreCase' | 'multiline'>,
 ): Promise<CompiledPattern> {
   const { pattern } = query;
-  if (!query.multiline && /(^|[^\\])(\\\\)*\\n/.test(pattern)) {
-    throw new GrepQueryError(
-      `The regex ${JSON.stringify(pattern)} matches a line break ("\\n"), which only works with multiline: true.`,
-    );
-  }
+  const alts = parsePattern(pattern, query.ignoreCase);
+  if (!query.multiline) refuseLineBreak(pattern, alts);
   if (/(^|[^\\])(\\\\)*\\[<>]/.test(pattern)) {
     throw new GrepQueryError(
       `The regex ${JSON.stringify(pattern)} uses \\< or \\>, which ripgrep reads as the start or end of a word (and older ripgrep refuses); write \\b for a word boundary, or < and > without the backslash for the characters.`,
@@ -63,12 +63,15 @@ export async function compilePattern(
     const ignoreCase = query.ignoreCase || (inline?.[1]!.includes('i') ?? false);
     return regExpPattern(new RegExp(literal.map(escapeRegExp).join('|'), ignoreCase ? 'giu' : 'gu'));
   }
+  checkPatternSize(pattern, alts);
+  const boundaries = unicodeWordBoundaries(pattern, alts, { multiline: query.multiline });
   // Loaded on first use: most searches are plain text, and the CLI starts without it.
   const { RE2JS: RE2 } = await import('re2js');
   let flags = RE2.MULTILINE;
   if (query.ignoreCase) flags |= RE2.CASE_INSENSITIVE;
   if (query.multiline) flags |= RE2.DOTALL;
-  const translated = unicodeClasses(pattern);
+  if (boundaries.lookbehind) flags |= RE2.LOOKBEHINDS;
+  const translated = unicodeClasses(boundaries.pattern);
   let re: RE2JS;
   try {
     re = RE2.compile(translated, flags);
@@ -90,7 +93,32 @@ export async function compilePattern(
     throw new GrepQueryError(`The regex ${JSON.stringify(pattern)} is invalid: ${message}.${hint}`);
   }
   // ripgrep matches line by line: \A, \z and (?-m)^ anchor at each line's ends there, at the text's here.
-  return re2Pattern(re, query.multiline || !/\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m/.test(pattern));
+  return re2Pattern(re, {
+    wholeTextTest: query.multiline || !/\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m/.test(pattern),
+    endGroups: boundaries.endGroups,
+  });
+}
+
+/**
+ * ripgrep refuses a pattern that holds a line break as such (`\n`, `\x0A`, `[\n]`) unless it
+ * searches across lines ("the literal '\n' is not allowed in a regex"); a class holding more than
+ * the line break (`[\na]`, `\s`) it takes, without the line break.
+ */
+function refuseLineBreak(pattern: string, alts: PatternNode[][]): void {
+  const find = (nodes: PatternNode[]): PatternNode | undefined => {
+    for (const n of nodes) {
+      if ((n.type === 'char' && n.cp === 10) || (n.type === 'set' && n.newlineOnly)) return n;
+      const inner = n.type === 'group' ? find(n.alts.flat()) : n.type === 'repeat' ? find([n.sub]) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const n = find(alts.flat());
+  if (n) {
+    throw new GrepQueryError(
+      `The regex ${JSON.stringify(pattern)} matches a line break (${JSON.stringify(pattern.slice(n.start, n.end))}), which ripgrep refuses when it searches line by line ("the literal '\\n' is not allowed in a regex"); set multiline: true to match across lines.`,
+    );
+  }
 }
 
 /** The characters a ripgrep pattern gives a meaning to; escaped, each stands for itself. */
@@ -199,14 +227,27 @@ function regExpPattern(re: RegExp): CompiledPattern {
   };
 }
 
-function re2Pattern(re: RE2JS, wholeTextTest: boolean): CompiledPattern {
+function re2Pattern(re: RE2JS, options: { wholeTextTest: boolean; endGroups: string[] }): CompiledPattern {
+  const { wholeTextTest, endGroups } = options;
   return {
     engine: 're2',
     wholeTextTest,
     test: (text) => re.test(text),
     *matches(text) {
       const m = re.matcher(text);
-      while (m.find()) yield { start: m.start(), end: m.end() };
+      if (endGroups.length === 0) {
+        while (m.find()) yield { start: m.start(), end: m.end() };
+        return;
+      }
+      // A boundary written as the character after it (see unicodeWordBoundaries): the match ends
+      // before that character, and the next one is looked for from there.
+      for (let from = 0; from <= text.length && m.find(from); ) {
+        const start = m.start();
+        let end = m.end();
+        for (const g of endGroups) if (m.start(g) >= 0) end = m.start(g);
+        yield { start, end };
+        from = end > start ? end : end + (text.codePointAt(end)! > 0xffff ? 2 : 1);
+      }
     },
   };
 }

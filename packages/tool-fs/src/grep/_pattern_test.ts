@@ -59,6 +59,6 @@ describe('compilePattern', async () => {
     await expect(compile('(?x) a b')).rejects.toThrow(/set -i or multiline instead of \(\?x\)/);
     await expect(compile('foo(?=bar)')).rejects.toThrow(/Lookaround and backreferences are not supported/);
     await expect(compile('(a)\\1')).rejects.toThrow(/Lookaround and backreferences are not supported/);
-    await expect(compile('a\\nb')).rejects.toThrow(/only works with multiline: true/);
+    await expect(compile('a\\nb')).rejects.toThrow(/matches a line break \("\\\\n"\).* set multiline: true/);
   });
 });

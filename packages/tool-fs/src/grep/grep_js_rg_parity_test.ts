@@ -1,0 +1,108 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RIPGREP } from '../_test_engines.ts';
+import { jsAnswer, rgAnswer } from './_test_rg_parity.ts';
+
+// Each pattern is run by the real ripgrep and by the JS engine on the same file: both must
+// refuse it, or both give the same lines and count.
+const LINES = [
+  'café!',
+  'café',
+  'xcafé',
+  'é',
+  'foo_bar',
+  'naïve test',
+  'a-b',
+  '',
+  'value = 1',
+  'Ⓐb ٣x',
+  'foo-bar',
+  'end\r',
+  '2024-05 the date',
+];
+
+const BOUNDARIES = [
+  '\\bcafé\\b',
+  'é\\b',
+  '\\Bé',
+  'é\\B',
+  '\\bé',
+  '\\b',
+  '\\B',
+  'a\\b',
+  '\\b\\w+\\b',
+  '\\bna',
+  'ïve\\b',
+  '\\b-',
+  '\\B-\\B',
+  '\\w+\\b\\s*=',
+  'foo\\b-bar',
+  '(?:\\bcafé|naïve\\b)',
+  '\\b(?:café|test)\\b',
+  '^\\bé',
+  'é\\b$',
+  '(?i)\\bCAFÉ\\b',
+  '\\bⒶ',
+  '٣\\b',
+  'd\\b',
+  '\\b\\d{4}-\\d{2}\\b',
+];
+
+const LINE_BREAKS = ['\\x0A', '\\n', 'a\\x{a}', '[\\n]', '[\\x0A]', '(?i)\\n', 'a|\\n', '[\\na]', '[^\\n]x', '\\s'];
+
+// Refused by ripgrep for size (100 MB compiled), or taken by both (checked on ripgrep 13).
+const SIZES = [
+  '\\w{1000}\\d',
+  '\\w{900}',
+  '\\w{500}\\w{500}',
+  '(?:\\w{10}\\s?){100}',
+  '\\W{1000}',
+  '\\w{1,1000}',
+  '\\w{800}',
+  '\\w{1,50}',
+  '[0-9]{4}-[0-9]{2}',
+  '.{0,200}',
+  '\\d{1000}',
+  '\\pL{1000}',
+  '[a-z]{1000}',
+];
+
+describe.skipIf(RIPGREP === undefined)('the JS engine reads patterns as ripgrep does', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-parity-'));
+    await writeFile(path.join(dir, 't.txt'), `${LINES.join('\n')}\n`);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const same = async (pattern: string, multiline: boolean) => {
+    const options = { pattern, file: 't.txt', multiline };
+    const [rg, js] = await Promise.all([rgAnswer(RIPGREP!, dir, options), jsAnswer(dir, options)]);
+    if (rg.refused || js.refused)
+      expect({ refused: js.refused }, JSON.stringify({ rg, js })).toEqual({ refused: rg.refused });
+    else expect(js, JSON.stringify(rg)).toEqual(rg);
+    return { rg, js };
+  };
+
+  test.each(BOUNDARIES)('word boundary %s: Unicode, as ripgrep', async (pattern) => {
+    await same(pattern, false);
+  });
+
+  test.each(BOUNDARIES)('word boundary %s with multiline: the same lines and count', async (pattern) => {
+    await same(pattern, true);
+  });
+
+  test.each(LINE_BREAKS)('a line break in %s: refused without multiline when ripgrep refuses it', async (pattern) => {
+    const { js } = await same(pattern, false);
+    if (js.refused) expect(js.message).toMatch(/matches a line break .* set multiline: true/);
+  });
+
+  test.each(SIZES)('size of %s: refused where ripgrep refuses it', async (pattern) => {
+    const { js } = await same(pattern, false);
+    if (js.refused) expect(js.message).toMatch(/is too large: .* over ripgrep's limit of 100 MB.* Use a smaller count/);
+  });
+});
