@@ -19,12 +19,23 @@ export interface JsSearchOptions {
    * lead it elsewhere. Paths given to the sink stay relative to `query.dir`. @default query.dir
    */
   readAt?: string | undefined;
+  /**
+   * Milliseconds of synchronous matching between two turns of the event loop (0: a turn at every
+   * chunk of a file, for tests). @default 8
+   */
+  sliceMs?: number | undefined;
 }
 
 /** Files over this size are skipped by the JS engine (ripgrep has no such limit). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Milliseconds of synchronous reading between two yields to the event loop. */
 const SLICE_MS = 8;
+/**
+ * Characters, or lines, matched between two points where the search may give the event loop a
+ * turn and stop on its signal: a 64 MB file is not matched in one go.
+ */
+const CHUNK_CHARS = 1 << 20;
+const CHUNK_LINES = 4096;
 
 /**
  * Runs a query in JavaScript with ripgrep's semantics as far as feasible: the same file walk
@@ -58,6 +69,7 @@ export async function jsSearch(
   options: JsSearchOptions = {},
 ): Promise<{ stopped: boolean }> {
   const { signal, readAt } = options;
+  const sliceMs = options.sliceMs ?? SLICE_MS;
   const re = await compilePattern(query);
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
@@ -86,18 +98,27 @@ export async function jsSearch(
     if (sink.full) return { stopped: true };
     // Synchronous reads in slices of a few milliseconds: much faster than the thread pool for
     // many small files, and the event loop still gets a turn between slices.
-    if (performance.now() - sliceStart > SLICE_MS) {
+    if (performance.now() - sliceStart > sliceMs) {
       await yieldToLoop();
       signal?.throwIfAborted();
       sliceStart = performance.now();
     }
     const at = readAt === undefined ? path.join(query.dir, files[i]!) : query.file ? readAt : `${readAt}/${files[i]!}`;
-    searchFile(at, files[i]!, re, query, sink);
+    // Each step is a chunk of the file: a big one gives the loop turns and stops when aborted.
+    for (const _ of searchFile(at, files[i]!, re, query, sink)) {
+      signal?.throwIfAborted();
+      if (performance.now() - sliceStart > sliceMs) {
+        await yieldToLoop();
+        signal?.throwIfAborted();
+        sliceStart = performance.now();
+      }
+    }
   }
   return { stopped: false };
 }
 
-function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQuery, sink: GrepSink): void {
+/** Searches one file; each step it yields is a chunk done, where the caller may pause or stop it. */
+function* searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQuery, sink: GrepSink): Generator<void> {
   const st = statSync(abs, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_FILE_BYTES) return;
   let bytes: Buffer;
@@ -110,22 +131,29 @@ function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQu
   const { text } = decodeText(bytes);
   // Most files do not match: one pass over the whole text rules them out before splitting lines.
   // (With the m flag, ^ and $ work at line ends there too.)
-  if (!query.multiline && re.wholeTextTest && !re.test(text)) return;
+  if (!query.multiline && re.wholeTextTest && !(yield* testInChunks(text, re))) return;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const clean = (i: number) => (lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!);
   let isMatch: (i: number) => boolean;
   let count = 0;
   if (query.multiline) {
-    const matched = multilineMatches(text, lines.length, re);
+    const matched = yield* multilineMatches(text, lines.length, re);
     count = matched.count;
     isMatch = (i) => matched.lines.has(i);
   } else {
     // The line as ripgrep matches it, CR included: without --crlf, `$` does not match before a CR.
     isMatch = (i) => re.test(lines[i]!);
   }
+  const chunk = chunker(lines);
   if (query.mode !== 'content') {
-    if (!query.multiline) for (let i = 0; i < lines.length; i++) if (isMatch(i)) count++;
+    if (!query.multiline) {
+      // A file with matches needs one of them; a count, all.
+      for (let i = 0; i < lines.length && (count === 0 || query.mode === 'count'); i++) {
+        if (isMatch(i)) count++;
+        if (chunk(i)) yield;
+      }
+    }
     if (count === 0) return;
     if (query.mode === 'count') sink.count(rel, count);
     else sink.file(rel, st.mtimeMs);
@@ -147,7 +175,36 @@ function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQu
       afterLeft--;
     }
     if (sink.full) return;
+    if (chunk(i)) yield;
   }
+}
+
+/** Whether a chunk of lines ends at line `i`: every {@linkcode CHUNK_LINES} lines or {@linkcode CHUNK_CHARS} characters. */
+function chunker(lines: string[]): (i: number) => boolean {
+  let chars = 0;
+  let count = 0;
+  return (i) => {
+    chars += lines[i]!.length;
+    if (++count < CHUNK_LINES && chars < CHUNK_CHARS) return false;
+    chars = 0;
+    count = 0;
+    return true;
+  };
+}
+
+/**
+ * Whether `text` holds a match, tested a chunk of whole lines at a time (the same answer, for a
+ * pattern with `wholeTextTest`), with a step between two chunks.
+ */
+function* testInChunks(text: string, re: CompiledPattern): Generator<void, boolean> {
+  for (let from = 0; from < text.length; ) {
+    let to = from + CHUNK_CHARS >= text.length ? text.length : text.indexOf('\n', from + CHUNK_CHARS);
+    if (to === -1) to = text.length;
+    if (re.test(from === 0 && to === text.length ? text : text.slice(from, to))) return true;
+    from = to + 1;
+    yield;
+  }
+  return false;
 }
 
 /**
@@ -156,7 +213,11 @@ function searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQu
  * that cannot match one, and counts lines then; that is decided here by the matches found).
  * A match past the last line (`\z`, after the final line break) touches no line and counts for nothing.
  */
-function multilineMatches(text: string, lineCount: number, re: CompiledPattern): { lines: Set<number>; count: number } {
+function* multilineMatches(
+  text: string,
+  lineCount: number,
+  re: CompiledPattern,
+): Generator<void, { lines: Set<number>; count: number }> {
   const starts: number[] = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const lineAt = (index: number) => {
@@ -172,7 +233,12 @@ function multilineMatches(text: string, lineCount: number, re: CompiledPattern):
   const lines = new Set<number>();
   let count = 0;
   let breaks = false;
+  let stepAt = 0;
   for (const m of re.matches(text)) {
+    if (m.end - stepAt > CHUNK_CHARS) {
+      stepAt = m.end;
+      yield;
+    }
     if (lineAt(m.start) >= lineCount) continue;
     count++;
     const nl = text.indexOf('\n', m.start);
