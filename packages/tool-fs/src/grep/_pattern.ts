@@ -71,7 +71,7 @@ export async function compilePattern(
   if (query.ignoreCase) flags |= RE2.CASE_INSENSITIVE;
   if (query.multiline) flags |= RE2.DOTALL;
   if (boundaries.lookbehind) flags |= RE2.LOOKBEHINDS;
-  const translated = unicodeClasses(boundaries.pattern);
+  const translated = unicodeClasses(boundaries.pattern, pattern);
   let re: RE2JS;
   try {
     re = RE2.compile(translated, flags);
@@ -142,9 +142,15 @@ const SPACE = '\\t-\\r\\x{85}\\p{Z}';
  * The pattern with `\w`, `\d`, `\s` and their negations written as the Unicode classes ripgrep
  * reads them as (RE2 reads them as ASCII: `^\w+$` would miss `café`). A small scan by hand: it
  * only needs to tell escapes and class brackets apart, which no library exposes for RE2 syntax.
- * @throws {GrepQueryError} For `\W` or `\S` inside a class, which RE2 cannot write in Unicode.
+ * Also `\u0041`, `\u{41}` and `\U00000041`, which ripgrep reads and RE2 does not, as `\x{41}`.
+ * @param pattern The pattern to translate.
+ * @param original The pattern as written, quoted in errors.
+ * @throws {GrepQueryError} For `\W` or `\S` inside a class, which RE2 cannot write in Unicode; a
+ *   nested class or a class operation (`[a[b]]`, `[\w--\d]`, `&&`, `~~`), which RE2 reads as
+ *   characters; and `\Q…\E`, which ripgrep refuses.
  */
-function unicodeClasses(pattern: string): string {
+function unicodeClasses(pattern: string, original: string): string {
+  const quoted = JSON.stringify(original);
   let out = '';
   let depth = 0; // nesting of [...] (Rust allows [a[b]])
   for (let i = 0; i < pattern.length; i++) {
@@ -152,13 +158,26 @@ function unicodeClasses(pattern: string): string {
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
       i++;
+      const code =
+        next === 'u' || next === 'U' ? /^\{([0-9a-fA-F]{1,8})\}|^[0-9a-fA-F]{4}/.exec(pattern.slice(i + 1)) : null;
+      if (code && (next === 'u' || code[1] !== undefined || /^[0-9a-fA-F]{8}/.test(pattern.slice(i + 1)))) {
+        const hex = code[1] ?? (next === 'U' ? pattern.slice(i + 1, i + 9) : code[0]);
+        out += `\\x{${hex}}`;
+        i += code[1] !== undefined ? code[0].length : next === 'U' ? 8 : 4;
+        continue;
+      }
+      if (next === 'Q') {
+        throw new GrepQueryError(
+          `The regex ${quoted} uses \\Q…\\E, which ripgrep does not support; escape each special character instead (a\\.b for a.b).`,
+        );
+      }
       if (depth === 0) {
         out +=
           { w: `[${WORD}]`, W: `[^${WORD}]`, d: '\\p{Nd}', D: '\\P{Nd}', s: `[${SPACE}]`, S: `[^${SPACE}]` }[next] ??
           `\\${next}`;
       } else if (next === 'W' || next === 'S') {
         throw new GrepQueryError(
-          `The regex ${JSON.stringify(pattern)} has \\${next} inside a class, which the JS engine cannot match as ripgrep does (Unicode); write the class negated with \\${next.toLowerCase()} inside, as [^\\${next.toLowerCase()}], or use ripgrep.`,
+          `The regex ${quoted} has \\${next} inside a class, which the JS engine cannot match as ripgrep does (Unicode); write the class negated with \\${next.toLowerCase()} inside, as [^\\${next.toLowerCase()}], or use ripgrep.`,
         );
       } else {
         out += { w: WORD, d: '\\p{Nd}', D: '\\P{Nd}', s: SPACE }[next] ?? `\\${next}`;
@@ -172,6 +191,7 @@ function unicodeClasses(pattern: string): string {
         i += posix[0].length - 1;
         continue;
       }
+      if (depth > 0) throw classOperation(quoted, 'a class inside a class');
       depth++;
       out += c;
       // A ] right after [ or [^ is the character itself.
@@ -181,9 +201,17 @@ function unicodeClasses(pattern: string): string {
       continue;
     }
     if (c === ']' && depth > 0) depth--;
+    const pair = pattern.slice(i, i + 2);
+    if (depth > 0 && (pair === '&&' || pair === '--' || pair === '~~')) throw classOperation(quoted, pair);
     out += c;
   }
   return out;
+}
+
+function classOperation(quoted: string, what: string): GrepQueryError {
+  return new GrepQueryError(
+    `The regex ${quoted} has ${what === 'a class inside a class' ? what : `the class operation ${what}`}, which ripgrep reads as a union or set operation of classes and the JS engine's RE2 as plain characters; write the class out (for [\\d--5], [0-46-9]), or use alternatives ((?:a|b)).`,
+  );
 }
 
 /**

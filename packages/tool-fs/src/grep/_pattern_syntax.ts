@@ -148,7 +148,10 @@ export function parsePattern(pattern: string, ignoreCase: boolean): PatternNode[
               : BOTH;
       return { type: 'set', kinds, weight: BYTES.p, newlineOnly: false, start: at, end: i };
     }
-    const hex = next === 'x' ? /^\{([0-9a-fA-F]{1,8})\}|^([0-9a-fA-F]{2})/.exec(pattern.slice(i)) : null;
+    const digits = { x: 2, u: 4, U: 8 }[next];
+    const hex = digits
+      ? new RegExp(`^\\{([0-9a-fA-F]{1,8})\\}|^([0-9a-fA-F]{${digits}})`).exec(pattern.slice(i))
+      : null;
     if (hex) i += hex[0].length;
     const cp = hex
       ? Number.parseInt(hex[1] ?? hex[2]!, 16)

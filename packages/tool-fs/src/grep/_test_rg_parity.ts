@@ -7,7 +7,7 @@ export type EngineAnswer = { refused: false; lines: number[]; count: number } | 
 
 /**
  * What ripgrep at `rg` says of `pattern` on `file` in `dir`: the numbers of the matching lines and
- * the count (`-c`, with `-U` when multiline), or its refusal.
+ * the count (`-c`, with `-U --multiline-dotall` when multiline), or its refusal.
  *
  * @example
  * ```ts
@@ -25,7 +25,8 @@ export async function rgAnswer(
         resolve({ code: typeof error?.code === 'number' ? error.code : 0, out, err }),
       );
     });
-  const flags = options.multiline ? ['-U'] : [];
+  // As the ripgrep engine runs it (multiline: `.` matches a line break too).
+  const flags = options.multiline ? ['-U', '--multiline-dotall'] : [];
   const lines = await run([...flags, '-n', '--no-heading', '-e', options.pattern, '--', options.file]);
   if (lines.code === 2) return { refused: true, message: lines.err };
   const count = await run([...flags, '-c', '-e', options.pattern, '--', options.file]);

@@ -21,6 +21,20 @@ const LINES = [
   'foo-bar',
   'end\r',
   '2024-05 the date',
+  'x\u2028y a.b',
+];
+
+// Escapes and classes RE2 reads otherwise than ripgrep: translated (\u), or refused by both.
+const SYNTAX = [
+  'x\\u2028y',
+  'x\\u{2028}y',
+  'x\\U00002028y',
+  '\\Qa.b\\E',
+  '[a&&b]',
+  '[-a]b',
+  '[\\w-]+',
+  '(?s).',
+  'ξ|\\p{Greek}',
 ];
 
 const BOUNDARIES = [
@@ -100,6 +114,19 @@ describe.skipIf(RIPGREP === undefined)('the JS engine reads patterns as ripgrep 
     const { js } = await same(pattern, false);
     if (js.refused) expect(js.message).toMatch(/matches a line break .* set multiline: true/);
   });
+
+  test.each(SYNTAX)('%s: as ripgrep reads it', async (pattern) => {
+    await same(pattern, false);
+    await same(pattern, true);
+  });
+
+  test.each(['[\\d--5]', '[a[b]]', '[\\w~~a]'])(
+    'the class operation in %s is refused, not read as characters',
+    async (pattern) => {
+      const js = await jsAnswer(dir, { pattern, file: 't.txt', multiline: false });
+      expect(js.refused && js.message).toMatch(/union or set operation of classes .* write the class out/);
+    },
+  );
 
   test.each(SIZES)('size of %s: refused where ripgrep refuses it', async (pattern) => {
     const { js } = await same(pattern, false);
