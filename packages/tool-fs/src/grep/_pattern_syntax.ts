@@ -79,6 +79,8 @@ export function isWordChar(cp: number): boolean {
  * ```
  */
 export function parsePattern(pattern: string, ignoreCase: boolean): PatternNode[][] {
+  // Long because: one recursive-descent parser, whose parts (groups, escapes, classes) are
+  // closures sharing the cursor `i`; split into functions, each would pass and return it.
   let i = 0;
   const group = (fold: boolean): PatternNode[][] => {
     const alts: PatternNode[][] = [[]];
