@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, rmdir, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,7 +11,9 @@ import path from 'node:path';
  * lines), while more may be going in: {@linkcode next} catches up with {@linkcode append}.
  *
  * The file is made on the first append (in a folder of its own under the system's temporary
- * folder, readable by its owner only) and removed by {@linkcode remove}.
+ * folder, readable by its owner only) and loses its name at once where the system allows it
+ * (POSIX: nothing is left if the process dies mid-search); it is closed (and, elsewhere,
+ * removed) by {@linkcode remove}.
  *
  * @example
  * ```ts
@@ -145,10 +147,29 @@ export class HeldSpill {
   }
 }
 
-/** A new file, readable and writable by its owner only, in a folder of its own. */
+/**
+ * A new file, readable and writable by its owner only, in a folder of its own; its name and
+ * folder are removed at once where the system lets an open file lose its name (POSIX), so that
+ * nothing is left behind by a process that ends without removing it (process.exit, SIGTERM,
+ * kill -9, a crash): the data lives as long as the handle. Elsewhere {@linkcode HeldSpill.remove}
+ * removes them.
+ */
 async function makeFile(): Promise<{ dir: string; handle: FileHandle }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-grep-held-'));
-  const handle = await open(path.join(dir, 'held'), 'w+', 0o600);
+  const file = path.join(dir, 'held');
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'w+', 0o600);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  try {
+    await unlink(file);
+    await rmdir(dir);
+  } catch {
+    // Windows keeps an open file's name: removed by remove().
+  }
   return { dir, handle };
 }
 
