@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,15 @@ import { RIPGREP } from '../_test_engines.ts';
 import { type CutPiece, cutTree } from './_rg_cut.ts';
 import { searchPiecesInOrder } from './_rg_ordered_pieces.ts';
 import { searchInPathOrder } from './_rg_two_runs.ts';
+
+/** Where an open descriptor of this process leads, if it is still open. */
+function fdTarget(fd: string): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
 
 const ARGS = ['--null', '--sort', 'path', '-n', '--with-filename', '--no-heading', '--regexp', 'hit', '--'];
 
@@ -71,7 +80,11 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
           // machine, the first piece could end before the second printed much).
           if (chunks.length === 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
           chunks.push(Buffer.from(bytes));
-          for (const name of readdirSync(tmp)) spillsSeen.push(name);
+          // The held files, open (their names are removed as soon as they are made).
+          for (const fd of readdirSync('/proc/self/fd')) {
+            const target = fdTarget(fd);
+            if (target?.startsWith(tmp)) spillsSeen.push(path.relative(tmp, target));
+          }
           return sink(bytes);
         },
       });
@@ -85,6 +98,8 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
       expect(signals).not.toContain('SIGSTOP');
       expect(spillsSeen.some((name) => name.startsWith('toolshed-grep-held-'))).toBe(true);
       expect(await readdir(tmp)).toEqual([]);
+      // And closed: no descriptor of a held file is left open.
+      expect(readdirSync('/proc/self/fd').filter((fd) => fdTarget(fd)?.startsWith(tmp))).toEqual([]);
     });
 
     test('searchInPathOrder of every line spills (not pauses), and gives one sorted run', async () => {
