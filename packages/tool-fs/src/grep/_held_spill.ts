@@ -173,11 +173,18 @@ async function makeFile(): Promise<{ dir: string; handle: FileHandle }> {
   return { dir, handle };
 }
 
-/** What the search rejects with when the held output could not be kept on disk. */
+/** What the search rejects with when the held output could not be kept on disk: what to do depends on why. */
 function spillError(cause: unknown): Error {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new Error(
-    `Grep could not keep ripgrep's output in a temporary file under ${os.tmpdir()} (${reason}); free space there, point TMPDIR at a folder with room, or give a head_limit`,
-    { cause },
-  );
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const dir = os.tmpdir();
+  const advice =
+    code === 'ENOENT' || code === 'ENOTDIR'
+      ? `${dir}, which does not exist (${reason}); create it or point TMPDIR at a folder that exists`
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? `${dir}, which this process cannot write in (${reason}); point TMPDIR at a folder it can write in`
+        : `${dir} (${reason}); free space there, or point TMPDIR at a folder with room`;
+  return new Error(`Grep could not keep ripgrep's output in a temporary file under ${advice}, or give a head_limit`, {
+    cause,
+  });
 }

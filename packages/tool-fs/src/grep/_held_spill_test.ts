@@ -100,6 +100,21 @@ describe('HeldSpill', () => {
     await spill.remove();
   });
 
+  test('the error says what is wrong with the folder: missing, read-only, or full', async () => {
+    process.env.TMPDIR = path.join(tmp, 'missing');
+    const missing = new HeldSpill();
+    missing.append(Buffer.from('a\n'));
+    const error = await missing.next(1 << 20).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    expect(error).toMatch(
+      /under .*missing, which does not exist.*create it or point TMPDIR at a folder that exists.*head_limit/,
+    );
+    expect(error).not.toMatch(/free space/);
+    await missing.remove();
+  });
+
   test('nothing appended: no file is made, and it is caught up at once', async () => {
     const spill = new HeldSpill();
     expect(await spill.next(1 << 20)).toBeUndefined();
