@@ -21,6 +21,23 @@ interface Side extends CharKinds {
 
 const ANY: Side = { word: true, other: true, open: true };
 const NEVER = '[^\\x00-\\x{10FFFF}]';
+/** The kinds of the characters on either side of `\\b`, and of `\\B`. */
+const CHANGES = [
+  ['word', 'other'],
+  ['other', 'word'],
+];
+const SAME = [
+  ['word', 'word'],
+  ['other', 'other'],
+];
+
+type Boundary = PatternNode & { type: 'assert'; what: 'b' | 'B' };
+/** Where a node is: its sequence, its index there, and what follows the sequence. */
+interface At {
+  seq: PatternNode[];
+  j: number;
+  outer: Side;
+}
 
 /**
  * Rewrites `\b` and `\B` as ripgrep reads them. RE2's are ASCII (é is not a word character, so
@@ -54,31 +71,32 @@ export function unicodeWordBoundaries(
 ): WordBoundaries {
   const edits: { start: number; end: number; text: string }[] = [];
   const result: WordBoundaries = { pattern, lookbehind: false, endGroups: [] };
-  const boundary = (node: PatternNode & { type: 'assert' }, prev: Side, next: Side) => {
-    const kinds =
-      node.what === 'b'
-        ? [
-            ['word', 'other'],
-            ['other', 'word'],
-          ]
-        : [
-            ['word', 'word'],
-            ['other', 'other'],
-          ];
+  /**
+   * The boundary written for the sides `prev` and `next`, or undefined where the next character
+   * is neither fixed nor at the pattern's end. `consumed`: the next character is taken by the
+   * class written there, and checked behind once taken (a lookbehind).
+   */
+  const written = (node: Boundary, prev: Side, next: Side, consumed?: { text: string; kinds: CharKinds }) => {
     const pieces: string[] = [];
-    for (const [p, n] of kinds as [keyof CharKinds, keyof CharKinds][]) {
-      if (!prev[p] || !next[n]) continue;
+    for (const [p, n] of (node.what === 'b' ? CHANGES : SAME) as [keyof CharKinds, keyof CharKinds][]) {
+      if (!prev[p] || !(consumed ? consumed.kinds : next)[n]) continue;
       const needPrev = prev.word && prev.other;
-      const needNext = next.word && next.other;
-      if (!needPrev && !needNext) return edits.push({ start: node.start, end: node.end, text: '' });
+      const needNext = consumed ? consumed.kinds.word && consumed.kinds.other : next.word && next.other;
+      if (!needPrev && !needNext && !consumed) return '';
       let piece = '';
       if (needPrev && prev.open && !options.multiline) piece += p === 'word' ? '[\\w]' : '(?:^|[^\\w\\n])';
       else if (needPrev) {
         piece += p === 'word' ? '(?<=[\\w])' : '(?<![\\w])';
         result.lookbehind = true;
       }
-      if (needNext && !next.open) throw refusal(pattern, node);
-      if (needNext) {
+      if (consumed) {
+        piece += `(?:${consumed.text})`;
+        if (needNext) {
+          piece += n === 'word' ? '(?<=[\\w])' : '(?<![\\w])';
+          result.lookbehind = true;
+        }
+      } else if (needNext && !next.open) return undefined;
+      else if (needNext) {
         const name = `tsb${result.endGroups.length}`;
         const taken = options.multiline
           ? `(?P<${name}>${n === 'word' ? '[\\w]' : '[^\\w\\n]'})`
@@ -90,10 +108,37 @@ export function unicodeWordBoundaries(
       }
       pieces.push(piece);
     }
-    edits.push({ start: node.start, end: node.end, text: pieces.length === 0 ? NEVER : `(?:${pieces.join('|')})` });
+    return pieces.length === 0 ? NEVER : `(?:${pieces.join('|')})`;
   };
-  const visit = (node: PatternNode, prev: Side, next: Side): void => {
-    if (node.type === 'assert' && (node.what === 'b' || node.what === 'B')) boundary(node, prev, next);
+  const boundary = (node: Boundary, at: At, prev: Side, next: Side) => {
+    const text = written(node, prev, next);
+    if (text !== undefined) return edits.push({ start: node.start, end: node.end, text });
+    // The next character is the first of a class right after it (`\b.*`, `\b\s+`, `\b.`): taken
+    // by that class and checked behind; or, where the class may match nothing, the one after it.
+    const after = at.seq[at.j + 1];
+    const one = after?.type === 'repeat' ? after.sub : after;
+    if (after === undefined || (one!.type !== 'set' && one!.type !== 'char')) throw refusal(pattern, node);
+    const oneText = pattern.slice(one!.start, one!.end);
+    let rest = '';
+    if (after.type === 'repeat') {
+      const quantifier = pattern.slice(one!.end, after.end);
+      const lazy = quantifier.length > 1 && quantifier.endsWith('?') ? '?' : '';
+      const lo = Math.max(after.min - 1, 0);
+      const hi = after.max === undefined ? '' : String(after.max - 1);
+      if (after.max !== 1) rest = `(?:${oneText}){${lo},${hi}}${lazy}`;
+    }
+    const kinds = one!.type === 'set' ? one!.kinds : charKinds(one!.cp);
+    const taken = written(node, prev, next, { text: oneText, kinds });
+    const alternatives = [`${taken}${rest}`];
+    if (after.type === 'repeat' && after.min === 0) {
+      const skipped = written(node, prev, side(at.seq, at.j + 1, 1, at.outer));
+      if (skipped === undefined) throw refusal(pattern, node);
+      alternatives.push(skipped);
+    }
+    edits.push({ start: node.start, end: after.end, text: `(?:${alternatives.join('|')})` });
+  };
+  const visit = (node: PatternNode, at: At, prev: Side, next: Side): void => {
+    if (node.type === 'assert' && (node.what === 'b' || node.what === 'B')) boundary(node as Boundary, at, prev, next);
     else if (node.type === 'group') walk(node.alts, prev, next);
     else if (node.type === 'repeat') {
       // A later copy follows an earlier one: neither end is open then.
@@ -102,6 +147,7 @@ export function unicodeWordBoundaries(
       const subLast = last(node.sub);
       visit(
         node.sub,
+        { seq: [node.sub], j: 0, outer: next },
         again ? { word: prev.word || subLast.word, other: prev.other || subLast.other, open: false } : prev,
         again ? { word: next.word || subFirst.word, other: next.other || subFirst.other, open: false } : next,
       );
@@ -109,7 +155,8 @@ export function unicodeWordBoundaries(
   };
   const walk = (alts: PatternNode[][], prev: Side, next: Side): void => {
     for (const seq of alts)
-      for (let j = 0; j < seq.length; j++) visit(seq[j]!, side(seq, j, -1, prev), side(seq, j, 1, next));
+      for (let j = 0; j < seq.length; j++)
+        visit(seq[j]!, { seq, j, outer: next }, side(seq, j, -1, prev), side(seq, j, 1, next));
   };
   walk(alts, ANY, ANY);
   let out = pattern;

@@ -22,8 +22,14 @@ describe('unicodeWordBoundaries', () => {
     expect(r.lookbehind).toBe(true);
   });
 
-  test('a boundary whose next character is neither fixed nor at the end is refused, saying what to write', () => {
-    for (const pattern of ['\\w+\\b.*', 'x\\b\\s*', '(?:foo\\b)+', '\\b\\w*'])
+  test('a boundary before a class of either kind takes that class and checks it behind', () => {
+    const r = rewrite('\\bimport\\b.*from');
+    expect(r.pattern).toBe('(?:(?:^|[^\\w\\n]))import(?:(?:(?:.)(?<![\\w]))(?:.){0,}|[^\\x00-\\x{10FFFF}])from');
+    expect(r.lookbehind).toBe(true);
+  });
+
+  test('a boundary whose next character is neither fixed, nor at the end, nor taken by a class right after it is refused, saying what to write', () => {
+    for (const pattern of ['(?:foo\\b)+', '\\b(?:a|-)', 'a\\b(?:x|-)*b'])
       expect(() => rewrite(pattern), pattern).toThrow(
         /cannot match it as ripgrep does: .* Put a literal or a class that is all word or all non-word characters after it/,
       );
