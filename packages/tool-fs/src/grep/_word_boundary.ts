@@ -236,6 +236,6 @@ function charKinds(cp: number): CharKinds {
 
 function refusal(pattern: string, node: PatternNode & { type: 'assert' }): GrepQueryError {
   return new GrepQueryError(
-    `The regex ${JSON.stringify(pattern)} has \\${node.what} where the JS engine cannot match it as ripgrep does: ripgrep's word boundary is Unicode-aware (é is a word character), RE2's is ASCII, and RE2 has no lookahead, so the JS engine writes \\${node.what} from the character after it, which must be fixed by the pattern (\\bfoo\\b, foo\\b-, \\w+\\b\\s*=) or be at its end. Put a literal or a class that is all word or all non-word characters after it, or drop it.`,
+    `The regex ${JSON.stringify(pattern)} has \\${node.what} where the JS engine cannot match it as ripgrep does: ripgrep's word boundary is Unicode-aware (é is a word character), RE2's is ASCII, and RE2 has no lookahead, so the JS engine writes \\${node.what} from the character after it, which must be fixed by the pattern (\\bfoo\\b, foo\\b-, \\w+\\b\\s*=), be at its end, or be the first of a class or a repeated class right after it in the same group (\\b.*, \\b\\s+). Put a literal or a class right after it, outside any group or alternation (write (?:foo\\b|bar).* as (?:foo\\b.*|bar.*)), or drop it.`,
   );
 }
