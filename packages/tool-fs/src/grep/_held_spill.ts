@@ -48,6 +48,11 @@ export class HeldSpill {
   /** Bytes read back. */
   #read = 0;
 
+  /** Bytes appended and not yet handed to a write: memory, which grows where the disk falls behind. */
+  get unwritten(): number {
+    return this.#waitingBytes;
+  }
+
   /** Writes made so far (each takes every chunk appended while the one before was under way). */
   get writes(): number {
     return this.#writeCount;

@@ -30,6 +30,11 @@ export interface OrderedPiecesOptions {
    */
   spillAhead?: boolean | undefined;
   /**
+   * With `spillAhead`: output a piece ahead may have waiting for its file's next write before the
+   * pieces ahead are paused after all (a disk slower than ripgrep prints). @default 8 MiB
+   */
+  spillUnwrittenBytes?: number | undefined;
+  /**
    * The first piece whose run writes line by line rather than 8 KB at a time, and every one after
    * it: for a page that may fill before a piece ends. @default Infinity (none)
    */
@@ -118,6 +123,7 @@ export function searchPiecesInOrder(
 ): Promise<OrderedPiecesOutcome> {
   const { rg, cwd, signal, onChunks } = options;
   const maxHeld = options.heldBytes ?? 1024 * 1024;
+  const unwrittenMax = options.spillUnwrittenBytes ?? 8 * 1024 * 1024;
   // The pieces' arguments go before a trailing `--` (after which ripgrep reads only paths).
   const end = args.at(-1) === '--' ? args.length - 1 : args.length;
   const lineBufferedFrom = options.lineBufferedFrom ?? Infinity;
@@ -223,7 +229,7 @@ export function searchPiecesInOrder(
           if (bytes.length === 0) return dense;
           if (i === turn && run.spill === undefined) return give(bytes) || dense;
           held += keepAhead(run, bytes, { held, max: maxHeld, spill: options.spillAhead === true });
-          if (held > maxHeld) pauseAhead(runs, turn, started);
+          if (held > maxHeld || (run.spill?.unwritten ?? 0) > unwrittenMax) pauseAhead(runs, turn, started);
           return dense;
         },
       }).then(

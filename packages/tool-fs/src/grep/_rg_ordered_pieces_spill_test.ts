@@ -63,7 +63,12 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
     });
 
     /** Runs the pieces with 8 KB of memory for what is ahead; the sink may look at each chunk. */
-    async function search(spillAhead: boolean, sink: (bytes: Buffer) => boolean = () => false, signal?: AbortSignal) {
+    async function search(
+      spillAhead: boolean,
+      sink: (bytes: Buffer) => boolean = () => false,
+      signal?: AbortSignal,
+      spillUnwrittenBytes?: number,
+    ) {
       signals.length = 0;
       const chunks: Buffer[] = [];
       const spillsSeen: string[] = [];
@@ -73,6 +78,7 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
         concurrency: 2,
         heldBytes: 8 * 1024,
         spillAhead,
+        spillUnwrittenBytes,
         signal,
         onChunks: (bytes) => {
           // The first chunk is taken slowly: meanwhile the piece ahead fills its pipe, so that what
@@ -121,6 +127,13 @@ describe.skipIf(RIPGREP === undefined || process.platform !== 'linux')(
       expect(Buffer.concat(chunks).toString()).toBe(expected);
       expect(signals).not.toContain('SIGSTOP');
       expect(await readdir(tmp)).toEqual([]);
+    });
+
+    test('a disk that falls behind: past the bound on what waits for a write, the pieces ahead are paused after all', async () => {
+      // Any chunk waiting for its write is past a bound of one byte.
+      const { got } = await search(true, () => false, undefined, 1);
+      expect(got).toBe(expected);
+      expect(signals).toContain('SIGSTOP');
     });
 
     test('without it, the same search pauses the pieces ahead at the bound (what spilling replaces)', async () => {
