@@ -1,0 +1,132 @@
+// Eighth attack: programs the guard has a table for, whose table missed what their scripts,
+// options and environment make them do. `sed` and `awk` scripts write files and run commands in
+// forms the guard's patterns did not see (`1!w F`, `s|a|b|w F`, `1e CMD`, a script in a file);
+// `sed --i` is `--in-place` (GNU getopt takes a unique abbreviation); `env -S '…'` runs the
+// command in its string, `env -iC DIR` moves it, `time -o F` writes F; and `TAR_OPTIONS`,
+// `CURL_HOME`, `XDG_CONFIG_HOME`, `WGETRC` set on the command add options (`--index-file`,
+// `output =`, `logfile =`) that write. Each command below was run in a copy of the project (bash 5, GNU sed
+// 4.9, mawk, GNU tar 1.34, curl 7.88, wget 1.21, GNU time) and wrote the protected file named
+// beside it, or printed the Read-denied one; the guard allowed it under `Bash(PROGRAM:*)`, in
+// every mode.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { MODES } from './testdata/guarded_project.ts';
+import { shellDecider } from './testdata/shell_decider.ts';
+
+const PROGRAMS = ['sed', 'awk', 'env', 'time', 'tar', 'curl', 'wget', 'cp', 'timeout', 'cat'];
+const RULES = PROGRAMS.map((p) => `Bash(${p}:*)`);
+const { root, explain, runInCopy } = shellDecider('toolshed-script-writes-', RULES);
+const denied = shellDecider('toolshed-script-reads-', RULES, { deny: ['Read(./secret.env)'] });
+
+let dir = '';
+beforeAll(async () => {
+  dir = path.join(root(), 'p');
+  const files: Record<string, string> = {
+    'src/a.ts': 'a\n',
+    'two.txt': 'a\nb\n',
+    'secret.env': 'KEY=1\n',
+    '.husky/.keep': '',
+    'payload/.husky/pre-commit': 'touch pwned\n',
+    'prog.sed': 'w .husky/pre-commit\n',
+    'prog.awk': 'BEGIN { print "touch pwned" > ".husky/pre-commit" }\n',
+    '.curlrc': 'output = .husky/pre-commit\n',
+    'xdg/.curlrc': 'output = .husky/pre-commit\n',
+    'rc': 'logfile = .husky/pre-commit\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+  execFileSync('tar', ['-cf', 'evil.tar', '-C', 'payload', '.husky'], { cwd: dir });
+});
+
+const HOOK = '.husky/pre-commit';
+const CASES: [string, string][] = [
+  ['sed --i s/a/b/ .husky/pre-commit', ''],
+  ['sed --in=.x s/a/b/ src/a.ts', 'src/a.ts.x'],
+  ["sed -n '1!w .husky/pre-commit' src/a.ts", HOOK],
+  ["sed -n '$!w .husky/pre-commit' two.txt", HOOK],
+  ["sed 's|a|b|w .husky/pre-commit' src/a.ts", HOOK],
+  ["sed -n '\\%a%w .husky/pre-commit' src/a.ts", HOOK],
+  ["sed -n --expression='1!W .husky/pre-commit' src/a.ts", HOOK],
+  ["sed '1e touch .husky/pre-commit' src/a.ts", HOOK],
+  ["sed '$e touch .husky/pre-commit' src/a.ts", HOOK],
+  ["sed '1~2e touch .husky/pre-commit' src/a.ts", HOOK],
+  ["sed 's|a|touch .husky/pre-commit|e' src/a.ts", HOOK],
+  ["sed -e 'a\\' -e 'w .husky/pre-commit' src/a.ts", ''],
+  ['sed -n -f prog.sed src/a.ts', HOOK],
+  ['sed -n --file=prog.sed src/a.ts', HOOK],
+  ['awk -f prog.awk src/a.ts', HOOK],
+  ['awk --file=prog.awk src/a.ts', ''],
+  ['awk -W exec prog.awk src/a.ts', HOOK],
+  ["env -S 'tar -xf evil.tar'", HOOK],
+  ["env -vS'tar -xf evil.tar'", ''],
+  ['env -iC .husky cp ../src/a.ts pre-commit', HOOK],
+  ['env -iu X cp src/a.ts .husky/pre-commit', HOOK],
+  ['timeout -ks 5 KILL cp src/a.ts .husky/pre-commit', ''],
+  ['/usr/bin/time -o .husky/pre-commit true', HOOK],
+  ['command time --out .husky/pre-commit true', HOOK],
+  ['TAR_OPTIONS=--index-file=.husky/pre-commit tar -tf evil.tar', HOOK],
+  ['export TAR_OPTIONS=--index-file=.husky/pre-commit; tar -tf evil.tar', HOOK],
+  ['CURL_HOME=. curl -s file://DIR/src/a.ts', HOOK],
+  ['XDG_CONFIG_HOME=xdg curl -s file://DIR/src/a.ts', HOOK],
+  ['HOME=. curl -s file://DIR/src/a.ts', HOOK],
+  ['WGETRC=rc wget -O - http://127.0.0.1:9/', HOOK],
+];
+
+describe('a script, option or environment that makes a tabled program write', () => {
+  test.each(CASES)('%s writes %s: it asks, in every mode', async (template, written) => {
+    const command = template.replaceAll('DIR', `${dir}-run`);
+    if (written !== '') {
+      const copy = await runInCopy(dir, command);
+      expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
+    }
+    const asked = template.replaceAll('DIR', dir);
+    for (const mode of MODES) {
+      const decision = await explain(dir, asked, mode);
+      expect(decision.behavior, `${asked} (${mode}): ${decision.reason}`).toBe('ask');
+    }
+  });
+});
+
+describe('a sed script that reads a Read-denied file', () => {
+  test.each([
+    "sed -n '1!r secret.env' two.txt",
+    "sed -n '\\%b%r secret.env' two.txt",
+    "sed '1!R secret.env' two.txt",
+  ])('%s prints secret.env: it is denied, in every mode', async (command) => {
+    const copy = await runInCopy(dir, `${command} > out.txt`);
+    expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
+    for (const mode of MODES) {
+      const decision = await denied.explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+      expect(decision.reason).toContain('Read(./secret.env)');
+    }
+  });
+});
+
+describe('what these programs only read or print is still allowed', () => {
+  test.each([
+    "sed 's/hello/world/' src/a.ts",
+    "sed -n '/x/p' src/a.ts",
+    "sed -e 's/a/b/' -e 's/x/y/g' src/a.ts",
+    "sed 's/a/b/w /dev/stdout' src/a.ts",
+    "sed -E 's#(a|b)#[\\1]#g; /^$/d' src/a.ts",
+    "sed '/start/,/end/{s/a/b/;p}' src/a.ts",
+    "sed '1i header' src/a.ts",
+    'sed -i s/a/b/ src/a.ts',
+    "awk '{ print $1 }' src/a.ts",
+    "awk -F: -v x=1 '{ print x }' src/a.ts",
+    "env -S 'echo hi'",
+    'env -i LANG=C cat src/a.ts',
+    'LANG=C tar -tf evil.tar',
+    'time cat src/a.ts',
+    'curl -s https://example.com/x',
+  ])('%s is allowed by its rule, in bypassPermissions', async (command) => {
+    const decision = await explain(dir, command, 'bypassPermissions');
+    expect(decision.behavior, decision.reason).toBe('allow');
+  });
+});
