@@ -43,8 +43,7 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
       break;
     }
     if (v.startsWith('-') && v.length > 1) {
-      const flag = v.split('=')[0]!;
-      i += wrapper.optionsWithValue.includes(flag) && !v.includes('=') && !(flag.length === 2 && v.length > 2) ? 2 : 1;
+      i += optionWords(v, wrapper.optionsWithValue);
       continue;
     }
     if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
@@ -60,4 +59,20 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
     break;
   }
   return i < words.length ? { wrapper: name, inner: words.slice(i), assigned } : undefined;
+}
+
+/**
+ * How many words a wrapper's option takes, as GNU getopt reads it: a bundle of short options
+ * (`-iC DIR`, `-iu NAME`) takes the next word when its first letter with a value is its last
+ * (`-ks` is `-k s`), and a long option may be a unique abbreviation (`time --out F`).
+ */
+function optionWords(v: string, withValue: readonly string[]): 1 | 2 {
+  if (v.startsWith('--')) {
+    if (v.includes('=')) return 1;
+    const takes =
+      withValue.includes(v) || (v.length >= 3 && withValue.some((o) => o.startsWith('--') && o.startsWith(v)));
+    return takes ? 2 : 1;
+  }
+  for (let c = 1; c < v.length; c++) if (withValue.includes(`-${v[c]}`)) return c === v.length - 1 ? 2 : 1;
+  return 1;
 }

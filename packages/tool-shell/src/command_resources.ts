@@ -8,6 +8,7 @@ import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
+import { declareSedScript } from './_sed_command.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -429,14 +430,22 @@ function declareCommand(
     const head = words[0]!.literal ? words[0]!.value.replace(/^.*\//, '') : '';
     // `env -C DIR cmd` runs cmd in DIR; `chroot` and `sudo -D` move every path.
     if (head === 'env') {
-      for (const w of words.slice(1)) if (/^[A-Za-z_]\w*=/.test(w.value)) environment.push(w);
-      const at = words.findIndex(
-        (w, i) =>
-          i > 0 &&
-          (w.value === '-C' || w.value === '--chdir' || w.value.startsWith('--chdir=') || /^-[a-zA-Z]*C/.test(w.value)),
-      );
-      if (at !== -1) dir = undefined;
+      // env's own words: its options and assignments, before the command it runs.
+      const own = words.slice(1, words.length - (unwrapOnce(words)?.inner.length ?? 0));
+      for (const w of own) if (/^[A-Za-z_]\w*=/.test(w.value)) environment.push(w);
+      // `-C DIR`, `-iC DIR`, `--chdir`, `--ch` (getopt takes an abbreviation).
+      if (own.some((w) => /^--c/.test(w.value) || /^-[a-zA-Z0-9]*C/.test(w.value))) dir = undefined;
+      // `env -S 'tar -xf evil.tar'` splits its string into the command it runs.
+      if (own.some((w) => /^--s/.test(w.value) || /^-[a-zA-Z0-9]*S/.test(w.value))) {
+        addUnknown(
+          `what \`${cmd.text}\` runs (env -S splits its string into a command, which the guard does not read)`,
+          'write',
+        );
+        return;
+      }
     }
+    // GNU time: `-o FILE` writes what it measured to FILE.
+    if (head === 'time') declareTimeOutput(words.slice(1), makeAdd(dir));
     // `command -v NAME` / `-V` only looks a name up.
     if (head === 'command' && words.slice(1).some((w) => w.value === '-v' || w.value === '-V')) return;
     if (head === 'chroot' || (head === 'sudo' && words.some((w) => /^(-D|--chdir)/.test(w.value)))) {
@@ -497,42 +506,8 @@ function declareCommand(
     }
     return;
   }
-  if (name === 'awk' || name === 'gawk' || name === 'mawk') {
-    // A program that opens files itself (getline < f, ARGV rewritten, @include) opens what the guard cannot see.
-    if (args.some((a) => !a.literal || /\b(getline|ARGV|ARGC|ENVIRON)\b|@include|@load/.test(a.value))) {
-      addUnknown(`the files awk's program opens itself in \`${cmd.text}\``, 'read');
-    }
-    // `print > "f"`, `print | "cmd"`, system(): the program writes files or runs commands.
-    if (args.some((a) => /[>|]|\bsystem\s*\(/.test(a.value)))
-      addUnknown(`the files awk's program writes in \`${cmd.text}\``, 'write');
-  }
-  if (
-    name === 'jq' &&
-    args.some(
-      (a) =>
-        /^(-L|--library-path)/.test(a.value) ||
-        /\b(import|include)\b|\$__prog_args|input_filename/.test(a.value) ||
-        !a.literal,
-    )
-  ) {
-    addUnknown(`the modules jq loads in \`${cmd.text}\``, 'read');
-  }
-  if (name === 'sed' && args.some((a) => !a.literal || /(^|[;{}\n\s\d/$])[rR]\s*\S/.test(a.value))) {
-    addUnknown(`the files sed's script reads in \`${cmd.text}\``, 'read');
-  }
-  // `w FILE`, `s///w FILE` write; `e` runs a command.
-  if (
-    name === 'sed' &&
-    args.some(
-      (a) =>
-        !a.literal ||
-        /(^|[;{}\n\s\d/$])[wW]\s*\S|\/[gpiImMe0-9]*w/.test(a.value) ||
-        /(^|[;{}\n])\s*e|\/[gpiImMw0-9]*e/.test(a.value),
-    )
-  ) {
-    addUnknown(`the files sed's script writes in \`${cmd.text}\``, 'write');
-  }
-  if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown })) {
+  declareProgramText(name, args, { text: cmd.text, add, addUnknown });
+  if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown, environment })) {
     incomplete();
     // What they read is not tabled: unknown, as for any program without a table.
     addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
@@ -561,6 +536,100 @@ function declareCommand(
 }
 
 const DOT: ShellWord = { text: '.', value: '.', literal: true };
+
+/**
+ * Declares what the program text of awk, jq or sed opens, writes or runs (`print > "f"`,
+ * `getline < f`, `import`, sed's `r`/`w`/`e`), as far as the guard reads it.
+ */
+function declareProgramText(
+  name: string,
+  args: readonly ShellWord[],
+  { text, add, addUnknown }: { text: string; add: Add; addUnknown: (what: string, access: 'read' | 'write') => void },
+): void {
+  if (name === 'awk' || name === 'gawk' || name === 'mawk') {
+    // A program that opens files itself (getline < f, ARGV rewritten, @include) opens what the guard cannot see.
+    if (args.some((a) => !a.literal || /\b(getline|ARGV|ARGC|ENVIRON)\b|@include|@load/.test(a.value))) {
+      addUnknown(`the files awk's program opens itself in \`${text}\``, 'read');
+    }
+    // `print > "f"`, `print | "cmd"`, system(): the program writes files or runs commands.
+    if (args.some((a) => /[>|]|\bsystem\s*\(/.test(a.value)))
+      addUnknown(`the files awk's program writes in \`${text}\``, 'write');
+    const option = awkUnknownOption(args);
+    if (option !== undefined)
+      addUnknown(
+        `what awk's option \`${option}\` does in \`${text}\` (a program in a file, -f or -W exec, is not known before it runs; gawk's -i inplace, -o, -p and -d write files)`,
+        'write',
+      );
+  }
+  if (
+    name === 'jq' &&
+    args.some(
+      (a) =>
+        /^(-L|--library-path)/.test(a.value) ||
+        /\b(import|include)\b|\$__prog_args|input_filename/.test(a.value) ||
+        !a.literal,
+    )
+  ) {
+    addUnknown(`the modules jq loads in \`${text}\``, 'read');
+  }
+  if (name === 'sed') {
+    // A word not known before it runs may be the script, or `-f F`.
+    if (args.some((a) => !a.literal)) {
+      addUnknown(`the files sed's script reads in \`${text}\``, 'read');
+      addUnknown(`the files sed's script writes in \`${text}\``, 'write');
+    } else declareSedScript(args, { add: (w, access) => add(w, access), addUnknown });
+  }
+}
+
+/**
+ * Declares the file GNU `time` writes (`-o FILE`, `-oFILE`, `-ao FILE`, `--output=FILE`, `--out
+ * FILE`: getopt takes an abbreviation), from its words before the command it times.
+ */
+function declareTimeOutput(args: readonly ShellWord[], add: Add): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const v = a.value;
+    if (!v.startsWith('-') || v === '-' || v === '--') return;
+    const attached = (rest: string): ShellWord => ({ ...a, text: rest, value: rest });
+    if (v.startsWith('--')) {
+      const eq = v.indexOf('=');
+      const name = eq === -1 ? v : v.slice(0, eq);
+      const output = name.length >= 3 && '--output'.startsWith(name);
+      if (!output && !(name.length >= 3 && '--format'.startsWith(name))) continue;
+      const value = eq === -1 ? args[++i] : attached(v.slice(eq + 1));
+      if (output) add(value, 'write');
+      continue;
+    }
+    for (let c = 1; c < v.length; c++) {
+      if (v[c] !== 'o' && v[c] !== 'f') continue;
+      const value = c + 1 < v.length ? attached(v.slice(c + 1)) : args[++i];
+      if (v[c] === 'o') add(value, 'write');
+      break;
+    }
+  }
+}
+
+/**
+ * The first option of awk's that is not `-F`, `-v` or a program written out (`-e`, `--source`):
+ * a program in a file (`-f`, `-W exec`, gawk's `-i`, `-E`, `-l`), or a gawk option that writes
+ * (`-o`, `-p`, `-d`); undefined when there is none. Options end at the program.
+ */
+function awkUnknownOption(args: readonly ShellWord[]): string | undefined {
+  const long = (name: string, full: string) => name.length >= 4 && full.startsWith(name);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '--' || !v.startsWith('-') || v === '-') return undefined;
+    if (v.startsWith('--')) {
+      const name = v.replace(/=.*/, '');
+      if (!['--field-separator', '--assign', '--source'].some((full) => long(name, full))) return v;
+      if (!v.includes('=')) i++;
+      continue;
+    }
+    if (!['-F', '-v', '-e'].includes(v.slice(0, 2))) return v;
+    if (v.length === 2) i++;
+  }
+  return undefined;
+}
 
 /** A lister's glob (`src/*.ts`, `{a,b}`) reads the directory before the first pattern character. */
 function listerAdd(add: Add): Add {
@@ -855,7 +924,7 @@ function filesOf(
       const eq = v.indexOf('=');
       const flag = eq === -1 ? v : v.slice(0, eq);
       if (use.recursiveWith?.includes(flag) || (flag === '--directories' && v.endsWith('=recurse'))) recursive = true;
-      if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length > 4) {
+      if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length >= 3) {
         sedInPlace = true;
         if (eq !== -1) sedSuffix = v.slice(eq + 1);
       }

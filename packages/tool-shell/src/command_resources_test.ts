@@ -177,13 +177,17 @@ describe('commandResources', () => {
       'awk \'BEGIN { ARGV[1] = ".env" } { print }\' a.txt',
       'awk \'BEGIN { getline l < ".env" }\'',
       'jq -L . -n \'import "x" as x; 1\'',
-      "sed -n 'r .env' a.txt",
+      'sed -n -f script.sed a.txt',
+      "sed '1e cat .env' a.txt",
     ]) {
       expect(
         run(command).accesses.some((a) => a.kind === 'unknown'),
         command,
       ).toBe(true);
     }
+    // sed's script is read as sed reads it: the files of r, R, w, W are exact paths.
+    expect(list("sed -n '1!r .env' a.txt")).toEqual(['read:/p/.env', 'read:/p/a.txt']);
+    expect(list("sed 's|a|b|w out.txt' a.txt")).toEqual(['write:/p/out.txt', 'read:/p/a.txt']);
   });
 
   test('recursive and history readers declare folders', () => {

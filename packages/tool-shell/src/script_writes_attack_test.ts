@@ -26,6 +26,7 @@ beforeAll(async () => {
   dir = path.join(root(), 'p');
   const files: Record<string, string> = {
     'src/a.ts': 'a\n',
+    'pre-commit': 'a\n',
     'two.txt': 'a\nb\n',
     'secret.env': 'KEY=1\n',
     '.husky/.keep': '',
@@ -34,7 +35,7 @@ beforeAll(async () => {
     'prog.awk': 'BEGIN { print "touch pwned" > ".husky/pre-commit" }\n',
     '.curlrc': 'output = .husky/pre-commit\n',
     'xdg/.curlrc': 'output = .husky/pre-commit\n',
-    'rc': 'logfile = .husky/pre-commit\n',
+    rc: 'logfile = .husky/pre-commit\n',
   };
   for (const [file, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -46,7 +47,7 @@ beforeAll(async () => {
 const HOOK = '.husky/pre-commit';
 const CASES: [string, string][] = [
   ['sed --i s/a/b/ .husky/pre-commit', ''],
-  ['sed --in=.x s/a/b/ src/a.ts', 'src/a.ts.x'],
+  ["sed --in='.husky/*' s/a/b/ pre-commit", HOOK],
   ["sed -n '1!w .husky/pre-commit' src/a.ts", HOOK],
   ["sed -n '$!w .husky/pre-commit' two.txt", HOOK],
   ["sed 's|a|b|w .husky/pre-commit' src/a.ts", HOOK],
@@ -56,7 +57,6 @@ const CASES: [string, string][] = [
   ["sed '$e touch .husky/pre-commit' src/a.ts", HOOK],
   ["sed '1~2e touch .husky/pre-commit' src/a.ts", HOOK],
   ["sed 's|a|touch .husky/pre-commit|e' src/a.ts", HOOK],
-  ["sed -e 'a\\' -e 'w .husky/pre-commit' src/a.ts", ''],
   ['sed -n -f prog.sed src/a.ts', HOOK],
   ['sed -n --file=prog.sed src/a.ts', HOOK],
   ['awk -f prog.awk src/a.ts', HOOK],
@@ -66,7 +66,7 @@ const CASES: [string, string][] = [
   ["env -vS'tar -xf evil.tar'", ''],
   ['env -iC .husky cp ../src/a.ts pre-commit', HOOK],
   ['env -iu X cp src/a.ts .husky/pre-commit', HOOK],
-  ['timeout -ks 5 KILL cp src/a.ts .husky/pre-commit', ''],
+  ['timeout -s KILL 5 env -iu X cp src/a.ts .husky/pre-commit', HOOK],
   ['/usr/bin/time -o .husky/pre-commit true', HOOK],
   ['command time --out .husky/pre-commit true', HOOK],
   ['TAR_OPTIONS=--index-file=.husky/pre-commit tar -tf evil.tar', HOOK],
@@ -93,19 +93,18 @@ describe('a script, option or environment that makes a tabled program write', ()
 });
 
 describe('a sed script that reads a Read-denied file', () => {
-  test.each([
-    "sed -n '1!r secret.env' two.txt",
-    "sed -n '\\%b%r secret.env' two.txt",
-    "sed '1!R secret.env' two.txt",
-  ])('%s prints secret.env: it is denied, in every mode', async (command) => {
-    const copy = await runInCopy(dir, `${command} > out.txt`);
-    expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
-    for (const mode of MODES) {
-      const decision = await denied.explain(dir, command, mode);
-      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
-      expect(decision.reason).toContain('Read(./secret.env)');
-    }
-  });
+  test.each(["sed -n '1!r secret.env' two.txt", "sed -n '\\%b%r secret.env' two.txt", "sed '1!R secret.env' two.txt"])(
+    '%s prints secret.env: it is denied, in every mode',
+    async (command) => {
+      const copy = await runInCopy(dir, `${command} > out.txt`);
+      expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
+      for (const mode of MODES) {
+        const decision = await denied.explain(dir, command, mode);
+        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+        expect(decision.reason).toContain('Read(./secret.env)');
+      }
+    },
+  );
 });
 
 describe('what these programs only read or print is still allowed', () => {
@@ -117,10 +116,11 @@ describe('what these programs only read or print is still allowed', () => {
     "sed -E 's#(a|b)#[\\1]#g; /^$/d' src/a.ts",
     "sed '/start/,/end/{s/a/b/;p}' src/a.ts",
     "sed '1i header' src/a.ts",
+    // Text of `a\`, where the next -e piece goes on (GNU sed joins them with a newline).
+    "sed -e 'a\\' -e 'w .husky/pre-commit' src/a.ts",
     'sed -i s/a/b/ src/a.ts',
     "awk '{ print $1 }' src/a.ts",
     "awk -F: -v x=1 '{ print x }' src/a.ts",
-    "env -S 'echo hi'",
     'env -i LANG=C cat src/a.ts',
     'LANG=C tar -tf evil.tar',
     'time cat src/a.ts',
