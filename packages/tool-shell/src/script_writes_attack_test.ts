@@ -16,7 +16,22 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { MODES } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
 
-const PROGRAMS = ['sed', 'awk', 'env', 'time', 'tar', 'curl', 'wget', 'cp', 'timeout', 'cat'];
+const PROGRAMS = [
+  'sed',
+  'awk',
+  'env',
+  'time',
+  'tar',
+  'curl',
+  'wget',
+  'cp',
+  'timeout',
+  'cat',
+  'rg',
+  'less',
+  'file',
+  'md5sum',
+];
 const RULES = PROGRAMS.map((p) => `Bash(${p}:*)`);
 const { root, explain, runInCopy } = shellDecider('toolshed-script-writes-', RULES);
 const denied = shellDecider('toolshed-script-reads-', RULES, { deny: ['Read(./secret.env)'] });
@@ -36,6 +51,10 @@ beforeAll(async () => {
     '.curlrc': 'output = .husky/pre-commit\n',
     'xdg/.curlrc': 'output = .husky/pre-commit\n',
     rc: 'logfile = .husky/pre-commit\n',
+    'rg.cfg': '--pre=sh\n',
+    'src/run.txt': 'touch .husky/pre-commit; echo x\n',
+    magic: '0\tstring\tabc\tABC file\n',
+    '.vscode/.keep': '',
   };
   for (const [file, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -75,6 +94,12 @@ const CASES: [string, string][] = [
   ['XDG_CONFIG_HOME=xdg curl -s file://DIR/src/a.ts', HOOK],
   ['HOME=. curl -s file://DIR/src/a.ts', HOOK],
   ['WGETRC=rc wget -O - http://127.0.0.1:9/', HOOK],
+  // rg runs `sh FILE` for each file it searches (--pre in its config); less runs LESSOPEN, with no terminal too.
+  ['RIPGREP_CONFIG_PATH=rg.cfg rg x src', HOOK],
+  ["LESSOPEN='|touch .husky/pre-commit; cat %s' less src/a.ts", HOOK],
+  ['LD_PRELOAD=./x.so cat src/a.ts', ''],
+  // file -C compiles the magic file into NAME.mgc in the folder it runs in.
+  ['cd .vscode && file -C -m ../magic', '.vscode/magic.mgc'],
 ];
 
 describe('a script, option or environment that makes a tabled program write', () => {
@@ -107,6 +132,22 @@ describe('a sed script that reads a Read-denied file', () => {
   );
 });
 
+describe('a checksum list that names a Read-denied file', () => {
+  test.each(['md5sum -c sums', 'sha256sum --check sums'])(
+    '%s reads the files it lists: it asks, in every mode',
+    async (command) => {
+      const program = command.split(' ')[0]!;
+      const copy = await runInCopy(dir, `${program} secret.env > sums; ${command} > out.txt`);
+      expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('secret.env: OK');
+      for (const mode of MODES) {
+        const decision = await denied.explain(dir, command, mode);
+        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+        expect(decision.reason).toContain('Read(./secret.env)');
+      }
+    },
+  );
+});
+
 describe('what these programs only read or print is still allowed', () => {
   test.each([
     "sed 's/hello/world/' src/a.ts",
@@ -123,6 +164,9 @@ describe('what these programs only read or print is still allowed', () => {
     "awk -F: -v x=1 '{ print x }' src/a.ts",
     'env -i LANG=C cat src/a.ts',
     'LANG=C tar -tf evil.tar',
+    'LC_ALL=C rg x src',
+    'md5sum src/a.ts',
+    'file src/a.ts',
     'time cat src/a.ts',
     'curl -s https://example.com/x',
   ])('%s is allowed by its rule, in bypassPermissions', async (command) => {
