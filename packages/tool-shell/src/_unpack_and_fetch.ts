@@ -12,33 +12,6 @@ export interface UnpackOrFetchOptions {
   add: Add;
   /** Declares what cannot be known. */
   addUnknown: AddUnknown;
-  /**
-   * The assignments the program runs with (`NAME=value` prefixes, `env NAME=value`, earlier
-   * exports in the command), whose variables may add options or a configuration file. @default []
-   */
-  environment?: readonly ShellWord[] | undefined;
-}
-
-/**
- * Variables that give a program options or a configuration file of the command's choosing, any of
- * which may write: `TAR_OPTIONS=--index-file=F`, a `.curlrc` in `CURL_HOME`, `XDG_CONFIG_HOME` or
- * `HOME` with `output = F`, a `WGETRC` with `logfile = F`, `UNZIP=-o`; curl writes its TLS keys to
- * `SSLKEYLOGFILE`.
- */
-const CONFIG_VARIABLES: Readonly<Record<string, readonly string[]>> = {
-  tar: ['TAR_OPTIONS'],
-  unzip: ['UNZIP', 'UNZIPOPT', 'ZIPINFO', 'ZIPINFOOPT'],
-  curl: ['CURL_HOME', 'XDG_CONFIG_HOME', 'HOME', 'SSLKEYLOGFILE'],
-  wget: ['WGETRC', 'SYSTEM_WGETRC', 'HOME'],
-};
-
-/** The first assignment that sets one of the program's {@linkcode CONFIG_VARIABLES} (or a variable not known). */
-function configAssignment(name: string, environment: readonly ShellWord[]): ShellWord | undefined {
-  const variables = CONFIG_VARIABLES[name] ?? [];
-  return environment.find((a) => {
-    const set = /^([A-Za-z_]\w*)=/.exec(a.text)?.[1];
-    return set === undefined || variables.includes(set);
-  });
 }
 
 /** How an option uses the word after it: nothing, a value, a file written, or the output (`-o`, `-O`). */
@@ -282,12 +255,6 @@ function declareScanned(program: string, found: Scan, { add, addUnknown }: Unpac
  */
 export function declareUnpackOrFetch(name: string, args: readonly ShellWord[], options: UnpackOrFetchOptions): boolean {
   const { addUnknown } = options;
-  const config = configAssignment(name, options.environment ?? []);
-  if (config !== undefined && Object.hasOwn(CONFIG_VARIABLES, name))
-    addUnknown(
-      `what \`${name}\` writes with \`${config.text}\` (it gives ${name} options or a configuration file, which may name files it writes)`,
-      'write',
-    );
   switch (name) {
     case 'tar':
       if (!tarOnlyReads(args))

@@ -9,6 +9,7 @@ import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
+import { programSetting } from './_program_environment.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -506,8 +507,14 @@ function declareCommand(
     }
     return;
   }
+  const setting = programSetting(name, environment);
+  if (setting !== undefined)
+    addUnknown(
+      `what \`${name}\` does with \`${setting.text}\` (it makes ${name} load code, run a command, or take options or a configuration file the command chose)`,
+      'write',
+    );
   declareProgramText(name, args, { text: cmd.text, add, addUnknown });
-  if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown, environment })) {
+  if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown })) {
     incomplete();
     // What they read is not tabled: unknown, as for any program without a table.
     addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
@@ -539,7 +546,8 @@ const DOT: ShellWord = { text: '.', value: '.', literal: true };
 
 /**
  * Declares what the program text of awk, jq or sed opens, writes or runs (`print > "f"`,
- * `getline < f`, `import`, sed's `r`/`w`/`e`), as far as the guard reads it.
+ * `getline < f`, `import`, sed's `r`/`w`/`e`), as far as the guard reads it, and the files other
+ * programs open by names they read or make (`md5sum -c LIST`, `file -C`).
  */
 function declareProgramText(
   name: string,
@@ -572,6 +580,12 @@ function declareProgramText(
   ) {
     addUnknown(`the modules jq loads in \`${text}\``, 'read');
   }
+  // `md5sum -c LIST` reads the files LIST names (and says whether each matches its sum).
+  if (/^(md5|sha\d*|b2)sum$|^cksum$/.test(name) && args.some((a) => /^--c|^-[a-zA-Z]*c/.test(a.value)))
+    addUnknown(`the files named in the checksum lists of \`${text}\``, 'read');
+  // `file -C -m M` compiles M into M.mgc in the folder it runs in.
+  if (name === 'file' && args.some((a) => /^--co|^-[a-zA-Z]*C/.test(a.value)))
+    addUnknown(`the compiled magic file \`${text}\` writes (NAME.mgc, in the folder it runs in)`, 'write');
   if (name === 'sed') {
     // A word not known before it runs may be the script, or `-f F`.
     if (args.some((a) => !a.literal)) {
