@@ -1,0 +1,56 @@
+// Eighth attack, second part: a target directory the guard did not see as one. `cp -t DIR` puts
+// each source in DIR, and the guard declares where each lands; but it knew `-t` only as the first
+// letter of its word and `--target-directory` only in full, while GNU getopt also takes it in a
+// bundle (`cp -rt. payload/.`, `install -Dt DIR`, `ln -st DIR`) and abbreviated (`cp --target
+// DIR`, `--t=DIR`). Then DIR was a plain write of the folder, and what lands in it was not judged:
+// each command below was run in a copy of the project (bash 5, GNU coreutils 9) and wrote the file
+// named beside it, which is protected or under `Edit(./dest/prod.json)`; the guard allowed it.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { MODES } from './testdata/guarded_project.ts';
+import { shellDecider } from './testdata/shell_decider.ts';
+
+const RULES = ['Bash(cp:*)', 'Bash(install:*)', 'Bash(ln:*)', 'Bash(mv:*)'];
+const { root, explain, runInCopy } = shellDecider('toolshed-landing-target-', RULES, {
+  deny: ['Edit(./dest/prod.json)'],
+});
+
+let dir = '';
+beforeAll(async () => {
+  dir = path.join(root(), 'p');
+  const files: Record<string, string> = {
+    'payload/.husky/pre-commit': 'touch pwned\n',
+    'stuff/prod.json': '{"db":"prod"}\n',
+    'conf/tasks.json': '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}\n',
+    'dest/.keep': '',
+    '.vscode/.keep': '',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+});
+
+describe('a target directory given in a bundle or abbreviated', () => {
+  test.each([
+    ['cp -rt. payload/.', '.husky/pre-commit', 'ask'],
+    ['cp -rtdest stuff/.', 'dest/prod.json', 'deny'],
+    ['cp --target dest stuff/prod.json', 'dest/prod.json', 'deny'],
+    ['cp --t=dest stuff/prod.json', 'dest/prod.json', 'deny'],
+    ['cp --target .vscode conf/tasks.json', '.vscode/tasks.json', 'ask'],
+    ['install -Dt dest stuff/prod.json', 'dest/prod.json', 'deny'],
+    ['install -Dt .vscode conf/tasks.json', '.vscode/tasks.json', 'ask'],
+    ['ln -st dest ../stuff/prod.json', 'dest/prod.json', 'deny'],
+    ['mv -ft dest stuff/prod.json', 'dest/prod.json', 'deny'],
+  ])('%s writes %s: %s, in every mode', async (command, written, expected) => {
+    const copy = await runInCopy(dir, command);
+    expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
+    for (const mode of MODES) {
+      const decision = await explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe(expected);
+      expect(decision.reason).toContain(path.join(dir, written));
+    }
+  });
+});
