@@ -885,7 +885,8 @@ function filesOf(
   let sedSuffix: string | undefined;
   let recursive = use.recursive === true;
   let noFiles = false;
-  const take = (arity: Arity, attached: string | undefined, arg: ShellWord, i: number): number => {
+  // `flag` is the option as written: `-t` from a bundle (`-rtDIR`), `--target` for `--target-directory`.
+  const take = (arity: Arity, attached: string | undefined, arg: ShellWord, i: number, flag: string): number => {
     if (arity === 'flag') return i;
     if (arity === 'optional') return i;
     if (arity === 'value2') return i + 2;
@@ -903,7 +904,8 @@ function filesOf(
     }
     const kind = arity === 'read' ? 'read' : arity === 'write' ? 'write' : undefined;
     // A target directory (`cp -t DIR`) receives files: everything under it may be written.
-    const into = kind === 'write' && /^(-t|--target-directory)/.test(arg.value) ? ('folder' as const) : undefined;
+    const target = flag === '-t' || (flag.length >= 3 && '--target-directory'.startsWith(flag));
+    const into = kind === 'write' && target ? ('folder' as const) : undefined;
     if (attached !== undefined) {
       if (kind) add({ ...arg, value: attached, text: attached }, kind, into);
       if (into) targetDir = { ...arg, value: attached, text: attached };
@@ -945,7 +947,7 @@ function filesOf(
       if (use.skipUnless?.some((s) => s === flag || (s.startsWith('--') && s.startsWith(flag) && flag.length > 3)))
         skip = 0;
       const arity = longOption(table, flag);
-      if (arity) i = take(arity, eq === -1 ? undefined : v.slice(eq + 1), arg, i);
+      if (arity) i = take(arity, eq === -1 ? undefined : v.slice(eq + 1), arg, i, flag);
       continue;
     }
     // A bundle of short options: each letter a flag, until one that takes a value, which takes
@@ -953,7 +955,7 @@ function filesOf(
     if (/^-\d+$/.test(v)) continue;
     // Options spelled with one dash and a long name (xxd -cols) are looked up whole first.
     if (v.length > 2 && Object.hasOwn(table, v)) {
-      i = take(table[v]!, undefined, arg, i);
+      i = take(table[v]!, undefined, arg, i, v);
       continue;
     }
     for (let c = 1; c < v.length; c++) {
@@ -969,7 +971,7 @@ function filesOf(
       const attached = c + 1 < v.length ? v.slice(c + 1) : undefined;
       if (name === 'grep' && flag === '-d' && (attached ?? args[i + 1]?.value) === 'recurse') recursive = true;
       if (arity === 'optional') break;
-      i = take(arity, attached, arg, i);
+      i = take(arity, attached, arg, i, flag);
       break;
     }
   }
