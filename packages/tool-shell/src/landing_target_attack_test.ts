@@ -25,6 +25,7 @@ beforeAll(async () => {
     'stuff/prod.json': '{"db":"prod"}\n',
     'conf/tasks.json': '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}\n',
     'dest/.keep': '',
+    'dest/prod': 'old\n',
     '.vscode/.keep': '',
   };
   for (const [file, text] of Object.entries(files)) {
@@ -52,6 +53,22 @@ describe('a target directory given in a bundle or abbreviated', () => {
       const decision = await explain(dir, command, mode);
       expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe(expected);
       expect(decision.reason).toContain(written.startsWith('.husky') ? 'git hooks' : path.join(dir, written));
+    }
+  });
+});
+
+describe('a backup asked for with an abbreviated --backup', () => {
+  // `--ba` is `--backup`, kept as DEST + SIMPLE_BACKUP_SUFFIX; the guard knew only `--backup…`.
+  test.each([
+    ['SIMPLE_BACKUP_SUFFIX=.json cp --ba stuff/prod.json dest/prod', 'dest/prod.json'],
+    ['export SIMPLE_BACKUP_SUFFIX=.json; mv --b stuff/prod.json dest/prod', 'dest/prod.json'],
+  ])('%s writes %s: it asks, in every mode', async (command, written) => {
+    const copy = await runInCopy(dir, command);
+    expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
+    for (const mode of MODES) {
+      const decision = await explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+      expect(decision.reason).toContain('SIMPLE_BACKUP_SUFFIX');
     }
   });
 });
