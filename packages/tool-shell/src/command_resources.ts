@@ -1112,9 +1112,13 @@ function backupSuffix(args: readonly ShellWord[]): string | null | undefined {
     const a = args[i]!;
     const v = a.value;
     if (v === '--') break;
-    if (v.startsWith('--backup')) backup = true;
-    else if (v === '--suffix' || v === '-S') suffix = args[i + 1]?.literal ? args[++i]!.value : null;
-    else if (v.startsWith('--suffix=')) suffix = a.literal ? v.slice('--suffix='.length) : null;
+    // GNU getopt takes an abbreviation: `--b`/`--ba` is `--backup`, `--su` is `--suffix`.
+    const long = v.startsWith('--') ? v.replace(/=.*/, '') : '';
+    const eq = v.indexOf('=');
+    if (long.length >= 3 && '--backup'.startsWith(long)) backup = true;
+    else if (long.length >= 4 && '--suffix'.startsWith(long))
+      suffix = eq === -1 ? (args[i + 1]?.literal ? args[++i]!.value : null) : a.literal ? v.slice(eq + 1) : null;
+    else if (v === '-S') suffix = args[i + 1]?.literal ? args[++i]!.value : null;
     else if (/^-[a-zA-Z]/.test(v)) {
       const at = v.indexOf('S');
       const letters = at === -1 ? v : v.slice(0, at);
