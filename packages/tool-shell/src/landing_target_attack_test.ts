@@ -5,7 +5,7 @@
 // DIR`, `--t=DIR`). Then DIR was a plain write of the folder, and what lands in it was not judged:
 // each command below was run in a copy of the project (bash 5, GNU coreutils 9) and wrote the file
 // named beside it, which is protected or under `Edit(./dest/prod.json)`; the guard allowed it.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -16,6 +16,7 @@ const RULES = ['Bash(cp:*)', 'Bash(install:*)', 'Bash(ln:*)', 'Bash(mv:*)'];
 const { root, explain, runInCopy } = shellDecider('toolshed-landing-target-', RULES, {
   deny: ['Edit(./dest/prod.json)'],
 });
+const locked = shellDecider('toolshed-landing-locked-', RULES, { deny: ['Edit(./locked/**)'] });
 
 let dir = '';
 beforeAll(async () => {
@@ -26,7 +27,9 @@ beforeAll(async () => {
     'conf/tasks.json': '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}\n',
     'dest/.keep': '',
     'dest/prod': 'old\n',
+    'locked/prod.json': '{"db":"prod"}\n',
     '.vscode/.keep': '',
+    '.husky/.keep': '',
   };
   for (const [file, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -69,6 +72,30 @@ describe('a backup asked for with an abbreviated --backup', () => {
       const decision = await explain(dir, command, mode);
       expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
       expect(decision.reason).toContain('SIMPLE_BACKUP_SUFFIX');
+    }
+  });
+});
+
+describe('a hard link or a folder asked for with an abbreviated option', () => {
+  test('cp --li makes a hard link of locked/prod.json, through which a later write changes it: denied', async () => {
+    const command = 'cp --li locked/prod.json x';
+    const copy = await runInCopy(dir, command);
+    expect(statSync(path.join(copy, 'x')).ino).toBe(statSync(path.join(copy, 'locked/prod.json')).ino);
+    for (const mode of MODES) {
+      const decision = await locked.explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+      expect(decision.reason).toContain('Edit(./locked/**)');
+    }
+  });
+
+  test('install --di .husky/pre-commit makes that folder: it asks, in every mode', async () => {
+    const command = 'install --di .husky/pre-commit';
+    const copy = await runInCopy(dir, command);
+    expect(statSync(path.join(copy, '.husky/pre-commit')).isDirectory()).toBe(true);
+    for (const mode of MODES) {
+      const decision = await explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+      expect(decision.reason).toContain('.husky/pre-commit');
     }
   });
 });
