@@ -1032,7 +1032,8 @@ function declareCopier(
   options: Pick<Parameters<typeof declareCopyOrMove>[3], 'dir' | 'home' | 'add' | 'addUnknown' | 'folder'>,
 ): void {
   const { name, args, files } = call;
-  if (name === 'install' && args.some((a) => a.value === '--directory' || /^-[a-zA-Z]*d/.test(a.value))) {
+  // GNU getopt takes an abbreviation: `--di` is `--directory`, `--l` is `cp --link`, `--sy` is `ln --symbolic`.
+  if (name === 'install' && args.some((a) => /^--di/.test(a.value) || /^-[a-zA-Z]*d/.test(a.value))) {
     for (const f of files) options.add(f, 'write');
     return;
   }
@@ -1043,7 +1044,7 @@ function declareCopier(
     backup: backupSuffix(args),
     hardLink:
       (name === 'ln' && !isSymbolicLn(name, args)) ||
-      (name === 'cp' && args.some((a) => a.value === '--link' || /^-[a-zA-Z]*l/.test(a.value))),
+      (name === 'cp' && args.some((a) => /^--l(i(n(k)?)?)?$/.test(a.value) || /^-[a-zA-Z]*l/.test(a.value))),
   });
 }
 
@@ -1151,5 +1152,5 @@ function keyOf(a: ResourceAccess): string {
 /** `ln -s`, `ln --symbolic`, `ln -sf`…: the link leads to its source, read from the link's own folder. */
 function isSymbolicLn(name: string, args: readonly ShellWord[]): boolean {
   if (name !== 'ln') return false;
-  return args.some((a) => a.value === '--symbolic' || /^-[a-zA-Z]*s/.test(a.value));
+  return args.some((a) => /^--sy(m(b(o(l(i(c)?)?)?)?)?)?$/.test(a.value) || /^-[a-zA-Z]*s/.test(a.value));
 }
