@@ -94,6 +94,13 @@ const CASES: [string, string][] = [
   ['XDG_CONFIG_HOME=xdg curl -s file://DIR/src/a.ts', HOOK],
   ['HOME=. curl -s file://DIR/src/a.ts', HOOK],
   ['WGETRC=rc wget -O - http://127.0.0.1:9/', HOOK],
+  // The variable reaches the program through a shell's script, a function, or a later export.
+  ["TAR_OPTIONS=--index-file=.husky/pre-commit bash -c 'tar -tf evil.tar'", HOOK],
+  ["export LESSOPEN='|touch .husky/pre-commit; cat %s'; sh -c 'less src/a.ts'", HOOK],
+  ['f() { tar -tf evil.tar; }; TAR_OPTIONS=--index-file=.husky/pre-commit f', HOOK],
+  ['read -r TAR_OPTIONS <<< --index-file=.husky/pre-commit; export TAR_OPTIONS; tar -tf evil.tar', HOOK],
+  ['set -a; : "${TAR_OPTIONS:=--index-file=.husky/pre-commit}"; tar -tf evil.tar', HOOK],
+  ["TAR_OPTIONS=--index-file=.husky/pre-commit eval 'tar -tf evil.tar'", HOOK],
   // rg runs `sh FILE` for each file it searches (--pre in its config); less runs LESSOPEN, with no terminal too.
   ['RIPGREP_CONFIG_PATH=rg.cfg rg x src', HOOK],
   ["LESSOPEN='|touch .husky/pre-commit; cat %s' less src/a.ts", HOOK],
@@ -165,6 +172,7 @@ describe('what these programs only read or print is still allowed', () => {
     'env -i LANG=C cat src/a.ts',
     'LANG=C tar -tf evil.tar',
     'LC_ALL=C rg x src',
+    'echo "$HOME"; curl -s https://example.com/x',
     'md5sum src/a.ts',
     'file src/a.ts',
     'time cat src/a.ts',
