@@ -1,5 +1,8 @@
 import type { ShellWord } from './bash_parser.ts';
 
+/** How {@linkcode settingsNamed} marks the variables it found. */
+const NAMED = ' (named in the command)';
+
 /** Variables that make any dynamically linked program load code of the command's choosing. */
 const EVERY_PROGRAM = ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'GCONV_PATH'];
 
@@ -40,8 +43,42 @@ const BY_PROGRAM: Readonly<Record<string, readonly string[]>> = {
  */
 export function programSetting(name: string, environment: readonly ShellWord[]): ShellWord | undefined {
   const variables = [...EVERY_PROGRAM, ...(BY_PROGRAM[name] ?? [])];
-  return environment.find((a) => {
+  const found = environment.filter((a) => {
     const set = /^([A-Za-z_]\w*)=/.exec(a.text)?.[1];
     return set === undefined || variables.includes(set);
   });
+  // An assignment written out says more than a name the text mentions.
+  return found.find((a) => !a.text.endsWith(NAMED)) ?? found[0];
+}
+
+/**
+ * The variables of {@linkcode programSetting} that a command's text may set other than by
+ * `NAME=value` before a program: `export NAME` after `read NAME`, `printf -v NAME`,
+ * `${NAME:=value}` under `set -a`, a prefix on a function call or on `bash -c`. Each named
+ * (but as `$NAME` or `${NAME}`, which only reads it) is returned as an assignment whose value is
+ * not known, for {@linkcode programSetting}.
+ *
+ * @param command The whole command's text.
+ * @returns An assignment word for each such variable named.
+ *
+ * @example
+ * ```ts
+ * import { settingsNamed } from './_program_environment.ts';
+ *
+ * settingsNamed('read -r TAR_OPTIONS; export TAR_OPTIONS; tar -tf a.tar').map((w) => w.text);
+ * // ['TAR_OPTIONS=… (named in the command)']
+ * settingsNamed('echo "$HOME"; curl -s https://example.com'); // []
+ * ```
+ */
+export function settingsNamed(command: string): ShellWord[] {
+  const all = new Set([...EVERY_PROGRAM, ...Object.values(BY_PROGRAM).flat()]);
+  const named: ShellWord[] = [];
+  for (const name of all) {
+    if (!command.includes(name)) continue;
+    if (new RegExp(`(^|[^$\\w{])${name}\\b|\\$\\{${name}:?=`).test(command)) {
+      const text = `${name}=…${NAMED}`;
+      named.push({ text, value: text, literal: true });
+    }
+  }
+  return named;
 }

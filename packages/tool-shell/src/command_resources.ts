@@ -9,7 +9,7 @@ import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
-import { programSetting } from './_program_environment.ts';
+import { programSetting, settingsNamed } from './_program_environment.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -44,6 +44,11 @@ export interface CommandResourcesOptions {
    * a `GIT_DIR`, `GIT_WORK_TREE` or `GIT_COMMON_DIR` there moves where git writes. @default process.env
    */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * Assignments that reach the command from the one it runs in (`TAR_OPTIONS=… bash -c 'tar …'`,
+   * an `export` before `bash -c`): the shell's script sees them as its own. @default []
+   */
+  exported?: readonly ShellWord[] | undefined;
 }
 
 /** Variables of the command's environment that move where git finds its repository and work tree. */
@@ -116,6 +121,8 @@ export function commandResources(
       exported.push({ text, value: text, literal: true });
     }
   }
+  // And those of the command a script runs in, and the settings the text names (`read NAME`, `export NAME`).
+  exported.push(...(options.exported ?? []), ...settingsNamed(command));
   for (const c of analysis.commands) {
     if (c.kind === 'assignment' || c.kind === 'declaration') {
       exported.push(...c.assignments, ...c.args.filter((a) => !a.literal || /^[A-Za-z_]\w*=/.test(a.value)));
@@ -210,7 +217,10 @@ export function commandResources(
       // `source f` reads f and runs what is in it; `eval` runs its words: what they open is not known.
       if (name === 'source' || name === '.') makeAdd(base)(cmd.args[0], 'read');
       if (name === 'eval' && cmd.args.every((a) => a.literal)) {
-        declareScript(cmd.args.map((a) => a.value).join(' '), base, home, makeAdd, addUnknown);
+        declareScript(cmd.args.map((a) => a.value).join(' '), base, home, makeAdd, addUnknown, [
+          ...exported,
+          ...cmd.assignments,
+        ]);
       } else if (name === 'eval') addUnknown(`what \`${cmd.text}\` runs`, 'write');
       else if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd')
         addUnknown(`what \`${cmd.text}\` runs`, 'read');
@@ -338,6 +348,7 @@ function declareShellScript(
   home: string,
   makeAdd: (base: string | undefined) => Add,
   addUnknown: (what: string, access: 'read' | 'write') => void,
+  environment: readonly ShellWord[] = [],
 ): boolean {
   let i = 0;
   let script = false;
@@ -364,23 +375,27 @@ function declareShellScript(
     return true;
   }
   if (!script) return false;
-  declareScript(text!.value, dir, home, makeAdd, addUnknown);
+  declareScript(text!.value, dir, home, makeAdd, addUnknown, environment);
   return true;
 }
 
-/** Declares what a script written out in the command (`bash -c '…'`, `eval '…'`) touches, read as a command of its own. */
+/**
+ * Declares what a script written out in the command (`bash -c '…'`, `eval '…'`) touches, read as a
+ * command of its own, with the assignments that reach it (`TAR_OPTIONS=… bash -c 'tar …'`).
+ */
 function declareScript(
   script: string,
   dir: string | undefined,
   home: string,
   makeAdd: (base: string | undefined) => Add,
   addUnknown: (what: string, access: 'read' | 'write') => void,
+  environment: readonly ShellWord[] = [],
 ): void {
   if (dir === undefined) {
     addUnknown(`what \`${script}\` touches (run in a folder not known in advance)`, 'write');
     return;
   }
-  const inner = commandResources(script, dir, { homeDir: home });
+  const inner = commandResources(script, dir, { homeDir: home, exported: environment });
   const add = makeAdd(dir);
   for (const a of inner.accesses) {
     if (a.kind === 'unknown') addUnknown(a.path, a.access === 'write' ? 'write' : 'read');
@@ -483,14 +498,14 @@ function declareCommand(
     // `script -c CMD [FILE]`: runs CMD, writes what it shows to FILE (./typescript by default).
     const at = args.findIndex((a) => a.value === '-c' || a.value === '--command' || /^-[a-zA-Z]*c$/.test(a.value));
     const command = at === -1 ? undefined : args[at + 1];
-    if (command?.literal) declareScript(command.value, dir, home, makeAdd, addUnknown);
+    if (command?.literal) declareScript(command.value, dir, home, makeAdd, addUnknown, environment);
     else addUnknown(`what \`${cmd.text}\` runs`, 'write');
     const rest = args.filter((a, i) => i !== at && i !== at + 1 && !a.value.startsWith('-'));
     add(rest[0] ?? { text: 'typescript', value: 'typescript', literal: true }, 'write');
     incomplete();
     return;
   }
-  if (SHELLS.has(name) && declareShellScript(args, dir, home, makeAdd, addUnknown)) {
+  if (SHELLS.has(name) && declareShellScript(args, dir, home, makeAdd, addUnknown, environment)) {
     // Whether the script's own commands are all understood is its own story: not claimed here.
     incomplete();
     return;
