@@ -110,24 +110,7 @@ export function commandResources(
   const untracked = analysis.commands.some((c) => c.kind === 'command' && changesDirectory(c) && !trackableCd(c));
   let dir: string | undefined = cwd;
   let moved = false;
-  // Variables a command may hand to the programs after it (`export GIT_DIR=…`, or `GIT_DIR=…`
-  // alone, which reaches them when already exported or under `set -a`): any command's, to be safe.
-  const exported: ShellWord[] = [];
-  // And those the command gets from its environment before it starts.
-  for (const name of GIT_PLACE_VARIABLES) {
-    const value = (options.env ?? process.env)[name];
-    if (value !== undefined) {
-      const text = `${name}=${value}, set in the environment commands run with`;
-      exported.push({ text, value: text, literal: true });
-    }
-  }
-  // And those of the command a script runs in, and the settings the text names (`read NAME`, `export NAME`).
-  exported.push(...(options.exported ?? []), ...settingsNamed(command));
-  for (const c of analysis.commands) {
-    if (c.kind === 'assignment' || c.kind === 'declaration') {
-      exported.push(...c.assignments, ...c.args.filter((a) => !a.literal || /^[A-Za-z_]\w*=/.test(a.value)));
-    }
-  }
+  const exported = exportedAssignments(analysis.commands, command, options);
 
   // git writes a work tree from its index as the index is when git runs: another part of the
   // command that may change it first or meanwhile (`git read-tree evil`, `git reset evil -- .`, a
@@ -235,6 +218,36 @@ export function commandResources(
   for (const r of analysis.redirects) if (!ownRedirects.has(r)) redirect(r, moved ? undefined : cwd);
 
   return { accesses: dedupe(accesses), unknown, complete: complete && unknown.length === 0 };
+}
+
+/**
+ * Variables a command may hand to the programs after it (`export GIT_DIR=…`, or `GIT_DIR=…`
+ * alone, which reaches them when already exported or under `set -a`): any command's, to be safe;
+ * those the command gets from its environment before it starts, from the command a script runs
+ * in, and the settings its text names (see `settingsNamed`).
+ */
+function exportedAssignments(
+  commands: readonly SimpleCommand[],
+  command: string,
+  options: CommandResourcesOptions,
+): ShellWord[] {
+  const exported: ShellWord[] = [];
+  // Those the command gets from its environment before it starts.
+  for (const name of GIT_PLACE_VARIABLES) {
+    const value = (options.env ?? process.env)[name];
+    if (value !== undefined) {
+      const text = `${name}=${value}, set in the environment commands run with`;
+      exported.push({ text, value: text, literal: true });
+    }
+  }
+  // And those of the command a script runs in, and the settings the text names (`read NAME`, `export NAME`).
+  exported.push(...(options.exported ?? []), ...settingsNamed(command));
+  for (const c of commands) {
+    if (c.kind === 'assignment' || c.kind === 'declaration') {
+      exported.push(...c.assignments, ...c.args.filter((a) => !a.literal || /^[A-Za-z_]\w*=/.test(a.value)));
+    }
+  }
+  return exported;
 }
 
 /**
