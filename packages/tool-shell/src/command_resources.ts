@@ -10,6 +10,7 @@ import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
 import { programSetting, settingsNamed } from './_program_environment.ts';
+import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -178,10 +179,13 @@ export function commandResources(
     if (op === '<>') add(target, 'read');
   };
 
+  // Where each part's accesses start, and whether what it writes may be a link.
+  const parts: CommandPart[] = [];
   for (const cmd of analysis.commands) {
     // Where this command's relative paths start.
     const uncertain = untracked && (moved || cmd.nested || cmd.subshell === true || cmd.conditional === true);
     const base = uncertain ? undefined : dir;
+    parts.push({ start: accesses.length, links: linksMade(cmd) });
     for (const r of cmd.redirects) redirect(r, base);
     if (cmd.kind !== 'command' || !cmd.name) {
       if (cmd.kind !== 'test') complete = false;
@@ -215,7 +219,14 @@ export function commandResources(
     declareCommand(cmd, base, home, makeAdd, addUnknown, () => (complete = false), exported);
   }
   // Redirections of groups (`{ a; b; } > f`): after a cd, their directory is not known.
+  parts.push({ start: accesses.length, links: 'none' });
   for (const r of analysis.redirects) if (!ownRedirects.has(r)) redirect(r, moved ? undefined : cwd);
+  // A path another part makes a link of, or a folder it fills before it lands: not known.
+  for (const { index, why } of pathsAnotherPartChanges(accesses, { parts })) {
+    const access = accesses[index]!.access === 'write' ? 'write' : 'read';
+    unknown.push(`${why} (${access})`);
+    accesses[index] = { path: why, access, kind: 'unknown' };
+  }
 
   return { accesses: dedupe(accesses), unknown, complete: complete && unknown.length === 0 };
 }
