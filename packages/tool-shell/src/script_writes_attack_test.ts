@@ -54,6 +54,8 @@ beforeAll(async () => {
     'rg.cfg': '--pre=sh\n',
     'src/run.txt': 'touch .husky/pre-commit; echo x\n',
     magic: '0\tstring\tabc\tABC file\n',
+    'run.sh': 'touch .husky/pre-commit\n',
+    'bin/cat': '#!/bin/sh\nexec /bin/cat secret.env\n',
     '.vscode/.keep': '',
   };
   for (const [file, text] of Object.entries(files)) {
@@ -101,6 +103,8 @@ const CASES: [string, string][] = [
   ['read -r TAR_OPTIONS <<< --index-file=.husky/pre-commit; export TAR_OPTIONS; tar -tf evil.tar', HOOK],
   ['set -a; : "${TAR_OPTIONS:=--index-file=.husky/pre-commit}"; tar -tf evil.tar', HOOK],
   ["TAR_OPTIONS=--index-file=.husky/pre-commit eval 'tar -tf evil.tar'", HOOK],
+  // bash runs BASH_ENV before its script.
+  ["BASH_ENV=./run.sh bash -c 'true'", HOOK],
   // rg runs `sh FILE` for each file it searches (--pre in its config); less runs LESSOPEN, with no terminal too.
   ['RIPGREP_CONFIG_PATH=rg.cfg rg x src', HOOK],
   ["LESSOPEN='|touch .husky/pre-commit; cat %s' less src/a.ts", HOOK],
@@ -134,6 +138,21 @@ describe('a sed script that reads a Read-denied file', () => {
         const decision = await denied.explain(dir, command, mode);
         expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
         expect(decision.reason).toContain('Read(./secret.env)');
+      }
+    },
+  );
+});
+
+describe('a PATH changed in the command, so that a tabled name runs another program', () => {
+  test.each(['PATH=bin:$PATH cat src/a.ts', 'export PATH="$PWD/bin:$PATH"; cat src/a.ts'])(
+    '%s prints secret.env: it asks, in every mode, under a Read deny rule',
+    async (command) => {
+      const copy = await runInCopy(dir, `chmod +x bin/cat; ${command} > out.txt`);
+      expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
+      for (const mode of MODES) {
+        const decision = await denied.explain(dir, command, mode);
+        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+        expect(decision.reason).toContain('PATH');
       }
     },
   );
@@ -173,6 +192,8 @@ describe('what these programs only read or print is still allowed', () => {
     'LANG=C tar -tf evil.tar',
     'LC_ALL=C rg x src',
     'echo "$HOME"; curl -s https://example.com/x',
+    'echo "$PATH"; cat src/a.ts',
+    "bash -c 'cat src/a.ts'",
     'md5sum src/a.ts',
     'file src/a.ts',
     'time cat src/a.ts',
