@@ -1,5 +1,8 @@
 import type { ShellWord } from './bash_parser.ts';
 
+/** Builtins that set or export a variable they name (`read NAME`, `export NAME`, `for NAME in`). */
+const SETTERS = 'export|declare|typeset|local|readonly|read|readarray|mapfile|printf|getopts|for|select';
+
 /** How {@linkcode settingsNamed} marks the variables it found. */
 const NAMED = ' (named in the command)';
 
@@ -20,7 +23,41 @@ const BY_PROGRAM: Readonly<Record<string, readonly string[]>> = {
   wget: ['WGETRC', 'SYSTEM_WGETRC', 'HOME'],
   rg: ['RIPGREP_CONFIG_PATH'],
   less: ['LESSOPEN', 'LESSCLOSE', 'LESS', 'LESSKEY', 'LESSKEYIN', 'LESSHISTFILE'],
+  // bash runs BASH_ENV before a script, sh -i runs ENV, zsh reads $ZDOTDIR/.zshenv; PS4 is expanded under -x.
+  ...Object.fromEntries(
+    ['bash', 'sh', 'dash', 'zsh', 'ksh'].map((shell) => [
+      shell,
+      ['BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'ZDOTDIR'],
+    ]),
+  ),
 };
+
+/**
+ * The assignment among those a program runs with that sets `PATH` (or a variable not known before
+ * the command runs): the program's name may then find another program (`PATH=bin:$PATH cat f` runs
+ * `bin/cat`). Undefined when there is none, or when the name has a `/` (no search).
+ *
+ * @param name The program's name as written (`cat`, `./x`).
+ * @param environment The assignments it runs with.
+ * @returns The assignment, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { pathSetting } from './_program_environment.ts';
+ *
+ * const word = (value: string) => ({ text: value, value, literal: true });
+ * pathSetting('cat', [word('PATH=bin')])?.text; // 'PATH=bin'
+ * pathSetting('/bin/cat', [word('PATH=bin')]); // undefined
+ * ```
+ */
+export function pathSetting(name: string, environment: readonly ShellWord[]): ShellWord | undefined {
+  if (name.includes('/')) return undefined;
+  const found = environment.filter((a) => {
+    const set = /^([A-Za-z_]\w*)=/.exec(a.text)?.[1];
+    return set === undefined || set === 'PATH';
+  });
+  return found.find((a) => !a.text.endsWith(NAMED)) ?? found[0];
+}
 
 /**
  * The assignment among those a program runs with (`NAME=value` before it, `env NAME=value`, an
@@ -52,11 +89,11 @@ export function programSetting(name: string, environment: readonly ShellWord[]):
 }
 
 /**
- * The variables of {@linkcode programSetting} that a command's text may set other than by
- * `NAME=value` before a program: `export NAME` after `read NAME`, `printf -v NAME`,
- * `${NAME:=value}` under `set -a`, a prefix on a function call or on `bash -c`. Each named
- * (but as `$NAME` or `${NAME}`, which only reads it) is returned as an assignment whose value is
- * not known, for {@linkcode programSetting}.
+ * The variables of {@linkcode programSetting} (and `PATH`) that a command's text may set other
+ * than by `NAME=value` before a program: `export NAME` after `read NAME`, `printf -v NAME`,
+ * `${NAME:=value}` under `set -a`, a prefix on a function call or on `bash -c`. Each one assigned
+ * (`NAME=`, `NAME+=`), named after a builtin that sets or exports it, or in `${NAME:=…}` is
+ * returned as an assignment whose value is not known, for {@linkcode programSetting}.
  *
  * @param command The whole command's text.
  * @returns An assignment word for each such variable named.
@@ -71,11 +108,13 @@ export function programSetting(name: string, environment: readonly ShellWord[]):
  * ```
  */
 export function settingsNamed(command: string): ShellWord[] {
-  const all = new Set([...EVERY_PROGRAM, ...Object.values(BY_PROGRAM).flat()]);
+  const all = new Set([...EVERY_PROGRAM, ...Object.values(BY_PROGRAM).flat(), 'PATH']);
   const named: ShellWord[] = [];
   for (const name of all) {
     if (!command.includes(name)) continue;
-    if (new RegExp(`(^|[^$\\w{])${name}\\b|\\$\\{${name}:?=`).test(command)) {
+    const assigned = `(^|[^$\\w{])${name}\\+?=`;
+    const builtin = `\\b(${SETTERS})\\b[^;&|\\n]*?[^$\\w{]${name}\\b`;
+    if (new RegExp(`${assigned}|${builtin}|\\$\\{${name}:?=`).test(command)) {
       const text = `${name}=…${NAMED}`;
       named.push({ text, value: text, literal: true });
     }

@@ -9,7 +9,7 @@ import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
-import { programSetting, settingsNamed } from './_program_environment.ts';
+import { pathSetting, programSetting, settingsNamed } from './_program_environment.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
@@ -509,6 +509,7 @@ function declareCommand(
   }
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
+  declareSettings(words[0]!.value, environment, addUnknown);
   // A long option alone or with `=value`; a short one anywhere in a bundle (`rsync -ave CMD`).
   const running = (RUNS_A_COMMAND[name] ?? []).find((o) =>
     args.some((a) =>
@@ -546,12 +547,6 @@ function declareCommand(
     }
     return;
   }
-  const setting = programSetting(name, environment);
-  if (setting !== undefined)
-    addUnknown(
-      `what \`${name}\` does with \`${setting.text}\` (it makes ${name} load code, run a command, or take options or a configuration file the command chose)`,
-      'write',
-    );
   declareProgramText(name, args, { text: cmd.text, add, addUnknown });
   if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown })) {
     incomplete();
@@ -582,6 +577,28 @@ function declareCommand(
 }
 
 const DOT: ShellWord = { text: '.', value: '.', literal: true };
+
+/**
+ * Declares what the variables a program runs with make unknown: one that makes it load code, run a
+ * command or take options (an unknown write), a `PATH` that may find another program by its name
+ * (an unknown read, as for any program the guard has no table of).
+ */
+function declareSettings(
+  program: string,
+  environment: readonly ShellWord[],
+  addUnknown: (what: string, access: 'read' | 'write') => void,
+): void {
+  const name = program.replace(/^.*\//, '');
+  const setting = programSetting(name, environment);
+  if (setting !== undefined)
+    addUnknown(
+      `what \`${name}\` does with \`${setting.text}\` (it makes ${name} load code, run a command, or take options or a configuration file the command chose)`,
+      'write',
+    );
+  const path = pathSetting(program, environment);
+  if (path !== undefined)
+    addUnknown(`the files of the program \`${name}\` finds with \`${path.text}\` (it may be another program)`, 'read');
+}
 
 /**
  * Declares what the program text of awk, jq or sed opens, writes or runs (`print > "f"`,
