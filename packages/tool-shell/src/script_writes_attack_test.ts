@@ -55,6 +55,7 @@ beforeAll(async () => {
     'src/run.txt': 'touch .husky/pre-commit; echo x\n',
     magic: '0\tstring\tabc\tABC file\n',
     'run.sh': 'touch .husky/pre-commit\n',
+    'hook.txt': 'a[$(touch .husky/pre-commit)]\n',
     'bin/cat': '#!/bin/sh\nexec /bin/cat secret.env\n',
     '.vscode/.keep': '',
   };
@@ -105,6 +106,15 @@ const CASES: [string, string][] = [
   ["TAR_OPTIONS=--index-file=.husky/pre-commit eval 'tar -tf evil.tar'", HOOK],
   // bash runs BASH_ENV before its script.
   ["BASH_ENV=./run.sh bash -c 'true'", HOOK],
+  // bash evaluates a variable's value as arithmetic, and `a[$(CMD)]` in it runs CMD.
+  ["x='a[$(touch .husky/pre-commit)]'; (( x ))", HOOK],
+  ["x='a[$(touch .husky/pre-commit)]'; [[ $x -eq 1 ]]", HOOK],
+  ["x='a[$(touch .husky/pre-commit)]'; echo ${arr[x]}", HOOK],
+  ['x=\'a[$(touch .husky/pre-commit)]\'; test -v "$x"', HOOK],
+  ["x='a[$(touch .husky/pre-commit)]'; let x", HOOK],
+  ["declare -i z='a[$(touch .husky/pre-commit)]'", HOOK],
+  ['read -r x < hook.txt; echo $(( x + 1 ))', HOOK],
+  ["bash -c 'echo $(( $1 ))' _ 'a[$(touch .husky/pre-commit)]'", HOOK],
   // rg runs `sh FILE` for each file it searches (--pre in its config); less runs LESSOPEN, with no terminal too.
   ['RIPGREP_CONFIG_PATH=rg.cfg rg x src', HOOK],
   ["LESSOPEN='|touch .husky/pre-commit; cat %s' less src/a.ts", HOOK],
@@ -193,6 +203,9 @@ describe('what these programs only read or print is still allowed', () => {
     'LC_ALL=C rg x src',
     'echo "$HOME"; curl -s https://example.com/x',
     'echo "$PATH"; cat src/a.ts',
+    'n=0; for f in src/*.ts; do n=$((n + 1)); done; echo $n',
+    'for i in 1 2 3; do echo $((i * 2)); done',
+    '[[ $? -eq 0 ]] && echo ok',
     "bash -c 'cat src/a.ts'",
     'md5sum src/a.ts',
     'file src/a.ts',
