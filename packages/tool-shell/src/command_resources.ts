@@ -10,6 +10,7 @@ import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
 import { pathSetting, programSetting, settingsNamed } from './_program_environment.ts';
+import { arithmeticInjection } from './_arithmetic_injection.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
@@ -102,6 +103,9 @@ export function commandResources(
     return { accesses, unknown, complete: false };
   }
 
+  // `x='a[$(cmd)]'; (( x ))`: bash runs what a value holds when it evaluates it as arithmetic.
+  const injection = arithmeticInjection(command);
+  if (injection !== undefined) addUnknown(injection, 'write');
   const expanding = expansionChange(analysis.commands);
   if (expanding) addUnknown(`the paths of \`${expanding.text}\`, which changes how bash expands paths`, 'read');
 

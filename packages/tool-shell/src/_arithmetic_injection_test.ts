@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest';
+import { arithmeticInjection } from './_arithmetic_injection.ts';
+
+describe('arithmeticInjection', () => {
+  test.each([
+    ["x='a[$(touch f)]'; (( x ))", '`x`'],
+    ["y='a[$(touch f)]'; x=y; echo $(( x ))", '`x`'],
+    ['x="$(cat f)"; echo $[x]', '`x`'],
+    ["x='a[$(touch f)]'; echo ${s:x}", '`x`'],
+    ["x='a[$(touch f)]'; a[x]=1", '`x`'],
+    ['mapfile -t v < f; (( v ))', '`v`'],
+    ['printf -v n %s "$1"; let n', '`n`'],
+    ['for w in $(cat f); do (( w )); done', '`w`'],
+    ["x='a[$(touch f)]'; [[ -v $x ]]", '`x`'],
+    ['(( $1 + 1 ))', 'a positional parameter'],
+  ])('%s evaluates %s', (command, what) => {
+    expect(arithmeticInjection(command)).toContain(`bash evaluates ${what} as arithmetic`);
+  });
+
+  test.each([
+    'n=0; n=$((n + 1)); echo $n',
+    'for i in 1 2 3; do echo $((i * 2)); done',
+    'for i in {1..5}; do (( i > 2 )) && echo $i; done',
+    '[[ $? -eq 0 ]] && echo ok',
+    'x=\'a[$(touch f)]\'; echo "$x"',
+    'echo "${HOME:-/tmp}" ${#PATH}',
+    'read -r line < f; echo "$line"',
+    'x=5; [[ $x -gt 3 ]]',
+  ])('%s runs nothing a value holds', (command) => {
+    expect(arithmeticInjection(command)).toBeUndefined();
+  });
+});
