@@ -115,6 +115,9 @@ const CASES: [string, string][] = [
   ["declare -i z='a[$(touch .husky/pre-commit)]'", HOOK],
   ['read -r x < hook.txt; echo $(( x + 1 ))', HOOK],
   ["bash -c 'echo $(( $1 ))' _ 'a[$(touch .husky/pre-commit)]'", HOOK],
+  // Builtins the tables took to touch no file: trap runs its string at exit, history -w writes.
+  ["trap 'touch .husky/pre-commit' EXIT", HOOK],
+  ['history -w .husky/pre-commit', HOOK],
   // rg runs `sh FILE` for each file it searches (--pre in its config); less runs LESSOPEN, with no terminal too.
   ['RIPGREP_CONFIG_PATH=rg.cfg rg x src', HOOK],
   ["LESSOPEN='|touch .husky/pre-commit; cat %s' less src/a.ts", HOOK],
@@ -168,6 +171,20 @@ describe('a PATH changed in the command, so that a tabled name runs another prog
   );
 });
 
+describe('a builtin that reads a Read-denied file or renames a program', () => {
+  test.each([
+    ['history -r secret.env; history', 'KEY=1'],
+    ['hash -p ./bin/cat cat; cat src/a.ts', 'KEY=1'],
+  ])('%s prints %s: it is not allowed, in any mode', async (command, printed) => {
+    const copy = await runInCopy(dir, `chmod +x bin/cat; ${command} > out.txt`);
+    expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain(printed);
+    for (const mode of MODES) {
+      const decision = await denied.explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).not.toBe('allow');
+    }
+  });
+});
+
 describe('a checksum list that names a Read-denied file', () => {
   test.each(['md5sum -c sums', 'sha256sum --check sums'])(
     '%s reads the files it lists: it asks, in every mode',
@@ -206,6 +223,8 @@ describe('what these programs only read or print is still allowed', () => {
     'n=0; for f in src/*.ts; do n=$((n + 1)); done; echo $n',
     'for i in 1 2 3; do echo $((i * 2)); done',
     '[[ $? -eq 0 ]] && echo ok',
+    'history | tail -5',
+    'hash -r',
     "bash -c 'cat src/a.ts'",
     'md5sum src/a.ts',
     'file src/a.ts',
