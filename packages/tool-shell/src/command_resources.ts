@@ -551,6 +551,7 @@ function declareCommand(
     }
     return;
   }
+  if (declareBuiltin(name, args, { add, addUnknown })) return;
   declareProgramText(name, args, { text: cmd.text, add, addUnknown });
   if (declareUnpackOrFetch(name, args, { add: (word, access) => add(word, access), addUnknown })) {
     incomplete();
@@ -581,6 +582,43 @@ function declareCommand(
 }
 
 const DOT: ShellWord = { text: '.', value: '.', literal: true };
+
+/**
+ * Declares what bash's `trap`, `history` and `hash` do with files and commands: `trap 'CMD' EXIT`
+ * runs CMD later (an unknown write), `history -w F`/`-a F` write F and `-r F`/`-n F` read it (the
+ * history file when no F), `hash -p FILE NAME` makes NAME run FILE (an unknown read, as a program
+ * without a table). True when the program is one of these.
+ */
+function declareBuiltin(
+  name: string,
+  args: readonly ShellWord[],
+  { add, addUnknown }: { add: Add; addUnknown: (what: string, access: 'read' | 'write') => void },
+): boolean {
+  const operands = args.filter((a) => !a.literal || !a.value.startsWith('-') || a.value === '-');
+  if (name === 'trap') {
+    const action = operands[0];
+    // One operand is a signal to reset; `-` or '' resets or ignores.
+    if (operands.length >= 2 && !(action?.literal && (action.value === '-' || action.value === '')))
+      addUnknown(`what \`trap ${action?.text ?? ''}\` runs on a signal or on exit`, 'write');
+    return true;
+  }
+  if (name === 'history') {
+    const letters = args
+      .filter((a) => a.literal && /^-[a-z]+$/.test(a.value))
+      .map((a) => a.value.slice(1))
+      .join('');
+    const access = /[aw]/.test(letters) ? 'write' : /[rn]/.test(letters) ? 'read' : undefined;
+    if (access === undefined) return true;
+    if (operands[0] !== undefined) add(operands[0], access);
+    else addUnknown('the history file (HISTFILE, ~/.bash_history)', access);
+    return true;
+  }
+  if (name === 'hash' && args.some((a) => !a.literal || /^-[a-z]*p/.test(a.value))) {
+    addUnknown(`the program \`hash -p\` gives a name to (a later command of that name runs it)`, 'read');
+    return true;
+  }
+  return false;
+}
 
 /**
  * Declares what the variables a program runs with make unknown: one that makes it load code, run a
