@@ -141,19 +141,23 @@ describe('a script, option or environment that makes a tabled program write', ()
   });
 });
 
-describe('a sed script that reads a Read-denied file', () => {
-  test.each(["sed -n '1!r secret.env' two.txt", "sed -n '\\%b%r secret.env' two.txt", "sed '1!R secret.env' two.txt"])(
-    '%s prints secret.env: it is denied, in every mode',
-    async (command) => {
-      const copy = await runInCopy(dir, `${command} > out.txt`);
-      expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
-      for (const mode of MODES) {
-        const decision = await denied.explain(dir, command, mode);
-        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
-        expect(decision.reason).toContain('Read(./secret.env)');
-      }
-    },
-  );
+describe('a sed script, or bash itself, that reads a Read-denied file', () => {
+  test.each([
+    "sed -n '1!r secret.env' two.txt",
+    "sed -n '\\%b%r secret.env' two.txt",
+    "sed '1!R secret.env' two.txt",
+    // `$(< F)` is bash's own read of F (the parser dropped a redirection with no command).
+    'echo "$(< secret.env)"',
+    'x=$(<secret.env); echo "$x"',
+  ])('%s prints secret.env: it is denied, in every mode', async (command) => {
+    const copy = await runInCopy(dir, `${command} > out.txt`);
+    expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
+    for (const mode of MODES) {
+      const decision = await denied.explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+      expect(decision.reason).toContain('Read(./secret.env)');
+    }
+  });
 });
 
 describe('a PATH changed in the command, so that a tabled name runs another program', () => {
