@@ -286,6 +286,10 @@ class Walker {
       case 'command':
         this.command(node, nested);
         return;
+      // `$(< f)`: bash reads f itself, a redirection with no command.
+      case 'file_redirect':
+        this.redirect(node, undefined, nested);
+        return;
       case 'variable_assignment': {
         const word = this.word(node, nested);
         this.out.commands.push({
