@@ -17,6 +17,7 @@ const { root, explain, runInCopy } = shellDecider('toolshed-landing-target-', RU
   deny: ['Edit(./dest/prod.json)'],
 });
 const locked = shellDecider('toolshed-landing-locked-', RULES, { deny: ['Edit(./locked/**)'] });
+const anyProd = shellDecider('toolshed-landing-prod-', RULES, { deny: ['Edit(**/prod.json)'] });
 
 let dir = '';
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
     'conf/tasks.json': '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}\n',
     'dest/.keep': '',
     'dest/prod': 'old\n',
+    'sub/.keep': '',
     'locked/prod.json': '{"db":"prod"}\n',
     '.vscode/.keep': '',
     '.husky/.keep': '',
@@ -98,4 +100,21 @@ describe('a hard link or a folder asked for with an abbreviated option', () => {
       expect(decision.reason).toContain('.husky/pre-commit');
     }
   });
+});
+
+describe('a relative symbolic link (ln -sr), whose source is read from the folder the command runs in', () => {
+  // Without -r a relative source is read from the link's folder; with -r (--relative) from the
+  // command's, and ln writes the link relative to its folder. The guard read it the first way.
+  test.each(['ln -sr stuff sub/link', 'ln --relative --symbolic stuff sub/link', 'ln -s --rel stuff sub/link'])(
+    '%s puts prod.json at sub/link/prod.json: denied, in every mode',
+    async (command) => {
+      const copy = await runInCopy(dir, command);
+      expect(existsSync(path.join(copy, 'sub/link/prod.json')), `${command} linked stuff`).toBe(true);
+      for (const mode of MODES) {
+        const decision = await anyProd.explain(dir, command, mode);
+        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+        expect(decision.reason).toContain('sub/link/prod.json');
+      }
+    },
+  );
 });
