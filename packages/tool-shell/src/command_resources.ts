@@ -1137,7 +1137,8 @@ function declareCopier(
   }
   declareCopyOrMove(how, files, call.targetDir, {
     ...options,
-    symbolic: isSymbolicLn(name, args),
+    // `ln -sr`: the source is read from the command's folder (ln writes the link relative to its own).
+    symbolic: isSymbolicLn(name, args) && !args.some((a) => /^--r/.test(a.value) || /^-[a-zA-Z]*r/.test(a.value)),
     parents: name === 'cp' && args.some((a) => /^--pa(r(e(n(t(s)?)?)?)?)?$/.test(a.value)),
     backup: backupSuffix(args),
     hardLink:
