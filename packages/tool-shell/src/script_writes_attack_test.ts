@@ -9,7 +9,7 @@
 // beside it, or printed the Read-denied one; the guard allowed it under `Bash(PROGRAM:*)`, in
 // every mode.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -115,6 +115,20 @@ const CASES: [string, string][] = [
   ["declare -i z='a[$(touch .husky/pre-commit)]'", HOOK],
   ['read -r x < hook.txt; echo $(( x + 1 ))', HOOK],
   ["bash -c 'echo $(( $1 ))' _ 'a[$(touch .husky/pre-commit)]'", HOOK],
+  // Ninth attack. GNU sed reads a bracket expression whole: the `/` in `[/a]` does not end the
+  // address, so what follows `]/` is the command (the reader took `a` for append, and its text).
+  ["sed -n '/[/a]/w .husky/pre-commit' src/a.ts", HOOK],
+  ["sed -n '\\%[%a]%w .husky/pre-commit' src/a.ts", HOOK],
+  // POSIXLY_CORRECT: options end at the first operand, so the script is `w …` and `-e p` are files.
+  ["POSIXLY_CORRECT=1 sed 'w .husky/pre-commit' -e p src/a.ts", HOOK],
+  ["export POSIXLY_CORRECT=1; sed 'w .husky/pre-commit' -e p src/a.ts", HOOK],
+  // More places bash evaluates a name's value: indirection, `${@:x}`, `a=([x]=…)`, `unset 'a[x]'`,
+  // and a value assigned in `${x:=…}`.
+  ['read -r x < hook.txt; echo ${!x}', HOOK],
+  ['read -r x < hook.txt; echo ${@:x}', HOOK],
+  ['read -r x < hook.txt; a=([x]=1)', HOOK],
+  ["read -r x < hook.txt; a=(1 2); unset 'a[x]'", HOOK],
+  [": ${x:='a[$(touch .husky/pre-commit)]'}; (( x ))", HOOK],
   // Builtins the tables took to touch no file: trap runs its string at exit, history -w writes.
   ["trap 'touch .husky/pre-commit' EXIT", HOOK],
   ['history -w .husky/pre-commit', HOOK],
@@ -149,6 +163,8 @@ describe('a sed script, or bash itself, that reads a Read-denied file', () => {
     // `$(< F)` is bash's own read of F (the parser dropped a redirection with no command).
     'echo "$(< secret.env)"',
     'x=$(<secret.env); echo "$x"',
+    // A bracket expression holds the address's delimiter (`[/a]`): `a]/r F` is not append text.
+    "sed '/[/a]/r secret.env' two.txt",
   ])('%s prints secret.env: it is denied, in every mode', async (command) => {
     const copy = await runInCopy(dir, `${command} > out.txt`);
     expect(readFileSync(path.join(copy, 'out.txt'), 'utf8')).toContain('KEY=1');
@@ -156,6 +172,19 @@ describe('a sed script, or bash itself, that reads a Read-denied file', () => {
       const decision = await denied.explain(dir, command, mode);
       expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
       expect(decision.reason).toContain('Read(./secret.env)');
+    }
+  });
+});
+
+describe('a variable that makes any program write a log where the command says', () => {
+  test('LD_DEBUG_OUTPUT=.husky/pre-commit writes .husky/pre-commit.PID: it asks, in every mode', async () => {
+    const command = 'LD_DEBUG=files LD_DEBUG_OUTPUT=.husky/pre-commit cat src/a.ts';
+    const copy = await runInCopy(dir, command);
+    expect(readdirSync(path.join(copy, '.husky')).some((f) => f.startsWith('pre-commit.'))).toBe(true);
+    for (const mode of MODES) {
+      const decision = await explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+      expect(decision.reason).toContain('LD_DEBUG_OUTPUT');
     }
   });
 });
@@ -214,6 +243,10 @@ describe('what these programs only read or print is still allowed', () => {
     "sed -E 's#(a|b)#[\\1]#g; /^$/d' src/a.ts",
     "sed '/start/,/end/{s/a/b/;p}' src/a.ts",
     "sed '1i header' src/a.ts",
+    // A bracket expression that holds the delimiter, as GNU sed reads it.
+    "sed 's/[/]/_/g' src/a.ts",
+    "sed -n '/[/]/p; s|[|]|_|' src/a.ts",
+    "sed -n '/^[^]/]*$/p' src/a.ts",
     // Text of `a\`, where the next -e piece goes on (GNU sed joins them with a newline).
     "sed -e 'a\\' -e 'w .husky/pre-commit' src/a.ts",
     'sed -i s/a/b/ src/a.ts',
