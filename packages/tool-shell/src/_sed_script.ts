@@ -54,16 +54,43 @@ export function sedScriptFiles(script: string): SedScriptFiles {
     i = end === -1 ? n : end;
     return text;
   };
-  /** Skips a delimited part from just after its opening delimiter; false when it does not end. */
-  const delimited = (delim: string): boolean => {
+  /**
+   * Skips a delimited part from just after its opening delimiter; false when it does not end. In a
+   * regular expression GNU sed reads a bracket expression whole (`[/]`, `[]/]`, `[^]/]`,
+   * `[[:alpha:]/]`): the delimiter and `\\` in it are plain characters.
+   */
+  const delimited = (delim: string, regex = false): boolean => {
     while (i < n) {
       const ch = script[i]!;
-      if (ch === '\\') i += 2;
+      if (ch === '[' && regex) {
+        // A delimiter that is itself a bracket leaves this reader unsure where the part ends.
+        if (delim === '[' || delim === ']' || !bracket()) return false;
+      } else if (ch === '\\') i += 2;
       else if (ch === delim) {
         i++;
         return true;
       } else if (ch === '\n' && delim !== '\n') return false;
       else i++;
+    }
+    return false;
+  };
+  /** Skips a bracket expression from its `[`; false when it does not end on its line. */
+  const bracket = (): boolean => {
+    let j = i + 1;
+    if (script[j] === '^') j++;
+    if (script[j] === ']') j++;
+    while (j < n && script[j] !== '\n') {
+      const ch = script[j]!;
+      if (ch === ']') {
+        i = j + 1;
+        return true;
+      }
+      const kind = script[j + 1];
+      if (ch === '[' && (kind === ':' || kind === '.' || kind === '=')) {
+        const end = script.indexOf(`${kind}]`, j + 2);
+        if (end === -1 || script.slice(j, end).includes('\n')) return false;
+        j = end + 2;
+      } else j++;
     }
     return false;
   };
@@ -82,7 +109,7 @@ export function sedScriptFiles(script: string): SedScriptFiles {
       const delim = ch === '/' ? '/' : script[i + 1];
       if (delim === undefined || delim === '\n' || delim === '\\') return false;
       i += ch === '/' ? 1 : 2;
-      if (!delimited(delim)) return false;
+      if (!delimited(delim, true)) return false;
       while (i < n && /[IM]/.test(script[i]!)) i++;
       return true;
     }
@@ -147,7 +174,7 @@ export function sedScriptFiles(script: string): SedScriptFiles {
       if (delim === undefined || delim === '\n' || delim === '\\')
         return fail(`the sed script's \`${cmd}\` has no delimiter`);
       i++;
-      if (!delimited(delim) || !delimited(delim)) return fail(`the sed script's \`${cmd}\` does not end`);
+      if (!delimited(delim, cmd === 's') || !delimited(delim)) return fail(`the sed script's \`${cmd}\` does not end`);
       if (cmd === 'y') continue;
       while (i < n && /[gpiImMe\d]/.test(script[i]!)) {
         if (script[i] === 'e') return fail('the sed script runs a command (the `e` flag of `s`)');

@@ -15,6 +15,11 @@ describe('sedScriptFiles', () => {
     ['\\,a,R in', ['in'], []],
     ['s/a/b/w /dev/stdout', [], []],
     ['r /dev/stdin', [], []],
+    // GNU sed reads a bracket expression whole: its `/` does not end the address or the regex.
+    ['/[/a]/w out', [], ['out']],
+    ['\\%[%i]%r in', ['in'], []],
+    ['s/[[:alpha:]/]/x/w out', [], ['out']],
+    ['s/[]/]/x/;s/[^]/]/y/w out', [], ['out']],
   ])('%s reads %j and writes %j', (script, reads, writes) => {
     expect(sedScriptFiles(script)).toEqual({ reads, writes, problem: undefined });
   });
@@ -29,6 +34,10 @@ describe('sedScriptFiles', () => {
     's#w#e#g; /^$/d',
     '# w x\np',
     'b end;p;:end',
+    's/[/]/_/g',
+    '/^[^]/]*$/p',
+    's/[\\/]/x/; s|[|]|y|',
+    's/x/[/',
   ])('%s opens nothing and runs nothing', (script) => {
     expect(sedScriptFiles(script)).toEqual({ reads: [], writes: [], problem: undefined });
   });
@@ -42,6 +51,9 @@ describe('sedScriptFiles', () => {
     ['1k', 'does not know (`k`)'],
     ['b end foo', 'where a command ends'],
     ['w', 'names no file'],
+    ['s/[/x/', 'does not end'],
+    ['s/[[:alpha:/]/x/', 'does not end'],
+    ['s][/]]x]', 'does not end'],
   ])('%s is a problem: %s', (script, why) => {
     expect(sedScriptFiles(script).problem).toContain(why);
   });
