@@ -6,8 +6,23 @@ const SETTERS = 'export|declare|typeset|local|readonly|read|readarray|mapfile|pr
 /** How {@linkcode settingsNamed} marks the variables it found. */
 const NAMED = ' (named in the command)';
 
-/** Variables that make any dynamically linked program load code of the command's choosing. */
-const EVERY_PROGRAM = ['LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'GCONV_PATH'];
+/**
+ * Variables that change what any program does with its words or where it writes: a dynamically
+ * linked program loads code of the command's choosing (`LD_PRELOAD` and kin), writes its loader's
+ * log to `LD_DEBUG_OUTPUT.PID` or its profile under `LD_PROFILE_OUTPUT`; under `POSIXLY_CORRECT`
+ * a GNU program's options end at its first operand (`sed 'w F' -e p` runs the script `w F`, not
+ * `p`), so the guard's reading of its words is not the program's.
+ */
+const EVERY_PROGRAM = [
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'GCONV_PATH',
+  'LD_DEBUG_OUTPUT',
+  'LD_PROFILE',
+  'LD_PROFILE_OUTPUT',
+  'POSIXLY_CORRECT',
+];
 
 /**
  * Variables that give a program options, a configuration file or a command to run, any of which

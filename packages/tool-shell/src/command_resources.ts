@@ -634,7 +634,7 @@ function declareSettings(
   const setting = programSetting(name, environment);
   if (setting !== undefined)
     addUnknown(
-      `what \`${name}\` does with \`${setting.text}\` (it makes ${name} load code, run a command, or take options or a configuration file the command chose)`,
+      `what \`${name}\` does with \`${setting.text}\` (it makes ${name} load code, run a command, write a log, read its options otherwise, or take options or a configuration file the command chose)`,
       'write',
     );
   const path = pathSetting(program, environment);
