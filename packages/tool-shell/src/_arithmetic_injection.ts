@@ -5,7 +5,9 @@
  * not known to be harmless (assigned one with `[` or an expansion, or read: `read`, `mapfile`,
  * `printf -v`, `for NAME in`, a positional parameter) used where bash evaluates arithmetic:
  * `(( ))`, `$(( ))`, `$[ ]`, `let`, `[[ A -eq B ]]`, an array subscript or substring
- * (`${a[x]}`, `${s:x}`), `test -v`/`[[ -v ]]`, `declare -i`.
+ * (`${a[x]}`, `${s:x}`, `${@:x}`, `a=([x]=1)`, `unset 'a[x]'`), an indirection (`${!x}`),
+ * `test -v`/`[[ -v ]]`, `declare -i`; and one bash expands as a prompt (`${x@P}` runs the `$(…)`
+ * in it). A value assigned in `${x:=…}` counts as assigned.
  *
  * @module
  */
@@ -44,7 +46,10 @@ export function arithmeticInjection(command: string): string | undefined {
 }
 
 function explain(region: string, what: string): string {
-  return `bash evaluates ${what} as arithmetic in \`${region.trim().slice(0, 60)}\`, and a value such as \`a[$(cmd)]\` runs cmd`;
+  const shown = region.trim().slice(0, 60);
+  if (/@P\}$/.test(region))
+    return `bash expands ${what} as a prompt in \`${shown}\`, and a value such as \`$(cmd)\` runs cmd`;
+  return `bash evaluates ${what} as arithmetic in \`${shown}\`, and a value such as \`a[$(cmd)]\` runs cmd`;
 }
 
 /** The names set, somewhere in the command, to what is not known to be harmless in arithmetic. */
@@ -52,6 +57,12 @@ function riskyNames(command: string): Set<string> {
   const risky = new Set<string>();
   const values = new Map<string, string[]>();
   for (const m of command.matchAll(ASSIGNMENT)) {
+    const list = values.get(m[1]!) ?? [];
+    list.push(m[2]!);
+    values.set(m[1]!, list);
+  }
+  // `${x:=value}` and `${x=value}` assign too.
+  for (const m of command.matchAll(/\$\{([A-Za-z_]\w*):?=([^}]*)\}/g)) {
     const list = values.get(m[1]!) ?? [];
     list.push(m[2]!);
     values.set(m[1]!, list);
@@ -106,8 +117,10 @@ function arithmeticRegions(command: string): string[] {
     regions.push(command.slice(i, closing(i + 1, '[', ']') + 1));
   for (let i = command.indexOf('${'); i !== -1; i = command.indexOf('${', i + 2)) {
     const inside = command.slice(i, closing(i + 1, '{', '}') + 1);
-    // A subscript (`${a[x]}`) or a substring (`${s:x}`, but not `${s:-x}` and kin).
-    if (/^\$\{#?!?\w+\[|^\$\{\w+:[^-=+?]/.test(inside)) regions.push(inside);
+    // A subscript (`${a[x]}`), a substring (`${s:x}`, `${@:x}`, but not `${s:-x}` and kin), an
+    // indirection (`${!x}` expands the variable x's value names, `a[…]` included) or a prompt
+    // expansion (`${x@P}` runs the `$(…)` of x's value).
+    if (/^\$\{#?!?\w+\[|^\$\{[\w@*]+:[^-=+?]|^\$\{!\w|@P\}$/.test(inside)) regions.push(inside);
   }
   for (const m of command.matchAll(/\[\[([^\]]|\](?!\]))*\]\]/g))
     if (/\s-(eq|ne|lt|le|gt|ge|v)\s/.test(m[0])) regions.push(m[0]);
@@ -115,7 +128,9 @@ function arithmeticRegions(command: string): string[] {
     /\b(let|test\s+-v|\[\s+-v|(declare|typeset|local|export|readonly)\s+(-\w+\s+)*-\w*i\w*)\b([^;&|\n]*)/g,
   ))
     regions.push(m[0]);
-  // An array element assigned (`a[x]=1`) evaluates its subscript too.
-  for (const m of command.matchAll(/(?:^|[\s;&|])\w+\[([^\]]*)\]\+?=/g)) regions.push(m[1]!);
+  // An array element named (`a[x]=1`, `unset 'a[x]'`, `read "a[x]"`, `printf -v 'a[x]'`) or
+  // assigned in a list (`a=([x]=1)`) evaluates its subscript too.
+  for (const m of command.matchAll(/(?:\w|[\s(]|^)\[([^\]]*)\]/g))
+    if (/^\w/.test(m[0]) || /^\]\+?=/.test(command.slice(m.index + m[0].length - 1))) regions.push(m[1]!);
   return regions;
 }

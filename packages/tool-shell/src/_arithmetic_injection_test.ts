@@ -13,6 +13,17 @@ describe('arithmeticInjection', () => {
     ['for w in $(cat f); do (( w )); done', '`w`'],
     ["x='a[$(touch f)]'; [[ -v $x ]]", '`x`'],
     ['(( $1 + 1 ))', 'a positional parameter'],
+    ['read -r x < f; echo ${!x}', '`x`'],
+    ['read -r x < f; echo ${!x:-d}', '`x`'],
+    ['read -r x < f; echo ${@:x} ${*:1:x}', '`x`'],
+    ['read -r x < f; a=([x]=1)', '`x`'],
+    ['read -r x < f; a+=(1 [x]=2)', '`x`'],
+    ["read -r x < f; unset 'a[x]'", '`x`'],
+    ['read -r x < f; read "a[x]" < g', '`x`'],
+    ["read -r x < f; printf -v 'a[x]' 1", '`x`'],
+    ['read -r x < f; a[x]+=1', '`x`'],
+    [": ${x:='a[$(touch f)]'}; (( x ))", '`x`'],
+    [": ${x='a[$(touch f)]'}; (( x ))", '`x`'],
   ])('%s evaluates %s', (command, what) => {
     expect(arithmeticInjection(command)).toContain(`bash evaluates ${what} as arithmetic`);
   });
@@ -26,7 +37,14 @@ describe('arithmeticInjection', () => {
     'echo "${HOME:-/tmp}" ${#PATH}',
     'read -r line < f; echo "$line"',
     'x=5; [[ $x -gt 3 ]]',
+    ': ${n:=0}; (( n++ ))',
+    'read -r x < f; echo ${!PATH*} ${x:-none} "${arr[@]}"',
+    'read -r x < f; grep -c \'a[0-9]\' g; echo "${x}"',
   ])('%s runs nothing a value holds', (command) => {
     expect(arithmeticInjection(command)).toBeUndefined();
+  });
+
+  test('${x@P} expands a value read as a prompt, which runs its $(…)', () => {
+    expect(arithmeticInjection('read -r x < f; echo "${x@P}"')).toContain('bash expands `x` as a prompt');
   });
 });

@@ -56,6 +56,7 @@ beforeAll(async () => {
     magic: '0\tstring\tabc\tABC file\n',
     'run.sh': 'touch .husky/pre-commit\n',
     'hook.txt': 'a[$(touch .husky/pre-commit)]\n',
+    'prompt.txt': '$(touch .husky/pre-commit)\n',
     'bin/cat': '#!/bin/sh\nexec /bin/cat secret.env\n',
     '.vscode/.keep': '',
   };
@@ -129,6 +130,8 @@ const CASES: [string, string][] = [
   ['read -r x < hook.txt; a=([x]=1)', HOOK],
   ["read -r x < hook.txt; a=(1 2); unset 'a[x]'", HOOK],
   [": ${x:='a[$(touch .husky/pre-commit)]'}; (( x ))", HOOK],
+  // `${x@P}` expands x's value as a prompt, and a prompt's `$(…)` runs.
+  ['read -r x < prompt.txt; echo "${x@P}"', HOOK],
   // Builtins the tables took to touch no file: trap runs its string at exit, history -w writes.
   ["trap 'touch .husky/pre-commit' EXIT", HOOK],
   ['history -w .husky/pre-commit', HOOK],
