@@ -57,11 +57,29 @@ describe('a path through a link, or a folder, that another part of the command m
   });
 });
 
+// Ninth attack: `cp -s` makes each landing a link to its (absolute) source, as `ln -s` does; the
+// guard took it for a copy that carries only the links its sources hold.
+describe('a folder of links cp -s makes, which another part writes through', () => {
+  test.each([
+    ['cp -rs DIR/.git/hooks d && cp src/a.ts d/.keep', '.git/hooks/.keep'],
+    ['mkdir d && cp --symbolic-link DIR/.vscode/.keep d && cp src/a.ts d/.keep', '.vscode/.keep'],
+  ])('%s writes %s: it asks, in every mode', async (template, written) => {
+    const copy = await runInCopy(dir, template.replaceAll('DIR', `${dir}-run`));
+    expect(readFileSync(path.join(copy, written), 'utf8'), `${template} wrote ${written}`).toBe('touch pwned\n');
+    const command = template.replaceAll('DIR', dir);
+    for (const mode of MODES) {
+      const decision = await explain(dir, command, mode);
+      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+    }
+  });
+});
+
 describe('what an earlier part makes without a link is still judged where it is', () => {
   test.each([
     'mkdir -p build && cp src/a.ts build/a.ts',
     'cp src/a.ts out.ts && cat out.ts',
     'mkdir -p build/x && echo hi > build/x/y.txt',
+    'cp -r src build && cp src/a.ts build/b.ts',
   ])('%s is allowed by its rules, in bypassPermissions', async (command) => {
     const decision = await explain(dir, command, 'bypassPermissions');
     expect(decision.behavior, decision.reason).toBe('allow');
