@@ -7,7 +7,7 @@ import { unwrapOnce } from './_unwrap.ts';
 /**
  * How the paths a part of a command writes may be symbolic links: `all` may be (git checks links
  * out; a shell's script may do anything), `landings` are links where a copy, move or link lands
- * (`ln -s`), `carried` are where the source is or holds one (`mv`, `cp -r`/`-a`/`-P`, `ln`), and
+ * (`ln -s`, `cp -s`), `carried` are where the source is or holds one (`mv`, `cp -r`/`-a`/`-P`, `ln`), and
  * `none` never are (`mkdir`, `tee`, a redirection, `cp` of contents).
  */
 export type LinkMaking = 'all' | 'landings' | 'carried' | 'none';
@@ -173,6 +173,8 @@ export function linksMade(cmd: SimpleCommand): LinkMaking {
   if (name === 'ln')
     return args.some((a) => /^--sy/.test(a.value) || /^-[a-zA-Z]*s/.test(a.value)) ? 'landings' : 'carried';
   if (name === 'mv') return 'carried';
+  // cp -s makes each landing a link to its source, as ln -s does.
+  if (name === 'cp' && args.some((a) => /^--sy/.test(a.value) || /^-[a-zA-Z]*s/.test(a.value))) return 'landings';
   // cp follows links and copies contents, but with -r, -a, -d, -P (links kept), -s or -l.
   if (name === 'cp' && args.some((a) => /^-[a-zA-Z]*[rRadPsl]/.test(a.value) || /^--(r|a|no-d|p|sy|l)/.test(a.value)))
     return 'carried';

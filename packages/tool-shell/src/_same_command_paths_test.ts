@@ -30,6 +30,9 @@ describe('linksMade', () => {
     ['git checkout main', 'all'],
     ["bash -c 'ln -s a b'", 'all'],
     ['nice ln -s a b', 'landings'],
+    ['cp -rs /abs/src d', 'landings'],
+    ['cp --symbolic-link /abs/f d', 'landings'],
+    ['cp -r src d', 'carried'],
     ['mkdir -p a', 'none'],
   ])('%s: %s', (command, expected) => {
     expect(linksMade(analyzeCommand(command).commands[0]!)).toBe(expected);
