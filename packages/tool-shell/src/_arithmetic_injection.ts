@@ -16,7 +16,15 @@
 const READERS = /\b(read|mapfile|readarray|getopts)\b([^;&|\n]*)/g;
 /** An assignment: its name and its value as written (up to a blank outside quotes). */
 const ASSIGNMENT =
-  /(?:^|[\s;&|(])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=((?:\$\(\([^()]*\)\)|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s;&|)])*)/g;
+  /(?:^|[\s;&|(])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=((?:\$\(\([^()]*\)\)|\$\((?!\()[^()]*\)|`[^`]*`|'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s;&|)])*)/g;
+
+/**
+ * A command substitution whose output is a number, whatever it reads: `wc` counting its input
+ * (`$(wc -l < f)`, `$(… | wc -l)`: no file operand, whose name it would print), `git rev-list
+ * --count`, `nproc`. One pipeline, nothing after it (`a || b | wc -l` prints what `a` prints).
+ */
+const NUMBER_OUTPUT =
+  /^(?:\$\(|`)(?:[^;&\n`()|]*\|(?!\|))*\s*(?:wc(?:\s+-[lcwmL]+)*(?:\s*<\s*[\w./-]+)?|git\s+rev-list\s+--count(?:\s+[\w./@~^-]+)*|nproc)(?:\s+2>\s*\/dev\/null)?\s*(?:\)|`)$/;
 
 /**
  * Why the command may run what a variable's value holds when bash evaluates it as arithmetic, or
@@ -85,7 +93,7 @@ function riskyNames(command: string): Set<string> {
       if (risky.has(name)) continue;
       const harmful = list.some((v) => {
         const plain = v.replace(/^'(.*)'$|^"(.*)"$/s, '$1$2');
-        if (/^\$\(\([^()]*\)\)$/.test(plain) || /^-?\d*$/.test(plain)) return false;
+        if (/^\$\(\([^()]*\)\)$/.test(plain) || /^-?\d*$/.test(plain) || NUMBER_OUTPUT.test(plain)) return false;
         if (/[[$`\\]/.test(plain)) return true;
         return [...risky].some((r) => new RegExp(`\\b${r}\\b`).test(plain));
       });

@@ -24,6 +24,11 @@ describe('arithmeticInjection', () => {
     ['read -r x < f; a[x]+=1', '`x`'],
     [": ${x:='a[$(touch f)]'}; (( x ))", '`x`'],
     [": ${x='a[$(touch f)]'}; (( x ))", '`x`'],
+    // wc prints a file operand's name; `a || b | wc -l` prints what a prints.
+    ['n=$(wc -l f); echo $((n))', '`n`'],
+    ['n=$(cat f || true | wc -l); echo $((n))', '`n`'],
+    ['n=$(cat f; wc -l < g); echo $((n))', '`n`'],
+    ['n=$(cat f)$(wc -l < g); echo $((n))', '`n`'],
   ])('%s evaluates %s', (command, what) => {
     expect(arithmeticInjection(command)).toContain(`bash evaluates ${what} as arithmetic`);
   });
@@ -38,6 +43,11 @@ describe('arithmeticInjection', () => {
     'read -r line < f; echo "$line"',
     'x=5; [[ $x -gt 3 ]]',
     ': ${n:=0}; (( n++ ))',
+    'n=$(wc -l < src/a.ts); echo $((n + 1))',
+    'n="$(grep -v x f | wc -l)"; (( n > 2 ))',
+    'x=`git rev-list --count HEAD`; echo $((x+1))',
+    'j=$(nproc); echo $((j * 2))',
+    'c=$(git rev-list --count main..HEAD 2>/dev/null); (( c > 0 ))',
     'read -r x < f; echo ${!PATH*} ${x:-none} "${arr[@]}"',
     'read -r x < f; grep -c \'a[0-9]\' g; echo "${x}"',
   ])('%s runs nothing a value holds', (command) => {

@@ -262,6 +262,10 @@ describe('what these programs only read or print is still allowed', () => {
     'echo "$PATH"; cat src/a.ts',
     'n=0; for f in src/*.ts; do n=$((n + 1)); done; echo $n',
     'for i in 1 2 3; do echo $((i * 2)); done',
+    // A count read from wc or git rev-list --count is a number.
+    'n=$(wc -l < src/a.ts); echo $((n + 1))',
+    'count=$(cat src/a.ts | wc -l); if (( count > 0 )); then echo y; fi',
+    'x=$(git rev-list --count HEAD); echo $((x + 1))',
     '[[ $? -eq 0 ]] && echo ok',
     'history | tail -5',
     'hash -r',
