@@ -57,6 +57,8 @@ beforeAll(async () => {
     'run.sh': 'touch .husky/pre-commit\n',
     'hook.txt': 'a[$(touch .husky/pre-commit)]\n',
     'prompt.txt': '$(touch .husky/pre-commit)\n',
+    '.bashrc': 'touch .husky/pre-commit\n',
+    '.profile': 'touch .husky/pre-commit\n',
     'bin/cat': '#!/bin/sh\nexec /bin/cat secret.env\n',
     '.vscode/.keep': '',
   };
@@ -132,6 +134,12 @@ const CASES: [string, string][] = [
   [": ${x:='a[$(touch .husky/pre-commit)]'}; (( x ))", HOOK],
   // `${x@P}` expands x's value as a prompt, and a prompt's `$(…)` runs.
   ['read -r x < prompt.txt; echo "${x@P}"', HOOK],
+  // Under xtrace bash expands PS4 before each command it traces, in the shell the command runs in;
+  // bash -i reads $HOME/.bashrc and bash -l $HOME/.profile (zsh reads $HOME/.zshenv always).
+  ["PS4='$(touch .husky/pre-commit)'; set -x; true", HOOK],
+  ["export PS4='$(touch .husky/pre-commit)'; set -o xtrace; true", HOOK],
+  ['HOME=. bash -ic true', HOOK],
+  ['HOME=. bash -lc true', HOOK],
   // Builtins the tables took to touch no file: trap runs its string at exit, history -w writes.
   ["trap 'touch .husky/pre-commit' EXIT", HOOK],
   ['history -w .husky/pre-commit', HOOK],
@@ -262,6 +270,7 @@ describe('what these programs only read or print is still allowed', () => {
     'echo "$PATH"; cat src/a.ts',
     'n=0; for f in src/*.ts; do n=$((n + 1)); done; echo $n',
     'for i in 1 2 3; do echo $((i * 2)); done',
+    'set -x; echo "$PS4"; true',
     // A count read from wc or git rev-list --count is a number.
     'n=$(wc -l < src/a.ts); echo $((n + 1))',
     'count=$(cat src/a.ts | wc -l); if (( count > 0 )); then echo y; fi',
