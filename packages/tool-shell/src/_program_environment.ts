@@ -38,11 +38,12 @@ const BY_PROGRAM: Readonly<Record<string, readonly string[]>> = {
   wget: ['WGETRC', 'SYSTEM_WGETRC', 'HOME'],
   rg: ['RIPGREP_CONFIG_PATH'],
   less: ['LESSOPEN', 'LESSCLOSE', 'LESS', 'LESSKEY', 'LESSKEYIN', 'LESSHISTFILE'],
-  // bash runs BASH_ENV before a script, sh -i runs ENV, zsh reads $ZDOTDIR/.zshenv; PS4 is expanded under -x.
+  // bash runs BASH_ENV before a script, sh -i runs ENV, zsh reads $ZDOTDIR/.zshenv; PS4 is expanded
+  // under -x; bash -i reads $HOME/.bashrc, bash -l $HOME/.profile, zsh $HOME/.zshenv always.
   ...Object.fromEntries(
     ['bash', 'sh', 'dash', 'zsh', 'ksh'].map((shell) => [
       shell,
-      ['BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'ZDOTDIR'],
+      ['BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'ZDOTDIR', 'HOME'],
     ]),
   ),
 };
@@ -135,4 +136,26 @@ export function settingsNamed(command: string): ShellWord[] {
     }
   }
   return named;
+}
+
+/**
+ * Why the command's own shell may run what `PS4` holds: under xtrace (`set -x`, `set -o xtrace`)
+ * bash expands `PS4` before each command it traces, `$(…)` in it included, and the command sets
+ * `PS4` (see {@linkcode settingsNamed}). Undefined when it does not do both.
+ *
+ * @param command The whole command's text.
+ * @returns The reason, for an unknown write, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { traceInjection } from './_program_environment.ts';
+ *
+ * traceInjection("PS4='$(touch f)'; set -x; true"); // 'bash expands `PS4` …'
+ * traceInjection('set -x; echo "$PS4"'); // undefined
+ * ```
+ */
+export function traceInjection(command: string): string | undefined {
+  if (!/\bset\s+(?:[-+]\w+\s+)*(?:-[a-zA-Z]*x|-o\s+xtrace)\b/.test(command)) return undefined;
+  if (!settingsNamed(command).some((w) => w.text.startsWith('PS4='))) return undefined;
+  return 'bash expands `PS4` before each command `set -x` traces, and a `PS4` the command sets (`$(cmd)` in it runs cmd)';
 }

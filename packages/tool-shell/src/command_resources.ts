@@ -9,7 +9,7 @@ import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
-import { pathSetting, programSetting, settingsNamed } from './_program_environment.ts';
+import { pathSetting, programSetting, settingsNamed, traceInjection } from './_program_environment.ts';
 import { arithmeticInjection } from './_arithmetic_injection.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { unwrapOnce } from './_unwrap.ts';
@@ -106,6 +106,8 @@ export function commandResources(
   // `x='a[$(cmd)]'; (( x ))`: bash runs what a value holds when it evaluates it as arithmetic.
   const injection = arithmeticInjection(command);
   if (injection !== undefined) addUnknown(injection, 'write');
+  const tracing = traceInjection(command);
+  if (tracing !== undefined) addUnknown(tracing, 'write');
   const expanding = expansionChange(analysis.commands);
   if (expanding) addUnknown(`the paths of \`${expanding.text}\`, which changes how bash expands paths`, 'read');
 
