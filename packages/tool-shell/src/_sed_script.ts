@@ -24,6 +24,27 @@ const PLAIN = new Set([...'=dDgGhHlnNpPxzFqQL']);
 const SPECIAL_WRITES = new Set(['/dev/stdout', '/dev/stderr']);
 
 /**
+ * The index just after the bracket expression that opens at `start` (`[/]`, `[]/]`, `[^]/]`,
+ * `[[:alpha:]/]`), or -1 when it does not end on its line.
+ */
+function bracketEnd(script: string, start: number): number {
+  let j = start + 1;
+  if (script[j] === '^') j++;
+  if (script[j] === ']') j++;
+  while (j < script.length && script[j] !== '\n') {
+    const ch = script[j]!;
+    if (ch === ']') return j + 1;
+    const kind = script[j + 1];
+    if (ch === '[' && (kind === ':' || kind === '.' || kind === '=')) {
+      const end = script.indexOf(`${kind}]`, j + 2);
+      if (end === -1 || script.slice(j, end).includes('\n')) return -1;
+      j = end + 2;
+    } else j++;
+  }
+  return -1;
+}
+
+/**
  * The files a sed script reads and writes, and whether it runs a command.
  *
  * @param script The whole script, as sed joins its `-e` pieces (with newlines).
@@ -64,33 +85,15 @@ export function sedScriptFiles(script: string): SedScriptFiles {
       const ch = script[i]!;
       if (ch === '[' && regex) {
         // A delimiter that is itself a bracket leaves this reader unsure where the part ends.
-        if (delim === '[' || delim === ']' || !bracket()) return false;
+        if (delim === '[' || delim === ']') return false;
+        i = bracketEnd(script, i);
+        if (i === -1) return false;
       } else if (ch === '\\') i += 2;
       else if (ch === delim) {
         i++;
         return true;
       } else if (ch === '\n' && delim !== '\n') return false;
       else i++;
-    }
-    return false;
-  };
-  /** Skips a bracket expression from its `[`; false when it does not end on its line. */
-  const bracket = (): boolean => {
-    let j = i + 1;
-    if (script[j] === '^') j++;
-    if (script[j] === ']') j++;
-    while (j < n && script[j] !== '\n') {
-      const ch = script[j]!;
-      if (ch === ']') {
-        i = j + 1;
-        return true;
-      }
-      const kind = script[j + 1];
-      if (ch === '[' && (kind === ':' || kind === '.' || kind === '=')) {
-        const end = script.indexOf(`${kind}]`, j + 2);
-        if (end === -1 || script.slice(j, end).includes('\n')) return false;
-        j = end + 2;
-      } else j++;
     }
     return false;
   };

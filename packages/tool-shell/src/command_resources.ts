@@ -103,11 +103,7 @@ export function commandResources(
     return { accesses, unknown, complete: false };
   }
 
-  // `x='a[$(cmd)]'; (( x ))`: bash runs what a value holds when it evaluates it as arithmetic.
-  const injection = arithmeticInjection(command);
-  if (injection !== undefined) addUnknown(injection, 'write');
-  const tracing = traceInjection(command);
-  if (tracing !== undefined) addUnknown(tracing, 'write');
+  declareValueInjections(command, addUnknown);
   const expanding = expansionChange(analysis.commands);
   if (expanding) addUnknown(`the paths of \`${expanding.text}\`, which changes how bash expands paths`, 'read');
 
@@ -620,6 +616,17 @@ function declareBuiltin(
     return true;
   }
   return false;
+}
+
+/**
+ * Declares, as unknown writes, where bash itself runs what a variable's value holds: `x='a[$(cmd)]';
+ * (( x ))` evaluates it as arithmetic; `PS4='$(cmd)'; set -x` expands it before each traced command.
+ */
+function declareValueInjections(command: string, addUnknown: (what: string, access: 'read' | 'write') => void): void {
+  const injection = arithmeticInjection(command);
+  if (injection !== undefined) addUnknown(injection, 'write');
+  const tracing = traceInjection(command);
+  if (tracing !== undefined) addUnknown(tracing, 'write');
 }
 
 /**
