@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   dropFreeScratch,
   giveBackScratch,
@@ -8,6 +8,11 @@ import {
   scratchStats,
 } from './_shared_scratch.ts';
 
+// Other test files in the same worker (vitest runs them without isolation) may have given
+// memory back: each test starts from an empty pool.
+beforeEach(() => {
+  dropFreeScratch();
+});
 afterEach(() => {
   dropFreeScratch();
 });

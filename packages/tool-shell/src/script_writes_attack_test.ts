@@ -151,10 +151,23 @@ const CASES: [string, string][] = [
   ['cd .vscode && file -C -m ../magic', '.vscode/magic.mgc'],
 ];
 
+/** Whether ripgrep is installed: CI hides it once to check that tests without it pass. */
+const HAS_RG = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v rg'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 describe('a script, option or environment that makes a tabled program write', () => {
   test.each(CASES)('%s writes %s: it asks, in every mode', async (template, written) => {
     const command = template.replaceAll('DIR', `${dir}-run`);
-    if (written !== '') {
+    // The proof runs the real program; the decision below needs none.
+    const runnable = HAS_RG || !/(^|[\s;&|])rg\s/.test(command);
+    if (!runnable) console.log(`not run (ripgrep is not installed): ${command}; its decision is still checked`);
+    if (written !== '' && runnable) {
       const copy = await runInCopy(dir, command);
       expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
     }
