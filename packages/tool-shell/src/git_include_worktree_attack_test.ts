@@ -10,12 +10,12 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { gitRules, MODES } from './testdata/guarded_project.ts';
+import { gitRules } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
 import { hasGit } from './testdata/has_git.ts';
 
 const GIT_FOUND = hasGit('git_include_worktree_attack_test');
-const { root, explain, runInCopy } = shellDecider('toolshed-git-include-', gitRules('restore', 'checkout'));
+const { root, inEveryMode, runInCopy } = shellDecider('toolshed-git-include-', gitRules('restore', 'checkout'));
 
 async function repository(name: string, include: string): Promise<string> {
   const dir = path.join(root(), name);
@@ -51,10 +51,7 @@ describe.skipIf(!GIT_FOUND)('core.worktree in a file the repository config inclu
         `${command}: git took core.worktree from an include`,
       ).toBe(false);
       expect(existsSync(path.join(copy, 'tasks.json')), command).toBe(true);
-      for (const mode of MODES) {
-        const decision = await explain(dir, command, mode);
-        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('allow');
-      }
+      await inEveryMode(dir, command, 'allow');
     }
   });
 });

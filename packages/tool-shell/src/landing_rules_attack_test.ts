@@ -13,7 +13,7 @@ import { shellDecider } from './testdata/shell_decider.ts';
 
 const RULES = ['Bash(cp:*)', 'Bash(mv:*)', 'Bash(ln:*)', 'Bash(rsync:*)', 'Bash(install:*)'];
 const DENY = ['Edit(./dest/prod.json)', 'Edit(**/.env)', 'Read(./secrets/key.pem)'];
-const { root, explain, runInCopy } = shellDecider('toolshed-landing-rules-', RULES, { deny: DENY });
+const { root, explain, inEveryMode, runInCopy } = shellDecider('toolshed-landing-rules-', RULES, { deny: DENY });
 
 const FILES = {
   'stuff/prod.json': '{"db":"prod"}\n',
@@ -51,9 +51,7 @@ describe('an Edit deny rule holds where a folder’s entries land', () => {
     const command = template.replace('STUFF', path.join(dir, 'stuff')).replace('ENV', path.join(dir, 'env'));
     const copy = await runInCopy(dir, command.replace(dir, `${dir}-run`));
     expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
-    for (const mode of MODES) {
-      const decision = await explain(dir, command, mode);
-      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+    for (const decision of await inEveryMode(dir, command, 'deny')) {
       expect(decision.rule).toBe(rule);
       // Where an entry lands (ln declares both `out/e` and `out/e/env`: whichever out/e is when it runs).
       expect(decision.reason).toMatch(new RegExp(`at ${dir}/\\S*${path.basename(written)}, which the rule covers`));
@@ -81,11 +79,8 @@ describe('a Read deny rule holds for what a copied or moved folder holds, at any
     '%s is denied by Read(./secrets/key.pem), in every mode',
     async (command) => {
       const dir = await project(name(command));
-      for (const mode of MODES) {
-        const decision = await explain(dir, command, mode);
-        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+      for (const decision of await inEveryMode(dir, command, 'deny'))
         expect(decision.rule).toBe('Read(./secrets/key.pem)');
-      }
     },
   );
 });

@@ -9,11 +9,10 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { MODES } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
 
 const RULES = ['Bash(cp:*)', 'Bash(install:*)', 'Bash(ln:*)', 'Bash(mv:*)'];
-const { root, explain, runInCopy } = shellDecider('toolshed-landing-target-', RULES, {
+const { root, inEveryMode, runInCopy } = shellDecider('toolshed-landing-target-', RULES, {
   deny: ['Edit(./dest/prod.json)'],
 });
 const locked = shellDecider('toolshed-landing-locked-', RULES, { deny: ['Edit(./locked/**)'] });
@@ -54,11 +53,8 @@ describe('a target directory given in a bundle or abbreviated', () => {
   ])('%s writes %s: %s, in every mode', async (command, written, expected) => {
     const copy = await runInCopy(dir, command);
     expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
-    for (const mode of MODES) {
-      const decision = await explain(dir, command, mode);
-      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe(expected);
+    for (const decision of await inEveryMode(dir, command, expected))
       expect(decision.reason).toContain(written.startsWith('.husky') ? 'git hooks' : path.join(dir, written));
-    }
   });
 });
 
@@ -70,11 +66,8 @@ describe('a backup asked for with an abbreviated --backup', () => {
   ])('%s writes %s: it asks, in every mode', async (command, written) => {
     const copy = await runInCopy(dir, command);
     expect(existsSync(path.join(copy, written)), `${command} wrote ${written}`).toBe(true);
-    for (const mode of MODES) {
-      const decision = await explain(dir, command, mode);
-      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+    for (const decision of await inEveryMode(dir, command, 'ask'))
       expect(decision.reason).toContain('SIMPLE_BACKUP_SUFFIX');
-    }
   });
 });
 
@@ -83,22 +76,16 @@ describe('a hard link or a folder asked for with an abbreviated option', () => {
     const command = 'cp --li locked/prod.json x';
     const copy = await runInCopy(dir, command);
     expect(statSync(path.join(copy, 'x')).ino).toBe(statSync(path.join(copy, 'locked/prod.json')).ino);
-    for (const mode of MODES) {
-      const decision = await locked.explain(dir, command, mode);
-      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+    for (const decision of await locked.inEveryMode(dir, command, 'deny'))
       expect(decision.reason).toContain('Edit(./locked/**)');
-    }
   });
 
   test('install --di .husky/pre-commit makes that folder: it asks, in every mode', async () => {
     const command = 'install --di .husky/pre-commit';
     const copy = await runInCopy(dir, command);
     expect(statSync(path.join(copy, '.husky/pre-commit')).isDirectory()).toBe(true);
-    for (const mode of MODES) {
-      const decision = await explain(dir, command, mode);
-      expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('ask');
+    for (const decision of await inEveryMode(dir, command, 'ask'))
       expect(decision.reason).toContain('.husky/pre-commit');
-    }
   });
 });
 
@@ -110,9 +97,7 @@ describe('a relative symbolic link (ln -sr), whose source is read from the folde
     async (command) => {
       const copy = await runInCopy(dir, command);
       expect(existsSync(path.join(copy, 'sub/link/prod.json')), `${command} linked stuff`).toBe(true);
-      for (const mode of MODES) {
-        const decision = await anyProd.explain(dir, command, mode);
-        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe('deny');
+      for (const decision of await anyProd.inEveryMode(dir, command, 'deny')) {
         // Both forms are judged (sub/link made, or an existing folder sub/link/stuff): the first found is named.
         expect(decision.reason).toMatch(/sub\/link\/(stuff\/)?prod\.json, which the rule covers/);
       }

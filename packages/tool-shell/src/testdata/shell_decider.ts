@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createSession, type PermissionDecision, type Session } from '@toolshed/core';
 import { shellTools } from '../family.ts';
-import type { MODES } from './guarded_project.ts';
+import { MODES } from './guarded_project.ts';
 
 /** Options of {@linkcode shellDecider}. */
 export interface ShellDeciderOptions {
@@ -25,6 +25,11 @@ export interface ShellDecider {
   explain: (cwd: string, command: string, mode?: (typeof MODES)[number]) => Promise<PermissionDecision>;
   /** Runs the command with bash in a fresh copy of `dir` (a failure is not an error: what it wrote counts); the copy. */
   runInCopy: (dir: string, command: string, env?: NodeJS.ProcessEnv) => Promise<string>;
+  /**
+   * The decisions on a Bash command in `cwd` in every mode, each expected to be `behavior` (the
+   * message names the mode and the reason); for further checks of the reasons.
+   */
+  inEveryMode: (cwd: string, command: string, behavior: string) => Promise<PermissionDecision[]>;
 }
 
 /**
@@ -89,6 +94,15 @@ export function shellDecider(
         // What it wrote before failing is what counts.
       }
       return copy;
+    },
+    async inEveryMode(cwd, command, behavior) {
+      const decisions: PermissionDecision[] = [];
+      for (const mode of MODES) {
+        const decision = await explain(cwd, command, mode);
+        expect(decision.behavior, `${command} (${mode}): ${decision.reason}`).toBe(behavior);
+        decisions.push(decision);
+      }
+      return decisions;
     },
   };
 }
