@@ -77,6 +77,7 @@ export interface ToolCallResult<Output> {
  * const accesses: ResourceAccess[] = [
  *   { path: '/p/a.txt', access: 'read' },
  *   { path: '/p', access: 'read', kind: 'folder', history: true },
+ *   { path: '/p', access: 'read', kind: 'folder', tracked: true },
  *   { path: '/p/src', access: 'write', kind: 'folder', worktree: true },
  *   { path: '/p/lib', access: 'write', from: '/p/src' },
  *   { path: '`$F`', access: 'read', kind: 'unknown' },
@@ -103,6 +104,15 @@ export interface ResourceAccess {
    * is judged as a plain write of it is, which the tool declares beside it.
    */
   worktree?: boolean;
+  /**
+   * For a `folder` read: git reads it as a work tree, only the files it tracks there (`git diff`
+   * without a revision, `git grep` without `--untracked`): what its index lists below the folder,
+   * and everything inside the submodules it holds. A file git does not track (a git-ignored
+   * `.env`) is not read, so a rule about it does not hold the read back. An index that cannot be
+   * read (a split or sparse one, another `GIT_INDEX_FILE`) counts as listing anything. Ignored
+   * with `history` (a history holds files the index no longer lists) and for a write.
+   */
+  tracked?: boolean;
   /**
    * For a write: the folder whose contents land at `path` (a folder copied, moved or linked there:
    * `cp -r src lib`, `cp -r dir/. lib`, `mv stuff dest`, `ln -s /p/x lib/x`). Each entry below

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
 import { gitRepositoryOf } from '@toolshed/core/internal';
+import { trackedReads } from './_git_tracked_reads.ts';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
@@ -160,6 +161,7 @@ export function commandResources(
       }
       for (const p of resolved) {
         if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
+        else if (kind === 'tracked') accesses.push({ path: p, access, kind: 'folder', tracked: true });
         else if (kind === 'worktree' || kind === 'checkout')
           accesses.push({ path: p, access, kind: 'folder', worktree: true });
         else if (from !== undefined) accesses.push(kind ? { path: p, access, kind, from } : { path: p, access, from });
@@ -288,11 +290,12 @@ function expansionChange(commands: readonly SimpleCommand[]): SimpleCommand | un
 }
 
 /**
- * How a folder is taken in whole: every path under it, a repository with its history, a work
- * tree git writes (no `.git` folder in it), or one whose files git makes from its index
- * (`checkout`: a work tree, unless another part of the command may change the index first).
+ * How a folder is taken in whole: every path under it, a repository with its history, the files
+ * git tracks in a work tree (`tracked`: what `git diff` reads), a work tree git writes (no `.git`
+ * folder in it), or one whose files git makes from its index (`checkout`: a work tree, unless
+ * another part of the command may change the index first).
  */
-type FolderKind = 'folder' | 'history' | 'worktree' | 'checkout';
+type FolderKind = 'folder' | 'history' | 'tracked' | 'worktree' | 'checkout';
 
 /**
  * Declares one word as a path: exact, or a folder taken in whole (see {@linkcode FolderKind}); with
@@ -427,7 +430,16 @@ function declareScript(
     if (a.kind === 'unknown') addUnknown(a.path, a.access === 'write' ? 'write' : 'read');
     else {
       // A work tree the script writes is taken as written from the index, which this command may change.
-      const kind = a.kind === 'folder' ? (a.history ? 'history' : a.worktree ? 'checkout' : 'folder') : undefined;
+      const kind =
+        a.kind === 'folder'
+          ? a.history
+            ? 'history'
+            : a.tracked
+              ? 'tracked'
+              : a.worktree
+                ? 'checkout'
+                : 'folder'
+          : undefined;
       add({ text: a.path, value: a.path, literal: true }, a.access === 'write' ? 'write' : 'read', kind);
     }
   }
@@ -929,11 +941,13 @@ function declareGit(
       addUnknown(`the repository \`git ${sub}\` reads`, 'read');
       return;
     }
-    add(
-      { text: repoDir.text, value: repositoryRoot(path.resolve(dir, expanded[0]!)), literal: true },
-      'read',
-      'history',
-    );
+    const root = repositoryRoot(path.resolve(dir, expanded[0]!));
+    // `git diff` and `git grep` of the work tree open only the files git tracks there (below
+    // the paths named, where they are named).
+    const tracked = gitDir === undefined ? undefined : trackedReads(sub, rest, gitRepositoryOf(root)?.gitDir);
+    if (tracked === undefined) add({ text: repoDir.text, value: root, literal: true }, 'read', 'history');
+    else if (tracked.length === 0) add({ text: repoDir.text, value: root, literal: true }, 'read', 'tracked');
+    else for (const spec of tracked) makeAdd(gitDir)(spec, 'read', 'tracked');
     return;
   }
   // Any other subcommand reads the repository's own files (and compares the working tree with

@@ -174,6 +174,23 @@ function traced(command: string, root: string): Promise<Open[]> {
   });
 }
 
+/** The files git tracks in a copy's repository (and its submodules), absolute: what a `tracked` read may open. */
+const trackedByRepo = new Map<string, Set<string>>();
+function trackedFiles(repo: string): Set<string> {
+  let files = trackedByRepo.get(repo);
+  if (files === undefined) {
+    const listed = spawnSync('git', ['ls-files', '-z', '--recurse-submodules'], { cwd: repo, encoding: 'utf8' });
+    files = new Set(
+      listed.stdout
+        .split('\0')
+        .filter((f) => f !== '')
+        .map((f) => join(repo, f)),
+    );
+    trackedByRepo.set(repo, files);
+  }
+  return files;
+}
+
 function real(path: string): string {
   let p = path;
   const rest: string[] = [];
@@ -282,9 +299,13 @@ describe.skipIf(missing !== undefined)(
             if (writes) await rm(root, { recursive: true, force: true });
             continue;
           }
+          // A read of what git tracks (`git diff`) covers the tracked files only, and no link's target.
           const folders = accesses
             .filter((a) => a.kind === 'folder')
-            .map((a) => ({ ...a, forms: [a.path, real(a.path), ...linkTargets(real(a.path))] }));
+            .map((a) => ({
+              ...a,
+              forms: a.tracked ? [a.path, real(a.path)] : [a.path, real(a.path), ...linkTargets(real(a.path))],
+            }));
           const exact = accesses
             .filter((a) => a.kind !== 'unknown' && a.kind !== 'folder')
             .map((a) => ({ ...a, forms: [a.path, real(a.path)] }));
@@ -294,7 +315,10 @@ describe.skipIf(missing !== undefined)(
             const ok =
               exact.some((a) => (open.write ? a.access === 'write' : true) && a.forms.some((f) => f === open.path)) ||
               folders.some(
-                (a) => (open.write ? a.access === 'write' : true) && a.forms.some((f) => inside(open.path, f)),
+                (a) =>
+                  (open.write ? a.access === 'write' : true) &&
+                  a.forms.some((f) => inside(open.path, f)) &&
+                  (!a.tracked || trackedFiles(cwd).has(open.path)),
               );
             if (!ok)
               failures.push(

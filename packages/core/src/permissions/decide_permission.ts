@@ -275,7 +275,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return byRule(
       'deny',
       denyFolder.rule,
-      `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in every file under it, and the rule covers some of them`,
+      `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in ${everyFileUnder(denyFolder.path)}, and the rule covers some of them${gitReadAdvice(denyFolder.path)}`,
     );
   }
   // What a copied, moved or linked folder holds lands below the path written: judged entry by entry.
@@ -304,7 +304,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
   if (denyFolder) {
     return {
       behavior: 'ask',
-      reason: `${capitalize(describePath(denyFolder.path))} takes in every file under it${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode`,
+      reason: `${capitalize(describePath(denyFolder.path))} takes in ${everyFileUnder(denyFolder.path)}${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode${gitReadAdvice(denyFolder.path)}`,
       source: 'safety',
       suggestions: [],
     };
@@ -351,7 +351,7 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
       ...byRule(
         'ask',
         askFolder.rule,
-        `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in every file under it, and the rule covers some of them`,
+        `Rule "${askFolder.rule.raw}" from ${askFolder.rule.source} requires confirmation: ${describePath(askFolder.path)} takes in ${everyFileUnder(askFolder.path)}, and the rule covers some of them`,
       ),
       suggestions: [],
     };
@@ -555,6 +555,23 @@ function describePath(path: GuardedPath): string {
   const real = path.real[0];
   const shown = real && real !== path.lexical ? `"${path.declared}" (really "${real}")` : `"${path.declared}"`;
   return `the ${path.access === 'read' ? 'read of' : 'write to'} ${shown}`;
+}
+
+/** What a folder read takes in: every file under it, or (read as git reads a work tree) every file git tracks there. */
+function everyFileUnder(path: GuardedPath): string {
+  return path.tracked ? 'every file git tracks under it' : 'every file under it';
+}
+
+/**
+ * How a git read held back by a rule about some of the files it takes in can leave them out:
+ * name the paths (a read of the files git tracks, see `ResourceAccess.tracked`), or read the work
+ * tree rather than a history.
+ */
+function gitReadAdvice(path: GuardedPath): string {
+  if (path.tracked) return '; name the paths to read after `--` (`git diff -- src`) to leave them out';
+  if (path.history)
+    return '; without a revision, `git diff` and `git grep` read only the files git tracks (`git diff -- src`: only those below src)';
+  return '';
 }
 
 /** A note after a reason that ends without a full stop: `''`, or the stop and the note. */

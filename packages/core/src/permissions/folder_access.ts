@@ -13,7 +13,7 @@ import {
   realWorkingDirectories,
   safeCovers,
 } from './path_guard.ts';
-import { pathRuleRoots } from './path_rule.ts';
+import { type CompiledPathRule, pathRuleRoots } from './path_rule.ts';
 import { folderRuleCandidates } from './path_rule_index.ts';
 import { countRuleVisit } from './_rule_visits.ts';
 import type { ProtectedPath } from './protected_paths.ts';
@@ -25,6 +25,12 @@ import type { PermissionRule } from './types.ts';
 
 /** At most this many entries are looked at below one folder; past it, the folder counts as holding anything. */
 export const FOLDER_WALK_LIMIT = 20_000;
+
+/**
+ * At most this many paths an index lists below a folder read as git reads it (see
+ * {@linkcode walkTracked}): read from memory, not walked, so more than {@linkcode FOLDER_WALK_LIMIT}.
+ */
+export const TRACKED_PATHS_LIMIT = 200_000;
 
 /** What a bounded walk of a folder found. */
 export interface FolderWalk {
@@ -123,16 +129,62 @@ export function walkFolder(
 }
 
 /**
+ * What git reads of a folder as a work tree (`git diff`, `git grep`; see `ResourceAccess.tracked`):
+ * the paths the indexes of the repositories it is in list below it (and the folders above them),
+ * and everything inside each submodule below it (walked as {@linkcode walkFolder} walks, since a
+ * submodule's files are in its own index, which `--submodule=diff` and `--recurse-submodules`
+ * read). Nothing is walked but the submodules: the index says what is there. An index that
+ * cannot be read, or past {@linkcode TRACKED_PATHS_LIMIT} paths, cuts it short: the folder may
+ * hold anything.
+ *
+ * @param dir An absolute folder (a repository's top, or a folder in one).
+ * @param cache The check's folder walks: a folder already read is not read again.
+ * @returns The entries git reads below the folder; `links` is empty (git shows a link's text, not
+ *   what it points to).
+ *
+ * @example
+ * ```ts
+ * import { walkTracked } from './folder_access.ts';
+ *
+ * // `.env` is git-ignored and not tracked.
+ * walkTracked('/repo', new Map()).entries; // ['/repo/README.md', '/repo/src', '/repo/src/a.ts']
+ * ```
+ */
+export function walkTracked(dir: string, cache: FolderWalks): FolderWalk {
+  const key = `${dir}\0tracked`;
+  const known = cache.get(key);
+  if (known) return known;
+  const walk: FolderWalk = { entries: [], links: [], truncated: false };
+  const submodules: string[] = [];
+  addTracked(dir, walk, { limit: TRACKED_PATHS_LIMIT, submodules });
+  for (const submodule of walk.truncated ? [] : submodules) {
+    const inside = walkFolder(submodule, cache);
+    walk.entries.push(...inside.entries);
+    walk.truncated ||= inside.truncated;
+  }
+  cache.set(key, walk);
+  return walk;
+}
+
+/**
  * Adds to a work tree's walk the paths its repository's index holds below it. git writes from the
  * index of the repository it runs in, which may be one above the folder's own (a repository nested
  * in it, a `.git` that is not one): the index of every repository the folder is in is read.
  */
-function addTracked(dir: string, walk: FolderWalk): void {
+function addTracked(dir: string, walk: FolderWalk, options: IndexPathsOptions = {}): void {
   for (let at = dir; ; at = dirname(at)) {
     const repository = exists(`${at === '/' ? '' : at}/.git`) ? gitRepositoryOf(at) : undefined;
-    if (repository?.top === at && !addIndexPaths(dir, repository, walk)) return;
+    if (repository?.top === at && !addIndexPaths(dir, repository, walk, options)) return;
     if (at === '/') return;
   }
+}
+
+/** How {@linkcode addIndexPaths} adds an index's paths. */
+interface IndexPathsOptions {
+  /** Entries past which the walk is cut short. @default FOLDER_WALK_LIMIT */
+  limit?: number;
+  /** Receives the absolute paths of the submodules (gitlinks) listed below the folder. */
+  submodules?: string[];
 }
 
 /**
@@ -144,6 +196,7 @@ function addIndexPaths(
   dir: string,
   repository: { top: string; gitDir: string; worktree?: string },
   walk: FolderWalk,
+  { limit = FOLDER_WALK_LIMIT, submodules }: IndexPathsOptions,
 ): boolean {
   // Another index file than the repository's own (GIT_INDEX_FILE) is not the one read here.
   const index = process.env.GIT_INDEX_FILE ? undefined : readGitIndex(`${repository.gitDir}/index`);
@@ -158,6 +211,9 @@ function addIndexPaths(
     return false;
   }
   const seen = new Set(walk.entries);
+  if (submodules !== undefined) {
+    for (const link of index.gitlinks) if (`${top}/${link}`.startsWith(under)) submodules.push(`${top}/${link}`);
+  }
   for (const path of index.paths) {
     const full = `${top}/${path}`;
     if (!full.startsWith(under)) continue;
@@ -168,7 +224,7 @@ function addIndexPaths(
       if (seen.has(entry)) continue;
       seen.add(entry);
       walk.entries.push(entry);
-      if (walk.entries.length > FOLDER_WALK_LIMIT) {
+      if (walk.entries.length > limit) {
         walk.truncated = true;
         return false;
       }
@@ -223,6 +279,8 @@ export function ruleUnderFolder(
   const fold = (text: string) => foldPath(text, nocase);
   const forms = [folder.lexical, ...folder.real].filter((f, i, all) => all.indexOf(f) === i);
   if (forms.some((f) => safeCovers(compiled, f))) return 'covers';
+  // Read as git reads a work tree: what its index lists, whatever else lies in the folder.
+  if (folder.tracked) return trackedUnderRule(compiled, forms, walks);
   let roots: { dirs: string[]; glob: string; anywhere: boolean };
   try {
     roots = pathRuleRoots(rule.ruleContent, {
@@ -265,6 +323,21 @@ export function ruleUnderFolder(
     truncated ||= walk.truncated;
   }
   return truncated || folder.history ? 'maybe' : false;
+}
+
+/** Whether a rule covers a path git reads below a folder read as a work tree (see {@linkcode walkTracked}). */
+function trackedUnderRule(
+  compiled: CompiledPathRule,
+  forms: readonly string[],
+  walks: FolderWalks,
+): 'covers' | 'maybe' | false {
+  let truncated = false;
+  for (const form of forms) {
+    const walk = walkTracked(form, walks);
+    if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
+    truncated ||= walk.truncated;
+  }
+  return truncated ? 'maybe' : false;
 }
 
 /** Whether a relative path goes through a folder named `.git` (in any case, as git refuses it). */
@@ -358,7 +431,8 @@ export function folderLinks(
   if (!paths.some((p) => p.kind === 'folder')) return out;
   const homeDir = ctx.permissions.homeDir ?? homedir();
   for (const path of paths) {
-    if (path.kind !== 'folder') continue;
+    // git reads a tracked link as the text of its target, never through it.
+    if (path.kind !== 'folder' || path.tracked) continue;
     for (const form of path.real) {
       if (!isFolder(form)) continue;
       for (const link of walkFolder(form, walks, { worktree: path.worktree === true }).links) {

@@ -13,6 +13,11 @@ export interface GitIndexPaths {
    * so anything below it may be written.
    */
   sparseFolders: string[];
+  /**
+   * The submodules among `paths` (gitlinks): folders of another repository, whose files this index
+   * does not list.
+   */
+  gitlinks: string[];
 }
 
 /** The index formats read here (2, 3 and 4); git writes no others. */
@@ -50,6 +55,7 @@ function readEntries(bytes: Uint8Array, hashLength: number): GitIndexPaths | und
   if (!VERSIONS.includes(version)) return undefined;
   const paths: string[] = [];
   const sparseFolders: string[] = [];
+  const gitlinks: string[] = [];
   const end = bytes.length - hashLength;
   let at = 12;
   let previous: Uint8Array = new Uint8Array(0);
@@ -89,6 +95,7 @@ function readEntries(bytes: Uint8Array, hashLength: number): GitIndexPaths | und
     }
     if ((mode & 0o170000) === 0o040000) sparseFolders.push(name);
     else paths.push(name);
+    if ((mode & 0o170000) === 0o160000) gitlinks.push(name);
   }
   // Extensions, each a 4-byte signature and a 32-bit size, up to the checksum.
   while (at < end) {
@@ -97,7 +104,7 @@ function readEntries(bytes: Uint8Array, hashLength: number): GitIndexPaths | und
     if (signature === 'link') return undefined;
     at += 8 + view.getUint32(at + 4);
   }
-  return at === end ? { paths, sparseFolders } : undefined;
+  return at === end ? { paths, sparseFolders, gitlinks } : undefined;
 }
 
 /** git's offset varint (as in pack files): 7 bits per byte, each continuation adding one. */
@@ -141,7 +148,7 @@ export function readGitIndex(file: string): GitIndexPaths | undefined {
     const st = statSync(file, { bigint: true });
     stamp = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { paths: [], sparseFolders: [] } : undefined;
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { paths: [], sparseFolders: [], gitlinks: [] } : undefined;
   }
   const known = readings.get(file);
   if (known?.stamp === stamp) return known.paths;

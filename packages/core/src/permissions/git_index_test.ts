@@ -103,7 +103,7 @@ describe.skipIf(!GIT_FOUND)('readGitIndex', () => {
     writeFileSync(join(dir, 'new.txt'), 'n');
     git('add', 'new.txt');
     expect(readGitIndex(file)?.paths).toContain('new.txt');
-    expect(readGitIndex(join(dir, 'missing', 'index'))).toEqual({ paths: [], sparseFolders: [] });
+    expect(readGitIndex(join(dir, 'missing', 'index'))).toEqual({ paths: [], sparseFolders: [], gitlinks: [] });
     writeFileSync(file, 'garbage');
     expect(readGitIndex(file)).toBeUndefined();
   });

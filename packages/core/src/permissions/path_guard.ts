@@ -54,6 +54,8 @@ export interface GuardedPath {
   history?: boolean;
   /** A folder git writes as a work tree: its index's paths below it are under it, its `.git` folders are not (see `ResourceAccess.worktree`). */
   worktree?: boolean;
+  /** A folder read as git reads a work tree: only the files its index tracks below it (see `ResourceAccess.tracked`). */
+  tracked?: boolean;
   /** The folders (physical) whose contents land at this path, as `ResourceAccess.from` says. */
   from?: string[];
 }
@@ -131,6 +133,8 @@ export function resolveResources(
       guarded.kind = 'folder';
       if (a.history === true) guarded.history = true;
       if (a.worktree === true) guarded.worktree = true;
+      // A history is every file that was ever there: it takes in more than what git tracks now.
+      if (a.tracked === true && a.history !== true && a.access === 'read') guarded.tracked = true;
     }
     if (a.from !== undefined) guarded.from = [resolveRealPath(a.from, { cwd: ctx.cwd, homeDir })];
     return guarded;
