@@ -71,7 +71,7 @@ const WIDER: Readonly<Record<'diff' | 'grep', ReadonlySet<string>>> = {
  *
  * @param sub The subcommand (`diff`).
  * @param words Its words after the subcommand.
- * @param gitDir The repository's git folder (for its refs); undefined when not known.
+ * @param where `gitDir`: the repository's git folder (for its refs); undefined when not known.
  * @returns Undefined when git may read more than tracked files; else the paths it is limited to
  *   (its pathspecs), or none for the whole work tree (also when a pathspec is a pattern: `*.ts`,
  *   `:(exclude)…`).
@@ -81,15 +81,15 @@ const WIDER: Readonly<Record<'diff' | 'grep', ReadonlySet<string>>> = {
  * import { trackedReads } from './_git_tracked_reads.ts';
  *
  * const word = (value: string) => ({ text: value, value, literal: true });
- * trackedReads('diff', [word('--stat')], '/repo/.git'); // [] (the whole work tree)
- * trackedReads('diff', [word('--'), word('src')], '/repo/.git'); // [src]
- * trackedReads('diff', [word('HEAD~1')], '/repo/.git'); // undefined (a history read)
+ * trackedReads('diff', [word('--stat')], { gitDir: '/repo/.git' }); // [] (the whole work tree)
+ * trackedReads('diff', [word('--'), word('src')], { gitDir: '/repo/.git' }); // [src]
+ * trackedReads('diff', [word('HEAD~1')], { gitDir: '/repo/.git' }); // undefined (a history read)
  * ```
  */
 export function trackedReads(
   sub: string,
   words: readonly ShellWord[],
-  gitDir: string | undefined,
+  { gitDir }: { gitDir: string | undefined },
 ): ShellWord[] | undefined {
   if ((sub !== 'diff' && sub !== 'grep') || gitDir === undefined) return undefined;
   const values = VALUE_OPTIONS[sub];

@@ -944,7 +944,8 @@ function declareGit(
     const root = repositoryRoot(path.resolve(dir, expanded[0]!));
     // `git diff` and `git grep` of the work tree open only the files git tracks there (below
     // the paths named, where they are named).
-    const tracked = gitDir === undefined ? undefined : trackedReads(sub, rest, gitRepositoryOf(root)?.gitDir);
+    const tracked =
+      gitDir === undefined ? undefined : trackedReads(sub, rest, { gitDir: gitRepositoryOf(root)?.gitDir });
     if (tracked === undefined) add({ text: repoDir.text, value: root, literal: true }, 'read', 'history');
     else if (tracked.length === 0) add({ text: repoDir.text, value: root, literal: true }, 'read', 'tracked');
     else for (const spec of tracked) makeAdd(gitDir)(spec, 'read', 'tracked');
