@@ -119,7 +119,11 @@ export function commandResources(
   // git writes a work tree from its index as the index is when git runs: another part of the
   // command that may change it first or meanwhile (`git read-tree evil`, `git reset evil -- .`, a
   // script, a loop's next turn) makes the index the guard reads not the one git writes from.
-  const indexMayChange = analysis.commands.filter((c) => c.kind === 'command' && !commandOnlyReads(c)).length > 1;
+  const writers = analysis.commands.filter((c) => c.kind === 'command' && !commandOnlyReads(c)).length;
+  const indexMayChange = writers > 1;
+  // git reads its work tree's tracked files as the index is when it runs: a part of the command
+  // that may change the index (`git add -f -N .env && git diff`) makes it list what the guard did not see.
+  const trackedMayChange = writers > 0;
 
   const listedDirs: string[] = [];
   const resolveWord = (word: ShellWord, base: string | undefined): string[] | undefined => {
@@ -142,6 +146,7 @@ export function commandResources(
     (base: string | undefined) =>
     (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind, from?: string) => {
       if (!word) return;
+      if (kind === 'tracked' && trackedMayChange) kind = 'history';
       if (kind === 'checkout' && indexMayChange) {
         addUnknown(
           `the files git writes from its index at \`${word.text}\`, which another part may change first`,

@@ -119,6 +119,21 @@ describe.skipIf(!GIT)('git reads of the work tree, with Read(./.env) denied', ()
     expect(decision.behavior, decision.reason).not.toBe('allow');
   });
 
+  test.each([
+    'git add -f -N .env && git diff',
+    'git add -f .env; git diff --cached',
+    'git diff; git add -f -N .env',
+    'for i in 1 2; do git diff; git add -f -N .env; done',
+    "bash -c 'git add -f -N .env' && git grep KEY",
+  ])('%s: another part may add .env to the index first, so git diff is a history read', async (command) => {
+    const dir = `${ignored}-${command.replace(/\W+/g, '-')}`;
+    execFileSync('cp', ['-a', ignored, dir]);
+    const decision = await checks.explain(dir, command, 'bypassPermissions');
+    expect(decision.behavior, decision.reason).not.toBe('allow');
+    // Run after the decision (it changes the index the decision reads).
+    if (command.startsWith('git add -f -N')) expect(output(dir, command)).toContain(SECRET);
+  });
+
   test('a history read held back says what reads only the tracked files', async () => {
     const { reason } = await checks.explain(ignored, 'git diff HEAD');
     expect(reason).toContain('without a revision, `git diff` and `git grep` read only the files git tracks');
