@@ -134,6 +134,14 @@ describe.skipIf(!GIT)('git reads of the work tree, with Read(./.env) denied', ()
     if (command.startsWith('git add -f -N')) expect(output(dir, command)).toContain(SECRET);
   });
 
+  test('a recursive read held back says to name what to read, and doing so is allowed', async () => {
+    const { behavior, reason } = await checks.explain(ignored, 'grep -r KEY .');
+    expect(behavior).toBe('deny');
+    expect(reason).toContain('name the files or folders to read instead, leaving out the ones it covers');
+    expect(output(ignored, 'grep -r KEY src a.txt')).not.toContain(SECRET);
+    expect(await checks.decide(ignored, 'grep -r KEY src a.txt')).toBe('allow');
+  });
+
   test('a history read held back says what reads only the tracked files', async () => {
     const { reason } = await checks.explain(ignored, 'git diff HEAD');
     expect(reason).toContain('without a revision, `git diff` and `git grep` read only the files git tracks');

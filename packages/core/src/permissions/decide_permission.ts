@@ -275,7 +275,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return byRule(
       'deny',
       denyFolder.rule,
-      `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in ${everyFileUnder(denyFolder.path)}, and the rule covers some of them${gitReadAdvice(denyFolder.path)}`,
+      `Denied by rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source}: ${describePath(denyFolder.path)} takes in ${everyFileUnder(denyFolder.path)}, and the rule covers some of them${folderReadAdvice(denyFolder.path)}`,
     );
   }
   // What a copied, moved or linked folder holds lands below the path written: judged entry by entry.
@@ -304,7 +304,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
   if (denyFolder) {
     return {
       behavior: 'ask',
-      reason: `${capitalize(describePath(denyFolder.path))} takes in ${everyFileUnder(denyFolder.path)}${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode${gitReadAdvice(denyFolder.path)}`,
+      reason: `${capitalize(describePath(denyFolder.path))} takes in ${everyFileUnder(denyFolder.path)}${denyFolder.path.history ? ' and its history' : ''}, which deny rule "${denyFolder.rule.raw}" from ${denyFolder.rule.source} may cover: it asks, in every mode${folderReadAdvice(denyFolder.path)}`,
       source: 'safety',
       suggestions: [],
     };
@@ -563,14 +563,15 @@ function everyFileUnder(path: GuardedPath): string {
 }
 
 /**
- * How a git read held back by a rule about some of the files it takes in can leave them out:
- * name the paths (a read of the files git tracks, see `ResourceAccess.tracked`), or read the work
- * tree rather than a history.
+ * How a folder read held back by a rule about some of the files it takes in can leave them out:
+ * name the paths (for git's read of the files it tracks, see `ResourceAccess.tracked`, after
+ * `--`), or read git's work tree rather than a history.
  */
-function gitReadAdvice(path: GuardedPath): string {
+function folderReadAdvice(path: GuardedPath): string {
   if (path.tracked) return '; name the paths to read after `--` (`git diff -- src`) to leave them out';
   if (path.history)
     return '; without a revision, `git diff` and `git grep` read only the files git tracks (`git diff -- src`: only those below src)';
+  if (path.access === 'read') return '; name the files or folders to read instead, leaving out the ones it covers';
   return '';
 }
 
