@@ -116,14 +116,7 @@ export function commandResources(
   let moved = false;
   const exported = exportedAssignments(analysis.commands, command, options);
 
-  // git writes a work tree from its index as the index is when git runs: another part of the
-  // command that may change it first or meanwhile (`git read-tree evil`, `git reset evil -- .`, a
-  // script, a loop's next turn) makes the index the guard reads not the one git writes from.
-  const writers = analysis.commands.filter((c) => c.kind === 'command' && !commandOnlyReads(c)).length;
-  const indexMayChange = writers > 1;
-  // git reads its work tree's tracked files as the index is when it runs: a part of the command
-  // that may change the index (`git add -f -N .env && git diff`) makes it list what the guard did not see.
-  const trackedMayChange = writers > 0;
+  const { indexMayChange, trackedMayChange } = indexChanges(analysis.commands);
 
   const listedDirs: string[] = [];
   const resolveWord = (word: ShellWord, base: string | undefined): string[] | undefined => {
@@ -292,6 +285,23 @@ function expansionChange(commands: readonly SimpleCommand[]): SimpleCommand | un
         c.args.some((a) => /^[-+]o$|^[-+][a-zA-Z]*[fB]/.test(a.value)))
     );
   });
+}
+
+/**
+ * Whether the index git reads may not be the one the guard reads. git writes a work tree from its
+ * index as the index is when git runs: another part of the command that may change it first or
+ * meanwhile (`git read-tree evil`, `git reset evil -- .`, a script, a loop's next turn) makes the
+ * index the guard reads not the one git writes from (`indexMayChange`: a writer besides the one).
+ * Likewise git reads its work tree's tracked files as the index lists them when it runs: any part
+ * that may change it (`git add -f -N .env && git diff`) may list what the guard did not see
+ * (`trackedMayChange`).
+ */
+function indexChanges(commands: ReturnType<typeof analyzeCommand>['commands']): {
+  indexMayChange: boolean;
+  trackedMayChange: boolean;
+} {
+  const writers = commands.filter((c) => c.kind === 'command' && !commandOnlyReads(c)).length;
+  return { indexMayChange: writers > 1, trackedMayChange: writers > 0 };
 }
 
 /**
