@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
 import { gitRepositoryOf } from '@toolshed/core/internal';
 import { trackedReads } from './_git_tracked_reads.ts';
+import { type HistoryPath, historyPaths } from './_git_history_paths.ts';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
@@ -961,7 +962,7 @@ function declareGit(
     // the paths named, where they are named).
     const tracked =
       gitDir === undefined ? undefined : trackedReads(sub, rest, { gitDir: gitRepositoryOf(root)?.gitDir });
-    if (tracked === undefined) add({ text: repoDir.text, value: root, literal: true }, 'read', 'history');
+    if (tracked === undefined) declareHistory(historyPaths(sub, rest), { root, repoDir, add: makeAdd(gitDir) });
     else if (tracked.length === 0) add({ text: repoDir.text, value: root, literal: true }, 'read', 'tracked');
     else for (const spec of tracked) makeAdd(gitDir)(spec, 'read', 'tracked');
     return;
@@ -975,6 +976,24 @@ function declareGit(
     return;
   }
   add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir!, expanded[0]!)), literal: true }, 'read');
+}
+
+/**
+ * Declares a read of history: of the paths it is limited to (`git log -p -- src`, `git show
+ * HEAD:a.txt`; see {@linkcode historyPaths}), else of the whole repository.
+ */
+function declareHistory(
+  paths: HistoryPath[] | undefined,
+  { root, repoDir, add }: { root: string; repoDir: ShellWord; add: Add },
+): void {
+  if (paths === undefined) {
+    add({ text: repoDir.text, value: root, literal: true }, 'read', 'history');
+    return;
+  }
+  for (const { word, fromTop } of paths) {
+    // `HEAD:src/a.ts` names a path from the work tree's top, whatever folder git runs in.
+    add(fromTop ? { ...word, value: path.posix.join(root, word.value) } : word, 'read', 'history');
+  }
 }
 
 /** The top of the repository holding a folder (the folder itself when none). */

@@ -198,9 +198,12 @@ describe('commandResources', () => {
     expect(list('diff -r src lib')).toEqual(['folder:/p/src', 'folder:/p/lib']);
     expect(list('find -L . -name x')).toEqual(['read:/p', 'folder:/p']);
     expect(list('git grep --no-index KEY')).toContain('folder:/p');
-    for (const command of ['git show HEAD:secrets/key', 'git log -p', 'git blame a.txt', 'git cat-file -p HEAD:.env']) {
-      expect(list(command), command).toEqual(['history:/p']);
-    }
+    expect(list('git log -p')).toEqual(['history:/p']);
+    // A history read limited to paths names them (see git_history_paths_test.ts).
+    expect(list('git show HEAD:secrets/key')).toEqual(['history:/p/secrets/key']);
+    expect(list('git blame a.txt')).toEqual(['history:/p/a.txt']);
+    expect(list('git cat-file -p HEAD:.env')).toEqual(['history:/p/.env']);
+    expect(list('git log -p -- src')).toEqual(['history:/p/src']);
     expect(list('git status')).toEqual(['read:/p']);
     expect(list('git log --oneline')).toEqual(['read:/p']);
   });

@@ -145,6 +145,7 @@ describe.skipIf(!GIT)('git reads of the work tree, with Read(./.env) denied', ()
   test('a history read held back says what reads only the tracked files', async () => {
     const { reason } = await checks.explain(ignored, 'git diff HEAD');
     expect(reason).toContain('without a revision, `git diff` and `git grep` read only the files git tracks');
+    expect(reason).toContain('name the paths after `--` to read only their history (`git log -p -- src`');
   });
 
   test('a word naming a branch is a revision, whatever it looks like', async () => {

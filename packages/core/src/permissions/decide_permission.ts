@@ -570,7 +570,7 @@ function everyFileUnder(path: GuardedPath): string {
 function folderReadAdvice(path: GuardedPath): string {
   if (path.tracked) return '; name the paths to read after `--` (`git diff -- src`) to leave them out';
   if (path.history)
-    return '; without a revision, `git diff` and `git grep` read only the files git tracks (`git diff -- src`: only those below src)';
+    return '; name the paths after `--` to read only their history (`git log -p -- src`, `git show HEAD -- src`), or, without a revision, `git diff` and `git grep` read only the files git tracks';
   if (path.access === 'read') return '; name the files or folders to read instead, leaving out the ones it covers';
   return '';
 }

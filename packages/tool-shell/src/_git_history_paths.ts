@@ -1,0 +1,124 @@
+import type { ShellWord } from './bash_parser.ts';
+
+/** A path a history read is limited to, relative to the command's folder or (`HEAD:a.txt`) the work tree's top. */
+export interface HistoryPath {
+  word: ShellWord;
+  fromTop: boolean;
+}
+
+/** Options of `git blame` that take the next word as their value (checked against the real git in the tests). */
+export const BLAME_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  '-L',
+  '-S',
+  '--contents',
+  '--reverse',
+  '--ignore-rev',
+  '--ignore-revs-file',
+  '--date',
+  '--encoding',
+]);
+
+/** Options of `git log` that show more than the paths named: renames followed, whole commits, line ranges of any file. */
+const WIDENING = /^(--follow|--full-diff|-L|--line-range)/;
+
+/**
+ * Options that read a file the words name (an order file, a pattern file, a graft or ignore-revs
+ * list, a file's contents): git may print what it read (`blame -S .env` says "bad graft data:
+ * KEY=…"), so with one the read is not narrowed.
+ */
+const READS_A_FILE = /^(-O|-f|-S|--ignore-revs-file|--contents|--orderfile)/;
+
+/** A pathspec that is a pattern or magic (`*.ts`, `:(exclude)x`, `:!x`) may match anything. */
+const PATTERN = /[*?[\\]|^:/;
+
+/**
+ * The paths a git read of history is limited to, when its words say so: pathspecs after `--`
+ * (`git log -p -- src`, `git show HEAD -- a.txt`, `git diff HEAD~1 -- a.txt`), the paths of
+ * `REV:path` objects (`git show HEAD:a.txt`, `git cat-file -p HEAD~2:src/x.ts`), and the file
+ * `git blame` annotates (every operand is taken for one: a revision named as a path covers
+ * nothing). git prints nothing of other files then, so a rule about `.env` does not hold back
+ * `git log -p -- src`. Undefined where the whole history may be read: no path named, a pathspec
+ * that is a pattern, `--follow`/`--full-diff`/`-L` (renames followed, whole commits), an object
+ * named otherwise, or a word not known before the command runs.
+ *
+ * @param sub The subcommand (`log`).
+ * @param words Its words after the subcommand.
+ * @returns The paths, or undefined for the whole history.
+ *
+ * @example
+ * ```ts
+ * import { historyPaths } from './_git_history_paths.ts';
+ *
+ * const word = (value: string) => ({ text: value, value, literal: true });
+ * historyPaths('log', [word('-p'), word('--'), word('src')]); // [{ word: src, fromTop: false }]
+ * historyPaths('show', [word('HEAD:a.txt')]); // [{ word: a.txt, fromTop: true }]
+ * historyPaths('log', [word('-p')]); // undefined
+ * ```
+ */
+export function historyPaths(sub: string, words: readonly ShellWord[]): HistoryPath[] | undefined {
+  if (words.some((w) => !w.literal)) return undefined;
+  const end = words.findIndex((w) => w.value === '--');
+  const before = end === -1 ? words : words.slice(0, end);
+  const after = end === -1 ? [] : words.slice(end + 1);
+  // log's `-S` is a string to look for, blame's a file.
+  const fileOption = before.some(
+    (w) => READS_A_FILE.test(w.value) && !(w.value.startsWith('-S') && sub !== 'blame' && sub !== 'annotate'),
+  );
+  if (fileOption) return undefined;
+  if (sub === 'blame' || sub === 'annotate') return blamed(words);
+  if ((sub === 'log' || sub === 'whatchanged' || sub === 'show') && before.some((w) => WIDENING.test(w.value)))
+    return undefined;
+  const paths: HistoryPath[] = [];
+  for (const spec of after) {
+    if (spec.value === '' || PATTERN.test(spec.value)) return undefined;
+    paths.push({ word: spec, fromTop: false });
+  }
+  if (sub === 'show' || sub === 'cat-file') {
+    // Each object named: `REV:path` reads that path; any other names a commit (all of it) or a tree.
+    let commits = 0;
+    for (const w of before) {
+      if (w.value.startsWith('-') || (sub === 'cat-file' && /^(blob|tree|commit|tag)$/.test(w.value))) continue;
+      const path = objectPath(w);
+      if (path === undefined) commits++;
+      else paths.push(path);
+    }
+    if (commits > 0 && (sub === 'cat-file' || after.length === 0)) return undefined;
+  } else if (sub !== 'log' && sub !== 'whatchanged' && sub !== 'diff' && sub !== 'grep') return undefined;
+  return paths.length > 0 ? paths : undefined;
+}
+
+/**
+ * The file `git blame` annotates is one of its operands (the last, after any revision): each is
+ * taken for a path (a revision taken so names nothing a rule covers), the values of its options
+ * left out.
+ */
+function blamed(words: readonly ShellWord[]): HistoryPath[] | undefined {
+  const paths: HistoryPath[] = [];
+  let ended = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (!ended && w.value === '--') {
+      ended = true;
+      continue;
+    }
+    if (!ended && w.value.startsWith('-') && w.value !== '-') {
+      if (BLAME_VALUE_OPTIONS.has(w.value)) i++;
+      continue;
+    }
+    if (w.value !== '') paths.push({ word: w, fromTop: false });
+  }
+  return paths.length > 0 ? paths : undefined;
+}
+
+/**
+ * The path of an object named `REV:path` (relative to the top; `REV:./x` and `REV:../x` to the
+ * command's folder) or `:path`/`:N:path` (the index's copy); undefined for any other name.
+ */
+function objectPath(w: ShellWord): HistoryPath | undefined {
+  const m = /^(?::[0-3]|[^:]*):(?!\/)(.+)$/.exec(w.value);
+  if (!m) return undefined;
+  const path = m[1]!;
+  if (PATTERN.test(path) || path.startsWith('(')) return undefined;
+  const relative = path === '.' || path.startsWith('./') || path.startsWith('../');
+  return { word: { ...w, value: path, text: path }, fromTop: !relative };
+}
