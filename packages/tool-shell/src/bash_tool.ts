@@ -269,6 +269,7 @@ function sandboxFor(opts: ResolvedShellOptions, ctx: ToolContext) {
     network: opts.sandbox.network ?? false,
     allowUnixSockets: opts.sandbox.allowUnixSockets ?? false,
     quarantineDir: path.join(ctx.stateDir, 'sandbox-quarantine'),
+    ...(ctx.permissions.homeDir === undefined ? {} : { home: ctx.permissions.homeDir }),
     // The sandbox enforces what the guard does: deny-listed paths and the home's secrets are hidden.
     masked: sandboxMasks(ctx),
   };

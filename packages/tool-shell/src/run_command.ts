@@ -5,7 +5,13 @@ import type { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { OutputCapture } from './_output_capture.ts';
-import { bwrapArguments, missingProtectedEntries, quarantineCreated, unixSocketFilter } from './sandbox.ts';
+import {
+  bwrapArguments,
+  quarantineCreated,
+  type SandboxProtection,
+  sandboxProtection,
+  unixSocketFilter,
+} from './sandbox.ts';
 
 /** Options of {@linkcode startCommand} and {@linkcode runCommand}. */
 export interface RunCommandOptions {
@@ -41,6 +47,8 @@ export interface RunCommandOptions {
     allowUnixSockets?: boolean;
     /** Where protected entries the command creates (`.mcp.json`, `.toolshed`, …) are moved. @default a scratch directory */
     quarantineDir?: string;
+    /** The home directory, whose shell start-up files are kept when it is writable. @default os.homedir() */
+    home?: string;
     /** Paths hidden from the command (deny-listed files, the home directory's secrets). @default [] */
     masked?: readonly string[];
   };
@@ -169,8 +177,13 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   // with `setsid`; killing the tree also kills whatever still carries it (Linux).
   const mark = randomUUID();
   const env = { ...process.env, GIT_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', ...options.env, [RUN_MARK_VAR]: mark };
-  const unprotected = options.sandbox ? missingProtectedEntries(options.sandbox.writable) : [];
-  const child = spawnShell(script, { options, shell, env, cwdDir });
+  const protection = options.sandbox
+    ? sandboxProtection(
+        options.sandbox.writable,
+        options.sandbox.home === undefined ? {} : { home: options.sandbox.home },
+      )
+    : undefined;
+  const child = spawnShell(script, { options, shell, env, cwdDir, protection });
   const pid = child.pid;
   let timedOut = false;
   let aborted = false;
@@ -253,8 +266,8 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       }
       rmSync(cwdDir, { recursive: true, force: true });
     }
-    if (options.sandbox) {
-      const notes = quarantineCreated(unprotected, options.sandbox.quarantineDir ?? path.join(scratch(), 'quarantine'));
+    if (options.sandbox && protection) {
+      const notes = quarantineCreated(protection, options.sandbox.quarantineDir ?? path.join(scratch(), 'quarantine'));
       if (notes.length > 0) {
         const text = `\n${notes.join('\n')}\n`;
         capture.push(Buffer.from(text));
@@ -290,9 +303,15 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
 /** Starts the shell, inside bubblewrap when the command is sandboxed. */
 function spawnShell(
   script: string,
-  how: { options: RunCommandOptions; shell: string; env: NodeJS.ProcessEnv; cwdDir: string | undefined },
+  how: {
+    options: RunCommandOptions;
+    shell: string;
+    env: NodeJS.ProcessEnv;
+    cwdDir: string | undefined;
+    protection: SandboxProtection | undefined;
+  },
 ): ChildProcess {
-  const { options, shell, env, cwdDir } = how;
+  const { options, shell, env, cwdDir, protection } = how;
   if (!options.sandbox)
     return spawn(shell, ['-c', script], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const writable = [...options.sandbox.writable, ...(cwdDir ? [cwdDir] : [])];
@@ -304,6 +323,7 @@ function spawnShell(
     network: options.sandbox.network,
     cwd: options.cwd,
     masked: options.sandbox.masked ?? [],
+    ...(protection === undefined ? {} : { protection }),
     ...(filter === undefined ? {} : { seccompFd: 3 }),
   });
   const stdio: Array<'ignore' | 'pipe'> =

@@ -1,8 +1,10 @@
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
 import { gitConfiguredPaths } from '@toolshed/core/internal';
+import { PROTECTED_NAMES, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
+import { quarantineNew } from './_sandbox_quarantine.ts';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -44,6 +46,10 @@ export interface SandboxSpec {
    * read-only file (deny-listed paths, the home directory's secrets folders).
    */
   masked?: readonly string[];
+  /** The home directory, whose shell start-up files are kept when it is writable. @default os.homedir() */
+  home?: string;
+  /** What {@linkcode sandboxProtection} found before the command; found here when not given. */
+  protection?: SandboxProtection;
 }
 
 /**
@@ -143,99 +149,90 @@ export function unixSocketFilter(arch: string = process.arch): Buffer {
 }
 
 /**
- * Entries inside writable directories that stay read-only: hooks and settings that would let a command escape later.
+ * Names kept read-only wherever they are in a writable directory (`node_modules` aside), and
+ * moved to the quarantine when a command creates them: agent settings (`.toolshed`, `.claude`,
+ * `.mcp.json`, `.claude.json`), husky's hooks, editor settings that run code (`.vscode`, `.idea`),
+ * direnv's `.envrc`, `.gitconfig` and `.ripgreprc`. Git folders are kept too (their hooks, config,
+ * `config.worktree` and `commondir`, and `.git` files), and the home's shell start-up files when
+ * the home is writable: see {@linkcode bwrapArguments}.
  *
  * @example
  * ```ts
  * import { SANDBOX_PROTECTED } from '@toolshed/tool-shell/internal';
  *
- * SANDBOX_PROTECTED.includes('.git/hooks'); // true
+ * SANDBOX_PROTECTED.includes('.vscode'); // true
  * ```
  */
-export const SANDBOX_PROTECTED: readonly string[] = [
-  '.git/hooks',
-  '.git/config',
-  '.toolshed',
-  '.claude',
-  '.mcp.json',
-  '.husky',
-];
+export const SANDBOX_PROTECTED: readonly string[] = PROTECTED_NAMES;
 
-/**
- * The protected entries of the writable directories that do not exist yet, so that
- * {@linkcode quarantineCreated} can tell which ones a sandboxed command created. bubblewrap can
- * only keep an existing path read-only; `.git/hooks` counts only where `.git` exists.
- *
- * @param writable The writable directories.
- * @returns Absolute paths of missing protected entries.
- *
- * @example
- * ```ts
- * import { missingProtectedEntries } from '@toolshed/tool-shell/internal';
- *
- * missingProtectedEntries(['/p']); // ['/p/.toolshed', '/p/.claude', '/p/.mcp.json', '/p/.husky'] in a fresh project
- * ```
- */
-export function missingProtectedEntries(writable: readonly string[]): string[] {
-  const missing: string[] = [];
-  for (const dir of writable) {
-    for (const entry of SANDBOX_PROTECTED) {
-      const full = path.join(dir, entry);
-      if (existsSync(full)) continue;
-      // A command may make a repository (`git init`); it may not add hooks to an existing one.
-      if (entry.startsWith('.git/') && (!existsSync(path.join(dir, '.git')) || entry === '.git/config')) continue;
-      missing.push(full);
-    }
-  }
-  // The hooks folder and the included config files a repository's config names, not made yet.
-  for (const kept of gitKept(writable)) if (!existsSync(kept)) missing.push(kept);
-  return missing;
+/** What the sandbox keeps for one command: the protected entries then, and the kept paths not made yet. */
+export interface SandboxProtection {
+  /** The protected entries of the writable directories before the command. */
+  snapshot: ProtectedSnapshot;
+  /** The hooks folders and included config files git config names that did not exist: none may be made. */
+  missing: string[];
 }
 
 /**
- * The hooks folders and config files the git config of the writable directories' repositories
- * names ({@linkcode gitConfiguredPaths}) that lie inside a writable directory.
+ * What the sandbox keeps read-only for one command, found before it runs: the protected entries
+ * of the writable directories at any depth (see {@linkcode SANDBOX_PROTECTED}; nested clones,
+ * submodules, linked worktrees), and the hooks folders and included files the git config of their
+ * repositories names. {@linkcode quarantineCreated} compares with it after the command.
+ *
+ * @param writable The writable directories.
+ * @param options `home`: the home directory (default `os.homedir()`).
+ * @returns The snapshot and the kept paths that do not exist yet.
+ *
+ * @example
+ * ```ts
+ * import { sandboxProtection } from '@toolshed/tool-shell/internal';
+ *
+ * sandboxProtection(['/p']).snapshot.entries.has('/p/.git/hooks'); // true in a repository
+ * ```
  */
-function gitKept(writable: readonly string[]): string[] {
-  const { hooks, configs } = gitConfiguredPaths(writable, os.homedir());
+export function sandboxProtection(writable: readonly string[], options: { home?: string } = {}): SandboxProtection {
+  const home = options.home ?? os.homedir();
+  const snapshot = protectedSnapshot(writable, { home });
+  const missing = gitKept(writable, snapshot).filter((kept) => !existsSync(kept));
+  return { snapshot, missing };
+}
+
+/**
+ * The hooks folders and config files the git config of the writable directories' repositories,
+ * and of every repository found in them, names ({@linkcode gitConfiguredPaths}) that lie inside a
+ * writable directory.
+ */
+function gitKept(writable: readonly string[], snapshot: ProtectedSnapshot): string[] {
+  const tops = [...writable];
+  for (const entry of snapshot.entries.values()) {
+    if (entry.kind === 'gitfile') tops.push(path.dirname(entry.path));
+  }
+  for (const dir of snapshot.gitDirs) if (path.basename(dir) === '.git') tops.push(path.dirname(dir));
+  const { hooks, configs } = gitConfiguredPaths([...new Set(tops)], snapshot.home ?? os.homedir());
   return [...hooks, ...configs].filter((kept) => writable.some((dir) => kept.startsWith(`${dir}/`)));
 }
 
 /**
- * Moves protected entries a sandboxed command created (settings, `.mcp.json`, git hooks, which
- * would run outside the sandbox later) into a quarantine directory.
+ * Moves protected entries a sandboxed command created (settings, `.mcp.json`, git hooks and
+ * config, in the project or a repository nested in it, which would run outside the sandbox later)
+ * into a quarantine directory. What `git init`, `git clone` or `git worktree add` makes in a new
+ * repository stays: sample hooks, a config with only their settings.
  *
- * @param missing What {@linkcode missingProtectedEntries} returned before the command.
+ * @param before What {@linkcode sandboxProtection} returned before the command.
  * @param quarantineDir Where to move them.
  * @returns One note per moved entry, for the model.
  *
  * @example
  * ```ts
- * import { missingProtectedEntries, quarantineCreated } from '@toolshed/tool-shell/internal';
+ * import { quarantineCreated, sandboxProtection } from '@toolshed/tool-shell/internal';
  *
- * const before = missingProtectedEntries(['/p']);
+ * const before = sandboxProtection(['/p']);
  * // … the command runs …
  * quarantineCreated(before, '/state/sandbox-quarantine'); // ['The sandbox does not let commands create /p/.mcp.json; …']
  * ```
  */
-export function quarantineCreated(missing: readonly string[], quarantineDir: string): string[] {
-  const notes: string[] = [];
-  for (const entry of missing) {
-    if (!existsSync(entry)) continue;
-    const target = path.join(quarantineDir, `${Date.now()}-${entry.replace(/[\\/]/g, '_')}`);
-    try {
-      mkdirSync(quarantineDir, { recursive: true });
-      renameSync(entry, target);
-      notes.push(
-        `The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`,
-      );
-    } catch (e) {
-      notes.push(
-        `The sandboxed command created ${entry}, which acts outside the sandbox, and it could not be moved away (${(e as Error).message}); check it before trusting it.`,
-      );
-    }
-  }
-  return notes;
+export function quarantineCreated(before: SandboxProtection, quarantineDir: string): string[] {
+  return quarantineNew(before, quarantineDir);
 }
 
 /**
@@ -280,9 +277,11 @@ export function findBwrap(preferred?: string): string {
 
 /**
  * The bubblewrap arguments for one command: the root read-only, `/dev`, `/proc`, a private
- * `/tmp`, the writable directories bound read-write (their git hooks and config, the hooks folder
- * their config names and the files it includes, `.husky`, `.toolshed`, `.claude` and `.mcp.json` kept read-only, so a sandboxed command cannot plant what runs
- * unsandboxed later), no network unless allowed, a seccomp program when given (see
+ * `/tmp`, the writable directories bound read-write — at any depth in them the hooks, config,
+ * `config.worktree` and `commondir` of every git folder (nested clones, submodules, linked
+ * worktrees) and `.git` files, the hooks folders their config names and the files it includes,
+ * {@linkcode SANDBOX_PROTECTED} and the home's shell start-up files kept read-only, so a sandboxed
+ * command cannot plant what runs unsandboxed later — no network unless allowed, a seccomp program when given (see
  * {@linkcode unixSocketFilter}), `masked` paths hidden (an empty tmpfs over a folder, an empty
  * file over a file), its own PID namespace, and death with the parent.
  *
@@ -302,32 +301,30 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   for (const dir of spec.writable) {
     if (existsSync(dir)) args.push('--bind', dir, dir);
   }
-  for (const dir of spec.writable) {
-    // `.git` bound onto itself is a mount point, which cannot be renamed: otherwise
-    // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind.
-    const parents = new Set(
-      SANDBOX_PROTECTED.filter((e) => e.includes('/')).map((e) => path.join(dir, path.dirname(e))),
-    );
-    for (const parent of parents) if (existsSync(parent)) args.push('--bind', parent, parent);
-    for (const entry of SANDBOX_PROTECTED) {
-      const protectedEntry = path.join(dir, entry);
-      if (existsSync(protectedEntry)) args.push('--ro-bind', protectedEntry, protectedEntry);
-    }
-  }
+  const protection =
+    spec.protection ?? sandboxProtection(spec.writable, spec.home === undefined ? {} : { home: spec.home });
+  // Each bound path, read-only or onto itself; bound in path order, so that a folder's mount never
+  // covers one made below it.
+  const binds = new Map<string, '--bind' | '--ro-bind'>();
+  // A git folder bound onto itself is a mount point, which cannot be renamed: otherwise
+  // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind.
+  for (const dir of protection.snapshot.gitDirs) binds.set(dir, '--bind');
+  // A link to nowhere cannot be bound (bwrap would fail); one swapped is caught after the command.
+  for (const entry of protection.snapshot.entries.values())
+    if (existsSync(entry.path)) binds.set(entry.path, '--ro-bind');
   // The hooks folder a repository's config names (`core.hooksPath`), which git runs as it runs
   // `.git/hooks`, and the files that config includes, git config as much as `.git/config` is.
   // Outside the writable directories they are read-only already.
-  for (const kept of gitKept(spec.writable)) {
+  for (const kept of gitKept(spec.writable, protection.snapshot)) {
     if (!existsSync(kept)) continue;
     // Each folder between the writable directory and it bound onto itself, so that none can be
     // renamed away (`mv scripts old && mkdir -p scripts/hooks`): a mount point cannot be.
     const dir = spec.writable.find((d) => kept.startsWith(`${d}/`))!;
-    const between: string[] = [];
     for (let above = path.dirname(kept); above.startsWith(`${dir}/`); above = path.dirname(above))
-      between.unshift(above);
-    for (const above of between) args.push('--bind', above, above);
-    args.push('--ro-bind', kept, kept);
+      if (!binds.has(above)) binds.set(above, '--bind');
+    binds.set(kept, '--ro-bind');
   }
+  for (const bound of [...binds.keys()].sort()) args.push(binds.get(bound)!, bound, bound);
   // Masks come last, so they cover whatever was bound above them.
   for (const hidden of spec.masked ?? []) {
     let st;

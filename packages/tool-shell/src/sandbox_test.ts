@@ -182,7 +182,7 @@ withBwrap('the bubblewrap sandbox', () => {
     expect(result.text).toContain(`create ${path.join(project, '.mcp.json')}`);
     expect(existsSync(path.join(project, '.toolshed'))).toBe(false);
     expect(existsSync(path.join(project, '.mcp.json'))).toBe(false);
-    const moved = /it was moved to (\S+)\. Use/.exec(result.text)?.[1];
+    const moved = /\.toolshed \(it would act[^)]*\); it was moved to (\S+)\. Use/.exec(result.text)?.[1];
     expect(moved && existsSync(path.join(moved, 'settings.local.json'))).toBe(true);
   });
 

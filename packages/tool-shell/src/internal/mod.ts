@@ -51,9 +51,10 @@ export {
 export {
   bwrapArguments,
   findBwrap,
-  missingProtectedEntries,
   quarantineCreated,
   SANDBOX_PROTECTED,
+  type SandboxProtection,
+  sandboxProtection,
   type SandboxSpec,
   unixSocketFilter,
 } from '../sandbox.ts';

@@ -1,0 +1,248 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Names kept read-only wherever they are in a writable directory (node_modules aside): what an
+ * agent, an editor or a tool reads as configuration and acts on outside the sandbox later.
+ */
+export const PROTECTED_NAMES: readonly string[] = [
+  '.toolshed',
+  '.claude',
+  '.mcp.json',
+  '.claude.json',
+  '.husky',
+  '.vscode',
+  '.idea',
+  '.envrc',
+  '.gitconfig',
+  '.ripgreprc',
+];
+
+/** The home directory's shell start-up files, kept when the home is (or is in) a writable directory. */
+export const PROTECTED_HOME_NAMES: readonly string[] = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+];
+
+// visit looks up only names that start with a dot: a protected name without one would never match.
+for (const name of [...PROTECTED_NAMES, ...PROTECTED_HOME_NAMES, '.git']) {
+  if (!name.startsWith('.')) throw new Error(`protected name ${name} must start with a dot (see visit)`);
+}
+
+/** What git runs or reads as configuration in a git folder: everything else there is git's data. */
+const GIT_DIR_ENTRIES: Readonly<Record<string, ProtectedKind>> = {
+  hooks: 'git-hooks',
+  config: 'git-config',
+  'config.worktree': 'git-config',
+  commondir: 'git-commondir',
+};
+
+/** Entries looked at, per writable directory, before the walk stops (see {@linkcode ProtectedSnapshot.partial}). */
+export const PROTECTED_WALK_LIMIT = 100_000;
+/** Folders of `.git/modules` (submodules of submodules) and `.git/worktrees` followed at most. */
+const MAX_GIT_DEPTH = 8;
+
+/** Why an entry is protected, which decides what may be left when a command made it. */
+export type ProtectedKind = 'name' | 'git-hooks' | 'git-config' | 'git-commondir' | 'gitfile';
+
+/** One protected entry that exists. */
+export interface ProtectedEntry {
+  /** Absolute path. */
+  path: string;
+  kind: ProtectedKind;
+  /** `dev:ino` of what is there: an entry swapped for another under the same name is a new one. */
+  id: string;
+}
+
+/** The protected entries of some writable directories at one moment. */
+export interface ProtectedSnapshot {
+  /** The writable directories looked at. */
+  writable: readonly string[];
+  /** The home directory, whose shell start-up files count when it is writable. */
+  home: string | undefined;
+  /** The protected entries that exist, by path. */
+  entries: Map<string, ProtectedEntry>;
+  /** The git folders: every `.git` folder, what git would take for one (`HEAD` with `objects` and `refs`, or `commondir`), and those under `.git/modules` and `.git/worktrees`. */
+  gitDirs: Set<string>;
+  /** The writable directories whose walk stopped at {@linkcode PROTECTED_WALK_LIMIT} entries. */
+  partial: string[];
+}
+
+interface Listing {
+  ctimeNs: bigint;
+  ino: bigint;
+  /** Changed so shortly before it was read that a change right after could keep the same (coarse) ctime. */
+  fresh: boolean;
+  entries: { name: string; dir: boolean }[];
+}
+
+/** The last listing of each folder, reused while its ctime and inode are the same (no one can set a ctime). */
+const listings = new Map<string, Listing>();
+const MAX_LISTINGS = 500_000;
+/** A folder changed less than this before it was read is read again next time (timestamps are coarse). */
+const FRESH_NS = 1_000_000_000n;
+/** Folders read (`readdir`) so far in this process, for tests that count the walk's steps. */
+let reads = 0;
+
+/**
+ * How many folders the protected-entry walks have read (not just looked at) in this process.
+ *
+ * @returns The count.
+ *
+ * @example
+ * ```ts
+ * import { protectedTreeReads } from './_protected_tree.ts';
+ *
+ * const before = protectedTreeReads();
+ * // … a snapshot of a tree seen before, unchanged …
+ * protectedTreeReads() - before; // 0
+ * ```
+ */
+export function protectedTreeReads(): number {
+  return reads;
+}
+
+/**
+ * The protected entries of the writable directories, at any depth: {@linkcode PROTECTED_NAMES},
+ * the home's {@linkcode PROTECTED_HOME_NAMES}, every `.git` file, and the hooks, config,
+ * `config.worktree` and `commondir` of every git folder (nested clones, submodules under
+ * `.git/modules`, linked worktrees under `.git/worktrees`, bare repositories). `node_modules` is not
+ * walked (nothing there is opened as a project, and `npm ci` must be able to remove it). Each folder's
+ * listing is kept and reused while the folder's ctime is the same, so a second snapshot of an
+ * unchanged tree costs one `lstat` per folder.
+ *
+ * @param writable Absolute, normal directories.
+ * @param options `home`: the home directory.
+ * @returns The snapshot.
+ *
+ * @example
+ * ```ts
+ * import { protectedSnapshot } from './_protected_tree.ts';
+ *
+ * protectedSnapshot(['/p'], { home: '/home/u' }).entries.has('/p/vendor/lib/.git/config'); // true for a nested clone
+ * ```
+ */
+export function protectedSnapshot(writable: readonly string[], options: { home?: string } = {}): ProtectedSnapshot {
+  const snapshot: ProtectedSnapshot = {
+    writable,
+    home: options.home,
+    entries: new Map(),
+    gitDirs: new Set(),
+    partial: [],
+  };
+  const roots = writable.filter((d) => !writable.some((o) => o !== d && d.startsWith(`${o === '/' ? '' : o}/`)));
+  for (const dir of new Set(roots)) {
+    const walk = { snapshot, left: PROTECTED_WALK_LIMIT };
+    visit(dir, walk);
+    if (walk.left <= 0) snapshot.partial.push(dir);
+  }
+  if (listings.size > MAX_LISTINGS) listings.clear();
+  return snapshot;
+}
+
+interface Walk {
+  snapshot: ProtectedSnapshot;
+  left: number;
+}
+
+/** A folder of the project: its protected entries, and the folders below it. */
+function visit(dir: string, walk: Walk): void {
+  const listing = listingOf(dir);
+  if (listing === undefined || walk.left <= 0) return;
+  walk.left -= listing.entries.length;
+  if (looksLikeGitDir(listing)) addGitDir(dir, listing, walk.snapshot);
+  const home = walk.snapshot.home !== undefined && dir === walk.snapshot.home;
+  for (const { name, dir: isDir } of listing.entries) {
+    // Every protected name starts with a dot: most entries are passed over without a lookup.
+    if (name.startsWith('.')) {
+      if (PROTECTED_NAMES.includes(name) || (home && PROTECTED_HOME_NAMES.includes(name))) {
+        add(join(dir, name), 'name', walk.snapshot);
+        continue;
+      }
+      if (name === '.git') {
+        if (isDir) visitGitDir(join(dir, name), walk, 0);
+        else add(join(dir, name), 'gitfile', walk.snapshot);
+        continue;
+      }
+    }
+    if (isDir && name !== 'node_modules') visit(join(dir, name), walk);
+  }
+}
+
+/** A git folder: what it runs, and the git folders of its submodules and linked worktrees. */
+function visitGitDir(dir: string, walk: Walk, depth: number): void {
+  const listing = listingOf(dir);
+  if (listing === undefined) return;
+  addGitDir(dir, listing, walk.snapshot);
+  for (const { name, dir: isDir } of listing.entries) {
+    if (isDir && (name === 'modules' || name === 'worktrees')) visitGitFolders(join(dir, name), walk, depth + 1);
+  }
+}
+
+/** Below `.git/modules` or `.git/worktrees`: git folders, or folders of them (a submodule named `a/b`). */
+function visitGitFolders(dir: string, walk: Walk, depth: number): void {
+  if (depth > MAX_GIT_DEPTH || walk.left <= 0) return;
+  const listing = listingOf(dir);
+  if (listing === undefined) return;
+  walk.left -= listing.entries.length;
+  for (const { name, dir: isDir } of listing.entries) {
+    if (!isDir) continue;
+    const full = join(dir, name);
+    const inner = listingOf(full);
+    if (inner !== undefined && looksLikeGitDir(inner)) visitGitDir(full, walk, depth);
+    else visitGitFolders(full, walk, depth + 1);
+  }
+}
+
+/** git's own test of a git folder: `HEAD`, and `objects` and `refs` or a `commondir` naming where they are. */
+function looksLikeGitDir(listing: Listing): boolean {
+  const names = new Set(listing.entries.map((e) => e.name));
+  return names.has('HEAD') && (names.has('commondir') || (names.has('objects') && names.has('refs')));
+}
+
+function addGitDir(dir: string, listing: Listing, snapshot: ProtectedSnapshot): void {
+  snapshot.gitDirs.add(dir);
+  for (const { name } of listing.entries) {
+    const kind = Object.hasOwn(GIT_DIR_ENTRIES, name) ? GIT_DIR_ENTRIES[name] : undefined;
+    if (kind !== undefined) add(join(dir, name), kind, snapshot);
+  }
+}
+
+function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): void {
+  const st = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+  if (st !== undefined) snapshot.entries.set(full, { path: full, kind, id: `${st.dev}:${st.ino}` });
+}
+
+/** The folder's entries, read again only when its ctime or inode changed. */
+function listingOf(dir: string): Listing | undefined {
+  const st = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
+  if (st === undefined || !st.isDirectory()) {
+    listings.delete(dir);
+    return undefined;
+  }
+  const last = listings.get(dir);
+  if (last !== undefined && !last.fresh && last.ctimeNs === st.ctimeNs && last.ino === st.ino) return last;
+  let entries: { name: string; dir: boolean }[];
+  try {
+    reads++;
+    entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+  } catch {
+    return undefined;
+  }
+  const fresh = BigInt(Date.now()) * 1_000_000n - st.ctimeNs < FRESH_NS;
+  const listing = { ctimeNs: st.ctimeNs, ino: st.ino, fresh, entries };
+  listings.set(dir, listing);
+  return listing;
+}
+
+function join(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}${path.sep}${name}`;
+}

@@ -1,0 +1,103 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { protectedSnapshot, protectedTreeReads } from './_protected_tree.ts';
+
+let root: string;
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-protected-tree-')));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function tree(name: string, files: Record<string, string>): Promise<string> {
+  const dir = path.join(root, name);
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    if (text.endsWith('/')) await mkdir(path.join(dir, file), { recursive: true });
+    else await writeFile(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+test('finds protected names, nested git folders, submodules, worktrees, bare repositories and .git files at any depth', async () => {
+  const dir = await tree('all', {
+    '.vscode/settings.json': '{}',
+    'pkg/deep/.idea/workspace.xml': '',
+    'vendor/lib/.git/HEAD': 'ref: refs/heads/main\n',
+    'vendor/lib/.git/config': '',
+    'vendor/lib/.git/hooks/': '/',
+    '.git/modules/a/b/HEAD': 'x',
+    '.git/modules/a/b/objects/': '/',
+    '.git/modules/a/b/refs/': '/',
+    '.git/modules/a/b/config': '',
+    '.git/worktrees/w/HEAD': 'x',
+    '.git/worktrees/w/commondir': '../..',
+    '.git/worktrees/w/config.worktree': '',
+    'a/b/.git': 'gitdir: ../../.git/modules/a/b\n',
+    'remote.git/HEAD': 'x',
+    'remote.git/objects/': '/',
+    'remote.git/refs/': '/',
+    'remote.git/hooks/': '/',
+    'node_modules/x/.vscode/tasks.json': '{}',
+    'src/index.ts': '',
+  });
+  const { entries, gitDirs, partial } = protectedSnapshot([dir]);
+  const found = [...entries.values()].map((e) => `${path.relative(dir, e.path)} ${e.kind}`).sort();
+  expect(found).toEqual([
+    '.git/modules/a/b/config git-config',
+    '.git/worktrees/w/commondir git-commondir',
+    '.git/worktrees/w/config.worktree git-config',
+    '.vscode name',
+    'a/b/.git gitfile',
+    'pkg/deep/.idea name',
+    'remote.git/hooks git-hooks',
+    'vendor/lib/.git/config git-config',
+    'vendor/lib/.git/hooks git-hooks',
+  ]);
+  expect([...gitDirs].map((d) => path.relative(dir, d)).sort()).toEqual([
+    '.git',
+    '.git/modules/a/b',
+    '.git/worktrees/w',
+    'remote.git',
+    'vendor/lib/.git',
+  ]);
+  expect(partial).toEqual([]);
+});
+
+test("the home's shell start-up files count only in the home directory", async () => {
+  const dir = await tree('home', { 'u/.bashrc': '', 'u/.zshrc': '', 'u/project/.bashrc': '' });
+  const { entries } = protectedSnapshot([dir], { home: path.join(dir, 'u') });
+  expect([...entries.keys()].map((p) => path.relative(dir, p)).sort()).toEqual(['u/.bashrc', 'u/.zshrc']);
+});
+
+test('a second look at an unchanged tree reads no folder again; a change is read in the folder it happened in', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) files[`d${i}/s/f.ts`] = '';
+  const dir = await tree('cache', files);
+  protectedSnapshot([dir]);
+  // Folders changed in the last second are read again (timestamps are coarse): let them age.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  protectedSnapshot([dir]);
+  let before = protectedTreeReads();
+  expect(protectedSnapshot([dir]).entries.size).toBe(0);
+  expect(protectedTreeReads() - before).toBe(0);
+  // A .vscode made deep down: its folder's ctime changed, so that folder (and the new one) is read.
+  await mkdir(path.join(dir, 'd7/s/.vscode'));
+  before = protectedTreeReads();
+  expect([...protectedSnapshot([dir]).entries.keys()]).toEqual([path.join(dir, 'd7/s/.vscode')]);
+  expect(protectedTreeReads() - before).toBeLessThanOrEqual(2);
+});
+
+test('a folder swapped for another under the same name is read again, and links are not followed', async () => {
+  const dir = await tree('swap', { 'a/x.ts': '', 'b/.claude/settings.json': '{}', 'outside/.vscode/': '/' });
+  expect(protectedSnapshot([dir]).entries.has(path.join(dir, 'b/.claude'))).toBe(true);
+  await rm(path.join(dir, 'a'), { recursive: true });
+  await mkdir(path.join(dir, 'a/.husky'), { recursive: true });
+  await symlink(path.join(dir, 'outside'), path.join(dir, 'linked'));
+  const { entries } = protectedSnapshot([path.join(dir)]);
+  expect(entries.has(path.join(dir, 'a/.husky'))).toBe(true);
+  expect(entries.has(path.join(dir, 'linked/.vscode'))).toBe(false);
+});

@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { isInertGitConfig } from './_inert_git_config.ts';
+import { type ProtectedEntry, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
+
+/**
+ * Moves what a sandboxed command created among the protected entries into a quarantine folder:
+ * every entry of the snapshot after the command that was not there before (or is another file or
+ * folder under the same name: a protected one renamed away and made again), and every path of
+ * `missing` that exists now. What a new repository needs may stay: hooks folders with only git's
+ * `*.sample` files, configs with only the settings `git init`, `git clone` and `git remote add`
+ * write, and a `commondir` or `.git` file that leads to a git folder (or out of the writable
+ * directories, where the command could not write).
+ *
+ * @param before The snapshot taken before the command, and `missing`: paths that did not exist then
+ *   and must not be made (the hooks folder and included files a git config names).
+ * @param quarantineDir Where to move them.
+ * @returns One note per moved entry, for the model.
+ *
+ * @example
+ * ```ts
+ * import { protectedSnapshot } from './_protected_tree.ts';
+ * import { quarantineNew } from './_sandbox_quarantine.ts';
+ *
+ * const before = protectedSnapshot(['/p']);
+ * // … the command runs …
+ * quarantineNew({ snapshot: before, missing: [] }, '/state/sandbox-quarantine'); // ['The sandbox does not let commands create /p/.mcp.json; …']
+ * ```
+ */
+export function quarantineNew(
+  before: { snapshot: ProtectedSnapshot; missing: readonly string[] },
+  quarantineDir: string,
+): string[] {
+  const { snapshot } = before;
+  const after = protectedSnapshot(snapshot.writable, snapshot.home === undefined ? {} : { home: snapshot.home });
+  const moved: string[] = [];
+  for (const entry of after.entries.values()) {
+    if (snapshot.entries.get(entry.path)?.id === entry.id) continue;
+    // A repository that was there never gains a commondir: it would move its config, hooks and refs.
+    const gained = entry.kind === 'git-commondir' && snapshot.gitDirs.has(path.dirname(entry.path));
+    if (gained || !mayStay(entry, after)) moved.push(entry.path);
+  }
+  for (const kept of before.missing) if (existsSync(kept)) moved.push(kept);
+  // An entry inside one moved already went with it.
+  const outer = moved.filter((p) => !moved.some((o) => o !== p && p.startsWith(`${o}/`)));
+  return [...new Set(outer)].sort().map((entry) => quarantine(entry, quarantineDir));
+}
+
+/** Whether a new protected entry is one a new repository needs, and runs nothing. */
+function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
+  try {
+    switch (entry.kind) {
+      case 'name':
+        return false;
+      case 'git-hooks':
+        return readdirSync(entry.path).every((name) => name.endsWith('.sample'));
+      case 'git-config':
+        return isInertGitConfig(readFileSync(entry.path, 'utf8'));
+      case 'git-commondir':
+        return leadsToGitDir(readFileSync(entry.path, 'utf8').trim(), entry.path, after);
+      case 'gitfile': {
+        const gitdir = /^gitdir: (.+)$/.exec(readFileSync(entry.path, 'utf8').trim())?.[1];
+        return gitdir !== undefined && leadsToGitDir(gitdir, entry.path, after);
+      }
+    }
+  } catch {
+    // Unreadable (a folder where a file was expected, a link to nowhere): not judged, so not left.
+    return false;
+  }
+}
+
+/** Whether a path a `commondir` or `.git` file names is a git folder found, or out of the command's reach. */
+function leadsToGitDir(target: string, file: string, after: ProtectedSnapshot): boolean {
+  const full = path.resolve(path.dirname(file), target);
+  if (after.gitDirs.has(full)) return true;
+  return !after.writable.some((dir) => full === dir || full.startsWith(`${dir === '/' ? '' : dir}/`));
+}
+
+function quarantine(entry: string, quarantineDir: string): string {
+  const target = path.join(quarantineDir, `${Date.now()}-${entry.replace(/[\\/]/g, '_')}`);
+  try {
+    mkdirSync(quarantineDir, { recursive: true });
+    renameSync(entry, target);
+    return `The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`;
+  } catch (e) {
+    return `The sandboxed command created ${entry}, which acts outside the sandbox, and it could not be moved away (${(e as Error).message}); check it before trusting it.`;
+  }
+}
