@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -45,8 +45,6 @@ const GIT_DIR_ENTRIES: Readonly<Record<string, ProtectedKind>> = {
   commondir: 'git-commondir',
 };
 
-/** Entries looked at, per writable directory, before the walk stops (see {@linkcode ProtectedSnapshot.partial}). */
-export const PROTECTED_WALK_LIMIT = 100_000;
 /** Folders of `.git/modules` (submodules of submodules) and `.git/worktrees` followed at most. */
 const MAX_GIT_DEPTH = 8;
 
@@ -58,7 +56,7 @@ export interface ProtectedEntry {
   /** Absolute path. */
   path: string;
   kind: ProtectedKind;
-  /** `dev:ino` of what is there: an entry swapped for another under the same name is a new one. */
+  /** `dev:ino:type:birth time` of what is there: an entry swapped for another under the same name is a new one. */
   id: string;
 }
 
@@ -72,8 +70,6 @@ export interface ProtectedSnapshot {
   entries: Map<string, ProtectedEntry>;
   /** The git folders: every `.git` folder, what git would take for one (`HEAD` with `objects` and `refs`, or `commondir`), and those under `.git/modules` and `.git/worktrees`. */
   gitDirs: Set<string>;
-  /** The writable directories whose walk stopped at {@linkcode PROTECTED_WALK_LIMIT} entries. */
-  partial: string[];
 }
 
 interface Listing {
@@ -136,28 +132,49 @@ export function protectedSnapshot(writable: readonly string[], options: { home?:
     home: options.home,
     entries: new Map(),
     gitDirs: new Set(),
-    partial: [],
   };
   const roots = writable.filter((d) => !writable.some((o) => o !== d && d.startsWith(`${o === '/' ? '' : o}/`)));
-  for (const dir of new Set(roots)) {
-    const walk = { snapshot, left: PROTECTED_WALK_LIMIT };
-    visit(dir, walk);
-    if (walk.left <= 0) snapshot.partial.push(dir);
-  }
+  // No limit: a walk that stopped short would leave what lies past it writable, and a command
+  // could make thousands of files to push a repository out of sight.
+  for (const dir of new Set(roots)) visit(dir, { snapshot });
+  followLinks(snapshot, roots);
   if (listings.size > MAX_LISTINGS) listings.clear();
   return snapshot;
 }
 
 interface Walk {
   snapshot: ProtectedSnapshot;
-  left: number;
+}
+
+/**
+ * The git folders that `.git` files and `commondir` files lead to, inside the writable
+ * directories, kept as git folders wherever they are (in `node_modules`, deep in `.git/modules`).
+ */
+function followLinks(snapshot: ProtectedSnapshot, roots: readonly string[]): void {
+  const queue = [...snapshot.entries.values()];
+  for (let i = 0; i < queue.length && i < 10_000; i++) {
+    const entry = queue[i]!;
+    if (entry.kind !== 'gitfile' && entry.kind !== 'git-commondir') continue;
+    let text: string;
+    try {
+      text = readFileSync(entry.path, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    const named = entry.kind === 'gitfile' ? /^gitdir: (.+)$/.exec(text)?.[1] : text;
+    if (named === undefined || named === '') continue;
+    const target = path.resolve(path.dirname(entry.path), named);
+    if (snapshot.gitDirs.has(target) || !roots.some((r) => target.startsWith(`${r === '/' ? '' : r}/`))) continue;
+    const known = snapshot.entries.size;
+    visitGitDir(target, { snapshot }, 0);
+    queue.push(...[...snapshot.entries.values()].slice(known));
+  }
 }
 
 /** A folder of the project: its protected entries, and the folders below it. */
 function visit(dir: string, walk: Walk): void {
   const listing = listingOf(dir);
-  if (listing === undefined || walk.left <= 0) return;
-  walk.left -= listing.entries.length;
+  if (listing === undefined) return;
   if (looksLikeGitDir(listing)) addGitDir(dir, listing, walk.snapshot);
   const home = walk.snapshot.home !== undefined && dir === walk.snapshot.home;
   for (const { name, dir: isDir } of listing.entries) {
@@ -189,10 +206,9 @@ function visitGitDir(dir: string, walk: Walk, depth: number): void {
 
 /** Below `.git/modules` or `.git/worktrees`: git folders, or folders of them (a submodule named `a/b`). */
 function visitGitFolders(dir: string, walk: Walk, depth: number): void {
-  if (depth > MAX_GIT_DEPTH || walk.left <= 0) return;
+  if (depth > MAX_GIT_DEPTH) return;
   const listing = listingOf(dir);
   if (listing === undefined) return;
-  walk.left -= listing.entries.length;
   for (const { name, dir: isDir } of listing.entries) {
     if (!isDir) continue;
     const full = join(dir, name);
@@ -218,7 +234,13 @@ function addGitDir(dir: string, listing: Listing, snapshot: ProtectedSnapshot): 
 
 function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): void {
   const st = lstatSync(full, { bigint: true, throwIfNoEntry: false });
-  if (st !== undefined) snapshot.entries.set(full, { path: full, kind, id: `${st.dev}:${st.ino}` });
+  // Inode numbers are reused at once (`rm .vscode && mkdir .vscode`): the type and birth time tell them apart.
+  if (st !== undefined)
+    snapshot.entries.set(full, {
+      path: full,
+      kind,
+      id: `${st.dev}:${st.ino}:${st.mode & 0o170000n}:${st.birthtimeNs}`,
+    });
 }
 
 /** The folder's entries, read again only when its ctime or inode changed. */

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
@@ -236,6 +236,22 @@ export function quarantineCreated(before: SandboxProtection, quarantineDir: stri
 }
 
 /**
+ * Where to bind a protected entry: itself, or where it leads when it is a link (bwrap cannot mount
+ * over a link); nothing for a link to nowhere or out of the writable directories (read-only
+ * already). A link swapped for something else is caught after the command.
+ */
+function boundPath(entry: string, writable: readonly string[]): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(entry);
+  } catch {
+    return undefined;
+  }
+  if (real === entry) return entry;
+  return writable.some((dir) => real.startsWith(`${dir}/`)) ? real : undefined;
+}
+
+/**
  * Finds the bubblewrap binary: the path given, else `bwrap` on PATH, else `/usr/bin/bwrap`.
  *
  * @param preferred A path from the options.
@@ -309,9 +325,10 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   // A git folder bound onto itself is a mount point, which cannot be renamed: otherwise
   // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind.
   for (const dir of protection.snapshot.gitDirs) binds.set(dir, '--bind');
-  // A link to nowhere cannot be bound (bwrap would fail); one swapped is caught after the command.
-  for (const entry of protection.snapshot.entries.values())
-    if (existsSync(entry.path)) binds.set(entry.path, '--ro-bind');
+  for (const entry of protection.snapshot.entries.values()) {
+    const bound = boundPath(entry.path, spec.writable);
+    if (bound !== undefined) binds.set(bound, '--ro-bind');
+  }
   // The hooks folder a repository's config names (`core.hooksPath`), which git runs as it runs
   // `.git/hooks`, and the files that config includes, git config as much as `.git/config` is.
   // Outside the writable directories they are read-only already.

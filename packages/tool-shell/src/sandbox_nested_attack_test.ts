@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -210,6 +210,34 @@ withBwrap('the sandbox keeps what nested repositories run from being planted', (
     );
     expect(out).toContain('done');
     expect(existsSync(path.join(dir, 'shadow/config'))).toBe(false);
+  });
+});
+
+withBwrap('the sandbox keeps what links lead to', () => {
+  test('a protected folder that is a link, swapped for a real folder, is moved out', async () => {
+    const { dir, session } = await project();
+    await mkdir(path.join(dir, 'shared/vscode'), { recursive: true });
+    await symlink(path.join(dir, 'shared/vscode'), path.join(dir, '.vscode'));
+    const out = await bash(
+      session,
+      hidden('rm .vscode && mkdir .vscode && echo {} > .vscode/tasks.json && echo swapped'),
+    );
+    expect(out).toContain('swapped');
+    expect(existsSync(path.join(dir, '.vscode/tasks.json'))).toBe(false);
+  });
+
+  test('the git folder an existing .git file leads to stays read-only wherever it is', async () => {
+    const { dir, session } = await project();
+    const hiddenGit = path.join(dir, 'node_modules/.cache/lib-git');
+    await mkdir(path.dirname(hiddenGit), { recursive: true });
+    git(dir, 'init', '-q', '--separate-git-dir', hiddenGit, 'lib');
+    const before = await readFile(path.join(hiddenGit, 'config'), 'utf8');
+    const out = await bash(
+      session,
+      hidden('printf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" >> node_modules/.cache/lib-git/config'),
+    );
+    expect(out).toMatch(/Read-only file system/);
+    expect(await readFile(path.join(hiddenGit, 'config'), 'utf8')).toBe(before);
   });
 });
 
