@@ -97,6 +97,16 @@ withBwrap('the sandbox keeps what nested repositories run from being planted', (
     expect(await readFile(config, 'utf8')).toBe(before);
   });
 
+  test("the hooks folder a nested clone's config names stays read-only", async () => {
+    const { dir, session } = await project();
+    git(dir, 'init', '-q', 'vendor/lib');
+    git(path.join(dir, 'vendor/lib'), 'config', 'core.hooksPath', 'tools/hooks');
+    await mkdir(path.join(dir, 'vendor/lib/tools/hooks'), { recursive: true });
+    const out = await bash(session, hidden('echo "#!/bin/sh" > vendor/lib/tools/hooks/pre-commit'));
+    expect(out).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(dir, 'vendor/lib/tools/hooks/pre-commit'))).toBe(false);
+  });
+
   test('a nested repository renamed away and made again is caught: the new hooks are moved out', async () => {
     const { dir, session } = await project();
     git(dir, 'init', '-q', 'sub');
