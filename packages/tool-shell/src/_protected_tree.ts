@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -155,20 +155,43 @@ function followLinks(snapshot: ProtectedSnapshot, roots: readonly string[]): voi
   for (let i = 0; i < queue.length && i < 10_000; i++) {
     const entry = queue[i]!;
     if (entry.kind !== 'gitfile' && entry.kind !== 'git-commondir') continue;
-    let text: string;
-    try {
-      text = readFileSync(entry.path, 'utf8').trim();
-    } catch {
-      continue;
-    }
-    const named = entry.kind === 'gitfile' ? /^gitdir: (.+)$/.exec(text)?.[1] : text;
-    if (named === undefined || named === '') continue;
-    const target = path.resolve(path.dirname(entry.path), named);
+    const target = linkTarget(entry);
+    if (target === undefined) continue;
     if (snapshot.gitDirs.has(target) || !roots.some((r) => target.startsWith(`${r === '/' ? '' : r}/`))) continue;
     const known = snapshot.entries.size;
     visitGitDir(target, { snapshot }, 0);
     queue.push(...[...snapshot.entries.values()].slice(known));
   }
+}
+
+/**
+ * The git folder a `.git` file (`gitdir: …`) or a `commondir` names, or where a `.git` link to a
+ * folder leads; undefined when it names none.
+ *
+ * @param entry A `gitfile` or `git-commondir` entry.
+ * @returns The absolute path.
+ *
+ * @example
+ * ```ts
+ * import { linkTarget } from './_protected_tree.ts';
+ *
+ * linkTarget({ path: '/p/lib/.git', kind: 'gitfile', id: '' }); // '/p/.git/modules/lib' for `gitdir: ../.git/modules/lib`
+ * ```
+ */
+export function linkTarget(entry: ProtectedEntry): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(entry.path, 'utf8').trim();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EISDIR') return undefined;
+    try {
+      return realpathSync(entry.path);
+    } catch {
+      return undefined;
+    }
+  }
+  const named = entry.kind === 'gitfile' ? /^gitdir: (.+)$/.exec(text)?.[1] : text;
+  return named === undefined || named === '' ? undefined : path.resolve(path.dirname(entry.path), named);
 }
 
 /** A folder of the project: its protected entries, and the folders below it. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { isInertGitConfig } from './_inert_git_config.ts';
-import { type ProtectedEntry, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
+import { linkTarget, type ProtectedEntry, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
 
 /**
  * Moves what a sandboxed command created among the protected entries into a quarantine folder:
@@ -57,10 +57,9 @@ function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
       case 'git-config':
         return isInertGitConfig(readFileSync(entry.path, 'utf8'));
       case 'git-commondir':
-        return leadsToGitDir(readFileSync(entry.path, 'utf8').trim(), entry.path, after);
       case 'gitfile': {
-        const gitdir = /^gitdir: (.+)$/.exec(readFileSync(entry.path, 'utf8').trim())?.[1];
-        return gitdir !== undefined && leadsToGitDir(gitdir, entry.path, after);
+        const target = linkTarget(entry);
+        return target !== undefined && leadsToGitDir(target, after);
       }
     }
   } catch {
@@ -69,9 +68,8 @@ function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
   }
 }
 
-/** Whether a path a `commondir` or `.git` file names is a git folder found, or out of the command's reach. */
-function leadsToGitDir(target: string, file: string, after: ProtectedSnapshot): boolean {
-  const full = path.resolve(path.dirname(file), target);
+/** Whether the folder a `commondir` or `.git` file names is a git folder found, or out of the command's reach. */
+function leadsToGitDir(full: string, after: ProtectedSnapshot): boolean {
   if (after.gitDirs.has(full)) return true;
   return !after.writable.some((dir) => full === dir || full.startsWith(`${dir === '/' ? '' : dir}/`));
 }

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
@@ -235,6 +235,14 @@ export function quarantineCreated(before: SandboxProtection, quarantineDir: stri
   return quarantineNew(before, quarantineDir);
 }
 
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Where to bind a protected entry: itself, or where it leads when it is a link (bwrap cannot mount
  * over a link); nothing for a link to nowhere or out of the writable directories (read-only
@@ -326,6 +334,8 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind.
   for (const dir of protection.snapshot.gitDirs) binds.set(dir, '--bind');
   for (const entry of protection.snapshot.entries.values()) {
+    // A `.git` link to a folder: the git folder it leads to is kept as any is, not made read-only whole.
+    if (entry.kind === 'gitfile' && isDirectory(entry.path)) continue;
     const bound = boundPath(entry.path, spec.writable);
     if (bound !== undefined) binds.set(bound, '--ro-bind');
   }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -248,6 +248,28 @@ withBwrap('the sandbox keeps what links lead to', () => {
     );
     expect(out).toMatch(/Read-only file system/);
     expect(await readFile(path.join(hiddenGit, 'config'), 'utf8')).toBe(before);
+  });
+});
+
+withBwrap('a project whose .git is a link to a folder', () => {
+  test('commits in the sandbox, and the hooks of the git folder it leads to stay read-only', async () => {
+    const { dir } = await project();
+    await rename(path.join(dir, '.git'), path.join(dir, 'repo-data'));
+    await symlink('repo-data', path.join(dir, '.git'));
+    const session = await createSession({
+      cwd: dir,
+      families: [shellTools({ sandbox: { enabled: true } })],
+      permissions: { mode: 'bypassPermissions' },
+      stateDir: path.join(root, 'state', String(++seq)),
+    });
+    sessions.push(session);
+    const out = await bash(
+      session,
+      'echo b > src/b.ts && git add src/b.ts && git -c user.name=t -c user.email=t@example.com commit -qm b && echo committed',
+    );
+    expect(out).toContain('committed');
+    expect(await bash(session, hidden('echo evil > .git/hooks/pre-commit'))).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(dir, 'repo-data/hooks/pre-commit'))).toBe(false);
   });
 });
 
