@@ -73,8 +73,10 @@ export interface ProtectedSnapshot {
 }
 
 interface Listing {
-  ctimeNs: bigint;
-  ino: bigint;
+  ctimeMs: number;
+  ino: number;
+  /** What git would take for a git folder (see {@linkcode looksLikeGitDir}), found once per reading. */
+  gitLike: boolean;
   /** Changed so shortly before it was read that a change right after could keep the same (coarse) ctime. */
   fresh: boolean;
   entries: { name: string; dir: boolean }[];
@@ -84,7 +86,7 @@ interface Listing {
 const listings = new Map<string, Listing>();
 const MAX_LISTINGS = 500_000;
 /** A folder changed less than this before it was read is read again next time (timestamps are coarse). */
-const FRESH_NS = 1_000_000_000n;
+const FRESH_MS = 1000;
 /** Folders read (`readdir`) so far in this process, for tests that count the walk's steps. */
 let reads = 0;
 
@@ -243,8 +245,7 @@ function visitGitFolders(dir: string, walk: Walk, depth: number): void {
 
 /** git's own test of a git folder: `HEAD`, and `objects` and `refs` or a `commondir` naming where they are. */
 function looksLikeGitDir(listing: Listing): boolean {
-  const names = new Set(listing.entries.map((e) => e.name));
-  return names.has('HEAD') && (names.has('commondir') || (names.has('objects') && names.has('refs')));
+  return listing.gitLike;
 }
 
 function addGitDir(dir: string, listing: Listing, snapshot: ProtectedSnapshot): void {
@@ -268,13 +269,13 @@ function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): vo
 
 /** The folder's entries, read again only when its ctime or inode changed. */
 function listingOf(dir: string): Listing | undefined {
-  const st = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
+  const st = lstatSync(dir, { throwIfNoEntry: false });
   if (st === undefined || !st.isDirectory()) {
     listings.delete(dir);
     return undefined;
   }
   const last = listings.get(dir);
-  if (last !== undefined && !last.fresh && last.ctimeNs === st.ctimeNs && last.ino === st.ino) return last;
+  if (last !== undefined && !last.fresh && last.ctimeMs === st.ctimeMs && last.ino === st.ino) return last;
   let entries: { name: string; dir: boolean }[];
   try {
     reads++;
@@ -282,8 +283,10 @@ function listingOf(dir: string): Listing | undefined {
   } catch {
     return undefined;
   }
-  const fresh = BigInt(Date.now()) * 1_000_000n - st.ctimeNs < FRESH_NS;
-  const listing = { ctimeNs: st.ctimeNs, ino: st.ino, fresh, entries };
+  const fresh = Date.now() - st.ctimeMs < FRESH_MS;
+  const names = new Set(entries.map((e) => e.name));
+  const gitLike = names.has('HEAD') && (names.has('commondir') || (names.has('objects') && names.has('refs')));
+  const listing = { ctimeMs: st.ctimeMs, ino: st.ino, gitLike, fresh, entries };
   listings.set(dir, listing);
   return listing;
 }
