@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isInertGitConfig } from './_inert_git_config.ts';
 import { linkTarget, type ProtectedEntry, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
@@ -78,9 +78,20 @@ function quarantine(entry: string, quarantineDir: string): string {
   const target = path.join(quarantineDir, `${Date.now()}-${entry.replace(/[\\/]/g, '_')}`);
   try {
     mkdirSync(quarantineDir, { recursive: true });
-    renameSync(entry, target);
+    moveAcross(entry, target);
     return `The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`;
   } catch (e) {
     return `The sandboxed command created ${entry}, which acts outside the sandbox, and it could not be moved away (${(e as Error).message}); check it before trusting it.`;
+  }
+}
+
+/** Renames, or where the quarantine is on another file system (EXDEV), copies and then removes. */
+function moveAcross(entry: string, target: string): void {
+  try {
+    renameSync(entry, target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    cpSync(entry, target, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+    rmSync(entry, { recursive: true, force: true });
   }
 }

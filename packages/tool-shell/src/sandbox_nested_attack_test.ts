@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -249,6 +249,41 @@ withBwrap('the sandbox keeps what links lead to', () => {
     expect(out).toMatch(/Read-only file system/);
     expect(await readFile(path.join(hiddenGit, 'config'), 'utf8')).toBe(before);
   });
+});
+
+const shm = '/dev/shm';
+const otherDevice = existsSync(shm) && statSync(shm).dev !== statSync(os.tmpdir()).dev;
+if (!otherDevice)
+  console.warn(
+    '[skip] the quarantine across file systems: /dev/shm is missing or on the same device as the temp folder.',
+  );
+withBwrap('the quarantine on another file system', () => {
+  test.skipIf(!otherDevice)(
+    'what a command created is moved out even when the state folder is on another device',
+    async () => {
+      const { dir } = await project();
+      const state = await mkdtemp(path.join(shm, 'toolshed-quarantine-'));
+      try {
+        const session = await createSession({
+          cwd: dir,
+          families: [shellTools({ sandbox: { enabled: true } })],
+          permissions: { mode: 'bypassPermissions' },
+          stateDir: state,
+        });
+        sessions.push(session);
+        const out = await bash(
+          session,
+          hidden('mkdir -p app/.vscode && echo {} > app/.vscode/tasks.json && echo made'),
+        );
+        expect(out).toContain('it was moved to');
+        expect(existsSync(path.join(dir, 'app/.vscode'))).toBe(false);
+        const moved = /it was moved to (\S+)\. Use/.exec(out)?.[1];
+        expect(moved && readFileSync(path.join(moved, 'tasks.json'), 'utf8')).toBe('{}\n');
+      } finally {
+        await rm(state, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 withBwrap('a project whose .git is a link to a folder', () => {
