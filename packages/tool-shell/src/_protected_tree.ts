@@ -4,6 +4,13 @@ import path from 'node:path';
 /**
  * Names kept read-only wherever they are in a writable directory (node_modules aside): what an
  * agent, an editor or a tool reads as configuration and acts on outside the sandbox later.
+ *
+ * @example
+ * ```ts
+ * import { PROTECTED_NAMES } from './_protected_tree.ts';
+ *
+ * PROTECTED_NAMES.includes('.vscode'); // true
+ * ```
  */
 export const PROTECTED_NAMES: readonly string[] = [
   '.toolshed',
@@ -18,7 +25,16 @@ export const PROTECTED_NAMES: readonly string[] = [
   '.ripgreprc',
 ];
 
-/** The home directory's shell start-up files, kept when the home is (or is in) a writable directory. */
+/**
+ * The home directory's shell start-up files, kept when the home is (or is in) a writable directory.
+ *
+ * @example
+ * ```ts
+ * import { PROTECTED_HOME_NAMES } from './_protected_tree.ts';
+ *
+ * PROTECTED_HOME_NAMES.includes('.bashrc'); // true
+ * ```
+ */
 export const PROTECTED_HOME_NAMES: readonly string[] = [
   '.bashrc',
   '.bash_profile',
