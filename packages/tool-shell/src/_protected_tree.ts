@@ -22,6 +22,7 @@ export const PROTECTED_NAMES: readonly string[] = [
   '.idea',
   '.envrc',
   '.gitconfig',
+  '.gitmodules',
   '.ripgreprc',
 ];
 

@@ -329,7 +329,7 @@ withBwrap('the sandbox keeps editor and shell start-up files', () => {
     const made = await bash(
       session,
       hidden(
-        'mkdir -p app/.vscode && echo "{}" > app/.vscode/tasks.json\necho "--pre=evil" > .ripgreprc\necho "[core] pager = evil" > .gitconfig\necho done',
+        'mkdir -p app/.vscode && echo "{}" > app/.vscode/tasks.json\necho "--pre=evil" > .ripgreprc\necho "[core] pager = evil" > .gitconfig\nprintf "[submodule \\"x\\"]\\n\\turl = https://evil.example/x\\n" > .gitmodules\necho done',
       ),
     );
     expect(made).toContain('done');
