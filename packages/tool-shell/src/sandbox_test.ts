@@ -240,7 +240,7 @@ withBwrap('the bubblewrap sandbox', () => {
     expect(await session.explain('Bash', { command: 'npm test' })).toMatchObject({ behavior: 'allow', source: 'tool' });
     expect((await session.explain('Bash', { command: 'echo x > /etc/evil' })).behavior).toBe('ask');
     expect((await session.explain('Bash', { command: 'echo x > .git/hooks/post-checkout' })).behavior).toBe('ask');
-    // The sandbox keeps only the top entries read-only: a folder copied in with a .vscode below is core's to judge.
+    // A folder copied in with a .vscode below lands a protected file: autoAllow leaves that to the rules, which ask.
     await mkdir(path.join(project, 'evil-landing', 'sub', '.vscode'), { recursive: true });
     await writeFile(path.join(project, 'evil-landing', 'sub', '.vscode', 'tasks.json'), '{}\n');
     expect((await session.explain('Bash', { command: 'cp -r evil-landing/. out-landing' })).behavior).toBe('ask');
