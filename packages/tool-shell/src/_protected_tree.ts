@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -73,7 +73,10 @@ export interface ProtectedEntry {
   /** Absolute path. */
   path: string;
   kind: ProtectedKind;
-  /** `dev:ino:type:birth time` of what is there: an entry swapped for another under the same name is a new one. */
+  /**
+   * `dev:ino:type:birth time` of what is there (and of where it leads, for a link): an entry swapped
+   * for another under the same name, or a link that leads elsewhere now, is a new one.
+   */
   id: string;
 }
 
@@ -275,13 +278,16 @@ function addGitDir(dir: string, listing: Listing, snapshot: ProtectedSnapshot): 
 
 function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): void {
   const st = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+  if (st === undefined) return;
   // Inode numbers are reused at once (`rm .vscode && mkdir .vscode`): the type and birth time tell them apart.
-  if (st !== undefined)
-    snapshot.entries.set(full, {
-      path: full,
-      kind,
-      id: `${st.dev}:${st.ino}:${st.mode & 0o170000n}:${st.birthtimeNs}`,
-    });
+  let id = `${st.dev}:${st.ino}:${st.mode & 0o170000n}:${st.birthtimeNs}`;
+  // A link is as safe as what it leads to, which a command can change without touching the link: by
+  // renaming a folder above it, or by writing through a link to nowhere.
+  if (st.isSymbolicLink()) {
+    const to = statSync(full, { bigint: true, throwIfNoEntry: false });
+    id += to === undefined ? '->nothing' : `->${to.dev}:${to.ino}:${to.birthtimeNs}`;
+  }
+  snapshot.entries.set(full, { path: full, kind, id });
 }
 
 /** The folder's entries, read again only when its ctime or inode changed. */

