@@ -12,10 +12,19 @@ export interface SearchEngineOptions {
   searchEngine?: 'auto' | 'ripgrep' | 'js';
   /** The ripgrep executable, overriding `RIPGREP_PATH` and `PATH`. */
   ripgrepPath?: string;
+  /**
+   * Milliseconds Grep's JS engine may spend matching one piece of a file (a long line, a
+   * megabyte of lines, or a whole file with `multiline`) before the call ends with an error that
+   * names the file and says what to do (leave the file out, simplify the pattern, install
+   * ripgrep). The matching runs in a worker thread, so the process is not held up meanwhile;
+   * an abort ends it at once whatever this is.
+   * @default 10000
+   */
+  jsMatchBudgetMs?: number;
 }
 
 /** The engine one call uses: ripgrep at a path, or the built-in JS engine. */
-export type SearchEngine = { kind: 'ripgrep'; path: string } | { kind: 'js' };
+export type SearchEngine = { kind: 'ripgrep'; path: string } | { kind: 'js'; budgetMs?: number };
 
 /**
  * Picks the engine for a call (looked up per call, so installing ripgrep mid-session helps).
@@ -32,8 +41,11 @@ export type SearchEngine = { kind: 'ripgrep'; path: string } | { kind: 'js' };
  * ```
  */
 export function resolveSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
+  checkSearchEngineOptions(options);
   const mode = options.searchEngine ?? 'auto';
-  if (mode === 'js') return { kind: 'js' };
+  const js: SearchEngine =
+    options.jsMatchBudgetMs === undefined ? { kind: 'js' } : { kind: 'js', budgetMs: options.jsMatchBudgetMs };
+  if (mode === 'js') return js;
   const rg = options.ripgrepPath ?? findRipgrep();
   if (rg) return { kind: 'ripgrep', path: rg };
   if (mode === 'ripgrep') {
@@ -41,5 +53,26 @@ export function resolveSearchEngine(options: SearchEngineOptions = {}): SearchEn
       'ripgrep was asked for but not found: set RIPGREP_PATH, put rg on PATH, or use searchEngine "auto".',
     );
   }
-  return { kind: 'js' };
+  return js;
+}
+
+/**
+ * Refuses options no search could run with, when the tools are built rather than at each call.
+ *
+ * @param options The family's options.
+ * @throws {RangeError} For a `jsMatchBudgetMs` that is not a number of milliseconds above 0.
+ *
+ * @example
+ * ```ts
+ * import { checkSearchEngineOptions } from './_search_engine.ts';
+ *
+ * checkSearchEngineOptions({ jsMatchBudgetMs: 30_000 }); // fine
+ * ```
+ */
+export function checkSearchEngineOptions(options: SearchEngineOptions): void {
+  const budget = options.jsMatchBudgetMs;
+  if (budget !== undefined && !(typeof budget === 'number' && budget > 0))
+    throw new RangeError(
+      `jsMatchBudgetMs must be a number of milliseconds above 0 (Infinity for no limit), not ${String(budget)}.`,
+    );
 }

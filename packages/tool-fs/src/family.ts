@@ -18,7 +18,8 @@ export interface FileToolsOptions extends SearchEngineOptions {}
  * fields. Glob and Grep use ripgrep when it is installed and a JS engine with the same semantics
  * otherwise.
  *
- * @param options The search engine for Glob and Grep (`searchEngine`, default `'auto'`; `ripgrepPath`).
+ * @param options The search engine for Glob and Grep (`searchEngine`, default `'auto'`; `ripgrepPath`;
+ *   `jsMatchBudgetMs`).
  * @returns The family, for `createSession({ families })`.
  *
  * @example
@@ -34,6 +35,7 @@ export function fileTools(options: FileToolsOptions = {}): Family {
   const engine: SearchEngineOptions = {};
   if (options.searchEngine !== undefined) engine.searchEngine = options.searchEngine;
   if (options.ripgrepPath !== undefined) engine.ripgrepPath = options.ripgrepPath;
+  if (options.jsMatchBudgetMs !== undefined) engine.jsMatchBudgetMs = options.jsMatchBudgetMs;
   return defineFamily({
     name: 'fs',
     version,

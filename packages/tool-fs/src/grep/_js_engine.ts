@@ -6,6 +6,8 @@ import { decodeText } from '../_text_file.ts';
 import { walkFiles } from '../_walk.ts';
 import { FILE_TYPES } from './_file_types.ts';
 import { comparePaths } from './_page.ts';
+import { type MatchOp, type MatchOpResult, multilineMatches } from './_match_ops.ts';
+import { leaseMatchWorker, MatchBudgetError, type MatchLease } from './_match_workers.ts';
 import { type CompiledPattern, compilePattern } from './_pattern.ts';
 import { CLIPPED_MARKER, GrepQueryError, MAX_GREP_COLUMNS, type GrepQuery, type GrepSink } from './_types.ts';
 
@@ -24,6 +26,17 @@ export interface JsSearchOptions {
    * chunk of a file, for tests). @default 8
    */
   sliceMs?: number | undefined;
+  /**
+   * Milliseconds of matching, at worst, done on the search's thread in one go; a longer line
+   * goes to a worker thread (0: every line with a character, for tests; Infinity: none). @default 10
+   */
+  inThreadMs?: number | undefined;
+  /**
+   * Milliseconds the worker may spend on one piece of a file (a long line, a megabyte of lines,
+   * or a whole file with `multiline`) before the search ends with an error naming the file and
+   * what to do. @default 10000
+   */
+  budgetMs?: number | undefined;
 }
 
 /** Files over this size are skipped by the JS engine (ripgrep has no such limit). */
@@ -32,10 +45,23 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const SLICE_MS = 8;
 /**
  * Characters, or lines, matched between two points where the search may give the event loop a
- * turn and stop on its signal: a 64 MB file is not matched in one go.
+ * turn and stop on its signal: a 64 MB file is not matched in one go. Also the most a worker is
+ * sent at once (one line may be longer).
  */
 const CHUNK_CHARS = 1 << 20;
 const CHUNK_LINES = 4096;
+/**
+ * Milliseconds of matching the search does on its own thread in one go, at worst: a text whose
+ * length times the pattern's worst cost a character ({@linkcode CompiledPattern.nsPerChar}) is
+ * more goes to a worker thread instead. Neither RE2 (`re2js`) nor RegExp can be interrupted in a
+ * call, and one long line (a minified bundle, a JSON file on one line) is one call: with
+ * `\w{1,850}\d`, a minute a megabyte. A worker can be terminated (an abort, the budget), and the
+ * event loop keeps turning meanwhile. Plain text stays here for lines up to a megabyte, `foo\d+`
+ * for lines up to ~12 000 characters: ordinary searches never start a worker.
+ */
+const IN_THREAD_MS = 10;
+/** Milliseconds a worker may spend on one piece before the search ends with an error. */
+const MATCH_BUDGET_MS = 10_000;
 
 /**
  * Runs a query in JavaScript with ripgrep's semantics as far as feasible: the same file walk
@@ -44,6 +70,9 @@ const CHUNK_LINES = 4096;
  * Files are searched in path order (as `rg --sort path`), one at a time, and what is found goes
  * to `sink` as it is found; the search stops once the sink is full.
  * Patterns are matched in time linear in the text, as ripgrep matches them ({@linkcode compilePattern}).
+ * A long line (or, with `multiline`, a long file) that could keep the thread busy is matched in a
+ * worker thread (`_match_workers.ts`), which an abort terminates at once, and which ends the
+ * search with an error naming the file once one piece takes longer than `budgetMs`.
  * Differences: RE2's syntax (ripgrep's is Rust's: close; `(?x)`, a `\b` it cannot write exactly
  * and repetitions past 1000 copies are refused), columns counted in characters rather than bytes,
  * files over 64 MB skipped.
@@ -52,7 +81,8 @@ const CHUNK_LINES = 4096;
  * @param sink Where the files, counts or lines go (paths relative to `query.dir`).
  * @param options A signal that stops the search.
  * @returns `stopped` when the sink filled up before every file was searched.
- * @throws {GrepQueryError} For a bad regex or an unknown type.
+ * @throws {GrepQueryError} For a bad regex or an unknown type, or a piece of a file that took
+ *   longer than `budgetMs` to match.
  *
  * @example
  * ```ts
@@ -69,8 +99,42 @@ export async function jsSearch(
   options: JsSearchOptions = {},
 ): Promise<{ stopped: boolean }> {
   const { signal, readAt } = options;
-  const sliceMs = options.sliceMs ?? SLICE_MS;
   const re = await compilePattern(query);
+  const files = await filesOf(query, { signal, readAt });
+  const safeChars = Math.floor(((options.inThreadMs ?? IN_THREAD_MS) * 1e6) / re.nsPerChar);
+  const lease = leaseMatchWorker();
+  const pace = pacer(options.sliceMs ?? SLICE_MS, signal);
+  try {
+    for (let i = 0; i < files.length; i++) {
+      if (sink.full) return { stopped: true };
+      // Synchronous reads in slices of a few milliseconds: much faster than the thread pool for
+      // many small files, and the event loop still gets a turn between slices.
+      await pace();
+      const at =
+        readAt === undefined ? path.join(query.dir, files[i]!) : query.file ? readAt : `${readAt}/${files[i]!}`;
+      // Each step is a piece of the file: the loop gets turns, an abort stops it, and a piece
+      // too costly for this thread goes to the worker.
+      const steps = searchFile(at, files[i]!, { re, query, sink, safeChars });
+      let answer: MatchOpResult | undefined;
+      for (let step = steps.next(); !step.done; step = steps.next(answer)) {
+        answer = undefined;
+        signal?.throwIfAborted();
+        if (step.value === undefined) await pace();
+        else answer = await offThread(lease, step.value, { query, re, rel: files[i]!, signal, options });
+      }
+    }
+    return { stopped: false };
+  } finally {
+    lease.release();
+  }
+}
+
+/** The files a query searches, in path order. */
+async function filesOf(
+  query: GrepQuery,
+  { signal, readAt }: { signal: AbortSignal | undefined; readAt: string | undefined },
+): Promise<string[]> {
+  if (query.file !== undefined) return [query.file];
   let typeFilter: ((rel: string) => boolean) | undefined;
   if (query.type !== undefined) {
     const globs = FILE_TYPES[query.type];
@@ -81,44 +145,81 @@ export async function jsSearch(
     const ig = ignore().add([...globs]);
     typeFilter = (rel) => ig.ignores(path.posix.basename(rel));
   }
-  let files: string[];
-  if (query.file !== undefined) {
-    files = [query.file];
-  } else {
-    files = await walkFiles(readAt ?? query.dir, {
-      globs: query.globs,
-      parentsOf: query.dir,
-      ...(signal ? { signal } : {}),
-    });
-    if (typeFilter) files = files.filter(typeFilter);
-    files.sort(comparePaths);
-  }
-  let sliceStart = performance.now();
-  for (let i = 0; i < files.length; i++) {
-    if (sink.full) return { stopped: true };
-    // Synchronous reads in slices of a few milliseconds: much faster than the thread pool for
-    // many small files, and the event loop still gets a turn between slices.
-    if (performance.now() - sliceStart > sliceMs) {
-      await yieldToLoop();
-      signal?.throwIfAborted();
-      sliceStart = performance.now();
-    }
-    const at = readAt === undefined ? path.join(query.dir, files[i]!) : query.file ? readAt : `${readAt}/${files[i]!}`;
-    // Each step is a chunk of the file: a big one gives the loop turns and stops when aborted.
-    for (const _ of searchFile(at, files[i]!, re, query, sink)) {
-      signal?.throwIfAborted();
-      if (performance.now() - sliceStart > sliceMs) {
-        await yieldToLoop();
-        signal?.throwIfAborted();
-        sliceStart = performance.now();
-      }
-    }
-  }
-  return { stopped: false };
+  let files = await walkFiles(readAt ?? query.dir, {
+    globs: query.globs,
+    parentsOf: query.dir,
+    ...(signal ? { signal } : {}),
+  });
+  if (typeFilter) files = files.filter(typeFilter);
+  return files.sort(comparePaths);
 }
 
-/** Searches one file; each step it yields is a chunk done, where the caller may pause or stop it. */
-function* searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQuery, sink: GrepSink): Generator<void> {
+/** A function that gives the event loop a turn once `sliceMs` have passed since the last, and stops on `signal`. */
+function pacer(sliceMs: number, signal: AbortSignal | undefined): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    signal?.throwIfAborted();
+    if (performance.now() - sliceStart <= sliceMs) return;
+    await yieldToLoop();
+    signal?.throwIfAborted();
+    sliceStart = performance.now();
+  };
+}
+
+/** Runs one piece in the lease's worker; a piece over the budget ends the search with what to do. */
+async function offThread(
+  lease: MatchLease,
+  work: MatchOp,
+  context: {
+    query: GrepQuery;
+    re: CompiledPattern;
+    rel: string;
+    signal: AbortSignal | undefined;
+    options: JsSearchOptions;
+  },
+): Promise<MatchOpResult> {
+  const { query, re, rel, signal, options } = context;
+  try {
+    return await lease.run(query, work, { signal, budgetMs: options.budgetMs ?? MATCH_BUDGET_MS, inThread: re });
+  } catch (e) {
+    if (!(e instanceof MatchBudgetError)) throw e;
+    const what =
+      work.op === 'multiline'
+        ? `the whole of ${rel} (${work.text.length} characters, multiline)`
+        : `a line of ${longestLine(work.text)} characters in ${rel}`;
+    const seconds = e.budgetMs / 1000;
+    throw new GrepQueryError(
+      `Grep stopped: matching the regex ${JSON.stringify(query.pattern)} against ${what} took longer than ${seconds} s with the JS engine (ripgrep is not in use), so the search was ended without results. Leave that file out (a narrower path, or the glob "!${rel}"), simplify the pattern (a large count such as {1,850}, or a long list of alternatives, costs time on every character of a long line; prefer + or *, or fixed text), or install ripgrep (rg), which matches it at once.`,
+    );
+  }
+}
+
+function longestLine(text: string): number {
+  let longest = 0;
+  for (let from = 0; from <= text.length; ) {
+    let eol = text.indexOf('\n', from);
+    if (eol === -1) eol = text.length;
+    longest = Math.max(longest, eol - from);
+    from = eol + 1;
+  }
+  return longest;
+}
+
+/** A step of {@linkcode searchFile}: a pause point (undefined), or a piece for the worker, whose answer it is resumed with. */
+type FileSearch<T = void> = Generator<MatchOp | undefined, T, MatchOpResult | undefined>;
+
+/** What {@linkcode searchFile} searches with. */
+interface FileSearchContext {
+  re: CompiledPattern;
+  query: GrepQuery;
+  sink: GrepSink;
+  /** The longest text matched on this thread in one call. */
+  safeChars: number;
+}
+
+/** Searches one file; each step it yields is a piece done, or one to do off the thread. */
+function* searchFile(abs: string, rel: string, context: FileSearchContext): FileSearch {
+  const { re, query, sink, safeChars } = context;
   const st = statSync(abs, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_FILE_BYTES) return;
   let bytes: Buffer;
@@ -131,122 +232,131 @@ function* searchFile(abs: string, rel: string, re: CompiledPattern, query: GrepQ
   const { text } = decodeText(bytes);
   // Most files do not match: one pass over the whole text rules them out before splitting lines.
   // (With the m flag, ^ and $ work at line ends there too.)
-  if (!query.multiline && re.wholeTextTest && !(yield* testInChunks(text, re))) return;
+  if (!query.multiline && re.wholeTextTest && !(yield* testInPieces(text, re, safeChars))) return;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const clean = (i: number) => (lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!);
-  let isMatch: (i: number) => boolean;
-  let count = 0;
+  let multiline: { lines: Set<number>; count: number } | undefined;
   if (query.multiline) {
-    const matched = yield* multilineMatches(text, lines.length, re);
-    count = matched.count;
-    isMatch = (i) => matched.lines.has(i);
-  } else {
-    // The line as ripgrep matches it, CR included: without --crlf, `$` does not match before a CR.
-    isMatch = (i) => re.test(lines[i]!);
-  }
-  const chunk = chunker(lines);
-  if (query.mode !== 'content') {
-    if (!query.multiline) {
-      // A file with matches needs one of them; a count, all.
-      for (let i = 0; i < lines.length && (count === 0 || query.mode === 'count'); i++) {
-        if (isMatch(i)) count++;
-        if (chunk(i)) yield;
-      }
+    if (text.length <= safeChars) multiline = yield* multilineMatches(text, lines.length, re);
+    else {
+      const found = (yield { op: 'multiline', text, lineCount: lines.length }) as { lines: number[]; count: number };
+      multiline = { lines: new Set(found.lines), count: found.count };
     }
+  }
+  if (query.mode !== 'content') {
+    const count = multiline?.count ?? (yield* countLines(lines, context));
     if (count === 0) return;
     if (query.mode === 'count') sink.count(rel, count);
     else sink.file(rel, st.mtimeMs);
     return;
   }
-  // Line by line, context included, stopping as soon as the page is full.
-  let shownUpTo = -1;
-  let afterLeft = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (isMatch(i)) {
-      for (let c = Math.max(shownUpTo + 1, i - query.before); c < i; c++)
-        sink.line(rel, c + 1, false, clipColumns(clean(c)));
-      sink.line(rel, i + 1, true, clipColumns(clean(i)));
-      shownUpTo = i;
-      afterLeft = query.after;
-    } else if (afterLeft > 0) {
-      sink.line(rel, i + 1, false, clipColumns(clean(i)));
-      shownUpTo = i;
-      afterLeft--;
-    }
-    if (sink.full) return;
-    if (chunk(i)) yield;
-  }
-}
-
-/** Whether a chunk of lines ends at line `i`: every {@linkcode CHUNK_LINES} lines or {@linkcode CHUNK_CHARS} characters. */
-function chunker(lines: string[]): (i: number) => boolean {
-  let chars = 0;
-  let count = 0;
-  return (i) => {
-    chars += lines[i]!.length;
-    if (++count < CHUNK_LINES && chars < CHUNK_CHARS) return false;
-    chars = 0;
-    count = 0;
-    return true;
-  };
+  yield* showLines(rel, lines, { ...context, matched: multiline?.lines });
 }
 
 /**
- * Whether `text` holds a match, tested a chunk of whole lines at a time (the same answer, for a
- * pattern with `wholeTextTest`), with a step between two chunks.
+ * Which lines of `lines[from..]`'s next piece match: a piece of lines this thread matches in
+ * one go ({@linkcode FileSearchContext.safeChars} at most, tested as asked), or, from a line
+ * longer than that, up to a megabyte of lines matched by the worker.
  */
-function* testInChunks(text: string, re: CompiledPattern): Generator<void, boolean> {
+function* pieceOf(
+  lines: string[],
+  from: number,
+  context: FileSearchContext & { first: boolean },
+): FileSearch<{ to: number; isMatch: (i: number) => boolean }> {
+  const { re, safeChars } = context;
+  const offThread = lines[from]!.length > safeChars;
+  const cap = offThread ? CHUNK_CHARS : Math.min(safeChars, CHUNK_CHARS);
+  let to = from;
+  for (let chars = 0; to < lines.length && to - from < CHUNK_LINES; to++) {
+    const length = lines[to]!.length;
+    if (to > from && (chars + length > cap || (!offThread && length > safeChars))) break;
+    chars += length + 1;
+  }
+  if (!offThread) return { to, isMatch: (i) => re.test(lines[i]!) };
+  const text = lines.slice(from, to).join('\n');
+  const found = (yield { op: 'lines', text, first: context.first }) as number[];
+  const matched = new Set(found.map((k) => k + from));
+  return { to, isMatch: (i) => matched.has(i) };
+}
+
+/** files_with_matches and count, line by line: a file with matches needs one of them; a count, all. */
+function* countLines(lines: string[], context: FileSearchContext): FileSearch<number> {
+  const first = context.query.mode === 'files_with_matches';
+  let count = 0;
+  for (let from = 0; from < lines.length; ) {
+    // The line as ripgrep matches it, CR included: without --crlf, `$` does not match before a CR.
+    const { to, isMatch } = yield* pieceOf(lines, from, { ...context, first });
+    for (let i = from; i < to; i++) {
+      if (!isMatch(i)) continue;
+      count++;
+      if (first) return count;
+    }
+    from = to;
+    yield;
+  }
+  return count;
+}
+
+/** content: line by line, context included, stopping as soon as the page is full. */
+function* showLines(
+  rel: string,
+  lines: string[],
+  context: FileSearchContext & { matched: Set<number> | undefined },
+): FileSearch {
+  const { query, sink, matched } = context;
+  const clean = (i: number) => (lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!);
+  let shownUpTo = -1;
+  let afterLeft = 0;
+  for (let from = 0; from < lines.length; ) {
+    const piece =
+      matched === undefined
+        ? yield* pieceOf(lines, from, { ...context, first: false })
+        : { to: nextChunk(lines, from), isMatch: (i: number) => matched.has(i) };
+    for (let i = from; i < piece.to; i++) {
+      if (piece.isMatch(i)) {
+        for (let c = Math.max(shownUpTo + 1, i - query.before); c < i; c++)
+          sink.line(rel, c + 1, false, clipColumns(clean(c)));
+        sink.line(rel, i + 1, true, clipColumns(clean(i)));
+        shownUpTo = i;
+        afterLeft = query.after;
+      } else if (afterLeft > 0) {
+        sink.line(rel, i + 1, false, clipColumns(clean(i)));
+        shownUpTo = i;
+        afterLeft--;
+      }
+      if (sink.full) return;
+    }
+    from = piece.to;
+    yield;
+  }
+}
+
+/** Where the chunk of lines from `from` ends: {@linkcode CHUNK_LINES} lines or {@linkcode CHUNK_CHARS} characters. */
+function nextChunk(lines: string[], from: number): number {
+  let to = from;
+  for (let chars = 0; to < lines.length && to - from < CHUNK_LINES && chars < CHUNK_CHARS; to++)
+    chars += lines[to]!.length;
+  return to;
+}
+
+/**
+ * Whether `text` holds a match, tested a piece of whole lines at a time (the same answer, for a
+ * pattern with `wholeTextTest`): pieces of up to `safeChars` on this thread, and from a line
+ * longer than that, up to a megabyte of lines in the worker.
+ */
+function* testInPieces(text: string, re: CompiledPattern, safeChars: number): FileSearch<boolean> {
   for (let from = 0; from < text.length; ) {
-    let to = from + CHUNK_CHARS >= text.length ? text.length : text.indexOf('\n', from + CHUNK_CHARS);
-    if (to === -1) to = text.length;
-    if (re.test(from === 0 && to === text.length ? text : text.slice(from, to))) return true;
+    let eol = text.indexOf('\n', from);
+    if (eol === -1) eol = text.length;
+    const offThread = eol - from > safeChars;
+    const cap = offThread ? CHUNK_CHARS : Math.min(safeChars, CHUNK_CHARS);
+    const to = from + cap >= text.length ? text.length : Math.max(eol, text.lastIndexOf('\n', from + cap));
+    const piece = from === 0 && to === text.length ? text : text.slice(from, to);
+    if (offThread ? (yield { op: 'test', text: piece }) === true : re.test(piece)) return true;
     from = to + 1;
     yield;
   }
   return false;
-}
-
-/**
- * With multiline: the lines every match touches, and the count ripgrep says: the matches where
- * one holds a line break, else the lines with a match (rg -U searches line by line for a pattern
- * that cannot match one, and counts lines then; that is decided here by the matches found).
- * A match past the last line (`\z`, after the final line break) touches no line and counts for nothing.
- */
-function* multilineMatches(
-  text: string,
-  lineCount: number,
-  re: CompiledPattern,
-): Generator<void, { lines: Set<number>; count: number }> {
-  const starts: number[] = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  const lineAt = (index: number) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
-  const lines = new Set<number>();
-  let count = 0;
-  let breaks = false;
-  let stepAt = 0;
-  for (const m of re.matches(text)) {
-    if (m.end - stepAt > CHUNK_CHARS) {
-      stepAt = m.end;
-      yield;
-    }
-    if (lineAt(m.start) >= lineCount) continue;
-    count++;
-    const nl = text.indexOf('\n', m.start);
-    if (nl !== -1 && nl < m.end) breaks = true;
-    const end = Math.max(m.start, m.end - 1);
-    for (let l = lineAt(m.start); l <= lineAt(end) && l < lineCount; l++) lines.add(l);
-  }
-  return { lines, count: breaks ? count : lines.size };
 }
 
 function clipColumns(line: string): string {

@@ -43,7 +43,7 @@ export interface SearchOpenedOptions {
 export async function searchOpened(query: GrepQuery, sink: GrepSink, options: SearchOpenedOptions): Promise<void> {
   const { engine, root, signal } = options;
   if (engine.kind === 'js') {
-    await jsSearch(query, sink, { signal, readAt: root.via });
+    await jsSearch(query, sink, { signal, readAt: root.via, budgetMs: engine.budgetMs });
   } else if (root.via === undefined) {
     await rgSearch(query, sink, { rg: engine.path, signal });
   } else if (query.file !== undefined) {

@@ -22,6 +22,12 @@ export interface CompiledPattern {
    * ends (`\A`, `\z`, `(?-m)^`), which ripgrep anchors at each line's ends.
    */
   readonly wholeTextTest: boolean;
+  /**
+   * A bound on what one character of text may cost this pattern, in nanoseconds, whatever the
+   * text (measured; see {@linkcode worstNsPerChar}): the JS engine matches a text on its own
+   * thread only when the text times this is small, and hands longer ones to a worker.
+   */
+  readonly nsPerChar: number;
 }
 
 /**
@@ -61,7 +67,9 @@ export async function compilePattern(
   const literal = literalAlternatives(inline ? pattern.slice(inline[0].length) : pattern);
   if (literal !== undefined) {
     const ignoreCase = query.ignoreCase || (inline?.[1]!.includes('i') ?? false);
-    return regExpPattern(new RegExp(literal.map(escapeRegExp).join('|'), ignoreCase ? 'giu' : 'gu'));
+    return regExpPattern(new RegExp(literal.map(escapeRegExp).join('|'), ignoreCase ? 'giu' : 'gu'), {
+      nsPerChar: worstNsPerChar({ literalChars: literal.join('').length, ignoreCase }),
+    });
   }
   checkPatternSize(pattern, alts);
   const boundaries = unicodeWordBoundaries(pattern, alts, { multiline: query.multiline });
@@ -96,6 +104,7 @@ export async function compilePattern(
   return re2Pattern(re, {
     wholeTextTest: query.multiline || !/\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m/.test(pattern),
     endGroups: boundaries.endGroups,
+    nsPerChar: worstNsPerChar({ re2ProgramSize: re.programSize() }),
   });
 }
 
@@ -240,10 +249,26 @@ function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
-function regExpPattern(re: RegExp): CompiledPattern {
+/**
+ * The worst a character of text may cost a pattern, in nanoseconds, from measures on a 2-core
+ * machine (Node 20) with a margin of about two. RE2 (`re2js`), once its DFA gives up, steps every
+ * instruction of its program on every character: up to ~50 ns each (`\w{1,850}\d`, 1702
+ * instructions, 60-80 µs a character over a line of letters; `a{1000}[0-9]` ~10 µs). RegExp over
+ * literal alternatives: ~1-2 ns for one word; with `-i` and thousands of alternatives V8 leaves
+ * its compiled code for something that grows with the square of the pattern (2 000 words: 70 µs a
+ * character, 16 000: 2.7 ms), with case ~0.05 ns per character of the alternatives.
+ */
+function worstNsPerChar(of: { re2ProgramSize: number } | { literalChars: number; ignoreCase: boolean }): number {
+  if ('re2ProgramSize' in of) return 100 * Math.max(of.re2ProgramSize, 8);
+  const n = of.literalChars;
+  return 2 + 0.1 * n + (of.ignoreCase ? 2e-4 * n * n : 0);
+}
+
+function regExpPattern(re: RegExp, { nsPerChar }: { nsPerChar: number }): CompiledPattern {
   return {
     engine: 'literal',
     wholeTextTest: true,
+    nsPerChar,
     test(text) {
       re.lastIndex = 0;
       return re.test(text);
@@ -255,11 +280,15 @@ function regExpPattern(re: RegExp): CompiledPattern {
   };
 }
 
-function re2Pattern(re: RE2JS, options: { wholeTextTest: boolean; endGroups: string[] }): CompiledPattern {
-  const { wholeTextTest, endGroups } = options;
+function re2Pattern(
+  re: RE2JS,
+  options: { wholeTextTest: boolean; endGroups: string[]; nsPerChar: number },
+): CompiledPattern {
+  const { wholeTextTest, endGroups, nsPerChar } = options;
   return {
     engine: 're2',
     wholeTextTest,
+    nsPerChar,
     test: (text) => re.test(text),
     *matches(text) {
       const m = re.matcher(text);

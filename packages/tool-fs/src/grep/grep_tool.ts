@@ -14,7 +14,12 @@ import { deniedQuoteGuard, isPathInside } from '@toolshed/core/internal';
 import { deniedPathTest } from '../_denied_paths.ts';
 import { compileGlob } from '../_glob_match.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
-import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
+import {
+  checkSearchEngineOptions,
+  resolveSearchEngine,
+  type SearchEngine,
+  type SearchEngineOptions,
+} from '../_search_engine.ts';
 import { openSearchRoot, searchDeniedTest, type SearchRoot } from '../_search_root.ts';
 import { compilePattern } from './_pattern.ts';
 import { openedPathOf, searchOpened } from './_opened_search.ts';
@@ -129,6 +134,7 @@ const DESCRIPTION = `A powerful search tool built on ripgrep (with a built-in en
  *
  * @param options Which engine; see {@linkcode SearchEngineOptions}.
  * @returns The Grep tool.
+ * @throws {RangeError} For a `jsMatchBudgetMs` that is not above 0.
  *
  * @example
  * ```ts
@@ -138,6 +144,7 @@ const DESCRIPTION = `A powerful search tool built on ripgrep (with a built-in en
  * ```
  */
 export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof grepInput, GrepOutput> {
+  checkSearchEngineOptions(options);
   return buildTool({
     name: 'Grep',
     searchHint: 'search file contents, find text, regex, ripgrep',
