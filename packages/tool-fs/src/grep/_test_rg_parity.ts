@@ -38,7 +38,8 @@ export async function rgAnswer(
 }
 
 /**
- * What the JS engine says of the same search ({@linkcode rgAnswer}).
+ * What the JS engine says of the same search ({@linkcode rgAnswer}); `inThreadMs` as
+ * `jsSearch` takes it (0: every line matched in the worker thread).
  *
  * @example
  * ```ts
@@ -47,7 +48,7 @@ export async function rgAnswer(
  */
 export async function jsAnswer(
   dir: string,
-  options: { pattern: string; file: string; multiline: boolean },
+  options: { pattern: string; file: string; multiline: boolean; inThreadMs?: number },
 ): Promise<EngineAnswer> {
   const query: GrepQuery = {
     pattern: options.pattern,
@@ -73,8 +74,8 @@ export async function jsAnswer(
     full: false,
   };
   try {
-    await jsSearch(query, sink);
-    await jsSearch({ ...query, mode: 'count' }, sink);
+    await jsSearch(query, sink, { inThreadMs: options.inThreadMs });
+    await jsSearch({ ...query, mode: 'count' }, sink, { inThreadMs: options.inThreadMs });
   } catch (e) {
     return { refused: true, message: (e as Error).message };
   }

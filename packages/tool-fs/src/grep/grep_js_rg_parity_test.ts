@@ -87,6 +87,17 @@ const OPEN_AFTER = [
   '\\B.+?é',
 ];
 
+const PAD = ['x '.repeat(12_000), '-'.repeat(30_000)];
+
+// Patterns as the long lines' test runs them, with multiline or not.
+const ON_LONG_LINES: [string, boolean][] = [
+  ...[...BOUNDARIES, ...OPEN_AFTER].map((p): [string, boolean] => [p, false]),
+  ['x\\u2028y', false],
+  ['(?s)end.*?café', true],
+  ['\\bcafé\\b', true],
+  ['x \\w', true],
+];
+
 const MULTILINE_UNSURE = new Set(['\\b.', '\\B.', '\\B.+?é']);
 
 const LINE_BREAKS = ['\\x0A', '\\n', 'a\\x{a}', '[\\n]', '[\\x0A]', '(?i)\\n', 'a|\\n', '[\\na]', '[^\\n]x', '\\s'];
@@ -113,6 +124,8 @@ describe.skipIf(RIPGREP === undefined)('the JS engine reads patterns as ripgrep 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'toolshed-parity-'));
     await writeFile(path.join(dir, 't.txt'), `${LINES.join('\n')}\n`);
+    // The same lines, each one long (a minified bundle's): matched in the worker thread.
+    await writeFile(path.join(dir, 'long.txt'), `${LINES.map((l, i) => `${PAD[i % 2]}${l}`).join('\n')}\n`);
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -126,6 +139,17 @@ describe.skipIf(RIPGREP === undefined)('the JS engine reads patterns as ripgrep 
     else expect(js, JSON.stringify(rg)).toEqual(rg);
     return { rg, js };
   };
+
+  test.each(ON_LONG_LINES)(
+    '%s (multiline: %s) on lines of 12 000 to 30 000 characters: as ripgrep, matched in the worker or not',
+    async (pattern, multiline) => {
+      const options = { pattern, file: 'long.txt', multiline };
+      const rg = await rgAnswer(RIPGREP!, dir, options);
+      expect(await jsAnswer(dir, options), JSON.stringify(rg)).toEqual(rg);
+      expect(await jsAnswer(dir, { ...options, inThreadMs: 0 }), JSON.stringify(rg)).toEqual(rg);
+      expect(await jsAnswer(dir, { ...options, inThreadMs: Infinity }), JSON.stringify(rg)).toEqual(rg);
+    },
+  );
 
   test.each(BOUNDARIES)('word boundary %s: Unicode, as ripgrep', async (pattern) => {
     await same(pattern, false);
