@@ -254,14 +254,15 @@ function escapeRegExp(text: string): string {
  * machine (Node 20) with a margin of about two. RE2 (`re2js`), once its DFA gives up, steps every
  * instruction of its program on every character: up to ~50 ns each (`\w{1,850}\d`, 1702
  * instructions, 60-80 µs a character over a line of letters; `a{1000}[0-9]` ~10 µs). RegExp over
- * literal alternatives: ~1-2 ns for one word; with `-i` and thousands of alternatives V8 leaves
- * its compiled code for something that grows with the square of the pattern (2 000 words: 70 µs a
- * character, 16 000: 2.7 ms), with case ~0.05 ns per character of the alternatives.
+ * literal alternatives: ~1-2 ns for one word (up to 14 ns before V8 has optimised it), ~0.05 ns
+ * more per character of the alternatives; with `-i` and thousands of alternatives V8 leaves its
+ * compiled code for something that grows with the square of the pattern (2 000 words: 70 µs a
+ * character, 16 000: 2.7 ms).
  */
 function worstNsPerChar(of: { re2ProgramSize: number } | { literalChars: number; ignoreCase: boolean }): number {
   if ('re2ProgramSize' in of) return 100 * Math.max(of.re2ProgramSize, 8);
   const n = of.literalChars;
-  return 2 + 0.1 * n + (of.ignoreCase ? 2e-4 * n * n : 0);
+  return 10 + 0.1 * n + (of.ignoreCase ? 2e-4 * n * n : 0);
 }
 
 function regExpPattern(re: RegExp, { nsPerChar }: { nsPerChar: number }): CompiledPattern {

@@ -61,4 +61,15 @@ describe('compilePattern', async () => {
     await expect(compile('(a)\\1')).rejects.toThrow(/Lookaround and backreferences are not supported/);
     await expect(compile('a\\nb')).rejects.toThrow(/matches a line break \("\\\\n"\).* set multiline: true/);
   });
+
+  test('nsPerChar bounds a character of text by the pattern: plain text least, RE2 by its program, -i over many words most', async () => {
+    const cost = async (pattern: string, ignoreCase = false) =>
+      (await compilePattern({ pattern, ignoreCase, multiline: false })).nsPerChar;
+    // Plain text: lines up to a megabyte are matched on the search's thread; `foo\d+`: up to ~12 000 characters.
+    expect(await cost('TODO')).toBeLessThanOrEqual(11);
+    expect(await cost('foo\\d+')).toBeGreaterThan(await cost('TODO'));
+    expect(await cost('\\w{1,850}\\d')).toBeGreaterThan(100 * (await cost('foo\\d+')));
+    const words = Array.from({ length: 2000 }, (_, i) => `word${i}`).join('|');
+    expect(await cost(words, true)).toBeGreaterThan(10 * (await cost(words)));
+  });
 });
