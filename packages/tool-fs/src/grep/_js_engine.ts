@@ -237,7 +237,7 @@ function* searchFile(abs: string, rel: string, context: FileSearchContext): File
   if (lines[lines.length - 1] === '') lines.pop();
   let multiline: { lines: Set<number>; count: number } | undefined;
   if (query.multiline) {
-    if (text.length <= safeChars) multiline = yield* multilineMatches(text, lines.length, re);
+    if (text.length <= safeChars) multiline = yield* multilineMatches(text, re, { lineCount: lines.length });
     else {
       const found = (yield { op: 'multiline', text, lineCount: lines.length }) as { lines: number[]; count: number };
       multiline = { lines: new Set(found.lines), count: found.count };

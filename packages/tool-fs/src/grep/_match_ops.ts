@@ -49,7 +49,7 @@ export function runMatchOp(re: CompiledPattern, request: MatchOp): MatchOpResult
       return found;
     }
     case 'multiline': {
-      const steps = multilineMatches(request.text, request.lineCount, re);
+      const steps = multilineMatches(request.text, re, { lineCount: request.lineCount });
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) return { lines: [...step.value.lines].sort((a, b) => a - b), count: step.value.count };
       }
@@ -65,8 +65,8 @@ export function runMatchOp(re: CompiledPattern, request: MatchOp): MatchOpResult
  * Each step it yields is a megabyte of matches done, where the caller may pause or stop it.
  *
  * @param text The file's text.
- * @param lineCount Its lines (a final line break starts none).
  * @param re The compiled pattern (`multiline`).
+ * @param options `lineCount`: the text's lines (a final line break starts none).
  * @returns The lines (0-based) and the count.
  *
  * @example
@@ -75,13 +75,13 @@ export function runMatchOp(re: CompiledPattern, request: MatchOp): MatchOpResult
  * import { compilePattern } from './_pattern.ts';
  * const re = await compilePattern({ pattern: 'a\\nb', ignoreCase: false, multiline: true });
  *
- * [...multilineMatches('a\nb\n', 2, re)]; // no steps for a small text; the result is { lines: {0, 1}, count: 1 }
+ * [...multilineMatches('a\nb\n', re, { lineCount: 2 })]; // no steps for a small text; the result is { lines: {0, 1}, count: 1 }
  * ```
  */
 export function* multilineMatches(
   text: string,
-  lineCount: number,
   re: CompiledPattern,
+  { lineCount }: { lineCount: number },
 ): Generator<undefined, { lines: Set<number>; count: number }, unknown> {
   const starts: number[] = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);

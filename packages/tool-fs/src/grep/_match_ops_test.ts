@@ -30,7 +30,7 @@ describe('runMatchOp', () => {
     const text = 'a\nb\nc\nb\nc\n';
     const answer = runMatchOp(re, { op: 'multiline', text, lineCount: 5 });
     expect(answer).toEqual({ lines: [1, 2, 3, 4], count: 2 });
-    const steps = multilineMatches(text, 5, re);
+    const steps = multilineMatches(text, re, { lineCount: 5 });
     let step = steps.next();
     while (!step.done) step = steps.next();
     expect({ lines: [...step.value.lines].sort(), count: step.value.count }).toEqual(answer);
