@@ -107,9 +107,11 @@ export async function jsSearch(
   try {
     for (let i = 0; i < files.length; i++) {
       if (sink.full) return { stopped: true };
+      if (sink.skips?.(files[i]!)) continue;
       // Synchronous reads in slices of a few milliseconds: much faster than the thread pool for
       // many small files, and the event loop still gets a turn between slices.
-      await pace();
+      let turn = pace();
+      if (turn !== undefined) await turn;
       const at =
         readAt === undefined ? path.join(query.dir, files[i]!) : query.file ? readAt : `${readAt}/${files[i]!}`;
       // Each step is a piece of the file: the loop gets turns, an abort stops it, and a piece
@@ -118,9 +120,9 @@ export async function jsSearch(
       let answer: MatchOpResult | undefined;
       for (let step = steps.next(); !step.done; step = steps.next(answer)) {
         answer = undefined;
-        signal?.throwIfAborted();
-        if (step.value === undefined) await pace();
-        else answer = await offThread(lease, step.value, { query, re, rel: files[i]!, signal, options });
+        if (step.value !== undefined)
+          answer = await offThread(lease, step.value, { query, re, rel: files[i]!, signal, options });
+        else if ((turn = pace()) !== undefined) await turn;
       }
     }
     return { stopped: false };
@@ -154,15 +156,20 @@ async function filesOf(
   return files.sort(comparePaths);
 }
 
-/** A function that gives the event loop a turn once `sliceMs` have passed since the last, and stops on `signal`. */
-function pacer(sliceMs: number, signal: AbortSignal | undefined): () => Promise<void> {
+/**
+ * A function that stops on `signal`, and once `sliceMs` have passed since the last turn of the
+ * event loop, gives it one (a promise to await; undefined, with no await, until then).
+ */
+function pacer(sliceMs: number, signal: AbortSignal | undefined): () => Promise<void> | undefined {
   let sliceStart = performance.now();
-  return async () => {
-    signal?.throwIfAborted();
-    if (performance.now() - sliceStart <= sliceMs) return;
+  const turn = async () => {
     await yieldToLoop();
     signal?.throwIfAborted();
     sliceStart = performance.now();
+  };
+  return () => {
+    signal?.throwIfAborted();
+    return performance.now() - sliceStart <= sliceMs ? undefined : turn();
   };
 }
 
@@ -183,10 +190,11 @@ async function offThread(
     return await lease.run(query, work, { signal, budgetMs: options.budgetMs ?? MATCH_BUDGET_MS, inThread: re });
   } catch (e) {
     if (!(e instanceof MatchBudgetError)) throw e;
+    const file = path.join(query.dir, rel);
     const what =
       work.op === 'multiline'
-        ? `the whole of ${rel} (${work.text.length} characters, multiline)`
-        : `a line of ${longestLine(work.text)} characters in ${rel}`;
+        ? `the whole of ${file} (${work.text.length} characters, multiline)`
+        : `a line of ${longestLine(work.text)} characters in ${file}`;
     const seconds = e.budgetMs / 1000;
     throw new GrepQueryError(
       `Grep stopped: matching the regex ${JSON.stringify(query.pattern)} against ${what} took longer than ${seconds} s with the JS engine (ripgrep is not in use), so the search was ended without results. Leave that file out (a narrower path, or the glob "!${rel}"), simplify the pattern (a large count such as {1,850}, or a long list of alternatives, costs time on every character of a long line; prefer + or *, or fixed text), or install ripgrep (rg), which matches it at once.`,

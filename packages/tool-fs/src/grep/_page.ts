@@ -143,6 +143,11 @@ export class GrepPage implements GrepSink {
     return this.#full;
   }
 
+  /** A file a deny rule covers: whatever it holds is dropped, so an engine need not read it. */
+  skips(rel: string): boolean {
+    return this.#o.denied?.(rel) === true;
+  }
+
   file(rel: string, mtimeMs?: number): void {
     if (this.#o.denied?.(rel)) return;
     this.#total++;

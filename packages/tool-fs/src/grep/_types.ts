@@ -49,6 +49,12 @@ export interface GrepSink {
    * as the lines are printed (`path:N:text\n` each, the last one too).
    */
   takeRun?(bytes: Buffer, files: readonly string[], count: number): void;
+  /**
+   * Optional: whether everything found in `rel` would be dropped (a deny rule covers it), so
+   * that an engine that reads files itself (the JS engine) skips it: a file the caller may not
+   * read is not read, cannot hold the search up, and is never named in an error.
+   */
+  skips?(rel: string): boolean;
   /** content, optional: lines it takes before it is full (offset + limit); unset or Infinity for all. */
   readonly keeps?: number;
   /** True once the rest of the search cannot change what is returned: the engine may stop. */

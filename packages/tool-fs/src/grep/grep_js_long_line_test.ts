@@ -65,7 +65,7 @@ describe('Grep with the JS engine on a line that takes long to match', () => {
     const { text, isError } = await bench.call('Grep', { pattern: SLOW, output_mode: 'content' });
     expect(isError).toBe(true);
     expect(text).toContain(
-      `matching the regex ${JSON.stringify(SLOW)} against a line of 200000 characters in dist/bundle.min.js`,
+      `matching the regex ${JSON.stringify(SLOW)} against a line of 200000 characters in ${path.join(bench.dir, 'dist/bundle.min.js')}`,
     );
     expect(text).toContain('the glob "!dist/bundle.min.js"');
     expect(text).toMatch(/simplify the pattern/);
@@ -73,6 +73,18 @@ describe('Grep with the JS engine on a line that takes long to match', () => {
     // Told where to go, the model leaves the bundle out and gets its answer.
     const narrowed = await bench.call('Grep', { pattern: SLOW, output_mode: 'content', glob: '!dist/bundle.min.js' });
     expect(narrowed).toMatchObject({ isError: false, text: 'src/a.ts:1:const x1 = 1;' });
+  });
+
+  test('a file a deny rule covers is not read: its long line neither stalls the search nor is named in an error', async () => {
+    bench = await makeBench({
+      family: { searchEngine: 'js', jsMatchBudgetMs: 400 },
+      permissions: { mode: 'acceptEdits', deny: ['Read(./secret/**)'] },
+    });
+    await put('secret/keys-bundle.min.js', BUNDLE);
+    await put('src/a.ts', 'const x1 = 1;\n');
+    const { text, isError } = await bench.call('Grep', { pattern: SLOW, output_mode: 'content' });
+    expect(text).not.toContain('keys-bundle');
+    expect({ text, isError }).toEqual({ text: 'src/a.ts:1:const x1 = 1;', isError: false });
   });
 
   test('a budget that is not a number of milliseconds above 0 is refused when the tools are built', () => {
