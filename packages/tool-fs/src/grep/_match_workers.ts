@@ -70,6 +70,15 @@ export interface MatchLease {
   release(): void;
 }
 
+/** Options of {@linkcode leaseMatchWorker}. */
+export interface MatchLeaseOptions {
+  /**
+   * The worker's program (tests point it at a file that is not there, as a bundle that left it
+   * out would). @default `_match_worker.js` (from sources, `_match_worker.ts`) beside this module
+   */
+  program?: URL | undefined;
+}
+
 /** How the match workers are doing; see {@linkcode matchWorkerStats}. */
 export interface MatchWorkerStats {
   /** Workers started since the process began. */
@@ -93,6 +102,7 @@ const alive = new Set<Worker>();
  * is kept warm between searches (idle, it keeps no process alive, and it exits after 30 s);
  * searches at once get one each, so that one stuck in a long line holds up no other.
  *
+ * @param options The worker's program.
  * @returns The lease; release it when the search ends.
  *
  * @example
@@ -107,25 +117,29 @@ const alive = new Set<Worker>();
  * }
  * ```
  */
-export function leaseMatchWorker(): MatchLease {
+export function leaseMatchWorker(options: MatchLeaseOptions = {}): MatchLease {
+  const program =
+    options.program ?? new URL(FROM_SOURCE ? './_match_worker.ts' : './_match_worker.js', import.meta.url);
+  // A warm worker runs the default program: a lease for another one starts its own.
+  const own = options.program !== undefined;
   let worker: Worker | undefined;
   return {
     async run(query, work, options = {}) {
-      if (unavailable && options.inThread) return runMatchOp(options.inThread, work);
+      if (unavailable && !own && options.inThread) return runMatchOp(options.inThread, work);
       try {
-        worker ??= takeWarm() ?? startWorker();
+        worker ??= (own ? undefined : takeWarm()) ?? startWorker(program);
         return await runOn(worker, { query, ...work }, options);
       } catch (e) {
         if (worker === undefined && options.inThread) {
           // `new Worker` itself refused (no such file in a bundle).
-          unavailable = true;
+          if (!own) unavailable = true;
           return runMatchOp(options.inThread, work);
         }
         if (e instanceof WorkerGone) {
           worker = undefined;
           if (e.cause !== undefined) throw e.cause;
           if (e.neverStarted && options.inThread) {
-            unavailable = true;
+            if (!own) unavailable = true;
             return runMatchOp(options.inThread, work);
           }
           throw new Error(`Grep's match worker failed: ${e.message}`);
@@ -137,7 +151,7 @@ export function leaseMatchWorker(): MatchLease {
       const w = worker;
       worker = undefined;
       if (w === undefined) return;
-      if (warm !== undefined) {
+      if (warm !== undefined || own) {
         void w.terminate();
         return;
       }
@@ -207,16 +221,15 @@ function takeWarm(): Worker | undefined {
   return w.worker;
 }
 
-function startWorker(): Worker {
+function startWorker(program: URL): Worker {
   const name = 'toolshed-grep-match';
   let w: Worker;
-  if (FROM_SOURCE) {
+  if (program.pathname.endsWith('.ts')) {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-    const program = new URL('./_match_worker.ts', import.meta.url).href;
-    const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(program)}); });`;
+    const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(program.href)}); });`;
     w = new Worker(boot, { eval: true, name });
   } else {
-    w = new Worker(new URL('./_match_worker.js', import.meta.url), { name });
+    w = new Worker(program, { name });
   }
   started++;
   alive.add(w);

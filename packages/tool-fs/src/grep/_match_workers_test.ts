@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { leaseMatchWorker, MatchBudgetError, matchWorkerStats, stopWarmMatchWorker } from './_match_workers.ts';
+import { compilePattern } from './_pattern.ts';
 
 // `\w{1,850}\d` over a line of letters: seconds of work per hundred thousand characters.
 const SLOW = { pattern: '\\w{1,850}\\d', ignoreCase: false, multiline: false };
@@ -83,6 +84,29 @@ describe('match workers', () => {
     expect(await untilAlive(alive - 1)).toBe(alive - 1);
     lease.release();
   });
+
+  test.each([
+    ['JavaScript', 'not_there.js'],
+    ['TypeScript, run from sources', 'not_there.ts'],
+  ])(
+    'a worker whose program (%s) is missing: the piece is answered on the calling thread when it may be',
+    async (_, file) => {
+      const program = new URL(`./${file}`, import.meta.url);
+      const inThread = await compilePattern(QUICK);
+      const lease = leaseMatchWorker({ program });
+      expect(await lease.run(QUICK, { op: 'lines', text: 'a\nfoo1', first: false }, { inThread })).toEqual([1]);
+      lease.release();
+      const strict = leaseMatchWorker({ program });
+      await expect(strict.run(QUICK, { op: 'test', text: 'foo1' })).rejects.toThrow(
+        /Grep's match worker failed: .*not_there/,
+      );
+      strict.release();
+      // The default program still works for every other search.
+      const ordinary = leaseMatchWorker();
+      expect(await ordinary.run(QUICK, { op: 'test', text: 'foo1' })).toBe(true);
+      ordinary.release();
+    },
+  );
 
   test('an already aborted signal sends nothing', async () => {
     const lease = leaseMatchWorker();
