@@ -196,8 +196,10 @@ async function offThread(
         ? `the whole of ${file} (${work.text.length} characters, multiline)`
         : `a line of ${longestLine(work.text)} characters in ${file}`;
     const seconds = e.budgetMs / 1000;
+    const leaveOut =
+      query.file === undefined ? `Leave that file out (a narrower path, or the glob "!${rel}")` : 'Search other files';
     throw new GrepQueryError(
-      `Grep stopped: matching the regex ${JSON.stringify(query.pattern)} against ${what} took longer than ${seconds} s with the JS engine (ripgrep is not in use), so the search was ended without results. Leave that file out (a narrower path, or the glob "!${rel}"), simplify the pattern (a large count such as {1,850}, or a long list of alternatives, costs time on every character of a long line; prefer + or *, or fixed text), or install ripgrep (rg), which matches it at once.`,
+      `Grep stopped: matching the regex ${JSON.stringify(query.pattern)} against ${what} took longer than ${seconds} s with the JS engine (ripgrep is not in use), so the search was ended without results. ${leaveOut}, simplify the pattern (a large count such as {1,850}, or a long list of alternatives, costs time on every character of a long line; prefer + or *, or fixed text), or install ripgrep (rg), which matches it at once.`,
     );
   }
 }
