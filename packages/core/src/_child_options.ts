@@ -79,6 +79,7 @@ export function childOptionsOf(
       hooks: config.hooks,
       env: config.settings.env,
       familySettings: config.settings.familySettings,
+      projectTrusted: config.projectTrusted,
     },
   };
   if (signals.length) childOptions.signal = AbortSignal.any(signals);

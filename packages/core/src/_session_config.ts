@@ -13,6 +13,7 @@ import { checkKeepResults } from './results/result_cleanup.ts';
 import type { SessionOptions } from './session_types.ts';
 import type { FamilySettingsDef } from './settings/family_settings.ts';
 import { assertSettingsValid, type LoadedSettings, loadSettings, SETTINGS_INVALID } from './settings/load_settings.ts';
+import { isProjectTrusted } from './settings/project_trust.ts';
 import { prepareStateDir, type StateDirPlace } from './state_dir.ts';
 
 /** What a parent hands a child session (see `child_session.ts`); not part of the public options. */
@@ -22,6 +23,8 @@ export interface Inherited {
   /** The parent's settings `env` and family settings: a child reads no settings files itself. */
   env: Record<string, string>;
   familySettings: LoadedSettings['familySettings'];
+  /** Whether the parent's project folder is trusted. */
+  projectTrusted: boolean;
 }
 
 /** What a session is made with, once its options, settings files and permissions are read and checked. */
@@ -35,6 +38,11 @@ export interface SessionConfig {
   settings: LoadedSettings;
   permissions: PermissionContext;
   hooks: HooksConfig | undefined;
+  /**
+   * Whether the user trusts the project folder itself (`trustedProject`, else the trust list),
+   * whether or not it has settings files: what `ToolContext.projectTrusted` says.
+   */
+  projectTrusted: boolean;
 }
 
 /**
@@ -98,7 +106,9 @@ export async function resolveSessionConfig(options: SessionOptions): Promise<Ses
     : settings.failClosedHooks?.value === true
       ? failClosedHooks(merged)
       : merged;
-  return { id, cwd, stateDir, place, keepResults, settings, permissions, hooks };
+  const projectTrusted =
+    inherited?.projectTrusted ?? options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir }));
+  return { id, cwd, stateDir, place, keepResults, settings, permissions, hooks, projectTrusted };
 }
 
 /** The settings files' permissions with the `permissions` option over them. */

@@ -73,6 +73,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       fileState: new FileStateCache(),
       permissions,
       ...(Object.keys(settings.env).length > 0 ? { env: settings.env } : {}),
+      projectTrusted: config.projectTrusted,
       tools: catalogOf(pool),
       services,
       onClose: (cleanup) => void cleanups.push(cleanup),

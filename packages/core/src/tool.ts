@@ -419,6 +419,13 @@ export interface ToolContext {
    * no file sets any.
    */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Whether the user trusts the project folder (`trustedProject`, else the trust list of
+   * `toolshed trust DIR`): a tool that would run the project's own code to serve a read-only
+   * call (a language server taking the workspace's TypeScript) does so only when it is true.
+   * Absent means not trusted. A child session has its parent's.
+   */
+  readonly projectTrusted?: boolean;
   readonly tools: ToolCatalog;
   readonly services: Services;
   /** Registers cleanup that runs on `session.close()` (kill background tasks, close servers). */

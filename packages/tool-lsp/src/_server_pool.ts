@@ -22,6 +22,16 @@ export class ServerPool {
     this.#options = options;
   }
 
+  /** The folders the servers serve (the session's working directories). */
+  get roots(): readonly string[] {
+    return this.#options.roots;
+  }
+
+  /** The servers' environment. */
+  get env(): NodeJS.ProcessEnv {
+    return this.#options.env;
+  }
+
   /** The running server of a language, or a new one when there is none or it died. */
   async get(language: string, config: LspServerConfig): Promise<LspServer> {
     if (this.#closed) throw new Error('The session was closed: its language servers are stopped.');

@@ -27,6 +27,7 @@ import {
 import { locationView } from './_location_view.ts';
 import { fileUri, type LspServer } from './_lsp_server.ts';
 import { ServerPool } from './_server_pool.ts';
+import { withTrustedTypeScript } from './_workspace_typescript.ts';
 import { checkServerConfigs, DEFAULT_LSP_SERVERS, type LspServerConfig, serverForFile } from './server_config.ts';
 
 /** The operations of the LSP tool, with Claude Code's names. */
@@ -302,7 +303,12 @@ export function makeLspTool(
     async call(input, ctx, { signal }) {
       const file = resolvePath(input.filePath, ctx.cwd);
       const { language, config } = serverForFile(configFor(ctx.sessionId).servers, file)!;
-      const server = await poolFor(ctx).get(language, config);
+      const pool = poolFor(ctx);
+      // A project the user has not trusted: its own TypeScript is not run to answer a read.
+      const server = await pool.get(
+        language,
+        ctx.projectTrusted === true ? config : withTrustedTypeScript(config, { roots: pool.roots, env: pool.env }),
+      );
       const capability = CAPABILITIES[input.operation];
       if (!server.supports(capability)) {
         throw new Error(
