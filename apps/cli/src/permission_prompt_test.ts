@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,55 @@ describe('the terminal permission prompt: allow once / always / deny', () => {
     );
     expect(r.stderr).toContain('not saved');
     expect(await readFile(file, 'utf8')).toBe('{ broken');
+  });
+
+  test("a project's .toolshed/settings.local.json that links to the user's settings is not written: the rule stays in this project", async () => {
+    const home = await tempDir();
+    const userFile = path.join(home, '.claude', 'settings.json');
+    await mkdir(path.dirname(userFile), { recursive: true });
+    const userText = `${JSON.stringify({ permissions: { allow: ['Read'] } })}\n`;
+    await writeFile(userFile, userText);
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, '.toolshed'));
+    // What a cloned repository can hold: a relative link out of the project.
+    await symlink(
+      path.relative(path.join(cwd, '.toolshed'), userFile),
+      path.join(cwd, '.toolshed', 'settings.local.json'),
+    );
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'n\na\n', // n: do not trust the folder; a: always allow Writer here
+      env: { HOME: home, NO_COLOR: '1' },
+    });
+    expect(r.code, r.stderr).toBe(0); // allowed once
+    expect(await readFile(userFile, 'utf8')).toBe(userText);
+    expect(r.stderr).toContain(
+      `not saved: ${path.join(cwd, '.toolshed', 'settings.local.json')} leads to ${userFile}, outside the project folder`,
+    );
+    // In another project, Writer still asks (and without a terminal, is denied).
+    const other = await tempDir();
+    const again = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"no"}', '--cwd', other], {
+      tools,
+      env: { HOME: home },
+    });
+    expect(again.code).toBe(1);
+    expect(existsSync(path.join(other, 'out.txt'))).toBe(false);
+  });
+
+  test('a .toolshed folder that links into the project itself still saves there', async () => {
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, 'config', 'toolshed'), { recursive: true });
+    await symlink(path.join('config', 'toolshed'), path.join(cwd, '.toolshed'));
+    const r = await cli(['call', 'Writer', '{"file_path":"out.txt","content":"yes"}', '--cwd', cwd], {
+      tools,
+      isTTY: true,
+      stdin: 'a\n',
+      env: { NO_COLOR: '1' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const saved = JSON.parse(await readFile(path.join(cwd, 'config', 'toolshed', 'settings.local.json'), 'utf8'));
+    expect(saved.permissions.allow).toEqual(['Writer']);
   });
 
   test('"n" denies and saves nothing', async () => {
