@@ -1,4 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { isPathInside } from '@toolshed/core/internal';
 import path from 'node:path';
 import { loadSettings, type CanUseTool } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
@@ -79,6 +81,15 @@ export function terminalPermissionPrompt(
 /** Adds the rules to `permissions.allow` of the local settings file, keeping what else it holds. */
 async function saveAllowRules(project: string, homeDir: string, rules: readonly string[], io: CliIo): Promise<void> {
   const file = path.join(project, LOCAL_SETTINGS_FILE);
+  const target = await localFileTarget(project, file);
+  if (target.outside !== undefined) {
+    // A repository can ship the file or its folder as a link (to ~/.claude/settings.json): a
+    // rule the user gave this project would then be saved, and apply, wherever it leads.
+    io.stderr.write(
+      `toolshed: ${levelWord('warn', io)}: not saved: ${file} leads to ${target.outside}, outside the project folder ${project}, so a rule saved there would apply beyond this project. Allowed once. Remove the link, or add ${rules.join(' ')} to permissions.allow of a settings file you choose.\n`,
+    );
+    return;
+  }
   let settings: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
@@ -100,7 +111,9 @@ async function saveAllowRules(project: string, homeDir: string, rules: readonly 
   const added = rules.filter((r) => !allow.includes(r));
   settings['permissions'] = { ...permissions, allow: [...allow, ...added] };
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(settings, null, 2)}\n`);
+  // Not through a link made since the check: the file itself is opened without following one.
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+  await writeFile(target.write, `${JSON.stringify(settings, null, 2)}\n`, { flag: flags });
   io.stderr.write(
     `toolshed: ${styled(`saved ${added.length ? added.join(' ') : rules.join(' ')}`, { io, style: 'green' })} to permissions.allow in ${file}\n`,
   );
@@ -114,4 +127,31 @@ async function saveAllowRules(project: string, homeDir: string, rules: readonly 
   } catch {
     // The note is a courtesy; the rule is saved and this call allowed either way.
   }
+}
+
+/**
+ * Where the local settings file really is: `write` is the path to write (its folder resolved
+ * through links), and `outside` is set (to where it leads) when the file or its folder is a link
+ * out of the project folder.
+ */
+async function localFileTarget(project: string, file: string): Promise<{ write: string; outside?: string }> {
+  const realProject = await realpath(project).catch(() => path.resolve(project));
+  let dir = path.dirname(file);
+  try {
+    dir = await realpath(dir);
+  } catch {
+    // No .toolshed folder yet (a dangling link is caught below, by lstat).
+    const info = await lstat(dir).catch(() => undefined);
+    if (info?.isSymbolicLink()) return { write: file, outside: `a link that leads nowhere (${dir})` };
+  }
+  if (!isPathInside(dir, realProject)) return { write: file, outside: dir };
+  const write = path.join(dir, path.basename(file));
+  const info = await lstat(write).catch(() => undefined);
+  if (info?.isSymbolicLink()) {
+    const real = await realpath(write).catch(() => undefined);
+    if (real === undefined || !isPathInside(real, realProject))
+      return { write, outside: real ?? 'a link that leads nowhere' };
+    return { write: real };
+  }
+  return { write };
 }
