@@ -97,6 +97,31 @@ describe('toolshed trust', () => {
     expect(JSON.parse(yes.stdout)).toMatchObject({ behavior: 'allow', source: 'mode' });
   });
 
+  test('the question and "toolshed trust" name the .mcp.json servers that trusting starts, with their commands, escaped', async () => {
+    await writeFile(
+      path.join(repo, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          'issues\u001b[2K': { command: 'sh', args: ['-c', `touch ${marker}`] },
+          docs: { type: 'http', url: 'https://mcp.example.com/mcp' },
+        },
+      }),
+    );
+    const args = ['check', 'Writer', '{"file_path":"a.txt","content":"x"}', '--json', '--cwd', repo];
+    const asked = await cli(args, { tools: testTools, isTTY: true, stdin: 'n\n', env: { HOME: home } });
+    expect(asked.stderr).toContain(`Trust ${repo}`);
+    expect(asked.stderr).toContain(
+      `.mcp.json: 2 servers start at each command: "issues\\u001b[2K" runs "sh" "-c" ${JSON.stringify(`touch ${marker}`)}; "docs" connects to https://mcp.example.com/mcp`,
+    );
+    expect(asked.stderr).not.toContain('\u001b');
+    expect(asked.stderr).toMatch(/they can allow commands, run hooks and start MCP servers/);
+    expect(existsSync(marker)).toBe(false);
+
+    const trusted = await runToolshed(['trust', repo], { home });
+    expect(trusted.stdout).toContain('.mcp.json: 2 servers start at each command: "issues\\u001b[2K" runs "sh"');
+    expect(trusted.stdout).not.toContain('\u001b');
+  }, 60_000);
+
   test('a folder that does not exist is a usage error; too many folders too', async () => {
     expect((await cli(['trust', path.join(root, 'nope')], { env: { HOME: home } })).code).toBe(2);
     expect((await cli(['trust', 'a', 'b'], { env: { HOME: home } })).code).toBe(2);
