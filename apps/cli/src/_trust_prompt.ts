@@ -2,11 +2,13 @@ import path from 'node:path';
 import { declineProjectTrust, loadSettings, trustProject, type SettingSource } from '@toolshed/core';
 import { readTrustList } from '@toolshed/core/internal';
 import type { CliIo } from './cli_io.ts';
+import { mcpJsonServersLine } from './_mcp_json_servers.ts';
 import type { Prompter } from './_prompter.ts';
 
 /**
  * In a terminal, asks once whether to trust a project folder whose settings files hold things
- * that an untrusted folder may not set (allow rules, a permissive mode, hooks). Yes adds it to
+ * that an untrusted folder may not set (allow rules, a permissive mode, hooks), naming them and
+ * the `.mcp.json` servers that trusting starts (with their commands). Yes adds it to
  * the trust list; no is remembered there too, so the question is not asked again (`toolshed
  * trust DIR` still trusts it later). Does nothing when the folder is trusted or declined, when
  * nothing would be ignored, or when the trust list cannot be read.
@@ -34,12 +36,16 @@ export async function askToTrustProject(
   const settings = await loadSettings({ cwd: dir, homeDir, sources });
   const untrusted = settings.untrustedProject;
   if (!untrusted || declined.some((d) => d === untrusted.dir)) return false;
-  const lines = untrusted.ignored.map((i) => `  ${path.relative(dir, i.file)}: ${i.what.join('; ')}\n`).join('');
+  const servers = await mcpJsonServersLine(dir);
+  const lines = [
+    ...untrusted.ignored.map((i) => `  ${path.relative(dir, i.file)}: ${i.what.join('; ')}\n`),
+    ...(servers && sources.includes('claude') ? [`  ${servers}\n`] : []),
+  ].join('');
   io.stderr.write(
     `toolshed: the settings files of ${dir} are not trusted; until they are, only their deny and ask rules apply. Ignored:\n${lines}`,
   );
   const answer = await prompter.ask(
-    `Trust ${dir}, so that these apply (they can allow commands and run hooks)? [y/N] `,
+    `Trust ${dir}, so that these apply (they can allow commands, run hooks${servers && sources.includes('claude') ? ' and start MCP servers' : ''})? [y/N] `,
   );
   if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) {
     await trustProject(dir, { homeDir });

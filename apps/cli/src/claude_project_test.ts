@@ -167,7 +167,7 @@ describe('a Claude Code project, untrusted: only what tightens applies', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('mcp__fault__');
     expect(r.stderr).toContain(
-      `The servers of ${path.join(cwd, '.mcp.json')} (fault, other) were not started: the project folder is not trusted`,
+      `The servers of ${path.join(cwd, '.mcp.json')} ("fault", "other") were not started: the project folder is not trusted`,
     );
     expect(existsSync(marker)).toBe(false);
   });
@@ -256,7 +256,7 @@ describe('the same project after toolshed trust', () => {
     const tools = await toolshed(['tools']);
     expect(tools.stdout).toContain('mcp__fault__pid');
     expect(tools.stderr).toContain('Servers of');
-    expect(tools.stderr).toContain('other (not in enabledMcpjsonServers)');
+    expect(tools.stderr).toContain('"other" (not in enabledMcpjsonServers)');
     const search = await toolshed(['search', 'process id']);
     expect(search.code).toBe(0);
     expect(search.stdout).toMatch(/^ +1 +[\d.]+ +mcp__fault__pid /m);

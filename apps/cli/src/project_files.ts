@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isProjectTrusted, loadSettings } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
+import { quoted } from './_printable.ts';
 
 /** What {@linkcode readProjectFiles} found: the MCP configuration to use and what to tell the user. */
 export interface ProjectFiles {
@@ -64,7 +65,7 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
   if (names.length === 0) return out;
   if (!(await isProjectTrusted(args.cwd, { homeDir }))) {
     out.notices.push(
-      `The servers of ${file} (${names.join(', ')}) were not started: the project folder is not trusted, and they are commands the repository chose. ` +
+      `The servers of ${file} (${names.map(quoted).join(', ')}) were not started: the project folder is not trusted, and they are commands the repository chose. ` +
         `Run "toolshed trust ${args.cwd}" to start them by default, or name the file once with --mcp-config ${file}.`,
     );
     return out;
@@ -74,8 +75,8 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
   const kept: Record<string, unknown> = {};
   const left: string[] = [];
   for (const name of names) {
-    if (disabled.includes(name)) left.push(`${name} (in disabledMcpjsonServers)`);
-    else if (onlyEnabled && !enabled.includes(name)) left.push(`${name} (not in enabledMcpjsonServers)`);
+    if (disabled.includes(name)) left.push(`${quoted(name)} (in disabledMcpjsonServers)`);
+    else if (onlyEnabled && !enabled.includes(name)) left.push(`${quoted(name)} (not in enabledMcpjsonServers)`);
     else kept[name] = servers[name];
   }
   if (left.length) out.notices.push(`Servers of ${file} not started, as the settings say: ${left.join(', ')}.`);

@@ -46,7 +46,7 @@ describe('readProjectFiles', () => {
     const files = await readProjectFiles(argsFor(cwd), home);
     expect(files.mcpConfig).toBeUndefined();
     expect(files.read).toEqual([path.join(cwd, '.claude', 'settings.json'), path.join(cwd, '.mcp.json')]);
-    expect(files.notices[0]).toContain(`(a, b, c) were not started: the project folder is not trusted`);
+    expect(files.notices[0]).toContain(`("a", "b", "c") were not started: the project folder is not trusted`);
     expect(files.notices[0]).toContain(`toolshed trust ${cwd}`);
   });
 
@@ -56,7 +56,7 @@ describe('readProjectFiles', () => {
     const a = await readProjectFiles(argsFor(all.cwd), all.home);
     expect(servers(a.mcpConfig)).toEqual(['a', 'c']);
     expect(a.notices).toEqual([
-      `Servers of ${path.join(all.cwd, '.mcp.json')} not started, as the settings say: b (in disabledMcpjsonServers).`,
+      `Servers of ${path.join(all.cwd, '.mcp.json')} not started, as the settings say: "b" (in disabledMcpjsonServers).`,
     ]);
 
     const some = await project({ enabledMcpjsonServers: ['a', 'b'], disabledMcpjsonServers: ['b'] });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadSettings, SETTING_SOURCES, trustProject } from '@toolshed/core';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
+import { mcpJsonServersLine } from './_mcp_json_servers.ts';
 import { UsageError } from './usage_error.ts';
 
 /**
@@ -56,6 +57,8 @@ export async function trustCommand(invocation: CommandInvocation, io: CliIo): Pr
   const nowApplies = (before.untrustedProject?.ignored ?? []).map(
     (i) => `${path.relative(dir, i.file)}: ${i.what.join('; ')}`,
   );
+  const servers = await mcpJsonServersLine(dir);
+  if (servers) nowApplies.push(servers);
   let result: Awaited<ReturnType<typeof trustProject>>;
   try {
     result = await trustProject(dir, { homeDir });

@@ -108,7 +108,7 @@ describe('toolshed trust', () => {
       }),
     );
     const args = ['check', 'Writer', '{"file_path":"a.txt","content":"x"}', '--json', '--cwd', repo];
-    const asked = await cli(args, { tools: testTools, isTTY: true, stdin: 'n\n', env: { HOME: home } });
+    const asked = await cli(args, { tools: testTools, isTTY: true, stdin: 'n\n', env: { HOME: home, NO_COLOR: '1' } });
     expect(asked.stderr).toContain(`Trust ${repo}`);
     expect(asked.stderr).toContain(
       `.mcp.json: 2 servers start at each command: "issues\\u001b[2K" runs "sh" "-c" ${JSON.stringify(`touch ${marker}`)}; "docs" connects to https://mcp.example.com/mcp`,
