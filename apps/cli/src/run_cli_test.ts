@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './run_cli.ts';
@@ -19,6 +19,21 @@ describe('runCli', () => {
     const r = await cli(['run', '--help']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^Usage: toolshed run <file\|->/);
+  });
+
+  test("a cloned project's settings keys with escape codes are printed escaped, not sent to the terminal", async () => {
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, '.claude'));
+    // ESC[1A ESC[2K: up one line and clear it, to hide the line before; OSC 52 would set the clipboard.
+    await writeFile(
+      path.join(cwd, '.claude', 'settings.json'),
+      '{"model\\u001b[1A\\u001b[2K": "x", "hooks": {"Stop\\u001b]52;c;ZWNobyBoaQ==\\u0007": []}}',
+    );
+    const r = await cli(['tools', '--cwd', cwd], { tools, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
+    expect(r.stderr).toContain('key "model\\u001b[1A\\u001b[2K" is not a settings key');
+    expect(r.stderr).toContain('hooks.Stop\\u001b]52;c;ZWNobyBoaQ==\\u0007 is not a hook event');
   });
 
   test('runCli prints the version', async () => {
