@@ -1,5 +1,4 @@
 /** C0 and C1 controls, DEL, line and paragraph separators, and bidi controls: what can rewrite a terminal line. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes.
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
@@ -36,4 +35,25 @@ export function quoted(text: string): string {
  */
 export function escapeUnprintable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A message for the terminal (a settings error, a session notice) whose parts may come from a
+ * cloned project: every control, line-separator and bidi character written as `\uXXXX`, except
+ * the newlines and tabs that lay it out.
+ *
+ * @param text The message.
+ * @returns It, safe to print.
+ *
+ * @example
+ * ```ts
+ * import { printableMessage } from './_printable.ts';
+ *
+ * printableMessage('key "model\u001b[1A" is not a settings key\n- next'); // 'key "model\\u001b[1A" is not a settings key\n- next'
+ * ```
+ */
+export function printableMessage(text: string): string {
+  return text.replace(UNPRINTABLE, (c) =>
+    c === '\n' || c === '\t' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -3,6 +3,7 @@ import type { CliIo } from './cli_io.ts';
 import { progressLines } from './_progress_lines.ts';
 import { toolUseSummary } from './_tool_summary.ts';
 import { levelWord } from './_style.ts';
+import { printableMessage } from './_printable.ts';
 
 /** One call's outcome as the commands print it. */
 export interface TurnResult {
@@ -52,7 +53,7 @@ export async function runTurn(
         `toolshed: ${levelWord('warn', io)}: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
       );
     } else if (event.type === 'notice') {
-      io.stderr.write(`toolshed: ${levelWord(event.level, io)}: ${event.message}\n`);
+      io.stderr.write(`toolshed: ${levelWord(event.level, io)}: ${printableMessage(event.message)}\n`);
     }
   }
   return blocks.map((block) => {

@@ -2,6 +2,7 @@
 // exit code out. Everything testable lives in run_cli.ts.
 import { runCli } from './run_cli.ts';
 import { terminalSpinner } from './_spinner.ts';
+import { printableMessage } from './_printable.ts';
 
 // The binary is a bundle (scripts/bundle_cli.ts): with TOOLSHED_DEBUG=1 a stack trace names the
 // TypeScript files and lines through its source maps (off otherwise: they cost start-up time).
@@ -54,7 +55,7 @@ try {
 } catch (e) {
   // runCli does not throw; this is the last guard, kept to one line like every other error.
   spinner?.stop();
-  stderr.write(`toolshed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+  stderr.write(`toolshed: ${printableMessage(e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e))}\n`);
   if (process.env['TOOLSHED_DEBUG'] === '1' && e instanceof Error) stderr.write(`${e.stack}\n`);
   process.exitCode = 1;
 }

@@ -32,6 +32,7 @@ import { mcpLoginCommand } from './mcp_login_command.ts';
 import { mcpPromptCommand } from './mcp_prompt_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
+import { printableMessage } from './_printable.ts';
 
 /** The flags of `toolshed mcp` beyond the common ones. */
 export interface McpCommandFlags {
@@ -158,7 +159,8 @@ async function sessionPermissions(args: CommonArgs, io: CliIo): Promise<Permissi
     setup: (api) => void (permissions = api.permissions),
   });
   const session = await createCliSession({ cwd: args.cwd, families: [probe], ...settingsOptions(args, io) });
-  for (const notice of session.notices()) io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+  for (const notice of session.notices())
+    io.stderr.write(`toolshed: ${notice.level}: ${printableMessage(notice.message)}\n`);
   await session.close();
   return permissions!;
 }
@@ -211,7 +213,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   const project = await readProjectFiles(args, homeDir);
   if (project.read.length > 0)
     io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
-  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
+  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${printableMessage(notice)}\n`);
   const mcpOptions =
     project.mcpConfig && project.mcpConfigFile
       ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
@@ -219,7 +221,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   // Each client session gets families of its own: an MCP family serves one session at a time.
   const familiesOf = () => loadFamilies(args.families, mcpOptions);
   const { families, warnings } = await familiesOf();
-  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`toolshed: warn: ${printableMessage(warning)}\n`);
   // stdin and stdout belong to the protocol (stdio) or to nobody (HTTP): who approves an ask is
   // --approve (deny by default), or --yes, which allows every call.
   const prompt = createMcpPermissionPrompt();
@@ -248,7 +250,7 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
     for (const notice of s.notices()) {
       if (printed.has(notice.message)) continue;
       printed.add(notice.message);
-      io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+      io.stderr.write(`toolshed: ${notice.level}: ${printableMessage(notice.message)}\n`);
     }
   };
   printNotices(session);

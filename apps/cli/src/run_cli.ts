@@ -5,6 +5,7 @@ import { helpOrVersion } from './_help_or_version.ts';
 import { commandUsage, notYetImplemented, overallUsage, usageHint } from './help.ts';
 import { UsageError } from './usage_error.ts';
 import { versionText } from './_versions.ts';
+import { printableMessage } from './_printable.ts';
 
 const { version: VERSION } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -80,12 +81,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`toolshed: ${e.message}\n`);
+      io.stderr.write(`toolshed: ${printableMessage(e.message)}\n`);
       if (e.showUsage) io.stderr.write(`\n${usageHint(e.command)}`);
       return 2;
     }
     const { describeError } = await import('@toolshed/core/internal');
-    io.stderr.write(`toolshed: ${describeError(e)}\n`);
+    io.stderr.write(`toolshed: ${printableMessage(describeError(e))}\n`);
     if ((io.env ?? process.env)['TOOLSHED_DEBUG'] === '1' && e instanceof Error && e.stack)
       io.stderr.write(`${e.stack}\n`);
     return 1;

@@ -28,6 +28,7 @@ import { flagRuleWarnings } from './_flag_rule_warnings.ts';
 import { terminalAskUser } from './_terminal_ask_user.ts';
 import { toolUseSummary } from './_tool_summary.ts';
 import { levelWord } from './_style.ts';
+import { printableMessage } from './_printable.ts';
 
 /** The settings and permission part of the session options, as the CLI's flags give it. */
 export type SettingsOptions = Required<
@@ -127,14 +128,15 @@ async function familiesFor(
   const project = await readProjectFiles(args, homeDir);
   if (project.read.length > 0)
     io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir })}\n`);
-  for (const notice of project.notices) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${notice}\n`);
+  for (const notice of project.notices)
+    io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${printableMessage(notice)}\n`);
   const { families, warnings } = await loadFamilies(
     args.families,
     project.mcpConfig && project.mcpConfigFile
       ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
       : { homeDir },
   );
-  for (const warning of warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${printableMessage(warning)}\n`);
   await loadSetupHints(args.families);
   return families;
 }
@@ -225,7 +227,7 @@ export async function withSession<T>(args: CommonArgs, io: CliIo, options: WithS
   const showNotices = () => {
     const notices = session!.notices();
     for (const notice of notices.slice(shown).filter((n) => !isSetupHint(n)))
-      io.stderr.write(`toolshed: ${levelWord(notice.level, io)}: ${notice.message}\n`);
+      io.stderr.write(`toolshed: ${levelWord(notice.level, io)}: ${printableMessage(notice.message)}\n`);
     shown = notices.length;
   };
   try {
