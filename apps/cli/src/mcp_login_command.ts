@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
+import { isProjectTrusted } from '@toolshed/core';
 import { loginMcpServer } from '@toolshed/mcp-bridge';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
@@ -8,7 +10,8 @@ import { UsageError } from './usage_error.ts';
 
 /**
  * `toolshed mcp login <server>`: signs in to a remote MCP server of `--mcp-config` (default
- * `.mcp.json` in the working directory) with OAuth. The sign-in URL is printed on stderr; the
+ * `.mcp.json` in the working directory, once the folder is trusted: its addresses and headers,
+ * which may expand your environment variables, are the repository's) with OAuth. The sign-in URL is printed on stderr; the
  * browser comes back to a loopback redirect on 127.0.0.1, and the tokens go to
  * `~/.toolshed/mcp-oauth.json` (mode 0600), where sessions find them.
  *
@@ -45,6 +48,14 @@ export async function mcpLoginCommand(
       throw new UsageError(`No MCP servers to sign in to: give --mcp-config FILE, or put a .mcp.json in ${args.cwd}.`, {
         showUsage: false,
       });
+    // The repository chose the address and the headers, which may hold your variables (${GITHUB_TOKEN}):
+    // nothing is sent there from a folder you have not trusted.
+    if (!(await isProjectTrusted(args.cwd, { homeDir: io.env?.['HOME'] || homedir() }))) {
+      throw new UsageError(
+        `The .mcp.json in ${args.cwd} belongs to a project folder that is not trusted, so its servers (addresses and headers the repository chose, which may send your environment variables) were not contacted. Run "toolshed trust ${args.cwd}" to use it by default, or name it once with --mcp-config ${file}.`,
+        { showUsage: false },
+      );
+    }
   }
   const config = await readMcpConfigFile(file, process.cwd());
   try {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { trustProject } from '@toolshed/core';
 import { runCli } from './run_cli.ts';
 import { cli, fakeIo, tempDir } from './_test_io.ts';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,6 +27,7 @@ describe('toolshed mcp login', () => {
         path.join(home, '.mcp.json'),
         JSON.stringify({ mcpServers: { remote: { type: 'http', url: fixture.url } } }),
       );
+      await trustProject(home, { homeDir: home });
       const { io, stdout, stderr } = fakeIo({ env: { HOME: home } });
       const run = runCli(['mcp', 'login', 'remote', '--cwd', home], io);
       // The "browser": opens the URL the CLI printed, and follows it back to the loopback redirect.
@@ -54,6 +56,7 @@ describe('toolshed mcp login', () => {
     const home = await tempDir();
     try {
       await writeFile(path.join(home, '.mcp.json'), JSON.stringify({ mcpServers: { local: { command: 'x' } } }));
+      await trustProject(home, { homeDir: home });
       const none = await cli(['mcp', 'login', '--cwd', home], { env: { HOME: home } });
       expect(none.code).toBe(2);
       expect(none.stderr).toContain(
