@@ -42,7 +42,8 @@ describe('toolshed with the lsp family', () => {
   }, async () => {
     const cwd = await realpath(await tempDir());
     await cp(path.join(lspPackage, 'src', 'testdata', 'project'), cwd, { recursive: true });
-    // The project's own typescript, as typescript-language-server expects to find it.
+    // The project's own typescript, as typescript-language-server expects to find it (no other is
+    // beside the server here: the workspace's own is the native compiler, without a tsserver).
     const typescript = path.dirname(
       createRequire(path.join(lspPackage, 'package.json')).resolve('typescript-for-tsserver/package.json'),
     );
@@ -63,7 +64,17 @@ describe('toolshed with the lsp family', () => {
         [use('l1', 'LSP', { operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 9 })],
       ]),
     );
-    const r = await toolshed(['run', transcript, '--json', '--yes', '--only', 'fs,lsp', '--cwd', cwd]);
+    const home = path.join(cwd, '.home');
+    await mkdir(home);
+    // The project's own TypeScript is the project's code: it runs only once the folder is trusted.
+    const definition = JSON.stringify({ operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 9 });
+    const untrusted = await toolshed(['call', 'LSP', definition, '--only', 'lsp', '--cwd', cwd], home);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout + untrusted.stderr).toContain(
+      `The project folder "${cwd}" is not trusted, so typescript-language-server is not started with the project's own TypeScript ("${path.join(cwd, 'node_modules', 'typescript', 'lib', 'tsserver.js')}")`,
+    );
+    expect((await toolshed(['trust', cwd], home)).code).toBe(0);
+    const r = await toolshed(['run', transcript, '--json', '--yes', '--only', 'fs,lsp', '--cwd', cwd], home);
     expect(r.stderr).not.toContain('could not be loaded');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { turns: { content: string; is_error?: boolean }[][] };
