@@ -73,6 +73,10 @@ export async function trustCommand(invocation: CommandInvocation, io: CliIo): Pr
   io.stdout.write(
     `${lead} (kept in ${result.file}): its settings files in .toolshed/ and .claude/ and its .mcp.json now apply whole.\n`,
   );
+  if (!result.subfolders)
+    io.stdout.write(
+      `This is your home folder or a folder above it, so this trusts that folder only: the repositories below it are each trusted on their own (toolshed trust DIR).\n`,
+    );
   if (nowApplies.length) io.stdout.write(`Now applies:\n${nowApplies.map((line) => `  ${line}\n`).join('')}`);
   return 0;
 }

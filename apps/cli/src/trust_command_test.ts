@@ -122,6 +122,24 @@ describe('toolshed trust', () => {
     expect(trusted.stdout).not.toContain('\u001b');
   }, 60_000);
 
+  test('trusting the home folder says that it trusts that folder only; a repository below it stays untrusted', async () => {
+    const cloned = path.join(home, 'src', 'cloned');
+    await mkdir(path.join(cloned, '.toolshed'), { recursive: true });
+    await writeFile(
+      path.join(cloned, '.toolshed', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Writer'] } }),
+    );
+    const trusted = await runToolshed(['trust', home], { home });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain('this trusts that folder only');
+    const check = await cli(['check', 'Writer', '{"file_path":"a.txt","content":"x"}', '--json', '--cwd', cloned], {
+      tools: testTools,
+      env: { HOME: home },
+    });
+    expect(JSON.parse(check.stdout).behavior).not.toBe('allow');
+    expect(check.stderr).toContain('is not trusted');
+  }, 60_000);
+
   test('a folder that does not exist is a usage error; too many folders too', async () => {
     expect((await cli(['trust', path.join(root, 'nope')], { env: { HOME: home } })).code).toBe(2);
     expect((await cli(['trust', 'a', 'b'], { env: { HOME: home } })).code).toBe(2);

@@ -11,7 +11,10 @@ export interface ProjectTrustOptions {
 
 /** What `~/.toolshed/trusted-projects.json` holds. */
 export interface TrustList {
-  /** Folders whose settings files apply whole (absolute, real paths); their subfolders too. */
+  /**
+   * Folders whose settings files apply whole (absolute, real paths); their subfolders too, except
+   * below the home folder or a folder above it.
+   */
   trusted: string[];
   /** Folders the user said no to when the CLI asked, so that it does not ask again. */
   declined: string[];
@@ -90,8 +93,9 @@ export async function readTrustList(options: ProjectTrustOptions = {}): Promise<
 
 /**
  * Whether the user trusts the settings files of a project folder: it, or a folder it is in,
- * was trusted with {@linkcode trustProject} (`toolshed trust DIR`). A trust list that cannot
- * be read trusts nothing.
+ * was trusted with {@linkcode trustProject} (`toolshed trust DIR`). The home folder and the
+ * folders above it, when trusted, count for themselves only: repositories are cloned below them.
+ * A trust list that cannot be read trusts nothing.
  *
  * @param dir The project folder (the session's cwd).
  * @param options Whose list.
@@ -112,30 +116,43 @@ export async function isProjectTrusted(dir: string, options: ProjectTrustOptions
     return false;
   }
   const real = await realFolder(dir);
-  return list.trusted.some((t) => isPathInside(real, t));
+  const home = await realFolder(options.homeDir ?? homedir());
+  return list.trusted.some((t) => t === real || (coversSubfolders(t, home) && isPathInside(real, t)));
+}
+
+/**
+ * Whether a trusted folder's subfolders are trusted with it: not for the home folder or a folder
+ * above it, where every repository the user clones lands (a "yes" given for `~/.claude`'s own
+ * files must not trust them all).
+ */
+function coversSubfolders(trusted: string, home: string): boolean {
+  return !isPathInside(home, trusted);
 }
 
 /**
  * Adds a folder to the user's trust list (written with mode 0600), so that the settings files
- * inside it — `.toolshed/`, `.claude/` — apply whole: their allow rules, modes and hooks too.
+ * inside it — `.toolshed/`, `.claude/` — apply whole: their allow rules, modes and hooks too,
+ * and those of its subfolders, unless it is the home folder or a folder above it.
  *
  * @param dir The project folder; kept as its real, absolute path.
  * @param options Whose list.
- * @returns The folder as kept, the list's file, and whether it was already trusted.
+ * @returns The folder as kept, the list's file, whether it was already trusted, and whether its
+ *   subfolders are trusted with it (`subfolders`: false for the home folder and those above it).
  * @throws {Error} When the list exists but cannot be read or written.
  *
  * @example
  * ```ts
  * import { trustProject } from '@toolshed/core';
  *
- * await trustProject('/home/u/src/app'); // { dir: '/home/u/src/app', file: '/home/u/.toolshed/trusted-projects.json', already: false }
+ * await trustProject('/home/u/src/app'); // { dir: '/home/u/src/app', file: '/home/u/.toolshed/trusted-projects.json', already: false, subfolders: true }
  * ```
  */
 export async function trustProject(
   dir: string,
   options: ProjectTrustOptions = {},
-): Promise<{ dir: string; file: string; already: boolean }> {
+): Promise<{ dir: string; file: string; already: boolean; subfolders: boolean }> {
   const real = await realFolder(dir);
+  const subfolders = coversSubfolders(real, await realFolder(options.homeDir ?? homedir()));
   const list = await readTrustList(options);
   const file = trustFilePath(options.homeDir);
   const already = list.trusted.includes(real);
@@ -144,7 +161,7 @@ export async function trustProject(
     list.declined = list.declined.filter((d) => d !== real);
     await writeTrustList(file, list);
   }
-  return { dir: real, file, already };
+  return { dir: real, file, already, subfolders };
 }
 
 /**
