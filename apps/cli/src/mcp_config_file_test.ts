@@ -1,7 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { cli } from './_test_io.ts';
+import { testTools } from './_test_tools.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -31,4 +34,22 @@ describe('readMcpConfigFile', () => {
     const error = await readMcpConfigFile(await file('["git"]'), '/').catch((e: unknown) => e as Error);
     expect(error.message).toContain('holds a list, not an object');
   });
+
+  test("a project's .mcp.json that is a FIFO, a device or over 1 MB stops the command at once, naming it, instead of hanging it", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-mcp-'));
+    const fifo = path.join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    for (const target of [fifo, '/dev/zero']) {
+      const project = await mkdtemp(path.join(tmpdir(), 'toolshed-mcp-'));
+      await symlink(target, path.join(project, '.mcp.json'));
+      const r = await cli(['tools', '--cwd', project], { tools: testTools, env: { NO_COLOR: '1' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`is not a regular file (resolved to ${path.join(project, '.mcp.json')})`);
+    }
+    const big = await mkdtemp(path.join(tmpdir(), 'toolshed-mcp-'));
+    await writeFile(path.join(big, '.mcp.json'), `{"mcpServers": {}, "pad": "${'x'.repeat(1_100_000)}"}`);
+    const r = await cli(['tools', '--cwd', big], { tools: testTools, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is over 1 MB');
+  }, 20_000);
 });
