@@ -25,7 +25,10 @@ export async function mcpJsonServersLine(dir: string): Promise<string | undefine
   if (!existsSync(file)) return undefined;
   let servers: Record<string, unknown>;
   try {
-    servers = (await readMcpConfigFile(file, dir, { label: '.mcp.json' }))['mcpServers'] as Record<string, unknown>;
+    servers = (await readMcpConfigFile(file, dir, { label: '.mcp.json', inProject: true }))['mcpServers'] as Record<
+      string,
+      unknown
+    >;
   } catch (e) {
     return `.mcp.json: cannot be read (${escapeUnprintable((e as Error).message)}); its servers would not start until it is fixed`;
   }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '@toolshed/core/internal';
 import { parseJson } from './_parse_json.ts';
@@ -16,13 +17,22 @@ import { UsageError } from './usage_error.ts';
  */
 export async function readJsonFile(
   file: string,
-  { flag, baseDir }: { flag: string; baseDir: string },
+  { flag, baseDir, inProject = false }: { flag: string; baseDir: string; inProject?: boolean },
 ): Promise<{ value: unknown; path: string }> {
   const resolved = path.resolve(baseDir, file);
   let text: string;
   try {
-    text = await readFile(resolved, 'utf8');
+    // A path the user typed may be a pipe (<(…)); one found in a project is read only as a regular file.
+    text = inProject ? await readRegularFile(resolved) : await readFile(resolved, 'utf8');
   } catch (e) {
+    if (e instanceof NotReadable) {
+      throw new UsageError(
+        `The ${flag} file "${file}" ${e.message} (resolved to ${resolved}). Check the path given to ${flag}.`,
+        {
+          showUsage: false,
+        },
+      );
+    }
     const code = (e as { code?: unknown }).code;
     const why =
       code === 'ENOENT'
@@ -44,4 +54,38 @@ export async function readJsonFile(
     );
   }
   return { value: parsed.value, path: resolved };
+}
+
+/** Larger than any configuration: a file past it is refused, not read. */
+const MAX_BYTES = 1024 * 1024;
+
+/** Why a path that exists is not read. */
+class NotReadable extends Error {}
+
+/**
+ * Reads a regular file of at most 1 MB. A FIFO, a device or a socket (a repository's `.mcp.json`
+ * can link to `/dev/zero` or a pipe) is refused without reading: opening it does not wait for a
+ * writer, and nothing is read from it.
+ */
+async function readRegularFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new NotReadable('is a directory, not a file');
+    if (!info.isFile())
+      throw new NotReadable('is not a regular file (a FIFO, a device or a socket is never read as JSON)');
+    if (info.size > MAX_BYTES)
+      throw new NotReadable(`is over 1 MB (${info.size} bytes), too large for a configuration file`);
+    const buffer = Buffer.alloc(MAX_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_BYTES) throw new NotReadable('is over 1 MB, too large for a configuration file');
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }

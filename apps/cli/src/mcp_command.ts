@@ -130,7 +130,7 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
     }
     file = project;
   }
-  const config = await readMcpConfigFile(file, baseDir);
+  const config = await readMcpConfigFile(file, baseDir, { inProject: args.mcpConfig === undefined });
   const permissions = await sessionPermissions(args, io);
   let statuses: McpServerStatus[];
   try {

@@ -5,6 +5,12 @@ import { UsageError } from './usage_error.ts';
 export interface ReadMcpConfigFileOptions {
   /** How messages name the file. @default '--mcp-config' */
   label?: string | undefined;
+  /**
+   * The file was found in a project folder (`.mcp.json`), not named by the user: it is read only
+   * when it is a regular file of at most 1 MB (a repository's link to a FIFO or `/dev/zero` would
+   * hang every command). @default false
+   */
+  inProject?: boolean | undefined;
 }
 
 /**
@@ -32,9 +38,9 @@ export interface ReadMcpConfigFileOptions {
 export async function readMcpConfigFile(
   file: string,
   baseDir: string,
-  { label = '--mcp-config' }: ReadMcpConfigFileOptions = {},
+  { label = '--mcp-config', inProject = false }: ReadMcpConfigFileOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { value } = await readJsonFile(file, { flag: label, baseDir });
+  const { value } = await readJsonFile(file, { flag: label, baseDir, inProject });
   const example = 'Write for example {"mcpServers": {"git": {"command": "mcp-server-git"}}}.';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(

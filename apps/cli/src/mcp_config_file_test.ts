@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,12 +44,22 @@ describe('readMcpConfigFile', () => {
       await symlink(target, path.join(project, '.mcp.json'));
       const r = await cli(['tools', '--cwd', project], { tools: testTools, env: { NO_COLOR: '1' } });
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`is not a regular file (resolved to ${path.join(project, '.mcp.json')})`);
+      expect(r.stderr).toContain(
+        `is not a regular file (a FIFO, a device or a socket is never read as JSON) (resolved to ${path.join(project, '.mcp.json')})`,
+      );
     }
     const big = await mkdtemp(path.join(tmpdir(), 'toolshed-mcp-'));
     await writeFile(path.join(big, '.mcp.json'), `{"mcpServers": {}, "pad": "${'x'.repeat(1_100_000)}"}`);
     const r = await cli(['tools', '--cwd', big], { tools: testTools, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is over 1 MB');
+    // A pipe the user names (--mcp-config <(…)) is still read.
+    const named = await mkdtemp(path.join(tmpdir(), 'toolshed-mcp-'));
+    const pipe = path.join(named, 'config-pipe');
+    execFileSync('mkfifo', [pipe]);
+    const writer = spawn('sh', ['-c', `printf '{"mcpServers": {}}' > ${pipe}`]);
+    const written = new Promise((resolve) => writer.on('close', resolve));
+    expect(await readMcpConfigFile(pipe, '/')).toEqual({ mcpServers: {} });
+    await written;
   }, 20_000);
 });

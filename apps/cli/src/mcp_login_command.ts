@@ -57,7 +57,7 @@ export async function mcpLoginCommand(
       );
     }
   }
-  const config = await readMcpConfigFile(file, process.cwd());
+  const config = await readMcpConfigFile(file, process.cwd(), { inProject: args.mcpConfig === undefined });
   try {
     const result = await loginMcpServer(name, config, {
       cwd: args.cwd,

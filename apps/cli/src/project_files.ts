@@ -58,7 +58,7 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
   }
   const file = path.join(args.cwd, '.mcp.json');
   if (!wantsMcp || !args.settingSources.includes('claude') || !existsSync(file)) return out;
-  const config = await readMcpConfigFile(file, args.cwd, { label: '.mcp.json' });
+  const config = await readMcpConfigFile(file, args.cwd, { label: '.mcp.json', inProject: true });
   out.read.push(file);
   const servers = config['mcpServers'] as Record<string, unknown>;
   const names = Object.keys(servers);

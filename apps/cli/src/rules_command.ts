@@ -164,7 +164,9 @@ async function configuredServers(
   if (file !== undefined) return Object.keys((await readMcpConfigFile(file, process.cwd()))['mcpServers'] as object);
   const project = path.join(cwd, '.mcp.json');
   if (!sources.includes('claude') || !existsSync(project)) return [];
-  return Object.keys((await readMcpConfigFile(project, cwd, { label: '.mcp.json' }))['mcpServers'] as object);
+  return Object.keys(
+    (await readMcpConfigFile(project, cwd, { label: '.mcp.json', inProject: true }))['mcpServers'] as object,
+  );
 }
 
 /** The names and aliases of the tools of the selected families (and the test hook's tools). */
