@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -197,7 +198,12 @@ export async function loadAgentFiles(
       const file = path.join(dir, name);
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        const read = await readAgentText(file);
+        if ('problem' in read) {
+          problems.push({ file, message: `${file} ${read.problem}; it was skipped` });
+          continue;
+        }
+        text = read.text;
       } catch (e) {
         problems.push({
           file,
@@ -214,4 +220,25 @@ export async function loadAgentFiles(
     }
   }
   return { agents: [...byName.values()], problems };
+}
+
+/** Far more than an agent definition: a file past it is skipped, not read. */
+const MAX_AGENT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The text of an agent file, or why it is not read: a repository's `.claude/agents/x.md` may be a
+ * link to a FIFO or `/dev/zero`, which would hang the session's start. Opened without waiting
+ * for a writer; only a regular file of at most 1 MB is read.
+ */
+async function readAgentText(file: string): Promise<{ text: string } | { problem: string }> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { problem: 'is not a regular file (a FIFO, a device or a socket is never read)' };
+    if (info.size > MAX_AGENT_FILE_BYTES)
+      return { problem: 'is over 1 MB: an agent definition is a short Markdown file' };
+    return { text: await handle.readFile('utf8') };
+  } finally {
+    await handle.close();
+  }
 }
