@@ -78,6 +78,7 @@ export interface ToolCallResult<Output> {
  *   { path: '/p/a.txt', access: 'read' },
  *   { path: '/p', access: 'read', kind: 'folder', history: true },
  *   { path: '/p', access: 'read', kind: 'folder', tracked: true },
+ *   { path: '/p/src', access: 'read', kind: 'folder', names: true },
  *   { path: '/p/src', access: 'write', kind: 'folder', worktree: true },
  *   { path: '/p/lib', access: 'write', from: '/p/src' },
  *   { path: '`$F`', access: 'read', kind: 'unknown' },
@@ -113,6 +114,13 @@ export interface ResourceAccess {
    * with `history` (a history holds files the index no longer lists) and for a write.
    */
   tracked?: boolean;
+  /**
+   * For a `folder` read: only the names and metadata of what is under it are read, no file's
+   * contents (`find`, `tree`, `du`, `ls -R`, `rg --files`), as a plain read of a folder lists its
+   * entries (`ls`). A rule about a file below does not hold it back, one covering the folder
+   * itself does; the links below are checked where they lead, as for any folder.
+   */
+  names?: boolean;
   /**
    * For a write: the folder whose contents land at `path` (a folder copied, moved or linked there:
    * `cp -r src lib`, `cp -r dir/. lib`, `mv stuff dest`, `ln -s /p/x lib/x`). Each entry below

@@ -161,6 +161,7 @@ export function commandResources(
       for (const p of resolved) {
         if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
         else if (kind === 'tracked') accesses.push({ path: p, access, kind: 'folder', tracked: true });
+        else if (kind === 'names') accesses.push({ path: p, access, kind: 'folder', names: true });
         else if (kind === 'worktree' || kind === 'checkout')
           accesses.push({ path: p, access, kind: 'folder', worktree: true });
         else if (from !== undefined) accesses.push(kind ? { path: p, access, kind, from } : { path: p, access, from });
@@ -307,11 +308,12 @@ function indexChanges(commands: ReturnType<typeof analyzeCommand>['commands']): 
 
 /**
  * How a folder is taken in whole: every path under it, a repository with its history, the files
- * git tracks in a work tree (`tracked`: what `git diff` reads), a work tree git writes (no `.git`
+ * git tracks in a work tree (`tracked`: what `git diff` reads), the names and metadata of what
+ * is under it (`names`: what `find`, `tree` and `du` read), a work tree git writes (no `.git`
  * folder in it), or one whose files git makes from its index (`checkout`: a work tree, unless
  * another part of the command may change the index first).
  */
-type FolderKind = 'folder' | 'history' | 'tracked' | 'worktree' | 'checkout';
+type FolderKind = 'folder' | 'history' | 'tracked' | 'names' | 'worktree' | 'checkout';
 
 /**
  * Declares one word as a path: exact, or a folder taken in whole (see {@linkcode FolderKind}); with
@@ -452,9 +454,11 @@ function declareScript(
             ? 'history'
             : a.tracked
               ? 'tracked'
-              : a.worktree
-                ? 'checkout'
-                : 'folder'
+              : a.names
+                ? 'names'
+                : a.worktree
+                  ? 'checkout'
+                  : 'folder'
           : undefined;
       add({ text: a.path, value: a.path, literal: true }, a.access === 'write' ? 'write' : 'read', kind);
     }
@@ -595,7 +599,10 @@ function declareCommand(
     }
     return;
   }
-  const listed = use.lister ? listerAdd(add) : add;
+  // A lister (and `rg --files`) reads the names under the folders it walks, not their contents.
+  const namesOnly = use.lister || (name === 'rg' && args.some((a) => a.literal && a.value === '--files'));
+  const walked = namesOnly ? readsNames(add) : add;
+  const listed = use.lister ? listerAdd(walked) : walked;
   const files = filesOf(use, name, args, listed, addUnknown, dir, home);
   if (
     (use.lister || use.defaultDir || files.recursive) &&
@@ -603,7 +610,7 @@ function declareCommand(
     use.files !== 'none' &&
     !(name === 'rg' && files.noFiles)
   ) {
-    add(DOT, 'read', files.recursive || use.recursive ? 'folder' : undefined);
+    walked(DOT, 'read', files.recursive || use.recursive ? 'folder' : undefined);
   }
 }
 
@@ -780,6 +787,11 @@ function awkUnknownOption(args: readonly ShellWord[]): string | undefined {
   return undefined;
 }
 
+/** A folder a lister walks is read for its names and metadata only (`ResourceAccess.names`). */
+function readsNames(add: Add): Add {
+  return (word, access, kind, from) => add(word, access, access === 'read' && kind === 'folder' ? 'names' : kind, from);
+}
+
 /** A lister's glob (`src/*.ts`, `{a,b}`) reads the directory before the first pattern character. */
 function listerAdd(add: Add): Add {
   return (word, access, kind) => {
@@ -804,7 +816,7 @@ function declareFind(
   const rest = args.slice(first);
   const end = rest.findIndex((a) => /^[-(!)]/.test(a.value));
   const starts = end === -1 ? rest : rest.slice(0, end);
-  const listed = listerAdd(add);
+  const listed = listerAdd(readsNames(add));
   const kind = 'folder' as const;
   // It opens the current folder too, to come back to it.
   add(DOT, 'read');

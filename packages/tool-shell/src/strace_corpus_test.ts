@@ -8,6 +8,7 @@ import {
   readdirSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -191,6 +192,14 @@ function trackedFiles(repo: string): Set<string> {
   return files;
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function real(path: string): string {
   let p = path;
   const rest: string[] = [];
@@ -318,7 +327,9 @@ describe.skipIf(missing !== undefined)(
                 (a) =>
                   (open.write ? a.access === 'write' : true) &&
                   a.forms.some((f) => inside(open.path, f)) &&
-                  (!a.tracked || trackedFiles(cwd).has(open.path)),
+                  (!a.tracked || trackedFiles(cwd).has(open.path)) &&
+                  // A read of names and metadata opens folders only, never a file's contents.
+                  (!a.names || isDirectory(open.path)),
               );
             if (!ok)
               failures.push(

@@ -279,6 +279,8 @@ export function ruleUnderFolder(
   const fold = (text: string) => foldPath(text, nocase);
   const forms = [folder.lexical, ...folder.real].filter((f, i, all) => all.indexOf(f) === i);
   if (forms.some((f) => safeCovers(compiled, f))) return 'covers';
+  // Names and metadata: no file below is opened (as a plain read of the folder lists its entries).
+  if (folder.names) return false;
   // Read as git reads a work tree: what its index lists, whatever else lies in the folder.
   if (folder.tracked) return trackedUnderRule(compiled, forms, walks);
   let roots: { dirs: string[]; glob: string; anywhere: boolean };

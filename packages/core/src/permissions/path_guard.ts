@@ -56,6 +56,8 @@ export interface GuardedPath {
   worktree?: boolean;
   /** A folder read as git reads a work tree: only the files its index tracks below it (see `ResourceAccess.tracked`). */
   tracked?: boolean;
+  /** A folder whose names and metadata only are read (see `ResourceAccess.names`). */
+  names?: boolean;
   /** The folders (physical) whose contents land at this path, as `ResourceAccess.from` says. */
   from?: string[];
 }
@@ -135,6 +137,7 @@ export function resolveResources(
       if (a.worktree === true) guarded.worktree = true;
       // A history is every file that was ever there: it takes in more than what git tracks now.
       if (a.tracked === true && a.history !== true && a.access === 'read') guarded.tracked = true;
+      if (a.names === true && a.history !== true && a.tracked !== true && a.access === 'read') guarded.names = true;
     }
     if (a.from !== undefined) guarded.from = [resolveRealPath(a.from, { cwd: ctx.cwd, homeDir })];
     return guarded;
