@@ -2,11 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import { buildTool, type ResourceAccess } from '../tool.ts';
-import { decidePermission } from './decide_permission.ts';
-import { createPermissionContext } from './permission_context.ts';
-import { testContext } from './_test_context.ts';
+import type { ResourceAccess } from '../tool.ts';
+import { decideDeclared } from './_test_declaring.ts';
 
 let proj = '';
 beforeAll(async () => {
@@ -17,20 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(join(proj, '..'), { recursive: true, force: true }));
 
-/** The decision on a read-only tool that declares `resources`, with these deny rules, in bypassPermissions. */
-async function decide(resources: ResourceAccess[], deny: string[]) {
-  const tool = buildTool({
-    name: 'List',
-    description: 'declares resources',
-    inputSchema: z.object({}),
-    isReadOnly: () => true,
-    resources: () => resources,
-    async call() {
-      return { data: '' };
-    },
-  });
-  const { context } = createPermissionContext({ mode: 'bypassPermissions', deny, allow: [], ask: [] }, proj);
-  return decidePermission(tool, {}, { ctx: testContext({ cwd: proj, permissions: context }) });
+/** The decision on a call that declares `resources`, with these deny rules, in bypassPermissions. */
+function decide(resources: ResourceAccess[], deny: string[]) {
+  return decideDeclared(resources, { cwd: proj, mode: 'bypassPermissions', deny });
 }
 
 describe('a folder read for its names and metadata (names)', () => {

@@ -13,6 +13,7 @@ import type { PermissionRule } from './types.ts';
 import { decidePermission } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
 import { testContext } from './_test_context.ts';
+import { type DeclaredRules, decideDeclared, declaring } from './_test_declaring.ts';
 import { hasGit } from './_test_git.ts';
 
 let base: string;
@@ -31,34 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-/** A read-only tool that declares what it is given. */
-function declaring(resources: ResourceAccess[]): AnyTool {
-  return buildTool({
-    name: 'Scan',
-    description: 'declares resources',
-    inputSchema: z.object({}),
-    isReadOnly: () => true,
-    resources: () => resources,
-    async call() {
-      return { data: '' };
-    },
-  });
-}
-
-async function decide(
-  resources: ResourceAccess[],
-  options: { mode?: string; deny?: string[]; ask?: string[]; allow?: string[] } = {},
-) {
-  const { context } = createPermissionContext(
-    {
-      mode: (options.mode ?? 'default') as 'default',
-      deny: options.deny ?? [],
-      ask: options.ask ?? [],
-      allow: options.allow ?? [],
-    },
-    proj,
-  );
-  return decidePermission(declaring(resources), {}, { ctx: testContext({ cwd: proj, permissions: context }) });
+/** The decision on a call that declares `resources`, in the project, with these rules. */
+function decide(resources: ResourceAccess[], options: DeclaredRules = {}) {
+  return decideDeclared(resources, { ...options, cwd: proj });
 }
 
 describe('folder and unknown resources', () => {

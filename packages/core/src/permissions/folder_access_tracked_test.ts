@@ -3,12 +3,9 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import { buildTool, type ResourceAccess } from '../tool.ts';
-import { decidePermission } from './decide_permission.ts';
+import type { ResourceAccess } from '../tool.ts';
 import { walkTracked } from './folder_access.ts';
-import { createPermissionContext } from './permission_context.ts';
-import { testContext } from './_test_context.ts';
+import { decideDeclared } from './_test_declaring.ts';
 import { hasGit } from './_test_git.ts';
 
 const GIT = hasGit('folder_access_tracked_test');
@@ -46,20 +43,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-/** The decision on a read-only tool that declares `resources`, in `repo`, with these deny rules. */
-async function decide(resources: ResourceAccess[], deny: string[], mode = 'bypassPermissions') {
-  const tool = buildTool({
-    name: 'Scan',
-    description: 'declares resources',
-    inputSchema: z.object({}),
-    isReadOnly: () => true,
-    resources: () => resources,
-    async call() {
-      return { data: '' };
-    },
-  });
-  const { context } = createPermissionContext({ mode: mode as 'default', deny, allow: [], ask: [] }, repo);
-  return decidePermission(tool, {}, { ctx: testContext({ cwd: repo, permissions: context }) });
+/** The decision on a call that declares `resources`, in `repo`, with these deny rules. */
+function decide(resources: ResourceAccess[], deny: string[], mode = 'bypassPermissions') {
+  return decideDeclared(resources, { cwd: repo, mode, deny });
 }
 
 describe.skipIf(!GIT)('a folder read as git reads a work tree (tracked)', () => {
@@ -120,21 +106,11 @@ describe.skipIf(!GIT)('a folder read as git reads a work tree (tracked)', () => 
     await mkdir(broken);
     git(broken, 'init', '-q');
     await writeFile(join(broken, '.git/index'), 'DIRC not an index');
-    const { context } = createPermissionContext(
-      { mode: 'bypassPermissions', deny: ['Read(./.env)'], allow: [], ask: [] },
-      broken,
-    );
-    const tool = buildTool({
-      name: 'Scan',
-      description: 'declares resources',
-      inputSchema: z.object({}),
-      isReadOnly: () => true,
-      resources: () => [{ path: broken, access: 'read', kind: 'folder', tracked: true }],
-      async call() {
-        return { data: '' };
-      },
+    const decision = await decideDeclared([{ path: broken, access: 'read', kind: 'folder', tracked: true }], {
+      cwd: broken,
+      mode: 'bypassPermissions',
+      deny: ['Read(./.env)'],
     });
-    const decision = await decidePermission(tool, {}, { ctx: testContext({ cwd: broken, permissions: context }) });
     expect(decision).toMatchObject({ behavior: 'ask', source: 'safety' });
   });
 });
