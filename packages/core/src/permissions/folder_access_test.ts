@@ -4,16 +4,14 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import { buildTool, type AnyTool, type ResourceAccess, type ToolContext } from '../tool.ts';
+import type { ResourceAccess, ToolContext } from '../tool.ts';
 import { FOLDER_WALK_LIMIT, findRuleUnderFolder, ruleUnderFolder } from './folder_access.ts';
 import { gitConfigLooks } from './git_hooks_path.ts';
 import { type GuardedPath, resolveResources } from './path_guard.ts';
 import type { PermissionRule } from './types.ts';
-import { decidePermission } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
 import { testContext } from './_test_context.ts';
-import { type DeclaredRules, decideDeclared, declaring } from './_test_declaring.ts';
+import { type DeclaredRules, decideDeclared } from './_test_declaring.ts';
 import { hasGit } from './_test_git.ts';
 
 let base: string;
