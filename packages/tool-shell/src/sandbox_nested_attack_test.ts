@@ -402,3 +402,40 @@ withBwrap('everyday commands keep working in the sandbox', () => {
     expect(await bash(session, hidden('echo x >> newpkg/.git/config'))).toMatch(/Read-only file system/);
   });
 });
+
+withBwrap('what the sandbox lets stay, and the quarantine, cannot be turned against it', () => {
+  test('a config a new repository keeps cannot be changed later through a hard link made beside it', async () => {
+    const { dir, session } = await project();
+    const made = await bash(session, hidden('git init -q new && ln new/.git/config notes.txt && echo linked'));
+    expect(made).toContain('linked');
+    await bash(session, hidden('printf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" >> notes.txt; echo wrote'));
+    const config = path.join(dir, 'new/.git/config');
+    expect(existsSync(config) && readFileSync(config, 'utf8')).not.toContain('fsmonitor');
+  });
+
+  test('two planted entries whose quarantine names collide are both moved out', async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(
+        'mkdir -p a/b/.vscode a_b/.vscode && echo 1 > a/b/.vscode/tasks.json && echo 2 > a_b/.vscode/tasks.json; echo made',
+      ),
+    );
+    expect(out).toContain('made');
+    expect(out).not.toContain('could not be moved away');
+    expect(existsSync(path.join(dir, 'a/b/.vscode'))).toBe(false);
+    expect(existsSync(path.join(dir, 'a_b/.vscode'))).toBe(false);
+  });
+
+  test('a new repository\'s remote whose quoted address is a command transport (e"xt::) is moved out', async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(
+        'git init -q new && printf \'[remote "o"]\\n\\turl = e"xt::sh -c touch%% /tmp/pwned"\\n\' >> new/.git/config && git -C new config --get remote.o.url',
+      ),
+    );
+    expect(out).toContain('ext::sh -c touch');
+    expect(existsSync(path.join(dir, 'new/.git/config'))).toBe(false);
+  });
+});
