@@ -58,8 +58,10 @@ export function isInertGitConfig(text: string): boolean {
     const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*([^\\]*)$/.exec(line);
     if (setting === null || section === undefined) return false;
     if (!section.keys.includes(setting[1]!.toLowerCase())) return false;
-    const value = setting[2]!.replace(/^"|"$/g, '').trim();
-    if (/url$/i.test(setting[1]!) && /^(ext|fd)::/i.test(value)) return false;
+    // git drops every double quote of a value, not only the outer ones: `e"xt::…"` is `ext::…`.
+    // Any key is checked: `branch.<name>.remote` may be an address as much as `remote.<name>.url` is.
+    const value = setting[2]!.replaceAll('"', '').trim();
+    if (/^(ext|fd)::/i.test(value)) return false;
   }
   return true;
 }

@@ -24,6 +24,10 @@ test('a config that could run a program, or that the reader does not understand,
     '[filter "x"]\n\tclean = evil\n',
     '[credential]\n\thelper = !evil\n',
     '[remote "origin"]\n\turl = ext::sh -c evil\n',
+    // Quotes anywhere in a value are dropped by git; a branch's remote may be an address itself.
+    '[remote "origin"]\n\turl = e"xt::sh -c evil"\n',
+    '[remote "origin"]\n\turl = "ext"::evil\n',
+    '[branch "main"]\n\tremote = ext::sh -c evil\n',
     '[remote "origin"]\n\tuploadpack = evil\n',
     // A value that goes on on the next line, an old-style subsection, a section with a subsection it never takes.
     '[user]\n\tname = a\\\n\tb\n',
