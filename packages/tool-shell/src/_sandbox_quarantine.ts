@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { isInertGitConfig } from './_inert_git_config.ts';
 import { linkTarget, type ProtectedEntry, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
@@ -55,9 +65,10 @@ function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
       case 'git-hooks':
         return readdirSync(entry.path).every((name) => name.endsWith('.sample'));
       case 'git-config':
-        return isInertGitConfig(readFileSync(entry.path, 'utf8'));
+        return singleName(entry.path) && isInertGitConfig(readFileSync(entry.path, 'utf8'));
       case 'git-commondir':
       case 'gitfile': {
+        if (!statSync(entry.path).isDirectory() && !singleName(entry.path)) return false;
         const target = linkTarget(entry);
         return target !== undefined && leadsToGitDir(target, after);
       }
@@ -68,6 +79,15 @@ function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
   }
 }
 
+/**
+ * Whether a file (or what a link to one leads to) has no other name: from the next command on it is
+ * bound read-only, but a hard link made beside it by this command would stay writable, and what
+ * was judged inert could be rewritten through it.
+ */
+function singleName(file: string): boolean {
+  return statSync(file).nlink === 1;
+}
+
 /** Whether the folder a `commondir` or `.git` file names is a git folder found, or out of the command's reach. */
 function leadsToGitDir(full: string, after: ProtectedSnapshot): boolean {
   if (after.gitDirs.has(full)) return true;
@@ -75,9 +95,12 @@ function leadsToGitDir(full: string, after: ProtectedSnapshot): boolean {
 }
 
 function quarantine(entry: string, quarantineDir: string): string {
-  const target = path.join(quarantineDir, `${Date.now()}-${entry.replace(/[\\/]/g, '_')}`);
+  let target = entry;
   try {
     mkdirSync(quarantineDir, { recursive: true });
+    // A folder of its own for each entry: names made from paths collide (`a/b/.vscode` and
+    // `a_b/.vscode`), and a rename onto a folder that exists fails and left the entry in place.
+    target = path.join(mkdtempSync(path.join(quarantineDir, `${Date.now()}-`)), entry.replace(/[\\/]/g, '_'));
     moveAcross(entry, target);
     return `The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`;
   } catch (e) {
