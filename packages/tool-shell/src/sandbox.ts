@@ -191,9 +191,11 @@ export interface SandboxProtection {
  * ```
  */
 export function sandboxProtection(writable: readonly string[], options: { home?: string } = {}): SandboxProtection {
-  const home = options.home ?? os.homedir();
-  const snapshot = protectedSnapshot(writable, { home });
-  const missing = gitKept(writable, snapshot).filter((kept) => !existsSync(kept));
+  // Walked and bound as real paths: a working directory given through a link is a link to the
+  // walk (not a folder, so nothing under it was found) and to the mounts made under it.
+  const home = realPath(options.home ?? os.homedir());
+  const snapshot = protectedSnapshot([...new Set(writable.map(realPath))], { home });
+  const missing = gitKept(snapshot.writable, snapshot).filter((kept) => !existsSync(kept));
   return { snapshot, missing };
 }
 
@@ -233,6 +235,15 @@ function gitKept(writable: readonly string[], snapshot: ProtectedSnapshot): stri
  */
 export function quarantineCreated(before: SandboxProtection, quarantineDir: string): string[] {
   return quarantineNew(before, quarantineDir);
+}
+
+/** The path with its links resolved, or as given when it does not exist. */
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function isDirectory(file: string): boolean {
@@ -322,11 +333,22 @@ export function findBwrap(preferred?: string): string {
  */
 export function bwrapArguments(spec: SandboxSpec): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  for (const dir of spec.writable) {
+  // Bound where they really are, as the protected entries under them are: bwrap mounts a folder
+  // given through a link over the link, and what was bound under the real path was not seen there.
+  const reals = [...new Set(spec.writable.map(realPath))];
+  for (const dir of reals) {
     if (existsSync(dir)) args.push('--bind', dir, dir);
+  }
+  // The link itself stays where the root's copy shows it, except under the sandbox's own /tmp
+  // (and not in a folder bound from outside, where it is already).
+  for (const dir of spec.writable) {
+    const real = realPath(dir);
+    const shown = reals.some((r) => dir.startsWith(`${r}/`));
+    if (real !== dir && dir.startsWith('/tmp/') && !shown && existsSync(real)) args.push('--symlink', real, dir);
   }
   const protection =
     spec.protection ?? sandboxProtection(spec.writable, spec.home === undefined ? {} : { home: spec.home });
+  const writable = protection.snapshot.writable;
   // Each bound path, read-only or onto itself; bound in path order, so that a folder's mount never
   // covers one made below it.
   const binds = new Map<string, '--bind' | '--ro-bind'>();
@@ -336,17 +358,17 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   for (const entry of protection.snapshot.entries.values()) {
     // A `.git` link to a folder: the git folder it leads to is kept as any is, not made read-only whole.
     if (entry.kind === 'gitfile' && isDirectory(entry.path)) continue;
-    const bound = boundPath(entry.path, spec.writable);
+    const bound = boundPath(entry.path, writable);
     if (bound !== undefined) binds.set(bound, '--ro-bind');
   }
   // The hooks folder a repository's config names (`core.hooksPath`), which git runs as it runs
   // `.git/hooks`, and the files that config includes, git config as much as `.git/config` is.
   // Outside the writable directories they are read-only already.
-  for (const kept of gitKept(spec.writable, protection.snapshot)) {
+  for (const kept of gitKept(writable, protection.snapshot)) {
     if (!existsSync(kept)) continue;
     // Each folder between the writable directory and it bound onto itself, so that none can be
     // renamed away (`mv scripts old && mkdir -p scripts/hooks`): a mount point cannot be.
-    const dir = spec.writable.find((d) => kept.startsWith(`${d}/`))!;
+    const dir = writable.find((d) => kept.startsWith(`${d}/`))!;
     for (let above = path.dirname(kept); above.startsWith(`${dir}/`); above = path.dirname(above))
       if (!binds.has(above)) binds.set(above, '--bind');
     binds.set(kept, '--ro-bind');
