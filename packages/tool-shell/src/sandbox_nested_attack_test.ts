@@ -472,3 +472,33 @@ withBwrap('a working directory reached through a link', () => {
     expect(await readFile(path.join(home, '.bashrc'), 'utf8')).toBe('# mine\n');
   });
 });
+
+withBwrap('a background command', () => {
+  test('what it plants while it runs is moved out when the next command starts, not only when it ends', async () => {
+    const { dir, session } = await project();
+    const started = await session.run([
+      {
+        type: 'tool_use',
+        id: `toolu_${++seq}`,
+        name: 'Bash',
+        input: {
+          run_in_background: true,
+          command: hidden(
+            'while [ ! -f nr/.git/config ]; do sleep 0.05; done\nsleep 1\nprintf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" >> nr/.git/config\nmkdir -p app/.vscode && echo {} > app/.vscode/tasks.json\necho planted\nsleep 60',
+          ),
+        },
+      },
+    ]);
+    expect(contentToText(started[0]!.content)).toContain('Started in the background');
+    // A repository the session makes after the background command started: that command's view of it is writable.
+    expect(await bash(session, 'git init -q nr && echo made')).toContain('made');
+    const log = /logged to (\S+)\./.exec(contentToText(started[0]!.content))?.[1];
+    for (let i = 0; i < 100 && !(log && readFileSync(log, 'utf8').includes('planted')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const out = await bash(session, 'echo next');
+    expect(out).toContain('next');
+    expect(existsSync(path.join(dir, 'app/.vscode'))).toBe(false);
+    const config = path.join(dir, 'nr/.git/config');
+    expect(existsSync(config) && readFileSync(config, 'utf8')).not.toContain('fsmonitor');
+  });
+});
