@@ -177,6 +177,9 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
   // with `setsid`; killing the tree also kills whatever still carries it (Linux).
   const mark = randomUUID();
   const env = { ...process.env, GIT_EDITOR: 'true', GIT_TERMINAL_PROMPT: '0', ...options.env, [RUN_MARK_VAR]: mark };
+  const quarantineDir = options.sandbox?.quarantineDir ?? path.join(scratch(), 'quarantine');
+  // Before this command's snapshot, which would take what they planted for existing entries.
+  const earlierNotes = options.sandbox ? judgeRunning(quarantineDir) : [];
   const protection = options.sandbox
     ? sandboxProtection(
         options.sandbox.writable,
@@ -184,6 +187,7 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       )
     : undefined;
   const child = spawnShell(script, { options, shell, env, cwdDir, protection });
+  const watched = protection && watch({ protection, quarantineDir, capture, onOutput: options.onOutput });
   const pid = child.pid;
   let timedOut = false;
   let aborted = false;
@@ -266,8 +270,9 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       }
       rmSync(cwdDir, { recursive: true, force: true });
     }
-    if (options.sandbox && protection) {
-      const notes = quarantineCreated(protection, options.sandbox.quarantineDir ?? path.join(scratch(), 'quarantine'));
+    if (watched) {
+      runningSandboxed.delete(watched);
+      const notes = [...earlierNotes, ...quarantineCreated(watched.protection, quarantineDir)];
       if (notes.length > 0) {
         const text = `\n${notes.join('\n')}\n`;
         capture.push(Buffer.from(text));
@@ -298,6 +303,52 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       void killTree();
     },
   };
+}
+
+/** A sandboxed command that runs now: what it found before it started, its quarantine, its output. */
+interface Watched {
+  protection: SandboxProtection;
+  quarantineDir: string;
+  tell: (text: string) => void;
+}
+
+/** The sandboxed commands running now (background ones, and those of other sessions). */
+const runningSandboxed = new Set<Watched>();
+
+/** Adds a sandboxed command to {@linkcode runningSandboxed}, told through its output. */
+function watch(how: {
+  protection: SandboxProtection;
+  quarantineDir: string;
+  capture: OutputCapture;
+  onOutput: ((text: string) => void) | undefined;
+}): Watched {
+  const watched: Watched = {
+    protection: how.protection,
+    quarantineDir: how.quarantineDir,
+    tell: (text) => {
+      how.capture.push(Buffer.from(text));
+      how.onOutput?.(text);
+    },
+  };
+  runningSandboxed.add(watched);
+  return watched;
+}
+
+/**
+ * Moves out what the sandboxed commands still running created so far, each judged against what
+ * it found before it started: what a background command plants would otherwise stay as long as it
+ * runs, and a command started meanwhile would take it for an existing entry. Each is told in its
+ * own output; the notes of those with the same quarantine (the same session) are returned too.
+ */
+function judgeRunning(quarantineDir: string): string[] {
+  const notes: string[] = [];
+  for (const running of runningSandboxed) {
+    const found = quarantineCreated(running.protection, running.quarantineDir);
+    if (found.length === 0) continue;
+    running.tell(`\n${found.join('\n')}\n`);
+    if (running.quarantineDir === quarantineDir) notes.push(...found);
+  }
+  return notes;
 }
 
 /** Starts the shell, inside bubblewrap when the command is sandboxed. */
