@@ -473,6 +473,27 @@ withBwrap('a working directory reached through a link', () => {
   });
 });
 
+withBwrap('a tree the walk cannot follow to its end', () => {
+  test('a folder deeper than PATH_MAX does not stop the check: what the command planted is moved out, and the next command runs', async () => {
+    const { dir, session } = await project();
+    const name = 'x'.repeat(120);
+    const out = await bash(
+      session,
+      hidden(
+        `mkdir .vscode && echo {} > .vscode/tasks.json\nfor n in $(seq 40); do mkdir ${name} && cd ${name}; done\necho deep`,
+      ),
+    );
+    try {
+      expect(out).toContain('deep');
+      expect(existsSync(path.join(dir, '.vscode'))).toBe(false);
+      expect(await bash(session, 'echo next')).toContain('next');
+    } finally {
+      // Node's rm stops at PATH_MAX; rm(1) walks by directory handles.
+      execFileSync('rm', ['-rf', path.join(dir, name)]);
+    }
+  });
+});
+
 withBwrap('a background command', () => {
   test('what it plants while it runs is moved out when the next command starts, not only when it ends', async () => {
     const { dir, session } = await project();
