@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type BigIntStats, lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -277,14 +277,14 @@ function addGitDir(dir: string, listing: Listing, snapshot: ProtectedSnapshot): 
 }
 
 function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): void {
-  const st = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+  const st = lstatQuiet(full, true);
   if (st === undefined) return;
   // Inode numbers are reused at once (`rm .vscode && mkdir .vscode`): the type and birth time tell them apart.
   let id = `${st.dev}:${st.ino}:${st.mode & 0o170000n}:${st.birthtimeNs}`;
   // A link is as safe as what it leads to, which a command can change without touching the link: by
   // renaming a folder above it, or by writing through a link to nowhere.
   if (st.isSymbolicLink()) {
-    const to = statSync(full, { bigint: true, throwIfNoEntry: false });
+    const to = statQuiet(full);
     id += to === undefined ? '->nothing' : `->${to.dev}:${to.ino}:${to.birthtimeNs}`;
   }
   snapshot.entries.set(full, { path: full, kind, id });
@@ -292,7 +292,7 @@ function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): vo
 
 /** The folder's entries, read again only when its ctime or inode changed. */
 function listingOf(dir: string): Listing | undefined {
-  const st = lstatSync(dir, { throwIfNoEntry: false });
+  const st = lstatQuiet(dir, false);
   if (st === undefined || !st.isDirectory()) {
     listings.delete(dir);
     return undefined;
@@ -312,6 +312,29 @@ function listingOf(dir: string): Listing | undefined {
   const listing = { ctimeMs: st.ctimeMs, ino: st.ino, gitLike, fresh, entries };
   listings.set(dir, listing);
   return listing;
+}
+
+/**
+ * `lstat`, undefined for what cannot be looked at: gone, or past PATH_MAX (ENAMETOOLONG), which a
+ * command reaches by `cd`-ing down folder by folder. Thrown, that ended the check after the command
+ * and left all it planted; no one opens such a path by name later either.
+ */
+function lstatQuiet(file: string, big: true): BigIntStats | undefined;
+function lstatQuiet(file: string, big: false): Stats | undefined;
+function lstatQuiet(file: string, big: boolean): Stats | BigIntStats | undefined {
+  try {
+    return lstatSync(file, { bigint: big, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function statQuiet(file: string): BigIntStats | undefined {
+  try {
+    return statSync(file, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function join(dir: string, name: string): string {
