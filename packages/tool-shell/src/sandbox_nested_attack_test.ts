@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -491,6 +491,24 @@ withBwrap('a tree the walk cannot follow to its end', () => {
       // Node's rm stops at PATH_MAX; rm(1) walks by directory handles.
       execFileSync('rm', ['-rf', path.join(dir, name)]);
     }
+  });
+});
+
+withBwrap('more protected entries than bubblewrap takes arguments for', () => {
+  test("the command is refused with the count and what to do, not bubblewrap's bare limit", async () => {
+    const { dir, session } = await project();
+    // About 1 000 repositories (a folder of clones, or what one command can make) pass bwrap's 9 000 arguments.
+    for (let i = 1; i <= 1100; i++) {
+      for (const sub of ['objects', 'refs', 'hooks'])
+        mkdirSync(path.join(dir, `r${i}/.git/${sub}`), { recursive: true });
+      writeFileSync(path.join(dir, `r${i}/.git/HEAD`), 'ref: refs/heads/main\n');
+      writeFileSync(path.join(dir, `r${i}/.git/config`), '');
+    }
+    const out = await bash(session, 'echo ran');
+    expect(out).not.toContain('ran');
+    expect(out).toMatch(/1101 git folders/);
+    expect(out).toContain('9000');
+    expect(out).toContain(path.join(dir, 'r1'));
   });
 });
 
