@@ -322,6 +322,8 @@ export function findBwrap(preferred?: string): string {
  *
  * @param spec What is writable, the network, the start directory.
  * @returns The arguments to put before the shell and its `-c script`.
+ * @throws {ToolshedError} `shell_sandbox_unavailable` when keeping the protected entries takes more
+ *   arguments than bubblewrap accepts (about a thousand repositories), naming them.
  *
  * @example
  * ```ts
@@ -388,5 +390,18 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   if (!spec.network) args.push('--unshare-net');
   if (spec.seccompFd !== undefined) args.push('--seccomp', String(spec.seccompFd));
   args.push('--unshare-pid', '--die-with-parent', '--chdir', spec.cwd);
+  if (args.length + 8 > BWRAP_MAX_ARGS) throw tooManyMounts(args.length, protection.snapshot);
   return args;
+}
+
+/** bubblewrap refuses a command line longer than this (its MAX_ARGS), the command's own words included. */
+const BWRAP_MAX_ARGS = 9000;
+
+function tooManyMounts(count: number, snapshot: ProtectedSnapshot): ToolshedError {
+  const repositories = [...snapshot.gitDirs].map((dir) => (path.basename(dir) === '.git' ? path.dirname(dir) : dir));
+  const some = repositories.slice(0, 3).join(', ');
+  return new ToolshedError(
+    SANDBOX_UNAVAILABLE,
+    `The Bash sandbox cannot keep the protected entries of the writable directories read-only: that takes ${count} bubblewrap arguments (${snapshot.gitDirs.size} git folders, ${snapshot.entries.size} protected entries), more than bubblewrap accepts (${BWRAP_MAX_ARGS}), so the command was not run. Remove repositories that are not needed (${some}${repositories.length > 3 ? ', …' : ''}), or narrow the working directories and allowWrite to the folders the work needs.`,
+  );
 }

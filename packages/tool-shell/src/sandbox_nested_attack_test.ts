@@ -509,7 +509,7 @@ withBwrap('more protected entries than bubblewrap takes arguments for', () => {
     expect(out).toMatch(/1101 git folders/);
     expect(out).toContain('9000');
     expect(out).toContain(path.join(dir, 'r1'));
-  });
+  }, 30_000);
 });
 
 withBwrap('a background command', () => {
