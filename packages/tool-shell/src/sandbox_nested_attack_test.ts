@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -510,6 +510,58 @@ withBwrap('more protected entries than bubblewrap takes arguments for', () => {
     expect(out).toContain('9000');
     expect(out).toContain(path.join(dir, 'r1'));
   }, 30_000);
+});
+
+withBwrap('a FIFO planted where the sandbox reads', () => {
+  /**
+   * After 2 s, writes to the FIFO each time a reader opens it (so a reader that waits ends), and
+   * marks that it did; gives up after 10 s.
+   */
+  function unblocker(fifo: string) {
+    const delivered = path.join(root, `delivered${++seq}`);
+    const child = spawn(
+      'timeout',
+      [
+        '10',
+        'sh',
+        '-c',
+        `sleep 2; while :; do if [ -p '${fifo}' ]; then echo x > '${fifo}' && : > '${delivered}'; else sleep 0.05; fi; done`,
+      ],
+      { stdio: 'ignore' },
+    );
+    return { delivered: () => existsSync(delivered), stop: () => child.kill() };
+  }
+
+  test('a .git that is a FIFO does not make the walk wait for a writer', async () => {
+    const { dir, session } = await project();
+    await mkdir(path.join(dir, 'sub'));
+    execFileSync('mkfifo', [path.join(dir, 'sub/.git')]);
+    const writer = unblocker(path.join(dir, 'sub/.git'));
+    try {
+      const out = await bash(session, 'echo ran');
+      expect(out).toContain('ran');
+      expect(writer.delivered()).toBe(false);
+    } finally {
+      writer.stop();
+    }
+  });
+
+  test("a new repository's config that is a FIFO is moved out without waiting for a writer", async () => {
+    const { dir, session } = await project();
+    const config = path.join(dir, 'new/.git/config');
+    const writer = unblocker(config);
+    try {
+      const out = await bash(
+        session,
+        hidden('git init -q new && rm new/.git/config && mkfifo new/.git/config && echo made'),
+      );
+      expect(out).toContain('made');
+      expect(writer.delivered()).toBe(false);
+      expect(existsSync(config)).toBe(false);
+    } finally {
+      writer.stop();
+    }
+  });
 });
 
 withBwrap('a background command', () => {
