@@ -1,4 +1,16 @@
-import { type BigIntStats, lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -201,19 +213,49 @@ function followLinks(snapshot: ProtectedSnapshot, roots: readonly string[]): voi
  * ```
  */
 export function linkTarget(entry: ProtectedEntry): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(entry.path, 'utf8').trim();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EISDIR') return undefined;
+  if (statQuiet(entry.path)?.isDirectory()) {
     try {
       return realpathSync(entry.path);
     } catch {
       return undefined;
     }
   }
+  const text = readRegularText(entry.path)?.trim();
+  if (text === undefined) return undefined;
   const named = entry.kind === 'gitfile' ? /^gitdir: (.+)$/.exec(text)?.[1] : text;
   return named === undefined || named === '' ? undefined : path.resolve(path.dirname(entry.path), named);
+}
+
+/** What {@linkcode readRegularText} reads at most: a git config or `.git` file is far smaller. */
+const MAX_TEXT_BYTES = 1024 * 1024;
+
+/**
+ * The text of a regular file of at most 1 MB (a link to one followed), opened without waiting for a
+ * writer; undefined for anything else. A command can plant a FIFO as a `.git` file or a new
+ * repository's config: read plainly, it froze the whole process until some writer came.
+ *
+ * @param file The path.
+ * @returns The text, or undefined for a FIFO, a device, a folder, a bigger or unreadable file.
+ *
+ * @example
+ * ```ts
+ * import { readRegularText } from './_protected_tree.ts';
+ *
+ * readRegularText('/p/lib/.git'); // 'gitdir: ../.git/modules/lib\n', or undefined for a FIFO
+ * ```
+ */
+export function readRegularText(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_TEXT_BYTES) return undefined;
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A folder of the project: its protected entries, and the folders below it. */

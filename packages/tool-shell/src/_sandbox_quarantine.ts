@@ -11,7 +11,13 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { isInertGitConfig } from './_inert_git_config.ts';
-import { linkTarget, type ProtectedEntry, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
+import {
+  linkTarget,
+  type ProtectedEntry,
+  type ProtectedSnapshot,
+  protectedSnapshot,
+  readRegularText,
+} from './_protected_tree.ts';
 
 /**
  * Moves what a sandboxed command created among the protected entries into a quarantine folder:
@@ -64,8 +70,10 @@ function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
         return false;
       case 'git-hooks':
         return readdirSync(entry.path).every((name) => name.endsWith('.sample'));
-      case 'git-config':
-        return singleName(entry.path) && isInertGitConfig(readFileSync(entry.path, 'utf8'));
+      case 'git-config': {
+        const text = readRegularText(entry.path);
+        return text !== undefined && singleName(entry.path) && isInertGitConfig(text);
+      }
       case 'git-commondir':
       case 'gitfile': {
         if (!statSync(entry.path).isDirectory() && !singleName(entry.path)) return false;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
 import { gitConfiguredPaths } from '@toolshed/core/internal';
-import { PROTECTED_NAMES, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
+import { linkTarget, PROTECTED_NAMES, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
 import { quarantineNew } from './_sandbox_quarantine.ts';
 
 declare module '@toolshed/core' {
@@ -207,7 +207,9 @@ export function sandboxProtection(writable: readonly string[], options: { home?:
 function gitKept(writable: readonly string[], snapshot: ProtectedSnapshot): string[] {
   const tops = [...writable];
   for (const entry of snapshot.entries.values()) {
-    if (entry.kind === 'gitfile') tops.push(path.dirname(entry.path));
+    // Only a .git file that can be read without waiting: gitConfiguredPaths reads it plainly, and a
+    // FIFO planted as `sub/.git` froze the process there.
+    if (entry.kind === 'gitfile' && linkTarget(entry) !== undefined) tops.push(path.dirname(entry.path));
   }
   for (const dir of snapshot.gitDirs) if (path.basename(dir) === '.git') tops.push(path.dirname(dir));
   const { hooks, configs } = gitConfiguredPaths([...new Set(tops)], snapshot.home ?? os.homedir());
