@@ -473,6 +473,26 @@ withBwrap('a working directory reached through a link', () => {
   });
 });
 
+withBwrap("a project's own bare-like folder", () => {
+  test('a new .git file or commondir cannot lead a subfolder to a git folder the project ships (fixtures/evil.git)', async () => {
+    const { dir, session } = await project();
+    // Files of the project: a committed bare repository, whose config runs a program.
+    const evil = path.join(dir, 'fixtures/evil.git');
+    for (const sub of ['objects', 'refs']) await mkdir(path.join(evil, sub), { recursive: true });
+    await writeFile(path.join(evil, 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(path.join(evil, 'config'), '[core]\n\tfsmonitor = touch /tmp/pwned\n');
+    const out = await bash(
+      session,
+      hidden(
+        'echo "gitdir: ../fixtures/evil.git" > src/.git\nmkdir -p lib/.git && echo "ref: refs/heads/main" > lib/.git/HEAD && echo ../../fixtures/evil.git > lib/.git/commondir\necho done',
+      ),
+    );
+    expect(out).toContain('done');
+    expect(existsSync(path.join(dir, 'src/.git'))).toBe(false);
+    expect(existsSync(path.join(dir, 'lib/.git/commondir'))).toBe(false);
+  });
+});
+
 withBwrap('a tree the walk cannot follow to its end', () => {
   test('a folder deeper than PATH_MAX does not stop the check: what the command planted is moved out, and the next command runs', async () => {
     const { dir, session } = await project();
