@@ -44,7 +44,7 @@ export function quarantineNew(
     if (snapshot.entries.get(entry.path)?.id === entry.id) continue;
     // A repository that was there never gains a commondir: it would move its config, hooks and refs.
     const gained = entry.kind === 'git-commondir' && snapshot.gitDirs.has(path.dirname(entry.path));
-    if (gained || !mayStay(entry, after)) moved.push(entry.path);
+    if (gained || !mayStay(entry, { before: snapshot, after })) moved.push(entry.path);
   }
   for (const kept of before.missing) if (existsSync(kept)) moved.push(kept);
   // An entry inside one moved already went with it.
@@ -53,7 +53,8 @@ export function quarantineNew(
 }
 
 /** Whether a new protected entry is one a new repository needs, and runs nothing. */
-function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
+function mayStay(entry: ProtectedEntry, snapshots: { before: ProtectedSnapshot; after: ProtectedSnapshot }): boolean {
+  const { before, after } = snapshots;
   try {
     switch (entry.kind) {
       case 'name':
@@ -68,7 +69,11 @@ function mayStay(entry: ProtectedEntry, after: ProtectedSnapshot): boolean {
       case 'gitfile': {
         if (!statSync(entry.path).isDirectory() && !singleName(entry.path)) return false;
         const target = linkTarget(entry);
-        return target !== undefined && leadsToGitDir(target, after);
+        if (target === undefined || !leadsToGitDir(target, after)) return false;
+        // A git folder that was there is one to send git to only if it is a repository's own (a
+        // `.git`, or one in it: `git worktree add`'s commondir): a bare-like folder the project
+        // ships, with a config that runs programs, would otherwise run when git is used here.
+        return !before.gitDirs.has(target) || target.endsWith('/.git') || target.includes('/.git/');
       }
     }
   } catch {
