@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,3 +101,22 @@ test('a folder swapped for another under the same name is read again, and links 
   expect(entries.has(path.join(dir, 'a/.husky'))).toBe(true);
   expect(entries.has(path.join(dir, 'linked/.vscode'))).toBe(false);
 });
+
+test('the git folder a .git file leads to is found however many other entries there are', async () => {
+  // What a command can leave: .git files that lead out of the project stay, and cost no mount.
+  const files: Record<string, string> = {
+    'lib/.git': 'gitdir: ../node_modules/.cache/lib-git\n',
+    'node_modules/.cache/lib-git/HEAD': 'ref: refs/heads/main\n',
+    'node_modules/.cache/lib-git/objects': '/',
+    'node_modules/.cache/lib-git/refs': '/',
+    'node_modules/.cache/lib-git/config': '',
+  };
+  const dir = await tree('many-links', files);
+  for (let i = 0; i < 10_050; i++) {
+    mkdirSync(path.join(dir, `a/${i}`), { recursive: true });
+    writeFileSync(path.join(dir, `a/${i}/.git`), 'gitdir: /nonexistent\n');
+  }
+  const snapshot = protectedSnapshot([dir]);
+  expect(snapshot.entries.size).toBeGreaterThan(10_050);
+  expect(snapshot.entries.has(path.join(dir, 'node_modules/.cache/lib-git/config'))).toBe(true);
+}, 60_000);
