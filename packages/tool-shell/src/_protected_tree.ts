@@ -185,8 +185,10 @@ interface Walk {
  * directories, kept as git folders wherever they are (in `node_modules`, deep in `.git/modules`).
  */
 function followLinks(snapshot: ProtectedSnapshot, roots: readonly string[]): void {
+  // No cap: each git folder is visited once (see gitDirs below), so this ends; a cap let a command
+  // leave enough .git files that one leading into node_modules was never followed.
   const queue = [...snapshot.entries.values()];
-  for (let i = 0; i < queue.length && i < 10_000; i++) {
+  for (let i = 0; i < queue.length; i++) {
     const entry = queue[i]!;
     if (entry.kind !== 'gitfile' && entry.kind !== 'git-commondir') continue;
     const target = linkTarget(entry);
