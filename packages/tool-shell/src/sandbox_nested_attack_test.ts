@@ -372,6 +372,36 @@ withBwrap('the sandbox keeps editor and shell start-up files', () => {
   });
 });
 
+withBwrap("the home's git config under .config", () => {
+  test("git's own config folder in a writable home (~/.config/git) stays read-only, and a new one is moved out", async () => {
+    for (const existing of [true, false]) {
+      const home = path.join(root, `home${++seq}`);
+      await mkdir(home);
+      if (existing) {
+        await mkdir(path.join(home, '.config/git'), { recursive: true });
+        await writeFile(path.join(home, '.config/git/config'), '[user]\n\tname = me\n');
+      }
+      const session = await createSession({
+        cwd: home,
+        homeDir: home,
+        families: [shellTools({ sandbox: { enabled: true } })],
+        permissions: { mode: 'bypassPermissions' },
+        stateDir: path.join(root, 'state', String(++seq)),
+      });
+      sessions.push(session);
+      const out = await bash(
+        session,
+        hidden(
+          'mkdir -p .config/git && printf "[core]\\n\\tfsmonitor = touch /tmp/pwned\\n" >> .config/git/config; echo done',
+        ),
+      );
+      expect(out).toContain('done');
+      const config = path.join(home, '.config/git/config');
+      expect(existsSync(config) && readFileSync(config, 'utf8')).not.toContain('fsmonitor');
+    }
+  });
+});
+
 withBwrap('everyday commands keep working in the sandbox', () => {
   test('writes into src, git commit, git worktree add and git init (in the project and in /tmp) work', async () => {
     const { dir, session } = await project();
