@@ -1,17 +1,13 @@
 import {
   type BigIntStats,
-  closeSync,
-  constants,
-  fstatSync,
   lstatSync,
-  openSync,
   readdirSync,
-  readFileSync,
   realpathSync,
   type Stats,
   statSync,
 } from 'node:fs';
 import path from 'node:path';
+import { readRegularFileSync } from '@toolshed/core/internal';
 
 /**
  * Names kept read-only wherever they are in a writable directory (node_modules aside): what an
@@ -247,17 +243,7 @@ const MAX_TEXT_BYTES = 1024 * 1024;
  * ```
  */
 export function readRegularText(file: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_TEXT_BYTES) return undefined;
-    return readFileSync(fd, 'utf8');
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return readRegularFileSync(file, { maxBytes: MAX_TEXT_BYTES })?.toString('utf8');
 }
 
 /** A folder of the project: its protected entries, and the folders below it. */

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { readRegularFileSync } from '../read_regular_file.ts';
 
 /** What the config files of one set of working directories said, and which files they were. */
 interface Found extends GitConfiguredPaths {
@@ -151,11 +152,8 @@ function scan(workingDirectories: readonly string[], home: string): Found {
   };
   const read = (path: string): string | undefined => {
     if (look(path) === undefined) return undefined;
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
+    // A config or `.git` file that is a FIFO or a device is not read (it would hang the check).
+    return readRegularFileSync(path)?.toString('utf8');
   };
   const includes = new Set<string>();
   /** The hooks path `file` (and what it includes) sets last, or `before`. */
@@ -274,13 +272,7 @@ function repositoryOf(
  * ```
  */
 export function gitRepositoryOf(dir: string): { top: string; gitDir: string; worktree?: string } | undefined {
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
+  const read = (path: string) => readRegularFileSync(path)?.toString('utf8');
   const found = repositoryOf(
     dir,
     (path) => {

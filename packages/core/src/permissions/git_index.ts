@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '../read_regular_file.ts';
 
 /**
  * What a repository's index (`.git/index`) holds: the paths of the files git tracks, which
@@ -19,6 +20,9 @@ export interface GitIndexPaths {
    */
   gitlinks: string[];
 }
+
+/** Larger than the index of any repository (the Linux kernel's is about 10 MB): past it, not read. */
+const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
 
 /** The index formats read here (2, 3 and 4); git writes no others. */
 const VERSIONS = [2, 3, 4];
@@ -153,11 +157,9 @@ export function readGitIndex(file: string): GitIndexPaths | undefined {
   const known = readings.get(file);
   if (known?.stamp === stamp) return known.paths;
   let paths: GitIndexPaths | undefined;
-  try {
-    paths = parseGitIndex(readFileSync(file));
-  } catch {
-    paths = undefined;
-  }
+  // Only a regular file is read: an index that is a FIFO or a device would hang the check.
+  const bytes = readRegularFileSync(file, { maxBytes: MAX_INDEX_BYTES });
+  paths = bytes === undefined ? undefined : parseGitIndex(bytes);
   readings.delete(file);
   readings.set(file, { stamp, paths });
   if (readings.size > 16) readings.delete(readings.keys().next().value!);
