@@ -1,4 +1,7 @@
 import type { ShellWord } from './bash_parser.ts';
+import { optionFiles } from './_git_option_files.ts';
+import { surelyCommit } from './_git_revisions.ts';
+import { shortOptions, VALUE_OPTIONS } from './_git_tracked_reads.ts';
 
 /** A path a history read is limited to, relative to the command's folder or (`HEAD:a.txt`) the work tree's top. */
 export interface HistoryPath {
@@ -28,6 +31,9 @@ const WIDENING = /^(--follow|--full-diff|-L|--line-range)/;
  */
 const READS_A_FILE = /^(-O|-f|-S|--ignore-revs-file|--contents|--orderfile)/;
 
+/** Options of `git show` that name refs by the set (`--all`, `--tags`, `--glob=…`): any of them may be a tag of a blob. */
+const REF_SETS = /^--(all|branches|tags|remotes|glob|reflog|indexed-objects|alternate-refs|exclude|bisect)/;
+
 /** A pathspec that is a pattern or magic (`*.ts`, `:(exclude)x`, `:!x`) may match anything. */
 const PATTERN = /[*?[\\]|^:/;
 
@@ -43,6 +49,7 @@ const PATTERN = /[*?[\\]|^:/;
  *
  * @param sub The subcommand (`log`).
  * @param words Its words after the subcommand.
+ * @param where `gitDir`: the repository's git folder (to tell a branch from a tag); undefined when not known.
  * @returns The paths, or undefined for the whole history.
  *
  * @example
@@ -50,12 +57,18 @@ const PATTERN = /[*?[\\]|^:/;
  * import { historyPaths } from './_git_history_paths.ts';
  *
  * const word = (value: string) => ({ text: value, value, literal: true });
- * historyPaths('log', [word('-p'), word('--'), word('src')]); // [{ word: src, fromTop: false }]
- * historyPaths('show', [word('HEAD:a.txt')]); // [{ word: a.txt, fromTop: true }]
- * historyPaths('log', [word('-p')]); // undefined
+ * const where = { gitDir: '/repo/.git' };
+ * historyPaths('log', [word('-p'), word('--'), word('src')], where); // [{ word: src, fromTop: false }]
+ * historyPaths('show', [word('HEAD:a.txt')], where); // [{ word: a.txt, fromTop: true }]
+ * historyPaths('show', [word('v1.0'), word('--'), word('a.txt')], where); // undefined: a tag may name a blob
+ * historyPaths('log', [word('-p')], where); // undefined
  * ```
  */
-export function historyPaths(sub: string, words: readonly ShellWord[]): HistoryPath[] | undefined {
+export function historyPaths(
+  sub: string,
+  words: readonly ShellWord[],
+  { gitDir }: { gitDir: string | undefined },
+): HistoryPath[] | undefined {
   if (words.some((w) => !w.literal)) return undefined;
   const end = words.findIndex((w) => w.value === '--');
   const before = end === -1 ? words : words.slice(0, end);
@@ -64,7 +77,9 @@ export function historyPaths(sub: string, words: readonly ShellWord[]): HistoryP
   const fileOption = before.some(
     (w) => READS_A_FILE.test(w.value) && !(w.value.startsWith('-S') && sub !== 'blame' && sub !== 'annotate'),
   );
-  if (fileOption) return undefined;
+  if (fileOption || optionFiles(sub, words).files.length > 0) return undefined;
+  // `--stdin` reads more revisions and, after a `--` line, more pathspecs from standard input.
+  if (before.some((w) => w.value === '--stdin')) return undefined;
   if (sub === 'blame' || sub === 'annotate') return blamed(words);
   if ((sub === 'log' || sub === 'whatchanged' || sub === 'show') && before.some((w) => WIDENING.test(w.value)))
     return undefined;
@@ -76,14 +91,23 @@ export function historyPaths(sub: string, words: readonly ShellWord[]): HistoryP
   if (sub === 'show' || sub === 'cat-file') {
     // Each object named: `REV:path` reads that path; any other names a commit (all of it) or a tree.
     let commits = 0;
+    // `git show --all -- a.txt` shows every ref, a tag of a blob among them, whole.
+    if (sub === 'show' && before.some((w) => REF_SETS.test(w.value))) return undefined;
     for (const w of before) {
       if (w.value.startsWith('-') || (sub === 'cat-file' && /^(blob|tree|commit|tag)$/.test(w.value))) continue;
       const path = objectPath(w);
-      if (path === undefined) commits++;
-      else paths.push(path);
+      if (path !== undefined) paths.push(path);
+      // A blob or a tree named (an object name, a tag) is shown whole, whatever the pathspec.
+      else if (sub === 'cat-file' || !surelyCommit(w.value, gitDir)) return undefined;
+      else commits++;
     }
-    if (commits > 0 && (sub === 'cat-file' || after.length === 0)) return undefined;
-  } else if (sub !== 'log' && sub !== 'whatchanged' && sub !== 'diff' && sub !== 'grep') return undefined;
+    if (commits > 0 && after.length === 0) return undefined;
+  } else if (sub === 'diff' || sub === 'grep') {
+    // A tree named (`HEAD:config`, a tree's object name) is read from its own folder, not from the
+    // top the pathspecs are taken from; a blob is read whole.
+    const revisions = revisionWords(sub, before);
+    if (!revisions.every((w) => surelyCommit(w.value, gitDir))) return undefined;
+  } else if (sub !== 'log' && sub !== 'whatchanged') return undefined;
   return paths.length > 0 ? paths : undefined;
 }
 
@@ -121,4 +145,26 @@ function objectPath(w: ShellWord): HistoryPath | undefined {
   if (PATTERN.test(path) || path.startsWith('(')) return undefined;
   const relative = path === '.' || path.startsWith('./') || path.startsWith('../');
   return { word: { ...w, value: path, text: path }, fromTop: !relative };
+}
+
+/**
+ * The revisions among the words of `git diff` or `git grep` before `--`: what is neither an
+ * option, nor an option's value, nor grep's pattern (its first operand unless `-e` gave one).
+ */
+function revisionWords(sub: 'diff' | 'grep', words: readonly ShellWord[]): ShellWord[] {
+  const values = VALUE_OPTIONS[sub];
+  const revisions: ShellWord[] = [];
+  let patternGiven = sub !== 'grep';
+  for (let i = 0; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (v.startsWith('--')) {
+      if (values.has(v)) i++;
+    } else if (v.startsWith('-') && v !== '-') {
+      const bundle = shortOptions(v, values);
+      if (bundle.letters.includes('-e')) patternGiven = true;
+      if (bundle.valueNext) i++;
+    } else if (!patternGiven) patternGiven = true;
+    else revisions.push(words[i]!);
+  }
+  return revisions;
 }

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { ShellWord } from './bash_parser.ts';
+import { mayNameRevision } from './_git_revisions.ts';
 
 /**
  * Options of `git diff` and `git grep` that take the next word as their value (parse-options
@@ -66,7 +65,7 @@ const WIDER: Readonly<Record<'diff' | 'grep', ReadonlySet<string>>> = {
  * a revision (`HEAD`, a branch, an object name), without `--cached`/`--staged`/`--merge-base`, and
  * for grep without `--untracked`. A file git does not track (a git-ignored `.env`) is then never
  * opened, so the read is declared as the tracked files (`ResourceAccess.tracked`), not as every
- * file with its history. A word that may name a revision (see {@linkcode mayNameRevision}) makes
+ * file with its history. A word that may name a revision (see `mayNameRevision`) makes
  * it a history read, as git would read that commit.
  *
  * @param sub The subcommand (`diff`).
@@ -115,14 +114,20 @@ export function trackedReads(
       ended = true;
       continue;
     }
-    if (v.startsWith('-') && v !== '-') {
-      const name = v.startsWith('--') ? v.replace(/=.*/, '') : v.slice(0, 2);
+    if (v.startsWith('--')) {
+      const name = v.replace(/=.*/, '');
       // A long option git would take as an abbreviation of a wider one (`--cach`) is not known here.
-      if (v.startsWith('--') && [...WIDER[sub]].some((w) => w !== name && w.startsWith(name))) return undefined;
+      if ([...WIDER[sub]].some((w) => w !== name && w.startsWith(name))) return undefined;
       if (WIDER[sub].has(name)) return undefined;
-      if (name === '-e') patternGiven = true;
-      // The value is the next word when not attached (`-S foo`, `--output f`; not `-Sfoo`, `--output=f`).
+      // The value is the next word when not attached (`--output f`; not `--output=f`).
       if (values.has(name) && v === name) i++;
+      continue;
+    }
+    if (v.startsWith('-') && v !== '-') {
+      const bundle = shortOptions(v, values);
+      if (bundle.letters.some((letter) => WIDER[sub].has(letter))) return undefined;
+      if (bundle.letters.includes('-e')) patternGiven = true;
+      if (bundle.valueNext) i++;
       continue;
     }
     if (sub === 'grep' && !patternGiven) {
@@ -135,54 +140,29 @@ export function trackedReads(
   return anyPath ? [] : paths;
 }
 
-/** Names git keeps at the top of its folder for a commit (`HEAD`, `FETCH_HEAD`, `ORIG_HEAD`…). */
-const PSEUDO_REF = /^[A-Z_]*HEAD$|^AUTO_MERGE$/;
-
 /**
- * Whether git could read a word as a revision rather than a path: rev syntax (`~`, `^`, `:`,
- * `@{…}`, `..`), what may be an object name (four or more hex digits), a name git keeps for a
- * commit (`HEAD`), or a ref (a branch, tag or remote, loose or packed). A repository whose refs
- * cannot be read here (reftable, an unreadable `packed-refs`) may name anything.
+ * The options of a bundle of short ones as parse-options reads it (`-nf FILE` is `-n -f FILE`):
+ * each letter an option, up to one that takes a value, which takes the rest of the word, or the
+ * next word when it ends the bundle (`valueNext`).
  *
- * @param value The word.
- * @param gitDir The repository's git folder.
- * @returns True when it may be a revision.
+ * @param word The bundle (`-nA3`).
+ * @param values The options that take a value (`-A`).
+ * @returns The options, and whether the last one takes the next word.
  *
  * @example
  * ```ts
- * import { mayNameRevision } from './_git_tracked_reads.ts';
+ * import { shortOptions } from './_git_tracked_reads.ts';
  *
- * mayNameRevision('src/a.ts', '/repo/.git'); // false, unless a branch is named so
- * mayNameRevision('main', '/repo/.git'); // true where the branch exists
+ * shortOptions('-nf', new Set(['-f'])); // { letters: ['-n', '-f'], valueNext: true }
+ * shortOptions('-A3n', new Set(['-A'])); // { letters: ['-A'], valueNext: false }
  * ```
  */
-export function mayNameRevision(value: string, gitDir: string): boolean {
-  if (value === '' || /[~^:@{}\\*?[]|\.\./.test(value) || /^[0-9a-f]{4,}$/i.test(value)) return true;
-  if (PSEUDO_REF.test(value)) return true;
-  const common = commonDir(gitDir);
-  if (existsSync(path.join(common, 'reftable'))) return true;
-  const names = [value, `refs/${value}`, `refs/tags/${value}`, `refs/heads/${value}`, `refs/remotes/${value}`];
-  for (const dir of new Set([gitDir, common])) {
-    if (existsSync(path.join(dir, value))) return true;
+export function shortOptions(word: string, values: ReadonlySet<string>): { letters: string[]; valueNext: boolean } {
+  const letters: string[] = [];
+  for (let c = 1; c < word.length; c++) {
+    const letter = `-${word[c]}`;
+    letters.push(letter);
+    if (values.has(letter)) return { letters, valueNext: c === word.length - 1 };
   }
-  for (const name of [...names.slice(1), `refs/remotes/${value}/HEAD`]) {
-    if (existsSync(path.join(common, name))) return true;
-  }
-  let packed: string;
-  try {
-    packed = readFileSync(path.join(common, 'packed-refs'), 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-  const wanted = new Set([...names.slice(1), `refs/remotes/${value}/HEAD`]);
-  return packed.split('\n').some((line) => wanted.has(line.slice(line.indexOf(' ') + 1).trim()));
-}
-
-/** The folder a linked worktree shares refs with (its `commondir`), or the git folder itself. */
-function commonDir(gitDir: string): string {
-  try {
-    return path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
-  } catch {
-    return gitDir;
-  }
+  return { letters, valueNext: false };
 }

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mayNameRevision, trackedReads, VALUE_OPTIONS } from './_git_tracked_reads.ts';
+import { mayNameRevision } from './_git_revisions.ts';
+import { trackedReads, VALUE_OPTIONS } from './_git_tracked_reads.ts';
 import { hasGit } from './testdata/has_git.ts';
 
 const GIT = hasGit('_git_tracked_reads_test');

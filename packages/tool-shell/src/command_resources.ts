@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
 import { gitRepositoryOf } from '@toolshed/core/internal';
 import { trackedReads } from './_git_tracked_reads.ts';
+import { noIndexOperands } from './_git_no_index.ts';
+import { optionFiles } from './_git_option_files.ts';
+import { isGitDirectory, replacesObjects } from './_git_revisions.ts';
 import { type HistoryPath, historyPaths } from './_git_history_paths.ts';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { commandOnlyReads } from './classify_command.ts';
@@ -159,7 +162,9 @@ export function commandResources(
         return;
       }
       for (const p of resolved) {
-        if (kind === 'history') accesses.push({ path: p, access, kind: 'folder', history: true });
+        // Another part may change what the paths show (`git replace A B && git show HEAD:a`): the whole history.
+        if (kind === 'history')
+          accesses.push({ path: trackedMayChange ? repositoryRoot(p) : p, access, kind: 'folder', history: true });
         else if (kind === 'tracked') accesses.push({ path: p, access, kind: 'folder', tracked: true });
         else if (kind === 'names') accesses.push({ path: p, access, kind: 'folder', names: true });
         else if (kind === 'worktree' || kind === 'checkout')
@@ -296,7 +301,8 @@ function expansionChange(commands: readonly SimpleCommand[]): SimpleCommand | un
  * index the guard reads not the one git writes from (`indexMayChange`: a writer besides the one).
  * Likewise git reads its work tree's tracked files as the index lists them when it runs: any part
  * that may change it (`git add -f -N .env && git diff`) may list what the guard did not see
- * (`trackedMayChange`).
+ * (`trackedMayChange`), or make a path show another's content (`git replace A B && git show
+ * HEAD:a.txt`), so a read of named paths is a read of the whole history then.
  */
 function indexChanges(commands: ReturnType<typeof analyzeCommand>['commands']): {
   indexMayChange: boolean;
@@ -939,15 +945,13 @@ function declareGit(
       folder: gitDir,
     });
   }
-  // `git blame --contents FILE` reads a file; `git diff --no-index a b` reads any two paths.
-  rest.forEach((a, j) => {
-    if (a.value === '--contents') add(rest[j + 1], 'read');
-    else if (a.value.startsWith('--contents='))
-      add({ ...a, value: a.value.slice('--contents='.length), text: a.text.slice('--contents='.length) }, 'read');
-  });
-  if (rest.some((a) => a.value === '--no-index')) {
-    if (sub === 'grep') add(DOT, 'read', 'folder');
-    for (const a of rest) if (!a.value.startsWith('-') || !a.literal) add(a, 'read', 'folder');
+  const top = gitDir === undefined ? undefined : repositoryRoot(gitDir);
+  declareOptionFiles(sub ?? '', rest, { makeAdd, addUnknown, folder: gitDir, top });
+  // `git diff --no-index a b` reads any two paths, as does `git diff a b` with one outside the repository.
+  const noIndex = sub === 'diff' ? noIndexOperands(rest, { folder: gitDir, top, home }) : undefined;
+  if (rest.some((a) => a.value === '--no-index') || noIndex !== undefined) {
+    if (sub === 'grep') makeAdd(gitDir)(DOT, 'read', 'folder');
+    for (const a of noIndex ?? rest) if (!a.value.startsWith('-') || !a.literal) makeAdd(gitDir)(a, 'read', 'folder');
     return;
   }
   if (sub === undefined || sub === '--version' || sub === 'help') return;
@@ -971,10 +975,13 @@ function declareGit(
     }
     const root = repositoryRoot(path.resolve(dir, expanded[0]!));
     // `git diff` and `git grep` of the work tree open only the files git tracks there (below
-    // the paths named, where they are named).
-    const tracked =
-      gitDir === undefined ? undefined : trackedReads(sub, rest, { gitDir: gitRepositoryOf(root)?.gitDir });
-    if (tracked === undefined) declareHistory(historyPaths(sub, rest), { root, repoDir, add: makeAdd(gitDir) });
+    // the paths named, where they are named); a history read, only the paths named. Not where
+    // git replaces objects (`git replace A B`: what a path shows is then another's content).
+    const found = gitRepositoryOf(root)?.gitDir;
+    const narrow = gitDir !== undefined && found !== undefined && !replacesObjects(found);
+    const tracked = narrow ? trackedReads(sub, rest, { gitDir: found }) : undefined;
+    const paths = narrow && tracked === undefined ? historyPaths(sub, rest, { gitDir: found }) : undefined;
+    if (tracked === undefined) declareHistory(paths, { root, repoDir, add: makeAdd(gitDir) });
     else if (tracked.length === 0) add({ text: repoDir.text, value: root, literal: true }, 'read', 'tracked');
     else for (const spec of tracked) makeAdd(gitDir)(spec, 'read', 'tracked');
     return;
@@ -1008,18 +1015,47 @@ function declareHistory(
   }
 }
 
-/** The top of the repository holding a folder (the folder itself when none). */
+/**
+ * The top of the repository git finds from a folder (the folder itself when none): the nearest
+ * folder with a `.git` file, or a `.git` folder git takes for one (an empty `src/.git` it passes
+ * over, to the repository above).
+ */
 function repositoryRoot(start: string): string {
   let current = start;
   for (;;) {
+    const dotGit = path.join(current, '.git');
     try {
-      statSync(path.join(current, '.git'));
-      return current;
+      if (!statSync(dotGit).isDirectory() || isGitDirectory(dotGit)) return current;
     } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return start;
-      current = parent;
+      // No .git here: on to the folder above.
     }
+    const parent = path.dirname(current);
+    if (parent === current) return start;
+    current = parent;
+  }
+}
+
+/**
+ * Declares the files git's options make it read (`blame -S F`, `--contents F`, `diff -O F`,
+ * `grep -f F`; see `optionFiles`), from the folder git runs in and from the repository's top
+ * (git resolves some from there: `cd src && git blame --contents .env x.ts` reads the top's .env).
+ */
+function declareOptionFiles(
+  sub: string,
+  words: readonly ShellWord[],
+  options: {
+    makeAdd: (base: string | undefined) => Add;
+    addUnknown: (what: string, access: 'read' | 'write') => void;
+    folder: string | undefined;
+    top: string | undefined;
+  },
+): void {
+  const { files, hidden } = optionFiles(sub, words);
+  if (hidden)
+    options.addUnknown(`the files the options of \`git ${sub}\` name (one is not known before it runs)`, 'read');
+  for (const file of files) {
+    options.makeAdd(options.folder)(file, 'read');
+    if (options.top !== undefined && !file.value.startsWith('/')) options.makeAdd(options.top)(file, 'read');
   }
 }
 

@@ -37,16 +37,16 @@ describe('historyPaths', () => {
     ['log', '-p -- src a.txt', ['src', 'a.txt']],
     ['log', '-p -S KEY -- src', ['src']],
     ['show', 'HEAD:src/a.ts', ['src/a.ts']],
-    ['show', 'HEAD -- a.txt', ['a.txt']],
+    ['show', 'HEAD~1 -- a.txt', ['a.txt']],
     ['show', ':0:a.txt', ['a.txt']],
     ['cat-file', '-p HEAD~2:a.txt', ['a.txt']],
     ['diff', 'HEAD~1 -- a.txt', ['a.txt']],
-    ['grep', 'KEY HEAD -- src', ['src']],
+    ['grep', 'KEY HEAD~1 -- src', ['src']],
     ['blame', '-L 1,5 a.txt', ['a.txt']],
     ['blame', 'HEAD~1 -- a.txt', ['HEAD~1', 'a.txt']],
   ])('git %s %s reads the history of %j', (sub, line, expected) => {
     const words = line.split(' ').map(word);
-    expect(historyPaths(sub, words)?.map((p) => p.word.value)).toEqual(expected);
+    expect(historyPaths(sub, words, { gitDir: undefined })?.map((p) => p.word.value)).toEqual(expected);
   });
 
   test.each([
@@ -67,7 +67,7 @@ describe('historyPaths', () => {
     ['grep', '-f .env HEAD -- a.txt'],
     ['reflog', '-p -- a.txt'],
   ])('git %s %s may read the whole history', (sub, line) => {
-    expect(historyPaths(sub, line.split(' ').map(word))).toBeUndefined();
+    expect(historyPaths(sub, line.split(' ').map(word), { gitDir: undefined })).toBeUndefined();
   });
 });
 
