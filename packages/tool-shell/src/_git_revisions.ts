@@ -74,10 +74,10 @@ export function surelyCommit(value: string, gitDir: string | undefined): boolean
   if (range) return [range[1]!, range[2]!].every((end) => end === '' || surelyCommit(end, gitDir));
   const name = value.startsWith('^') ? value.slice(1) : value;
   if (/(~\d*|\^\d*|\^\{commit\}|\^!|\^@|\^-\d*)$/.test(name)) return name.length > 1;
-  if (gitDir === undefined || name === '' || REV_SYNTAX.test(name) || /^[0-9a-f]{40,}$/i.test(name)) return false;
-  if (OTHER_WORKTREE.test(name)) return false;
+  if (gitDir === undefined) return false;
   // HEAD may lead to a tag (`git symbolic-ref HEAD refs/tags/blob`).
   if (name === 'HEAD' || name === '@') return leadsToCommit('HEAD', gitDir);
+  if (name === '' || REV_SYNTAX.test(name) || /^[0-9a-f]{40,}$/i.test(name) || OTHER_WORKTREE.test(name)) return false;
   // The first ref git finds for the name (git's ref_rev_parse_rules order) must be a branch.
   for (const candidate of refCandidates(name)) {
     const found = refExists(candidate, gitDir);

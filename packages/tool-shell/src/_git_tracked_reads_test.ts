@@ -49,6 +49,11 @@ describe.skipIf(!GIT)('trackedReads', () => {
     ['grep', '-e KEY a.txt', ['a.txt']],
     ['grep', '-A 3 KEY', []],
     ['grep', '-C5 KEY a.txt', ['a.txt']],
+    ['grep', '-nA 3 KEY a.txt', ['a.txt']],
+    ['grep', '-ne KEY a.txt', ['a.txt']],
+    ['diff', '-pS HEAD -- a.txt', ['a.txt']],
+    ['diff', '.', ['.']],
+    ['diff', 'hooks', ['hooks']],
   ])('git %s %s reads the tracked files (of %j)', (sub, line, expected) => {
     expect(trackedReads(sub, words(line), { gitDir })?.map((w) => w.value)).toEqual(expected);
   });
@@ -70,6 +75,12 @@ describe.skipIf(!GIT)('trackedReads', () => {
     ['grep', '--untracked KEY'],
     ['grep', '--no-index KEY'],
     ['grep', '-f patterns.txt'],
+    ['grep', '-nf patterns.txt KEY'],
+    ['grep', '-if.env KEY'],
+    ['diff', '-RO.env'],
+    ['diff', 'x-g1a2b3c'],
+    ['diff', 'refs/heads/main'],
+    ['diff', 'main-worktree/HEAD'],
     ['grep', '--cached KEY'],
     ['show', 'HEAD'],
     ['log', '-p'],

@@ -66,6 +66,18 @@ describe('historyPaths', () => {
     ['blame', '--ignore-revs-file .env a.txt'],
     ['grep', '-f .env HEAD -- a.txt'],
     ['reflog', '-p -- a.txt'],
+    ['log', '-p --stdin -- a.txt'],
+    ['show', '--stdin -- a.txt'],
+    ['show', '--all -- a.txt'],
+    ['show', 'v1.0 -- a.txt'],
+    ['show', '0123abcd -- a.txt'],
+    ['diff', 'HEAD~1:src -- a.txt'],
+    ['diff', '0123abcd -- a.txt'],
+    ['grep', 'KEY HEAD~1:src -- a.txt'],
+    ['grep', '-nf .env HEAD~1 -- a.txt'],
+    ['log', '-p -RO.env -- a.txt'],
+    ['blame', '--cont=.env a.txt'],
+    ['blame', '-wS.env a.txt'],
   ])('git %s %s may read the whole history', (sub, line) => {
     expect(historyPaths(sub, line.split(' ').map(word), { gitDir: undefined })).toBeUndefined();
   });
