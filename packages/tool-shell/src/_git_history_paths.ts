@@ -44,8 +44,11 @@ const PATTERN = /[*?[\\]|^:/;
  * `git blame` annotates (every operand is taken for one: a revision named as a path covers
  * nothing). git prints nothing of other files then, so a rule about `.env` does not hold back
  * `git log -p -- src`. Undefined where the whole history may be read: no path named, a pathspec
- * that is a pattern, `--follow`/`--full-diff`/`-L` (renames followed, whole commits), an object
- * named otherwise, or a word not known before the command runs.
+ * that is a pattern, `--follow`/`--full-diff`/`-L` (renames followed, whole commits), an option
+ * that reads a file (see `optionFiles`), `--stdin` (pathspecs from the input), an object of
+ * `show`, `diff` or `grep` that may be a blob or a tree (see `surelyCommit`: a blob is shown
+ * whole, a tree's pathspecs are read from its own folder), or a word not known before the
+ * command runs.
  *
  * @param sub The subcommand (`log`).
  * @param words Its words after the subcommand.
