@@ -978,7 +978,7 @@ function declareGit(
     // the paths named, where they are named); a history read, only the paths named. Not where
     // git replaces objects (`git replace A B`: what a path shows is then another's content).
     const found = gitRepositoryOf(root)?.gitDir;
-    const narrow = gitDir !== undefined && found !== undefined && !replacesObjects(found);
+    const narrow = gitDir !== undefined && (found === undefined || !replacesObjects(found));
     const tracked = narrow ? trackedReads(sub, rest, { gitDir: found }) : undefined;
     const paths = narrow && tracked === undefined ? historyPaths(sub, rest, { gitDir: found }) : undefined;
     if (tracked === undefined) declareHistory(paths, { root, repoDir, add: makeAdd(gitDir) });
