@@ -21,7 +21,10 @@ const BLAME: FileOptions = {
 };
 const DIFF: FileOptions = { short: ['-O'], long: ['--orderfile'], abbreviated: false, values: ['-S', '-G', '-I'] };
 
-/** What each subcommand reads through an option: blame's revs lists and contents, diff's order file, grep's patterns. */
+/**
+ * What each subcommand reads through an option: blame's revs lists and contents, diff's order
+ * file, grep's patterns, the message file of commit, tag, notes and merge.
+ */
 const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
   blame: BLAME,
   annotate: BLAME,
@@ -30,12 +33,18 @@ const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
   log: DIFF,
   show: DIFF,
   whatchanged: DIFF,
+  // A message read from a file: `git commit -F .env` prints its first line, `git tag -n`, `git log` the rest.
+  commit: { short: ['-F', '-t'], long: ['--file', '--template'], abbreviated: true, values: ['-m', '-c', '-C'] },
+  tag: { short: ['-F'], long: ['--file'], abbreviated: true, values: ['-m', '-u'] },
+  notes: { short: ['-F'], long: ['--file'], abbreviated: true, values: ['-m', '-c', '-C'] },
+  merge: { short: ['-F'], long: ['--file'], abbreviated: true, values: ['-m', '-s', '-X'] },
 };
 
 /**
  * The files a git subcommand's options make it read: `git blame -S F`, `--contents F`,
  * `--ignore-revs-file F` (or an abbreviation, `--cont=F`, which blame takes), `git diff -O F`
- * (`git log`, `git show`), `git grep -f F` — alone, attached or at the end of a bundle of short
+ * (`git log`, `git show`), `git grep -f F`, the message file of `git commit -F F` (`tag`, `notes`,
+ * `merge`) and `commit -t F` — alone, attached or at the end of a bundle of short
  * options (`-wSF`, `-nf F`). git may print what it read (`blame -S .env`: "bad graft data: KEY=…",
  * `--contents .env` annotates .env's lines), so each is a read of its own, and a history read
  * with one is not narrowed to the paths named.

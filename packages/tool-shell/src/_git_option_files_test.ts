@@ -45,6 +45,11 @@ describe.skipIf(!GIT)('optionFiles: the files the real git opens for an option',
     ['diff', '-O NOFILE'],
     ['log', '-p -ONOFILE -1'],
     ['show', '--orderfile=NOFILE'],
+    ['commit', '--allow-empty -F NOFILE'],
+    ['commit', '--allow-empty --fil=NOFILE'],
+    ['tag', '-a t1 -F NOFILE'],
+    ['notes', 'add -F NOFILE'],
+    ['merge', '-F NOFILE HEAD'],
   ])('git %s %s opens NOFILE, and the guard names it', (sub, line) => {
     const run = spawnSync('git', [sub, ...line.split(' ')], { cwd: dir, env: ENV, encoding: 'utf8' });
     expect(run.stderr).toContain('NOFILE');
@@ -57,6 +62,8 @@ describe.skipIf(!GIT)('optionFiles: the files the real git opens for an option',
     ['grep', '-eNOFILE -- a.txt'],
     ['diff', '-S NOFILE'],
     ['log', '-p -- NOFILE'],
+    ['commit', '--allow-empty -m NOFILE'],
+    ['tag', '-m NOFILE t2'],
   ])('git %s %s opens no file for an option, and the guard names none', (sub, line) => {
     const run = spawnSync('git', [sub, ...line.split(' ')], { cwd: dir, env: ENV, encoding: 'utf8' });
     expect(run.stderr).not.toMatch(/open|stat|read/);

@@ -865,6 +865,15 @@ const GIT_CONTENT = new Set([
   'difftool',
   'log',
 ]);
+/**
+ * Options after which `git log` prints what files hold, not only commits: patches (`-p`, `-u`,
+ * `-U3`, in a bundle too), merges' diffs, which need no `-p` (`-c`, `--cc`, `--remerge-diff`,
+ * `-m`, `--diff-merges=m`), `--check` (the lines with whitespace errors), `--binary`,
+ * `--color-words`, line ranges, and the options the guard took so before (stats, pickaxe).
+ */
+const LOG_CONTENT =
+  /^(-p|-u|--patch|-L|-U\d*|--unified|--word-diff|--color-words|--full-diff|--stat|--numstat|--raw|-G|-S|--textconv|-c$|-m$|--cc|--dd|--combined-all-paths|--remerge-diff|--diff-merges(?!=(off|none)$)|--check|--binary|--ext-diff)|^-[a-zA-Z]*[pcmu]/;
+
 /** Git's own options that take a value (`git -C DIR`, `git -c k=v`). */
 const GIT_VALUE_OPTIONS = new Set([
   '-C',
@@ -947,6 +956,7 @@ function declareGit(
   }
   const top = gitDir === undefined ? undefined : repositoryRoot(gitDir);
   declareOptionFiles(sub ?? '', rest, { makeAdd, addUnknown, folder: gitDir, top });
+  declareObjectCopies(sub ?? '', rest, { add: makeAdd(gitDir), addUnknown, top });
   // `git diff --no-index a b` reads any two paths, as does `git diff a b` with one outside the repository.
   const noIndex = sub === 'diff' ? noIndexOperands(rest, { folder: gitDir, top, home }) : undefined;
   if (rest.some((a) => a.value === '--no-index') || noIndex !== undefined) {
@@ -955,14 +965,7 @@ function declareGit(
     return;
   }
   if (sub === undefined || sub === '--version' || sub === 'help') return;
-  const patchLog =
-    sub !== 'log' ||
-    rest.some(
-      (a) =>
-        /^(-p|-u|--patch|-L|-U\d*|--unified|--word-diff|--full-diff|--stat|--numstat|--raw|-G|-S|--textconv)/.test(
-          a.value,
-        ) || /^-[a-zA-Z]*p/.test(a.value),
-    );
+  const patchLog = sub !== 'log' || rest.some((a) => (a.literal ? LOG_CONTENT.test(a.value) : mayBeOption(a)));
   if (GIT_CONTENT.has(sub) && patchLog) {
     if (elsewhere || !repoDir.literal || dir === undefined) {
       addUnknown(`the repository \`git ${sub}\` reads`, 'read');
@@ -1032,6 +1035,29 @@ function repositoryRoot(start: string): string {
     const parent = path.dirname(current);
     if (parent === current) return start;
     current = parent;
+  }
+}
+
+/**
+ * Declares what git copies into the repository from a file or an object, where a later command
+ * shows it: `git hash-object -w .env` stores .env (as a read of it; `--stdin-paths` reads names from
+ * the input), `git notes add -C OBJ` makes any object (`.env`'s blob in history) a note `git log`
+ * prints (a read of the whole history).
+ */
+function declareObjectCopies(
+  sub: string,
+  words: readonly ShellWord[],
+  options: { add: Add; addUnknown: (what: string, access: 'read' | 'write') => void; top: string | undefined },
+): void {
+  if (sub === 'hash-object') {
+    if (words.some((w) => !w.literal || w.value === '--stdin-paths'))
+      options.addUnknown('the files `git hash-object` reads (their names come from its input)', 'read');
+    for (const w of words) if (!w.value.startsWith('-')) options.add(w, 'read');
+  }
+  const copies = /^(-[a-zA-Z]*[cC]|--reuse-message|--reedit-message)/;
+  if (sub === 'notes' && words.some((w) => !w.literal || copies.test(w.value))) {
+    if (options.top === undefined) options.addUnknown('the object `git notes` copies into a note', 'read');
+    else options.add({ text: options.top, value: options.top, literal: true }, 'read', 'history');
   }
 }
 

@@ -236,6 +236,52 @@ describe.skipIf(!GIT)('git reads that print what a Read rule covers', () => {
     await heldBack(branch, 'git show b -- a.txt');
   });
 
+  test('git log options that print diffs without -p (--cc, --remerge-diff, --check…) are content reads: held back', async () => {
+    const merged = copy(
+      'merged',
+      [
+        'git checkout -qb side HEAD~1',
+        `echo KEY=${SECRET}-side > .env`,
+        'git add -f .env && git commit -qm side',
+        'git checkout -q main',
+        `echo 'KEY=${SECRET}-main  ' > .env`,
+        'git add -f .env && git commit -qm main',
+        'git merge -q side >/dev/null 2>&1; echo KEY=${SECRET}-merged > .env; git add -f .env; git commit -qm merged',
+        'git rm -q --cached .env && git commit -qm untrack',
+      ].join(' && '),
+    );
+    for (const command of [
+      'git log --cc',
+      'git log -c',
+      'git log --remerge-diff',
+      'git log --diff-merges=m',
+      'git log --check',
+      'git log --binary',
+    ]) {
+      expect(output(merged, command), command).toContain(SECRET);
+      await heldBack(merged, command);
+    }
+    expect(await checks.decide(merged, 'git log --oneline --graph -n 5')).toBe('allow');
+  });
+
+  test('git commands that read a message or a blob from a file or an object read it: held back', async () => {
+    const blob = git(dir, 'rev-parse', 'HEAD~1:.env');
+    for (const [command, show] of [
+      ['git commit -q --allow-empty -F .env && git log -1', ''],
+      ['git notes add -F .env HEAD', 'git log -1'],
+      [`git notes add -C ${blob} HEAD`, 'git log -1'],
+      [`git notes append -C${blob} HEAD`, 'git log -1'],
+      ['git tag -a t1 -F .env', 'git tag -n1'],
+      ['git tag -a t1 --file=.env', 'git tag -n1'],
+      ['git hash-object -w .env', `git notes add -C $(git hash-object .env) HEAD && git log -1`],
+    ] as const) {
+      const ran = copy(`message-${command.replace(/\W+/g, '-').slice(0, 40)}`, 'true');
+      await heldBack(ran, command);
+      // Run after the decision: what it made shows the secret.
+      expect(output(ran, show === '' ? command : `${command} && ${show}`), command).toContain(SECRET);
+    }
+  });
+
   test('everyday reads stay allowed and show no secret', async () => {
     const everyday = copy(
       'everyday',
