@@ -1040,23 +1040,43 @@ function repositoryRoot(start: string): string {
 
 /**
  * Declares what git copies into the repository from a file or an object, where a later command
- * shows it: `git hash-object -w .env` stores .env (as a read of it; `--stdin-paths` reads names from
+ * shows it: `git mv .env x` moves .env's content to x (a read of each source), `git hash-object -w .env` stores .env (as a read of it; `--stdin-paths` reads names from
  * the input), `git notes add -C OBJ` makes any object (`.env`'s blob in history) a note `git log`
- * prints (a read of the whole history).
+ * prints, and plumbing files any object under any path (`update-index --cacheinfo`, `read-tree
+ * --prefix`, `mktree`): reads of the whole history.
  */
+/** Plumbing that makes trees, commits or objects from the names or data it is given. */
+const OBJECT_WRITERS = new Set(['mktree', 'commit-tree', 'fast-import', 'mktag', 'unpack-objects', 'index-pack']);
+
 function declareObjectCopies(
   sub: string,
   words: readonly ShellWord[],
   options: { add: Add; addUnknown: (what: string, access: 'read' | 'write') => void; top: string | undefined },
 ): void {
+  if (sub === 'mv') {
+    // `git mv .env notes.txt` moves what .env holds to a name no rule covers: a read of each source.
+    let ended = false;
+    const operands = words.filter((w) => {
+      if (!ended && w.literal && w.value === '--') ended = true;
+      else return ended || !w.literal || !w.value.startsWith('-');
+      return false;
+    });
+    for (const w of operands.slice(0, -1)) options.add(w, 'read', 'folder');
+  }
   if (sub === 'hash-object') {
     if (words.some((w) => !w.literal || w.value === '--stdin-paths'))
       options.addUnknown('the files `git hash-object` reads (their names come from its input)', 'read');
     for (const w of words) if (!w.value.startsWith('-')) options.add(w, 'read');
   }
   const copies = /^(-[a-zA-Z]*[cC]|--reuse-message|--reedit-message)/;
-  if (sub === 'notes' && words.some((w) => !w.literal || copies.test(w.value))) {
-    if (options.top === undefined) options.addUnknown('the object `git notes` copies into a note', 'read');
+  // Plumbing that files any object under any path: `update-index --cacheinfo 100644,<.env's blob>,a.txt`
+  // makes `git diff` print it as a.txt's; `read-tree --prefix=old/ HEAD~1` puts old/.env in the index.
+  const aliases =
+    OBJECT_WRITERS.has(sub) ||
+    (sub === 'update-index' && words.some((w) => !w.literal || /^--(cacheinfo|index-info)/.test(w.value))) ||
+    (sub === 'read-tree' && words.some((w) => !w.literal || w.value.startsWith('--prefix')));
+  if (aliases || (sub === 'notes' && words.some((w) => !w.literal || copies.test(w.value)))) {
+    if (options.top === undefined) options.addUnknown(`the objects \`git ${sub}\` copies`, 'read');
     else options.add({ text: options.top, value: options.top, literal: true }, 'read', 'history');
   }
 }

@@ -282,6 +282,26 @@ describe.skipIf(!GIT)('git reads that print what a Read rule covers', () => {
     }
   });
 
+  test('git plumbing that puts any object under any path (update-index --cacheinfo, read-tree --prefix) reads it: held back', async () => {
+    const blob = git(dir, 'rev-parse', 'HEAD~1:.env');
+    for (const [command, show] of [
+      [`git update-index --add --cacheinfo 100644,${blob},zz.txt`, 'git diff'],
+      [`git update-index --add --cacheinfo 100644 ${blob} zz.txt`, 'git show :zz.txt'],
+      ['git read-tree --prefix=old/ HEAD~1', 'git diff'],
+      // The tree it prints names .env's blob zz.txt: `git show TREE:zz.txt` prints it.
+      [`printf '100644 blob ${blob}\\tzz.txt\\n' | git mktree`, ''],
+    ] as const) {
+      const ran = copy(`alias-${command.replace(/\W+/g, '-').slice(0, 40)}`, 'true');
+      await heldBack(ran, command);
+      const shown = show === '' ? `git show $(${command}):zz.txt` : `${command} && ${show}`;
+      expect(output(ran, shown), command).toContain(SECRET);
+    }
+    // A tracked .env moved by git to another name is read by the move.
+    const tracked = copy('git-mv', 'git add -f .env && git commit -qm env');
+    await heldBack(tracked, 'git mv .env moved.txt');
+    expect(output(tracked, 'git mv .env moved.txt && cat moved.txt')).toContain(SECRET);
+  });
+
   test('everyday reads stay allowed and show no secret', async () => {
     const everyday = copy(
       'everyday',
