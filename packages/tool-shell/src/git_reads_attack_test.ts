@@ -302,6 +302,14 @@ describe.skipIf(!GIT)('git reads that print what a Read rule covers', () => {
     expect(output(tracked, 'git mv .env moved.txt && cat moved.txt')).toContain(SECRET);
   });
 
+  test('git --icase-pathspecs matches .env with .ENV: held back', async () => {
+    const tracked = copy('icase', `git add -f .env && git commit -qm env && echo KEY=${SECRET}-4 > .env`);
+    for (const command of ['git --icase-pathspecs diff -- .ENV', 'git --icase-pathspecs grep KEY -- .ENV']) {
+      expect(output(tracked, command), command).toContain(SECRET);
+      await heldBack(tracked, command);
+    }
+  });
+
   test('everyday reads stay allowed and show no secret', async () => {
     const everyday = copy(
       'everyday',
