@@ -52,7 +52,8 @@ const PATTERN = /[*?[\\]|^:/;
  *
  * @param sub The subcommand (`log`).
  * @param words Its words after the subcommand.
- * @param where `gitDir`: the repository's git folder (to tell a branch from a tag); undefined when not known.
+ * @param where `gitDir`: the repository's git folder (to tell a branch from a tag); undefined outside any
+ *   repository (git shows nothing there).
  * @returns The paths, or undefined for the whole history.
  *
  * @example
@@ -73,6 +74,8 @@ export function historyPaths(
   { gitDir }: { gitDir: string | undefined },
 ): HistoryPath[] | undefined {
   if (words.some((w) => !w.literal)) return undefined;
+  // Outside any repository git shows nothing: HEAD is taken for a commit there.
+  const commit = (rev: string) => surelyCommit(rev, gitDir) || (gitDir === undefined && /^(HEAD|@)$/.test(rev));
   const end = words.findIndex((w) => w.value === '--');
   const before = end === -1 ? words : words.slice(0, end);
   const after = end === -1 ? [] : words.slice(end + 1);
@@ -99,9 +102,12 @@ export function historyPaths(
     for (const w of before) {
       if (w.value.startsWith('-') || (sub === 'cat-file' && /^(blob|tree|commit|tag)$/.test(w.value))) continue;
       const path = objectPath(w);
+      // `TREE:secrets.json` reads the path in that tree (`HEAD~1:config`'s, named by its object
+      // name or a tag), not from the top: only a commit's (or the index's, `:path`) is from the top.
+      if (path !== undefined && !w.value.startsWith(':') && !commit(w.value.split(':')[0]!)) return undefined;
       if (path !== undefined) paths.push(path);
       // A blob or a tree named (an object name, a tag) is shown whole, whatever the pathspec.
-      else if (sub === 'cat-file' || !surelyCommit(w.value, gitDir)) return undefined;
+      else if (sub === 'cat-file' || !commit(w.value)) return undefined;
       else commits++;
     }
     if (commits > 0 && after.length === 0) return undefined;
@@ -109,7 +115,7 @@ export function historyPaths(
     // A tree named (`HEAD:config`, a tree's object name) is read from its own folder, not from the
     // top the pathspecs are taken from; a blob is read whole.
     const revisions = revisionWords(sub, before);
-    if (!revisions.every((w) => surelyCommit(w.value, gitDir))) return undefined;
+    if (!revisions.every((w) => commit(w.value))) return undefined;
   } else if (sub !== 'log' && sub !== 'whatchanged') return undefined;
   return paths.length > 0 ? paths : undefined;
 }

@@ -302,6 +302,19 @@ describe.skipIf(!GIT)('git reads that print what a Read rule covers', () => {
     expect(output(tracked, 'git mv .env moved.txt && cat moved.txt')).toContain(SECRET);
   });
 
+  test('REV:path with REV a tree (an object name, a tag of one) reads the path in that tree: held back', async () => {
+    const tree = git(dir, 'rev-parse', 'HEAD~1:config');
+    const tagged = copy('tree-tag', 'git tag tt HEAD~1:config');
+    for (const [where, command] of [
+      [dir, `git show ${tree}:secrets.json`],
+      [dir, `git cat-file -p ${tree}:secrets.json`],
+      [tagged, 'git show tt:secrets.json'],
+    ] as const) {
+      expect(output(where, command), command).toContain(`${SECRET}-json`);
+      await heldBack(where, command);
+    }
+  });
+
   test('git --icase-pathspecs matches .env with .ENV: held back', async () => {
     const tracked = copy('icase', `git add -f .env && git commit -qm env && echo KEY=${SECRET}-4 > .env`);
     for (const command of ['git --icase-pathspecs diff -- .ENV', 'git --icase-pathspecs grep KEY -- .ENV']) {
