@@ -1,11 +1,4 @@
-import {
-  type BigIntStats,
-  lstatSync,
-  readdirSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { type BigIntStats, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFileSync } from '@toolshed/core/internal';
 
