@@ -59,7 +59,19 @@ export {
 export { toolRuleCandidates, type ToolRuleCandidatesOptions } from '../permissions/tool_rule_index.ts';
 export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from '../permissions/path_rule.ts';
 export { approvedRealPaths, type ApprovedRealPathsOptions } from '../permissions/approved_paths.ts';
-export { type GitConfiguredPaths, gitConfiguredPaths, gitRepositoryOf } from '../permissions/git_hooks_path.ts';
+export {
+  type GitConfiguredPaths,
+  type GitConfigSetting,
+  gitConfiguredPaths,
+  gitConfigSettings,
+  gitRepositoryOf,
+} from '../permissions/git_hooks_path.ts';
+export {
+  type GitProgramSetting,
+  type GitProgramSettings,
+  type GitProgramSettingsOptions,
+  gitProgramSettings,
+} from '../permissions/git_program_settings.ts';
 export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from '../permissions/protected_paths.ts';
 export {
   caseInsensitivePaths,

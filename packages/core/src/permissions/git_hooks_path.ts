@@ -325,20 +325,43 @@ export function hooksPathIn(text: string | undefined): string | undefined {
 }
 
 /** A line of a git config file that sets something: its section and key in lower case, and the value. */
-interface Setting {
-  /** The section's name (`core`, `include`, `includeif`). */
+export interface GitConfigSetting {
+  /** The section's name (`core`, `include`, `includeif`; `diff.x` for the old `[diff.x]` form). */
   section: string;
   /** It was a subsection (`[core "x"]`): not the section's own settings. */
   subsection: boolean;
+  /** The subsection's name, quotes and escapes undone (`x` of `[diff "x"]`), when there is one. */
+  name?: string;
   key: string;
   value: string;
 }
+type Setting = GitConfigSetting;
 
-/** The settings of a git config file's text, in order; a value ending in `\` goes on on the next line. */
-function settingsOf(text: string): Setting[] {
+/**
+ * The settings of a git config file's text, in order; a value ending in `\` goes on on the next line.
+ *
+ * @param text The file's text.
+ * @param unread Where the lines read as neither a setting, a section, a comment nor blank are put
+ *   (git refuses such a file; a reader that must not miss a setting takes the file as unreadable).
+ * @returns The settings.
+ *
+ * @example
+ * ```ts
+ * import { gitConfigSettings } from '@toolshed/core/internal';
+ *
+ * gitConfigSettings('[diff "x"]\n\tcommand = ./x.sh\n');
+ * // [{ section: 'diff', subsection: true, name: 'x', key: 'command', value: './x.sh' }]
+ * ```
+ */
+export function gitConfigSettings(text: string, unread?: string[]): GitConfigSetting[] {
+  return settingsOf(text, unread);
+}
+
+function settingsOf(text: string, unread?: string[]): Setting[] {
   const settings: Setting[] = [];
   let section = '';
   let subsection = false;
+  let name: string | undefined;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!.trim();
@@ -346,17 +369,26 @@ function settingsOf(text: string): Setting[] {
     if (header !== null) {
       section = header[1]!.toLowerCase();
       subsection = header[2] !== undefined;
+      name = subsection ? header[2]!.trim().slice(1, -1).replace(/\\(.)/g, '$1') : undefined;
       line = header[3]!;
     }
     const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
-    if (setting === null) continue;
+    if (setting === null) {
+      if (unread !== undefined && line !== '' && !/^[#;]/.test(line)) unread.push(lines[i]!);
+      continue;
+    }
     let raw = setting[2] ?? '';
     let read = valueOf(raw);
     while (read.continues && i + 1 < lines.length) {
       raw = raw.slice(0, -1) + lines[++i]!.replace(/\r$/, '');
       read = valueOf(raw);
     }
-    settings.push({ section, subsection, key: setting[1]!.toLowerCase(), value: read.value });
+    const key = setting[1]!.toLowerCase();
+    settings.push(
+      name === undefined
+        ? { section, subsection, key, value: read.value }
+        : { section, subsection, name, key, value: read.value },
+    );
   }
   return settings;
 }
