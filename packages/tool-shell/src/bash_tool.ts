@@ -147,8 +147,11 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
     permissionSuggestions: ({ command }) => shellRuleSuggestions(command),
     async resources({ command }, ctx) {
       await loadBashParser();
-      return commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir, env: commandEnv(ctx, opts) })
-        .accesses;
+      return commandResources(command, ctx.cwd, {
+        homeDir: ctx.permissions.homeDir,
+        env: commandEnv(ctx, opts),
+        workingDirectories: ctx.permissions.workingDirectories.map((d) => resolvePath(d, ctx.cwd)),
+      }).accesses;
     },
     getToolUseSummary: ({ command, description }) =>
       description ?? (command.length > 80 ? `${command.slice(0, 77)}...` : command),

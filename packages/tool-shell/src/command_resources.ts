@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
-import { gitRepositoryOf } from '@toolshed/core/internal';
+import { gitProgramSettings, gitRepositoryOf } from '@toolshed/core/internal';
 import { trackedReads } from './_git_tracked_reads.ts';
 import { noIndexOperands } from './_git_no_index.ts';
 import { optionFiles } from './_git_option_files.ts';
@@ -56,7 +56,21 @@ export interface CommandResourcesOptions {
    * an `export` before `bash -c`): the shell's script sees them as its own. @default []
    */
   exported?: readonly ShellWord[] | undefined;
+  /**
+   * The working directories: the repositories they are in are the user's own; git run in any
+   * other repository (a nested clone, a `.git` file leading into the project) asks when that
+   * repository's config names a program git runs (`core.fsmonitor`, `diff.external`, …).
+   * @default the ones of the command this one is part of (`bash -c`), else [cwd]
+   */
+  workingDirectories?: readonly string[] | undefined;
 }
+
+/**
+ * The working directories of the {@linkcode commandResources} call running now: a script inside
+ * the command (`bash -c '…'`) is read by a nested call, which takes them over. (The calls are
+ * synchronous: set on entry, put back on return.)
+ */
+let ownDirectories: readonly string[] | undefined;
 
 /** Variables of the command's environment that move where git finds its repository and work tree. */
 const GIT_PLACE_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR'];
@@ -94,6 +108,17 @@ export function commandResources(
   cwd: string,
   options: CommandResourcesOptions = {},
 ): CommandResources {
+  const outer = ownDirectories;
+  ownDirectories = options.workingDirectories ?? outer ?? [cwd];
+  try {
+    return resourcesOf(command, cwd, options);
+  } finally {
+    ownDirectories = outer;
+  }
+}
+
+/** {@linkcode commandResources}, with {@linkcode ownDirectories} set. */
+function resourcesOf(command: string, cwd: string, options: CommandResourcesOptions): CommandResources {
   const home = options.homeDir ?? homedir();
   const analysis = analyzeCommand(command);
   const accesses: ResourceAccess[] = [];
@@ -933,6 +958,7 @@ function declareGit(
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
+  if (sub !== undefined && gitDir !== undefined && !elsewhere) declareRepositoryPrograms(gitDir, { home, addUnknown });
   // A repository whose config names another work tree (`core.worktree = ../.vscode`): git writes
   // there, relative to it, whatever folder it runs in (a submodule names its own folder).
   const repository = sub === undefined || gitDir === undefined || elsewhere ? undefined : gitRepositoryOf(gitDir);
@@ -998,6 +1024,30 @@ function declareGit(
     return;
   }
   add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir!, expanded[0]!)), literal: true }, 'read');
+}
+
+/**
+ * Declares, as an unknown write, each program the config of a repository that is not the user's
+ * own makes git run where it runs in `folder` (see `gitProgramSettings`), and each config file
+ * there the guard cannot read: the command then asks in every mode.
+ */
+function declareRepositoryPrograms(
+  folder: string,
+  { home, addUnknown }: { home: string; addUnknown: (what: string, access: 'read' | 'write') => void },
+): void {
+  const { found, unreadable } = gitProgramSettings(folder, { workingDirectories: ownDirectories ?? [], home });
+  for (const s of found) {
+    addUnknown(
+      `what git runs from the config of ${s.repository}, which is not the project's own repository: ${s.key} = ${s.value} (set in ${s.file}); approve the command only if you trust that program`,
+      'write',
+    );
+  }
+  for (const file of unreadable) {
+    addUnknown(
+      `what git may run from the config file ${file}, of a repository that is not the project's own; approve the command only if you trust that config`,
+      'write',
+    );
+  }
 }
 
 /**

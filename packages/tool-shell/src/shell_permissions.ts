@@ -51,11 +51,14 @@ export function checkShellPermissions(
       message: `This command has ${split.parts.length} simple commands (more than ${MAX_COMMAND_PARTS}); it needs approval as a whole.`,
     };
   }
-  const { workingDirectories } = ctx.permissions;
   const env = commandEnv(ctx, options);
-  const resources = commandResources(command, ctx.cwd, { homeDir: ctx.permissions.homeDir, env });
+  const dirs = ctx.permissions.workingDirectories.map((d) => resolvePath(d, ctx.cwd));
+  const resources = commandResources(command, ctx.cwd, {
+    homeDir: ctx.permissions.homeDir,
+    env,
+    workingDirectories: dirs,
+  });
   if (options.sandbox?.autoAllow) {
-    const dirs = workingDirectories.map((d) => resolvePath(d, ctx.cwd));
     const writable = [...dirs, ...(options.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd))];
     const confined = resources.accesses.every((a) =>
       // The sandbox masks what deny rules name, so an unknown read stays inside; an unknown
@@ -103,9 +106,11 @@ function allowedPartByPart(
     }
     if (
       classifyCommand(part.text).readOnly &&
-      commandResources(part.text, ctx.cwd, { homeDir: ctx.permissions.homeDir, env }).accesses.every(
-        (a) => a.kind !== 'unknown',
-      )
+      commandResources(part.text, ctx.cwd, {
+        homeDir: ctx.permissions.homeDir,
+        env,
+        workingDirectories: ctx.permissions.workingDirectories.map((d) => resolvePath(d, ctx.cwd)),
+      }).accesses.every((a) => a.kind !== 'unknown')
     )
       continue;
     return undefined;
