@@ -1,3 +1,4 @@
+import { programTurnedOff } from './_git_program_off.ts';
 import { awkProgramProblem } from './_awk_program.ts';
 import {
   analyzeCommand,
@@ -386,6 +387,12 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
     const v = args[i]!.value;
     if (!v.startsWith('-')) break;
     const name = v.split('=')[0]!;
+    // `-c core.fsmonitor=`: a program a repository's config names, turned off for the command.
+    const next = args[i + 1];
+    if (v === '-c' && next?.literal && programTurnedOff(next.value) !== undefined) {
+      i++;
+      continue;
+    }
     if (!Object.hasOwn(GIT_GLOBAL_OPTIONS, name))
       return `the git option \`${v}\` is not known to be read-only (-c, --git-dir, --exec-path and -p are refused)`;
     if (name === '-C' && !v.includes('=')) i++;

@@ -9,7 +9,7 @@ import { optionFiles } from './_git_option_files.ts';
 import { isGitDirectory, replacesObjects } from './_git_revisions.ts';
 import { type HistoryPath, historyPaths } from './_git_history_paths.ts';
 import { analyzeCommand, type ShellRedirect, type ShellWord, type SimpleCommand } from './bash_parser.ts';
-import { commandOnlyReads } from './classify_command.ts';
+import { classifyCommand, commandOnlyReads } from './classify_command.ts';
 import { isDirectory } from './_is_directory.ts';
 import { declareLandings } from './_landings.ts';
 import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
@@ -21,6 +21,7 @@ import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
 import { declareGitWrites } from './_git_writes.ts';
+import { programTurnedOff } from './_git_program_off.ts';
 import { resolveLikeKernel } from './_kernel_path.ts';
 import { mayBeOption } from './_option_words.ts';
 
@@ -71,6 +72,11 @@ export interface CommandResourcesOptions {
  * synchronous: set on entry, put back on return.)
  */
 let ownDirectories: readonly string[] | undefined;
+/**
+ * Whether the command as a whole is read-only, so that the Bash tool runs it with
+ * `safe.bareRepository=explicit` (git then takes no folder for a bare repository by itself).
+ */
+let bareRefused = false;
 
 /** Variables of the command's environment that move where git finds its repository and work tree. */
 const GIT_PLACE_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR'];
@@ -109,11 +115,15 @@ export function commandResources(
   options: CommandResourcesOptions = {},
 ): CommandResources {
   const outer = ownDirectories;
+  const outerBare = bareRefused;
+  // A script inside the command runs with the environment of the command as a whole.
+  if (outer === undefined) bareRefused = classifyCommand(command).readOnly;
   ownDirectories = options.workingDirectories ?? outer ?? [cwd];
   try {
     return resourcesOf(command, cwd, options);
   } finally {
     ownDirectories = outer;
+    bareRefused = outerBare;
   }
 }
 
@@ -932,8 +942,16 @@ function declareGit(
   if (setting) addUnknown(`what git does with \`${setting.text}\``, 'write');
   // Each `-C` moves on from the one before.
   let gitDir: string | undefined = dir;
+  // `-c core.fsmonitor=`: a program setting given empty, which turns it off for this command.
+  const off = new Set<string>();
   while (i < args.length && args[i]!.value.startsWith('-')) {
     const v = args[i]!.value;
+    const turnedOff = v === '-c' && args[i + 1]?.literal ? programTurnedOff(args[i + 1]!.value) : undefined;
+    if (turnedOff !== undefined) {
+      off.add(turnedOff);
+      i += 2;
+      continue;
+    }
     if (v === '-C') {
       repoDir = args[i + 1] ?? DOT;
       const at = gitDir === undefined ? undefined : expandWord(repoDir, { cwd: gitDir, home });
@@ -958,7 +976,8 @@ function declareGit(
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
-  if (sub !== undefined && gitDir !== undefined && !elsewhere) declareRepositoryPrograms(gitDir, { home, addUnknown });
+  if (sub !== undefined && gitDir !== undefined && !elsewhere)
+    declareRepositoryPrograms(gitDir, { home, addUnknown, off });
   // A repository whose config names another work tree (`core.worktree = ../.vscode`): git writes
   // there, relative to it, whatever folder it runs in (a submodule names its own folder).
   const repository = sub === undefined || gitDir === undefined || elsewhere ? undefined : gitRepositoryOf(gitDir);
@@ -1033,12 +1052,21 @@ function declareGit(
  */
 function declareRepositoryPrograms(
   folder: string,
-  { home, addUnknown }: { home: string; addUnknown: (what: string, access: 'read' | 'write') => void },
+  {
+    home,
+    addUnknown,
+    off,
+  }: { home: string; addUnknown: (what: string, access: 'read' | 'write') => void; off: ReadonlySet<string> },
 ): void {
-  const { found, unreadable } = gitProgramSettings(folder, { workingDirectories: ownDirectories ?? [], home });
+  const { found, unreadable } = gitProgramSettings(folder, {
+    workingDirectories: ownDirectories ?? [],
+    home,
+    bare: !bareRefused,
+  });
   for (const s of found) {
+    if (off.has(s.key)) continue;
     addUnknown(
-      `what git runs from the config of ${s.repository}, which is not the project's own repository: ${s.key} = ${s.value} (set in ${s.file}); approve the command only if you trust that program`,
+      `what git runs from the config of ${s.repository}, which is not the project's own repository: ${s.key} = ${s.value} (set in ${s.file}); approve the command only if you trust that program, or turn it off for the command with \`git -c ${s.key}= …\``,
       'write',
     );
   }

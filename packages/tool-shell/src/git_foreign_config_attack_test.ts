@@ -125,6 +125,24 @@ describe.skipIf(!GIT_FOUND)('a repository that is not the project’s own runs w
     expect(d!.reason).toMatch(/approve/);
   });
 
+  test.each([
+    'git -c core.fsmonitor= -C vendor/fsmon status',
+    'git -c diff.external= -C vendor/extdiff diff',
+    'git -c diff.x.textconv= -C vendor/textconv log -p',
+    'git -C vendor/filter -c filter.x.clean= diff',
+  ])('%s turns the program off: it does not run, and the command is allowed in every mode', async (command) => {
+    expect(await programRuns(command)).toBe(false);
+    await inEveryMode(project, command, 'allow');
+  });
+
+  test.each([
+    // A subsection's name is case-sensitive: `diff.X` is another driver.
+    'git -c diff.X.textconv= -C vendor/textconv log -p',
+    'git -c diff.external= -C vendor/fsmon status',
+  ])('%s turns off another setting: it still asks', async (command) => {
+    await inEveryMode(project, command, 'ask');
+  });
+
   test('gpg.program and a config the guard cannot read ask as well', async () => {
     const dir = path.join(project, 'vendor', 'gpg');
     await repository(dir);

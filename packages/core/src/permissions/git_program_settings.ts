@@ -31,6 +31,12 @@ export interface GitProgramSettingsOptions {
   workingDirectories?: readonly string[] | undefined;
   /** What `~` stands for in an include. @default process.env.HOME */
   home?: string | undefined;
+  /**
+   * Whether git may take a folder for a bare repository it was not pointed at with `--git-dir`:
+   * false where git runs with `safe.bareRepository=explicit` given on its command line or in
+   * `GIT_CONFIG_*` (a repository cannot lift it). @default true
+   */
+  bare?: boolean | undefined;
 }
 
 /** Config files read at most for one folder (includes included). */
@@ -112,7 +118,7 @@ export function gitProgramSettings(folder: string, options: GitProgramSettingsOp
   const out: GitProgramSettings = { found: [], unreadable: [] };
   let budget = MAX_FILES;
   for (let dir = folder; ; dir = dirname(dir)) {
-    for (const candidate of candidatesAt(dir)) {
+    for (const candidate of candidatesAt(dir, options.bare ?? true)) {
       const common = commonDirOf(candidate.gitDir);
       if (own.has(physical(common))) return out;
       for (const file of [`${common}/config`, `${candidate.gitDir}/config.worktree`]) {
@@ -125,7 +131,7 @@ export function gitProgramSettings(folder: string, options: GitProgramSettingsOp
 }
 
 /** The git folders git may take at `dir`: its `.git` (a folder, or where a `gitdir:` file leads), then `dir` as a bare repository. */
-function candidatesAt(dir: string): { gitDir: string; surely: boolean }[] {
+function candidatesAt(dir: string, bare: boolean): { gitDir: string; surely: boolean }[] {
   const base = dir === '/' ? '' : dir;
   const found: { gitDir: string; surely: boolean }[] = [];
   const dotGit = `${base}/.git`;
@@ -138,7 +144,7 @@ function candidatesAt(dir: string): { gitDir: string; surely: boolean }[] {
     const gitDir = resolve(dir, target);
     found.push({ gitDir, surely: isGitFolder(gitDir) });
   }
-  if (statOf(`${base}/HEAD`)?.isFile() && statOf(`${base}/config`)?.isFile())
+  if (bare && statOf(`${base}/HEAD`)?.isFile() && statOf(`${base}/config`)?.isFile())
     found.push({ gitDir: dir, surely: isGitFolder(dir) });
   return found;
 }
