@@ -156,6 +156,34 @@ describe.skipIf(!GIT_FOUND)('a repository that is not the project’s own runs w
   });
 });
 
+describe.skipIf(!GIT_FOUND)('a repository the project tracks as a submodule runs what its config names', () => {
+  // `git status` and `git diff` in the project's own repository look into each submodule's work
+  // tree with a `git status` there: an embedded repository (a gitlink whose folder holds a `.git`
+  // folder unpacked from an archive) runs its core.fsmonitor.
+  let top = '';
+  let evil = '';
+  beforeAll(async () => {
+    top = path.join(root(), 'embedding');
+    evil = path.join(root(), 'evil-sub.sh');
+    await writeFile(evil, `#!/bin/sh\ntouch '${path.join(root(), 'ran-sub')}'\n`);
+    await chmod(evil, 0o755);
+    await repository(top);
+    await repository(path.join(top, 'sub'));
+    git(top, 'add', 'sub');
+    git(top, 'commit', '-qm', 'embed');
+    await configure(path.join(top, 'sub', '.git'), `[core]\n\tfsmonitor = ${evil}\n`);
+  });
+
+  test.each(['git status', 'git diff'])('%s runs it, and asks in every mode', async (command) => {
+    const ran = path.join(root(), 'ran-sub');
+    await rm(ran, { force: true });
+    execFileSync('bash', ['-c', `${command} >/dev/null 2>&1 || true`], { cwd: top });
+    expect(existsSync(ran)).toBe(true);
+    const [d] = await inEveryMode(top, command, 'ask');
+    expect(d!.reason).toContain(path.join(top, 'sub', '.git'));
+  });
+});
+
 describe.skipIf(!GIT_FOUND)('everyday git commands stay allowed', () => {
   let home = '';
   beforeAll(async () => {

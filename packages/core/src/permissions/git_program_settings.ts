@@ -2,6 +2,7 @@ import { realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { readRegularFileSync } from '../read_regular_file.ts';
 import { gitConfigSettings, type GitConfigSetting, gitRepositoryOf } from './git_hooks_path.ts';
+import { readGitIndex } from './git_index.ts';
 
 /** A setting in a repository's config that makes git run a program. */
 export interface GitProgramSetting {
@@ -40,7 +41,7 @@ export interface GitProgramSettingsOptions {
 }
 
 /** Config files read at most for one folder (includes included). */
-const MAX_FILES = 64;
+const MAX_FILES = 256;
 /** Includes followed at most, one inside another (git's own limit). */
 const MAX_DEPTH = 10;
 
@@ -94,7 +95,9 @@ const FALSE = new Set(['', 'false', 'no', 'off', '0']);
  * project, a git folder unpacked from an archive): each repository found from the folder up, as
  * git looks (a `.git` folder or `gitdir:` file, a bare repository), up to the first one git surely
  * takes or one of the working directories' own; its `config`, `config.worktree` and what they
- * include (any `include.path`, any `includeIf`, whatever the condition).
+ * include (any `include.path`, any `includeIf`, whatever the condition); then the repositories of
+ * the submodules the index of the repository git takes lists (git runs in each one's work tree to
+ * see whether it changed), and theirs in turn.
  *
  * @param folder The absolute folder git runs in (`-C`, `cd`).
  * @param options The working directories, and what `~` stands for.
@@ -115,18 +118,70 @@ export function gitProgramSettings(folder: string, options: GitProgramSettingsOp
     const repo = gitRepositoryOf(dir);
     if (repo !== undefined) own.add(physical(commonDirOf(repo.gitDir)));
   }
-  const out: GitProgramSettings = { found: [], unreadable: [] };
-  let budget = MAX_FILES;
+  const state: Walk = { home, own, out: { found: [], unreadable: [] }, budget: MAX_FILES };
   for (let dir = folder; ; dir = dirname(dir)) {
     for (const candidate of candidatesAt(dir, options.bare ?? true)) {
-      const common = commonDirOf(candidate.gitDir);
-      if (own.has(physical(common))) return out;
-      for (const file of [`${common}/config`, `${candidate.gitDir}/config.worktree`]) {
-        budget = readConfig(file, { repository: common, home, out, budget, depth: 0 });
+      const taken = lookAt(candidate, state);
+      // The repository git takes: the submodules it tracks are looked into as well.
+      if (taken || candidate.surely) {
+        submodulesOf(dir, candidate.gitDir, state, 0);
+        return state.out;
       }
-      if (candidate.surely) return out;
     }
-    if (dir === '/' || dir === '.') return out;
+    if (dir === '/' || dir === '.') return state.out;
+  }
+}
+
+/** What one walk carries: the own repositories, what was found, the config files still allowed. */
+interface Walk {
+  home: string;
+  own: ReadonlySet<string>;
+  out: GitProgramSettings;
+  budget: number;
+}
+
+/** Submodules inside submodules looked into at most (`git status` goes down each level). */
+const MAX_SUBMODULE_DEPTH = 4;
+
+/**
+ * Reads a candidate's config files into the walk, unless it is one of the own repositories;
+ * true when it is one (git surely takes it: the walk ends there).
+ */
+function lookAt(candidate: { gitDir: string }, state: Walk): boolean {
+  const common = commonDirOf(candidate.gitDir);
+  if (state.own.has(physical(common))) return true;
+  for (const file of [`${common}/config`, `${candidate.gitDir}/config.worktree`]) {
+    state.budget = readConfig(file, {
+      repository: common,
+      home: state.home,
+      out: state.out,
+      budget: state.budget,
+      depth: 0,
+    });
+  }
+  return false;
+}
+
+/**
+ * Looks into the repositories of the submodules (gitlinks) the index of `gitDir` lists, below
+ * `top`: `git status` and `git diff` run git in each one's work tree that holds a repository.
+ */
+function submodulesOf(top: string, gitDir: string, state: Walk, depth: number): void {
+  if (statOf(`${gitDir}/index`) === undefined) return;
+  const index = readGitIndex(`${gitDir}/index`);
+  if (index === undefined) {
+    state.out.unreadable.push(`${gitDir}/index (an index the guard cannot read, so its submodules are not known)`);
+    return;
+  }
+  for (const link of index.gitlinks) {
+    const dir = resolve(top, link);
+    for (const candidate of candidatesAt(dir, false)) {
+      if (depth >= MAX_SUBMODULE_DEPTH || state.budget <= 0) {
+        state.out.unreadable.push(`${dir} (more submodules than the guard looks into)`);
+        return;
+      }
+      if (!lookAt(candidate, state)) submodulesOf(dir, candidate.gitDir, state, depth + 1);
+    }
   }
 }
 

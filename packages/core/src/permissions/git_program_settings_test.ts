@@ -97,6 +97,21 @@ describe('gitProgramSettings', () => {
     expect(keys(path.join(project, 'wt'))).toEqual(['diff.external=./d']);
   });
 
+  test('the repositories of the submodules the index lists are looked into, from the own repository too', async () => {
+    const top = path.join(root, 'embedding');
+    await repository(top);
+    await repository(path.join(top, 'sub'), '[diff]\n\texternal = ./d\n');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'x'], {
+      cwd: path.join(top, 'sub'),
+      stdio: 'ignore',
+    });
+    execFileSync('git', ['add', 'sub'], { cwd: top, stdio: 'ignore' });
+    expect(gitProgramSettings(top, { workingDirectories: [top] }).found.map((s) => s.key)).toEqual(['diff.external']);
+    // An index the guard cannot read hides the submodules: unreadable.
+    await writeFile(path.join(top, '.git', 'index'), 'not an index');
+    expect(gitProgramSettings(top, { workingDirectories: [top] }).unreadable[0]).toContain('index');
+  });
+
   test('a bare repository is looked at as git may take it', async () => {
     execFileSync('git', ['init', '-q', '--bare', path.join(project, 'b.git')], { stdio: 'ignore' });
     await writeFile(path.join(project, 'b.git', 'config'), '[core]\n\tfsmonitor = ./x\n', { flag: 'a' });
