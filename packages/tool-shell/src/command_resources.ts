@@ -944,6 +944,8 @@ function declareGit(
   let gitDir: string | undefined = dir;
   // `-c core.fsmonitor=`: a program setting given empty, which turns it off for this command.
   const off = new Set<string>();
+  // `--git-dir DIR`: the repository git takes, whose config counts.
+  let named: ShellWord | undefined;
   while (i < args.length && args[i]!.value.startsWith('-')) {
     const v = args[i]!.value;
     const turnedOff = v === '-c' && args[i + 1]?.literal ? programTurnedOff(args[i + 1]!.value) : undefined;
@@ -957,6 +959,8 @@ function declareGit(
       const at = gitDir === undefined ? undefined : expandWord(repoDir, { cwd: gitDir, home });
       gitDir = at?.length === 1 && at[0] !== undefined ? resolveLikeKernel(gitDir!, at[0]) : undefined;
     }
+    if (v === '--git-dir') named = args[i + 1] ?? DOT;
+    if (v.startsWith('--git-dir=')) named = { ...args[i]!, value: v.slice(10), text: args[i]!.text.slice(10) };
     if (
       v === '--git-dir' ||
       v === '--work-tree' ||
@@ -976,7 +980,9 @@ function declareGit(
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
-  if (sub !== undefined && gitDir !== undefined && !elsewhere)
+  if (sub !== undefined && named !== undefined)
+    declareNamedRepositoryPrograms(named, gitDir, { home, addUnknown, off });
+  else if (sub !== undefined && gitDir !== undefined && !elsewhere)
     declareRepositoryPrograms(gitDir, { home, addUnknown, off });
   // A repository whose config names another work tree (`core.worktree = ../.vscode`): git writes
   // there, relative to it, whatever folder it runs in (a submodule names its own folder).
@@ -1045,23 +1051,39 @@ function declareGit(
   add({ text: repoDir.text, value: repositoryRoot(path.resolve(dir!, expanded[0]!)), literal: true }, 'read');
 }
 
+/** How {@linkcode declareRepositoryPrograms} declares what it finds. */
+interface ProgramsOptions {
+  home: string;
+  addUnknown: (what: string, access: 'read' | 'write') => void;
+  /** The settings the command turns off (`-c core.fsmonitor=`). */
+  off: ReadonlySet<string>;
+}
+
+/**
+ * {@linkcode declareRepositoryPrograms} of the git folder the command names (`--git-dir DIR`); one
+ * not known before the command runs (`--git-dir=$D`, after a `cd` not followed) may hold any config.
+ */
+function declareNamedRepositoryPrograms(word: ShellWord, folder: string | undefined, options: ProgramsOptions): void {
+  const values = folder === undefined ? undefined : expandWord(word, { cwd: folder, home: options.home });
+  if (folder === undefined || values?.length !== 1 || values[0] === undefined) {
+    options.addUnknown(`what git runs from the config of the git folder \`${word.text}\``, 'write');
+    return;
+  }
+  declareRepositoryPrograms(folder, options, resolveLikeKernel(folder, values[0]));
+}
+
 /**
  * Declares, as an unknown write, each program the config of a repository that is not the user's
  * own makes git run where it runs in `folder` (see `gitProgramSettings`), and each config file
  * there the guard cannot read: the command then asks in every mode.
  */
-function declareRepositoryPrograms(
-  folder: string,
-  {
-    home,
-    addUnknown,
-    off,
-  }: { home: string; addUnknown: (what: string, access: 'read' | 'write') => void; off: ReadonlySet<string> },
-): void {
+function declareRepositoryPrograms(folder: string, options: ProgramsOptions, named?: string): void {
+  const { home, addUnknown, off } = options;
   const { found, unreadable } = gitProgramSettings(folder, {
     workingDirectories: ownDirectories ?? [],
     home,
     bare: !bareRefused,
+    gitDir: named,
   });
   for (const s of found) {
     if (off.has(s.key)) continue;

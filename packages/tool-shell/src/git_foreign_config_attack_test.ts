@@ -110,6 +110,8 @@ describe.skipIf(!GIT_FOUND)('a repository that is not the project’s own runs w
     ['git -C vendor/filter diff', 'filter.x.clean'],
     ['git -C vendor/included status', 'core.fsmonitor'],
     ['git -C linked status', 'core.fsmonitor'],
+    ['git --git-dir=vendor/fsmon/.git --work-tree=vendor/fsmon status', 'core.fsmonitor'],
+    ['git --git-dir vendor/extdiff/.git diff', 'diff.external'],
   ])('%s runs the program, and asks in every mode naming %s', async (command, key) => {
     expect(await programRuns(command)).toBe(true);
     const decisions = await inEveryMode(project, command, 'ask');

@@ -38,6 +38,11 @@ export interface GitProgramSettingsOptions {
    * `GIT_CONFIG_*` (a repository cannot lift it). @default true
    */
   bare?: boolean | undefined;
+  /**
+   * The git folder the command names (`git --git-dir=DIR`): git takes it, without looking for one
+   * from the folder. @default undefined
+   */
+  gitDir?: string | undefined;
 }
 
 /** Config files read at most for one folder (includes included). */
@@ -119,6 +124,10 @@ export function gitProgramSettings(folder: string, options: GitProgramSettingsOp
     if (repo !== undefined) own.add(physical(commonDirOf(repo.gitDir)));
   }
   const state: Walk = { home, own, out: { found: [], unreadable: [] }, budget: MAX_FILES };
+  if (options.gitDir !== undefined) {
+    if (!lookAt({ gitDir: options.gitDir }, state)) submodulesOf(folder, options.gitDir, state, 0);
+    return state.out;
+  }
   for (let dir = folder; ; dir = dirname(dir)) {
     for (const candidate of candidatesAt(dir, options.bare ?? true)) {
       const taken = lookAt(candidate, state);
