@@ -98,7 +98,8 @@ await session.close();
   if (readdirSync(path.join(app, 'node_modules')).includes('typescript'))
     throw new Error('installing the tarballs pulled in typescript, which is an optional peer');
   // The LSP family works from its tarball against a real server installed beside it, as an
-  // integrator's project would have it (typescript-language-server finds the project's typescript).
+  // integrator's project would have it (typescript-language-server finds the project's typescript,
+  // which it runs only in a folder the caller trusts: the integrator's own, trustedProject: true).
   execFileSync(
     'npm',
     [
@@ -118,7 +119,7 @@ await session.close();
     `import { createSession, contentToText } from '@toolshed/core';
 import { lspTools } from '@toolshed/tool-lsp';
 const command = ${JSON.stringify(path.join(app, 'node_modules', '.bin', 'typescript-language-server'))};
-const session = await createSession({ cwd: process.cwd(), families: [lspTools({ servers: { typescript: { command, args: ['--stdio'], extensions: ['.ts'] } } })] });
+const session = await createSession({ cwd: process.cwd(), trustedProject: true, families: [lspTools({ servers: { typescript: { command, args: ['--stdio'], extensions: ['.ts'] } } })] });
 const [result] = await session.run([{ type: 'tool_use', id: 'l1', name: 'LSP', input: { operation: 'goToDefinition', filePath: 'use.ts', line: 2, character: 21 } }]);
 await session.close();
 console.log(contentToText(result.content));

@@ -58,7 +58,7 @@ export function withTrustedTypeScript(config: LspServerConfig, options: TrustedT
   const root = options.roots[0] ?? '.';
   throw new ToolshedError(
     LSP_SERVER_FAILED,
-    `The project folder "${root}" is not trusted, so typescript-language-server is not started with the project's own TypeScript ("${projectOwn}"): the server would run that file. No TypeScript was found outside the project, beside Toolshed or the server. Install one beside the server (npm install -g typescript), or set "tsserver": {"path": "/path/to/typescript/lib/tsserver.js"} in the initializationOptions of the "typescript" server (lspTools, or the "lsp" key of your user settings); if you trust this folder's code, run "toolshed trust ${root}".`,
+    `The project folder "${root}" is not trusted, so typescript-language-server is not started with the project's own TypeScript ("${projectOwn}"): the server would run that file. No TypeScript was found outside the project, beside Toolshed or the server. Install one beside the server (npm install -g typescript), or set "tsserver": {"path": "/path/to/typescript/lib/tsserver.js"} in the initializationOptions of the "typescript" server (lspTools, or the "lsp" key of your user settings); if you trust this folder's code, run "toolshed trust ${root}" (a library caller passes trustedProject: true to createSession).`,
   );
 }
 
