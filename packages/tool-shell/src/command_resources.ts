@@ -642,7 +642,9 @@ function declareCommand(
   }
   // A lister (and `rg --files`) reads the names under the folders it walks, not their contents.
   const namesOnly = use.lister || (name === 'rg' && args.some((a) => a.literal && a.value === '--files'));
-  const walked = namesOnly ? readsNames(add) : add;
+  const names = namesOnly ? readsNames(add) : add;
+  // `tree -R` runs itself again in each folder with `-o 00Tree.html`: it writes a file in every folder it walks.
+  const walked = name === 'tree' && treeWritesEachFolder(args) ? alsoWritten(names, add) : names;
   const listed = use.lister ? listerAdd(walked) : walked;
   const files = filesOf(use, name, args, listed, addUnknown, dir, home);
   if (
@@ -826,6 +828,28 @@ function awkUnknownOption(args: readonly ShellWord[]): string | undefined {
     if (v.length === 2) i++;
   }
   return undefined;
+}
+
+/** Whether tree's words hold `-R` (alone or in a bundle, before `--`), which writes `00Tree.html` in each folder. */
+function treeWritesEachFolder(args: readonly ShellWord[]): boolean {
+  for (const a of args) {
+    // A word not known before it runs (`$X`) may turn into `-R`.
+    if (!a.literal) {
+      if (mayBeOption(a)) return true;
+      continue;
+    }
+    if (a.value === '--') return false;
+    if (/^-[^-]*R/.test(a.value)) return true;
+  }
+  return false;
+}
+
+/** Each folder declared read is declared written too (as a folder: anything under it). */
+function alsoWritten(read: Add, add: Add): Add {
+  return (word, access, kind, from) => {
+    read(word, access, kind, from);
+    if (access === 'read' && kind === 'folder') add(word, 'write', 'folder');
+  };
 }
 
 /** A folder a lister walks is read for its names and metadata only (`ResourceAccess.names`). */

@@ -13,6 +13,10 @@ const SECRET = 's3cret-listing';
 const checks = shellDecider('toolshed-listing-', [], { deny: ['Read(./.env)', 'Read(./keys/**)'] });
 const folderRule = shellDecider('toolshed-listing-folder-', [], { deny: ['Read(./keys)'] });
 const HAS_RG = spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0;
+const treeRules = shellDecider('toolshed-listing-tree-', ['Bash(tree:*)'], { deny: ['Edit(./src/**)'] });
+const HAS_TREE = spawnSync('tree', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!HAS_TREE)
+  console.log('listing_names_test: the real tree runs are skipped, tree is not installed (apt install tree)');
 if (!HAS_RG)
   console.log('listing_names_test: the rg --files cases are skipped, ripgrep is not installed (apt install ripgrep)');
 
@@ -68,5 +72,24 @@ describe('listing a folder with a covered file in it', () => {
     expect(await folderRule.decide(dir, 'du -s keys', 'bypassPermissions')).toBe('deny');
     expect(await checks.decide(dir, 'ls -R keys', 'bypassPermissions')).toBe('deny');
     expect(await folderRule.decide(dir, 'find src')).toBe('allow');
+  });
+});
+
+describe('tree -R writes a file in every folder it walks', () => {
+  test.each(['tree -R -H . -L 1', 'tree -aR -L 1 -H . .', 'tree -H . -L 1 -R'])(
+    '%s is a write of the folders: an Edit rule below holds it back, in every mode',
+    async (command) => {
+      if (HAS_TREE) {
+        const copy = await checks.runInCopy(dir, command);
+        expect(output(copy, 'find . -name 00Tree.html').trim()).not.toBe('');
+      }
+      for (const decision of await treeRules.inEveryMode(dir, command, 'deny'))
+        expect(decision.rule).toBe('Edit(./src/**)');
+    },
+  );
+
+  test('tree without -R only lists: allowed by its rule, a word after -- is a folder', async () => {
+    expect(await treeRules.decide(dir, 'tree -a -L 1 -H . .')).toBe('allow');
+    expect(await treeRules.decide(dir, 'tree -- -R')).toBe('allow');
   });
 });
