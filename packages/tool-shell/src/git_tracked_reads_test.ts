@@ -142,6 +142,14 @@ describe.skipIf(!GIT)('git reads of the work tree, with Read(./.env) denied', ()
     expect(await checks.decide(ignored, 'grep -r KEY src a.txt')).toBe('allow');
   });
 
+  test('a history read asks where .env is ignored (it may never have been committed) and denies where it is tracked', async () => {
+    await checks.inEveryMode(ignored, 'git log -p', 'ask');
+    expect(output(ignored, 'git log -p')).not.toContain(SECRET);
+    expect(output(committed, 'git log -p')).toContain(SECRET);
+    for (const decision of await checks.inEveryMode(committed, 'git log -p', 'deny'))
+      expect(decision.rule).toBe('Read(./.env)');
+  });
+
   test('a history read held back says what reads only the tracked files', async () => {
     const { reason } = await checks.explain(ignored, 'git diff HEAD');
     expect(reason).toContain('without a revision, `git diff` and `git grep` read only the files git tracks');

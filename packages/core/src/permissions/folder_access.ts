@@ -303,7 +303,8 @@ export function ruleUnderFolder(
         // The rule's own folder or file lies under the folder (not in a `.git` of a work tree).
         if (isPathInside(fold(dir), fold(form))) {
           if (folder.worktree && inGitFolder(relative(form, dir))) continue;
-          if (exists(dir)) return 'covers';
+          // (A history is judged by what git tracks, below: an ignored file beside it may never be in it.)
+          if (exists(dir) && !folder.history) return 'covers';
           reaches = true;
         } else if (roots.glob !== '' && isPathInside(fold(form), fold(dir))) {
           // The folder lies under the rule's root, and its glob may reach below the folder.
@@ -316,6 +317,9 @@ export function ruleUnderFolder(
     }
   }
   if (!reaches) return false;
+  // A history surely holds what git tracks now; anything else it may or may not hold (an ignored
+  // `.env` beside it, never committed, or one committed once and removed): that asks.
+  if (folder.history) return trackedUnderRule(compiled, forms, walks) === 'covers' ? 'covers' : 'maybe';
   let truncated = false;
   for (const form of forms) {
     // A work tree's path that is no folder now may be one the index holds (git makes it).

@@ -79,12 +79,16 @@ describe.skipIf(!GIT)('a folder read as git reads a work tree (tracked)', () => 
     expect((await decide([{ path: repo, access: 'read', kind: 'folder' }], [], 'default')).behavior).toBe('ask');
   });
 
-  test('with history, or for a write, it is a folder as before', async () => {
-    const history = await decide(
-      [{ path: repo, access: 'read', kind: 'folder', tracked: true, history: true }],
-      ['Read(./.env)'],
-    );
-    expect(history.behavior).toBe('deny');
+  test('a history denies what git tracks and asks for the rest, which it may or may not hold', async () => {
+    const history: ResourceAccess = { path: repo, access: 'read', kind: 'folder', history: true };
+    // `.env` is ignored: never committed here, but a history cannot say so cheaply.
+    expect(await decide([history], ['Read(./.env)'])).toMatchObject({ behavior: 'ask', source: 'safety' });
+    expect(await decide([history], ['Read(./config.json)'])).toMatchObject({
+      behavior: 'deny',
+      rule: 'Read(./config.json)',
+    });
+    // `tracked` means nothing beside `history`: the same.
+    expect((await decide([{ ...history, tracked: true }], ['Read(./.env)'])).behavior).toBe('ask');
   });
 
   test('a file staged and then deleted from the work tree is still listed (git diff shows it)', async () => {
