@@ -5,15 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { noIndexOperands } from './_git_no_index.ts';
 import { hasGit } from './testdata/has_git.ts';
+import { GIT_TEST_ENV } from './testdata/git_fixture.ts';
 
 const GIT = hasGit('_git_no_index_test');
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
+const ENV = GIT_TEST_ENV;
 const word = (value: string) => ({ text: value, value, literal: true });
 
 let root = '';

@@ -6,17 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mayNameRevision } from './_git_revisions.ts';
 import { trackedReads, VALUE_OPTIONS } from './_git_tracked_reads.ts';
 import { hasGit } from './testdata/has_git.ts';
+import { GIT_TEST_ENV } from './testdata/git_fixture.ts';
 
 const GIT = hasGit('_git_tracked_reads_test');
 const word = (value: string) => ({ text: value, value, literal: true });
 const words = (line: string) => line.split(' ').filter(Boolean).map(word);
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
+const ENV = GIT_TEST_ENV;
 
 let dir = '';
 let gitDir = '';

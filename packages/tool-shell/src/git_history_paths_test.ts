@@ -2,35 +2,24 @@
 // that was committed once, `git log -p -- src`, `git blame a.txt` and `git show HEAD:a.txt` were
 // denied in every mode as reads of the whole history. Each case runs the real git: what is
 // allowed shows no secret, what is still held back shows it.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { BLAME_VALUE_OPTIONS, historyPaths } from './_git_history_paths.ts';
 import { hasGit } from './testdata/has_git.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
+import { GIT_TEST_ENV, runGit, shellOutput } from './testdata/git_fixture.ts';
 
 const GIT = hasGit('git_history_paths_test');
 const SECRET = 's3cret-history';
 const checks = shellDecider('toolshed-git-history-', [], { deny: ['Read(./.env)'] });
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
+const ENV = GIT_TEST_ENV;
 const word = (value: string) => ({ text: value, value, literal: true });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' });
-}
+const git = runGit;
 
-function output(dir: string, command: string): string {
-  const run = spawnSync('bash', ['-c', command], { cwd: dir, env: ENV, encoding: 'utf8' });
-  return `${run.stdout}${run.stderr}`;
-}
+const output = shellOutput;
 
 describe('historyPaths', () => {
   test.each([

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hasGit } from './testdata/has_git.ts';
 import { MODES } from './testdata/guarded_project.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
+import { GIT_TEST_ENV, runGit, shellOutput } from './testdata/git_fixture.ts';
 
 const GIT = hasGit('git_reads_attack_test');
 const SECRET = 's3cret-attack';
@@ -19,24 +20,12 @@ const OUTSIDE = path.join(os.tmpdir(), `toolshed-git-outside-${process.pid}`);
 const checks = shellDecider('toolshed-git-reads-attack-', [], {
   deny: ['Read(./.env)', 'Read(./config/secrets.json)', `Read(/${OUTSIDE}/secret/key)`],
 });
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
+const ENV = GIT_TEST_ENV;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
-}
+const git = (cwd: string, ...args: string[]): string => runGit(cwd, ...args).trim();
 
 /** What the real command prints in `dir`, standard error included. */
-function output(dir: string, command: string): string {
-  const run = spawnSync('bash', ['-c', command], { cwd: dir, env: ENV, encoding: 'utf8' });
-  return `${run.stdout}${run.stderr}`;
-}
+const output = shellOutput;
 
 /** The decision in every mode is not allow; the reasons, for further checks. */
 async function heldBack(dir: string, command: string): Promise<string[]> {

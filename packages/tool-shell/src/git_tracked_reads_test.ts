@@ -9,32 +9,16 @@ import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { hasGit } from './testdata/has_git.ts';
 import { shellDecider } from './testdata/shell_decider.ts';
+import { runGit, shellOutput } from './testdata/git_fixture.ts';
 
 const GIT = hasGit('git_tracked_reads_test');
 const SECRET = 's3cret-value';
 const checks = shellDecider('toolshed-git-tracked-', [], { deny: ['Read(./.env)', 'Read(./sub/.env)'] });
 
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
+const git = runGit;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: ENV, encoding: 'utf8' });
-}
-
-/** What the real command prints in `dir` (errors included; no shell state is kept). */
-function output(dir: string, command: string): string {
-  try {
-    return execFileSync('bash', ['-c', `${command} 2>&1`], { cwd: dir, env: ENV, encoding: 'utf8' });
-  } catch (e) {
-    return String((e as { stdout?: string }).stdout ?? '');
-  }
-}
+/** What the real command prints in `dir` (errors included). */
+const output = shellOutput;
 
 /** A repository with `a.txt` and `src/x.ts` changed since the commit, and `.env` as `setup` leaves it. */
 async function repo(name: string, env: 'ignored' | 'committed'): Promise<string> {
