@@ -36,16 +36,17 @@ export async function askToTrustProject(
   const settings = await loadSettings({ cwd: dir, homeDir, sources });
   const untrusted = settings.untrustedProject;
   if (!untrusted || declined.some((d) => d === untrusted.dir)) return false;
-  const servers = await mcpJsonServersLine(dir);
+  // `.mcp.json` is read only where the Claude Code sources are (its servers start only then).
+  const servers = sources.includes('claude') ? await mcpJsonServersLine(dir) : undefined;
   const lines = [
     ...untrusted.ignored.map((i) => `  ${path.relative(dir, i.file)}: ${i.what.join('; ')}\n`),
-    ...(servers && sources.includes('claude') ? [`  ${servers}\n`] : []),
+    ...(servers ? [`  ${servers}\n`] : []),
   ].join('');
   io.stderr.write(
     `toolshed: the settings files of ${dir} are not trusted; until they are, only their deny and ask rules apply. Ignored:\n${lines}`,
   );
   const answer = await prompter.ask(
-    `Trust ${dir}, so that these apply (they can allow commands, run hooks${servers && sources.includes('claude') ? ' and start MCP servers' : ''})? [y/N] `,
+    `Trust ${dir}, so that these apply (they can allow commands, run hooks${servers ? ' and start MCP servers' : ''})? [y/N] `,
   );
   if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) {
     await trustProject(dir, { homeDir });

@@ -41,7 +41,6 @@ export type SearchEngine = { kind: 'ripgrep'; path: string } | { kind: 'js'; bud
  * ```
  */
 export function resolveSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
-  checkSearchEngineOptions(options);
   const mode = options.searchEngine ?? 'auto';
   const js: SearchEngine =
     options.jsMatchBudgetMs === undefined ? { kind: 'js' } : { kind: 'js', budgetMs: options.jsMatchBudgetMs };

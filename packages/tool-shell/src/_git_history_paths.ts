@@ -1,7 +1,7 @@
 import type { ShellWord } from './bash_parser.ts';
 import { optionFiles } from './_git_option_files.ts';
 import { surelyCommit } from './_git_revisions.ts';
-import { shortOptions, VALUE_OPTIONS } from './_git_tracked_reads.ts';
+import { diffGrepWords, PATHSPEC_PATTERN } from './_git_tracked_reads.ts';
 
 /** A path a history read is limited to, relative to the command's folder or (`HEAD:a.txt`) the work tree's top. */
 export interface HistoryPath {
@@ -24,18 +24,8 @@ export const BLAME_VALUE_OPTIONS: ReadonlySet<string> = new Set([
 /** Options of `git log` that show more than the paths named: renames followed, whole commits, line ranges of any file. */
 const WIDENING = /^(--follow|--full-diff|-L|--line-range)/;
 
-/**
- * Options that read a file the words name (an order file, a pattern file, a graft or ignore-revs
- * list, a file's contents): git may print what it read (`blame -S .env` says "bad graft data:
- * KEY=…"), so with one the read is not narrowed.
- */
-const READS_A_FILE = /^(-O|-f|-S|--ignore-revs-file|--contents|--orderfile)/;
-
 /** Options of `git show` that name refs by the set (`--all`, `--tags`, `--glob=…`): any of them may be a tag of a blob. */
 const REF_SETS = /^--(all|branches|tags|remotes|glob|reflog|indexed-objects|alternate-refs|exclude|bisect)/;
-
-/** A pathspec that is a pattern or magic (`*.ts`, `:(exclude)x`, `:!x`) may match anything. */
-const PATTERN = /[*?[\\]|^:/;
 
 /**
  * The paths a git read of history is limited to, when its words say so: pathspecs after `--`
@@ -79,11 +69,8 @@ export function historyPaths(
   const end = words.findIndex((w) => w.value === '--');
   const before = end === -1 ? words : words.slice(0, end);
   const after = end === -1 ? [] : words.slice(end + 1);
-  // log's `-S` is a string to look for, blame's a file.
-  const fileOption = before.some(
-    (w) => READS_A_FILE.test(w.value) && !(w.value.startsWith('-S') && sub !== 'blame' && sub !== 'annotate'),
-  );
-  if (fileOption || optionFiles(sub, words).files.length > 0) return undefined;
+  // An option that reads a file the words name (blame's `-S F`, diff's `-O F`): git may print it.
+  if (optionFiles(sub, words).files.length > 0) return undefined;
   // `--stdin` reads more revisions and, after a `--` line, more pathspecs from standard input.
   if (before.some((w) => w.value === '--stdin')) return undefined;
   if (sub === 'blame' || sub === 'annotate') return blamed(words);
@@ -91,7 +78,7 @@ export function historyPaths(
     return undefined;
   const paths: HistoryPath[] = [];
   for (const spec of after) {
-    if (spec.value === '' || PATTERN.test(spec.value)) return undefined;
+    if (spec.value === '' || PATHSPEC_PATTERN.test(spec.value)) return undefined;
     paths.push({ word: spec, fromTop: false });
   }
   if (sub === 'show' || sub === 'cat-file') {
@@ -114,8 +101,7 @@ export function historyPaths(
   } else if (sub === 'diff' || sub === 'grep') {
     // A tree named (`HEAD:config`, a tree's object name) is read from its own folder, not from the
     // top the pathspecs are taken from; a blob is read whole.
-    const revisions = revisionWords(sub, before);
-    if (!revisions.every((w) => commit(w.value))) return undefined;
+    if (!diffGrepWords(sub, before).operands.every((w) => commit(w.value))) return undefined;
   } else if (sub !== 'log' && sub !== 'whatchanged') return undefined;
   return paths.length > 0 ? paths : undefined;
 }
@@ -151,29 +137,7 @@ function objectPath(w: ShellWord): HistoryPath | undefined {
   const m = /^(?::[0-3]|[^:]*):(?!\/)(.+)$/.exec(w.value);
   if (!m) return undefined;
   const path = m[1]!;
-  if (PATTERN.test(path) || path.startsWith('(')) return undefined;
+  if (PATHSPEC_PATTERN.test(path) || path.startsWith('(')) return undefined;
   const relative = path === '.' || path.startsWith('./') || path.startsWith('../');
   return { word: { ...w, value: path, text: path }, fromTop: !relative };
-}
-
-/**
- * The revisions among the words of `git diff` or `git grep` before `--`: what is neither an
- * option, nor an option's value, nor grep's pattern (its first operand unless `-e` gave one).
- */
-function revisionWords(sub: 'diff' | 'grep', words: readonly ShellWord[]): ShellWord[] {
-  const values = VALUE_OPTIONS[sub];
-  const revisions: ShellWord[] = [];
-  let patternGiven = sub !== 'grep';
-  for (let i = 0; i < words.length; i++) {
-    const v = words[i]!.value;
-    if (v.startsWith('--')) {
-      if (values.has(v)) i++;
-    } else if (v.startsWith('-') && v !== '-') {
-      const bundle = shortOptions(v, values);
-      if (bundle.letters.includes('-e')) patternGiven = true;
-      if (bundle.valueNext) i++;
-    } else if (!patternGiven) patternGiven = true;
-    else revisions.push(words[i]!);
-  }
-  return revisions;
 }

@@ -1,4 +1,5 @@
 import type { ShellWord } from './bash_parser.ts';
+import { optionFiles } from './_git_option_files.ts';
 import { mayNameRevision } from './_git_revisions.ts';
 
 /**
@@ -51,13 +52,72 @@ export const VALUE_OPTIONS: Readonly<Record<'diff' | 'grep', ReadonlySet<string>
 
 /**
  * Options after which git reads more than the work tree's tracked files: HEAD's and the index's
- * copies (`--cached`), history, files it does not track, or a file the option names (diff's
- * order file `-O F`, grep's pattern file `-f F`).
+ * copies (`--cached`), history, or files it does not track. (Options that read a file the words
+ * name, diff's `-O F` and grep's `-f F`, are found by `optionFiles`.)
  */
 const WIDER: Readonly<Record<'diff' | 'grep', ReadonlySet<string>>> = {
-  diff: new Set(['--cached', '--staged', '--merge-base', '--no-index', '-O']),
-  grep: new Set(['--cached', '--untracked', '--no-index', '--no-exclude-standard', '-f', '--file']),
+  diff: new Set(['--cached', '--staged', '--merge-base', '--no-index']),
+  grep: new Set(['--cached', '--untracked', '--no-index', '--no-exclude-standard']),
 };
+
+/** A pathspec that is a pattern or magic (`*.ts`, `:(exclude)x`, `:!x`) may match anything. */
+export const PATHSPEC_PATTERN = /[*?[\\]|^:/;
+
+/** The words of `git diff` or `git grep`, as its option parser reads them (see {@linkcode diffGrepWords}). */
+export interface DiffGrepWords {
+  /** The options given (long ones without their `=value`, short ones letter by letter: `-n`). */
+  options: string[];
+  /** Before `--`: what is neither an option, nor an option's value, nor grep's pattern (revisions or paths). */
+  operands: ShellWord[];
+  /** After `--`: pathspecs. */
+  pathspecs: ShellWord[];
+}
+
+/**
+ * Reads the words of `git diff` or `git grep` as its option parser does: the options (a bundle
+ * letter by letter, the value options of {@linkcode VALUE_OPTIONS} taking the rest of the word or
+ * the next one), grep's pattern (its first operand, unless `-e` gave one), the operands before
+ * `--` and the pathspecs after it.
+ *
+ * @param sub `diff` or `grep`.
+ * @param words Its words after the subcommand.
+ * @returns The options, operands and pathspecs.
+ *
+ * @example
+ * ```ts
+ * import { diffGrepWords } from './_git_tracked_reads.ts';
+ *
+ * const word = (value: string) => ({ text: value, value, literal: true });
+ * diffGrepWords('grep', [word('-nA'), word('3'), word('KEY'), word('HEAD'), word('--'), word('src')]);
+ * // { options: ['-n', '-A'], operands: [HEAD], pathspecs: [src] }
+ * ```
+ */
+export function diffGrepWords(sub: 'diff' | 'grep', words: readonly ShellWord[]): DiffGrepWords {
+  const values = VALUE_OPTIONS[sub];
+  const out: DiffGrepWords = { options: [], operands: [], pathspecs: [] };
+  let patternGiven = sub !== 'grep';
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const v = word.value;
+    if (v === '--' && word.literal) {
+      out.pathspecs.push(...words.slice(i + 1));
+      break;
+    }
+    if (word.literal && v.startsWith('--')) {
+      const name = v.replace(/=.*/, '');
+      out.options.push(name);
+      // The value is the next word when not attached (`--output f`; not `--output=f`).
+      if (values.has(name) && v === name) i++;
+    } else if (word.literal && v.startsWith('-') && v !== '-') {
+      const bundle = shortOptions(v, values);
+      out.options.push(...bundle.letters);
+      if (bundle.letters.includes('-e')) patternGiven = true;
+      if (bundle.valueNext) i++;
+    } else if (!patternGiven) patternGiven = true;
+    else out.operands.push(word);
+  }
+  return out;
+}
 
 /**
  * What a git subcommand reads when it reads only the files the repository tracks in its work
@@ -66,7 +126,8 @@ const WIDER: Readonly<Record<'diff' | 'grep', ReadonlySet<string>>> = {
  * for grep without `--untracked`. A file git does not track (a git-ignored `.env`) is then never
  * opened, so the read is declared as the tracked files (`ResourceAccess.tracked`), not as every
  * file with its history. A word that may name a revision (see `mayNameRevision`) makes
- * it a history read, as git would read that commit.
+ * it a history read, as git would read that commit; so does an option that reads a file
+ * (`optionFiles`: diff's `-O F`, grep's `-f F`).
  *
  * @param sub The subcommand (`diff`).
  * @param words Its words after the subcommand.
@@ -91,53 +152,17 @@ export function trackedReads(
   { gitDir }: { gitDir: string | undefined },
 ): ShellWord[] | undefined {
   if ((sub !== 'diff' && sub !== 'grep') || gitDir === undefined) return undefined;
-  const values = VALUE_OPTIONS[sub];
-  const paths: ShellWord[] = [];
+  if (words.some((w) => !w.literal) || optionFiles(sub, words).files.length > 0) return undefined;
+  const { options, operands, pathspecs } = diffGrepWords(sub, words);
+  const wider = WIDER[sub];
+  // A long option git would take as an abbreviation of a wider one (`--cach`) is not known here.
+  const widens = (name: string) =>
+    wider.has(name) || (name.startsWith('--') && [...wider].some((w) => w.startsWith(name)));
+  if (options.some(widens)) return undefined;
+  if (operands.some((w) => mayNameRevision(w.value, gitDir))) return undefined;
+  const paths = [...operands, ...pathspecs];
   // A pathspec that is a pattern (or magic) may match anything: the whole work tree is read.
-  let anyPath = false;
-  const take = (word: ShellWord) => {
-    if (/[*?[\\]|^:/.test(word.value)) anyPath = true;
-    else paths.push(word);
-  };
-  // grep's first operand is its pattern, unless `-e` gave one.
-  let patternGiven = false;
-  let ended = false;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    const v = word.value;
-    if (!word.literal) return undefined;
-    if (ended) {
-      take(word);
-      continue;
-    }
-    if (v === '--') {
-      ended = true;
-      continue;
-    }
-    if (v.startsWith('--')) {
-      const name = v.replace(/=.*/, '');
-      // A long option git would take as an abbreviation of a wider one (`--cach`) is not known here.
-      if ([...WIDER[sub]].some((w) => w !== name && w.startsWith(name))) return undefined;
-      if (WIDER[sub].has(name)) return undefined;
-      // The value is the next word when not attached (`--output f`; not `--output=f`).
-      if (values.has(name) && v === name) i++;
-      continue;
-    }
-    if (v.startsWith('-') && v !== '-') {
-      const bundle = shortOptions(v, values);
-      if (bundle.letters.some((letter) => WIDER[sub].has(letter))) return undefined;
-      if (bundle.letters.includes('-e')) patternGiven = true;
-      if (bundle.valueNext) i++;
-      continue;
-    }
-    if (sub === 'grep' && !patternGiven) {
-      patternGiven = true;
-      continue;
-    }
-    if (mayNameRevision(v, gitDir)) return undefined;
-    take(word);
-  }
-  return anyPath ? [] : paths;
+  return paths.some((w) => PATHSPEC_PATTERN.test(w.value)) ? [] : paths;
 }
 
 /**

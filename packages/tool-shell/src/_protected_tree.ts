@@ -176,16 +176,13 @@ interface Walk {
 function followLinks(snapshot: ProtectedSnapshot, roots: readonly string[]): void {
   // No cap: each git folder is visited once (see gitDirs below), so this ends; a cap let a command
   // leave enough .git files that one leading into node_modules was never followed.
-  const queue = [...snapshot.entries.values()];
-  for (let i = 0; i < queue.length; i++) {
-    const entry = queue[i]!;
+  // A Map's iterator also visits the entries added while it runs: those the visits below find.
+  for (const entry of snapshot.entries.values()) {
     if (entry.kind !== 'gitfile' && entry.kind !== 'git-commondir') continue;
     const target = linkTarget(entry);
     if (target === undefined) continue;
     if (snapshot.gitDirs.has(target) || !roots.some((r) => target.startsWith(`${r === '/' ? '' : r}/`))) continue;
-    const known = snapshot.entries.size;
     visitGitDir(target, { snapshot }, 0);
-    queue.push(...[...snapshot.entries.values()].slice(known));
   }
 }
 

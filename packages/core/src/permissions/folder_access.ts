@@ -328,7 +328,7 @@ export function ruleUnderFolder(
     if (walk.entries.some((entry) => safeCovers(compiled, entry))) return 'covers';
     truncated ||= walk.truncated;
   }
-  return truncated || folder.history ? 'maybe' : false;
+  return truncated ? 'maybe' : false;
 }
 
 /** Whether a rule covers a path git reads below a folder read as a work tree (see {@linkcode walkTracked}). */

@@ -37,7 +37,7 @@ export function gitConfigLooks(): number {
 }
 
 /** Includes followed at most, one inside another (git's own limit). */
-const MAX_INCLUDE_DEPTH = 10;
+export const MAX_INCLUDE_DEPTH = 10;
 
 /** What git's config makes git run or read, for some working directories: see {@linkcode gitConfiguredPaths}. */
 export interface GitConfiguredPaths {
@@ -295,7 +295,20 @@ export function gitRepositoryOf(dir: string): { top: string; gitDir: string; wor
     : { top: found.top, gitDir: found.gitDir, worktree };
 }
 
-function statOrUndefined(path: string): Stats | undefined {
+/**
+ * The stats of a path (links followed), or undefined when it cannot be looked at.
+ *
+ * @param path The path.
+ * @returns Its stats, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { statOrUndefined } from './git_hooks_path.ts';
+ *
+ * statOrUndefined('/repo/.git')?.isDirectory(); // true
+ * ```
+ */
+export function statOrUndefined(path: string): Stats | undefined {
   try {
     return statSync(path);
   } catch {
@@ -425,6 +438,25 @@ function valueOf(text: string): { value: string; continues: boolean } {
 }
 
 /** A hooks path as git takes it: `~/` from home, relative from the top of the working tree. */
+/**
+ * A path git reads from its config (an include, a hooks path) as git takes it: `~/` from the home
+ * folder, a relative one from `from` (the including file's folder, or the work tree's top).
+ *
+ * @param value The path as written.
+ * @param where `from`: the folder a relative path is taken from; `home`: the home folder.
+ * @returns The absolute path.
+ *
+ * @example
+ * ```ts
+ * import { expandGitPath } from './git_hooks_path.ts';
+ *
+ * expandGitPath('~/shared.cfg', { from: '/repo/.git', home: '/home/u' }); // '/home/u/shared.cfg'
+ * ```
+ */
+export function expandGitPath(value: string, { from, home }: { from: string; home: string }): string {
+  return expand(value, from, home);
+}
+
 function expand(value: string, top: string, home: string): string {
   if (value === '~' || value.startsWith('~/')) return resolve(home, value.slice(2));
   return isAbsolute(value) ? resolve(value) : resolve(top, value);

@@ -1,7 +1,14 @@
-import { realpathSync, type Stats, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { readRegularFileSync } from '../read_regular_file.ts';
-import { gitConfigSettings, type GitConfigSetting, gitRepositoryOf } from './git_hooks_path.ts';
+import {
+  expandGitPath,
+  gitConfigSettings,
+  type GitConfigSetting,
+  gitRepositoryOf,
+  MAX_INCLUDE_DEPTH,
+  statOrUndefined,
+} from './git_hooks_path.ts';
 import { readGitIndex } from './git_index.ts';
 
 /** A setting in a repository's config that makes git run a program. */
@@ -47,8 +54,6 @@ export interface GitProgramSettingsOptions {
 
 /** Config files read at most for one folder (includes included). */
 const MAX_FILES = 256;
-/** Includes followed at most, one inside another (git's own limit). */
-const MAX_DEPTH = 10;
 
 /**
  * Keys (section, key; `*` for a subsection's name) whose value git runs as a program — on a
@@ -176,7 +181,7 @@ function lookAt(candidate: { gitDir: string }, state: Walk): boolean {
  * `top`: `git status` and `git diff` run git in each one's work tree that holds a repository.
  */
 function submodulesOf(top: string, gitDir: string, state: Walk, depth: number): void {
-  if (statOf(`${gitDir}/index`) === undefined) return;
+  if (statOrUndefined(`${gitDir}/index`) === undefined) return;
   const index = readGitIndex(`${gitDir}/index`);
   if (index === undefined) {
     state.out.unreadable.push(`${gitDir}/index (an index the guard cannot read, so its submodules are not known)`);
@@ -199,7 +204,7 @@ function candidatesAt(dir: string, bare: boolean): { gitDir: string; surely: boo
   const base = dir === '/' ? '' : dir;
   const found: { gitDir: string; surely: boolean }[] = [];
   const dotGit = `${base}/.git`;
-  const stats = statOf(dotGit);
+  const stats = statOrUndefined(dotGit);
   if (stats?.isDirectory()) found.push({ gitDir: dotGit, surely: isGitFolder(dotGit) });
   else if (stats?.isFile()) {
     const target = /^gitdir: (.+)$/m.exec(readText(dotGit) ?? '')?.[1]?.trim();
@@ -208,7 +213,7 @@ function candidatesAt(dir: string, bare: boolean): { gitDir: string; surely: boo
     const gitDir = resolve(dir, target);
     found.push({ gitDir, surely: isGitFolder(gitDir) });
   }
-  if (bare && statOf(`${base}/HEAD`)?.isFile() && statOf(`${base}/config`)?.isFile())
+  if (bare && statOrUndefined(`${base}/HEAD`)?.isFile() && statOrUndefined(`${base}/config`)?.isFile())
     found.push({ gitDir: dir, surely: isGitFolder(dir) });
   return found;
 }
@@ -216,9 +221,9 @@ function candidatesAt(dir: string, bare: boolean): { gitDir: string; surely: boo
 /** Whether git surely takes the folder for a git folder: `HEAD`, `objects/` and `refs/` there. */
 function isGitFolder(gitDir: string): boolean {
   return (
-    (statOf(`${gitDir}/HEAD`)?.isFile() ?? false) &&
-    (statOf(`${gitDir}/objects`)?.isDirectory() ?? false) &&
-    (statOf(`${gitDir}/refs`)?.isDirectory() ?? false)
+    (statOrUndefined(`${gitDir}/HEAD`)?.isFile() ?? false) &&
+    (statOrUndefined(`${gitDir}/objects`)?.isDirectory() ?? false) &&
+    (statOrUndefined(`${gitDir}/refs`)?.isDirectory() ?? false)
   );
 }
 
@@ -235,10 +240,10 @@ function readConfig(
 ): number {
   const { repository, home, out, depth } = state;
   let budget = state.budget;
-  const stats = statOf(file);
+  const stats = statOrUndefined(file);
   // git passes over a config (or an include) that does not exist.
   if (stats === undefined) return budget;
-  if (budget <= 0 || depth > MAX_DEPTH) {
+  if (budget <= 0 || depth > MAX_INCLUDE_DEPTH) {
     out.unreadable.push(`${file} (more includes than the guard follows)`);
     return budget;
   }
@@ -254,7 +259,7 @@ function readConfig(
     if (runsProgram(setting, key)) out.found.push({ repository, file, key, value: setting.value });
     const include = setting.section === 'include' || setting.section === 'includeif';
     if (include && setting.key === 'path' && setting.value !== '') {
-      const included = expand(setting.value, dirname(file), home);
+      const included = expandGitPath(setting.value, { from: dirname(file), home });
       budget = readConfig(included, { repository, home, out, budget, depth: depth + 1 });
     }
   }
@@ -280,20 +285,6 @@ function runsProgram(setting: GitConfigSetting, key: string): boolean {
     const want = pattern.split('.');
     return want.length === parts.length && want.every((w, i) => w === '*' || w === parts[i]);
   });
-}
-
-/** An include's path as git takes it: `~/` from home, relative from the including file's folder. */
-function expand(value: string, from: string, home: string): string {
-  if (value === '~' || value.startsWith('~/')) return resolve(home, value.slice(2));
-  return isAbsolute(value) ? resolve(value) : resolve(from, value);
-}
-
-function statOf(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function readText(path: string): string | undefined {
