@@ -4,6 +4,7 @@ import { readTrustList } from '@toolshed/core/internal';
 import type { CliIo } from './cli_io.ts';
 import { mcpJsonServersLine } from './_mcp_json_servers.ts';
 import type { Prompter } from './_prompter.ts';
+import { escapeUnprintable } from './_printable.ts';
 
 /**
  * In a terminal, asks once whether to trust a project folder whose settings files hold things
@@ -39,7 +40,8 @@ export async function askToTrustProject(
   // `.mcp.json` is read only where the Claude Code sources are (its servers start only then).
   const servers = sources.includes('claude') ? await mcpJsonServersLine(dir) : undefined;
   const lines = [
-    ...untrusted.ignored.map((i) => `  ${path.relative(dir, i.file)}: ${i.what.join('; ')}\n`),
+    // What is ignored quotes the project's own settings: control and bidi characters shown escaped.
+    ...untrusted.ignored.map((i) => `  ${escapeUnprintable(`${path.relative(dir, i.file)}: ${i.what.join('; ')}`)}\n`),
     ...(servers ? [`  ${servers}\n`] : []),
   ].join('');
   io.stderr.write(

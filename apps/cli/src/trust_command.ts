@@ -6,6 +6,7 @@ import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { mcpJsonServersLine } from './_mcp_json_servers.ts';
 import { UsageError } from './usage_error.ts';
+import { escapeUnprintable } from './_printable.ts';
 
 /**
  * `toolshed trust [DIR]`: trusts a project folder (default `--cwd`), so that the settings files
@@ -77,6 +78,8 @@ export async function trustCommand(invocation: CommandInvocation, io: CliIo): Pr
     io.stdout.write(
       `This is your home folder or a folder above it, so this trusts that folder only: the repositories below it are each trusted on their own (toolshed trust DIR).\n`,
     );
-  if (nowApplies.length) io.stdout.write(`Now applies:\n${nowApplies.map((line) => `  ${line}\n`).join('')}`);
+  // The lines quote the project's own settings: their control and bidi characters are shown escaped.
+  if (nowApplies.length)
+    io.stdout.write(`Now applies:\n${nowApplies.map((line) => `  ${escapeUnprintable(line)}\n`).join('')}`);
   return 0;
 }

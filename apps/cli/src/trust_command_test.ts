@@ -122,6 +122,22 @@ describe('toolshed trust', () => {
     expect(trusted.stdout).not.toContain('\u001b');
   }, 60_000);
 
+  test('the ignored settings the question and "toolshed trust" quote show C1 and bidi characters escaped', async () => {
+    // JSON.stringify leaves these as they are: CSI (\u009b) moves a terminal's cursor, RLO (\u202e) reverses the text.
+    await writeFile(
+      path.join(repo, '.toolshed', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(echo \u009b2K\u202eok)'] } }),
+    );
+    const args = ['check', 'Writer', '{"file_path":"a.txt","content":"x"}', '--json', '--cwd', repo];
+    const asked = await cli(args, { tools: testTools, isTTY: true, stdin: 'n\n', env: { HOME: home, NO_COLOR: '1' } });
+    expect(asked.stderr).toContain(`Trust ${repo}`);
+    expect(asked.stderr).toContain('\\u009b2K\\u202eok');
+    expect(asked.stderr).not.toMatch(/[\u009b\u202e]/);
+    const trusted = await runToolshed(['trust', repo], { home });
+    expect(trusted.stdout).toContain('\\u009b2K\\u202eok');
+    expect(trusted.stdout).not.toMatch(/[\u009b\u202e]/);
+  }, 60_000);
+
   test('trusting the home folder says that it trusts that folder only; a repository below it stays untrusted', async () => {
     const cloned = path.join(home, 'src', 'cloned');
     await mkdir(path.join(cloned, '.toolshed'), { recursive: true });
