@@ -55,6 +55,31 @@ export interface CompiledPattern {
 export async function compilePattern(
   query: Pick<GrepQuery, 'pattern' | 'ignoreCase' | 'multiline'>,
 ): Promise<CompiledPattern> {
+  const key = `${query.ignoreCase ? 'i' : ''}${query.multiline ? 'm' : ''}:${query.pattern}`;
+  const known = compiledRe2.get(key);
+  if (known !== undefined) {
+    // Most recently used last, so that the first key is the one to drop.
+    compiledRe2.delete(key);
+    compiledRe2.set(key, known);
+    return known;
+  }
+  const compiled = await compileAfresh(query);
+  // Only RE2's: its compiled program holds no state between calls (a RegExp's `lastIndex` does, and costs microseconds).
+  if (compiled.engine === 're2') {
+    compiledRe2.set(key, compiled);
+    if (compiledRe2.size > COMPILED_KEPT) compiledRe2.delete(compiledRe2.keys().next().value!);
+  }
+  return compiled;
+}
+
+/**
+ * RE2 patterns compiled lately, by flags and pattern: compiling one takes 0.5–1 ms here, and a Grep call of the JS
+ * engine compiles its pattern twice (once to check the input, once to search).
+ */
+const compiledRe2 = new Map<string, CompiledPattern>();
+const COMPILED_KEPT = 32;
+
+async function compileAfresh(query: Pick<GrepQuery, 'pattern' | 'ignoreCase' | 'multiline'>): Promise<CompiledPattern> {
   const { pattern } = query;
   const alts = parsePattern(pattern, query.ignoreCase);
   if (!query.multiline) refuseLineBreak(pattern, alts);

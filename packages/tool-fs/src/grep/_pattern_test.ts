@@ -72,4 +72,39 @@ describe('compilePattern', async () => {
     const words = Array.from({ length: 2000 }, (_, i) => `word${i}`).join('|');
     expect(await cost(words, true)).toBeGreaterThan(10 * (await cost(words)));
   });
+
+  test('an RE2 pattern is compiled once for the same flags, and matches the same afterwards; each flag set on its own', async () => {
+    const first = await compile('f\\d+_3\\(');
+    const again = await compile('f\\d+_3\\(');
+    expect(again).toBe(first);
+    expect([...again.matches('x f12_3( y f9_3(')]).toEqual([
+      { start: 2, end: 8 },
+      { start: 11, end: 16 },
+    ]);
+    expect(again.test('f1_4(')).toBe(false);
+    const folded = await compile('F\\d+_3\\(', { ignoreCase: true });
+    expect(folded).not.toBe(await compile('F\\d+_3\\('));
+    expect(folded.test('f7_3(')).toBe(true);
+    expect((await compile('F\\d+_3\\(')).test('f7_3(')).toBe(false);
+    // A bad pattern is not kept: it fails each time, with its message.
+    await expect(compile('f(\\d')).rejects.toThrow(/is invalid/);
+    await expect(compile('f(\\d')).rejects.toThrow(/is invalid/);
+    // Plain text gets its own RegExp each time (its lastIndex is state).
+    expect(await compile('needle')).not.toBe(await compile('needle'));
+  });
+
+  test('at most 32 compiled patterns are kept, the least recently used dropped first', async () => {
+    const kept = await compile('kept\\d');
+    const others = [];
+    for (let i = 0; i < 40; i++) {
+      others.push(await compile(`other${i}\\d`));
+      if (i % 10 === 0) await compile('kept\\d'); // used again: stays
+    }
+    expect(await compile('kept\\d')).toBe(kept);
+    expect(await compile('other39\\d')).toBe(others[39]);
+    // The first others were pushed out by the later ones: compiled again, as a new object that matches the same.
+    const again = await compile('other0\\d');
+    expect(again).not.toBe(others[0]);
+    expect(again.test('other07')).toBe(true);
+  });
 });
