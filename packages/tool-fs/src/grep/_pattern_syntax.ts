@@ -225,13 +225,13 @@ export function parsePattern(pattern: string, ignoreCase: boolean): PatternNode[
   const classChar = (): { cp: number | undefined; kinds: CharKinds; weight: number } => {
     if (pattern[i] === '\\') {
       const node = parseEscape(false);
-      if (node.type === 'char') return { cp: node.cp, kinds: kindsOf(node.cp), weight: BYTES.char };
+      if (node.type === 'char') return { cp: node.cp, kinds: charKinds(node.cp), weight: BYTES.char };
       if (node.type === 'set') return { cp: undefined, kinds: node.kinds, weight: node.weight };
       return { cp: undefined, kinds: BOTH, weight: BYTES.char };
     }
     const cp = pattern.codePointAt(i)!;
     i += cp > 0xffff ? 2 : 1;
-    return { cp, kinds: kindsOf(cp), weight: BYTES.char };
+    return { cp, kinds: charKinds(cp), weight: BYTES.char };
   };
   const alts = group(ignoreCase);
   // A stray `)`: the rest is parsed as a sequence of its own (RE2 refuses the pattern anyway).
@@ -249,7 +249,20 @@ export function charBytes(node: { cp: number; fold: boolean }): number {
   return letter ? BYTES.folded : node.cp < 0x80 ? BYTES.char : BYTES.char + 20;
 }
 
-function kindsOf(cp: number): CharKinds {
+/**
+ * The kind of one character, for what may stand beside a `\\b` (shared objects: read, never changed).
+ *
+ * @param cp Its code point.
+ * @returns Word or other.
+ *
+ * @example
+ * ```ts
+ * import { charKinds } from './_pattern_syntax.ts';
+ *
+ * charKinds(0xe9); // { word: true, other: false } (é)
+ * ```
+ */
+export function charKinds(cp: number): CharKinds {
   return isWordChar(cp) ? WORD : OTHER;
 }
 

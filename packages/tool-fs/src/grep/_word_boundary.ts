@@ -1,4 +1,4 @@
-import { type CharKinds, isWordChar as isWord, type PatternNode } from './_pattern_syntax.ts';
+import { type CharKinds, charKinds, type PatternNode } from './_pattern_syntax.ts';
 import { GrepQueryError } from './_types.ts';
 
 /** The pattern with its `\b` and `\B` rewritten, and what matching it needs. */
@@ -228,10 +228,6 @@ function edge(node: PatternNode, dir: -1 | 1): Edge {
       return out;
     }
   }
-}
-
-function charKinds(cp: number): CharKinds {
-  return isWord(cp) ? { word: true, other: false } : { word: false, other: true };
 }
 
 function refusal(pattern: string, node: PatternNode & { type: 'assert' }): GrepQueryError {
