@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PERMISSION_MODES, type PermissionMode } from '@toolshed/core';
 import type { LoadedAgent } from './agent_definition.ts';
+import { readShortText } from './_read_short_text.ts';
 
 /** A file that could not be loaded as an agent, and how to fix it. */
 export interface AgentFileProblem {
@@ -227,18 +227,11 @@ const MAX_AGENT_FILE_BYTES = 1024 * 1024;
 
 /**
  * The text of an agent file, or why it is not read: a repository's `.claude/agents/x.md` may be a
- * link to a FIFO or `/dev/zero`, which would hang the session's start. Opened without waiting
- * for a writer; only a regular file of at most 1 MB is read.
+ * link to a FIFO or `/dev/zero`, which would hang the session's start.
  */
-async function readAgentText(file: string): Promise<{ text: string } | { problem: string }> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return { problem: 'is not a regular file (a FIFO, a device or a socket is never read)' };
-    if (info.size > MAX_AGENT_FILE_BYTES)
-      return { problem: 'is over 1 MB: an agent definition is a short Markdown file' };
-    return { text: await handle.readFile('utf8') };
-  } finally {
-    await handle.close();
-  }
+function readAgentText(file: string): Promise<{ text: string } | { problem: string }> {
+  return readShortText(file, {
+    maxBytes: MAX_AGENT_FILE_BYTES,
+    tooBig: 'an agent definition is a short Markdown file',
+  });
 }

@@ -1,7 +1,8 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { readShortText } from '../_read_short_text.ts';
 
 /** A skill: instructions the model loads on demand, with the folder of files beside them. */
 export interface Skill {
@@ -43,6 +44,8 @@ export interface LoadSkillsOptions {
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Far more than a skill's instructions (a quarter of a million tokens): a file past it is reported, not read. */
+const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 
 /**
  * Finds the skills of a project: folders holding a `SKILL.md` (YAML frontmatter `name`,
@@ -90,9 +93,10 @@ export async function loadSkills(
     }
     for (const entry of entries) {
       const file = path.join(root, entry, 'SKILL.md');
+      // A folder without a SKILL.md is not a skill; one whose SKILL.md is not a short regular file is reported.
       if (
-        !(await stat(file).then(
-          (s) => s.isFile(),
+        !(await lstat(file).then(
+          () => true,
           () => false,
         ))
       )
@@ -125,7 +129,12 @@ export async function loadSkills(
 async function readSkillFile(file: string, folderName: string): Promise<Skill | SkillProblem> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const read = await readShortText(file, {
+      maxBytes: MAX_SKILL_FILE_BYTES,
+      tooBig: 'a SKILL.md is instructions for the model; put long material in files beside it, which the skill names',
+    });
+    if ('problem' in read) return { file, message: read.problem };
+    text = read.text;
   } catch (e) {
     return { file, message: `could not be read: ${(e as Error).message}` };
   }

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -69,6 +70,28 @@ describe('loadSkills', () => {
       'broken: key "name" is "Broken Skill"; it must be lowercase letters, digits and "-", such as "broken"',
       'nodesc: key "description" is missing or empty; say in one sentence what the skill does and when to use it',
       'nofront: has no YAML frontmatter; start the file with "---", the lines "name: …" and "description: …", then "---"',
+    ]);
+  });
+});
+
+describe('loadSkills: files that are not a short regular file', () => {
+  test('a huge SKILL.md is reported as too big without being read; a FIFO or a device is reported, not waited on', async () => {
+    const skills = path.join(project, '.claude', 'skills');
+    await skill(skills, 'fine', '---\nname: fine\ndescription: Still loads\n---\nok');
+    // 600 MB that take no disk: read whole, the session's start waited on it and held it in memory.
+    await mkdir(path.join(skills, 'huge'), { recursive: true });
+    await writeFile(path.join(skills, 'huge', 'SKILL.md'), '---\nname: huge\ndescription: x\n---\n');
+    await truncate(path.join(skills, 'huge', 'SKILL.md'), 600 * 1024 ** 2);
+    await mkdir(path.join(skills, 'zero'), { recursive: true });
+    await symlink('/dev/zero', path.join(skills, 'zero', 'SKILL.md'));
+    await mkdir(path.join(skills, 'fifo'), { recursive: true });
+    execFileSync('mkfifo', [path.join(skills, 'fifo', 'SKILL.md')]);
+    const { skills: found, problems } = await loadSkills(project, { homeDir: home });
+    expect([...found.keys()]).toEqual(['fine']);
+    expect(problems.map((p) => `${path.basename(path.dirname(p.file))}: ${p.message}`).sort()).toEqual([
+      'fifo: is not a regular file (a FIFO, a device or a socket is never read)',
+      'huge: is over 1 MB: a SKILL.md is instructions for the model; put long material in files beside it, which the skill names',
+      'zero: is not a regular file (a FIFO, a device or a socket is never read)',
     ]);
   });
 });
