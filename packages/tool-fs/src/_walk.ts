@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { expandBraces } from './_expand_braces.ts';
+import { checkBraceVariants, expandBraces } from './_expand_braces.ts';
 
 /** The ignore files a walk honours, in rising precedence (ripgrep's set; `.git/info/exclude` too, global excludes not). */
 const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'];
@@ -138,7 +138,8 @@ function isIgnored(rules: readonly Rules[], rel: string, dir: boolean): boolean 
 
 /** ripgrep's override semantics: the last matching glob decides; `undefined` means no opinion. */
 function makeOverrides(globs: readonly string[]): (rel: string, dir: boolean) => boolean | undefined {
-  // gitignore matching has no `{a,b}`; ripgrep's globs do.
+  // gitignore matching has no `{a,b}`; ripgrep's globs do. Each glob is tried as the globs it stands for, a bounded number.
+  for (const g of globs) checkBraceVariants(g.startsWith('!') ? g.slice(1) : g);
   const ig = ignore({ allowRelativePaths: true }).add(
     globs.flatMap((g) => (g.startsWith('!') ? expandBraces(g.slice(1)).map((e) => `!${e}`) : expandBraces(g))),
   );
