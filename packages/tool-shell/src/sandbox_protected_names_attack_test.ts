@@ -1,0 +1,171 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { contentToText, createSession, type Session } from '@toolshed/core';
+import { shellTools } from './family.ts';
+import { findBwrap } from './sandbox.ts';
+
+// What core's permission layer asks about before a write (protectedPath) a sandboxed command that
+// is approved without asking must not write either: each attack runs from a script file, so that
+// the path guard sees nothing, in bypassPermissions mode, so that only the sandbox stands in the way.
+
+let bwrap: string | undefined;
+try {
+  bwrap = findBwrap();
+} catch {
+  bwrap = undefined;
+}
+if (bwrap === undefined)
+  console.warn(
+    '[skip] the protected-name sandbox tests of tool-shell: bwrap is not installed (apt-get install bubblewrap); the attacks are not run.',
+  );
+const withBwrap = describe.skipIf(bwrap === undefined);
+
+let root: string;
+let seq = 0;
+const sessions: Session[] = [];
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-names-')));
+});
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
+}
+
+const PACKAGE = `${JSON.stringify({ name: 'app', version: '1.0.0', scripts: { test: 'echo ok' } }, null, 2)}\n`;
+
+/** A repository with a package.json, and a session whose Bash is sandboxed in it (home: `home/` in it). */
+async function project(): Promise<{ dir: string; home: string; session: Session }> {
+  const dir = path.join(root, `p${++seq}`);
+  const home = path.join(dir, 'home');
+  await mkdir(home, { recursive: true });
+  git(dir, 'init', '-q');
+  await writeFile(path.join(dir, 'package.json'), PACKAGE);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'init');
+  const session = await createSession({
+    cwd: dir,
+    homeDir: home,
+    families: [shellTools({ sandbox: { enabled: true } })],
+    permissions: { mode: 'bypassPermissions' },
+    stateDir: path.join(root, 'state', String(++seq)),
+  });
+  sessions.push(session);
+  return { dir, home, session };
+}
+
+async function bash(session: Session, command: string): Promise<string> {
+  const [result] = await session.run([{ type: 'tool_use', id: `toolu_${++seq}`, name: 'Bash', input: { command } }]);
+  return contentToText(result!.content);
+}
+
+/** The command run from a script file, which the path guard does not read. */
+function hidden(command: string): string {
+  return `cat > .hidden.sh <<'EOF'\n${command}\nEOF\nsh .hidden.sh; echo "exit $?"`;
+}
+
+withBwrap('the sandbox keeps what core protects', () => {
+  test("package.json's scripts rewritten by a command are put back, the new file moved out", async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(`printf '{"name":"app","scripts":{"test":"touch /tmp/pwned"}}' > package.json && echo wrote`),
+    );
+    expect(out).toContain('wrote');
+    expect(out).toMatch(/package\.json/);
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(PACKAGE);
+  });
+
+  test('a package.json with scripts made in a new folder is moved out', async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      hidden(`mkdir -p pkg && printf '{"scripts":{"postinstall":"touch /tmp/pwned"}}' > pkg/package.json && echo wrote`),
+    );
+    expect(out).toContain('wrote');
+    expect(existsSync(path.join(dir, 'pkg/package.json'))).toBe(false);
+  });
+
+  test('npm install of a package still adds it to package.json (dependencies may change)', async () => {
+    const { dir, session } = await project();
+    await mkdir(path.join(dir, 'lib'));
+    await writeFile(path.join(dir, 'lib/package.json'), '{"name":"lib","version":"1.0.0"}\n');
+    const out = await bash(session, 'npm install --offline --no-audit --no-fund ./lib; echo "exit $?"');
+    expect(out).toContain('exit 0');
+    expect(out).not.toContain('The sandbox does not let');
+    const json = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+    expect(json.dependencies).toEqual({ lib: 'file:lib' });
+    expect(json.scripts).toEqual({ test: 'echo ok' });
+    expect(existsSync(path.join(dir, 'lib/package.json'))).toBe(true);
+  });
+
+  test("npm init's package.json in a new folder stays", async () => {
+    const { dir, session } = await project();
+    const out = await bash(session, 'mkdir fresh && cd fresh && npm init -y >/dev/null; echo "exit $?"');
+    expect(out).toContain('exit 0');
+    expect(out).not.toContain('The sandbox does not let');
+    expect(existsSync(path.join(dir, 'fresh/package.json'))).toBe(true);
+  });
+
+  test("the home's git configuration folder cannot be made when the home is writable", async () => {
+    const { home, session } = await project();
+    const out = await bash(
+      session,
+      hidden(`mkdir -p home/.config/git && echo '*.txt diff=evil' > home/.config/git/attributes`),
+    );
+    expect(out).toContain('exit 0');
+    expect(existsSync(path.join(home, '.config/git'))).toBe(false);
+  });
+
+  test("the home's git configuration folder stays read-only when it exists", async () => {
+    const { home, session } = await project();
+    await mkdir(path.join(home, '.config/git'), { recursive: true });
+    await writeFile(path.join(home, '.config/git/config'), '');
+    const out = await bash(session, hidden(`echo '*.txt diff=evil' > home/.config/git/attributes`));
+    expect(out).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(home, '.config/git/attributes'))).toBe(false);
+  });
+
+  test("the home's .ssh cannot be made when the home is writable", async () => {
+    const { home, session } = await project();
+    const out = await bash(session, hidden('mkdir -p home/.ssh && echo "ssh-ed25519 AAAA evil" > home/.ssh/authorized_keys'));
+    expect(out).toContain('exit 0');
+    expect(existsSync(path.join(home, '.ssh/authorized_keys'))).toBe(false);
+  });
+
+  test("a repository's objects/info/alternates cannot be made", async () => {
+    const { dir, session } = await project();
+    const out = await bash(session, hidden('echo /somewhere/else/objects > .git/objects/info/alternates'));
+    expect(out).toContain('exit');
+    expect(existsSync(path.join(dir, '.git/objects/info/alternates'))).toBe(false);
+  });
+
+  test('git commit and git switch -c still work (git writes its refs, index and objects)', async () => {
+    const { dir, session } = await project();
+    const out = await bash(
+      session,
+      'echo x > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -qm a && git switch -qc topic; echo "exit $?"',
+    );
+    expect(out).toContain('exit 0');
+    expect(git(dir, 'branch', '--show-current').trim()).toBe('topic');
+  });
+});
