@@ -72,7 +72,13 @@ export {
   type GitProgramSettingsOptions,
   gitProgramSettings,
 } from '../permissions/git_program_settings.ts';
-export { PROTECTED_HOME_FILES, protectedPath, type ProtectedPath } from '../permissions/protected_paths.ts';
+export {
+  PROTECTED_HOME_FILES,
+  PROTECTED_NAME_TABLE,
+  type ProtectedNameTable,
+  protectedPath,
+  type ProtectedPath,
+} from '../permissions/protected_paths.ts';
 export {
   caseInsensitivePaths,
   findPathRule,

@@ -7,11 +7,13 @@ export const PROTECTED_HOME_FILES: readonly string[] = [
   '.bashrc',
   '.bash_profile',
   '.bash_login',
+  '.bash_logout',
   '.profile',
   '.zshrc',
   '.zshenv',
   '.zprofile',
   '.zlogin',
+  '.zlogout',
   '.gitconfig',
 ];
 
@@ -70,11 +72,60 @@ for (const dir of [...CONFIG_DIRS, ...IDE_DIRS, ...HOOK_DIRS]) {
 }
 /** Files inside a `.vscode` folder that run code. */
 const VSCODE_EXEC_FILES = ['tasks.json', 'launch.json', 'settings.json'];
+const VSCODE_DIR = '.vscode';
+const GIT_DIR = '.git';
 /** Below the home directory: folders whose files let others in or configure git everywhere. */
 export const PROTECTED_HOME_DIRS: readonly { dir: string; what: string }[] = [
   { dir: '.ssh', what: 'SSH keys and authorized_keys' },
   { dir: '.config/git', what: 'the global git configuration' },
 ];
+
+/** The names {@linkcode protectedPath} protects, for a layer that must keep the same ones (the Bash sandbox). */
+export interface ProtectedNameTable {
+  /** Folders protected whole, at any depth (`.toolshed`, `.claude`, `.husky`, `.idea`). */
+  dirs: readonly string[];
+  /** Files protected at any depth (`.mcp.json`, `.gitconfig`, …). */
+  files: readonly string[];
+  /** Files protected at any depth outside `node_modules` (`.envrc`, `package.json`). */
+  projectFiles: readonly string[];
+  /** A folder only some of whose files are protected (`.vscode`: `tasks.json`, `launch.json`, `settings.json`). */
+  partial: readonly { dir: string; files: readonly string[] }[];
+  /** The git folder's name: everything in it is protected but {@linkcode ProtectedNameTable.gitData}. */
+  gitDir: string;
+  /** Inside the git folder, what git itself writes (`objects`), but its `info/` (`alternates`). */
+  gitData: readonly string[];
+  /** Files directly in the home directory ({@linkcode PROTECTED_HOME_FILES}). */
+  homeFiles: readonly string[];
+  /** Folders below the home directory, relative to it ({@linkcode PROTECTED_HOME_DIRS}). */
+  homeDirs: readonly string[];
+  /** System start-up files and folders ({@linkcode PROTECTED_SYSTEM_PATHS}). */
+  systemPaths: readonly string[];
+}
+
+/**
+ * Every name {@linkcode protectedPath} protects, grouped by where it counts: one source for the
+ * permission layer and the Bash sandbox, so that a sandboxed command approved without asking
+ * cannot write what a Write or Edit would ask about.
+ *
+ * @example
+ * ```ts
+ * import { PROTECTED_NAME_TABLE } from '@toolshed/core/internal';
+ *
+ * PROTECTED_NAME_TABLE.projectFiles.includes('package.json'); // true
+ * PROTECTED_NAME_TABLE.homeDirs.includes('.ssh'); // true
+ * ```
+ */
+export const PROTECTED_NAME_TABLE: ProtectedNameTable = {
+  dirs: [...CONFIG_DIRS, ...HOOK_DIRS, ...IDE_DIRS],
+  files: ['.mcp.json', ...Object.keys(CONFIG_FILES)],
+  projectFiles: Object.keys(PROJECT_EXEC_FILES),
+  partial: [{ dir: VSCODE_DIR, files: VSCODE_EXEC_FILES }],
+  gitDir: GIT_DIR,
+  gitData: GIT_DATA,
+  homeFiles: PROTECTED_HOME_FILES,
+  homeDirs: PROTECTED_HOME_DIRS.map((d) => d.dir),
+  systemPaths: PROTECTED_SYSTEM_PATHS,
+};
 
 /** Why a path is protected, and the name an allow rule must mention to unprotect it. */
 export interface ProtectedPath {
@@ -127,7 +178,7 @@ export function protectedPath(
     if (CONFIG_DIRS.includes(segment)) return { name: raw, what: 'permission and hook configuration' };
     if (HOOK_DIRS.includes(segment)) return { name: raw, what: 'git hooks (run by git commit or push)' };
     if (IDE_DIRS.includes(segment)) return { name: raw, what: 'JetBrains IDE settings (run configurations run code)' };
-    if (segment === '.git') {
+    if (segment === GIT_DIR) {
       const [next, after] =
         end === -1
           ? []
@@ -151,7 +202,7 @@ export function protectedPath(
   if (config !== undefined) return { name, what: config };
   const exec = Object.hasOwn(PROJECT_EXEC_FILES, foldedName) ? PROJECT_EXEC_FILES[foldedName] : undefined;
   if (exec !== undefined && !parent.split('/').some((s) => fold(s) === 'node_modules')) return { name, what: exec };
-  if (VSCODE_EXEC_FILES.includes(foldedName) && fold(basename(parent)) === '.vscode')
+  if (VSCODE_EXEC_FILES.includes(foldedName) && fold(basename(parent)) === VSCODE_DIR)
     return { name, what: 'VS Code tasks and settings (which run code)' };
   const home = options.homeDir ?? homedir();
   const folded = fold(path);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { protectedPath } from './protected_paths.ts';
+import { PROTECTED_NAME_TABLE, protectedPath } from './protected_paths.ts';
 
 const home = '/home/u';
 
@@ -93,5 +93,32 @@ describe('protectedPath', () => {
       what: 'git internals (config, hooks)',
     });
     expect(protectedPath('/home/u/.zshrc', { homeDir: home })?.what).toBe('a shell or git start-up file');
+  });
+});
+
+describe('PROTECTED_NAME_TABLE', () => {
+  const t = PROTECTED_NAME_TABLE;
+
+  test('every name it lists is one protectedPath protects, where the table says', () => {
+    for (const dir of t.dirs) expect(protectedPath(`/p/a/${dir}/x`, { homeDir: home })?.name).toBe(dir);
+    for (const file of [...t.files, ...t.projectFiles])
+      expect(protectedPath(`/p/a/${file}`, { homeDir: home })?.name).toBe(file);
+    for (const file of t.projectFiles)
+      expect(protectedPath(`/p/node_modules/x/${file}`, { homeDir: home })).toBe(undefined);
+    for (const { dir, files } of t.partial) {
+      for (const file of files) expect(protectedPath(`/p/${dir}/${file}`, { homeDir: home })?.name).toBe(file);
+      expect(protectedPath(`/p/${dir}/extensions.json`, { homeDir: home })).toBe(undefined);
+    }
+    expect(protectedPath(`/p/${t.gitDir}/refs/heads/main`, { homeDir: home })?.name).toBe(t.gitDir);
+    for (const data of t.gitData)
+      expect(protectedPath(`/p/${t.gitDir}/${data}/ab/cd`, { homeDir: home })).toBe(undefined);
+    for (const file of t.homeFiles) expect(protectedPath(`${home}/${file}`, { homeDir: home })?.name).toBe(file);
+    for (const dir of t.homeDirs) expect(protectedPath(`${home}/${dir}/x`, { homeDir: home })).toBeDefined();
+    for (const system of t.systemPaths) expect(protectedPath(system, { homeDir: home })).toBeDefined();
+  });
+
+  test("the home's logout scripts are protected as its start-up files are (a login shell runs them)", () => {
+    expect(protectedPath(`${home}/.bash_logout`, { homeDir: home })?.name).toBe('.bash_logout');
+    expect(protectedPath(`${home}/.zlogout`, { homeDir: home })?.name).toBe('.zlogout');
   });
 });
