@@ -1,10 +1,25 @@
 import { type BigIntStats, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFileSync } from '@toolshed/core/internal';
+import { isPathInside, PROTECTED_NAME_TABLE, readRegularFileSync } from '@toolshed/core/internal';
+
+const TABLE = PROTECTED_NAME_TABLE;
 
 /**
- * Names kept read-only wherever they are in a writable directory (node_modules aside): what an
- * agent, an editor or a tool reads as configuration and acts on outside the sandbox later.
+ * The files core protects that a package manager rewrites (`npm install x` adds to
+ * `package.json`): not read-only, but checked after the command, their other fields put back
+ * (see `_package_json_guard.ts`).
+ */
+export const CHECKED_NAMES: readonly string[] = ['package.json'];
+for (const name of CHECKED_NAMES) {
+  if (!TABLE.projectFiles.includes(name))
+    throw new Error(`${name} is checked after commands but core does not protect it`);
+}
+
+/**
+ * Names kept read-only wherever they are in a writable directory (node_modules aside): what core's
+ * permission layer protects at any depth (`PROTECTED_NAME_TABLE`: agent settings, husky's hooks,
+ * IDE folders, `.mcp.json`, `.gitconfig`, `.envrc`…) but {@linkcode CHECKED_NAMES}, and the whole of
+ * each folder only some of whose files core protects (`.vscode`: an editor reads more of it).
  *
  * @example
  * ```ts
@@ -14,21 +29,15 @@ import { readRegularFileSync } from '@toolshed/core/internal';
  * ```
  */
 export const PROTECTED_NAMES: readonly string[] = [
-  '.toolshed',
-  '.claude',
-  '.mcp.json',
-  '.claude.json',
-  '.husky',
-  '.vscode',
-  '.idea',
-  '.envrc',
-  '.gitconfig',
-  '.gitmodules',
-  '.ripgreprc',
+  ...TABLE.dirs,
+  ...TABLE.files,
+  ...TABLE.projectFiles.filter((name) => !CHECKED_NAMES.includes(name)),
+  ...TABLE.partial.map((p) => p.dir),
 ];
 
 /**
- * The home directory's shell start-up files, kept when the home is (or is in) a writable directory.
+ * The home directory's shell and git start-up files (core's `PROTECTED_HOME_FILES`), kept when the
+ * home is (or is in) a writable directory.
  *
  * @example
  * ```ts
@@ -37,21 +46,10 @@ export const PROTECTED_NAMES: readonly string[] = [
  * PROTECTED_HOME_NAMES.includes('.bashrc'); // true
  * ```
  */
-export const PROTECTED_HOME_NAMES: readonly string[] = [
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.zlogout',
-];
+export const PROTECTED_HOME_NAMES: readonly string[] = TABLE.homeFiles;
 
 // visit looks up only names that start with a dot: a protected name without one would never match.
-for (const name of [...PROTECTED_NAMES, ...PROTECTED_HOME_NAMES, '.git']) {
+for (const name of [...PROTECTED_NAMES, ...PROTECTED_HOME_NAMES, TABLE.gitDir]) {
   if (!name.startsWith('.')) throw new Error(`protected name ${name} must start with a dot (see visit)`);
 }
 
@@ -63,11 +61,25 @@ const GIT_DIR_ENTRIES: Readonly<Record<string, ProtectedKind>> = {
   commondir: 'git-commondir',
 };
 
+/**
+ * Inside a git folder's data (core leaves `objects` to git), the file core protects all the same:
+ * `objects/info/alternates` lends the repository another's objects. The rest of `objects/info`
+ * (`packs`, `commit-graph`) git's own maintenance rewrites.
+ */
+const GIT_ALTERNATES = `${TABLE.gitData[0]}/info/alternates`;
+
 /** Folders of `.git/modules` (submodules of submodules) and `.git/worktrees` followed at most. */
 const MAX_GIT_DEPTH = 8;
 
 /** Why an entry is protected, which decides what may be left when a command made it. */
-export type ProtectedKind = 'name' | 'git-hooks' | 'git-config' | 'git-commondir' | 'gitfile';
+export type ProtectedKind =
+  | 'name'
+  | 'package-json'
+  | 'git-hooks'
+  | 'git-config'
+  | 'git-commondir'
+  | 'git-alternates'
+  | 'gitfile';
 
 /** One protected entry that exists. */
 export interface ProtectedEntry {
@@ -79,6 +91,8 @@ export interface ProtectedEntry {
    * for another under the same name, or a link that leads elsewhere now, is a new one.
    */
   id: string;
+  /** A `package.json`'s text when the snapshot was taken (undefined when it could not be read as a file). */
+  text?: string | undefined;
 }
 
 /** The protected entries of some writable directories at one moment. */
@@ -156,13 +170,73 @@ export function protectedSnapshot(writable: readonly string[], options: { home?:
     entries: new Map(),
     gitDirs: new Set(),
   };
-  const roots = writable.filter((d) => !writable.some((o) => o !== d && d.startsWith(`${o === '/' ? '' : o}/`)));
+  const roots = outermost(writable);
   // No limit: a walk that stopped short would leave what lies past it writable, and a command
   // could make thousands of files to push a repository out of sight.
-  for (const dir of new Set(roots)) visit(dir, { snapshot });
+  for (const dir of roots) visit(dir, { snapshot });
   followLinks(snapshot, roots);
+  for (const kept of keptPaths(snapshot)) add(kept, 'name', snapshot);
   if (listings.size > MAX_LISTINGS) listings.clear();
   return snapshot;
+}
+
+/**
+ * The writable directories that lie in no other one, each once: where the walks start.
+ *
+ * @param dirs Absolute, normal directories (`/` among them, or one with a trailing `/`).
+ * @returns Those not inside another.
+ *
+ * @example
+ * ```ts
+ * import { outermost } from './_protected_tree.ts';
+ *
+ * outermost(['/a/b', '/a', '/a/bc', '/x']); // ['/a', '/x']
+ * ```
+ */
+export function outermost(dirs: readonly string[]): string[] {
+  const unique = [...new Set(dirs)];
+  return unique.filter((d) => !unique.some((o) => o !== d && isPathInside(d, o)));
+}
+
+/**
+ * Whether a path is one of the writable directories or lies below one.
+ *
+ * @param file An absolute, normal path.
+ * @param writable Absolute, normal directories.
+ * @returns True when a command in the sandbox can write there.
+ *
+ * @example
+ * ```ts
+ * import { inWritable } from './_protected_tree.ts';
+ *
+ * inWritable('/p/a', ['/p']); // true
+ * inWritable('/pa', ['/p']); // false
+ * inWritable('/etc/profile', ['/']); // true
+ * ```
+ */
+export function inWritable(file: string, writable: readonly string[]): boolean {
+  return writable.some((dir) => isPathInside(file, dir));
+}
+
+/**
+ * What core protects by its full path that lies in the writable directories: the home's `.ssh`
+ * and `.config/git` when the home is writable, and the system's start-up files when `/etc` is.
+ * Each is kept read-only where it exists, and moved out when a command makes it.
+ *
+ * @param snapshot The writable directories and the home.
+ * @returns Absolute paths, whether they exist or not.
+ *
+ * @example
+ * ```ts
+ * import { keptPaths } from './_protected_tree.ts';
+ *
+ * keptPaths({ writable: ['/home/u'], home: '/home/u' }); // ['/home/u/.ssh', '/home/u/.config/git']
+ * ```
+ */
+export function keptPaths(snapshot: Pick<ProtectedSnapshot, 'writable' | 'home'>): string[] {
+  const { home, writable } = snapshot;
+  const homeDirs = home === undefined ? [] : TABLE.homeDirs.map((dir) => path.join(home, dir));
+  return [...homeDirs, ...TABLE.systemPaths].filter((kept) => inWritable(kept, writable));
 }
 
 interface Walk {
@@ -181,7 +255,7 @@ function followLinks(snapshot: ProtectedSnapshot, roots: readonly string[]): voi
     if (entry.kind !== 'gitfile' && entry.kind !== 'git-commondir') continue;
     const target = linkTarget(entry);
     if (target === undefined) continue;
-    if (snapshot.gitDirs.has(target) || !roots.some((r) => target.startsWith(`${r === '/' ? '' : r}/`))) continue;
+    if (snapshot.gitDirs.has(target) || !inWritable(target, roots)) continue;
     visitGitDir(target, { snapshot }, 0);
   }
 }
@@ -243,13 +317,17 @@ function visit(dir: string, walk: Walk): void {
   if (looksLikeGitDir(listing)) addGitDir(dir, listing, walk.snapshot);
   const home = walk.snapshot.home !== undefined && dir === walk.snapshot.home;
   for (const { name, dir: isDir } of listing.entries) {
-    // Every protected name starts with a dot: most entries are passed over without a lookup.
+    if (!isDir && CHECKED_NAMES.includes(name)) {
+      add(join(dir, name), 'package-json', walk.snapshot);
+      continue;
+    }
+    // Every other protected name starts with a dot: most entries are passed over without a lookup.
     if (name.startsWith('.')) {
       if (PROTECTED_NAMES.includes(name) || (home && PROTECTED_HOME_NAMES.includes(name))) {
         add(join(dir, name), 'name', walk.snapshot);
         continue;
       }
-      if (name === '.git') {
+      if (name === TABLE.gitDir) {
         if (isDir) visitGitDir(join(dir, name), walk, 0);
         else add(join(dir, name), 'gitfile', walk.snapshot);
         continue;
@@ -294,6 +372,7 @@ function addGitDir(dir: string, listing: Listing, snapshot: ProtectedSnapshot): 
     const kind = Object.hasOwn(GIT_DIR_ENTRIES, name) ? GIT_DIR_ENTRIES[name] : undefined;
     if (kind !== undefined) add(join(dir, name), kind, snapshot);
   }
+  add(join(dir, GIT_ALTERNATES), 'git-alternates', snapshot);
 }
 
 function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): void {
@@ -307,8 +386,21 @@ function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): vo
     const to = statQuiet(full);
     id += to === undefined ? '->nothing' : `->${to.dev}:${to.ino}:${to.birthtimeNs}`;
   }
-  snapshot.entries.set(full, { path: full, kind, id });
+  if (kind !== 'package-json') {
+    snapshot.entries.set(full, { path: full, kind, id });
+    return;
+  }
+  // A package.json is rewritten in place (`npm install x`): its content is what is compared.
+  id += `:${st.ctimeNs}:${st.mtimeNs}:${st.size}`;
+  const last = texts.get(full);
+  const text = last?.id === id ? last.text : readRegularText(full);
+  texts.set(full, { id, text });
+  if (texts.size > MAX_LISTINGS) texts.clear();
+  snapshot.entries.set(full, { path: full, kind, id, text });
 }
+
+/** The text of each package.json read, reused while its id (times and size included) is the same. */
+const texts = new Map<string, { id: string; text: string | undefined }>();
 
 /** The folder's entries, read again only when its ctime or inode changed. */
 function listingOf(dir: string): Listing | undefined {

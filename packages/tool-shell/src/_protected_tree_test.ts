@@ -3,7 +3,17 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { PROTECTED_NAMES, protectedSnapshot, protectedTreeReads } from './_protected_tree.ts';
+import { PROTECTED_NAME_TABLE } from '@toolshed/core/internal';
+import {
+  CHECKED_NAMES,
+  inWritable,
+  keptPaths,
+  outermost,
+  PROTECTED_HOME_NAMES,
+  PROTECTED_NAMES,
+  protectedSnapshot,
+  protectedTreeReads,
+} from './_protected_tree.ts';
 
 let root: string;
 beforeAll(async () => {
@@ -121,3 +131,57 @@ test('the git folder a .git file leads to is found however many other entries th
   expect(snapshot.entries.size).toBeGreaterThan(10_000);
   expect(snapshot.entries.has(path.join(dir, 'node_modules/.cache/lib-git/config'))).toBe(true);
 }, 60_000);
+
+test('the walk starts once at each writable directory no other holds: `/`, a trailing slash and a sibling prefix', () => {
+  expect(outermost(['/a/b', '/a', '/a/bc', '/x'])).toEqual(['/a', '/x']);
+  expect(outermost(['/a/b/', '/a/b/c'])).toEqual(['/a/b/']);
+  expect(outermost(['/a/b', '/a/bc'])).toEqual(['/a/b', '/a/bc']);
+  expect(outermost(['/', '/a', '/tmp/x'])).toEqual(['/']);
+  expect(outermost(['/a', '/a'])).toEqual(['/a']);
+});
+
+test('what a command can write: below a root of `/`, below one with a trailing slash, never in a sibling with its prefix', () => {
+  expect(inWritable('/etc/profile', ['/'])).toBe(true);
+  expect(inWritable('/a/b/c', ['/a/b/'])).toBe(true);
+  expect(inWritable('/a/b', ['/a/b'])).toBe(true);
+  expect(inWritable('/a/bc/d', ['/a/b'])).toBe(false);
+  expect(inWritable('/a/b/../bc', ['/a/b'])).toBe(false);
+  expect(inWritable('/a', [])).toBe(false);
+});
+
+test("core's protected full paths are kept where they are writable: the home's .ssh and .config/git, /etc's start-up files", () => {
+  expect(keptPaths({ writable: ['/home/u/p'], home: '/home/u' })).toEqual([]);
+  expect(keptPaths({ writable: ['/home'], home: '/home/u' })).toEqual(['/home/u/.ssh', '/home/u/.config/git']);
+  expect(keptPaths({ writable: ['/etc/'], home: '/home/u' })).toContain('/etc/profile.d');
+  expect(keptPaths({ writable: ['/'], home: '/root' })).toEqual(
+    expect.arrayContaining(['/root/.ssh', '/root/.config/git', '/etc/profile', '/etc/gitconfig', '/etc/ld.so.preload']),
+  );
+});
+
+test("every name core's permission layer protects is kept by the sandbox, read-only or checked after the command", () => {
+  const t = PROTECTED_NAME_TABLE;
+  const kept = [...PROTECTED_NAMES, ...CHECKED_NAMES];
+  for (const name of [...t.dirs, ...t.files, ...t.projectFiles, ...t.partial.map((p) => p.dir)])
+    expect(kept).toContain(name);
+  expect(PROTECTED_HOME_NAMES).toEqual(t.homeFiles);
+  expect(PROTECTED_HOME_NAMES).toContain('.bash_logout');
+});
+
+test("a package.json's text is in the snapshot, read again only when it changed; node_modules' are not looked at", async () => {
+  const dir = await tree('pkg', {
+    'package.json': '{"scripts":{"test":"vitest"}}',
+    'packages/a/package.json': '{}',
+    'node_modules/x/package.json': '{}',
+  });
+  const first = protectedSnapshot([dir]);
+  expect(first.entries.get(path.join(dir, 'package.json'))).toMatchObject({
+    kind: 'package-json',
+    text: '{"scripts":{"test":"vitest"}}',
+  });
+  expect(first.entries.has(path.join(dir, 'packages/a/package.json'))).toBe(true);
+  expect(first.entries.has(path.join(dir, 'node_modules/x/package.json'))).toBe(false);
+  await writeFile(path.join(dir, 'package.json'), '{"scripts":{"test":"sh evil.sh"}}');
+  expect(protectedSnapshot([dir]).entries.get(path.join(dir, 'package.json'))?.text).toBe(
+    '{"scripts":{"test":"sh evil.sh"}}',
+  );
+});

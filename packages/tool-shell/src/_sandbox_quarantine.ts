@@ -1,7 +1,19 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { isInertGitConfig } from './_inert_git_config.ts';
+import { inertNewPackageJson, packageManagerChangeOnly } from './_package_json_guard.ts';
 import {
+  inWritable,
   linkTarget,
   type ProtectedEntry,
   type ProtectedSnapshot,
@@ -40,16 +52,30 @@ export function quarantineNew(
   const { snapshot } = before;
   const after = protectedSnapshot(snapshot.writable, snapshot.home === undefined ? {} : { home: snapshot.home });
   const moved: string[] = [];
+  const restored = new Map<string, string | undefined>();
   for (const entry of after.entries.values()) {
-    if (snapshot.entries.get(entry.path)?.id === entry.id) continue;
+    const was = snapshot.entries.get(entry.path);
+    if (was?.id === entry.id) continue;
+    if (entry.kind === 'package-json' && was?.kind === 'package-json') {
+      // Changed in place or swapped: only what a package manager writes may differ.
+      if (was.text !== undefined && entry.text !== undefined && packageManagerChangeOnly(was.text, entry.text))
+        continue;
+      restored.set(entry.path, was.text);
+      moved.push(entry.path);
+      continue;
+    }
     // A repository that was there never gains a commondir: it would move its config, hooks and refs.
     const gained = entry.kind === 'git-commondir' && snapshot.gitDirs.has(path.dirname(entry.path));
     if (gained || !mayStay(entry, { before: snapshot, after })) moved.push(entry.path);
   }
   for (const kept of before.missing) if (existsSync(kept)) moved.push(kept);
   // An entry inside one moved already went with it.
-  const outer = moved.filter((p) => !moved.some((o) => o !== p && p.startsWith(`${o}/`)));
-  return [...new Set(outer)].sort().map((entry) => quarantine(entry, quarantineDir));
+  const outer = moved.filter((p) => !moved.some((o) => o !== p && inWritable(p, [o])));
+  return [...new Set(outer)]
+    .sort()
+    .map((entry) =>
+      restored.has(entry) ? putBack(entry, restored.get(entry), quarantineDir) : quarantine(entry, quarantineDir),
+    );
 }
 
 /** Whether a new protected entry is one a new repository needs, and runs nothing. */
@@ -59,6 +85,11 @@ function mayStay(entry: ProtectedEntry, snapshots: { before: ProtectedSnapshot; 
     switch (entry.kind) {
       case 'name':
         return false;
+      case 'package-json':
+        return entry.text !== undefined && inertNewPackageJson(entry.text);
+      case 'git-alternates':
+        // `git clone --shared` or `--reference` borrows objects in the repository it makes.
+        return !before.gitDirs.has(path.dirname(path.dirname(path.dirname(entry.path))));
       case 'git-hooks':
         return readdirSync(entry.path).every((name) => name.endsWith('.sample'));
       case 'git-config': {
@@ -94,21 +125,48 @@ function singleName(file: string): boolean {
 /** Whether the folder a `commondir` or `.git` file names is a git folder found, or out of the command's reach. */
 function leadsToGitDir(full: string, after: ProtectedSnapshot): boolean {
   if (after.gitDirs.has(full)) return true;
-  return !after.writable.some((dir) => full === dir || full.startsWith(`${dir === '/' ? '' : dir}/`));
+  return !inWritable(full, after.writable);
 }
 
 function quarantine(entry: string, quarantineDir: string): string {
-  let target = entry;
   try {
-    mkdirSync(quarantineDir, { recursive: true });
-    // A folder of its own for each entry: names made from paths collide (`a/b/.vscode` and
-    // `a_b/.vscode`), and a rename onto a folder that exists fails and left the entry in place.
-    target = path.join(mkdtempSync(path.join(quarantineDir, `${Date.now()}-`)), entry.replace(/[\\/]/g, '_'));
-    moveAcross(entry, target);
+    const target = moveToQuarantine(entry, quarantineDir);
     return `The sandbox does not let commands create ${entry} (it would act outside the sandbox later); it was moved to ${target}. Use the Write or Edit tool, which asks for approval.`;
   } catch (e) {
     return `The sandboxed command created ${entry}, which acts outside the sandbox, and it could not be moved away (${(e as Error).message}); check it before trusting it.`;
   }
+}
+
+/**
+ * Moves a package.json whose scripts (or another field a package manager leaves alone) a command
+ * changed to the quarantine, and writes back the text it had before.
+ */
+function putBack(entry: string, text: string | undefined, quarantineDir: string): string {
+  const what = `The sandbox lets commands change only the dependencies and version of ${entry} (its scripts and other fields run programs outside the sandbox later)`;
+  let target: string;
+  try {
+    target = moveToQuarantine(entry, quarantineDir);
+  } catch (e) {
+    return `${what}, and the changed file could not be moved away (${(e as Error).message}); check it before trusting it.`;
+  }
+  if (text === undefined)
+    return `${what}; the changed file was moved to ${target}, and the one before could not be read to put it back.`;
+  try {
+    writeFileSync(entry, text, { flag: 'wx' });
+  } catch (e) {
+    return `${what}; the changed file was moved to ${target}, and the one before could not be put back (${(e as Error).message}).`;
+  }
+  return `${what}; it was put back as it was, and the changed file moved to ${target}. Use the Edit tool, which asks for approval, to change its scripts.`;
+}
+
+/** Moves an entry to a folder of its own in the quarantine, and returns where. */
+function moveToQuarantine(entry: string, quarantineDir: string): string {
+  mkdirSync(quarantineDir, { recursive: true });
+  // A folder of its own for each entry: names made from paths collide (`a/b/.vscode` and
+  // `a_b/.vscode`), and a rename onto a folder that exists fails and left the entry in place.
+  const target = path.join(mkdtempSync(path.join(quarantineDir, `${Date.now()}-`)), entry.replace(/[\\/]/g, '_'));
+  moveAcross(entry, target);
+  return target;
 }
 
 /** Renames, or where the quarantine is on another file system (EXDEV), copies and then removes. */

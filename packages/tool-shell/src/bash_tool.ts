@@ -85,7 +85,7 @@ function description(opts: ResolvedShellOptions): string {
 - Quote paths with spaces ("path with spaces"). Chain dependent commands with \`&&\`; independent read-only commands may be separate calls, which run in parallel.
 - Read-only commands (ls, cat, grep, rg, git status/log/diff, …) run without asking; others may need the user's approval.${
     opts.sandbox
-      ? `\n- Commands run in a sandbox: the filesystem is read-only except the working directories${opts.sandbox.allowWrite?.length ? ` and ${opts.sandbox.allowWrite.join(', ')}` : ''}, /tmp is private${opts.sandbox.network ? '' : ', and there is no network access'}. Git hooks and config (of nested repositories too), .vscode, .idea, .envrc, .claude and .mcp.json stay read-only; ones a command creates are moved out after it.`
+      ? `\n- Commands run in a sandbox: the filesystem is read-only except the working directories${opts.sandbox.allowWrite?.length ? ` and ${opts.sandbox.allowWrite.join(', ')}` : ''}, /tmp is private${opts.sandbox.network ? '' : ', and there is no network access'}. Git hooks and config (of nested repositories too), .vscode, .idea, .envrc, .claude and .mcp.json stay read-only; ones a command creates are moved out after it. A command may change only the dependencies and version of a package.json; other changes (scripts) are put back.`
       : ''
   }`;
 }

@@ -2,8 +2,15 @@ import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } 
 import path from 'node:path';
 import os from 'node:os';
 import { ToolshedError } from '@toolshed/core';
-import { gitConfiguredPaths } from '@toolshed/core/internal';
-import { linkTarget, PROTECTED_NAMES, type ProtectedSnapshot, protectedSnapshot } from './_protected_tree.ts';
+import { gitConfiguredPaths, isPathInside } from '@toolshed/core/internal';
+import {
+  inWritable,
+  keptPaths,
+  linkTarget,
+  PROTECTED_NAMES,
+  type ProtectedSnapshot,
+  protectedSnapshot,
+} from './_protected_tree.ts';
 import { quarantineNew } from './_sandbox_quarantine.ts';
 
 declare module '@toolshed/core' {
@@ -150,11 +157,14 @@ export function unixSocketFilter(arch: string = process.arch): Buffer {
 
 /**
  * Names kept read-only wherever they are in a writable directory (`node_modules` aside), and
- * moved to the quarantine when a command creates them: agent settings (`.toolshed`, `.claude`,
- * `.mcp.json`, `.claude.json`), husky's hooks, editor settings that run code (`.vscode`, `.idea`),
- * direnv's `.envrc`, `.gitconfig` and `.ripgreprc`. Git folders are kept too (their hooks, config,
- * `config.worktree` and `commondir`, and `.git` files), and the home's shell start-up files when
- * the home is writable: see {@linkcode bwrapArguments}.
+ * moved to the quarantine when a command creates them: what core's permission layer protects at
+ * any depth (its `PROTECTED_NAME_TABLE`, the one source of both): agent settings (`.toolshed`,
+ * `.claude`, `.mcp.json`, `.claude.json`), husky's hooks, editor settings that run code (`.vscode`
+ * whole, `.idea`), direnv's `.envrc`, `.gitconfig`, `.gitmodules` and `.ripgreprc`. A `package.json`
+ * stays writable, but a command may change only its dependencies and version (anything else is put
+ * back). Git folders are kept too (their hooks, config, `config.worktree`, `commondir` and
+ * `objects/info/alternates`, and `.git` files), and the home's start-up files, `.ssh` and
+ * `.config/git` when the home is writable: see {@linkcode bwrapArguments}.
  *
  * @example
  * ```ts
@@ -195,7 +205,7 @@ export function sandboxProtection(writable: readonly string[], options: { home?:
   // walk (not a folder, so nothing under it was found) and to the mounts made under it.
   const home = realPath(options.home ?? os.homedir());
   const snapshot = protectedSnapshot([...new Set(writable.map(realPath))], { home });
-  const missing = gitKept(snapshot.writable, snapshot).filter((kept) => !existsSync(kept));
+  const missing = [...gitKept(snapshot.writable, snapshot), ...keptPaths(snapshot)].filter((kept) => !existsSync(kept));
   return { snapshot, missing };
 }
 
@@ -213,7 +223,7 @@ function gitKept(writable: readonly string[], snapshot: ProtectedSnapshot): stri
   }
   for (const dir of snapshot.gitDirs) if (path.basename(dir) === '.git') tops.push(path.dirname(dir));
   const { hooks, configs } = gitConfiguredPaths([...new Set(tops)], snapshot.home ?? os.homedir());
-  return [...hooks, ...configs].filter((kept) => writable.some((dir) => kept.startsWith(`${dir}/`)));
+  return [...hooks, ...configs].filter((kept) => inWritable(kept, writable));
 }
 
 /**
@@ -269,7 +279,7 @@ function boundPath(entry: string, writable: readonly string[]): string | undefin
     return undefined;
   }
   if (real === entry) return entry;
-  return writable.some((dir) => real.startsWith(`${dir}/`)) ? real : undefined;
+  return inWritable(real, writable) ? real : undefined;
 }
 
 /**
@@ -347,8 +357,9 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   // (and not in a folder bound from outside, where it is already).
   for (const dir of spec.writable) {
     const real = realPath(dir);
-    const shown = reals.some((r) => dir.startsWith(`${r}/`));
-    if (real !== dir && dir.startsWith('/tmp/') && !shown && existsSync(real)) args.push('--symlink', real, dir);
+    const shown = inWritable(dir, reals);
+    const inTmp = dir !== '/tmp' && isPathInside(dir, '/tmp');
+    if (real !== dir && inTmp && !shown && existsSync(real)) args.push('--symlink', real, dir);
   }
   const protection =
     spec.protection ?? sandboxProtection(spec.writable, spec.home === undefined ? {} : { home: spec.home });
@@ -362,6 +373,8 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   for (const entry of protection.snapshot.entries.values()) {
     // A `.git` link to a folder: the git folder it leads to is kept as any is, not made read-only whole.
     if (entry.kind === 'gitfile' && isDirectory(entry.path)) continue;
+    // npm install rewrites package.json: what else changed in it is put back after the command.
+    if (entry.kind === 'package-json') continue;
     const bound = boundPath(entry.path, writable);
     if (bound !== undefined) binds.set(bound, '--ro-bind');
   }
@@ -372,8 +385,8 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
     if (!existsSync(kept)) continue;
     // Each folder between the writable directory and it bound onto itself, so that none can be
     // renamed away (`mv scripts old && mkdir -p scripts/hooks`): a mount point cannot be.
-    const dir = writable.find((d) => kept.startsWith(`${d}/`))!;
-    for (let above = path.dirname(kept); above.startsWith(`${dir}/`); above = path.dirname(above))
+    const dir = writable.find((d) => isPathInside(kept, d))!;
+    for (let above = path.dirname(kept); above !== dir && isPathInside(above, dir); above = path.dirname(above))
       if (!binds.has(above)) binds.set(above, '--bind');
     binds.set(kept, '--ro-bind');
   }

@@ -91,7 +91,8 @@ withBwrap('the sandbox keeps what core protects', () => {
       hidden(`printf '{"name":"app","scripts":{"test":"touch /tmp/pwned"}}' > package.json && echo wrote`),
     );
     expect(out).toContain('wrote');
-    expect(out).toMatch(/package\.json/);
+    expect(out).toContain(`only the dependencies and version of ${path.join(dir, 'package.json')}`);
+    expect(out).toContain('put back as it was');
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(PACKAGE);
   });
 
@@ -99,9 +100,12 @@ withBwrap('the sandbox keeps what core protects', () => {
     const { dir, session } = await project();
     const out = await bash(
       session,
-      hidden(`mkdir -p pkg && printf '{"scripts":{"postinstall":"touch /tmp/pwned"}}' > pkg/package.json && echo wrote`),
+      hidden(
+        `mkdir -p pkg && printf '{"scripts":{"postinstall":"touch /tmp/pwned"}}' > pkg/package.json && echo wrote`,
+      ),
     );
     expect(out).toContain('wrote');
+    expect(out).toContain(`The sandbox does not let commands create ${path.join(dir, 'pkg/package.json')}`);
     expect(existsSync(path.join(dir, 'pkg/package.json'))).toBe(false);
   });
 
@@ -147,7 +151,10 @@ withBwrap('the sandbox keeps what core protects', () => {
 
   test("the home's .ssh cannot be made when the home is writable", async () => {
     const { home, session } = await project();
-    const out = await bash(session, hidden('mkdir -p home/.ssh && echo "ssh-ed25519 AAAA evil" > home/.ssh/authorized_keys'));
+    const out = await bash(
+      session,
+      hidden('mkdir -p home/.ssh && echo "ssh-ed25519 AAAA evil" > home/.ssh/authorized_keys'),
+    );
     expect(out).toContain('exit 0');
     expect(existsSync(path.join(home, '.ssh/authorized_keys'))).toBe(false);
   });
@@ -157,6 +164,15 @@ withBwrap('the sandbox keeps what core protects', () => {
     const out = await bash(session, hidden('echo /somewhere/else/objects > .git/objects/info/alternates'));
     expect(out).toContain('exit');
     expect(existsSync(path.join(dir, '.git/objects/info/alternates'))).toBe(false);
+  });
+
+  test('git clone --shared still works: a repository the command makes may borrow objects (its package.json with scripts goes)', async () => {
+    const { dir, session } = await project();
+    const out = await bash(session, hidden('git clone -q --shared . copy && git -C copy log --oneline'));
+    expect(out).toContain('exit 0');
+    expect(existsSync(path.join(dir, 'copy/.git/objects/info/alternates'))).toBe(true);
+    // The clone's package.json has scripts: as core asks before git clone checks one out, it is moved out.
+    expect(out).toContain(`The sandbox does not let commands create ${path.join(dir, 'copy/package.json')}`);
   });
 
   test('git commit and git switch -c still work (git writes its refs, index and objects)', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -6,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession, type PermissionOptions, type Session } from '@toolshed/core';
 import { shellTools } from './family.ts';
-import { findBwrap, unixSocketFilter } from './sandbox.ts';
+import { bwrapArguments, findBwrap, unixSocketFilter } from './sandbox.ts';
 import type { SandboxOptions } from './shell_options.ts';
 
 let bwrap: string | undefined;
@@ -339,5 +340,34 @@ withBwrap('the sandbox enforces what the guard does', () => {
     expect(result.output).toContain('done');
     expect(result.output).not.toContain('TOP SECRET');
     expect(result.output).not.toContain('PEM BODY');
+  });
+});
+
+describe('bwrapArguments with a writable root of /', () => {
+  test("keeps the system's start-up files read-only when /etc is writable (the arguments only: nothing is run)", () => {
+    const args = bwrapArguments({ writable: ['/etc'], network: false, cwd: '/etc', home: '/nonexistent-home' }).join(
+      ' ',
+    );
+    for (const system of ['/etc/profile', '/etc/profile.d', '/etc/bash.bashrc'].filter((p) => existsSync(p)))
+      expect(args).toContain(`--ro-bind ${system} ${system}`);
+  });
+
+  test("still keeps the hooks folder a repository's config names read-only, and binds the folders above it onto themselves", async () => {
+    const repo = path.join(root, 'slash-repo');
+    await mkdir(path.join(repo, 'tools/hooks'), { recursive: true });
+    execFileSync('git', ['init', '-q', repo]);
+    execFileSync('git', ['-C', repo, 'config', 'core.hooksPath', 'tools/hooks']);
+    // The walk of all of / is left out: the snapshot holds only this repository.
+    const snapshot = {
+      writable: ['/'],
+      home: undefined,
+      entries: new Map(),
+      gitDirs: new Set([path.join(repo, '.git')]),
+    };
+    const args = bwrapArguments({ writable: ['/'], network: false, cwd: repo, protection: { snapshot, missing: [] } });
+    const hooks = path.join(repo, 'tools/hooks');
+    expect(args.join(' ')).toContain(`--ro-bind ${hooks} ${hooks}`);
+    expect(args.join(' ')).toContain(`--bind ${path.join(repo, 'tools')} ${path.join(repo, 'tools')}`);
+    expect(args.join(' ')).toContain(`--bind ${repo} ${repo}`);
   });
 });
