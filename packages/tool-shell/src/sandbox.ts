@@ -335,7 +335,7 @@ export function findBwrap(preferred?: string): string {
  * @param spec What is writable, the network, the start directory.
  * @returns The arguments to put before the shell and its `-c script`.
  * @throws {ToolshedError} `shell_sandbox_unavailable` when keeping the protected entries takes more
- *   arguments than bubblewrap accepts (about a thousand repositories), naming them.
+ *   arguments than bubblewrap accepts (about 1 500 repositories), naming them.
  *
  * @example
  * ```ts
@@ -368,8 +368,11 @@ export function bwrapArguments(spec: SandboxSpec): string[] {
   // covers one made below it.
   const binds = new Map<string, '--bind' | '--ro-bind'>();
   // A git folder bound onto itself is a mount point, which cannot be renamed: otherwise
-  // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind.
-  for (const dir of protection.snapshot.gitDirs) binds.set(dir, '--bind');
+  // `mv .git .git2 && mkdir -p .git/hooks` would leave the read-only hooks behind. Only one right
+  // in a writable directory: a deeper one's folder above it (`mv vendor vendor2`, `mv .git/modules
+  // m`) can be renamed anyway, so the check after the command is what catches it, and each mount
+  // more slows bwrap's set-up for every command (it grows with the square of their number).
+  for (const dir of protection.snapshot.gitDirs) if (writable.includes(path.dirname(dir))) binds.set(dir, '--bind');
   for (const entry of protection.snapshot.entries.values()) {
     // A `.git` link to a folder: the git folder it leads to is kept as any is, not made read-only whole.
     if (entry.kind === 'gitfile' && isDirectory(entry.path)) continue;

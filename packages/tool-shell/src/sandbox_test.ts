@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession, type PermissionOptions, type Session } from '@toolshed/core';
 import { shellTools } from './family.ts';
-import { bwrapArguments, findBwrap, unixSocketFilter } from './sandbox.ts';
+import { bwrapArguments, findBwrap, sandboxProtection, unixSocketFilter } from './sandbox.ts';
 import type { SandboxOptions } from './shell_options.ts';
 
 let bwrap: string | undefined;
@@ -369,5 +369,35 @@ describe('bwrapArguments with a writable root of /', () => {
     expect(args.join(' ')).toContain(`--ro-bind ${hooks} ${hooks}`);
     expect(args.join(' ')).toContain(`--bind ${path.join(repo, 'tools')} ${path.join(repo, 'tools')}`);
     expect(args.join(' ')).toContain(`--bind ${repo} ${repo}`);
+  });
+});
+
+describe('bwrapArguments for nested repositories', () => {
+  test('costs two mounts per nested repository (its hooks and config); the top one is also bound onto itself', async () => {
+    const top = path.join(root, 'many-repos');
+    execFileSync('git', ['init', '-q', top]);
+    const binds = () => {
+      const home = path.join(root, 'no-home');
+      const args = bwrapArguments({
+        writable: [top],
+        network: false,
+        cwd: top,
+        home,
+        protection: sandboxProtection([top], { home }),
+      });
+      return args.filter((a, i) => (a === '--bind' || a === '--ro-bind') && args[i + 1] !== '/');
+    };
+    const alone = binds().length;
+    for (let i = 0; i < 12; i++) execFileSync('git', ['init', '-q', path.join(top, `vendor/r${i}`)]);
+    const args = binds();
+    expect(args.length - alone).toBe(2 * 12);
+    const all = bwrapArguments({ writable: [top], network: false, cwd: top, home: path.join(root, 'no-home') }).join(
+      ' ',
+    );
+    const nested = path.join(top, 'vendor/r3/.git');
+    expect(all).toContain(`--bind ${path.join(top, '.git')} ${path.join(top, '.git')}`);
+    expect(all).toContain(`--ro-bind ${nested}/hooks ${nested}/hooks`);
+    expect(all).toContain(`--ro-bind ${nested}/config ${nested}/config`);
+    expect(all).not.toContain(`--bind ${nested} ${nested}`);
   });
 });
