@@ -156,7 +156,7 @@ function putBack(entry: string, text: string | undefined, quarantineDir: string)
   } catch (e) {
     return `${what}; the changed file was moved to ${target}, and the one before could not be put back (${(e as Error).message}).`;
   }
-  return `${what}; it was put back as it was, and the changed file moved to ${target}. Use the Edit tool, which asks for approval, to change its scripts.`;
+  return `${what}; it was put back as it was, and the changed file moved to ${target}. To keep the change (a git switch, pull or merge that brought in another package.json included), write that file's text to ${entry} with the Write or Edit tool, which asks for approval.`;
 }
 
 /** Moves an entry to a folder of its own in the quarantine, and returns where. */
