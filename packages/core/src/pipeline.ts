@@ -8,6 +8,7 @@ import type { MetricsRecorder } from './results/metrics.ts';
 import { noSuchToolText } from './_no_such_tool.ts';
 import { toolSavedResult } from './results/_tool_saved_result.ts';
 import { formatInputError } from './input_errors.ts';
+import { hookConditionMatcher } from './hooks/hook_condition.ts';
 import { runHooks } from './hooks/run_hooks.ts';
 import { decidePermission, denialMessage } from './permissions/decide_permission.ts';
 import { fitsResultLimit, persistLargeResult, type PersistLargeResultOutcome } from './results/result_budget.ts';
@@ -420,7 +421,15 @@ async function runEventHooks(
       tool_use_id: id,
       ...extra,
     },
-    { signal, cwd: ctx.cwd },
+    {
+      signal,
+      cwd: ctx.cwd,
+      // Settings' `env` reaches hooks as it reaches the tools' processes: in Claude Code it is
+      // the environment of the whole session, hooks included.
+      ...(ctx.env === undefined ? {} : { env: { ...ctx.env } }),
+      aliases: tool.aliases,
+      condition: hookConditionMatcher(tool, input, { cwd: ctx.cwd, homeDir: ctx.permissions.homeDir }),
+    },
   );
   for (const error of outcome.errors) {
     env.emit?.({

@@ -59,16 +59,19 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-function describeSpawnError(error: NodeJS.ErrnoException, cwd: string): string {
+function describeSpawnError(error: NodeJS.ErrnoException, cwd: string, program: string): string {
   if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
     if (!existsSync(cwd)) return `could not start: working directory "${cwd}" does not exist`;
+    if (program === 'pwsh')
+      return 'could not start: the hook has "shell": "powershell" and `pwsh` (PowerShell 7) was not found on PATH; install PowerShell or remove "shell" to run the command with bash';
     return 'could not start: `bash` was not found on PATH; install bash or fix PATH';
   }
   return `could not start: ${error.message}`;
 }
 
 /**
- * Runs a command hook: `bash -c <command>` in `cwd`, in its own process group, with the
+ * Runs a command hook: `bash -c <command>` (or `pwsh -NoProfile -NonInteractive -Command <command>`
+ * for `"shell": "powershell"`) in `cwd`, in its own process group, with the
  * {@linkcode HookInput} as JSON on stdin. The hook's timeout (seconds, default 60) and the abort
  * signal kill the whole group: SIGTERM, then SIGKILL a second later. On exit 0, stdout that starts
  * with `{` is parsed as {@linkcode HookOutput}; other stdout is plain text and ignored.
@@ -115,6 +118,10 @@ export function runCommandHook(
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   Object.assign(env, { TOOLSHED_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd }, options.env);
 
+  // Claude Code's `"shell": "powershell"` runs the command with PowerShell, never with bash.
+  const program = hook.shell === 'powershell' ? 'pwsh' : 'bash';
+  const shellArgs = program === 'pwsh' ? ['-NoProfile', '-NonInteractive', '-Command'] : ['-c'];
+
   return new Promise((resolve) => {
     const stdout = collector();
     const stderr = collector();
@@ -130,9 +137,14 @@ export function runCommandHook(
 
     let child: ChildProcess;
     try {
-      child = spawn('bash', ['-c', hook.command], { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(program, [...shellArgs, hook.command], {
+        cwd,
+        env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
     } catch (error) {
-      resolve({ ...base, startError: describeSpawnError(error as NodeJS.ErrnoException, cwd) });
+      resolve({ ...base, startError: describeSpawnError(error as NodeJS.ErrnoException, cwd, program) });
       return;
     }
 
@@ -204,7 +216,7 @@ export function runCommandHook(
     child.on('error', (error: NodeJS.ErrnoException) => {
       // After a successful spawn this only reports a failed kill, which killGroup already handles.
       if (child.pid !== undefined) return;
-      startError = describeSpawnError(error, cwd);
+      startError = describeSpawnError(error, cwd, program);
       finish();
     });
     child.on('exit', (code, sig) => {

@@ -16,6 +16,13 @@ describe('matchesTool', () => {
     expect(matchesTool('mcp__fs__read-file', 'mcp__fs__read-file')).toBe(true);
   });
 
+  test("a tool's aliases are its names too: Claude Code's legacy Task selects the Agent tool", () => {
+    expect(matchesTool('Task', 'Agent', { aliases: ['Task'] })).toBe(true);
+    expect(matchesTool('Read|Task', 'Agent', { aliases: ['Task'] })).toBe(true);
+    expect(matchesTool('^Task$', 'Agent', { aliases: ['Task'] })).toBe(true);
+    expect(matchesTool('Task', 'Agent')).toBe(false);
+  });
+
   test('pipe-separated names match any of the names and nothing else', () => {
     expect(matchesTool('Edit|Write', 'Edit')).toBe(true);
     expect(matchesTool('Edit|Write', 'Write')).toBe(true);
@@ -23,13 +30,17 @@ describe('matchesTool', () => {
     expect(matchesTool('Edit|Write', 'Edit|Write')).toBe(false);
   });
 
-  test('any other matcher is a regex that must match the whole name', () => {
+  test('any other matcher is a regex found anywhere in the name, as Claude Code tests it', () => {
     expect(matchesTool('mcp__.*', 'mcp__github__search')).toBe(true);
-    expect(matchesTool('mcp__.*', 'xmcp__github')).toBe(false);
+    // A guard written for "tools that start with" must run on every one of them, as in Claude Code.
+    expect(matchesTool('mcp__github__(create|merge)', 'mcp__github__merge_pull_request')).toBe(true);
     expect(matchesTool('Notebook.*', 'NotebookEdit')).toBe(true);
     expect(matchesTool('Edit.*|Write', 'Write')).toBe(true);
-    expect(matchesTool('Edit.*|Write', 'Writer')).toBe(false);
-    expect(matchesTool('Ed.t', 'NotebookEdit')).toBe(false);
+    expect(matchesTool('Ed.t', 'NotebookEdit')).toBe(true);
+    expect(matchesTool('^(Edit|Write)$', 'NotebookEdit')).toBe(false);
+    expect(matchesTool('^mcp__.*', 'xmcp__github')).toBe(false);
+    expect(matchesTool('mcp__my-server__.*', 'mcp__my-server__list')).toBe(true);
+    expect(matchesTool('mcp__my-server__.*', 'mcp__other__list')).toBe(false);
   });
 
   test('a matcher that is not a valid regex matches nothing, not even itself', () => {

@@ -3,6 +3,7 @@ import { hookTimeout } from './_hook_timeout.ts';
 import { runCommandHook } from './command_hook.ts';
 import { runFunctionHook } from './function_hook.ts';
 import { runHttpHook } from './http_hook.ts';
+import type { HookCondition } from './hook_condition.ts';
 import { matchesTool } from './hook_matcher.ts';
 import type { HookDefinition, HookEvent, HookInput, HookRunResult, HooksConfig, HooksOutcome } from './types.ts';
 
@@ -19,6 +20,15 @@ export interface RunHooksOptions {
   cwd: string;
   /** Extra environment variables for command hooks. */
   env?: Record<string, string>;
+  /** The called tool's other names, which a matcher may use (`Task` for Agent). @default [] */
+  aliases?: readonly string[] | undefined;
+  /**
+   * Evaluates the hooks' `if` conditions for this call (see `hookConditionMatcher`). Without it,
+   * or when it cannot tell, a hook with `if` runs but may only block: its allow decision and
+   * rewritten input are dropped, with an error that says so.
+   * @default none
+   */
+  condition?: HookCondition | undefined;
 }
 
 type Behavior = 'allow' | 'deny' | 'ask';
@@ -32,9 +42,54 @@ function firstLine(text: string): string {
 /** Identical hooks (same command, same function) from several groups or settings files run once. */
 function identity(hook: HookDefinition): unknown {
   if (typeof hook === 'function') return hook;
-  if (hook.type === 'command') return `command:${hook.command}`;
-  if (hook.type === 'http') return `http:${hook.url}`;
+  // As in Claude Code, the `if` condition and the shell are part of a hook's identity.
+  if (hook.type === 'command')
+    return `command:${hook.shell ?? 'bash'}\0${hook.if ?? ''}\0${hook.async === true}\0${hook.command}`;
+  if (hook.type === 'http') return `http:${hook.if ?? ''}\0${hook.url}`;
   return hook.fn;
+}
+
+/** What running a hook may do: everything, only block (an `if` that could not be told), or nothing (async). */
+type Reach = 'full' | 'block-only';
+
+/**
+ * The hooks of the event that the call selects, each once, with what each may do; async command
+ * hooks are started here and not waited for (Claude Code runs them in the background, and what
+ * they print decides nothing).
+ */
+async function selectHooks(
+  config: HooksConfig | undefined,
+  event: HookEvent,
+  input: HookInput,
+  options: RunHooksOptions,
+): Promise<{ hooks: HookDefinition[]; reach: Reach[]; unknownIf: (string | undefined)[]; started: number }> {
+  const out = { hooks: [] as HookDefinition[], reach: [] as Reach[], unknownIf: [] as (string | undefined)[] };
+  let started = 0;
+  const seen = new Set<unknown>();
+  for (const group of config?.[event] ?? []) {
+    if (!matchesTool(group.matcher, input.tool_name, { aliases: options.aliases })) continue;
+    for (const hook of group.hooks) {
+      const id = identity(hook);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const condition = typeof hook === 'function' || hook.type === 'function' ? undefined : hook.if;
+      let reach: Reach = 'full';
+      if (condition !== undefined && condition !== '') {
+        const holds = options.condition ? await options.condition(condition) : undefined;
+        if (holds === false) continue;
+        if (holds === undefined) reach = 'block-only';
+      }
+      if (typeof hook !== 'function' && hook.type === 'command' && hook.async === true) {
+        started++;
+        void runOne(hook, input, options);
+        continue;
+      }
+      out.hooks.push(hook);
+      out.reach.push(reach);
+      out.unknownIf.push(reach === 'block-only' ? condition : undefined);
+    }
+  }
+  return { ...out, started };
 }
 
 /** A block reason the model reads: a hook that echoes a large input must not flood the context. */
@@ -112,21 +167,11 @@ export async function runHooks(
   options: RunHooksOptions,
 ): Promise<HooksOutcome> {
   const event = options.event ?? input.hook_event_name;
-  const hooks: HookDefinition[] = [];
-  const seen = new Set<unknown>();
-  for (const group of config?.[event] ?? []) {
-    if (!matchesTool(group.matcher, input.tool_name)) continue;
-    for (const hook of group.hooks) {
-      const id = identity(hook);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      hooks.push(hook);
-    }
-  }
+  const { hooks, reach, unknownIf, started } = await selectHooks(config, event, input, options);
 
   const results = await Promise.all(hooks.map((hook) => runOne(hook, input, options)));
 
-  const outcome: HooksOutcome = { additionalContext: [], errors: [], ran: hooks.length };
+  const outcome: HooksOutcome = { additionalContext: [], errors: [], ran: hooks.length + started };
   const systemMessages: string[] = [];
   const block = (hook: string, reason: string): void => {
     outcome.blocked ??= { reason, hook };
@@ -181,7 +226,18 @@ export async function runHooks(
     }
     if (event !== 'PreToolUse') return;
     // Claude Code's older `decision: "approve"` means what `permissionDecision: "allow"` means now.
-    const behavior = specific?.permissionDecision ?? (output.decision === 'approve' ? 'allow' : undefined);
+    let behavior = specific?.permissionDecision ?? (output.decision === 'approve' ? 'allow' : undefined);
+    let updatedInput = specific?.updatedInput;
+    if (reach[index] === 'block-only' && (behavior === 'allow' || updatedInput !== undefined)) {
+      // The hook was meant for some calls only and this one could not be placed: what it
+      // says may narrow the call, never widen or rewrite it.
+      outcome.errors.push({
+        hook: label,
+        message: `its "if" condition ${JSON.stringify(unknownIf[index])} could not be evaluated for this ${input.tool_name} call, so it ran and its ${behavior === 'allow' ? 'allow decision' : 'rewritten input'} was not used; write the condition as a rule for the tool, such as "Bash(git *)" or "Edit(*.ts)"`,
+      });
+      if (behavior === 'allow') behavior = undefined;
+      updatedInput = undefined;
+    }
     if (behavior !== undefined) {
       const current = outcome.permissionDecision;
       if (current === undefined || STRENGTH[behavior] > STRENGTH[current.behavior]) {
@@ -192,7 +248,7 @@ export async function runHooks(
           reason === undefined ? { behavior, hook: label } : { behavior, reason, hook: label };
       }
     }
-    if (specific?.updatedInput !== undefined) outcome.updatedInput = specific.updatedInput;
+    if (updatedInput !== undefined) outcome.updatedInput = updatedInput;
   });
 
   if (systemMessages.length > 0) outcome.systemMessages = systemMessages;

@@ -457,3 +457,98 @@ describe('runHooks', () => {
     ]);
   });
 });
+
+describe('runHooks: Claude Code\'s "if", "async" and legacy names', () => {
+  const allow = printing({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
+
+  test('a hook whose "if" does not hold does not run; one whose "if" holds runs whole', async () => {
+    const config: HooksConfig = { PreToolUse: [{ matcher: 'Bash', hooks: [{ ...allow, if: 'Bash(npm test *)' }] }] };
+    const no = await runHooks(config, input(), {
+      signal: new AbortController().signal,
+      cwd: dir,
+      condition: async () => false,
+    });
+    expect(no.ran).toBe(0);
+    expect(no.permissionDecision).toBeUndefined();
+    const yes = await runHooks(config, input(), {
+      signal: new AbortController().signal,
+      cwd: dir,
+      condition: async () => true,
+    });
+    expect(yes.permissionDecision?.behavior).toBe('allow');
+  });
+
+  test('an "if" that cannot be told: the hook runs and may block or deny, but its allow and rewrite are dropped', async () => {
+    const rewrite = printing({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' } },
+    });
+    const deny = printing({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
+    const options = { signal: new AbortController().signal, cwd: dir };
+    const loose = await runHooks({ PreToolUse: [{ hooks: [{ ...rewrite, if: 'Bash(x *)' }] }] }, input(), options);
+    expect(loose.permissionDecision).toBeUndefined();
+    expect(loose.updatedInput).toBeUndefined();
+    expect(loose.errors[0]?.message).toContain(
+      'its "if" condition "Bash(x *)" could not be evaluated for this Bash call',
+    );
+    const tight = await runHooks({ PreToolUse: [{ hooks: [{ ...deny, if: 'Bash(x *)' }] }] }, input(), options);
+    expect(tight.permissionDecision?.behavior).toBe('deny');
+    const blocked = await runHooks(
+      { PreToolUse: [{ hooks: [{ type: 'command', command: 'exit 2', if: 'Bash(x *)' }] }] },
+      input(),
+      options,
+    );
+    expect(blocked.blocked).toBeDefined();
+  });
+
+  test('the same command with two "if" conditions is two hooks', async () => {
+    const log = join(dir, 'log');
+    const hook: CommandHook = { type: 'command', command: `echo ran >> '${log}'` };
+    await runHooks(
+      {
+        PreToolUse: [
+          {
+            hooks: [
+              { ...hook, if: 'Bash(a)' },
+              { ...hook, if: 'Bash(b)' },
+              { ...hook, if: 'Bash(a)' },
+            ],
+          },
+        ],
+      },
+      input(),
+      { signal: new AbortController().signal, cwd: dir, condition: async () => true },
+    );
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual(['ran', 'ran']);
+  });
+
+  test('an async hook is started and not waited for: its allow, block and rewrite count for nothing', async () => {
+    const log = join(dir, 'async.log');
+    const outcome = await runHooks(
+      {
+        PreToolUse: [
+          {
+            hooks: [
+              { type: 'command', async: true, command: `sleep 0.3; echo done >> '${log}'; exit 2` },
+              { ...allow, async: true },
+            ],
+          },
+        ],
+      },
+      input(),
+      { signal: new AbortController().signal, cwd: dir },
+    );
+    expect(outcome.blocked).toBeUndefined();
+    expect(outcome.permissionDecision).toBeUndefined();
+    expect(outcome.ran).toBe(2);
+    await expect.poll(async () => readFile(log, 'utf8').catch(() => ''), { timeout: 5000 }).toBe('done\n');
+  });
+
+  test("a matcher may name a tool's alias: Task selects the Agent tool", async () => {
+    const outcome = await runHooks(
+      { PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: 'exit 2' }] }] },
+      input('PreToolUse', 'Agent'),
+      { signal: new AbortController().signal, cwd: dir, aliases: ['Task'] },
+    );
+    expect(outcome.blocked).toBeDefined();
+  });
+});

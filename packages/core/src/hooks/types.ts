@@ -45,6 +45,19 @@ export interface CommandHook {
   timeout?: number;
   /** A crash, timeout or any non-zero exit blocks the call (default: only exit 2 blocks). @default false */
   failClosed?: boolean;
+  /**
+   * Claude Code's `if`: a permission rule (`Bash(git *)`, `Edit(*.ts)`) the call must match for
+   * the hook to run. See `hookConditionMatcher` for how a call is matched.
+   * @default every call the group's matcher selects
+   */
+  if?: string;
+  /**
+   * Claude Code's `async`: the hook runs in the background and the call does not wait for it, so
+   * nothing it prints or exits with blocks, decides or rewrites anything. @default false
+   */
+  async?: boolean;
+  /** The shell: `bash -c`, or PowerShell (`pwsh -NoProfile -NonInteractive -Command`). @default 'bash' */
+  shell?: 'bash' | 'powershell';
 }
 
 /**
@@ -64,6 +77,8 @@ export interface HttpHook {
   timeout?: number;
   /** Any failure blocks the call. @default false */
   failClosed?: boolean;
+  /** Claude Code's `if`, as for a command hook. @default every call the group's matcher selects */
+  if?: string;
 }
 
 /** An in-process hook for library users. Throwing is a non-blocking error unless `failClosed`. */

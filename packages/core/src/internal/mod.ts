@@ -22,6 +22,7 @@ export { closestNames, type ClosestNamesOptions } from '../closest_names.ts';
 export { describeError } from '../describe_error.ts';
 export { cannotAbort, neverAbortingSignal } from '../never_aborts.ts';
 export { deferredNoticeText, MAX_INSTRUCTIONS_CHARS } from '../deferred_notice.ts';
+export { type HookCondition, hookConditionMatcher, type HookConditionMatcherOptions } from '../hooks/hook_condition.ts';
 export { matchesTool, validateMatcher } from '../hooks/hook_matcher.ts';
 export { runHooks, type RunHooksOptions } from '../hooks/run_hooks.ts';
 export type { HookRunResult, HooksOutcome } from '../hooks/types.ts';

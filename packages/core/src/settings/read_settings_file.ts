@@ -418,6 +418,7 @@ function checkHooks(hooks: unknown, fail: Fail, warn: (message: string) => void)
             );
           }
         }
+        checkClaudeHookKeys(hook, hat, { fail, warn });
         const timeout = hook['timeout'];
         if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout))) {
           fail(
@@ -465,6 +466,50 @@ function checkEnv(env: unknown, fail: Fail): Record<string, string> | undefined 
     else fail(`env.${name}`, `is ${show(value)}, not a string`, `Write "${name}": "value".`);
   }
   return out;
+}
+
+/** Claude Code's `if`, `shell`, `async` and `asyncRewake` on one hook: each checked or warned about. */
+function checkClaudeHookKeys(
+  hook: Record<string, unknown>,
+  at: string,
+  { fail, warn }: { fail: Fail; warn: (message: string) => void },
+): void {
+  const condition = hook['if'];
+  if (condition !== undefined) {
+    let problem: string | undefined;
+    if (typeof condition !== 'string' || condition.trim() === '') problem = `is ${show(condition)}, not a rule`;
+    else {
+      try {
+        parseRule(condition, { behavior: 'deny', source: 'settings' });
+      } catch (e) {
+        problem = `is ${show(condition)}, which is not a rule (${(e as Error).message.replace(/ \(permissions\.\w+, from settings\)$/, '')})`;
+      }
+    }
+    if (problem !== undefined)
+      fail(
+        `${at}.if`,
+        problem,
+        'Write a permission rule the call must match for the hook to run, for example "if": "Bash(git *)" or "if": "Edit(*.ts)".',
+      );
+  }
+  const shell = hook['shell'];
+  if (shell !== undefined && shell !== 'bash' && shell !== 'powershell')
+    fail(`${at}.shell`, `is ${show(shell)}`, 'Write "shell": "bash" or "shell": "powershell" (run with pwsh).');
+  const background = hook['async'];
+  if (background !== undefined && typeof background !== 'boolean')
+    fail(
+      `${at}.async`,
+      `is ${show(background)}, not true or false`,
+      'Write "async": true to run the hook in the background.',
+    );
+  if (background === true)
+    warn(
+      `${at} is "async": Toolshed starts it in the background and does not wait for it or read what it prints, so it never blocks, decides or rewrites a call.`,
+    );
+  if (hook['asyncRewake'] !== undefined)
+    warn(
+      `${at}.asyncRewake is a Claude Code setting that Toolshed does not use: an async hook's exit code is not read, so it never wakes the model; ignored.`,
+    );
 }
 
 function checkHttpHook(hook: Record<string, unknown>, at: string, fail: Fail): void {

@@ -98,6 +98,56 @@ describe('readSettingsFile', () => {
     expect(result.warnings).toHaveLength(9);
   });
 
+  test('reads Claude Code\'s hook keys "if", "shell" and "async", and rejects values Claude Code would not run', async () => {
+    const hook = { type: 'command', command: './check.sh' };
+    const { result } = await read({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { ...hook, if: 'Bash(git *)', shell: 'powershell' },
+              { ...hook, async: true, asyncRewake: true },
+              { type: 'http', url: 'http://127.0.0.1:9/h', if: 'Bash(npm *)' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.content?.hooks?.['PreToolUse']?.[0]?.hooks).toMatchObject([
+      { if: 'Bash(git *)', shell: 'powershell' },
+      { async: true },
+      { if: 'Bash(npm *)' },
+    ]);
+    const warnings = result.warnings.join('\n');
+    expect(warnings).toContain('hooks.PreToolUse[0].hooks[1] is "async": Toolshed starts it in the background');
+    expect(warnings).toContain(
+      'hooks.PreToolUse[0].hooks[1].asyncRewake is a Claude Code setting that Toolshed does not use',
+    );
+    const bad = await read({
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              { ...hook, if: 'Bash(git' },
+              { ...hook, if: 42 },
+              { ...hook, shell: 'zsh' },
+              { ...hook, async: 'yes' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(bad.result.issues.map((i) => i.key)).toEqual([
+      'hooks.PreToolUse[0].hooks[0].if',
+      'hooks.PreToolUse[0].hooks[1].if',
+      'hooks.PreToolUse[0].hooks[2].shell',
+      'hooks.PreToolUse[0].hooks[3].async',
+    ]);
+    expect(bad.result.errors[2]).toContain('Write "shell": "bash" or "shell": "powershell"');
+  });
+
   test('treats a missing file as no settings, not an error', async () => {
     const result = await readSettingsFile(join(dir, 'nope.json'));
     expect(result).toEqual({

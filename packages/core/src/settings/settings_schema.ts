@@ -135,7 +135,11 @@ export const CLAUDE_CODE_ONLY_HOOK_EVENTS: readonly string[] = [
   'WorktreeRemove',
 ];
 
-/** Keys of one command hook in a settings file (`statusMessage`, `once`, `async` and `shell` are Claude Code's, accepted and not used). */
+/**
+ * Keys of one command hook in a settings file. Claude Code's `if`, `async` and `shell` are
+ * honoured; `statusMessage` and `once` are accepted and not used (a status line; skills only);
+ * `asyncRewake` is accepted with a warning.
+ */
 export const COMMAND_HOOK_KEYS: readonly string[] = [
   'type',
   'command',
@@ -213,6 +217,9 @@ export const settingsSchema = z.looseObject({
                 command: z.string().min(1),
                 timeout: z.number().positive().optional(),
                 failClosed: z.boolean().optional(),
+                if: z.string().optional(),
+                async: z.boolean().optional(),
+                shell: z.enum(['bash', 'powershell']).optional(),
               }),
               z.looseObject({
                 type: z.literal('http'),
@@ -221,6 +228,7 @@ export const settingsSchema = z.looseObject({
                 allowedEnvVars: z.array(z.string()).optional(),
                 timeout: z.number().positive().optional(),
                 failClosed: z.boolean().optional(),
+                if: z.string().optional(),
               }),
             ]),
           ),
