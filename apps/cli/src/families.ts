@@ -42,6 +42,8 @@ export interface LoadFamiliesOptions {
   mcpConfig?: Record<string, unknown>;
   /** The `--mcp-config` path as given, named when the bridge rejects the configuration. */
   mcpConfigFile?: string;
+  /** What `${VAR}` in `mcpConfig` expands from. @default process.env */
+  mcpEnv?: Record<string, string | undefined>;
   /** The user's home (the CLI's `HOME`): where the agent family reads `~/.claude/agents`. @default os.homedir() */
   homeDir?: string;
 }
@@ -55,11 +57,11 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
   agent: async ({ homeDir }) => (await import('@toolshed/tool-agent')).agentTools(homeDir ? { homeDir } : {}),
   search: async () => (await import('@toolshed/toolsearch')).toolSearch(),
   lsp: async () => (await import('@toolshed/tool-lsp')).lspTools(),
-  mcp: async ({ mcpConfig, mcpConfigFile }) => {
+  mcp: async ({ mcpConfig, mcpConfigFile, mcpEnv }) => {
     const { mcpServers } = await import('@toolshed/mcp-bridge');
     try {
       // The bridge checks the shape itself (and says which server and key are wrong).
-      return mcpServers((mcpConfig ?? {}) as Parameters<typeof mcpServers>[0]);
+      return mcpServers((mcpConfig ?? {}) as Parameters<typeof mcpServers>[0], mcpEnv ? { env: mcpEnv } : {});
     } catch (e) {
       if (mcpConfigFile === undefined || !(e instanceof TypeError)) throw e;
       throw new UsageError(`The --mcp-config file "${mcpConfigFile}" is not a valid MCP configuration: ${e.message}`, {

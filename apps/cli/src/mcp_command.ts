@@ -6,6 +6,7 @@ import { Writable, type Readable } from 'node:stream';
 import {
   defineFamily,
   isProjectTrusted,
+  loadSettings,
   SkillSources,
   skillSourcesKey,
   type CanUseTool,
@@ -26,6 +27,8 @@ import type { CommandInvocation, CommonArgs } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
+import { withoutClaudeOnlyMcp } from './_mcp_claude_only.ts';
+import { withSettingsEnv } from './_mcp_settings_env.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { mcpLoginCommand } from './mcp_login_command.ts';
@@ -130,11 +133,21 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
     }
     file = project;
   }
-  const config = await readMcpConfigFile(file, baseDir, { inProject: args.mcpConfig === undefined });
+  const read = await readMcpConfigFile(file, baseDir, { inProject: args.mcpConfig === undefined });
   const permissions = await sessionPermissions(args, io);
+  // The settings' `env` reaches the servers and their `${VAR}`, as in every other command.
+  const settings = await loadSettings({
+    cwd: args.cwd,
+    homeDir: settingsOptions(args, io).homeDir,
+    sources: args.settingSources,
+    files: args.settings.map((f) => path.resolve(baseDir, f)),
+  });
+  const claudeOnly = withoutClaudeOnlyMcp(read, args.mcpConfig ?? '.mcp.json');
+  for (const notice of claudeOnly.notices) io.stderr.write(`toolshed: warn: ${printableMessage(notice)}\n`);
+  const { config, expandFrom } = withSettingsEnv(claudeOnly.config, settings.env);
   let statuses: McpServerStatus[];
   try {
-    statuses = await listMcpServers(config, { cwd: args.cwd, permissions });
+    statuses = await listMcpServers(config, { cwd: args.cwd, permissions, env: expandFrom });
   } catch (e) {
     if (e instanceof TypeError)
       throw new UsageError(`The --mcp-config file "${file}" is not valid: ${e.message}`, { showUsage: false });
@@ -216,7 +229,12 @@ async function serve(args: McpCommandInvocation['args'], io: CliIo): Promise<num
   for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${printableMessage(notice)}\n`);
   const mcpOptions =
     project.mcpConfig && project.mcpConfigFile
-      ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
+      ? {
+          mcpConfig: project.mcpConfig,
+          mcpConfigFile: project.mcpConfigFile,
+          homeDir,
+          ...(project.mcpEnv ? { mcpEnv: project.mcpEnv } : {}),
+        }
       : { homeDir };
   // Each client session gets families of its own: an MCP family serves one session at a time.
   const familiesOf = () => loadFamilies(args.families, mcpOptions);

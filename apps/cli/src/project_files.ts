@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { withoutClaudeOnlyMcp } from './_mcp_claude_only.ts';
+import { withSettingsEnv } from './_mcp_settings_env.ts';
 import { isProjectTrusted, loadSettings } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
@@ -11,6 +13,8 @@ export interface ProjectFiles {
   mcpConfig?: Record<string, unknown>;
   /** The file it came from, as messages name it. */
   mcpConfigFile?: string;
+  /** What `${VAR}` in `mcpConfig` expands from: the process's environment, then the settings' `env`. */
+  mcpEnv?: Record<string, string | undefined>;
   /** The settings and MCP files that exist and were read, absolute, lowest precedence first. */
   read: string[];
   /** Warnings for stderr: servers of `.mcp.json` that were not started, and why. */
@@ -51,17 +55,20 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
   const wantsMcp = args.families.includes('mcp');
   if (args.mcpConfig !== undefined) {
     if (!wantsMcp) return out;
-    out.mcpConfig = await readMcpConfigFile(args.mcpConfig, process.cwd());
+    const claudeOnly = withoutClaudeOnlyMcp(await readMcpConfigFile(args.mcpConfig, process.cwd()), args.mcpConfig);
+    out.notices.push(...claudeOnly.notices);
+    const given = withSettingsEnv(claudeOnly.config, settings.env);
+    out.mcpConfig = given.config;
+    out.mcpEnv = given.expandFrom;
     out.mcpConfigFile = args.mcpConfig;
     out.read.push(path.resolve(process.cwd(), args.mcpConfig));
     return out;
   }
   const file = path.join(args.cwd, '.mcp.json');
   if (!wantsMcp || !args.settingSources.includes('claude') || !existsSync(file)) return out;
-  const config = await readMcpConfigFile(file, args.cwd, { label: '.mcp.json', inProject: true });
+  const read = await readMcpConfigFile(file, args.cwd, { label: '.mcp.json', inProject: true });
   out.read.push(file);
-  const servers = config['mcpServers'] as Record<string, unknown>;
-  const names = Object.keys(servers);
+  const names = Object.keys(read['mcpServers'] as Record<string, unknown>);
   if (names.length === 0) return out;
   if (!(await isProjectTrusted(args.cwd, { homeDir }))) {
     out.notices.push(
@@ -70,17 +77,23 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
     );
     return out;
   }
+  const claudeOnly = withoutClaudeOnlyMcp(read, '.mcp.json');
+  const config = claudeOnly.config;
+  const servers = config['mcpServers'] as Record<string, unknown>;
+  out.notices.push(...claudeOnly.notices);
   const { enableAll, enabled, disabled } = settings.mcpjsonServers;
   const onlyEnabled = enableAll !== true && enabled.length > 0;
   const kept: Record<string, unknown> = {};
   const left: string[] = [];
-  for (const name of names) {
+  for (const name of Object.keys(servers)) {
     if (disabled.includes(name)) left.push(`${quoted(name)} (in disabledMcpjsonServers)`);
     else if (onlyEnabled && !enabled.includes(name)) left.push(`${quoted(name)} (not in enabledMcpjsonServers)`);
     else kept[name] = servers[name];
   }
   if (left.length) out.notices.push(`Servers of ${file} not started, as the settings say: ${left.join(', ')}.`);
-  out.mcpConfig = { ...config, mcpServers: kept };
+  const applied = withSettingsEnv({ ...config, mcpServers: kept }, settings.env);
+  out.mcpConfig = applied.config;
+  out.mcpEnv = applied.expandFrom;
   out.mcpConfigFile = file;
   return out;
 }

@@ -133,7 +133,12 @@ async function familiesFor(
   const { families, warnings } = await loadFamilies(
     args.families,
     project.mcpConfig && project.mcpConfigFile
-      ? { mcpConfig: project.mcpConfig, mcpConfigFile: project.mcpConfigFile, homeDir }
+      ? {
+          mcpConfig: project.mcpConfig,
+          mcpConfigFile: project.mcpConfigFile,
+          homeDir,
+          ...(project.mcpEnv ? { mcpEnv: project.mcpEnv } : {}),
+        }
       : { homeDir },
   );
   for (const warning of warnings) io.stderr.write(`toolshed: ${levelWord('warn', io)}: ${printableMessage(warning)}\n`);

@@ -74,6 +74,7 @@ export async function lintSettings(options: LintSettingsOptions): Promise<Settin
     const result = await readSettingsFile(location.path, {
       familySettings: options.familySettings,
       otherFamilyKeys: options.otherFamilyKeys,
+      claudeFile: location.source === 'claude',
     });
     report.files.push({ source: location.source, path: location.path, exists: result.exists });
     if (!result.exists && location.source === 'file')

@@ -128,7 +128,9 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     locations.push({ source: 'file', path, root });
   }
   const readOptions = { familySettings: options.familySettings, otherFamilyKeys: options.otherFamilyKeys };
-  const results = await Promise.all(locations.map((l) => readSettingsFile(l.path, readOptions)));
+  const results = await Promise.all(
+    locations.map((l) => readSettingsFile(l.path, { ...readOptions, claudeFile: l.source === 'claude' })),
+  );
   const inProject = (l: SettingsFileLocation) => l.inProject === true;
   const needsTrust = locations.some((l, i) => inProject(l) && results[i]!.content !== undefined);
   const trusted =

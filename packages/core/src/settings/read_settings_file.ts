@@ -49,6 +49,14 @@ export interface ReadSettingsFileOptions {
    * accepted without a check, so that a file written for all of them loads. @default []
    */
   otherFamilyKeys?: readonly string[] | undefined;
+  /**
+   * The file is one of Claude Code's (`.claude/settings*.json`, `~/.claude/settings.json`).
+   * Claude Code ignores a top-level key it does not know, so a key newer than Toolshed's list is
+   * a warning there, not an error; one that looks like a misspelt key Toolshed reads
+   * (`permisions`) is still an error, since the rules under it would be lost.
+   * @default false
+   */
+  claudeFile?: boolean | undefined;
 }
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -126,7 +134,12 @@ export async function readSettingsFile(
   for (const key of Object.keys(value)) {
     if (CLAUDE_CODE_SETTINGS_KEYS.includes(key) && !familyKeys.includes(key))
       warn(`"${key}" is a Claude Code setting that Toolshed does not use; ignored.`);
-    else if (!known.includes(key))
+    else if (known.includes(key)) continue;
+    else if (options.claudeFile === true && !looksMisspelt(key, [...TOOLSHED_SETTINGS_KEYS, ...familyKeys]))
+      warn(
+        `"${key}" is not a setting Toolshed knows (nor one of the Claude Code settings it knows of); ignored, as Claude Code ignores keys it does not know. If it is a misspelling, fix it: Toolshed reads ${TOOLSHED_SETTINGS_KEYS.filter((k) => k !== '$schema').join(', ')}.`,
+      );
+    else
       fail(`key "${key}"`, 'is not a settings key', didYouMean(key, known, [...TOOLSHED_SETTINGS_KEYS, ...familyKeys]));
   }
   for (const def of families) {
@@ -148,7 +161,16 @@ export async function readSettingsFile(
   // Claude Code's permissions keys that Toolshed does not use were warned about above: dropped.
   const permissions = isObject(value['permissions'])
     ? Object.fromEntries(
-        Object.entries(value['permissions']).filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k)),
+        Object.entries(value['permissions'])
+          .filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k))
+          .map(([k, v]) => [
+            k,
+            k === 'defaultMode' && typeof v === 'string'
+              ? Object.hasOwn(CLAUDE_CODE_MODE_NAMES, v)
+                ? CLAUDE_CODE_MODE_NAMES[v]
+                : v
+              : v,
+          ]),
       )
     : value['permissions'];
   const parsed = settingsSchema.safeParse({
@@ -172,6 +194,13 @@ export async function readSettingsFile(
 }
 
 type Fail = (key: string, problem: string, fix: string) => void;
+
+/**
+ * Claude Code's `defaultMode` values that are not Toolshed's modes, and the mode each is read
+ * as: `manual` is Claude Code's alias of `default`; `auto` needs Claude Code's classifier, so
+ * here it asks as `default` does (never looser).
+ */
+const CLAUDE_CODE_MODE_NAMES: Readonly<Record<string, string>> = { auto: 'default', manual: 'default' };
 
 /**
  * The file's text, or why it cannot be read: a missing file is no problem (and does not exist);
@@ -281,7 +310,15 @@ function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) =>
     });
   }
   const mode = perms['defaultMode'];
-  if (mode !== undefined && (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode))) {
+  if (mode === 'auto')
+    warn(
+      'permissions.defaultMode "auto" is Claude Code\'s classifier mode, which Toolshed does not have; read as "default" (what no rule allows is asked).',
+    );
+  if (
+    mode !== undefined &&
+    !(typeof mode === 'string' && Object.hasOwn(CLAUDE_CODE_MODE_NAMES, mode)) &&
+    (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode))
+  ) {
     const near = typeof mode === 'string' ? closestNames(mode, PERMISSION_MODES, { max: 1 }) : [];
     fail(
       'permissions.defaultMode',
@@ -542,6 +579,11 @@ function checkHttpHook(hook: Record<string, unknown>, at: string, fail: Fail): v
       'Write for example "allowedEnvVars": ["HOOK_TOKEN"].',
     );
   }
+}
+
+/** A key within a quarter of its length (at least one edit) of a key Toolshed reads: a typo, not a new setting. */
+function looksMisspelt(key: string, read: readonly string[]): boolean {
+  return closestNames(key, read, { max: 1, maxDistance: 0.25 }).length > 0;
 }
 
 function didYouMean(key: string, candidates: readonly string[], listed: readonly string[]): string {

@@ -148,6 +148,34 @@ describe('readSettingsFile', () => {
     expect(bad.result.errors[2]).toContain('Write "shell": "bash" or "shell": "powershell"');
   });
 
+  test('reads Claude Code\'s defaultMode "auto" as "default" with a warning, and its alias "manual" as "default"', async () => {
+    const auto = await read({ permissions: { defaultMode: 'auto' } });
+    expect(auto.result.errors).toEqual([]);
+    expect(auto.result.content?.permissions?.defaultMode).toBe('default');
+    expect(auto.result.warnings.join('\n')).toContain(
+      'permissions.defaultMode "auto" is Claude Code\'s classifier mode, which Toolshed does not have; read as "default"',
+    );
+    const manual = await read({ permissions: { defaultMode: 'manual' } });
+    expect(manual.result.errors).toEqual([]);
+    expect(manual.result.content?.permissions?.defaultMode).toBe('default');
+    const proto = await read({ permissions: { defaultMode: 'toString' } });
+    expect(proto.result.issues.map((i) => i.key)).toEqual(['permissions.defaultMode']);
+  });
+
+  test("in Claude Code's own file, a key unknown to both is a warning, as Claude Code ignores it; a misspelt key Toolshed reads is still an error", async () => {
+    const file = join(dir, `claude-${n++}.json`);
+    await writeFile(file, JSON.stringify({ voiceEnabled: true, permissions: { deny: ['Read(./.env)'] } }));
+    const claude = await readSettingsFile(file, { claudeFile: true });
+    expect(claude.errors).toEqual([]);
+    expect(claude.content?.permissions?.deny).toEqual(['Read(./.env)']);
+    expect(claude.warnings.join('\n')).toContain('"voiceEnabled" is not a setting Toolshed knows');
+    const toolshed = await readSettingsFile(file);
+    expect(toolshed.errors.join('\n')).toContain('key "voiceEnabled" is not a settings key');
+    await writeFile(file, JSON.stringify({ permisions: { deny: ['Read(./.env)'] } }));
+    const typo = await readSettingsFile(file, { claudeFile: true });
+    expect(typo.errors.join('\n')).toContain('key "permisions" is not a settings key. Did you mean "permissions"?');
+  });
+
   test('treats a missing file as no settings, not an error', async () => {
     const result = await readSettingsFile(join(dir, 'nope.json'));
     expect(result).toEqual({
