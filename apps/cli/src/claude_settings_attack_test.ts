@@ -143,3 +143,29 @@ test('.mcp.json with Claude Code\'s "headersHelper" and a "ws" server loads, wit
   expect(r.out).toContain('server "socket" is "type": "ws"');
   expect(r.out).toContain('mcp__rec__pid');
 });
+
+test('a deny rule "Skill(deploy)" of .claude/settings.json holds the deploy skill back, even from an untrusted project', async () => {
+  const p = await claudeProject(
+    { settings: { permissions: { deny: ['Skill(deploy)'], ask: ['Skill(release:*)'] } } },
+    { trusted: false },
+  );
+  for (const name of ['deploy', 'release-notes', 'lint']) {
+    await mkdir(path.join(p.cwd, '.claude', 'skills', name), { recursive: true });
+    await writeFile(
+      path.join(p.cwd, '.claude', 'skills', name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: The ${name} skill.\n---\nSTEPS OF ${name.toUpperCase()}\n`,
+    );
+  }
+  const denied = await p.run(['call', 'Skill', '{"skill":"deploy"}', '--only', 'agent']);
+  expect(denied.code, denied.out).toBe(1);
+  expect(denied.out).toContain('Skill(deploy)');
+  expect(denied.out).not.toContain('STEPS OF DEPLOY');
+  const slash = await p.run(['call', 'Skill', '{"skill":"/deploy"}', '--only', 'agent']);
+  expect(slash.out).not.toContain('STEPS OF DEPLOY');
+  const asked = await p.run(['call', 'Skill', '{"skill":"release-notes"}', '--only', 'agent']);
+  expect(asked.code, asked.out).toBe(1);
+  expect(asked.out).toContain('Skill(release:*)');
+  const other = await p.run(['call', 'Skill', '{"skill":"lint"}', '--only', 'agent']);
+  expect(other.code, other.out).toBe(0);
+  expect(other.out).toContain('STEPS OF LINT');
+});

@@ -94,6 +94,9 @@ export function createSkillTool(options: SkillToolOptions = {}): AnyTool {
     isConcurrencySafe: () => true,
     // The model can only load skills the user installed or the integrator gave; loading one runs nothing.
     checkPermissions: () => ({ behavior: 'allow' }),
+    // Claude Code's `Skill(name)` and `Skill(prefix:*)` rules (a leading `/` ignored on both
+    // sides), so that a deny or ask rule for a skill holds: without this matcher they matched nothing.
+    preparePermissionMatcher: ({ skill }) => skillRuleMatcher(skill),
     async call({ skill, args }, ctx) {
       const wanted = skill.replace(/^\//, '');
       const { skills, problems } = await skillsOf(ctx.cwd);
@@ -119,6 +122,21 @@ export function createSkillTool(options: SkillToolOptions = {}): AnyTool {
       );
     },
   });
+}
+
+/**
+ * Matches Claude Code's Skill rule specifiers against one skill name: `deploy` is that skill
+ * exactly, `review:*` every skill whose name starts with `review` (a plain prefix, as in Claude
+ * Code); a leading `/` is dropped from both, and the name is trimmed.
+ */
+function skillRuleMatcher(skill: string): (ruleContent: string) => boolean {
+  const trimmed = skill.trim();
+  const name = trimmed.startsWith('/') ? trimmed.slice(1) : trimmed;
+  return (ruleContent) => {
+    const rule = ruleContent.startsWith('/') ? ruleContent.slice(1) : ruleContent;
+    if (rule === name) return true;
+    return rule.endsWith(':*') && name.startsWith(rule.slice(0, -2));
+  };
 }
 
 async function loadOther(
