@@ -415,6 +415,8 @@ async function runEventHooks(
     {
       session_id: env.sessionId,
       cwd: ctx.cwd,
+      // Claude Code sends it, and a guard may read it (stricter in bypassPermissions, say).
+      permission_mode: ctx.permissions.mode,
       hook_event_name: event,
       tool_name: tool.name,
       tool_input: input,

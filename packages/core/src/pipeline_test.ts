@@ -111,12 +111,13 @@ describe('step 4: PreToolUse hooks', () => {
     expect(log).toHaveLength(1);
   });
 
-  test('a command hook receives the call as JSON on stdin', async () => {
+  test('a command hook receives the call as JSON on stdin, with the permission mode as Claude Code sends it', async () => {
     const out = path.join(dir, 'hook-input.json');
     const session = await createSession({
       cwd: dir,
       tools: [echoTool],
       sessionId: 'session-42',
+      permissions: { mode: 'plan' },
       hooks: {
         PreToolUse: [{ matcher: 'Echo', hooks: [{ type: 'command', command: `cat > ${JSON.stringify(out)}` }] }],
       },
@@ -125,6 +126,7 @@ describe('step 4: PreToolUse hooks', () => {
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual({
       session_id: 'session-42',
       cwd: dir,
+      permission_mode: 'plan',
       hook_event_name: 'PreToolUse',
       tool_name: 'Echo',
       tool_input: { text: 'hi' },

@@ -72,7 +72,7 @@ function describeSpawnError(error: NodeJS.ErrnoException, cwd: string, program: 
 /**
  * Runs a command hook: `bash -c <command>` (or `pwsh -NoProfile -NonInteractive -Command <command>`
  * for `"shell": "powershell"`) in `cwd`, in its own process group, with the
- * {@linkcode HookInput} as JSON on stdin. The hook's timeout (seconds, default 60) and the abort
+ * {@linkcode HookInput} as JSON on stdin. The hook's timeout (seconds, default 600 as in Claude Code) and the abort
  * signal kill the whole group: SIGTERM, then SIGKILL a second later. On exit 0, stdout that starts
  * with `{` is parsed as {@linkcode HookOutput}; other stdout is plain text and ignored.
  * Never rejects: every failure is described in the result.

@@ -1,5 +1,5 @@
 import { hookLabel } from './_hook_label.ts';
-import { hookTimeout } from './_hook_timeout.ts';
+import { DEFAULT_FUNCTION_HOOK_TIMEOUT_SECONDS, hookTimeout } from './_hook_timeout.ts';
 import { validateHookOutput } from './hook_output.ts';
 import type { FunctionHook, HookFunction, HookInput, HookRunResult } from './types.ts';
 
@@ -44,7 +44,9 @@ export async function runFunctionHook(
   const base: HookRunResult = { hook: label, exitCode: null, stdout: '', stderr: '', timedOut: false, aborted: false };
   const fn = typeof hook === 'function' ? hook : hook.fn;
   if (typeof fn !== 'function') return { ...base, startError: `fn must be a function, got ${typeof fn}` };
-  const timeout = hookTimeout(typeof hook === 'function' ? undefined : hook.timeout);
+  const timeout = hookTimeout(typeof hook === 'function' ? undefined : hook.timeout, {
+    defaultSeconds: DEFAULT_FUNCTION_HOOK_TIMEOUT_SECONDS,
+  });
   if ('error' in timeout) return { ...base, startError: timeout.error };
   const { signal } = options;
   if (signal.aborted) return { ...base, aborted: true };

@@ -1,3 +1,5 @@
+import type { PermissionMode } from '../permissions/types.ts';
+
 /** The hook events Toolshed runs. */
 export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
 
@@ -8,6 +10,8 @@ export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', '
 export interface HookInput {
   session_id: string;
   cwd: string;
+  /** The session's permission mode when the hook runs, as Claude Code sends it. */
+  permission_mode?: PermissionMode;
   hook_event_name: HookEvent;
   tool_name: string;
   tool_input: unknown;
@@ -41,7 +45,7 @@ export interface HookOutput {
 export interface CommandHook {
   type: 'command';
   command: string;
-  /** Seconds. @default 60 */
+  /** Seconds. @default 600 (Claude Code's ten minutes) */
   timeout?: number;
   /** A crash, timeout or any non-zero exit blocks the call (default: only exit 2 blocks). @default false */
   failClosed?: boolean;
@@ -73,7 +77,7 @@ export interface HttpHook {
   headers?: Readonly<Record<string, string>>;
   /** Environment variables the headers may use. @default [] */
   allowedEnvVars?: readonly string[];
-  /** Seconds. @default 60 */
+  /** Seconds. @default 600 (Claude Code's ten minutes) */
   timeout?: number;
   /** Any failure blocks the call. @default false */
   failClosed?: boolean;
