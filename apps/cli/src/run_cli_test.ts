@@ -32,8 +32,13 @@ describe('runCli', () => {
     const r = await cli(['tools', '--cwd', cwd], { tools, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
-    expect(r.stderr).toContain('key "model\\u001b[1A\\u001b[2K" is not a settings key');
     expect(r.stderr).toContain('hooks.Stop\\u001b]52;c;ZWNobyBoaQ==\\u0007 is not a hook event');
+    // Claude Code ignores a key it does not know, so in a .claude file it is a warning: escaped too.
+    await writeFile(path.join(cwd, '.claude', 'settings.json'), '{"model\\u001b[1A\\u001b[2K": "x"}');
+    const warned = await cli(['tools', '--cwd', cwd], { tools, env: { NO_COLOR: '1' } });
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).not.toMatch(/[\u001b\u0007]/);
+    expect(warned.stderr).toContain('"model\\u001b[1A\\u001b[2K" is not a setting Toolshed knows');
   });
 
   test('runCli prints the version', async () => {
