@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { LoadedSettings } from '@toolshed/core';
 import { readMcpConfigFile } from './mcp_config_file.ts';
+import { selectMcpjsonServers } from './_mcpjson_selection.ts';
 import { escapeUnprintable, quoted } from './_printable.ts';
 
 /**
@@ -10,6 +12,8 @@ import { escapeUnprintable, quoted } from './_printable.ts';
  * `.mcp.json` or it names no server.
  *
  * @param dir The project folder.
+ * @param options `selection`: the settings' `mcpjsonServers` as they apply once the folder is
+ *   trusted, so that the servers they leave out are named as not started.
  * @returns For example `.mcp.json: 1 server starts at each command: "issues" runs "node" "server.js"`.
  *
  * @example
@@ -20,7 +24,10 @@ import { escapeUnprintable, quoted } from './_printable.ts';
  * if (line) process.stderr.write(`  ${line}\n`);
  * ```
  */
-export async function mcpJsonServersLine(dir: string): Promise<string | undefined> {
+export async function mcpJsonServersLine(
+  dir: string,
+  options: { selection?: LoadedSettings['mcpjsonServers'] } = {},
+): Promise<string | undefined> {
   const file = path.join(dir, '.mcp.json');
   if (!existsSync(file)) return undefined;
   let servers: Record<string, unknown>;
@@ -32,11 +39,17 @@ export async function mcpJsonServersLine(dir: string): Promise<string | undefine
   } catch (e) {
     return `.mcp.json: cannot be read (${escapeUnprintable((e as Error).message)}); its servers would not start until it is fixed`;
   }
-  const entries = Object.entries(servers);
-  if (entries.length === 0) return undefined;
+  if (Object.keys(servers).length === 0) return undefined;
+  const { kept, left } = options.selection
+    ? selectMcpjsonServers(servers, options.selection)
+    : { kept: servers, left: [] };
+  const entries = Object.entries(kept);
   const parts = entries.map(([name, value]) => `${quoted(name)} ${whatItStarts(value)}`);
   const count = entries.length === 1 ? '1 server starts' : `${entries.length} servers start`;
-  return `.mcp.json: ${count} at each command: ${parts.join('; ')}`;
+  const notStarted = left.length
+    ? `${entries.length ? '; ' : ''}not started, as the settings say: ${left.map((l) => `${quoted(l.name)} (${l.why})`).join(', ')}`
+    : '';
+  return `.mcp.json: ${entries.length ? `${count} at each command: ${parts.join('; ')}` : 'no server starts'}${notStarted}`;
 }
 
 function whatItStarts(value: unknown): string {

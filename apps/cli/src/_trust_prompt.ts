@@ -38,7 +38,11 @@ export async function askToTrustProject(
   const untrusted = settings.untrustedProject;
   if (!untrusted || declined.some((d) => d === untrusted.dir)) return false;
   // `.mcp.json` is read only where the Claude Code sources are (its servers start only then).
-  const servers = sources.includes('claude') ? await mcpJsonServersLine(dir) : undefined;
+  const servers = sources.includes('claude')
+    ? await mcpJsonServersLine(dir, {
+        selection: (await loadSettings({ cwd: dir, homeDir, sources, trustedProject: true })).mcpjsonServers,
+      })
+    : undefined;
   const lines = [
     // What is ignored quotes the project's own settings: control and bidi characters shown escaped.
     ...untrusted.ignored.map((i) => `  ${escapeUnprintable(`${path.relative(dir, i.file)}: ${i.what.join('; ')}`)}\n`),

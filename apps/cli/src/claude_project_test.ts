@@ -266,6 +266,20 @@ describe('the same project after toolshed trust', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  test('mcp list: the server not enabled is listed as not started, and is not started', async () => {
+    const list = await toolshed(['mcp', 'list']);
+    expect(list.stdout).toMatch(/^fault +stdio +connected /m);
+    expect(list.stdout).toMatch(/^other +stdio +not started .*not in enabledMcpjsonServers/m);
+    expect(list.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const json = JSON.parse((await toolshed(['mcp', 'list', '--json'])).stdout) as { name: string; state: string }[];
+    expect(json.map((s) => [s.name, s.state])).toEqual([
+      ['fault', 'connected'],
+      ['other', 'not-started'],
+    ]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test('run: a transcript runs under the same rules and hook', async () => {
     const transcript = path.join(cwd, 'transcript.json');
     await writeFile(

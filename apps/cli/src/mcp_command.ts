@@ -30,6 +30,7 @@ import { readMcpConfigFile } from './mcp_config_file.ts';
 import { withoutClaudeOnlyMcp } from './_mcp_claude_only.ts';
 import { withSettingsEnv } from './_mcp_settings_env.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
+import { selectMcpjsonServers } from './_mcpjson_selection.ts';
 import { createPrompter, type Prompter } from './_prompter.ts';
 import { mcpLoginCommand } from './mcp_login_command.ts';
 import { mcpPromptCommand } from './mcp_prompt_command.ts';
@@ -144,7 +145,12 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
   });
   const claudeOnly = withoutClaudeOnlyMcp(read, args.mcpConfig ?? '.mcp.json');
   for (const notice of claudeOnly.notices) io.stderr.write(`toolshed: warn: ${printableMessage(notice)}\n`);
-  const { config, expandFrom } = withSettingsEnv(claudeOnly.config, settings.env);
+  // The project's own .mcp.json: the servers its settings leave out are listed, not started (a file named with --mcp-config is taken whole).
+  const { kept, left } =
+    args.mcpConfig === undefined
+      ? selectMcpjsonServers(claudeOnly.config['mcpServers'] as Record<string, unknown>, settings.mcpjsonServers)
+      : { kept: claudeOnly.config['mcpServers'] as Record<string, unknown>, left: [] };
+  const { config, expandFrom } = withSettingsEnv({ ...claudeOnly.config, mcpServers: kept }, settings.env);
   let statuses: McpServerStatus[];
   try {
     statuses = await listMcpServers(config, { cwd: args.cwd, permissions, env: expandFrom });
@@ -153,8 +159,15 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
       throw new UsageError(`The --mcp-config file "${file}" is not valid: ${e.message}`, { showUsage: false });
     throw e;
   }
-  if (args.json) io.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
-  else io.stdout.write(statuses.length ? formatTable(statuses) : `No servers in ${file}.\n`);
+  const notStarted = left.map((l) => ({
+    name: l.name,
+    transport: transportOf(read, l.name),
+    state: 'not-started',
+    reason: l.why,
+  }));
+  if (args.json) io.stdout.write(`${JSON.stringify([...statuses, ...notStarted], null, 2)}\n`);
+  else if (statuses.length + notStarted.length === 0) io.stdout.write(`No servers in ${file}.\n`);
+  else io.stdout.write(formatTable(statuses, notStarted));
   return statuses.some((s) => s.state !== 'connected' && s.state !== 'denied') ? 1 : 0;
 }
 
@@ -178,7 +191,17 @@ async function sessionPermissions(args: CommonArgs, io: CliIo): Promise<Permissi
   return permissions!;
 }
 
-function formatTable(statuses: readonly McpServerStatus[]): string {
+/** A server's transport as its entry says (`type`, else stdio for a command and http for a url), for a server not started. */
+function transportOf(config: Record<string, unknown>, name: string): string {
+  const entry = ((config['mcpServers'] as Record<string, unknown>)[name] ?? {}) as { type?: unknown; url?: unknown };
+  if (typeof entry.type === 'string') return entry.type;
+  return typeof entry.url === 'string' ? 'http' : 'stdio';
+}
+
+function formatTable(
+  statuses: readonly McpServerStatus[],
+  notStarted: readonly { name: string; transport: string; reason: string }[],
+): string {
   const header = ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'ERROR'];
   const cells = statuses.map((s) => [
     s.name,
@@ -188,6 +211,8 @@ function formatTable(statuses: readonly McpServerStatus[]): string {
     s.resources ? 'yes' : 'no',
     s.deniedBy ? `deny rule "${s.deniedBy.rule}" from ${s.deniedBy.source}` : (s.error ?? ''),
   ]);
+  for (const s of notStarted)
+    cells.push([s.name, s.transport, 'not started', '-', '-', `${s.reason} (the settings say so)`]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) =>
     c

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { withoutClaudeOnlyMcp } from './_mcp_claude_only.ts';
 import { withSettingsEnv } from './_mcp_settings_env.ts';
+import { selectMcpjsonServers } from './_mcpjson_selection.ts';
 import { isProjectTrusted, loadSettings } from '@toolshed/core';
 import type { CommonArgs } from './args.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
@@ -81,16 +82,11 @@ export async function readProjectFiles(args: CommonArgs, homeDir: string): Promi
   const config = claudeOnly.config;
   const servers = config['mcpServers'] as Record<string, unknown>;
   out.notices.push(...claudeOnly.notices);
-  const { enableAll, enabled, disabled } = settings.mcpjsonServers;
-  const onlyEnabled = enableAll !== true && enabled.length > 0;
-  const kept: Record<string, unknown> = {};
-  const left: string[] = [];
-  for (const name of Object.keys(servers)) {
-    if (disabled.includes(name)) left.push(`${quoted(name)} (in disabledMcpjsonServers)`);
-    else if (onlyEnabled && !enabled.includes(name)) left.push(`${quoted(name)} (not in enabledMcpjsonServers)`);
-    else kept[name] = servers[name];
+  const { kept, left } = selectMcpjsonServers(servers, settings.mcpjsonServers);
+  if (left.length) {
+    const named = left.map((l) => `${quoted(l.name)} (${l.why})`).join(', ');
+    out.notices.push(`Servers of ${file} not started, as the settings say: ${named}.`);
   }
-  if (left.length) out.notices.push(`Servers of ${file} not started, as the settings say: ${left.join(', ')}.`);
   const applied = withSettingsEnv({ ...config, mcpServers: kept }, settings.env);
   out.mcpConfig = applied.config;
   out.mcpEnv = applied.expandFrom;

@@ -58,7 +58,8 @@ export async function trustCommand(invocation: CommandInvocation, io: CliIo): Pr
   const nowApplies = (before.untrustedProject?.ignored ?? []).map(
     (i) => `${path.relative(dir, i.file)}: ${i.what.join('; ')}`,
   );
-  const servers = await mcpJsonServersLine(dir);
+  const after = await loadSettings({ cwd: dir, homeDir, sources: SETTING_SOURCES, trustedProject: true });
+  const servers = await mcpJsonServersLine(dir, { selection: after.mcpjsonServers });
   if (servers) nowApplies.push(servers);
   let result: Awaited<ReturnType<typeof trustProject>>;
   try {

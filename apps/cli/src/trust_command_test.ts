@@ -122,6 +122,24 @@ describe('toolshed trust', () => {
     expect(trusted.stdout).not.toContain('\u001b');
   }, 60_000);
 
+  test('the question and "toolshed trust" name the servers the settings leave out as not started', async () => {
+    await writeFile(
+      path.join(repo, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { docs: { type: 'http', url: 'https://mcp.example.com/mcp' }, off: { command: 'off-server' } },
+      }),
+    );
+    await mkdir(path.join(repo, '.claude'), { recursive: true });
+    await writeFile(path.join(repo, '.claude', 'settings.json'), JSON.stringify({ disabledMcpjsonServers: ['off'] }));
+    const line =
+      '.mcp.json: 1 server starts at each command: "docs" connects to https://mcp.example.com/mcp; not started, as the settings say: "off" (in disabledMcpjsonServers)';
+    const args = ['check', 'Writer', '{"file_path":"a.txt","content":"x"}', '--json', '--cwd', repo];
+    const asked = await cli(args, { tools: testTools, isTTY: true, stdin: 'n\n', env: { HOME: home, NO_COLOR: '1' } });
+    expect(asked.stderr).toContain(line);
+    const trusted = await runToolshed(['trust', repo], { home });
+    expect(trusted.stdout).toContain(line);
+  }, 60_000);
+
   test('the ignored settings the question and "toolshed trust" quote show C1 and bidi characters escaped', async () => {
     // JSON.stringify leaves these as they are: CSI (\u009b) moves a terminal's cursor, RLO (\u202e) reverses the text.
     await writeFile(
