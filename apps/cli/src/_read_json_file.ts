@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describeError } from '@toolshed/core/internal';
+import { describeError, readShortRegularFile } from '@toolshed/core/internal';
 import { parseJson } from './_parse_json.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -68,24 +67,14 @@ class NotReadable extends Error {}
  * writer, and nothing is read from it.
  */
 async function readRegularFile(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await handle.stat();
-    if (info.isDirectory()) throw new NotReadable('is a directory, not a file');
-    if (!info.isFile())
-      throw new NotReadable('is not a regular file (a FIFO, a device or a socket is never read as JSON)');
-    if (info.size > MAX_BYTES)
-      throw new NotReadable(`is over 1 MB (${info.size} bytes), too large for a configuration file`);
-    const buffer = Buffer.alloc(MAX_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > MAX_BYTES) throw new NotReadable('is over 1 MB, too large for a configuration file');
-    }
-    return buffer.subarray(0, length).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readShortRegularFile(file, { maxBytes: MAX_BYTES });
+  if ('text' in read) return read.text;
+  const { notRead } = read;
+  throw new NotReadable(
+    notRead.kind === 'directory'
+      ? 'is a directory, not a file'
+      : notRead.kind === 'not-regular'
+        ? 'is not a regular file (a FIFO, a device or a socket is never read as JSON)'
+        : `is over 1 MB${notRead.size === undefined ? '' : ` (${notRead.size} bytes)`}, too large for a configuration file`,
+  );
 }

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /** Options of {@linkcode readRegularFileSync}. */
 export interface ReadRegularFileOptions {
@@ -36,5 +37,59 @@ export function readRegularFileSync(path: string, options: ReadRegularFileOption
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Why {@linkcode readShortRegularFile} did not read a file. */
+export type NotReadReason =
+  | { kind: 'directory' }
+  | { kind: 'not-regular' }
+  /** `size` is what the file held when looked at, or undefined when it grew past the bound while read. */
+  | { kind: 'too-big'; size: number | undefined };
+
+/**
+ * Reads a short text file a project ships (a settings file, an agent definition, a `SKILL.md`,
+ * `.mcp.json`) without trusting what its name leads to: opened without waiting for a writer, and
+ * read only if the open file is a regular file of at most `maxBytes`, reading no more than that
+ * even if it grows meanwhile. A FIFO, a device (`/dev/zero`), a socket, a folder or a file of
+ * gigabytes (a sparse one takes no disk) is refused, with why, so that each caller can say it in
+ * its own words.
+ *
+ * @param path The file.
+ * @param options `maxBytes` (default 1 MiB).
+ * @returns `{ text }` (UTF-8), or `{ notRead }` saying why it was not read.
+ * @throws {Error} When it cannot be opened or read (`ENOENT`, `EACCES`…: the error's `code` says).
+ *
+ * @example
+ * ```ts
+ * import { readShortRegularFile } from '@toolshed/core/internal';
+ *
+ * const read = await readShortRegularFile('/repo/.claude/agents/reviewer.md');
+ * if ('notRead' in read) console.warn(read.notRead.kind); // 'not-regular' for a FIFO
+ * ```
+ */
+export async function readShortRegularFile(
+  path: string,
+  options: ReadRegularFileOptions = {},
+): Promise<{ text: string } | { notRead: NotReadReason }> {
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) return { notRead: { kind: 'directory' } };
+    if (!info.isFile()) return { notRead: { kind: 'not-regular' } };
+    if (info.size > maxBytes) return { notRead: { kind: 'too-big', size: info.size } };
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) return { notRead: { kind: 'too-big', size: undefined } };
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) return { notRead: { kind: 'too-big', size: undefined } };
+    }
+    return { text: buffer.subarray(0, length).toString('utf8') };
+  } finally {
+    await handle.close();
   }
 }

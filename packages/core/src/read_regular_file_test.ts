@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { readRegularFileSync } from './read_regular_file.ts';
+import { readRegularFileSync, readShortRegularFile } from './read_regular_file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolshed-regular-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,5 +30,31 @@ describe('readRegularFileSync', () => {
     writeFileSync(join(dir, 'big'), 'x'.repeat(100));
     expect(readRegularFileSync(join(dir, 'big'), { maxBytes: 99 })).toBeUndefined();
     expect(readRegularFileSync(join(dir, 'big'), { maxBytes: 100 })?.length).toBe(100);
+  });
+});
+
+describe('readShortRegularFile', () => {
+  test('reads a regular file whole, up to the bound', async () => {
+    writeFileSync(join(dir, 'short'), 'x'.repeat(100));
+    expect(await readShortRegularFile(join(dir, 'short'), { maxBytes: 100 })).toEqual({ text: 'x'.repeat(100) });
+    expect(await readShortRegularFile(join(dir, 'short'), { maxBytes: 99 })).toEqual({
+      notRead: { kind: 'too-big', size: 100 },
+    });
+  });
+
+  test('says why it did not read a FIFO (at once), a device or a folder; throws for a missing file with its code', async () => {
+    execFileSync('mkfifo', [join(dir, 'fifo2')]);
+    expect(await readShortRegularFile(join(dir, 'fifo2'))).toEqual({ notRead: { kind: 'not-regular' } });
+    expect(await readShortRegularFile('/dev/zero')).toEqual({ notRead: { kind: 'not-regular' } });
+    mkdirSync(join(dir, 'folder2'));
+    expect(await readShortRegularFile(join(dir, 'folder2'))).toEqual({ notRead: { kind: 'directory' } });
+    await expect(readShortRegularFile(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a sparse file of 3 GB is refused by its size, not read', async () => {
+    const file = join(dir, 'sparse');
+    writeFileSync(file, '');
+    truncateSync(file, 3 * 1024 ** 3);
+    expect(await readShortRegularFile(file)).toEqual({ notRead: { kind: 'too-big', size: 3 * 1024 ** 3 } });
   });
 });

@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readShortRegularFile } from '@toolshed/core/internal';
 
 /** Options of {@linkcode readShortText}. */
 export interface ReadShortTextOptions {
@@ -35,17 +34,10 @@ export async function readShortText(
   file: string,
   options: ReadShortTextOptions,
 ): Promise<{ text: string } | { problem: string }> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return { problem: 'is not a regular file (a FIFO, a device or a socket is never read)' };
-    if (info.size > options.maxBytes) {
-      return { problem: `is over ${megabytes(options.maxBytes)}: ${options.tooBig}` };
-    }
-    return { text: await handle.readFile('utf8') };
-  } finally {
-    await handle.close();
-  }
+  const read = await readShortRegularFile(file, { maxBytes: options.maxBytes });
+  if ('text' in read) return read;
+  if (read.notRead.kind === 'too-big') return { problem: `is over ${megabytes(options.maxBytes)}: ${options.tooBig}` };
+  return { problem: 'is not a regular file (a FIFO, a device or a socket is never read)' };
 }
 
 function megabytes(bytes: number): string {

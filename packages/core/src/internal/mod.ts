@@ -142,4 +142,9 @@ export { BackgroundTasks, MAX_UNREAD_CHARS, UnreadBuffer } from '../tasks/backgr
 export { DEFAULT_TASK_LOG_MAX_BYTES, taskLogName } from '../tasks/task_log.ts';
 export { taskOutputInput, unknownTaskMessage } from '../tasks/task_output_tool.ts';
 export { taskStopInput } from '../tasks/task_stop_tool.ts';
-export { readRegularFileSync, type ReadRegularFileOptions } from '../read_regular_file.ts';
+export {
+  type NotReadReason,
+  readRegularFileSync,
+  readShortRegularFile,
+  type ReadRegularFileOptions,
+} from '../read_regular_file.ts';

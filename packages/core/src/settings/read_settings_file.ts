@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readShortRegularFile } from '../read_regular_file.ts';
 import { closestNames } from '../closest_names.ts';
 import { validateMatcher } from '../hooks/hook_matcher.ts';
 import { HOOK_EVENTS } from '../hooks/types.ts';
@@ -207,25 +207,27 @@ const CLAUDE_CODE_MODE_NAMES: Readonly<Record<string, string>> = { auto: 'defaul
  * a directory, FIFO, device or too large a file is one.
  */
 async function readSettingsText(path: string): Promise<{ exists: boolean; text?: string; problem?: string }> {
+  const fail = (why: string) => ({
+    exists: true,
+    problem: `Settings file "${path}" ${why}: make it a readable JSON file or remove it.`,
+  });
   try {
-    // Looked at before it is read: a FIFO or /dev/zero in a cloned repository's settings
-    // would otherwise hang the session at start or fill the memory.
-    const info = await stat(path);
-    const why = info.isDirectory()
-      ? 'is a directory, not a file'
-      : !info.isFile()
-        ? 'is not a regular file (a FIFO, socket or device)'
-        : info.size > MAX_SETTINGS_BYTES
-          ? `is ${info.size} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`
-          : undefined;
-    if (why !== undefined)
-      return { exists: true, problem: `Settings file "${path}" ${why}: make it a readable JSON file or remove it.` };
-    return { exists: true, text: await readFile(path, 'utf8') };
+    // Looked at on the open file before it is read: a FIFO or /dev/zero in a cloned repository's
+    // settings would otherwise hang the session at start or fill the memory.
+    const read = await readShortRegularFile(path, { maxBytes: MAX_SETTINGS_BYTES });
+    if ('text' in read) return { exists: true, text: read.text };
+    const { notRead } = read;
+    return fail(
+      notRead.kind === 'directory'
+        ? 'is a directory, not a file'
+        : notRead.kind === 'not-regular'
+          ? 'is not a regular file (a FIFO, socket or device)'
+          : `is ${notRead.size ?? 'over'} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`,
+    );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
-    const why = code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${(e as Error).message})`;
-    return { exists: true, problem: `Settings file "${path}" ${why}: make it a readable JSON file or remove it.` };
+    return fail(code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${(e as Error).message})`);
   }
 }
 
