@@ -29,6 +29,11 @@ export interface FileUse {
   recursive?: boolean;
   /** Options that make the file arguments folders searched recursively (`grep -r`, `cp -r`). */
   recursiveWith?: readonly string[];
+  /**
+   * It reads more words from `@FILE` (binutils' `strings @opts`): FILE is read, and the words in
+   * it may name other files, and are shown when they cannot be opened.
+   */
+  responseFiles?: boolean;
 }
 
 const o = (arity: Arity, ...names: string[]): Record<string, Arity> => Object.fromEntries(names.map((n) => [n, arity]));
@@ -151,6 +156,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   wc: { files: 'read', options: o('names', '--files0-from') },
   strings: {
     files: 'read',
+    responseFiles: true,
     options: o('value', '-n', '-t', '-e', '--bytes', '--radix', '--encoding', '-s', '--output-separator'),
   },
   od: {
@@ -248,6 +254,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
         '--parallel',
         '--batch-size',
         '--sort',
+        '--compress-program',
       ),
       ...o('write', '-o', '--output'),
       ...o('read', '--random-source'),
@@ -422,6 +429,10 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     options: {
       ...o('value', '-L', '-P', '-I', '-H', '-T', '--filelimit', '--timefmt', '--charset', '--sort'),
       ...o('write', '-o'),
+      // `-H` pages print the intro and outro files whole; --infofile's comments and --gitfile's patterns are read.
+      ...o('read', '--hintro', '--houtro', '--infofile', '--gitfile'),
+      // Whole options of tree's that begin another's: not abbreviations of it (`--info .env` reads no file).
+      ...o('flag', '--info', '--gitignore'),
     },
   },
   du: {
@@ -446,6 +457,9 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   },
   rm: { files: 'write', recursiveWith: ['-r', '-R', '--recursive'] },
   rmdir: { files: 'write' },
+  mkfifo: { files: 'write', options: { ...o('value', '-m', '--mode'), ...o('optional', '--context') } },
+  // `mknod NAME TYPE [MAJOR MINOR]`: the words after NAME are taken as written too (no file is named so).
+  mknod: { files: 'write', options: { ...o('value', '-m', '--mode'), ...o('optional', '--context') } },
   shred: { files: 'write', options: o('value', '-n', '--iterations', '-s', '--size', '--random-source') },
   truncate: { files: 'write', options: { ...o('value', '-s', '--size'), ...o('read', '-r', '--reference') } },
   cp: {

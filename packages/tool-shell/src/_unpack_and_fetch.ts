@@ -230,11 +230,12 @@ function declareScanned(program: string, found: Scan, { add, addUnknown }: Unpac
 }
 
 /**
- * Declares what a program that unpacks, patches, copies or downloads writes, where its words do
- * not say it: `tar` (but listing, or extracting to standard output), `unzip` (but listing,
- * testing, or printing), `patch`, `rsync`, and the files `curl -O`, `wget` and their options not
- * known write are unknown writes, since an archive, a patch, a URL or a server names them
- * (`.git/hooks/…`, `.husky/pre-commit`, `../…`, a hard link to any file). `curl -o FILE`,
+ * Declares what a program that unpacks, patches, splits, copies or downloads writes, where its
+ * words do not say it: `tar` (but listing, or extracting to standard output), `unzip` (but
+ * listing, testing, or printing), `patch`, `split` and `csplit` (a prefix with suffixes added),
+ * `rsync`, and the files `curl -O`, `wget` and their options not known write are unknown writes,
+ * since an archive, a patch, a suffix, a URL or a server names them (`.git/hooks/…`,
+ * `.husky/pre-commit`, `../…`, a hard link to any file). `curl -o FILE`,
  * `wget -O FILE` and curl's other files (`-D`, `-c`, `--trace`) are declared writes. What these
  * programs read stays as the caller declares it (unknown reads: they have no table).
  *
@@ -269,6 +270,14 @@ export function declareUnpackOrFetch(name: string, args: readonly ShellWord[], o
       return true;
     case 'patch':
       addUnknown('the files `patch` changes or makes (the patch names them)', 'write');
+      return true;
+    case 'split':
+    case 'csplit':
+      // `split -n 20 -a 1 a.txt .git/hooks/pre-commi` makes …/pre-commit, its 20th piece.
+      addUnknown(
+        `the files \`${name}\` writes (a prefix followed by suffixes the guard does not work out: \`.git/hooks/pre-commi\` and \`t\` make a hook), and what its --filter runs`,
+        'write',
+      );
       return true;
     case 'rsync':
       addUnknown('the files `rsync` writes (what the source holds, at any depth, and what its options name)', 'write');

@@ -24,6 +24,7 @@ import { declareGitWrites } from './_git_writes.ts';
 import { programTurnedOff } from './_git_program_off.ts';
 import { resolveLikeKernel } from './_kernel_path.ts';
 import { mayBeOption } from './_option_words.ts';
+import { abbreviates, longOption } from './_long_option.ts';
 
 /** What {@linkcode commandResources} found. */
 export interface CommandResources {
@@ -585,11 +586,11 @@ function declareCommand(
   const name = words[0]!.value.replace(/^.*\//, '');
   const args = words.slice(1);
   declareSettings(words[0]!.value, environment, addUnknown);
-  // A long option alone or with `=value`; a short one anywhere in a bundle (`rsync -ave CMD`).
+  // A long option alone, abbreviated or with `=value` (`--comp=sh`); a short one anywhere in a bundle (`rsync -ave CMD`).
   const running = (RUNS_A_COMMAND[name] ?? []).find((o) =>
     args.some((a) =>
       o.startsWith('--')
-        ? a.value === o || a.value.startsWith(`${o}=`)
+        ? abbreviates(a.value, o)
         : !a.value.startsWith('--') && new RegExp(`^-[A-Za-z0-9]*${o[1]}`).test(a.value),
     ),
   );
@@ -890,7 +891,11 @@ function declareFind(
   // `-files0-from F` reads names from F, and reports the ones it cannot find; -fprint and
   // kin write a file; -delete writes the folders walked; -exec and kin run commands.
   rest.forEach((a, i) => {
-    if (a.value === '-files0-from') add(rest[i + 1], 'read');
+    if (a.value === '-files0-from') {
+      add(rest[i + 1], 'read');
+      // find walks the folders the list names, in place of `.`: which ones is not known before it runs.
+      addUnknown?.(`the folders named in \`${rest[i + 1]?.text ?? ''}\` (find -files0-from), which find walks`, 'read');
+    }
     if (/^-(fprint0?|fprintf|fls)$/.test(a.value)) add(rest[i + 1], 'write');
   });
   if (rest.some((a) => a.value === '-delete'))
@@ -1229,16 +1234,6 @@ function declareOptionFiles(
   }
 }
 
-/** A long option as the table knows it: exact, or the one table option it abbreviates. */
-function longOption(table: Readonly<Record<string, Arity>>, flag: string): Arity | undefined {
-  if (Object.hasOwn(table, flag)) return table[flag];
-  const candidates = Object.keys(table).filter((k) => k.startsWith('--') && k.startsWith(flag) && table[k] !== 'flag');
-  if (candidates.length === 0) return undefined;
-  const arities = candidates.map((k) => table[k]!);
-  for (const a of ['read2', 'read', 'write', 'value2', 'value', 'optional'] as const) if (arities.includes(a)) return a;
-  return undefined;
-}
-
 /** Declares the file arguments of one known program; returns how many file arguments it has. */
 function filesOf(
   use: FileUse,
@@ -1296,6 +1291,11 @@ function filesOf(
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const v = arg.value;
+    // `strings @opts` reads opts (before getopt, so after `--` too), and takes its words for arguments.
+    if (use.responseFiles && arg.literal && v.length > 1 && v.startsWith('@')) {
+      add({ ...arg, text: v.slice(1), value: v.slice(1) }, 'read');
+      addUnknown(`the files named in \`${v.slice(1)}\` (${name} reads more arguments from ${v})`, 'read');
+    }
     if (ended || !arg.literal || !v.startsWith('-') || v === '-') {
       if (!ended && !arg.literal && mayBeOption(arg) && writing.length > 0 && !hidden) {
         hidden = true;

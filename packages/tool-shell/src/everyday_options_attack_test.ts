@@ -1,0 +1,171 @@
+// Attack on the guard's model of everyday programs (not git): options the tables did not know,
+// or knew only when spelled out in full. GNU getopt takes any unique abbreviation of a long
+// option (`--files0=F` is `--files0-from=F`, `--comp=sh` is `--compress-program=sh`); tree reads
+// the files of `--hintro=F`, `--houtro=F`, `--infofile=F` and `--gitfile=F`; binutils' strings
+// reads its options from `@FILE` (and shows the words it cannot open); `find -files0-from F`
+// walks the folders F names; split, csplit, mkfifo and mknod had no table (an unknown read,
+// which bypassPermissions and `Bash(split:*)` allow). Each command below was run for real in the
+// project (GNU coreutils 9, findutils 4.9, tree 2.1, binutils strings) and printed the secret,
+// made `pwned` through sh, or made the protected file named beside it; the guard allowed it.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { shellDecider } from './testdata/shell_decider.ts';
+
+const SECRET = 'KEY=s3cr3t-value';
+const PROGRAMS = [
+  'sort',
+  'wc',
+  'du',
+  'file',
+  'tree',
+  'strings',
+  'find',
+  'install',
+  'split',
+  'csplit',
+  'mkfifo',
+  'mknod',
+];
+const RULES = PROGRAMS.map((p) => `Bash(${p}:*)`);
+const reader = shellDecider('toolshed-everyday-read-', RULES, { deny: ['Read(./.env)'] });
+const writer = shellDecider('toolshed-everyday-write-', RULES);
+
+const has = (program: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** What the command prints (standard output and error) when run for real in `dir`. */
+function output(dir: string, command: string): string {
+  try {
+    return execFileSync('bash', ['-c', `${command} 2>&1`], { cwd: dir, encoding: 'utf8', timeout: 10_000 });
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? '');
+  }
+}
+
+async function project(dir: string): Promise<void> {
+  const files: Record<string, string> = {
+    '.env': `${SECRET}\n`,
+    names0: '.env\0',
+    folders0: 'secrets\0',
+    'secrets/token.txt': 't\n',
+    opts: '-n\n1\n.env\n',
+    'a.txt': 'b\na\n',
+    // Lines sort pipes to its --compress-program: each a command for `sh` (a builtin: no process left behind).
+    'big.txt': ':>pwned\n'.repeat(4000),
+    'src/a.ts': 'a\n',
+    '.git/hooks/.keep': '',
+    '.claude/.keep': '',
+    'bin/.keep': '',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+}
+
+let readDir = '';
+let writeDir = '';
+beforeAll(async () => {
+  readDir = path.join(reader.root(), 'p');
+  writeDir = path.join(writer.root(), 'p');
+  await project(readDir);
+  await project(writeDir);
+});
+
+describe('options that read a file the guard did not declare (Read(./.env) is denied)', () => {
+  // Each opened .env (the secret, or its count, size or type, is in what it printed): the guard
+  // declared no read of it, nor of the list naming it.
+  const CASES: [string, string, string, string][] = [
+    ['wc', 'wc --files0=names0', ' 17 .env', 'ask'],
+    ['wc', 'wc --files0-fr=names0', ' 17 .env', 'ask'],
+    ['du', 'du --files0=names0', '.env', 'ask'],
+    ['sort', 'sort --files0=names0', SECRET, 'ask'],
+    ['file', 'file --files-f names0', '.env: ASCII text', 'ask'],
+    ['tree', 'tree -H . --hintro=.env', SECRET, 'deny'],
+    ['tree', 'tree -H . --hintro .env bin', SECRET, 'deny'],
+    ['tree', 'tree -H . --houtro=.env', SECRET, 'deny'],
+    ['strings', 'strings @.env', SECRET, 'deny'],
+    ['strings', 'strings @opts', SECRET, 'ask'],
+  ];
+  test.each(CASES)('%s: %s', async (program, command, shown, behavior) => {
+    if (!has(program)) return console.log(`[skip] ${program} is not installed`);
+    expect(output(readDir, command)).toContain(shown);
+    await reader.inEveryMode(readDir, command, behavior);
+  });
+
+  test('find -files0-from F walks the folders F names: not known before it runs', async () => {
+    expect(output(readDir, 'find -files0-from folders0')).toContain('secrets/token.txt');
+    await reader.inEveryMode(readDir, 'find -files0-from folders0', 'ask');
+  });
+
+  test('tree --infofile and --gitfile read the file they name', async () => {
+    for (const command of ['tree --info --infofile=.env', 'tree --gitfile=.env'])
+      await reader.inEveryMode(readDir, command, 'deny');
+  });
+});
+
+describe('abbreviated options that run a program (Bash(sort:*), Bash(install:*) allow the command)', () => {
+  test.each([
+    'sort -S 1K --compress=sh big.txt',
+    'sort -S 1K --comp sh big.txt',
+    'sort -S 1K --compress-prog=sh big.txt',
+  ])('%s made pwned; it asks, in every mode', async (command) => {
+    const copy = await writer.runInCopy(writeDir, command);
+    expect(existsSync(path.join(copy, 'pwned'))).toBe(true);
+    await writer.inEveryMode(writeDir, command, 'ask');
+  });
+
+  test('install -s --strip-prog=sh runs the program named on the file installed; it asks, in every mode', async () => {
+    await writeFile(path.join(writeDir, 'run.sh'), 'touch pwned\n');
+    const command = 'install -s --strip-prog=sh run.sh bin/x';
+    const copy = await writer.runInCopy(writeDir, command);
+    expect(existsSync(path.join(copy, 'pwned'))).toBe(true);
+    await writer.inEveryMode(writeDir, command, 'ask');
+  });
+});
+
+describe('programs that make the files they name, which had no table (no deny rule at all)', () => {
+  const CASES: [string, string, string][] = [
+    // The 20th one-letter suffix is `t`.
+    ['split', 'split -n 20 -a 1 a.txt .git/hooks/pre-commi', '.git/hooks/pre-commit'],
+    ['csplit', 'csplit -s -f .claude/x a.txt 2', '.claude/x00'],
+    ['mkfifo', 'mkfifo .claude/settings.json', '.claude/settings.json'],
+    ['mknod', 'mknod .claude/settings.json p', '.claude/settings.json'],
+  ];
+  test.each(CASES)('%s: %s asks, in every mode', async (program, command, made) => {
+    if (!has(program)) return console.log(`[skip] ${program} is not installed`);
+    const copy = await writer.runInCopy(writeDir, command);
+    expect(existsSync(path.join(copy, made))).toBe(true);
+    await writer.inEveryMode(writeDir, command, 'ask');
+  });
+});
+
+describe('everyday forms stay as they were', () => {
+  test.each([
+    'sort a.txt',
+    'sort -S 1M -T /tmp a.txt',
+    'wc -l a.txt src/a.ts',
+    'du -sh src',
+    'file a.txt',
+    'tree -L 2 src',
+    'tree -H . src',
+    'strings a.txt',
+    "find . -name '*.ts'",
+  ])('%s is allowed in default mode', async (command) => {
+    expect(await reader.decide(readDir, command)).toBe('allow');
+  });
+
+  test('install and split to a plain place are allowed by their rule in acceptEdits', async () => {
+    expect(await writer.decide(writeDir, 'install -m 644 a.txt bin/x', 'acceptEdits')).toBe('allow');
+    expect(await writer.decide(writeDir, 'mkfifo bin/fifo', 'acceptEdits')).toBe('allow');
+  });
+});
