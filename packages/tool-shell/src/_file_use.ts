@@ -64,6 +64,8 @@ const GREP: Record<string, Arity> = {
   ),
   ...o('optional', '--color', '--colour'),
   ...o('read', '-f', '--file', '--exclude-from'),
+  // Whole options that begin longer ones: getopt takes them as themselves (`--binary KEY .env`).
+  ...o('flag', '--binary'),
 };
 const RG: Record<string, Arity> = {
   ...o(
@@ -111,6 +113,7 @@ const RG: Record<string, Arity> = {
     '--engine',
   ),
   ...o('read', '-f', '--file', '--ignore-file'),
+  ...o('flag', '--ignore'),
 };
 
 /** Known readers and writers. A program not listed here has arguments the guard does not understand. */
@@ -178,7 +181,14 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
       ...o('optional', '-w', '--width', '--strings'),
     },
   },
-  hexdump: { files: 'read', options: { ...o('value', '-e', '-n', '-s'), ...o('read', '-f') } },
+  hexdump: {
+    files: 'read',
+    options: {
+      ...o('value', '-e', '--format', '-n', '--length', '-s', '--skip'),
+      // It shows a format file it cannot parse.
+      ...o('read', '-f', '--format-file'),
+    },
+  },
   // A second file argument is written (`xxd in out`, `xxd -r dump out`).
   xxd: {
     files: 'uniq',
@@ -294,39 +304,43 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   },
   column: {
     files: 'read',
-    options: o(
-      'value',
-      '-s',
-      '--separator',
-      '-c',
-      '--output-width',
-      '-o',
-      '--output-separator',
-      '-N',
-      '--table-columns',
-      '-l',
-      '--table-columns-limit',
-      '-R',
-      '--table-right',
-      '-T',
-      '--table-truncate',
-      '-E',
-      '--table-noextreme',
-      '-W',
-      '--table-wrap',
-      '-H',
-      '--table-hide',
-      '-O',
-      '--table-order',
-      '-n',
-      '--table-name',
-      '-r',
-      '--tree',
-      '-i',
-      '--tree-id',
-      '-p',
-      '--tree-parent',
-    ),
+    options: {
+      ...o(
+        'value',
+        '-s',
+        '--separator',
+        '-c',
+        '--output-width',
+        '-o',
+        '--output-separator',
+        '-N',
+        '--table-columns',
+        '-l',
+        '--table-columns-limit',
+        '-R',
+        '--table-right',
+        '-T',
+        '--table-truncate',
+        '-E',
+        '--table-noextreme',
+        '-W',
+        '--table-wrap',
+        '-H',
+        '--table-hide',
+        '-O',
+        '--table-order',
+        '-n',
+        '--table-name',
+        '-r',
+        '--tree',
+        '-i',
+        '--tree-id',
+        '-p',
+        '--tree-parent',
+      ),
+      // A whole option that begins longer ones: getopt takes it as itself (`--table .env`).
+      ...o('flag', '--table'),
+    },
   },
   paste: { files: 'read', options: o('value', '-d', '--delimiters') },
   join: { files: 'read', options: o('value', '-t', '-1', '-2', '-o', '-j', '-a', '-v', '-e') },
@@ -485,6 +499,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     files: 'copy',
     options: {
       ...o('value', '-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix', '--strip-program'),
+      ...o('flag', '--strip'),
       ...o('write', '-t', '--target-directory'),
     },
   },

@@ -137,6 +137,19 @@ describe('the option tables agree with the real programs (--help)', () => {
       }
       expect(wrong, wrong.join('\n')).toEqual([]);
     });
+    // getopt takes a whole option as itself, not as the abbreviation of a longer one: the guard,
+    // which takes a prefix of a table option for it, must know it (`grep --binary KEY .env` is
+    // no `--binary-files KEY`, `column --table .env` no `--table-columns .env`).
+    test.skipIf(missing || !use?.options)(`${name}: every option that begins a longer one is in the table`, () => {
+      const table = use!.options!;
+      const unknown = [...parseHelp(text).keys()].filter(
+        (option) =>
+          option.startsWith('--') &&
+          !Object.hasOwn(table, option) &&
+          Object.keys(table).some((k) => k !== option && k.startsWith(option) && table[k] !== 'flag'),
+      );
+      expect(unknown, `${name} takes these whole; the table would read them as a longer option`).toEqual([]);
+    });
     if (missing) test.skip(`${name}: not installed or no --help (${help.error?.message ?? 'other layout'})`, () => {});
   }
 

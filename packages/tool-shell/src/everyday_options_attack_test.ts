@@ -95,6 +95,11 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
     ['tree', 'tree -H . --houtro=.env', SECRET, 'deny'],
     ['strings', 'strings @.env', SECRET, 'deny'],
     ['strings', 'strings @opts', SECRET, 'ask'],
+    // Whole options that begin a longer one of the table, which took the next word for its value.
+    ['column', 'column --table .env', SECRET, 'deny'],
+    ['grep', 'grep --binary KEY .env', SECRET, 'deny'],
+    // hexdump shows the format file it cannot parse.
+    ['hexdump', 'hexdump --format-file=.env a.txt', SECRET, 'deny'],
   ];
   test.each(CASES)('%s: %s', async (program, command, shown, behavior) => {
     if (!has(program)) return console.log(`[skip] ${program} is not installed`);
@@ -105,6 +110,12 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
   test('find -files0-from F walks the folders F names: not known before it runs', async () => {
     expect(output(readDir, 'find -files0-from folders0')).toContain('secrets/token.txt');
     await reader.inEveryMode(readDir, 'find -files0-from folders0', 'ask');
+  });
+
+  test('rg --ignore is a flag: the path after the pattern is searched, outside the working directory', async () => {
+    await writeFile(path.join(writer.root(), 'outside.txt'), `${SECRET}\n`);
+    expect(output(writeDir, 'rg --ignore KEY ../outside.txt')).toContain(SECRET);
+    expect(await writer.decide(writeDir, 'rg --ignore KEY ../outside.txt')).toBe('ask');
   });
 
   test('tree --infofile and --gitfile read the file they name', async () => {
