@@ -216,6 +216,8 @@ function ruleProblem(label: string, rule: ProgramRule, args: readonly ShellWord[
       return sedProblem(args);
     case 'awk':
       return awkProblem(args);
+    case 'jq':
+      return jqProblem(args);
     case 'find':
       return findProblem(args);
     case 'git':
@@ -370,6 +372,17 @@ function awkProblem(args: readonly ShellWord[]): string | undefined {
   }
   if (program === undefined) return '`awk` has no program';
   return awkProgramProblem(program);
+}
+
+/** jq's `env` and `$ENV` (not `.env`, a key, nor `$env`, a variable of the program's). */
+const JQ_ENVIRONMENT = /(?<![\w.$])env\b|\$ENV\b/;
+
+/** `jq -n env` prints the whole environment, secrets included, as `printenv` does. */
+function jqProblem(args: readonly ShellWord[]): string | undefined {
+  const word = args.find((a) => JQ_ENVIRONMENT.test(a.value));
+  return word === undefined
+    ? undefined
+    : `the jq program \`${word.text}\` reads the environment (\`env\`, \`$ENV\`), which may hold secrets`;
 }
 
 function findProblem(args: readonly ShellWord[]): string | undefined {

@@ -180,3 +180,29 @@ describe('everyday forms stay as they were', () => {
     expect(await writer.decide(writeDir, 'mkfifo bin/fifo', 'acceptEdits')).toBe('allow');
   });
 });
+
+describe("jq's env and $ENV print the environment, as printenv does", () => {
+  test.each([
+    'jq -n env',
+    'jq -n env.TOOLSHED_TEST_TOKEN',
+    "jq -n '$ENV.TOOLSHED_TEST_TOKEN'",
+    "jq -rn '$ENV|to_entries[]|.value'",
+    'jq -n "$P"',
+  ])('%s is not auto-approved', async (command) => {
+    if (!has('jq')) return console.log('[skip] jq is not installed');
+    if (!command.includes('$P')) {
+      const shown = execFileSync('bash', ['-c', command], {
+        encoding: 'utf8',
+        env: { ...process.env, TOOLSHED_TEST_TOKEN: 'tok-123' },
+      });
+      expect(shown).toContain('tok-123');
+    }
+    expect(await writer.decide(writeDir, command)).toBe('ask');
+  });
+
+  test('jq filters that read no environment stay read-only', async () => {
+    await writeFile(path.join(writeDir, 'a.json'), '{"env":1,"environment":2}\n');
+    for (const command of ['jq .env a.json', "jq -r '.environment' a.json", 'jq -n "[1,2]|length"'])
+      expect(await writer.decide(writeDir, command), command).toBe('allow');
+  });
+});

@@ -24,6 +24,7 @@ export interface ProgramRule {
   check?:
     | 'sed'
     | 'awk'
+    | 'jq'
     | 'find'
     | 'git'
     | 'command'
@@ -110,7 +111,10 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   cmp: { reason: 'compares files' },
   diff: { reason: 'compares files' },
   comm: { reason: 'compares sorted files' },
-  jq: { reason: 'filters JSON to standard output; it cannot write files' },
+  jq: {
+    reason: 'filters JSON to standard output; it cannot write files; `env` and `$ENV` (the environment) are refused',
+    check: 'jq',
+  },
 
   // Text filters (standard input to standard output)
   sort: {
