@@ -1284,6 +1284,12 @@ function filesOf(
     if (into) targetDir = args[i + 1];
     return i + 1;
   };
+  // `--recur` is `--recursive` (getopt takes an abbreviation); `-d rec` is grep's `-d recurse` (argmatch does).
+  const recursesWith = (flag: string) =>
+    use.recursiveWith?.some((r) => r === flag || (r.startsWith('--') && !r.includes('=') && abbreviates(flag, r))) ===
+    true;
+  const grepRecurses = (flag: string, value: ShellWord | undefined) =>
+    GREPS.has(name) && (flag === '-d' || abbreviates(flag, '--directories')) && recurseValue(value);
   // Before `--`, a word not known before the command runs may turn into an option, one that
   // writes a file among them (`sort $X` with X='-o f', `cp $X a b` with X='-t dir').
   const writing = Object.keys(table).filter((k) => table[k] === 'write');
@@ -1308,12 +1314,13 @@ function filesOf(
       ended = true;
       continue;
     }
-    if (use.recursiveWith?.includes(v)) recursive = true;
+    if (recursesWith(v)) recursive = true;
     if (name === 'rg' && (v === '--files' || v === '--type-list')) noFiles = v === '--type-list';
     if (v.startsWith('--')) {
       const eq = v.indexOf('=');
       const flag = eq === -1 ? v : v.slice(0, eq);
-      if (use.recursiveWith?.includes(flag) || (flag === '--directories' && v.endsWith('=recurse'))) recursive = true;
+      if (recursesWith(flag) || grepRecurses(flag, eq === -1 ? args[i + 1] : { ...arg, value: v.slice(eq + 1) }))
+        recursive = true;
       if (name === 'sed' && '--in-place'.startsWith(flag) && flag.length >= 3) {
         sedInPlace = true;
         if (eq !== -1) sedSuffix = v.slice(eq + 1);
@@ -1334,7 +1341,7 @@ function filesOf(
     }
     for (let c = 1; c < v.length; c++) {
       const flag = `-${v[c]}`;
-      if (use.recursiveWith?.includes(flag)) recursive = true;
+      if (recursesWith(flag)) recursive = true;
       if (name === 'sed' && flag === '-i') {
         sedInPlace = true;
         if (c + 1 < v.length) sedSuffix = v.slice(c + 1);
@@ -1343,7 +1350,7 @@ function filesOf(
       const arity = Object.hasOwn(table, flag) ? table[flag]! : 'flag';
       if (arity === 'flag') continue;
       const attached = c + 1 < v.length ? v.slice(c + 1) : undefined;
-      if (name === 'grep' && flag === '-d' && (attached ?? args[i + 1]?.value) === 'recurse') recursive = true;
+      if (grepRecurses(flag, attached !== undefined ? { ...arg, value: attached } : args[i + 1])) recursive = true;
       if (arity === 'optional') break;
       i = take(arity, attached, arg, i, flag);
       break;
@@ -1384,6 +1391,14 @@ function filesOf(
       return { count: 0, recursive, noFiles };
   }
   return { count: files.length, recursive, noFiles };
+}
+
+const GREPS = new Set(['grep', 'egrep', 'fgrep']);
+
+/** Whether grep's `--directories` value may be `recurse` (argmatch takes `rec`; one not known may be it). */
+function recurseValue(word: ShellWord | undefined): boolean {
+  if (word === undefined) return false;
+  return !word.literal || (word.value !== '' && 'recurse'.startsWith(word.value));
 }
 
 /**

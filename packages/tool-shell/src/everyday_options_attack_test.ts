@@ -98,6 +98,14 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
     // Whole options that begin a longer one of the table, which took the next word for its value.
     ['column', 'column --table .env', SECRET, 'deny'],
     ['grep', 'grep --binary KEY .env', SECRET, 'deny'],
+    // grep takes an abbreviation of --directories' value too (argmatch): `-d rec` searches folders.
+    ['grep', 'grep -d rec KEY .', SECRET, 'deny'],
+    ['grep', 'grep --directories recurse KEY .', SECRET, 'deny'],
+    ['grep', 'grep --dir=rec KEY .', SECRET, 'deny'],
+    ['grep', 'egrep -drecurse KEY .', SECRET, 'deny'],
+    // getopt takes --recursive cut short: the folders are searched, or copied, whole.
+    ['grep', 'grep --recur KEY .', SECRET, 'deny'],
+    ['cp', 'cp --rec . ../copy && cat ../copy/.env', SECRET, 'deny'],
     // hexdump shows the format file it cannot parse.
     ['hexdump', 'hexdump --format-file=.env a.txt', SECRET, 'deny'],
   ];
