@@ -404,7 +404,8 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     skip: 1,
     skipUnless: ['-f', '--from-file'],
     options: {
-      ...o('value', '--indent', '--tab', '--seq'),
+      ...o('value', '--indent'),
+      ...o('flag', '--tab', '--seq'),
       ...o('value2', '--arg', '--argjson'),
       ...o('read2', '--slurpfile', '--rawfile'),
       ...o('read', '-f', '--from-file'),
