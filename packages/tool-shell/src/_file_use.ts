@@ -402,10 +402,10 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   jq: {
     files: 'read',
     skip: 1,
-    skipUnless: ['-f', '--from-file'],
+    skipUnless: ['-f', '--from-file', '--run-tests'],
     options: {
       ...o('value', '--indent'),
-      ...o('flag', '--tab', '--seq'),
+      ...o('flag', '--tab', '--seq', '--run-tests'),
       ...o('value2', '--arg', '--argjson'),
       ...o('read2', '--slurpfile', '--rawfile'),
       ...o('read', '-f', '--from-file'),

@@ -117,6 +117,8 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
     // jq's --tab and --seq take no value: the filter after them is no value, and the file after it is read.
     ['jq', 'jq -R --tab . .env', SECRET, 'deny'],
     ['jq', 'jq -R --seq . .env', SECRET, 'deny'],
+    // `--run-tests FILE` takes no filter: FILE is read, and shown in the errors of what it cannot compile.
+    ['jq', 'jq --run-tests .env', SECRET, 'deny'],
     // hexdump shows the format file it cannot parse.
     ['hexdump', 'hexdump --format-file=.env a.txt', SECRET, 'deny'],
   ];
