@@ -1314,6 +1314,13 @@ function filesOf(
       ended = true;
       continue;
     }
+    // `chmod -w f`, `chmod -s,u+x f`, `chmod -Rx f`: a mode may begin with a dash (getopt hands
+    // chmod's letters r, w, x, X, s, t, u, g, o back as the mode): it is the mode, not an option.
+    if (name === 'chmod' && /^-[cfvR]*[rwxXstugo]/.test(v)) {
+      if (/^-[cfv]*R/.test(v)) recursive = true;
+      positionals.push(arg);
+      continue;
+    }
     if (recursesWith(v)) recursive = true;
     if (name === 'rg' && (v === '--files' || v === '--type-list')) noFiles = v === '--type-list';
     if (v.startsWith('--')) {

@@ -8,7 +8,7 @@
 // project (GNU coreutils 9, findutils 4.9, tree 2.1, binutils strings) and printed the secret,
 // made `pwned` through sh, or made the protected file named beside it; the guard allowed it.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -32,6 +32,7 @@ const PROGRAMS = [
 const RULES = PROGRAMS.map((p) => `Bash(${p}:*)`);
 const reader = shellDecider('toolshed-everyday-read-', RULES, { deny: ['Read(./.env)'] });
 const writer = shellDecider('toolshed-everyday-write-', RULES);
+const editDenier = shellDecider('toolshed-everyday-edit-', ['Bash(chmod:*)'], { deny: ['Edit(./src/**)'] });
 
 const has = (program: string) => {
   try {
@@ -227,5 +228,21 @@ describe("jq's env and $ENV print the environment, as printenv does", () => {
     await writeFile(path.join(writeDir, 'a.json'), '{"env":1,"environment":2}\n');
     for (const command of ['jq .env a.json', "jq -r '.environment' a.json", 'jq -n "[1,2]|length"'])
       expect(await writer.decide(writeDir, command), command).toBe('allow');
+  });
+});
+
+describe("chmod's modes that begin with a dash are its mode, not options", () => {
+  test('chmod -s,u+x .git/hooks/pre-commit makes a hook run; it asks, in every mode', async () => {
+    await writeFile(path.join(writeDir, '.git/hooks/pre-commit'), 'touch pwned\n', { mode: 0o644 });
+    const command = 'chmod -s,u+x .git/hooks/pre-commit';
+    const copy = await writer.runInCopy(writeDir, command);
+    expect(statSync(path.join(copy, '.git/hooks/pre-commit')).mode & 0o100).toBe(0o100);
+    await writer.inEveryMode(writeDir, command, 'ask');
+    await writer.inEveryMode(writeDir, 'chmod -Rx,u+x .git/hooks', 'ask');
+  });
+
+  test('chmod -w src/a.ts is an edit of src/a.ts, which Edit(./src/**) denies', async () => {
+    const editDenied = await editDenier.inEveryMode(writeDir, 'chmod -w src/a.ts', 'deny');
+    expect(editDenied[0]?.reason).toContain('Edit(./src/**)');
   });
 });
