@@ -475,7 +475,11 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   mkfifo: { files: 'write', options: { ...o('value', '-m', '--mode'), ...o('optional', '--context') } },
   // `mknod NAME TYPE [MAJOR MINOR]`: the words after NAME are taken as written too (no file is named so).
   mknod: { files: 'write', options: { ...o('value', '-m', '--mode'), ...o('optional', '--context') } },
-  shred: { files: 'write', options: o('value', '-n', '--iterations', '-s', '--size', '--random-source') },
+  // What shred writes over the files is drawn from --random-source.
+  shred: {
+    files: 'write',
+    options: { ...o('value', '-n', '--iterations', '-s', '--size'), ...o('read', '--random-source') },
+  },
   truncate: { files: 'write', options: { ...o('value', '-s', '--size'), ...o('read', '-r', '--reference') } },
   cp: {
     files: 'copy',

@@ -28,6 +28,9 @@ const PROGRAMS = [
   'csplit',
   'mkfifo',
   'mknod',
+  'shred',
+  'cp',
+  'rg',
 ];
 const RULES = PROGRAMS.map((p) => `Bash(${p}:*)`);
 const reader = shellDecider('toolshed-everyday-read-', RULES, { deny: ['Read(./.env)'] });
@@ -138,6 +141,11 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
     await writeFile(path.join(writer.root(), 'outside.txt'), `${SECRET}\n`);
     expect(output(writeDir, 'rg --ignore KEY ../outside.txt')).toContain(SECRET);
     expect(await writer.decide(writeDir, 'rg --ignore KEY ../outside.txt')).toBe('ask');
+  });
+
+  test('shred --random-source F reads F (strace: openat .env) and writes what it draws from it into the file', async () => {
+    for (const command of ['shred -n 1 --random-source=.env a.txt', 'shred -n1 --random .env a.txt'])
+      await reader.inEveryMode(readDir, command, 'deny');
   });
 
   test('tree --infofile and --gitfile read the file they name', async () => {
