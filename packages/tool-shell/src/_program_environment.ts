@@ -37,6 +37,8 @@ const BY_PROGRAM: Readonly<Record<string, readonly string[]>> = {
   curl: ['CURL_HOME', 'XDG_CONFIG_HOME', 'HOME', 'SSLKEYLOGFILE'],
   wget: ['WGETRC', 'SYSTEM_WGETRC', 'HOME'],
   rg: ['RIPGREP_CONFIG_PATH'],
+  // The magic file, as `-m` names it: file shows a line of it that it cannot parse.
+  file: ['MAGIC'],
   less: ['LESSOPEN', 'LESSCLOSE', 'LESS', 'LESSKEY', 'LESSKEYIN', 'LESSHISTFILE'],
   // bash runs BASH_ENV before a script, sh -i runs ENV, zsh reads $ZDOTDIR/.zshenv; PS4 is expanded
   // under -x; bash -i reads $HOME/.bashrc, bash -l $HOME/.profile, zsh $HOME/.zshenv always.

@@ -107,6 +107,9 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
     ['tree', 'tree -H . --houtro=.env', SECRET, 'deny'],
     ['strings', 'strings @.env', SECRET, 'deny'],
     ['strings', 'strings @opts', SECRET, 'ask'],
+    // file reads its magic from $MAGIC, as from -m, and shows a line it cannot parse.
+    ['file', 'MAGIC=.env file a.txt', SECRET, 'ask'],
+    ['file', 'export MAGIC=.env; file a.txt', SECRET, 'ask'],
     // Whole options that begin a longer one of the table, which took the next word for its value.
     ['column', 'column --table .env', SECRET, 'deny'],
     ['grep', 'grep --binary KEY .env', SECRET, 'deny'],
