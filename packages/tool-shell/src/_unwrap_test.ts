@@ -22,6 +22,10 @@ describe('unwrapOnce', () => {
       ['stdbuf -o L rm x', 'rm x'],
       ['/usr/bin/nohup -- rm x', 'rm x'],
       ['sudo -u root rm x', 'rm x'],
+      // coreutils 9.7's env -a/--argv0 NAME: NAME is what the command is called, not the command.
+      ['env -a x rm -rf .git', 'rm -rf .git'],
+      ['env --argv0 x rm x', 'rm x'],
+      ['ionice -c 3 -n 7 rm x', 'rm x'],
     ] as const) {
       expect(
         unwrapOnce(words(command))

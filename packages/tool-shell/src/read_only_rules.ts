@@ -477,7 +477,8 @@ export const WRAPPERS: Readonly<
   time: { reason: 'times a command', optionsWithValue: ['-f', '--format', '-o', '--output'] },
   env: {
     reason: 'runs a command in a changed environment',
-    optionsWithValue: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'],
+    // `-a NAME` (coreutils 9.7) names what the command is called.
+    optionsWithValue: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string', '-a', '--argv0'],
   },
   stdbuf: {
     reason: 'runs a command with other buffering',
