@@ -416,7 +416,8 @@ function cdTarget(cmd: SimpleCommand, dir: string, home: string): string | undef
 
 /** Options of tabled programs that run a command of the caller's choosing (what it writes is not known). */
 const RUNS_A_COMMAND: Readonly<Record<string, readonly string[]>> = {
-  rg: ['--pre'],
+  rg: ['--pre', '--hostname-bin'],
+  fd: ['-x', '--exec', '-X', '--exec-batch'],
   sort: ['--compress-program'],
   tar: ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script'],
   rsync: ['-e', '--rsh', '--rsync-path'],

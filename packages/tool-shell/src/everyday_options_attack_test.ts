@@ -179,6 +179,22 @@ describe('abbreviated options that run a program (Bash(sort:*), Bash(install:*) 
   });
 });
 
+describe('options that run a program, of programs the read-only list knows (not installed here: by their manuals)', () => {
+  // fd -x/-X runs a command per file found or on all of them (`fd -H . -X rm` removes .git's files);
+  // rg 14's --hostname-bin runs a program for the host name of its hyperlinks.
+  const fdRules = shellDecider('toolshed-everyday-fd-', ['Bash(fd:*)', 'Bash(rg:*)']);
+  test.each([
+    'fd -H . -X rm',
+    'fd -x rm',
+    'fd --exec rm',
+    'fd --exec-batch rm',
+    'fd -Hx rm',
+    'rg --hostname-bin=sh --hyperlink-format={host} x',
+  ])('%s asks, in every mode', async (command) => {
+    await fdRules.inEveryMode(writeDir, command, 'ask');
+  });
+});
+
 describe('programs that make the files they name, which had no table (no deny rule at all)', () => {
   const CASES: [string, string, string][] = [
     // The 20th one-letter suffix is `t`.
