@@ -271,6 +271,8 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
       ...o('names', '--files0-from'),
     },
   },
+  // `hostname NAME` sets the name (the read-only list refuses it); `-F FILE` sets it from FILE.
+  hostname: { files: 'none', options: o('read', '-F', '--file') },
   // `date -f FILE` prints each line it cannot parse, so it shows the file; `-r FILE` reads its time.
   date: {
     files: 'none',

@@ -151,6 +151,10 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
       await reader.inEveryMode(readDir, command, 'deny');
   });
 
+  test('hostname -F F reads F (to set the name from it)', async () => {
+    await reader.inEveryMode(readDir, 'hostname -F .env', 'deny');
+  });
+
   test('tree --infofile and --gitfile read the file they name', async () => {
     for (const command of ['tree --info --infofile=.env', 'tree --gitfile=.env'])
       await reader.inEveryMode(readDir, command, 'deny');
@@ -222,6 +226,9 @@ describe('everyday forms stay as they were', () => {
     'tree -H . src',
     'strings a.txt',
     "find . -name '*.ts'",
+    // It had no table: "the files hostname opens" were not known, which a Read deny rule asked about.
+    'hostname',
+    'hostname -s',
   ])('%s is allowed in default mode', async (command) => {
     expect(await reader.decide(readDir, command)).toBe('allow');
   });
