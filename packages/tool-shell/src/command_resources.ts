@@ -1366,39 +1366,54 @@ function filesOf(
   }
   const files = positionals.slice(skip);
   const folder = recursive ? ('folder' as const) : undefined;
-  switch (use.files) {
+  if (use.files === 'none') return { count: 0, recursive, noFiles };
+  declareFiles(
+    use.files,
+    { name, args, files, targetDir },
+    { dir, home, add, addUnknown, folder, sedInPlace, sedSuffix },
+  );
+  return { count: files.length, recursive, noFiles };
+}
+
+/** Declares the file arguments {@linkcode filesOf} found, as the program's table says it uses them. */
+function declareFiles(
+  how: Exclude<FileUse['files'], 'none'>,
+  call: { name: string; args: readonly ShellWord[]; files: readonly ShellWord[]; targetDir: ShellWord | undefined },
+  options: Pick<Parameters<typeof declareCopyOrMove>[3], 'dir' | 'home' | 'add' | 'addUnknown' | 'folder'> & {
+    /** `sed -i`: the files are rewritten; with a suffix, a backup of each is kept. */
+    sedInPlace: boolean;
+    sedSuffix: string | undefined;
+  },
+): void {
+  const { name, args, files } = call;
+  const { add, folder, sedInPlace, sedSuffix } = options;
+  switch (how) {
     case 'read':
       for (const f of files) add(f, sedInPlace ? 'write' : 'read', folder);
       if (sedInPlace) for (const f of files) add(f, 'read');
       if (sedInPlace && sedSuffix) for (const f of files) add(sedBackup(f, sedSuffix), 'write');
       break;
-    case 'write':
+    case 'write': {
+      // `mkdir -p a/b/c` (`--parents`, `--par`) makes (and opens) every folder on the way.
+      const parents =
+        name === 'mkdir' && args.some((a) => abbreviates(a.value, '--parents') || /^-[a-zA-Z]*p/.test(a.value));
       for (const f of files) {
         add(f, 'write', folder);
-        // `mkdir -p a/b/c` makes (and opens) every folder on the way.
-        if (
-          name === 'mkdir' &&
-          args.some((a) => a.value === '-p' || a.value === '--parents' || /^-[a-z]*p/.test(a.value)) &&
-          f.literal &&
-          !f.value.startsWith('/')
-        ) {
-          const parts = f.value.split('/').filter((s) => s !== '' && s !== '.');
-          for (let k = 1; k < parts.length; k++)
-            add({ text: parts.slice(0, k).join('/'), value: parts.slice(0, k).join('/'), literal: true }, 'write');
-        }
+        if (!parents || !f.literal || f.value.startsWith('/')) continue;
+        const parts = f.value.split('/').filter((s) => s !== '' && s !== '.');
+        for (let k = 1; k < parts.length; k++)
+          add({ text: parts.slice(0, k).join('/'), value: parts.slice(0, k).join('/'), literal: true }, 'write');
       }
       break;
+    }
     case 'copy':
     case 'move':
-      declareCopier(use.files, { name, args, files, targetDir }, { dir, home, add, addUnknown, folder });
+      declareCopier(how, call, options);
       break;
     case 'uniq':
       files.forEach((f, i) => add(f, i === 0 ? 'read' : 'write'));
       break;
-    case 'none':
-      return { count: 0, recursive, noFiles };
   }
-  return { count: files.length, recursive, noFiles };
 }
 
 const GREPS = new Set(['grep', 'egrep', 'fgrep']);
