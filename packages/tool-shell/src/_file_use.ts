@@ -34,6 +34,13 @@ export interface FileUse {
    * it may name other files, and are shown when they cannot be opened.
    */
   responseFiles?: boolean;
+  /**
+   * How a word of short options is read, when not as getopt bundles them (where a letter that
+   * takes a value takes the rest of the word, or the next word): `next`, each such letter takes
+   * the next word, in turn (`tree -oL FILE 2`); `single`, the word is one option named by its
+   * first letter, the rest its value or nothing (`xxd -ps` is `-p`, `xxd -c8` is `-c 8`).
+   */
+  shortOptions?: 'next' | 'single';
 }
 
 const o = (arity: Arity, ...names: string[]): Record<string, Arity> => Object.fromEntries(names.map((n) => [n, arity]));
@@ -192,6 +199,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
   // A second file argument is written (`xxd in out`, `xxd -r dump out`).
   xxd: {
     files: 'uniq',
+    shortOptions: 'single',
     options: o('value', '-l', '-s', '-c', '-g', '-o', '-n', '-cols', '-len', '-seek', '-groupsize', '-name'),
   },
   base64: { files: 'read', options: o('value', '-w', '--wrap') },
@@ -443,6 +451,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     files: 'read',
     lister: true,
     recursive: true,
+    shortOptions: 'next',
     options: {
       ...o('value', '-L', '-P', '-I', '-H', '-T', '--filelimit', '--timefmt', '--charset', '--sort'),
       ...o('write', '-o'),

@@ -1347,7 +1347,7 @@ function filesOf(
       i = take(table[v]!, undefined, arg, i, v);
       continue;
     }
-    for (let c = 1; c < v.length; c++) {
+    for (let c = 1; c < (use.shortOptions === 'single' ? 2 : v.length); c++) {
       const flag = `-${v[c]}`;
       if (recursesWith(flag)) recursive = true;
       if (name === 'sed' && flag === '-i') {
@@ -1357,6 +1357,11 @@ function filesOf(
       if (use.skipUnless?.includes(flag)) skip = 0;
       const arity = Object.hasOwn(table, flag) ? table[flag]! : 'flag';
       if (arity === 'flag') continue;
+      if (use.shortOptions === 'next') {
+        // tree: each letter that takes a value takes the next word, and the bundle goes on.
+        if (arity !== 'optional') i = take(arity, undefined, arg, i, flag);
+        continue;
+      }
       const attached = c + 1 < v.length ? v.slice(c + 1) : undefined;
       if (grepRecurses(flag, attached !== undefined ? { ...arg, value: attached } : args[i + 1])) recursive = true;
       if (arity === 'optional') break;

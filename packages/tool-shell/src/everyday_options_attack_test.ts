@@ -31,6 +31,7 @@ const PROGRAMS = [
   'shred',
   'cp',
   'rg',
+  'xxd',
 ];
 const RULES = PROGRAMS.map((p) => `Bash(${p}:*)`);
 const reader = shellDecider('toolshed-everyday-read-', RULES, { deny: ['Read(./.env)'] });
@@ -196,6 +197,34 @@ describe('options that run a program, of programs the read-only list knows (not 
     'rg --hostname-bin=sh --hyperlink-format={host} x',
   ])('%s asks, in every mode', async (command) => {
     await fdRules.inEveryMode(writeDir, command, 'ask');
+  });
+});
+
+describe('programs whose short options are not getopt bundles', () => {
+  // tree gives each letter of a bundle that takes a value the next word, in turn (`-oL FILE 1`);
+  // the guard read `-oL` as `-o L`, writing ./L, and FILE as a folder listed.
+  test.each([
+    ['tree -oL .claude/settings.json 1', '.claude/settings.json'],
+    ['tree -Lo 1 .claude/x', '.claude/x'],
+  ])('%s writes %s; it asks, in every mode', async (command, made) => {
+    if (!has('tree')) return console.log('[skip] tree is not installed');
+    const copy = await writer.runInCopy(writeDir, command);
+    expect(existsSync(path.join(copy, made))).toBe(true);
+    await writer.inEveryMode(writeDir, command, 'ask');
+  });
+
+  // xxd reads each word as one option named by its first letter: `-ps` is -p (plain), not -p -s VALUE.
+  test.each(['xxd -ps .env', 'xxd -plain .env', 'xxd -u -ps .env'])('%s prints .env: denied', async (command) => {
+    if (!has('xxd')) return console.log('[skip] xxd is not installed');
+    expect(output(readDir, command).toLowerCase()).toContain(Buffer.from(SECRET).toString('hex'));
+    await reader.inEveryMode(readDir, command, 'deny');
+  });
+
+  test('tree and xxd options that take a value still do', async () => {
+    for (const command of ['tree -L 2 src', 'tree -aL 1 -P "*.ts" src', 'xxd -c8 a.txt', 'xxd -s 1 -l 2 a.txt'])
+      expect(await reader.decide(readDir, command), command).toBe('allow');
+    expect(await reader.decide(readDir, 'xxd -c 8 .env')).toBe('deny');
+    expect(await reader.decide(readDir, 'tree -aL 1 .env')).toBe('deny');
   });
 });
 
