@@ -245,20 +245,18 @@ function resourcesOf(command: string, cwd: string, options: CommandResourcesOpti
         dir = undefined;
       }
       moved = true;
-      const name = cmd.name.value;
+      // `builtin source f`, `command eval '…'`: the builtin they name runs as without them.
+      const { name, args } = namedBuiltin(cmd);
       // `source f` reads f and runs what is in it; `eval` runs its words: what they open is not known.
-      if (name === 'source' || name === '.') makeAdd(base)(cmd.args[0], 'read');
-      if (name === 'eval' && cmd.args.every((a) => a.literal)) {
-        declareScript(cmd.args.map((a) => a.value).join(' '), base, home, makeAdd, addUnknown, [
+      if (name === 'source' || name === '.') makeAdd(base)(args[0], 'read');
+      if (name === 'eval' && args.every((a) => a.literal)) {
+        declareScript(args.map((a) => a.value).join(' '), base, home, makeAdd, addUnknown, [
           ...exported,
           ...cmd.assignments,
         ]);
       } else if (name === 'eval') addUnknown(`what \`${cmd.text}\` runs`, 'write');
-      else if (name !== 'cd' && name !== 'builtin' && name !== 'command' && name !== 'pushd' && name !== 'popd')
-        addUnknown(`what \`${cmd.text}\` runs`, 'read');
-      if (name === 'pushd' || name === 'popd' || name === 'builtin' || name === 'command') {
-        if (cmd.args.length > 0 && name !== 'builtin' && name !== 'command') makeAdd(base)(cmd.args[0], 'read');
-      }
+      else if (name !== 'cd' && name !== 'pushd' && name !== 'popd') addUnknown(`what \`${cmd.text}\` runs`, 'read');
+      if ((name === 'pushd' || name === 'popd') && args.length > 0) makeAdd(base)(args[0], 'read');
       continue;
     }
     declareCommand(cmd, base, home, makeAdd, addUnknown, () => (complete = false), exported);
@@ -368,6 +366,25 @@ function changesDirectory(cmd: SimpleCommand): boolean {
   let name = cmd.name?.value;
   if ((name === 'builtin' || name === 'command') && cmd.args[0]) name = cmd.args[0].value;
   return name === 'cd' || name === 'pushd' || name === 'popd' || name === 'source' || name === '.' || name === 'eval';
+}
+
+/**
+ * The builtin a command runs and its words, through `builtin` and `command` (and command's `-p`):
+ * `builtin source f` is `source f`. A name not known before it runs is `eval` with no words, which
+ * runs what cannot be known.
+ */
+function namedBuiltin(cmd: SimpleCommand): { name: string; args: readonly ShellWord[] } {
+  let name = cmd.name?.value ?? '';
+  let args = cmd.args;
+  while ((name === 'builtin' || name === 'command') && args.length > 0) {
+    const at = name === 'command' ? args.findIndex((a) => !(a.literal && /^-p+$/.test(a.value))) : 0;
+    const next = args[at];
+    if (next === undefined) break;
+    if (!next.literal) return { name: 'eval', args: [next] };
+    name = next.value;
+    args = args.slice(at + 1);
+  }
+  return { name, args };
 }
 
 /** A plain `cd` the guard can follow: at the top level, surely run, with a known target. */

@@ -309,3 +309,19 @@ describe("chmod's modes that begin with a dash are its mode, not options", () =>
     expect(editDenied[0]?.reason).toContain('Edit(./src/**)');
   });
 });
+
+describe('bash builtins run through `builtin` or `command`', () => {
+  // `builtin source .env` and `command eval 'cat .env'` ran what they name, as without the prefix;
+  // the guard declared nothing (the prefix hid the builtin), so bypassPermissions allowed them.
+  test.each([
+    ["builtin eval 'cat .env'", 'deny'],
+    ["command eval 'cat .env'", 'deny'],
+    ['builtin source .env', 'deny'],
+    ['command . .env', 'deny'],
+    ['command -p source .env', 'deny'],
+    ['builtin eval "$C"', 'ask'],
+  ])('%s: %s, in every mode', async (command, behavior) => {
+    if (!command.includes('$C')) expect(output(readDir, `${command}; echo "[$KEY]"`)).toContain('s3cr3t');
+    await reader.inEveryMode(readDir, command, behavior);
+  });
+});
