@@ -16,6 +16,7 @@ import { declareUnpackOrFetch } from './_unpack_and_fetch.ts';
 import { declareSedScript } from './_sed_command.ts';
 import { pathSetting, programSetting, settingsNamed, traceInjection } from './_program_environment.ts';
 import { arithmeticInjection } from './_arithmetic_injection.ts';
+import { subscriptInjection } from './_subscript_names.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
@@ -145,6 +146,8 @@ function resourcesOf(command: string, cwd: string, options: CommandResourcesOpti
   }
 
   declareValueInjections(command, addUnknown);
+  const subscript = subscriptInjection(analysis.commands);
+  if (subscript !== undefined) addUnknown(subscript, 'write');
   const expanding = expansionChange(analysis.commands);
   if (expanding) addUnknown(`the paths of \`${expanding.text}\`, which changes how bash expands paths`, 'read');
 

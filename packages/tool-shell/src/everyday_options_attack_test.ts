@@ -325,3 +325,30 @@ describe('bash builtins run through `builtin` or `command`', () => {
     await reader.inEveryMode(readDir, command, behavior);
   });
 });
+
+describe('variable names with a subscript, which bash evaluates as arithmetic', () => {
+  // bash expands `$(…)` in the subscript of an indexed array's element it assigns or tests: each
+  // made .claude/p; the guard declared nothing (printf and test open no files), which
+  // bypassPermissions allowed.
+  test.each([
+    "printf -v 'x[$(touch .claude/p)]' %s 1",
+    "printf -v'x[$(touch .claude/p)]' %s 1",
+    "read 'x[$(touch .claude/p)]' <<< 1",
+    "declare 'x[$(touch .claude/p)]=1'",
+    "test -v 'x[$(touch .claude/p)]'",
+    "[ -v 'x[`touch .claude/p`]' ]",
+    "[[ -v 'x[$(touch .claude/p)]' ]]",
+    "let 'x[$(touch .claude/p)]=1'",
+    // mapfile -C runs its callback as a command.
+    "mapfile -C 'touch .claude/p' -c 1 x < a.txt",
+  ])('%s asks, in every mode', async (command) => {
+    const copy = await writer.runInCopy(writeDir, command);
+    expect(existsSync(path.join(copy, '.claude/p'))).toBe(true);
+    await writer.inEveryMode(writeDir, command, 'ask');
+  });
+
+  test('names without an expansion in a subscript stay as they were', async () => {
+    for (const command of ['read -r line < a.txt', 'test -v HOME', 'printf -v x %s 1', 'declare -a list'])
+      expect(await writer.decide(writeDir, command, 'bypassPermissions'), command).toBe('allow');
+  });
+});
