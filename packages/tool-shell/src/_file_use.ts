@@ -4,9 +4,10 @@
  * attached (`-w8`, `--width=8`), never the next word; `read`/`write` take a file read or written;
  * `value2` takes two words (`jq --arg NAME VALUE`); `read2` takes two, the second a file read
  * (`jq --rawfile NAME FILE`); `names` takes a file read whose lines name more files
- * (`wc --files0-from F`), which are not known before the command runs.
+ * (`wc --files0-from F`), which are not known before the command runs; `paths` takes files read,
+ * split at `:` (`file -m A:B`).
  */
-export type Arity = 'flag' | 'value' | 'optional' | 'read' | 'write' | 'value2' | 'read2' | 'names';
+export type Arity = 'flag' | 'value' | 'optional' | 'read' | 'write' | 'value2' | 'read2' | 'names' | 'paths';
 
 /** How a program uses its arguments: which options take a value, which positionals are files. */
 export interface FileUse {
@@ -251,7 +252,7 @@ export const FILE_USE: Readonly<Record<string, FileUse>> = {
     files: 'read',
     options: {
       ...o('value', '-F', '--separator', '-P', '--parameter', '-e', '--exclude', '--exclude-quiet'),
-      ...o('read', '-m', '--magic-file'),
+      ...o('paths', '-m', '--magic-file'),
       ...o('names', '-f', '--files-from'),
     },
   },

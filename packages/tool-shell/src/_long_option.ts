@@ -52,4 +52,4 @@ export function longOption<Use extends string>(table: Readonly<Record<string, Us
 }
 
 /** The uses an abbreviation shared by several table options is taken as, the most it could do first. */
-const MOST = ['names', 'read2', 'read', 'write', 'value2', 'value', 'optional'];
+const MOST = ['names', 'paths', 'read2', 'read', 'write', 'value2', 'value', 'optional'];

@@ -1288,6 +1288,13 @@ function filesOf(
       );
       return attached !== undefined ? i : i + 1;
     }
+    if (arity === 'paths') {
+      // `file -m A:B` reads A and B; a list not known before it runs is declared as it is (unknown).
+      const list = attached !== undefined ? { ...arg, value: attached, text: attached } : args[i + 1];
+      if (list?.literal) for (const p of list.value.split(':')) add({ ...list, value: p, text: p }, 'read');
+      else add(list, 'read');
+      return attached !== undefined ? i : i + 1;
+    }
     if (arity === 'read2') {
       add(args[i + 2], 'read');
       return i + 2;

@@ -108,6 +108,9 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
     ['tree', 'tree -H . --houtro=.env', SECRET, 'deny'],
     ['strings', 'strings @.env', SECRET, 'deny'],
     ['strings', 'strings @opts', SECRET, 'ask'],
+    // file -m takes a list of magic files, split at `:`, and shows a line it cannot parse.
+    ['file', 'file -m a.txt:.env a.txt', SECRET, 'deny'],
+    ['file', 'file --magic-file=a.txt:.env a.txt', SECRET, 'deny'],
     // file reads its magic from $MAGIC, as from -m, and shows a line it cannot parse.
     ['file', 'MAGIC=.env file a.txt', SECRET, 'ask'],
     ['file', 'export MAGIC=.env; file a.txt', SECRET, 'ask'],
