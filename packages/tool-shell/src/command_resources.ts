@@ -581,6 +581,11 @@ function declareCommand(
         return;
       }
     }
+    // watch runs its words joined through `sh -c` (as they are with -x).
+    if (head === 'watch' && declareWatchScript(words, { dir, home, makeAdd, addUnknown, environment })) {
+      incomplete();
+      return;
+    }
     // GNU time: `-o FILE` writes what it measured to FILE.
     if (head === 'time') declareTimeOutput(words.slice(1), makeAdd(dir));
     // `command -v NAME` / `-V` only looks a name up.
@@ -800,6 +805,33 @@ function declareProgramText(
       addUnknown(`the files sed's script writes in \`${text}\``, 'write');
     } else declareSedScript(args, { add: (w, access) => add(w, access), addUnknown });
   }
+}
+
+/**
+ * `watch CMD…` runs its words joined with spaces through `sh -c` (`watch 'a; b'`), unless `-x`
+ * says to run them as they are: declares the script as `bash -c` does. False with -x, or no command.
+ */
+function declareWatchScript(
+  words: readonly ShellWord[],
+  options: {
+    dir: string | undefined;
+    home: string;
+    makeAdd: (base: string | undefined) => Add;
+    addUnknown: (what: string, access: 'read' | 'write') => void;
+    environment: readonly ShellWord[];
+  },
+): boolean {
+  const found = unwrapOnce(words);
+  if (!found) return false;
+  const own = words.slice(1, words.length - found.inner.length);
+  if (own.some((w) => abbreviates(w.value, '--exec') || /^-[a-zA-Z]*x/.test(w.value))) return false;
+  if (!found.inner.every((w) => w.literal)) {
+    options.addUnknown(`what \`${words.map((w) => w.text).join(' ')}\` runs (through sh -c)`, 'write');
+    return true;
+  }
+  const script = found.inner.map((w) => w.value).join(' ');
+  declareScript(script, options.dir, options.home, options.makeAdd, options.addUnknown, options.environment);
+  return true;
 }
 
 /**

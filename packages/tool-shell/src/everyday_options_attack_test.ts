@@ -355,3 +355,30 @@ describe('variable names with a subscript, which bash evaluates as arithmetic', 
       expect(await writer.decide(writeDir, command, 'bypassPermissions'), command).toBe('allow');
   });
 });
+
+describe('watch runs its words through sh -c, and -d takes no value', () => {
+  // Each made .claude/p (watch runs its command at once, with no terminal too); the guard read
+  // `'touch .claude/p'` as a program named `p`, and `-d touch` as an option with its value.
+  const watcher = shellDecider('toolshed-everyday-watch-', ['Bash(watch:*)']);
+  const watchReader = shellDecider('toolshed-everyday-watch-read-', ['Bash(watch:*)'], { deny: ['Read(./.env)'] });
+  test.each([
+    "watch -n 1 'touch .claude/p'",
+    'watch -n 1 touch .claude/p',
+    'watch -d touch .claude/p',
+    "watch -n1 'cat a.txt; touch .claude/p'",
+    'watch -n1 "$C"',
+  ])('%s asks, in every mode', async (command) => {
+    if (!has('watch')) return console.log('[skip] watch is not installed');
+    if (!command.includes('$C')) {
+      const copy = await writer.runInCopy(writeDir, `timeout 2 ${command}`);
+      expect(existsSync(path.join(copy, '.claude/p'))).toBe(true);
+    }
+    await watcher.inEveryMode(writeDir, command, 'ask');
+  });
+
+  test("watch's command is read as a script: a read of .env is denied, and -x runs the words as they are", async () => {
+    await watchReader.inEveryMode(writeDir, "watch -n 1 'cat .env'", 'deny');
+    await watchReader.inEveryMode(writeDir, 'watch -x cat .env', 'deny');
+    expect(await watchReader.decide(writeDir, 'watch -n 5 wc -l a.txt')).toBe('allow');
+  });
+});

@@ -527,7 +527,8 @@ export const WRAPPERS: Readonly<
   },
   watch: {
     reason: 'runs a command repeatedly',
-    optionsWithValue: ['-n', '--interval', '-d'],
+    // `-d` takes its value only attached (`-d=permanent`): `watch -d rm x` runs `rm x`.
+    optionsWithValue: ['-n', '--interval', '-q', '--equexit'],
     notForAllow: 'it runs the command again and again',
   },
   chroot: {
