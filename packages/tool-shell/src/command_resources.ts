@@ -1353,6 +1353,8 @@ function filesOf(
   // Before `--`, a word not known before the command runs may turn into an option, one that
   // writes a file among them (`sort $X` with X='-o f', `cp $X a b` with X='-t dir').
   const writing = Object.keys(table).filter((k) => table[k] === 'write');
+  // Or one that runs a program (`X=--pre=sh; rg $X …`).
+  const running = RUNS_A_COMMAND[name] ?? [];
   let hidden = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -1363,9 +1365,14 @@ function filesOf(
       addUnknown(`the files named in \`${v.slice(1)}\` (${name} reads more arguments from ${v})`, 'read');
     }
     if (ended || !arg.literal || !v.startsWith('-') || v === '-') {
-      if (!ended && !arg.literal && mayBeOption(arg) && writing.length > 0 && !hidden) {
+      if (!ended && !arg.literal && mayBeOption(arg) && writing.length + running.length > 0 && !hidden) {
         hidden = true;
-        addUnknown(`\`${arg.text}\` (it may be ${name}'s \`${writing[0]}\`, which writes a file)`, 'write');
+        addUnknown(
+          writing.length > 0
+            ? `\`${arg.text}\` (it may be ${name}'s \`${writing[0]}\`, which writes a file)`
+            : `\`${arg.text}\` (it may be ${name}'s \`${running[0]}\`, which runs a program)`,
+          'write',
+        );
       }
       positionals.push(arg);
       continue;

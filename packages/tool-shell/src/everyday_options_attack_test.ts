@@ -178,6 +178,17 @@ describe('abbreviated options that run a program (Bash(sort:*), Bash(install:*) 
     await writer.inEveryMode(writeDir, command, 'ask');
   });
 
+  test.each(['X=--pre=sh; rg $X touch run.sh', 'X=--compress-program=sh; sort -S 1K $X big.txt'])(
+    '%s: a word not known before it runs may be the option that runs a program; it asks, in every mode',
+    async (command) => {
+      await writeFile(path.join(writeDir, 'run.sh'), 'touch pwned\n');
+      const copy = await cloneOf(writeDir);
+      execFileSync('bash', ['-c', `${command} >/dev/null 2>&1 || true`], { cwd: copy, timeout: 10_000 });
+      expect(existsSync(path.join(copy, 'pwned'))).toBe(true);
+      await writer.inEveryMode(writeDir, command, 'ask');
+    },
+  );
+
   test('install -s --strip-prog=sh runs the program named on the file installed; it asks, in every mode', async () => {
     await writeFile(path.join(writeDir, 'run.sh'), 'touch pwned\n');
     const command = 'install -s --strip-prog=sh run.sh bin/x';
