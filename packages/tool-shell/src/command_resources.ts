@@ -1350,11 +1350,8 @@ function filesOf(
     true;
   const grepRecurses = (flag: string, value: ShellWord | undefined) =>
     GREPS.has(name) && (flag === '-d' || abbreviates(flag, '--directories')) && recurseValue(value);
-  // Before `--`, a word not known before the command runs may turn into an option, one that
-  // writes a file among them (`sort $X` with X='-o f', `cp $X a b` with X='-t dir').
-  const writing = Object.keys(table).filter((k) => table[k] === 'write');
-  // Or one that runs a program (`X=--pre=sh; rg $X …`).
-  const running = RUNS_A_COMMAND[name] ?? [];
+  // Before `--`, a word not known before the command runs may turn into an option (`sort $X`).
+  const hiddenOption = mayHide(name, table);
   let hidden = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -1365,14 +1362,9 @@ function filesOf(
       addUnknown(`the files named in \`${v.slice(1)}\` (${name} reads more arguments from ${v})`, 'read');
     }
     if (ended || !arg.literal || !v.startsWith('-') || v === '-') {
-      if (!ended && !arg.literal && mayBeOption(arg) && writing.length + running.length > 0 && !hidden) {
+      if (!ended && !arg.literal && mayBeOption(arg) && hiddenOption !== undefined && !hidden) {
         hidden = true;
-        addUnknown(
-          writing.length > 0
-            ? `\`${arg.text}\` (it may be ${name}'s \`${writing[0]}\`, which writes a file)`
-            : `\`${arg.text}\` (it may be ${name}'s \`${running[0]}\`, which runs a program)`,
-          'write',
-        );
+        addUnknown(`\`${arg.text}\` (it may be ${hiddenOption})`, 'write');
       }
       positionals.push(arg);
       continue;
@@ -1485,6 +1477,18 @@ function declareFiles(
       files.forEach((f, i) => add(f, i === 0 ? 'read' : 'write'));
       break;
   }
+}
+
+/**
+ * What a word not known before the command runs may turn into, among a program's options: one
+ * that writes a file (`sort $X` with X='-o f', `cp $X a b` with X='-t dir') or runs a program
+ * (`rg $X` with X='--pre=sh'); undefined when it has none.
+ */
+function mayHide(name: string, table: Readonly<Record<string, Arity>>): string | undefined {
+  const writing = Object.keys(table).find((k) => table[k] === 'write');
+  if (writing !== undefined) return `${name}'s \`${writing}\`, which writes a file`;
+  const running = RUNS_A_COMMAND[name]?.[0];
+  return running === undefined ? undefined : `${name}'s \`${running}\`, which runs a program`;
 }
 
 const GREPS = new Set(['grep', 'egrep', 'fgrep']);
