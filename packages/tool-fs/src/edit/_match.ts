@@ -346,8 +346,16 @@ export function noMatchMessage(text: string, { oldString, file }: NoMatchMessage
   const region = fileLines.slice(best.start, best.start + oldLines.length);
   const diff = diffLines(region, oldLines).map((d) => ({ ...d, n: d.op === '+' ? 0 : best.start + d.n }));
   const differsInSpaceOnly = whitespaceOnlyDiffers(region, oldLines);
-  const rendered = diff.slice(0, 40).map((d) => {
-    const visible = differsInSpaceOnly(d.line) ? JSON.stringify(d.line) : d.line;
+  const shown = diff.slice(0, 40);
+  const rendered = shown.map((d, i) => {
+    // A removed line and the added one right after it are a pair: a long one is shown where the two differ.
+    const other =
+      d.op === '-' && shown[i + 1]?.op === '+'
+        ? shown[i + 1]
+        : d.op === '+' && shown[i - 1]?.op === '-'
+          ? shown[i - 1]
+          : undefined;
+    const visible = clipLine(differsInSpaceOnly(d.line) ? JSON.stringify(d.line) : d.line, other?.line);
     return d.op === '+' ? `+      ${visible}` : `${d.op} ${String(d.n).padStart(4)} ${visible}`;
   });
   if (diff.length > 40) rendered.push(`… (${diff.length - 40} more lines)`);
@@ -357,6 +365,24 @@ export function noMatchMessage(text: string, { oldString, file }: NoMatchMessage
     `Diff from the file (-) to your old_string (+):\n${rendered.join('\n')}\n` +
     'Copy the text from the file exactly (whitespace and indentation included) and try again.'
   );
+}
+
+/** Characters of one line a no-match message shows, at most: a minified file's line is megabytes. */
+const SHOWN_LINE_CHARS = 240;
+
+/**
+ * A line as the diff shows it: whole when short; else the part around where it first differs
+ * from `other` (its pair on the other side), with how much was left out on each side.
+ */
+function clipLine(line: string, other: string | undefined): string {
+  if (line.length <= SHOWN_LINE_CHARS) return line;
+  let at = 0;
+  if (other !== undefined) while (at < line.length && line[at] === other[at]) at++;
+  const from = Math.max(0, Math.min(at - SHOWN_LINE_CHARS / 2, line.length - SHOWN_LINE_CHARS));
+  const to = from + SHOWN_LINE_CHARS;
+  const before = from > 0 ? `…(${from} characters)…` : '';
+  const after = to < line.length ? `…(${line.length - to} more characters)` : '';
+  return `${before}${line.slice(from, to)}${after}`;
 }
 
 /** A test: some other line of either side equals this one but for white space (then the diff shows it quoted). */

@@ -71,6 +71,18 @@ describe('helpers', () => {
     );
   });
 
+  test('noMatchMessage shows a long line around where it differs, not whole (a minified line is megabytes)', () => {
+    const line = `${'a'.repeat(50_000)}OLD${'b'.repeat(50_000)}`;
+    const message = noMatchMessage(`${line}\n`, { oldString: line.replace('OLD', 'NEW'), file: '/min.js' });
+    expect(message.length).toBeLessThan(2_000);
+    expect(message).toMatch(/- {4}1 …\(49\d{3} characters\)…a+OLDb+…\(49\d{3} more characters\)/);
+    expect(message).toMatch(/\+ {6}…\(49\d{3} characters\)…a+NEWb+…\(49\d{3} more characters\)/);
+    // Short lines are shown whole, as before.
+    expect(noMatchMessage('const a = 1;\n', { oldString: 'const a = 2;', file: '/f' })).toContain(
+      '+      const a = 2;',
+    );
+  });
+
   test('noMatchMessage finds the closest region in a large file quickly by shared lines', () => {
     const lines = Array.from({ length: 50_000 }, (_, i) => `const v${i} = ${i};`);
     lines[31_000] = 'function target() {';
