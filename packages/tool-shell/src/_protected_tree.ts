@@ -66,7 +66,7 @@ const GIT_DIR_ENTRIES: Readonly<Record<string, ProtectedKind>> = {
  * `objects/info/alternates` lends the repository another's objects. The rest of `objects/info`
  * (`packs`, `commit-graph`) git's own maintenance rewrites.
  */
-const GIT_ALTERNATES = `${TABLE.gitData[0]}/info/alternates`;
+const GIT_ALTERNATES = 'objects/info/alternates';
 
 /** Folders of `.git/modules` (submodules of submodules) and `.git/worktrees` followed at most. */
 const MAX_GIT_DEPTH = 8;
@@ -93,6 +93,8 @@ export interface ProtectedEntry {
   id: string;
   /** A `package.json`'s text when the snapshot was taken (undefined when it could not be read as a file). */
   text?: string | undefined;
+  /** A `package.json` that is a link: what it leads to is a file no check keeps, so a change is never judged inert. */
+  link?: boolean;
 }
 
 /** The protected entries of some writable directories at one moment. */
@@ -382,21 +384,21 @@ function add(full: string, kind: ProtectedKind, snapshot: ProtectedSnapshot): vo
   let id = `${st.dev}:${st.ino}:${st.mode & 0o170000n}:${st.birthtimeNs}`;
   // A link is as safe as what it leads to, which a command can change without touching the link: by
   // renaming a folder above it, or by writing through a link to nowhere.
-  if (st.isSymbolicLink()) {
-    const to = statQuiet(full);
-    id += to === undefined ? '->nothing' : `->${to.dev}:${to.ino}:${to.birthtimeNs}`;
-  }
+  const to = st.isSymbolicLink() ? statQuiet(full) : undefined;
+  if (st.isSymbolicLink()) id += to === undefined ? '->nothing' : `->${to.dev}:${to.ino}:${to.birthtimeNs}`;
   if (kind !== 'package-json') {
     snapshot.entries.set(full, { path: full, kind, id });
     return;
   }
   // A package.json is rewritten in place (`npm install x`): its content is what is compared.
   id += `:${st.ctimeNs}:${st.mtimeNs}:${st.size}`;
+  // Through a link, the file written is the target: its times say when.
+  if (to !== undefined) id += `:${to.ctimeNs}:${to.mtimeNs}:${to.size}`;
   const last = texts.get(full);
   const text = last?.id === id ? last.text : readRegularText(full);
   texts.set(full, { id, text });
   if (texts.size > MAX_LISTINGS) texts.clear();
-  snapshot.entries.set(full, { path: full, kind, id, text });
+  snapshot.entries.set(full, { path: full, kind, id, text, ...(st.isSymbolicLink() ? { link: true } : {}) });
 }
 
 /** The text of each package.json read, reused while its id (times and size included) is the same. */

@@ -57,9 +57,10 @@ export function quarantineNew(
     const was = snapshot.entries.get(entry.path);
     if (was?.id === entry.id) continue;
     if (entry.kind === 'package-json' && was?.kind === 'package-json') {
-      // Changed in place or swapped: only what a package manager writes may differ.
-      if (was.text !== undefined && entry.text !== undefined && packageManagerChangeOnly(was.text, entry.text))
-        continue;
+      // Changed in place or swapped: only what a package manager writes may differ. A link never passes:
+      // the file behind it is one no check keeps, which a later command could change unseen.
+      const judged = was.text !== undefined && entry.text !== undefined && entry.link !== true;
+      if (judged && packageManagerChangeOnly(was.text!, entry.text!)) continue;
       restored.set(entry.path, was.text);
       moved.push(entry.path);
       continue;
@@ -86,7 +87,7 @@ function mayStay(entry: ProtectedEntry, snapshots: { before: ProtectedSnapshot; 
       case 'name':
         return false;
       case 'package-json':
-        return entry.text !== undefined && inertNewPackageJson(entry.text);
+        return entry.text !== undefined && entry.link !== true && inertNewPackageJson(entry.text);
       case 'git-alternates':
         // `git clone --shared` or `--reference` borrows objects in the repository it makes.
         return !before.gitDirs.has(path.dirname(path.dirname(path.dirname(entry.path))));

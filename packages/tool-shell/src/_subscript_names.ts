@@ -1,4 +1,5 @@
 import type { ShellWord, SimpleCommand } from './bash_parser.ts';
+import { namedBuiltin } from './_named_builtin.ts';
 
 /** A subscript with an expansion in it: `x[$(cmd)]`, `x[`cmd`]`, `x[$i]`. */
 const EXPANDING_SUBSCRIPT = /\[[^\]]*[$`]/;
@@ -12,15 +13,21 @@ const MAPFILE_VALUES = new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']);
  * `test -v NAME`, `getopts OPTS NAME`, `wait -p NAME`; every word of `let`, `declare` and kin,
  * `unset` and `[[ ]]`, whose operands may be arithmetic), or none for other programs.
  */
-function nameWords(c: SimpleCommand): readonly ShellWord[] {
+function nameWords(c: SimpleCommand, name: string, args: readonly ShellWord[]): readonly ShellWord[] {
   if (c.kind === 'declaration' || c.kind === 'test') return c.args;
-  const args = c.args;
   const after = (flag: string) =>
     args.flatMap((a, i) =>
       a.value === flag && args[i + 1] ? [args[i + 1]!] : a.value.startsWith(flag) && a.value !== flag ? [a] : [],
     );
-  switch (c.name?.value) {
+  switch (name) {
     case 'let':
+    // Through `builtin`, declarations parse as a plain command: every word may be a name.
+    case 'declare':
+    case 'typeset':
+    case 'local':
+    case 'export':
+    case 'readonly':
+    case 'unset':
       return args;
     case 'printf':
       return after('-v');
@@ -34,7 +41,7 @@ function nameWords(c: SimpleCommand): readonly ShellWord[] {
     case 'read':
     case 'mapfile':
     case 'readarray': {
-      const values = c.name?.value === 'read' ? READ_VALUES : MAPFILE_VALUES;
+      const values = name === 'read' ? READ_VALUES : MAPFILE_VALUES;
       return args.filter((a, i) => !values.has(args[i - 1]?.value ?? '') && !/^-[a-zA-Z]$/.test(a.value));
     }
     default:
@@ -64,10 +71,11 @@ function nameWords(c: SimpleCommand): readonly ShellWord[] {
  */
 export function subscriptInjection(commands: readonly SimpleCommand[]): string | undefined {
   for (const c of commands) {
-    const name = c.name?.value;
-    if ((name === 'mapfile' || name === 'readarray') && c.args.some((a) => /^-[a-zA-Z]*C/.test(a.value)))
+    // `builtin printf -v …` and `command mapfile -C …` run the same builtin.
+    const { name, args } = namedBuiltin(c);
+    if ((name === 'mapfile' || name === 'readarray') && args.some((a) => /^-[a-zA-Z]*C/.test(a.value)))
       return `what \`${c.text.slice(0, 80)}\` runs: ${name} -C runs its callback as a command`;
-    const word = nameWords(c).find((a) => EXPANDING_SUBSCRIPT.test(a.value));
+    const word = nameWords(c, name, args).find((a) => EXPANDING_SUBSCRIPT.test(a.value));
     if (word !== undefined)
       return `what \`${c.text.slice(0, 80)}\` runs: bash evaluates the subscript of \`${word.text}\` as arithmetic, and \`$(cmd)\` in it runs cmd`;
   }

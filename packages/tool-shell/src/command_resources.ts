@@ -17,6 +17,7 @@ import { declareSedScript } from './_sed_command.ts';
 import { pathSetting, programSetting, settingsNamed, traceInjection } from './_program_environment.ts';
 import { arithmeticInjection } from './_arithmetic_injection.ts';
 import { subscriptInjection } from './_subscript_names.ts';
+import { namedBuiltin } from './_named_builtin.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
@@ -364,30 +365,9 @@ type FolderKind = 'folder' | 'history' | 'tracked' | 'names' | 'worktree' | 'che
  */
 type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind, from?: string) => void;
 
-/** Whether a command changes the shell's directory (or may: `source`, `eval`). */
+/** Whether a command changes the shell's directory (or may: `source`, `eval`), through `builtin` and `command` too. */
 function changesDirectory(cmd: SimpleCommand): boolean {
-  let name = cmd.name?.value;
-  if ((name === 'builtin' || name === 'command') && cmd.args[0]) name = cmd.args[0].value;
-  return name === 'cd' || name === 'pushd' || name === 'popd' || name === 'source' || name === '.' || name === 'eval';
-}
-
-/**
- * The builtin a command runs and its words, through `builtin` and `command` (and command's `-p`):
- * `builtin source f` is `source f`. A name not known before it runs is `eval` with no words, which
- * runs what cannot be known.
- */
-function namedBuiltin(cmd: SimpleCommand): { name: string; args: readonly ShellWord[] } {
-  let name = cmd.name?.value ?? '';
-  let args = cmd.args;
-  while ((name === 'builtin' || name === 'command') && args.length > 0) {
-    const at = name === 'command' ? args.findIndex((a) => !(a.literal && /^-p+$/.test(a.value))) : 0;
-    const next = args[at];
-    if (next === undefined) break;
-    if (!next.literal) return { name: 'eval', args: [next] };
-    name = next.value;
-    args = args.slice(at + 1);
-  }
-  return { name, args };
+  return ['cd', 'pushd', 'popd', 'source', '.', 'eval'].includes(namedBuiltin(cmd).name);
 }
 
 /** A plain `cd` the guard can follow: at the top level, surely run, with a known target. */
@@ -847,8 +827,8 @@ function declareTimeOutput(args: readonly ShellWord[], add: Add): void {
     if (v.startsWith('--')) {
       const eq = v.indexOf('=');
       const name = eq === -1 ? v : v.slice(0, eq);
-      const output = name.length >= 3 && '--output'.startsWith(name);
-      if (!output && !(name.length >= 3 && '--format'.startsWith(name))) continue;
+      const output = abbreviates(name, '--output');
+      if (!output && !abbreviates(name, '--format')) continue;
       const value = eq === -1 ? args[++i] : attached(v.slice(eq + 1));
       if (output) add(value, 'write');
       continue;

@@ -333,6 +333,10 @@ describe('bash builtins run through `builtin` or `command`', () => {
     ['builtin source .env', 'deny'],
     ['command . .env', 'deny'],
     ['command -p source .env', 'deny'],
+    // command's -p and a `--` before the name (found in review: the prefix check looked at the first word only).
+    ["command -p eval 'cat .env'", 'deny'],
+    ["command -- eval 'cat .env'", 'deny'],
+    ["builtin command eval 'cat .env'", 'deny'],
     ['builtin eval "$C"', 'ask'],
   ])('%s: %s, in every mode', async (command, behavior) => {
     if (!command.includes('$C')) expect(output(readDir, `${command}; echo "[$KEY]"`)).toContain('s3cr3t');
@@ -355,6 +359,12 @@ describe('variable names with a subscript, which bash evaluates as arithmetic', 
     "let 'x[$(touch .claude/p)]=1'",
     // mapfile -C runs its callback as a command.
     "mapfile -C 'touch .claude/p' -c 1 x < a.txt",
+    // The same builtins through `builtin` or `command` (found in review).
+    "builtin printf -v 'x[$(touch .claude/p)]' %s 1",
+    "command printf -v 'x[$(touch .claude/p)]' %s 1",
+    "builtin declare 'x[$(touch .claude/p)]=1'",
+    "builtin mapfile -C 'touch .claude/p' -c 1 x < a.txt",
+    "command -p read 'x[$(touch .claude/p)]' <<< 1",
   ])('%s asks, in every mode', async (command) => {
     const copy = await writer.runInCopy(writeDir, command);
     expect(existsSync(path.join(copy, '.claude/p'))).toBe(true);

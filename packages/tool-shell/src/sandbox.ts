@@ -205,7 +205,11 @@ export function sandboxProtection(writable: readonly string[], options: { home?:
   // walk (not a folder, so nothing under it was found) and to the mounts made under it.
   const home = realPath(options.home ?? os.homedir());
   const snapshot = protectedSnapshot([...new Set(writable.map(realPath))], { home });
-  const missing = [...gitKept(snapshot.writable, snapshot), ...keptPaths(snapshot)].filter((kept) => !existsSync(kept));
+  // The kept paths were looked at by the snapshot: the ones it has no entry for are missing.
+  const missing = [
+    ...gitKept(snapshot.writable, snapshot).filter((kept) => !existsSync(kept)),
+    ...keptPaths(snapshot).filter((kept) => !snapshot.entries.has(kept)),
+  ];
   return { snapshot, missing };
 }
 

@@ -96,6 +96,30 @@ withBwrap('the sandbox keeps what core protects', () => {
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(PACKAGE);
   });
 
+  test('package.json turned into a link to a file no check keeps is put back, so the file behind it cannot take scripts later', async () => {
+    const { dir, session } = await project();
+    // The same text through a link: nothing changed to see yet; the next command writes the target.
+    const first = await bash(session, hidden('cp package.json x.json && ln -sf x.json package.json && echo linked'));
+    expect(first).toContain('linked');
+    await bash(session, hidden(`printf '{"name":"app","scripts":{"test":"touch /tmp/pwned"}}' > x.json && echo wrote`));
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(PACKAGE);
+    expect(first).toContain('put back as it was');
+  });
+
+  test('a package.json that is a link already: a write through it to scripts is put back', async () => {
+    const { dir, session } = await project();
+    await writeFile(path.join(dir, 'real.json'), PACKAGE);
+    await rm(path.join(dir, 'package.json'));
+    execFileSync('ln', ['-s', 'real.json', path.join(dir, 'package.json')]);
+    const out = await bash(
+      session,
+      hidden(`printf '{"name":"app","scripts":{"test":"touch /tmp/pwned"}}' > real.json && echo wrote`),
+    );
+    expect(out).toContain('wrote');
+    expect(out).toContain(`only the dependencies and version of ${path.join(dir, 'package.json')}`);
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).not.toContain('pwned');
+  });
+
   test('a package.json with scripts made in a new folder is moved out', async () => {
     const { dir, session } = await project();
     const out = await bash(
