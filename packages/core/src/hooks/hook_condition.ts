@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseRule } from '../permissions/rule_parser.ts';
-import { matchWildcardSpecifier } from '../permissions/rule_matching.ts';
+import { matchPathRule } from '../permissions/path_rule.ts';
 import type { PermissionMatcher } from '../permissions/types.ts';
 import type { AnyTool } from '../tool.ts';
 
@@ -25,8 +25,9 @@ export interface HookConditionMatcherOptions {
  * cover Write, `mcp__github` names no tool of the server); without a specifier it holds for every
  * call of that tool. A specifier is matched as Claude Code matches it: through the tool's
  * `preparePermissionMatcher` as a deny rule would be (a compound command holds when any part
- * does), or, for a tool without one, by Claude Code's wildcard syntax against the absolute
- * `file_path` (or `notebook_path`) of the input. Anything else — a condition that does not
+ * does), or, for a tool without one, as a Read or Edit rule's path (`src/**`, `./x`, `/x` from the
+ * project's root, `//abs`, `~/x`, a bare name at any depth) against the `file_path` (or
+ * `notebook_path`) of the input. Anything else — a condition that does not
  * parse, a tool with neither, a matcher that throws — is `undefined`: not known.
  *
  * @param tool The tool called.
@@ -79,7 +80,18 @@ export function hookConditionMatcher(
       }
     }
     const path = filePathOf(input, options);
-    return path === undefined ? undefined : matchWildcardSpecifier(content, path);
+    if (path === undefined) return undefined;
+    try {
+      // As a Read or Edit rule reads its path: `src/**` and `./x` from cwd, `/x` from the project's root, `//abs`, `~/x`.
+      return matchPathRule(content, path, {
+        cwd: options.cwd,
+        homeDir: options.homeDir ?? homedir(),
+        root: options.cwd,
+        workingDirectories: [options.cwd],
+      });
+    } catch {
+      return undefined;
+    }
   };
 }
 

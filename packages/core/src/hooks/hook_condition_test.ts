@@ -47,13 +47,19 @@ describe('hookConditionMatcher', () => {
     expect(await holds('Shell(npm *)')).toBe(false);
   });
 
-  test('a file tool without a matcher: the wildcard against the absolute file path, ~ expanded', async () => {
+  test("a file tool without a matcher: the path rule's forms, as permission rules read them, ~ expanded", async () => {
     const relative = hookConditionMatcher(fileLike, { file_path: 'src/a.ts' }, { cwd: '/p' });
-    expect(await relative('Write(*.ts)')).toBe(true);
-    expect(await relative('Write(/p/src/*)')).toBe(true);
-    expect(await relative('Write(*.md)')).toBe(false);
+    // Each of these names src/a.ts in /p (found in review: all but the bare glob were false, so a guard hook was skipped).
+    for (const rule of ['Write(*.ts)', 'Write(src/**)', 'Write(./src/**)', 'Write(/src/**)', 'Write(//p/src/**)'])
+      expect(await relative(rule), rule).toBe(true);
+    for (const rule of ['Write(*.md)', 'Write(lib/**)', 'Write(//q/src/**)', 'Write(/p/src/*)'])
+      expect(await relative(rule), rule).toBe(false);
     const home = hookConditionMatcher(fileLike, { file_path: '~/.ssh/config' }, { cwd: '/p', homeDir: '/h' });
-    expect(await home('Write(/h/.ssh/*)')).toBe(true);
+    expect(await home('Write(~/.ssh/**)')).toBe(true);
+    expect(await home('Write(//h/.ssh/*)')).toBe(true);
+    const env = hookConditionMatcher(fileLike, { file_path: '/p/sub/.env' }, { cwd: '/p' });
+    expect(await env('Write(.env)')).toBe(true);
+    expect(await env('Write(./.env)')).toBe(false);
   });
 
   test('what cannot be told is undefined: a bad rule, no path to match, a matcher that throws', async () => {
