@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describeError, readShortRegularFile } from '@toolshed/core/internal';
+import { describeError, notReadMessage, readShortRegularFile } from '@toolshed/core/internal';
 import { parseJson } from './_parse_json.ts';
 import { UsageError } from './usage_error.ts';
 
@@ -69,12 +69,7 @@ class NotReadable extends Error {}
 async function readRegularFile(file: string): Promise<string> {
   const read = await readShortRegularFile(file, { maxBytes: MAX_BYTES });
   if ('text' in read) return read.text;
-  const { notRead } = read;
   throw new NotReadable(
-    notRead.kind === 'directory'
-      ? 'is a directory, not a file'
-      : notRead.kind === 'not-regular'
-        ? 'is not a regular file (a FIFO, a device or a socket is never read as JSON)'
-        : `is over 1 MB${notRead.size === undefined ? '' : ` (${notRead.size} bytes)`}, too large for a configuration file`,
+    notReadMessage(read.notRead, { maxBytes: MAX_BYTES, tooBig: 'too large for a configuration file' }),
   );
 }

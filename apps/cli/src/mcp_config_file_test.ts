@@ -45,7 +45,7 @@ describe('readMcpConfigFile', () => {
       const r = await cli(['tools', '--cwd', project], { tools: testTools, env: { NO_COLOR: '1' } });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(
-        `is not a regular file (a FIFO, a device or a socket is never read as JSON) (resolved to ${path.join(project, '.mcp.json')})`,
+        `is not a regular file (a FIFO, a device or a socket is never read) (resolved to ${path.join(project, '.mcp.json')})`,
       );
     }
     const big = await mkdtemp(path.join(tmpdir(), 'toolshed-mcp-'));

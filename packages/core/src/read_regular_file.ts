@@ -79,10 +79,10 @@ export async function readShortRegularFile(
     if (info.isDirectory()) return { notRead: { kind: 'directory' } };
     if (!info.isFile()) return { notRead: { kind: 'not-regular' } };
     if (info.size > maxBytes) return { notRead: { kind: 'too-big', size: info.size } };
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    // Room for one byte past the bound: a file that grows past it while read is found so.
+    const buffer = Buffer.allocUnsafe(maxBytes + 1);
     let length = 0;
     for (;;) {
-      if (length === buffer.length) return { notRead: { kind: 'too-big', size: undefined } };
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
@@ -91,5 +91,33 @@ export async function readShortRegularFile(
     return { text: buffer.subarray(0, length).toString('utf8') };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * What to tell a person or a model about a file {@linkcode readShortRegularFile} did not read: the
+ * words after the file's name.
+ *
+ * @param reason Why it was not read.
+ * @param options The bound it was read with, and what a file of this kind should be (`tooBig`).
+ * @returns For example `is over 1 MB (3221225472 bytes): a settings file is short JSON`.
+ *
+ * @example
+ * ```ts
+ * import { notReadMessage } from '@toolshed/core/internal';
+ *
+ * notReadMessage({ kind: 'not-regular' }, { maxBytes: 1 << 20, tooBig: 'x' }); // 'is not a regular file (a FIFO, a device or a socket is never read)'
+ * ```
+ */
+export function notReadMessage(reason: NotReadReason, options: { maxBytes: number; tooBig: string }): string {
+  switch (reason.kind) {
+    case 'directory':
+      return 'is a directory, not a file';
+    case 'not-regular':
+      return 'is not a regular file (a FIFO, a device or a socket is never read)';
+    case 'too-big': {
+      const bound = `${Math.round((options.maxBytes / (1024 * 1024)) * 10) / 10} MB`;
+      return `is over ${bound}${reason.size === undefined ? '' : ` (${reason.size} bytes)`}: ${options.tooBig}`;
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { readShortRegularFile } from '@toolshed/core/internal';
+import { notReadMessage, readShortRegularFile } from '@toolshed/core/internal';
 
 /** Options of {@linkcode readShortText}. */
 export interface ReadShortTextOptions {
@@ -35,11 +35,5 @@ export async function readShortText(
   options: ReadShortTextOptions,
 ): Promise<{ text: string } | { problem: string }> {
   const read = await readShortRegularFile(file, { maxBytes: options.maxBytes });
-  if ('text' in read) return read;
-  if (read.notRead.kind === 'too-big') return { problem: `is over ${megabytes(options.maxBytes)}: ${options.tooBig}` };
-  return { problem: 'is not a regular file (a FIFO, a device or a socket is never read)' };
-}
-
-function megabytes(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return 'text' in read ? read : { problem: notReadMessage(read.notRead, options) };
 }

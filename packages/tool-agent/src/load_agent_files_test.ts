@@ -30,7 +30,7 @@ test("a project's agent file that links to a FIFO or a device is reported and sk
   });
   expect(loaded.map((a) => a.name)).toEqual(['reviewer']);
   expect(problems.map((p) => p.message)).toEqual([
-    `${path.join(agents, 'big.md')} is over 1 MB: an agent definition is a short Markdown file; it was skipped`,
+    `${path.join(agents, 'big.md')} is over 1 MB (${1_100_000 + '---\nname: big\ndescription: big\n---\n'.length} bytes): an agent definition is a short Markdown file; it was skipped`,
     `${path.join(agents, 'pipe.md')} is not a regular file (a FIFO, a device or a socket is never read); it was skipped`,
     `${path.join(agents, 'zero.md')} is not a regular file (a FIFO, a device or a socket is never read); it was skipped`,
   ]);

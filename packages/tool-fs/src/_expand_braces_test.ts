@@ -12,14 +12,11 @@ describe('expandBraces and countBraceVariants', () => {
 
   test('the count is the number of globs expandBraces makes, for every shape', () => {
     const parts = ['a', '{a,b}', '{x,{y,z}w}', '{,q}', '{solo}', '\\{', ',', '}', '{'];
-    let checked = 0;
     for (let seed = 1; seed < 400; seed++) {
       let glob = '';
       for (let i = 0, r = seed; i < 5; i++, r = (r * 7 + 3) % 97) glob += parts[r % parts.length];
       expect(countBraceVariants(glob), glob).toBe(expandBraces(glob).length);
-      checked++;
     }
-    expect(checked).toBe(399);
   });
 
   test('counts 2^30 without making them, and stops at the cap', () => {

@@ -144,6 +144,7 @@ export { taskOutputInput, unknownTaskMessage } from '../tasks/task_output_tool.t
 export { taskStopInput } from '../tasks/task_stop_tool.ts';
 export {
   type NotReadReason,
+  notReadMessage,
   readRegularFileSync,
   readShortRegularFile,
   type ReadRegularFileOptions,

@@ -1,4 +1,4 @@
-import { readShortRegularFile } from '../read_regular_file.ts';
+import { notReadMessage, readShortRegularFile } from '../read_regular_file.ts';
 import { closestNames } from '../closest_names.ts';
 import { validateMatcher } from '../hooks/hook_matcher.ts';
 import { HOOK_EVENTS } from '../hooks/types.ts';
@@ -216,13 +216,8 @@ async function readSettingsText(path: string): Promise<{ exists: boolean; text?:
     // settings would otherwise hang the session at start or fill the memory.
     const read = await readShortRegularFile(path, { maxBytes: MAX_SETTINGS_BYTES });
     if ('text' in read) return { exists: true, text: read.text };
-    const { notRead } = read;
     return fail(
-      notRead.kind === 'directory'
-        ? 'is a directory, not a file'
-        : notRead.kind === 'not-regular'
-          ? 'is not a regular file (a FIFO, socket or device)'
-          : `is ${notRead.size ?? 'over'} bytes, more than the ${MAX_SETTINGS_BYTES / 1024 / 1024} MB a settings file may have`,
+      notReadMessage(read.notRead, { maxBytes: MAX_SETTINGS_BYTES, tooBig: 'a settings file is short JSON' }),
     );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -200,7 +200,7 @@ describe('readSettingsFile', () => {
     const fifo = join(dir, 'fifo.json');
     execFileSync('mkfifo', [fifo]);
     expect((await readSettingsFile(fifo)).errors).toEqual([
-      `Settings file "${fifo}" is not a regular file (a FIFO, socket or device): make it a readable JSON file or remove it.`,
+      `Settings file "${fifo}" is not a regular file (a FIFO, a device or a socket is never read): make it a readable JSON file or remove it.`,
     ]);
     const device = join(dir, 'zero.json');
     await symlink('/dev/zero', device);
@@ -212,7 +212,7 @@ describe('readSettingsFile', () => {
     expect(result.errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is \\d+ bytes, more than the 1 MB a settings file may have`,
+          `^Settings file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is over 1 MB \\(\\d+ bytes\\): a settings file is short JSON`,
         ),
       ),
     ]);

@@ -90,7 +90,7 @@ describe('loadSkills: files that are not a short regular file', () => {
     expect([...found.keys()]).toEqual(['fine']);
     expect(problems.map((p) => `${path.basename(path.dirname(p.file))}: ${p.message}`).sort()).toEqual([
       'fifo: is not a regular file (a FIFO, a device or a socket is never read)',
-      'huge: is over 1 MB: a SKILL.md is instructions for the model; put long material in files beside it, which the skill names',
+      'huge: is over 1 MB (629145600 bytes): a SKILL.md is instructions for the model; put long material in files beside it, which the skill names',
       'zero: is not a regular file (a FIFO, a device or a socket is never read)',
     ]);
   });

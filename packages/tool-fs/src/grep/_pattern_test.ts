@@ -86,9 +86,6 @@ describe('compilePattern', async () => {
     expect(folded).not.toBe(await compile('F\\d+_3\\('));
     expect(folded.test('f7_3(')).toBe(true);
     expect((await compile('F\\d+_3\\(')).test('f7_3(')).toBe(false);
-    // A bad pattern is not kept: it fails each time, with its message.
-    await expect(compile('f(\\d')).rejects.toThrow(/is invalid/);
-    await expect(compile('f(\\d')).rejects.toThrow(/is invalid/);
     // Plain text gets its own RegExp each time (its lastIndex is state).
     expect(await compile('needle')).not.toBe(await compile('needle'));
   });

@@ -13,7 +13,6 @@ import {
 import { deniedQuoteGuard, isPathInside } from '@toolshed/core/internal';
 import { deniedPathTest } from '../_denied_paths.ts';
 import { compileGlob } from '../_glob_match.ts';
-import { checkBraceVariants } from '../_expand_braces.ts';
 import { missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
 import {
   checkSearchEngineOptions,
@@ -173,7 +172,6 @@ export function createGrepTool(options: SearchEngineOptions = {}): Tool<typeof g
       }
       if (resolveSearchEngine(options).kind === 'js') {
         try {
-          for (const glob of splitGlobs(input.glob)) checkBraceVariants(glob.startsWith('!') ? glob.slice(1) : glob);
           await compilePattern({
             pattern: input.pattern,
             ignoreCase: input['-i'] === true,
