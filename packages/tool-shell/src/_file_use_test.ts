@@ -121,7 +121,9 @@ describe('the option tables agree with the real programs (--help)', () => {
     const help = spawnSync(name, ['--help'], { encoding: 'utf8', env: { ...process.env, LANG: 'C', LC_ALL: 'C' } });
     const text = `${help.stdout ?? ''}${help.stderr ?? ''}`;
     const missing = help.error !== undefined || !/--help/.test(text);
-    test.skipIf(missing || !use?.options)(`${name}: every option of the table exists with its arity`, () => {
+    // A program with no option table (cat, tee, rm) has nothing to check.
+    if (!use?.options) continue;
+    test.skipIf(missing)(`${name}: every option of the table exists with its arity`, () => {
       const options = parseHelp(text);
       const wrong: string[] = [];
       for (const [option, arity] of Object.entries(use!.options!)) {
@@ -140,7 +142,7 @@ describe('the option tables agree with the real programs (--help)', () => {
     // getopt takes a whole option as itself, not as the abbreviation of a longer one: the guard,
     // which takes a prefix of a table option for it, must know it (`grep --binary KEY .env` is
     // no `--binary-files KEY`, `column --table .env` no `--table-columns .env`).
-    test.skipIf(missing || !use?.options)(`${name}: every option that begins a longer one is in the table`, () => {
+    test.skipIf(missing)(`${name}: every option that begins a longer one is in the table`, () => {
       const table = use!.options!;
       const unknown = [...parseHelp(text).keys()].filter(
         (option) =>
