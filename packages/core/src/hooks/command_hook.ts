@@ -165,6 +165,7 @@ export function runCommandHook(
         timedOut,
         aborted,
       };
+      if (timedOut && 'seconds' in timeout) result.timeoutSeconds = timeout.seconds;
       if (exitSignal !== null) result.signal = exitSignal;
       if (startError !== undefined) result.startError = startError;
       if (stdout.truncated()) result.outputTruncated = true;

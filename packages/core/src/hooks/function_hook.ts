@@ -73,7 +73,7 @@ export async function runFunctionHook(
       (async () => ({ value: await fn(input, { signal: controller.signal }) }))(),
       stopped,
     ]);
-    if (outcome === 'timeout') return { ...base, timedOut: true };
+    if (outcome === 'timeout') return { ...base, timedOut: true, timeoutSeconds: timeout.seconds };
     if (outcome === 'abort') return { ...base, aborted: true };
     const result: HookRunResult = { ...base, exitCode: 0 };
     if (outcome.value === undefined || outcome.value === null) return result;

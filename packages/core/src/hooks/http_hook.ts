@@ -83,7 +83,7 @@ export async function runHttpHook(
     };
   } catch (e) {
     if (options.signal.aborted) return { ...base, aborted: true };
-    if (timer.signal.aborted) return { ...base, timedOut: true };
+    if (timer.signal.aborted) return { ...base, timedOut: true, timeoutSeconds: timeout.seconds };
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     return {
       ...base,

@@ -1,5 +1,4 @@
 import { hookLabel } from './_hook_label.ts';
-import { DEFAULT_FUNCTION_HOOK_TIMEOUT_SECONDS, DEFAULT_HOOK_TIMEOUT_SECONDS, hookTimeout } from './_hook_timeout.ts';
 import { runCommandHook } from './command_hook.ts';
 import { runFunctionHook } from './function_hook.ts';
 import { runHttpHook } from './http_hook.ts';
@@ -109,13 +108,7 @@ function failure(hook: HookDefinition, result: HookRunResult): string | undefine
   const isCommand = typeof hook !== 'function' && hook.type === 'command';
   if (result.startError !== undefined) return result.startError;
   if (result.aborted) return 'was aborted before it finished';
-  if (result.timedOut) {
-    const isFunction = typeof hook === 'function' || hook.type === 'function';
-    const timeout = hookTimeout(typeof hook === 'function' ? undefined : hook.timeout, {
-      defaultSeconds: isFunction ? DEFAULT_FUNCTION_HOOK_TIMEOUT_SECONDS : DEFAULT_HOOK_TIMEOUT_SECONDS,
-    });
-    return `timed out after ${'seconds' in timeout ? timeout.seconds : '?'} s`;
-  }
+  if (result.timedOut) return `timed out after ${result.timeoutSeconds ?? '?'} s`;
   if (!isCommand && result.exitCode === 1) {
     return result.stderr.trim() === '' ? 'threw an error without a message' : `threw: ${firstLine(result.stderr)}`;
   }

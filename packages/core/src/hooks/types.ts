@@ -130,6 +130,8 @@ export interface HookRunResult {
   stderr: string;
   /** The hook ran past its timeout and was killed (command) or abandoned (function). */
   timedOut: boolean;
+  /** The timeout it ran past, in seconds, when `timedOut`. */
+  timeoutSeconds?: number;
   /** The caller's abort signal fired before the hook finished. */
   aborted: boolean;
   /** Why the hook could not be started at all (bad working directory, no `bash`, bad timeout). */
