@@ -163,14 +163,7 @@ export async function readSettingsFile(
     ? Object.fromEntries(
         Object.entries(value['permissions'])
           .filter(([k]) => !CLAUDE_CODE_PERMISSIONS_KEYS.includes(k))
-          .map(([k, v]) => [
-            k,
-            k === 'defaultMode' && typeof v === 'string'
-              ? Object.hasOwn(CLAUDE_CODE_MODE_NAMES, v)
-                ? CLAUDE_CODE_MODE_NAMES[v]
-                : v
-              : v,
-          ]),
+          .map(([k, v]) => [k, k === 'defaultMode' ? modeAsRead(v) : v]),
       )
     : value['permissions'];
   const parsed = settingsSchema.safeParse({
@@ -201,6 +194,11 @@ type Fail = (key: string, problem: string, fix: string) => void;
  * here it asks as `default` does (never looser).
  */
 const CLAUDE_CODE_MODE_NAMES: Readonly<Record<string, string>> = { auto: 'default', manual: 'default' };
+
+/** A `defaultMode` as Toolshed reads it: Claude Code's own names mapped, anything else as written. */
+function modeAsRead(mode: unknown): unknown {
+  return typeof mode === 'string' && Object.hasOwn(CLAUDE_CODE_MODE_NAMES, mode) ? CLAUDE_CODE_MODE_NAMES[mode] : mode;
+}
 
 /**
  * The file's text, or why it cannot be read: a missing file is no problem (and does not exist);
@@ -306,16 +304,12 @@ function checkPermissions(perms: unknown, fail: Fail, warn: (message: string) =>
       }
     });
   }
-  const mode = perms['defaultMode'];
-  if (mode === 'auto')
+  if (perms['defaultMode'] === 'auto')
     warn(
       'permissions.defaultMode "auto" is Claude Code\'s classifier mode, which Toolshed does not have; read as "default" (what no rule allows is asked).',
     );
-  if (
-    mode !== undefined &&
-    !(typeof mode === 'string' && Object.hasOwn(CLAUDE_CODE_MODE_NAMES, mode)) &&
-    (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode))
-  ) {
+  const mode = modeAsRead(perms['defaultMode']);
+  if (mode !== undefined && (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode))) {
     const near = typeof mode === 'string' ? closestNames(mode, PERMISSION_MODES, { max: 1 }) : [];
     fail(
       'permissions.defaultMode',
