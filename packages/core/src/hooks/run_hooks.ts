@@ -49,21 +49,24 @@ function identity(hook: HookDefinition): unknown {
 }
 
 /** What running a hook may do: everything, only block (an `if` that could not be told), or nothing (async). */
-type Reach = 'full' | 'block-only';
+/** A hook the call selects; `unknownIf` is its `if` condition when that could not be evaluated (it may then only block). */
+interface SelectedHook {
+  hook: HookDefinition;
+  unknownIf?: string;
+}
 
 /**
- * The hooks of the event that the call selects, each once, with what each may do; async command
- * hooks are started here and not waited for (Claude Code runs them in the background, and what
- * they print decides nothing).
+ * The hooks of the event that the call selects, each once, and apart from them the async command
+ * hooks, which Claude Code runs in the background (what they print decides nothing).
  */
 async function selectHooks(
   config: HooksConfig | undefined,
   event: HookEvent,
   input: HookInput,
   options: RunHooksOptions,
-): Promise<{ hooks: HookDefinition[]; reach: Reach[]; unknownIf: (string | undefined)[]; started: number }> {
-  const out = { hooks: [] as HookDefinition[], reach: [] as Reach[], unknownIf: [] as (string | undefined)[] };
-  let started = 0;
+): Promise<{ selected: SelectedHook[]; background: HookDefinition[] }> {
+  const selected: SelectedHook[] = [];
+  const background: HookDefinition[] = [];
   const seen = new Set<unknown>();
   for (const group of config?.[event] ?? []) {
     if (!matchesTool(group.matcher, input.tool_name, { aliases: options.aliases })) continue;
@@ -72,23 +75,17 @@ async function selectHooks(
       if (seen.has(id)) continue;
       seen.add(id);
       const condition = typeof hook === 'function' || hook.type === 'function' ? undefined : hook.if;
-      let reach: Reach = 'full';
+      let unknownIf: string | undefined;
       if (condition !== undefined && condition !== '') {
         const holds = options.condition ? await options.condition(condition) : undefined;
         if (holds === false) continue;
-        if (holds === undefined) reach = 'block-only';
+        if (holds === undefined) unknownIf = condition;
       }
-      if (typeof hook !== 'function' && hook.type === 'command' && hook.async === true) {
-        started++;
-        void runOne(hook, input, options);
-        continue;
-      }
-      out.hooks.push(hook);
-      out.reach.push(reach);
-      out.unknownIf.push(reach === 'block-only' ? condition : undefined);
+      if (typeof hook !== 'function' && hook.type === 'command' && hook.async === true) background.push(hook);
+      else selected.push(unknownIf === undefined ? { hook } : { hook, unknownIf });
     }
   }
-  return { ...out, started };
+  return { selected, background };
 }
 
 /** A block reason the model reads: a hook that echoes a large input must not flood the context. */
@@ -163,11 +160,12 @@ export async function runHooks(
   options: RunHooksOptions,
 ): Promise<HooksOutcome> {
   const event = options.event ?? input.hook_event_name;
-  const { hooks, reach, unknownIf, started } = await selectHooks(config, event, input, options);
-
+  const { selected, background } = await selectHooks(config, event, input, options);
+  for (const hook of background) void runOne(hook, input, options);
+  const hooks = selected.map((s) => s.hook);
   const results = await Promise.all(hooks.map((hook) => runOne(hook, input, options)));
 
-  const outcome: HooksOutcome = { additionalContext: [], errors: [], ran: hooks.length + started };
+  const outcome: HooksOutcome = { additionalContext: [], errors: [], ran: hooks.length + background.length };
   const systemMessages: string[] = [];
   const block = (hook: string, reason: string): void => {
     outcome.blocked ??= { reason, hook };
@@ -224,12 +222,13 @@ export async function runHooks(
     // Claude Code's older `decision: "approve"` means what `permissionDecision: "allow"` means now.
     let behavior = specific?.permissionDecision ?? (output.decision === 'approve' ? 'allow' : undefined);
     let updatedInput = specific?.updatedInput;
-    if (reach[index] === 'block-only' && (behavior === 'allow' || updatedInput !== undefined)) {
+    const unknownIf = selected[index]!.unknownIf;
+    if (unknownIf !== undefined && (behavior === 'allow' || updatedInput !== undefined)) {
       // The hook was meant for some calls only and this one could not be placed: what it
       // says may narrow the call, never widen or rewrite it.
       outcome.errors.push({
         hook: label,
-        message: `its "if" condition ${JSON.stringify(unknownIf[index])} could not be evaluated for this ${input.tool_name} call, so it ran and its ${behavior === 'allow' ? 'allow decision' : 'rewritten input'} was not used; write the condition as a rule for the tool, such as "Bash(git *)" or "Edit(*.ts)"`,
+        message: `its "if" condition ${JSON.stringify(unknownIf)} could not be evaluated for this ${input.tool_name} call, so it ran and its ${behavior === 'allow' ? 'allow decision' : 'rewritten input'} was not used; write the condition as a rule for the tool, such as "Bash(git *)" or "Edit(*.ts)"`,
       });
       if (behavior === 'allow') behavior = undefined;
       updatedInput = undefined;
