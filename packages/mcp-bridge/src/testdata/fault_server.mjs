@@ -85,6 +85,12 @@ const extraTools = [
     },
     annotations: readOnly,
   },
+  {
+    name: 'flood_stderr',
+    description: 'Writes mb megabytes to stderr on one line (no newline), then answers.',
+    inputSchema: { type: 'object', properties: { mb: { type: 'integer' } }, required: ['mb'] },
+    annotations: readOnly,
+  },
 ];
 if (process.env.FAULT_EXTRA_TOOLS === '1') tools.push(...extraTools);
 
@@ -169,6 +175,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
           });
       }
       return { content: [{ type: 'text', text: `ticked for ${args.ms} ms` }] };
+    }
+    case 'flood_stderr': {
+      const chunk = 'e'.repeat(1 << 20);
+      for (let i = 0; i < args.mb; i++)
+        if (!process.stderr.write(chunk)) await new Promise((resolve) => process.stderr.once('drain', resolve));
+      return { content: [{ type: 'text', text: `wrote ${args.mb} MB to stderr` }] };
     }
     case 'big':
       return { content: [{ type: 'text', text: 'x'.repeat(args.chars) }] };
