@@ -71,6 +71,8 @@ export interface McpConnectionOptions {
 }
 
 const STDERR_LINES = 20;
+/** Characters of one stderr line kept: the error messages show at most 300 of the last one. */
+const STDERR_LINE_CHARS = 1000;
 
 /**
  * One MCP server, as the bridge holds it: connects (under a start timeout), lists tools,
@@ -424,9 +426,14 @@ export class McpConnection {
     stderr?.setEncoding('utf8');
     let partial = '';
     stderr?.on('data', (chunk: string) => {
+      // Only the start of a line is kept: a server that writes gigabytes without a newline must
+      // cost a line's worth of memory, not the gigabytes (nor a copy of them per chunk).
       const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) this.#stderr.push(line.trim());
+      partial = (lines.pop() ?? '').slice(0, STDERR_LINE_CHARS);
+      for (const line of lines) {
+        const kept = line.slice(0, STDERR_LINE_CHARS).trim();
+        if (kept) this.#stderr.push(kept);
+      }
       if (this.#stderr.length > STDERR_LINES) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
     });
     return transport;
