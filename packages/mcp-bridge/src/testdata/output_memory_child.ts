@@ -20,8 +20,16 @@ const use = (name: string, args: unknown, id: string) => ({ type: 'tool_use' as 
 await session.run([use('mcp__fault__pid', {}, 'warm')]);
 const before = peakMb();
 const [result] = await session.run([use(`mcp__fault__${tool}`, JSON.parse(input), 'measured')]);
+const growthMb = peakMb() - before;
 const text = contentToText(result!.content);
+// The server is still usable afterwards.
+const [next] = await session.run([use('mcp__fault__pid', {}, 'next')]);
 process.stdout.write(
-  JSON.stringify({ growthMb: peakMb() - before, isError: result!.is_error === true, text: text.slice(0, 2000) }),
+  JSON.stringify({
+    growthMb,
+    isError: result!.is_error === true,
+    text: text.slice(0, 2000),
+    next: next!.is_error ? contentToText(next!.content) : 'ok',
+  }),
 );
 await session.close();
