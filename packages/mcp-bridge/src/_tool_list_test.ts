@@ -1,5 +1,8 @@
+import os from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { toolInfo } from './_tool_list.ts';
+import { McpConnection } from './_server_connection.ts';
+import { MAX_KEPT_DESCRIPTION_CHARS, MAX_LISTED_TOOLS, toolInfo } from './_tool_list.ts';
+import { FAULT_SERVER } from './testdata/_helpers.ts';
 
 describe('toolInfo', () => {
   test('keeps a well-formed tool with the fields the bridge reads', () => {
@@ -44,4 +47,33 @@ describe('toolInfo', () => {
       problem: 'tool "l" was left out: its inputSchema is not a JSON Schema object',
     });
   });
+});
+
+describe('a tool list that does not end', () => {
+  test('is read up to a bound, with the cut named, and no description is kept past what a tool shows', async () => {
+    const connection = new McpConnection(
+      'endless',
+      { command: process.execPath, args: [FAULT_SERVER], env: { FAULT_ENDLESS_LIST: '1' } },
+      {
+        cwd: os.tmpdir(),
+        startTimeoutMs: 15_000,
+        toolTimeoutMs: 10_000,
+        reconnectDelayMs: 10,
+        maxReconnectDelayMs: 10,
+        clientInfo: { name: 'test', version: '0' },
+        onToolsChanged: () => {},
+      },
+    );
+    try {
+      await connection.connect();
+      expect(connection.state).toBe('connected');
+      expect(connection.tools).toHaveLength(MAX_LISTED_TOOLS);
+      expect(connection.toolProblems).toContain(
+        `the server listed more than ${MAX_LISTED_TOOLS} tools; the first ${MAX_LISTED_TOOLS} were kept and the rest left out`,
+      );
+      expect(connection.tools.find((t) => t.name === 't_0_0')!.description!.length).toBe(MAX_KEPT_DESCRIPTION_CHARS);
+    } finally {
+      await connection.close();
+    }
+  }, 30_000);
 });

@@ -98,7 +98,18 @@ const server = new Server(
   { name: 'fault-server', version: '1.0.0' },
   { capabilities: { tools: { listChanged: true } } },
 );
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+// FAULT_ENDLESS_LIST=1: a list whose pages never end (each names a next one), 100 tools a page,
+// the first with a description of 5 MB.
+server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  if (process.env.FAULT_ENDLESS_LIST !== '1') return { tools };
+  const page = Number(request.params?.cursor ?? 0);
+  const more = Array.from({ length: 100 }, (_, i) => ({
+    name: `t_${page}_${i}`,
+    description: page === 0 && i === 0 ? 'd'.repeat(5 << 20) : 'A tool of an endless list.',
+    inputSchema: { type: 'object' },
+  }));
+  return { tools: page === 0 ? [...tools, ...more] : more, nextCursor: String(page + 1) };
+});
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args = {} } = request.params;
   switch (name) {
