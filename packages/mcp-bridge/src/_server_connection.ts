@@ -4,6 +4,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { boundedFetch, MAX_MCP_MESSAGE_BYTES, messageLimitPassed } from './_message_limit.ts';
 import {
   CallToolResultSchema,
   ErrorCode,
@@ -109,6 +110,8 @@ export class McpConnection {
   #probing = false;
   /** Why a remote server's connection was given up, for the calls it fails. */
   #lost: string | undefined;
+  /** The message limit a server's message passed on the current connection, if one did. */
+  #tooLarge: number | undefined;
   #instructions: string | undefined;
   /** Resources read and subscribed to: `true` once an update was reported and not read since. */
   #watched = new Map<string, boolean>();
@@ -314,6 +317,7 @@ export class McpConnection {
     });
     this.#client = client;
     this.#lost = undefined;
+    this.#tooLarge = undefined;
     this.#state = 'connected';
     this.#error = undefined;
     this.#failures = 0;
@@ -368,6 +372,9 @@ export class McpConnection {
    * at once, and the calls in flight fail with the reason the transport gave.
    */
   #transportError(client: Client, e: Error): void {
+    const limit = messageLimitPassed(e);
+    // The SDK's stdio transport closes itself after such a message; what waited on it fails then.
+    if (limit !== undefined && this.#client === client) this.#tooLarge = limit;
     if (this.transportType === 'stdio' || this.#client !== client) return;
     if (
       !/SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|terminated/i.test(
@@ -407,7 +414,8 @@ export class McpConnection {
       const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
       const url = new URL(config.url);
       const authProvider = auth ?? (this.#auth = this.#authProvider(config));
-      const options = { requestInit, ...(authProvider ? { authProvider } : {}) };
+      const fetch = boundedFetch((e) => this.#messageTooLarge(e.maxBytes));
+      const options = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
       return config.type === 'sse'
         ? new SSEClientTransport(url, options)
         : new StreamableHTTPClientTransport(url, options);
@@ -419,6 +427,7 @@ export class McpConnection {
       env: { ...getDefaultEnvironment(), ...config.env },
       cwd: config.cwd ?? this.#options.cwd,
       stderr: 'pipe',
+      maxBufferSize: MAX_MCP_MESSAGE_BYTES,
     });
     // Kept for error messages: a server that dies usually says why on stderr. Read, so a chatty
     // server never blocks on a full pipe.
@@ -794,6 +803,12 @@ export class McpConnection {
     );
   }
 
+  /** A message over the limit was cut short: the client is dropped, failing what waited on it. */
+  #messageTooLarge(maxBytes: number): void {
+    this.#tooLarge = maxBytes;
+    if (this.#client) this.#drop(this.#client, `it sent a message of more than ${maxBytes / 2 ** 20} MB`);
+  }
+
   #drop(client: Client, reason: string): void {
     if (this.#client !== client) return;
     this.#client = undefined;
@@ -804,6 +819,13 @@ export class McpConnection {
 
   #callError(e: unknown, client: Client, toolName: string, signal: AbortSignal): Error {
     if (signal.aborted) return e instanceof Error ? e : new Error(String(e));
+    const limit = messageLimitPassed(e) ?? this.#tooLarge;
+    if (limit !== undefined) {
+      this.#drop(client, `it sent a message of more than ${limit / 2 ** 20} MB`);
+      return new Error(
+        `MCP server "${this.name}" sent a message of more than ${limit / 2 ** 20} MB (the most the bridge reads as one message) while ${toolName} was running, most likely its result; the bridge stopped reading it and closed the connection, so the outcome is unknown. Call it again and ask the tool for less (a narrower query, fewer items, one page), or have the server return large content as a resource link or a file. The server is ${this.transportType === 'stdio' ? 'restarted' : 'reconnected'} on the next call.`,
+      );
+    }
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout && /Maximum total timeout/.test(e.message)) {
       return new Error(
         `MCP server "${this.name}" kept reporting progress on ${toolName} but did not finish within the hard limit of ${this.maxTimeoutMs} ms, so the call was cancelled. If the tool needs longer, raise "maxToolTimeoutMs" of mcpServers().`,

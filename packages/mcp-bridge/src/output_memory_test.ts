@@ -69,11 +69,15 @@ describe('memory of an MCP call', () => {
   test.each([
     ['one JSON body', 'big'],
     ['one SSE event', 'big_sse'],
-  ])('an HTTP server answering with 300 MB in %s costs the bridge little and the call says why it failed', async (_, tool) => {
-    const run = await measure(tool, { mb: 300 }, url);
-    expect(run.isError).toBe(true);
-    expect(run.text).toMatch(tooLarge);
-    expect(run.next).toBe('ok');
-    expect(run.growthMb).toBeLessThan(150);
-  }, 60_000);
+  ])(
+    'an HTTP server answering with 300 MB in %s costs the bridge little and the call says why it failed',
+    async (_, tool) => {
+      const run = await measure(tool, { mb: 300 }, url);
+      expect(run.isError).toBe(true);
+      expect(run.text).toMatch(tooLarge);
+      expect(run.next).toBe('ok');
+      expect(run.growthMb).toBeLessThan(150);
+    },
+    60_000,
+  );
 });

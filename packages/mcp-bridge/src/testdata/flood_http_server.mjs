@@ -6,15 +6,25 @@ import { createServer } from 'node:http';
 
 const tools = [
   { name: 'pid', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
-  { name: 'big', inputSchema: { type: 'object', properties: { mb: { type: 'integer' } } }, annotations: { readOnlyHint: true } },
-  { name: 'big_sse', inputSchema: { type: 'object', properties: { mb: { type: 'integer' } } }, annotations: { readOnlyHint: true } },
+  {
+    name: 'big',
+    inputSchema: { type: 'object', properties: { mb: { type: 'integer' } } },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'big_sse',
+    inputSchema: { type: 'object', properties: { mb: { type: 'integer' } } },
+    annotations: { readOnlyHint: true },
+  },
 ];
 const piece = 'x'.repeat(1 << 20);
 
 async function sendHuge(res, id, mb, sse) {
   res.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/json' });
   const write = (text) => (res.write(text) ? undefined : new Promise((resolve) => res.once('drain', resolve)));
-  await write(`${sse ? 'event: message\ndata: ' : ''}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`);
+  await write(
+    `${sse ? 'event: message\ndata: ' : ''}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`,
+  );
   for (let i = 0; i < mb && !res.destroyed; i++) await write(piece);
   if (!res.destroyed) res.end(`"}]}}${sse ? '\n\n' : ''}`);
 }
