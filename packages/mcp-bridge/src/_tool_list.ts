@@ -33,6 +33,35 @@ export interface ToolList {
 }
 
 /**
+ * The most tools kept from one server: past it the rest of its list is not read, so a server whose
+ * list never ends (each page names a next one) cannot hold the connection or fill memory.
+ *
+ * @example
+ * ```ts
+ * import { MAX_LISTED_TOOLS } from './_tool_list.ts';
+ *
+ * MAX_LISTED_TOOLS; // 10000
+ * ```
+ */
+export const MAX_LISTED_TOOLS = 10_000;
+
+/**
+ * Characters of a tool's description kept: a tool shows at most 2 048 of them (`describeTool`),
+ * so a server's 50 MB description costs what it shows, not what it sent.
+ *
+ * @example
+ * ```ts
+ * import { MAX_KEPT_DESCRIPTION_CHARS } from './_tool_list.ts';
+ *
+ * MAX_KEPT_DESCRIPTION_CHARS; // 16384
+ * ```
+ */
+export const MAX_KEPT_DESCRIPTION_CHARS = 16_384;
+
+/** Pages of a list read at most, for a server that sends pages with no tools and a next cursor forever. */
+const MAX_LIST_PAGES = 1_000;
+
+/**
  * Lists every page of a server's tools, keeping each tool that can be used and saying why any
  * other was left out.
  *
@@ -54,6 +83,7 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
   const out: ToolList = { tools: [], problems: [] };
   if (!client.getServerCapabilities()?.tools) return out;
   let cursor: string | undefined;
+  let pages = 0;
   do {
     const page = await client.request(
       { method: 'tools/list', params: cursor ? { cursor } : {} },
@@ -61,11 +91,23 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
       timeout ? { timeout } : {},
     );
     for (const raw of page.tools) {
+      if (out.tools.length >= MAX_LISTED_TOOLS) {
+        out.problems.push(
+          `the server listed more than ${MAX_LISTED_TOOLS} tools; the first ${MAX_LISTED_TOOLS} were kept and the rest left out`,
+        );
+        return out;
+      }
       const checked = toolInfo(raw);
       if (checked.tool) out.tools.push(checked.tool);
       if (checked.problem) out.problems.push(checked.problem);
     }
     cursor = page.nextCursor;
+    if (cursor && ++pages >= MAX_LIST_PAGES) {
+      out.problems.push(
+        `the server's tool list did not end after ${MAX_LIST_PAGES} pages; the tools of those pages were kept and the rest left out`,
+      );
+      return out;
+    }
   } while (cursor);
   return out;
 }
@@ -109,7 +151,7 @@ export function toolInfo(raw: unknown): { tool?: McpToolInfo; problem?: string }
   }
   const tool: McpToolInfo = { name, inputSchema };
   if (typeof raw.title === 'string') tool.title = raw.title;
-  if (typeof raw.description === 'string') tool.description = raw.description;
+  if (typeof raw.description === 'string') tool.description = raw.description.slice(0, MAX_KEPT_DESCRIPTION_CHARS);
   if (isObject(raw.outputSchema)) tool.outputSchema = raw.outputSchema;
   if (isObject(raw.execution)) tool.execution = raw.execution as NonNullable<McpToolInfo['execution']>;
   if (isObject(raw.annotations)) tool.annotations = raw.annotations as NonNullable<McpToolInfo['annotations']>;
