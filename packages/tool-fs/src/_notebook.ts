@@ -1,5 +1,38 @@
 import type { ContentBlock, ImageBlock } from '@toolshed/core';
 
+/**
+ * The largest notebook Read and NotebookEdit open: a notebook is parsed whole (its bytes, its
+ * text and the parsed cells are all in memory at once), so a larger one is refused before it is
+ * read. Outputs (plots, long logs) are what makes a notebook this large.
+ *
+ * @example
+ * ```ts
+ * import { MAX_NOTEBOOK_BYTES } from './_notebook.ts';
+ *
+ * MAX_NOTEBOOK_BYTES / 2 ** 20; // 64 (MiB)
+ * ```
+ */
+export const MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Why a notebook over {@linkcode MAX_NOTEBOOK_BYTES} is refused, and how to get at its cells instead.
+ *
+ * @param file The notebook's absolute path.
+ * @param bytes Its size.
+ * @returns The message.
+ *
+ * @example
+ * ```ts
+ * import { notebookTooLarge } from './_notebook.ts';
+ *
+ * notebookTooLarge('/repo/a.ipynb', 100 * 2 ** 20); // 'The notebook /repo/a.ipynb is 100.0 MB; …'
+ * ```
+ */
+export function notebookTooLarge(file: string, bytes: number): string {
+  const q = JSON.stringify(file);
+  return `The notebook ${file} is ${(bytes / 2 ** 20).toFixed(1)} MB; Read and NotebookEdit parse a notebook whole and take notebooks up to ${MAX_NOTEBOOK_BYTES / 2 ** 20} MB. Its outputs are most likely what makes it large: read a cell's source with jq through Bash (jq -r '.cells[0].source | join("")' ${q}), or make a copy without outputs (jupyter nbconvert --clear-output --to notebook --output small.ipynb ${q}) and read that.`;
+}
+
 /** One cell of a Jupyter notebook (nbformat 4), as far as the file tools look at it. */
 export interface NotebookCell {
   cell_type: 'code' | 'markdown' | 'raw' | string;

@@ -7,7 +7,14 @@ import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
 import { approvedRealPaths, hashContent } from '@toolshed/core/internal';
 import { writeFileAtomic } from '../_atomic_write.ts';
 import { checkReadFirst, recordWrite, type LineRange } from '../_freshness.ts';
-import { findCell, parseNotebook, type Notebook, type NotebookCell } from '../_notebook.ts';
+import {
+  findCell,
+  MAX_NOTEBOOK_BYTES,
+  type Notebook,
+  type NotebookCell,
+  notebookTooLarge,
+  parseNotebook,
+} from '../_notebook.ts';
 import { withPathLock } from '../_path_lock.ts';
 import { canonicalPath, editRuleFor, insideWorkingDirectories, missingFileMessage, toAbsolute } from '../_paths.ts';
 import { decodeText, encodeText } from '../_text_file.ts';
@@ -142,6 +149,7 @@ async function planNotebookEdit(input: z.output<typeof notebookEditInput>, ctx: 
     return fail(await missingFileMessage(abs, ctx.cwd, { listNear: await insideWorkingDirectories(abs, ctx), ctx }));
   }
   if (!st.isFile()) return fail(`${abs} is not a regular file.`);
+  if (st.size > MAX_NOTEBOOK_BYTES) return fail(notebookTooLarge(abs, st.size));
   const before = await readFile(abs);
   const fresh = checkReadFirst(ctx.fileState, key, { bytes: before, st });
   if (!fresh.ok) return fail(fresh.message.replace('then make the change', 'then edit the notebook'));

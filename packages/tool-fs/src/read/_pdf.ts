@@ -1,3 +1,16 @@
+/**
+ * The largest PDF Read opens: a PDF is parsed whole (pdf.js holds it and its objects in memory,
+ * about three times its size), so a larger one is refused before it is read.
+ *
+ * @example
+ * ```ts
+ * import { MAX_PDF_BYTES } from './_pdf.ts';
+ *
+ * MAX_PDF_BYTES / 2 ** 20; // 64 (MiB)
+ * ```
+ */
+export const MAX_PDF_BYTES = 64 * 1024 * 1024;
+
 /** Pages one Read of a PDF returns at most. */
 export const MAX_PDF_PAGES_PER_READ = 20;
 

@@ -5,13 +5,13 @@ import { z } from 'zod';
 import { buildTool, type ContentBlock, type Tool, type ToolContext } from '@toolshed/core';
 import { hashContent } from '@toolshed/core/internal';
 import { canonicalPath, deviceByName, missingFileMessage, specialKind, toAbsolute } from '../_paths.ts';
-import { parseNotebook, renderNotebook } from '../_notebook.ts';
+import { MAX_NOTEBOOK_BYTES, notebookTooLarge, parseNotebook, renderNotebook } from '../_notebook.ts';
 import { decodeText } from '../_text_file.ts';
 import { isRepeatRead, readTicket, recordRead } from '../_freshness.ts';
 import { assertOpenedAsApproved } from '../_opened_file.ts';
 import { DEFAULT_READ_LINES, MAX_LINE_CHARS, MAX_READ_OUTPUT_CHARS, numberLines, readTextRange } from './_text.ts';
 import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, sniffImage } from './_image.ts';
-import { capPdfPages, extractPdfText, MAX_PDF_PAGES_PER_READ, type PdfPage } from './_pdf.ts';
+import { capPdfPages, extractPdfText, MAX_PDF_BYTES, MAX_PDF_PAGES_PER_READ, type PdfPage } from './_pdf.ts';
 
 /** Input of {@linkcode readTool}: Claude Code's fields, plus `pages` for PDFs. */
 export const readInput = z.strictObject({
@@ -174,11 +174,20 @@ async function readFileForModel(input: z.output<typeof readInput>, ctx: ToolCont
     if (kind || !hst.isFile()) throw new Error(`Cannot read ${abs}: it is ${kind ?? 'not a regular file'}.`);
     const ext = path.extname(abs).toLowerCase();
     if (IMAGE_EXTENSIONS.has(ext)) return await readImage(abs, key, handle, hst, ctx);
-    if (ext === '.pdf') return await readPdf(abs, handle, input.pages);
+    if (ext === '.pdf') {
+      if (hst.size > MAX_PDF_BYTES)
+        throw new Error(
+          `The PDF ${abs} is ${(hst.size / 2 ** 20).toFixed(1)} MB; Read parses a PDF whole and takes PDFs up to ${MAX_PDF_BYTES / 2 ** 20} MB. Extract the pages you need as text through Bash (pdftotext -f 1 -l 20 ${JSON.stringify(abs)} -), or split it (qpdf --split-pages=20 ${JSON.stringify(abs)} part.pdf) and read a part.`,
+        );
+      return await readPdf(abs, handle, input.pages);
+    }
     if (input.pages !== undefined)
       throw new Error(`pages is only for PDFs; ${abs} is not a PDF. Use offset and limit to page through text.`);
     const opened: OpenedFile = { abs, key, handle, st: hst, input, ctx, ticket };
-    if (ext === '.ipynb') return await readNotebook(opened);
+    if (ext === '.ipynb') {
+      if (hst.size > MAX_NOTEBOOK_BYTES) throw new Error(notebookTooLarge(abs, hst.size));
+      return await readNotebook(opened);
+    }
     return await readText(opened);
   } catch (e) {
     // A "regular" file with nothing to read yet (/proc/kmsg): the non-blocking open says so instead of hanging.

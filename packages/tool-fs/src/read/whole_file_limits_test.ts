@@ -57,7 +57,7 @@ describe('files Read and NotebookEdit parse whole', () => {
     expect(read.value.text).toContain(
       `The notebook ${file} is 600.0 MB; Read and NotebookEdit parse a notebook whole and take notebooks up to 64 MB.`,
     );
-    expect(read.value.text).toContain("jq -r '.cells[0].source | join(\"\")'");
+    expect(read.value.text).toContain('jq -r \'.cells[0].source | join("")\'');
     expect(read.growthMb).toBeLessThan(300);
     const edit = await rssGrowthMb(() =>
       bench.call('NotebookEdit', { notebook_path: file, cell_id: 'cell-0', new_source: 'x' }),
