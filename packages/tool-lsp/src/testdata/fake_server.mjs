@@ -6,6 +6,8 @@
 //                                        then never answers a request
 //   node fake_server.mjs crash-once DIR  answers initialize; the first definition request in DIR exits with code 3,
 //                                         later ones (a restarted server) answer with no definition
+//   node fake_server.mjs far-definition FILE
+//                                        answers every definition request with line 3 of FILE
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +29,13 @@ connection.onRequest((method) => {
     return { capabilities: { definitionProvider: true, documentSymbolProvider: true, textDocumentSync: 1 } };
   if (mode === 'hang-requests' || mode === 'hang-with-child') return never(); // shutdown included: close() must kill it
   if (method === 'shutdown') return null;
+  if (mode === 'far-definition' && method === 'textDocument/definition')
+    return [
+      {
+        uri: `file://${dir}`,
+        range: { start: { line: 2, character: 0 }, end: { line: 2, character: 6 } },
+      },
+    ];
   if (mode === 'crash-once' && method === 'textDocument/definition') {
     const marker = path.join(dir, 'crashed-once');
     if (!existsSync(marker)) {

@@ -1,0 +1,45 @@
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { FAKE_SERVER, makeBench } from './_test_bench.ts';
+
+// A location's line is shown beside it; what that costs follows the line, not the file it is in.
+
+describe('the line of a location in a huge file', () => {
+  test('is found past 600 MB with memory for the line only, and shown as for any file', async () => {
+    let big = '';
+    const b = await makeBench({
+      family: (root) => {
+        big = path.join(root, 'generated.js');
+        return {
+          servers: {
+            typescript: { command: process.execPath, args: [FAKE_SERVER, 'far-definition', big], extensions: ['.ts'] },
+          },
+        };
+      },
+    });
+    try {
+      const handle = await open(big, 'w');
+      await handle.write('const a = 1;\n');
+      // 600 MB of one line (a sparse hole: NUL bytes that take no disk), then the line asked for.
+      await handle.write('\nexport function target() {}\n', 600 * 2 ** 20);
+      await handle.close();
+      const before = process.memoryUsage.rss();
+      let peak = before;
+      const timer = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }, 10);
+      let result: { text: string; isError: boolean };
+      try {
+        result = await b.call({ operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 37 });
+      } finally {
+        clearInterval(timer);
+      }
+      expect(result.isError).toBe(false);
+      expect(result.text).toContain('generated.js:3:1: export function target() {}');
+      expect((Math.max(peak, process.memoryUsage.rss()) - before) / 2 ** 20).toBeLessThan(300);
+    } finally {
+      await b.cleanup();
+    }
+  }, 60_000);
+});
