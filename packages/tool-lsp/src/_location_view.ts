@@ -1,9 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildTool, type ToolContext } from '@toolshed/core';
 import { decidePermission, isPathInside } from '@toolshed/core/internal';
 import { z } from 'zod';
 import type { LocationView } from './_format.ts';
+import { lineAt } from './_line_at.ts';
+
+/** Files up to this size are read whole (once per call) to show their locations' lines. */
+const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 
 // What Read would be asked to do for a file: the permission layer decides for this stand-in
 // exactly as it would for Read itself (Read's deny, ask and allow rules, the working directories,
@@ -27,7 +31,7 @@ const readProbe = buildTool({
  */
 export function locationView(ctx: ToolContext): LocationView {
   const verdicts = new Map<string, Promise<'allow' | 'ask' | 'deny'>>();
-  const texts = new Map<string, Promise<string[] | undefined>>();
+  const texts = new Map<string, Promise<string[] | 'large' | undefined>>();
   const verdict = (file: string) => {
     let known = verdicts.get(file);
     if (!known) {
@@ -53,13 +57,17 @@ export function locationView(ctx: ToolContext): LocationView {
       if ((await verdict(file)) !== 'allow') return undefined;
       let lines = texts.get(file);
       if (!lines) {
-        lines = readFile(file, 'utf8').then(
-          (t) => t.split(/\r?\n/),
+        // A small file is read once for all its locations; a large one (a generated bundle) is
+        // streamed up to each line asked for, so that showing a line costs the line.
+        lines = stat(file).then(
+          async (st) => (st.size > WHOLE_FILE_BYTES ? 'large' : (await readFile(file, 'utf8')).split(/\r?\n/)),
           () => undefined,
         );
         texts.set(file, lines);
       }
-      return (await lines)?.[line - 1];
+      const known = await lines.catch(() => undefined);
+      if (known === 'large') return await lineAt(file, line).catch(() => undefined);
+      return known?.[line - 1];
     },
   };
 }

@@ -38,6 +38,20 @@ interface OpenDocument {
 const STDERR_TAIL = 600;
 
 /**
+ * The largest file sent to a language server: a file is opened with its whole text (and kept for
+ * the edits that follow), so a generated bundle of hundreds of megabytes is left to the server's
+ * own reading when it is a location's target, and refused when it is the file asked about.
+ *
+ * @example
+ * ```ts
+ * import { MAX_OPEN_FILE_BYTES } from './_lsp_server.ts';
+ *
+ * MAX_OPEN_FILE_BYTES / 2 ** 20; // 32 (MiB)
+ * ```
+ */
+export const MAX_OPEN_FILE_BYTES = 32 * 1024 * 1024;
+
+/**
  * One language server process, spoken to over stdio with vscode-languageserver-protocol. It
  * keeps the documents it opened in step with the disk (`didOpen` / `didChange` before each
  * request), and fails every request with one clear error once the process is gone; the owner
@@ -239,7 +253,7 @@ export class LspServer {
     }
     const doc = this.#docs.get(file);
     if (doc) await this.#refresh(file, doc);
-    else await this.open(file);
+    if (!this.#docs.has(file)) await this.open(file);
   }
 
   /**
@@ -254,6 +268,10 @@ export class LspServer {
     if (!opening) {
       opening = (async () => {
         const info = await stat(file);
+        if (info.size > MAX_OPEN_FILE_BYTES)
+          throw new Error(
+            `${file} is ${(info.size / 2 ** 20).toFixed(1)} MB; the LSP tool sends a file's whole text to the language server and takes files up to ${MAX_OPEN_FILE_BYTES / 2 ** 20} MB. Use Grep to find what you need in it, or Read with offset and limit.`,
+          );
         const text = await readFile(file, 'utf8');
         this.#docs.set(file, { version: 1, text, mtimeMs: info.mtimeMs, size: info.size });
         await this.#connection.sendNotification('textDocument/didOpen', {
@@ -270,6 +288,10 @@ export class LspServer {
     try {
       info = await stat(file);
     } catch {
+      info = undefined;
+    }
+    // Gone, or grown past what is sent: closed (the server reads it itself if it needs it).
+    if (!info || info.size > MAX_OPEN_FILE_BYTES) {
       this.#docs.delete(file);
       await this.#connection.sendNotification('textDocument/didClose', { textDocument: { uri: fileUri(file) } });
       return;

@@ -42,4 +42,30 @@ describe('the line of a location in a huge file', () => {
       await b.cleanup();
     }
   }, 60_000);
+
+  test('a file asked about that is over the size sent to a server is refused before it is read, saying what to use', async () => {
+    let big = '';
+    const b = await makeBench({
+      family: (root) => {
+        big = path.join(root, 'src', 'huge.ts');
+        return {
+          servers: {
+            typescript: { command: process.execPath, args: [FAKE_SERVER, 'far-definition', big], extensions: ['.ts'] },
+          },
+        };
+      },
+    });
+    try {
+      const handle = await open(big, 'w');
+      await handle.truncate(600 * 2 ** 20);
+      await handle.close();
+      const result = await b.call({ operation: 'documentSymbol', filePath: 'src/huge.ts' });
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain(
+        `${big} is 600.0 MB; the LSP tool sends a file's whole text to the language server and takes files up to 32 MB. Use Grep`,
+      );
+    } finally {
+      await b.cleanup();
+    }
+  }, 60_000);
 });
