@@ -26,6 +26,18 @@ export const echoTool: AnyTool = buildTool({
   },
 });
 
+/** A read-only tool that returns `chars` characters of "x" (a large result from a small input). */
+export const bigTool: AnyTool = buildTool({
+  name: 'Big',
+  description: 'Returns chars characters.',
+  inputSchema: z.strictObject({ chars: z.number().int().min(0) }),
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  async call({ chars }: { chars: number }) {
+    return { data: 'x'.repeat(chars) };
+  },
+});
+
 /** A tool that writes `content` to `file_path` (relative to the session's cwd): not read-only, so it asks. */
 export const writerTool: AnyTool = buildTool({
   name: 'Writer',
@@ -107,4 +119,13 @@ export const closerTool: AnyTool = buildTool({
 });
 
 /** Every test tool. */
-export const testTools: readonly AnyTool[] = [echoTool, writerTool, counterTool, boomTool, cdTool, pwdTool, closerTool];
+export const testTools: readonly AnyTool[] = [
+  echoTool,
+  writerTool,
+  counterTool,
+  boomTool,
+  cdTool,
+  pwdTool,
+  closerTool,
+  bigTool,
+];
