@@ -47,7 +47,8 @@ export async function runCommand(
   const turns = parseTranscript(value, name);
   return withSession(args, io, {
     run: async (session) => {
-      const results: ToolResultBlock[][] = [];
+      // Each turn is written as it ends and let go: a long transcript holds one turn's results.
+      const json = args.json ? jsonTurnsWriter(io) : undefined;
       let failed = 0;
       let calls = 0;
       let totalMs = 0;
@@ -58,11 +59,11 @@ export async function runCommand(
         totalMs += turnMs;
         calls += outcomes.length;
         failed += outcomes.filter((o) => o.result.is_error).length;
-        results.push(outcomes.map((o) => o.result));
-        if (!args.json) io.stdout.write(formatTurn(i, outcomes, turnMs));
+        if (json) json.turn(outcomes.map((o) => o.result));
+        else io.stdout.write(formatTurn(i, outcomes, turnMs));
       }
-      if (args.json) {
-        io.stdout.write(`${JSON.stringify({ turns: results, metrics: session.metrics() }, null, 2)}\n`);
+      if (json) {
+        json.end(session.metrics());
       } else {
         io.stdout.write(
           `${plural(turns.length, 'turn')}, ${plural(calls, 'call')}, ${plural(failed, 'error')}, ${ms(totalMs)}\n`,
@@ -71,6 +72,28 @@ export async function runCommand(
       return failed > 0 ? 1 : 0;
     },
   });
+}
+
+/**
+ * Writes `{ turns, metrics }` as `JSON.stringify(…, null, 2)` would, byte for byte, one turn at a
+ * time, so that the turns need not all be held until the end.
+ */
+function jsonTurnsWriter(io: Pick<CliIo, 'stdout'>): {
+  turn(results: ToolResultBlock[]): void;
+  end(metrics: unknown): void;
+} {
+  let turns = 0;
+  const nested = (value: unknown, indent: string) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`);
+  return {
+    turn(results) {
+      io.stdout.write(`${turns++ === 0 ? '{\n  "turns": [\n' : ',\n'}    ${nested(results, '    ')}`);
+    },
+    end(metrics) {
+      const head = turns === 0 ? '{\n  "turns": []' : '\n  ]';
+      const tail = metrics === undefined ? '' : `,\n  "metrics": ${nested(metrics, '  ')}`;
+      io.stdout.write(`${head}${tail}\n}\n`);
+    },
+  };
 }
 
 function formatTurn(index: number, outcomes: readonly TurnResult[], turnMs: number): string {

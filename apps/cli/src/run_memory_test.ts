@@ -50,4 +50,25 @@ describe('toolshed run of a long transcript', () => {
     },
     60_000,
   );
+
+  test('--json still prints what JSON.stringify(…, null, 2) prints, byte for byte, for no turns, empty turns and a few', async () => {
+    const cwd = await tempDir();
+    for (const turns of [
+      [],
+      [[]],
+      [
+        [{ type: 'tool_use', id: 'e1', name: 'Echo', input: { text: 'one\ntwo "quoted"' } }],
+        [],
+        [{ type: 'tool_use', id: 'b1', name: 'Boom', input: {} }],
+      ],
+    ]) {
+      const file = path.join(cwd, 'transcript.json');
+      await writeFile(file, JSON.stringify(turns));
+      const { io, stdout } = fakeIo({ tools });
+      await runCli(['run', file, '--json', '--cwd', cwd], io);
+      const out = stdout();
+      expect(out).toBe(`${JSON.stringify(JSON.parse(out), null, 2)}\n`);
+      expect(JSON.parse(out).turns).toHaveLength(turns.length);
+    }
+  });
 });
