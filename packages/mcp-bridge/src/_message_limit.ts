@@ -60,7 +60,7 @@ export function messageLimitPassed(e: unknown): number | undefined {
  * passes `maxBytes`: a JSON body as a whole (a `Content-Length` over it is refused before reading),
  * an SSE stream event by event (a long-lived stream may carry any number of small events). The
  * rest of the body is never read, so a server that answers with gigabytes costs the bridge at
- * most one message's worth. Redirects and errors pass through untouched.
+ * most one message's worth (an error's body included). Redirects pass through untouched.
  *
  * @param onTooLarge Told when a response is cut (the connection drops the client, failing what
  *   was waiting on it).
@@ -84,7 +84,10 @@ export function boundedFetch(
   const base = options.fetch ?? fetch;
   return async (url, init) => {
     const response = await base(url, init);
-    if (!response.ok || !response.body) return response;
+    // A redirect is followed or reported by the SDK without its body; an error's body is read
+    // for its message, so it is bounded as well.
+    if (!response.body || (response.status >= 300 && response.status < 400) || [204, 205].includes(response.status))
+      return response;
     const sse = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
     const tooLarge = () => {
       const e = new McpMessageTooLarge(maxBytes);

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { boundedFetch, McpMessageTooLarge, messageLimitPassed } from './_message_limit.ts';
 
-// A loopback server whose path says what to send: /sse/<events>x<bytes>[/crlf], /json/<bytes>, /length/<bytes>.
+// A loopback server whose path says what to send: /sse/<events>x<bytes>[/crlf], /json/<bytes>, /length/<bytes>,
+// /error/<bytes> (a 500).
 let server: Server;
 let base: string;
 beforeAll(async () => {
@@ -21,6 +22,9 @@ beforeAll(async () => {
         res.write(event.slice(-1));
       }
       res.end();
+    } else if (kind === 'error') {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('e'.repeat(Number(size)));
     } else if (kind === 'length') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': size });
       res.end('x'.repeat(Number(size)));
@@ -52,6 +56,14 @@ describe('boundedFetch', () => {
     const { cut, fetch } = limited(4096);
     const response = await fetch(`${base}/json/100000`);
     await expect(response.text()).rejects.toThrow('the server sent a message of more than');
+    expect(cut).toHaveLength(1);
+  });
+
+  test("bounds an error's body too, which the SDK reads for its message", async () => {
+    const { cut, fetch } = limited(4096);
+    const response = await fetch(`${base}/error/100000`);
+    expect(response.status).toBe(500);
+    await expect(response.text()).rejects.toBeInstanceOf(McpMessageTooLarge);
     expect(cut).toHaveLength(1);
   });
 
