@@ -119,13 +119,4 @@ export const closerTool: AnyTool = buildTool({
 });
 
 /** Every test tool. */
-export const testTools: readonly AnyTool[] = [
-  echoTool,
-  writerTool,
-  counterTool,
-  boomTool,
-  cdTool,
-  pwdTool,
-  closerTool,
-  bigTool,
-];
+export const testTools: readonly AnyTool[] = [echoTool, writerTool, counterTool, boomTool, cdTool, pwdTool, closerTool];

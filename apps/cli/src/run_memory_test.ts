@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { fakeIo, tempDir } from './_test_io.ts';
-import { testTools as tools } from './_test_tools.ts';
+import { bigTool, testTools } from './_test_tools.ts';
+
+const tools = [...testTools, bigTool];
 import { runCli } from './run_cli.ts';
 
 // What `toolshed run` holds follows the turn it prints, not the whole transcript's results: each
