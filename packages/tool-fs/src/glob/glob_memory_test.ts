@@ -6,7 +6,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 // A Glob returns the 100 newest names; what it holds while it looks must follow those, not the
-// number of files in the tree. Measured in a process of its own (testdata/glob_memory_child.ts).
+// number of files in the tree. Measured in a process of its own (testdata/glob_memory_child.ts)
+// whose heap is held to 24 MB: what is held then decides, not garbage a roomier heap leaves
+// for later (peak RSS moves by ±15 MB between runs here). Holding every name of 120 000 files,
+// as Glob did, ran out of heap below 48 MB; holding the newest 100 runs in 16 MB.
 
 let root: string;
 beforeAll(async () => {
@@ -38,14 +41,14 @@ afterAll(async () => {
 });
 
 describe('Glob over 120 000 files', () => {
-  test('holds the newest 100 while it looks, not every name, and returns what it did', async () => {
+  test('runs in a 24 MB heap, holding the newest 100 while it looks, and returns what it did', async () => {
     const child = path.join(import.meta.dirname, 'testdata', 'glob_memory_child.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child, root, '**/*.txt'], {
+    const args = ['--max-old-space-size=24', '--import', 'tsx', child, root, '**/*.txt'];
+    const { stdout } = await promisify(execFile)(process.execPath, args, {
       cwd: import.meta.dirname,
       maxBuffer: 1 << 20,
     });
-    const { growthMb, out } = JSON.parse(stdout) as {
-      growthMb: number;
+    const { out } = JSON.parse(stdout) as {
       out: { filenames: string[]; numFiles: number; truncated: boolean };
     };
     expect(out.numFiles).toBe(120_000);
@@ -54,6 +57,5 @@ describe('Glob over 120 000 files', () => {
     expect(out.filenames.slice(0, 3)).toEqual(
       [0, 1, 2].map((i) => `d007/a_file_with_a_rather_long_name_to_make_paths_weigh_000${i}.txt`),
     );
-    expect(growthMb).toBeLessThan(25);
   }, 60_000);
 });

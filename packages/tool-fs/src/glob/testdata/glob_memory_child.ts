@@ -1,6 +1,6 @@
-// Runs one Glob over a folder in a process of its own and prints how much its peak RSS (VmHWM)
-// rose, with what Glob returned: for the test that what a Glob costs follows the 100 names it
-// returns, not the number of files it looked at.
+// Runs one Glob over a folder in a process of its own (the test holds its heap small) and prints
+// what Glob returned, with how much the peak RSS (VmHWM) rose: for the test that what a Glob
+// holds follows the 100 names it returns, not the number of files it looked at.
 import { readFileSync } from 'node:fs';
 import { globFiles } from '../glob_tool.ts';
 
