@@ -24,6 +24,11 @@ export interface WalkOptions {
    * for it (`/proc/self/fd/N`, the folder as a search opened it). @default root
    */
   parentsOf?: string;
+  /**
+   * Takes each file as it is found instead of the list: a walk of a large tree then holds a folder
+   * at a time, not every name (the list returned is empty). @default the files are listed
+   */
+  onFile?: (rel: string) => void;
 }
 
 interface Rules {
@@ -82,7 +87,8 @@ export async function walkFiles(root: string, options: WalkOptions = {}): Promis
         const verdict = overrides?.(childRel, false);
         if (verdict === false) continue;
         if (verdict !== true && isIgnored(active, childRel, false)) continue;
-        out.push(childRel);
+        if (options.onFile) options.onFile(childRel);
+        else out.push(childRel);
       }
     }
     await Promise.all(subdirs.map((d) => walkDir(d, active)));

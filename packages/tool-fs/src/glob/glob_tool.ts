@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { buildTool, type Tool } from '@toolshed/core';
 import { compileGlob } from '../_glob_match.ts';
-import { sortNewestFirst } from '../_mtimes.ts';
+import { addInSlices, NewestFiles } from '../_mtimes.ts';
 import { missingFileMessage, toAbsolute } from '../_paths.ts';
 import { runRipgrep } from '../_ripgrep.ts';
 import { resolveSearchEngine, type SearchEngine, type SearchEngineOptions } from '../_search_engine.ts';
@@ -155,22 +155,25 @@ export async function globFiles(root: string, pattern: string, options: GlobFile
   const { base, rel } = globBase(root, pattern);
   const reading = options.openedBase ?? base;
   // `base` holds the pattern's fixed leading folders already (globBase): the walk starts there.
-  let files: string[] = [];
-  if ((await stat(reading).catch(() => undefined))?.isDirectory()) {
-    files =
-      engine.kind === 'ripgrep'
-        ? await rgFiles(engine.path, { cwd: reading, base, signal })
-        : await walkFiles(reading, { parentsOf: base, ...(signal ? { signal } : {}) });
-  }
   const matcher = compileGlob(rel);
-  const matched = files.filter((f) => matcher.test(f) && !exclude?.(f));
-  const sorted = await sortNewestFirst(reading, matched, { signal });
+  // Only the newest names are held, however many files the walk passes.
+  const newest = new NewestFiles(reading, MAX_GLOB_RESULTS);
+  const matching = {
+    add: (f: string) => {
+      if (matcher.test(f) && !exclude?.(f)) newest.add(f);
+    },
+  };
+  if ((await stat(reading).catch(() => undefined))?.isDirectory()) {
+    if (engine.kind === 'ripgrep')
+      await addInSlices(matching, await rgFiles(engine.path, { cwd: reading, base, signal }), { signal });
+    else await walkFiles(reading, { parentsOf: base, onFile: matching.add, ...(signal ? { signal } : {}) });
+  }
   const display = (f: string) => (base === root ? f : path.relative(root, path.join(base, f)));
   return {
     root,
-    filenames: sorted.slice(0, MAX_GLOB_RESULTS).map(display),
-    numFiles: sorted.length,
-    truncated: sorted.length > MAX_GLOB_RESULTS,
+    filenames: newest.files().map(display),
+    numFiles: newest.count,
+    truncated: newest.count > MAX_GLOB_RESULTS,
   };
 }
 
