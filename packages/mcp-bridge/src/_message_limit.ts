@@ -125,8 +125,8 @@ export function boundedFetch(
 }
 
 /**
- * Counts the bytes of the SSE event being received: a blank line (`\n\n`, `\r\n\r\n` or `\r\r`)
- * ends an event and starts the count again.
+ * Measures SSE events as chunks come: a blank line (`\n\n`, `\r\n\r\n` or `\r\r`) ends an event
+ * and starts the count again. Each call returns the largest event the chunk ended or continued.
  */
 function eventCounter(): (chunk: Uint8Array) => number {
   let size = 0;
@@ -135,6 +135,7 @@ function eventCounter(): (chunk: Uint8Array) => number {
   let beforeLast = 0;
   return (chunk) => {
     let start = 0;
+    let largest = 0;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
       if (byte !== 0x0a && byte !== 0x0d) continue;
@@ -145,13 +146,16 @@ function eventCounter(): (chunk: Uint8Array) => number {
         (byte === 0x0a && prev === 0x0d && prev2 === 0x0a) ||
         (byte === 0x0d && prev === 0x0d);
       if (blank) {
+        // An event that ended inside this chunk counts too: it may have been whole in it.
+        largest = Math.max(largest, size + i + 1 - start);
         size = 0;
         start = i + 1;
       }
     }
     size += chunk.length - start;
+    largest = Math.max(largest, size);
     beforeLast = chunk.length > 1 ? chunk[chunk.length - 2]! : last;
     last = chunk.length > 0 ? chunk[chunk.length - 1]! : last;
-    return size;
+    return largest;
   };
 }

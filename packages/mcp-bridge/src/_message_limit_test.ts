@@ -4,13 +4,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { boundedFetch, McpMessageTooLarge, messageLimitPassed } from './_message_limit.ts';
 
 // A loopback server whose path says what to send: /sse/<events>x<bytes>[/crlf], /json/<bytes>, /length/<bytes>,
-// /error/<bytes> (a 500).
+// /error/<bytes> (a 500), /sse-whole/<bytes> (one event in one write).
 let server: Server;
 let base: string;
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const [, kind, size, crlf] = req.url!.split('/');
-    if (kind === 'sse') {
+    if (kind === 'sse-whole') {
+      // One write: an event that begins and ends in one chunk.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${'e'.repeat(Number(size) - 8)}\n\n`);
+    } else if (kind === 'sse') {
       const [events, bytes] = size!.split('x').map(Number) as [number, number];
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const end = crlf ? '\r\n\r\n' : '\n\n';
@@ -57,6 +61,13 @@ describe('boundedFetch', () => {
     const response = await fetch(`${base}/json/100000`);
     await expect(response.text()).rejects.toThrow('the server sent a message of more than');
     expect(cut).toHaveLength(1);
+  });
+
+  test('stops an SSE event over the limit that arrives whole in one chunk', async () => {
+    const { cut, fetch } = limited(4096);
+    await expect((await fetch(`${base}/sse-whole/8192`)).text()).rejects.toBeInstanceOf(McpMessageTooLarge);
+    expect(cut).toHaveLength(1);
+    expect((await (await fetch(`${base}/sse-whole/4096`)).text()).length).toBe(4096);
   });
 
   test("bounds an error's body too, which the SDK reads for its message", async () => {
