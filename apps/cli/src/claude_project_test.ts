@@ -113,11 +113,14 @@ afterAll(async () => {
 });
 
 /** Runs `toolshed ARGS` in the project folder with the fake HOME, to the end. */
-function toolshed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function toolshed(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, HOME: home, TOOLSHED_DEBUG: '', NO_COLOR: '1' },
+      env: { ...process.env, HOME: home, TOOLSHED_DEBUG: '', NO_COLOR: '1', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -264,6 +267,17 @@ describe('the same project after toolshed trust', () => {
     expect(pid.code).toBe(0);
     expect(pid.stdout).toMatch(/\d+/);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  test("a .mcp.json server starts with the user's environment, as Claude Code starts it (tools and mcp list)", async () => {
+    // The fault server lists its extra tools only when FAULT_EXTRA_TOOLS=1 reaches it; .mcp.json does not set it.
+    const tools = await toolshed(['tools'], { FAULT_EXTRA_TOOLS: '1' });
+    expect(tools.stdout).toContain('mcp__fault__structured');
+    const list = await toolshed(['mcp', 'list', '--json'], { FAULT_EXTRA_TOOLS: '1' });
+    const without = await toolshed(['mcp', 'list', '--json']);
+    const count = (out: string) =>
+      (JSON.parse(out) as { name: string; tools: number }[]).find((s) => s.name === 'fault')!.tools;
+    expect(count(list.stdout)).toBeGreaterThan(count(without.stdout));
   });
 
   test('mcp list: the server not enabled is listed as not started, and is not started', async () => {

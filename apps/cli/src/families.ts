@@ -61,7 +61,11 @@ const LOADERS: Record<FamilyName, (options: LoadFamiliesOptions) => Promise<Fami
     const { mcpServers } = await import('@toolshed/mcp-bridge');
     try {
       // The bridge checks the shape itself (and says which server and key are wrong).
-      return mcpServers((mcpConfig ?? {}) as Parameters<typeof mcpServers>[0], mcpEnv ? { env: mcpEnv } : {});
+      // Servers start with the whole environment, as Claude Code starts them.
+      return mcpServers((mcpConfig ?? {}) as Parameters<typeof mcpServers>[0], {
+        ...(mcpEnv ? { env: mcpEnv } : {}),
+        inheritEnv: true,
+      });
     } catch (e) {
       if (mcpConfigFile === undefined || !(e instanceof TypeError)) throw e;
       throw new UsageError(`The --mcp-config file "${mcpConfigFile}" is not a valid MCP configuration: ${e.message}`, {

@@ -153,7 +153,7 @@ async function list(args: McpCommandInvocation['args'], io: CliIo): Promise<numb
   const { config, expandFrom } = withSettingsEnv({ ...claudeOnly.config, mcpServers: kept }, settings.env);
   let statuses: McpServerStatus[];
   try {
-    statuses = await listMcpServers(config, { cwd: args.cwd, permissions, env: expandFrom });
+    statuses = await listMcpServers(config, { cwd: args.cwd, permissions, env: expandFrom, inheritEnv: true });
   } catch (e) {
     if (e instanceof TypeError)
       throw new UsageError(`The --mcp-config file "${file}" is not valid: ${e.message}`, { showUsage: false });

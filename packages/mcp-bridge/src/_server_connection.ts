@@ -69,6 +69,8 @@ export interface McpConnectionOptions {
   maxToolTimeoutMs?: number;
   /** Tells requests that their call's signal aborted; shared by a set's servers. @default one of its own */
   aborts?: AbortWatch;
+  /** Stdio servers start with this process's whole environment, not the SDK's safe default. @default false */
+  inheritEnv?: boolean;
 }
 
 const STDERR_LINES = 20;
@@ -424,7 +426,7 @@ export class McpConnection {
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...config.env },
+      env: { ...(this.#options.inheritEnv ? definedEnvironment() : getDefaultEnvironment()), ...config.env },
       cwd: config.cwd ?? this.#options.cwd,
       stderr: 'pipe',
       maxBufferSize: MAX_MCP_MESSAGE_BYTES,
@@ -898,4 +900,11 @@ function describe(e: unknown): string {
     return `${e.message.split('\n')[0]}${causeText}`;
   }
   return String(e);
+}
+
+/** This process's environment without unset entries (the transport takes strings only). */
+function definedEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

@@ -43,6 +43,13 @@ export interface McpServersOptions {
   maxToolTimeoutMs?: number;
   /** The user's home, holding the settings folder `.toolshed/`. @default the session's `homeDir`, else os.homedir() */
   homeDir?: string;
+  /**
+   * Start stdio servers with this process's whole environment, as Claude Code starts them (a
+   * server that reads `GITHUB_TOKEN` from the shell works unchanged), rather than the SDK's safe
+   * default (`PATH`, `HOME`, `USER`, `SHELL`, `TERM`, `LOGNAME`); a server's own `env` is added
+   * either way. The `toolshed` CLI sets it. @default false
+   */
+  inheritEnv?: boolean;
 }
 
 /** Options of {@linkcode listMcpServers}. */
@@ -213,6 +220,7 @@ function connectionDefaults(options: McpServersOptions, cwd: string, sessionHome
     },
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     ...(options.maxToolTimeoutMs ? { maxToolTimeoutMs: options.maxToolTimeoutMs } : {}),
+    ...(options.inheritEnv ? { inheritEnv: true } : {}),
     cwd: options.cwd ?? cwd,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
     toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
