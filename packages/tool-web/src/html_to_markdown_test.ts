@@ -62,3 +62,20 @@ describe('htmlToMarkdown', () => {
     await expect(htmlToMarkdown('<p>x</p>', { maxHtmlChars: 0 })).rejects.toThrow(RangeError);
   });
 });
+
+describe('htmlToMarkdown on a page nested deeper than any real one', () => {
+  test('200 000 nested <div>s (2.2 MB) keep their text and convert at once (the parser took 46 s, then Readability and turndown overflowed the stack)', async () => {
+    const depth = 200_000;
+    const html = `<html><body><h1>Top</h1>${'<div>'.repeat(depth)}<p>deep <b>text</b></p>${'</div>'.repeat(depth)}<p>after</p></body></html>`;
+    // Past the depth the tags go (the bold too); the words stay, and so does what follows.
+    expect((await htmlToMarkdown(html)).markdown).toContain('deep text');
+    const { markdown } = await htmlToMarkdown(html, { readability: false });
+    expect(markdown).toContain('deep text');
+    expect(markdown).toContain('after');
+  }, 30_000);
+
+  test('formatting a few hundred levels down is kept', async () => {
+    const html = `<html><body>${'<div>'.repeat(300)}<p>keep <b>bold</b></p>${'</div>'.repeat(300)}</body></html>`;
+    expect((await htmlToMarkdown(html, { readability: false })).markdown).toBe('keep **bold**');
+  });
+});
