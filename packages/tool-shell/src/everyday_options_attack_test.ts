@@ -146,7 +146,9 @@ describe('options that read a file the guard did not declare (Read(./.env) is de
 
   test('rg --ignore is a flag: the path after the pattern is searched, outside the working directory', async () => {
     await writeFile(path.join(writer.root(), 'outside.txt'), `${SECRET}\n`);
-    expect(output(writeDir, 'rg --ignore KEY ../outside.txt')).toContain(SECRET);
+    // The real run needs ripgrep; the guard's decision does not.
+    if (has('rg')) expect(output(writeDir, 'rg --ignore KEY ../outside.txt')).toContain(SECRET);
+    else console.log('[skip] the real rg --ignore run: ripgrep (rg) is not installed');
     expect(await writer.decide(writeDir, 'rg --ignore KEY ../outside.txt')).toBe('ask');
   });
 
@@ -182,9 +184,13 @@ describe('abbreviated options that run a program (Bash(sort:*), Bash(install:*) 
     '%s: a word not known before it runs may be the option that runs a program; it asks, in every mode',
     async (command) => {
       await writeFile(path.join(writeDir, 'run.sh'), 'touch pwned\n');
-      const copy = await cloneOf(writeDir);
-      execFileSync('bash', ['-c', `${command} >/dev/null 2>&1 || true`], { cwd: copy, timeout: 10_000 });
-      expect(existsSync(path.join(copy, 'pwned'))).toBe(true);
+      const program = command.includes(' rg ') ? 'rg' : 'sort';
+      // The real run needs the program; the guard's decision does not.
+      if (has(program)) {
+        const copy = await cloneOf(writeDir);
+        execFileSync('bash', ['-c', `${command} >/dev/null 2>&1 || true`], { cwd: copy, timeout: 10_000 });
+        expect(existsSync(path.join(copy, 'pwned'))).toBe(true);
+      } else console.log(`[skip] the real run of ${command}: ${program} is not installed`);
       await writer.inEveryMode(writeDir, command, 'ask');
     },
   );
