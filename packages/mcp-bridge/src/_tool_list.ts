@@ -62,6 +62,32 @@ export const MAX_KEPT_DESCRIPTION_CHARS = 16_384;
 const MAX_LIST_PAGES = 1_000;
 
 /**
+ * Characters of one tool's schemas (input and output, as JSON) past which it is left out: a schema
+ * that size (64 000 tokens and more) could not be sent to a model with the rest of a conversation.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TOOL_SCHEMA_CHARS } from './_tool_list.ts';
+ *
+ * MAX_TOOL_SCHEMA_CHARS; // 262144
+ * ```
+ */
+export const MAX_TOOL_SCHEMA_CHARS = 256 * 1024;
+
+/**
+ * Characters of descriptions and schemas kept from one server's list, past which the rest of the
+ * list is not read: each tool's share is bounded, but ten thousand of them could still hold gigabytes.
+ *
+ * @example
+ * ```ts
+ * import { MAX_KEPT_LIST_CHARS } from './_tool_list.ts';
+ *
+ * MAX_KEPT_LIST_CHARS; // 33554432
+ * ```
+ */
+export const MAX_KEPT_LIST_CHARS = 32 * 1024 * 1024;
+
+/**
  * Lists every page of a server's tools, keeping each tool that can be used and saying why any
  * other was left out.
  *
@@ -84,6 +110,7 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
   if (!client.getServerCapabilities()?.tools) return out;
   let cursor: string | undefined;
   let pages = 0;
+  let keptChars = 0;
   do {
     const page = await client.request(
       { method: 'tools/list', params: cursor ? { cursor } : {} },
@@ -98,8 +125,16 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
         return out;
       }
       const checked = toolInfo(raw);
-      if (checked.tool) out.tools.push(checked.tool);
       if (checked.problem) out.problems.push(checked.problem);
+      if (!('tool' in checked)) continue;
+      keptChars += checked.chars;
+      if (keptChars > MAX_KEPT_LIST_CHARS) {
+        out.problems.push(
+          `the server's tools came to more than ${MAX_KEPT_LIST_CHARS} characters of descriptions and schemas; the first ${out.tools.length} were kept and the rest left out`,
+        );
+        return out;
+      }
+      out.tools.push(checked.tool);
     }
     cursor = page.nextCursor;
     if (cursor && ++pages >= MAX_LIST_PAGES) {
@@ -118,17 +153,17 @@ export async function listAllTools(client: Client, timeout?: number): Promise<To
  * require it); a tool without a name, or whose input is not an object, is left out.
  *
  * @param raw One entry of `tools` in a `tools/list` answer.
- * @returns The tool, a problem, or both (a repaired tool).
+ * @returns The tool with the characters it keeps (schemas and description), a problem, or both (a repaired tool).
  *
  * @example
  * ```ts
  * import { toolInfo } from './_tool_list.ts';
  *
  * toolInfo({ name: 'echo', inputSchema: { properties: { text: { type: 'string' } } } });
- * // { tool: { name: 'echo', inputSchema: { type: 'object', properties: … } }, problem: 'tool "echo": …' }
+ * // { tool: { name: 'echo', inputSchema: { type: 'object', properties: … } }, chars: 59, problem: 'tool "echo": …' }
  * ```
  */
-export function toolInfo(raw: unknown): { tool?: McpToolInfo; problem?: string } {
+export function toolInfo(raw: unknown): { tool: McpToolInfo; chars: number; problem?: string } | { problem: string } {
   if (!isObject(raw) || typeof raw.name !== 'string' || raw.name === '') {
     return { problem: `a tool without a name was left out: ${truncate(JSON.stringify(raw) ?? String(raw), 120)}` };
   }
@@ -155,7 +190,15 @@ export function toolInfo(raw: unknown): { tool?: McpToolInfo; problem?: string }
   if (isObject(raw.outputSchema)) tool.outputSchema = raw.outputSchema;
   if (isObject(raw.execution)) tool.execution = raw.execution as NonNullable<McpToolInfo['execution']>;
   if (isObject(raw.annotations)) tool.annotations = raw.annotations as NonNullable<McpToolInfo['annotations']>;
-  return problem ? { tool, problem } : { tool };
+  const schemaChars =
+    JSON.stringify(inputSchema).length + (tool.outputSchema ? JSON.stringify(tool.outputSchema).length : 0);
+  if (schemaChars > MAX_TOOL_SCHEMA_CHARS) {
+    return {
+      problem: `tool "${name}" was left out: its schemas are ${schemaChars} characters of JSON, over the ${MAX_TOOL_SCHEMA_CHARS} a tool may have (no model could be sent it); ask the server's author to split it or trim its schema`,
+    };
+  }
+  const chars = schemaChars + (tool.description?.length ?? 0);
+  return problem ? { tool, chars, problem } : { tool, chars };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

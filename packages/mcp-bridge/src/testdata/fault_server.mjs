@@ -99,14 +99,16 @@ const server = new Server(
   { capabilities: { tools: { listChanged: true } } },
 );
 // FAULT_ENDLESS_LIST=1: a list whose pages never end (each names a next one), 100 tools a page,
-// the first with a description of 5 MB.
+// the first with a description of 5 MB; with FAULT_BIG_SCHEMAS=1, 40 tools a page, each with a
+// schema of 200 000 characters (8 MB a page, under the message limit).
 server.setRequestHandler(ListToolsRequestSchema, async (request) => {
   if (process.env.FAULT_ENDLESS_LIST !== '1') return { tools };
   const page = Number(request.params?.cursor ?? 0);
-  const more = Array.from({ length: 100 }, (_, i) => ({
+  const big = process.env.FAULT_BIG_SCHEMAS === '1';
+  const more = Array.from({ length: big ? 40 : 100 }, (_, i) => ({
     name: `t_${page}_${i}`,
-    description: page === 0 && i === 0 ? 'd'.repeat(5 << 20) : 'A tool of an endless list.',
-    inputSchema: { type: 'object' },
+    description: page === 0 && i === 0 && !big ? 'd'.repeat(5 << 20) : 'A tool of an endless list.',
+    inputSchema: big ? { type: 'object', description: 's'.repeat(200_000) } : { type: 'object' },
   }));
   return { tools: page === 0 ? [...tools, ...more] : more, nextCursor: String(page + 1) };
 });
