@@ -129,3 +129,59 @@ describe('worktrees', () => {
     expect(existsSync(path.join(state, 'worktrees', 'x'))).toBe(false);
   });
 });
+
+describe('worktrees of an untrusted project', () => {
+  // A repository unpacked from an archive may carry its own hooks and config: git runs them on a
+  // checkout (post-checkout, a smudge filter) or a status (core.fsmonitor).
+  async function plantPrograms(): Promise<string> {
+    const marks = path.join(path.dirname(repo), 'marks');
+    execFileSync('mkdir', ['-p', marks]);
+    const script = (name: string, body = '') => `#!/bin/sh\ntouch ${path.join(marks, name)}\n${body}`;
+    await writeFile(path.join(repo, '.git', 'hooks', 'post-checkout'), script('post-checkout'), { mode: 0o755 });
+    await writeFile(path.join(repo, '.git', 'hooks', 'reference-transaction'), script('reference-transaction'), {
+      mode: 0o755,
+    });
+    await writeFile(path.join(repo, 'smudge.sh'), script('smudge', 'cat\n'), { mode: 0o755 });
+    await writeFile(path.join(repo, 'fsmonitor.sh'), script('fsmonitor'), { mode: 0o755 });
+    await writeFile(path.join(repo, '.gitattributes'), '*.txt filter=evil\n');
+    sh(['add', '.']);
+    sh(['commit', '-q', '-m', 'attributes']);
+    sh(['config', 'filter.evil.smudge', path.join(repo, 'smudge.sh')]);
+    sh(['config', 'filter.evil.required', 'true']);
+    sh(['config', 'core.fsmonitor', path.join(repo, 'fsmonitor.sh')]);
+    return marks;
+  }
+  const ran = async (marks: string) => (await import('node:fs/promises')).readdir(marks);
+
+  test("EnterWorktree and ExitWorktree run none of an untrusted repository's hooks, filters or fsmonitor", async () => {
+    const marks = await plantPrograms();
+    session = await createSession({
+      cwd: repo,
+      stateDir: state,
+      trustedProject: false,
+      tools: createWorktreeTools(),
+      permissions: { allow: ['EnterWorktree', 'ExitWorktree'] },
+    });
+    const entered = await call('EnterWorktree', { name: 'safe' });
+    expect(entered.isError).toBe(false);
+    expect(await readFile(path.join(state, 'worktrees', 'safe', 'a.txt'), 'utf8')).toBe('main\n');
+    expect(await ran(marks)).toEqual([]);
+    const left = await call('ExitWorktree', { action: 'remove' });
+    expect(await ran(marks)).toEqual([]);
+    expect(left.text).toContain('Removed the worktree');
+  });
+
+  test("in a trusted project the repository's hooks run, as git runs them", async () => {
+    const marks = await plantPrograms();
+    sh(['config', '--unset', 'filter.evil.required']);
+    session = await createSession({
+      cwd: repo,
+      stateDir: state,
+      trustedProject: true,
+      tools: createWorktreeTools(),
+      permissions: { allow: ['EnterWorktree'] },
+    });
+    expect((await call('EnterWorktree', { name: 'hooks' })).isError).toBe(false);
+    expect(await ran(marks)).toContain('post-checkout');
+  });
+});
