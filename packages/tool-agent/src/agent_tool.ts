@@ -333,6 +333,7 @@ export function createAgentTool(config: AgentToolConfig): Tool<typeof agentInput
               cwd: ctx.cwd,
               stateDir: ctx.stateDir,
               name: agentId.replace(/[^A-Za-z0-9._-]/g, '-'),
+              trusted: ctx.projectTrusted === true,
               signal,
             })
           : undefined;

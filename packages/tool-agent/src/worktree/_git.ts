@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { inertGitArgs } from './_inert_git.ts';
 
 /** What one git command printed and how it ended. */
 export interface GitRun {
@@ -10,19 +11,26 @@ export interface GitRun {
 /**
  * Runs git with arguments (never through a shell) in a folder.
  *
+ * In a project that is not trusted (`trusted: false`) git runs none of the repository's own
+ * programs (hooks, fsmonitor, filters: see `inertGitArgs`). Its stdin is closed, so a program
+ * that reads it cannot hang the call.
+ *
  * @param args Its arguments.
- * @param options Where git runs (`cwd`), and what aborts it (`signal`).
- * @returns Exit code and output; a missing git is code 127.
+ * @param options Where git runs (`cwd`), whether the project is trusted, and what aborts it (`signal`).
+ * @returns Exit code and output; a missing git is code 127; a config that cannot be read in an
+ *   untrusted project is code 1 with the reason as stderr, and git is not run.
  */
 export function git(
   args: readonly string[],
-  options: { cwd: string; signal?: AbortSignal | undefined },
+  options: { cwd: string; trusted: boolean; signal?: AbortSignal | undefined },
 ): Promise<GitRun> {
   const { cwd, signal } = options;
+  const inert = options.trusted ? { args: [] } : inertGitArgs(cwd);
+  if ('problem' in inert) return Promise.resolve({ code: 1, stdout: '', stderr: inert.problem });
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       'git',
-      [...args],
+      [...inert.args, ...args],
       {
         cwd,
         encoding: 'utf8',
@@ -41,5 +49,6 @@ export function git(
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end();
   });
 }

@@ -80,13 +80,21 @@ export function createWorktreeTools(): AnyTool[] {
           result: false,
           message: `The session is already in the worktree ${current.worktreePath}; leave it with ExitWorktree first.`,
         };
-      const top = await git(['rev-parse', '--show-toplevel'], { cwd: ctx.cwd, signal: ctx.signal });
+      const top = await git(['rev-parse', '--show-toplevel'], {
+        cwd: ctx.cwd,
+        trusted: ctx.projectTrusted === true,
+        signal: ctx.signal,
+      });
       if (top.code !== 0)
         return {
           result: false,
           message: `The working directory ${ctx.cwd} is not inside a git repository, so no worktree can be made.`,
         };
-      const head = await git(['rev-parse', '--verify', 'HEAD'], { cwd: ctx.cwd, signal: ctx.signal });
+      const head = await git(['rev-parse', '--verify', 'HEAD'], {
+        cwd: ctx.cwd,
+        trusted: ctx.projectTrusted === true,
+        signal: ctx.signal,
+      });
       if (head.code !== 0)
         return { result: false, message: 'The repository has no commit yet; commit once before making a worktree.' };
       return { result: true };
@@ -95,6 +103,7 @@ export function createWorktreeTools(): AnyTool[] {
       const made = await createGitWorktree({
         cwd: ctx.cwd,
         stateDir: ctx.stateDir,
+        trusted: ctx.projectTrusted === true,
         ...(name ? { name } : {}),
         signal: ctx.signal,
       });
@@ -141,7 +150,7 @@ export function createWorktreeTools(): AnyTool[] {
             'The session is not in a worktree made by EnterWorktree, so there is nothing to leave; nothing was changed.',
         };
       if (action === 'remove' && discard_changes !== true) {
-        const lost = await unsavedWork(state, ctx.signal);
+        const lost = await unsavedWork(state, { trusted: ctx.projectTrusted === true, signal: ctx.signal });
         if (lost === undefined)
           return {
             result: false,
@@ -158,19 +167,21 @@ export function createWorktreeTools(): AnyTool[] {
     async call({ action }, ctx) {
       const state = active.get(ctx.sessionId)!;
       active.delete(ctx.sessionId);
+      const trusted = ctx.projectTrusted === true;
       let message = `Left the worktree; the session is back in ${state.originalCwd}.`;
       if (action === 'keep') {
         message += ` The work stays in ${state.worktreePath} on branch ${state.branch}.`;
       } else {
         const top =
-          (await git(['rev-parse', '--show-toplevel'], { cwd: state.originalCwd })).stdout.trim() || state.originalCwd;
-        const removed = await git(['worktree', 'remove', '--force', state.worktreePath], { cwd: top });
+          (await git(['rev-parse', '--show-toplevel'], { cwd: state.originalCwd, trusted })).stdout.trim() ||
+          state.originalCwd;
+        const removed = await git(['worktree', 'remove', '--force', state.worktreePath], { cwd: top, trusted });
         if (removed.code !== 0)
           throw new ToolshedError(
             WORKTREE_FAILED,
             `git worktree remove failed: ${firstLine(removed.stderr)}; the worktree is still at ${state.worktreePath}.`,
           );
-        await git(['branch', '-D', state.branch], { cwd: top });
+        await git(['branch', '-D', state.branch], { cwd: top, trusted });
         message += ` Removed the worktree ${state.worktreePath} and its branch ${state.branch}.`;
       }
       return {
@@ -224,16 +235,19 @@ export async function createGitWorktree(options: {
   cwd: string;
   stateDir: string;
   name?: string;
+  /** Whether the user trusts the project: if not, git runs none of its hooks, filters or fsmonitor. @default false */
+  trusted?: boolean;
   signal?: AbortSignal;
 }): Promise<GitWorktree> {
   const { cwd: from, stateDir, signal } = options;
-  const top = await git(['rev-parse', '--show-toplevel'], { cwd: from, signal });
+  const trusted = options.trusted === true;
+  const top = await git(['rev-parse', '--show-toplevel'], { cwd: from, trusted, signal });
   if (top.code !== 0)
     throw new ToolshedError(
       WORKTREE_FAILED,
       `The working directory ${from} is not inside a git repository, so no worktree can be made.`,
     );
-  const head = await git(['rev-parse', '--verify', 'HEAD'], { cwd: from, signal });
+  const head = await git(['rev-parse', '--verify', 'HEAD'], { cwd: from, trusted, signal });
   if (head.code !== 0)
     throw new ToolshedError(WORKTREE_FAILED, 'The repository has no commit yet; commit once before making a worktree.');
   const headCommit = head.stdout.trim();
@@ -242,7 +256,11 @@ export async function createGitWorktree(options: {
   const parent = path.join(stateDir, 'worktrees');
   await mkdir(parent, { recursive: true, mode: 0o700 });
   const target = path.join(parent, label);
-  const made = await git(['worktree', 'add', '-b', branch, target, headCommit], { cwd: top.stdout.trim(), signal });
+  const made = await git(['worktree', 'add', '-b', branch, target, headCommit], {
+    cwd: top.stdout.trim(),
+    trusted,
+    signal,
+  });
   if (made.code !== 0)
     throw new ToolshedError(
       WORKTREE_FAILED,
@@ -254,10 +272,17 @@ export async function createGitWorktree(options: {
   return { worktreePath, branch, headCommit, cwd: path.join(worktreePath, sub), repoTop };
 }
 
-async function unsavedWork(state: WorktreeSession, signal: AbortSignal): Promise<string | undefined | ''> {
-  const status = await git(['status', '--porcelain'], { cwd: state.worktreePath, signal });
+async function unsavedWork(
+  state: WorktreeSession,
+  { trusted, signal }: { trusted: boolean; signal: AbortSignal },
+): Promise<string | undefined | ''> {
+  const status = await git(['status', '--porcelain'], { cwd: state.worktreePath, trusted, signal });
   if (status.code !== 0) return undefined;
-  const commits = await git(['rev-list', '--count', `${state.headCommit}..HEAD`], { cwd: state.worktreePath, signal });
+  const commits = await git(['rev-list', '--count', `${state.headCommit}..HEAD`], {
+    cwd: state.worktreePath,
+    trusted,
+    signal,
+  });
   if (commits.code !== 0) return undefined;
   const files = status.stdout.split('\n').filter((l) => l.trim()).length;
   const count = Number.parseInt(commits.stdout.trim(), 10) || 0;

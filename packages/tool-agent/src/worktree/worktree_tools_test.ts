@@ -137,15 +137,15 @@ describe('worktrees of an untrusted project', () => {
     const marks = path.join(path.dirname(repo), 'marks');
     execFileSync('mkdir', ['-p', marks]);
     const script = (name: string, body = '') => `#!/bin/sh\ntouch ${path.join(marks, name)}\n${body}`;
-    await writeFile(path.join(repo, '.git', 'hooks', 'post-checkout'), script('post-checkout'), { mode: 0o755 });
-    await writeFile(path.join(repo, '.git', 'hooks', 'reference-transaction'), script('reference-transaction'), {
-      mode: 0o755,
-    });
     await writeFile(path.join(repo, 'smudge.sh'), script('smudge', 'cat\n'), { mode: 0o755 });
     await writeFile(path.join(repo, 'fsmonitor.sh'), script('fsmonitor'), { mode: 0o755 });
     await writeFile(path.join(repo, '.gitattributes'), '*.txt filter=evil\n');
     sh(['add', '.']);
     sh(['commit', '-q', '-m', 'attributes']);
+    await writeFile(path.join(repo, '.git', 'hooks', 'post-checkout'), script('post-checkout'), { mode: 0o755 });
+    await writeFile(path.join(repo, '.git', 'hooks', 'reference-transaction'), script('reference-transaction'), {
+      mode: 0o755,
+    });
     sh(['config', 'filter.evil.smudge', path.join(repo, 'smudge.sh')]);
     sh(['config', 'filter.evil.required', 'true']);
     sh(['config', 'core.fsmonitor', path.join(repo, 'fsmonitor.sh')]);
