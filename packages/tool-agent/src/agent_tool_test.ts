@@ -332,3 +332,59 @@ test('with isolation "worktree" the sub-agent\'s edits land in its own worktree,
   session = undefined;
   expect(existsSync(worktree![1]!)).toBe(true);
 });
+
+/** A repository with one commit and a post-checkout hook that leaves a mark when git runs it. */
+async function repoWithHook(): Promise<{ repo: string; mark: string }> {
+  const { execFileSync } = await import('node:child_process');
+  const { realpathSync } = await import('node:fs');
+  const repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-wt-hook-')));
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t',
+  };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(path.join(repo, 'a.txt'), 'main\n');
+  git('add', '.');
+  git('commit', '-qm', 'first');
+  const mark = `${repo}-hook-ran`;
+  writeFileSync(path.join(repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\ntouch ${mark}\n`, { mode: 0o755 });
+  return { repo, mark };
+}
+
+async function worktreeSession(repo: string, mode: 'plan' | 'default') {
+  server = await startFakeModelServer(() => text('done'));
+  const model = anthropicModel({
+    client: new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }),
+    model: 'claude-test',
+  });
+  session = await createSession({
+    cwd: repo,
+    stateDir: `${repo}-state`,
+    trustedProject: false,
+    families: [agentTools({ agents: {}, model, homeDir: repo, agentFiles: [] })],
+    permissions: { mode },
+  });
+}
+
+test('in plan mode, Agent with isolation "worktree" makes no worktree and runs no git', async () => {
+  const { repo, mark } = await repoWithHook();
+  await worktreeSession(repo, 'plan');
+  const out = await callAgent({ subagent_type: 'Explore', isolation: 'worktree' });
+  expect(out.isError).toBe(true);
+  expect(out.text).toContain('plan mode');
+  expect(existsSync(path.join(`${repo}-state`, 'worktrees'))).toBe(false);
+  expect(existsSync(mark)).toBe(false);
+});
+
+test('Agent with isolation "worktree" in an untrusted project runs none of the repository\'s hooks', async () => {
+  const { repo, mark } = await repoWithHook();
+  await worktreeSession(repo, 'default');
+  const out = await callAgent({ subagent_type: 'general-purpose', isolation: 'worktree' });
+  expect(out.isError).toBe(false);
+  expect(out.text).toMatch(/in the worktree \S+ on branch toolshed\//);
+  expect(existsSync(mark)).toBe(false);
+});
