@@ -280,10 +280,18 @@ export function createAgentTool(config: AgentToolConfig): Tool<typeof agentInput
     },
     inputSchema: agentInput,
     // The Agent call itself touches nothing: every call the sub-agent makes is checked
-    // with this session's rules, in a mode never more permissive than this one's.
-    isReadOnly: () => true,
+    // with this session's rules, in a mode never more permissive than this one's. A worktree
+    // for it is a write (a branch and a checkout), which plan mode does not allow.
+    isReadOnly: (input) => input.isolation !== 'worktree',
     isConcurrencySafe: () => true,
-    checkPermissions: () => ({ behavior: 'allow', reason: 'each call of the sub-agent is checked on its own' }),
+    checkPermissions: (input, ctx) =>
+      input.isolation === 'worktree' && ctx.permissions.mode === 'plan'
+        ? {
+            behavior: 'deny',
+            message:
+              'Agent with isolation "worktree" was not run: the session is in plan mode, and making a worktree writes a branch and a checkout. Start the agent without isolation (its calls stay read-only in plan mode), or present your plan first.',
+          }
+        : { behavior: 'allow', reason: 'each call of the sub-agent is checked on its own' },
     preparePermissionMatcher:
       ({ subagent_type }) =>
       (rule) =>
