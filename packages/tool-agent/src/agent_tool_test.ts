@@ -388,3 +388,18 @@ test('Agent with isolation "worktree" in an untrusted project runs none of the r
   expect(out.text).toMatch(/in the worktree \S+ on branch toolshed\//);
   expect(existsSync(mark)).toBe(false);
 });
+
+test('a sub-agent started after EnterPlanMode is in plan mode too: its writes do not run', async () => {
+  await setup({
+    script: (r) =>
+      lastUserText(r).includes('tool_result')
+        ? text('tried')
+        : { content: [use('n1', 'Note', { text: 'written in plan mode' })] },
+    permissions: { mode: 'acceptEdits', allow: ['Note'] },
+  });
+  const [entered] = await session!.run([use('e1', 'EnterPlanMode', {})]);
+  expect(entered!.is_error).not.toBe(true);
+  const out = await callAgent({ subagent_type: 'general-purpose' });
+  expect(out.isError).toBe(false);
+  expect(notes).toEqual([]);
+});
