@@ -214,3 +214,33 @@ describe('taskListFolder', () => {
     expect(() => taskListFolder('/w', { taskListId: '../..', env: env })).toThrow(/has no letters or digits/);
   });
 });
+
+describe('task files that are not what they seem', () => {
+  test('a task file that is a FIFO, a link to a secret or a huge sparse file is reported, never read', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { symlink, truncate } = await import('node:fs/promises');
+    const dir = path.join(root, 'tasks', 'list');
+    expect((await call('TaskCreate', { subject: 'one', description: 'd' })).isError).toBe(false);
+    execFileSync('mkfifo', [path.join(dir, '2.json')]);
+    const secret = path.join(root, 'secret.txt');
+    await writeFile(secret, '{"id":"3","subject":"SECRET-TOKEN-1234"');
+    await symlink(secret, path.join(dir, '3.json'));
+    await writeFile(path.join(dir, '4.json'), '');
+    await truncate(path.join(dir, '4.json'), 3 * 1024 * 1024 * 1024);
+    const fifo = await call('TaskGet', { taskId: '2' });
+    expect(fifo.isError).toBe(true);
+    expect(fifo.text).toContain('not a regular file');
+    const link = await call('TaskGet', { taskId: '3' });
+    expect(link.isError).toBe(true);
+    expect(link.text).not.toContain('SECRET');
+    expect(link.text).toContain('link');
+    const huge = await call('TaskGet', { taskId: '4' });
+    expect(huge.isError).toBe(true);
+    expect(huge.text).toContain('over 1 MB');
+    const list = await call('TaskList', {});
+    expect(list.text).toContain('#1');
+    expect(list.text).not.toContain('SECRET');
+    // The ids stay unique: a new task takes none of the strange files' numbers.
+    expect((await call('TaskCreate', { subject: 'five', description: 'd' })).text).toContain('#5');
+  }, 10_000);
+});
