@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { readShortText } from '../_read_short_text.ts';
 
 /** Where a task is. */
 export type TaskStatus = 'pending' | 'in_progress' | 'completed';
@@ -310,7 +311,9 @@ export class TaskStore {
     const file = path.join(this.dir, `${id}.json`);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      const read = await readTaskFile(file);
+      if ('problem' in read) return { id, file, problem: read.problem };
+      text = read.text;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       return { id, file, problem: (e as Error).message };
@@ -342,7 +345,8 @@ export class TaskStore {
   async #highestId(): Promise<number> {
     let mark = 0;
     try {
-      mark = Number.parseInt((await readFile(path.join(this.dir, HIGH_WATER_FILE), 'utf8')).trim(), 10) || 0;
+      const read = await readTaskFile(path.join(this.dir, HIGH_WATER_FILE));
+      mark = 'text' in read ? Number.parseInt(read.text.trim(), 10) || 0 : 0;
     } catch {
       // no mark yet
     }
@@ -420,6 +424,17 @@ export function isCorrupt(value: TaskRecord | CorruptTask): value is CorruptTask
  */
 export function corruptMessage(corrupt: CorruptTask): string {
   return `Task #${corrupt.id}'s file ${corrupt.file} is ${corrupt.problem.startsWith('not ') ? corrupt.problem : `unreadable: ${corrupt.problem}`}; it was left as it is. Fix or delete the file to use the task again.`;
+}
+
+/**
+ * A file of the list as text, or why it is not read: a link (it could lead anywhere, and a
+ * task's text is shown to the model), a FIFO or device (reading would hang under the lock), or
+ * one past 1 MB (a task is a few lines).
+ */
+async function readTaskFile(file: string): Promise<{ text: string } | { problem: string }> {
+  if ((await lstat(file)).isSymbolicLink())
+    return { problem: 'a symbolic link, which a task file never is; it was not followed' };
+  return readShortText(file, { maxBytes: 1024 * 1024, tooBig: 'a task file holds one task of a few lines' });
 }
 
 function normalizeId(id: string): string | undefined {
