@@ -185,3 +185,22 @@ describe('worktrees of an untrusted project', () => {
     expect(await ran(marks)).toContain('post-checkout');
   });
 });
+
+test("ExitWorktree remove refuses to delete the worktree's branch when it holds commits HEAD no longer shows", async () => {
+  session = await createSession({
+    cwd: repo,
+    stateDir: state,
+    tools: createWorktreeTools(),
+    permissions: { allow: ['EnterWorktree', 'ExitWorktree'] },
+  });
+  expect((await call('EnterWorktree', { name: 'work' })).isError).toBe(false);
+  const worktree = path.join(state, 'worktrees', 'work');
+  await writeFile(path.join(worktree, 'a.txt'), 'precious\n');
+  sh(['commit', '-qam', 'precious work'], worktree);
+  // Back to where it started, detached: the worktree is clean and HEAD holds no new commit.
+  sh(['checkout', '-q', '--detach', 'HEAD~1'], worktree);
+  const refused = await call('ExitWorktree', { action: 'remove' });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain('1 new commit on toolshed/work');
+  expect(sh(['log', '--format=%s', '-1', 'toolshed/work'])).toBe('precious work\n');
+});
