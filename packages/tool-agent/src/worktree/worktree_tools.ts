@@ -278,7 +278,14 @@ async function unsavedWork(
 ): Promise<string | undefined | ''> {
   const status = await git(['status', '--porcelain'], { cwd: state.worktreePath, trusted, signal });
   if (status.code !== 0) return undefined;
-  const commits = await git(['rev-list', '--count', `${state.headCommit}..HEAD`], {
+  // The branch is deleted too: its commits count even when HEAD was moved off it.
+  const branch = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${state.branch}`], {
+    cwd: state.worktreePath,
+    trusted,
+    signal,
+  });
+  const tips = branch.code === 0 ? ['HEAD', `refs/heads/${state.branch}`] : ['HEAD'];
+  const commits = await git(['rev-list', '--count', ...tips, '--not', state.headCommit], {
     cwd: state.worktreePath,
     trusted,
     signal,
