@@ -8,6 +8,7 @@ import {
   openTaskLog,
   serviceKey,
   type BackgroundTask,
+  type PermissionResult,
   type ServiceKey,
   type Session,
   type TaskLog,
@@ -284,14 +285,7 @@ export function createAgentTool(config: AgentToolConfig): Tool<typeof agentInput
     // for it is a write (a branch and a checkout), which plan mode does not allow.
     isReadOnly: (input) => input.isolation !== 'worktree',
     isConcurrencySafe: () => true,
-    checkPermissions: (input, ctx) =>
-      input.isolation === 'worktree' && ctx.permissions.mode === 'plan'
-        ? {
-            behavior: 'deny',
-            message:
-              'Agent with isolation "worktree" was not run: the session is in plan mode, and making a worktree writes a branch and a checkout. Start the agent without isolation (its calls stay read-only in plan mode), or present your plan first.',
-          }
-        : { behavior: 'allow', reason: 'each call of the sub-agent is checked on its own' },
+    checkPermissions: agentPermission,
     preparePermissionMatcher:
       ({ subagent_type }) =>
       (rule) =>
@@ -422,6 +416,17 @@ export function createAgentTool(config: AgentToolConfig): Tool<typeof agentInput
       };
     },
   });
+}
+
+/** Allowed (each call of the sub-agent is checked on its own), but a worktree is a write plan mode refuses. */
+function agentPermission(input: z.output<typeof agentInput>, ctx: ToolContext): PermissionResult {
+  return input.isolation === 'worktree' && ctx.permissions.mode === 'plan'
+    ? {
+        behavior: 'deny',
+        message:
+          'Agent with isolation "worktree" was not run: the session is in plan mode, and making a worktree writes a branch and a checkout. Start the agent without isolation (its calls stay read-only in plan mode), or present your plan first.',
+      }
+    : { behavior: 'allow', reason: 'each call of the sub-agent is checked on its own' };
 }
 
 /** The Agent tool's description: the agent types with their tools, and how to use them. */
