@@ -246,6 +246,17 @@ withBwrap('the bubblewrap sandbox', () => {
     await writeFile(path.join(project, 'evil-landing', 'sub', '.vscode', 'tasks.json'), '{}\n');
     expect((await session.explain('Bash', { command: 'cp -r evil-landing/. out-landing' })).behavior).toBe('ask');
   });
+
+  test('in plan mode autoAllow approves nothing that writes: plan mode runs read-only calls only', async () => {
+    const session = await open({ autoAllow: true }, { mode: 'plan' });
+    const write = await session.explain('Bash', { command: 'touch planned.txt' });
+    expect(write).toMatchObject({ behavior: 'deny', source: 'mode' });
+    const result = await bash(session, 'touch planned.txt');
+    expect(result.isError).toBe(true);
+    expect(existsSync(path.join(project, 'planned.txt'))).toBe(false);
+    // Reading still runs, as in any plan.
+    expect((await session.explain('Bash', { command: 'ls' })).behavior).toBe('allow');
+  });
 });
 
 /**

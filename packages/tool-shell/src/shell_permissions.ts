@@ -58,7 +58,8 @@ export function checkShellPermissions(
     env,
     workingDirectories: dirs,
   });
-  if (options.sandbox?.autoAllow) {
+  // Not in plan mode, where only read-only calls run: an allow here would come before the mode's deny.
+  if (options.sandbox?.autoAllow && ctx.permissions.mode !== 'plan') {
     const writable = [...dirs, ...(options.sandbox.allowWrite ?? []).map((d) => resolvePath(d, ctx.cwd))];
     const confined = resources.accesses.every((a) =>
       // The sandbox masks what deny rules name, so an unknown read stays inside; an unknown
