@@ -17,6 +17,7 @@ import type { CallOutcome } from './pipeline.ts';
 import { ToolPool } from './pool.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
+import { SavedResults } from './results/saved_results.ts';
 import { MetricsRecorder } from './results/metrics.ts';
 import { DEFAULT_TURN_BUDGET_CHARS } from './results/result_budget.ts';
 import { createServices } from './services.ts';
@@ -129,8 +130,9 @@ interface SessionParts {
 /** The object an agent loop talks to, over the session's assembled parts. */
 function sessionObject(parts: SessionParts): Session {
   const { options, config, pool, notices, state, metrics } = parts;
-  // What this session saved, for close(): a stateDir the caller chose keeps everything else.
-  const persisted = new Set<string>();
+  // What this session saved, for close() (a stateDir the caller chose keeps everything else) and
+  // for the own-results allowance, which takes only these files, unchanged since.
+  const persisted = SavedResults.of(state.context.fileState);
   const maxResultSizeChars = options.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS;
   const runTurn = createTurnRunner({
     options,

@@ -53,13 +53,14 @@ export interface DecidePermissionOptions {
 /**
  * Decides whether one call may run, in Claude Code's order:
  *
- * 1. a deny rule that matches the call, or a `Read`/`Edit` path rule that covers one of the
+ * 1. a deny rule that matches the call → deny; a Read, Grep or Glob that only reads files this
+ *    session saved, unchanged since (`<stateDir>/tool-results`) → allow, unless a hook denies
+ *    ({@linkcode ownResultsRead}); a `Read`/`Edit` deny path rule that covers one of the
  *    paths the tool declares in `resources(input, ctx)` (for a `folder` entry, any path under
  *    it; the links below a folder count as paths too) → deny (always: over a hook's allow, in
  *    `bypassPermissions`); a deny rule that only may cover a path under a folder (too large to
  *    walk, or a repository's history) → ask, in every mode, after a hook's deny;
- * 2. a hook's deny → deny; then a Read, Grep or Glob that only reads the session's own saved
- *    results (`<stateDir>/tool-results`) → allow ({@linkcode ownResultsRead});
+ * 2. a hook's deny → deny;
  * 3. an ask rule that matches the call or covers one of its paths → ask;
  * 4. a hook's ask → ask;
  * 5. the tool's `checkPermissions`: deny → deny; ask → ask (skipped in `bypassPermissions`
@@ -262,6 +263,11 @@ async function decide(
 function byDenyRules(call: Call, denyRule: PermissionRule | undefined): PermissionDecision | undefined {
   const { rules, paths, unknown, hook, guard } = call;
   if (denyRule) return byRule('deny', denyRule, `Denied by rule "${denyRule.raw}" from ${denyRule.source}`);
+  // A Read, Grep or Glob of files this session saved, unchanged since (own_results.ts): deny path
+  // rules guard the user's files, not the session's own output, so a rule over the state folder
+  // (`Read(~/**)`) does not make a result the preview points at unreadable. A hook's deny still wins.
+  const ownResults = unknown.length === 0 ? ownResultsRead(paths, guard) : undefined;
+  if (ownResults) return hook?.behavior === 'deny' ? hookDeny(hook) : ownResults;
   const denyPath = findPathRule(rules.deny, paths, guard);
   if (denyPath) {
     return byRule(
@@ -289,16 +295,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
   }
 
   // 2. A hook's deny.
-  if (hook?.behavior === 'deny') {
-    return {
-      behavior: 'deny',
-      reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason),
-      source: 'hook',
-    };
-  }
-  // A Read, Grep or Glob of the session's own saved results is allowed and never asks (own_results.ts).
-  const ownResults = unknown.length === 0 ? ownResultsRead(paths, guard) : undefined;
-  if (ownResults) return ownResults;
+  if (hook?.behavior === 'deny') return hookDeny(hook);
 
   // A deny rule that may cover a file under a folder (too large to walk, or a history): ask.
   if (denyFolder) {
@@ -319,6 +316,15 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
   }
 
   return undefined;
+}
+
+/** A PreToolUse hook's deny, as a decision. */
+function hookDeny(hook: HookPermissionDecision): PermissionDecision {
+  return {
+    behavior: 'deny',
+    reason: withDetail(`Denied by PreToolUse hook "${hook.hook}"`, hook.reason),
+    source: 'hook',
+  };
 }
 
 /** Steps 3 and 4: the ask rule about the call (found by the caller), ask path rules, a hook's ask. */

@@ -4,6 +4,7 @@ import type { ToolContext } from '../tool.ts';
 import { foldPath } from './_fold_path.ts';
 import { isPathInside } from './is_path_inside.ts';
 import { caseInsensitivePaths, type GuardedPath, PATH_RULE_COVERAGE } from './path_guard.ts';
+import { SavedResults } from '../results/saved_results.ts';
 import { cachedRealPath } from './real_path_cache.ts';
 import type { PermissionDecision } from './types.ts';
 
@@ -28,20 +29,25 @@ export function sessionResultsDir(stateDir: string): string {
 export interface OwnResultsReadOptions {
   /** The tool called. */
   toolName: string;
-  /** The call's context (its `stateDir`). */
-  ctx: Pick<ToolContext, 'cwd' | 'stateDir' | 'permissions'>;
+  /** The call's context (its `stateDir`, and its `fileState`, which finds what the session saved). */
+  ctx: Pick<ToolContext, 'cwd' | 'stateDir' | 'permissions' | 'fileState'>;
 }
 
 /**
  * The allowance for a session's own saved results: a `Read`, `Grep` or `Glob` call whose every
- * declared path is a read that is really (through symlinks) inside the session's
- * `<stateDir>/tool-results` is allowed without a rule and never asks. What is there is what the
- * session's own calls returned, over their size limit: the model was allowed to see it, and the
- * preview tells it to read the file. Writes there go through the rules as any write does, and so
- * do other tools' reads (a `cat` through Bash). The permission layer applies it after deny rules
- * and a hook's deny, which still win; an output quoting a denied file is never saved there (see
- * {@linkcode deniedQuoteGuard}). Where the session's folder or its `tool-results` is a symlink
- * (swapped for a link to the project, or to `/`), nothing is allowed this way.
+ * declared path is a read of a file that is really (through symlinks) inside the session's
+ * `<stateDir>/tool-results` and is a file this very session saved, unchanged since (the same
+ * inode, size and times: {@linkcode SavedResults}), is allowed without a rule and never asks.
+ * What is there is what the session's own calls returned, over their size limit: the model was
+ * allowed to see it, and the preview tells it to read the file. Anything else in that folder (a
+ * file another session sharing the state folder saved, a hard link someone planted, a result
+ * replaced since, the folder itself) goes through the rules as any path does; so do writes there
+ * and other tools' reads (a `cat` through Bash). The permission layer applies it before deny path
+ * rules (they guard the user's files; this is the session's own output, and an output quoting a
+ * denied file is never saved: see {@linkcode deniedQuoteGuard}) and after a deny rule about the
+ * call itself and a hook's deny, which still win. Where the session's folder or its
+ * `tool-results` is a symlink (swapped for a link to the project, or to `/`), nothing is allowed
+ * this way.
  *
  * @param paths The call's guarded paths.
  * @param options The tool called and the call's context (its `stateDir`).
@@ -53,7 +59,7 @@ export interface OwnResultsReadOptions {
  * import { ownResultsRead, resolveResources } from '@toolshed/core/internal';
  * declare const ctx: ToolContext;
  *
- * ownResultsRead(resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), { toolName: 'Read', ctx })?.behavior; // 'allow'
+ * ownResultsRead(resolveResources([{ path: `${ctx.stateDir}/tool-results/t1.txt`, access: 'read' }], ctx), { toolName: 'Read', ctx })?.behavior; // 'allow' when this session saved t1.txt
  * ```
  */
 export function ownResultsRead(
@@ -86,8 +92,13 @@ export function ownResultsRead(
   } catch {
     return undefined;
   }
+  // Only files this session saved: the registry is found through the session's file-state cache.
+  const saved = SavedResults.find(ctx.fileState);
+  if (!saved) return undefined;
   const inside = (p: string) => isPathInside(foldPath(p, nocase), foldPath(dir, nocase));
-  if (!paths.every((p) => p.real.length > 0 && p.real.every(inside))) return undefined;
+  const own = (p: GuardedPath) =>
+    p.kind === undefined && p.real.length > 0 && p.real.every((real) => inside(real) && saved.isOwn(real));
+  if (!paths.every(own)) return undefined;
   return {
     behavior: 'allow',
     reason: `Allowed because this ${toolName} call only reads results this session saved (in ${dir})`,

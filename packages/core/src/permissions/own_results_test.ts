@@ -8,6 +8,7 @@ import type { Session } from '../session_types.ts';
 import { buildTool } from '../tool.ts';
 import { bigTool, tempDir, use } from '../_test_tools.ts';
 import { decidePermission } from './decide_permission.ts';
+import { SavedResults } from '../results/saved_results.ts';
 import { ownResultsRead, sessionResultsDir } from './own_results.ts';
 import { resolveResources } from './path_guard.ts';
 import { testContext } from './_test_context.ts';
@@ -89,7 +90,7 @@ describe('ownResultsRead', () => {
     expect(decision.reason).toContain('only reads results this session saved');
   });
 
-  test("a deny rule still beats the allowance for the session's own results", async () => {
+  test("a deny path rule over the state folder does not hide the session's own result, but still denies a file planted beside it", async () => {
     session = await createSession({
       cwd,
       stateDir,
@@ -98,8 +99,26 @@ describe('ownResultsRead', () => {
     });
     const saved = await persistBig(session);
     const [read] = await session.run([use('t2', 'Read', { file_path: saved })]);
-    expect(read!.is_error).toBe(true);
-    expect(contentToText(read!.content)).toContain('denied by rule');
+    expect(read!.is_error).toBeUndefined();
+    expect(contentToText(read!.content)).toHaveLength(60_000);
+    const planted = path.join(path.dirname(saved), 'planted.txt');
+    await writeFile(planted, 'planted');
+    const [other] = await session.run([use('t3', 'Read', { file_path: planted })]);
+    expect(other!.is_error).toBe(true);
+    expect(contentToText(other!.content)).toContain('denied by rule');
+  });
+
+  test("a hook's deny still beats the allowance for the session's own results", async () => {
+    const ctx = { ...testContext({ cwd }), stateDir };
+    const file = path.join(sessionResultsDir(stateDir), 't1.txt');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, 'result');
+    SavedResults.of(ctx.fileState).add(file);
+    expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow');
+    const hookDecision = { behavior: 'deny' as const, hook: 'guard.sh', reason: 'no reading today' };
+    const decision = await decidePermission(readTool, { file_path: file }, { ctx, hookDecision });
+    expect(decision).toMatchObject({ behavior: 'deny', source: 'hook' });
+    expect(decision.reason).toContain('guard.sh');
   });
 
   test("writes to the results folder, other tools' reads and other folders of the state still go through the rules", async () => {
@@ -134,16 +153,25 @@ describe('ownResultsRead', () => {
     );
   });
 
-  test('Grep and Glob of the results folder are allowed; a call that also reads elsewhere is not', () => {
+  test('Grep and Glob of a saved file are allowed; of the results folder, of a file not saved, or also reading elsewhere, not', async () => {
     const ctx = { ...testContext({ cwd }), stateDir };
     const results = sessionResultsDir(stateDir);
+    await mkdir(results, { recursive: true });
+    await writeFile(`${results}/t1.txt`, 'saved');
+    await writeFile(`${results}/t2.txt`, 'not saved by this session');
     expect(
-      ownResultsRead(resolveResources([{ path: results, access: 'read' }], ctx), { toolName: 'Grep', ctx })?.behavior,
-    ).toBe('allow');
+      ownResultsRead(resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), { toolName: 'Grep', ctx }),
+    ).toBeUndefined(); // nothing saved yet
+    SavedResults.of(ctx.fileState).add(`${results}/t1.txt`);
     expect(
       ownResultsRead(resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), { toolName: 'Glob', ctx })
         ?.behavior,
     ).toBe('allow');
+    for (const other of [`${results}/t2.txt`, results, stateDir])
+      expect(
+        ownResultsRead(resolveResources([{ path: other, access: 'read' }], ctx), { toolName: 'Grep', ctx }),
+        other,
+      ).toBeUndefined();
     const mixed = resolveResources(
       [
         { path: `${results}/t1.txt`, access: 'read' },
@@ -152,9 +180,6 @@ describe('ownResultsRead', () => {
       ctx,
     );
     expect(ownResultsRead(mixed, { toolName: 'Grep', ctx })).toBeUndefined();
-    expect(
-      ownResultsRead(resolveResources([{ path: stateDir, access: 'read' }], ctx), { toolName: 'Grep', ctx }),
-    ).toBeUndefined();
   });
 
   test('attack: a results folder (or session folder) replaced by a link to the project allows nothing, so ask rules still ask', async () => {
