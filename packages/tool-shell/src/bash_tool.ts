@@ -216,8 +216,11 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
       // A non-zero exit is an answer the model reads (as in Claude Code); a shell that never
       // started is a failed call.
       const failed = result.startError !== undefined ? { isError: true } : {};
-      if (nextCwd === undefined) return { data, ...failed };
-      return { data, ...failed, contextModifier: (c: ToolContext) => ({ ...c, cwd: nextCwd }) };
+      // The whole output is one of the session's saved results: its own Read takes it without a
+      // rule, and close() removes it.
+      const saved = result.fullOutputPath ? { persistedPath: result.fullOutputPath } : {};
+      if (nextCwd === undefined) return { data, ...failed, ...saved };
+      return { data, ...failed, ...saved, contextModifier: (c: ToolContext) => ({ ...c, cwd: nextCwd }) };
     },
   });
 }
