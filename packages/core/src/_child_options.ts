@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Inherited, SessionConfig } from './_session_config.ts';
 import { type ChildSessionOptions, INHERITED_FROM_PARENT, narrowerMode } from './child_session.ts';
 import type { ToolPool } from './pool.ts';
+import { SavedResults } from './results/saved_results.ts';
 import { parseRule } from './permissions/rule_parser.ts';
 import type { PermissionContext } from './permissions/types.ts';
 import type { SessionOptions } from './session_types.ts';
@@ -80,6 +81,7 @@ export function childOptionsOf(
       env: config.settings.env,
       familySettings: config.settings.familySettings,
       projectTrusted: config.projectTrusted,
+      savedResults: SavedResults.of(context.fileState),
     },
   };
   if (signals.length) childOptions.signal = AbortSignal.any(signals);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { INHERITED_FROM_PARENT } from './child_session.ts';
+import type { SavedResults } from './results/saved_results.ts';
 import { ToolshedError } from './errors.ts';
 import type { Family } from './family.ts';
 import { failClosedHooks } from './hooks/fail_closed_hooks.ts';
@@ -25,6 +26,11 @@ export interface Inherited {
   familySettings: LoadedSettings['familySettings'];
   /** Whether the parent's project folder is trusted. */
   projectTrusted: boolean;
+  /**
+   * The parent's saved results, shared: each reads what the other saved, and the parent's
+   * close() removes them all (a child's stay readable until then).
+   */
+  savedResults: SavedResults;
 }
 
 /** What a session is made with, once its options, settings files and permissions are read and checked. */
@@ -35,6 +41,8 @@ export interface SessionConfig {
   /** The per-user place the session made for itself; undefined when the caller gave `stateDir`. */
   place: StateDirPlace | undefined;
   keepResults: ReturnType<typeof checkKeepResults>;
+  /** The parent's saved results, for a child session (see {@linkcode Inherited.savedResults}). */
+  savedResults: SavedResults | undefined;
   settings: LoadedSettings;
   permissions: PermissionContext;
   hooks: HooksConfig | undefined;
@@ -108,7 +116,8 @@ export async function resolveSessionConfig(options: SessionOptions): Promise<Ses
       : merged;
   const projectTrusted =
     inherited?.projectTrusted ?? options.trustedProject ?? (await isProjectTrusted(cwd, { homeDir: options.homeDir }));
-  return { id, cwd, stateDir, place, keepResults, settings, permissions, hooks, projectTrusted };
+  const savedResults = inherited?.savedResults;
+  return { id, cwd, stateDir, place, keepResults, savedResults, settings, permissions, hooks, projectTrusted };
 }
 
 /** The settings files' permissions with the `permissions` option over them. */

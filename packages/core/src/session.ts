@@ -18,6 +18,7 @@ import { ToolPool } from './pool.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
 import { SavedResults } from './results/saved_results.ts';
+import { sessionResultsDir } from './permissions/own_results.ts';
 import { MetricsRecorder } from './results/metrics.ts';
 import { DEFAULT_TURN_BUDGET_CHARS } from './results/result_budget.ts';
 import { createServices } from './services.ts';
@@ -132,7 +133,11 @@ function sessionObject(parts: SessionParts): Session {
   const { options, config, pool, notices, state, metrics } = parts;
   // What this session saved, for close() (a stateDir the caller chose keeps everything else) and
   // for the own-results allowance, which takes only these files, unchanged since.
-  const persisted = SavedResults.of(state.context.fileState);
+  // A child session shares its parent's: each reads what the other saved, and the parent removes them.
+  const persisted = config.savedResults
+    ? SavedResults.share(state.context.fileState, config.savedResults)
+    : SavedResults.of(state.context.fileState);
+  persisted.addFolder(sessionResultsDir(config.stateDir));
   const maxResultSizeChars = options.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS;
   const runTurn = createTurnRunner({
     options,
@@ -196,7 +201,8 @@ function sessionObject(parts: SessionParts): Session {
         await closeSession({
           cleanups: parts.cleanups,
           warn: (message) => notices.notice('warn', message),
-          keepResults: config.keepResults,
+          // A child's saved results are its parent's too: the parent's close() removes them.
+          keepResults: config.savedResults ? true : config.keepResults,
           stateDir: config.stateDir,
           place: config.place,
           persisted,

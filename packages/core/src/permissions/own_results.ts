@@ -74,34 +74,42 @@ export function ownResultsRead(
   )
     return undefined;
   if (paths.some((p) => p.access !== 'read' || p.device)) return undefined;
-  const nocase = caseInsensitivePaths(ctx.permissions);
-  let dir: string;
-  try {
-    // Through the root cache, as rule roots and working directories are: resolved again once a
-    // folder on its way changed (looked at when this decision began), so a results folder
-    // swapped for a link is followed at the next check; a loop allows nothing.
-    const homeDir = ctx.permissions.homeDir ?? homedir();
-    const results = sessionResultsDir(ctx.stateDir);
-    dir = cachedRealPath(results, homeDir);
-    // The session's folder and its results folder are the session's own, never links: one swapped
-    // for a link to the project (or to /) would make this allowance cover what it leads to, past
-    // the ask rules and the working-directory check. Links above them (macOS's /tmp) are fine.
-    const state = path.dirname(results);
-    const expected = path.join(cachedRealPath(path.dirname(state), homeDir), path.basename(state), 'tool-results');
-    if (foldPath(expected, nocase) !== foldPath(dir, nocase)) return undefined;
-  } catch {
-    return undefined;
-  }
-  // Only files this session saved: the registry is found through the session's file-state cache.
+  // Only files this session (or its parent or child) saved: found through its file-state cache.
   const saved = SavedResults.find(ctx.fileState);
   if (!saved) return undefined;
-  const inside = (p: string) => isPathInside(foldPath(p, nocase), foldPath(dir, nocase));
-  const own = (p: GuardedPath) =>
+  const nocase = caseInsensitivePaths(ctx.permissions);
+  const homeDir = ctx.permissions.homeDir ?? homedir();
+  const own = sessionResultsDir(ctx.stateDir);
+  const dirs = [own, ...saved.folders.filter((f) => f !== own)]
+    .map((folder) => realResultsFolder(folder, homeDir, nocase))
+    .filter((d): d is string => d !== undefined);
+  const folderOf = (real: string) => dirs.find((d) => isPathInside(foldPath(real, nocase), foldPath(d, nocase)));
+  const inside = (real: string) => folderOf(real) !== undefined;
+  const isSaved = (p: GuardedPath) =>
     p.kind === undefined && p.real.length > 0 && p.real.every((real) => inside(real) && saved.isOwn(real));
-  if (!paths.every(own)) return undefined;
+  if (!paths.every(isSaved)) return undefined;
+  const dir = folderOf(paths[0]!.real[0]!);
   return {
     behavior: 'allow',
     reason: `Allowed because this ${toolName} call only reads results this session saved (in ${dir})`,
     source: 'session',
   };
+}
+
+/**
+ * The physical path of a results folder, when neither it nor its session's folder is a symlink: one
+ * swapped for a link to the project (or to /) would make the allowance cover what it leads to, past
+ * the ask rules and the working-directory check. Links above them (macOS's /tmp) are fine. Through
+ * the root cache, as rule roots and working directories are: resolved again once a folder on its
+ * way changed, so a results folder swapped for a link is followed at the next check.
+ */
+function realResultsFolder(results: string, homeDir: string, nocase: boolean): string | undefined {
+  try {
+    const dir = cachedRealPath(results, homeDir);
+    const state = path.dirname(results);
+    const expected = path.join(cachedRealPath(path.dirname(state), homeDir), path.basename(state), 'tool-results');
+    return foldPath(expected, nocase) === foldPath(dir, nocase) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }

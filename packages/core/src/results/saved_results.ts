@@ -34,6 +34,7 @@ const registries = new WeakMap<FileStateCache, SavedResults>();
  */
 export class SavedResults extends Set<string> {
   readonly #identities = new Map<string, SavedIdentity>();
+  readonly #folders = new Set<string>();
 
   /**
    * The registry of the session whose calls carry `fileState`, made on first use.
@@ -51,6 +52,23 @@ export class SavedResults extends Set<string> {
   }
 
   /**
+   * Makes `fileState`'s session use `registry` (its parent's): a child session and its parent read
+   * what the other saved.
+   *
+   * @param fileState The child session's file-state cache.
+   * @param registry The parent's registry.
+   * @returns `registry`.
+   * @throws {Error} When `fileState` already has a registry of its own.
+   */
+  static share(fileState: FileStateCache, registry: SavedResults): SavedResults {
+    const found = registries.get(fileState);
+    if (found !== undefined && found !== registry)
+      throw new Error('SavedResults.share: this file-state cache already has a registry of its own.');
+    registries.set(fileState, registry);
+    return registry;
+  }
+
+  /**
    * The registry of the session whose calls carry `fileState`, if it saved anything.
    *
    * @param fileState The session's file-state cache (`ctx.fileState`).
@@ -58,6 +76,21 @@ export class SavedResults extends Set<string> {
    */
   static find(fileState: FileStateCache | undefined): SavedResults | undefined {
     return fileState === undefined ? undefined : registries.get(fileState);
+  }
+
+  /** The results folders (`<stateDir>/tool-results`, as written) of the sessions sharing this registry. */
+  get folders(): readonly string[] {
+    return [...this.#folders];
+  }
+
+  /**
+   * Adds the results folder of a session that shares this registry: its own-results allowance
+   * looks for saved files there too.
+   *
+   * @param folder The session's `<stateDir>/tool-results`, absolute.
+   */
+  addFolder(folder: string): void {
+    this.#folders.add(folder);
   }
 
   /**
