@@ -130,6 +130,17 @@ describe('a deny rule that covers the state folder', () => {
     });
   }
 
+  test('a rule written about the saved results themselves holds: the user denied them, not the home', async () => {
+    for (const rule of ['Read(~/.toolshed/state/**/tool-results/**)', `Read(/${home}/.toolshed/state/**/*.txt)`]) {
+      const session = await open({ permissions: { deny: [rule] } });
+      const saved = await saveOne(session);
+      const got = await read(session, saved);
+      expect(got.error, `${rule}: ${got.text.slice(0, 200)}`).toBe(true);
+      expect(got.text).toContain(rule);
+      await session.close();
+    }
+  });
+
   test('still denies another file planted in the results folder', async () => {
     const session = await open({ permissions: { deny: ['Read(~/**)'] } });
     const saved = await saveOne(session);

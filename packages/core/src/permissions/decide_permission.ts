@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { AnyTool, ResourceAccess, ToolContext } from '../tool.ts';
 import { describeError } from '../describe_error.ts';
 import { ToolshedError } from '../errors.ts';
@@ -9,6 +10,7 @@ import {
   PATH_RULE_COVERAGE,
   pathRuleSuggestion,
   resolveResources,
+  ruleCoversPath,
 } from './path_guard.ts';
 import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
@@ -257,6 +259,18 @@ async function decide(
 }
 
 /**
+ * Whether a deny path rule also covers a path in the session's state folder beside its
+ * `tool-results` (one that is no saved result): a rule over the home or the state folder, which
+ * guards the user's files, not the session's own output.
+ */
+function coversBesideResults(rule: PermissionRule, call: Call): boolean {
+  const { ctx, guard } = call;
+  if (typeof ctx.stateDir !== 'string' || ctx.stateDir === '') return false;
+  const [beside] = resolveResources([{ path: join(ctx.stateDir, 'not-a-saved-result'), access: 'read' }], ctx);
+  return beside !== undefined && ruleCoversPath(rule, beside, guard);
+}
+
+/**
  * Steps 1 and 2: the deny rule about the call (found by the caller), deny path rules, a hook's
  * deny, the session's own results, a deny rule that may cover a file under a folder.
  */
@@ -267,8 +281,12 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
   // rules guard the user's files, not the session's own output, so a rule over the state folder
   // (`Read(~/**)`) does not make a result the preview points at unreadable. A hook's deny still wins.
   const ownResults = unknown.length === 0 ? ownResultsRead(paths, guard) : undefined;
-  if (ownResults) return hook?.behavior === 'deny' ? hookDeny(hook) : ownResults;
   const denyPath = findPathRule(rules.deny, paths, guard);
+  // A rule written about the results themselves (`Read(~/.toolshed/state/**/tool-results/**)`) is the
+  // user's word on them, and holds: only a rule that also covers the state folder beside them is passed.
+  if (ownResults && (!denyPath || coversBesideResults(denyPath.rule, call))) {
+    return hook?.behavior === 'deny' ? hookDeny(hook) : ownResults;
+  }
   if (denyPath) {
     return byRule(
       'deny',

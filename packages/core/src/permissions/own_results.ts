@@ -43,9 +43,10 @@ export interface OwnResultsReadOptions {
  * file another session sharing the state folder saved, a hard link someone planted, a result
  * replaced since, the folder itself) goes through the rules as any path does; so do writes there
  * and other tools' reads (a `cat` through Bash). The permission layer applies it before deny path
- * rules (they guard the user's files; this is the session's own output, and an output quoting a
- * denied file is never saved: see {@linkcode deniedQuoteGuard}) and after a deny rule about the
- * call itself and a hook's deny, which still win. Where the session's folder or its
+ * rules that also cover the state folder beside the results (they guard the user's files; this is
+ * the session's own output, and an output quoting a denied file is never saved: see
+ * {@linkcode deniedQuoteGuard}); a deny rule about the results alone, one about the call itself,
+ * and a hook's deny still win. Where the session's folder or its
  * `tool-results` is a symlink (swapped for a link to the project, or to `/`), nothing is allowed
  * this way.
  *
