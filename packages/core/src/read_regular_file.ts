@@ -5,6 +5,8 @@ import { open } from 'node:fs/promises';
 export interface ReadRegularFileOptions {
   /** Bytes past which the file is not read. @default 1 MiB */
   maxBytes?: number;
+  /** A symbolic link is not followed: it is not read, as what it leads to can change (`readShortRegularFile` only). @default false */
+  noFollow?: boolean;
 }
 
 /**
@@ -43,6 +45,8 @@ export function readRegularFileSync(path: string, options: ReadRegularFileOption
 /** Why {@linkcode readShortRegularFile} did not read a file. */
 export type NotReadReason =
   | { kind: 'directory' }
+  /** A symbolic link, with `noFollow`. */
+  | { kind: 'link' }
   | { kind: 'not-regular' }
   /** `size` is what the file held when looked at, or undefined when it grew past the bound while read. */
   | { kind: 'too-big'; size: number | undefined };
@@ -73,7 +77,17 @@ export async function readShortRegularFile(
   options: ReadRegularFileOptions = {},
 ): Promise<{ text: string } | { notRead: NotReadReason }> {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    // With noFollow, the open itself refuses a link: no look before it that a swap could slip past.
+    handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0),
+    );
+  } catch (e) {
+    if (options.noFollow && (e as NodeJS.ErrnoException).code === 'ELOOP') return { notRead: { kind: 'link' } };
+    throw e;
+  }
   try {
     const info = await handle.stat();
     if (info.isDirectory()) return { notRead: { kind: 'directory' } };
@@ -113,6 +127,8 @@ export function notReadMessage(reason: NotReadReason, options: { maxBytes: numbe
   switch (reason.kind) {
     case 'directory':
       return 'is a directory, not a file';
+    case 'link':
+      return 'is a symbolic link, which is not followed';
     case 'not-regular':
       return 'is not a regular file (a FIFO, a device or a socket is never read)';
     case 'too-big': {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -56,5 +56,13 @@ describe('readShortRegularFile', () => {
     writeFileSync(file, '');
     truncateSync(file, 3 * 1024 ** 3);
     expect(await readShortRegularFile(file)).toEqual({ notRead: { kind: 'too-big', size: 3 * 1024 ** 3 } });
+  });
+
+  test('with noFollow a symbolic link is refused by the open itself, not followed', async () => {
+    writeFileSync(join(dir, 'target'), 'SECRET');
+    symlinkSync(join(dir, 'target'), join(dir, 'link'));
+    expect(await readShortRegularFile(join(dir, 'link'), { noFollow: true })).toEqual({ notRead: { kind: 'link' } });
+    expect(await readShortRegularFile(join(dir, 'link'))).toEqual({ text: 'SECRET' });
+    expect(await readShortRegularFile(join(dir, 'target'), { noFollow: true })).toEqual({ text: 'SECRET' });
   });
 });

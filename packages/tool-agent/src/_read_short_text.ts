@@ -6,6 +6,8 @@ export interface ReadShortTextOptions {
   maxBytes: number;
   /** What the file is meant to be, for the message about one that is too big: "an agent definition is a short Markdown file". */
   tooBig: string;
+  /** A symbolic link is not followed (refused by the open itself). @default false */
+  noFollow?: boolean;
 }
 
 /**
@@ -34,6 +36,9 @@ export async function readShortText(
   file: string,
   options: ReadShortTextOptions,
 ): Promise<{ text: string } | { problem: string }> {
-  const read = await readShortRegularFile(file, { maxBytes: options.maxBytes });
+  const read = await readShortRegularFile(file, {
+    maxBytes: options.maxBytes,
+    ...(options.noFollow ? { noFollow: true } : {}),
+  });
   return 'text' in read ? read : { problem: notReadMessage(read.notRead, options) };
 }
