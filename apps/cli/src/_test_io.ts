@@ -51,7 +51,23 @@ export async function cli(argv: readonly string[], options: FakeIoOptions = {}):
   return { code, stdout: stdout(), stderr: stderr() };
 }
 
-/** A fresh temporary directory. */
-export function tempDir(): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), 'toolshed-cli-'));
+/**
+ * A fresh temporary directory, removed after the test file (by the root `vitest.setup.ts`, which
+ * empties the set these are added to): the tests that use it left about 130 behind per run before.
+ *
+ * @returns Its path.
+ *
+ * @example
+ * ```ts
+ * import { tempDir } from './_test_io.ts';
+ *
+ * const dir = await tempDir();
+ * ```
+ */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'toolshed-cli-'));
+  const key = Symbol.for('toolshed.test.tempDirs');
+  const registry = globalThis as Record<symbol, Set<string> | undefined>;
+  (registry[key] ??= new Set()).add(dir);
+  return dir;
 }
