@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Bench } from 'tinybench';
 import { contentToText, createSession, type Session, type ToolUseBlock } from '@toolshed/core';
+import { rssGrowth } from '@toolshed/core/testing';
 import { DEFAULT_HEAD_LIMIT, fileTools } from '@toolshed/tool-fs';
 import { resolveParams, type BenchSuite, type ResultRow, type SuiteOutcome, type SuiteRunOptions } from './_suite.ts';
 import { rowOf, taskRow } from './_task_stats.ts';
@@ -345,16 +346,6 @@ function rgMaxRssMb(args: readonly string[], cwd: string): number | null {
 /** How far the process's RSS rises above where it was while `operation` runs (sampled every few ms), in MB. */
 async function peakRssGrowthMb(operation: () => Promise<unknown>): Promise<number> {
   globalThis.gc?.();
-  const start = process.memoryUsage.rss();
-  let peak = start;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 2);
-  try {
-    await operation();
-  } finally {
-    clearInterval(timer);
-  }
-  peak = Math.max(peak, process.memoryUsage.rss());
-  return Math.round((peak - start) / 104857.6) / 10;
+  const { growthMb } = await rssGrowth(operation, { sampleMs: 2 });
+  return Math.round(growthMb * 10) / 10;
 }

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { rssGrowth } from '@toolshed/core/testing';
 import { fakeIo, tempDir } from './_test_io.ts';
 import { bigTool, testTools } from './_test_tools.ts';
 
@@ -28,17 +29,8 @@ async function measuredRun(flags: string[]): Promise<{ code: number; growthMb: n
       last = s.slice(-2000);
     },
   };
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 10);
-  try {
-    const code = await runCli(['run', file, ...flags, '--cwd', cwd], io);
-    return { code, growthMb: (Math.max(peak, process.memoryUsage.rss()) - before) / 2 ** 20, out: [...out, last] };
-  } finally {
-    clearInterval(timer);
-  }
+  const { value: code, growthMb } = await rssGrowth(() => runCli(['run', file, ...flags, '--cwd', cwd], io));
+  return { code, growthMb, out: [...out, last] };
 }
 
 describe('toolshed run of a long transcript', () => {

@@ -2,6 +2,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rssGrowth } from '@toolshed/core/testing';
 import { LINE_AT_MAX_CHARS, lineAt } from './_line_at.ts';
 
 let dir: string;
@@ -31,18 +32,11 @@ describe('lineAt', () => {
     const end = 600 * 2 ** 20;
     await handle.write('\nexport function target() {}\n', end);
     await handle.close();
-    const before = process.memoryUsage.rss();
-    let peak = before;
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 10);
-    try {
+    const { growthMb } = await rssGrowth(async () => {
       expect(await lineAt(file, 3)).toBe('export function target() {}');
       const long = await lineAt(file, 2);
       expect(long!.length).toBe(LINE_AT_MAX_CHARS);
-    } finally {
-      clearInterval(timer);
-    }
-    expect((Math.max(peak, process.memoryUsage.rss()) - before) / 2 ** 20).toBeLessThan(300);
+    });
+    expect(growthMb).toBeLessThan(300);
   });
 });

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { rssGrowth } from '@toolshed/core/testing';
 import { FAKE_SERVER, makeBench } from './_test_bench.ts';
 
 // A location's line is shown beside it; what that costs follows the line, not the file it is in.
@@ -24,20 +25,12 @@ describe('the line of a location in a huge file', () => {
       // 600 MB of one line (a sparse hole: NUL bytes that take no disk), then the line asked for.
       await handle.write('\nexport function target() {}\n', 600 * 2 ** 20);
       await handle.close();
-      const before = process.memoryUsage.rss();
-      let peak = before;
-      const timer = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage.rss());
-      }, 10);
-      let result: { text: string; isError: boolean };
-      try {
-        result = await b.call({ operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 37 });
-      } finally {
-        clearInterval(timer);
-      }
+      const { value: result, growthMb } = await rssGrowth(() =>
+        b.call({ operation: 'goToDefinition', filePath: 'src/main.ts', line: 5, character: 37 }),
+      );
       expect(result.isError).toBe(false);
       expect(result.text).toContain('generated.js:3:1: export function target() {}');
-      expect((Math.max(peak, process.memoryUsage.rss()) - before) / 2 ** 20).toBeLessThan(300);
+      expect(growthMb).toBeLessThan(300);
     } finally {
       await b.cleanup();
     }

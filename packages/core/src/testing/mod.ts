@@ -16,3 +16,4 @@
  * @module
  */
 export { checkFamily, type ConformanceProblem } from './check_family.ts';
+export { rssGrowth, type RssGrowth } from './rss_growth.ts';
