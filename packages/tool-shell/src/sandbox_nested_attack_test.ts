@@ -3,39 +3,21 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { contentToText, createSession, type Session } from '@toolshed/core';
 import { shellTools } from './family.ts';
-import { findBwrap } from './sandbox.ts';
+import { describeWithBwrap } from './testdata/bwrap_fixture.ts';
+import { runGit } from './testdata/git_fixture.ts';
 
 // What a sandboxed command plants in a nested repository, a submodule, a linked worktree or an
 // editor's settings runs unsandboxed later, when the user works there: each attack is written to
 // a script file first, so that the path guard sees nothing and only the sandbox stands in the way.
 
-let bwrap: string | undefined;
-try {
-  bwrap = findBwrap();
-} catch {
-  bwrap = undefined;
-}
-if (bwrap === undefined)
-  console.warn(
-    '[skip] the bubblewrap sandbox tests of tool-shell: bwrap is not installed (apt-get install bubblewrap); the nested-repository attacks are not run.',
-  );
-const withBwrap = describe.skipIf(bwrap === undefined);
+const withBwrap = describeWithBwrap('the nested-repository attacks');
 
 let root: string;
 let seq = 0;
 const sessions: Session[] = [];
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-nested-')));
@@ -47,9 +29,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, encoding: 'utf8' });
-}
+const git = runGit;
 
 /** A fresh project (a repository with one commit) and a session whose Bash is sandboxed in it. */
 async function project(options: { home?: string } = {}): Promise<{ dir: string; session: Session }> {

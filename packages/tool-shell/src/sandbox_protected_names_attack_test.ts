@@ -3,39 +3,21 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { contentToText, createSession, type Session } from '@toolshed/core';
 import { shellTools } from './family.ts';
-import { findBwrap } from './sandbox.ts';
+import { describeWithBwrap } from './testdata/bwrap_fixture.ts';
+import { runGit } from './testdata/git_fixture.ts';
 
 // What core's permission layer asks about before a write (protectedPath) a sandboxed command that
 // is approved without asking must not write either: each attack runs from a script file, so that
 // the path guard sees nothing, in bypassPermissions mode, so that only the sandbox stands in the way.
 
-let bwrap: string | undefined;
-try {
-  bwrap = findBwrap();
-} catch {
-  bwrap = undefined;
-}
-if (bwrap === undefined)
-  console.warn(
-    '[skip] the protected-name sandbox tests of tool-shell: bwrap is not installed (apt-get install bubblewrap); the attacks are not run.',
-  );
-const withBwrap = describe.skipIf(bwrap === undefined);
+const withBwrap = describeWithBwrap('the protected-name attacks');
 
 let root: string;
 let seq = 0;
 const sessions: Session[] = [];
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'toolshed-names-')));
@@ -47,9 +29,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
-}
+const git = runGit;
 
 const PACKAGE = `${JSON.stringify({ name: 'app', version: '1.0.0', scripts: { test: 'echo ok' } }, null, 2)}\n`;
 
