@@ -77,21 +77,26 @@ describe('schemas past what a model could be sent', () => {
   });
 });
 
+/** A connection to the fault server started with `env` (its endless or large lists). */
+function faultServer(env: Record<string, string>): McpConnection {
+  return new McpConnection(
+    'fault',
+    { command: process.execPath, args: [FAULT_SERVER], env },
+    {
+      cwd: os.tmpdir(),
+      startTimeoutMs: 20_000,
+      toolTimeoutMs: 10_000,
+      reconnectDelayMs: 10,
+      maxReconnectDelayMs: 10,
+      clientInfo: { name: 'test', version: '0' },
+      onToolsChanged: () => {},
+    },
+  );
+}
+
 describe('a tool list that does not end', () => {
   test('is read up to a bound, with the cut named, and no description is kept past what a tool shows', async () => {
-    const connection = new McpConnection(
-      'endless',
-      { command: process.execPath, args: [FAULT_SERVER], env: { FAULT_ENDLESS_LIST: '1' } },
-      {
-        cwd: os.tmpdir(),
-        startTimeoutMs: 15_000,
-        toolTimeoutMs: 10_000,
-        reconnectDelayMs: 10,
-        maxReconnectDelayMs: 10,
-        clientInfo: { name: 'test', version: '0' },
-        onToolsChanged: () => {},
-      },
-    );
+    const connection = faultServer({ FAULT_ENDLESS_LIST: '1' });
     try {
       await connection.connect();
       expect(connection.state).toBe('connected');
@@ -108,23 +113,7 @@ describe('a tool list that does not end', () => {
 
 describe('a tool list whose schemas add up', () => {
   test('stops being read once what it keeps passes 32 MB, with the cut named', async () => {
-    const connection = new McpConnection(
-      'big',
-      {
-        command: process.execPath,
-        args: [FAULT_SERVER],
-        env: { FAULT_ENDLESS_LIST: '1', FAULT_BIG_SCHEMAS: '1' },
-      },
-      {
-        cwd: os.tmpdir(),
-        startTimeoutMs: 20_000,
-        toolTimeoutMs: 10_000,
-        reconnectDelayMs: 10,
-        maxReconnectDelayMs: 10,
-        clientInfo: { name: 'test', version: '0' },
-        onToolsChanged: () => {},
-      },
-    );
+    const connection = faultServer({ FAULT_ENDLESS_LIST: '1', FAULT_BIG_SCHEMAS: '1' });
     try {
       await connection.connect();
       expect(connection.state).toBe('connected');
