@@ -93,10 +93,16 @@ export async function readShortRegularFile(
     if (info.isDirectory()) return { notRead: { kind: 'directory' } };
     if (!info.isFile()) return { notRead: { kind: 'not-regular' } };
     if (info.size > maxBytes) return { notRead: { kind: 'too-big', size: info.size } };
-    // Room for one byte past the bound: a file that grows past it while read is found so.
-    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    // Sized by the file (a task file is a few hundred bytes, the bound a megabyte), with room for
+    // one byte more; grown, up to one byte past the bound, for a file that grows while read.
+    let buffer = Buffer.allocUnsafe(info.size + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(larger, 0, 0, length);
+        buffer = larger;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
