@@ -65,8 +65,8 @@ describe('memory of an MCP call', () => {
     expect(run.next).toBe('ok');
     // The SDK's stdio ReadBuffer concatenates every chunk into one buffer until its 10 MB limit: the
     // garbage that leaves grows with the square of the limit, and how much RSS it takes depends on
-    // when the collector runs (under 150 MB alone, 669 MB once in a full parallel test run). The
-    // bound catches a bridge that keeps reading past the limit, not that garbage.
+    // when the collector runs (under 150 MB alone, 669 MB once in a full parallel test run). This
+    // bound catches only a gross regression; the message and the restart above are what this test holds.
     expect(run.growthMb).toBeLessThan(1000);
   }, 60_000);
 
