@@ -8,6 +8,7 @@ import { effectivePort } from './host_pattern.ts';
 import { readBody } from './_read_body.ts';
 import { startDeadline } from './_deadline.ts';
 import { classifyContentType, type ContentKind } from './_content_type.ts';
+import { describeTransportError } from './_transport_error.ts';
 
 /** What {@linkcode fetchPage} needs. */
 export interface FetchPageOptions {
@@ -19,6 +20,12 @@ export interface FetchPageOptions {
    * that names the address itself).
    */
   opening: (url: URL) => HostOpening;
+  /**
+   * Why the user's rules refuse a URL the fetch moved to without a new permission check (the
+   * http→https upgrade, a same-host redirect to another port), or undefined when none does.
+   * Asked only when the host or port differs from the URL the permission step saw.
+   */
+  rulesRefuse: (url: URL) => string | undefined;
   maxBytes: number;
   maxRedirects: number;
   timeoutMs: number;
@@ -79,27 +86,30 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
  * declare const signal: AbortSignal;
  *
  * const page = await fetchPage(new URL('https://example.com/'), { lookup: undefined, connect: directConnect, opening: () => 'none',
- *   maxBytes: 10 * 1024 * 1024, maxRedirects: 10, timeoutMs: 60_000, userAgent: 'x', signal, onProgress: console.log });
+ *   rulesRefuse: () => undefined, maxBytes: 10 * 1024 * 1024, maxRedirects: 10, timeoutMs: 60_000, userAgent: 'x', signal, onProgress: console.log });
  * if (page.kind === 'content') page.body.toString('utf8');
  * ```
  */
 export async function fetchPage(input: URL, options: FetchPageOptions): Promise<FetchedContent | FetchedRedirect> {
   const deadline = startDeadline(options.signal, options.timeoutMs);
-  const progress = { received: 0 };
+  const progress = { received: 0, resolving: false };
   let current = new URL(input.href);
   try {
     return await run();
   } catch (e) {
     if (deadline.timedOut) {
-      const got =
-        progress.received > 0 ? ` after receiving ${formatBytes(progress.received)}` : ' before the server answered';
+      const got = progress.resolving
+        ? ' while looking up its host name (DNS)'
+        : progress.received > 0
+          ? ` after receiving ${formatBytes(progress.received)}`
+          : ' before the server answered';
       throw new ToolshedError(
         'web_fetch_timeout',
         `WebFetch timed out after ${formatSeconds(options.timeoutMs)} fetching "${current.href}"${got}; the server is slow or the body never ends. Try again later or another URL.`,
         { cause: e },
       );
     }
-    throw e;
+    throw describeTransportError(e, { url: current.href, received: progress.received }) ?? e;
   } finally {
     deadline.dispose();
   }
@@ -109,18 +119,26 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
     let requestedUrl: string | undefined;
     for (let hop = 0; ; hop++) {
       const opening = options.opening(current);
+      progress.resolving = true;
       const host = await resolveGuardedHost(current, {
+        signal,
         lookup: options.lookup,
         privateAllowed: opening !== 'none',
         linkLocalAllowed: opening === 'all',
         allowRule: `WebFetch(domain:${current.hostname.replace(/\.+$/, '') || current.hostname})`,
       });
+      progress.resolving = false;
       // Claude Code upgrades http to https; an explicitly opened private host (a dev server) keeps http.
       if (current.protocol === 'http:' && !host.isPrivate) {
         current = new URL(current.href);
         current.protocol = 'https:';
       }
       requestedUrl ??= current.href;
+      // Rules name a host and a port; a hop to another port is a URL no permission step saw.
+      if (current.hostname !== input.hostname || effectivePort(current) !== effectivePort(input)) {
+        const refusal = options.rulesRefuse(current);
+        if (refusal) throw new ToolshedError('web_fetch_blocked', `WebFetch refused "${current.href}": ${refusal}.`);
+      }
       if (hop > 0) options.onProgress(`Following a redirect to ${current.href}`);
       const agent = pinnedAgent(host, { connect: options.connect, signal });
       try {

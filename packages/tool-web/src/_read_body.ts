@@ -2,6 +2,9 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ToolshedError } from '@toolshed/core';
 
+/** Content codings undone at most; servers apply one, rarely two. */
+const MAX_CODINGS = 5;
+
 /** What {@linkcode readBody} read. */
 export interface BodyRead {
   data: Buffer;
@@ -18,7 +21,7 @@ export interface BodyRead {
  * @param contentEncoding The `content-encoding` header, if any.
  * @param options `maxBytes`, and `progress`, whose `received` counts decompressed bytes as they come.
  * @returns The bytes, at most `maxBytes`.
- * @throws {ToolshedError} `web_fetch_decode` for an unknown encoding or a corrupt compressed body;
+ * @throws {ToolshedError} `web_fetch_decode` for an unknown encoding, more than five codings, or a corrupt compressed body;
  *   the stream's error (an abort) otherwise.
  *
  * @example
@@ -40,6 +43,16 @@ export async function readBody(
     .split(',')
     .map((c) => c.trim())
     .filter((c) => c && c !== 'identity');
+  if (codings.length > MAX_CODINGS) {
+    body.on('error', () => {});
+    body.destroy();
+    // Each stage holds its own decoder state; a long list is a way to make memory follow the
+    // header rather than the bytes kept.
+    throw new ToolshedError(
+      'web_fetch_decode',
+      `The server sent the content wrapped in ${codings.length} content codings (Content-Encoding: ${codings.slice(0, 3).join(', ')}, …); WebFetch undoes at most ${MAX_CODINGS}, and a real server applies one. The response was not read; try another URL.`,
+    );
+  }
   let stream: Readable = body;
   const stages: Readable[] = [body];
   // Codings are listed in the order they were applied; undo them last first.

@@ -42,6 +42,13 @@ export interface ResolveGuardedHostOptions {
   linkLocalAllowed?: boolean;
   /** How to name the opening for this host in a refusal, e.g. `WebFetch(domain:localhost)`. */
   allowRule: string;
+  /**
+   * Stops waiting for the resolver: a lookup that never answers must not outlive the call's
+   * deadline or the user's interrupt. The lookup itself may go on in the background; its answer
+   * is then ignored.
+   * @default no signal
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -91,8 +98,9 @@ export async function resolveGuardedHost(url: URL, options: ResolveGuardedHostOp
       );
     }
     try {
-      answers = [...(await (options.lookup ?? defaultLookup)(hostname))];
+      answers = [...(await untilAborted((options.lookup ?? defaultLookup)(hostname), options.signal))];
     } catch (e) {
+      if (options.signal?.aborted) throw e;
       const code = (e as { code?: unknown }).code;
       throw new ToolshedError(
         'web_fetch_dns',
@@ -142,6 +150,26 @@ export async function resolveGuardedHost(url: URL, options: ResolveGuardedHostOp
 function isLinkLocal(cls: AddressClass): boolean {
   if (cls.kind === 'link-local') return true;
   return cls.embeddedV4 !== undefined && classifyAddress(cls.embeddedV4).kind === 'link-local';
+}
+
+/** The promise's outcome, or the signal's reason as soon as it aborts, whichever comes first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 async function defaultLookup(hostname: string): Promise<{ address: string; family: number }[]> {

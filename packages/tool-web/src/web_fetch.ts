@@ -16,6 +16,7 @@ import { directConnect, type ConnectFunction } from './connect.ts';
 import { FetchCache, type FetchCacheOptions } from './fetch_cache.ts';
 import {
   domainPatternOf,
+  effectivePort,
   hostPatternMatches,
   matchDomainSpecifier,
   parseHostPattern,
@@ -249,6 +250,28 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
   };
   const privateAllowed = (url: URL, ctx: ToolContext): boolean => opening(url, ctx) !== 'none';
 
+  /**
+   * A deny or ask rule that covers a URL the fetch moved to on its own (http upgraded to https,
+   * a same-host redirect to another port): the pipeline checked the URL as asked, not this one,
+   * and a call cannot stop halfway to ask.
+   */
+  const rulesRefuse = (url: URL, ctx: ToolContext): string | undefined => {
+    const covering = (rules: ToolContext['permissions']['rules']['deny']) =>
+      rules.find(
+        (rule) =>
+          ruleMatchesTool(rule, RULE_TARGET) &&
+          rule.ruleContent !== undefined &&
+          matchDomainSpecifier(rule.ruleContent, url),
+      );
+    const deny = covering(ctx.permissions.rules.deny);
+    if (deny)
+      return `the deny rule "${deny.raw}" covers it (WebFetch fetches public http URLs over https, and followed a redirect or upgrade there)`;
+    const ask = covering(ctx.permissions.rules.ask);
+    if (ask)
+      return `the ask rule "${ask.raw}" covers it, and a call cannot stop halfway to ask. Call WebFetch with url "${url.href}" itself so that the user is asked`;
+    return undefined;
+  };
+
   return buildTool({
     name: 'WebFetch',
     searchHint: 'fetch a web page or URL and read it as markdown',
@@ -288,12 +311,18 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
         page = undefined;
         fromCache = false;
       }
+      // Nor one that reached a port this session's rules refuse (fetched again, the fetch says why).
+      if (page && pageUrls(page).some((u) => movedPort(requested, u) && rulesRefuse(u, ctx) !== undefined)) {
+        page = undefined;
+        fromCache = false;
+      }
       if (!page) {
         onProgress({ message: `Fetching ${requested.href}` });
         page = await loadPage(requested, {
           lookup: options.lookup,
           connect,
           opening: (u) => opening(u, ctx),
+          rulesRefuse: (u) => rulesRefuse(u, ctx),
           maxBytes,
           maxRedirects,
           timeoutMs,
@@ -606,6 +635,16 @@ function literalNonPublic(url: URL): string | undefined {
 /** A URL's host as a rule or `allowPrivateHosts` names it: without the trailing dots of `localhost.`. */
 function ruleHost(url: URL): string {
   return url.hostname.replace(/\.+$/, '') || url.hostname;
+}
+
+/** The URLs a cached page was fetched from: as requested (after the upgrade) and where it ended. */
+function pageUrls(page: CachedPage): URL[] {
+  return [page.requestedUrl, page.kind === 'content' ? page.finalUrl : page.fromUrl].map((u) => new URL(u));
+}
+
+/** Whether `to` is on another host or port than `from`, which is what domain rules tell apart. */
+function movedPort(from: URL, to: URL): boolean {
+  return from.hostname !== to.hostname || effectivePort(from) !== effectivePort(to);
 }
 
 function tryUrl(url: string): URL | undefined {

@@ -32,14 +32,15 @@ async function serve(handler: Parameters<typeof startServer>[0]): Promise<Loopba
 }
 
 async function fetchWith(
-  options: WebToolsOptions,
+  options: WebToolsOptions | ReturnType<typeof webTools>,
   url: string,
   permissions: PermissionOptions = { allow: ['WebFetch'] },
 ): Promise<{ text: string; isError: boolean }> {
+  const family = 'version' in options ? options : webTools({ search: false, ...options });
   const session = await createSession({
     cwd: dir,
     stateDir: dir,
-    families: [webTools({ search: false, ...options })],
+    families: [family],
     permissions,
   });
   try {
@@ -120,7 +121,7 @@ describe('the deadline covers every step', () => {
     );
     expect(isError).toBe(true);
     expect(text).toContain('WebFetch timed out after 0.3 s');
-    expect(text).toContain('slow-dns.test');
+    expect(text).toContain('"https://slow-dns.test/" while looking up its host name (DNS)');
   }, 5_000);
 });
 
@@ -159,6 +160,32 @@ describe('permission rules against the URL actually fetched', () => {
     expect(text).not.toContain('forbidden content');
     expect(text).toContain('WebFetch(domain:public.test:443)');
     expect(server.requests).toEqual(['GET /start']);
+  });
+
+  test('A page cached by a session without the deny rule is not served to one that has it', async () => {
+    const server = await serve((_req, res) => res.end('forbidden content'));
+    const family = webTools({ search: false, ...publicFamily(server) });
+    const first = await fetchWith(family, 'http://public.test/');
+    expect(first.text).toContain('forbidden content');
+    const second = await fetchWith(family, 'http://public.test/', {
+      allow: ['WebFetch'],
+      deny: ['WebFetch(domain:public.test:443)'],
+    });
+    expect(second.isError).toBe(true);
+    expect(second.text).not.toContain('forbidden content');
+    expect(second.text).toContain('the deny rule "WebFetch(domain:public.test:443)" covers it');
+  });
+
+  test('An ask rule for the upgraded port refuses with the URL to call, so that the user can be asked', async () => {
+    const server = await serve((_req, res) => res.end('guarded content'));
+    const { text, isError } = await fetchWith(publicFamily(server), 'http://public.test/', {
+      allow: ['WebFetch'],
+      ask: ['WebFetch(domain:public.test:443)'],
+    });
+    expect(isError).toBe(true);
+    expect(text).not.toContain('guarded content');
+    expect(text).toContain('Call WebFetch with url "https://public.test/" itself');
+    expect(server.requests).toEqual([]);
   });
 });
 
