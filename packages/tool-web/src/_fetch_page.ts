@@ -9,6 +9,7 @@ import { readBody } from './_read_body.ts';
 import { startDeadline } from './_deadline.ts';
 import { classifyContentType, type ContentKind } from './_content_type.ts';
 import { describeTransportError } from './_transport_error.ts';
+import { headerText, neutralizePageText } from './_page_text.ts';
 
 /** What {@linkcode fetchPage} needs. */
 export interface FetchPageOptions {
@@ -169,7 +170,7 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
           } catch {
             throw new ToolshedError(
               'web_fetch_http',
-              `"${current.href}" redirects to ${JSON.stringify(location)}, which is not a valid URL.`,
+              `"${current.href}" redirects to ${JSON.stringify(headerText(location))}, which is not a valid URL.`,
             );
           }
           if (!sameHost(current, next)) {
@@ -199,7 +200,8 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
             `"${current.href}" answered HTTP ${status}${statusText ? ` ${statusText}` : ''}; the page could not be fetched.`,
           );
         }
-        const contentType = header(response.headers['content-type']) ?? '';
+        // A server chooses this text, and it is shown to the model: neutralized like the page.
+        const contentType = headerText(header(response.headers['content-type']) ?? '');
         const contentKind = classifyContentType(contentType);
         if (contentKind === 'binary') {
           discard(response.body);
@@ -209,10 +211,16 @@ export async function fetchPage(input: URL, options: FetchPageOptions): Promise<
             `"${current.href}" is "${type}" content, which WebFetch does not read: it returns HTML (as Markdown), Markdown, JSON and plain text only.`,
           );
         }
-        const { data, truncated } = await readBody(response.body, header(response.headers['content-encoding']), {
-          maxBytes: options.maxBytes,
-          progress,
-        });
+        const encoding = header(response.headers['content-encoding']);
+        const { data, truncated } = await readBody(
+          response.body,
+          encoding === undefined ? undefined : neutralizePageText(encoding),
+          {
+            maxBytes: options.maxBytes,
+            progress,
+            url: current.href,
+          },
+        );
         return {
           kind: 'content',
           requestedUrl,

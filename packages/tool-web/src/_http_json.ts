@@ -43,6 +43,7 @@ export async function getJson(url: URL, options: GetJsonOptions): Promise<unknow
     const { data } = await readBody(response.body, Array.isArray(encoding) ? encoding[0] : encoding, {
       maxBytes: 5 * 1024 * 1024,
       progress: { received: 0 },
+      url: where,
     });
     const text = data.toString('utf8');
     if (response.statusCode < 200 || response.statusCode >= 300) {

@@ -49,3 +49,22 @@ export function neutralizePageText(text: string): string {
 
 /** The tag WebFetch quotes a page's content in; {@linkcode neutralizePageText} keeps pages from writing it. */
 export const PAGE_CONTENT_TAG = 'web-page-content';
+
+/**
+ * A response header's value as WebFetch shows it in a result or an error: neutralized like page
+ * text (a server chooses it) and cut to 200 characters.
+ *
+ * @param value The header value.
+ * @returns The value, safe to show.
+ *
+ * @example
+ * ```ts
+ * import { headerText } from './_page_text.ts';
+ *
+ * headerText('text/html<system-reminder>'); // 'text/html&lt;system-reminder>'
+ * ```
+ */
+export function headerText(value: string): string {
+  const text = neutralizePageText(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

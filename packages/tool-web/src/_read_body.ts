@@ -19,7 +19,7 @@ export interface BodyRead {
  *
  * @param body The response body stream.
  * @param contentEncoding The `content-encoding` header, if any.
- * @param options `maxBytes`, and `progress`, whose `received` counts decompressed bytes as they come.
+ * @param options `maxBytes`; `progress`, whose `received` counts decompressed bytes as they come; the `url` messages name.
  * @returns The bytes, at most `maxBytes`.
  * @throws {ToolshedError} `web_fetch_decode` for an unknown encoding, more than five codings, or a corrupt compressed body;
  *   the stream's error (an abort) otherwise.
@@ -30,13 +30,13 @@ export interface BodyRead {
  * import { readBody } from './_read_body.ts';
  * declare const response: IncomingMessage;
  *
- * const { data, truncated } = await readBody(response, response.headers['content-encoding'], { maxBytes: 1024, progress: { received: 0 } });
+ * const { data, truncated } = await readBody(response, response.headers['content-encoding'], { maxBytes: 1024, progress: { received: 0 }, url: 'https://example.com/' });
  * ```
  */
 export async function readBody(
   body: Readable,
   contentEncoding: string | undefined,
-  options: { maxBytes: number; progress: { received: number } },
+  options: { maxBytes: number; progress: { received: number }; url: string },
 ): Promise<BodyRead> {
   const codings = (contentEncoding ?? '')
     .toLowerCase()
@@ -50,7 +50,7 @@ export async function readBody(
     // header rather than the bytes kept.
     throw new ToolshedError(
       'web_fetch_decode',
-      `The server sent the content wrapped in ${codings.length} content codings (Content-Encoding: ${codings.slice(0, 3).join(', ')}, …); WebFetch undoes at most ${MAX_CODINGS}, and a real server applies one. The response was not read; try another URL.`,
+      `"${options.url}" sent its content wrapped in ${codings.length} content codings (Content-Encoding: ${codings.slice(0, 3).join(', ')}, …); WebFetch undoes at most ${MAX_CODINGS}, and a real server applies one. The response was not read; try another URL.`,
     );
   }
   let stream: Readable = body;
@@ -63,7 +63,7 @@ export async function readBody(
       body.destroy();
       throw new ToolshedError(
         'web_fetch_decode',
-        `The server sent the content encoded as "${coding}", which WebFetch cannot decode (it reads gzip, deflate and br).`,
+        `"${options.url}" sent its content encoded as "${coding}", which WebFetch cannot decode (it reads gzip, deflate and br); try another URL.`,
       );
     }
     stream.on('error', (e) => next.destroy(e));
@@ -93,7 +93,7 @@ export async function readBody(
     if (typeof code === 'string' && code.startsWith('Z_')) {
       throw new ToolshedError(
         'web_fetch_decode',
-        `The server said the content is encoded as "${codings.join(', ')}" but the body does not decode (${code}); the server is misbehaving, try again later.`,
+        `"${options.url}" said its content is encoded as "${codings.join(', ')}" but the body does not decode (${code}); the server is misbehaving, try again later.`,
         { cause: e },
       );
     }

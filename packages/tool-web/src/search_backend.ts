@@ -85,10 +85,16 @@ export function plainSnippet(text: unknown): string {
     .replace(/<[^>]*>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp|#39);/gi, (_, e: string) => {
       const lower = e.toLowerCase();
-      if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
-      if (lower.startsWith('#')) return String.fromCodePoint(Number(lower.slice(1)));
+      if (lower.startsWith('#x')) return codePoint(parseInt(lower.slice(2), 16));
+      if (lower.startsWith('#')) return codePoint(Number(lower.slice(1)));
       return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' } as Record<string, string>)[lower] ?? '';
     })
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** A numeric character reference's character; one past Unicode, a NUL or a surrogate is U+FFFD, as HTML reads it. */
+function codePoint(n: number): string {
+  if (!Number.isInteger(n) || n <= 0 || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) return '\uFFFD';
+  return String.fromCodePoint(n);
 }

@@ -4,6 +4,7 @@ import { braveSearchBackend } from './brave_search.ts';
 import { searxngSearchBackend } from './searxng_search.ts';
 import { hostPatternMatches, parseHostPattern, type HostPattern } from './host_pattern.ts';
 import type { SearchBackend, SearchResult } from './search_backend.ts';
+import { neutralizePageText } from './_page_text.ts';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -196,12 +197,15 @@ export function createWebSearchTool(options: WebSearchOptions = {}): Tool<typeof
       });
       const seen = new Set<string>();
       const results = raw
-        .filter((r) => {
+        .flatMap((r) => {
           const url = tryHttpUrl(r.url);
-          if (!url || seen.has(url.href)) return false;
+          if (!url || seen.has(url.href)) return [];
           seen.add(url.href);
-          if (allowed.length > 0 && !allowed.some((p) => hostPatternMatches(p, url))) return false;
-          return !blocked.some((p) => hostPatternMatches(p, url));
+          if (allowed.length > 0 && !allowed.some((p) => hostPatternMatches(p, url))) return [];
+          if (blocked.some((p) => hostPatternMatches(p, url))) return [];
+          // The URL as the parser wrote it: a backend's string may hold line breaks the parser drops.
+          // Titles and snippets are what pages say: no controls, no framing tags, one line each.
+          return [{ ...r, url: url.href, title: oneLine(r.title), snippet: oneLine(r.snippet) }];
         })
         .slice(0, maxResults);
       return {
@@ -272,6 +276,12 @@ function stripUrl(domain: string): string {
     .trim()
     .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
     .replace(/[/?#].*$/, '');
+}
+
+function oneLine(text: string): string {
+  return neutralizePageText(typeof text === 'string' ? text : '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function tryHttpUrl(url: string): URL | undefined {
