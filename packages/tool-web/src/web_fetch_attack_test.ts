@@ -322,3 +322,41 @@ describe('output injection through response headers', () => {
     }
   });
 });
+
+describe('charsets a server may send', () => {
+  const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const utf16be = (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+  const cases: [string, string | undefined, Buffer, string][] = [
+    ['UTF-16LE with a BOM and no charset', 'text/plain', utf16le('Hello wörld'), 'Hello wörld'],
+    [
+      'UTF-16BE with a BOM and a charset that says UTF-8 (the BOM wins, as in browsers)',
+      'text/plain; charset=utf-8',
+      utf16be('Grüße'),
+      'Grüße',
+    ],
+    [
+      'UTF-16LE HTML with a BOM',
+      'text/html',
+      utf16le('<!doctype html><html><body><p>Bonjour à tous</p></body></html>'),
+      'Bonjour à tous',
+    ],
+    ['UTF-16LE with a BOM and no content type', undefined, utf16le('Untyped but text'), 'Untyped but text'],
+    [
+      'invalid UTF-8 bytes',
+      'text/plain; charset=utf-8',
+      Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xc3]),
+      'a\uFFFD\uFFFDb\uFFFD',
+    ],
+    ['a charset label nobody knows', 'text/plain; charset=x-nonsense', Buffer.from('plain ascii'), 'plain ascii'],
+  ];
+
+  test.each(cases)('WebFetch reads %s', async (_label, type, body, expected) => {
+    const server = await serve((_req, res) => {
+      if (type) res.setHeader('content-type', type);
+      res.end(body);
+    });
+    const { text, isError } = await fetchWith(publicFamily(server, [], { readability: false }), 'https://public.test/');
+    expect(isError).toBe(false);
+    expect(text).toContain(expected);
+  });
+});
