@@ -1,3 +1,5 @@
+const HTML_START = /^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/;
+
 /** How WebFetch treats a response: converted, passed through, sniffed, or refused. */
 export type ContentKind = 'html' | 'markdown' | 'json' | 'text' | 'unknown' | 'binary';
 
@@ -60,13 +62,16 @@ export function classifyContentType(contentType: string): ContentKind {
  */
 export function sniffContent(body: Buffer): Exclude<ContentKind, 'unknown' | 'markdown'> {
   const head = body.subarray(0, 4096);
-  if (head.includes(0)) return 'binary';
-  const text = head
-    .toString('utf8')
+  const bom = bomCharset(body);
+  // UTF-16 text is full of NUL bytes; its byte order mark says it is text all the same.
+  const utf16 = bom === 'utf-16le' || bom === 'utf-16be';
+  if (!utf16 && head.includes(0)) return 'binary';
+  const text = (utf16 ? new TextDecoder(bom).decode(head) : head.toString('utf8'))
     .replace(/^\uFEFF/, '')
     .trimStart()
     .toLowerCase();
-  if (/^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/.test(text)) return 'html';
+  if (utf16) return HTML_START.test(text) ? 'html' : 'text';
+  if (HTML_START.test(text)) return 'html';
   if (/^[{[]/.test(text)) {
     try {
       JSON.parse(body.toString('utf8'));
@@ -84,8 +89,8 @@ export function sniffContent(body: Buffer): Exclude<ContentKind, 'unknown' | 'ma
 }
 
 /**
- * Decodes a body to text with the charset the header names, else the one an HTML `<meta>`
- * names, else UTF-8 (a BOM wins over both).
+ * Decodes a body to text with the charset its byte order mark says, else the one the header
+ * names, else the one an HTML `<meta>` names, else UTF-8.
  *
  * @param body The bytes.
  * @param how The `content-type` header (`contentType`), and whether to look for a `<meta charset>` (`isHtml`).
@@ -100,13 +105,16 @@ export function sniffContent(body: Buffer): Exclude<ContentKind, 'unknown' | 'ma
  */
 export function decodeText(body: Buffer, how: { contentType: string; isHtml: boolean }): string {
   const { contentType, isHtml } = how;
+  // A byte order mark wins over the header and <meta>, as in browsers; TextDecoder itself only
+  // drops the BOM of the encoding it was given, it does not switch to another.
+  const bom = bomCharset(body);
+  if (bom) return new TextDecoder(bom).decode(body);
   let label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
   if (!label && isHtml) {
     const head = body.subarray(0, 2048).toString('latin1');
     label = /<meta[^>]+charset\s*=\s*["']?([^"'\s/>;]+)/i.exec(head)?.[1];
   }
   try {
-    // TextDecoder honours a BOM over the label by default.
     return new TextDecoder(label ?? 'utf-8').decode(body);
   } catch {
     return new TextDecoder('utf-8').decode(body);
@@ -122,4 +130,12 @@ function trimPartialUtf8(buf: Buffer): Buffer {
     if ((byte & 0x80) === 0) break;
   }
   return buf;
+}
+
+/** The encoding a byte order mark at the start of a body names, if it has one. */
+function bomCharset(body: Buffer): 'utf-8' | 'utf-16le' | 'utf-16be' | undefined {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
+  if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
+  if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
+  return undefined;
 }
