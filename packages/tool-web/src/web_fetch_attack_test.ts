@@ -360,3 +360,65 @@ describe('charsets a server may send', () => {
     expect(text).toContain(expected);
   });
 });
+
+describe('WebFetch(domain:example.com) against URLs written to slip past it', () => {
+  // Every name resolves to one public address; every connection lands on the loopback server.
+  const anyPublic = async () => [{ address: '93.184.216.34', family: 4 }];
+
+  const allowNotCovering: string[] = [
+    'http://example.com@evil.com/',
+    'http://evil.com#@example.com',
+    'http://evil.com?@example.com',
+    'http://example.com.evil.com/',
+    'http://evil.com\\@example.com/',
+    'http://evil.com/example.com',
+    'http://evilexample.com/',
+    'http://exаmple.com/', // Cyrillic а
+    'http://example.co/',
+    'http://user:pass@example.com/',
+    'http://example.com%2eevil.com/',
+  ];
+  test.each(allowNotCovering)('an allow rule for example.com does not cover %s', async (url) => {
+    const server = await serve((_req, res) => res.end('fetched'));
+    const { text, isError } = await fetchWith({ lookup: anyPublic, connect: loopbackConnect(server.port) }, url, {
+      allow: ['WebFetch(domain:example.com)'],
+    });
+    expect(isError).toBe(true);
+    expect(text).not.toContain('fetched');
+    expect(server.requests).toEqual([]);
+  });
+
+  test('the same allow rule does fetch http://example.com/ and its subdomains, so the refusals above are meaningful', async () => {
+    const server = await serve((_req, res) => res.end('fetched'));
+    for (const url of ['http://example.com/', 'https://docs.example.com/']) {
+      const { text, isError } = await fetchWith({ lookup: anyPublic, connect: loopbackConnect(server.port) }, url, {
+        allow: ['WebFetch(domain:example.com)'],
+      });
+      expect(isError).toBe(false);
+      expect(text).toContain('fetched');
+    }
+  });
+
+  const denyCovering: string[] = [
+    'http://EXAMPLE.COM/',
+    'http://example.com./',
+    'http://example.com../',
+    'http://www.example.com/',
+    'http://ex%61mple.com/',
+    'http://ｅｘａｍｐｌｅ.com/',
+    'http://example.com:8443/',
+    'https://example.com:443/',
+    'http://example.com\\@evil.com/',
+    'http://example.com/?next=evil.com',
+  ];
+  test.each(denyCovering)('a deny rule for example.com covers %s', async (url) => {
+    const server = await serve((_req, res) => res.end('fetched'));
+    const { text, isError } = await fetchWith({ lookup: anyPublic, connect: loopbackConnect(server.port) }, url, {
+      allow: ['WebFetch'],
+      deny: ['WebFetch(domain:example.com)'],
+    });
+    expect(isError).toBe(true);
+    expect(text).not.toContain('fetched');
+    expect(server.requests).toEqual([]);
+  });
+});
