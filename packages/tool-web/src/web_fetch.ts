@@ -254,28 +254,6 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<typeof w
   };
   const privateAllowed = (url: URL, ctx: ToolContext): boolean => opening(url, ctx) !== 'none';
 
-  /**
-   * A deny or ask rule that covers a URL the fetch moved to on its own (http upgraded to https,
-   * a same-host redirect to another port): the pipeline checked the URL as asked, not this one,
-   * and a call cannot stop halfway to ask.
-   */
-  const rulesRefuse = (url: URL, ctx: ToolContext): string | undefined => {
-    const covering = (rules: ToolContext['permissions']['rules']['deny']) =>
-      rules.find(
-        (rule) =>
-          ruleMatchesTool(rule, RULE_TARGET) &&
-          rule.ruleContent !== undefined &&
-          matchDomainSpecifier(rule.ruleContent, url),
-      );
-    const deny = covering(ctx.permissions.rules.deny);
-    if (deny)
-      return `the deny rule "${deny.raw}" covers it (WebFetch fetches public http URLs over https, and followed a redirect or upgrade there)`;
-    const ask = covering(ctx.permissions.rules.ask);
-    if (ask)
-      return `the ask rule "${ask.raw}" covers it, and a call cannot stop halfway to ask. Call WebFetch with url "${url.href}" itself so that the user is asked`;
-    return undefined;
-  };
-
   return buildTool({
     name: 'WebFetch',
     searchHint: 'fetch a web page or URL and read it as markdown',
@@ -410,6 +388,28 @@ function fetchPermission(
     reason: `WebFetch would fetch from ${host}, which no rule allows yet`,
     suggestions: [`WebFetch(domain:${host})`],
   };
+}
+
+/**
+ * A deny or ask rule that covers a URL the fetch moved to on its own (http upgraded to https,
+ * a same-host redirect to another port): the pipeline checked the URL as asked, not this one,
+ * and a call cannot stop halfway to ask.
+ */
+function rulesRefuse(url: URL, ctx: ToolContext): string | undefined {
+  const covering = (rules: ToolContext['permissions']['rules']['deny']) =>
+    rules.find(
+      (rule) =>
+        ruleMatchesTool(rule, RULE_TARGET) &&
+        rule.ruleContent !== undefined &&
+        matchDomainSpecifier(rule.ruleContent, url),
+    );
+  const deny = covering(ctx.permissions.rules.deny);
+  if (deny)
+    return `the deny rule "${deny.raw}" covers it (WebFetch fetches public http URLs over https, and followed a redirect or upgrade there)`;
+  const ask = covering(ctx.permissions.rules.ask);
+  if (ask)
+    return `the ask rule "${ask.raw}" covers it, and a call cannot stop halfway to ask. Call WebFetch with url "${url.href}" itself so that the user is asked`;
+  return undefined;
 }
 
 /** Fetches a page (following allowed redirects) and converts its body to Markdown or text. */

@@ -2,7 +2,6 @@
 // choosing what comes back. Every server here is a real node:http server on loopback.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
