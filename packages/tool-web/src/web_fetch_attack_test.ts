@@ -5,7 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { constants, createBrotliCompress, createDeflate, createGzip, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { contentToText, createSession, type PermissionOptions } from '@toolshed/core';
 import { webTools, type ConnectTarget, type WebToolsOptions } from './mod.ts';
@@ -124,6 +125,30 @@ describe('the deadline covers every step', () => {
   }, 5_000);
 });
 
+describe('the deadline against a slow-loris server', () => {
+  test('WebFetch gives up on headers that arrive a byte at a time once its timeout passes', async () => {
+    const head = `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-pad: ${'a'.repeat(1000)}\r\n\r\nlate`;
+    const raw = net.createServer((socket) => {
+      socket.on('error', () => {});
+      let i = 0;
+      const timer = setInterval(() => (i < head.length ? socket.write(head[i++]!) : clearInterval(timer)), 20);
+      socket.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (raw.address() as net.AddressInfo).port;
+      const { text, isError } = await fetchWith(
+        { lookup: fixedLookup({ 'public.test': ['93.184.216.34'] }), connect: loopbackConnect(port), timeoutMs: 400 },
+        'https://public.test/',
+      );
+      expect(isError).toBe(true);
+      expect(text).toContain('WebFetch timed out after 0.4 s');
+    } finally {
+      raw.close();
+    }
+  });
+});
+
 describe('permission rules against the URL actually fetched', () => {
   test('A deny rule for a host on port 443 is not bypassed by asking for http:// (upgraded to https on 443)', async () => {
     const server = await serve((_req, res) => res.end('forbidden content'));
@@ -204,6 +229,35 @@ describe('resource bounds against a hostile server', () => {
     expect(isError).toBe(true);
     expect(text).toContain('50 content codings');
     expect(text).not.toContain('deeply wrapped');
+  });
+
+  test.each([
+    ['br', () => createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1 } })],
+    ['deflate', () => createDeflate()],
+    ['gzip', () => createGzip()],
+  ])('WebFetch stops an endless %s bomb at its byte cap and closes the connection', async (coding, compressor) => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const zeros = Buffer.alloc(1024 * 1024);
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': coding });
+      // Zeros without end, compressed as they are asked for: only the client can stop it.
+      const source = new Readable({ read: () => void source.push(zeros) });
+      const squeeze = compressor();
+      source.pipe(squeeze).pipe(res);
+      res.on('close', () => {
+        source.destroy();
+        squeeze.destroy();
+        closed();
+      });
+    });
+    const { text, isError } = await fetchWith(
+      publicFamily(server, [], { maxBytes: 1024 * 1024, maxMarkdownChars: 100 }),
+      'https://public.test/',
+    );
+    await connectionClosed;
+    expect(isError).toBe(false);
+    expect(text).toContain('[The body was cut at 1.0 MB; the rest was not downloaded.]');
   });
 
   test('WebFetch names a body cut short of its Content-Length as the server closing early', async () => {
