@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { type Arity, FILE_USE } from './_file_use.ts';
+import { type HelpArity, parseHelp } from './testdata/help_options.ts';
 
 /**
  * The option tables are checked against the real programs' `--help`: every option of a table
@@ -9,41 +10,6 @@ import { type Arity, FILE_USE } from './_file_use.ts';
  * beside it (`-n, --lines=NUM`). Programs not installed, or whose help has another layout, are
  * listed as skipped.
  */
-
-type HelpArity = 'flag' | 'required' | 'optional';
-
-/** The options a `--help` text lists, with their arity. */
-function parseHelp(text: string): Map<string, HelpArity> {
-  const out = new Map<string, HelpArity>();
-  for (const line of text.split('\n')) {
-    if (!/^\s{1,8}-/.test(line)) continue;
-    // The option part ends at two spaces (the description starts there).
-    const head = line.trim().split(/\s{2,}/)[0]!;
-    const items = head.split(/,\s*/);
-    let shared: HelpArity | undefined;
-    const shorts: string[] = [];
-    for (const item of items) {
-      const m = /^(--?[A-Za-z0-9][\w-]*)(.*)$/.exec(item.trim());
-      if (!m) continue;
-      const [, name, rest] = m as unknown as [string, string, string];
-      let arity: HelpArity = 'flag';
-      if (/^\[=?[^\]]*\]/.test(rest)) arity = 'optional';
-      else if (/^(=|\s+[<A-Z[{(]|\s*<)/.test(rest) || (/^[A-Z]/.test(rest) && rest.length > 0)) arity = 'required';
-      if (name.startsWith('--')) {
-        // Listed once bare and once with `=VALUE` (du --time): the value is optional.
-        const before = out.get(name);
-        out.set(name, before !== undefined && before !== arity ? 'optional' : arity);
-        shared ??= arity;
-      } else {
-        if (arity === 'flag') shorts.push(name);
-        else out.set(name, arity);
-      }
-    }
-    for (const s of shorts) out.set(s, out.get(s) ?? shared ?? 'flag');
-    // `-NUM` style entries are not options of a table.
-  }
-  return out;
-}
 
 function expected(arity: Arity): HelpArity | undefined {
   if (arity === 'flag') return 'flag';

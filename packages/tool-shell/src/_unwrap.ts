@@ -1,14 +1,19 @@
 import type { ShellWord } from './bash_parser.ts';
-import { WRAPPERS } from './read_only_rules.ts';
+import { WRAPPERS, type Wrapper } from './read_only_rules.ts';
 
 /** What {@linkcode unwrapOnce} found inside a wrapper. */
 export interface Unwrapped {
   /** The wrapper's name without its directory (`timeout`, `env`, `xargs`, …). */
   wrapper: string;
-  /** The command the wrapper runs, its arguments included. */
+  /**
+   * The command the wrapper runs, its arguments included. A command string it runs through the
+   * shell (`flock F -c 'rm x'`) comes as `sh -c 'rm x'`, which is what it runs.
+   */
   inner: ShellWord[];
   /** `env NAME=value …`: the assignments change what the inner command does. */
   assigned: boolean;
+  /** The files the wrapper writes itself: its lock file, its log (`flock F`, `strace -o LOG`). */
+  writes: ShellWord[];
 }
 
 /**
@@ -33,8 +38,11 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
   const name = words[0]?.value.replace(/^.*\//, '');
   if (!name || !Object.hasOwn(WRAPPERS, name)) return undefined;
   const wrapper = WRAPPERS[name]!;
+  const writes: ShellWord[] = [];
   let i = 1;
   let leading = wrapper.leadingValues ?? 0;
+  // `setarch [ARCH] [OPTIONS] CMD`: an architecture only as the first word.
+  if (wrapper.leadingFirst && words[1]?.value.startsWith('-')) leading = 0;
   let assigned = false;
   while (i < words.length) {
     const v = words[i]!.value;
@@ -42,8 +50,11 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
       i++;
       break;
     }
-    if (v.startsWith('-') && v.length > 1) {
-      i += optionWords(v, wrapper.optionsWithValue);
+    if (v.startsWith('-') && v.length > 1 && !(wrapper.leadingFirst && leading > 0)) {
+      const taken = optionWords(v, wrapper.optionsWithValue);
+      const value = optionValue(words, i, wrapper, taken);
+      if (value) writes.push(value);
+      i += taken;
       continue;
     }
     if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
@@ -52,13 +63,58 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
       continue;
     }
     if (leading > 0) {
+      if (wrapper.makesLeadingFile && leading === (wrapper.leadingValues ?? 0)) writes.push(words[i]!);
       leading--;
       i++;
+      // `flock F -c 'cmd'`: the command string comes right after the leading values.
+      if (leading === 0 && wrapper.commandString) {
+        const run = commandStringAt(words, i, wrapper.commandString);
+        if (run) return { wrapper: name, inner: run, assigned, writes };
+      }
       continue;
     }
     break;
   }
-  return i < words.length ? { wrapper: name, inner: words.slice(i), assigned } : undefined;
+  return i < words.length ? { wrapper: name, inner: words.slice(i), assigned, writes } : undefined;
+}
+
+/** The value of a wrapper's option that writes a file (`-o LOG`, `-oLOG`, `--output=LOG`, `--out LOG`), if it is one. */
+function optionValue(words: readonly ShellWord[], at: number, wrapper: Wrapper, taken: 1 | 2): ShellWord | undefined {
+  if (!wrapper.writes) return undefined;
+  const word = words[at]!;
+  const v = word.value;
+  const attached = (rest: string): ShellWord => ({ ...word, text: rest, value: rest });
+  if (v.startsWith('--')) {
+    const eq = v.indexOf('=');
+    const option = eq === -1 ? v : v.slice(0, eq);
+    const full = wrapper.writes.filter((o) => o.startsWith('--') && option.length >= 3 && o.startsWith(option));
+    if (full.length === 0) return undefined;
+    return eq === -1 ? (taken === 2 ? words[at + 1] : undefined) : attached(v.slice(eq + 1));
+  }
+  // The option with a value in a bundle is its last letter with a value: `-ao F`, `-oF`.
+  for (let c = 1; c < v.length; c++) {
+    if (!wrapper.optionsWithValue.includes(`-${v[c]}`)) continue;
+    if (!wrapper.writes.includes(`-${v[c]}`)) return undefined;
+    return c + 1 < v.length ? attached(v.slice(c + 1)) : words[at + 1];
+  }
+  return undefined;
+}
+
+/** `-c 'cmd'`, `--command 'cmd'`, `--command='cmd'` at `at`: the words `sh -c 'cmd'`. */
+function commandStringAt(words: readonly ShellWord[], at: number, options: readonly string[]): ShellWord[] | undefined {
+  const word = words[at];
+  if (!word) return undefined;
+  const sh: ShellWord = { text: 'sh', value: 'sh', literal: true };
+  const dashC: ShellWord = { text: '-c', value: '-c', literal: true };
+  const eq = word.value.indexOf('=');
+  if (word.value.startsWith('--') && eq !== -1 && options.includes(word.value.slice(0, eq))) {
+    const rest = word.value.slice(eq + 1);
+    return [sh, dashC, { ...word, text: rest, value: rest }];
+  }
+  if (!options.includes(word.value)) return undefined;
+  const script = words[at + 1];
+  // `flock F -c` with nothing after it: the shell gets no script, flock fails.
+  return script ? [sh, dashC, script] : [sh, dashC];
 }
 
 /**

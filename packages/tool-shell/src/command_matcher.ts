@@ -1,6 +1,7 @@
 import { matchWildcardSpecifier, type PermissionBehavior, type PermissionMatcher } from '@toolshed/core';
 import { analyzeCommand, type ShellWord, type SimpleCommand } from './bash_parser.ts';
 import { SHELLS, WRAPPERS } from './read_only_rules.ts';
+import { scriptWords } from './_script_words.ts';
 import { unwrapOnce } from './_unwrap.ts';
 
 /**
@@ -146,7 +147,8 @@ function nestedForms(words: readonly ShellWord[], depth: number): string[] {
   else if (name && SHELLS.includes(name)) {
     const at = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w.value));
     if (at !== -1) script = words[at + 1]?.value === '--' ? words[at + 2]?.value : words[at + 1]?.value;
-  } else if (name === 'env') {
+  } else if (name === 'script') script = scriptWords(words.slice(1)).command?.value;
+  else if (name === 'env') {
     for (let i = 1; i < words.length && script === undefined; i++) {
       const v = words[i]!.value;
       if (v === '-S' || v === '--split-string') script = words[i + 1]?.value;

@@ -19,6 +19,7 @@ import { arithmeticInjection } from './_arithmetic_injection.ts';
 import { subscriptInjection } from './_subscript_names.ts';
 import { namedBuiltin } from './_named_builtin.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
+import { scriptWords } from './_script_words.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
@@ -425,6 +426,31 @@ const RUNS_A_COMMAND: Readonly<Record<string, readonly string[]>> = {
   install: ['--strip-program'],
 };
 
+/**
+ * Programs that change what a path means for what they run, or for everything after them:
+ * mounts (`mount --bind .git/hooks d` makes `d/pre-commit` a hook), namespaces with mounts of
+ * their own (`unshare -rm`, `nsenter -m`, bubblewrap's binds) and FUSE file systems.
+ */
+const PATH_CHANGERS = new Set([
+  'mount',
+  'umount',
+  'unshare',
+  'nsenter',
+  'bwrap',
+  'pivot_root',
+  'switch_root',
+  'bindfs',
+  'sshfs',
+  'mergerfs',
+  'unionfs',
+  'unionfs-fuse',
+  'fuse-overlayfs',
+  'squashfuse',
+  'archivemount',
+  'fusermount',
+  'fusermount3',
+]);
+
 /** Shells whose `-c SCRIPT` the guard reads as a command of its own. */
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 
@@ -566,15 +592,26 @@ function declareCommand(
       incomplete();
       return;
     }
-    // GNU time: `-o FILE` writes what it measured to FILE.
-    if (head === 'time') declareTimeOutput(words.slice(1), makeAdd(dir));
     // `command -v NAME` / `-V` only looks a name up.
     if (head === 'command' && words.slice(1).some((w) => w.value === '-v' || w.value === '-V')) return;
     if (head === 'chroot' || (head === 'sudo' && words.some((w) => /^(-D|--chdir)/.test(w.value)))) {
       addUnknown(`the files of \`${cmd.text}\` (run in another root or directory)`, 'read');
       return;
     }
+    if (PATH_CHANGERS.has(head)) {
+      addUnknown(
+        `what \`${cmd.text}\` writes (${head} changes what paths mean: a mount or namespace of its own, so a path written may land elsewhere)`,
+        'write',
+      );
+      return;
+    }
     const found = unwrapOnce(words);
+    // The wrapper's own files: `time -o F`, `strace -o LOG` (`-o '|cmd'` pipes to a command), `flock LOCKFILE`.
+    for (const file of found?.writes ?? []) {
+      if (found!.wrapper === 'strace' && /^[|!]/.test(file.value))
+        addUnknown(`what \`${cmd.text}\` runs (strace -o ${file.text} pipes its log to a command)`, 'write');
+      else makeAdd(dir)(file, 'write');
+    }
     // xargs takes its file arguments from standard input: which files is not known.
     if (found?.wrapper === 'xargs') {
       const inner = found.inner.map((w) => w.text).join(' ');
@@ -603,12 +640,10 @@ function declareCommand(
   if (running) addUnknown(`what \`${name} ${running}\` runs`, 'write');
   if (name === 'script') {
     // `script -c CMD [FILE]`: runs CMD, writes what it shows to FILE (./typescript by default).
-    const at = args.findIndex((a) => a.value === '-c' || a.value === '--command' || /^-[a-zA-Z]*c$/.test(a.value));
-    const command = at === -1 ? undefined : args[at + 1];
+    const { command, writes } = scriptWords(args);
     if (command?.literal) declareScript(command.value, dir, home, makeAdd, addUnknown, environment);
     else addUnknown(`what \`${cmd.text}\` runs`, 'write');
-    const rest = args.filter((a, i) => i !== at && i !== at + 1 && !a.value.startsWith('-'));
-    add(rest[0] ?? { text: 'typescript', value: 'typescript', literal: true }, 'write');
+    for (const file of writes) add(file, 'write');
     incomplete();
     return;
   }
@@ -812,34 +847,6 @@ function declareWatchScript(
   const script = found.inner.map((w) => w.value).join(' ');
   declareScript(script, options.dir, options.home, options.makeAdd, options.addUnknown, options.environment);
   return true;
-}
-
-/**
- * Declares the file GNU `time` writes (`-o FILE`, `-oFILE`, `-ao FILE`, `--output=FILE`, `--out
- * FILE`: getopt takes an abbreviation), from its words before the command it times.
- */
-function declareTimeOutput(args: readonly ShellWord[], add: Add): void {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const v = a.value;
-    if (!v.startsWith('-') || v === '-' || v === '--') return;
-    const attached = (rest: string): ShellWord => ({ ...a, text: rest, value: rest });
-    if (v.startsWith('--')) {
-      const eq = v.indexOf('=');
-      const name = eq === -1 ? v : v.slice(0, eq);
-      const output = abbreviates(name, '--output');
-      if (!output && !abbreviates(name, '--format')) continue;
-      const value = eq === -1 ? args[++i] : attached(v.slice(eq + 1));
-      if (output) add(value, 'write');
-      continue;
-    }
-    for (let c = 1; c < v.length; c++) {
-      if (v[c] !== 'o' && v[c] !== 'f') continue;
-      const value = c + 1 < v.length ? attached(v.slice(c + 1)) : args[++i];
-      if (v[c] === 'o') add(value, 'write');
-      break;
-    }
-  }
 }
 
 /**

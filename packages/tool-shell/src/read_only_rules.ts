@@ -452,6 +452,26 @@ export const FIND_UNSAFE_PRIMARIES: Readonly<Record<string, string>> = {
   '-fls': 'writes the list to a file',
 };
 
+/** How a program that runs another one ({@linkcode WRAPPERS}) reads its own words. */
+export interface Wrapper {
+  /** What it does, for a person. */
+  reason: string;
+  /** Its options that take the next word as their value (`-n 5`); the others take none. */
+  optionsWithValue: readonly string[];
+  /** Words before the command that are not options: `timeout`'s duration, `flock`'s lock file. */
+  leadingValues?: number;
+  /** The leading values come only first, before any option, or not at all (`setarch [ARCH] [OPTIONS] CMD`). */
+  leadingFirst?: boolean;
+  /** Why an allow rule for the command does not allow it run this way (`sudo npm test`). */
+  notForAllow?: string;
+  /** Its options whose value is a file it writes itself (`strace -o LOG`, `time -o F`). */
+  writes?: readonly string[];
+  /** Its first leading value is a file it makes when missing (`flock LOCKFILE cmd`). */
+  makesLeadingFile?: boolean;
+  /** Options, right after the leading values, whose value is a command string it runs through `sh -c` (`flock F -c 'cmd'`). */
+  commandString?: readonly string[];
+}
+
 /**
  * Programs that run another program given as an argument: looked through by permission rules —
  * by deny and ask rules always, by allow rules unless `notForAllow` says why not (`sudo npm test`
@@ -464,9 +484,7 @@ export const FIND_UNSAFE_PRIMARIES: Readonly<Record<string, string>> = {
  * WRAPPERS.timeout?.leadingValues; // 1: the duration before the command
  * ```
  */
-export const WRAPPERS: Readonly<
-  Record<string, { reason: string; optionsWithValue: readonly string[]; leadingValues?: number; notForAllow?: string }>
-> = {
+export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   timeout: {
     reason: 'runs a command with a time limit',
     optionsWithValue: ['-s', '--signal', '-k', '--kill-after'],
@@ -474,7 +492,12 @@ export const WRAPPERS: Readonly<
   },
   nice: { reason: 'runs a command at another priority', optionsWithValue: ['-n', '--adjustment'] },
   nohup: { reason: 'runs a command immune to hangups', optionsWithValue: [] },
-  time: { reason: 'times a command', optionsWithValue: ['-f', '--format', '-o', '--output'] },
+  time: {
+    reason: 'times a command',
+    optionsWithValue: ['-f', '--format', '-o', '--output'],
+    // GNU time: `-o FILE` writes what it measured to FILE.
+    writes: ['-o', '--output'],
+  },
   env: {
     reason: 'runs a command in a changed environment',
     // `-a NAME` (coreutils 9.7) names what the command is called.
@@ -486,7 +509,7 @@ export const WRAPPERS: Readonly<
   },
   ionice: {
     reason: 'runs a command at another I/O priority',
-    optionsWithValue: ['-c', '-n', '--class', '--classdata'],
+    optionsWithValue: ['-c', '-n', '--class', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'],
   },
   command: { reason: 'runs a command, skipping functions', optionsWithValue: [] },
   builtin: { reason: 'runs a builtin', optionsWithValue: [] },
@@ -512,7 +535,9 @@ export const WRAPPERS: Readonly<
       '--max-args',
       '--max-procs',
       '--max-lines',
-      '--replace',
+      '--max-chars',
+      '--process-slot-var',
+      // `--replace[=R]`, `--eof[=E]`, `-i[R]`, `-l[N]`: values only attached.
     ],
   },
   sudo: {
@@ -533,11 +558,83 @@ export const WRAPPERS: Readonly<
   },
   chroot: {
     reason: 'runs a command in another root',
-    optionsWithValue: [],
+    optionsWithValue: ['--groups', '--userspec'],
     leadingValues: 1,
     notForAllow: 'the command runs from another root',
   },
   unbuffer: { reason: 'runs a command without buffering', optionsWithValue: [] },
+  // util-linux: each checked against the program's --help (runners_table_test.ts).
+  setsid: { reason: 'runs a command in a new session', optionsWithValue: [] },
+  chrt: {
+    reason: 'runs a command with another scheduling policy',
+    optionsWithValue: ['-T', '--sched-runtime', '-P', '--sched-period', '-D', '--sched-deadline'],
+    leadingValues: 1,
+  },
+  taskset: { reason: 'runs a command on chosen CPUs', optionsWithValue: [], leadingValues: 1 },
+  flock: {
+    reason: 'runs a command holding a file lock',
+    optionsWithValue: ['-w', '--timeout', '--wait', '-E', '--conflict-exit-code'],
+    leadingValues: 1,
+    makesLeadingFile: true,
+    commandString: ['-c', '--command'],
+  },
+  prlimit: { reason: 'runs a command with other resource limits', optionsWithValue: ['-p', '--pid', '-o', '--output'] },
+  setarch: {
+    reason: 'runs a command with another architecture',
+    optionsWithValue: [],
+    leadingValues: 1,
+    leadingFirst: true,
+  },
+  linux32: { reason: 'runs a command with another architecture', optionsWithValue: [] },
+  linux64: { reason: 'runs a command with another architecture', optionsWithValue: [] },
+  i386: { reason: 'runs a command with another architecture', optionsWithValue: [] },
+  x86_64: { reason: 'runs a command with another architecture', optionsWithValue: [] },
+  strace: {
+    reason: 'runs a command tracing its system calls',
+    optionsWithValue: [
+      '-e',
+      '-E',
+      '--env',
+      '-p',
+      '--attach',
+      '-u',
+      '--user',
+      '-b',
+      '--detach-on',
+      '-I',
+      '--interruptible',
+      '--trace',
+      '--signal',
+      '--status',
+      '-P',
+      '--trace-path',
+      '-a',
+      '--columns',
+      '--abbrev',
+      '--verbose',
+      '--raw',
+      '--read',
+      '--write',
+      '--kvm',
+      '-o',
+      '--output',
+      '-s',
+      '--string-limit',
+      '--decode-pids',
+      '-X',
+      '--const-print-style',
+      '-O',
+      '--summary-syscall-overhead',
+      '-S',
+      '--summary-sort-by',
+      '-U',
+      '--summary-columns',
+      '--inject',
+      '--fault',
+    ],
+    writes: ['-o', '--output'],
+    notForAllow: 'it can run the command as another user (-u) and with another environment (-E)',
+  },
 };
 
 /**

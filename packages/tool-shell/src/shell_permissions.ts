@@ -1,5 +1,6 @@
 import { matchWildcardSpecifier, type PermissionResult, type ToolContext } from '@toolshed/core';
 import { isPathInside, protectedPath, resolvePath } from '@toolshed/core/internal';
+import { ruleBehindUnknownProgram } from './_hidden_commands.ts';
 import { classifyCommand } from './classify_command.ts';
 import { commandResources } from './command_resources.ts';
 import { MAX_COMMAND_PARTS, splitCommand } from './command_matcher.ts';
@@ -11,7 +12,9 @@ import { commandEnv, type ResolvedShellOptions } from './shell_options.ts';
  * (`Read(…)`/`Edit(…)` deny and ask rules, and later protected paths and the working
  * directories); this adds what only the shell knows:
  *
- * 1. more than {@linkcode MAX_COMMAND_PARTS} simple commands → ask;
+ * 1. more than {@linkcode MAX_COMMAND_PARTS} simple commands → ask; a program the guard does not
+ *    know whose words may run a command a `Bash(…)` deny or ask rule names (`perf stat rm x`
+ *    under `Bash(rm:*)`) → ask, in every mode (a safety check);
  * 2. with the sandbox on and `autoAllow`, allow — unless the command declares a write outside
  *    what the sandbox makes writable, a protected path, a read outside the working
  *    directories, or a path not known before it runs, which are left to core's guard (file
@@ -49,6 +52,20 @@ export function checkShellPermissions(
       behavior: 'ask',
       reason: `the command has ${split.parts.length} parts, more than ${MAX_COMMAND_PARTS}, which is too many to check one by one`,
       message: `This command has ${split.parts.length} simple commands (more than ${MAX_COMMAND_PARTS}); it needs approval as a whole.`,
+    };
+  }
+  const hidden = ruleBehindUnknownProgram(
+    command,
+    [...ctx.permissions.rules.deny, ...ctx.permissions.rules.ask].filter((r) => r.toolName === 'Bash'),
+  );
+  if (hidden) {
+    const verb = hidden.rule.behavior === 'deny' ? 'denies' : 'asks about';
+    const why = `${hidden.why}, which rule "${hidden.rule.raw}" ${verb}`;
+    return {
+      behavior: 'ask',
+      safety: true,
+      reason: `${why}; so it asks, in every mode`,
+      message: `${why}. It needs approval, in every mode; to run it without asking, run what it runs directly, or ask the user to change the rule.`,
     };
   }
   const env = commandEnv(ctx, options);
