@@ -594,8 +594,13 @@ function declareCommand(
     }
     // `command -v NAME` / `-V` only looks a name up.
     if (head === 'command' && words.slice(1).some((w) => w.value === '-v' || w.value === '-V')) return;
-    if (head === 'chroot' || (head === 'sudo' && words.some((w) => /^(-D|--chdir)/.test(w.value)))) {
-      addUnknown(`the files of \`${cmd.text}\` (run in another root or directory)`, 'read');
+    // `sudo -D DIR` / `-R ROOT` (`--chdir`, `--chroot`, abbreviated, or in a bundle: `-nD DIR`).
+    if (
+      head === 'chroot' ||
+      (head === 'sudo' && sudoOptions(words).some((v) => /^(-[A-Za-z]*[DR]|--ch[dr])/.test(v)))
+    ) {
+      // Every path it names means another file, and what it writes is not known: a write.
+      addUnknown(`the files of \`${cmd.text}\` (run in another root or directory)`, 'write');
       return;
     }
     if (PATH_CHANGERS.has(head)) {
@@ -1628,4 +1633,13 @@ function keyOf(a: ResourceAccess): string {
 function isSymbolicLn(name: string, args: readonly ShellWord[]): boolean {
   if (name !== 'ln') return false;
   return args.some((a) => /^--sy(m(b(o(l(i(c)?)?)?)?)?)?$/.test(a.value) || /^-[a-zA-Z]*s/.test(a.value));
+}
+
+/** sudo's own option words, before the command it runs. */
+function sudoOptions(words: readonly ShellWord[]): string[] {
+  const inner = unwrapOnce(words)?.inner.length ?? 0;
+  return words
+    .slice(1, words.length - inner)
+    .map((w) => w.value)
+    .filter((v) => v.startsWith('-'));
 }

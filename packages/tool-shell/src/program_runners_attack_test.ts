@@ -118,6 +118,26 @@ describe('a deny rule on a command holds through the programs that run it (bypas
     expect(await deny.decide(denyDir, 'chroot --groups 10 / rm x', 'bypassPermissions')).toBe('deny');
   });
 
+  // sudo's getopt takes a value for -T, -R, -a, -c and every long option with one; `-h` only attached.
+  test('sudo -T 10 rm x, sudo --user root rm x, sudo -h rm x: denied by Bash(rm:*)', async () => {
+    for (const command of ['sudo -T 10 rm x', 'sudo --user root rm x', 'sudo -h rm x', 'sudo -c staff rm x']) {
+      expect(await deny.decide(denyDir, command, 'bypassPermissions'), command).toBe('deny');
+    }
+  });
+
+  // `chroot P cp /a /.git/hooks/pre-commit` writes P/.git/hooks/pre-commit: under another root no path means what the guard reads.
+  test('chroot, sudo -R ROOT and sudo -D DIR move every path: what they write is not known, so they ask', async () => {
+    for (const command of [
+      'chroot . cp /a /.git/hooks/pre-commit',
+      'sudo -R . cp /a /.git/hooks/pre-commit',
+      'sudo -nD .git/hooks cp a pre-commit',
+      'sudo --chr=. cp /a /.git/hooks/pre-commit',
+    ]) {
+      const [decision] = await writer.inEveryMode(writeDir, command, 'ask');
+      expect(decision!.reason, command).toContain('another root or directory');
+    }
+  });
+
   test('an ask rule holds the same way: `setsid git push` and `perf stat git push` ask in bypassPermissions', async () => {
     expect(await deny.decide(denyDir, 'setsid git push', 'bypassPermissions')).toBe('ask');
     expect(await deny.decide(denyDir, 'perf stat git push origin main', 'bypassPermissions')).toBe('ask');
