@@ -42,6 +42,53 @@ const HANDLED = new Set([
 // Past this many places to look in one command, the check stops and says so (fail closed).
 const MAX_CANDIDATES = 64;
 
+/**
+ * Programs whose first words are subcommands of their own (`docker rm web`, `npm rm x`, `aws s3
+ * rm s3://b/k`): a word there is not a program, so only what comes after `--`, or a string given
+ * to a shell (`docker exec c sh -c 'rm x'`), is looked at as a command.
+ */
+const SUBCOMMAND_CLIS = new Set([
+  'docker',
+  'podman',
+  'nerdctl',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'deno',
+  'aws',
+  'gcloud',
+  'az',
+  'gh',
+  'glab',
+  'kubectl',
+  'helm',
+  'cargo',
+  'go',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'conda',
+  'brew',
+  'apt',
+  'apt-get',
+  'dnf',
+  'yum',
+  'snap',
+  'systemctl',
+  'terraform',
+  'dotnet',
+  'gem',
+  'bundle',
+  'composer',
+  'rustup',
+]);
+
+/** Programs that join their words into one command line for a remote shell (`ssh host 'r"m"' x` runs `rm x`). */
+const REJOINING = new Set(['ssh', 'rsh', 'slogin', 'autossh']);
+const MAX_REJOINED = 16;
+
 /** What {@linkcode ruleBehindUnknownProgram} found. */
 export interface HiddenCommand {
   /** The deny or ask rule that names what the program may run. */
@@ -107,27 +154,27 @@ export function ruleBehindUnknownProgram(command: string, rules: readonly Permis
   const heads = new Set(withContent.map((r) => firstWord(r.ruleContent!)).filter((w) => w !== ''));
   const analysis = analyzeCommand(command);
   if (!analysis.ok) return undefined; // The matcher's rough split already covers what does not parse.
+  const any = (why: string): HiddenCommand => ({ rule: withContent[0]!, why });
   for (const cmd of analysis.commands) {
     if (cmd.kind !== 'command' || !cmd.name) continue;
     const words = innermost([cmd.name, ...cmd.args]);
-    const head = words[0];
-    if (!head) continue;
+    if (!words) return any(`\`${cmd.text}\` is more wrappers deep than the guard reads, so what it runs is not known`);
+    const head = words[0]!;
     // `$x y`, `rm\${IFS}x`: which program runs is known only when it runs; any rule may cover it.
     if (!head.literal)
-      return {
-        rule: withContent[0]!,
-        why: `the program \`${head.text}\` is named only when the command runs, so it may be what a rule names`,
-      };
+      return any(`the program \`${head.text}\` is named only when the command runs, so it may be what a rule names`);
     const program = head.value.replace(/^.*\//, '');
     if (isKnownProgram(program)) continue;
-    const candidates = candidatesOf(words.slice(1), heads);
-    for (const r of cmd.redirects) if (r.operator === '<<<' && r.target?.literal) candidates.push(r.target.value);
     const unknown = `\`${program}\` is a program the guard does not know`;
+    const args = words.slice(1);
+    const expansion = SUBCOMMAND_CLIS.has(program) ? undefined : args.find(isWholeExpansion);
+    if (expansion) return any(`${unknown}, and its word \`${expansion.text}\` is known only when it runs`);
+    const candidates = SUBCOMMAND_CLIS.has(program) ? afterDoubleDash(args, heads) : candidatesOf(args, heads);
+    if (REJOINING.has(program)) candidates.push(...rejoined(args));
+    // A here-string it reads (a here-document's body is not kept: a shell fed one asks as an unknown write).
+    for (const r of cmd.redirects) if (r.operator === '<<<' && r.target?.literal) candidates.push(r.target.value);
     if (candidates.length > MAX_CANDIDATES)
-      return {
-        rule: withContent[0]!,
-        why: `${unknown}, and ${candidates.length} places in its words may be commands, too many to check`,
-      };
+      return any(`${unknown}, and ${candidates.length} places in its words may be commands, too many to check`);
     for (const text of candidates) {
       const forms = splitCommand(text).parts.flatMap((p) => p.denyForms);
       for (const rule of withContent) {
@@ -139,14 +186,50 @@ export function ruleBehindUnknownProgram(command: string, rules: readonly Permis
   return undefined;
 }
 
-/** The command inside known wrappers: `nice perf stat rm x` → `perf stat rm x`. */
-function innermost(words: ShellWord[]): ShellWord[] {
+/**
+ * The commands a program the guard does not know may run, read from its words, for the path
+ * guard: its words from each one that names a program the guard knows on (`perf stat cp a b` →
+ * `cp a b`), each command string (`gdb -ex 'shell cp a b'` → `shell cp a b` and `cp a b`), as
+ * shell text.
+ *
+ * @param args The program's words after its name.
+ * @returns The texts; undefined when there are more than the guard reads (then what it runs is unknown).
+ *
+ * @example
+ * ```ts
+ * import { analyzeCommand, loadBashParser } from './bash_parser.ts';
+ * import { hiddenCommandTexts } from './_hidden_commands.ts';
+ *
+ * await loadBashParser();
+ * hiddenCommandTexts(analyzeCommand('perf stat cp a b').commands[0]!.args); // ['cp a b']
+ * ```
+ */
+export function hiddenCommandTexts(args: readonly ShellWord[]): string[] | undefined {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (!word.literal) continue;
+    if (isKnownProgram(word.value.replace(/^.*\//, '')))
+      out.push(
+        args
+          .slice(i)
+          .map((w) => w.text)
+          .join(' '),
+      );
+    else if (/[\s;&|]/.test(word.value)) out.push(word.value, ...tokenSuffixes(word.value, isKnownProgram));
+    if (out.length > MAX_CANDIDATES) return undefined;
+  }
+  return out;
+}
+
+/** The command inside known wrappers: `nice perf stat rm x` → `perf stat rm x`; undefined past eight. */
+function innermost(words: ShellWord[]): ShellWord[] | undefined {
   for (let guard = 0; guard < 8; guard++) {
     const found = unwrapOnce(words);
-    if (!found) break;
+    if (!found) return words;
     words = found.inner;
   }
-  return words;
+  return unwrapOnce(words) ? undefined : words;
 }
 
 /** The texts that may be a command: the words from one a rule begins with on, and each command string. */
@@ -162,9 +245,57 @@ function candidatesOf(args: readonly ShellWord[], heads: ReadonlySet<string>): s
           .map((w) => w.value)
           .join(' '),
       );
-    else if (/[\s;&|]/.test(word.value)) out.push(word.value);
+    else if (/[\s;&|]/.test(word.value)) out.push(word.value, ...tokenSuffixes(word.value, (name) => heads.has(name)));
   }
   return out;
+}
+
+/** For a subcommand CLI: its words after `--`, and strings given to a shell's `-c` (`docker exec c sh -c 'rm x'`). */
+function afterDoubleDash(args: readonly ShellWord[], heads: ReadonlySet<string>): string[] {
+  const dash = args.findIndex((w) => w.value === '--');
+  const out = dash === -1 ? [] : candidatesOf(args.slice(dash + 1), heads);
+  for (let i = 1; i < args.length; i++) {
+    const before = args[i - 1]!.value;
+    if ((before === '-c' || before === '--command') && args[i]!.literal && i <= (dash === -1 ? args.length : dash))
+      out.push(args[i]!.value);
+  }
+  return out;
+}
+
+/**
+ * A command string's words from each one that, without leading punctuation, names a program
+ * (`:!rm z` of vim, `shell rm y` of gdb): `rm z`, `rm y`.
+ */
+function tokenSuffixes(text: string, names: (name: string) => boolean): string[] {
+  const tokens = text.split(/[\s;&|()`'"]+/).filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length && out.length <= MAX_CANDIDATES; i++) {
+    const bare = tokens[i]!.replace(/^[^A-Za-z0-9_./]+/, '');
+    if (bare !== tokens[i] || i > 0) {
+      if (names(bare.replace(/^.*\//, ''))) out.push([bare, ...tokens.slice(i + 1)].join(' '));
+    }
+  }
+  return out;
+}
+
+/** `ssh host 'r"m"' x`: the remote shell reads the words joined by spaces, from each one on. */
+function rejoined(args: readonly ShellWord[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < Math.min(args.length, MAX_REJOINED); i++) {
+    if (!args[i]!.literal) continue;
+    out.push(
+      args
+        .slice(i)
+        .map((w) => w.value)
+        .join(' '),
+    );
+  }
+  return out;
+}
+
+/** A word that is one expansion and nothing else (`$X`, `${X}`, `$(cmd)`, `` `cmd` ``): it may be any program. */
+function isWholeExpansion(word: ShellWord): boolean {
+  return !word.literal && /^(\$\{?\w+\}?|\$\(.*\)|`.*`|"\$\{?\w+\}?")$/s.test(word.text);
 }
 
 /** A rule's first word: `rm` of `rm:*`, `git` of `git push:*`; empty when it begins with a wildcard. */

@@ -166,7 +166,7 @@ export function linksMade(cmd: SimpleCommand): LinkMaking {
     words = found.inner;
   }
   const head = words[0]!;
-  if (!head.literal) return 'all';
+  if (!head.literal || unwrapOnce(words)) return 'all';
   const name = head.value.replace(/^.*\//, '');
   if (LINKERS.has(name)) return 'all';
   const args = words.slice(1);

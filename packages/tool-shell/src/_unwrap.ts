@@ -44,13 +44,16 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
   // `setarch [ARCH] [OPTIONS] CMD`: an architecture only as the first word.
   if (wrapper.leadingFirst && words[1]?.value.startsWith('-')) leading = 0;
   let assigned = false;
+  // After `--` no word is an option, but the leading values still come (`timeout -- 5 cmd`).
+  let optionsEnded = false;
   while (i < words.length) {
     const v = words[i]!.value;
-    if (v === '--') {
+    if (v === '--' && !optionsEnded) {
+      optionsEnded = true;
       i++;
-      break;
+      continue;
     }
-    if (v.startsWith('-') && v.length > 1 && !(wrapper.leadingFirst && leading > 0)) {
+    if (!optionsEnded && v.startsWith('-') && v.length > 1 && !(wrapper.leadingFirst && leading > 0)) {
       const taken = optionWords(v, wrapper.optionsWithValue);
       const value = optionValue(words, i, wrapper, taken);
       if (value) writes.push(value);

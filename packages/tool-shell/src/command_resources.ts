@@ -19,6 +19,7 @@ import { arithmeticInjection } from './_arithmetic_injection.ts';
 import { subscriptInjection } from './_subscript_names.ts';
 import { namedBuiltin } from './_named_builtin.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
+import { hiddenCommandTexts, isKnownProgram } from './_hidden_commands.ts';
 import { scriptWords } from './_script_words.ts';
 import { unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
@@ -451,6 +452,41 @@ const PATH_CHANGERS = new Set([
   'fusermount3',
 ]);
 
+/**
+ * A program without a table: what it opens is not known (a read), what `at` and `crontab` are
+ * given runs later (a write), and what it may run itself is read as commands of their own — its
+ * words from one that names a program the guard knows (`perf stat cp a b`), and each command
+ * string (`gdb -ex 'shell cp a b'`).
+ */
+function declareUntabled(
+  name: string,
+  args: readonly ShellWord[],
+  text: string,
+  options: {
+    dir: string | undefined;
+    home: string;
+    makeAdd: (base: string | undefined) => Add;
+    addUnknown: (what: string, access: 'read' | 'write') => void;
+    environment: readonly ShellWord[];
+  },
+): void {
+  const { dir, home, makeAdd, addUnknown, environment } = options;
+  if (RUNS_ITS_INPUT.has(name)) {
+    addUnknown(`what \`${text}\` runs (${name} runs the commands it is given, later)`, 'write');
+    return;
+  }
+  // (An allow rule about the command still allows it where no deny or ask rule could be behind what it opens.)
+  addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
+  if (isKnownProgram(name)) return;
+  const hidden = hiddenCommandTexts(args);
+  if (hidden === undefined)
+    addUnknown(`what \`${text}\` may run (too many of its words may be commands to read)`, 'write');
+  for (const script of hidden ?? []) declareScript(script, dir, home, makeAdd, addUnknown, environment);
+}
+
+/** Programs that run commands given on their standard input or in a file, later (`at now`, `crontab jobs`). */
+const RUNS_ITS_INPUT = new Set(['at', 'batch', 'crontab']);
+
 /** Shells whose `-c SCRIPT` the guard reads as a command of its own. */
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 
@@ -546,7 +582,7 @@ function mayWrite(words: readonly ShellWord[]): boolean {
     words = found.inner;
   }
   const head = words[0];
-  if (!head?.literal) return true;
+  if (!head?.literal || unwrapOnce(words)) return true;
   const name = head.value.replace(/^.*\//, '');
   if (['git', 'sed', 'find', 'awk', 'gawk', 'mawk', 'nawk', 'xargs'].includes(name)) return true;
   const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
@@ -626,6 +662,10 @@ function declareCommand(
     if (!found) break;
     words = found.inner;
   }
+  if (unwrapOnce(words)) {
+    addUnknown(`what \`${cmd.text}\` runs (more wrappers deep than the guard reads)`, 'write');
+    return;
+  }
   const add = makeAdd(dir);
   if (!words[0]!.literal) {
     addUnknown(`the files of \`${cmd.text}\` (a program name not known before it runs)`, 'read');
@@ -681,9 +721,7 @@ function declareCommand(
   if (!use) {
     if (!NO_FILES.has(name)) {
       incomplete();
-      // Its arguments are not understood: what it opens is not known. (An allow rule about the
-      // command still allows it where no deny or ask rule could be behind what it opens.)
-      addUnknown(`the files \`${name}\` opens (its arguments are not understood)`, 'read');
+      declareUntabled(name, args, cmd.text, { dir, home, makeAdd, addUnknown, environment });
     }
     return;
   }

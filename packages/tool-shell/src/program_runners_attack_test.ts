@@ -77,7 +77,6 @@ const UNKNOWN_RUNNERS: ReadonlyArray<[command: string, program: string]> = [
   ["runuser -u nobody -- sh -c 'rm x'", 'runuser'],
   ['mytool --then rm -rf x', ''],
   ["ssh localhost 'rm x'", 'ssh'],
-  ['docker exec box rm x', 'docker'],
   ["at now <<< 'rm x'", 'at'],
   // Which program runs is known only when it runs.
   ['x=rm; $x x', ''],
@@ -208,4 +207,65 @@ describe('programs that change what a path means ask in every mode', () => {
       await writer.inEveryMode(writeDir, command, 'ask');
     });
   }
+});
+
+// Found by a review of the first fix, each run for real where it is safe.
+describe('what the first fix left open', () => {
+  const protectedWrites = [
+    // An unknown program whose words hold a known writer: perf ran cp and made the hook.
+    'perf stat cp a .git/hooks/pre-commit',
+    'perf stat -- cp a .claude/settings.json',
+    'firejail --noprofile cp a .git/hooks/pre-commit',
+    "gdb -batch -ex 'shell cp a .git/hooks/pre-commit'",
+    // `--` before a leading value: the value was read as the program.
+    'chrt -o -- 0 cp a .claude/settings.json',
+    'timeout -- 5 cp a .git/hooks/post-checkout',
+    "taskset -- 1 sh -c 'cp a .git/hooks/pre-commit'",
+    "flock -- lk -c 'echo pwn > .claude/settings.local.json'",
+    'flock -- .git/hooks/pre-push true',
+    // Nine wrappers deep: the unwrapping stopped at eight.
+    'nice nice nice nice nice nice nice nice nice cp a .git/hooks/pre-commit',
+    // Commands an unknown program takes from its standard input or a file.
+    "echo 'cp a .git/hooks/pre-commit' | at now",
+    'crontab jobs.txt',
+  ];
+  for (const command of protectedWrites) {
+    test(`${command}: asks in every mode`, async () => {
+      await writer.inEveryMode(writeDir, command, 'ask');
+    });
+  }
+
+  const deniedRuns = [
+    'flock -- f -c "rm x"',
+    'nice nice nice nice nice nice nice nice nice rm x',
+    'perf stat sh -c "r${Z}m x"',
+    'perf stat $X x',
+    "gdb -batch -ex 'shell rm y'",
+    "vim -es -c ':!rm z' -c q",
+    'ssh localhost \'r"m"\' x',
+    "ssh localhost '\\rm' x",
+    'perf stat bash <<EOF\nrm x\nEOF',
+  ];
+  for (const command of deniedRuns) {
+    test(`${JSON.stringify(command)}: not allowed in bypassPermissions under Bash(rm:*)`, async () => {
+      const decision = await deny.explain(denyDir, command, 'bypassPermissions');
+      expect(decision.behavior, decision.reason).not.toBe('allow');
+    });
+  }
+
+  test('a subcommand named like a denied program is not that program: `docker rm web`, `npm rm x`, `gh pr create --title "rm deps"`', async () => {
+    for (const command of [
+      'docker rm web',
+      'docker compose rm -f',
+      'npm rm lodash',
+      'pnpm rm lodash',
+      'aws s3 rm s3://b/k',
+      "gh pr create --title 'rm unused deps' --body x",
+    ]) {
+      expect(await deny.decide(denyDir, command, 'bypassPermissions'), command).toBe('allow');
+    }
+    // What such a program runs after `--`, or in a shell string, is still looked at.
+    expect(await deny.decide(denyDir, 'kubectl exec pod -- rm x', 'bypassPermissions')).toBe('ask');
+    expect(await deny.decide(denyDir, "docker exec box sh -c 'rm x'", 'bypassPermissions')).toBe('ask');
+  });
 });

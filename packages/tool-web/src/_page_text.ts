@@ -14,19 +14,30 @@ const ESCAPE_SEQUENCE = new RegExp(
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
+ * Invisible format characters a page can hide text or a tag behind: soft hyphen, zero-width
+ * space, bidirectional marks and overrides, word joiners, the BOM, and the tag characters
+ * (U+E0000–E007F, text a model reads and a person does not see). Zero-width joiners (U+200C,
+ * U+200D) stay: emoji and several scripts need them.
+ */
+const INVISIBLE =
+  /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\u{e0000}-\u{e007f}]/gu;
+
+/**
  * Tags the agent's own framing uses: Toolshed's (`persisted-output`, `web-page-content`) and
  * those a harness around it adds (`system-reminder`, tool-call and command framing). A page that
  * writes one must not pass for the harness speaking.
  */
 const FRAMING_TAG =
-  /<(\s*\/?\s*)(system-reminder|persisted-output|web-page-content|function_results|function_calls|tool_result|tool_use|command-name|command-message|command-args|local-command-stdout|local-command-stderr|user-prompt-submit-hook)(?=[\s/>])/gi;
+  /[<\uff1c\ufe64](\s*\/?\s*)(system-reminder|persisted-output|web-page-content|function_results|function_calls|tool_result|tool_use|command-name|command-message|command-args|local-command-stdout|local-command-stderr|user-prompt-submit-hook)(?=[\s/>\\\uff1e\ufe65\u200c\u200d]|$)/gim;
 
 /**
  * Makes text from a web page (or a model's answer about one) safe to put in a tool result:
- * terminal escape sequences and control characters are dropped (tab and newline kept, CR read
- * as a line end), and a tag of the agent's own framing (`<system-reminder>`, `</persisted-output>`,
- * `</web-page-content>`, …) has its `<` written as `&lt;`, so the page cannot close the block it
- * is quoted in or speak as the harness. Everything else is left as it is.
+ * terminal escape sequences, control characters and invisible format characters are dropped
+ * (tab and newline kept, CR read as a line end), and a tag of the agent's own framing
+ * (`<system-reminder>`, `</persisted-output>`, `</web-page-content>`, …, also with a full-width
+ * or small `＜`, or as the Markdown converter escapes it, `<tag\>`) has its `<` written as
+ * `&lt;`, so the page cannot close the block it is quoted in or speak as the harness. Everything
+ * else is left as it is.
  *
  * @param text The page's text (Markdown, JSON or plain text) or an answer derived from it.
  * @returns The text, neutralized.
@@ -44,6 +55,7 @@ export function neutralizePageText(text: string): string {
     .replace(ESCAPE_SEQUENCE, '')
     .replace(/\r\n?/g, '\n')
     .replace(CONTROL, '')
+    .replace(INVISIBLE, '')
     .replace(FRAMING_TAG, '&lt;$1$2');
 }
 

@@ -26,7 +26,7 @@ import type { LookupFunction } from './network_guard.ts';
 import { type FetchPageOptions, fetchPage, formatBytes, type HostOpening } from './_fetch_page.ts';
 import { decodeText, sniffContent } from './_content_type.ts';
 import { htmlToMarkdown } from './html_to_markdown.ts';
-import { neutralizePageText, PAGE_CONTENT_TAG } from './_page_text.ts';
+import { headerText, neutralizePageText, PAGE_CONTENT_TAG } from './_page_text.ts';
 
 declare module '@toolshed/core' {
   interface ToolshedErrorCodes {
@@ -554,8 +554,9 @@ function redirectText(page: Extract<CachedPage, { kind: 'redirect' }>, prompt: s
   const lines = [
     `REDIRECT DETECTED: the URL redirects to ${change}, and WebFetch does not follow such redirects on its own.`,
     '',
-    `Original URL: ${page.fromUrl}`,
-    `Redirect URL: ${page.toUrl}`,
+    // A URL of another scheme keeps `<`, `>` and spaces as the server wrote them.
+    `Original URL: ${headerText(page.fromUrl)}`,
+    `Redirect URL: ${headerText(page.toUrl)}`,
     `Status: ${page.status} ${page.statusText}`,
     '',
   ];
