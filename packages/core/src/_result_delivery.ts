@@ -3,6 +3,7 @@ import type { CallOutcome } from './pipeline.ts';
 import { applyTurnBudget, fitsTurnBudget } from './results/result_budget.ts';
 import type { SessionEvent } from './session_types.ts';
 import type { MaybePromise } from './_maybe_async.ts';
+import type { SavedResults } from './results/saved_results.ts';
 
 /** What the turn budget of `run` and `stream` works with. */
 export interface DeliveryOptions {
@@ -13,8 +14,8 @@ export interface DeliveryOptions {
   maxCharsOf: (outcome: CallOutcome) => number;
   /** Refuses to save a text that quotes a file a deny rule covers (see `deniedQuoteGuard`). */
   refuseToSave: () => ((text: string) => string | undefined) | undefined;
-  /** Where each saved file's path is recorded, for `close()`. */
-  persisted: Set<string>;
+  /** Where each saved file is recorded, for `close()` and as the session's own. */
+  persisted: Pick<SavedResults, 'record'>;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface DeliveryOptions {
  *
  * declare const outcomes: CallOutcome[];
  * const results = await budgetRunResults(outcomes, {
- *   stateDir: '/tmp/state', budgetChars: 200_000, maxCharsOf: () => 50_000, refuseToSave: () => undefined, persisted: new Set(),
+ *   stateDir: '/tmp/state', budgetChars: 200_000, maxCharsOf: () => 50_000, refuseToSave: () => undefined, persisted: { record: () => undefined },
  * });
  * ```
  */
@@ -63,7 +64,7 @@ async function budgetOverflow(outcomes: readonly CallOutcome[], options: Deliver
     })),
     { stateDir: options.stateDir, budgetChars: options.budgetChars },
   );
-  for (const b of budgeted) if (b.persistedPath) options.persisted.add(b.persistedPath);
+  for (const b of budgeted) if (b.persistedPath) options.persisted.record(b.persistedPath, b.persistedStats);
   return outcomes.map((o, i) => ({ ...o.result, content: budgeted[i]!.content }));
 }
 
@@ -96,6 +97,7 @@ export function createStreamDelivery(
   const withinBudget = async (outcome: CallOutcome) => {
     let result = outcome.result;
     let persistedPath = outcome.persistedPath;
+    // Recorded (with its stats) by the turn runner as the call finished; only a file saved here is recorded here.
     const size = textSize(result.content);
     if (total + size > options.budgetChars) {
       const item = {
@@ -111,7 +113,7 @@ export function createStreamDelivery(
       if (budgeted!.persistedPath) {
         result = { ...result, content: budgeted!.content };
         persistedPath = budgeted!.persistedPath;
-        options.persisted.add(persistedPath);
+        options.persisted.record(persistedPath, budgeted!.persistedStats);
       } else if (budgeted!.notSavedReason) {
         result = { ...result, content: budgeted!.content };
       }

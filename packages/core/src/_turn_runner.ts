@@ -7,6 +7,7 @@ import { executeTurn, type TurnEnv } from './orchestration.ts';
 import { type CallOutcome, type PipelineEnv, runToolUse } from './pipeline.ts';
 import type { ToolPool } from './pool.ts';
 import type { MetricsRecorder } from './results/metrics.ts';
+import type { SavedResults } from './results/saved_results.ts';
 import type { RunOptions, SessionEvent, SessionOptions } from './session_types.ts';
 import type { ToolContext } from './tool.ts';
 
@@ -28,8 +29,8 @@ export interface TurnRunnerParts {
   notices: NoticeHub;
   /** The largest result any tool may give (`SessionOptions.maxResultSizeChars`). */
   maxResultSizeChars: number;
-  /** Where each persisted result's path is recorded, for `close()`. */
-  persisted: Set<string>;
+  /** Where each persisted result is recorded, for `close()` and as the session's own. */
+  persisted: Pick<SavedResults, 'record'>;
   state: SessionState;
 }
 
@@ -113,7 +114,7 @@ export function createTurnRunner(parts: TurnRunnerParts): TurnRunner {
     const done = executeTurn(blocks, emit ? turnEnv(emit) : quiet, {
       signal,
       onOutcome: (outcome) => {
-        if (outcome.persistedPath) parts.persisted.add(outcome.persistedPath);
+        if (outcome.persistedPath) parts.persisted.record(outcome.persistedPath, outcome.persistedStats);
         onOutcome(outcome);
       },
     });

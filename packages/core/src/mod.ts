@@ -115,6 +115,8 @@ export type { FileState, FileStateCacheOptions, FileStateInput, FreshnessCheck }
 export type { CallMetrics, SessionMetrics, ToolMetrics } from './results/metrics.ts';
 export { ResultSpill } from './results/result_spill.ts';
 export type { ResultSpillOptions, ResultSpillOutcome } from './results/result_spill.ts';
+export { savedFileStats } from './results/saved_results.ts';
+export type { SavedFileStats } from './results/saved_results.ts';
 export { STATE_DIR_UNSAFE } from './state_dir.ts';
 export { askUserKey } from './ask_user.ts';
 export type { AskUser, AskUserRequest, AskUserResponse } from './ask_user.ts';

@@ -13,6 +13,7 @@ import { runHooks } from './hooks/run_hooks.ts';
 import { decidePermission, denialMessage } from './permissions/decide_permission.ts';
 import { fitsResultLimit, persistLargeResult, type PersistLargeResultOutcome } from './results/result_budget.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
+import type { SavedFileStats } from './results/saved_results.ts';
 import { describeError } from './describe_error.ts';
 import { isThenable } from './_maybe_async.ts';
 import { cannotAbort } from './never_aborts.ts';
@@ -38,6 +39,8 @@ export interface CallOutcome {
   result: ToolResultBlock;
   durationMs: number;
   persistedPath?: string;
+  /** The saved file as written (from the writing handle): what the session records as its own. */
+  persistedStats?: SavedFileStats;
   /** Applied by the orchestrator, in order, after the call's batch. */
   contextModifier?: ToolCallResult<unknown>['contextModifier'];
   /** Messages the tool asks the loop to append after the results. */
@@ -175,7 +178,8 @@ async function runSteps(call: Call, block: ToolUseBlock): Promise<CallOutcome> {
   // 7. Post: map, apply the result budget (a result within it, most, is taken as it is), PostToolUse hooks.
   const mapped = tool.mapResult(output.data, id);
   const maxChars = resultLimit(call, tool);
-  const budget: Pick<PersistLargeResultOutcome, 'content' | 'persistedPath' | 'persistError'> = fitsResultLimit(
+  const budget: Pick<PersistLargeResultOutcome, 'content' | 'persistedPath' | 'persistedStats' | 'persistError'> =
+    fitsResultLimit(
     mapped,
     maxChars,
   )
@@ -290,16 +294,19 @@ function postNotes(pre: HooksOutcome, post: HooksOutcome, isError: boolean): rea
 
 /** 7. What the orchestrator needs besides the result: the saved file, the context change, new messages. */
 function postExtra(
-  budget: { persistedPath?: string | undefined },
+  budget: { persistedPath?: string | undefined; persistedStats?: SavedFileStats | undefined },
   output: ToolCallResult<unknown>,
   ctx: ToolContext,
 ): Partial<CallOutcome> {
   const extra: Partial<CallOutcome> = {};
-  if (budget.persistedPath) extra.persistedPath = budget.persistedPath;
-  else if (output.persistedPath) {
+  if (budget.persistedPath) {
+    extra.persistedPath = budget.persistedPath;
+    if (budget.persistedStats) extra.persistedStats = budget.persistedStats;
+  } else if (output.persistedPath) {
     // Only a file in the session's own results folder: the session removes these on close().
     const saved = toolSavedResult(output.persistedPath, ctx.stateDir);
     if (saved) extra.persistedPath = saved;
+    if (saved && output.persistedStats) extra.persistedStats = output.persistedStats;
   }
   if (output.contextModifier) extra.contextModifier = output.contextModifier;
   if (output.newMessages?.length) extra.newMessages = output.newMessages;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FileStateCache } from './results/file_state_cache.ts';
+import type { SavedFileStats } from './results/saved_results.ts';
 import type { PermissionContext } from './permissions/types.ts';
 import type { Services } from './services.ts';
 import type { PermissionMatcher, PermissionResult } from './permissions/types.ts';
@@ -56,6 +57,13 @@ export interface ToolCallResult<Output> {
    * persisted (`persistedPath` of the call's events), and the model may read it.
    */
   persistedPath?: string;
+  /**
+   * That file as the tool wrote it, from the writing handle (`ResultSpill`'s `persistedStats`, or
+   * `savedFileStats(fstatSync(fd))` before the tool closes it). Only with these does the session
+   * take the file as its own result, readable past deny rules that cover the state folder; without
+   * them it is still reported and removed on `close()`, and reading it goes through the rules.
+   */
+  persistedStats?: SavedFileStats;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import type { Session } from '../session_types.ts';
 import { buildTool } from '../tool.ts';
 import { bigTool, tempDir, use } from '../_test_tools.ts';
 import { decidePermission } from './decide_permission.ts';
-import { SavedResults } from '../results/saved_results.ts';
+import { SavedResults, savedFileStats } from '../results/saved_results.ts';
 import { ownResultsRead, sessionResultsDir } from './own_results.ts';
 import { resolveResources } from './path_guard.ts';
 import { testContext } from './_test_context.ts';
@@ -113,7 +114,7 @@ describe('ownResultsRead', () => {
     const file = path.join(sessionResultsDir(stateDir), 't1.txt');
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, 'result');
-    SavedResults.of(ctx.fileState).add(file);
+    SavedResults.of(ctx.fileState).record(file, savedFileStats(statSync(file)));
     expect((await decidePermission(readTool, { file_path: file }, { ctx })).behavior).toBe('allow');
     const hookDecision = { behavior: 'deny' as const, hook: 'guard.sh', reason: 'no reading today' };
     const decision = await decidePermission(readTool, { file_path: file }, { ctx, hookDecision });
@@ -162,7 +163,7 @@ describe('ownResultsRead', () => {
     expect(
       ownResultsRead(resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), { toolName: 'Grep', ctx }),
     ).toBeUndefined(); // nothing saved yet
-    SavedResults.of(ctx.fileState).add(`${results}/t1.txt`);
+    SavedResults.of(ctx.fileState).record(`${results}/t1.txt`, savedFileStats(statSync(`${results}/t1.txt`)));
     expect(
       ownResultsRead(resolveResources([{ path: `${results}/t1.txt`, access: 'read' }], ctx), { toolName: 'Glob', ctx })
         ?.behavior,

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ContentBlock, ToolResultContent } from '../blocks.ts';
+import { savedFileStats, type SavedFileStats } from './saved_results.ts';
 
 /** How many characters of the start of a persisted output the model sees. */
 export const DEFAULT_PREVIEW_CHARS = 2_000;
@@ -42,6 +43,8 @@ export interface PersistLargeResultOutcome {
   content: ToolResultContent;
   /** The absolute path of the file with the whole text, when it was persisted. */
   persistedPath?: string;
+  /** The persisted file as written (from the writing handle), for {@linkcode SavedResults.record}. */
+  persistedStats?: SavedFileStats;
   /** The text size of the original content (text blocks only). */
   originalChars: number;
   /** Why persisting failed; `content` is then the original, unchanged, so nothing is lost. */
@@ -75,6 +78,8 @@ export interface TurnBudgetOutcome {
   content: ToolResultContent;
   /** Set when this call persisted the result. */
   persistedPath?: string;
+  /** The persisted file as written (from the writing handle), for {@linkcode SavedResults.record}. */
+  persistedStats?: SavedFileStats;
   /** Why persisting this result failed; its content is then unchanged. */
   persistError?: string;
   /** Why this result was not saved but cut (from the item's `refuseToSave`). */
@@ -196,6 +201,7 @@ export async function applyTurnBudget(
       total += newSize - size;
     } else if (out.persistedPath !== undefined) {
       outcomes[index] = { content: out.content, persistedPath: out.persistedPath };
+      if (out.persistedStats) outcomes[index]!.persistedStats = out.persistedStats;
       total += newSize - size;
     }
   }
@@ -266,8 +272,9 @@ async function persistWithPreview(
   if (options.takenNames !== undefined && sizeIfPersisted >= originalChars) return { content, originalChars };
 
   let path: string;
+  let stats: SavedFileStats;
   try {
-    path = await writeNew(dir, stem, fullText, options.takenNames);
+    ({ path, stats } = await writeNew(dir, stem, fullText, options.takenNames));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -280,7 +287,7 @@ async function persistWithPreview(
   }
   options.takenNames?.add(path);
   const preview = buildPreview(fullText, { path, header: options.header, previewChars: options.previewChars });
-  return { content: replaceText(content, preview), persistedPath: path, originalChars };
+  return { content: replaceText(content, preview), persistedPath: path, persistedStats: stats, originalChars };
 }
 
 /**
@@ -372,7 +379,12 @@ export function fileStem(toolUseId: string): string {
  * Writes `text` to a temp file in `dir`, flushes it, then gives it its final name (see
  * {@linkcode linkIntoPlace}).
  */
-async function writeNew(dir: string, stem: string, text: string, taken: Set<string> | undefined): Promise<string> {
+async function writeNew(
+  dir: string,
+  stem: string,
+  text: string,
+  taken: Set<string> | undefined,
+): Promise<{ path: string; stats: SavedFileStats }> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = join(dir, `.${stem}.${process.pid}.${randomUUID()}.tmp`);
   try {
@@ -380,10 +392,14 @@ async function writeNew(dir: string, stem: string, text: string, taken: Set<stri
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
+      const path = await linkIntoPlace(tmp, { dir, stem, taken });
+      await rm(tmp, { force: true });
+      // What the session records as its own is what this handle wrote, once named and its temp
+      // name gone (both change its times and link count): not whatever the path shows later.
+      return { path, stats: savedFileStats(await handle.stat()) };
     } finally {
       await handle.close();
     }
-    return await linkIntoPlace(tmp, { dir, stem, taken });
   } finally {
     await rm(tmp, { force: true }).catch(() => undefined);
   }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isAscii } from 'node:buffer';
 import { buildPreview, DEFAULT_PREVIEW_CHARS, fileStem, formatCount, linkIntoPlace } from './result_budget.ts';
+import { savedFileStats, type SavedFileStats } from './saved_results.ts';
 
 /** Bytes gathered before one write to the file (pieces over a third of it are written on their own). */
 const RESULT_SPILL_BATCH_BYTES = 1024 * 1024;
@@ -39,6 +40,11 @@ export interface ResultSpillOutcome {
   totalChars: number;
   /** The file with the whole text, when it went to one. */
   persistedPath?: string;
+  /**
+   * That file as written, from the handle that wrote it: pass it on as the tool result's
+   * `persistedStats`, so the session records this file as its own (and not one renamed over it).
+   */
+  persistedStats?: SavedFileStats;
   /** Why saving failed; `content` is then the first `maxChars` characters with a note. */
   persistError?: string;
   /** Why the output was not saved (from `refuseToSave`); `content` is then cut, with a note. */
@@ -284,13 +290,15 @@ export class ResultSpill {
       try {
         this.#flush();
         if (this.#o.sync) fsyncSync(fd);
-        closeSync(fd);
-        this.#fd = undefined;
         const path = await linkIntoPlace(this.#tmp, { dir: this.#dir, stem: fileStem(this.#o.toolUseId) });
+        rmSync(this.#tmp, { force: true });
+        // The file as this handle wrote it, named and its temp name gone: what the session records.
+        const persistedStats = savedFileStats(fstatSync(fd));
         return {
           content: buildPreview(this.#head, { path, header, previewChars: this.#previewChars, totalChars }),
           totalChars,
           persistedPath: path,
+          persistedStats,
         };
       } catch (e) {
         this.#error = (e as Error).message;

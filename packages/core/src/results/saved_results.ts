@@ -1,8 +1,21 @@
 import { lstatSync, type Stats } from 'node:fs';
 import type { FileStateCache } from './file_state_cache.ts';
 
-/** What a saved file was when the session saved it: a file replaced, linked or changed since is another. */
-interface SavedIdentity {
+/**
+ * What a saved file was when it was written, taken from the handle that wrote it (`fstat` before
+ * it was closed, after it got its final name): a file replaced, linked or changed since is another.
+ * Plain numbers, so a tool built against another copy of core can hand it over.
+ *
+ * @example
+ * ```ts
+ * import { fstatSync } from 'node:fs';
+ * import { savedFileStats, type SavedFileStats } from '@toolshed/core';
+ * declare const fd: number;
+ *
+ * const stats: SavedFileStats = savedFileStats(fstatSync(fd));
+ * ```
+ */
+export interface SavedFileStats {
   dev: number;
   ino: number;
   nlink: number;
@@ -10,6 +23,27 @@ interface SavedIdentity {
   mtimeMs: number;
   ctimeMs: number;
 }
+
+/**
+ * The {@linkcode SavedFileStats} of a file from its `Stats` (of the writing handle: `fstat`).
+ *
+ * @param st The stats.
+ * @returns The numbers that identify the file as written.
+ *
+ * @example
+ * ```ts
+ * import { open } from 'node:fs/promises';
+ * import { savedFileStats } from '@toolshed/core';
+ *
+ * const handle = await open('/tmp/state/tool-results/t1.txt', 'r');
+ * savedFileStats(await handle.stat()).ino;
+ * ```
+ */
+export function savedFileStats(st: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'size' | 'mtimeMs' | 'ctimeMs'>): SavedFileStats {
+  return { dev: st.dev, ino: st.ino, nlink: st.nlink, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+type SavedIdentity = SavedFileStats;
 
 // One registry per session, found through its file-state cache (each session makes its own, and a
 // call's context carries it unchanged): what decides a permission sees only what its session saved.
@@ -27,8 +61,9 @@ const registries = new WeakMap<FileStateCache, SavedResults>();
  * import { FileStateCache } from '@toolshed/core';
  * import { SavedResults } from '@toolshed/core/internal';
  *
+ * declare const stats: import('@toolshed/core').SavedFileStats; // from the writing handle
  * const saved = SavedResults.of(new FileStateCache());
- * saved.add('/tmp/state/s1/tool-results/toolu_1.txt');
+ * saved.record('/tmp/state/s1/tool-results/toolu_1.txt', stats);
  * saved.isOwn('/tmp/state/s1/tool-results/toolu_1.txt'); // true while the file is the one saved
  * ```
  */
@@ -94,15 +129,17 @@ export class SavedResults extends Set<string> {
   }
 
   /**
-   * Records a file the session saved (complete, under its final name), as it is now. A path that
-   * is not a regular file now is kept for `close()` but never counts as the session's own.
+   * Records a file the session saved (complete, under its final name) with what it was when the
+   * writer finished, from the handle that wrote it. Without `stats` (a tool that did not say) the
+   * path is kept for `close()` but never counts as the session's own: a stat of the path now
+   * could find a file someone renamed over it after the write.
    *
    * @param file The file's absolute path.
+   * @param stats The file as written ({@linkcode SavedFileStats}, from `fstat` of the writing handle).
    * @returns This registry.
    */
-  override add(file: string): this {
-    const st = statOf(file);
-    if (st?.isFile()) this.#identities.set(key(st), identity(st));
+  record(file: string, stats: SavedFileStats | undefined): this {
+    if (stats !== undefined) this.#identities.set(key(stats), savedFileStats(stats));
     return super.add(file);
   }
 
@@ -118,7 +155,7 @@ export class SavedResults extends Set<string> {
     if (!st?.isFile()) return false;
     const saved = this.#identities.get(key(st));
     if (!saved) return false;
-    const now = identity(st);
+    const now = savedFileStats(st);
     return (
       now.size === saved.size &&
       now.nlink === saved.nlink &&
@@ -138,10 +175,6 @@ function statOf(file: string): Stats | undefined {
   }
 }
 
-function key(st: Stats): string {
+function key(st: Pick<SavedFileStats, 'dev' | 'ino'>): string {
   return `${st.dev}:${st.ino}`;
-}
-
-function identity(st: Stats): SavedIdentity {
-  return { dev: st.dev, ino: st.ino, nlink: st.nlink, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { FileStateCache } from './file_state_cache.ts';
-import { SavedResults } from './saved_results.ts';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { SavedResults, savedFileStats } from './saved_results.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -17,7 +19,7 @@ async function savedFile(name = 't1.txt'): Promise<{ saved: SavedResults; file: 
   const file = path.join(dir, name);
   await writeFile(file, 'the whole result');
   const saved = SavedResults.of(new FileStateCache());
-  saved.add(file);
+  saved.record(file, savedFileStats(statSync(file)));
   return { saved, file };
 }
 
@@ -68,11 +70,28 @@ describe('SavedResults', () => {
     expect(saved.isOwn(file)).toBe(false);
   });
 
-  test('a path that was not a file when saved is kept for close() but never its own', async () => {
+  test('a path recorded without the stats of its writer (or only added) is kept for close() but never its own', async () => {
     const saved = SavedResults.of(new FileStateCache());
+    const file = path.join(dir, 't1.txt');
+    await writeFile(file, 'the whole result');
+    saved.record(file, undefined);
     saved.add(dir);
-    saved.add(path.join(dir, 'missing.txt'));
     expect(saved.size).toBe(2);
+    expect(saved.isOwn(file)).toBe(false);
     expect(saved.isOwn(dir)).toBe(false);
+  });
+
+  test('what is recorded is the file the handle wrote: one renamed over its path before the record is not its own', async () => {
+    const file = path.join(dir, 't1.txt');
+    const handle = await open(file, 'wx', 0o600);
+    await handle.writeFile('the whole result');
+    const written = savedFileStats(await handle.stat());
+    await handle.close();
+    const other = path.join(dir, 'other.txt');
+    await writeFile(other, 'the whole result');
+    await rename(other, file);
+    const saved = SavedResults.of(new FileStateCache()).record(file, written);
+    expect(saved.has(file)).toBe(true);
+    expect(saved.isOwn(file)).toBe(false);
   });
 });

@@ -306,7 +306,10 @@ async function searchAndShow(
     if (saved.persistedPath !== undefined) output.persisted = { path: saved.persistedPath, preview: saved.content };
     else if (spill.spilled) output.persisted = { path: '', preview: saved.content };
     else output.lines = saved.content === '' ? [] : saved.content.split('\n');
-    if (saved.persistedPath !== undefined) return { data: output, persistedPath: saved.persistedPath };
+    if (saved.persistedPath !== undefined)
+      return saved.persistedStats
+        ? { data: output, persistedPath: saved.persistedPath, persistedStats: saved.persistedStats }
+        : { data: output, persistedPath: saved.persistedPath };
   }
   return { data: output };
 }
