@@ -4,6 +4,7 @@ import { applyTurnBudget, fitsTurnBudget } from './results/result_budget.ts';
 import type { SessionEvent } from './session_types.ts';
 import type { MaybePromise } from './_maybe_async.ts';
 import type { SavedResults } from './results/saved_results.ts';
+import type { SavedOutputReaders } from './results/saved_output_hint.ts';
 
 /** What the turn budget of `run` and `stream` works with. */
 export interface DeliveryOptions {
@@ -14,6 +15,8 @@ export interface DeliveryOptions {
   maxCharsOf: (outcome: CallOutcome) => number;
   /** Refuses to save a text that quotes a file a deny rule covers (see `deniedQuoteGuard`). */
   refuseToSave: () => ((text: string) => string | undefined) | undefined;
+  /** The tools the session has to read a saved file with; previews name only these. */
+  readers: () => SavedOutputReaders;
   /** Where each saved file is recorded, for `close()` and as the session's own. */
   persisted: Pick<SavedResults, 'record'>;
 }
@@ -29,11 +32,12 @@ export interface DeliveryOptions {
  * @example
  * ```ts
  * import { budgetRunResults } from './_result_delivery.ts';
+ * import { savedOutputReaders } from './results/saved_output_hint.ts';
  * import type { CallOutcome } from './pipeline.ts';
  *
  * declare const outcomes: CallOutcome[];
  * const results = await budgetRunResults(outcomes, {
- *   stateDir: '/tmp/state', budgetChars: 200_000, maxCharsOf: () => 50_000, refuseToSave: () => undefined, persisted: { record: () => undefined },
+ *   stateDir: '/tmp/state', budgetChars: 200_000, maxCharsOf: () => 50_000, refuseToSave: () => undefined, readers: () => savedOutputReaders(undefined), persisted: { record: () => undefined },
  * });
  * ```
  */
@@ -62,7 +66,7 @@ async function budgetOverflow(outcomes: readonly CallOutcome[], options: Deliver
       maxChars: options.maxCharsOf(o),
       refuseToSave,
     })),
-    { stateDir: options.stateDir, budgetChars: options.budgetChars },
+    { stateDir: options.stateDir, budgetChars: options.budgetChars, readers: options.readers() },
   );
   for (const b of budgeted) if (b.persistedPath) options.persisted.record(b.persistedPath, b.persistedStats);
   return outcomes.map((o, i) => ({ ...o.result, content: budgeted[i]!.content }));
@@ -80,9 +84,10 @@ async function budgetOverflow(outcomes: readonly CallOutcome[], options: Deliver
  * @example
  * ```ts
  * import { createStreamDelivery } from './_result_delivery.ts';
+ * import { savedOutputReaders } from './results/saved_output_hint.ts';
  *
  * const delivery = createStreamDelivery(
- *   { stateDir: '/tmp/state', budgetChars: 200_000, maxCharsOf: () => 50_000, refuseToSave: () => undefined, persisted: new Set() },
+ *   { stateDir: '/tmp/state', budgetChars: 200_000, maxCharsOf: () => 50_000, refuseToSave: () => undefined, readers: () => savedOutputReaders(undefined), persisted: { record: () => undefined } },
  *   (event) => console.log(event.type),
  * );
  * await delivery.drained();
@@ -109,6 +114,7 @@ export function createStreamDelivery(
       const [budgeted] = await applyTurnBudget([item], {
         stateDir: options.stateDir,
         budgetChars: Math.max(0, options.budgetChars - total),
+        readers: options.readers(),
       });
       if (budgeted!.persistedPath) {
         result = { ...result, content: budgeted!.content };

@@ -14,6 +14,7 @@ import { decidePermission, denialMessage } from './permissions/decide_permission
 import { fitsResultLimit, persistLargeResult, type PersistLargeResultOutcome } from './results/result_budget.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import type { SavedFileStats } from './results/saved_results.ts';
+import { savedOutputReaders } from './results/saved_output_hint.ts';
 import { describeError } from './describe_error.ts';
 import { isThenable } from './_maybe_async.ts';
 import { cannotAbort } from './never_aborts.ts';
@@ -269,7 +270,13 @@ function resultLimit(call: Call, tool: AnyTool): number {
 
 /** 7. The result budget of a call whose result is over its limit. */
 function resultBudget(call: Call, ctx: ToolContext, maxChars: number): Parameters<typeof persistLargeResult>[1] {
-  return { toolUseId: call.id, stateDir: ctx.stateDir, maxChars, refuseToSave: deniedQuoteGuard(ctx) };
+  return {
+    toolUseId: call.id,
+    stateDir: ctx.stateDir,
+    maxChars,
+    refuseToSave: deniedQuoteGuard(ctx),
+    readers: savedOutputReaders(ctx.tools),
+  };
 }
 
 /** 7. The notice for an output over the budget that could not be saved (it is returned whole). */

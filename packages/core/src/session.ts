@@ -18,6 +18,7 @@ import { ToolPool } from './pool.ts';
 import { deniedQuoteGuard } from './results/denied_quote_guard.ts';
 import { FileStateCache } from './results/file_state_cache.ts';
 import { SavedResults } from './results/saved_results.ts';
+import { savedOutputReaders } from './results/saved_output_hint.ts';
 import { sessionResultsDir } from './permissions/own_results.ts';
 import { MetricsRecorder } from './results/metrics.ts';
 import { DEFAULT_TURN_BUDGET_CHARS } from './results/result_budget.ts';
@@ -156,6 +157,7 @@ function sessionObject(parts: SessionParts): Session {
     maxCharsOf: (outcome) =>
       pool.find(outcome.toolName)?.tool?.maxResultSizeChars === Infinity ? Infinity : maxResultSizeChars,
     refuseToSave: () => deniedQuoteGuard(state.context),
+    readers: () => savedOutputReaders(state.context.tools),
     persisted,
   };
   let closing: Promise<void> | undefined;

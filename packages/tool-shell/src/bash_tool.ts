@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildTool, type Tool, type ToolContext } from '@toolshed/core';
-import { isPathInside, resolvePath, sessionResultsDir } from '@toolshed/core/internal';
+import { buildTool, savedOutputReaders, type Tool, type ToolContext } from '@toolshed/core';
+import { deniedQuoteGuard, isPathInside, resolvePath, sessionResultsDir } from '@toolshed/core/internal';
 import { analyzeCommand, isBashParserLoaded, loadBashParser } from './bash_parser.ts';
 import { classifyCommand } from './classify_command.ts';
 import { commandMatcher } from './command_matcher.ts';
@@ -195,6 +195,10 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
         // Beside the session's other saved results, where the session's own Read and Grep may
         // always look (and which close() removes).
         spillPath: path.join(sessionResultsDir(ctx.stateDir), `bash-${safeName(ctx.toolUseId)}.txt`),
+        // An output quoting a file a deny rule guards is never saved where the session reads its
+        // own results past such rules; the note names only the tools this session has.
+        spillRefuse: deniedQuoteGuard(ctx),
+        spillReaders: savedOutputReaders(ctx.tools),
         killGraceMs: opts.killGraceMs,
         progressIntervalMs: opts.progressIntervalMs,
         env,
@@ -218,7 +222,11 @@ export function createBashTool(options: ShellToolsOptions = {}): Tool<typeof bas
       const failed = result.startError !== undefined ? { isError: true } : {};
       // The whole output is one of the session's saved results: its own Read takes it without a
       // rule, and close() removes it.
-      const saved = result.fullOutputPath ? { persistedPath: result.fullOutputPath } : {};
+      const saved = result.fullOutputPath
+        ? result.fullOutputStats
+          ? { persistedPath: result.fullOutputPath, persistedStats: result.fullOutputStats }
+          : { persistedPath: result.fullOutputPath }
+        : {};
       if (nextCwd === undefined) return { data, ...failed, ...saved };
       return { data, ...failed, ...saved, contextModifier: (c: ToolContext) => ({ ...c, cwd: nextCwd }) };
     },

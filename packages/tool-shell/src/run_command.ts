@@ -4,6 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import type { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
+import type { SavedFileStats, SavedOutputReaders } from '@toolshed/core';
 import { OutputCapture } from './_output_capture.ts';
 import {
   bwrapArguments,
@@ -25,6 +26,10 @@ export interface RunCommandOptions {
   maxOutputChars?: number;
   /** Where the whole output goes when it is over the cap. */
   spillPath?: string;
+  /** Refuses to save an output that quotes a file a deny rule guards (core's `deniedQuoteGuard`). */
+  spillRefuse?: ((text: string) => string | undefined) | undefined;
+  /** The tools the session has to read the saved file with; the note names only these. @default Read and Grep */
+  spillReaders?: SavedOutputReaders | undefined;
   /** Between SIGTERM and SIGKILL, in milliseconds. @default 2000 */
   killGraceMs?: number;
   /** Called every `progressIntervalMs` while the command runs. */
@@ -71,6 +76,10 @@ export interface CommandResult {
   totalChars: number;
   truncated: boolean;
   fullOutputPath: string | undefined;
+  /** That file as written (fstat of the handle that wrote it): the tool result's `persistedStats`. */
+  fullOutputStats?: SavedFileStats | undefined;
+  /** Why the whole output was not saved (it quotes a file a deny rule guards). */
+  notSavedReason?: string | undefined;
   /** The shell's exit code; null when it was killed by a signal. */
   exitCode: number | null;
   signal: NodeJS.Signals | null;
@@ -162,7 +171,11 @@ function scratch(): string {
 export function startCommand(command: string, options: RunCommandOptions): RunningCommand {
   const started = performance.now();
   const grace = options.killGraceMs ?? 2000;
-  const capture = new OutputCapture(options.maxOutputChars ?? 30_000, options.spillPath);
+  const capture = new OutputCapture(options.maxOutputChars ?? 30_000, {
+    spillPath: options.spillPath,
+    refuseToSave: options.spillRefuse,
+    readers: options.spillReaders,
+  });
   const trackCwd = options.trackCwd ?? true;
   // Each command gets its own directory for the file: in the sandbox only it is writable.
   const cwdDir = trackCwd ? path.join(scratch(), randomUUID()) : undefined;
@@ -285,6 +298,8 @@ export function startCommand(command: string, options: RunCommandOptions): Runni
       totalChars: captured.totalChars,
       truncated: captured.truncated,
       fullOutputPath: captured.fullOutputPath,
+      fullOutputStats: captured.fullOutputStats,
+      notSavedReason: captured.notSavedReason,
       exitCode: exit.code,
       signal: exit.signal,
       timedOut,

@@ -139,6 +139,7 @@ export { assertPrivateDir, prepareStateDir, stateDirName } from '../state_dir.ts
 export type { PrepareStateDirOptions, StateDirPlace } from '../state_dir.ts';
 export { ownResultsRead, sessionResultsDir, type OwnResultsReadOptions } from '../permissions/own_results.ts';
 export { SavedResults } from '../results/saved_results.ts';
+export { foldedNote } from '../results/line_folder.ts';
 export { BackgroundTasks, MAX_UNREAD_CHARS, UnreadBuffer } from '../tasks/background_tasks.ts';
 export { DEFAULT_TASK_LOG_MAX_BYTES, taskLogName } from '../tasks/task_log.ts';
 export { taskOutputInput, unknownTaskMessage } from '../tasks/task_output_tool.ts';

@@ -3,6 +3,8 @@ import { link, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ContentBlock, ToolResultContent } from '../blocks.ts';
 import { savedFileStats, type SavedFileStats } from './saved_results.ts';
+import { savedText } from './_saved_text.ts';
+import { readMoreHint, type SavedOutputReaders, savedOutputReaders } from './saved_output_hint.ts';
 
 /** How many characters of the start of a persisted output the model sees. */
 export const DEFAULT_PREVIEW_CHARS = 2_000;
@@ -35,6 +37,11 @@ export interface PersistLargeResultOptions {
    * and no file is written.
    */
   refuseToSave?: ((text: string) => string | undefined) | undefined;
+  /**
+   * The tools the session has to read the file with; the preview names only these
+   * ({@linkcode savedOutputReaders} of `ctx.tools`). @default Read and Grep
+   */
+  readers?: SavedOutputReaders | undefined;
 }
 
 /** What {@linkcode persistLargeResult} returns. */
@@ -71,6 +78,8 @@ export interface ApplyTurnBudgetOptions {
   budgetChars?: number;
   /** How many characters of the start each preview shows. @default 2000 */
   previewChars?: number;
+  /** The tools the session has to read the files with (see {@linkcode PersistLargeResultOptions.readers}). @default Read and Grep */
+  readers?: SavedOutputReaders | undefined;
 }
 
 /** One result of {@linkcode applyTurnBudget}, in the order of the items. */
@@ -130,6 +139,7 @@ export async function persistLargeResult(
     takenNames: undefined,
     refuseToSave: options.refuseToSave,
     keepIfRefused: maxChars,
+    readers: options.readers,
   });
 }
 
@@ -192,6 +202,7 @@ export async function applyTurnBudget(
       takenNames,
       refuseToSave: item.refuseToSave,
       keepIfRefused: previewChars,
+      readers: options.readers,
     });
     const newSize = textSize(out.content);
     if (out.persistError !== undefined) {
@@ -240,6 +251,7 @@ interface PersistWithPreviewOptions {
   refuseToSave: ((text: string) => string | undefined) | undefined;
   /** How many characters of the start a refused output keeps. */
   keepIfRefused: number;
+  readers: SavedOutputReaders | undefined;
 }
 
 async function persistWithPreview(
@@ -263,18 +275,23 @@ async function persistWithPreview(
     return { content: replaceText(content, `${start}\n${note}`), originalChars, notSavedReason: refusal };
   }
 
+  // Lines too long for Read are folded (or JSON re-indented), and the header says so.
+  const saved = savedText(fullText);
+  const header = saved.note === '' ? options.header : `${options.header} ${saved.note}`;
+  const readers = options.readers;
   // A preview that is no shorter than the output would only make the turn bigger.
   const sizeIfPersisted = buildPreview(fullText, {
     path: join(dir, `${stem}.txt`),
-    header: options.header,
+    header,
     previewChars: options.previewChars,
+    readers,
   }).length;
   if (options.takenNames !== undefined && sizeIfPersisted >= originalChars) return { content, originalChars };
 
   let path: string;
   let stats: SavedFileStats;
   try {
-    ({ path, stats } = await writeNew(dir, stem, fullText, options.takenNames));
+    ({ path, stats } = await writeNew(dir, stem, saved.text, options.takenNames));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -286,7 +303,7 @@ async function persistWithPreview(
     };
   }
   options.takenNames?.add(path);
-  const preview = buildPreview(fullText, { path, header: options.header, previewChars: options.previewChars });
+  const preview = buildPreview(fullText, { path, header, previewChars: options.previewChars, readers });
   return { content: replaceText(content, preview), persistedPath: path, persistedStats: stats, originalChars };
 }
 
@@ -295,7 +312,8 @@ async function persistWithPreview(
  *
  * @param fullText The output, or (for a streamed one) at least its first `previewChars` characters.
  * @param options Where the whole output is, the first line (why it was saved), how much of the
- *   start to show, and the whole output's size when `fullText` is only its start.
+ *   start to show, the whole output's size when `fullText` is only its start, and the tools the
+ *   session has to read the file with (default Read and Grep; the preview names only those).
  * @returns The preview text, which {@linkcode isPersistedPreview} recognizes.
  *
  * @example
@@ -307,9 +325,16 @@ async function persistWithPreview(
  */
 export function buildPreview(
   fullText: string,
-  options: { path: string; header: string; previewChars: number; totalChars?: number },
+  options: {
+    path: string;
+    header: string;
+    previewChars: number;
+    totalChars?: number;
+    readers?: SavedOutputReaders | undefined;
+  },
 ): string {
   const { path, header, previewChars, totalChars = fullText.length } = options;
+  const readers = options.readers ?? savedOutputReaders(undefined);
   const start = cutPreview(fullText, previewChars);
   const leftOut = totalChars - start.length;
   const tail =
@@ -320,8 +345,7 @@ export function buildPreview(
     PREVIEW_OPEN,
     header,
     `The full output is saved to ${path}`,
-    `To read more, call Read with file_path "${path}" and offset/limit (in lines) to page through it, ` +
-      'or Grep with that path to find what you need.',
+    readMoreHint(path, readers),
     `Preview (first ${fmt(start.length)} characters):`,
     start,
     tail,

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { unfold } from './_test_unfold.ts';
 import type { ContentBlock, ToolResultContent } from '../blocks.ts';
 import {
   applyTurnBudget,
@@ -366,8 +367,8 @@ describe('applyTurnBudget', () => {
     ];
     const out = await applyTurnBudget(items, { stateDir: tmp, budgetChars: 1_000 });
     expect(out[0]!.persistedPath).not.toBe(out[1]!.persistedPath);
-    expect(await readFile(out[0]!.persistedPath!, 'utf8')).toBe('A'.repeat(10_000));
-    expect(await readFile(out[1]!.persistedPath!, 'utf8')).toBe('B'.repeat(10_000));
+    expect(unfold(await readFile(out[0]!.persistedPath!, 'utf8'))).toBe('A'.repeat(10_000));
+    expect(unfold(await readFile(out[1]!.persistedPath!, 'utf8'))).toBe('B'.repeat(10_000));
   });
 
   test('applyTurnBudget keeps every output when the state dir is unusable and says why', async () => {

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { isAscii } from 'node:buffer';
 import { buildPreview, DEFAULT_PREVIEW_CHARS, fileStem, formatCount, linkIntoPlace } from './result_budget.ts';
 import { savedFileStats, type SavedFileStats } from './saved_results.ts';
+import { LineFolder } from './line_folder.ts';
+import type { SavedOutputReaders } from './saved_output_hint.ts';
 
 /** Bytes gathered before one write to the file (pieces over a third of it are written on their own). */
 const RESULT_SPILL_BATCH_BYTES = 1024 * 1024;
@@ -30,6 +32,11 @@ export interface ResultSpillOptions {
    * unless asked. @default false
    */
   sync?: boolean;
+  /**
+   * The tools the session has to read the file with; the preview names only these
+   * (`savedOutputReaders(ctx.tools)`). @default Read and Grep
+   */
+  readers?: SavedOutputReaders | undefined;
 }
 
 /** What {@linkcode ResultSpill.finish} returns. */
@@ -89,6 +96,8 @@ export class ResultSpill {
   #batched = 0;
   #peakBatched = 0;
   #writes = 0;
+  /** Lines longer than Read shows are folded as they go to the file (the preview says so). */
+  readonly #folder = new LineFolder();
 
   /**
    * @param options Where the file goes and the limit.
@@ -175,21 +184,23 @@ export class ResultSpill {
       return;
     }
     this.#total += length;
+    bytes = this.#folder.foldAscii(bytes);
+    const folded = bytes.length;
     try {
-      if (length > RESULT_SPILL_BATCH_BYTES - this.#batched) {
+      if (folded > RESULT_SPILL_BATCH_BYTES - this.#batched) {
         this.#flush();
-        if (length * 3 > RESULT_SPILL_BATCH_BYTES) {
+        if (folded * 3 > RESULT_SPILL_BATCH_BYTES) {
           let at = 0;
-          while (at < length) {
+          while (at < folded) {
             this.#writes++;
-            at += writeSync(this.#fd, bytes, at, length - at);
+            at += writeSync(this.#fd, bytes, at, folded - at);
           }
           return;
         }
       }
       this.#batch ??= Buffer.allocUnsafe(RESULT_SPILL_BATCH_BYTES);
       this.#batch.set(bytes, this.#batched);
-      this.#batched += length;
+      this.#batched += folded;
       if (this.#batched > this.#peakBatched) this.#peakBatched = this.#batched;
     } catch (e) {
       this.#error = (e as Error).message;
@@ -221,6 +232,7 @@ export class ResultSpill {
       this.#drop();
       return;
     }
+    text = this.#folder.fold(text);
     try {
       // A UTF-16 unit takes at most 3 bytes in UTF-8: a piece that might not fit goes after a flush.
       const room = RESULT_SPILL_BATCH_BYTES - this.#batched;
@@ -294,8 +306,15 @@ export class ResultSpill {
         rmSync(this.#tmp, { force: true });
         // The file as this handle wrote it, named and its temp name gone: what the session records.
         const persistedStats = savedFileStats(fstatSync(fd));
+        const note = this.#folder.note();
         return {
-          content: buildPreview(this.#head, { path, header, previewChars: this.#previewChars, totalChars }),
+          content: buildPreview(this.#head, {
+            path,
+            header: note === '' ? header : `${header} ${note}`,
+            previewChars: this.#previewChars,
+            totalChars,
+            readers: this.#o.readers,
+          }),
           totalChars,
           persistedPath: path,
           persistedStats,
