@@ -92,7 +92,12 @@ async function grepSaved(session: Session, file: string, pattern: string): Promi
 
 test('a 5 MB one-line output of an MCP tool is saved folded: paging with Read gives back every character, and Grep finds text past character 2 000 000', async () => {
   const original = bundleLine();
-  const session = await createSession({ cwd, homeDir: home, families: [fileTools()], tools: [dumpTool(() => original)] });
+  const session = await createSession({
+    cwd,
+    homeDir: home,
+    families: [fileTools()],
+    tools: [dumpTool(() => original)],
+  });
   const [dump] = await session.run([{ type: 'tool_use', id: 'd1', name: 'mcp__api__dump', input: {} }]);
   const preview = contentToText(dump!.content);
   const saved = /The full output is saved to (\S+)/.exec(preview)?.[1];
@@ -122,7 +127,12 @@ test('a 5 MB minified JSON output is saved re-indented: Read reaches every line 
   const at = original.indexOf('"name"', 2_000_000);
   original = `${original.slice(0, at)}"needle":"${NEEDLE}",${original.slice(at)}`;
   expect(original.length).toBeGreaterThan(5_000_000);
-  const session = await createSession({ cwd, homeDir: home, families: [fileTools()], tools: [dumpTool(() => original)] });
+  const session = await createSession({
+    cwd,
+    homeDir: home,
+    families: [fileTools()],
+    tools: [dumpTool(() => original)],
+  });
   const [dump] = await session.run([{ type: 'tool_use', id: 'd1', name: 'mcp__api__dump', input: {} }]);
   const preview = contentToText(dump!.content);
   const saved = /The full output is saved to (\S+)/.exec(preview)?.[1];

@@ -88,7 +88,12 @@ test('with only Bash, the preview gives a sed command for the path, which works 
 });
 
 test("with only Bash, Bash's own saved output says to read it with sed, not Read", async () => {
-  const session = await createSession({ cwd, homeDir: home, families: [shellTools()], permissions: { allow: ['Bash'] } });
+  const session = await createSession({
+    cwd,
+    homeDir: home,
+    families: [shellTools()],
+    permissions: { allow: ['Bash'] },
+  });
   const [bash] = await session.run([{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'seq 1 100000' } }]);
   const text = contentToText(bash!.content);
   expect(text).toMatch(/saved in \S+bash-b1\.txt; to read more, call Bash with a command such as sed -n '1,200p' /);

@@ -3,7 +3,7 @@ import type { CallOutcome } from './pipeline.ts';
 import { applyTurnBudget, fitsTurnBudget } from './results/result_budget.ts';
 import type { SessionEvent } from './session_types.ts';
 import type { MaybePromise } from './_maybe_async.ts';
-import type { SavedResults } from './results/saved_results.ts';
+import type { SavedFileStats } from './results/saved_results.ts';
 import type { SavedOutputReaders } from './results/saved_output_hint.ts';
 
 /** What the turn budget of `run` and `stream` works with. */
@@ -18,7 +18,7 @@ export interface DeliveryOptions {
   /** The tools the session has to read a saved file with; previews name only these. */
   readers: () => SavedOutputReaders;
   /** Where each saved file is recorded, for `close()` and as the session's own. */
-  persisted: Pick<SavedResults, 'record'>;
+  persisted: { record(file: string, stats: SavedFileStats | undefined): unknown };
 }
 
 /**

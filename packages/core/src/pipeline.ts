@@ -180,12 +180,9 @@ async function runSteps(call: Call, block: ToolUseBlock): Promise<CallOutcome> {
   const mapped = tool.mapResult(output.data, id);
   const maxChars = resultLimit(call, tool);
   const budget: Pick<PersistLargeResultOutcome, 'content' | 'persistedPath' | 'persistedStats' | 'persistError'> =
-    fitsResultLimit(
-    mapped,
-    maxChars,
-  )
-    ? { content: mapped }
-    : await persistLargeResult(mapped, resultBudget(call, ctx, maxChars));
+    fitsResultLimit(mapped, maxChars)
+      ? { content: mapped }
+      : await persistLargeResult(mapped, resultBudget(call, ctx, maxChars));
   if (budget.persistError) env.emit?.(notSavedNotice(call, tool, budget.persistError));
   const isError = output.isError === true;
   const postEvent = isError ? 'PostToolUseFailure' : 'PostToolUse';

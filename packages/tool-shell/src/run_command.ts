@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import type { SavedFileStats, SavedOutputReaders } from '@toolshed/core';
-import { OutputCapture } from './_output_capture.ts';
+import { OutputCapture, type OutputCaptureOptions } from './_output_capture.ts';
 import {
   bwrapArguments,
   quarantineCreated,
@@ -171,11 +171,7 @@ function scratch(): string {
 export function startCommand(command: string, options: RunCommandOptions): RunningCommand {
   const started = performance.now();
   const grace = options.killGraceMs ?? 2000;
-  const capture = new OutputCapture(options.maxOutputChars ?? 30_000, {
-    spillPath: options.spillPath,
-    refuseToSave: options.spillRefuse,
-    readers: options.spillReaders,
-  });
+  const capture = new OutputCapture(options.maxOutputChars ?? 30_000, captureOptions(options));
   const trackCwd = options.trackCwd ?? true;
   // Each command gets its own directory for the file: in the sandbox only it is writable.
   const cwdDir = trackCwd ? path.join(scratch(), randomUUID()) : undefined;
@@ -556,4 +552,9 @@ function shellQuote(text: string): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Where the whole output goes, what refuses to save it, and the tools its note may name. */
+function captureOptions(options: RunCommandOptions): OutputCaptureOptions {
+  return { spillPath: options.spillPath, refuseToSave: options.spillRefuse, readers: options.spillReaders };
 }

@@ -1,6 +1,5 @@
 import { indentJson } from './_json_indent.ts';
 import { LineFolder, SAVED_LINE_CHARS } from './line_folder.ts';
-import { formatCount } from './result_budget.ts';
 
 /**
  * What a whole output is saved as, so that every character of it is within reach of Read
@@ -45,4 +44,9 @@ function longestLine(text: string): number {
     from = nl + 1;
   }
   return Math.max(longest, text.length - from);
+}
+
+/** A count as previews print it (`5,000,000`); result_budget.ts imports this file, so not its helper. */
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
 }

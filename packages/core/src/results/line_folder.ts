@@ -1,5 +1,3 @@
-import { formatCount } from './result_budget.ts';
-
 /**
  * The most characters of one line a saved result keeps on one line of its file: Read's cut
  * (`MAX_LINE_CHARS` of the fs family), past which the rest of a line is out of Read's reach.
@@ -192,4 +190,9 @@ export function foldedNote(longestLine: number, width: number = SAVED_LINE_CHARS
     `a line of ${formatCount(width - 1)} or ${formatCount(width)} characters in the file continues on the next ` +
     'line, and those line breaks are not in the output (a search for text that spans one does not find it).'
   );
+}
+
+/** A count as previews print it (`5,000,000`); result_budget.ts imports this file, so not its helper. */
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
 }

@@ -56,7 +56,8 @@ describe('LineFolder', () => {
       const bytes = Buffer.from(text, 'latin1');
       const folder = new LineFolder(50);
       const parts: Buffer[] = [];
-      for (let i = 0; i < bytes.length; i += size) parts.push(Buffer.from(folder.foldAscii(bytes.subarray(i, i + size))));
+      for (let i = 0; i < bytes.length; i += size)
+        parts.push(Buffer.from(folder.foldAscii(bytes.subarray(i, i + size))));
       expect(Buffer.concat(parts).toString('latin1')).toBe(foldInPieces(text, size, 50).folded);
     }
   });

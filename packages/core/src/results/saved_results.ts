@@ -39,7 +39,9 @@ export interface SavedFileStats {
  * savedFileStats(await handle.stat()).ino;
  * ```
  */
-export function savedFileStats(st: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'size' | 'mtimeMs' | 'ctimeMs'>): SavedFileStats {
+export function savedFileStats(
+  st: Pick<Stats, 'dev' | 'ino' | 'nlink' | 'size' | 'mtimeMs' | 'ctimeMs'>,
+): SavedFileStats {
   return { dev: st.dev, ino: st.ino, nlink: st.nlink, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
