@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { testContext } from './_test_context.ts';
 import { decidePermission } from './decide_permission.ts';
 import { createPermissionContext } from './permission_context.ts';
 import type { PermissionOptions } from './types.ts';
-import { SavedResults } from '../results/saved_results.ts';
+import { SavedResults, savedFileStats } from '../results/saved_results.ts';
 
 /**
  * An attacker's view of the compiled-rule caches: a deny rule must hold whatever the file system
@@ -164,7 +164,7 @@ describe('a working directory or results folder that is a symlink, swapped after
     await writeFile(join(other, 't2.txt'), 'not a result');
     const ctx = { ...sessionWith({}), stateDir: state };
     // As the session records a result it saved.
-    SavedResults.of(ctx.fileState).add(join(results, 't1.txt'));
+    SavedResults.of(ctx.fileState).record(join(results, 't1.txt'), savedFileStats(statSync(join(results, 't1.txt'))));
     const first = await decidePermission(readTool, { file_path: join(results, 't1.txt') }, { ctx });
     expect(first.behavior).toBe('allow');
     expect(first.source).toBe('session');
