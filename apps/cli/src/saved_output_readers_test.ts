@@ -1,12 +1,12 @@
 // The preview of a saved output names only tools the session has: a model told to "call Read" in
 // a session without Read makes a call that fails. Real tools, real files, through a Session.
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { z } from 'zod';
 import { buildTool, contentToText, createSession, type SessionOptions } from '@toolshed/core';
-import { fileTools, readTool } from '@toolshed/tool-fs';
+import { fileTools, grepTool, readTool } from '@toolshed/tool-fs';
 import { shellTools } from '@toolshed/tool-shell';
 
 let root: string;
@@ -56,6 +56,19 @@ test('with Read alone, the preview names Read and not Grep', async () => {
   const { preview } = await dumpPreview({ tools: [readTool, dumpTool] });
   expect(preview).toContain('call Read with file_path');
   expect(preview).not.toContain('Grep');
+});
+
+test('with Grep alone, the preview of its own saved result names Grep (and how to page with it), not Read', async () => {
+  await writeFile(path.join(cwd, 'rows.txt'), ROWS);
+  const session = await createSession({ cwd, homeDir: home, tools: [grepTool] });
+  const [grep] = await session.run([
+    { type: 'tool_use', id: 'g1', name: 'Grep', input: { pattern: 'row', output_mode: 'content', head_limit: 0 } },
+  ]);
+  const preview = contentToText(grep!.content);
+  expect(preview).toMatch(/The full output is saved to \S+g1\.txt/);
+  expect(preview).toMatch(/call Grep with path "\S+g1\.txt" .*offset and head_limit/);
+  expect(preview).not.toContain('call Read');
+  await session.close();
 });
 
 test('with only Bash, the preview gives a sed command for the path, which works when the model runs it', async () => {

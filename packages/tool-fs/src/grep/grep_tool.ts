@@ -6,6 +6,7 @@ import {
   buildTool,
   DEFAULT_MAX_RESULT_SIZE_CHARS,
   ResultSpill,
+  savedOutputReaders,
   type Tool,
   type ToolCallResult,
   type ToolContext,
@@ -261,6 +262,8 @@ async function searchAndShow(
           stateDir: ctx.stateDir,
           maxChars: MAX_RESULT_CHARS,
           refuseToSave: deniedQuoteGuard(ctx),
+          // The preview names only the tools this session has to read the file with.
+          readers: savedOutputReaders(ctx.tools),
         })
       : undefined;
   const page = new GrepPage({
