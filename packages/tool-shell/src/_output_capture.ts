@@ -87,6 +87,7 @@ export class OutputCapture {
   #spillError: Error | undefined;
   #spillFd: number | undefined;
   #refused: string | undefined;
+  #ended: Promise<void> | undefined;
   /** The start of the line not finished yet, for the denied-quote check. */
   #carry = '';
   readonly #folder = new LineFolder();
@@ -172,6 +173,8 @@ export class OutputCapture {
     const refusal = this.#refusal(text);
     if (refusal !== undefined) {
       this.#refused = refusal;
+      // What is already written quotes a guarded file: emptied as soon as the writes in flight end.
+      void this.#endSpill().then(() => this.#empty());
       return;
     }
     text = this.#folder.fold(text);
@@ -254,11 +257,11 @@ export class OutputCapture {
     const spill = this.#spill;
     const fd = this.#spillFd;
     if (!spill || fd === undefined) return { saved: undefined, stats: undefined };
-    await new Promise<void>((resolve) => spill.end(resolve));
+    await this.#endSpill();
     try {
       if (this.#refused !== undefined) {
         // What was written quotes a guarded file: nothing of it stays on disk.
-        ftruncateSync(fd, 0);
+        this.#empty();
         rmSync(this.spillPath!, { force: true });
         return { saved: undefined, stats: undefined };
       }
@@ -268,7 +271,27 @@ export class OutputCapture {
       this.#spillError ??= e as Error;
       return { saved: undefined, stats: undefined };
     } finally {
+      // Forgotten first: a number the system hands out again must never be truncated.
+      this.#spillFd = undefined;
       closeSync(fd);
+    }
+  }
+
+  /** Ends the spill stream once (its handle stays open: see {@linkcode OutputCapture.finish}). */
+  #endSpill(): Promise<void> {
+    const spill = this.#spill;
+    if (!spill) return Promise.resolve();
+    this.#ended ??= new Promise<void>((resolve) => spill.end(resolve));
+    return this.#ended;
+  }
+
+  /** Cuts the spill file to nothing, through the handle that wrote it. */
+  #empty(): void {
+    if (this.#spillFd === undefined) return;
+    try {
+      ftruncateSync(this.#spillFd, 0);
+    } catch {
+      // Closed already, or the file system refuses: finish() removes the file.
     }
   }
 
