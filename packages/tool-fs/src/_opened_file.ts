@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { readlink, stat } from 'node:fs/promises';
 import type { ToolContext } from '@toolshed/core';
-import { approvedRealPaths } from '@toolshed/core/internal';
+import { approvedRealPaths, hardLinkedRuleFiles, inodeKey } from '@toolshed/core/internal';
 
 /** Options of {@linkcode assertOpenedAsApproved}. */
 export interface OpenedAsApprovedOptions {
@@ -10,7 +10,9 @@ export interface OpenedAsApprovedOptions {
   /** The access declared. */
   access: 'read' | 'write';
   /** The call's context. */
-  ctx: Pick<ToolContext, 'permissions'>;
+  ctx: Pick<ToolContext, 'permissions' | 'cwd'>;
+  /** The tool, whose deny and ask rules a file opened with several names is held to. @default 'Read' */
+  toolName?: string;
   /**
    * What the tool does with what it opened, for the message: `search` for Grep and Glob, which
    * open a folder (or a file) to search it. @default the access: `read` or `write`
@@ -26,6 +28,9 @@ export interface OpenedAsApprovedOptions {
  * the kernel opened, whatever links moved before or after; elsewhere its device and inode are
  * compared with those of the paths checked (which a link re-pointed on their own way could
  * still fool). A call with no decision behind it (a tool called directly) is not checked.
+ *
+ * A read of a file with several names is also refused when one of them is a file a deny or ask
+ * rule names (the name checked was made a hard link to `.env` meanwhile: same path, other file).
  *
  * @param handle The file as opened.
  * @param options The declared path and access, and the call's context.
@@ -47,13 +52,30 @@ export async function assertOpenedAsApproved(handle: FileHandle, options: Opened
   if (approved === undefined || approved.length === 0) return;
   const opened = await openedPath(handle);
   if (opened !== undefined) {
-    if (approved.includes(opened)) return;
-  } else if (await sameFileAsOneOf(handle, approved)) return;
+    if (approved.includes(opened)) return await assertNoRuleNamesIt(handle, options);
+  } else if (await sameFileAsOneOf(handle, approved)) return await assertNoRuleNamesIt(handle, options);
   const action = options.action ?? options.access;
   const what = action === 'search' ? 'searched' : action === 'read' ? 'read' : 'written';
   const other = action === 'search' ? 'another file or folder' : 'another file';
   throw new Error(
     `${options.path} changed between its permission check and the ${action}: it now leads to ${opened === undefined ? other : `"${opened}"`}, not to "${approved[0]}", which was checked; nothing was ${what}. A link on its way was re-pointed meanwhile; if that was meant, run the call again so that the new place is checked.`,
+  );
+}
+
+/** A read opened a file with several names, one of which a deny or ask rule names: refused. */
+async function assertNoRuleNamesIt(handle: FileHandle, options: OpenedAsApprovedOptions): Promise<void> {
+  if (options.access !== 'read') return;
+  const st = await handle.stat();
+  if (!st.isFile() || st.nlink < 2) return;
+  const { ctx } = options;
+  const toolName = options.toolName ?? 'Read';
+  const key = inodeKey(st);
+  const { deny, ask } = ctx.permissions.rules;
+  const found =
+    hardLinkedRuleFiles(deny, { toolName, ctx }).get(key) ?? hardLinkedRuleFiles(ask, { toolName, ctx }).get(key);
+  if (found === undefined) return;
+  throw new Error(
+    `${options.path} is now a hard link to "${found.file}" (the same file under another name), which rule "${found.rule.raw}" covers; it became one after its permission check, so nothing was ${options.action === 'search' ? 'searched' : 'read'}. Do not retry this call; if it is needed, ask the user to change the rule.`,
   );
 }
 

@@ -26,7 +26,7 @@ export interface SearchRoot {
 /** Options of {@linkcode openSearchRoot}. */
 export interface OpenSearchRootOptions {
   /** The call's context (its permission decision says what was approved). */
-  ctx: Pick<ToolContext, 'permissions'>;
+  ctx: Pick<ToolContext, 'permissions' | 'cwd'>;
   /** What the path was when the tool looked: it must still be that. */
   kind: 'folder' | 'file';
 }

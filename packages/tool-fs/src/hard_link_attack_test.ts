@@ -1,4 +1,4 @@
-import { link, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from './_test_session.ts';
@@ -44,13 +44,15 @@ describe.each(SEARCH_ENGINES)('a hard link to a denied file inside an allowed fo
     await bench.cleanup();
   });
 
-  test.each(['docs/notes.txt', 'docs/prod.txt'])('Read of %s is denied by the rule naming the file it is', async (file) => {
-    const { text, isError } = await bench.call('Read', { file_path: file });
-    expect(isError).toBe(true);
-    expect(text).not.toContain('sk-live');
-    expect(text).toMatch(/Read\(\.\/\.env(\.\*)?\)/);
-    expect(text).toContain('hard link');
-  });
+  test.each(['docs/notes.txt', 'docs/prod.txt'])(
+    'Read of %s is denied by the rule naming the file it is',
+    async (file) => {
+      const { text, isError } = await bench.call('Read', { file_path: file });
+      expect(isError).toBe(true);
+      expect(text).not.toContain('sk-live');
+      expect(text).toMatch(/Read\(\.\/\.env(\.\*)?\)/);
+    },
+  );
 
   test('Read of a hard link to a file an ask rule names asks, and reads nothing when refused', async () => {
     const { text, isError } = await bench.call('Read', { file_path: 'docs/token-copy.txt' });
@@ -87,5 +89,32 @@ describe.each(SEARCH_ENGINES)('a hard link to a denied file inside an allowed fo
     await bench.call('Read', { file_path: 'docs/a.ts' });
     await bench.call('Edit', { file_path: 'docs/a.ts', old_string: '1', new_string: '2' });
     expect(await readFile(path.join(bench.dir, 'src', 'a.ts'), 'utf8')).toBe('const a = 1;\n');
+  });
+});
+
+describe('a name replaced by a hard link to a denied file between the check and the open', () => {
+  test('Read approved for docs/notes.txt reads nothing once that name is a hard link to .env', async () => {
+    let bench: TestBench | undefined;
+    bench = await makeBench({
+      permissions: { deny: ['Read(./.env)'], ask: ['Read(./docs/**)'] },
+      // Approved while docs/notes.txt is a plain file; meanwhile the name becomes a link to .env.
+      canUseTool: async () => {
+        const notes = path.join(bench!.dir, 'docs', 'notes.txt');
+        await rm(notes);
+        await link(path.join(bench!.dir, '.env'), notes);
+        return { behavior: 'allow' };
+      },
+    });
+    try {
+      await mkdir(path.join(bench.dir, 'docs'));
+      await writeFile(path.join(bench.dir, '.env'), `${SECRET}\n`);
+      await writeFile(path.join(bench.dir, 'docs', 'notes.txt'), 'notes\n');
+      const { text, isError } = await bench.call('Read', { file_path: 'docs/notes.txt' });
+      expect(text).not.toContain('sk-live');
+      expect(isError).toBe(true);
+      expect(text).toContain('Read(./.env)');
+    } finally {
+      await bench.cleanup();
+    }
   });
 });

@@ -14,6 +14,7 @@ import {
 } from './path_guard.ts';
 import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
+import { findRuleByHardLink } from './hard_linked_rules.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import { describeRuleAtLanding, findRuleAtLanding } from './landing_rules.ts';
@@ -294,6 +295,14 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
       `Denied by rule "${denyPath.rule.raw}" from ${denyPath.rule.source}: it covers ${describePath(denyPath.path)}${withNote(keptRootNote(denyPath.rule, denyPath.path, guard))}`,
     );
   }
+  const denyLink = findRuleByHardLink(rules.deny, paths, guard);
+  if (denyLink) {
+    return byRule(
+      'deny',
+      denyLink.rule,
+      `Denied by rule "${denyLink.rule.raw}" from ${denyLink.rule.source}: ${describeHardLink(denyLink)}`,
+    );
+  }
   const denyFolder = findRuleUnderFolder(rules.deny, paths, guard);
   if (denyFolder?.surely) {
     return byRule(
@@ -365,6 +374,17 @@ function byAskRules(call: Call, askRule: PermissionRule | undefined): Permission
         'ask',
         askPath.rule,
         `Rule "${askPath.rule.raw}" from ${askPath.rule.source} requires confirmation for ${describePath(askPath.path)}${withNote(keptRootNote(askPath.rule, askPath.path, guard))}`,
+      ),
+      suggestions: [],
+    };
+  }
+  const askLink = findRuleByHardLink(rules.ask, paths, guard);
+  if (askLink) {
+    return {
+      ...byRule(
+        'ask',
+        askLink.rule,
+        `Rule "${askLink.rule.raw}" from ${askLink.rule.source} requires confirmation: ${describeHardLink(askLink)}`,
       ),
       suggestions: [],
     };
@@ -579,6 +599,11 @@ function describePath(path: GuardedPath): string {
   const real = path.real[0];
   const shown = real && real !== path.lexical ? `"${path.declared}" (really "${real}")` : `"${path.declared}"`;
   return `the ${path.access === 'read' ? 'read of' : 'write to'} ${shown}`;
+}
+
+/** A read of another name of a file a rule names (a hard link), in words. */
+function describeHardLink(found: { path: GuardedPath; file: string }): string {
+  return `${describePath(found.path)} opens "${found.file}", which the rule covers: it is a hard link to that file (the same file under another name)`;
 }
 
 /** What a folder read takes in: every file under it, or (read as git reads a work tree) every file git tracks there. */

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ToolContext } from '../tool.ts';
 import { isNormalAbsolute } from './_is_normal_absolute.ts';
+import { hardLinkedRuleFiles, ruleNamingOtherLink } from './hard_linked_rules.ts';
 import { pathRuleChecker, safeCovers, safeCoversWhole } from './path_guard.ts';
 import { pathRuleCandidates, type PathRuleIndexBases, pathRulesFor, pathRulesRootedAt } from './path_rule_index.ts';
 import { resolveRealPath } from './resolve_real_path.ts';
@@ -139,7 +140,7 @@ export function deniedPathFilter(
     return first;
   };
 
-  return (path) => {
+  const byPath = (path: string): PermissionRule | undefined => {
     const abs = isNormalAbsolute(path) ? path : resolve(ctx.cwd, path);
     if (abs === '/') return rules[folderVerdict('/', folder('/'))];
     const slash = abs.lastIndexOf('/');
@@ -151,6 +152,16 @@ export function deniedPathFilter(
     const realParent = known.real!;
     const real = realParent === parent ? abs : `${realParent === '/' ? '' : realParent}${abs.slice(slash)}`;
     return rules[fileVerdict(abs, real, known, limit)];
+  };
+  // Another name of a file a rule names (a hard link to `.env`) is that file: looked at only when
+  // some file the rules name has more than one name, so most searches stat nothing more.
+  const linked = hardLinkedRuleFiles(deny, { toolName, ctx });
+  for (const [key, found] of hardLinkedRuleFiles(ask, { toolName, ctx })) if (!linked.has(key)) linked.set(key, found);
+  if (linked.size === 0) return byPath;
+  return (path) => {
+    const rule = byPath(path);
+    if (rule !== undefined) return rule;
+    return ruleNamingOtherLink(isNormalAbsolute(path) ? path : resolve(ctx.cwd, path), linked)?.rule;
   };
 }
 

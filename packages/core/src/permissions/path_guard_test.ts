@@ -398,13 +398,20 @@ describe('the path guard holds against odd spellings of a path', () => {
       permissions: { deny: ['Read(./caf\u00e9.txt)'] },
       expected: { behavior: 'allow' },
     },
-    // A hard link is the same file under another name; no path-based check can see that. Deny
-    // rules name paths, so protect secrets with file permissions as well (README "The path guard").
+    // A hard link is the same file under another name: a rule naming the file covers each of its
+    // names (hard_linked_rules.ts); a rule over a whole tree is not walked for them (README "The path guard").
     {
-      name: 'a hard link to a denied file cannot be told apart by its path (a documented limit)',
+      name: 'a hard link to a file a deny rule names is denied by that rule',
       tool: 'Read',
       path: 'hard-link.txt',
       permissions: { deny: ['Read(./secret.txt)'] },
+      expected: { behavior: 'deny' },
+    },
+    {
+      name: 'a hard link to a file under a deny rule with ** is not looked for (a documented limit)',
+      tool: 'Read',
+      path: 'hard-link.txt',
+      permissions: { deny: ['Read(./**/secret.txt)'] },
       expected: { behavior: 'allow' },
     },
   ];
