@@ -1,4 +1,5 @@
-import { chmod, lstat, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { rmSync, symlinkSync } from 'node:fs';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -81,5 +82,47 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(path.join(dir, 'plain', 'f.txt'), Buffer.from('y'))).rejects.toThrow(/EEXIST|ENOTDIR/);
     expect(await readdir(dir)).toEqual(['plain']);
     expect(await readFile(path.join(dir, 'plain'), 'utf8')).toBe('x');
+  });
+});
+
+describe('writeFileAtomic where a folder link on its way moves during the write', () => {
+  // Approved: d/new.txt -> real/new.txt. The attacker flips d between real and .git/hooks.
+  let real: string;
+  let hooks: string;
+  let link: string;
+  beforeEach(async () => {
+    real = path.join(await realpath(dir), 'real');
+    hooks = path.join(await realpath(dir), '.git', 'hooks');
+    link = path.join(await realpath(dir), 'd');
+    await mkdir(real);
+    await mkdir(hooks, { recursive: true });
+  });
+  const repoint = (to: string) => () => {
+    rmSync(link);
+    symlinkSync(to, link);
+  };
+
+  test('a link pointing elsewhere when the write starts writes nothing there, even once pointed back before the rename', async () => {
+    await symlink(hooks, link);
+    await expect(
+      writeFileAtomic(path.join(link, 'pre-commit'), Buffer.from('evil'), {
+        allowedTargets: [path.join(real, 'pre-commit')],
+        expectMissing: true,
+        whileFlushing: repoint(real),
+      }),
+    ).rejects.toThrow(/changed between its permission check and the write/);
+    expect(await readdir(hooks)).toEqual([]);
+    expect(await readdir(real)).toEqual([]);
+  });
+
+  test('a link re-pointed after the write started does not move it: the file lands where it was checked', async () => {
+    await symlink(real, link);
+    await writeFileAtomic(path.join(link, 'pre-commit'), Buffer.from('notes'), {
+      allowedTargets: [path.join(real, 'pre-commit')],
+      expectMissing: true,
+      whileFlushing: repoint(hooks),
+    });
+    expect(await readdir(hooks)).toEqual([]);
+    expect(await readFile(path.join(real, 'pre-commit'), 'utf8')).toBe('notes');
   });
 });
