@@ -14,6 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { hashContent, isSettledTime, resolveRealPath } from '@toolshed/core/internal';
+import { type PinnedFolder, pinFolder } from './_pinned_folder.ts';
 import { readWholeFile } from './_text_file.ts';
 
 /** Options of {@linkcode writeFileAtomic}. */
@@ -128,7 +129,9 @@ export class ConcurrentChangeError extends Error {
  * Writes a file atomically: a temp file in the same folder, flushed, given the old file's mode
  * (and owner, where allowed), then renamed over the target. Through a symlink the link's target
  * is written and the link kept. Parent folders are created. On any failure the target is left
- * as it was and the temp file removed.
+ * as it was and the temp file removed. On Linux the folder is opened first and every step acts in
+ * it ({@linkcode pinFolder}): a folder link re-pointed during the write neither moves the file nor
+ * leaves the temp file where the link led (with `allowedTargets`, the folder is checked first).
  *
  * @param file The path to write (absolute).
  * @param data The bytes, or pieces of them in order (written with one `writev`, not joined first).
@@ -154,8 +157,28 @@ export async function writeFileAtomic(
   const target = await linkTarget(file);
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true });
-  const old = await stat(target).catch(() => undefined);
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const name = path.basename(target);
+  // Every step below acts in the folder as opened and checked here (see pinFolder).
+  const folder = await pinFolder(dir, { file, name, allowedTargets: options.allowedTargets });
+  try {
+    await writeInFolder(folder, { file, target, name }, data, options);
+  } finally {
+    await folder.close();
+  }
+  return target;
+}
+
+/** writeFileAtomic's work once its folder is open: the temp file, the checks, the rename. */
+async function writeInFolder(
+  folder: PinnedFolder,
+  names: { file: string; target: string; name: string },
+  data: Uint8Array | readonly Uint8Array[],
+  options: AtomicWriteOptions,
+): Promise<void> {
+  const { file, target, name } = names;
+  const at = folder.entry(name);
+  const old = await stat(at).catch(() => undefined);
+  const temp = folder.entry(`.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', old ? old.mode & 0o7777 : 0o666);
   let renamed = false;
   try {
@@ -176,30 +199,31 @@ export async function writeFileAtomic(
       await chmod(temp, old.mode & 0o7777);
       await chown(temp, old.uid, old.gid).catch(() => undefined);
     }
-    if (options.expectMissing && (await lstat(target).catch(() => undefined))) throw new ConcurrentChangeError(target);
+    if (options.expectMissing && (await lstat(at).catch(() => undefined))) throw new ConcurrentChangeError(target);
     const since = options.unchangedSince;
-    const untouched = since?.settled === true && (await statSignature(target))?.signature === since.signature;
+    const untouched = since?.settled === true && (await statSignature(at))?.signature === since.signature;
     if ((options.expectHash !== undefined || options.expectBytes !== undefined) && !untouched) {
-      const now = await readWholeFile(target).catch(() => undefined);
+      const now = await readWholeFile(at).catch(() => undefined);
       if (now === undefined) throw new ConcurrentChangeError(target);
       if (options.expectBytes !== undefined && !now.equals(options.expectBytes))
         throw new ConcurrentChangeError(target);
       if (options.expectHash !== undefined && hashContent(now) !== options.expectHash)
         throw new ConcurrentChangeError(target);
     }
-    if (options.allowedTargets !== undefined) assertAllowedTarget(file, target, options.allowedTargets);
-    await rename(temp, target);
+    // Named by path (no /proc): the links on the way are checked again just before the rename.
+    if (!folder.pinned && options.allowedTargets !== undefined)
+      assertAllowedTarget(file, target, options.allowedTargets);
+    await rename(temp, at);
     renamed = true;
   } finally {
     if (!renamed) await unlink(temp).catch(() => undefined);
   }
-  return target;
 }
 
 /**
  * Throws unless the rename to `target` lands at one of the paths the permission check allowed,
- * as the links on its way are now. Between this and the rename a link could still move: that
- * window is microseconds, not the seconds between a check (or a person's approval) and a write.
+ * as the links on its way are now: where the folder could not be pinned (no /proc). Between this
+ * and the rename a link could still move; on Linux the pinned folder leaves no such window.
  */
 function assertAllowedTarget(file: string, target: string, allowed: readonly string[]): void {
   let lands: string;
