@@ -1,17 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  chmod,
-  chown,
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  readlink,
-  realpath,
-  rename,
-  stat,
-  unlink,
-} from 'node:fs/promises';
+import { chmod, chown, type FileHandle, lstat, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { hashContent, isSettledTime, resolveRealPath } from '@toolshed/core/internal';
 import { type PinnedFolder, pinFolder } from './_pinned_folder.ts';
@@ -267,11 +255,10 @@ async function linkTarget(file: string): Promise<string> {
   try {
     return await realpath(file);
   } catch {
-    // A dangling link is written at the place it points to, as `echo > link` would.
+    // A dangling link is written at the place it points to, as `echo > link` would: through a
+    // chain of links to its end (where the permission check resolved it), not at the next link.
     const st = await lstat(file).catch(() => undefined);
-    if (st?.isSymbolicLink()) {
-      return path.resolve(path.dirname(file), await readlink(file));
-    }
+    if (st?.isSymbolicLink()) return resolveRealPath(file, { cwd: path.dirname(file) });
     return file;
   }
 }

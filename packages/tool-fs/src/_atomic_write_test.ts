@@ -138,3 +138,19 @@ describe('writeFileAtomic where a folder link on its way moves during the write'
     expect(await readFile(path.join(real, 'pre-commit'), 'utf8')).toBe('notes');
   });
 });
+
+describe('writeFileAtomic through a dangling link', () => {
+  test('a chain of dangling links is followed to its end, as the shell does, and every link kept', async () => {
+    const root = await realpath(dir);
+    await mkdir(path.join(root, 'out'));
+    await symlink('b', path.join(root, 'a'));
+    await symlink('out/new.txt', path.join(root, 'b'));
+    const written = await writeFileAtomic(path.join(root, 'a'), Buffer.from('x'), {
+      allowedTargets: [path.join(root, 'out', 'new.txt')],
+      expectMissing: true,
+    });
+    expect(written).toBe(path.join(root, 'out', 'new.txt'));
+    expect(await readFile(path.join(root, 'out', 'new.txt'), 'utf8')).toBe('x');
+    expect((await lstat(path.join(root, 'b'))).isSymbolicLink()).toBe(true);
+  });
+});
