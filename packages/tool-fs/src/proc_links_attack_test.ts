@@ -35,6 +35,7 @@ describe.skipIf(process.platform !== 'linux')('a link to /proc/self/fd/N of a de
     const { text, isError } = await bench.call('Read', { file_path: spelling() });
     expect(text).not.toContain('sk-live');
     expect(isError).toBe(true);
+    expect(text).toContain('(deleted)');
   });
 
   test('Grep through the link does not print its lines', async () => {

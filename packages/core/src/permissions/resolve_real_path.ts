@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { ToolshedError } from '../errors.ts';
@@ -105,10 +105,34 @@ export function resolveRealPath(path: string, options: ResolveRealPathOptions): 
       resolved.push(segment);
       continue;
     }
+    if (isAbsolute(target) && candidate.startsWith('/proc/')) assertProcLinkNamesTarget(candidate, target, path);
     if (isAbsolute(target)) resolved.length = 0;
     pending.unshift(...split(target));
   }
   return `/${resolved.join('/')}`;
+}
+
+/**
+ * A /proc link (`/proc/<pid>/fd/N`, `cwd`, `root`, `exe`, `map_files/…`) is followed by the kernel
+ * to the object itself, whatever its text says; the text names that object only while it is
+ * still there and in this mount namespace. For a deleted file it reads `/p/.env (deleted)`, for
+ * another namespace's root `/`: a name no rule covers for a file a rule denies. Followed as text
+ * only when the text leads to the same object (device and inode); otherwise unresolvable.
+ */
+function assertProcLinkNamesTarget(candidate: string, target: string, path: string): void {
+  let door: Stats | undefined;
+  let named: Stats | undefined;
+  try {
+    door = statSync(candidate);
+    named = statSync(target);
+  } catch {
+    // One of them cannot be looked at: what the link opens is not known.
+  }
+  if (door !== undefined && named !== undefined && door.dev === named.dev && door.ino === named.ino) return;
+  throw new ToolshedError(
+    PATH_UNRESOLVABLE,
+    `The path "${path}" cannot be resolved: "${candidate}" is a /proc link whose text "${target}" is not what it opens (a deleted file, or one seen from another mount namespace); name the file by its own path instead`,
+  );
 }
 
 function split(path: string): string[] {
