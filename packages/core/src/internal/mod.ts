@@ -61,13 +61,10 @@ export { toolRuleCandidates, type ToolRuleCandidatesOptions } from '../permissio
 export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from '../permissions/path_rule.ts';
 export { approvedRealPaths, type ApprovedRealPathsOptions } from '../permissions/approved_paths.ts';
 export {
-  findRuleByHardLink,
   hardLinkedRuleFiles,
   type HardLinkedRuleFile,
   type HardLinkedRuleFilesOptions,
-  hardLinkFolderListings,
   inodeKey,
-  ruleNamingOtherLink,
 } from '../permissions/hard_linked_rules.ts';
 export {
   type GitConfiguredPaths,

@@ -125,7 +125,7 @@ export function inodeKey(st: Pick<Stats, 'dev' | 'ino'>): string {
  * @example
  * ```ts
  * import { type ToolContext } from '@toolshed/core';
- * import { hardLinkedRuleFiles, ruleNamingOtherLink } from '@toolshed/core/internal';
+ * import { hardLinkedRuleFiles, ruleNamingOtherLink } from './hard_linked_rules.ts';
  * declare const ctx: ToolContext;
  *
  * ruleNamingOtherLink('/p/docs/notes.txt', hardLinkedRuleFiles(ctx.permissions.rules.deny, { toolName: 'Read', ctx }));
@@ -155,7 +155,8 @@ export function ruleNamingOtherLink(
  * @example
  * ```ts
  * import { type ToolContext } from '@toolshed/core';
- * import { findRuleByHardLink, resolveResources } from '@toolshed/core/internal';
+ * import { resolveResources } from '@toolshed/core/internal';
+ * import { findRuleByHardLink } from './hard_linked_rules.ts';
  * declare const ctx: ToolContext;
  *
  * findRuleByHardLink(ctx.permissions.rules.deny, resolveResources([{ path: 'docs/notes', access: 'read' }], ctx), { toolName: 'Read', ctx });
@@ -203,7 +204,7 @@ let listings = 0;
  *
  * @example
  * ```ts
- * import { hardLinkFolderListings } from '@toolshed/core/internal';
+ * import { hardLinkFolderListings } from './hard_linked_rules.ts';
  *
  * const before = hardLinkFolderListings();
  * // ... decide a read ...
