@@ -155,7 +155,11 @@ describe.each(['stdio', 'http'] as const)('serveSession features over %s, with t
     const saved = resources.find((r) => r.uri.startsWith('toolshed://results/'));
     expect(saved).toMatchObject({ mimeType: 'text/plain' });
     const read = await client.readResource({ uri: saved!.uri });
-    expect(read.contents[0]).toMatchObject({ uri: saved!.uri, text: 'x'.repeat(5000) });
+    // As saved for Read: its one long line folded every 2 000 characters.
+    expect(read.contents[0]).toMatchObject({
+      uri: saved!.uri,
+      text: ['x'.repeat(2000), 'x'.repeat(2000), 'x'.repeat(1000)].join('\n'),
+    });
     await expect(client.readResource({ uri: 'toolshed://results/..%2F..%2Fetc%2Fpasswd' })).rejects.toThrow(
       /names no saved result/,
     );

@@ -46,7 +46,8 @@ const RESULTS_PREFIX = 'toolshed://results/';
 
 /**
  * The session's persisted results (outputs too large to send, saved by the result budget under
- * `<stateDir>/tool-results/`) as `toolshed://results/<file>` resources, text/plain or JSON.
+ * `<stateDir>/tool-results/`) as `toolshed://results/<file>` resources, text/plain or JSON, as
+ * saved: for Read's sake, long lines are folded, one JSON value re-indented and NUL written ␀.
  *
  * @param session The served session.
  * @returns The source.
@@ -69,7 +70,7 @@ export function sessionResults(session: Session): ServeResourceSource {
       return names.sort().map((name) => ({
         uri: `${RESULTS_PREFIX}${encodeURIComponent(name)}`,
         name,
-        description: `A tool result of this session saved because it was too large to send (${name})`,
+        description: `A tool result of this session saved because it was too large to send (${name}), as saved for Read: lines longer than 2,000 characters folded, one JSON value re-indented, NUL as ␀ (the call's preview says which)`,
         mimeType: mime(name),
       }));
     },

@@ -10,7 +10,14 @@ import {
   type WriteStream,
 } from 'node:fs';
 import path from 'node:path';
-import { LineFolder, readMoreHint, type SavedFileStats, savedFileStats, type SavedOutputReaders } from '@toolshed/core';
+import {
+  LineFolder,
+  readMoreHint,
+  type SavedFileStats,
+  savedOutputReaders,
+  savedFileStats,
+  type SavedOutputReaders,
+} from '@toolshed/core';
 
 // Of a line not finished yet, this much of its start is kept for the denied-quote check: the
 // check looks at what comes before a line's first `:` and at whole lines up to 1 024 characters.
@@ -305,7 +312,7 @@ export class OutputCapture {
     if (saved === undefined)
       return `the whole output could not be saved${this.#spillError ? ` (${this.#spillError.message})` : ''}`;
     const fold = this.#folder.note();
-    const readers = this.#o.readers ?? { read: true, grep: true, bash: false };
+    const readers = this.#o.readers ?? savedOutputReaders(undefined);
     const hint = readMoreHint(saved, readers);
     return `the whole output (${this.#total} characters) is saved in ${saved}; ${hint[0]!.toLowerCase()}${hint.slice(1)}${fold === '' ? '' : ` ${fold}`}`;
   }

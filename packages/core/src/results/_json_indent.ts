@@ -2,7 +2,8 @@
  * The JSON value `text` re-indented (two spaces a level, one member or element a line), when
  * `text` is one JSON value: only the whitespace between tokens changes, so every number, string
  * and key stays exactly as written (a `JSON.parse` and `JSON.stringify` round trip would round big
- * integers and drop duplicate keys). Undefined when `text` is not one JSON object or array.
+ * integers and drop duplicate keys). Undefined when `text` is not one JSON object or array, or
+ * nests deeper than 100 levels.
  *
  * @param text The output.
  * @returns The re-indented text, or undefined.
@@ -26,6 +27,9 @@ export function indentJson(text: string): string | undefined {
   const out: string[] = [];
   let depth = 0;
   const newline = () => out.push('\n', '  '.repeat(depth));
+  // Past this depth an indent alone fills a tenth of a line Read shows, and the indents of deep
+  // nesting grow with the square of the depth (20 000 levels: 400 million spaces): not re-indented.
+  const maxDepth = 100;
   for (let i = 0; i < text.length; ) {
     const c = text[i]!;
     if (c === '"') {
@@ -42,6 +46,7 @@ export function indentJson(text: string): string | undefined {
       } else {
         out.push(c);
         depth++;
+        if (depth > maxDepth) return undefined;
         newline();
         i++;
       }

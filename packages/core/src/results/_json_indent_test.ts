@@ -34,3 +34,10 @@ test('is undefined for what is not one JSON object or array', () => {
   expect(indentJson('{"a":1} trailing')).toBeUndefined();
   expect(indentJson('[1,2')).toBeUndefined();
 });
+
+test('gives up on nesting too deep to indent usefully, in steps that follow the input', () => {
+  // 20 000 levels: re-indenting would write 400 million spaces (it threw "Invalid string length").
+  const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+  expect(indentJson(deep)).toBeUndefined();
+  expect(indentJson(`${'['.repeat(64)}1${']'.repeat(64)}`)).toContain(`\n${'  '.repeat(64)}1`);
+});

@@ -1,5 +1,6 @@
 import { indentJson } from './_json_indent.ts';
 import { LineFolder, SAVED_LINE_CHARS } from './line_folder.ts';
+import { formatCount } from './_format_count.ts';
 
 /**
  * What a whole output is saved as, so that every character of it is within reach of Read
@@ -22,7 +23,8 @@ import { LineFolder, SAVED_LINE_CHARS } from './line_folder.ts';
 export function savedText(text: string): { text: string; note: string } {
   const folder = new LineFolder();
   const folded = folder.fold(text);
-  if (folder.longestLine <= SAVED_LINE_CHARS) return { text, note: '' };
+  if (folder.longestLine <= SAVED_LINE_CHARS)
+    return folder.nuls === 0 ? { text, note: '' } : { text: folded, note: folder.note() };
   const json = indentJson(text);
   if (json !== undefined && longestLine(json) < SAVED_LINE_CHARS - 1) {
     return {
@@ -44,9 +46,4 @@ function longestLine(text: string): number {
     from = nl + 1;
   }
   return Math.max(longest, text.length - from);
-}
-
-/** A count as previews print it (`5,000,000`); result_budget.ts imports this file, so not its helper. */
-function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
 }

@@ -21,3 +21,16 @@ test('JSON holding a string too long for one line is folded instead, and the not
   expect(saved.note).toMatch(/folded every 2,000 characters/);
   expect(unfold(saved.text)).toBe(text);
 });
+
+test('deeply nested JSON is folded, not re-indented, and saving it does not fail', () => {
+  const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+  const { text, note } = savedText(deep);
+  expect(note).toMatch(/folded every 2,000 characters/);
+  expect(text.split('\n').every((line) => line.length <= 2_000)).toBe(true);
+});
+
+test('an output with a NUL is saved with ␀ in its place, even with short lines', () => {
+  const { text, note } = savedText('a\u0000b');
+  expect(text).toBe('a\u2400b');
+  expect(note).toMatch(/NUL/);
+});

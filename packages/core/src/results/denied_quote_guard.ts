@@ -48,26 +48,33 @@ export function quotedDeniedFile(
     .map((tool) => deniedPathFilter(tool, ctx))
     .filter((f) => f !== undefined);
   if (filters.length === 0) return undefined;
+  // A relative path may be quoted from another folder (`cd config && grep -rn KEY .` prints
+  // `./.env:…`): it is also tried in each folder a deny rule names.
+  const bases = [ctx.cwd, ...ruleFolders(deny, ctx.cwd)];
   const seen = new Set<string>();
   const check = (candidate: string): { path: string; rule: PermissionRule } | undefined => {
     const trimmed = candidate.trim();
-    if (trimmed === '' || trimmed.length > MAX_CANDIDATE_CHARS || seen.has(trimmed) || trimmed.includes('\0'))
-      return undefined;
+    if (trimmed === '' || trimmed.length > MAX_CANDIDATE_CHARS || seen.has(trimmed)) return undefined;
     seen.add(trimmed);
-    const path = trimmed.startsWith('/') ? trimmed : `${ctx.cwd}/${trimmed}`;
-    for (const filter of filters) {
-      const rule = filter(normalize(path));
-      if (rule) return { path: normalize(path), rule };
+    for (const base of trimmed.startsWith('/') ? [''] : bases) {
+      const path = normalize(base === '' ? trimmed : `${base}/${trimmed}`);
+      for (const filter of filters) {
+        const rule = filter(path);
+        if (rule) return { path, rule };
+      }
     }
     return undefined;
   };
-  for (const line of text.split('\n')) {
+  // Colours (`grep --color=always`) are not part of a path; NUL ends one (`grep -Z`), as a line end does.
+  for (const line of text.replace(ANSI_SEQUENCE, '').split(/[\n\r\0]/)) {
     const diff = /^diff --git a\/(.+?) b\/(.+)$/.exec(line);
     const header = /^(?:---|\+\+\+) [ab]\/(.+)$/.exec(line);
+    const headTail = /^==> (.+) <==$/.exec(line);
     const colon = line.indexOf(':');
     const candidates = [
       ...(diff ? [diff[1]!, diff[2]!] : []),
       ...(header ? [header[1]!] : []),
+      ...(headTail ? [headTail[1]!] : []),
       ...(colon > 0 ? [line.slice(0, colon)] : []),
       line,
     ];
@@ -115,6 +122,32 @@ export function deniedQuoteGuard(
       ? `it quotes "${hit.path}", which rule "${hit.rule.raw}" from ${hit.rule.source} denies, and a saved copy would not be guarded by that rule`
       : undefined;
   };
+}
+
+// Terminal escape sequences (CSI and OSC), as `--color=always` writes them around a path.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escapes are what it removes
+const ANSI_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
+
+/**
+ * The folders of deny path rules that name files in one folder (`Read(./config/.env)` →
+ * `<cwd>/config`, `Read(//etc/ssl/*.pem)` → `/etc/ssl`); rules with `**` and bare names name none.
+ */
+function ruleFolders(deny: readonly PermissionRule[], cwd: string): string[] {
+  const out = new Set<string>();
+  for (const rule of deny) {
+    const content = rule.ruleContent;
+    // Only rules naming files in one folder: with `**` every relative line would be a path under it.
+    if (!content || content.includes('**') || !READING_TOOLS.includes(rule.toolName)) continue;
+    const literal = content.split(/[*?[{]/)[0]!;
+    const slash = literal.lastIndexOf('/');
+    if (slash <= 0) continue;
+    const folder = literal.slice(0, slash);
+    if (folder.startsWith('//')) out.add(normalize(folder.slice(1)));
+    else if (folder.startsWith('./')) out.add(normalize(`${rule.root ?? cwd}/${folder.slice(2)}`));
+    else if (folder.startsWith('/')) out.add(normalize(`${rule.root ?? cwd}${folder}`));
+  }
+  out.delete(normalize(cwd));
+  return [...out];
 }
 
 /** `/a/./b/../c` → `/a/c`, without touching the file system. */

@@ -46,6 +46,28 @@ describe('quotedDeniedFile', () => {
     }
   });
 
+  // Outputs of commands run in another folder, coloured, NUL-separated, or headed the way head
+  // and tail head each file: the guard missed each, so the output was saved and readable.
+  test('finds a denied file quoted from another folder, in colour, NUL-separated, or under a head/tail header', () => {
+    const ctx = ctxWith(['Read(./config/.env)']);
+    for (const text of [
+      // `cd config && grep -rn KEY .`
+      `${filler(2)}\n./.env:1:API_KEY=hunter2`,
+      // `grep --color=always -rn KEY config`
+      `\u001b[35m\u001b[Kconfig/.env\u001b[m\u001b[K\u001b[36m\u001b[K:\u001b[m\u001b[KAPI_KEY=hunter2`,
+      // `grep -rnZ KEY config`
+      `config/.env\u00001:API_KEY=hunter2`,
+      // `head config/.env big.txt`
+      '==> config/.env <==\nAPI_KEY=hunter2\n\n==> big.txt <==\nx',
+      // CRLF line ends
+      `src/a.ts:1:x\r\nconfig/.env:1:API_KEY=hunter2\r\n`,
+    ]) {
+      expect(quotedDeniedFile(text, ctx)?.path, JSON.stringify(text.slice(0, 60))).toBe(
+        path.join(box.dir, 'config/.env'),
+      );
+    }
+  });
+
   test('quotedDeniedFile finds nothing in output that quotes no denied file, or without deny rules', () => {
     expect(
       quotedDeniedFile(`${filler(50)}\nsrc/env.ts:1:.env is read here`, ctxWith(['Read(./.env)'])),

@@ -1,3 +1,5 @@
+import { formatCount } from './_format_count.ts';
+
 /**
  * The most characters of one line a saved result keeps on one line of its file: Read's cut
  * (`MAX_LINE_CHARS` of the fs family), past which the rest of a line is out of Read's reach.
@@ -19,8 +21,11 @@ export const SAVED_LINE_CHARS = 2_000;
  * drops a `\r` that ends a line), and after a line of `width - 1` or `width` characters that ends
  * there. So the rule to undo it has no exception: in the folded text, a line of `width - 1` or
  * more characters continues on the next line; every shorter line ends where a line of the
- * original ended. The decision needs only the character at hand, so pieces may split anywhere,
- * even inside a surrogate pair.
+ * original ended, a line's length being what Read shows (without the `\r` that ends it). The
+ * decision needs only the character at hand, so pieces may split anywhere, even inside a surrogate
+ * pair. A NUL is saved as ␀ (U+2400): Read takes a file with a NUL for binary. (One case is left:
+ * a lone `\r` at the fold's last place followed by a character outside the BMP ends a line Read
+ * shows one shorter.)
  *
  * @example
  * ```ts
@@ -41,6 +46,9 @@ export class LineFolder {
   #line = 0;
   #longest = 0;
   #folds = 0;
+  #nuls = 0;
+  /** The last character on the current line of the folded text is a `\r` (Read drops it at a line end). */
+  #lastCR = false;
 
   /**
    * @param width Characters of a line kept on one line. @default 2000
@@ -69,6 +77,11 @@ export class LineFolder {
    * @returns The piece with line breaks inserted (the same string when none was needed).
    */
   fold(text: string): string {
+    // Read refuses a file with a NUL in it as binary: a NUL is saved as ␀ (U+2400), one character as well.
+    if (text.includes('\0')) {
+      this.#nuls += text.split('\0').length - 1;
+      text = text.replaceAll('\0', '\u2400');
+    }
     const w = this.#width;
     let out: string[] | undefined;
     let from = 0;
@@ -77,6 +90,7 @@ export class LineFolder {
       out.push(text.slice(from, at), '\n');
       from = at;
       this.#col = 0;
+      this.#lastCR = false;
       this.#folds++;
     };
     let i = 0;
@@ -102,11 +116,14 @@ export class LineFolder {
             j += take;
           }
         }
+      if (end > i) this.#lastCR = text.charCodeAt(end - 1) === 13;
       if (nl === -1) break;
-      if (this.#col >= w - 1) breakAt(nl);
+      // Judged by what Read shows: without the \r that ends the line.
+      if (this.#col - (this.#lastCR ? 1 : 0) >= w - 1) breakAt(nl);
       this.#longest = Math.max(this.#longest, this.#line);
       this.#line = 0;
       this.#col = 0;
+      this.#lastCR = false;
       i = nl + 1;
     }
     if (out === undefined) return text;
@@ -121,6 +138,8 @@ export class LineFolder {
    * @returns The piece with line breaks inserted (the same bytes when none was needed).
    */
   foldAscii(bytes: Uint8Array): Uint8Array {
+    // A NUL becomes ␀, three bytes in UTF-8: folded as text.
+    if (bytes.includes(0)) return Buffer.from(this.fold(Buffer.from(bytes).toString('latin1')), 'utf8');
     const w = this.#width;
     let out: Uint8Array[] | undefined;
     let from = 0;
@@ -130,6 +149,7 @@ export class LineFolder {
       out.push(bytes.subarray(from, at), NL);
       from = at;
       this.#col = 0;
+      this.#lastCR = false;
       this.#folds++;
     };
     let i = 0;
@@ -147,11 +167,13 @@ export class LineFolder {
             j += take;
           }
         }
+      if (end > i) this.#lastCR = bytes[end - 1] === 13;
       if (nl === -1) break;
-      if (this.#col >= w - 1) breakAt(nl);
+      if (this.#col - (this.#lastCR ? 1 : 0) >= w - 1) breakAt(nl);
       this.#longest = Math.max(this.#longest, this.#line);
       this.#line = 0;
       this.#col = 0;
+      this.#lastCR = false;
       i = nl + 1;
     }
     if (out === undefined) return bytes;
@@ -165,7 +187,18 @@ export class LineFolder {
    * @returns The note for the model.
    */
   note(): string {
-    return this.#folds === 0 ? '' : foldedNote(this.longestLine, this.#width);
+    const notes: string[] = [];
+    if (this.#folds > 0) notes.push(foldedNote(this.longestLine, this.#width));
+    if (this.#nuls > 0)
+      notes.push(
+        `It has ${formatCount(this.#nuls)} NUL characters, saved as ␀ (U+2400) so that Read shows the file as text.`,
+      );
+    return notes.join(' ');
+  }
+
+  /** How many NUL characters were saved as ␀ so far. */
+  get nuls(): number {
+    return this.#nuls;
   }
 }
 
@@ -190,9 +223,4 @@ export function foldedNote(longestLine: number, width: number = SAVED_LINE_CHARS
     `a line of ${formatCount(width - 1)} or ${formatCount(width)} characters in the file continues on the next ` +
     'line, and those line breaks are not in the output (a search for text that spans one does not find it).'
   );
-}
-
-/** A count as previews print it (`5,000,000`); result_budget.ts imports this file, so not its helper. */
-function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
 }

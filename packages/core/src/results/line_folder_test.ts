@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { LineFolder, SAVED_LINE_CHARS } from './line_folder.ts';
-import { unfold } from './_test_unfold.ts';
+import { readView, unfold } from './_test_unfold.ts';
 
 function foldInPieces(text: string, size: number, width?: number): { folded: string; folder: LineFolder } {
   const folder = new LineFolder(width);
@@ -39,7 +39,7 @@ describe('LineFolder', () => {
         if (line.length >= 49) expect(line.endsWith('\r')).toBe(false);
       }
       expect(Buffer.from(folded, 'utf8').toString('utf8')).toBe(folded);
-      expect(unfold(folded, 50)).toBe(text);
+      expect(unfold(folded, 50)).toBe(readView(text));
     }
   });
 
@@ -48,6 +48,23 @@ describe('LineFolder', () => {
     const { folded } = foldInPieces(text, 1000, 50);
     expect(folded).toBe(['x'.repeat(49), '', 'y'.repeat(50), '', 'z'.repeat(48), ''].join('\n'));
     expect(unfold(folded, 50)).toBe(text);
+  });
+
+  // Read drops the \r that ends a line: a CRLF line of width-2 characters and its \r is no
+  // longer than width-2 to the model, so it ends there (an added break made it gain an empty line).
+  test('a CRLF line is judged by the length Read shows', () => {
+    for (const text of [`${'x'.repeat(48)}\r\ntail\n`, `${'x'.repeat(49)}\r\ntail`, `a\r\n${'y'.repeat(120)}\r\n`]) {
+      for (const size of [1, 5, 1000]) expect(unfold(foldInPieces(text, size, 50).folded, 50)).toBe(readView(text));
+    }
+  });
+
+  test('a NUL is saved as ␀ (U+2400), which Read shows, and the note says so', () => {
+    const folder = new LineFolder(50);
+    expect(folder.fold('a\u0000b\n\u0000')).toBe('a\u2400b\n\u2400');
+    expect(folder.note()).toMatch(/2 NUL characters.*␀/);
+    expect(Buffer.from(new LineFolder(50).foldAscii(Buffer.from('p\u0000q', 'latin1'))).toString('utf8')).toBe(
+      'p\u2400q',
+    );
   });
 
   test('ASCII bytes fold as the same text would', () => {

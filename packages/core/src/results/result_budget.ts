@@ -1,3 +1,4 @@
+import { formatCount as formatCountOf } from './_format_count.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -562,5 +563,5 @@ export function formatCount(n: number): string {
 }
 
 function fmt(n: number): string {
-  return n === Infinity ? 'unlimited' : n.toLocaleString('en-US');
+  return n === Infinity ? 'unlimited' : formatCountOf(n);
 }
