@@ -125,7 +125,6 @@ export function deniedQuoteGuard(
 }
 
 // Terminal escape sequences (CSI and OSC), as `--color=always` writes them around a path.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: escapes are what it removes
 const ANSI_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
 
 /**
