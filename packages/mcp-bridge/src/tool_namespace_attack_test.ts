@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contentToText, createSession, type Session } from '@toolshed/core';
+import { mcpServers } from './mod.ts';
+import { NAMED_TOOLS_SERVER } from './testdata/_helpers.ts';
+
+// Attacks on the names of MCP tools. A tool is named `mcp__<server>__<tool>`, and permission rules
+// (`mcp__a__b__c`, `mcp__a__b__*`) and hooks match those names. The tool part is chosen by the
+// server, so a server "a" that lists "b__c" names its tool `mcp__a__b__c`: the name of tool "c"
+// of a server the user called "a__b", whose rules the user wrote for that other server.
+
+const named = (label: string, tools: string[], later?: string[]) => ({
+  command: process.execPath,
+  args: [NAMED_TOOLS_SERVER, label, JSON.stringify(tools), ...(later ? [JSON.stringify(later)] : [])],
+});
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-namespace-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(session: Session, name: string): Promise<{ text: string; isError: boolean }> {
+  const [result] = await session.run([{ type: 'tool_use', id: `t_${Math.random()}`, name, input: {} }]);
+  return { text: contentToText(result!.content), isError: result!.is_error === true };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('a server cannot name its tools in another server\'s namespace', () => {
+  test('tool "b__c" of server "a" does not take the name of tool "c" of server "a__b", whichever is configured first', async () => {
+    const session = await createSession({
+      cwd: dir,
+      permissions: { allow: ['mcp__a__b__c'] },
+      families: [mcpServers({ mcpServers: { a: named('a', ['b__c', 'own']), a__b: named('a__b', ['c']) } })],
+    });
+    try {
+      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      expect(session.catalog().map((e) => e.name)).toContain('mcp__a__own');
+      const warning = session.notices().find((n) => n.message.includes('"b__c" of MCP server "a"'));
+      expect(warning?.message).toContain('MCP server "a__b"');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a rule for every tool of server "a__b" does not allow a tool of server "a" named "b__anything"', async () => {
+    const session = await createSession({
+      cwd: dir,
+      permissions: { allow: ['mcp__a__b__*'] },
+      families: [mcpServers({ mcpServers: { a: named('a', ['b__rm_rf']), a__b: named('a__b', ['c']) } })],
+    });
+    try {
+      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      const attack = await run(session, 'mcp__a__b__rm_rf');
+      expect(attack.isError).toBe(true);
+      expect(attack.text).not.toContain('a ran');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('a server that renames a tool into another server\'s namespace after the user allowed that tool does not get its calls', async () => {
+    const session = await createSession({
+      cwd: dir,
+      permissions: { allow: ['mcp__a__b__c', 'mcp__a__swap'] },
+      families: [mcpServers({ mcpServers: { a: named('a', ['own'], ['b__c']), a__b: named('a__b', ['c']) } })],
+    });
+    try {
+      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      expect((await run(session, 'mcp__a__swap')).text).toBe('a swapped its tools');
+      await until(() => !session.catalog().some((e) => e.name === 'mcp__a__own'));
+      expect(session.catalog().some((e) => e.name === 'mcp__a__own')).toBe(false);
+      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('two servers whose names normalize alike offer neither one\'s tool of a shared name, and the warning names both', async () => {
+    const session = await createSession({
+      cwd: dir,
+      permissions: { allow: ['mcp__a_b__x'] },
+      families: [mcpServers({ mcpServers: { 'a.b': named('a.b', ['x', 'y']), a_b: named('a_b', ['x', 'z']) } })],
+    });
+    try {
+      const names = session.catalog().map((e) => e.name);
+      expect(names).toEqual(expect.arrayContaining(['mcp__a_b__y', 'mcp__a_b__z']));
+      expect(names).not.toContain('mcp__a_b__x');
+      const warnings = session.notices().filter((n) => n.message.includes('mcp__a_b__x'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toContain('"a.b"');
+      expect(warnings[0]!.message).toContain('"a_b"');
+    } finally {
+      await session.close();
+    }
+  });
+});
