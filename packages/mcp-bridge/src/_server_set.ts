@@ -8,6 +8,7 @@ import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
 import { completeMcpArgumentTool } from './completion_tool.ts';
 import { getMcpPromptTool, listMcpPromptsTool } from './prompt_tools.ts';
 import { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
+import { keepOwnNames } from './_tool_namespace.ts';
 
 /** What a server set is told by its session. */
 export interface McpServerSetOptions extends Omit<McpConnectionOptions, 'onToolsChanged'> {
@@ -46,12 +47,11 @@ export class McpServerSet {
   #connections: McpConnection[];
   #notice: McpServerSetOptions['notice'];
   #setInstructions: McpServerSetOptions['setInstructions'];
-  #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
+  #cache = new Map<McpConnection, { key: string; tools: AnyTool[]; originals: Map<AnyTool, string> }>();
   #resourceTools: AnyTool[];
   #promptTools: AnyTool[];
   #completionTool: AnyTool;
   #warnedSchemas = new Set<string>();
-  #warnedClashes = new Set<string>();
   #warned = new Set<string>();
   #roots: readonly string[];
   #aborts: AbortWatch;
@@ -124,17 +124,19 @@ export class McpServerSet {
     );
   }
 
-  /** Every server's tools (a server that crashed keeps its tools: the next call reconnects it). */
+  /**
+   * Every server's tools (a server that crashed keeps its tools: the next call reconnects it),
+   * each in its own server's names only (see `keepOwnNames`).
+   */
   tools(): AnyTool[] {
-    const out: AnyTool[] = [];
-    const taken = new Set<string>();
-    for (const connection of this.#connections) {
-      if (connection.state === 'closed') continue;
+    const named = this.#connections.map((connection) => {
+      if (connection.state === 'closed')
+        return { server: connection.name, offers: false, tools: [], original: () => '' };
       for (const problem of connection.toolProblems) this.#warnOnce(`MCP server "${connection.name}": ${problem}.`);
       const key = JSON.stringify(connection.tools);
       let cached = this.#cache.get(connection);
       if (!cached || cached.key !== key) {
-        cached = { key, tools: [] };
+        cached = { key, tools: [], originals: new Map() };
         const local = new Set<string>();
         for (const info of connection.tools) {
           const name = uniqueToolName(mcpToolName(connection.name, info.name), {
@@ -142,31 +144,27 @@ export class McpServerSet {
             taken: local,
           });
           local.add(name);
-          cached.tools.push(
-            buildMcpTool(connection, info, {
-              name,
-              onSchemaProblem: (m) => this.#warnSchema(name, m),
-              onWorkingDirectories: (dirs) => void this.observeWorkingDirectories(dirs),
-            }),
-          );
+          const tool = buildMcpTool(connection, info, {
+            name,
+            onSchemaProblem: (m) => this.#warnSchema(name, m),
+            onWorkingDirectories: (dirs) => void this.observeWorkingDirectories(dirs),
+          });
+          cached.tools.push(tool);
+          cached.originals.set(tool, info.name);
         }
         this.#cache.set(connection, cached);
       }
-      for (const tool of cached.tools) {
-        // Two servers whose names normalize alike ("a.b", "a_b"): the later one's tools are left out with a warning.
-        if (taken.has(tool.name)) {
-          if (this.#warnedClashes.has(`${connection.name}\u0000${tool.name}`)) continue;
-          this.#warnedClashes.add(`${connection.name}\u0000${tool.name}`);
-          this.#notice(
-            'warn',
-            `Tool "${tool.name}" of MCP server "${connection.name}" is ignored: another server already has a tool of that name; rename one server in the MCP configuration.`,
-          );
-          continue;
-        }
-        taken.add(tool.name);
-        out.push(tool);
-      }
-    }
+      const { originals } = cached;
+      return {
+        server: connection.name,
+        offers: true,
+        tools: cached.tools,
+        original: (t: AnyTool) => originals.get(t) ?? t.name,
+      };
+    });
+    const { kept, problems } = keepOwnNames(named);
+    for (const problem of problems) this.#warnOnce(problem);
+    const out: AnyTool[] = [...kept];
     if (this.#connections.some((c) => c.hasResources && c.state !== 'closed')) out.push(...this.#resourceTools);
     if (this.#connections.some((c) => c.hasPrompts && c.state !== 'closed')) out.push(...this.#promptTools);
     if (this.#connections.some((c) => c.hasCompletions && c.state !== 'closed')) out.push(this.#completionTool);

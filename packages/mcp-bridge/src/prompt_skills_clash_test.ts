@@ -2,9 +2,9 @@ import { expect, test } from 'vitest';
 import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
 import { mcpPromptSkills } from './_prompt_skills.ts';
 
-// Attack: two servers whose prompts get the same skill name (server "a" with prompt "b__c",
-// server "a__b" with prompt "c": both `mcp__a__b__c`). Whichever answered its listing last
-// used to win, so one server could take another's prompt name and be loaded in its place.
+// Attack: two servers whose prompts get the same skill name (servers "a.b" and "a_b" with a
+// prompt "c": both `mcp__a_b__c`). Whichever answered its listing last used to win, so one
+// server could take another's prompt name and be loaded in its place.
 function fakeServer(name: string, prompts: McpPromptInfo[], delayMs: number, calls: string[]): McpConnection {
   return {
     name,
@@ -19,13 +19,25 @@ function fakeServer(name: string, prompts: McpPromptInfo[], delayMs: number, cal
 test('a skill name two servers prompts share is neither listed nor loaded, and the error names both', async () => {
   const calls: string[] = [];
   const source = mcpPromptSkills(() => [
-    fakeServer('a__b', [{ name: 'c' }, { name: 'own' }], 1, calls),
-    fakeServer('a', [{ name: 'b__c' }], 20, calls),
+    fakeServer('a_b', [{ name: 'c' }, { name: 'own' }], 1, calls),
+    fakeServer('a.b', [{ name: 'c' }], 20, calls),
   ]);
   const listed = await source.list();
-  expect(listed.map((s) => s.name)).toEqual(['mcp__a__b__own']);
-  await expect(source.load('mcp__a__b__c')).rejects.toThrow(
-    'Two prompts are named "mcp__a__b__c": prompt "c" of MCP server "a__b" and prompt "b__c" of MCP server "a"; get the one you mean with GetMcpPrompt.',
+  expect(listed.map((s) => s.name)).toEqual(['mcp__a_b__own']);
+  await expect(source.load('mcp__a_b__c')).rejects.toThrow(
+    'Two prompts are named "mcp__a_b__c": prompt "c" of MCP server "a_b" and prompt "c" of MCP server "a.b"; get the one you mean with GetMcpPrompt.',
   );
   expect(calls).toEqual([]);
+});
+
+test('a prompt of server "a" named "b__own" is not offered as the skill mcp__a__b__own of server "a__b"', async () => {
+  const calls: string[] = [];
+  const source = mcpPromptSkills(() => [
+    fakeServer('a', [{ name: 'b__own' }, { name: 'mine' }], 1, calls),
+    fakeServer('a__b', [{ name: 'other' }], 1, calls),
+  ]);
+  expect((await source.list()).map((s) => s.name)).toEqual(['mcp__a__b__other', 'mcp__a__mine']);
+  expect(await source.load('mcp__a__b__own')).toBeUndefined();
+  expect(calls).toEqual([]);
+  // Before, the prompt was listed and loaded as mcp__a__b__own, under server "a__b"'s rules.
 });

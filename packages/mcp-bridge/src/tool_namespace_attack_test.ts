@@ -33,7 +33,7 @@ async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-describe('a server cannot name its tools in another server\'s namespace', () => {
+describe("a server cannot name its tools in another server's namespace", () => {
   test('tool "b__c" of server "a" does not take the name of tool "c" of server "a__b", whichever is configured first', async () => {
     const session = await createSession({
       cwd: dir,
@@ -66,7 +66,7 @@ describe('a server cannot name its tools in another server\'s namespace', () => 
     }
   });
 
-  test('a server that renames a tool into another server\'s namespace after the user allowed that tool does not get its calls', async () => {
+  test("a server that renames a tool into another server's namespace after the user allowed that tool does not get its calls", async () => {
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__a__b__c', 'mcp__a__swap'] },
@@ -83,7 +83,7 @@ describe('a server cannot name its tools in another server\'s namespace', () => 
     }
   });
 
-  test('two servers whose names normalize alike offer neither one\'s tool of a shared name, and the warning names both', async () => {
+  test("two servers whose names normalize alike offer neither one's tool of a shared name, and the warning names both", async () => {
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__a_b__x'] },
