@@ -123,7 +123,8 @@ const BINARY_TYPES: Record<string, string> = {
  * `file://{+path}` (none are listed one by one; `completion/complete` of `path` lists a folder).
  * A read is refused when the file's real path (symlinks resolved) is outside every folder, or
  * unless the session's `Read` tool would be allowed to read it without asking (so its deny and
- * ask rules, `Read(./.env)`, hold; a session without a Read tool serves no files).
+ * ask rules, `Read(./.env)`, hold; a session without a Read tool serves no files). A folder's
+ * listing and a path's completion name only the entries that may be read so.
  *
  * @param session The served session (its cwd and permission rules).
  * @param options Which folders; the largest file read.
@@ -144,6 +145,18 @@ export function workingFiles(session: Session, options: WorkingFilesOptions = {}
     Promise.all((options.dirs ?? [session.cwd]).map((d) => realpath(path.resolve(session.cwd, d)).catch(() => d)));
   const inside = (roots: string[], file: string) =>
     roots.some((root) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+
+  const readDecision = (file: string) =>
+    session.explain('Read', { file_path: file }).catch((e: unknown) => ({
+      behavior: 'deny' as const,
+      reason: (e as Error).message,
+      source: undefined as string | undefined,
+      rule: undefined as string | undefined,
+    }));
+  // A listing names only what the session's Read may read, as Glob and Grep leave out what a
+  // deny or ask rule covers: the names in a denied folder (`Read(./private/**)`) are its secrets too.
+  const readable = async (folder: string, names: readonly string[]): Promise<boolean[]> =>
+    Promise.all(names.map(async (name) => (await readDecision(path.join(folder, name))).behavior === 'allow'));
 
   /** The real path of a file:// URI that may be read, or a thrown reason. */
   const resolveUri = async (uri: string): Promise<string> => {
@@ -167,12 +180,7 @@ export function workingFiles(session: Session, options: WorkingFilesOptions = {}
         `Resource ${uri} is outside the served working directories (${dirs.join(', ')})${real !== file ? `: it resolves to ${real}` : ''}; only files under them are offered`,
       );
     // The session's own Read tool decides, so its deny and ask rules hold for resources too.
-    const decision = await session.explain('Read', { file_path: real }).catch((e: unknown) => ({
-      behavior: 'deny' as const,
-      reason: (e as Error).message,
-      source: undefined as string | undefined,
-      rule: undefined as string | undefined,
-    }));
+    const decision = await readDecision(real);
     if (decision.behavior === 'allow') return real;
     if (decision.source === 'pool' && !decision.rule)
       throw new Error(
@@ -198,7 +206,13 @@ export function workingFiles(session: Session, options: WorkingFilesOptions = {}
       const real = await resolveUri(uri);
       const info = await stat(real);
       if (info.isDirectory()) {
-        const names = (await readdir(real, { withFileTypes: true }))
+        const entries = await readdir(real, { withFileTypes: true });
+        const shown = await readable(
+          real,
+          entries.map((d) => d.name),
+        );
+        const names = entries
+          .filter((_, i) => shown[i])
           .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
           .sort();
         return [{ uri, mimeType: 'text/plain', text: names.join('\n') }];
@@ -225,9 +239,16 @@ export function workingFiles(session: Session, options: WorkingFilesOptions = {}
       const prefix = value.endsWith(path.sep) ? '' : path.basename(value);
       const real = await realpath(folder).catch(() => undefined);
       if (real === undefined || !inside(dirs, real)) return [];
-      const entries = await readdir(real, { withFileTypes: true }).catch(() => []);
+      if ((await readDecision(real)).behavior !== 'allow') return [];
+      const entries = (await readdir(real, { withFileTypes: true }).catch(() => [])).filter((d) =>
+        d.name.startsWith(prefix),
+      );
+      const shown = await readable(
+        real,
+        entries.map((d) => d.name),
+      );
       return entries
-        .filter((d) => d.name.startsWith(prefix))
+        .filter((_, i) => shown[i])
         .map((d) => path.join(folder, d.name) + (d.isDirectory() ? path.sep : ''))
         .sort();
     },
