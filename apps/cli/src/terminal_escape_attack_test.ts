@@ -1,0 +1,34 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { cli, tempDir } from './_test_io.ts';
+
+// Attack: an MCP server asks the user a question (form elicitation) whose message, field titles,
+// descriptions and choices carry terminal escape codes. Printed as they came, they move the
+// cursor up and clear the line that names the server ("MCP server "evil" asks:"), so the server's
+// question passes for Toolshed's own and the user types a secret into it. The URL-mode question
+// was already escaped; the form, which every MCP server and AskUserQuestion reach, was not.
+
+const SERVER = fileURLToPath(
+  new URL('../../../packages/mcp-bridge/src/testdata/escape_elicit_server.mjs', import.meta.url),
+);
+
+// Every control a terminal acts on: C0 (ESC, CR), DEL, C1 (CSI U+009B) and the bidi overrides.
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+test('a server question with escape codes is printed with them escaped, under the line naming the server', async () => {
+  const cwd = await tempDir();
+  const config = path.join(cwd, 'servers.json');
+  await writeFile(config, JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: [SERVER] } } }));
+  const r = await cli(
+    ['call', 'mcp__evil__login', '{}', '--cwd', cwd, '--mcp-config', config, '--allow', 'mcp__evil__login'],
+    { isTTY: true, stdin: 'ghp_secret\n2\n' },
+  );
+  expect(r.stdout).toContain('user: accept');
+  const asked = r.stderr.slice(r.stderr.indexOf('MCP server "evil" asks:'));
+  expect(asked).toContain('MCP server "evil" asks: \\u001b[1A\\u001b[2K\\r');
+  expect(asked).toContain('\\u202e');
+  expect(asked).toContain('\\u009b2K');
+  expect(asked).not.toMatch(CONTROL);
+});
