@@ -1,6 +1,7 @@
 import type { AskUser, AskUserResponse } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
 import type { Prompter } from './_prompter.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 interface FieldSchema {
   type?: string;
@@ -38,7 +39,9 @@ interface FieldSchema {
 export function terminalAskUser(prompter: Prompter, io: Pick<CliIo, 'stderr'>): AskUser {
   return {
     async ask({ source, message, schema, signal }): Promise<AskUserResponse> {
-      io.stderr.write(`\n${source} asks: ${message}\n`);
+      // Who asks and what come from outside (an MCP server, the model): their escape codes are shown,
+      // never run, so they cannot clear the line that names the asker or draw a question of ours.
+      io.stderr.write(`\n${escapeUnprintable(source)} asks: ${printableMessage(message)}\n`);
       const properties = Object.entries(
         (schema as { properties?: Record<string, FieldSchema> } | undefined)?.properties ?? {},
       );
@@ -51,9 +54,9 @@ export function terminalAskUser(prompter: Prompter, io: Pick<CliIo, 'stderr'>): 
       const content: Record<string, unknown> = {};
       for (const [key, field] of properties) {
         const choices = field.enum ?? field.items?.enum;
-        const label = field.title ?? key;
-        if (field.description) io.stderr.write(`  ${label}: ${field.description}\n`);
-        if (choices) choices.forEach((c, i) => io.stderr.write(`    ${i + 1}. ${String(c)}\n`));
+        const label = escapeUnprintable(field.title ?? key);
+        if (field.description) io.stderr.write(`  ${label}: ${printableMessage(field.description)}\n`);
+        if (choices) choices.forEach((c, i) => io.stderr.write(`    ${i + 1}. ${escapeUnprintable(String(c))}\n`));
         const hint = choices
           ? field.type === 'array'
             ? 'numbers, comma separated'
