@@ -27,8 +27,24 @@ test('a server question with escape codes is printed with them escaped, under th
   );
   expect(r.stdout).toContain('user: accept');
   const asked = r.stderr.slice(r.stderr.indexOf('MCP server "evil" asks:'));
-  expect(asked).toContain('MCP server "evil" asks: \\u001b[1A\\u001b[2K\\r');
+  expect(asked).toContain('MCP server "evil" asks: \\u001b[1A\\u001b[2K\\u000d');
   expect(asked).toContain('\\u202e');
   expect(asked).toContain('\\u009b2K');
   expect(asked).not.toMatch(CONTROL);
+});
+
+// Attack: the model (steered by text an MCP server or a web page put in its context) writes a
+// command that hides its own start: `rm -rf … ESC[2K CR git status` showed as "Bash git status
+// needs approval" in the permission prompt, and the user allowed the rm.
+test('a permission prompt shows the escape codes of a call it asks about, so no part of the command is hidden', async () => {
+  const cwd = await tempDir();
+  const command = 'rm -rf ./victim \u001b[2K\rgit status \u009b1A\u202e';
+  const r = await cli(['call', 'Bash', JSON.stringify({ command }), '--cwd', cwd, '--only', 'shell'], {
+    isTTY: true,
+    stdin: 'n\n',
+  });
+  const asked = r.stderr.slice(r.stderr.indexOf('Bash'));
+  expect(asked).toContain('rm -rf ./victim \\u001b[2K\\u000dgit status');
+  expect(asked).not.toMatch(CONTROL);
+  expect(r.code).toBe(1);
 });
