@@ -1,6 +1,7 @@
 import type { CanUseTool, Session } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
 import type { Prompter } from './_prompter.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 /** What {@linkcode askInChat} asks with. */
 export interface AskInChatOptions {
@@ -43,16 +44,18 @@ export function askInChat({ prompter, io, always, getSession }: AskInChatOptions
       // no summary
     }
     const rule = suggestions.join(' ');
-    io.stderr.write(`\n${toolName}${summary ? ` ${summary}` : ''} needs approval: ${reason}\n`);
+    // The call's text is the model's: its escape codes are shown, so none can hide a part of it.
+    const shown = escapeUnprintable(`${toolName}${summary ? ` ${summary}` : ''}`);
+    io.stderr.write(`\n${shown} needs approval: ${printableMessage(reason)}\n`);
     const answer = await Promise.race([
-      prompter.ask(`  [y] allow once${rule ? `, [a] always allow ${rule}` : ''}, [n] deny: `),
+      prompter.ask(`  [y] allow once${rule ? `, [a] always allow ${escapeUnprintable(rule)}` : ''}, [n] deny: `),
       new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
     ]);
     const word = answer?.trim().toLowerCase() ?? '';
     if (word === 'y' || word === 'yes') return { behavior: 'allow' };
     if ((word === 'a' || word === 'always') && rule) {
       for (const s of suggestions) always.add(s);
-      io.stderr.write(`  (${rule} is allowed for the rest of this chat)\n`);
+      io.stderr.write(`  (${escapeUnprintable(rule)} is allowed for the rest of this chat)\n`);
       return { behavior: 'allow' };
     }
     return {

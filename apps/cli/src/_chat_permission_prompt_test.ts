@@ -66,3 +66,21 @@ test('a call with no suggested rule always asks, and "always" is not offered', a
   expect((await ask('Bash', { command: 'rm -rf /' }, options([]))).behavior).toBe('deny');
   expect(prompter.questions[0]).not.toContain('always');
 });
+
+test('the chat prompt shows escape codes of the reason and the rules escaped, so they cannot rewrite the question', async () => {
+  const prompter = answering(['n']);
+  const out = io();
+  const ask = askInChat({ prompter, io: out, always: new Set(), getSession: () => undefined });
+  await ask(
+    'Bash',
+    { command: 'x' },
+    {
+      ...options(['Bash(rm -rf ~ \u001b[2K\rgit status)']),
+      reason: 'No rule allows it\u001b[1A\u001b[2K\u009b1A',
+    },
+  );
+  const shown = out.written.join('') + prompter.questions.join('');
+  expect(shown).toContain('\\u001b[1A\\u001b[2K\\u009b1A');
+  expect(shown).toContain('rm -rf ~ \\u001b[2K\\u000dgit status');
+  expect(shown).not.toMatch(/[\u001b\u009b\r]/);
+});

@@ -6,6 +6,7 @@ import { loadSettings, type CanUseTool } from '@toolshed/core';
 import type { CliIo } from './cli_io.ts';
 import type { Prompter } from './_prompter.ts';
 import { levelWord, styled } from './_style.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 /** Where "always" saves its allow rules, relative to the project folder. */
 export const LOCAL_SETTINGS_FILE = path.join('.toolshed', 'settings.local.json');
@@ -51,10 +52,12 @@ export function terminalPermissionPrompt(
   return async (toolName, input, { reason, signal, suggestions }) => {
     if (suggestions.length > 0 && suggestions.every((s) => always.has(s))) return { behavior: 'allow' };
     const summary = summaryOf(toolName, input);
+    // The call's text is the model's: its escape codes are shown, so none can hide a part of it.
+    const shown = escapeUnprintable(`${toolName}${summary ? ` ${summary}` : ''}`);
     io.stderr.write(
-      `toolshed: ${styled(`${toolName}${summary ? ` ${summary}` : ''} needs approval`, { io, style: 'yellow' })}: ${reason}\n`,
+      `toolshed: ${styled(`${shown} needs approval`, { io, style: 'yellow' })}: ${printableMessage(reason)}\n`,
     );
-    const rules = suggestions.join(' ');
+    const rules = escapeUnprintable(suggestions.join(' '));
     const options = `[y] allow once${rules ? `, [a] always allow ${rules} (saved to ${LOCAL_SETTINGS_FILE})` : ''}, [n] deny: `;
     const answer = await Promise.race([
       prompter.ask(`  ${options}`),

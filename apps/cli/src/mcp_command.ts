@@ -36,7 +36,7 @@ import { mcpLoginCommand } from './mcp_login_command.ts';
 import { mcpPromptCommand } from './mcp_prompt_command.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
-import { printableMessage } from './_printable.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 /** The flags of `toolshed mcp` beyond the common ones. */
 export interface McpCommandFlags {
@@ -430,10 +430,11 @@ function terminalApprover(io: CliIo, http: boolean): { approve: McpPermissionAsk
   }
   return {
     approve: async (toolName, input, { reason, signal }) => {
-      const shown = JSON.stringify(input);
+      // The client's input and what the guard says of it are shown with their escape codes escaped.
+      const shown = escapeUnprintable(JSON.stringify(input));
       const answer = await Promise.race([
         prompter.ask(
-          `toolshed: an MCP client calls ${toolName}, which needs approval: ${reason}\n  input: ${shown.length > 500 ? `${shown.slice(0, 497)}...` : shown}\nAllow? [y/N] `,
+          `toolshed: an MCP client calls ${escapeUnprintable(toolName)}, which needs approval: ${printableMessage(reason)}\n  input: ${shown.length > 500 ? `${shown.slice(0, 497)}...` : shown}\nAllow? [y/N] `,
         ),
         new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true })),
       ]);
