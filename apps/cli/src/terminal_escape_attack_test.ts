@@ -49,3 +49,15 @@ test('a permission prompt shows the escape codes of a call it asks about, so no 
   expect(asked.replace(/\u001b\[\d*m/g, '')).not.toMatch(CONTROL);
   expect(r.code).toBe(1);
 });
+
+// Attack: what a server says of itself (a prompt's description, a log line, an error) reached the
+// terminal as sent in `toolshed mcp prompt`, where the other commands escape it.
+test("toolshed mcp prompt lists a server's prompts and notices with their escape codes escaped", async () => {
+  const cwd = await tempDir();
+  const config = path.join(cwd, 'servers.json');
+  await writeFile(config, JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: [SERVER] } } }));
+  const r = await cli(['mcp', 'prompt', '--cwd', cwd, '--mcp-config', config]);
+  expect(r.stdout).toContain('/mcp__evil__hello');
+  expect(r.stdout).toContain('\\u001b[1A\\u001b[2K\\u000d');
+  expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+});
