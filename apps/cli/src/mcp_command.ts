@@ -203,16 +203,21 @@ function formatTable(
   notStarted: readonly { name: string; transport: string; reason: string }[],
 ): string {
   const header = ['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'RESOURCES', 'ERROR'];
-  const cells = statuses.map((s) => [
-    s.name,
-    s.transport,
-    s.state,
-    String(s.tools),
-    s.resources ? 'yes' : 'no',
-    s.deniedBy ? `deny rule "${s.deniedBy.rule}" from ${s.deniedBy.source}` : (s.error ?? ''),
-  ]);
+  // Names come from a project's .mcp.json and errors from the servers: shown with their escape codes escaped.
+  const cells = statuses.map((s) =>
+    [
+      s.name,
+      s.transport,
+      s.state,
+      String(s.tools),
+      s.resources ? 'yes' : 'no',
+      s.deniedBy ? `deny rule "${s.deniedBy.rule}" from ${s.deniedBy.source}` : (s.error ?? ''),
+    ].map(escapeUnprintable),
+  );
   for (const s of notStarted)
-    cells.push([s.name, s.transport, 'not started', '-', '-', `${s.reason} (the settings say so)`]);
+    cells.push(
+      [s.name, s.transport, 'not started', '-', '-', `${s.reason} (the settings say so)`].map(escapeUnprintable),
+    );
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) =>
     c

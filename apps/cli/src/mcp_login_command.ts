@@ -7,6 +7,7 @@ import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { readMcpConfigFile } from './mcp_config_file.ts';
 import { UsageError } from './usage_error.ts';
+import { printableMessage } from './_printable.ts';
 
 /**
  * `toolshed mcp login <server>`: signs in to a remote MCP server of `--mcp-config` (default
@@ -75,7 +76,8 @@ export async function mcpLoginCommand(
     return 0;
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(`${e.message} (in ${file})`, { showUsage: false });
-    io.stderr.write(`toolshed: ${(e as Error).message}\n`);
+    // The message may carry the authorization server's error_description: escaped for the terminal.
+    io.stderr.write(`toolshed: ${printableMessage((e as Error).message)}\n`);
     return 1;
   }
 }

@@ -14,6 +14,7 @@ import { loadFamilies } from './families.ts';
 import { readFilesLine, readProjectFiles } from './project_files.ts';
 import { createCliSession, settingsOptions } from './session_from_args.ts';
 import { UsageError } from './usage_error.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 type Listed = SourcedSkill & { source: string };
 
@@ -48,7 +49,7 @@ export async function mcpPromptCommand(
   const project = await readProjectFiles(args, settings.homeDir);
   if (project.read.length > 0)
     io.stderr.write(`toolshed: ${readFilesLine(project.read, { cwd: args.cwd, homeDir: settings.homeDir })}\n`);
-  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${notice}\n`);
+  for (const notice of project.notices) io.stderr.write(`toolshed: warn: ${printableMessage(notice)}\n`);
   const servers = Object.keys((project.mcpConfig?.['mcpServers'] as Record<string, unknown> | undefined) ?? {});
   if (!project.mcpConfig || servers.length === 0)
     throw new UsageError(
@@ -71,13 +72,15 @@ export async function mcpPromptCommand(
   try {
     // A server that failed says so; what a server says of its tools (info) is not for this command.
     for (const notice of session.notices())
-      if (notice.level !== 'info') io.stderr.write(`toolshed: ${notice.level}: ${notice.message}\n`);
+      if (notice.level !== 'info') io.stderr.write(`toolshed: ${notice.level}: ${printableMessage(notice.message)}\n`);
     const { skills: listed, problems } = await skills.list();
-    for (const p of problems) io.stderr.write(`toolshed: error: ${p.message}\n`);
+    for (const p of problems) io.stderr.write(`toolshed: error: ${printableMessage(p.message)}\n`);
     const prompts = listed.filter((s) => s.source === 'mcp');
     return await run(words, { servers, prompts, skills, args, io });
   } finally {
-    await session.close().catch((e: unknown) => io.stderr.write(`toolshed: warn: ${describeError(e)}\n`));
+    await session
+      .close()
+      .catch((e: unknown) => io.stderr.write(`toolshed: warn: ${printableMessage(describeError(e))}\n`));
   }
 }
 
@@ -138,7 +141,11 @@ function list(prompts: readonly Listed[], { io, args }: RunParts, server?: strin
     io.stdout.write(server ? `MCP server "${server}" offers no prompts.\n` : 'No MCP server offers prompts.\n');
     return 0;
   }
-  const rows = prompts.map((p) => [`/${p.name}${usage(p) ? ` ${usage(p)}` : ''}`, p.description]);
+  // A server's own words (descriptions, argument names) are shown with their escape codes escaped.
+  const rows = prompts.map((p) => [
+    escapeUnprintable(`/${p.name}${usage(p) ? ` ${usage(p)}` : ''}`),
+    escapeUnprintable(p.description),
+  ]);
   const width = Math.max(...rows.map((r) => r[0]!.length));
   io.stdout.write(`${rows.map(([a, b]) => `${a!.padEnd(width)}  ${b}`.trimEnd()).join('\n')}\n`);
   return 0;
@@ -167,7 +174,7 @@ async function get(prompt: Listed, words: readonly string[], { skills, io, args 
   try {
     loaded = await skills.load(prompt.name, { arguments: values, filter: (s) => s.name === 'mcp' });
   } catch (e) {
-    io.stderr.write(`toolshed: ${describeError(e)}\n`);
+    io.stderr.write(`toolshed: ${printableMessage(describeError(e))}\n`);
     return 1;
   }
   if (loaded === undefined) {
