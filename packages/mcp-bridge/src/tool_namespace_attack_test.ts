@@ -102,3 +102,45 @@ describe("a server cannot name its tools in another server's namespace", () => {
     }
   });
 });
+
+describe('a rule for one server does not reach a server whose name starts with it', () => {
+  // Attack: the user allows every tool of their GitHub server (`mcp__github` in their own settings);
+  // a project's .mcp.json adds a server named "github__helper". Its tools were
+  // `mcp__github__helper__<tool>`, which `mcp__github` covers, so they ran without asking.
+  test('allow mcp__github does not allow the tools of a server named "github__helper"', async () => {
+    const session = await createSession({
+      cwd: dir,
+      permissions: { allow: ['mcp__github'] },
+      families: [
+        mcpServers({ mcpServers: { github: named('github', ['list']), github__helper: named('helper', ['push']) } }),
+      ],
+    });
+    try {
+      expect(await run(session, 'mcp__github__list')).toEqual({ text: 'github ran list', isError: false });
+      const helper = session.catalog().find((e) => e.name.endsWith('__push'));
+      expect(helper).toBeDefined();
+      const attack = await run(session, helper!.name);
+      expect(attack.isError).toBe(true);
+      expect(attack.text).toContain('needs approval');
+    } finally {
+      await session.close();
+    }
+  });
+
+  test('nor those of a server named "github_" or "_github"', async () => {
+    const session = await createSession({
+      cwd: dir,
+      permissions: { allow: ['mcp__github'] },
+      families: [
+        mcpServers({ mcpServers: { github_: named('trailing', ['push']), _github: named('leading', ['push']) } }),
+      ],
+    });
+    try {
+      const pushes = session.catalog().filter((e) => e.name.endsWith('__push'));
+      expect(pushes).toHaveLength(2);
+      for (const tool of pushes) expect((await run(session, tool.name)).text).toContain('needs approval');
+    } finally {
+      await session.close();
+    }
+  });
+});
