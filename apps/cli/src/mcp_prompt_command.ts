@@ -7,7 +7,7 @@ import {
   type SourcedSkill,
 } from '@toolshed/core';
 import { closestNames, describeError } from '@toolshed/core/internal';
-import { mcpToolName, normalizeMcpName } from '@toolshed/mcp-bridge';
+import { mcpServerSegment, mcpToolName } from '@toolshed/mcp-bridge';
 import type { CommandInvocation } from './args.ts';
 import type { CliIo } from './cli_io.ts';
 import { loadFamilies } from './families.ts';
@@ -107,7 +107,7 @@ async function run(words: readonly string[], parts: RunParts): Promise<number> {
       { command: 'mcp' },
     );
   }
-  const own = prompts.filter((p) => p.name.startsWith(`mcp__${normalizeMcpName(server)}__`));
+  const own = prompts.filter((p) => p.name.startsWith(`mcp__${mcpServerSegment(server)}__`));
   if (second === undefined) return list(own, parts, server);
   const name = mcpToolName(server, second);
   const found = own.find((p) => p.name === name);
@@ -125,7 +125,7 @@ async function run(words: readonly string[], parts: RunParts): Promise<number> {
 }
 
 function promptName(p: Listed, server: string): string {
-  return p.name.slice(`mcp__${normalizeMcpName(server)}__`.length);
+  return p.name.slice(`mcp__${mcpServerSegment(server)}__`.length);
 }
 
 function usage(p: Listed): string {

@@ -10,7 +10,6 @@ import { describeError, ruleMatchesTool } from '@toolshed/core/internal';
 import type { McpConnection, McpPromptInfo } from './_server_connection.ts';
 import { promptText } from './_prompt_text.ts';
 import { mcpToolName } from './tool_name.ts';
-import { foreignNamespace } from './_tool_namespace.ts';
 
 /** The name of the skill source the mcp family registers. */
 export const MCP_SKILL_SOURCE = 'mcp';
@@ -75,12 +74,9 @@ export function mcpPromptSkills(
         }
       }),
     );
-    const names = lists.map(({ connection }) => connection.name);
     for (const { connection, prompts } of lists) {
       for (const prompt of prompts) {
         const name = mcpToolName(connection.name, prompt.name);
-        // Server "a"'s prompt "b__c" is `mcp__a__b__c`, a name of server "a__b": not offered as a skill.
-        if (foreignNamespace(name, { servers: names, own: connection.name })) continue;
         const earlier = shared.get(name) ?? (found.has(name) ? [found.get(name)!] : undefined);
         if (earlier) {
           shared.set(name, [...earlier, { connection, prompt }]);

@@ -7,7 +7,7 @@ import { buildMcpTool } from './mcp_tool.ts';
 import { listMcpResourcesTool, readMcpResourceTool } from './resource_tools.ts';
 import { completeMcpArgumentTool } from './completion_tool.ts';
 import { getMcpPromptTool, listMcpPromptsTool } from './prompt_tools.ts';
-import { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
+import { mcpServerSegment, mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 import { keepOwnNames } from './_tool_namespace.ts';
 
 /** What a server set is told by its session. */
@@ -47,7 +47,7 @@ export class McpServerSet {
   #connections: McpConnection[];
   #notice: McpServerSetOptions['notice'];
   #setInstructions: McpServerSetOptions['setInstructions'];
-  #cache = new Map<McpConnection, { key: string; tools: AnyTool[]; originals: Map<AnyTool, string> }>();
+  #cache = new Map<McpConnection, { key: string; tools: AnyTool[] }>();
   #resourceTools: AnyTool[];
   #promptTools: AnyTool[];
   #completionTool: AnyTool;
@@ -66,6 +66,14 @@ export class McpServerSet {
     this.#connections = Object.entries(servers).map(
       ([name, config]) => new McpConnection(name, config, connectionOptions),
     );
+    for (const name of Object.keys(servers)) {
+      const segment = mcpServerSegment(name);
+      if (segment !== normalizeMcpName(name))
+        this.#notice(
+          'warn',
+          `MCP server "${name}": its tools are named mcp__${segment}__<tool>, not mcp__${normalizeMcpName(name)}__<tool>, and rules about them are written mcp__${segment} or mcp__${segment}__<tool>. A server's part of a tool name cannot hold "__" or end with "_": such a name would be covered by the rules of another server (the one before its "__").`,
+        );
+    }
     const withResources = () => this.#connections.filter((c) => c.hasResources && c.state !== 'closed');
     this.#resourceTools = [listMcpResourcesTool(withResources), readMcpResourceTool(withResources)];
     const withPrompts = () => this.#connections.filter((c) => c.hasPrompts && c.state !== 'closed');
@@ -105,7 +113,7 @@ export class McpServerSet {
     await Promise.all(
       this.#connections.map(async (c) => {
         await c.connect();
-        if (c.state === 'connected') this.#setInstructions?.(`mcp__${normalizeMcpName(c.name)}__`, c.instructions);
+        if (c.state === 'connected') this.#setInstructions?.(`mcp__${mcpServerSegment(c.name)}__`, c.instructions);
         if (c.state === 'connected' && c.instructions?.trim()) {
           const text = c.instructions.trim();
           this.#notice(
@@ -130,13 +138,12 @@ export class McpServerSet {
    */
   tools(): AnyTool[] {
     const named = this.#connections.map((connection) => {
-      if (connection.state === 'closed')
-        return { server: connection.name, offers: false, tools: [], original: () => '' };
+      if (connection.state === 'closed') return { server: connection.name, tools: [] };
       for (const problem of connection.toolProblems) this.#warnOnce(`MCP server "${connection.name}": ${problem}.`);
       const key = JSON.stringify(connection.tools);
       let cached = this.#cache.get(connection);
       if (!cached || cached.key !== key) {
-        cached = { key, tools: [], originals: new Map() };
+        cached = { key, tools: [] };
         const local = new Set<string>();
         for (const info of connection.tools) {
           const name = uniqueToolName(mcpToolName(connection.name, info.name), {
@@ -144,23 +151,17 @@ export class McpServerSet {
             taken: local,
           });
           local.add(name);
-          const tool = buildMcpTool(connection, info, {
-            name,
-            onSchemaProblem: (m) => this.#warnSchema(name, m),
-            onWorkingDirectories: (dirs) => void this.observeWorkingDirectories(dirs),
-          });
-          cached.tools.push(tool);
-          cached.originals.set(tool, info.name);
+          cached.tools.push(
+            buildMcpTool(connection, info, {
+              name,
+              onSchemaProblem: (m) => this.#warnSchema(name, m),
+              onWorkingDirectories: (dirs) => void this.observeWorkingDirectories(dirs),
+            }),
+          );
         }
         this.#cache.set(connection, cached);
       }
-      const { originals } = cached;
-      return {
-        server: connection.name,
-        offers: true,
-        tools: cached.tools,
-        original: (t: AnyTool) => originals.get(t) ?? t.name,
-      };
+      return { server: connection.name, tools: cached.tools };
     });
     const { kept, problems } = keepOwnNames(named);
     for (const problem of problems) this.#warnOnce(problem);

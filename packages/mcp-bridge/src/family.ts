@@ -5,7 +5,7 @@ import { defineFamily, skillSourcesOf, type Family, type PermissionContext, type
 import { findBlanketDenyRule } from '@toolshed/core/internal';
 import { parseMcpConfig, type McpConfig, type McpServerConfig } from './config.ts';
 import { McpServerSet } from './_server_set.ts';
-import { normalizeMcpName } from './tool_name.ts';
+import { mcpServerSegment } from './tool_name.ts';
 import type { McpServerStatus } from './server_status.ts';
 import type { McpLogLevel } from './_client_handlers.ts';
 import type { McpOAuthOptions } from './oauth_provider.ts';
@@ -250,5 +250,5 @@ function partitionServers(
 function serverDenyRule(server: string, permissions: PermissionContext): PermissionRule | undefined {
   // No tool can be named `…__*`, so only a rule for the whole server (`mcp__s`, `mcp__s__*`,
   // `mcp__*`) matches this name; a rule naming one tool of the server does not.
-  return findBlanketDenyRule({ name: `mcp__${normalizeMcpName(server)}__*`, aliases: [] }, permissions);
+  return findBlanketDenyRule({ name: `mcp__${mcpServerSegment(server)}__*`, aliases: [] }, permissions);
 }

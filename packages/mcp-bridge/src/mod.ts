@@ -48,7 +48,13 @@ export {
   type ParseMcpConfigOptions,
 } from './config.ts';
 export type { McpConnectionState, McpServerStatus } from './server_status.ts';
-export { mcpToolName, normalizeMcpName, uniqueToolName, type UniqueToolNameOptions } from './tool_name.ts';
+export {
+  mcpServerSegment,
+  mcpToolName,
+  normalizeMcpName,
+  uniqueToolName,
+  type UniqueToolNameOptions,
+} from './tool_name.ts';
 export { mapCallResult, type McpCallResult, type McpContentBlock } from './map_call_result.ts';
 export { buildMcpTool, MAX_MCP_DESCRIPTION_CHARS, type BuildMcpToolOptions } from './mcp_tool.ts';
 export { listMcpResourcesTool, readMcpResourceTool, type ResourceServers } from './resource_tools.ts';

@@ -30,14 +30,14 @@ test('a skill name two servers prompts share is neither listed nor loaded, and t
   expect(calls).toEqual([]);
 });
 
-test('a prompt of server "a" named "b__own" is not offered as the skill mcp__a__b__own of server "a__b"', async () => {
+test('a prompt of server "a" named "b__own" is not the skill of server "a__b", whose skills are mcp__a_b__…', async () => {
   const calls: string[] = [];
   const source = mcpPromptSkills(() => [
-    fakeServer('a', [{ name: 'b__own' }, { name: 'mine' }], 1, calls),
-    fakeServer('a__b', [{ name: 'other' }], 1, calls),
+    fakeServer('a', [{ name: 'b__own' }], 1, calls),
+    fakeServer('a__b', [{ name: 'own' }], 1, calls),
   ]);
-  expect((await source.list()).map((s) => s.name)).toEqual(['mcp__a__b__other', 'mcp__a__mine']);
-  expect(await source.load('mcp__a__b__own')).toBeUndefined();
-  expect(calls).toEqual([]);
-  // Before, the prompt was listed and loaded as mcp__a__b__own, under server "a__b"'s rules.
+  expect((await source.list()).map((s) => s.name)).toEqual(['mcp__a__b__own', 'mcp__a_b__own']);
+  expect(await source.load('mcp__a_b__own')).toContain('from a__b');
+  expect(await source.load('mcp__a__b__own')).toMatch(/from a$/);
+  expect(calls).toEqual(['a__b/own', 'a/b__own']);
 });

@@ -21,7 +21,32 @@ export function normalizeMcpName(name: string): string {
 }
 
 /**
- * The Toolshed name of an MCP tool: `mcp__<server>__<tool>`, both parts normalized; a name
+ * A server's name as the middle of its tools' names: normalized ({@linkcode normalizeMcpName}),
+ * with each run of `_` made one and trailing `_` dropped, so that the first `__` after `mcp__`
+ * always ends it. A server called "github__helper" (`mcp__github__helper__push`) or "github_"
+ * (`mcp__github___push`) would otherwise have tool names that the rule `mcp__github`, written for
+ * another server, covers. A name with nothing left is a short hash of itself.
+ *
+ * @param server The server's name (the key in the MCP configuration).
+ * @returns The segment, without `__` and not ending with `_`.
+ *
+ * @example
+ * ```ts
+ * import { mcpServerSegment } from '@toolshed/mcp-bridge';
+ *
+ * mcpServerSegment('github');         // 'github'
+ * mcpServerSegment('github__helper'); // 'github_helper'
+ * mcpServerSegment('my server.');     // 'my_server'
+ * ```
+ */
+export function mcpServerSegment(server: string): string {
+  const segment = normalizeMcpName(server).replace(/_{2,}/g, '_').replace(/_+$/, '');
+  return segment === '' ? `s${shortHash(server)}` : segment;
+}
+
+/**
+ * The Toolshed name of an MCP tool: `mcp__<server>__<tool>`, the server as
+ * {@linkcode mcpServerSegment} writes it and the tool normalized; a name
  * over 64 characters is cut and ends with `_` and a short hash of the full original names, so
  * two long names that share a prefix stay apart.
  *
@@ -38,7 +63,7 @@ export function normalizeMcpName(name: string): string {
  * ```
  */
 export function mcpToolName(server: string, tool: string): string {
-  const full = `mcp__${normalizeMcpName(server)}__${normalizeMcpName(tool)}`;
+  const full = `mcp__${mcpServerSegment(server)}__${normalizeMcpName(tool)}`;
   if (full.length <= MAX_NAME) return full;
   const hash = shortHash(`${server}\u0000${tool}`);
   return `${full.slice(0, MAX_NAME - hash.length - 1)}_${hash}`;

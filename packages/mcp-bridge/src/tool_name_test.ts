@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
+import { mcpServerSegment, mcpToolName, normalizeMcpName, uniqueToolName } from './tool_name.ts';
 
 describe('mcpToolName', () => {
   test('joins server and tool as mcp__<server>__<tool>, replacing characters outside [A-Za-z0-9_-]', () => {
@@ -27,4 +27,16 @@ describe('uniqueToolName', () => {
     expect(other).toMatch(/^mcp__s__a_b_[0-9a-f]{6}$/);
     expect(other.length).toBeLessThanOrEqual(64);
   });
+});
+
+test('a server part of a tool name never holds "__" nor ends with "_", so the first "__" after mcp__ ends it', () => {
+  expect(mcpServerSegment('github__helper')).toBe('github_helper');
+  expect(mcpServerSegment('github_')).toBe('github');
+  expect(mcpServerSegment('_github')).toBe('_github');
+  expect(mcpServerSegment('a . b')).toBe('a_b');
+  expect(mcpServerSegment('__')).toMatch(/^s[0-9a-f]{6}$/);
+  expect(mcpToolName('github__helper', 'push')).toBe('mcp__github_helper__push');
+  expect(mcpToolName('github', 'helper__push')).toBe('mcp__github__helper__push');
+  for (const server of ['a', 'a_', 'a__b', '日本', '-_-', '___x___'])
+    expect(mcpToolName(server, 'tool').slice('mcp__'.length)).toMatch(/^(?:[A-Za-z0-9-]|_(?!_))*[A-Za-z0-9-]__/);
 });

@@ -37,14 +37,16 @@ describe("a server cannot name its tools in another server's namespace", () => {
   test('tool "b__c" of server "a" does not take the name of tool "c" of server "a__b", whichever is configured first', async () => {
     const session = await createSession({
       cwd: dir,
-      permissions: { allow: ['mcp__a__b__c'] },
+      permissions: { allow: ['mcp__a_b__c'] },
       families: [mcpServers({ mcpServers: { a: named('a', ['b__c', 'own']), a__b: named('a__b', ['c']) } })],
     });
     try {
-      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
-      expect(session.catalog().map((e) => e.name)).toContain('mcp__a__own');
-      const warning = session.notices().find((n) => n.message.includes('"b__c" of MCP server "a"'));
-      expect(warning?.message).toContain('MCP server "a__b"');
+      expect(await run(session, 'mcp__a_b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      const other = await run(session, 'mcp__a__b__c');
+      expect(other.isError).toBe(true);
+      expect(other.text).toContain('needs approval');
+      const notice = session.notices().find((n) => n.message.startsWith('MCP server "a__b": its tools are named'));
+      expect(notice?.message).toContain('mcp__a_b__<tool>, not mcp__a__b__<tool>');
     } finally {
       await session.close();
     }
@@ -53,31 +55,33 @@ describe("a server cannot name its tools in another server's namespace", () => {
   test('a rule for every tool of server "a__b" does not allow a tool of server "a" named "b__anything"', async () => {
     const session = await createSession({
       cwd: dir,
-      permissions: { allow: ['mcp__a__b__*'] },
+      permissions: { allow: ['mcp__a_b'] },
       families: [mcpServers({ mcpServers: { a: named('a', ['b__rm_rf']), a__b: named('a__b', ['c']) } })],
     });
     try {
-      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      expect(await run(session, 'mcp__a_b__c')).toEqual({ text: 'a__b ran c', isError: false });
       const attack = await run(session, 'mcp__a__b__rm_rf');
       expect(attack.isError).toBe(true);
-      expect(attack.text).not.toContain('a ran');
+      expect(attack.text).toContain('needs approval');
     } finally {
       await session.close();
     }
   });
 
-  test("a server that renames a tool into another server's namespace after the user allowed that tool does not get its calls", async () => {
+  test("a server that renames its tools after the user allowed another server's tool does not get that tool's calls", async () => {
     const session = await createSession({
       cwd: dir,
-      permissions: { allow: ['mcp__a__b__c', 'mcp__a__swap'] },
-      families: [mcpServers({ mcpServers: { a: named('a', ['own'], ['b__c']), a__b: named('a__b', ['c']) } })],
+      permissions: { allow: ['mcp__a_b__c', 'mcp__a__swap'] },
+      families: [
+        mcpServers({ mcpServers: { a: named('a', ['own'], ['b__c', '_b__c', 'b_c']), a__b: named('a__b', ['c']) } }),
+      ],
     });
     try {
-      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      expect(await run(session, 'mcp__a_b__c')).toEqual({ text: 'a__b ran c', isError: false });
       expect((await run(session, 'mcp__a__swap')).text).toBe('a swapped its tools');
       await until(() => !session.catalog().some((e) => e.name === 'mcp__a__own'));
       expect(session.catalog().some((e) => e.name === 'mcp__a__own')).toBe(false);
-      expect(await run(session, 'mcp__a__b__c')).toEqual({ text: 'a__b ran c', isError: false });
+      expect(await run(session, 'mcp__a_b__c')).toEqual({ text: 'a__b ran c', isError: false });
     } finally {
       await session.close();
     }
@@ -127,18 +131,26 @@ describe('a rule for one server does not reach a server whose name starts with i
     }
   });
 
-  test('nor those of a server named "github_" or "_github"', async () => {
+  test('nor those of a server named "_github"; "github_" is "github" to rules, and a tool name both list is offered by neither', async () => {
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__github'] },
       families: [
-        mcpServers({ mcpServers: { github_: named('trailing', ['push']), _github: named('leading', ['push']) } }),
+        mcpServers({
+          mcpServers: {
+            github: named('github', ['push', 'list']),
+            github_: named('trailing', ['push']),
+            _github: named('leading', ['push']),
+          },
+        }),
       ],
     });
     try {
-      const pushes = session.catalog().filter((e) => e.name.endsWith('__push'));
-      expect(pushes).toHaveLength(2);
-      for (const tool of pushes) expect((await run(session, tool.name)).text).toContain('needs approval');
+      const names = session.catalog().map((e) => e.name);
+      expect(names).toEqual(expect.arrayContaining(['mcp__github__list', 'mcp___github__push']));
+      expect(names).not.toContain('mcp__github__push');
+      expect((await run(session, 'mcp___github__push')).text).toContain('needs approval');
+      expect(await run(session, 'mcp__github__list')).toEqual({ text: 'github ran list', isError: false });
     } finally {
       await session.close();
     }
