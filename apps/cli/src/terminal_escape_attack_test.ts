@@ -2,7 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { cli, tempDir } from './_test_io.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { runCli } from './run_cli.ts';
+import { cli, fakeIo, tempDir } from './_test_io.ts';
 
 // Attack: an MCP server asks the user a question (form elicitation) whose message, field titles,
 // descriptions and choices carry terminal escape codes. Printed as they came, they move the
@@ -60,4 +63,41 @@ test("toolshed mcp prompt lists a server's prompts and notices with their escape
   expect(r.stdout).toContain('/mcp__evil__hello');
   expect(r.stdout).toContain('\\u001b[1A\\u001b[2K\\u000d');
   expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+});
+
+// Attack: an MCP client of `toolshed mcp serve --http --approve tty` sends a call whose input
+// carries escape codes (C1 CSI and bidi characters, which JSON does not escape); the serving
+// user's question showed them raw.
+test('mcp serve --approve tty asks at the terminal with the client input escaped', async () => {
+  const cwd = await tempDir();
+  const { io, stderr } = fakeIo({ isTTY: true, stdin: 'n\n' });
+  const stop = new AbortController();
+  io.signal = stop.signal;
+  const running = runCli(['mcp', 'serve', '--http', '0', '--approve', 'tty', '--only', 'shell', '--cwd', cwd], io);
+  let url: string | undefined;
+  for (let i = 0; i < 500 && !url; i++) {
+    url = /serving \d+ tools at (\S+)/.exec(stderr())?.[1];
+    if (!url) await new Promise((r) => setTimeout(r, 10));
+  }
+  const token = /token: (\S+) \(written to/.exec(stderr())?.[1];
+  const client = new Client({ name: 'attacker', version: '1' });
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url!), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const result = await client.callTool({
+      name: 'Bash',
+      arguments: { command: 'rm -rf ./victim \u009b2K\u009b1A git status \u202e' },
+    });
+    expect(result.isError).toBe(true);
+    const asked = stderr().slice(stderr().indexOf('an MCP client calls'));
+    expect(asked).toContain('rm -rf ./victim \\u009b2K\\u009b1A git status \\u202e');
+    expect(asked).not.toMatch(CONTROL);
+  } finally {
+    await client.close();
+    stop.abort();
+    await running;
+  }
 });
