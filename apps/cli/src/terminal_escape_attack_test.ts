@@ -101,3 +101,18 @@ test('mcp serve --approve tty asks at the terminal with the client input escaped
     await running;
   }
 });
+
+// Attack: a server's progress message (shown while its call runs, maybe under another call's
+// pending permission prompt) rewrote the lines above it.
+test("a server's progress messages are shown with their escape codes escaped", async () => {
+  const cwd = await tempDir();
+  const config = path.join(cwd, 'servers.json');
+  await writeFile(config, JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: [SERVER] } } }));
+  const r = await cli(
+    ['call', 'mcp__evil__work', '{}', '--cwd', cwd, '--mcp-config', config, '--allow', 'mcp__evil__work'],
+    { isTTY: true },
+  );
+  expect(r.stdout).toContain('worked');
+  expect(r.stderr).toContain('\\u001b[1A\\u001b[2K\\u000dtoolshed: Bash git status needs approval');
+  expect(r.stderr.replace(/\u001b\[\d*m/g, '')).not.toMatch(CONTROL);
+});
