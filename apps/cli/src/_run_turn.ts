@@ -3,7 +3,7 @@ import type { CliIo } from './cli_io.ts';
 import { progressLines } from './_progress_lines.ts';
 import { toolUseSummary } from './_tool_summary.ts';
 import { levelWord } from './_style.ts';
-import { printableMessage } from './_printable.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 /** One call's outcome as the commands print it. */
 export interface TurnResult {
@@ -47,10 +47,12 @@ export async function runTurn(
       // Each new line once, in order (a timer-driven report repeats the last line until more output comes).
       let lines = progress.get(event.toolUseId);
       if (!lines) progress.set(event.toolUseId, (lines = progressLines()));
-      for (const line of lines(event.progress)) io.stderr.write(`toolshed: ${event.toolName}: ${line}\n`);
+      // A tool's progress (an MCP server's words) is shown with its escape codes escaped.
+      for (const line of lines(event.progress))
+        io.stderr.write(`toolshed: ${event.toolName}: ${escapeUnprintable(line)}\n`);
     } else if (event.type === 'hook_error') {
       io.stderr.write(
-        `toolshed: ${levelWord('warn', io)}: ${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}\n`,
+        `toolshed: ${levelWord('warn', io)}: ${printableMessage(`${event.event} hook "${event.hook}" of ${event.toolName} failed: ${event.message}`)}\n`,
       );
     } else if (event.type === 'notice') {
       io.stderr.write(`toolshed: ${levelWord(event.level, io)}: ${printableMessage(event.message)}\n`);

@@ -20,6 +20,7 @@ import { terminalAskUser } from './_terminal_ask_user.ts';
 import { slashPrompt } from './_slash_prompt.ts';
 import { toolUseSummary } from './_tool_summary.ts';
 import { askInChat } from './_chat_permission_prompt.ts';
+import { escapeUnprintable } from './_printable.ts';
 
 function systemPrompt(session: Session): string {
   return `You are a coding agent working in ${session.cwd} through the tools you are given. Read before you change anything, keep changes small, and say briefly what you did.`;
@@ -257,7 +258,8 @@ class TurnView {
     if (!this.io.spinner || event.type !== 'session') return;
     if (event.event.type === 'tool_start') {
       const { toolName, toolUseId, input } = event.event;
-      this.#running.set(toolUseId, `${toolName} ${toolUseSummary(this.session, { name: toolName, input })}`.trimEnd());
+      const label = `${toolName} ${toolUseSummary(this.session, { name: toolName, input })}`.trimEnd();
+      this.#running.set(toolUseId, escapeUnprintable(label));
     } else if (event.event.type === 'result') {
       this.#running.delete(event.event.toolUseId);
     } else {
@@ -278,11 +280,13 @@ class TurnView {
     const tool = this.session.catalog().find((e) => e.name === name)?.tool;
     try {
       const parsed = tool?.inputSchema.safeParse(input);
-      if (tool && parsed?.success) return `${tool.userFacingName(parsed.data)}: ${tool.renderToolUse(parsed.data)}`;
+      // The title may be an MCP server's and the input the model's: shown with their escape codes escaped.
+      if (tool && parsed?.success)
+        return escapeUnprintable(`${tool.userFacingName(parsed.data)}: ${tool.renderToolUse(parsed.data)}`);
     } catch {
       // A renderer is a courtesy; fall back to the raw input.
     }
-    return `${name} ${JSON.stringify(input).slice(0, 120)}`;
+    return escapeUnprintable(`${name} ${JSON.stringify(input).slice(0, 120)}`);
   }
 }
 
