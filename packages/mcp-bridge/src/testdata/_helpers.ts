@@ -13,6 +13,7 @@ export const INSPECTOR = path.join(BIN, 'mcp-inspector');
 export const FAULT_SERVER = path.join(PACKAGE_DIR, 'src', 'testdata', 'fault_server.mjs');
 export const BAD_START_SERVER = path.join(PACKAGE_DIR, 'src', 'testdata', 'bad_start_server.mjs');
 export const NAMED_TOOLS_SERVER = path.join(PACKAGE_DIR, 'src', 'testdata', 'named_tools_server.mjs');
+export const LOG_FLOOD_SERVER = path.join(PACKAGE_DIR, 'src', 'testdata', 'log_flood_server.mjs');
 
 /** A port that was free a moment ago, on 127.0.0.1. */
 export function freePort(): Promise<number> {
