@@ -40,6 +40,55 @@ export interface ClientHandlerContext {
   roots: () => readonly string[];
   sampling: McpSamplingPolicy;
   notice: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The least severe log message shown (the level asked of the server, which may not heed it). @default 'debug' */
+  logLevel?: McpLogLevel;
+}
+
+/**
+ * Notices one server may cause (its log messages, questions nobody could answer): past them the
+ * rest are dropped, so a server that never stops logging cannot fill the session's memory.
+ *
+ * @example
+ * ```ts
+ * import { MAX_SERVER_NOTICES } from './_client_handlers.ts';
+ *
+ * MAX_SERVER_NOTICES; // 1000
+ * ```
+ */
+export const MAX_SERVER_NOTICES = 1000;
+
+/**
+ * A notice function that passes on at most `max` notices of one server, then says once that the
+ * rest are not shown. Made once per server, so that reconnecting does not start it over.
+ *
+ * @param notice Where the notices go.
+ * @param options The server's name and the most notices passed on.
+ * @returns The bounded notice function.
+ *
+ * @example
+ * ```ts
+ * import { boundedNotice } from './_client_handlers.ts';
+ *
+ * const notice = boundedNotice((level, message) => console.error(level, message), { server: 'github', max: 1000 });
+ * ```
+ */
+export function boundedNotice(
+  notice: ClientHandlerContext['notice'],
+  { server, max }: { server: string; max: number },
+): ClientHandlerContext['notice'] {
+  let passed = 0;
+  return (level, message) => {
+    if (passed < max) {
+      passed++;
+      notice(level, message);
+    } else if (passed === max) {
+      passed++;
+      notice(
+        'warn',
+        `MCP server "${server}" sent more than ${max} log messages and notices; the rest of them are not shown in this session.`,
+      );
+    }
+  };
 }
 
 /**
@@ -169,6 +218,8 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
     const { level, logger, data } = notification.params;
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     const severity = MCP_LOG_LEVELS.indexOf(level);
+    // The server was asked for this level and up; one that sends less severe lines anyway is not heard.
+    if (severity < MCP_LOG_LEVELS.indexOf(ctx.logLevel ?? 'debug')) return;
     ctx.notice(
       severity >= 4 ? 'error' : severity === 3 ? 'warn' : 'info',
       `${who}${logger ? ` (${logger})` : ''} logged ${level}: ${truncate(text, 2000)}`,

@@ -18,7 +18,14 @@ import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Services } from '@toolshed/core';
 import { cannotAbort } from '@toolshed/core/internal';
 import type { McpRemoteServerConfig, McpServerConfig } from './config.ts';
-import { askToOpen, clientCapabilities, installClientHandlers, type McpLogLevel } from './_client_handlers.ts';
+import {
+  askToOpen,
+  boundedNotice,
+  clientCapabilities,
+  installClientHandlers,
+  MAX_SERVER_NOTICES,
+  type McpLogLevel,
+} from './_client_handlers.ts';
 import { createAuthProvider, type BridgeAuthProvider, type McpOAuthOptions } from './oauth_provider.ts';
 import type { McpTokenStore } from './oauth_store.ts';
 import type { McpCallResult } from './map_call_result.ts';
@@ -98,6 +105,8 @@ export class McpConnection {
   readonly name: string;
   readonly config: McpServerConfig;
   #options: McpConnectionOptions;
+  /** The notices the server causes (its logs, questions nobody answered), bounded for the connection's life. */
+  #serverNotice: (level: 'info' | 'warn' | 'error', message: string) => void;
   #client: Client | undefined;
   #state: McpConnectionState = 'pending';
   #error: string | undefined;
@@ -128,6 +137,7 @@ export class McpConnection {
     this.config = config;
     this.#options = options;
     this.#aborts = options.aborts ?? new AbortWatch();
+    this.#serverNotice = boundedNotice(options.notice ?? (() => {}), { server: name, max: MAX_SERVER_NOTICES });
   }
 
   get state(): McpConnectionState {
@@ -183,7 +193,8 @@ export class McpConnection {
       services: this.#options.services,
       roots: this.#options.roots ?? (() => [this.#options.cwd]),
       sampling: this.config.sampling ?? 'ask',
-      notice: this.#options.notice ?? (() => {}),
+      notice: this.#serverNotice,
+      logLevel: this.#options.logLevel ?? 'warning',
     });
     return client;
   }
@@ -788,7 +799,7 @@ export class McpConnection {
     const answers: string[] = [];
     for (const page of asked) {
       const action = await askToOpen(
-        { server: this.name, services: this.#options.services, notice: this.#options.notice ?? (() => {}) },
+        { server: this.name, services: this.#options.services, notice: this.#serverNotice },
         {
           message: page.message ?? `MCP server "${this.name}" needs you to open a page before ${what} can run.`,
           url: page.url!,
