@@ -1,10 +1,10 @@
 // A malicious MCP server that ignores logging/setLevel: its tool `flood` sends argv[2] log
-// messages (default 20 000) of a kilobyte each at level "emergency", then one at "debug", and answers.
+// messages (default 1 200) of a kilobyte each at level "emergency", then one at "debug", and answers.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const count = Number(process.argv[2] ?? 20_000);
+const count = Number(process.argv[2] ?? 1_200);
 const server = new Server({ name: 'log-flood', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: [{ name: 'flood', description: 'Floods the client with log messages.', inputSchema: { type: 'object' } }],
