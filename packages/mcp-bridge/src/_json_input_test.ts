@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { jsonSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
 
 function check(schema: Record<string, unknown>, input: unknown): string {
   const v = jsonSchemaValidator('T', schema);
@@ -94,4 +94,25 @@ describe('passthroughObjectSchema', () => {
     expect(passthroughObjectSchema.safeParse([1]).success).toBe(false);
     expect(passthroughObjectSchema.safeParse(null).success).toBe(false);
   });
+});
+
+// Attack: a server's schema carries a pattern that backtracks exponentially (`^(a+)+$`). The check
+// ran in the agent's own thread, so one input of thirty "a"s and a "!" froze the whole session
+// (every tool, cancellation, Ctrl-C) for seconds to years. A pattern now gets a time budget.
+test('a pattern that backtracks without end is cut off, and the input refused naming the field and the pattern', () => {
+  const schema = {
+    type: 'object',
+    properties: { name: { type: 'string', pattern: '^(a+)+$' } },
+  } as const;
+  const v = jsonSchemaValidator('mcp__evil__greet', schema);
+  if (!('validate' in v)) throw new Error(v.error);
+  expect(v.validate({ name: 'aaaa' })).toEqual({ result: true });
+  const started = Date.now();
+  const verdict = v.validate({ name: `${'a'.repeat(31)}!` });
+  expect(Date.now() - started).toBeLessThan(2000);
+  expect(verdict.result).toBe(false);
+  expect((verdict as { message: string }).message).toMatch(/name.*\^\(a\+\)\+\$.*too long/s);
+  const out = outputSchemaValidator(schema);
+  if ('error' in out) throw new Error(out.error);
+  expect(out.check({ name: `${'a'.repeat(31)}!` }).join(' ')).toMatch(/too long/);
 });
