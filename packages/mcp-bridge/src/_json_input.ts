@@ -5,6 +5,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
+import { budgetedRegExp, watchPatterns } from './_pattern_budget.ts';
 
 // ajv-formats is CommonJS; under ESM its default import is the module object or the function.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -21,7 +22,15 @@ function ajv(dialect: Dialect): Ajv | Ajv2019 | Ajv2020 {
     // strict: false — servers' schemas carry keywords ajv does not know (`title` variants, vendor
     // extensions); a JSON Schema validator must ignore what it does not understand.
     // addUsedSchema: false — two servers (or one server's refreshed list) may reuse an `$id`.
-    const options = { allErrors: true, strict: false, validateFormats: true, verbose: true, addUsedSchema: false };
+    // code.regExp: a server's `pattern` runs with a time budget (see _pattern_budget.ts).
+    const options = {
+      allErrors: true,
+      strict: false,
+      validateFormats: true,
+      verbose: true,
+      addUsedSchema: false,
+      code: { regExp: budgetedRegExp },
+    };
     instance =
       dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
     addFormats(instance);
@@ -119,7 +128,7 @@ export function jsonSchemaValidator(
   const compiled = check;
   return {
     validate(input: unknown): ValidationResult {
-      if (compiled(input)) return { result: true };
+      if (watchPatterns(compiled, input)) return { result: true };
       const issues = (compiled.errors ?? []).map((error) => issueOf(error));
       // core's formatter takes a zod error; only `issues` is read.
       const message = formatInputError({ issues } as unknown as Parameters<typeof formatInputError>[0], {
@@ -155,7 +164,7 @@ export function outputSchemaValidator(schema: JsonSchema): { check: (value: unkn
       const compiled = ajv(dialect).compile(rest);
       return {
         check(value: unknown): string[] {
-          if (compiled(value)) return [];
+          if (watchPatterns(compiled, value)) return [];
           return (compiled.errors ?? []).map((e) => {
             const field = [
               'structuredContent',

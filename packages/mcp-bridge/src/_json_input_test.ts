@@ -107,6 +107,15 @@ test('a pattern that backtracks without end is cut off, and the input refused na
   const v = jsonSchemaValidator('mcp__evil__greet', schema);
   if (!('validate' in v)) throw new Error(v.error);
   expect(v.validate({ name: 'aaaa' })).toEqual({ result: true });
+  // Every pattern is still enforced, each with its own expression.
+  expect((v.validate({ name: 'bbb' }) as { message: string }).message).toContain('must match pattern "^(a+)+$"');
+  const other = jsonSchemaValidator('t', {
+    type: 'object',
+    properties: { id: { type: 'string', pattern: '^[0-9]+$' } },
+  });
+  if (!('validate' in other)) throw new Error(other.error);
+  expect(other.validate({ id: '42' })).toEqual({ result: true });
+  expect(other.validate({ id: 'aaaa' }).result).toBe(false);
   const started = Date.now();
   const verdict = v.validate({ name: `${'a'.repeat(31)}!` });
   expect(Date.now() - started).toBeLessThan(2000);
