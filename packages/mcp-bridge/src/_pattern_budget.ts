@@ -71,9 +71,8 @@ export const budgetedRegExp = Object.assign(
  *
  * @example
  * ```ts
- * import type { ValidateFunction } from 'ajv';
  * import { watchPatterns } from './_pattern_budget.ts';
- * declare const compiled: ValidateFunction;
+ * declare const compiled: (value: unknown) => boolean; // an ajv validate function
  *
  * const ok = watchPatterns(compiled, { name: 'aaa' });
  * ```
