@@ -367,6 +367,15 @@ type FolderKind = 'folder' | 'history' | 'tracked' | 'names' | 'worktree' | 'che
  */
 type Add = (word: ShellWord | undefined, access: 'read' | 'write', kind?: FolderKind, from?: string) => void;
 
+/** Where a script a command runs is read: its folder, the home, how paths are declared, its environment. */
+interface ScriptScope {
+  dir: string | undefined;
+  home: string;
+  makeAdd: (base: string | undefined) => Add;
+  addUnknown: (what: string, access: 'read' | 'write') => void;
+  environment: readonly ShellWord[];
+}
+
 /** Whether a command changes the shell's directory (or may: `source`, `eval`), through `builtin` and `command` too. */
 function changesDirectory(cmd: SimpleCommand): boolean {
   return ['cd', 'pushd', 'popd', 'source', '.', 'eval'].includes(namedBuiltin(cmd).name);
@@ -462,13 +471,7 @@ function declareUntabled(
   name: string,
   args: readonly ShellWord[],
   text: string,
-  options: {
-    dir: string | undefined;
-    home: string;
-    makeAdd: (base: string | undefined) => Add;
-    addUnknown: (what: string, access: 'read' | 'write') => void;
-    environment: readonly ShellWord[];
-  },
+  options: ScriptScope,
 ): void {
   const { dir, home, makeAdd, addUnknown, environment } = options;
   if (RUNS_ITS_INPUT.has(name)) {
@@ -871,13 +874,7 @@ function declareProgramText(
  */
 function declareWatchScript(
   words: readonly ShellWord[],
-  options: {
-    dir: string | undefined;
-    home: string;
-    makeAdd: (base: string | undefined) => Add;
-    addUnknown: (what: string, access: 'read' | 'write') => void;
-    environment: readonly ShellWord[];
-  },
+  options: ScriptScope,
 ): boolean {
   const found = unwrapOnce(words);
   if (!found) return false;
