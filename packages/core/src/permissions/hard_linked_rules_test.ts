@@ -1,4 +1,5 @@
-import { link, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { utimesSync, writeFileSync } from 'node:fs';
+import { link, mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -104,14 +105,15 @@ describe('the cost of a read of a file with several names (pnpm node_modules)', 
     expect(hardLinkFolderListings() - before).toBe(0);
   });
 
-  test('a one-segment pattern lists its one folder once per read, never a walk, and never asks', async () => {
+  test('a one-segment pattern lists its one folder, never a walk, and never asks', async () => {
     const ctx = contextWith({ deny: ['Read(./.env.*)', 'Read(./keys/*.key)'] });
     const before = hardLinkFolderListings();
     for (let i = 0; i < 20; i++) {
       const decision = await decidePermission(readTool, { file_path: `node_modules/pkg/f${i}.js` }, { ctx });
       expect(decision.behavior).toBe('allow');
     }
-    expect(hardLinkFolderListings() - before).toBe(2 * 20);
+    // A folder changed within the last seconds is listed again at each read (its time may not show a change).
+    expect(hardLinkFolderListings() - before).toBeLessThanOrEqual(2 * 20);
   });
 
   test('a file with one name lists no folder', async () => {
@@ -119,5 +121,130 @@ describe('the cost of a read of a file with several names (pnpm node_modules)', 
     const before = hardLinkFolderListings();
     expect((await decidePermission(readTool, { file_path: 'plain.txt' }, { ctx })).behavior).toBe('allow');
     expect(hardLinkFolderListings() - before).toBe(0);
+  });
+});
+
+/** Sets a folder's modification time back, so a listing of it is trusted (not just changed). */
+function settle(...dirs: string[]): void {
+  const old = new Date(Date.now() - 60_000);
+  for (const dir of dirs) utimesSync(dir, old, old);
+}
+
+describe('a listing is kept while its folder is unchanged', () => {
+  const rules = ['Read(./.env)', 'Read(./.env.*)', 'Read(./keys/*)', 'Read(./*.pem)'];
+
+  test('200 reads of a file with several names list each rule folder at most once', async () => {
+    settle(proj, join(proj, 'keys'));
+    const ctx = contextWith({ deny: rules });
+    const before = hardLinkFolderListings();
+    for (let i = 0; i < 200; i++) {
+      const decision = await decidePermission(readTool, { file_path: `node_modules/pkg/f${i % 20}.js` }, { ctx });
+      expect(decision.behavior).toBe('allow');
+      // The open check of tool-fs asks the same of the deny and the ask rules.
+      hardLinkedRuleFiles(ctx.permissions.rules.deny, { toolName: 'Read', ctx });
+      hardLinkedRuleFiles(ctx.permissions.rules.ask, { toolName: 'Read', ctx });
+      deniedPathFilter('Grep', ctx)?.(join(proj, 'node_modules', 'pkg', 'f0.js'));
+    }
+    // proj (for `.env.*` and `*.pem` both) and keys.
+    expect(hardLinkFolderListings() - before).toBeLessThanOrEqual(2);
+  });
+
+  test('a file a pattern names, made after the first read, is covered at the next read', async () => {
+    settle(proj);
+    const ctx = contextWith({ deny: rules });
+    expect((await decidePermission(readTool, { file_path: 'node_modules/pkg/f1.js' }, { ctx })).behavior).toBe('allow');
+    await writeFile(join(proj, '.env.staging'), 'KEY=3\n');
+    await link(join(proj, '.env.staging'), join(proj, 'docs', 'staging.txt'));
+    try {
+      const decision = await decidePermission(readTool, { file_path: 'docs/staging.txt' }, { ctx });
+      expect(decision.behavior).toBe('deny');
+      expect(decision.reason).toContain('.env.staging');
+    } finally {
+      await rm(join(proj, 'docs', 'staging.txt'));
+      await rm(join(proj, '.env.staging'));
+    }
+  });
+
+  test('a file a rule names, replaced after the first read by another with several names, is covered', async () => {
+    settle(proj);
+    const ctx = contextWith({ deny: rules });
+    await writeFile(join(proj, 'server.pem'), 'old\n');
+    expect((await decidePermission(readTool, { file_path: 'node_modules/pkg/f2.js' }, { ctx })).behavior).toBe('allow');
+    // Same folder, same name: the listing stays right, the file it names is looked at again.
+    await writeFile(join(proj, 'next.pem.tmp'), 'new\n');
+    await rename(join(proj, 'next.pem.tmp'), join(proj, 'server.pem'));
+    settle(proj);
+    await link(join(proj, 'server.pem'), join(proj, 'docs', 'server.txt'));
+    try {
+      expect((await decidePermission(readTool, { file_path: 'docs/server.txt' }, { ctx })).behavior).toBe('deny');
+    } finally {
+      await rm(join(proj, 'docs', 'server.txt'));
+      await rm(join(proj, 'server.pem'));
+    }
+  });
+
+  test('a hard link made after the first read to a file a pattern named with one name is covered', async () => {
+    settle(proj);
+    const ctx = contextWith({ deny: rules });
+    await writeFile(join(proj, 'solo.pem'), 'solo\n');
+    settle(proj);
+    expect((await decidePermission(readTool, { file_path: 'node_modules/pkg/f3.js' }, { ctx })).behavior).toBe('allow');
+    // The link lands in docs: the folder of `*.pem` does not change, only the file's link count.
+    await link(join(proj, 'solo.pem'), join(proj, 'docs', 'solo.txt'));
+    try {
+      expect((await decidePermission(readTool, { file_path: 'docs/solo.txt' }, { ctx })).behavior).toBe('deny');
+    } finally {
+      await rm(join(proj, 'docs', 'solo.txt'));
+      await rm(join(proj, 'solo.pem'));
+    }
+  });
+});
+
+describe('a rule folder too large to list', () => {
+  let big: string;
+  beforeAll(async () => {
+    big = join(proj, 'big');
+    await mkdir(big);
+    for (let i = 0; i <= 10_000; i++) writeFileSync(join(big, `e${i}`), '');
+    await writeFile(join(big, 'id.key'), 'k\n');
+    await link(join(big, 'id.key'), join(proj, 'docs', 'big-key.txt'));
+  }, 60_000);
+
+  test('a read of a file with several names asks, saying why, under a deny rule', async () => {
+    const ctx = contextWith({ deny: ['Read(./big/*.key)'] });
+    const decision = await decidePermission(readTool, { file_path: 'node_modules/pkg/f4.js' }, { ctx });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain('Read(./big/*.key)');
+    expect(decision.reason).toContain(big);
+    expect(decision.reason).toContain('10000');
+    expect(decision.reason).toContain('hard link');
+  });
+
+  test('it asks under an ask rule too, even when an allow rule covers the file', async () => {
+    const ctx = contextWith({ ask: ['Read(./big/*.key)'], allow: ['Read(./docs/**)'] });
+    const decision = await decidePermission(readTool, { file_path: 'docs/big-key.txt' }, { ctx });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain('Read(./big/*.key)');
+  });
+
+  test('a file with one name is read as before', async () => {
+    const ctx = contextWith({ deny: ['Read(./big/*.key)'] });
+    expect((await decidePermission(readTool, { file_path: 'plain.txt' }, { ctx })).behavior).toBe('allow');
+  });
+
+  test('a search leaves out a file with several names, naming the rule', () => {
+    const ctx = contextWith({ deny: ['Read(./big/*.key)'] });
+    const hidden = deniedPathFilter('Grep', ctx)!;
+    expect(hidden(join(proj, 'docs', 'big-key.txt'))?.raw).toBe('Read(./big/*.key)');
+    expect(hidden(join(proj, 'plain.txt'))).toBeUndefined();
+  });
+});
+
+describe('known gap (README "The path guard"): rules matching anywhere are not looked into', () => {
+  test.each(['Read(**/.env)', 'Read(.env)'])('a hard link to .env is read under %s', async (rule) => {
+    const ctx = contextWith({ deny: [rule] });
+    // The rule covers `.env` itself, not its other name: finding it would take a walk of the project.
+    expect((await decidePermission(readTool, { file_path: '.env' }, { ctx })).behavior).toBe('deny');
+    expect((await decidePermission(readTool, { file_path: 'docs/env.txt' }, { ctx })).behavior).toBe('allow');
   });
 });
