@@ -62,9 +62,13 @@ export type { CompiledPathRule, PathAnchor, PathRuleBases, PathSpecifier } from 
 export { approvedRealPaths, type ApprovedRealPathsOptions } from '../permissions/approved_paths.ts';
 export {
   hardLinkedRuleFiles,
+  hardLinkFolderListings,
   type HardLinkedRuleFile,
   type HardLinkedRuleFilesOptions,
+  type HardLinkedRules,
   inodeKey,
+  MAX_LISTED_ENTRIES,
+  type UnlistedRuleFolder,
 } from '../permissions/hard_linked_rules.ts';
 export {
   type GitConfiguredPaths,

@@ -14,7 +14,7 @@ import {
 } from './path_guard.ts';
 import { checkRootsAgain } from './real_path_cache.ts';
 import { PATH_UNRESOLVABLE } from './resolve_real_path.ts';
-import { findRuleByHardLink } from './hard_linked_rules.ts';
+import { findRuleByHardLink, MAX_LISTED_ENTRIES } from './hard_linked_rules.ts';
 import { findRuleUnderFolder, folderLinks, type FolderWalks, protectedUnderFolder } from './folder_access.ts';
 import { unknownAccessAsk, unknownSafetyAsk } from './_unknown_access.ts';
 import { describeRuleAtLanding, findRuleAtLanding } from './landing_rules.ts';
@@ -296,7 +296,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     );
   }
   const denyLink = findRuleByHardLink(rules.deny, paths, guard);
-  if (denyLink) {
+  if (denyLink?.file !== undefined) {
     return byRule(
       'deny',
       denyLink.rule,
@@ -337,6 +337,15 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
     return {
       behavior: 'ask',
       reason: `${capitalize(describeRuleAtLanding(denyLanding))}: deny rule "${denyLanding.rule.raw}" from ${denyLanding.rule.source}; it asks, in every mode`,
+      source: 'safety',
+      suggestions: [],
+    };
+  }
+  // A file with several names, and a deny rule's folder too large to list for the files it names.
+  if (denyLink) {
+    return {
+      behavior: 'ask',
+      reason: `${capitalize(describeHardLink(denyLink))}, which deny rule "${denyLink.rule.raw}" from ${denyLink.rule.source} may cover; it asks, in every mode`,
       source: 'safety',
       suggestions: [],
     };
@@ -601,9 +610,19 @@ function describePath(path: GuardedPath): string {
   return `the ${path.access === 'read' ? 'read of' : 'write to'} ${shown}`;
 }
 
-/** A read of another name of a file a rule names (a hard link), in words. */
-function describeHardLink(found: { path: GuardedPath; file: string }): string {
-  return `${describePath(found.path)} opens "${found.file}", which the rule covers: it is a hard link to that file (the same file under another name)`;
+/**
+ * A read of another name of a file a rule names (a hard link), in words; or of a file with several
+ * names that a rule whose folder is too large to list may name.
+ */
+function describeHardLink(found: {
+  path: GuardedPath;
+  file?: string | undefined;
+  folder?: string | undefined;
+}): string {
+  if (found.file !== undefined) {
+    return `${describePath(found.path)} opens "${found.file}", which the rule covers: it is a hard link to that file (the same file under another name)`;
+  }
+  return `${describePath(found.path)} opens a file with several names (hard links), and "${found.folder}" holds more than ${MAX_LISTED_ENTRIES} entries, too many to list for the files the rule names there: the file may be one of them. To read without a question, keep the files the rule is about in a smaller folder, or name them one by one (\`Read(./.env)\`)`;
 }
 
 /** What a folder read takes in: every file under it, or (read as git reads a work tree) every file git tracks there. */

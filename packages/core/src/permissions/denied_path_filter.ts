@@ -155,9 +155,12 @@ export function deniedPathFilter(
   };
   // Another name of a file a rule names (a hard link to `.env`) is that file: looked at only when
   // some file the rules name has more than one name, so most searches stat nothing more.
+  // A rule whose folder is too large to list may name any file with several names: left out.
   const linked = hardLinkedRuleFiles(deny, { toolName, ctx });
-  for (const [key, found] of hardLinkedRuleFiles(ask, { toolName, ctx })) if (!linked.has(key)) linked.set(key, found);
-  if (linked.size === 0) return byPath;
+  const asked = hardLinkedRuleFiles(ask, { toolName, ctx });
+  for (const [key, found] of asked.files) if (!linked.files.has(key)) linked.files.set(key, found);
+  linked.unlisted.push(...asked.unlisted);
+  if (linked.files.size === 0 && linked.unlisted.length === 0) return byPath;
   return (path) => {
     const rule = byPath(path);
     if (rule !== undefined) return rule;
