@@ -71,8 +71,12 @@ async function assertNoRuleNamesIt(handle: FileHandle, options: OpenedAsApproved
   const toolName = options.toolName ?? 'Read';
   const key = inodeKey(st);
   const { deny, ask } = ctx.permissions.rules;
+  // The rules' files are kept per session while their folders are unchanged: no listing per call.
+  // A rule whose folder is too large to list is not held here: the check asked about it when the
+  // file had several names then.
   const found =
-    hardLinkedRuleFiles(deny, { toolName, ctx }).get(key) ?? hardLinkedRuleFiles(ask, { toolName, ctx }).get(key);
+    hardLinkedRuleFiles(deny, { toolName, ctx }).files.get(key) ??
+    hardLinkedRuleFiles(ask, { toolName, ctx }).files.get(key);
   if (found === undefined) return;
   throw new Error(
     `${options.path} is now a hard link to "${found.file}" (the same file under another name), which rule "${found.rule.raw}" covers; it became one after its permission check, so nothing was ${options.action === 'search' ? 'searched' : 'read'}. Do not retry this call; if it is needed, ask the user to change the rule.`,

@@ -1,4 +1,6 @@
+import { utimesSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hardLinkFolderListings } from '@toolshed/core/internal';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makeBench, type TestBench } from './_test_session.ts';
@@ -117,4 +119,75 @@ describe('a name replaced by a hard link to a denied file between the check and 
       await bench.cleanup();
     }
   });
+});
+
+/** Sets folders' modification time back, so their listing is trusted (not a change of the last seconds). */
+function settle(...dirs: string[]): void {
+  const old = new Date(Date.now() - 60_000);
+  for (const dir of dirs) utimesSync(dir, old, old);
+}
+
+describe('a session lists a rule folder once while it is unchanged (pnpm: every file has several names)', () => {
+  let bench: TestBench;
+  beforeEach(async () => {
+    bench = await makeBench({
+      permissions: { deny: ['Read(./.env)', 'Read(./.env.*)', 'Read(./secrets/*)', 'Read(./*.pem)'] },
+    });
+    const d = bench.dir;
+    for (const dir of ['docs', 'secrets', '.state']) await mkdir(path.join(d, dir), { recursive: true });
+    await writeFile(path.join(d, '.env'), `${SECRET}\n`);
+    await writeFile(path.join(d, 'secrets', 'token'), `${SECRET}-token\n`);
+    await writeFile(path.join(d, 'docs', 'lib.js'), 'export const lib = 1;\n');
+    await link(path.join(d, 'docs', 'lib.js'), path.join(d, 'docs', 'lib-store.js'));
+    settle(d, path.join(d, 'secrets'));
+  });
+  afterEach(async () => {
+    await bench.cleanup();
+  });
+
+  test('200 Reads of a file with two names list the project root and secrets/ at most once each', async () => {
+    const before = hardLinkFolderListings();
+    for (let i = 0; i < 200; i++) {
+      const { text, isError } = await bench.call('Read', { file_path: 'docs/lib.js' });
+      expect(isError, text).toBe(false);
+    }
+    expect(hardLinkFolderListings() - before).toBeGreaterThan(0);
+    expect(hardLinkFolderListings() - before).toBeLessThanOrEqual(2);
+  });
+
+  test('a .env.local made after the first Read is covered: its hard link reads nothing', async () => {
+    expect((await bench.call('Read', { file_path: 'docs/lib.js' })).isError).toBe(false);
+    await writeFile(path.join(bench.dir, '.env.local'), `${SECRET}-local\n`);
+    await link(path.join(bench.dir, '.env.local'), path.join(bench.dir, 'docs', 'local.txt'));
+    const { text, isError } = await bench.call('Read', { file_path: 'docs/local.txt' });
+    expect(isError).toBe(true);
+    expect(text).not.toContain('sk-live');
+    expect(text).toContain('Read(./.env.*)');
+  });
+});
+
+describe('a rule folder too large to list (10 001 entries)', () => {
+  test('Read of a file with two names asks, and reads it once approved', async () => {
+    const asked: string[] = [];
+    const bench = await makeBench({
+      permissions: { deny: ['Read(./big/*.key)'] },
+      canUseTool: async (name, input) => {
+        asked.push(`${name} ${JSON.stringify(input)}`);
+        return { behavior: 'allow' };
+      },
+    });
+    try {
+      const big = path.join(bench.dir, 'big');
+      await mkdir(big);
+      for (let i = 0; i <= 10_000; i++) writeFileSync(path.join(big, `e${i}`), '');
+      await writeFile(path.join(bench.dir, 'lib.js'), 'export const lib = 1;\n');
+      await link(path.join(bench.dir, 'lib.js'), path.join(bench.dir, 'lib-store.js'));
+      const { text, isError } = await bench.call('Read', { file_path: 'lib.js' });
+      expect(asked).toHaveLength(1);
+      expect(isError, text).toBe(false);
+      expect(text).toContain('export const lib');
+    } finally {
+      await bench.cleanup();
+    }
+  }, 60_000);
 });
