@@ -345,7 +345,7 @@ function byDenyRules(call: Call, denyRule: PermissionRule | undefined): Permissi
   if (denyLink) {
     return {
       behavior: 'ask',
-      reason: `${capitalize(describeHardLink(denyLink))}, which deny rule "${denyLink.rule.raw}" from ${denyLink.rule.source} may cover; it asks, in every mode`,
+      reason: `${capitalize(describeHardLink({ ...denyLink, by: `deny rule "${denyLink.rule.raw}" from ${denyLink.rule.source}` }))}; it asks, in every mode`,
       source: 'safety',
       suggestions: [],
     };
@@ -612,17 +612,18 @@ function describePath(path: GuardedPath): string {
 
 /**
  * A read of another name of a file a rule names (a hard link), in words; or of a file with several
- * names that a rule whose folder is too large to list may name.
+ * names that a rule (`by`, in words) whose folder is too large to list may name.
  */
 function describeHardLink(found: {
   path: GuardedPath;
   file?: string | undefined;
   folder?: string | undefined;
+  by?: string;
 }): string {
   if (found.file !== undefined) {
     return `${describePath(found.path)} opens "${found.file}", which the rule covers: it is a hard link to that file (the same file under another name)`;
   }
-  return `${describePath(found.path)} opens a file with several names (hard links), and "${found.folder}" holds more than ${MAX_LISTED_ENTRIES} entries, too many to list for the files the rule names there: the file may be one of them. To read without a question, keep the files the rule is about in a smaller folder, or name them one by one (\`Read(./.env)\`)`;
+  return `${describePath(found.path)} opens a file with several names (hard links), and ${found.by ?? 'the rule'} names files in "${found.folder}", which holds more than ${MAX_LISTED_ENTRIES} entries, too many to list: the file may be one of them. To read without a question, keep the files the rule is about in a smaller folder, or name them one by one (\`Read(./.env)\`)`;
 }
 
 /** What a folder read takes in: every file under it, or (read as git reads a work tree) every file git tracks there. */

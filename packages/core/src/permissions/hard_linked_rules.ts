@@ -147,6 +147,11 @@ function namedIn(
   const stamp = folderStamp(dir);
   let kept = namedByRule.get(o.rule);
   const at = `${o.key}\0${dir}`;
+  if (stamp === null) {
+    // No folder there (yet): it names nothing, and is looked at again at the next lookup.
+    kept?.delete(at);
+    return [];
+  }
   const known = kept?.get(at);
   if (stamp !== undefined && known?.stamp === stamp) return known.files;
   let listing = o.listedNow.get(dir);
@@ -165,15 +170,17 @@ function namedIn(
 
 /**
  * What changes with a folder's entries (device, inode, size, modification and change times, in
- * ns); undefined when it cannot be looked at or was changed within {@linkcode RECENT_MS} ms.
+ * ns); undefined when it was changed within {@linkcode RECENT_MS} ms; null when it cannot be
+ * looked at (missing, or not a folder).
  */
-function folderStamp(dir: string): string | undefined {
+function folderStamp(dir: string): string | undefined | null {
   let st: BigIntStats;
   try {
     st = statSync(dir, { bigint: true });
   } catch {
-    return undefined;
+    return null;
   }
+  if (!st.isDirectory()) return null;
   if (Number(st.mtimeNs / 1_000_000n) > Date.now() - RECENT_MS) return undefined;
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }

@@ -201,6 +201,30 @@ describe('a listing is kept while its folder is unchanged', () => {
   });
 });
 
+describe('a rule folder that is not there', () => {
+  test('is not listed, and a file made in it later is covered', async () => {
+    const ctx = contextWith({ deny: ['Read(./vault/*)'] });
+    const before = hardLinkFolderListings();
+    for (let i = 0; i < 20; i++) {
+      expect((await decidePermission(readTool, { file_path: `node_modules/pkg/f${i}.js` }, { ctx })).behavior).toBe(
+        'allow',
+      );
+    }
+    expect(hardLinkFolderListings() - before).toBe(0);
+    await mkdir(join(proj, 'vault'));
+    await writeFile(join(proj, 'vault', 'token'), 't\n');
+    await link(join(proj, 'vault', 'token'), join(proj, 'docs', 'token.txt'));
+    try {
+      const decision = await decidePermission(readTool, { file_path: 'docs/token.txt' }, { ctx });
+      expect(decision.behavior).toBe('deny');
+      expect(decision.reason).toContain('vault/token');
+    } finally {
+      await rm(join(proj, 'vault'), { recursive: true });
+      await rm(join(proj, 'docs', 'token.txt'));
+    }
+  });
+});
+
 describe('a rule folder too large to list', () => {
   let big: string;
   beforeAll(async () => {
@@ -226,6 +250,13 @@ describe('a rule folder too large to list', () => {
     const decision = await decidePermission(readTool, { file_path: 'docs/big-key.txt' }, { ctx });
     expect(decision.behavior).toBe('ask');
     expect(decision.reason).toContain('Read(./big/*.key)');
+  });
+
+  test('it asks in bypassPermissions mode too (a deny rule may cover the file)', async () => {
+    const ctx = contextWith({ mode: 'bypassPermissions', deny: ['Read(./big/*.key)'] });
+    const decision = await decidePermission(readTool, { file_path: 'docs/big-key.txt' }, { ctx });
+    expect(decision.behavior).toBe('ask');
+    expect(decision.reason).toContain('in every mode');
   });
 
   test('a file with one name is read as before', async () => {
