@@ -18,13 +18,18 @@ describe.skipIf(process.platform !== 'linux')('a process that ends while a searc
     try {
       const rg = await writeFakeRg(dir);
       const script = path.join(dir, 'search.ts');
-      // The sorted run is paused at 300 ms; the process ends at 1 500 ms, the unsorted run still waiting.
+      // The sorted run is paused at 300 ms; the process ends 1 200 ms after the sorted run logged its
+      // start (not at a fixed time: under load the stand-in can take longer than that to start), the
+      // unsorted run still waiting.
       await writeFile(
         script,
         [
+          `import { existsSync, readFileSync } from 'node:fs';`,
           `import { searchInPathOrder } from ${JSON.stringify(path.join(import.meta.dirname, '_rg_two_runs.ts'))};`,
           `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, pieceShares: [], onChunks: () => false });`,
-          `setTimeout(() => ${end}, 1500);`,
+          `const started = () => existsSync(process.env.LOG) && readFileSync(process.env.LOG, 'utf8').includes('sorted ');`,
+          `const poll = setInterval(() => { if (started()) { clearInterval(poll); setTimeout(() => ${end}, 1200); } }, 50);`,
+          `setTimeout(() => ${end}, 30000);`,
         ].join('\n'),
       );
       try {
