@@ -27,7 +27,7 @@ describe.skipIf(process.platform !== 'linux')('a process that ends while a searc
           `import { existsSync, readFileSync } from 'node:fs';`,
           `import { searchInPathOrder } from ${JSON.stringify(path.join(import.meta.dirname, '_rg_two_runs.ts'))};`,
           `void searchInPathOrder(['--sort', 'path', 'hit'], { rg: ${JSON.stringify(rg)}, cwd: ${JSON.stringify(dir)}, pauseSortedAfterMs: 300, pieceShares: [], onChunks: () => false });`,
-          `const started = () => existsSync(process.env.LOG) && readFileSync(process.env.LOG, 'utf8').includes('sorted ');`,
+          `const started = () => existsSync(process.env.LOG) && /^sorted /m.test(readFileSync(process.env.LOG, 'utf8'));`,
           `const poll = setInterval(() => { if (started()) { clearInterval(poll); setTimeout(() => ${end}, 1200); } }, 50);`,
           `setTimeout(() => ${end}, 30000);`,
         ].join('\n'),
