@@ -467,12 +467,7 @@ const PATH_CHANGERS = new Set([
  * words from one that names a program the guard knows (`perf stat cp a b`), and each command
  * string (`gdb -ex 'shell cp a b'`).
  */
-function declareUntabled(
-  name: string,
-  args: readonly ShellWord[],
-  text: string,
-  options: ScriptScope,
-): void {
+function declareUntabled(name: string, args: readonly ShellWord[], text: string, options: ScriptScope): void {
   const { dir, home, makeAdd, addUnknown, environment } = options;
   if (RUNS_ITS_INPUT.has(name)) {
     addUnknown(`what \`${text}\` runs (${name} runs the commands it is given, later)`, 'write');
@@ -872,10 +867,7 @@ function declareProgramText(
  * `watch CMD…` runs its words joined with spaces through `sh -c` (`watch 'a; b'`), unless `-x`
  * says to run them as they are: declares the script as `bash -c` does. False with -x, or no command.
  */
-function declareWatchScript(
-  words: readonly ShellWord[],
-  options: ScriptScope,
-): boolean {
+function declareWatchScript(words: readonly ShellWord[], options: ScriptScope): boolean {
   const found = unwrapOnce(words);
   if (!found) return false;
   const own = words.slice(1, words.length - found.inner.length);
