@@ -9,7 +9,10 @@ import {
 } from './model_adapter.ts';
 
 /** Makes an adapter with the real SDK pointed at the fake server. */
-export type MakeAdapter = (server: FakeModelServer, options: { maxRetries: number }) => ModelAdapter;
+export type MakeAdapter = (
+  server: FakeModelServer,
+  options: { maxRetries: number; idleTimeoutMs?: number | undefined },
+) => ModelAdapter;
 
 const readTool = {
   name: 'Read',
@@ -35,9 +38,9 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
     await server?.close();
     server = undefined;
   });
-  const start = async (script: FakeScript, maxRetries = 0) => {
+  const start = async (script: FakeScript, maxRetries = 0, idleTimeoutMs?: number) => {
     server = await startFakeModelServer(script);
-    return make(server, { maxRetries });
+    return make(server, { maxRetries, idleTimeoutMs });
   };
   const request = (): ModelTurnRequest => ({
     system: 'Be brief.',
@@ -158,5 +161,53 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
     const error = await model.turn({ ...request(), signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(ModelError);
+  });
+
+  test(`${api}: a stream the connection cuts before the turn's end is a ModelError, not a finished turn`, async () => {
+    const model = await start([{ ...reply, cutStream: 'close' }]);
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const e of model.stream(request())) seen.push(e.type);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as Error).message).toMatch(/stream ended before the turn was complete/);
+    expect(seen).not.toContain('done');
+  });
+
+  test(`${api}: a stream that goes silent fails after the idle timeout and closes the connection`, async () => {
+    const model = await start([{ ...reply, cutStream: 'stall' }], 0, 300);
+    const started = Date.now();
+    const error = await collect(model, request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as Error).message).toMatch(/sent nothing for 0\.3 s/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test(`${api}: a silent stream still ends at once on the caller's abort`, async () => {
+    const model = await start([{ ...reply, cutStream: 'stall' }], 0, 60_000);
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    const error = await collect(model, { ...request(), signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(ModelError);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test(`${api}: a provider's error text is bounded and its control characters are escaped`, async () => {
+    const hostile = `\u001b]0;pwned\u0007\u001b[2J${'x'.repeat(50_000)}`;
+    const model = await start([
+      { error: { status: 500, message: hostile } },
+      { ...reply, streamError: { message: hostile } },
+    ]);
+    for (const attempt of [model.turn(request()), collect(model, request())]) {
+      const error = await attempt.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelError);
+      const message = (error as Error).message;
+      expect(message.length).toBeLessThan(2_000);
+      expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      expect(message).toContain('\\u001b]0;pwned');
+      expect(message).toMatch(/more characters/);
+    }
   });
 }

@@ -25,6 +25,14 @@ export interface FakeReply {
    * for it before it is sent at all.
    */
   pause?: { afterBlock: number; until: Promise<unknown> };
+  /**
+   * A streamed reply that never finishes: `'close'` ends the connection before the turn's last
+   * event (`message_stop`, the finish chunk and `[DONE]`, `response.completed`); `'stall'` keeps
+   * it open, sending nothing more, until the client gives up or the server closes.
+   */
+  cutStream?: 'close' | 'stall';
+  /** A streamed reply sends this SSE event (Anthropic `error`, OpenAI `error`) after its blocks, then ends. */
+  streamError?: { message: string };
 }
 
 /** A request the fake server received. */
@@ -118,8 +126,12 @@ export async function startFakeModelServer(script: FakeScript): Promise<FakeMode
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     for (const step of renderer.stream(reply, model)) {
       if (step.type === 'pause') await step.until;
+      else if (step.end && (reply.cutStream || reply.streamError)) break;
       else res.write(step.text);
     }
+    if (reply.streamError) res.write(errorEvent(api, reply.streamError.message));
+    // Held open: the client's abort or the server's close ends it.
+    if (reply.cutStream === 'stall') return;
     res.end();
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -150,7 +162,20 @@ function sendError(res: ServerResponse, api: FakeApi, status: number, message: s
   );
 }
 
-type Step = { type: 'write'; text: string } | { type: 'pause'; until: Promise<unknown> };
+function errorEvent(api: FakeApi, message: string): string {
+  const data =
+    api === 'anthropic'
+      ? { type: 'error', error: { type: 'overloaded_error', message } }
+      : api === 'openai-chat'
+        ? { error: { message, type: 'server_error', code: null } }
+        : { type: 'error', code: 'server_error', message, param: null, sequence_number: 999 };
+  return api === 'openai-chat'
+    ? `data: ${JSON.stringify(data)}\n\n`
+    : `event: error\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** `end` marks the events that finish a turn (left out of a cut stream). */
+type Step = { type: 'write'; text: string; end?: boolean } | { type: 'pause'; until: Promise<unknown> };
 
 interface Renderer {
   whole(reply: FakeReply, model: string): unknown;
@@ -229,11 +254,14 @@ const anthropic: Renderer = {
       yield sse('content_block_stop', { index });
       if (reply.pause?.afterBlock === index) yield { type: 'pause', until: reply.pause.until };
     }
-    yield sse('message_delta', {
-      delta: { stop_reason: stopOf(reply), stop_sequence: null },
-      usage: { output_tokens: usage.outputTokens },
-    });
-    yield sse('message_stop', {});
+    yield {
+      ...sse('message_delta', {
+        delta: { stop_reason: stopOf(reply), stop_sequence: null },
+        usage: { output_tokens: usage.outputTokens },
+      }),
+      end: true,
+    };
+    yield { ...sse('message_stop', {}), end: true };
   },
 };
 
@@ -299,16 +327,19 @@ const openaiChat: Renderer = {
       }
       if (reply.pause?.afterBlock === index) yield { type: 'pause', until: reply.pause.until };
     }
-    yield delta({}, finishOf(reply));
+    yield { ...delta({}, finishOf(reply)), end: true };
     const usage = usageOf(reply);
-    yield chunk([], {
-      usage: {
-        prompt_tokens: usage.inputTokens,
-        completion_tokens: usage.outputTokens,
-        total_tokens: usage.inputTokens + usage.outputTokens,
-      },
-    });
-    yield { type: 'write', text: 'data: [DONE]\n\n' };
+    yield {
+      ...chunk([], {
+        usage: {
+          prompt_tokens: usage.inputTokens,
+          completion_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        },
+      }),
+      end: true,
+    };
+    yield { type: 'write', text: 'data: [DONE]\n\n', end: true };
   },
 };
 
@@ -394,8 +425,11 @@ const openaiResponses: Renderer = {
       if (reply.pause?.afterBlock === index) yield { type: 'pause', until: reply.pause.until };
     }
     const incomplete = stopOf(reply) === 'max_tokens';
-    yield sse(incomplete ? 'response.incomplete' : 'response.completed', {
-      response: responseObject(reply, model, done, incomplete ? 'incomplete' : 'completed'),
-    });
+    yield {
+      ...sse(incomplete ? 'response.incomplete' : 'response.completed', {
+        response: responseObject(reply, model, done, incomplete ? 'incomplete' : 'completed'),
+      }),
+      end: true,
+    };
   },
 };
