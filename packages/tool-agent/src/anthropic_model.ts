@@ -1,5 +1,7 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
+import { guardedStream, incompleteStream } from './_stream_guard.ts';
 import {
+  ModelError,
   modelErrorOf,
   parseToolArguments,
   type ModelAdapter,
@@ -37,6 +39,12 @@ export interface AnthropicModelOptions {
   model: string;
   /** @default 8192 */
   maxTokens?: number;
+  /**
+   * Milliseconds a streamed turn may go without an event (Anthropic sends pings while the
+   * model thinks) before the request is closed as stuck; 0 waits forever.
+   * @default 300000
+   */
+  idleTimeoutMs?: number;
 }
 
 interface AnthropicMessage {
@@ -111,21 +119,18 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
       };
     },
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
-      let events: AsyncIterable<AnthropicEvent>;
-      try {
-        events = (await client.messages.create(
-          body(request, true),
-          requestOptions(request),
-        )) as AsyncIterable<AnthropicEvent>;
-      } catch (e) {
-        throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
-      }
+      const events = guardedStream(
+        (signal) =>
+          client.messages.create(body(request, true), { signal }) as PromiseLike<AsyncIterable<AnthropicEvent>>,
+        { provider: 'anthropic', model, signal: request.signal, idleTimeoutMs: options.idleTimeoutMs },
+      );
       const blocks = new Map<
         number,
         { kind: 'text'; text: string } | { kind: 'tool_use'; id: string; name: string; json: string; input: unknown }
       >();
       const turn: ModelTurn = { content: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
       const finished: (TextBlock | ToolUseBlock | undefined)[] = [];
+      let stopped = false;
       try {
         for await (const event of events) {
           const index = event.index ?? 0;
@@ -174,10 +179,15 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
               if (typeof event.usage?.output_tokens === 'number') turn.usage.outputTokens = event.usage.output_tokens;
               if (typeof event.usage?.input_tokens === 'number') turn.usage.inputTokens = event.usage.input_tokens;
               break;
+            case 'message_stop':
+              stopped = true;
+              break;
             case 'error':
               throw new Error(JSON.stringify((event as { error?: unknown }).error ?? event));
           }
         }
+        // A connection cut short ends the SDK's stream as if it were complete.
+        if (!stopped) throw new ModelError(incompleteStream('anthropic', model, 'message_stop'));
       } catch (e) {
         throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
       }

@@ -145,7 +145,7 @@ export function modelErrorOf(
   )
     return e;
   const status = typeof (e as { status?: unknown })?.status === 'number' ? (e as { status: number }).status : undefined;
-  const text = e instanceof Error ? e.message : String(e);
+  const text = printableBounded(e instanceof Error ? e.message : String(e));
   const hint =
     status === 401 || status === 403
       ? ' Check the API key.'
@@ -157,6 +157,22 @@ export function modelErrorOf(
   return new ModelError(
     `The ${provider} model "${model}" failed${status ? ` with HTTP ${status}` : ''}: ${text}${hint}`,
     { status, cause: e },
+  );
+}
+
+/** Past this many characters a provider's error text is cut: a proxy may answer with a whole HTML page. */
+const MAX_ERROR_TEXT = 1000;
+
+// A provider's error text reaches a terminal and a model's context: its control characters
+// (an escape code an endpoint chose) are written out as `\uXXXX`, and its length is bounded.
+function printableBounded(text: string): string {
+  const cut =
+    text.length > MAX_ERROR_TEXT
+      ? `${text.slice(0, MAX_ERROR_TEXT)}… (${text.length - MAX_ERROR_TEXT} more characters)`
+      : text;
+  return cut.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

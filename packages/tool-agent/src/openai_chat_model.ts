@@ -1,5 +1,7 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
+import { guardedStream, incompleteStream } from './_stream_guard.ts';
 import {
+  ModelError,
   modelErrorOf,
   parseToolArguments,
   type ModelAdapter,
@@ -38,6 +40,12 @@ export interface OpenAIChatModelOptions {
   model: string;
   /** @default 8192 */
   maxTokens?: number;
+  /**
+   * Milliseconds a streamed turn may go without an event before the request is closed as
+   * stuck; 0 waits forever.
+   * @default 300000
+   */
+  idleTimeoutMs?: number;
   /**
    * Which field carries the cap: `max_tokens` (what compatible servers read) or
    * `max_completion_tokens` (what OpenAI's reasoning models require).
@@ -138,15 +146,11 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
       };
     },
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
-      let chunks: AsyncIterable<ChatChunk>;
-      try {
-        chunks = (await client.chat.completions.create(
-          body(request, true),
-          requestOptions(request),
-        )) as AsyncIterable<ChatChunk>;
-      } catch (e) {
-        throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
-      }
+      const chunks = guardedStream(
+        (signal) =>
+          client.chat.completions.create(body(request, true), { signal }) as PromiseLike<AsyncIterable<ChatChunk>>,
+        { provider: 'openai-chat', model, signal: request.signal, idleTimeoutMs: options.idleTimeoutMs },
+      );
       const turn: ModelTurn = { content: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
       let text = '';
       const calls = new Map<number, { id: string | undefined; name: string; args: string }>();
@@ -192,6 +196,8 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
+        // A connection cut short ends the SDK's stream as if it were complete.
+        if (!finishReason) throw new ModelError(incompleteStream('openai-chat', model, 'finish_reason'));
       } catch (e) {
         throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
       }

@@ -1,5 +1,7 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
+import { guardedStream, incompleteStream } from './_stream_guard.ts';
 import {
+  ModelError,
   modelErrorOf,
   parseToolArguments,
   type ModelAdapter,
@@ -32,6 +34,12 @@ export interface OpenAIResponsesModelOptions {
   model: string;
   /** @default 8192 */
   maxTokens?: number;
+  /**
+   * Milliseconds a streamed turn may go without an event before the request is closed as
+   * stuck; 0 waits forever.
+   * @default 300000
+   */
+  idleTimeoutMs?: number;
 }
 
 interface ResponseItem {
@@ -144,23 +152,17 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
       return turnOf(reply);
     },
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
-      let events: AsyncIterable<ResponseEvent>;
-      try {
-        events = (await client.responses.create(
-          body(request, true),
-          requestOptions(request),
-        )) as AsyncIterable<ResponseEvent>;
-      } catch (e) {
-        throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
-      }
+      const events = guardedStream(
+        (signal) =>
+          client.responses.create(body(request, true), { signal }) as PromiseLike<AsyncIterable<ResponseEvent>>,
+        { provider: 'openai-responses', model, signal: request.signal, idleTimeoutMs: options.idleTimeoutMs },
+      );
       let final: ResponseObject | undefined;
-      const started: ToolUseBlock[] = [];
       try {
         for await (const event of events) {
           if (event.type === 'response.output_text.delta' && event.delta) yield { type: 'text', text: event.delta };
           else if (event.type === 'response.output_item.done' && event.item?.type === 'function_call') {
             const block = toolUseOf(event.item);
-            started.push(block);
             yield { type: 'tool_use', block };
           } else if (event.type === 'response.completed' || event.type === 'response.incomplete')
             final = event.response;
@@ -168,17 +170,12 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
             throw new Error(event.response?.error?.message ?? 'the response failed');
           else if (event.type === 'error') throw new Error(event.message ?? 'the stream reported an error');
         }
+        // A connection cut short ends the SDK's stream as if it were complete.
+        if (!final) throw new ModelError(incompleteStream('openai-responses', model, 'response.completed'));
       } catch (e) {
         throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
       }
-      const turn = final
-        ? turnOf(final)
-        : {
-            content: started,
-            stopReason: started.length ? 'tool_use' : 'end_turn',
-            usage: { inputTokens: 0, outputTokens: 0 },
-          };
-      yield { type: 'done', turn };
+      yield { type: 'done', turn: turnOf(final) };
     },
   };
 }
