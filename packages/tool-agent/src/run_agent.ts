@@ -148,6 +148,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
     if (error !== undefined) result.error = error;
     return result;
   };
+  const ids = new UniqueIds(messages);
   const previousModel = activeModels.get(session.id);
   activeModels.set(session.id, model);
   try {
@@ -165,7 +166,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         maxTokens: options.maxTokens,
         signal,
       };
-      const { turn, failure, yielded, streamedText, results, extra } = await modelAndTools({
+      const { turn, failure, sent, streamedText, results, extra } = await modelAndTools({
         model,
         request,
         session,
@@ -174,12 +175,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
         turnNo,
         emit,
         toolCalls,
+        ids,
       });
       if (failure !== undefined || !turn) {
         // Keep what the model finished before it failed, answered, so the conversation stays valid.
         const partial: MessageBlock[] = [];
         if (streamedText) partial.push({ type: 'text', text: streamedText } satisfies TextBlock);
-        partial.push(...yielded);
+        partial.push(...sent.map(forHistory));
         if (partial.length) messages.push({ role: 'assistant', content: partial });
         if (results.length) messages.push({ role: 'user', content: results });
         if (streamedText) text = streamedText;
@@ -193,12 +195,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
       }
       usage.inputTokens += turn.usage.inputTokens;
       usage.outputTokens += turn.usage.outputTokens;
-      const uses = turn.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      const uses = sent;
       turns.push({ stopReason: turn.stopReason, usage: turn.usage, toolCalls: uses.length });
       emit({ type: 'turn_end', turn: turnNo, stopReason: turn.stopReason, usage: turn.usage });
       const turnText = textOf(turn.content);
       if (turnText) text = turnText;
-      if (turn.content.length) messages.push({ role: 'assistant', content: turn.content });
+      const content = historyContent(turn.content, sent);
+      if (content.length) messages.push({ role: 'assistant', content });
       if (uses.length) {
         messages.push({ role: 'user', content: results });
         messages.push(...extra);
@@ -246,8 +249,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 interface TurnOutcome {
   turn: ModelTurn | undefined;
   failure: unknown;
-  /** Tool uses the model streamed before it finished (or failed). */
-  yielded: ToolUseBlock[];
+  /** The tool uses handed to the session (ids made unique), in the order they were sent. */
+  sent: ToolUseBlock[];
   streamedText: string;
   results: ToolResultBlock[];
   /** Messages tools asked to append after the results. */
@@ -267,8 +270,9 @@ async function modelAndTools(how: {
   turnNo: number;
   emit: (event: AgentEvent) => void;
   toolCalls: Record<string, number>;
+  ids: UniqueIds;
 }): Promise<TurnOutcome> {
-  const { model, request, session, streaming, signal, turnNo, emit, toolCalls } = how;
+  const { model, request, session, streaming, signal, turnNo, emit, toolCalls, ids } = how;
   const results: ToolResultBlock[] = [];
   const extra: AgentMessage[] = [];
   const onSession = (event: SessionEvent) => {
@@ -280,7 +284,7 @@ async function modelAndTools(how: {
   };
   let turn: ModelTurn | undefined;
   let failure: unknown;
-  const yielded: ToolUseBlock[] = [];
+  const sent: ToolUseBlock[] = [];
   let streamedText = '';
   if (streaming) {
     const blocks = new BlockQueue<ToolUseBlock>();
@@ -291,9 +295,10 @@ async function modelAndTools(how: {
             streamedText += event.text;
             emit({ type: 'text', turn: turnNo, text: event.text });
           } else if (event.type === 'tool_use') {
-            yielded.push(event.block);
-            emit({ type: 'tool_use', turn: turnNo, block: event.block });
-            blocks.push(event.block);
+            const block = ids.claim(event.block);
+            sent.push(block);
+            emit({ type: 'tool_use', turn: turnNo, block });
+            blocks.push(block);
           } else turn = event.turn;
         }
       } catch (e) {
@@ -309,12 +314,65 @@ async function modelAndTools(how: {
       turn = await model.turn(request);
       const turnText = textOf(turn.content);
       if (turnText) emit({ type: 'text', turn: turnNo, text: turnText });
-      for (const block of turn.content) if (block.type === 'tool_use') emit({ type: 'tool_use', turn: turnNo, block });
+      for (const use of turn.content)
+        if (use.type === 'tool_use') {
+          const block = ids.claim(use);
+          sent.push(block);
+          emit({ type: 'tool_use', turn: turnNo, block });
+        }
     } catch (e) {
       failure = e;
     }
-    const uses = turn?.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') ?? [];
-    if (uses.length) for await (const event of session.stream(uses, signal ? { signal } : {})) onSession(event);
+    if (sent.length) for await (const event of session.stream(sent, signal ? { signal } : {})) onSession(event);
   }
-  return { turn, failure, yielded, streamedText, results, extra };
+  return { turn, failure, sent, streamedText, results, extra };
+}
+
+/**
+ * The ids of the conversation's `tool_use` blocks. A model (or a broken endpoint) may repeat an
+ * id, in one turn or a later one; the API refuses the next request when two `tool_use` blocks
+ * share one, so a repeated id is given a suffix before the call runs (its result carries it).
+ */
+class UniqueIds {
+  readonly #used = new Set<string>();
+
+  constructor(messages: readonly AgentMessage[]) {
+    for (const m of messages)
+      if (typeof m.content !== 'string')
+        for (const b of m.content) if (b.type === 'tool_use') this.#used.add(String(b.id));
+  }
+
+  claim(block: ToolUseBlock): ToolUseBlock {
+    const id = String(block.id ?? '') || 'toolu';
+    let unique = id;
+    for (let n = 2; this.#used.has(unique); n++) unique = `${id}_${n}`;
+    this.#used.add(unique);
+    return unique === block.id ? block : { ...block, id: unique };
+  }
+}
+
+/**
+ * A call as the conversation keeps it: the API takes only an object as a `tool_use` input, so
+ * one the model wrote as an array, a number or cut-off JSON (the call got an input error) is
+ * kept as `{}` — else every later request of the run would be refused.
+ */
+function forHistory(block: ToolUseBlock): ToolUseBlock {
+  const { input } = block;
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? block : { ...block, input: {} };
+}
+
+/**
+ * The assistant message of a turn: its text in place, and exactly the calls that were sent to
+ * the session (the k-th `tool_use` of the turn is the k-th call sent), so every `tool_use` has
+ * its result under the same id.
+ */
+function historyContent(content: readonly (TextBlock | ToolUseBlock)[], sent: readonly ToolUseBlock[]): MessageBlock[] {
+  const out: MessageBlock[] = [];
+  let next = 0;
+  for (const block of content) {
+    if (block.type !== 'tool_use') out.push(block);
+    else if (next < sent.length) out.push(forHistory(sent[next++]!));
+  }
+  for (const block of sent.slice(next)) out.push(forHistory(block));
+  return out;
 }

@@ -250,3 +250,74 @@ test('the tool list is taken again every turn: a tool loaded mid-run is in the n
   expect(names(1)).toEqual(['Hidden', 'Loader']);
   expect(result.toolCalls).toEqual({ Loader: 1, Hidden: 1 });
 });
+
+type WireBlock = { type: string; id?: string; input?: unknown; tool_use_id?: string; is_error?: boolean };
+type WireMessage = { role: string; content: string | WireBlock[] };
+
+/** What the Anthropic API checks of a conversation before it answers 400: object inputs, unique ids, paired results. */
+function apiProblems(messages: WireMessage[]): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  messages.forEach((m, i) => {
+    if (typeof m.content === 'string') return;
+    for (const b of m.content) {
+      if (b.type === 'tool_use') {
+        if (typeof b.input !== 'object' || b.input === null || Array.isArray(b.input))
+          problems.push(`messages.${i}: tool_use ${b.id} input is not an object: ${JSON.stringify(b.input)}`);
+        if (ids.has(String(b.id))) problems.push(`messages.${i}: tool_use id ${b.id} is used twice`);
+        ids.add(String(b.id));
+      }
+      if (b.type === 'tool_result') {
+        const previous = messages[i - 1]?.content;
+        const uses = Array.isArray(previous) ? previous.filter((p) => p.type === 'tool_use').map((p) => p.id) : [];
+        if (!uses.includes(b.tool_use_id)) problems.push(`messages.${i}: tool_result ${b.tool_use_id} has no tool_use`);
+      }
+    }
+  });
+  return problems;
+}
+
+for (const stream of [true, false])
+  test(`tool calls whose input is not an object are answered with an error and sent back as object inputs (stream: ${stream})`, async () => {
+    const model = await setup([
+      {
+        content: [
+          { type: 'tool_use', id: 'arr', name: 'Echo', rawInput: '[1, 2]' },
+          { type: 'tool_use', id: 'str', name: 'Echo', rawInput: '"just text"' },
+          { type: 'tool_use', id: 'cut', name: 'Echo', rawInput: '{"text": "cut off he' },
+          { type: 'tool_use', id: 'num', name: 'Echo', rawInput: '42' },
+        ],
+      },
+      { content: [{ type: 'text', text: 'done' }] },
+    ]);
+    const result = await runAgent({ session: session!, model, prompt: 'go', stream });
+    expect(result.stopReason).toBe('end_turn');
+    const second = server!.requests[1]!.body as { messages: WireMessage[] };
+    expect(apiProblems(second.messages)).toEqual([]);
+    const results = second.messages[2]!.content as WireBlock[];
+    expect(results.map((r) => [r.tool_use_id, r.is_error])).toEqual([
+      ['arr', true],
+      ['str', true],
+      ['cut', true],
+      ['num', true],
+    ]);
+  });
+
+for (const stream of [true, false])
+  test(`a tool_use id the model repeats (in a turn or across turns) is made unique, so the next request stays valid (stream: ${stream})`, async () => {
+    const model = await setup([
+      { content: [use('same', 'Echo', { text: 'one' }), use('same', 'Echo', { text: 'two' })] },
+      { content: [use('same', 'Echo', { text: 'three' })] },
+      { content: [{ type: 'text', text: 'done' }] },
+    ]);
+    const result = await runAgent({ session: session!, model, prompt: 'go', stream });
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.toolCalls).toEqual({ Echo: 3 });
+    const third = server!.requests[2]!.body as { messages: WireMessage[] };
+    expect(apiProblems(third.messages)).toEqual([]);
+    const echoed = third.messages
+      .flatMap((m) => (typeof m.content === 'string' ? [] : m.content))
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => (b as { content?: unknown }).content);
+    expect(echoed).toEqual(['echo: one', 'echo: two', 'echo: three']);
+  });
