@@ -20,7 +20,7 @@ import { terminalAskUser } from './_terminal_ask_user.ts';
 import { slashPrompt } from './_slash_prompt.ts';
 import { toolUseSummary } from './_tool_summary.ts';
 import { askInChat } from './_chat_permission_prompt.ts';
-import { escapeUnprintable } from './_printable.ts';
+import { escapeUnprintable, printableMessage } from './_printable.ts';
 
 function systemPrompt(session: Session): string {
   return `You are a coding agent working in ${session.cwd} through the tools you are given. Read before you change anything, keep changes small, and say briefly what you did.`;
@@ -110,9 +110,9 @@ async function printOnce(
         2,
       )}\n`,
     );
-  } else if (result.text) io.stdout.write(`${result.text.replace(/\n*$/, '')}\n`);
+  } else if (result.text) io.stdout.write(`${printableMessage(result.text.replace(/\n*$/, ''))}\n`);
   if (result.stopReason === 'end_turn') return 0;
-  io.stderr.write(`toolshed: ${stopMessage(result)}\n`);
+  io.stderr.write(`toolshed: ${printableMessage(stopMessage(result))}\n`);
   return result.stopReason === 'aborted' ? 130 : 1;
 }
 
@@ -195,7 +195,7 @@ async function interactive(
       usage.inputTokens += result.usage.inputTokens;
       usage.outputTokens += result.usage.outputTokens;
       modelTurns += result.turns.length;
-      if (result.stopReason !== 'end_turn') io.stderr.write(`toolshed: ${stopMessage(result)}\n`);
+      if (result.stopReason !== 'end_turn') io.stderr.write(`toolshed: ${printableMessage(stopMessage(result))}\n`);
     }
   } finally {
     off?.();
@@ -222,8 +222,10 @@ class TurnView {
 
   show(event: AgentEvent): void {
     this.#spin(event);
+    // What the model writes, a tool's output and a notice may carry escape codes a file or a page
+    // put there (a clipboard write, a title change, a cleared screen): each is printed escaped.
     if (event.type === 'text') {
-      this.io.stdout.write(event.text);
+      this.io.stdout.write(printableMessage(event.text));
       this.#atLineStart = event.text.endsWith('\n');
     } else if (event.type === 'session' && event.event.type === 'tool_start') {
       this.#inputs.set(event.event.toolUseId, event.event.input);
@@ -236,14 +238,15 @@ class TurnView {
     ) {
       // The todo list is shown whole, as a checklist, each time the model changes it.
       const todos = todoWriteInput.safeParse(this.#inputs.get(event.event.toolUseId));
-      if (todos.success) for (const line of renderChecklist(todos.data.todos).split('\n')) this.#line(`  ${line}`);
+      if (todos.success)
+        for (const line of renderChecklist(todos.data.todos).split('\n')) this.#line(`  ${escapeUnprintable(line)}`);
     } else if (event.type === 'session' && event.event.type === 'result') {
       const text = contentToText(event.event.result.content).trim().split('\n');
       const first = (text[0] ?? '').slice(0, 120);
       const more = text.length > 1 ? ` (+${text.length - 1} lines)` : '';
-      this.#line(`  ⎿ ${event.event.result.is_error ? 'error: ' : ''}${first}${more}`);
+      this.#line(`  ⎿ ${event.event.result.is_error ? 'error: ' : ''}${escapeUnprintable(first)}${more}`);
     } else if (event.type === 'session' && event.event.type === 'notice') {
-      this.#line(`toolshed: ${event.event.level}: ${event.event.message}`, this.io.stderr);
+      this.#line(`toolshed: ${event.event.level}: ${printableMessage(event.event.message)}`, this.io.stderr);
     }
   }
 

@@ -134,6 +134,32 @@ describe('toolshed chat', () => {
     expect(JSON.stringify(server.requests[2]!.body.messages)).toContain('what is in greeting.ts?');
   });
 
+  test('escape codes in what the model writes, in a tool result and in a todo reach the terminal escaped', async () => {
+    const { cwd } = await project();
+    // An OSC 52 clipboard write, a title change, a clear screen and a bidi override.
+    const hostile = '\u001b]52;c;cm0gLXJmIH4=\u0007\u001b]0;owned\u0007\u001b[2J\u202e';
+    const file = path.join(cwd, 'src', 'evil.txt');
+    writeFileSync(file, `${hostile}first line\n`);
+    const todos = [{ content: `Fix ${hostile}`, status: 'pending', activeForm: 'Fixing' }];
+    server = await startFakeModelServer([
+      { content: [{ type: 'text', text: `Reading ${hostile}\tthen\n` }, use('r1', 'Read', { file_path: file })] },
+      { content: [use('t1', 'TodoWrite', { todos })] },
+      say(`Done ${hostile}`),
+      // The CLI's client retries a 500 twice.
+      ...[1, 2, 3].map(() => ({ error: { status: 500, message: `overloaded ${hostile}` } })),
+      say(`Printed ${hostile}`),
+    ]);
+    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const r = await cli(['chat', '--cwd', cwd, '--setting-sources', ''], { stdin: 'read it\nagain\n', env });
+    const p = await cli(['-p', 'once more', '--cwd', cwd, '--setting-sources', ''], { env });
+    for (const out of [r.stdout, r.stderr, p.stdout, p.stderr]) expect(out).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(r.stdout).toContain('Reading \\u001b]52;c;cm0gLXJmIH4=\\u0007');
+    expect(r.stdout).toContain('\tthen\n');
+    expect(r.stdout).toContain('\\u001b[2J');
+    expect(r.stderr).toContain('overloaded \\u001b]52');
+    expect(p.stdout).toContain('Printed \\u001b]52');
+  });
+
   test('chat shows the todo list as a checklist each time the model changes it', async () => {
     const { cwd } = await project();
     const todos = [
