@@ -10,6 +10,7 @@ import {
 } from './model_adapter.ts';
 import { BlockQueue } from './_block_queue.ts';
 import { activeModels } from './_active_models.ts';
+import { UniqueIds } from './_unique_ids.ts';
 
 /** Why {@linkcode runAgent} stopped. */
 export type AgentStopReason =
@@ -326,29 +327,6 @@ async function modelAndTools(how: {
     if (sent.length) for await (const event of session.stream(sent, signal ? { signal } : {})) onSession(event);
   }
   return { turn, failure, sent, streamedText, results, extra };
-}
-
-/**
- * The ids of the conversation's `tool_use` blocks. A model (or a broken endpoint) may repeat an
- * id, in one turn or a later one; the API refuses the next request when two `tool_use` blocks
- * share one, so a repeated id is given a suffix before the call runs (its result carries it).
- */
-class UniqueIds {
-  readonly #used = new Set<string>();
-
-  constructor(messages: readonly AgentMessage[]) {
-    for (const m of messages)
-      if (typeof m.content !== 'string')
-        for (const b of m.content) if (b.type === 'tool_use') this.#used.add(String(b.id));
-  }
-
-  claim(block: ToolUseBlock): ToolUseBlock {
-    const id = String(block.id ?? '') || 'toolu';
-    let unique = id;
-    for (let n = 2; this.#used.has(unique); n++) unique = `${id}_${n}`;
-    this.#used.add(unique);
-    return unique === block.id ? block : { ...block, id: unique };
-  }
 }
 
 /**
