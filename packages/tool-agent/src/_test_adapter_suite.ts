@@ -210,4 +210,16 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
       expect(message).toMatch(/more characters/);
     }
   });
+
+  test(`${api}: an HTTP 200 whose body is not JSON, or not a reply, is a ModelError that says so`, async () => {
+    const bodies = ['{"content": [', '<html>Bad gateway</html>', 'null', '[]', '{"unexpected": true}'];
+    const model = await start(bodies.map((rawBody) => ({ rawBody })));
+    for (const body of bodies) {
+      const error = await model.turn(request()).catch((e: unknown) => e);
+      expect(error, body).toBeInstanceOf(ModelError);
+      expect((error as Error).message, (error as Error).message).toMatch(
+        /not what the .* API replies.*check the base URL/i,
+      );
+    }
+  });
 }

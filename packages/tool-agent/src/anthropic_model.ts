@@ -1,4 +1,5 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
+import { assertReplyShape } from './_reply_shape.ts';
 import { guardedStream, incompleteStream } from './_stream_guard.ts';
 import {
   ModelError,
@@ -106,6 +107,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
       } catch (e) {
         throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
       }
+      assertReplyShape(reply, { provider: 'anthropic', model, field: 'content' });
       const content: (TextBlock | ToolUseBlock)[] = [];
       for (const block of reply.content ?? []) {
         if (block.type === 'text') content.push({ type: 'text', text: block.text ?? '' });

@@ -153,7 +153,9 @@ export function modelErrorOf(
         ? ` Check the model id "${model}" and the base URL.`
         : status === 429
           ? ' The rate limit was hit and the retries ran out; wait and try again.'
-          : '';
+          : e instanceof SyntaxError
+            ? ` The answer was not JSON, so not what the ${provider} API replies: check the base URL (a proxy or another API may be answering).`
+            : '';
   return new ModelError(
     `The ${provider} model "${model}" failed${status ? ` with HTTP ${status}` : ''}: ${text}${hint}`,
     { status, cause: e },

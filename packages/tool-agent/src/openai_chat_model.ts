@@ -1,4 +1,5 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
+import { assertReplyShape } from './_reply_shape.ts';
 import { guardedStream, incompleteStream } from './_stream_guard.ts';
 import {
   ModelError,
@@ -125,6 +126,7 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
       } catch (e) {
         throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
       }
+      assertReplyShape(reply, { provider: 'openai-chat', model, field: 'choices' });
       const choice = reply.choices?.[0];
       const content: (TextBlock | ToolUseBlock)[] = [];
       if (choice?.message?.content) content.push({ type: 'text', text: choice.message.content });

@@ -1,4 +1,5 @@
 import type { TextBlock, ToolUseBlock } from '@toolshed/core';
+import { assertReplyShape } from './_reply_shape.ts';
 import { guardedStream, incompleteStream } from './_stream_guard.ts';
 import {
   ModelError,
@@ -141,8 +142,14 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
       try {
         reply = (await client.responses.create(body(request, false), requestOptions(request))) as ResponseObject;
       } catch (e) {
+        // The SDK reads `output` of what came before returning it: a body without it fails there.
+        if (e instanceof TypeError && !request.signal?.aborted)
+          throw new ModelError(
+            `The openai-responses model "${model}" answered HTTP 200 with a body the SDK could not read (${e.message}): not what the openai-responses API replies. Check the base URL (a proxy or another API may be answering).`,
+          );
         throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
       }
+      assertReplyShape(reply, { provider: 'openai-responses', model, field: 'output' });
       if (reply.status === 'failed')
         throw modelErrorOf(new Error(reply.error?.message ?? 'the response failed'), {
           provider: 'openai-responses',

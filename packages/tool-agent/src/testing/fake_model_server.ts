@@ -31,6 +31,8 @@ export interface FakeReply {
    * it open, sending nothing more, until the client gives up or the server closes.
    */
   cutStream?: 'close' | 'stall';
+  /** Answer HTTP 200 with this body as `application/json`, whatever the request (a broken proxy). */
+  rawBody?: string;
   /** A streamed reply sends this SSE event (Anthropic `error`, OpenAI `error`) after its blocks, then ends. */
   streamError?: { message: string };
 }
@@ -115,6 +117,11 @@ export async function startFakeModelServer(script: FakeScript): Promise<FakeMode
       return sendError(res, api, 500, `fake model server: no scripted reply for request ${request.index + 1}`);
     if (reply.error)
       return sendError(res, api, reply.error.status, reply.error.message ?? `scripted HTTP ${reply.error.status}`);
+    if (reply.rawBody !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(reply.rawBody);
+      return;
+    }
     const model = String(body.model ?? 'fake-model');
     const renderer = api === 'anthropic' ? anthropic : api === 'openai-chat' ? openaiChat : openaiResponses;
     if (!request.stream) {
