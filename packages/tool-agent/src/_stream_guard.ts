@@ -83,8 +83,7 @@ export async function* guardedStream<T>(
  * The message of a stream that ended without the event that finishes a turn: the connection
  * was cut (a proxy, a crashed server), so what came is not the whole answer.
  *
- * @param provider The provider.
- * @param model The model id.
+ * @param who The provider and the model id.
  * @param last The event that was missing.
  * @returns The message.
  *
@@ -92,11 +91,11 @@ export async function* guardedStream<T>(
  * ```ts
  * import { incompleteStream } from './_stream_guard.ts';
  *
- * incompleteStream('anthropic', 'claude-test', 'message_stop');
+ * incompleteStream({ provider: 'anthropic', model: 'claude-test' }, 'message_stop');
  * ```
  */
-export function incompleteStream(provider: string, model: string, last: string): string {
-  return `The ${provider} model "${model}"'s stream ended before the turn was complete (no ${last}): the connection was cut, so the partial answer is not used. Try again.`;
+export function incompleteStream(who: { provider: string; model: string }, last: string): string {
+  return `The ${who.provider} model "${who.model}"'s stream ended before the turn was complete (no ${last}): the connection was cut, so the partial answer is not used. Try again.`;
 }
 
 function abortError(signal: AbortSignal): Error {

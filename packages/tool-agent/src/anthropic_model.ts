@@ -189,7 +189,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
           }
         }
         // A connection cut short ends the SDK's stream as if it were complete.
-        if (!stopped) throw new ModelError(incompleteStream('anthropic', model, 'message_stop'));
+        if (!stopped) throw new ModelError(incompleteStream({ provider: 'anthropic', model }, 'message_stop'));
       } catch (e) {
         throw modelErrorOf(e, { provider: 'anthropic', model, signal: request.signal });
       }

@@ -199,7 +199,7 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
         // A connection cut short ends the SDK's stream as if it were complete.
-        if (!finishReason) throw new ModelError(incompleteStream('openai-chat', model, 'finish_reason'));
+        if (!finishReason) throw new ModelError(incompleteStream({ provider: 'openai-chat', model }, 'finish_reason'));
       } catch (e) {
         throw modelErrorOf(e, { provider: 'openai-chat', model, signal: request.signal });
       }

@@ -178,7 +178,8 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
           else if (event.type === 'error') throw new Error(event.message ?? 'the stream reported an error');
         }
         // A connection cut short ends the SDK's stream as if it were complete.
-        if (!final) throw new ModelError(incompleteStream('openai-responses', model, 'response.completed'));
+        if (!final)
+          throw new ModelError(incompleteStream({ provider: 'openai-responses', model }, 'response.completed'));
       } catch (e) {
         throw modelErrorOf(e, { provider: 'openai-responses', model, signal: request.signal });
       }
