@@ -4,14 +4,26 @@ import { ModelError } from './model_adapter.ts';
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
 
 /** What {@linkcode guardedStream} needs to know of the request. */
-export interface StreamGuardOptions {
+export interface StreamGuardOptions<T> {
   provider: string;
   model: string;
   /** The caller's signal: its abort ends the stream as an abort. */
   signal?: AbortSignal | undefined;
   /** Milliseconds without an event after which the stream is closed; 0 never. @default 300000 */
   idleTimeoutMs?: number | undefined;
+  /**
+   * The turn's max tokens, and the characters of text and tool arguments an event carries: an
+   * endpoint that writes on past what `maxTokens` allows is cut off, so its output cannot grow
+   * the process's memory without end.
+   */
+  output?: { maxTokens: number; charsOf: (event: T) => number } | undefined;
 }
+
+/**
+ * Characters a turn may write per max token. Tokens average about 4 characters; the longest (runs
+ * of spaces or dashes) reach a few dozen, so a real model stays far below this over a whole turn.
+ */
+export const CHARS_PER_TOKEN_LIMIT = 32;
 
 /**
  * Opens a streamed model request and yields its events, guarding against an endpoint that
@@ -35,7 +47,7 @@ export interface StreamGuardOptions {
  */
 export async function* guardedStream<T>(
   open: (signal: AbortSignal) => PromiseLike<AsyncIterable<T>>,
-  options: StreamGuardOptions,
+  options: StreamGuardOptions<T>,
 ): AsyncGenerator<T> {
   const { signal, provider, model } = options;
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -61,10 +73,19 @@ export async function* guardedStream<T>(
   try {
     const events = await open(controller.signal);
     arm();
+    const limit = options.output ? options.output.maxTokens * CHARS_PER_TOKEN_LIMIT : Number.POSITIVE_INFINITY;
+    let written = 0;
     try {
       for await (const event of events) {
         if (idled) break;
         arm();
+        written += options.output?.charsOf(event) ?? 0;
+        if (written > limit) {
+          controller.abort(new Error('output limit'));
+          throw new ModelError(
+            `The ${provider} model "${model}" wrote more than ${limit} characters in one turn, past what max tokens ${options.output?.maxTokens} allows, so the request was closed. The endpoint is not honouring max_tokens; check the server.`,
+          );
+        }
         yield event;
       }
     } catch (e) {

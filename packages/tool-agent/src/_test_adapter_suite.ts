@@ -222,4 +222,11 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
       );
     }
   });
+
+  test(`${api}: a stream that writes on past what max tokens allows is cut off with a ModelError`, async () => {
+    const model = await start([{ content: [{ type: 'text', text: 'a'.repeat(10_000) }] }]);
+    const error = await collect(model, { ...request(), maxTokens: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as Error).message).toMatch(/wrote more than 3200 characters in one turn, past what max tokens 100/);
+  });
 }

@@ -124,7 +124,16 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
       const events = guardedStream(
         (signal) =>
           client.messages.create(body(request, true), { signal }) as PromiseLike<AsyncIterable<AnthropicEvent>>,
-        { provider: 'anthropic', model, signal: request.signal, idleTimeoutMs: options.idleTimeoutMs },
+        {
+          provider: 'anthropic',
+          model,
+          signal: request.signal,
+          idleTimeoutMs: options.idleTimeoutMs,
+          output: {
+            maxTokens: body(request, true).max_tokens,
+            charsOf: (e) => (e.delta?.text?.length ?? 0) + (e.delta?.partial_json?.length ?? 0),
+          },
+        },
       );
       const blocks = new Map<
         number,

@@ -151,7 +151,21 @@ export function openaiChatModel(options: OpenAIChatModelOptions): ModelAdapter {
       const chunks = guardedStream(
         (signal) =>
           client.chat.completions.create(body(request, true), { signal }) as PromiseLike<AsyncIterable<ChatChunk>>,
-        { provider: 'openai-chat', model, signal: request.signal, idleTimeoutMs: options.idleTimeoutMs },
+        {
+          provider: 'openai-chat',
+          model,
+          signal: request.signal,
+          idleTimeoutMs: options.idleTimeoutMs,
+          output: {
+            maxTokens: request.maxTokens ?? options.maxTokens ?? 8192,
+            charsOf: (c) => {
+              const delta = c.choices?.[0]?.delta;
+              let n = delta?.content?.length ?? 0;
+              for (const call of delta?.tool_calls ?? []) n += call.function?.arguments?.length ?? 0;
+              return n;
+            },
+          },
+        },
       );
       const turn: ModelTurn = { content: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
       let text = '';

@@ -162,7 +162,18 @@ export function openaiResponsesModel(options: OpenAIResponsesModelOptions): Mode
       const events = guardedStream(
         (signal) =>
           client.responses.create(body(request, true), { signal }) as PromiseLike<AsyncIterable<ResponseEvent>>,
-        { provider: 'openai-responses', model, signal: request.signal, idleTimeoutMs: options.idleTimeoutMs },
+        {
+          provider: 'openai-responses',
+          model,
+          signal: request.signal,
+          idleTimeoutMs: options.idleTimeoutMs,
+          output: {
+            maxTokens: request.maxTokens ?? options.maxTokens ?? 8192,
+            // Text and arguments both come as `delta` strings (the finished items repeat them).
+            charsOf: (e) =>
+              typeof (e as { delta?: unknown }).delta === 'string' ? (e as { delta: string }).delta.length : 0,
+          },
+        },
       );
       let final: ResponseObject | undefined;
       try {
