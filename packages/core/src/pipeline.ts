@@ -125,14 +125,17 @@ async function runSteps(call: Call, block: ToolUseBlock): Promise<CallOutcome> {
   // 1. Find, by exact name then alias; a lazy family is imported here (only then awaited).
   const tool = env.pool.loadedTool(call.name) ?? (await env.pool.resolve(call.name));
   if (!tool) return finish(call, noSuchToolMessage(call), true);
-  if (env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name)) await env.pool.load([tool.name]);
+  // A deferred tool called before ToolSearch loaded it: the model wrote its input without the
+  // schema. It is loaded here, so the next request carries the schema.
+  const unseen = env.pool.isDeferred(tool.name) && !env.pool.isVisible(tool.name);
+  if (unseen) await env.pool.load([tool.name]);
   if (signal.aborted) return finish(call, cancelledMessage(tool, 'before it started'), true);
   const ctx = env.makeContext(id, signal);
 
   // 2. Parse, and 3. validate (awaited only when the tool's own check is asynchronous).
   const checked = parseAndValidate(tool, rawInput, ctx);
   const parsed = isThenable(checked) ? await checked : checked;
-  if (!parsed.ok) return finish(call, parsed.message, true);
+  if (!parsed.ok) return finish(call, unseen ? `${parsed.message}\n\n${schemaNotSent(tool)}` : parsed.message, true);
   let input = parsed.input;
 
   // 4. PreToolUse hooks: block, rewrite the input, or decide the permission. With none set for
@@ -237,6 +240,11 @@ function validated(
   validation: Awaited<ReturnType<AnyTool['validateInput']>>,
 ): Step<{ input: unknown }> {
   return validation.result ? parsed : { ok: false, message: validation.message };
+}
+
+/** 2. Why a deferred tool's input may be wrong: the model had not seen its schema. */
+function schemaNotSent(tool: AnyTool): string {
+  return `${tool.name}'s schema was not in your request (the tool was deferred); it is loaded now and in your next request: retry the call following it.`;
 }
 
 /** 3. A tool's own check that threw. */

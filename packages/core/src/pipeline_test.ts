@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createSession } from './session.ts';
 import { buildTool } from './tool.ts';
+import { defineFamily } from './family.ts';
 import { contentToText } from './blocks.ts';
 import type { SessionEvent } from './session_types.ts';
 import { bigTool, echoTool, failingTool, microtaskTurns, tempDir, use, writerTool } from './_test_tools.ts';
@@ -22,6 +23,37 @@ describe('step 1: find', () => {
     const [result] = await session.run([use('t1', 'Eco', { text: 'x' })]);
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 't1', is_error: true });
     expect(text(result!)).toBe('No such tool available: Eco. Did you mean "Echo"?');
+  });
+
+  test('a deferred tool called before its schema was sent gets the input error and a hint to retry with the schema now loaded', async () => {
+    const later = buildTool({
+      name: 'Later',
+      description: 'Counts.',
+      inputSchema: z.strictObject({ count: z.number() }),
+      shouldDefer: true,
+      isReadOnly: () => true,
+      call: async ({ count }) => ({ data: `counted ${count}` }),
+    });
+    const family = defineFamily({
+      name: 'f',
+      version: '1',
+      tools: [echoTool, later],
+      setup: (api) => api.setDeferralPolicy((cs) => new Set(cs.filter((x) => x.shouldDefer).map((x) => x.name))),
+    });
+    const session = await createSession({ cwd: dir, families: [family] });
+    expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['Echo']);
+    // Without the schema a model guesses: a number written as a string.
+    const [guessed] = await session.run([use('t1', 'Later', { count: '3' })]);
+    expect(guessed!.is_error).toBe(true);
+    expect(text(guessed!)).toMatch(/count/);
+    expect(text(guessed!)).toContain(
+      "Later's schema was not in your request (the tool was deferred); it is loaded now and in your next request: retry the call following it.",
+    );
+    expect(session.toolsFor('anthropic').map((t) => t.name)).toEqual(['Echo', 'Later']);
+    const [again] = await session.run([use('t2', 'Later', { count: 'x' })]);
+    expect(text(again!)).not.toContain('schema was not in your request');
+    const [right] = await session.run([use('t3', 'Later', { count: 3 })]);
+    expect(right).toMatchObject({ content: 'counted 3' });
   });
 
   test('a tool is found by its alias', async () => {
