@@ -78,7 +78,8 @@ export async function* guardedStream<T>(
     try {
       for await (const event of events) {
         if (idled) break;
-        arm();
+        // Only the wait for the endpoint counts: a consumer slow to ask for the next event is not idle.
+        if (timer) clearTimeout(timer);
         written += options.output?.charsOf(event) ?? 0;
         if (written > limit) {
           controller.abort(new Error('output limit'));
@@ -87,6 +88,7 @@ export async function* guardedStream<T>(
           );
         }
         yield event;
+        arm();
       }
     } catch (e) {
       if (idled) throw silent();

@@ -229,4 +229,14 @@ export function adapterSuite(api: FakeApi, make: MakeAdapter): void {
     expect(error).toBeInstanceOf(ModelError);
     expect((error as Error).message).toMatch(/wrote more than 3200 characters in one turn, past what max tokens 100/);
   });
+
+  test(`${api}: a consumer slow to read the next event is not taken for a silent endpoint`, async () => {
+    const model = await start([reply], 0, 100);
+    const types: string[] = [];
+    for await (const event of model.stream(request())) {
+      types.push(event.type);
+      if (types.length === 1) await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    expect(types.at(-1)).toBe('done');
+  });
 }
