@@ -174,7 +174,8 @@ async function interactive(
       // `/mcp__server__prompt ARG…`: the MCP server's prompt is the message (as in Claude Code).
       const slash = text.startsWith('/mcp__') ? await slashPrompt(session, text) : undefined;
       if (slash && 'error' in slash) {
-        io.stderr.write(`toolshed: ${slash.error}\n`);
+        // The error quotes what the MCP server sent (its argument names, its error text).
+        io.stderr.write(`toolshed: ${printableMessage(slash.error)}\n`);
         continue;
       }
       turn = new AbortController();

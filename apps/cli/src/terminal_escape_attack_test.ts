@@ -116,3 +116,18 @@ test("a server's progress messages are shown with their escape codes escaped", a
   expect(r.stderr).toContain('\\u001b[1A\\u001b[2K\\u000dtoolshed: Bash git status needs approval');
   expect(r.stderr.replace(/\u001b\[\d*m/g, '')).not.toMatch(CONTROL);
 });
+
+// Found by a review: `toolshed chat` printed a slash prompt's error as the server wrote it (the
+// name of a missing argument, the server's error text), title changes included.
+test("chat prints a slash prompt's error with the server's escape codes escaped", async () => {
+  const cwd = await tempDir();
+  const config = path.join(cwd, 'servers.json');
+  await writeFile(config, JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: [SERVER] } } }));
+  const r = await cli(['chat', '--cwd', cwd, '--mcp-config', config, '--setting-sources', ''], {
+    stdin: '/mcp__evil__greet\n/mcp__evil__broken\n',
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' },
+  });
+  expect(r.stderr).toContain('who\\u001b]0;PWNED\\u0007');
+  expect(r.stderr).toContain('boom \\u001b]0;PWNED2\\u0007');
+  expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+});

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
+import { PATTERN_BUDGET_MS } from './_pattern_budget.ts';
 
 function check(schema: Record<string, unknown>, input: unknown): string {
   const v = jsonSchemaValidator('T', schema);
@@ -120,8 +121,33 @@ test('a pattern that backtracks without end is cut off, and the input refused na
   const verdict = v.validate({ name: `${'a'.repeat(31)}!` });
   expect(Date.now() - started).toBeLessThan(2000);
   expect(verdict.result).toBe(false);
-  expect((verdict as { message: string }).message).toMatch(/name.*\^\(a\+\)\+\$.*too long/s);
+  expect((verdict as { message: string }).message).toMatch(/\^\(a\+\)\+\$.*aaaa.*too long/s);
   const out = outputSchemaValidator(schema);
   if ('error' in out) throw new Error(out.error);
   expect(out.check({ name: `${'a'.repeat(31)}!` }).join(' ')).toMatch(/too long/);
+});
+
+// Found by a review: the budget was per value, so twenty hostile items (or keys) took twenty
+// budgets, and a pattern that ran out counted as "no match", which `patternProperties`, `not` and
+// `anyOf` turn into a pass. The budget is now one per validation, and running out refuses.
+test('one budget for the whole validation: many hostile values cost one budget, and running out refuses', () => {
+  const evil = `${'a'.repeat(31)}!`;
+  const items = outputSchemaValidator({
+    type: 'object',
+    properties: { xs: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } },
+  });
+  if ('error' in items) throw new Error(items.error);
+  const started = Date.now();
+  expect(items.check({ xs: Array.from({ length: 20 }, () => evil) }).join(' ')).toMatch(/too long/);
+  expect(Date.now() - started).toBeLessThan(PATTERN_BUDGET_MS * 5);
+  for (const schema of [
+    { type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } },
+    { type: 'object', propertyNames: { not: { pattern: '^(a+)+$' } } },
+    { anyOf: [{ type: 'object', properties: { k: { type: 'string', not: { pattern: '^(a+)+$' } } } }] },
+  ]) {
+    const v = outputSchemaValidator(schema);
+    if ('error' in v) throw new Error(v.error);
+    const value = 'patternProperties' in schema || 'propertyNames' in schema ? { [evil]: 'x' } : { k: evil };
+    expect(v.check(value).join(' '), JSON.stringify(schema)).toMatch(/too long/);
+  }
 });

@@ -2,9 +2,10 @@ import { createContext, Script } from 'node:vm';
 import type { ErrorObject } from 'ajv';
 
 /**
- * Milliseconds one `pattern` of a server's schema may take on one value. A pattern runs in the
+ * Milliseconds one validation against a server's schema may take. Its `pattern`s run in the
  * agent's own thread: one that backtracks without end (`^(a+)+$` on thirty "a"s and a "!") would
- * otherwise freeze every tool, cancellation and Ctrl-C of the session for seconds to years.
+ * otherwise freeze every tool, cancellation and Ctrl-C of the session for seconds to years. One
+ * budget for the whole validation, not one per value: twenty hostile items must not cost twenty.
  *
  * @example
  * ```ts
@@ -15,16 +16,17 @@ import type { ErrorObject } from 'ajv';
  */
 export const PATTERN_BUDGET_MS = 100;
 
-// One context and one script for every test: a pattern is run there with a timeout, which V8
-// enforces inside the regular expression engine too.
-const sandbox = createContext({ re: /(?:)/, s: '' });
-const run = new Script('re.test(s)');
-let watched: Set<string> | undefined;
+// The whole validation runs in one script with a timeout (one watchdog per validation, not per
+// pattern: each run with a timeout starts one), which V8 enforces inside the regular expression
+// engine too, in functions of this context called from the script.
+const sandbox = createContext({ validate: undefined, value: undefined });
+const run = new Script('validate(value)');
+// What the validation was testing when its time ran out, for the message.
+let current: { pattern: string; value: string } | undefined;
 
 /**
- * ajv's `code.regExp`: a regular expression whose `test` gives up after
- * {@linkcode PATTERN_BUDGET_MS}, answering "no match" and noting the pattern for
- * {@linkcode watchPatterns}, so that the value is refused with the reason.
+ * ajv's `code.regExp`: the pattern as a native regular expression, noting what it tests so that
+ * {@linkcode watchPatterns} can say which pattern ran out of time on which value.
  *
  * @param pattern The schema's pattern.
  * @param flags Its flags (`u`).
@@ -34,7 +36,7 @@ let watched: Set<string> | undefined;
  * ```ts
  * import { budgetedRegExp } from './_pattern_budget.ts';
  *
- * budgetedRegExp('^(a+)+$', 'u').test(`${'a'.repeat(40)}!`); // false, after 100 ms
+ * budgetedRegExp('^[0-9]+$', 'u').test('42'); // true
  * ```
  */
 export const budgetedRegExp = Object.assign(
@@ -44,17 +46,10 @@ export const budgetedRegExp = Object.assign(
       // ajv keeps one compiled pattern per toString(): it must be the pattern's own.
       toString: () => re.toString(),
       test(s: string): boolean {
-        sandbox['re'] = re;
-        sandbox['s'] = s;
-        try {
-          return run.runInContext(sandbox, { timeout: PATTERN_BUDGET_MS }) === true;
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
-          watched?.add(pattern);
-          return false;
-        } finally {
-          sandbox['s'] = '';
-        }
+        current = { pattern, value: s };
+        const matched = re.test(s);
+        current = undefined;
+        return matched;
       },
     };
   },
@@ -62,17 +57,19 @@ export const budgetedRegExp = Object.assign(
 );
 
 /**
- * Runs a validation and rewrites the message of each `pattern` error whose pattern ran out of
- * time, so that the person or model is told why the value was refused.
+ * Runs a validation within {@linkcode PATTERN_BUDGET_MS}. Past it the validation stops and the
+ * value is refused, with one error that names the pattern and the start of the value it was
+ * testing; a timeout never counts as "no match" (which `not`, `anyOf` or `patternProperties`
+ * would turn into a pass).
  *
- * @param validate The compiled validation and its errors, read after it ran.
+ * @param validate The compiled validation; its `errors` are set to the refusal on a timeout.
  * @param value The value validated.
  * @returns Whether it passed.
  *
  * @example
  * ```ts
  * import { watchPatterns } from './_pattern_budget.ts';
- * declare const compiled: (value: unknown) => boolean; // an ajv validate function
+ * declare const compiled: ((value: unknown) => boolean) & { errors?: null }; // an ajv validate function
  *
  * const ok = watchPatterns(compiled, { name: 'aaa' });
  * ```
@@ -81,20 +78,31 @@ export function watchPatterns(
   validate: ((value: unknown) => boolean) & { errors?: ErrorObject[] | null },
   value: unknown,
 ): boolean {
-  const outer = watched;
-  const timedOut = new Set<string>();
-  watched = timedOut;
+  sandbox['validate'] = validate;
+  sandbox['value'] = value;
+  current = undefined;
   try {
-    const ok = validate(value);
-    if (!ok && timedOut.size > 0) {
-      for (const error of validate.errors ?? []) {
-        const pattern = (error.params as { pattern?: unknown }).pattern;
-        if (error.keyword === 'pattern' && typeof pattern === 'string' && timedOut.has(pattern))
-          error.message = `could not be checked against the schema's pattern "${pattern}": it took too long (over ${PATTERN_BUDGET_MS} ms; the pattern backtracks without end on such values), so the value is refused; send a shorter or simpler value`;
-      }
-    }
-    return ok;
+    return run.runInContext(sandbox, { timeout: PATTERN_BUDGET_MS }) === true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
+    // Set by the test that was running (TypeScript cannot see it change inside validate).
+    const at = current as { pattern: string; value: string } | undefined;
+    const what = at
+      ? `its pattern "${at.pattern}" on the value ${JSON.stringify(at.value.length > 40 ? `${at.value.slice(0, 40)}…` : at.value)}`
+      : 'its checks';
+    validate.errors = [
+      {
+        keyword: 'pattern',
+        instancePath: '',
+        schemaPath: '#',
+        params: { pattern: at?.pattern ?? '' },
+        message: `could not be checked against the schema: ${what} took too long (over ${PATTERN_BUDGET_MS} ms for the whole check; such a pattern backtracks without end on such values), so the value is refused; send shorter or simpler values`,
+      },
+    ];
+    return false;
   } finally {
-    watched = outer;
+    sandbox['validate'] = undefined;
+    sandbox['value'] = undefined;
+    current = undefined;
   }
 }

@@ -7,24 +7,24 @@ const server = (name: string, tools: string[]) => ({
   tools: tools.map((t) => ({ name: mcpToolName(name, t) })),
 });
 
-test('a name two servers claim is kept by neither, whatever their order, with one sentence naming both', () => {
+test('servers that share a prefix offer none of their tools, whatever their order, with one sentence naming both', () => {
   for (const order of [
-    [server('a.b', ['x', 'y']), server('a_b', ['x'])],
-    [server('a_b', ['x']), server('a.b', ['x', 'y'])],
+    [server('a.b', ['x', 'y']), server('a_b', ['x']), server('c', ['z'])],
+    [server('a_b', ['x']), server('c', ['z']), server('a.b', ['x', 'y'])],
   ]) {
     const { kept, problems } = keepOwnNames(order);
-    expect(kept.map((t) => t.name)).toEqual(['mcp__a_b__y']);
+    expect(kept.map((t) => t.name)).toEqual(['mcp__c__z']);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('"a.b"');
     expect(problems[0]).toContain('"a_b"');
   }
 });
 
-test('servers "a", "a_" and "a__" share one namespace, so their shared names are kept by none', () => {
+test('servers "a", "a_" and "a__" share one prefix, so none of their tools is offered', () => {
   const { kept, problems } = keepOwnNames([server('a', ['x', 'p']), server('a_', ['x', 'q']), server('a__', ['x'])]);
-  expect(kept.map((t) => t.name)).toEqual(['mcp__a__p', 'mcp__a__q']);
+  expect(kept).toEqual([]);
   expect(problems).toEqual([
-    'Tool "mcp__a__x" is offered by none of the MCP servers "a" and "a_" and "a__": each lists a tool of that name, and a rule or hook about the name could not tell them apart. Rename one server in the MCP configuration.',
+    'The MCP servers "a" and "a_" and "a__" share the tool-name prefix "mcp__a__", so a rule or hook about one would cover another\'s tools: none of their tools is offered. Rename all but one of them in the MCP configuration.',
   ]);
 });
 

@@ -87,7 +87,7 @@ describe("a server cannot name its tools in another server's namespace", () => {
     }
   });
 
-  test("two servers whose names normalize alike offer neither one's tool of a shared name, and the warning names both", async () => {
+  test('two servers whose names normalize alike offer none of their tools, and the warning names both', async () => {
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__a_b__x'] },
@@ -95,9 +95,9 @@ describe("a server cannot name its tools in another server's namespace", () => {
     });
     try {
       const names = session.catalog().map((e) => e.name);
-      expect(names).toEqual(expect.arrayContaining(['mcp__a_b__y', 'mcp__a_b__z']));
-      expect(names).not.toContain('mcp__a_b__x');
-      const warnings = session.notices().filter((n) => n.message.includes('mcp__a_b__x'));
+      // A rule about either (`mcp__a_b`, `mcp__a_b__x`) would cover the other's tools.
+      expect(names.filter((n) => n.startsWith('mcp__a_b__'))).toEqual([]);
+      const warnings = session.notices().filter((n) => n.message.includes('"mcp__a_b__"'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]!.message).toContain('"a.b"');
       expect(warnings[0]!.message).toContain('"a_b"');
@@ -131,7 +131,9 @@ describe('a rule for one server does not reach a server whose name starts with i
     }
   });
 
-  test('nor those of a server named "_github"; "github_" is "github" to rules, and a tool name both list is offered by neither', async () => {
+  // A review found the first fix let "github_" (segment "github") run "deploy" under the user's
+  // allow for "github": servers sharing a segment now offer no tools at all.
+  test('nor those of a server named "_github" or "github_": servers that share a prefix offer none of their tools', async () => {
     const session = await createSession({
       cwd: dir,
       permissions: { allow: ['mcp__github'] },
@@ -147,10 +149,16 @@ describe('a rule for one server does not reach a server whose name starts with i
     });
     try {
       const names = session.catalog().map((e) => e.name);
-      expect(names).toEqual(expect.arrayContaining(['mcp__github__list', 'mcp___github__push']));
-      expect(names).not.toContain('mcp__github__push');
+      expect(names).toContain('mcp___github__push');
+      expect(names.filter((n) => n.startsWith('mcp__github__'))).toEqual([]);
       expect((await run(session, 'mcp___github__push')).text).toContain('needs approval');
-      expect(await run(session, 'mcp__github__list')).toEqual({ text: 'github ran list', isError: false });
+      expect((await run(session, 'mcp__github__push')).isError).toBe(true);
+      expect(
+        session
+          .notices()
+          .map((n) => n.message)
+          .join('\n'),
+      ).toContain('The MCP servers "github" and "github_" share the tool-name prefix "mcp__github__"');
     } finally {
       await session.close();
     }
