@@ -3,7 +3,7 @@ import { analyzeCommand, type ShellWord } from './bash_parser.ts';
 import { FILE_USE, NO_FILES } from './_file_use.ts';
 import { splitCommand } from './command_matcher.ts';
 import { READ_ONLY_PROGRAMS, SHELLS, WRAPPERS } from './read_only_rules.ts';
-import { unwrapOnce } from './_unwrap.ts';
+import { innermostCommand } from './_unwrap.ts';
 
 /** Names the guard reads with code of its own (builtins, git, find, sed, awk, archives…), beyond the tables. */
 const HANDLED = new Set([
@@ -157,7 +157,7 @@ export function ruleBehindUnknownProgram(command: string, rules: readonly Permis
   const any = (why: string): HiddenCommand => ({ rule: withContent[0]!, why });
   for (const cmd of analysis.commands) {
     if (cmd.kind !== 'command' || !cmd.name) continue;
-    const words = innermost([cmd.name, ...cmd.args]);
+    const words = innermostCommand([cmd.name, ...cmd.args]);
     if (!words) return any(`\`${cmd.text}\` is more wrappers deep than the guard reads, so what it runs is not known`);
     const head = words[0]!;
     // `$x y`, `rm\${IFS}x`: which program runs is known only when it runs; any rule may cover it.
@@ -205,47 +205,38 @@ export function ruleBehindUnknownProgram(command: string, rules: readonly Permis
  * ```
  */
 export function hiddenCommandTexts(args: readonly ShellWord[]): string[] | undefined {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    if (!word.literal) continue;
-    if (isKnownProgram(word.value.replace(/^.*\//, '')))
-      out.push(
-        args
-          .slice(i)
-          .map((w) => w.text)
-          .join(' '),
-      );
-    else if (/[\s;&|]/.test(word.value)) out.push(word.value, ...tokenSuffixes(word.value, isKnownProgram));
-    if (out.length > MAX_CANDIDATES) return undefined;
-  }
-  return out;
-}
-
-/** The command inside known wrappers: `nice perf stat rm x` → `perf stat rm x`; undefined past eight. */
-function innermost(words: ShellWord[]): ShellWord[] | undefined {
-  for (let guard = 0; guard < 8; guard++) {
-    const found = unwrapOnce(words);
-    if (!found) return words;
-    words = found.inner;
-  }
-  return unwrapOnce(words) ? undefined : words;
+  const out = wordsThatMayRun(args, isKnownProgram, 'text');
+  return out.length > MAX_CANDIDATES ? undefined : out;
 }
 
 /** The texts that may be a command: the words from one a rule begins with on, and each command string. */
 function candidatesOf(args: readonly ShellWord[], heads: ReadonlySet<string>): string[] {
+  return wordsThatMayRun(args, (name) => heads.has(name), 'value');
+}
+
+/**
+ * The texts in a program's words that may be a command it runs: its words from each one that
+ * names a program (`names`) on, joined as written (`text`, for the path guard) or as their values
+ * (for rules), and each command string with its own word suffixes (`vim -c ':!rm z'`). Stops
+ * past {@linkcode MAX_CANDIDATES}.
+ */
+function wordsThatMayRun(
+  args: readonly ShellWord[],
+  names: (name: string) => boolean,
+  join: 'text' | 'value',
+): string[] {
   const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
+  for (let i = 0; i < args.length && out.length <= MAX_CANDIDATES; i++) {
     const word = args[i]!;
     if (!word.literal) continue;
-    if (heads.has(word.value.replace(/^.*\//, '')))
+    if (names(word.value.replace(/^.*\//, '')))
       out.push(
         args
           .slice(i)
-          .map((w) => w.value)
+          .map((w) => w[join])
           .join(' '),
       );
-    else if (/[\s;&|]/.test(word.value)) out.push(word.value, ...tokenSuffixes(word.value, (name) => heads.has(name)));
+    else if (/[\s;&|]/.test(word.value)) out.push(word.value, ...tokenSuffixes(word.value, names));
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
 import type { ShellWord, SimpleCommand } from './bash_parser.ts';
-import { unwrapOnce } from './_unwrap.ts';
+import { innermostCommand } from './_unwrap.ts';
 
 /**
  * How the paths a part of a command writes may be symbolic links: `all` may be (git checks links
@@ -159,14 +159,9 @@ const LINKERS = new Set(['git', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'eval', 'scr
  */
 export function linksMade(cmd: SimpleCommand): LinkMaking {
   if (cmd.kind !== 'command' || !cmd.name) return 'none';
-  let words: ShellWord[] = [cmd.name, ...cmd.args];
-  for (let guard = 0; guard < 8; guard++) {
-    const found = unwrapOnce(words);
-    if (!found) break;
-    words = found.inner;
-  }
-  const head = words[0]!;
-  if (!head.literal || unwrapOnce(words)) return 'all';
+  const words = innermostCommand([cmd.name, ...cmd.args]);
+  const head = words?.[0];
+  if (!words || !head?.literal) return 'all';
   const name = head.value.replace(/^.*\//, '');
   if (LINKERS.has(name)) return 'all';
   const args = words.slice(1);

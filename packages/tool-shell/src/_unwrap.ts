@@ -14,6 +14,8 @@ export interface Unwrapped {
   assigned: boolean;
   /** The files the wrapper writes itself: its lock file, its log (`flock F`, `strace -o LOG`). */
   writes: ShellWord[];
+  /** The wrapper's own words: its options, their values, assignments and leading values. */
+  own: ShellWord[];
 }
 
 /**
@@ -72,13 +74,40 @@ export function unwrapOnce(words: readonly ShellWord[]): Unwrapped | undefined {
       // `flock F -c 'cmd'`: the command string comes right after the leading values.
       if (leading === 0 && wrapper.commandString) {
         const run = commandStringAt(words, i, wrapper.commandString);
-        if (run) return { wrapper: name, inner: run, assigned, writes };
+        if (run) return { wrapper: name, inner: run, assigned, writes, own: words.slice(1, i) };
       }
       continue;
     }
     break;
   }
-  return i < words.length ? { wrapper: name, inner: words.slice(i), assigned, writes } : undefined;
+  return i < words.length
+    ? { wrapper: name, inner: words.slice(i), assigned, writes, own: words.slice(1, i) }
+    : undefined;
+}
+
+/**
+ * The command inside every known wrapper (`nice timeout 5 rm x` → `rm x`); undefined when it is
+ * more than eight wrappers deep, which the guard does not read (a caller fails closed).
+ *
+ * @param words The command's words, its name first.
+ * @returns The innermost command's words, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { analyzeCommand } from '@toolshed/tool-shell/internal';
+ * import { innermostCommand } from './_unwrap.ts';
+ *
+ * const cmd = analyzeCommand('nice setsid rm x').commands[0]!;
+ * innermostCommand([cmd.name!, ...cmd.args])?.map((w) => w.value); // ['rm', 'x']
+ * ```
+ */
+export function innermostCommand(words: readonly ShellWord[]): readonly ShellWord[] | undefined {
+  for (let guard = 0; guard < 8; guard++) {
+    const found = unwrapOnce(words);
+    if (!found) return words;
+    words = found.inner;
+  }
+  return unwrapOnce(words) ? undefined : words;
 }
 
 /** The value of a wrapper's option that writes a file (`-o LOG`, `-oLOG`, `--output=LOG`, `--out LOG`), if it is one. */

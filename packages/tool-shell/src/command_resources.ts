@@ -21,7 +21,7 @@ import { namedBuiltin } from './_named_builtin.ts';
 import { type CommandPart, linksMade, pathsAnotherPartChanges } from './_same_command_paths.ts';
 import { hiddenCommandTexts, isKnownProgram } from './_hidden_commands.ts';
 import { scriptWords } from './_script_words.ts';
-import { unwrapOnce } from './_unwrap.ts';
+import { innermostCommand, unwrapOnce } from './_unwrap.ts';
 import { type Arity, FILE_USE, type FileUse, NO_FILES } from './_file_use.ts';
 import { expandWord } from './_expand_word.ts';
 import { declareGitWrites } from './_git_writes.ts';
@@ -574,13 +574,10 @@ function declareScript(
  * git, sed (`-i`), or a program the tables do not know.
  */
 function mayWrite(words: readonly ShellWord[]): boolean {
-  for (let guard = 0; guard < 8; guard++) {
-    const found = unwrapOnce(words);
-    if (!found) break;
-    words = found.inner;
-  }
-  const head = words[0];
-  if (!head?.literal || unwrapOnce(words)) return true;
+  const inner = innermostCommand(words);
+  const head = inner?.[0];
+  if (!inner || !head?.literal) return true;
+  words = inner;
   const name = head.value.replace(/^.*\//, '');
   if (['git', 'sed', 'find', 'awk', 'gawk', 'mawk', 'nawk', 'xargs'].includes(name)) return true;
   const use = Object.hasOwn(FILE_USE, name) ? FILE_USE[name]! : undefined;
@@ -608,7 +605,7 @@ function declareCommand(
     // `env -C DIR cmd` runs cmd in DIR; `chroot` and `sudo -D` move every path.
     if (head === 'env') {
       // env's own words: its options and assignments, before the command it runs.
-      const own = words.slice(1, words.length - (unwrapOnce(words)?.inner.length ?? 0));
+      const own = unwrapOnce(words)?.own ?? words.slice(1);
       for (const w of own) if (/^[A-Za-z_]\w*=/.test(w.value)) environment.push(w);
       // `-C DIR`, `-iC DIR`, `--chdir`, `--ch` (getopt takes an abbreviation).
       if (own.some((w) => /^--c/.test(w.value) || /^-[a-zA-Z0-9]*C/.test(w.value))) dir = undefined;
@@ -870,7 +867,7 @@ function declareProgramText(
 function declareWatchScript(words: readonly ShellWord[], options: ScriptScope): boolean {
   const found = unwrapOnce(words);
   if (!found) return false;
-  const own = words.slice(1, words.length - found.inner.length);
+  const own = found.own;
   if (own.some((w) => abbreviates(w.value, '--exec') || /^-[a-zA-Z]*x/.test(w.value))) return false;
   if (!found.inner.every((w) => w.literal)) {
     options.addUnknown(`what \`${words.map((w) => w.text).join(' ')}\` runs (through sh -c)`, 'write');
@@ -1664,9 +1661,5 @@ function isSymbolicLn(name: string, args: readonly ShellWord[]): boolean {
 
 /** sudo's own option words, before the command it runs. */
 function sudoOptions(words: readonly ShellWord[]): string[] {
-  const inner = unwrapOnce(words)?.inner.length ?? 0;
-  return words
-    .slice(1, words.length - inner)
-    .map((w) => w.value)
-    .filter((v) => v.startsWith('-'));
+  return (unwrapOnce(words)?.own ?? []).map((w) => w.value).filter((v) => v.startsWith('-'));
 }
