@@ -1,7 +1,7 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ResourceAccess } from '@toolshed/core';
-import type { ShellWord, SimpleCommand } from './bash_parser.ts';
+import type { SimpleCommand } from './bash_parser.ts';
 import { innermostCommand } from './_unwrap.ts';
 
 /**
