@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { jsonSchemaValidator, outputSchemaValidator, passthroughObjectSchema } from './_json_input.ts';
-import { PATTERN_BUDGET_MS } from './_pattern_budget.ts';
+import { PATTERN_BUDGET_MS, watchPatterns } from './_pattern_budget.ts';
 
 function check(schema: Record<string, unknown>, input: unknown): string {
   const v = jsonSchemaValidator('T', schema);
@@ -150,4 +150,22 @@ test('one budget for the whole validation: many hostile values cost one budget, 
     const value = 'patternProperties' in schema || 'propertyNames' in schema ? { [evil]: 'x' } : { k: evil };
     expect(v.check(value).join(' '), JSON.stringify(schema)).toMatch(/too long/);
   }
+});
+
+test('a schema without a pattern is validated directly: no budget cuts it off, and it still refuses', () => {
+  // Slower than the budget, on purpose: through the budget's script it would be cut off.
+  const slow = Object.assign(
+    (value: unknown) => {
+      const until = Date.now() + PATTERN_BUDGET_MS * 1.5;
+      while (Date.now() < until) {}
+      return typeof value === 'number';
+    },
+    // A property named "pattern" is no pattern.
+    { schema: { type: 'number', properties: { pattern: { type: 'string' } } } },
+  );
+  expect(watchPatterns(slow, 1)).toBe(true);
+  expect(watchPatterns(slow, 'x')).toBe(false);
+  // With a pattern in its schema, the same validation is cut off and refused.
+  const guarded = Object.assign(slow.bind(null), { schema: { type: 'string', pattern: '^a' } });
+  expect(watchPatterns(guarded, 1)).toBe(false);
 });

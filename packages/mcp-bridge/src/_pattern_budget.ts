@@ -75,9 +75,11 @@ export const budgetedRegExp = Object.assign(
  * ```
  */
 export function watchPatterns(
-  validate: ((value: unknown) => boolean) & { errors?: ErrorObject[] | null },
+  validate: ((value: unknown) => boolean) & { errors?: ErrorObject[] | null; schema?: unknown },
   value: unknown,
 ): boolean {
+  // Most tools' schemas have no pattern: they validate directly, without a script and its watchdog.
+  if (!usesPatterns(validate)) return validate(value) === true;
   sandbox['validate'] = validate;
   sandbox['value'] = value;
   current = undefined;
@@ -105,4 +107,28 @@ export function watchPatterns(
     sandbox['value'] = undefined;
     current = undefined;
   }
+}
+
+// Whether a compiled schema has a pattern anywhere (`pattern`, `patternProperties`), found once.
+const hasPatterns = new WeakMap<object, boolean>();
+
+function usesPatterns(validate: { schema?: unknown }): boolean {
+  let known = hasPatterns.get(validate);
+  if (known === undefined) {
+    known = containsPattern(validate.schema === undefined ? true : validate.schema, 0);
+    hasPatterns.set(validate, known);
+  }
+  return known;
+}
+
+/** A schema (or part) with a `pattern` or `patternProperties` key; past 64 levels, assumed to have one. */
+function containsPattern(node: unknown, depth: number): boolean {
+  if (depth > 64) return true;
+  if (Array.isArray(node)) return node.some((n) => containsPattern(n, depth + 1));
+  if (node === null || typeof node !== 'object') return false;
+  for (const [key, child] of Object.entries(node)) {
+    if ((key === 'pattern' && typeof child === 'string') || key === 'patternProperties') return true;
+    if (containsPattern(child, depth + 1)) return true;
+  }
+  return false;
 }
